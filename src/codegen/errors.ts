@@ -19,22 +19,20 @@ export interface ConfigIssue {
 export class ConfigError extends CLIError {
   override readonly prefix = "Error loading config";
   override name = "ConfigError";
+  readonly summary: string;
   readonly file: string | undefined;
   readonly issues: readonly ConfigIssue[];
 
-  constructor(message: string, options: { file?: string; issues?: readonly ConfigIssue[] } = {}) {
-    super(ConfigError.format(message, options.file, options.issues ?? []));
+  constructor(summary: string, options: { file?: string; issues?: readonly ConfigIssue[] } = {}) {
+    super(ConfigError.format(summary, options.file, options.issues ?? []));
+    this.summary = summary;
     this.file = options.file;
     this.issues = options.issues ?? [];
   }
 
-  /** Same issues, attributed to `file` (used when the engine's issues reach the loader). */
+  /** The same problems attributed to `file` (the engine finds them; the loader knows the file). */
   withFile(file: string): ConfigError {
-    return this.file ? this : new ConfigError(this.headline, { file, issues: this.issues });
-  }
-
-  private get headline(): string {
-    return this.message.split("\n")[0]!.replace(/^.*?: /, "");
+    return this.file ? this : new ConfigError(this.summary, { file, issues: this.issues });
   }
 
   private static format(message: string, file: string | undefined, issues: readonly ConfigIssue[]): string {
