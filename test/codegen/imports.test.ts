@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { KeyError } from "../../src/codegen/errors.js";
+import {
+  ImportCollector,
+  type ImportFormatOptions,
+  formatImports,
+  importFormatterFor,
+  registerImportFormatter,
+  registeredLanguages,
+} from "../../src/codegen/imports.js";
+
+// A toy formatter: the engine must work with any language, not just the shipped ones.
+const LANGUAGE = "toy-imports-test";
+const seenOptions: ImportFormatOptions[] = [];
+registerImportFormatter(LANGUAGE, (collector, options) => {
+  seenOptions.push(options);
+  const bare = collector.bareModules.map((module) => `use ${module}`);
+  const from = collector.sortedFromImports.map(([module, names]) => `use ${module}::{${names.join(",")}}`);
+  return [...bare, ...from].join("\n");
+});
+
+describe("ImportCollector", () => {
+  it("starts empty", () => {
+    const imports = new ImportCollector();
+    assert.equal(imports.isEmpty, true);
+    assert.deepEqual(imports.bareModules, []);
+    assert.deepEqual(imports.sortedFromImports, []);
+  });
+
+  it("merges duplicate bare imports and sorts them", () => {
+    const imports = new ImportCollector().add("uuid").add("datetime").add("uuid");
+    assert.deepEqual(imports.bareModules, ["datetime", "uuid"]);
+    assert.equal(imports.isEmpty, false);
+  });
+
+  it("merges duplicate from-imports and sorts by module then name", () => {
+    const imports = new ImportCollector()
+      .addFrom("typing", "Optional", "Any")
+      .addFrom("fastapi", "Depends")
+      .addFrom("typing", "Any", "Annotated");
+    assert.deepEqual(imports.sortedFromImports, [
+      ["fastapi", ["Depends"]],
+      ["typing", ["Annotated", "Any", "Optional"]],
+    ]);
+  });
+
+  it("exposes from-imports as a read-only copy", () => {
+    const imports = new ImportCollector().addFrom("typing", "Any");
+    const view = imports.fromImports;
+    assert.deepEqual([...view.keys()], ["typing"]);
+    assert.deepEqual([...view.get("typing")!], ["Any"]);
+    (view as Map<string, Set<string>>).get("typing")!.add("Sneaky");
+    assert.deepEqual(imports.sortedFromImports, [["typing", ["Any"]]]);
+  });
+
+  it("adds nothing for a from-import without names", () => {
+    const imports = new ImportCollector().addFrom("typing");
+    assert.equal(imports.isEmpty, true);
+  });
+
+  it("keeps a bare import and a from-import of the same module apart", () => {
+    const imports = new ImportCollector().add("os").addFrom("os", "path");
+    assert.deepEqual(imports.bareModules, ["os"]);
+    assert.deepEqual(imports.sortedFromImports, [["os", ["path"]]]);
+  });
+
+  it("update merges another collector without changing it", () => {
+    const target = new ImportCollector().add("uuid").addFrom("typing", "Any");
+    const other = new ImportCollector().add("uuid").add("json").addFrom("typing", "Optional");
+    target.update(other);
+    assert.deepEqual(target.bareModules, ["json", "uuid"]);
+    assert.deepEqual(target.sortedFromImports, [["typing", ["Any", "Optional"]]]);
+    assert.deepEqual(other.sortedFromImports, [["typing", ["Optional"]]]);
+  });
+});
+
+describe("ImportCollector.format", () => {
+  it("uses the formatter registered for the language and passes the options", () => {
+    const imports = new ImportCollector().add("b").add("a").addFrom("m", "y", "x");
+    assert.equal(imports.format(LANGUAGE, { firstParty: ["a"] }), "use a\nuse b\nuse m::{x,y}");
+    assert.deepEqual(seenOptions.at(-1), { firstParty: ["a"] });
+    imports.format(LANGUAGE);
+    assert.deepEqual(seenOptions.at(-1), {});
+  });
+
+  it("raises KeyError naming an unknown language", () => {
+    assert.throws(
+      () => new ImportCollector().add("os").format("cobol"),
+      (error: unknown) => error instanceof KeyError && error.message.includes('"cobol"'),
+    );
+  });
+});
+
+describe("formatImports", () => {
+  it("returns an empty string for an empty language", () => {
+    assert.equal(formatImports(new ImportCollector().add("os"), ""), "");
+  });
+
+  it("formats with the language's formatter otherwise", () => {
+    assert.equal(formatImports(new ImportCollector().add("os"), LANGUAGE), "use os");
+  });
+
+  it("raises KeyError for a non-empty unknown language", () => {
+    assert.throws(() => formatImports(new ImportCollector().add("os"), "cobol"), KeyError);
+  });
+});
+
+describe("formatter registry", () => {
+  it("looks formatters up by language and lists the languages", () => {
+    assert.equal(typeof importFormatterFor(LANGUAGE), "function");
+    assert.equal(importFormatterFor("cobol"), undefined);
+    assert.ok(registeredLanguages().includes(LANGUAGE));
+    assert.ok(!registeredLanguages().includes("cobol"));
+  });
+
+  it("replaces an earlier formatter for the same language", () => {
+    const language = "toy-replaced";
+    registerImportFormatter(language, () => "first");
+    registerImportFormatter(language, () => "second");
+    assert.equal(new ImportCollector().add("x").format(language), "second");
+  });
+});

@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+
+import { createTemplateEnv, renderTemplate } from "../../src/codegen/templating.js";
+
+let root: string;
+let userDir: string;
+let targetDir: string;
+
+before(async () => {
+  root = await mkdtemp(join(tmpdir(), "codegen-templating-"));
+  userDir = join(root, "user");
+  targetDir = join(root, "target");
+  await mkdir(userDir);
+  await mkdir(join(targetDir, "nested"), { recursive: true });
+  await writeFile(join(userDir, "shared.txt"), "from user dir");
+  await writeFile(join(targetDir, "shared.txt"), "from target dir");
+  await writeFile(join(targetDir, "only-target.txt"), "target only {{ name }}");
+  await writeFile(join(targetDir, "nested", "leaf.txt"), "leaf");
+  await writeFile(join(targetDir, "blocks.txt"), "start\n    {% for item in items %}\n  - {{ item }}\n    {% endfor %}\nend\n");
+  await writeFile(join(targetDir, "escape.txt"), "{{ code }}");
+  await writeFile(join(targetDir, "padded.txt"), "\n\n  {{ name }}  \n\n");
+  await writeFile(join(targetDir, "undefined.txt"), "[{{ missing }}]");
+  await writeFile(join(targetDir, "broken.txt"), "{{ name | nosuchfilter }}");
+  await writeFile(join(targetDir, "bad-syntax.txt"), "{% if %}");
+});
+
+after(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("createTemplateEnv", () => {
+  it("prefers earlier directories and falls back to later ones", () => {
+    const env = createTemplateEnv(userDir, targetDir);
+    assert.equal(renderTemplate(env, "shared.txt", {}), "from user dir");
+    assert.equal(renderTemplate(env, "only-target.txt", { name: "x" }), "target only x");
+    assert.equal(renderTemplate(env, "nested/leaf.txt", {}), "leaf");
+    assert.equal(renderTemplate(createTemplateEnv(targetDir, userDir), "shared.txt", {}), "from target dir");
+  });
+
+  it("trims the newline after a block tag and strips the indentation before it", () => {
+    const env = createTemplateEnv(targetDir);
+    assert.equal(renderTemplate(env, "blocks.txt", { items: ["a", "b"] }), "start\n  - a\n  - b\nend\n");
+  });
+
+  it("does not escape HTML characters", () => {
+    const env = createTemplateEnv(targetDir);
+    assert.equal(renderTemplate(env, "escape.txt", { code: "a < b && c > \"d\" 'e'" }), "a < b && c > \"d\" 'e'");
+  });
+
+  it("renders an undefined value as empty", () => {
+    assert.equal(renderTemplate(createTemplateEnv(targetDir), "undefined.txt", {}), "[]");
+  });
+});
+
+describe("renderTemplate", () => {
+  it("returns the raw output without trimming", () => {
+    assert.equal(renderTemplate(createTemplateEnv(targetDir), "padded.txt", { name: "x" }), "\n\n  x  \n\n");
+  });
+
+  for (const name of ["broken.txt", "bad-syntax.txt", "does-not-exist.txt"]) {
+    it(`raises an error naming the template for ${name}`, () => {
+      assert.throws(
+        () => renderTemplate(createTemplateEnv(targetDir), name, { name: "x" }),
+        (error: unknown) => error instanceof Error && error.message.includes(`"${name}"`) && error.cause !== undefined,
+      );
+    });
+  }
+});
