@@ -1,0 +1,177 @@
+// The engine: walks every scope instance of a config depth first and runs the registered
+// operations there. Every operation's options are validated before any operation runs, and
+// all problems are reported together as one ConfigError with the paths the user wrote.
+import { configIssuesOf, formatConfigPath } from "./config-path.js";
+import type { BuildContext } from "./context.js";
+import { ConfigError, ValueError, type ConfigIssue } from "./errors.js";
+import { EmptyOptions, type Operation, type OperationClass, type OperationMeta } from "./operation.js";
+import type { OperationRegistry } from "./registry.js";
+import { ScopeTree, type Scope } from "./scopes.js";
+import { sourcePath } from "./source-path.js";
+import { BuildStore } from "./store.js";
+
+/** One scope instance found in the config. */
+interface Instance {
+  id: string;
+  scope: Scope;
+  value: any;
+  configPath: string;
+  children: Instance[];
+}
+
+/** An operation that applies at one instance, with its validated options. */
+interface PlannedRun {
+  meta: OperationMeta;
+  cls: OperationClass;
+  options: unknown;
+}
+
+/** Runs a target's operations over a config. */
+export class Engine {
+  readonly #scopes: ScopeTree;
+  readonly #packagePrefix: string;
+  readonly #groups: Map<string, [OperationMeta, OperationClass][]>;
+
+  /**
+   * @param options.packagePrefix import prefix of the generated package. @default ""
+   * @param options.scopes the target's scope tree (`discoverScopes(target.schema)`). @default project only
+   * @throws ValueError when an operation targets an unknown scope, sets `afterChildren`
+   *   outside the root scope, or its `requires` are unknown or cyclic.
+   * @example new Engine(await loadRegistry("be.operations"), { scopes: discoverScopes(ProjectConfig) })
+   */
+  constructor(registry: OperationRegistry, options: { packagePrefix?: string; scopes?: ScopeTree } = {}) {
+    this.#scopes = options.scopes ?? new ScopeTree();
+    this.#packagePrefix = options.packagePrefix ?? "";
+    registry.validateScopes([...this.#scopes].map((scope) => scope.name));
+    for (const [meta] of registry.entries) {
+      if (meta.afterChildren && meta.scope !== this.#scopes.root.name) {
+        throw new ValueError(
+          `operation "${meta.name}" sets afterChildren in scope "${meta.scope}"; ` +
+            `only "${this.#scopes.root.name}"-scope operations may run after their children`,
+        );
+      }
+    }
+    this.#groups = registry.sortedByScope();
+  }
+
+  /**
+   * Validates every operation's options against the instances it applies to, then runs the
+   * operations depth first: at each instance, pre-phase ops in `requires` order, then the
+   * child instances in config order, then post-phase (`afterChildren`) ops.
+   * @throws ConfigError listing every invalid option and unknown dispatch value, before any op runs.
+   * @throws TypeError when an operation's `build` returns something other than an array.
+   */
+  build(config: unknown): BuildStore {
+    const store = new BuildStore(this.#scopes);
+    const root = this.#collect(this.#scopes.root, config, this.#scopes.root.name, pathOf(config, ""));
+    const register = (instance: Instance): void => {
+      store.registerInstance(instance.id, instance.value, { scope: instance.scope, configPath: instance.configPath });
+      instance.children.forEach(register);
+    };
+    register(root);
+
+    const plans = new Map<Instance, PlannedRun[]>();
+    const issues: ConfigIssue[] = [];
+    const plan = (instance: Instance): void => {
+      plans.set(instance, this.#plan(instance, issues));
+      instance.children.forEach(plan);
+    };
+    plan(root);
+    if (issues.length > 0) throw new ConfigError("invalid configuration", { issues });
+
+    // One operation object per class for the whole build, so ops may keep per-build state.
+    const ops = new Map<OperationClass, Operation<unknown>>();
+    const run = (instance: Instance, { meta, cls, options }: PlannedRun): void => {
+      let op = ops.get(cls);
+      if (!op) ops.set(cls, (op = new cls()));
+      const ctx: BuildContext = {
+        config,
+        scope: instance.scope,
+        instance: instance.value,
+        instanceId: instance.id,
+        configPath: instance.configPath,
+        store,
+        packagePrefix: this.#packagePrefix,
+      };
+      if (op.when && !op.when(ctx)) return;
+      const outputs: unknown = op.build(ctx, options);
+      if (!Array.isArray(outputs)) {
+        throw new TypeError(`operation "${meta.name}" build() must return an array, got ${describe(outputs)}`);
+      }
+      store.add(instance.id, meta.name, ...outputs);
+    };
+    const visit = (instance: Instance): void => {
+      const runs = plans.get(instance)!;
+      for (const planned of runs) if (!planned.meta.afterChildren) run(instance, planned);
+      instance.children.forEach(visit);
+      for (const planned of runs) if (planned.meta.afterChildren) run(instance, planned);
+    };
+    visit(root);
+    return store;
+  }
+
+  /** The instance tree below `value`, with ids and user-facing config paths. */
+  #collect(scope: Scope, value: unknown, id: string, configPath: string): Instance {
+    const children: Instance[] = [];
+    for (const childScope of this.#scopes.childrenOf(scope)) {
+      let list: any = value;
+      let listPath = configPath;
+      for (const key of childScope.resolvePath) {
+        list = list?.[key];
+        listPath = pathOf(list, formatConfigPath([key], listPath));
+      }
+      if (list === undefined || list === null) continue;
+      if (!Array.isArray(list)) {
+        throw new TypeError(`expected a list of "${childScope.name}" at "${listPath}", got ${describe(list)}`);
+      }
+      list.forEach((item, index) => {
+        const itemPath = pathOf(item, formatConfigPath([index], listPath));
+        children.push(this.#collect(childScope, item, `${id}.${childScope.configKey}.${index}`, itemPath));
+      });
+    }
+    return { id, scope, value, configPath, children };
+  }
+
+  /** The operations that apply at `instance` with their parsed options; problems go to `issues`. */
+  #plan(instance: Instance, issues: ConfigIssue[]): PlannedRun[] {
+    const group = this.#groups.get(instance.scope.name) ?? [];
+    const runs: PlannedRun[] = [];
+    for (const [meta, cls] of group) {
+      if (meta.dispatchOn !== undefined && instance.value?.[meta.dispatchOn] !== meta.name) continue;
+      const parsed = (cls.Options ?? EmptyOptions).safeParse(instance.value);
+      if (parsed.success) runs.push({ meta, cls, options: parsed.data });
+      else issues.push(...configIssuesOf(parsed.error, instance.configPath));
+    }
+    // A dispatch value no operation answers to would otherwise be skipped without a word.
+    const dispatchKeys = new Set(group.flatMap(([meta]) => (meta.dispatchOn === undefined ? [] : [meta.dispatchOn])));
+    for (const key of dispatchKeys) {
+      const value: unknown = instance.value?.[key];
+      const names = group.filter(([meta]) => meta.dispatchOn === key).map(([meta]) => meta.name);
+      if (!names.includes(value as string)) {
+        const expected = `expected one of: ${names.sort().join(", ")}`;
+        issues.push({
+          path: formatConfigPath([key], instance.configPath),
+          message: value === undefined ? expected : `unknown operation ${describe(value)}; ${expected}`,
+        });
+      }
+    }
+    return runs;
+  }
+}
+
+/** `fallback`, unless `value` carries its own `sourcePath` (it was normalised from elsewhere). */
+function pathOf(value: unknown, fallback: string): string {
+  if (typeof value === "object" && value !== null && Object.hasOwn(value, sourcePath)) {
+    const written = (value as { [sourcePath]?: unknown })[sourcePath];
+    if (typeof written === "string") return written;
+  }
+  return fallback;
+}
+
+/** A short rendering of a value for messages: strings quoted, objects by kind. */
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  return typeof value === "object" ? "an object" : String(value);
+}
