@@ -1,0 +1,118 @@
+// The assembler merges every fragment of a path into one file, in memory. SPEC's merge
+// rules: fragments agree on the template; contexts unify (a conflicting shared key is an
+// error); overwrite beats skip; executable true wins; banner false wins. Snippets append to
+// a list slot of the file's context. Output order is sorted by path, so runs are reproducible.
+
+import { isDeepStrictEqual } from "node:util";
+import type nunjucks from "nunjucks";
+import { bannerFor, withBanner } from "./banner.js";
+import { GenerationError } from "./errors.js";
+import { FileFragment, type Fragment, SnippetFragment } from "./fragments.js";
+import { ImportCollector, type ImportFormatOptions, formatImports } from "./imports.js";
+import type { IfExists } from "./outputs.js";
+import { renderTemplate } from "./templating.js";
+import { GeneratedFile } from "./writer.js";
+
+/** What the assembler needs besides the fragments. */
+export interface AssembleOptions {
+  env: nunjucks.Environment;
+  /** Language of the target, for import formatting and the banner's fallback comment syntax. */
+  language: string;
+  /** Named in the banner (`codegen generate --target <name>`). */
+  targetName: string;
+  importOptions?: ImportFormatOptions;
+}
+
+/** Context key under which a file's formatted imports reach its template. */
+export const IMPORTS_KEY = "imports";
+
+interface MergedFile {
+  path: string;
+  template: string;
+  context: Record<string, unknown>;
+  imports: ImportCollector;
+  ifExists: IfExists;
+  executable: boolean;
+  banner: boolean;
+}
+
+/** Merges fragments into files. Throws `GenerationError` naming the file, template or key on a conflict. */
+export function assemble(fragments: Iterable<Fragment>, options: AssembleOptions): GeneratedFile[] {
+  const files = new Map<string, MergedFile>();
+  const snippets: SnippetFragment[] = [];
+  for (const fragment of fragments) {
+    if (fragment instanceof FileFragment) mergeFile(files, fragment);
+    else snippets.push(fragment);
+  }
+  for (const snippet of snippets) appendSnippet(files, snippet, options.env);
+
+  return [...files.values()]
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .map((file) => renderFile(file, options));
+}
+
+function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment): void {
+  const existing = files.get(fragment.path);
+  if (!existing) {
+    files.set(fragment.path, {
+      path: fragment.path,
+      template: fragment.template,
+      context: { ...fragment.context },
+      imports: copyImports(fragment.imports),
+      ifExists: fragment.ifExists,
+      executable: fragment.executable,
+      banner: fragment.banner,
+    });
+    return;
+  }
+  if (existing.template !== fragment.template) {
+    throw new GenerationError(
+      `${fragment.path}: fragments disagree on the template ("${existing.template}" and "${fragment.template}")`,
+    );
+  }
+  for (const [key, value] of Object.entries(fragment.context)) {
+    if (key in existing.context && !isDeepStrictEqual(existing.context[key], value)) {
+      throw new GenerationError(
+        `${fragment.path}: fragments of template "${fragment.template}" disagree on context key "${key}"`,
+      );
+    }
+    existing.context[key] = value;
+  }
+  existing.imports.update(fragment.imports);
+  if (fragment.ifExists === "overwrite") existing.ifExists = "overwrite";
+  existing.executable ||= fragment.executable;
+  existing.banner &&= fragment.banner;
+}
+
+function appendSnippet(files: Map<string, MergedFile>, snippet: SnippetFragment, env: nunjucks.Environment): void {
+  const file = files.get(snippet.path);
+  if (!file) {
+    throw new GenerationError(
+      `${snippet.path}: a snippet for slot "${snippet.slot}" has no file fragment declaring the file`,
+    );
+  }
+  const slot = file.context[snippet.slot] ?? [];
+  if (!Array.isArray(slot)) {
+    throw new GenerationError(`${snippet.path}: context key "${snippet.slot}" is not a list; snippets cannot append to it`);
+  }
+  const item = snippet.template !== undefined ? renderTemplate(env, snippet.template, snippet.context).trim() : snippet.value;
+  file.context[snippet.slot] = [...slot, item];
+  file.imports.update(snippet.imports);
+}
+
+function renderFile(file: MergedFile, options: AssembleOptions): GeneratedFile {
+  if (IMPORTS_KEY in file.context) {
+    throw new GenerationError(`${file.path}: context key "${IMPORTS_KEY}" is reserved for the file's imports`);
+  }
+  const imports = file.imports.isEmpty ? "" : formatImports(file.imports, options.language, options.importOptions);
+  let content = file.template.trim() === "" ? "" : renderTemplate(options.env, file.template, { ...file.context, [IMPORTS_KEY]: imports });
+  if (content !== "") content = `${content.replace(/\s+$/, "")}\n`;
+  if (file.banner && content !== "") content = withBanner(content, bannerFor(file.path, options.targetName, options.language));
+  return new GeneratedFile({ path: file.path, content, ifExists: file.ifExists, executable: file.executable });
+}
+
+function copyImports(imports: ImportCollector): ImportCollector {
+  const copy = new ImportCollector();
+  copy.update(imports);
+  return copy;
+}

@@ -1,0 +1,87 @@
+// Loads a `.json` or `.jsonnet` config and validates it against a target's schema.
+// Jsonnet runs through the real libjsonnet; imports resolve relative to the config file,
+// and each installed target's stdlib is importable as `<target-name>/...`. Every failure is
+// a `ConfigError` naming the file (and, for schema problems, every failing config path).
+
+import { readFile } from "node:fs/promises";
+import { dirname, extname } from "node:path";
+import { ConfigError } from "./errors.js";
+import { configIssuesOf } from "./config-path.js";
+import type { Target } from "./target.js";
+
+/** Where jsonnet may import from besides the config's own directory. */
+export interface LoadConfigOptions {
+  /** Targets whose jsonnet stdlib is importable (`<name>/...`). @default [target] */
+  stdlibTargets?: readonly Target[];
+}
+
+/** Reads, evaluates and validates `file` for `target`. Returns the schema's output. */
+export async function loadConfig<C>(file: string, target: Target<C>, options: LoadConfigOptions = {}): Promise<C> {
+  const raw = await evaluateConfigFile(file, options.stdlibTargets ?? [target]);
+  const result = target.schema.safeParse(raw);
+  if (!result.success) {
+    throw new ConfigError(`invalid configuration for target "${target.name}"`, {
+      file,
+      issues: configIssuesOf(result.error),
+    });
+  }
+  return result.data;
+}
+
+/** The config file's data as plain JSON, before validation. */
+export async function evaluateConfigFile(file: string, stdlibTargets: readonly Target[]): Promise<unknown> {
+  const extension = extname(file);
+  if (extension === ".json") return parseJson(file, await readText(file));
+  if (extension === ".jsonnet") return evaluateJsonnet(file, stdlibTargets);
+  throw new ConfigError(`unsupported config file type "${extension || "(none)"}"; use .jsonnet or .json`, { file });
+}
+
+async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    throw new ConfigError(describeReadError(error), { file });
+  }
+}
+
+function describeReadError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "file not found";
+  if (code === "EISDIR") return "is a directory, not a config file";
+  return `cannot read file: ${(error as Error).message}`;
+}
+
+function parseJson(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`invalid JSON: ${(error as Error).message}${jsonLocation(text, error as Error)}`, { file });
+  }
+}
+
+// Node reports JSON syntax errors by character offset; users want line:column.
+function jsonLocation(text: string, error: Error): string {
+  const match = /position (\d+)/.exec(error.message);
+  if (!match) return "";
+  const before = text.slice(0, Number(match[1]));
+  const line = before.split("\n").length;
+  const column = before.length - before.lastIndexOf("\n");
+  return ` (line ${line}, column ${column})`;
+}
+
+async function evaluateJsonnet(file: string, stdlibTargets: readonly Target[]): Promise<unknown> {
+  await readText(file); // the same clear message as for JSON when the file is missing
+  // Loaded lazily: the native module costs start-up time that `--help` should not pay.
+  const { Jsonnet } = await import("@hanazuki/node-jsonnet");
+  const jsonnet = new Jsonnet();
+  for (const target of stdlibTargets) {
+    if (target.jsonnetStdlibDir) jsonnet.addJpath(dirname(target.jsonnetStdlibDir));
+  }
+  let output: string;
+  try {
+    output = await jsonnet.evaluateFile(file);
+  } catch (error) {
+    throw new ConfigError(`jsonnet ${(error as Error).message.trim().replace(/\t/g, "  ")}`, { file });
+  }
+  return JSON.parse(output);
+}

@@ -1,0 +1,48 @@
+// The engine's public API (`import … from "codegen"`). Targets import from here only.
+// Nothing in the engine knows of a particular language or framework.
+
+export { assemble, IMPORTS_KEY, type AssembleOptions } from "./assembler.js";
+export { bannerFor, withBanner } from "./banner.js";
+export { loadConfig, evaluateConfigFile, type LoadConfigOptions } from "./config.js";
+export { configIssuesOf, formatConfigPath } from "./config-path.js";
+export type { BuildContext } from "./context.js";
+export { Engine } from "./engine.js";
+export {
+  CLIError,
+  ConfigError,
+  GenerationError,
+  KeyError,
+  LookupError,
+  ValueError,
+  type ConfigIssue,
+} from "./errors.js";
+export { FileFragment, SnippetFragment, type Fragment } from "./fragments.js";
+export { buildFiles, defaultOutDir, generate, planGeneration, type GenerateOptions, type GenerateResult } from "./generate.js";
+export { loadImportFormatters } from "./import-formatters.js";
+export {
+  ImportCollector,
+  formatImports,
+  importFormatterFor,
+  registerImportFormatter,
+  type ImportFormatOptions,
+  type ImportFormatter,
+} from "./imports.js";
+export { Name, prefixImport } from "./naming.js";
+export {
+  EmptyOptions,
+  OperationMeta,
+  getOperationMeta,
+  operation,
+  type Operation,
+  type OperationClass,
+} from "./operation.js";
+export { StaticFile, type IfExists } from "./outputs.js";
+export { entryPoints, loadEntryPoint, type EntryPoint } from "./plugins.js";
+export { OperationRegistry, loadRegistry } from "./registry.js";
+export { RenderRegistry, registry, type RenderCtx, type Renderer } from "./render.js";
+export { PROJECT, Scope, ScopeTree, discoverScopes, scoped } from "./scopes.js";
+export { sourcePath } from "./source-path.js";
+export { BuildStore } from "./store.js";
+export { discoverTargets, packagePrefixOf, type Target } from "./target.js";
+export { createTemplateEnv, renderTemplate } from "./templating.js";
+export { GeneratedFile, applyPlan, fnmatch, planWrites, writeFiles, type PlannedWrite, type WriteAction } from "./writer.js";
