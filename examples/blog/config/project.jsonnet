@@ -1,0 +1,21 @@
+// The blog as one app: `codegen generate --target be --config config/project.jsonnet`
+// writes the backend into blog/api (the package prefix as a path).
+local db = import 'be/db/databases.libsonnet';
+local r = import 'resources.libsonnet';
+
+{
+  package_prefix: 'blog.api',
+  databases: [
+    db.postgres('primary', {
+      url_env: 'DATABASE_URL',
+      default: true,
+      pool_size: 5,
+      max_overflow: 10,
+      pool_timeout: 30,
+      pool_recycle: -1,
+      pool_pre_ping: true,
+    }),
+  ],
+  module: 'content',
+  resources: [r.author, r.article, r.tag, r.comment, r.category],
+}

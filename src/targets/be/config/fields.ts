@@ -1,0 +1,244 @@
+// Field lists of the `be` config: a resource's read shape, an operation's override, an
+// action's parameters. Parsing resolves every default (`required`, `nullable`, and for
+// nested fields `many` and `load`), so the output is a discriminated union on `type`.
+
+import { z } from "zod";
+import { findDuplicates } from "./duplicates.js";
+import { DottedPath, PythonName } from "./primitives.js";
+
+/**
+ * The type of a field; decides its Python annotation (SPEC's field types table).
+ * `nested` dumps a related model inline and is allowed in read operations only.
+ * @example "datetime"
+ */
+export const FieldType = z.enum(["uuid", "str", "email", "int", "float", "bool", "datetime", "date", "json", "nested"]);
+export type FieldType = z.output<typeof FieldType>;
+
+/** Every field type but `nested`: what request bodies and action parameters may use. */
+export const ScalarFieldType = FieldType.exclude(["nested"]);
+export type ScalarFieldType = z.output<typeof ScalarFieldType>;
+
+/**
+ * Eager-loading strategy of a nested field: `selectin` (one extra SELECT per level),
+ * `joined` (a JOIN; best for many-to-one), `subquery` (correlated subquery).
+ * @default "selectin"
+ */
+export const LoadStrategy = z.enum(["selectin", "joined", "subquery"]);
+export type LoadStrategy = z.output<typeof LoadStrategy>;
+
+/** Any JSON value (a field's `default`). */
+export const JsonValue = z.json();
+export type JsonValue = z.output<typeof JsonValue>;
+
+const coreKeys = {
+  /** Attribute name in the model and in generated schemas; a Python identifier. @example "title" */
+  name: PythonName,
+  /** The field's type. @example "str" */
+  type: FieldType,
+  /** Whether the value may be `null` (the annotation becomes `X | None`). @default false */
+  nullable: z.boolean().default(false),
+  /**
+   * Whether a create body must carry the field.
+   * @default true, unless the field is nullable or has a `default`
+   */
+  required: z.boolean().optional(),
+  /** Value used when a create body omits the field; must suit `type`. @example "draft" */
+  default: JsonValue.optional(),
+  /** Text for the generated schema's field description (shown in OpenAPI). */
+  description: z.string().optional(),
+};
+
+const nestedKeys = {
+  /** Nested only, required: dotted import path of the related model class. @example "blog.models.Author" */
+  model: DottedPath.optional(),
+  /** Nested only: the relationship is a collection (the sub-schema is wrapped in a list). @default false */
+  many: z.boolean().optional(),
+  /** Nested only: eager-loading strategy. @default "selectin" */
+  load: LoadStrategy.optional(),
+};
+
+const FieldCore = z.strictObject(coreKeys);
+type FieldCore = z.output<typeof FieldCore>;
+
+/** The keys every parsed field has, defaults resolved. */
+export interface ResolvedFieldCore extends Omit<FieldCore, "type" | "required"> {
+  required: boolean;
+}
+
+/** A parsed non-nested field. */
+export interface ScalarField extends ResolvedFieldCore {
+  type: ScalarFieldType;
+}
+
+/** A parsed nested field: a related model dumped inline, loaded eagerly with `load`. */
+export interface NestedField extends ResolvedFieldCore {
+  type: "nested";
+  model: string;
+  fields: FieldSpec[];
+  many: boolean;
+  load: LoadStrategy;
+}
+
+/**
+ * A parsed field. The recursion (`fields` of a nested field) needs this one explicit type;
+ * every part of it is derived from the zod keys above.
+ */
+export type FieldSpec = ScalarField | NestedField;
+
+/** A field as written in a config. */
+export type FieldSpecInput = z.input<typeof FieldCore> &
+  z.input<z.ZodObject<typeof nestedKeys>> & { fields?: FieldSpecInput[] };
+
+type FieldSpecSchema = z.ZodType<FieldSpec, FieldSpecInput>;
+
+const FieldSpecObject = z.strictObject({
+  ...coreKeys,
+  ...nestedKeys,
+  /** Nested only, required: the related model's fields to include; entries may nest again. */
+  get fields() {
+    return FieldList.optional();
+  },
+});
+type FieldSpecObject = z.output<typeof FieldSpecObject>;
+
+/**
+ * One field of a resource, an operation override or an action's parameters.
+ * @example { name: "title", type: "str", description: "Headline" }
+ * @example { name: "author", type: "nested", model: "blog.models.Author", fields: [{ name: "name", type: "str" }] }
+ */
+export const FieldSpec: FieldSpecSchema = FieldSpecObject.superRefine((field, ctx) => {
+  if (field.type === "nested") {
+    if (field.model === undefined) {
+      ctx.addIssue({ code: "custom", path: ["model"], message: "required for a nested field: the related model's dotted path" });
+    }
+    if (field.fields === undefined) {
+      ctx.addIssue({ code: "custom", path: ["fields"], message: "required for a nested field: the related model's fields to include" });
+    }
+  } else {
+    for (const key of ["model", "fields", "many", "load"] as const) {
+      if (field[key] !== undefined) {
+        ctx.addIssue({ code: "custom", path: [key], message: `only allowed on nested fields (this field's type is "${field.type}")` });
+      }
+    }
+  }
+  checkDefault(field, ctx);
+}).transform(resolveField);
+
+function resolveField(field: FieldSpecObject): FieldSpec {
+  const core: Omit<ResolvedFieldCore, "name"> = {
+    nullable: field.nullable,
+    required: field.required ?? !(field.nullable || field.default !== undefined),
+    ...(field.default !== undefined && { default: field.default }),
+    ...(field.description !== undefined && { description: field.description }),
+  };
+  if (field.type !== "nested") return { name: field.name, type: field.type, ...core };
+  if (field.model === undefined || field.fields === undefined) throw new Error("bug: nested field passed its checks without model or fields");
+  return {
+    name: field.name,
+    type: "nested",
+    ...core,
+    model: field.model,
+    fields: field.fields,
+    many: field.many ?? false,
+    load: field.load ?? "selectin",
+  };
+}
+
+// A default the generated schema cannot hold would only fail at the user's first request.
+function checkDefault(field: FieldSpecObject, ctx: z.RefinementCtx): void {
+  if (field.default === undefined) return;
+  if (field.required === true) {
+    ctx.addIssue({ code: "custom", path: ["required"], message: "a field with a default is optional in create bodies: drop required or the default" });
+  }
+  const problem = field.default === null ? (field.nullable ? undefined : "null is a default only for a nullable field (set nullable: true)") : defaultProblem(field.type, field.default);
+  if (problem) ctx.addIssue({ code: "custom", path: ["default"], message: problem });
+}
+
+const defaultFormats: Partial<Record<FieldType, z.ZodType>> = {
+  uuid: z.guid(),
+  str: z.string(),
+  email: z.email(),
+  int: z.int(),
+  float: z.number(),
+  bool: z.boolean(),
+  datetime: z.iso.datetime({ offset: true, local: true }),
+  date: z.iso.date(),
+  json: z.record(z.string(), z.json()),
+};
+
+const expectedDefault: Record<FieldType, string> = {
+  uuid: "a UUID string",
+  str: "a string",
+  email: "an e-mail address",
+  int: "an integer",
+  float: "a number",
+  bool: "true or false",
+  datetime: 'an ISO 8601 date-time string like "2024-01-31T12:00:00Z"',
+  date: 'an ISO 8601 date string like "2024-01-31"',
+  json: "a JSON object",
+  nested: "",
+};
+
+function defaultProblem(type: FieldType, value: JsonValue): string | undefined {
+  if (type === "nested") return "nested fields take no default";
+  const format = defaultFormats[type];
+  if (format?.safeParse(value).success) return undefined;
+  return `a ${type} field's default must be ${expectedDefault[type]}`;
+}
+
+/**
+ * Adds an issue at `[i].name` for each field whose name an earlier field of the same list
+ * already uses.
+ */
+function checkUniqueNames(fields: readonly { name: string }[], ctx: z.RefinementCtx): void {
+  for (const duplicate of findDuplicates(fields, (field) => field.name)) {
+    ctx.addIssue({
+      code: "custom",
+      path: [duplicate.index, "name"],
+      message: `duplicate field name "${duplicate.key}" (already used by entry ${duplicate.first} of this list)`,
+    });
+  }
+}
+
+/**
+ * A non-empty list of fields with unique names: a resource's read shape or a nested
+ * field's sub-fields.
+ * @example [{ name: "id", type: "uuid" }, { name: "title", type: "str" }]
+ */
+export const FieldList: z.ZodArray<FieldSpecSchema> = z
+  .array(FieldSpec)
+  .min(1, "must list at least one field")
+  .superRefine(checkUniqueNames);
+
+/**
+ * Adds an issue at `[i].type` for each nested field of `fields` (request bodies and action
+ * parameters take scalar values only).
+ */
+export function rejectNested(fields: readonly FieldSpec[], ctx: z.RefinementCtx, path: readonly PropertyKey[], message: string): void {
+  fields.forEach((field, index) => {
+    if (field.type === "nested") ctx.addIssue({ code: "custom", path: [...path, index, "type"], message });
+  });
+}
+
+/**
+ * A possibly empty list of scalar fields with unique names: an action's parameters.
+ * @example [{ name: "reason", type: "str", required: false }]
+ */
+export const ParamList = z
+  .array(FieldSpec)
+  .superRefine((fields, ctx) => {
+    checkUniqueNames(fields, ctx);
+    rejectNested(fields, ctx, [], "action params must be scalar: nested fields are only allowed in get and list");
+  });
+
+/**
+ * A column to order by, with its direction.
+ * @example { column: "created_at", direction: "desc" }
+ */
+export const ColumnRef = z.strictObject({
+  /** Model attribute to order by. */
+  column: PythonName,
+  /** Sort direction. @default "asc" */
+  direction: z.enum(["asc", "desc"]).default("asc"),
+});
+export type ColumnRef = z.output<typeof ColumnRef>;

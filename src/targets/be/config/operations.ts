@@ -1,0 +1,100 @@
+// Operation entries of a resource and the options of the CRUD operations. A resource keeps
+// each entry's own options untouched; the operation named by `type` validates them with
+// its `Options` schema (`CrudOptions`, `ListOptions`, `ActionOptions`), at the same path.
+
+import { z } from "zod";
+import { ColumnRef, FieldList, rejectNested, type FieldSpec } from "./fields.js";
+import { Identifier } from "./primitives.js";
+import { recordDefaulted } from "./provenance.js";
+
+const OperationObject = z.looseObject({
+  /** The entry's name: the operation's name, or a label of your own when `type` is given. @example "list_published" */
+  name: Identifier,
+  /** The operation to run. @default name */
+  type: Identifier.optional(),
+});
+
+/** A parsed operation entry: its name, the operation it runs, and that operation's options as written. */
+type OperationEntry = z.output<typeof OperationObject> & { type: string };
+
+/**
+ * One entry of a resource's `operations`: an operation name, or an object with a `name`,
+ * an optional `type` and the operation's options. Both forms parse to `{ name, type, …options }`.
+ * @example "get"
+ * @example { name: "list_published", type: "list", max_limit: 20 }
+ */
+export const OperationConfig = z
+  .union([Identifier, OperationObject], {
+    error: 'expected an operation name like "get", or an object { name, type?, ...options }',
+  })
+  .transform((entry): OperationEntry => {
+    if (typeof entry === "string") return recordDefaulted({ name: entry, type: entry }, ["name", "type"]);
+    return recordDefaulted({ ...entry, type: entry.type ?? entry.name }, entry.type === undefined ? ["type"] : []);
+  });
+export type OperationConfig = z.output<typeof OperationConfig>;
+
+const modifierKeys = {
+  /** Page size when the request gives no `limit`. @default 50 */
+  default_limit: z.int().min(1).default(50),
+  /** Largest `limit` a request may ask for. @default 100 */
+  max_limit: z.int().min(1).default(100),
+  /** Order of the rows. @default the resource's primary key, ascending */
+  order_by: ColumnRef.optional(),
+};
+
+function checkLimits(modifiers: { default_limit: number; max_limit: number }, ctx: z.RefinementCtx): void {
+  if (modifiers.default_limit > modifiers.max_limit) {
+    ctx.addIssue({ code: "custom", path: ["default_limit"], message: `must not exceed max_limit (${modifiers.max_limit})` });
+  }
+}
+
+/**
+ * Modifiers of a list operation: paging bounds and ordering.
+ * @example { default_limit: 20, max_limit: 50, order_by: { column: "created_at", direction: "desc" } }
+ */
+export const ModifierConfig = z.strictObject(modifierKeys).superRefine(checkLimits);
+export type ModifierConfig = z.output<typeof ModifierConfig>;
+
+/** The five CRUD operations. */
+export const CrudOperationType = z.enum(["get", "list", "create", "update", "delete"]);
+export type CrudOperationType = z.output<typeof CrudOperationType>;
+
+const crudKeys = {
+  /** The entry's name. */
+  name: Identifier,
+  /** The operation. */
+  type: CrudOperationType,
+  /** Fields of this operation's schema, instead of the resource's. @default the resource's fields */
+  fields: FieldList.optional(),
+  /** Summary of the endpoint in OpenAPI. */
+  summary: z.string().optional(),
+};
+
+function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[] }, ctx: z.RefinementCtx): void {
+  if (options.fields === undefined) return;
+  if (options.type === "create" || options.type === "update") {
+    rejectNested(options.fields, ctx, ["fields"], "nested fields are only allowed in get and list");
+  } else if (options.type === "delete") {
+    ctx.addIssue({ code: "custom", path: ["fields"], message: "delete returns no body: fields has no effect here" });
+  }
+}
+
+/**
+ * Options of `get`, `create`, `update` and `delete` (and the CRUD keys of `list`).
+ * `create` and `update` fields must be scalar; `delete` takes no `fields`.
+ * @example { name: "create", type: "create", fields: [{ name: "title", type: "str" }] }
+ */
+export const CrudOptions = z.strictObject(crudKeys).superRefine(checkCrudFields);
+export type CrudOptions = z.output<typeof CrudOptions>;
+
+/**
+ * Options of `list`: the CRUD keys plus the list modifiers.
+ * @example { name: "list", type: "list", default_limit: 20, order_by: { column: "title" } }
+ */
+export const ListOptions = z
+  .strictObject({ ...crudKeys, type: z.literal("list"), ...modifierKeys })
+  .superRefine((options, ctx) => {
+    checkCrudFields(options, ctx);
+    checkLimits(options, ctx);
+  });
+export type ListOptions = z.output<typeof ListOptions>;

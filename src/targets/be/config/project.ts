@@ -1,0 +1,193 @@
+// The root of a `be` config. A project lists `apps`, or uses the single-app shorthand
+// (`module`, `resources`, `prefix` at the top). Either way the output has `apps`, every
+// default resolved, and — for the shorthand — `sourcePath` marks so errors name the paths
+// the user wrote (`resources[2]`, not `apps[0].config.resources[2]`).
+
+import { z } from "zod";
+import { scoped, sourcePath } from "../../../codegen/index.js";
+import { App, checkAppResources } from "./apps.js";
+import { AuthConfig } from "./auth.js";
+import { DatabaseConfig } from "./database.js";
+import { findDuplicates } from "./duplicates.js";
+import { MountPrefix, PackagePath, PythonName } from "./primitives.js";
+import { wasDefaulted } from "./provenance.js";
+import { ResourceConfig } from "./resources.js";
+
+/** The apps of a project: a scope, so app operations run once per app. */
+export const AppList = scoped("app", z.array(App).min(1, "must list at least one app"));
+
+const SHORTHAND_KEYS = ["module", "resources", "prefix"] as const;
+
+const ProjectObject = z.strictObject({
+  /** Dotted package the generated tree lives in; prefixes every generated import. @default "" */
+  package_prefix: PackagePath.default(""),
+  /** The databases. @default one database `{ key: "default", default: true }` read from `DATABASE_URL` */
+  databases: z.array(DatabaseConfig).optional(),
+  /** JWT authentication; when set, the backend gains an `auth/` package and handlers require a user. @default none */
+  auth: AuthConfig.optional(),
+  /** Emit tests for every resource (apps and resources may override). @default false */
+  generate_tests: z.boolean().default(false),
+  /** The apps; or use the single-app shorthand `module` + `resources` (+ `prefix`) instead. */
+  apps: AppList.optional(),
+  /** Single-app shorthand: the app's Python package (`AppConfig.module`). */
+  module: PythonName.optional(),
+  /** Single-app shorthand: the app's resources (`AppConfig.resources`). */
+  resources: z.array(ResourceConfig).min(1, "must list at least one resource").optional(),
+  /** Single-app shorthand: the URL prefix of all routes. @default "" (routes at the root, e.g. `/articles`) */
+  prefix: MountPrefix.optional(),
+});
+type ProjectObject = z.output<typeof ProjectObject>;
+
+/** A project-level check's view of one app's resources and the config path they sit at. */
+interface ResourcesAt {
+  resources: readonly ResourceConfig[];
+  path: readonly PropertyKey[];
+}
+
+function resourceLists(project: ProjectObject): ResourcesAt[] {
+  const lists: ResourcesAt[] = (project.apps ?? []).map((app, index) => ({
+    resources: app.config.resources,
+    path: ["apps", index, "config", "resources"],
+  }));
+  if (project.resources) lists.push({ resources: project.resources, path: ["resources"] });
+  return lists;
+}
+
+function checkShape(project: ProjectObject, ctx: z.RefinementCtx): void {
+  if (project.apps !== undefined) {
+    for (const key of SHORTHAND_KEYS) {
+      if (project[key] !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: "not allowed with apps: module, resources and prefix are the single-app shorthand; move them into an app",
+        });
+      }
+    }
+  } else if (project.module === undefined && project.resources === undefined) {
+    ctx.addIssue({ code: "custom", path: ["apps"], message: "required: list apps, or give module and resources for a single app" });
+  } else if (project.resources === undefined) {
+    ctx.addIssue({ code: "custom", path: ["resources"], message: "required with module (single-app shorthand): the app's resources" });
+  } else if (project.module === undefined) {
+    ctx.addIssue({ code: "custom", path: ["module"], message: "required with resources (single-app shorthand): the app's Python package" });
+  }
+}
+
+function checkDatabases(databases: readonly DatabaseConfig[], ctx: z.RefinementCtx): void {
+  const defaults = databases.flatMap((database, index) => (database.default ? [index] : []));
+  if (defaults.length === 0) {
+    ctx.addIssue({ code: "custom", path: ["databases"], message: "no default database: mark one with default: true" });
+  }
+  for (const index of defaults.slice(1)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["databases", index, "default"],
+      message: `only one database may be the default; databases[${defaults[0]}] already is`,
+    });
+  }
+  for (const duplicate of findDuplicates(databases, (database) => database.key)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["databases", duplicate.index, "key"],
+      message: `duplicate database key "${duplicate.key}" (already used by databases[${duplicate.first}])`,
+    });
+  }
+}
+
+function checkDbKeys(project: ProjectObject, ctx: z.RefinementCtx): void {
+  const keys = (project.databases ?? [defaultDatabase()]).map((database) => database.key);
+  const known = keys.map((key) => `"${key}"`).join(", ");
+  for (const { resources, path } of resourceLists(project)) {
+    resources.forEach((resource, index) => {
+      if (resource.db_key !== undefined && !keys.includes(resource.db_key)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [...path, index, "db_key"],
+          message: `unknown database "${resource.db_key}"; known databases: ${known}`,
+        });
+      }
+    });
+  }
+}
+
+function checkApps(apps: readonly App[], ctx: z.RefinementCtx): void {
+  for (const duplicate of findDuplicates(apps, (app) => app.config.module)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["apps", duplicate.index, "config", "module"],
+      message: `duplicate app module "${duplicate.key}" (already used by apps[${duplicate.first}])`,
+    });
+  }
+  for (const duplicate of findDuplicates(apps, (app) => app.prefix)) {
+    const derived = wasDefaulted(duplicate.item, "prefix");
+    ctx.addIssue({
+      code: "custom",
+      path: derived ? ["apps", duplicate.index, "config", "module"] : ["apps", duplicate.index, "prefix"],
+      message: `app prefix "${duplicate.key}"${derived ? " (derived from the module)" : ""} is already used by apps[${duplicate.first}]; set prefix to tell them apart`,
+    });
+  }
+}
+
+function defaultDatabase(): DatabaseConfig {
+  return DatabaseConfig.parse({ key: "default", default: true });
+}
+
+/** An object that may carry the config path it was normalised from. */
+type Sourced<T> = T & { [sourcePath]?: string };
+
+function withSource<T extends object>(value: T, path: string | undefined): Sourced<T> {
+  return path === undefined ? value : Object.assign(value, { [sourcePath]: path });
+}
+
+// Fills the inherited `generate_tests` of an app and its resources.
+function resolveApp(app: App, projectTests: boolean, source: string | undefined) {
+  const generateTests = app.config.generate_tests ?? projectTests;
+  const config = {
+    ...app.config,
+    generate_tests: generateTests,
+    resources: app.config.resources.map((resource) => ({ ...resource, generate_tests: resource.generate_tests ?? generateTests })),
+  };
+  return withSource({ config: withSource(config, source), prefix: app.prefix }, source);
+}
+
+function shorthandApp(project: ProjectObject): App {
+  if (project.module === undefined || project.resources === undefined) {
+    throw new Error("bug: single-app shorthand passed its checks without module or resources");
+  }
+  return { config: { module: project.module, resources: project.resources }, prefix: project.prefix ?? "" };
+}
+
+/**
+ * A `be` project: databases, optional auth, and its apps (or one app in shorthand).
+ * @example
+ * {
+ *   package_prefix: "backend",
+ *   module: "blog",
+ *   resources: [{ model: "blog.models.Article", fields: [{ name: "id", type: "uuid" }], operations: ["get"] }],
+ * }
+ */
+export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
+  checkShape(project, ctx);
+  if (project.databases) checkDatabases(project.databases, ctx);
+  checkDbKeys(project, ctx);
+  if (project.apps) checkApps(project.apps, ctx);
+  if (project.resources) checkAppResources(project.resources, ctx, ["resources"]);
+}).transform((project) => {
+  const singleApp = project.apps === undefined;
+  const apps = project.apps ?? [shorthandApp(project)];
+  return {
+    package_prefix: project.package_prefix,
+    databases: project.databases ?? [defaultDatabase()],
+    ...(project.auth !== undefined && { auth: project.auth }),
+    generate_tests: project.generate_tests,
+    /** The apps; for the shorthand, one app (and its config) marked with `[sourcePath]: ""`. */
+    apps: apps.map((app) => resolveApp(app, project.generate_tests, singleApp ? "" : undefined)),
+    /** Whether the config used the single-app shorthand (no project-level router is generated). */
+    single_app: singleApp,
+  };
+});
+export type ProjectConfig = z.output<typeof ProjectConfig>;
+/** An app of a parsed project, its `generate_tests` resolved. */
+export type ResolvedApp = ProjectConfig["apps"][number];
+/** A resource of a parsed project, its `generate_tests` resolved. */
+export type ResolvedResource = ResolvedApp["config"]["resources"][number];

@@ -1,0 +1,106 @@
+// A resource: one model exposed over HTTP by a list of operations. Parsing fills the
+// derived `name` and `route_prefix`; checks that span entries (unique names, colliding
+// action slugs, a primary key typed two ways) live here, each at the entry at fault.
+
+import { z } from "zod";
+import { scoped } from "../../../codegen/index.js";
+import { actionSlug } from "./actions.js";
+import { findDuplicates } from "./duplicates.js";
+import { FieldList } from "./fields.js";
+import { defaultResourceName, defaultRoutePrefix } from "./naming.js";
+import { OperationConfig } from "./operations.js";
+import { DottedPath, PythonName, SnakeName, UrlPath } from "./primitives.js";
+import { recordDefaulted, wasDefaulted } from "./provenance.js";
+
+/** Types a primary key may have. @default "uuid" */
+export const PkType = z.enum(["uuid", "int", "str"]);
+export type PkType = z.output<typeof PkType>;
+
+/** Operation entries of a resource: a scope, so each entry's operation runs once per entry. */
+export const OperationList = scoped("operation", z.array(OperationConfig).min(1, "must list at least one operation"));
+
+/**
+ * A model exposed over HTTP.
+ * @example
+ * {
+ *   model: "blog.models.Article",
+ *   fields: [{ name: "id", type: "uuid" }, { name: "title", type: "str" }],
+ *   operations: ["get", "list", "create", "update", "delete"],
+ * }
+ */
+export const ResourceConfig = z
+  .strictObject({
+    /** Dotted import path of the SQLAlchemy model class. Required. @example "blog.models.Article" */
+    model: DottedPath,
+    /** Snake-case name used for files, functions and tests. @default the model class in snake_case (`StockMovement` → `stock_movement`) */
+    name: SnakeName.optional(),
+    /** Path the resource's routes are mounted at, under the app's prefix. @default "/" + the model class's plural slug (`StockMovement` → `/stock-movements`) */
+    route_prefix: UrlPath.optional(),
+    /** Primary-key attribute of the model. @default "id" */
+    pk: PythonName.default("id"),
+    /** Type of the primary key (path parameter `{pk}`). @default "uuid" */
+    pk_type: PkType.default("uuid"),
+    /** Key of the database holding the model. @default the database with `default: true` */
+    db_key: z.string().optional(),
+    /** Emit `{module}/tests/test_{name}.py` for this resource. @default the app's, else the project's `generate_tests` */
+    generate_tests: z.boolean().optional(),
+    /** Whether handlers require an authenticated user (only when the project configures `auth`). @default true */
+    require_auth: z.boolean().default(true),
+    /** The read shape: fields of the responses of `get` and `list`, and the default fields of the other operations. Non-empty. */
+    fields: FieldList,
+    /** The operations, as names (`"get"`) or objects (`{ name, type?, ...options }`). Non-empty. */
+    operations: OperationList,
+  })
+  .superRefine((resource, ctx) => {
+    checkOperations(resource.operations, ctx);
+    const pkIndex = resource.fields.findIndex((field) => field.name === resource.pk);
+    const pkField = resource.fields[pkIndex];
+    if (pkField && pkField.type !== resource.pk_type) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["fields", pkIndex, "type"],
+        message: `the primary key "${resource.pk}" has pk_type "${resource.pk_type}": make them agree (set pk_type: "${pkField.type}" or change this type)`,
+      });
+    }
+  })
+  .transform(({ model, name, route_prefix, ...rest }) => {
+    const resolved = {
+      model,
+      name: name ?? defaultResourceName(model),
+      route_prefix: route_prefix ?? defaultRoutePrefix(model),
+      ...rest,
+    };
+    return recordDefaulted(resolved, [...(name === undefined ? ["name"] : []), ...(route_prefix === undefined ? ["route_prefix"] : [])]);
+  });
+export type ResourceConfig = z.output<typeof ResourceConfig>;
+
+// An entry written as a plain string has no `name` key: point at the entry itself.
+function namePath(entry: OperationConfig, index: number): PropertyKey[] {
+  return wasDefaulted(entry, "name") ? ["operations", index] : ["operations", index, "name"];
+}
+
+function checkOperations(operations: readonly OperationConfig[], ctx: z.RefinementCtx): void {
+  const repeated = findDuplicates(operations, (entry) => entry.name);
+  for (const duplicate of repeated) {
+    ctx.addIssue({
+      code: "custom",
+      path: namePath(duplicate.item, duplicate.index),
+      message: `duplicate operation name "${duplicate.key}" (already used by operations[${duplicate.first}]); give one of them another name and set its type`,
+    });
+  }
+  const repeatedIndexes = new Set(repeated.map((duplicate) => duplicate.index));
+  const actions = operations.map((entry, index) => ({ entry, index })).filter(({ entry, index }) => entry.type === "action" && !repeatedIndexes.has(index));
+  for (const clash of findDuplicates(actions, ({ entry }) => slugOf(entry))) {
+    const { entry, index } = clash.item;
+    const first = actions[clash.first];
+    ctx.addIssue({
+      code: "custom",
+      path: typeof entry.slug === "string" ? ["operations", index, "slug"] : namePath(entry, index),
+      message: `action slug "${clash.key}" collides with operations[${first.index}] ("${first.entry.name}"); rename one or set its slug`,
+    });
+  }
+}
+
+function slugOf(action: OperationConfig): string {
+  return typeof action.slug === "string" ? action.slug : actionSlug(action.name);
+}

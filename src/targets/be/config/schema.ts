@@ -1,0 +1,26 @@
+// SPEC's `be.config.schema`: every config schema of the `be` target, and its inferred
+// types, from one module. Each schema lives in the file of its domain; this file only
+// re-exports them.
+
+export { ActionOptions, ActionResponse, ActionTarget, actionSlug } from "./actions.js";
+export { App, AppConfig, ResourceList } from "./apps.js";
+export { AuthConfig, JwtAlgorithm } from "./auth.js";
+export { DatabaseConfig, defaultUrlEnv } from "./database.js";
+export {
+  ColumnRef,
+  FieldList,
+  FieldSpec,
+  FieldType,
+  JsonValue,
+  LoadStrategy,
+  ParamList,
+  ScalarFieldType,
+  type FieldSpecInput,
+  type NestedField,
+  type ResolvedFieldCore,
+  type ScalarField,
+} from "./fields.js";
+export { defaultResourceName, defaultRoutePrefix, pluralize } from "./naming.js";
+export { CrudOperationType, CrudOptions, ListOptions, ModifierConfig, OperationConfig } from "./operations.js";
+export { AppList, ProjectConfig, type ResolvedApp, type ResolvedResource } from "./project.js";
+export { OperationList, PkType, ResourceConfig } from "./resources.js";

@@ -1,0 +1,34 @@
+// The `be` target: an async FastAPI + SQLAlchemy 2 + Pydantic 2 backend from a jsonnet
+// config. Registered in the package manifest under `codegen.targets`; its operations are
+// in the `be.operations` group.
+
+import { fileURLToPath } from "node:url";
+import type { Target } from "../../codegen/index.js";
+import { ProjectConfig } from "./config/schema.js";
+import { registerRenderers } from "./render/index.js";
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export const target: Target<ProjectConfig> = {
+  name: "be",
+  language: "python",
+  configClass: "be.config.schema.ProjectConfig",
+  schema: ProjectConfig,
+  templateDir: here("./templates"),
+  operationsEntryPoint: "be.operations",
+  jsonnetStdlibDir: here("./jsonnet/be"),
+  registerRenderers,
+  packagePrefix: (config) => config.package_prefix,
+  // Generated modules and the user's own (models, actions) share the top-level package.
+  importOptions: (config) => ({ firstParty: firstPartyPackages(config) }),
+};
+
+function firstPartyPackages(config: ProjectConfig): string[] {
+  const roots = new Set<string>();
+  if (config.package_prefix) roots.add(config.package_prefix.split(".")[0]!);
+  for (const app of config.apps) {
+    if (!config.package_prefix) roots.add(app.config.module);
+    for (const resource of app.config.resources) roots.add(resource.model.split(".")[0]!);
+  }
+  return [...roots].sort();
+}

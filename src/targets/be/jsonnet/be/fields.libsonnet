@@ -1,0 +1,37 @@
+// Field helpers of the `be` target: each returns one FieldSpec object.
+//
+//   local f = import 'be/fields.libsonnet';
+//   fields: [
+//     f.uuid('id'),
+//     f.str('title', { description: 'Headline' }),
+//     f.datetime('published_at', { nullable: true }),
+//     f.nested('author', 'blog.models.Author', [f.uuid('id'), f.str('name')]),
+//     f.nested('tags', 'blog.models.Tag', [f.str('label')], many=true),
+//   ]
+//
+// `opts` may hold nullable, required, default and description; the config schema
+// validates the result, so a misspelt option is reported there with its path.
+local scalar(type) = function(name, opts={}) { name: name, type: type } + opts;
+
+{
+  // A related model dumped inline (get and list only).
+  // load: 'selectin' | 'joined' | 'subquery'.
+  nested(name, model, fields, many=false, load='selectin'):: {
+    name: name,
+    type: 'nested',
+    model: model,
+    fields: fields,
+    many: many,
+    load: load,
+  },
+
+  uuid:: scalar('uuid'),
+  str:: scalar('str'),
+  email:: scalar('email'),
+  int:: scalar('int'),
+  float:: scalar('float'),
+  bool:: scalar('bool'),
+  datetime:: scalar('datetime'),
+  date:: scalar('date'),
+  json:: scalar('json'),
+}

@@ -1,0 +1,91 @@
+// Everything the `be` operations derive from one resource: Python names, module paths and
+// files. Computed in one place so the get, list, create, update, delete and action ops and
+// the routers always agree on where things live.
+
+import { type BuildContext, ImportCollector, Name, prefixImport } from "../../codegen/index.js";
+import type { AppConfig, ProjectConfig, ResourceConfig } from "./config/schema.js";
+import { pluralize } from "./config/schema.js";
+import { scalarAnnotation } from "./python/annotations.js";
+
+/** A resource as the code generator sees it. */
+export interface ResourceView {
+  config: ResourceConfig;
+  app: AppConfig;
+  project: ProjectConfig;
+  /** Store id of the resource instance. */
+  id: string;
+  /** Snake name, e.g. `stock_movement`. */
+  name: string;
+  /** Snake plural, e.g. `stock_movements` (for `list_stock_movements`). */
+  plural: string;
+  /** Human words for docstrings: `stock movement`, `stock movements`. */
+  label: string;
+  labelPlural: string;
+  modelClass: string;
+  modelModule: string;
+  pk: string;
+  /** Annotation of the primary key and the import it needs. */
+  pkAnnotation: string;
+  pkImports: ImportCollector;
+  routePrefix: string;
+  schemaFile: string;
+  schemaModule: string;
+  serializerFile: string;
+  serializerModule: string;
+  routesFile: string;
+  routesModule: string;
+  /** Module holding `SessionDep` of the resource's database. */
+  sessionModule: string;
+  /** Package of the runtime helpers emitted by `scaffold` (`<prefix>.runtime`). */
+  runtimePackage: string;
+}
+
+/** The view of the resource at or above `ctx`'s instance. */
+export function resourceView(ctx: BuildContext<ProjectConfig>): ResourceView {
+  const id = ctx.store.ancestorIdOf(ctx.instanceId, "resource");
+  if (id === undefined) throw new TypeError(`${ctx.instanceId} is not inside a resource`);
+  const config = ctx.store.instanceAt(id) as ResourceConfig;
+  const app = (ctx.store.ancestorOf(id, "app") as { config: AppConfig }).config;
+  const [modelModule, modelName] = Name.fromDotted(config.model);
+  const module = app.module;
+  const local = (...parts: string[]) => prefixImport(ctx.packagePrefix, module, ...parts);
+  const pkImports = new ImportCollector();
+  const words = config.name.replace(/_/g, " ");
+  return {
+    config,
+    app,
+    project: ctx.config,
+    id,
+    name: config.name,
+    plural: pluralize(config.name),
+    label: words,
+    labelPlural: pluralize(words),
+    modelClass: modelName.pascal,
+    modelModule,
+    pk: config.pk,
+    pkAnnotation: scalarAnnotation(config.pk_type, pkImports),
+    pkImports,
+    routePrefix: config.route_prefix,
+    schemaFile: `${module}/schemas/${config.name}.py`,
+    schemaModule: local("schemas", config.name),
+    serializerFile: `${module}/serializers/${config.name}.py`,
+    serializerModule: local("serializers", config.name),
+    routesFile: `${module}/routes/${config.name}.py`,
+    routesModule: local("routes", config.name),
+    sessionModule: prefixImport(ctx.packagePrefix, ...sessionModulePath(ctx.config, config.db_key)),
+    runtimePackage: prefixImport(ctx.packagePrefix, "runtime"),
+  };
+}
+
+/** Module path (below the package prefix) of a database's session module. */
+export function sessionModulePath(project: ProjectConfig, dbKey: string | undefined): string[] {
+  const databases = project.databases;
+  if (databases.length === 1) return ["db", "session"];
+  const key = dbKey ?? databases.find((database) => database.default)!.key;
+  return ["db", `${key}_session`];
+}
+
+/** Op entries of the resource, by type (to know e.g. whether a `get` route exists). */
+export function resourceHasOperation(view: ResourceView, type: string): boolean {
+  return view.config.operations.some((entry) => entry.type === type);
+}

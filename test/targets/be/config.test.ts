@@ -1,0 +1,829 @@
+// The `be` config schemas: valid configs parse to their normalised form (defaults filled,
+// shorthand reshaped with `sourcePath`), and every rule rejects a bad config with an issue
+// at the exact config path the user wrote.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { z } from "zod";
+import { configIssuesOf, discoverScopes, formatConfigPath, sourcePath } from "../../../src/codegen/index.js";
+import {
+  ActionOptions,
+  App,
+  AppConfig,
+  AuthConfig,
+  ColumnRef,
+  CrudOptions,
+  DatabaseConfig,
+  FieldList,
+  FieldSpec,
+  ListOptions,
+  ModifierConfig,
+  OperationConfig,
+  ProjectConfig,
+  ResourceConfig,
+  defaultRoutePrefix,
+  pluralize,
+} from "../../../src/targets/be/config/schema.js";
+
+interface Issue {
+  path: string;
+  message: string;
+}
+
+/** The issues of a failed parse as `path: message` pairs (unknown keys one per key). */
+function issuesOf(schema: z.ZodType, input: unknown): Issue[] {
+  const result = schema.safeParse(input);
+  assert.equal(result.success, false, `expected ${JSON.stringify(input)} to be rejected`);
+  return configIssuesOf(result.error!);
+}
+
+/** Asserts that parsing fails with exactly these issues. */
+function assertIssues(schema: z.ZodType, input: unknown, expected: Issue[]): void {
+  assert.deepEqual(issuesOf(schema, input), expected);
+}
+
+function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) assert.fail(`unexpected issues: ${JSON.stringify(configIssuesOf(result.error))}`);
+  return result.data;
+}
+
+const idField = { name: "id", type: "uuid" };
+const titleField = { name: "title", type: "str" };
+
+function article(overrides: Record<string, unknown> = {}) {
+  return { model: "blog.models.Article", fields: [idField, titleField], operations: ["get", "list"], ...overrides };
+}
+
+/** A scalar field as parsed, with its defaults. */
+function scalar(name: string, type: string, extra: Record<string, unknown> = {}) {
+  return { name, type, nullable: false, required: true, ...extra };
+}
+
+const defaultDatabase = {
+  key: "default",
+  url_env: "DATABASE_URL",
+  default: true,
+  echo: false,
+  pool_size: 5,
+  max_overflow: 10,
+  pool_timeout: 30,
+  pool_recycle: -1,
+  pool_pre_ping: true,
+};
+
+describe("FieldSpec", () => {
+  test("a scalar field gets nullable false and required true", () => {
+    assert.deepEqual(parse(FieldSpec, titleField), scalar("title", "str"));
+  });
+
+  test("required defaults to false for a nullable field or a field with a default", () => {
+    assert.equal(parse(FieldSpec, { name: "note", type: "str", nullable: true }).required, false);
+    assert.equal(parse(FieldSpec, { name: "status", type: "str", default: "draft" }).required, false);
+    assert.equal(parse(FieldSpec, { name: "note", type: "str", nullable: true, required: true }).required, true);
+    assert.equal(parse(FieldSpec, { name: "note", type: "str", required: false }).required, false);
+  });
+
+  test("keeps default and description", () => {
+    assert.deepEqual(parse(FieldSpec, { name: "count", type: "int", default: 0, description: "How many" }), {
+      ...scalar("count", "int"),
+      required: false,
+      default: 0,
+      description: "How many",
+    });
+  });
+
+  test("a nested field gets many false and load selectin, and its sub-fields are parsed", () => {
+    const parsed = parse(FieldSpec, {
+      name: "author",
+      type: "nested",
+      model: "blog.models.Author",
+      fields: [
+        { name: "name", type: "str" },
+        { name: "tags", type: "nested", model: "blog.models.Tag", fields: [{ name: "label", type: "str" }], many: true, load: "joined" },
+      ],
+    });
+    assert.deepEqual(parsed, {
+      ...scalar("author", "nested"),
+      model: "blog.models.Author",
+      many: false,
+      load: "selectin",
+      fields: [
+        scalar("name", "str"),
+        { ...scalar("tags", "nested"), model: "blog.models.Tag", many: true, load: "joined", fields: [scalar("label", "str")] },
+      ],
+    });
+  });
+
+  test("a nested field requires model and fields", () => {
+    assertIssues(FieldSpec, { name: "author", type: "nested" }, [
+      { path: "model", message: "required for a nested field: the related model's dotted path" },
+      { path: "fields", message: "required for a nested field: the related model's fields to include" },
+    ]);
+  });
+
+  test("a nested field's fields must not be empty", () => {
+    assertIssues(FieldSpec, { name: "author", type: "nested", model: "blog.models.Author", fields: [] }, [
+      { path: "fields", message: "must list at least one field" },
+    ]);
+  });
+
+  test("a nested field's model must be a dotted path with at least two parts", () => {
+    assertIssues(FieldSpec, { name: "author", type: "nested", model: "Author", fields: [titleField] }, [
+      { path: "model", message: 'must be a dotted import path with a module and a name, like "blog.models.Article"' },
+    ]);
+    assertIssues(FieldSpec, { name: "author", type: "nested", model: "blog.class.Author", fields: [titleField] }, [
+      { path: "model", message: "has a Python keyword as one of its parts" },
+    ]);
+  });
+
+  test("a non-nested field rejects each nested-only key at that key", () => {
+    const message = `only allowed on nested fields (this field's type is "str")`;
+    assertIssues(FieldSpec, { name: "title", type: "str", model: "blog.models.Author", fields: [titleField], many: true, load: "joined" }, [
+      { path: "model", message },
+      { path: "fields", message },
+      { path: "many", message },
+      { path: "load", message },
+    ]);
+  });
+
+  test("rejects unknown keys, unknown types and load strategies", () => {
+    assertIssues(FieldSpec, { name: "title", type: "str", nulable: true }, [{ path: "nulable", message: "unknown key" }]);
+    assertIssues(FieldSpec, { name: "title", type: "string" }, [
+      {
+        path: "type",
+        message: 'Invalid option: expected one of "uuid"|"str"|"email"|"int"|"float"|"bool"|"datetime"|"date"|"json"|"nested"',
+      },
+    ]);
+    assertIssues(FieldSpec, { name: "a", type: "nested", model: "m.A", fields: [titleField], load: "lazy" }, [
+      { path: "load", message: 'Invalid option: expected one of "selectin"|"joined"|"subquery"' },
+    ]);
+  });
+
+  test("the name must be a Python identifier and not a keyword", () => {
+    assertIssues(FieldSpec, { name: "2nd", type: "str" }, [
+      { path: "name", message: "must be a Python identifier (letters, digits and underscores, not starting with a digit)" },
+    ]);
+    assertIssues(FieldSpec, { name: "class", type: "str" }, [{ path: "name", message: "is a Python keyword; pick another name" }]);
+  });
+
+  test("a default must suit the field's type", () => {
+    const valid: [string, unknown][] = [
+      ["uuid", "6f1c8a2e-3b4d-4e5f-8a9b-0c1d2e3f4a5b"],
+      ["str", ""],
+      ["email", "a@example.com"],
+      ["int", 3],
+      ["float", 1.5],
+      ["bool", false],
+      ["datetime", "2024-01-31T12:00:00Z"],
+      ["date", "2024-01-31"],
+      ["json", { a: [1] }],
+    ];
+    for (const [type, value] of valid) assert.deepEqual(parse(FieldSpec, { name: "x", type, default: value }).default, value);
+    assertIssues(FieldSpec, { name: "x", type: "int", default: 1.5 }, [{ path: "default", message: "a int field's default must be an integer" }]);
+    assertIssues(FieldSpec, { name: "x", type: "date", default: "31/01/2024" }, [
+      { path: "default", message: 'a date field\'s default must be an ISO 8601 date string like "2024-01-31"' },
+    ]);
+    assertIssues(FieldSpec, { name: "x", type: "json", default: [1] }, [{ path: "default", message: "a json field's default must be a JSON object" }]);
+    assertIssues(FieldSpec, { name: "x", type: "nested", model: "m.A", fields: [titleField], default: {} }, [
+      { path: "default", message: "nested fields take no default" },
+    ]);
+  });
+
+  test("a null default needs nullable; a default contradicts required: true", () => {
+    assert.deepEqual(parse(FieldSpec, { name: "x", type: "str", nullable: true, default: null }), {
+      ...scalar("x", "str"),
+      nullable: true,
+      required: false,
+      default: null,
+    });
+    assertIssues(FieldSpec, { name: "x", type: "str", default: null }, [
+      { path: "default", message: "null is a default only for a nullable field (set nullable: true)" },
+    ]);
+    assertIssues(FieldSpec, { name: "x", type: "str", default: "a", required: true }, [
+      { path: "required", message: "a field with a default is optional in create bodies: drop required or the default" },
+    ]);
+  });
+});
+
+describe("FieldList", () => {
+  test("must not be empty", () => {
+    assertIssues(FieldList, [], [{ path: "", message: "must list at least one field" }]);
+  });
+
+  test("names are unique within a list, nested lists included", () => {
+    assertIssues(FieldList, [idField, titleField, { name: "title", type: "int" }], [
+      { path: "[2].name", message: 'duplicate field name "title" (already used by entry 1 of this list)' },
+    ]);
+    assertIssues(FieldList, [{ name: "author", type: "nested", model: "m.A", fields: [titleField, titleField] }], [
+      { path: "[0].fields[1].name", message: 'duplicate field name "title" (already used by entry 0 of this list)' },
+    ]);
+    // The same name at two levels is fine.
+    assert.equal(parse(FieldList, [titleField, { name: "author", type: "nested", model: "m.A", fields: [titleField] }]).length, 2);
+  });
+});
+
+describe("ColumnRef", () => {
+  test("direction defaults to asc", () => {
+    assert.deepEqual(parse(ColumnRef, { column: "created_at" }), { column: "created_at", direction: "asc" });
+  });
+
+  test("rejects a bad direction, a bad column and unknown keys", () => {
+    assertIssues(ColumnRef, { column: "created_at", direction: "down" }, [
+      { path: "direction", message: 'Invalid option: expected one of "asc"|"desc"' },
+    ]);
+    assertIssues(ColumnRef, { column: "created-at" }, [
+      { path: "column", message: "must be a Python identifier (letters, digits and underscores, not starting with a digit)" },
+    ]);
+    assertIssues(ColumnRef, { column: "a", dir: "desc" }, [{ path: "dir", message: "unknown key" }]);
+  });
+});
+
+describe("ModifierConfig", () => {
+  test("fills the paging defaults", () => {
+    assert.deepEqual(parse(ModifierConfig, {}), { default_limit: 50, max_limit: 100 });
+    assert.deepEqual(parse(ModifierConfig, { order_by: { column: "title", direction: "desc" } }), {
+      default_limit: 50,
+      max_limit: 100,
+      order_by: { column: "title", direction: "desc" },
+    });
+  });
+
+  test("default_limit must not exceed max_limit, given or defaulted", () => {
+    assertIssues(ModifierConfig, { default_limit: 20, max_limit: 10 }, [{ path: "default_limit", message: "must not exceed max_limit (10)" }]);
+    assertIssues(ModifierConfig, { default_limit: 150 }, [{ path: "default_limit", message: "must not exceed max_limit (100)" }]);
+    assert.deepEqual(parse(ModifierConfig, { default_limit: 150, max_limit: 500 }), { default_limit: 150, max_limit: 500 });
+  });
+
+  test("limits are integers of at least 1", () => {
+    assertIssues(ModifierConfig, { default_limit: 0 }, [{ path: "default_limit", message: "Too small: expected number to be >=1" }]);
+    assertIssues(ModifierConfig, { max_limit: 2.5 }, [{ path: "max_limit", message: "Invalid input: expected int, received number" }]);
+    assertIssues(ModifierConfig, { limit: 5 }, [{ path: "limit", message: "unknown key" }]);
+  });
+});
+
+describe("OperationConfig", () => {
+  test("a name becomes { name, type }", () => {
+    assert.deepEqual(parse(OperationConfig, "get"), { name: "get", type: "get" });
+  });
+
+  test("an object's type defaults to its name; its other keys are kept as written", () => {
+    assert.deepEqual(parse(OperationConfig, { name: "list", max_limit: 10 }), { name: "list", type: "list", max_limit: 10 });
+    assert.deepEqual(parse(OperationConfig, { name: "list_published", type: "list", order_by: { column: "published_at" } }), {
+      name: "list_published",
+      type: "list",
+      order_by: { column: "published_at" },
+    });
+  });
+
+  test("names must be identifiers", () => {
+    const message = "must be an identifier (letters, digits and underscores, not starting with a digit)";
+    assertIssues(OperationConfig, "publish-article", [{ path: "", message }]);
+    assertIssues(OperationConfig, { name: "publish article" }, [{ path: "name", message }]);
+    assertIssues(OperationConfig, { name: "list2", type: "list!" }, [{ path: "type", message }]);
+  });
+
+  test("an entry neither a name nor an object with a name is rejected as a whole", () => {
+    const message = 'expected an operation name like "get", or an object { name, type?, ...options }';
+    assertIssues(OperationConfig, { type: "list" }, [{ path: "", message }]);
+    assertIssues(OperationConfig, 3, [{ path: "", message }]);
+  });
+});
+
+describe("CrudOptions and ListOptions", () => {
+  test("CrudOptions accepts the CRUD keys and keeps a field override", () => {
+    assert.deepEqual(parse(CrudOptions, { name: "create", type: "create", fields: [titleField], summary: "Write one" }), {
+      name: "create",
+      type: "create",
+      fields: [scalar("title", "str")],
+      summary: "Write one",
+    });
+    const nested = { name: "author", type: "nested", model: "blog.models.Author", fields: [titleField] };
+    assert.equal(parse(CrudOptions, { name: "get", type: "get", fields: [idField, nested] }).fields?.length, 2);
+  });
+
+  test("create and update fields must be scalar", () => {
+    const nested = { name: "author", type: "nested", model: "blog.models.Author", fields: [titleField] };
+    for (const type of ["create", "update"]) {
+      assertIssues(CrudOptions, { name: type, type, fields: [titleField, nested] }, [
+        { path: "fields[1].type", message: "nested fields are only allowed in get and list" },
+      ]);
+    }
+  });
+
+  test("delete takes no fields; unknown keys and types are rejected", () => {
+    assertIssues(CrudOptions, { name: "delete", type: "delete", fields: [idField] }, [
+      { path: "fields", message: "delete returns no body: fields has no effect here" },
+    ]);
+    assertIssues(CrudOptions, { name: "get", type: "get", max_limit: 3 }, [{ path: "max_limit", message: "unknown key" }]);
+    assertIssues(CrudOptions, { name: "x", type: "patch" }, [
+      { path: "type", message: 'Invalid option: expected one of "get"|"list"|"create"|"update"|"delete"' },
+    ]);
+  });
+
+  test("ListOptions fills the modifiers and checks them", () => {
+    assert.deepEqual(parse(ListOptions, { name: "list", type: "list", order_by: { column: "title" } }), {
+      name: "list",
+      type: "list",
+      default_limit: 50,
+      max_limit: 100,
+      order_by: { column: "title", direction: "asc" },
+    });
+    assertIssues(ListOptions, { name: "list", type: "list", default_limit: 30, max_limit: 20 }, [
+      { path: "default_limit", message: "must not exceed max_limit (20)" },
+    ]);
+    assertIssues(ListOptions, { name: "list", type: "get" }, [{ path: "type", message: 'Invalid input: expected "list"' }]);
+  });
+});
+
+describe("ActionOptions", () => {
+  const publish = { name: "publish_article", type: "action", fn: "blog.actions.publish_article", target: "instance" };
+
+  test("an instance action defaults to the instance response, status 200, its slug and no params", () => {
+    assert.deepEqual(parse(ActionOptions, publish), {
+      ...publish,
+      params: [],
+      response: "instance",
+      status_code: 200,
+      slug: "publish-article",
+    });
+  });
+
+  test("a collection action defaults to a JSON response; response none defaults to 204", () => {
+    const collection = { ...publish, name: "importFeed", target: "collection" };
+    assert.deepEqual(parse(ActionOptions, collection), { ...collection, params: [], response: "json", status_code: 200, slug: "import-feed" });
+    const silent = parse(ActionOptions, { ...collection, response: "none" });
+    assert.equal(silent.status_code, 204);
+    assert.equal(parse(ActionOptions, { ...collection, response: "none", status_code: 202 }).status_code, 202);
+  });
+
+  test("keeps params, an explicit slug and a summary", () => {
+    const parsed = parse(ActionOptions, { ...publish, params: [{ name: "note", type: "str", nullable: true }], slug: "go-live", summary: "Publish it" });
+    assert.deepEqual(parsed.params, [{ ...scalar("note", "str"), nullable: true, required: false }]);
+    assert.equal(parsed.slug, "go-live");
+    assert.equal(parsed.summary, "Publish it");
+  });
+
+  test("target is required", () => {
+    const { target: _target, ...withoutTarget } = publish;
+    assertIssues(ActionOptions, withoutTarget, [{ path: "target", message: 'Invalid option: expected one of "instance"|"collection"' }]);
+  });
+
+  test("params must be scalar and uniquely named", () => {
+    const nested = { name: "author", type: "nested", model: "blog.models.Author", fields: [titleField] };
+    assertIssues(ActionOptions, { ...publish, params: [titleField, nested] }, [
+      { path: "params[1].type", message: "action params must be scalar: nested fields are only allowed in get and list" },
+    ]);
+    assertIssues(ActionOptions, { ...publish, params: [titleField, titleField] }, [
+      { path: "params[1].name", message: 'duplicate field name "title" (already used by entry 0 of this list)' },
+    ]);
+  });
+
+  test("rejects a bad fn, slug, status or response combination", () => {
+    assertIssues(ActionOptions, { ...publish, fn: "publish" }, [
+      { path: "fn", message: 'must be a dotted import path with a module and a name, like "blog.models.Article"' },
+    ]);
+    assertIssues(ActionOptions, { ...publish, slug: "Go_Live" }, [
+      { path: "slug", message: 'must be lowercase letters and digits separated by single hyphens, like "publish-article"' },
+    ]);
+    assertIssues(ActionOptions, { ...publish, status_code: 404 }, [{ path: "status_code", message: "must be a 2xx success status" }]);
+    assertIssues(ActionOptions, { ...publish, status_code: 204 }, [
+      {
+        path: "status_code",
+        message: '204 No Content sends no body, but this action\'s response is "instance": set response: "none" or pick another status',
+      },
+    ]);
+    assertIssues(ActionOptions, { ...publish, response: "html" }, [
+      { path: "response", message: 'Invalid option: expected one of "instance"|"json"|"none"' },
+    ]);
+    assertIssues(ActionOptions, { ...publish, method: "PUT" }, [{ path: "method", message: "unknown key" }]);
+  });
+});
+
+describe("DatabaseConfig", () => {
+  test("fills every default; the default database reads DATABASE_URL", () => {
+    assert.deepEqual(parse(DatabaseConfig, { key: "default", default: true }), defaultDatabase);
+  });
+
+  test("another database reads <KEY>_DATABASE_URL unless url_env is given", () => {
+    assert.equal(parse(DatabaseConfig, { key: "analytics" }).url_env, "ANALYTICS_DATABASE_URL");
+    assert.equal(parse(DatabaseConfig, { key: "analytics", url_env: "STATS_URL" }).url_env, "STATS_URL");
+    assert.equal(parse(DatabaseConfig, { key: "main", default: true, url_env: "PG_URL" }).url_env, "PG_URL");
+  });
+
+  test("keeps pool settings, including pool_recycle -1 and above", () => {
+    const parsed = parse(DatabaseConfig, { key: "main", echo: true, pool_size: 20, max_overflow: 0, pool_timeout: 5, pool_recycle: 1800, pool_pre_ping: false });
+    assert.deepEqual(parsed, {
+      key: "main",
+      url_env: "MAIN_DATABASE_URL",
+      default: false,
+      echo: true,
+      pool_size: 20,
+      max_overflow: 0,
+      pool_timeout: 5,
+      pool_recycle: 1800,
+      pool_pre_ping: false,
+    });
+  });
+
+  test("rejects bad values and unknown keys", () => {
+    assertIssues(DatabaseConfig, { key: "main", pool_recycle: -5 }, [
+      { path: "pool_recycle", message: "must be -1 (never recycle) or a number of seconds" },
+    ]);
+    assertIssues(DatabaseConfig, { key: "main", pool_size: 0 }, [{ path: "pool_size", message: "Too small: expected number to be >=1" }]);
+    assertIssues(DatabaseConfig, { key: "main", max_overflow: -1 }, [{ path: "max_overflow", message: "Too small: expected number to be >=0" }]);
+    assertIssues(DatabaseConfig, { key: "main", url_env: "DATABASE-URL" }, [
+      { path: "url_env", message: 'must be an environment variable name like "DATABASE_URL" (letters, digits and underscores)' },
+    ]);
+    assertIssues(DatabaseConfig, { key: "main", pool_sise: 3 }, [{ path: "pool_sise", message: "unknown key" }]);
+    assertIssues(DatabaseConfig, { default: true }, [{ path: "key", message: "Invalid input: expected string, received undefined" }]);
+  });
+});
+
+describe("AuthConfig", () => {
+  const jwt = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify_credentials" };
+
+  test("fills the defaults", () => {
+    assert.deepEqual(parse(AuthConfig, jwt), {
+      ...jwt,
+      algorithm: "HS256",
+      token_url: "/auth/token",
+      exclude_paths: [],
+      token_lifetime_seconds: 3600,
+    });
+  });
+
+  test("verify_credentials_fn is required unless get_current_user_fn is set", () => {
+    const { verify_credentials_fn: _fn, ...withoutVerify } = jwt;
+    assertIssues(AuthConfig, withoutVerify, [
+      {
+        path: "verify_credentials_fn",
+        message: "required unless get_current_user_fn is set: the dotted path of the function that checks credentials",
+      },
+    ]);
+    const custom = parse(AuthConfig, { ...withoutVerify, get_current_user_fn: "blog.auth.current_user" });
+    assert.equal(custom.get_current_user_fn, "blog.auth.current_user");
+    assert.equal(custom.verify_credentials_fn, undefined);
+  });
+
+  test("keeps the optional settings", () => {
+    const full = { ...jwt, algorithm: "HS512", token_url: "/login", exclude_paths: ["/health"], token_lifetime_seconds: 60, issuer: "blog", audience: "web" };
+    assert.deepEqual(parse(AuthConfig, full), full);
+  });
+
+  test("rejects bad values and unknown keys", () => {
+    assertIssues(AuthConfig, { ...jwt, type: "oauth" }, [{ path: "type", message: 'Invalid input: expected "jwt"' }]);
+    assertIssues(AuthConfig, { ...jwt, secret_env: undefined }, [{ path: "secret_env", message: "Invalid input: expected string, received undefined" }]);
+    assertIssues(AuthConfig, { ...jwt, algorithm: "none" }, [
+      {
+        path: "algorithm",
+        message:
+          'Invalid option: expected one of "HS256"|"HS384"|"HS512"|"RS256"|"RS384"|"RS512"|"ES256"|"ES384"|"ES512"|"PS256"|"PS384"|"PS512"|"EdDSA"',
+      },
+    ]);
+    assertIssues(AuthConfig, { ...jwt, token_url: "auth/token" }, [
+      { path: "token_url", message: 'must be a URL path like "/articles": starting with "/", without a trailing "/" or empty segments' },
+    ]);
+    assertIssues(AuthConfig, { ...jwt, exclude_paths: ["health"] }, [{ path: "exclude_paths[0]", message: 'must be a path starting with "/"' }]);
+    assertIssues(AuthConfig, { ...jwt, token_lifetime_seconds: 0 }, [{ path: "token_lifetime_seconds", message: "Too small: expected number to be >=1" }]);
+    assertIssues(AuthConfig, { ...jwt, secret: "x" }, [{ path: "secret", message: "unknown key" }]);
+  });
+});
+
+describe("resource naming", () => {
+  test("pluralize follows the -ies, -es, -s rules", () => {
+    assert.deepEqual(
+      ["category", "day", "address", "box", "quiz", "church", "dish", "movement"].map(pluralize),
+      ["categories", "days", "addresses", "boxes", "quizes", "churches", "dishes", "movements"],
+    );
+  });
+
+  test("the default route prefix is the plural slug of the model class", () => {
+    assert.equal(defaultRoutePrefix("inventory.models.StockMovement"), "/stock-movements");
+    assert.equal(defaultRoutePrefix("blog.models.Category"), "/categories");
+    assert.equal(defaultRoutePrefix("crm.models.Address"), "/addresses");
+    assert.equal(defaultRoutePrefix("net.models.HTTPProxy"), "/http-proxies");
+  });
+});
+
+describe("ResourceConfig", () => {
+  test("fills name, route prefix, pk, pk_type and require_auth", () => {
+    assert.deepEqual(parse(ResourceConfig, article({ model: "inventory.models.StockMovement" })), {
+      model: "inventory.models.StockMovement",
+      name: "stock_movement",
+      route_prefix: "/stock-movements",
+      pk: "id",
+      pk_type: "uuid",
+      require_auth: true,
+      fields: [scalar("id", "uuid"), scalar("title", "str")],
+      operations: [
+        { name: "get", type: "get" },
+        { name: "list", type: "list" },
+      ],
+    });
+  });
+
+  test("keeps what is given", () => {
+    const parsed = parse(
+      ResourceConfig,
+      article({
+        name: "post",
+        route_prefix: "/posts",
+        pk: "post_id",
+        pk_type: "int",
+        db_key: "analytics",
+        generate_tests: true,
+        require_auth: false,
+        fields: [{ name: "post_id", type: "int" }],
+      }),
+    );
+    assert.deepEqual(
+      [parsed.name, parsed.route_prefix, parsed.pk, parsed.pk_type, parsed.db_key, parsed.generate_tests, parsed.require_auth],
+      ["post", "/posts", "post_id", "int", "analytics", true, false],
+    );
+  });
+
+  test("model is required; fields and operations must not be empty", () => {
+    assertIssues(ResourceConfig, { fields: [idField], operations: ["get"] }, [
+      { path: "model", message: "Invalid input: expected string, received undefined" },
+    ]);
+    assertIssues(ResourceConfig, article({ fields: [], operations: [] }), [
+      { path: "fields", message: "must list at least one field" },
+      { path: "operations", message: "must list at least one operation" },
+    ]);
+  });
+
+  test("name must be snake_case; route_prefix a path without a trailing slash", () => {
+    assertIssues(ResourceConfig, article({ name: "BlogPost" }), [
+      { path: "name", message: "must be lowercase snake_case (a-z, 0-9 and _, not starting with a digit)" },
+    ]);
+    assertIssues(ResourceConfig, article({ route_prefix: "/posts/" }), [
+      { path: "route_prefix", message: 'must be a URL path like "/articles": starting with "/", without a trailing "/" or empty segments' },
+    ]);
+    assertIssues(ResourceConfig, article({ pk_type: "bigint" }), [{ path: "pk_type", message: 'Invalid option: expected one of "uuid"|"int"|"str"' }]);
+    assertIssues(ResourceConfig, article({ route: "/posts" }), [{ path: "route", message: "unknown key" }]);
+  });
+
+  test("operation names are unique: the issue is at the later entry's name, or at a plain-string entry", () => {
+    assertIssues(ResourceConfig, article({ operations: ["get", "list", { name: "get", type: "get" }] }), [
+      {
+        path: "operations[2].name",
+        message: 'duplicate operation name "get" (already used by operations[0]); give one of them another name and set its type',
+      },
+    ]);
+    assertIssues(ResourceConfig, article({ operations: ["get", "list", "get"] }), [
+      {
+        path: "operations[2]",
+        message: 'duplicate operation name "get" (already used by operations[0]); give one of them another name and set its type',
+      },
+    ]);
+    assert.equal(parse(ResourceConfig, article({ operations: ["list", { name: "list_published", type: "list" }] })).operations.length, 2);
+  });
+
+  test("two actions whose slugs collide are rejected", () => {
+    const action = (name: string, extra = {}) => ({ name, type: "action", fn: "blog.actions.publish", target: "instance", ...extra });
+    for (const spelling of ["publishArticle", "PublishArticle"]) {
+      assertIssues(ResourceConfig, article({ operations: ["get", action("publish_article"), action(spelling)] }), [
+        {
+          path: "operations[2].name",
+          message: 'action slug "publish-article" collides with operations[1] ("publish_article"); rename one or set its slug',
+        },
+      ]);
+    }
+    assertIssues(ResourceConfig, article({ operations: [action("publish"), action("go_live", { slug: "publish" })] }), [
+      { path: "operations[1].slug", message: 'action slug "publish" collides with operations[0] ("publish"); rename one or set its slug' },
+    ]);
+    // An explicit slug resolves the clash.
+    assert.equal(parse(ResourceConfig, article({ operations: [action("publish_article"), action("publishArticle", { slug: "publish-now" })] })).operations.length, 2);
+  });
+
+  test("a primary-key field must have the resource's pk_type", () => {
+    assertIssues(ResourceConfig, article({ fields: [{ name: "id", type: "int" }, titleField] }), [
+      { path: "fields[0].type", message: 'the primary key "id" has pk_type "uuid": make them agree (set pk_type: "int" or change this type)' },
+    ]);
+  });
+});
+
+describe("AppConfig and App", () => {
+  test("App's prefix defaults to / + module; an explicit \"\" mounts at the root", () => {
+    const config = { module: "blog", resources: [article()] };
+    assert.equal(parse(App, { config }).prefix, "/blog");
+    assert.equal(parse(App, { config, prefix: "" }).prefix, "");
+    assert.equal(parse(App, { config, prefix: "/api/blog" }).prefix, "/api/blog");
+    assertIssues(App, { config, prefix: "blog/" }, [
+      { path: "prefix", message: 'must be "" or a URL path like "/blog": starting with "/", without a trailing "/"' },
+    ]);
+  });
+
+  test("module must be a Python name; resources must not be empty", () => {
+    assertIssues(AppConfig, { module: "my-blog", resources: [] }, [
+      { path: "module", message: "must be a Python identifier (letters, digits and underscores, not starting with a digit)" },
+      { path: "resources", message: "must list at least one resource" },
+    ]);
+  });
+
+  test("resource names are unique within an app: at name when given, at model when derived", () => {
+    assertIssues(AppConfig, { module: "blog", resources: [article({ name: "post" }), article({ model: "blog.other.Post", name: "post", route_prefix: "/p" })] }, [
+      { path: "resources[1].name", message: 'resource name "post" is already used by resources[0]; set name to tell them apart' },
+    ]);
+    assertIssues(AppConfig, { module: "blog", resources: [article(), article({ model: "blog.legacy.Article", route_prefix: "/old" })] }, [
+      {
+        path: "resources[1].model",
+        message: 'resource name "article" (derived from the model) is already used by resources[0]; set name to tell them apart',
+      },
+    ]);
+  });
+
+  test("route prefixes are unique within an app", () => {
+    assertIssues(AppConfig, { module: "blog", resources: [article(), article({ model: "blog.models.Post", route_prefix: "/articles" })] }, [
+      { path: "resources[1].route_prefix", message: 'route prefix "/articles" is already used by resources[0]; set route_prefix to tell them apart' },
+    ]);
+  });
+});
+
+describe("ProjectConfig", () => {
+  test("the single-app shorthand becomes one app marked with the root source path", () => {
+    const parsed = parse(ProjectConfig, { module: "blog", resources: [article()] });
+    const resource = {
+      model: "blog.models.Article",
+      name: "article",
+      route_prefix: "/articles",
+      pk: "id",
+      pk_type: "uuid",
+      require_auth: true,
+      generate_tests: false,
+      fields: [scalar("id", "uuid"), scalar("title", "str")],
+      operations: [
+        { name: "get", type: "get" },
+        { name: "list", type: "list" },
+      ],
+    };
+    assert.deepEqual(parsed, {
+      package_prefix: "",
+      databases: [defaultDatabase],
+      generate_tests: false,
+      apps: [
+        {
+          config: { module: "blog", generate_tests: false, resources: [resource], [sourcePath]: "" },
+          prefix: "",
+          [sourcePath]: "",
+        },
+      ],
+      single_app: true,
+    });
+  });
+
+  test("the shorthand keeps an explicit prefix, auth and package prefix", () => {
+    const auth = { type: "jwt", secret_env: "JWT_SECRET", get_current_user_fn: "blog.auth.current_user" };
+    const parsed = parse(ProjectConfig, { package_prefix: "backend.api", module: "blog", prefix: "", resources: [article()], auth });
+    assert.equal(parsed.package_prefix, "backend.api");
+    assert.equal(parsed.apps[0].prefix, "");
+    assert.deepEqual(parsed.auth, { ...auth, algorithm: "HS256", token_url: "/auth/token", exclude_paths: [], token_lifetime_seconds: 3600 });
+  });
+
+  test("a multi-app project keeps its apps unmarked and resolves generate_tests downwards", () => {
+    const parsed = parse(ProjectConfig, {
+      generate_tests: true,
+      databases: [{ key: "main", default: true }, { key: "stats" }],
+      apps: [
+        { config: { module: "blog", resources: [article(), article({ model: "blog.models.Tag", generate_tests: false })] } },
+        { config: { module: "shop", generate_tests: false, resources: [article({ model: "shop.models.Order", db_key: "stats" }), article({ model: "shop.models.Item", generate_tests: true })] }, prefix: "/store" },
+      ],
+    });
+    assert.equal(parsed.single_app, false);
+    assert.deepEqual(parsed.databases.map((database) => [database.key, database.url_env]), [
+      ["main", "DATABASE_URL"],
+      ["stats", "STATS_DATABASE_URL"],
+    ]);
+    assert.deepEqual(parsed.apps.map((app) => [app.config.module, app.prefix, app.config.generate_tests]), [
+      ["blog", "/blog", true],
+      ["shop", "/store", false],
+    ]);
+    assert.deepEqual(parsed.apps.flatMap((app) => app.config.resources.map((resource) => [resource.name, resource.route_prefix, resource.generate_tests])), [
+      ["article", "/articles", true],
+      ["tag", "/tags", false],
+      ["order", "/orders", false],
+      ["item", "/items", true],
+    ]);
+    for (const app of parsed.apps) {
+      assert.equal(Object.getOwnPropertySymbols(app).length, 0);
+      assert.equal(Object.getOwnPropertySymbols(app.config).length, 0);
+    }
+  });
+
+  test("the scope tree runs project, app, resource, operation", () => {
+    const scopes = [...discoverScopes(ProjectConfig)].map((scope) => [scope.name, scope.resolvePath.join(".")]);
+    assert.deepEqual(scopes, [
+      ["project", ""],
+      ["app", "apps"],
+      ["resource", "config.resources"],
+      ["operation", "operations"],
+    ]);
+  });
+
+  test("exactly one of apps or the single-app keys", () => {
+    const app = { config: { module: "blog", resources: [article()] } };
+    const notWithApps = "not allowed with apps: module, resources and prefix are the single-app shorthand; move them into an app";
+    assertIssues(ProjectConfig, { apps: [app], module: "blog", resources: [article()], prefix: "/x" }, [
+      { path: "module", message: notWithApps },
+      { path: "resources", message: notWithApps },
+      { path: "prefix", message: notWithApps },
+    ]);
+    assertIssues(ProjectConfig, {}, [{ path: "apps", message: "required: list apps, or give module and resources for a single app" }]);
+    assertIssues(ProjectConfig, { prefix: "/x" }, [{ path: "apps", message: "required: list apps, or give module and resources for a single app" }]);
+    assertIssues(ProjectConfig, { module: "blog" }, [{ path: "resources", message: "required with module (single-app shorthand): the app's resources" }]);
+    assertIssues(ProjectConfig, { resources: [article()] }, [
+      { path: "module", message: "required with resources (single-app shorthand): the app's Python package" },
+    ]);
+    assertIssues(ProjectConfig, { apps: [] }, [{ path: "apps", message: "must list at least one app" }]);
+  });
+
+  test("exactly one database is the default", () => {
+    const base = { module: "blog", resources: [article()] };
+    assertIssues(ProjectConfig, { ...base, databases: [{ key: "main" }, { key: "stats" }] }, [
+      { path: "databases", message: "no default database: mark one with default: true" },
+    ]);
+    assertIssues(ProjectConfig, { ...base, databases: [] }, [{ path: "databases", message: "no default database: mark one with default: true" }]);
+    assertIssues(ProjectConfig, { ...base, databases: [{ key: "main", default: true }, { key: "stats" }, { key: "logs", default: true }] }, [
+      { path: "databases[2].default", message: "only one database may be the default; databases[0] already is" },
+    ]);
+  });
+
+  test("database keys are unique", () => {
+    assertIssues(ProjectConfig, { module: "blog", resources: [article()], databases: [{ key: "main", default: true }, { key: "main" }] }, [
+      { path: "databases[1].key", message: 'duplicate database key "main" (already used by databases[0])' },
+    ]);
+  });
+
+  test("a db_key must name a database, at the path the user wrote", () => {
+    assertIssues(ProjectConfig, { module: "blog", resources: [article(), article({ model: "blog.models.Tag", db_key: "stats" })] }, [
+      { path: "resources[1].db_key", message: 'unknown database "stats"; known databases: "default"' },
+    ]);
+    assertIssues(
+      ProjectConfig,
+      {
+        databases: [{ key: "main", default: true }, { key: "logs" }],
+        apps: [
+          { config: { module: "blog", resources: [article({ db_key: "logs" })] } },
+          { config: { module: "shop", resources: [article({ db_key: "stat" })] } },
+        ],
+      },
+      [{ path: "apps[1].config.resources[0].db_key", message: 'unknown database "stat"; known databases: "main", "logs"' }],
+    );
+    assert.equal(parse(ProjectConfig, { module: "blog", resources: [article({ db_key: "default" })] }).apps[0].config.resources[0].db_key, "default");
+  });
+
+  test("app modules and prefixes are unique", () => {
+    const config = (module: string) => ({ module, resources: [article()] });
+    assertIssues(ProjectConfig, { apps: [{ config: config("blog"), prefix: "/a" }, { config: config("blog"), prefix: "/b" }] }, [
+      { path: "apps[1].config.module", message: 'duplicate app module "blog" (already used by apps[0])' },
+    ]);
+    assertIssues(ProjectConfig, { apps: [{ config: config("blog"), prefix: "/site" }, { config: config("shop"), prefix: "/site" }] }, [
+      { path: "apps[1].prefix", message: 'app prefix "/site" is already used by apps[0]; set prefix to tell them apart' },
+    ]);
+    assertIssues(ProjectConfig, { apps: [{ config: config("blog"), prefix: "/shop" }, { config: config("shop") }] }, [
+      { path: "apps[1].config.module", message: 'app prefix "/shop" (derived from the module) is already used by apps[0]; set prefix to tell them apart' },
+    ]);
+  });
+
+  test("resource clashes are reported at the shorthand's own paths", () => {
+    assertIssues(ProjectConfig, { module: "blog", resources: [article(), article({ name: "article", route_prefix: "/old" })] }, [
+      { path: "resources[1].name", message: 'resource name "article" is already used by resources[0]; set name to tell them apart' },
+    ]);
+    assertIssues(ProjectConfig, { apps: [{ config: { module: "blog", resources: [article(), article({ model: "blog.models.Post", route_prefix: "/articles" })] } }] }, [
+      {
+        path: "apps[0].config.resources[1].route_prefix",
+        message: 'route prefix "/articles" is already used by resources[0]; set route_prefix to tell them apart',
+      },
+    ]);
+  });
+
+  test("nested issues carry the full path", () => {
+    const nested = { name: "author", type: "nested", model: "blog.models.Author" };
+    assertIssues(ProjectConfig, { module: "blog", resources: [article(), article({ model: "blog.models.Post", fields: [idField, nested] })] }, [
+      { path: "resources[1].fields[1].fields", message: "required for a nested field: the related model's fields to include" },
+    ]);
+  });
+
+  test("the auth rule is reported under auth", () => {
+    assertIssues(ProjectConfig, { module: "blog", resources: [article()], auth: { type: "jwt", secret_env: "JWT_SECRET" } }, [
+      {
+        path: "auth.verify_credentials_fn",
+        message: "required unless get_current_user_fn is set: the dotted path of the function that checks credentials",
+      },
+    ]);
+  });
+
+  test("rejects unknown top-level keys and a bad package prefix", () => {
+    assertIssues(ProjectConfig, { modul: "blog", module: "blog", resources: [article()] }, [{ path: "modul", message: "unknown key" }]);
+    assertIssues(ProjectConfig, { package_prefix: "backend.", module: "blog", resources: [article()] }, [
+      { path: "package_prefix", message: 'must be a dotted Python package like "myproject.backend", or ""' },
+    ]);
+  });
+
+  test("formatConfigPath renders issue paths as users read them", () => {
+    const result = ProjectConfig.safeParse({ module: "blog", resources: [article({ fields: [{ name: "id", type: "uuid", nullable: "yes" }] })] });
+    assert.equal(result.success, false);
+    assert.deepEqual(result.error!.issues.map((issue) => formatConfigPath(issue.path)), ["resources[0].fields[0].nullable"]);
+  });
+});

@@ -1,0 +1,155 @@
+// The `be` target's jsonnet stdlib (`be/fields.libsonnet`, …), evaluated by the real
+// libjsonnet with the same import path users get; helper output must satisfy the schemas.
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { describe, test } from "node:test";
+import { Jsonnet } from "@hanazuki/node-jsonnet";
+import { ActionOptions, AuthConfig, DatabaseConfig, FieldSpec, ProjectConfig } from "../../../src/targets/be/config/schema.js";
+
+const stdlibParent = fileURLToPath(new URL("../../../src/targets/be/jsonnet", import.meta.url));
+
+async function evaluate(code: string): Promise<unknown> {
+  return JSON.parse(await new Jsonnet().addJpath(stdlibParent).evaluateSnippet(code));
+}
+
+describe("be/fields.libsonnet", () => {
+  test("each scalar helper returns { name, type } merged with its options", async () => {
+    const types = ["uuid", "str", "email", "int", "float", "bool", "datetime", "date", "json"];
+    const fields = await evaluate(`
+      local f = import 'be/fields.libsonnet';
+      [f[t]('field_' + t) for t in ${JSON.stringify(types)}]
+    `);
+    assert.deepEqual(fields, types.map((type) => ({ name: `field_${type}`, type })));
+  });
+
+  test("options are merged as given", async () => {
+    const field = await evaluate(`
+      local f = import 'be/fields.libsonnet';
+      f.str('status', { nullable: true, required: false, default: 'draft', description: 'Workflow state' })
+    `);
+    assert.deepEqual(field, { name: "status", type: "str", nullable: true, required: false, default: "draft", description: "Workflow state" });
+    assert.equal(FieldSpec.safeParse(field).success, true);
+  });
+
+  test("nested defaults to many false and load selectin, and composes with itself", async () => {
+    const field = await evaluate(`
+      local f = import 'be/fields.libsonnet';
+      f.nested('author', 'blog.models.Author', [
+        f.str('name'),
+        f.nested('posts', 'blog.models.Post', [f.str('title')], many=true, load='joined'),
+      ])
+    `);
+    assert.deepEqual(field, {
+      name: "author",
+      type: "nested",
+      model: "blog.models.Author",
+      many: false,
+      load: "selectin",
+      fields: [
+        { name: "name", type: "str" },
+        { name: "posts", type: "nested", model: "blog.models.Post", many: true, load: "joined", fields: [{ name: "title", type: "str" }] },
+      ],
+    });
+    assert.equal(FieldSpec.safeParse(field).success, true);
+  });
+
+  test("a misspelt option reaches the schema, which rejects it", async () => {
+    const field = await evaluate(`(import 'be/fields.libsonnet').int('count', { nulable: true })`);
+    const result = FieldSpec.safeParse(field);
+    assert.equal(result.success, false);
+    assert.deepEqual(result.error!.issues.map((issue) => issue.code), ["unrecognized_keys"]);
+  });
+});
+
+describe("be/db/databases.libsonnet", () => {
+  test("postgres(name, options) returns { key: name } + options", async () => {
+    const databases = await evaluate(`
+      local db = import 'be/db/databases.libsonnet';
+      [db.postgres('main', { default: true }), db.postgres('analytics', { url_env: 'ANALYTICS_URL', pool_size: 10, pool_recycle: -1 }), db.postgres('logs')]
+    `);
+    assert.deepEqual(databases, [
+      { key: "main", default: true },
+      { key: "analytics", url_env: "ANALYTICS_URL", pool_size: 10, pool_recycle: -1 },
+      { key: "logs" },
+    ]);
+    for (const database of databases as unknown[]) assert.equal(DatabaseConfig.safeParse(database).success, true);
+  });
+});
+
+describe("be/resources/presets.libsonnet", () => {
+  test("crud lists the five CRUD operations", async () => {
+    assert.deepEqual(await evaluate(`(import 'be/resources/presets.libsonnet').crud`), ["get", "list", "create", "update", "delete"]);
+  });
+
+  test("action builds an action entry; params and options are optional", async () => {
+    const actions = await evaluate(`
+      local p = import 'be/resources/presets.libsonnet';
+      local f = import 'be/fields.libsonnet';
+      [
+        p.action('archive', 'blog.actions.archive', 'instance'),
+        p.action('import_feed', 'blog.actions.import_feed', 'collection', [f.str('url')], { response: 'none', summary: 'Import' }),
+      ]
+    `);
+    assert.deepEqual(actions, [
+      { name: "archive", type: "action", fn: "blog.actions.archive", target: "instance", params: [] },
+      {
+        name: "import_feed",
+        type: "action",
+        fn: "blog.actions.import_feed",
+        target: "collection",
+        params: [{ name: "url", type: "str" }],
+        response: "none",
+        summary: "Import",
+      },
+    ]);
+    for (const action of actions as unknown[]) assert.equal(ActionOptions.safeParse(action).success, true);
+  });
+
+  test("instanceAction and collectionAction fix the target", async () => {
+    const actions = await evaluate(`
+      local p = import 'be/resources/presets.libsonnet';
+      [p.instanceAction('publish', 'blog.actions.publish', opts={ slug: 'go-live' }), p.collectionAction('purge', 'blog.actions.purge')]
+    `);
+    assert.deepEqual(actions, [
+      { name: "publish", type: "action", fn: "blog.actions.publish", target: "instance", params: [], slug: "go-live" },
+      { name: "purge", type: "action", fn: "blog.actions.purge", target: "collection", params: [] },
+    ]);
+  });
+});
+
+describe("be/auth/jwt.libsonnet", () => {
+  test("jwt(options) returns { type: 'jwt' } + options", async () => {
+    const auth = await evaluate(`
+      (import 'be/auth/jwt.libsonnet').jwt({ secret_env: 'JWT_SECRET', verify_credentials_fn: 'blog.auth.verify', exclude_paths: ['/health'] })
+    `);
+    assert.deepEqual(auth, { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify", exclude_paths: ["/health"] });
+    assert.equal(AuthConfig.safeParse(auth).success, true);
+  });
+});
+
+describe("a config written with every helper", () => {
+  test("parses as a ProjectConfig", async () => {
+    const config = await evaluate(`
+      local f = import 'be/fields.libsonnet';
+      local db = import 'be/db/databases.libsonnet';
+      local p = import 'be/resources/presets.libsonnet';
+      local auth = import 'be/auth/jwt.libsonnet';
+      {
+        databases: [db.postgres('main', { default: true })],
+        auth: auth.jwt({ secret_env: 'JWT_SECRET', verify_credentials_fn: 'blog.auth.verify' }),
+        module: 'blog',
+        resources: [{
+          model: 'blog.models.Article',
+          fields: [f.uuid('id'), f.str('title'), f.nested('author', 'blog.models.Author', [f.str('name')], load='joined')],
+          operations: p.crud + [p.instanceAction('publish_article', 'blog.actions.publish', [f.str('note', { nullable: true })])],
+        }],
+      }
+    `);
+    const result = ProjectConfig.safeParse(config);
+    assert.equal(result.success, true, JSON.stringify(result.error?.issues));
+    const resource = result.data!.apps[0].config.resources[0];
+    assert.deepEqual(resource.operations.map((entry) => entry.name), ["get", "list", "create", "update", "delete", "publish_article"]);
+    assert.equal(resource.route_prefix, "/articles");
+  });
+});
