@@ -1,0 +1,75 @@
+"""Custom actions of the blog example, exposed as ``POST`` routes by codegen.
+
+Calling convention (fixed for every action the generated routes call):
+
+* A per-instance action (``POST /articles/{pk}/<slug>``) receives the instance
+  first, loaded with everything its read schema needs, so relationships such as
+  ``article.tags`` are available without lazy loads. A collection action
+  (``POST /articles/<slug>``) receives no instance.
+* The action's params follow as keyword arguments, already validated against
+  their declared types; a bad value is answered with 422 before the action runs.
+* ``session=`` is the request's ``AsyncSession``; when auth is configured,
+  ``current_user=`` is passed as well.
+* ``def`` and ``async def`` both work. A ``def`` action runs on the event loop,
+  so it must not block; it may change the instance or ``session.add`` objects,
+  but it cannot await queries.
+* Actions never commit: the route commits after the action returns and rolls
+  back if it raises. Database errors raised by an action are answered like any
+  other (409 for a violated constraint).
+* A per-instance action's return value is ignored; the route answers with the
+  refreshed instance. A collection action's return value must be
+  JSON-serialisable and becomes the response body.
+"""
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import insert, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from blog.models import Article, article_tags
+
+
+def publish_article(article: Article, *, session: AsyncSession) -> None:
+    """Publish *article* now."""
+    article.published = True
+    article.published_at = datetime.now(UTC)
+
+
+async def schedule_article(
+    article: Article,
+    *,
+    publish_on: date,
+    note: str | None = None,
+    session: AsyncSession,
+) -> None:
+    """Plan *article* for publication on *publish_on*, keeping an optional note in ``extra``."""
+    article.publish_on = publish_on
+    if note is not None:
+        article.extra = {**article.extra, "schedule_note": note}
+    await session.flush()
+
+
+async def tag_article(article: Article, *, tag_id: int, session: AsyncSession) -> None:
+    """Attach the tag *tag_id* to *article*; an unknown or repeated tag is a conflict."""
+    await session.execute(
+        insert(article_tags).values(article_id=article.id, tag_id=tag_id)
+    )
+
+
+async def archive_stale_articles(
+    *, before: datetime, session: AsyncSession
+) -> dict[str, Any]:
+    """Unpublish every article published before *before*; report how many."""
+    archived = await session.scalars(
+        update(Article)
+        .where(Article.published, Article.published_at < before)
+        .values(published=False)
+        .returning(Article.id)
+    )
+    return {"archived": len(archived.all())}
+
+
+def count_words(*, text: str, session: AsyncSession) -> dict[str, Any]:
+    """Count the whitespace-separated words of *text*."""
+    return {"words": len(text.split())}

@@ -1,0 +1,110 @@
+"""SQLAlchemy models of the blog example.
+
+Hand-written: codegen reads these through the config's dotted paths and never
+changes them. Constraint names follow ``NAMING_CONVENTION`` so that API errors
+can name them predictably (``uq_authors_email``, ``fk_comments_article_id_articles``).
+"""
+
+import uuid
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import Column, DateTime, ForeignKey, MetaData, Table, Text, func
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+article_tags = Table(
+    "article_tags",
+    Base.metadata,
+    Column(
+        "article_id", ForeignKey("articles.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("tag_id", ForeignKey("tags.id", ondelete="CASCADE"), primary_key=True),
+)
+
+
+class Author(Base):
+    __tablename__ = "authors"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    name: Mapped[str]
+    email: Mapped[str] = mapped_column(unique=True)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+    # passive_deletes="all": deleting an author who still has articles is left to
+    # the foreign key, which refuses it (the API answers 409).
+    articles: Mapped[list["Article"]] = relationship(
+        back_populates="author", order_by="Article.title", passive_deletes="all"
+    )
+
+
+class Category(Base):
+    __tablename__ = "categories"
+
+    slug: Mapped[str] = mapped_column(primary_key=True)
+    title: Mapped[str]
+
+
+class Tag(Base):
+    __tablename__ = "tags"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(unique=True)
+
+
+class Article(Base):
+    __tablename__ = "articles"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    title: Mapped[str]
+    body: Mapped[str] = mapped_column(Text)
+    published: Mapped[bool] = mapped_column(default=False)
+    published_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    publish_on: Mapped[date | None]
+    word_count: Mapped[int] = mapped_column(default=0)
+    rating: Mapped[float | None]
+    extra: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    author_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("authors.id"))
+
+    author: Mapped[Author] = relationship(back_populates="articles")
+    tags: Mapped[list[Tag]] = relationship(
+        secondary=article_tags, order_by=Tag.name, passive_deletes=True
+    )
+    comments: Mapped[list["Comment"]] = relationship(
+        back_populates="article",
+        order_by="Comment.created_at",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+
+class Comment(Base):
+    __tablename__ = "comments"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    article_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("articles.id", ondelete="CASCADE")
+    )
+    author_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("authors.id"))
+
+    article: Mapped[Article] = relationship(back_populates="comments")
+    author: Mapped[Author] = relationship()
