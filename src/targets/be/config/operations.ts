@@ -3,7 +3,7 @@
 // its `Options` schema (`CrudOptions`, `ListOptions`, `ActionOptions`), at the same path.
 
 import { z } from "zod";
-import { ColumnRef, FieldList, rejectNested, type FieldSpec } from "./fields.js";
+import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
 import { Identifier } from "./primitives.js";
 import { recordDefaulted } from "./provenance.js";
 
@@ -38,8 +38,6 @@ const modifierKeys = {
   default_limit: z.int().min(1).default(50),
   /** Largest `limit` a request may ask for. @default 100 */
   max_limit: z.int().min(1).default(100),
-  /** Order of the rows. @default the resource's primary key, ascending */
-  order_by: ColumnRef.optional(),
 };
 
 function checkLimits(modifiers: { default_limit: number; max_limit: number }, ctx: z.RefinementCtx): void {
@@ -49,8 +47,8 @@ function checkLimits(modifiers: { default_limit: number; max_limit: number }, ct
 }
 
 /**
- * Modifiers of a list operation: paging bounds and ordering.
- * @example { default_limit: 20, max_limit: 50, order_by: { column: "created_at", direction: "desc" } }
+ * Modifiers of a list operation: paging bounds. Rows are ordered by primary key (keyset pagination).
+ * @example { default_limit: 20, max_limit: 50 }
  */
 export const ModifierConfig = z.strictObject(modifierKeys).superRefine(checkLimits);
 export type ModifierConfig = z.output<typeof ModifierConfig>;
@@ -89,7 +87,7 @@ export type CrudOptions = z.output<typeof CrudOptions>;
 
 /**
  * Options of `list`: the CRUD keys plus the list modifiers.
- * @example { name: "list", type: "list", default_limit: 20, order_by: { column: "title" } }
+ * @example { name: "list", type: "list", default_limit: 20 }
  */
 export const ListOptions = z
   .strictObject({ ...crudKeys, type: z.literal("list"), ...modifierKeys })

@@ -1,0 +1,136 @@
+// The `be` operations through the real pipeline (config file → engine → renderers →
+// assembler), checked on the generated text: database routing by db_key, pool options,
+// and the config errors only the operations can see.
+
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile, readdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { ConfigError, type GeneratedFile, type Target, discoverTargets, planGeneration } from "../../../src/codegen/index.js";
+
+let dir: string;
+let be: Target;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "codegen-be-ops-"));
+  be = (await discoverTargets()).find((target) => target.name === "be")!;
+});
+after(() => rm(dir, { recursive: true, force: true }));
+
+const article = (extra: object = {}) => ({
+  model: "shop.models.Article",
+  fields: [
+    { name: "id", type: "uuid" },
+    { name: "title", type: "str" },
+  ],
+  operations: ["get", "list", "create", "update", "delete"],
+  ...extra,
+});
+
+async function files(config: object): Promise<Map<string, GeneratedFile>> {
+  const configFile = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(configFile, JSON.stringify(config));
+  const out = join(dir, "out");
+  const result = await planGeneration({ target: be, configFile, outDir: out });
+  assert.deepEqual(await readdir(dir).then((names) => names.includes("out")), false, "planning must write nothing");
+  return new Map(result.files.map((file) => [file.path, file]));
+}
+
+async function configError(config: object): Promise<ConfigError> {
+  const configFile = join(dir, "bad.json");
+  await writeFile(configFile, JSON.stringify(config));
+  const error = await planGeneration({ target: be, configFile, outDir: join(dir, "out") }).catch((caught: unknown) => caught);
+  assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
+  assert.equal(error.file, configFile);
+  return error;
+}
+
+describe("databases", () => {
+  const twoDatabases = {
+    package_prefix: "shop.api",
+    databases: [
+      { key: "primary", default: true, pool_size: 7, max_overflow: 3, pool_timeout: 12, pool_recycle: 600, pool_pre_ping: false, echo: true },
+      { key: "analytics" },
+    ],
+    module: "store",
+    resources: [article(), { ...article({ model: "shop.models.Event", db_key: "analytics" }) }],
+  };
+
+  test("each database gets its own session module, honouring every pool option", async () => {
+    const generated = await files(twoDatabases);
+    const primary = generated.get("db/primary_session.py")!.content;
+    for (const line of ["echo=True", "pool_size=7", "max_overflow=3", "pool_timeout=12", "pool_recycle=600", "pool_pre_ping=False", 'URL_ENV = "DATABASE_URL"']) {
+      assert.ok(primary.includes(line), `primary session lacks ${line}`);
+    }
+    const analytics = generated.get("db/analytics_session.py")!.content;
+    assert.ok(analytics.includes('URL_ENV = "ANALYTICS_DATABASE_URL"'));
+    assert.ok(analytics.includes("pool_size=5"), "defaults apply to options left out");
+    assert.equal(generated.has("db/session.py"), false);
+    assert.match(generated.get("db/__init__.py")!.content, /from shop\.api\.db\.primary_session import SessionDep/);
+  });
+
+  test("a resource with db_key uses its database's session; the others use the default", async () => {
+    const generated = await files(twoDatabases);
+    assert.match(generated.get("store/routes/event.py")!.content, /from shop\.api\.db\.analytics_session import SessionDep/);
+    assert.match(generated.get("store/routes/article.py")!.content, /from shop\.api\.db\.primary_session import SessionDep/);
+  });
+
+  test("a single database is db/session.py", async () => {
+    const generated = await files({ module: "store", resources: [article()] });
+    assert.ok(generated.has("db/session.py"));
+    assert.match(generated.get("store/routes/article.py")!.content, /^from db\.session import SessionDep$/m);
+  });
+
+  test("no default, two defaults and an unknown db_key are ConfigErrors naming the path", async () => {
+    const none = await configError({ databases: [{ key: "a" }], module: "store", resources: [article()] });
+    assert.deepEqual(none.issues.map((issue) => issue.path), ["databases"]);
+    const two = await configError({ databases: [{ key: "a", default: true }, { key: "b", default: true }], module: "store", resources: [article()] });
+    assert.deepEqual(two.issues.map((issue) => issue.path), ["databases[1].default"]);
+    const unknown = await configError({ databases: [{ key: "a", default: true }], module: "store", resources: [article({ db_key: "nope" })] });
+    assert.deepEqual(unknown.issues.map((issue) => issue.path), ["resources[0].db_key"]);
+  });
+});
+
+describe("operation options", () => {
+  test("a nested field in a create body is a ConfigError at the field's path", async () => {
+    const nested = { name: "author", type: "nested", model: "shop.models.Author", fields: [{ name: "name", type: "str" }] };
+    const error = await configError({
+      module: "store",
+      resources: [article({ operations: ["get", { name: "create", fields: [{ name: "title", type: "str" }, nested] }] })],
+    });
+    assert.deepEqual(error.issues, [{ path: "resources[0].operations[1].fields[1].type", message: "nested fields are only allowed in get and list" }]);
+  });
+
+  test("a misspelt option is reported at its own path, with every other problem", async () => {
+    const error = await configError({
+      module: "store",
+      resources: [article({ operations: ["get", { name: "list", max_limt: 5 }, { name: "go", type: "action", fn: "shop.actions.go" }] })],
+    });
+    assert.deepEqual(
+      error.issues.map((issue) => issue.path),
+      ["resources[0].operations[1].max_limt", "resources[0].operations[2].target"],
+    );
+  });
+
+  test("an unknown operation type names the known ones", async () => {
+    const error = await configError({ module: "store", resources: [article({ operations: ["get", "frobnicate"] })] });
+    assert.equal(error.issues.length, 1);
+    assert.equal(error.issues[0]!.path, "resources[0].operations[1].type");
+    assert.match(error.issues[0]!.message, /unknown operation "frobnicate"; expected one of: action, create, delete, get, list, update/);
+  });
+});
+
+describe("routes", () => {
+  test("list pages are bounded by the configured limits", async () => {
+    const generated = await files({ module: "store", resources: [article({ operations: [{ name: "list", default_limit: 20, max_limit: 40 }] })] });
+    assert.match(generated.get("store/routes/article.py")!.content, /limit: Annotated\[int, Query\(ge=1, le=40\)\] = 20/);
+  });
+
+  test("without a get route, create answers 201 without a Location header", async () => {
+    const generated = await files({ module: "store", resources: [article({ operations: ["create"] })] });
+    const routes = generated.get("store/routes/article.py")!.content;
+    assert.match(routes, /status_code=status\.HTTP_201_CREATED/);
+    assert.doesNotMatch(routes, /Location/);
+  });
+});
