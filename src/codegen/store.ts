@@ -7,6 +7,14 @@ import type { Scope, ScopeTree } from "./scopes.js";
 /** A class to filter outputs by; queries return its instances, so callers never cast. */
 type OutputType<T> = abstract new (...args: any[]) => T;
 
+interface OutputEntry {
+  id: string;
+  opName: string;
+  items: unknown[];
+  /** Position of the entry's first add, to keep queries in insertion order. */
+  order: number;
+}
+
 interface InstanceRecord {
   instance: unknown;
   scope: Scope;
@@ -20,7 +28,9 @@ export class BuildStore {
   readonly #scopes: ScopeTree;
   readonly #instances = new Map<string, InstanceRecord>();
   // Keyed by `${id}\0${opName}`; Map order is insertion order of the first add.
-  readonly #outputs = new Map<string, { id: string; opName: string; items: unknown[] }>();
+  readonly #outputs = new Map<string, OutputEntry>();
+  // The same entries per instance, so subtree queries visit only the subtree.
+  readonly #outputsById = new Map<string, OutputEntry[]>();
 
   /** @param scopes the build's scope tree: derives scopes from ids and checks `childScope` names. */
   constructor(scopes: ScopeTree) {
@@ -60,8 +70,15 @@ export class BuildStore {
     this.#record(id);
     const key = `${id}\0${opName}`;
     const entry = this.#outputs.get(key);
-    if (entry) entry.items.push(...objects);
-    else this.#outputs.set(key, { id, opName, items: [...objects] });
+    if (entry) {
+      entry.items.push(...objects);
+      return;
+    }
+    const created: OutputEntry = { id, opName, items: [...objects], order: this.#outputs.size };
+    this.#outputs.set(key, created);
+    const atId = this.#outputsById.get(id);
+    if (atId) atId.push(created);
+    else this.#outputsById.set(id, [created]);
   }
 
   /** `[instance id, op name, outputs]` for every add, in order of each pair's first add. */
@@ -123,11 +140,15 @@ export class BuildStore {
    * @example store.outputsUnder("project.apps.0", RouteHandler)
    */
   outputsUnder<T>(ancestorId: string, Type: OutputType<T>): T[] {
-    const found: T[] = [];
-    for (const { id, items } of this.#outputs.values()) {
-      if (id !== ancestorId && !id.startsWith(`${ancestorId}.`)) continue;
-      for (const item of items) if (item instanceof Type) found.push(item);
+    const entries: OutputEntry[] = [];
+    const pending = [ancestorId];
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+      entries.push(...(this.#outputsById.get(id) ?? []));
+      pending.push(...(this.#instances.get(id)?.children ?? []));
     }
+    entries.sort((a, b) => a.order - b.order);
+    const found: T[] = [];
+    for (const { items } of entries) for (const item of items) if (item instanceof Type) found.push(item);
     return found;
   }
 
