@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import type { Target } from "./codegen/target.js";
+import type { WriteAction } from "./codegen/writer.js";
 
 /** Usage mistakes (unknown target, missing --target): exit status 2 like commander's own. */
 class UsageError extends Error {}
@@ -54,10 +55,11 @@ async function runGenerate(flags: GenerateFlags): Promise<void> {
     forcePaths: flags.forcePaths,
     stdlibTargets: targets,
   });
-  const skipped = result.plan.filter((write) => write.action === "skip").length;
-  const unchanged = result.plan.filter((write) => write.action === "unchanged").length;
+  const count = (action: WriteAction) => result.plan.filter((write) => write.action === action).length;
+  const written = count("create") + count("overwrite");
   process.stdout.write(
-    `codegen: ${result.written} files written (${unchanged} unchanged), ${skipped} skipped, in ${result.outDir}\n`,
+    `codegen: ${written} ${written === 1 ? "file" : "files"} written, ${count("unchanged")} unchanged, ` +
+      `${count("skip")} skipped, in ${result.outDir}\n`,
   );
 }
 

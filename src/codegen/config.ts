@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, extname } from "node:path";
 import { ConfigError } from "./errors.js";
 import { configIssuesOf } from "./config-path.js";
+import { locateJsonError } from "./json-location.js";
 import type { Target } from "./target.js";
 
 /** Where jsonnet may import from besides the config's own directory. */
@@ -52,21 +53,18 @@ function describeReadError(error: unknown): string {
 }
 
 function parseJson(file: string, text: string): unknown {
+  // Editors on some systems save a byte-order mark; it is not part of the JSON.
+  const json = text.startsWith("\uFEFF") ? text.slice(1) : text;
   try {
-    return JSON.parse(text);
+    return JSON.parse(json);
   } catch (error) {
-    throw new ConfigError(`invalid JSON: ${(error as Error).message}${jsonLocation(text, error as Error)}`, { file });
+    // Node's messages often carry no position; users want line:column.
+    const problem = locateJsonError(json);
+    const message = problem
+      ? `invalid JSON at line ${problem.line}, column ${problem.column}: ${problem.reason}`
+      : `invalid JSON: ${(error as Error).message}`;
+    throw new ConfigError(message, { file });
   }
-}
-
-// Node reports JSON syntax errors by character offset; users want line:column.
-function jsonLocation(text: string, error: Error): string {
-  const match = /position (\d+)/.exec(error.message);
-  if (!match) return "";
-  const before = text.slice(0, Number(match[1]));
-  const line = before.split("\n").length;
-  const column = before.length - before.lastIndexOf("\n");
-  return ` (line ${line}, column ${column})`;
 }
 
 async function evaluateJsonnet(file: string, stdlibTargets: readonly Target[]): Promise<unknown> {

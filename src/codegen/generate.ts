@@ -10,7 +10,7 @@ import { assemble } from "./assembler.js";
 import type { Fragment } from "./fragments.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import { loadRegistry } from "./registry.js";
-import { RenderRegistry, type RenderCtx } from "./render.js";
+import { RenderRegistry, type RenderCtx, registry as processRenderers } from "./render.js";
 import { discoverScopes } from "./scopes.js";
 import type { BuildStore } from "./store.js";
 import { type Target, packagePrefixOf } from "./target.js";
@@ -69,7 +69,7 @@ export async function buildFiles(target: Target, config: unknown, options: { con
     throw error instanceof ConfigError && options.configFile ? error.withFile(options.configFile) : error;
   }
 
-  const renderers = new RenderRegistry();
+  const renderers = new RenderRegistry({ fallback: processRenderers });
   target.registerRenderers?.(renderers);
   const env = createTemplateEnv(target.templateDir);
   const fragments: Fragment[] = [];

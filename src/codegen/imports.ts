@@ -51,8 +51,8 @@ export function registeredLanguages(): string[] {
  * Adding the same module or name twice keeps one copy; every view is sorted.
  *
  * @example
- * const imports = new ImportCollector().add("uuid").addFrom("fastapi", "APIRouter", "Depends");
- * imports.format("python"); // "import uuid\n\nfrom fastapi import APIRouter, Depends"
+ * const imports = new ImportCollector().add("uuid").addFrom("requests", "Session", "Request");
+ * imports.format("python"); // "import uuid\n\nfrom requests import Request, Session"
  */
 export class ImportCollector {
   readonly #bare = new Set<string>();

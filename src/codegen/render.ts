@@ -1,10 +1,11 @@
 // The render registry maps output classes to renderers (output → fragments). Targets register
-// their renderers explicitly (Target.registerRenderers); `StaticFile` is registered here
+// their renderers explicitly (Target.registerRenderers) into a fresh registry per run, which
+// falls back to the process-wide `registry`; `StaticFile` is registered in every registry
 // because the engine owns it. Lookup follows the prototype chain so subclasses inherit.
 
 import type nunjucks from "nunjucks";
 import { LookupError } from "./errors.js";
-import { FileFragment, type Fragment } from "./fragments.js";
+import { FileFragment, type Fragment, SnippetFragment } from "./fragments.js";
 import { StaticFile } from "./outputs.js";
 import type { BuildStore } from "./store.js";
 
@@ -28,8 +29,15 @@ type OutputClass<T> = abstract new (...args: any[]) => T;
 /** Output class → renderer. Every registry renders the engine's own `StaticFile`. */
 export class RenderRegistry {
   private readonly renderers = new Map<object, Renderer<unknown>>();
+  private readonly fallback: RenderRegistry | undefined;
 
-  constructor() {
+  /**
+   * @param options.fallback consulted for an output whose class (and ancestors) has no
+   *   renderer here. @default none
+   * @example const perRun = new RenderRegistry({ fallback: registry });
+   */
+  constructor(options: { fallback?: RenderRegistry } = {}) {
+    this.fallback = options.fallback;
     this.renders(StaticFile, renderStaticFile);
   }
 
@@ -43,15 +51,40 @@ export class RenderRegistry {
     return this.renderers.has(Type);
   }
 
-  /** Renders one output. Throws `LookupError` when no renderer is registered for its class. */
+  /**
+   * Renders one output with the renderer of its class or nearest ancestor class, else with
+   * the fallback registry.
+   * @throws LookupError when neither this registry nor its fallback has a renderer for it.
+   */
   render(output: unknown, ctx: RenderCtx): Fragment[] {
-    for (let proto = Object.getPrototypeOf(output); proto; proto = Object.getPrototypeOf(proto)) {
+    // Primitives have prototypes too (and no renderer); null and undefined have none.
+    let proto: { constructor: object } | null = output === null || output === undefined ? null : Object.getPrototypeOf(output);
+    for (; proto; proto = Object.getPrototypeOf(proto)) {
       const renderer = this.renderers.get(proto.constructor);
-      if (renderer) return [...renderer(output, ctx)];
+      if (renderer) return checkFragments([...renderer(output, ctx)], output);
     }
-    const name = (output as object | null)?.constructor?.name ?? typeof output;
-    throw new LookupError(`no renderer registered for output type ${name}`);
+    if (this.fallback) return this.fallback.render(output, ctx);
+    const name = output === null ? "null" : ((output as object | undefined)?.constructor?.name ?? typeof output);
+    // Usually two copies of one module (an engine from src/ and a plugin's "codegen" from dist/).
+    const twin = [...this.renderers.keys()].some((Type) => (Type as { name?: string }).name === name);
+    const hint = twin
+      ? `; a different class named ${name} has one, so two copies of its module are loaded` +
+        " (run TypeScript sources with node --conditions=codegen-source)"
+      : "";
+    throw new LookupError(`no renderer registered for output type ${name}${hint}`);
   }
+}
+
+/** A renderer returning anything but fragments is a plugin bug; say which renderer. */
+function checkFragments(items: unknown[], output: unknown): Fragment[] {
+  for (const item of items) {
+    if (!(item instanceof FileFragment) && !(item instanceof SnippetFragment)) {
+      const got = item === null ? "null" : ((item as object | undefined)?.constructor?.name ?? typeof item);
+      const of = (output as object).constructor?.name ?? typeof output;
+      throw new TypeError(`the renderer of ${of} returned a ${got}, not a FileFragment or SnippetFragment`);
+    }
+  }
+  return items as Fragment[];
 }
 
 /** A `StaticFile` is one file fragment, as is. */
@@ -68,5 +101,9 @@ function renderStaticFile(file: StaticFile): Fragment[] {
   ];
 }
 
-/** The process-wide registry the CLI renders with. */
+/**
+ * The process-wide registry (SPEC's `codegen.render.registry`). `generate` renders each run
+ * with a fresh registry holding the target's renderers, falling back to this one: a package
+ * that adds an operation to another target can register its output's renderer here.
+ */
 export const registry = new RenderRegistry();

@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { readFile, readdir } from "node:fs/promises";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+
+// Boundaries you can see (STYLE.md): the engine knows no target, no formatter and no
+// framework; a target reaches the engine only through its public index and never reaches
+// into another target.
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const SRC = path.join(root, "src");
+const ENGINE = path.join(SRC, "codegen");
+const TARGETS = path.join(SRC, "targets");
+const ENGINE_INDEX = path.join(ENGINE, "index.ts");
+const FRAMEWORKS = /\b(?:FastAPI|SQLAlchemy|React)\b/i;
+
+/** The source without comments (good enough for finding imports; `://` in strings survives). */
+function withoutComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:])\/\/.*$/gm, "$1");
+}
+
+/** Every module specifier a TypeScript source imports or re-exports, static or dynamic. */
+export function specifiersOf(source: string): string[] {
+  const code = withoutComments(source);
+  const found: string[] = [];
+  const patterns = [
+    /\b(?:import|export)\s+(?:type\s+)?[^"'`;]*?\bfrom\s*["']([^"']+)["']/g,
+    /\bimport\s*["']([^"']+)["']/g,
+    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  for (const pattern of patterns) for (const match of code.matchAll(pattern)) found.push(match[1]);
+  return found;
+}
+
+/** The source file a relative specifier names (`./x.js` is `./x.ts` under NodeNext); undefined for packages. */
+function resolveRelative(from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith(".")) return undefined;
+  const target = path.resolve(path.dirname(from), specifier);
+  return target.replace(/\.js$/, ".ts");
+}
+
+async function tsFiles(dir: string): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile() && entry.name.endsWith(".ts")).map((entry) => path.join(entry.parentPath, entry.name)).sort();
+}
+
+const inside = (dir: string, file: string) => file === dir || file.startsWith(`${dir}${path.sep}`);
+
+/** Problems with one engine file: imports leaving src/codegen, or a framework named. */
+export function engineViolations(file: string, source: string): string[] {
+  const problems: string[] = [];
+  for (const specifier of specifiersOf(source)) {
+    const resolved = resolveRelative(file, specifier);
+    if (resolved !== undefined && !inside(ENGINE, resolved)) problems.push(`imports ${specifier} (outside src/codegen)`);
+    if (/^codegen(?:\/|$)/.test(specifier)) problems.push(`imports the package itself (${specifier})`);
+  }
+  const framework = FRAMEWORKS.exec(source);
+  if (framework) problems.push(`mentions ${framework[0]}`);
+  return problems;
+}
+
+/** Problems with one file of target `name`: deep engine imports, or imports of another target. */
+export function targetViolations(file: string, source: string, name: string): string[] {
+  const own = path.join(TARGETS, name);
+  const problems: string[] = [];
+  for (const specifier of specifiersOf(source)) {
+    if (/^codegen(?:\/|$)/.test(specifier)) {
+      problems.push(`imports "${specifier}"; use the engine through src/codegen/index.js`);
+      continue;
+    }
+    const resolved = resolveRelative(file, specifier);
+    if (resolved === undefined || inside(own, resolved)) continue;
+    if (inside(ENGINE, resolved)) {
+      if (resolved !== ENGINE_INDEX) problems.push(`imports ${specifier}, a deep engine path; use src/codegen/index.js`);
+    } else if (inside(TARGETS, resolved)) {
+      problems.push(`imports ${specifier}, another target's directory`);
+    } else {
+      problems.push(`imports ${specifier}, outside its own directory and the engine's index`);
+    }
+  }
+  return problems;
+}
+
+describe("the boundary checks themselves", () => {
+  it("find every kind of import", () => {
+    const source = [
+      'import { a } from "./a.js";',
+      'import type { B } from "../b.js";',
+      'export { c } from "./c.js";',
+      'export * from "./d.js";',
+      'import "./side.js";',
+      'const e = await import("./e.js");',
+      "import {\n  f,\n  g,\n} from 'zod';",
+      '// see `import { x } from "./commented.js"`',
+      '/** @example import { y } from "./documented.js"; */',
+    ].join("\n");
+    assert.deepEqual(specifiersOf(source).sort(), ["../b.js", "./a.js", "./c.js", "./d.js", "./e.js", "./side.js", "zod"]);
+  });
+
+  it("flag an engine file importing a target or a formatter, or naming a framework", () => {
+    const file = path.join(ENGINE, "x.ts");
+    assert.deepEqual(engineViolations(file, 'import { naming } from "./naming.js";\nimport { z } from "zod";'), []);
+    assert.equal(engineViolations(file, 'import { be } from "../targets/be/index.js";').length, 1);
+    assert.equal(engineViolations(file, 'import { py } from "../formatters/python.js";').length, 1);
+    assert.equal(engineViolations(file, "// renders a FastAPI router").length, 1);
+    assert.equal(engineViolations(file, 'const m = await import("../targets/fe/x.js");').length, 1);
+  });
+
+  it("flag a target file with a deep engine import or another target's import", () => {
+    const file = path.join(TARGETS, "be", "operations", "x.ts");
+    assert.deepEqual(targetViolations(file, 'import { Name } from "../../../codegen/index.js";\nimport { y } from "./y.js";', "be"), []);
+    assert.equal(targetViolations(file, 'import { Name } from "../../../codegen/naming.js";', "be").length, 1);
+    assert.equal(targetViolations(file, 'import { x } from "../../fe/config.js";', "be").length, 1);
+    assert.equal(targetViolations(file, 'import { x } from "codegen";', "be").length, 1);
+    assert.equal(targetViolations(file, 'import { x } from "../../../formatters/python.js";', "be").length, 1);
+  });
+});
+
+describe("architecture", () => {
+  it("src/codegen imports no target, no formatter, and names no framework", async () => {
+    const files = await tsFiles(ENGINE);
+    assert.ok(files.includes(ENGINE_INDEX), "the engine's files were found");
+    const problems: string[] = [];
+    for (const file of files) {
+      for (const problem of engineViolations(file, await readFile(file, "utf8"))) problems.push(`${path.relative(root, file)}: ${problem}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it("each target imports the engine only through src/codegen/index.js and no other target", async () => {
+    const names = existsSync(TARGETS)
+      ? (await readdir(TARGETS, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+      : [];
+    const problems: string[] = [];
+    for (const name of names) {
+      for (const file of await tsFiles(path.join(TARGETS, name))) {
+        for (const problem of targetViolations(file, await readFile(file, "utf8"), name)) {
+          problems.push(`${path.relative(root, file)}: ${problem}`);
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+});

@@ -1,0 +1,323 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { cp, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+
+import { discoverTargets } from "../src/codegen/target.js";
+import {
+  FIXTURE_PACKAGE,
+  createUserProject,
+  installPackage,
+  makeTempDir,
+  removeTempDirs,
+  repoRoot,
+  snapshot,
+  tsxLoader,
+} from "./helpers/user-project.js";
+
+// The `codegen` command as users run it, from the TypeScript sources, in temp projects
+// with the fixture plugin (targets greeter and shouter) installed.
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `codegen <args>` from `cli` (this repository's by default) with `cwd` as the working directory. */
+function codegen(cwd: string, args: string[], cli = path.join(repoRoot, "src", "cli.ts")): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, cli, ...args], {
+      cwd,
+      env: { ...process.env, NODE_OPTIONS: "", FORCE_COLOR: "0", NO_COLOR: "1" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const STACK_LINE = /^\s+at .+:\d+:\d+\)?$/m;
+
+let project: string;
+let installedNames: string[];
+const config = (name: string) => path.join(project, "node_modules", FIXTURE_PACKAGE, "examples", name);
+
+before(async () => {
+  project = await createUserProject();
+  installedNames = (await discoverTargets({ cwd: project })).map((target) => target.name);
+});
+
+after(removeTempDirs);
+
+/** A fresh fixture project with `files` (relative path → text) written into it. */
+async function freshProject(files: Record<string, string> = {}): Promise<string> {
+  const dir = await createUserProject();
+  for (const [file, text] of Object.entries(files)) await writeFile(path.join(dir, file), text);
+  return dir;
+}
+
+describe("codegen --help / --version", () => {
+  it("--help prints usage with both commands and exits 0", async () => {
+    const run = await codegen(project, ["--help"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Usage: codegen /);
+    assert.match(run.stdout, /^\s+generate \[options\]/m);
+    assert.match(run.stdout, /^\s+targets\b/m);
+    assert.equal(run.stderr, "");
+  });
+
+  it("generate --help lists every generate option", async () => {
+    const run = await codegen(project, ["generate", "--help"]);
+    assert.equal(run.code, 0, run.stderr);
+    for (const option of ["-t, --target <name>", "-c, --config <file>", "-o, --out <dir>", "--force", "--force-paths <glob...>"]) {
+      assert.ok(run.stdout.includes(option), option);
+    }
+  });
+
+  it("--version prints the package version and exits 0", async () => {
+    const { version } = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8"));
+    const run = await codegen(project, ["--version"]);
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, `${version}\n`);
+  });
+
+  it("exits 2 for an unknown command", async () => {
+    const run = await codegen(project, ["frobnicate"]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /unknown command 'frobnicate'/);
+  });
+});
+
+describe("codegen targets", () => {
+  it("lists every installed target with its config class, one per line", async () => {
+    const run = await codegen(project, ["targets"]);
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, installedNames.length);
+    assert.deepEqual(
+      lines.map((line) => line.split("\t")[0]),
+      installedNames,
+    );
+    assert.ok(lines.includes("greeter\tgreeter.config.GreeterConfig"), run.stdout);
+    assert.ok(lines.includes("shouter\tshouter.config.ShouterConfig"), run.stdout);
+  });
+});
+
+describe("codegen generate", () => {
+  it("writes the target's files and prints one summary line", async () => {
+    const dir = await freshProject();
+    const run = await codegen(dir, ["generate", "--target", "greeter", "--config", config("greeter.jsonnet"), "--out", "out"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, "");
+    assert.equal(run.stdout, `codegen: 5 files written, 0 unchanged, 0 skipped, in ${path.join(dir, "out")}\n`);
+    assert.deepEqual(
+      Object.keys(await snapshot(path.join(dir, "out"))).sort(),
+      ["CHANGELOG.md", "README.md", "greetings", "greetings/ada.ts", "greetings/grace_hopper.ts", "index.ts"],
+    );
+    const again = await codegen(dir, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", "out"]);
+    assert.equal(again.stdout, `codegen: 0 files written, 3 unchanged, 2 skipped, in ${path.join(dir, "out")}\n`);
+  });
+
+  it("writes under the config's package prefix when --out is omitted", async () => {
+    const dir = await freshProject();
+    const run = await codegen(dir, ["generate", "-t", "shouter", "-c", config("shouter.jsonnet")]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(Object.keys(await snapshot(dir)).sort(), ["shouts", "shouts/__init__.py", "shouts/hey.py", "shouts/ho.py"]);
+  });
+
+  it("requires --target when several targets are installed: exit 2, naming them, nothing written", async () => {
+    assert.ok(installedNames.length > 1);
+    const dir = await freshProject();
+    const run = await codegen(dir, ["generate", "-c", config("greeter.jsonnet"), "-o", "out"]);
+    assert.equal(run.code, 2);
+    assert.equal(run.stderr, `Error: --target is required when several targets are installed (installed: ${installedNames.join(", ")})\n`);
+    assert.equal(run.stdout, "");
+    assert.deepEqual(await snapshot(dir), {});
+  });
+
+  it("exits 2 for an unknown target, naming the installed ones", async () => {
+    const dir = await freshProject();
+    const run = await codegen(dir, ["generate", "-t", "nope", "-c", config("greeter.jsonnet"), "-o", "out"]);
+    assert.equal(run.code, 2);
+    assert.equal(run.stderr, `Error: unknown target "nope" (installed: ${installedNames.join(", ")})\n`);
+    assert.deepEqual(await snapshot(dir), {});
+  });
+
+  it("exits 2 without --config", async () => {
+    const dir = await freshProject();
+    const run = await codegen(dir, ["generate", "-t", "greeter", "-o", "out"]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /required option '-c, --config <file>' not specified/);
+    assert.deepEqual(await snapshot(dir), {});
+  });
+});
+
+describe("codegen generate with a single installed target", () => {
+  // An engine copy whose own manifest declares no target, and a plugin declaring only
+  // greeter: whatever this repository's manifest declares, exactly one target is installed.
+  let dir: string;
+  let cli: string;
+
+  before(async () => {
+    const root = await makeTempDir("codegen-single-");
+    const engine = path.join(root, "engine");
+    await mkdir(engine);
+    const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8"));
+    pkg.codegen = { "codegen.import_formatters": pkg.codegen["codegen.import_formatters"] };
+    await writeFile(path.join(engine, "package.json"), JSON.stringify(pkg, null, 2));
+    for (const part of ["cli.ts", "codegen", "formatters"]) {
+      await cp(path.join(repoRoot, "src", part), path.join(engine, "src", part), { recursive: true });
+    }
+    await symlink(path.join(repoRoot, "node_modules"), path.join(engine, "node_modules"), "dir");
+    cli = path.join(engine, "src", "cli.ts");
+
+    dir = path.join(root, "project");
+    const modules = path.join(dir, "node_modules");
+    await mkdir(modules, { recursive: true });
+    await symlink(engine, path.join(modules, "codegen"), "dir");
+    await symlink(path.join(repoRoot, "node_modules", "zod"), path.join(modules, "zod"), "dir");
+    const plugin = path.join(modules, FIXTURE_PACKAGE);
+    await cp(path.join(repoRoot, "test", "fixtures", "plugin"), plugin, { recursive: true });
+    const manifest = JSON.parse(await readFile(path.join(plugin, "package.json"), "utf8"));
+    delete manifest.codegen["codegen.targets"].shouter;
+    await writeFile(path.join(plugin, "package.json"), JSON.stringify(manifest, null, 2));
+  });
+
+  it("lists the one target", async () => {
+    const run = await codegen(dir, ["targets"], cli);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "greeter\tgreeter.config.GreeterConfig\n");
+  });
+
+  it("runs it when --target is omitted", async () => {
+    const run = await codegen(dir, ["generate", "-c", path.join(dir, "node_modules", FIXTURE_PACKAGE, "examples", "greeter.jsonnet")], cli);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, `codegen: 5 files written, 0 unchanged, 0 skipped, in ${path.join(dir, "hello", "web")}\n`);
+    assert.match(await readFile(path.join(dir, "hello", "web", "index.ts"), "utf8"), /export const greetings = \[greetAda, greetGraceHopper\];/);
+  });
+});
+
+describe("codegen generate: errors", () => {
+  const BAD_CONFIG = JSON.stringify({ greeting: "", people: [{ name: "ada", colour: "red" }] });
+
+  it("prints a ConfigError as `Error loading config: <file>: …` with config paths, exit 1, no stack", async () => {
+    const dir = await freshProject({ "bad.json": BAD_CONFIG });
+    const run = await codegen(dir, ["generate", "-t", "greeter", "-c", "bad.json", "-o", "out"]);
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, "");
+    const lines = run.stderr.trimEnd().split("\n");
+    assert.equal(lines[0], 'Error loading config: bad.json: invalid configuration for target "greeter"');
+    assert.ok(lines.some((line) => /^ {2}greeting: /.test(line)), run.stderr);
+    assert.ok(lines.includes("  people[0].colour: unknown key"), run.stderr);
+    assert.doesNotMatch(run.stderr, STACK_LINE);
+    assert.deepEqual(await snapshot(dir), { "bad.json": BAD_CONFIG });
+  });
+
+  it("adds the stack trace with --verbose", async () => {
+    const dir = await freshProject({ "bad.json": BAD_CONFIG });
+    const run = await codegen(dir, ["--verbose", "generate", "-t", "greeter", "-c", "bad.json", "-o", "out"]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^Error loading config: bad\.json: /);
+    assert.match(run.stderr, STACK_LINE);
+  });
+
+  it("reports a jsonnet error with file:line:column", async () => {
+    const dir = await freshProject({ "broken.jsonnet": "{\n  people: [,\n}\n" });
+    const run = await codegen(dir, ["generate", "-t", "greeter", "-c", "broken.jsonnet", "-o", "out"]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^Error loading config: broken\.jsonnet: jsonnet STATIC ERROR: broken\.jsonnet:2:\d+/);
+    assert.doesNotMatch(run.stderr, STACK_LINE);
+  });
+
+  it("prints a GenerationError as `Error: …`, exit 1, leaving the out dir untouched", async () => {
+    const conflict = JSON.stringify({ people: [{ name: "ada" }, { name: "ada", greeting: "Hi" }] });
+    const dir = await freshProject({ "conflict.json": conflict, "escape.json": JSON.stringify({ people: [{ name: "ada", file: "../../x.ts" }] }) });
+    assert.equal((await codegen(dir, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", "out"])).code, 0);
+    const before = await snapshot(dir);
+
+    const run = await codegen(dir, ["generate", "-t", "greeter", "-c", "conflict.json", "-o", "out"]);
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr, 'Error: greetings/ada.ts: fragments of template "greeting.ts.njk" disagree on context key "lines"\n');
+    const escape = await codegen(dir, ["generate", "-t", "greeter", "-c", "escape.json", "-o", "out"]);
+    assert.equal(escape.code, 1);
+    assert.equal(escape.stderr, 'Error: output path "../../x.ts" escapes the output directory\n');
+    assert.deepEqual(await snapshot(dir), before);
+  });
+
+  it("reports an internal bug as such: exit 1, no stack unless --verbose, nothing written", async () => {
+    const dir = await freshProject();
+    await installPackage(dir, "buggy-plugin", { codegen: { "greeter.operations": { boom: "./boom.ts#BoomOp" } } }, {
+      "boom.ts": [
+        'import { operation } from "codegen";',
+        "",
+        '@operation("boom", { scope: "project" })',
+        "export class BoomOp {",
+        "  build(): unknown[] {",
+        '    throw new Error("kaboom in a plugin");',
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    const run = await codegen(dir, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", "out"]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^Error: internal error in codegen: kaboom in a plugin\n/);
+    assert.doesNotMatch(run.stderr, STACK_LINE);
+    const verbose = await codegen(dir, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", "out", "--verbose"]);
+    assert.equal(verbose.code, 1);
+    assert.match(verbose.stderr, /internal error in codegen: kaboom in a plugin/);
+    assert.match(verbose.stderr, /at BoomOp\.build .*boom\.ts/);
+    assert.deepEqual(await snapshot(dir), {});
+  });
+});
+
+describe("codegen generate: --force and --force-paths", () => {
+  // greeter writes README.md and CHANGELOG.md with the skip policy, the rest with overwrite.
+  async function edited(): Promise<string> {
+    const dir = await freshProject();
+    assert.equal((await codegen(dir, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", "out"])).code, 0);
+    for (const file of ["README.md", "CHANGELOG.md", "index.ts"]) await writeFile(path.join(dir, "out", file), `edited ${file}\n`);
+    return dir;
+  }
+  const read = (dir: string, file: string) => readFile(path.join(dir, "out", file), "utf8");
+  const generateWith = (dir: string, ...extra: string[]) =>
+    codegen(dir, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", "out", ...extra]);
+
+  it("keeps edited skip-policy files and overwrites the rest by default", async () => {
+    const dir = await edited();
+    const run = await generateWith(dir);
+    assert.match(run.stdout, /^codegen: 1 file written, 2 unchanged, 2 skipped, in /);
+    assert.equal(await read(dir, "README.md"), "edited README.md\n");
+    assert.equal(await read(dir, "CHANGELOG.md"), "edited CHANGELOG.md\n");
+    assert.match(await read(dir, "index.ts"), /^\/\/ Generated by codegen/);
+  });
+
+  it("--force overwrites every skip-policy file", async () => {
+    const dir = await edited();
+    const run = await generateWith(dir, "--force");
+    assert.match(run.stdout, /^codegen: 3 files written, 2 unchanged, 0 skipped, in /);
+    assert.match(await read(dir, "README.md"), /^# Greetings/);
+    assert.equal(await read(dir, "CHANGELOG.md"), "");
+  });
+
+  it("--force-paths overwrites only the skip-policy files matching its globs", async () => {
+    const dir = await edited();
+    const run = await generateWith(dir, "--force-paths", "README.*");
+    assert.match(run.stdout, /^codegen: 2 files written, 2 unchanged, 1 skipped, in /);
+    assert.match(await read(dir, "README.md"), /^# Greetings/);
+    assert.equal(await read(dir, "CHANGELOG.md"), "edited CHANGELOG.md\n");
+  });
+
+  it("--force-paths takes several globs; a name without a wildcard matches exactly", async () => {
+    const dir = await edited();
+    const run = await generateWith(dir, "--force-paths", "CHANGELOG.md", "README", "--out", "out");
+    assert.match(run.stdout, /^codegen: 2 files written, 2 unchanged, 1 skipped, in /);
+    assert.equal(await read(dir, "CHANGELOG.md"), "");
+    assert.equal(await read(dir, "README.md"), "edited README.md\n");
+  });
+});

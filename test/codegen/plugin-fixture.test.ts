@@ -1,0 +1,189 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+
+import { generate, planGeneration } from "../../src/codegen/generate.js";
+import { getOperationMeta } from "../../src/codegen/operation.js";
+import { StaticFile } from "../../src/codegen/outputs.js";
+import { entryPoints } from "../../src/codegen/plugins.js";
+import { loadRegistry } from "../../src/codegen/registry.js";
+import { discoverTargets, type Target } from "../../src/codegen/target.js";
+import { FIXTURE_PACKAGE, createUserProject, installPackage, removeTempDirs, repoRoot, snapshot } from "../helpers/user-project.js";
+
+// The fixture package (test/fixtures/plugin) installed in a temp user project, as a
+// third-party plugin would be: two targets side by side, plus an operation it adds to
+// greeter's group from shouter's directory.
+
+let project: string;
+let examples: string;
+
+before(async () => {
+  project = await createUserProject();
+  examples = path.join(project, "node_modules", FIXTURE_PACKAGE, "examples");
+});
+
+after(removeTempDirs);
+
+async function target(name: string, cwd = project): Promise<Target> {
+  const found = (await discoverTargets({ cwd })).find((candidate) => candidate.name === name);
+  assert.ok(found, `target ${name} not discovered`);
+  return found;
+}
+
+const opNames = async (group: string, cwd = project) => (await loadRegistry(group, { cwd })).entries.map(([meta]) => meta.name);
+
+describe("the engine seen from a plugin", () => {
+  it('resolves "codegen" to src/ under the codegen-source condition, as the dist→src mapping does', async () => {
+    const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8"));
+    const root = pkg.exports["."];
+    assert.equal(root["codegen-source"], "./src/codegen/index.ts");
+    // plugins.ts loads this package's `./dist/X.js` entries from `./src/X.ts` when running from source.
+    assert.equal(root.default.replace(/^\.\/dist\/(.+)\.js$/, "./src/$1.ts"), root["codegen-source"]);
+    assert.equal(root.types, root.default.replace(/\.js$/, ".d.ts"));
+    for (const group of Object.values(pkg.codegen as Record<string, Record<string, string>>)) {
+      for (const specifier of Object.values(group)) {
+        const module = specifier.split("#")[0];
+        assert.match(module, /^\.\/dist\/.+\.js$/, specifier);
+        assert.ok(existsSync(path.join(repoRoot, module.replace(/^\.\/dist\/(.+)\.js$/, "src/$1.ts"))), `no source for ${specifier}`);
+      }
+    }
+  });
+
+  it("gives a plugin the same engine classes the tests use", async () => {
+    const probe = await createUserProject({ fixture: false });
+    await installPackage(probe, "probe", { codegen: { "probe.things": { staticFile: "./probe.ts#StaticFile" } } }, {
+      "probe.ts": 'export { StaticFile } from "codegen";\n',
+    });
+    const [entry] = await entryPoints("probe.things", { cwd: probe });
+    const { loadEntryPoint } = await import("../../src/codegen/plugins.js");
+    assert.equal(await loadEntryPoint(entry), StaticFile);
+  });
+});
+
+describe("fixture plugin: discovery", () => {
+  it("finds both targets of the installed package", async () => {
+    const names = (await discoverTargets({ cwd: project })).map((found) => found.name);
+    assert.ok(names.includes("greeter") && names.includes("shouter"), names.join(", "));
+    assert.ok(names.indexOf("greeter") < names.indexOf("shouter"), "manifest order is discovery order");
+    const greeter = await target("greeter");
+    assert.equal(greeter.configClass, "greeter.config.GreeterConfig");
+    assert.equal(greeter.language, "typescript");
+    assert.equal(greeter.operationsEntryPoint, "greeter.operations");
+    assert.equal(path.basename(greeter.jsonnetStdlibDir!), "greeter");
+    assert.ok(existsSync(path.join(greeter.templateDir, "greeting.ts.njk")));
+    const shouter = await target("shouter");
+    assert.equal(shouter.operationsEntryPoint, "shouter.operations");
+    assert.equal(path.basename(shouter.jsonnetStdlibDir!), "shouter");
+  });
+
+  it("finds neither target where the package is not installed", async () => {
+    const bare = await createUserProject({ fixture: false });
+    const names = (await discoverTargets({ cwd: bare })).map((found) => found.name);
+    assert.ok(!names.includes("greeter") && !names.includes("shouter"), names.join(", "));
+  });
+});
+
+describe("fixture plugin: operation groups", () => {
+  it("loads greeter's operations, plus the one contributed to its group, and none of shouter's", async () => {
+    assert.deepEqual(await opNames("greeter.operations"), ["greeting", "readme", "shouted_greeting"]);
+  });
+
+  it("loads shouter's operations and none of greeter's", async () => {
+    assert.deepEqual(await opNames("shouter.operations"), ["shout", "package"]);
+  });
+
+  it("gives a fresh registry on every call", async () => {
+    const first = await loadRegistry("greeter.operations", { cwd: project });
+    const second = await loadRegistry("greeter.operations", { cwd: project });
+    assert.notEqual(first, second);
+    assert.notEqual(first.entries, second.entries);
+    assert.deepEqual(
+      first.entries.map(([, cls]) => cls),
+      second.entries.map(([, cls]) => cls),
+    );
+  });
+
+  it("orders the contributed operation after the one it requires", async () => {
+    const registry = await loadRegistry("greeter.operations", { cwd: project });
+    const contributed = registry.entries.find(([meta]) => meta.name === "shouted_greeting")!;
+    assert.deepEqual(getOperationMeta(contributed[1])?.requires, ["greeting"]);
+    assert.deepEqual(
+      registry.sortedByScope().get("person")!.map(([meta]) => meta.name),
+      ["greeting", "shouted_greeting"],
+    );
+  });
+
+  it("lets another package add an operation to one target without the other seeing it", async () => {
+    const extended = await createUserProject();
+    await installPackage(extended, "shouter-echo", { codegen: { "shouter.operations": { echo: "./echo.ts#EchoOp" } } }, {
+      "echo.ts": [
+        'import { StaticFile, operation, type BuildContext } from "codegen";',
+        "",
+        '@operation("echo", { scope: "word" })',
+        "export class EchoOp {",
+        "  build(ctx: BuildContext) {",
+        '    return [new StaticFile({ path: `echo/${ctx.instance.name}.txt`, template: "", banner: false })];',
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    assert.deepEqual(await opNames("shouter.operations", extended), ["shout", "package", "echo"]);
+    assert.deepEqual(await opNames("greeter.operations", extended), ["greeting", "readme", "shouted_greeting"]);
+    const files = (await planGeneration({ target: await target("shouter", extended), configFile: path.join(examples, "shouter.jsonnet"), cwd: extended })).files;
+    assert.deepEqual(
+      files.map((file) => file.path),
+      ["__init__.py", "echo/hey.txt", "echo/ho.txt", "hey.py", "ho.py"],
+    );
+  });
+});
+
+describe("fixture plugin: generation", () => {
+  it("generates greeter's files only, from its example config and jsonnet stdlib", async () => {
+    const out = path.join(project, "greeter-out");
+    const result = await generate({ target: await target("greeter"), configFile: path.join(examples, "greeter.jsonnet"), outDir: out, cwd: project });
+    assert.equal(result.written, 5);
+    const banner = "// Generated by codegen. Do not edit: run `codegen generate --target greeter` to regenerate.\n";
+    assert.deepEqual(await snapshot(out), {
+      "CHANGELOG.md": "",
+      "README.md": "# Greetings\n\nThis package exports one function per person:\n\n- `greetAda()`\n- `greetGraceHopper()`\n",
+      greetings: "<dir>",
+      "greetings/ada.ts":
+        `${banner}/** The greeting lines for ada. */\nexport function greetAda(): string[] {\n  return [\n    "Hello, Ada!",\n    "HELLO, ADA!",\n  ];\n}\n`,
+      "greetings/grace_hopper.ts":
+        `${banner}/** The greeting lines for grace_hopper. */\nexport function greetGraceHopper(): string[] {\n  return [\n    "Hi, GraceHopper!",\n    "HI, GRACEHOPPER!",\n  ];\n}\n`,
+      "index.ts":
+        `${banner}import { greetAda } from "./greetings/ada.js";\nimport { greetGraceHopper } from "./greetings/grace_hopper.js";\n\n` +
+        "/** Every greeting function, in config order. */\nexport const greetings = [greetAda, greetGraceHopper];\n",
+    });
+  });
+
+  it("generates shouter's files only, into its package prefix by default", async () => {
+    const result = await generate({ target: await target("shouter"), configFile: path.join(examples, "shouter.jsonnet"), cwd: project });
+    assert.equal(result.outDir, path.join(project, "shouts"));
+    const banner = "# Generated by codegen. Do not edit: run `codegen generate --target shouter` to regenerate.\n";
+    assert.deepEqual(await snapshot(result.outDir), {
+      "__init__.py": "",
+      "hey.py": `${banner}def hey() -> str:\n    """Shout hey, 1 time(s)."""\n    return " ".join(["HEY!"] * 1)\n`,
+      "ho.py": `${banner}def ho() -> str:\n    """Shout ho, 3 time(s)."""\n    return " ".join(["HO!"] * 3)\n`,
+    });
+  });
+
+  it("validates each target's config against its own schema only", async () => {
+    const [greeter, shouter] = [await target("greeter"), await target("shouter")];
+    await assert.rejects(
+      planGeneration({ target: greeter, configFile: path.join(examples, "shouter.jsonnet"), stdlibTargets: [greeter, shouter], cwd: project }),
+      /shouter\.jsonnet: invalid configuration for target "greeter"\n {2}words: unknown key/,
+    );
+  });
+
+  it("keeps each target's jsonnet stdlib under its own name", async () => {
+    // Only the generated target's stdlib is importable unless others are passed.
+    await assert.rejects(
+      planGeneration({ target: await target("shouter"), configFile: path.join(examples, "greeter.jsonnet"), cwd: project }),
+      /greeter\/people\.libsonnet/,
+    );
+  });
+});
