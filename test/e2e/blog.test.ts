@@ -1,0 +1,560 @@
+/**
+ * End-to-end: the blog backend against a real PostgreSQL over real HTTP.
+ *
+ * One server for the whole suite. Tests create the rows they check (ids are random
+ * UUIDs, names carry a unique suffix), so they do not depend on each other's data;
+ * only the list tests look at whole tables, and they compare pages with each other.
+ */
+import assert from "node:assert/strict";
+import { randomBytes, randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { after, before, describe, it } from "node:test";
+import { JsonClient, type Reply } from "../support/http.js";
+import { type Postgres, startPostgres } from "../support/postgres.js";
+import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
+import { ensureVenv } from "../support/venv.js";
+import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let postgres: Postgres | undefined;
+let server: BlogServer | undefined;
+let projectDir: string | undefined;
+let api: JsonClient;
+let staticChecks: Promise<[CheckResult, CheckResult]>;
+
+before(async () => {
+  const venv = await ensureVenv();
+  projectDir = await prepareBlogProject();
+  // pyright takes a while: start both checks now, collect them in their own test.
+  staticChecks = Promise.all([ruffCheck(venv, projectDir, ["blog"]), pyright(venv, projectDir, ["blog"])]);
+  postgres = await startPostgres();
+  server = await serveBlog(projectDir, venv, postgres.asyncUrl);
+  api = new JsonClient(server.baseUrl);
+});
+
+after(async () => {
+  await server?.process.stop();
+  await postgres?.stop();
+  await staticChecks?.catch(() => undefined);
+  if (projectDir) await rm(projectDir, { recursive: true, force: true });
+});
+
+/** A short random suffix keeping unique columns unique across tests. */
+function unique(): string {
+  return randomBytes(4).toString("hex");
+}
+
+function expectStatus(reply: Reply, status: number): void {
+  assert.equal(reply.status, status, `expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
+}
+
+async function created(path: string, body: unknown): Promise<Reply> {
+  const reply = await api.post(path, body);
+  expectStatus(reply, 201);
+  return reply;
+}
+
+async function createAuthor(name = "Ada"): Promise<{ id: string; name: string; email: string }> {
+  return (await created("/authors", { name, email: `${name.toLowerCase().replace(/[^a-z0-9]+/g, ".")}-${unique()}@example.com` })).body;
+}
+
+async function createArticle(authorId: string, fields: Record<string, unknown> = {}) {
+  return (await created("/articles", { title: `Title ${unique()}`, body: "one two three", author_id: authorId, ...fields }))
+    .body;
+}
+
+async function createTag(name = `tag-${unique()}`): Promise<{ id: number; name: string }> {
+  return (await created("/tags", { name })).body;
+}
+
+async function walk(path: string, limit: number): Promise<{ pages: number; ids: string[] }> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const query: string = cursor === null ? `limit=${limit}` : `limit=${limit}&cursor=${encodeURIComponent(cursor)}`;
+    const page = await api.get(`${path}?${query}`);
+    expectStatus(page, 200);
+    assert.ok(page.body.items.length <= limit);
+    ids.push(...page.body.items.map((item: { id: string }) => item.id));
+    cursor = page.body.next_cursor;
+    pages += 1;
+  } while (cursor !== null);
+  return { pages, ids };
+}
+
+describe("blog backend: CRUD", () => {
+  it("creates an author: 201, a Location that resolves, and every field", async () => {
+    const email = `grace-${unique()}@example.com`;
+    const reply = await created("/authors", { name: "Grace", email });
+    assert.match(reply.body.id, UUID);
+    assert.equal(reply.body.name, "Grace");
+    assert.equal(reply.body.email, email);
+    assert.ok(Math.abs(Date.parse(reply.body.created_at) - Date.now()) < 60_000, reply.body.created_at);
+    assert.deepEqual(reply.body.articles, []);
+    const location = reply.headers.get("location");
+    assert.equal(location, `${server!.baseUrl}/authors/${reply.body.id}`);
+
+    const fetched = await api.get(location!);
+    expectStatus(fetched, 200);
+    assert.deepEqual(fetched.body, reply.body);
+  });
+
+  it("creates an article with a field of every type and reads each back", async () => {
+    const author = await createAuthor();
+    const sent = {
+      title: "Types",
+      body: "All the field types.",
+      published: true,
+      published_at: "2024-02-29T12:30:00Z",
+      publish_on: "2024-03-01",
+      word_count: 4,
+      rating: 4.25,
+      extra: { source: "import", flags: [1, 2], nested: { ok: true } },
+      author_id: author.id,
+    };
+    const reply = await created("/articles", sent);
+    assert.equal(reply.headers.get("location"), `${server!.baseUrl}/articles/${reply.body.id}`);
+    const fetched = await api.get(`/articles/${reply.body.id}`);
+    expectStatus(fetched, 200);
+    for (const article of [reply.body, fetched.body]) {
+      assert.match(article.id, UUID);
+      assert.equal(article.title, "Types");
+      assert.equal(article.body, "All the field types.");
+      assert.equal(article.published, true);
+      assert.equal(Date.parse(article.published_at), Date.parse(sent.published_at));
+      assert.equal(article.publish_on, "2024-03-01");
+      assert.equal(article.word_count, 4);
+      assert.equal(article.rating, 4.25);
+      assert.deepEqual(article.extra, sent.extra);
+      assert.equal(article.author_id, author.id);
+    }
+  });
+
+  it("applies create defaults for the fields left out", async () => {
+    const author = await createAuthor();
+    const article = await createArticle(author.id);
+    assert.equal(article.published, false);
+    assert.equal(article.published_at, null);
+    assert.equal(article.publish_on, null);
+    assert.equal(article.word_count, 0);
+    assert.equal(article.rating, null);
+    assert.deepEqual(article.extra, {});
+  });
+
+  it("updates only the fields sent", async () => {
+    const author = await createAuthor("Linus");
+    const renamed = await api.patch(`/authors/${author.id}`, { name: "Linus T." });
+    expectStatus(renamed, 200);
+    assert.equal(renamed.body.name, "Linus T.");
+    assert.equal(renamed.body.email, author.email);
+
+    const article = await createArticle(author.id, { rating: 3.5, publish_on: "2030-01-01", extra: { a: 1 } });
+    const updated = await api.patch(`/articles/${article.id}`, { rating: null, word_count: 12 });
+    expectStatus(updated, 200);
+    assert.equal(updated.body.rating, null);
+    assert.equal(updated.body.word_count, 12);
+    for (const field of ["title", "body", "published", "published_at", "publish_on", "extra", "author_id"]) {
+      assert.deepEqual(updated.body[field], article[field], field);
+    }
+    const fetched = await api.get(`/articles/${article.id}`);
+    assert.deepEqual(fetched.body, updated.body);
+
+    const unchanged = await api.patch(`/articles/${article.id}`, {});
+    expectStatus(unchanged, 200);
+    assert.deepEqual(unchanged.body, updated.body);
+  });
+
+  it("deletes: 204 with no body, then 404 for get, update and delete", async () => {
+    const author = await createAuthor();
+    const article = await createArticle(author.id);
+    const deleted = await api.delete(`/articles/${article.id}`);
+    expectStatus(deleted, 204);
+    assert.equal(deleted.body, undefined);
+    expectStatus(await api.get(`/articles/${article.id}`), 404);
+    expectStatus(await api.patch(`/articles/${article.id}`, { title: "x" }), 404);
+    expectStatus(await api.delete(`/articles/${article.id}`), 404);
+  });
+
+  it("deleting an article deletes its comments and tag links", async () => {
+    const author = await createAuthor();
+    const article = await createArticle(author.id);
+    const tag = await createTag();
+    expectStatus(await api.post(`/articles/${article.id}/tag-article`, { tag_id: tag.id }), 200);
+    const comment = (await created("/comments", { body: "Bye", article_id: article.id, author_id: author.id })).body;
+    expectStatus(await api.delete(`/articles/${article.id}`), 204);
+    expectStatus(await api.get(`/comments/${comment.id}`), 404);
+    expectStatus(await api.get(`/tags/${tag.id}`), 200);
+  });
+
+  it("serves tags by an int primary key", async () => {
+    const tag = await createTag("python");
+    assert.equal(typeof tag.id, "number");
+    const reply = await api.get(`/tags/${tag.id}`);
+    expectStatus(reply, 200);
+    assert.deepEqual(reply.body, { id: tag.id, name: "python" });
+    const renamed = await api.patch(`/tags/${tag.id}`, { name: "python3" });
+    assert.deepEqual(renamed.body, { id: tag.id, name: "python3" });
+    expectStatus(await api.delete(`/tags/${tag.id}`), 204);
+    expectStatus(await api.get(`/tags/${tag.id}`), 404);
+    expectStatus(await api.get("/tags/not-a-number"), 422);
+  });
+
+  it("serves categories by a str primary key", async () => {
+    const slug = `news-${unique()}`;
+    const reply = await created("/categories", { slug, title: "News" });
+    assert.deepEqual(reply.body, { slug, title: "News" });
+    assert.equal(reply.headers.get("location"), `${server!.baseUrl}/categories/${slug}`);
+    const renamed = await api.patch(`/categories/${slug}`, { title: "Latest news" });
+    assert.deepEqual(renamed.body, { slug, title: "Latest news" });
+    assert.deepEqual((await api.get(`/categories/${slug}`)).body, { slug, title: "Latest news" });
+    expectStatus(await api.delete(`/categories/${slug}`), 204);
+    const missing = await api.get(`/categories/${slug}`);
+    expectStatus(missing, 404);
+    assert.equal(missing.body.detail, `Category with slug '${slug}' not found`);
+  });
+
+  it("serves comments", async () => {
+    const author = await createAuthor();
+    const article = await createArticle(author.id);
+    const reply = await created("/comments", { body: "Nice", article_id: article.id, author_id: author.id });
+    assert.match(reply.body.id, UUID);
+    assert.equal(reply.body.body, "Nice");
+    assert.equal(reply.body.article_id, article.id);
+    assert.equal(reply.body.author_id, author.id);
+    assert.ok(!Number.isNaN(Date.parse(reply.body.created_at)));
+    const edited = await api.patch(`/comments/${reply.body.id}`, { body: "Very nice" });
+    assert.deepEqual(edited.body, { ...reply.body, body: "Very nice" });
+    expectStatus(await api.delete(`/comments/${reply.body.id}`), 204);
+  });
+});
+
+describe("blog backend: errors", () => {
+  it("answers 404 naming the model and the key, for every operation on a missing pk", async () => {
+    const pk = randomUUID();
+    const replies = [
+      await api.get(`/articles/${pk}`),
+      await api.patch(`/articles/${pk}`, { title: "x" }),
+      await api.delete(`/articles/${pk}`),
+      await api.post(`/articles/${pk}/publish-article`),
+      await api.post(`/articles/${pk}/schedule-article`, { publish_on: "2030-01-01" }),
+    ];
+    for (const reply of replies) {
+      expectStatus(reply, 404);
+      assert.deepEqual(reply.body, { detail: `Article with id ${pk} not found` });
+    }
+    const tag = await api.get("/tags/987654321");
+    expectStatus(tag, 404);
+    assert.deepEqual(tag.body, { detail: "Tag with id 987654321 not found" });
+    expectStatus(await api.get(`/authors/${pk}`), 404);
+    expectStatus(await api.get(`/comments/${pk}`), 404);
+  });
+
+  it("answers 409 naming the constraint on a unique violation", async () => {
+    const author = await createAuthor();
+    const duplicate = await api.post("/authors", { name: "Copy", email: author.email });
+    expectStatus(duplicate, 409);
+    assert.equal(duplicate.body.constraint, "uq_authors_email");
+    assert.equal(typeof duplicate.body.detail, "string");
+
+    const other = await createAuthor();
+    const clash = await api.patch(`/authors/${other.id}`, { email: author.email });
+    expectStatus(clash, 409);
+    assert.equal(clash.body.constraint, "uq_authors_email");
+
+    const tag = await createTag();
+    const tagClash = await api.post("/tags", { name: tag.name });
+    expectStatus(tagClash, 409);
+    assert.equal(tagClash.body.constraint, "uq_tags_name");
+
+    const slug = `dup-${unique()}`;
+    await created("/categories", { slug, title: "One" });
+    const slugClash = await api.post("/categories", { slug, title: "Two" });
+    expectStatus(slugClash, 409);
+    assert.equal(slugClash.body.constraint, "pk_categories");
+  });
+
+  it("answers 409 naming the constraint on a foreign-key violation", async () => {
+    const orphan = await api.post("/articles", { title: "Orphan", body: "x", author_id: randomUUID() });
+    expectStatus(orphan, 409);
+    assert.equal(orphan.body.constraint, "fk_articles_author_id_authors");
+
+    const author = await createAuthor();
+    const article = await createArticle(author.id);
+    const comment = await api.post("/comments", { body: "?", article_id: randomUUID(), author_id: author.id });
+    expectStatus(comment, 409);
+    assert.equal(comment.body.constraint, "fk_comments_article_id_articles");
+
+    const moved = await api.patch(`/articles/${article.id}`, { author_id: randomUUID() });
+    expectStatus(moved, 409);
+    assert.equal(moved.body.constraint, "fk_articles_author_id_authors");
+
+    const stillReferenced = await api.delete(`/authors/${author.id}`);
+    expectStatus(stillReferenced, 409);
+    assert.equal(stillReferenced.body.constraint, "fk_articles_author_id_authors");
+    expectStatus(await api.get(`/authors/${author.id}`), 200);
+  });
+
+  it("answers 422 for bad bodies and bad path params", async () => {
+    const badEmail = await api.post("/authors", { name: "Bad", email: "not-an-email" });
+    expectStatus(badEmail, 422);
+    assert.deepEqual(badEmail.body.detail[0].loc, ["body", "email"]);
+
+    const missing = await api.post("/authors", { email: `x-${unique()}@example.com` });
+    expectStatus(missing, 422);
+    assert.deepEqual(missing.body.detail[0].loc, ["body", "name"]);
+    assert.equal(missing.body.detail[0].type, "missing");
+
+    const author = await createAuthor();
+    const badType = await api.post("/articles", { title: "t", body: "b", author_id: author.id, word_count: "many" });
+    expectStatus(badType, 422);
+    assert.deepEqual(badType.body.detail[0].loc, ["body", "word_count"]);
+
+    const nulled = await api.patch(`/authors/${author.id}`, { name: null });
+    expectStatus(nulled, 422);
+    assert.deepEqual(nulled.body.detail[0].loc, ["body", "name"]);
+    assert.equal((await api.get(`/authors/${author.id}`)).body.name, author.name);
+
+    expectStatus(await api.get("/articles/not-a-uuid"), 422);
+  });
+});
+
+describe("blog backend: actions", () => {
+  it("runs a sync instance action without params (publish-article)", async () => {
+    const author = await createAuthor();
+    const article = await createArticle(author.id);
+    const reply = await api.post(`/articles/${article.id}/publish-article`);
+    expectStatus(reply, 200);
+    assert.equal(reply.body.id, article.id);
+    assert.equal(reply.body.published, true);
+    assert.ok(Math.abs(Date.parse(reply.body.published_at) - Date.now()) < 60_000, reply.body.published_at);
+    assert.equal(reply.body.author.id, author.id);
+    assert.deepEqual((await api.get(`/articles/${article.id}`)).body, reply.body);
+  });
+
+  it("runs an async instance action with typed params (schedule-article)", async () => {
+    const author = await createAuthor();
+    const article = await createArticle(author.id, { extra: { kept: true } });
+    const reply = await api.post(`/articles/${article.id}/schedule-article`, {
+      publish_on: "2031-05-06",
+      note: "after review",
+    });
+    expectStatus(reply, 200);
+    assert.equal(reply.body.publish_on, "2031-05-06");
+    assert.deepEqual(reply.body.extra, { kept: true, schedule_note: "after review" });
+    assert.equal(reply.body.published, false);
+
+    const withoutNote = await api.post(`/articles/${article.id}/schedule-article`, { publish_on: "2031-06-07" });
+    expectStatus(withoutNote, 200);
+    assert.equal(withoutNote.body.publish_on, "2031-06-07");
+    assert.deepEqual(withoutNote.body.extra, { kept: true, schedule_note: "after review" });
+  });
+
+  it("rejects action params of the wrong type with 422 and changes nothing", async () => {
+    const author = await createAuthor();
+    const article = await createArticle(author.id);
+    const badDate = await api.post(`/articles/${article.id}/schedule-article`, { publish_on: "someday" });
+    expectStatus(badDate, 422);
+    assert.deepEqual(badDate.body.detail[0].loc, ["body", "publish_on"]);
+    expectStatus(await api.post(`/articles/${article.id}/schedule-article`, {}), 422);
+    expectStatus(await api.post(`/articles/${article.id}/tag-article`, { tag_id: "first" }), 422);
+    expectStatus(await api.post("/articles/archive-stale-articles", { before: "yesterday-ish" }), 422);
+    assert.equal((await api.get(`/articles/${article.id}`)).body.publish_on, null);
+  });
+
+  it("answers 409 when an action violates a constraint, and rolls it back", async () => {
+    const author = await createAuthor();
+    const article = await createArticle(author.id);
+    const tag = await createTag();
+    expectStatus(await api.post(`/articles/${article.id}/tag-article`, { tag_id: tag.id }), 200);
+    const again = await api.post(`/articles/${article.id}/tag-article`, { tag_id: tag.id });
+    expectStatus(again, 409);
+    assert.equal(again.body.constraint, "pk_article_tags");
+    const unknown = await api.post(`/articles/${article.id}/tag-article`, { tag_id: 987654321 });
+    expectStatus(unknown, 409);
+    assert.equal(unknown.body.constraint, "fk_article_tags_tag_id_tags");
+    assert.deepEqual((await api.get(`/articles/${article.id}`)).body.tags, [{ id: tag.id, name: tag.name }]);
+  });
+
+  it("runs an async collection action and answers with its return value (archive-stale-articles)", async () => {
+    const author = await createAuthor();
+    const old = [
+      await createArticle(author.id, { published: true, published_at: "1999-01-01T00:00:00Z" }),
+      await createArticle(author.id, { published: true, published_at: "1999-12-31T23:59:59Z" }),
+    ];
+    const newer = await createArticle(author.id, { published: true, published_at: "2000-06-01T00:00:00Z" });
+    const reply = await api.post("/articles/archive-stale-articles", { before: "2000-01-01T00:00:00Z" });
+    expectStatus(reply, 200);
+    assert.deepEqual(reply.body, { archived: 2 });
+    for (const article of old) assert.equal((await api.get(`/articles/${article.id}`)).body.published, false);
+    assert.equal((await api.get(`/articles/${newer.id}`)).body.published, true);
+  });
+
+  it("runs a sync collection action (count-words)", async () => {
+    const reply = await api.post("/articles/count-words", { text: "  the quick\tbrown fox " });
+    expectStatus(reply, 200);
+    assert.deepEqual(reply.body, { words: 4 });
+    expectStatus(await api.post("/articles/count-words", {}), 422);
+  });
+});
+
+describe("blog backend: nested reads", () => {
+  it("get nests the joined author, selectin tags, and selectin comments with their joined authors", async () => {
+    const writer = await createAuthor("Writer");
+    const readerA = await createAuthor("Reader A");
+    const readerB = await createAuthor("Reader B");
+    const article = await createArticle(writer.id);
+    const zeta = await createTag(`zeta-${unique()}`);
+    const alpha = await createTag(`alpha-${unique()}`);
+    for (const tag of [zeta, alpha]) {
+      expectStatus(await api.post(`/articles/${article.id}/tag-article`, { tag_id: tag.id }), 200);
+    }
+    const first = (await created("/comments", { body: "First!", article_id: article.id, author_id: readerA.id })).body;
+    const second = (await created("/comments", { body: "Second", article_id: article.id, author_id: readerB.id })).body;
+
+    const reply = await api.get(`/articles/${article.id}`);
+    expectStatus(reply, 200);
+    assert.deepEqual(reply.body.author, { id: writer.id, name: "Writer" });
+    assert.deepEqual(reply.body.tags, [
+      { id: alpha.id, name: alpha.name },
+      { id: zeta.id, name: zeta.name },
+    ]);
+    assert.deepEqual(reply.body.comments, [
+      { id: first.id, body: "First!", author: { id: readerA.id, name: "Reader A" } },
+      { id: second.id, body: "Second", author: { id: readerB.id, name: "Reader B" } },
+    ]);
+    // joined author + one SELECT per selectin level (tags; comments with their joined authors).
+    assert.equal(reply.statements, 3);
+  });
+
+  it("get nests the subquery-loaded articles of an author", async () => {
+    const author = await createAuthor();
+    const b = await createArticle(author.id, { title: `B ${unique()}` });
+    const a = await createArticle(author.id, { title: `A ${unique()}` });
+    const reply = await api.get(`/authors/${author.id}`);
+    expectStatus(reply, 200);
+    assert.deepEqual(reply.body.articles, [
+      { id: a.id, title: a.title },
+      { id: b.id, title: b.title },
+    ]);
+    assert.equal(reply.statements, 2);
+  });
+
+  it("list pages carry the same nested data as get", async () => {
+    const author = await createAuthor();
+    const article = await createArticle(author.id);
+    const tag = await createTag();
+    expectStatus(await api.post(`/articles/${article.id}/tag-article`, { tag_id: tag.id }), 200);
+    await created("/comments", { body: "Listed", article_id: article.id, author_id: author.id });
+
+    const articles = await api.get("/articles?limit=100");
+    const listedArticle = articles.body.items.find((item: { id: string }) => item.id === article.id);
+    assert.deepEqual(listedArticle, (await api.get(`/articles/${article.id}`)).body);
+
+    const authors = await api.get("/authors?limit=100");
+    const listedAuthor = authors.body.items.find((item: { id: string }) => item.id === author.id);
+    assert.deepEqual(listedAuthor, (await api.get(`/authors/${author.id}`)).body);
+  });
+});
+
+describe("blog backend: lists", () => {
+  let seeded: string[] = [];
+
+  before(async () => {
+    // At least 50 articles, spread over three authors, with tags and comments, so
+    // that every loader of the nested article list has rows to load.
+    const authors = [await createAuthor("Pager"), await createAuthor("Pager"), await createAuthor("Pager")];
+    const tags = [await createTag(), await createTag()];
+    for (let i = 0; i < 5; i++) await created("/categories", { slug: `page-${i}-${unique()}`, title: `Page ${i}` });
+    seeded = [];
+    for (let i = 0; i < 54; i++) {
+      const author = authors[i % authors.length];
+      const article = await createArticle(author.id, { word_count: i });
+      seeded.push(article.id);
+      if (i % 3 === 0) await api.post(`/articles/${article.id}/tag-article`, { tag_id: tags[i % 2].id });
+      if (i % 4 === 0) await created("/comments", { body: `c${i}`, article_id: article.id, author_id: author.id });
+    }
+  });
+
+  it("walks every row once, in key order, with limit and cursor", async () => {
+    const full = await api.get("/articles?limit=100");
+    expectStatus(full, 200);
+    assert.equal(full.body.next_cursor, null, "the suite must stay under 100 articles for this test");
+    const all: string[] = full.body.items.map((item: { id: string }) => item.id);
+    assert.deepEqual(all, [...all].sort(), "ordered by primary key");
+    for (const id of seeded) assert.ok(all.includes(id), id);
+
+    const walked = await walk("/articles", 7);
+    assert.deepEqual(walked.ids, all);
+    assert.equal(walked.pages, Math.ceil(all.length / 7));
+
+    const exact = await walk("/articles", all.length);
+    assert.equal(exact.pages, 1, "a page that ends exactly at the last row has no next cursor");
+  });
+
+  it("pages subquery-loaded nested collections correctly", async () => {
+    const full = await api.get("/authors?limit=100");
+    assert.equal(full.body.next_cursor, null, "the suite must stay under 100 authors for this test");
+    const walked: unknown[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Reply = await api.get(`/authors?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      walked.push(...page.body.items);
+      cursor = page.body.next_cursor;
+    } while (cursor !== null);
+    assert.deepEqual(walked, full.body.items);
+  });
+
+  it("walks int and str keys too", async () => {
+    for (const path of ["/tags", "/categories"]) {
+      const full = await api.get(`${path}?limit=100`);
+      const keys = full.body.items.map((item: { id?: number; slug?: string }) => item.id ?? item.slug);
+      const walked: unknown[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Reply = await api.get(`${path}?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+        walked.push(...page.body.items.map((item: { id?: number; slug?: string }) => item.id ?? item.slug));
+        cursor = page.body.next_cursor;
+      } while (cursor !== null);
+      assert.ok(keys.length > 3, path);
+      assert.deepEqual(walked, keys, path);
+    }
+  });
+
+  it("validates limit and cursor", async () => {
+    expectStatus(await api.get("/articles?limit=0"), 422);
+    expectStatus(await api.get("/articles?limit=101"), 422);
+    const badCursor = await api.get("/articles?cursor=bm90LWpzb24");
+    expectStatus(badCursor, 422);
+    assert.deepEqual(badCursor.body.detail[0].loc, ["query", "cursor"]);
+    const page = await api.get("/articles");
+    expectStatus(page, 200);
+    assert.equal(page.body.items.length, 50, "default limit");
+  });
+
+  it("runs the same number of statements for limit=1 and limit=50 of the nested article list", async () => {
+    const one = await api.get("/articles?limit=1");
+    const fifty = await api.get("/articles?limit=50");
+    expectStatus(one, 200);
+    expectStatus(fifty, 200);
+    assert.equal(fifty.body.items.length, 50);
+    assert.ok(fifty.body.items.some((item: { tags: unknown[] }) => item.tags.length > 0));
+    assert.ok(fifty.body.items.some((item: { comments: unknown[] }) => item.comments.length > 0));
+    assert.equal(one.statements, 3);
+    assert.equal(fifty.statements, one.statements);
+
+    const authorsOne = await api.get("/authors?limit=1");
+    const authorsMany = await api.get("/authors?limit=50");
+    assert.equal(authorsOne.statements, 2);
+    assert.equal(authorsMany.statements, authorsOne.statements);
+  });
+});
+
+describe("blog backend: static checks", () => {
+  it("passes ruff check and pyright", async () => {
+    const [ruff, types] = await staticChecks;
+    assert.ok(ruff.ok, `ruff check failed:\n${ruff.output}`);
+    assert.ok(types.ok, `pyright failed:\n${types.output}`);
+  });
+});

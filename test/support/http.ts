@@ -1,0 +1,51 @@
+/**
+ * A small JSON-over-HTTP client for driving generated backends in tests.
+ *
+ * Every reply carries the parsed body and the `X-SQL-Statements` count that the
+ * test launcher adds (see test/e2e/support/serve.py).
+ */
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON body (`undefined` when empty); typed `any` because tests check it field by field. */
+  body: any;
+  /** Statements the request sent to the database, or -1 without the header. */
+  statements: number;
+}
+
+export class JsonClient {
+  constructor(readonly baseUrl: string) {}
+
+  get(path: string): Promise<Reply> {
+    return this.send("GET", path);
+  }
+
+  post(path: string, body?: unknown): Promise<Reply> {
+    return this.send("POST", path, body);
+  }
+
+  patch(path: string, body: unknown): Promise<Reply> {
+    return this.send("PATCH", path, body);
+  }
+
+  delete(path: string): Promise<Reply> {
+    return this.send("DELETE", path);
+  }
+
+  async send(method: string, path: string, body?: unknown): Promise<Reply> {
+    const url = path.startsWith("http") ? path : `${this.baseUrl}${path}`;
+    const response = await fetch(url, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text === "" ? undefined : JSON.parse(text),
+      statements: Number(response.headers.get("x-sql-statements") ?? -1),
+    };
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Static checks of Python trees: `ruff check` from the test venv and `pyright`
+ * (the pinned npm package) resolving imports against that venv.
+ */
+import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import type { Venv } from "./venv.js";
+
+const run = promisify(execFile);
+
+export interface CheckResult {
+  ok: boolean;
+  /** The tool's combined output, for assertion messages. */
+  output: string;
+}
+
+async function check(command: string, args: string[], cwd: string): Promise<CheckResult> {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd, maxBuffer: 16 * 1024 * 1024 });
+    return { ok: true, output: stdout + stderr };
+  } catch (error) {
+    const { stdout = "", stderr = "", message } = error as { stdout?: string; stderr?: string; message: string };
+    return { ok: false, output: stdout + stderr || message };
+  }
+}
+
+/** `ruff check` with its default rules on `paths` (relative to `cwd`). */
+export function ruffCheck(venv: Venv, cwd: string, paths: string[]): Promise<CheckResult> {
+  return check(join(venv.bin, "ruff"), ["check", "--no-cache", ...paths], cwd);
+}
+
+/** `pyright` on `paths` (relative to `cwd`), with the venv's packages importable. */
+export function pyright(venv: Venv, cwd: string, paths: string[]): Promise<CheckResult> {
+  const entry = join(dirname(createRequire(import.meta.url).resolve("pyright/package.json")), "index.js");
+  return check(process.execPath, [entry, "--pythonpath", venv.python, ...paths], cwd);
+}
