@@ -8,6 +8,7 @@ import { loaderContext, loaderImports, routesModuleContext, sessionParam } from 
 import { readShapeOutputs } from "./read-outputs.js";
 import { RouteHandler, RouteParam } from "./types.js";
 import { createSchema, writeFields } from "./write-schema.js";
+import { wrapCall } from "../python/wrap.js";
 
 @operation("create", { scope: "operation", dispatchOn: "type" })
 export class Create {
@@ -46,7 +47,9 @@ export class Create {
         pk: view.pk,
         serializer: shape.serializer.name,
         loader: `_load_${view.name}`,
-        get_route: located ? `get_${view.name}` : undefined,
+        location: located
+          ? wrapCall('response.headers["Location"] = str', [`request.url_for("get_${view.name}", pk=${view.name}.${view.pk})`], "", "    ")
+          : undefined,
       },
       imports: imports.update(new ImportCollector()),
     });

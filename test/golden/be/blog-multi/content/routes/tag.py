@@ -61,9 +61,7 @@ async def create_tag(
     tag = Tag(**body.model_dump())
     session.add(tag)
     await session.commit()
-    response.headers["Location"] = str(
-        request.url_for("get_tag", pk=tag.id)
-    )
+    response.headers["Location"] = str(request.url_for("get_tag", pk=tag.id))
     return to_tag_read(await _load_tag(session, tag.id))
 
 

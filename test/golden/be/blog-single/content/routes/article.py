@@ -88,9 +88,7 @@ async def create_article(
     article = Article(**body.model_dump())
     session.add(article)
     await session.commit()
-    response.headers["Location"] = str(
-        request.url_for("get_article", pk=article.id)
-    )
+    response.headers["Location"] = str(request.url_for("get_article", pk=article.id))
     return to_article_read(await _load_article(session, article.id))
 
 
