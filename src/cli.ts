@@ -5,8 +5,8 @@
 
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
+import type { GenerateResult } from "./codegen/generate.js";
 import type { Target } from "./codegen/target.js";
-import type { WriteAction } from "./codegen/writer.js";
 
 /** Usage mistakes (unknown target, missing --target): exit status 2 like commander's own. */
 class UsageError extends Error {}
@@ -41,13 +41,19 @@ interface GenerateFlags {
   out?: string;
   force?: boolean;
   forcePaths?: string[];
+  check?: boolean;
+  dryRun?: boolean;
 }
 
-async function runGenerate(flags: GenerateFlags): Promise<void> {
+/**
+ * Plans the run once, then either writes it, prints it (`--dry-run`) or compares it with the
+ * disk (`--check`): three readers of the same plan. Returns the exit status.
+ */
+async function runGenerate(flags: GenerateFlags): Promise<number> {
   const targets = await installedTargets();
   const target = pickTarget(targets, flags.target);
-  const { generate } = await import("./codegen/generate.js");
-  const result = await generate({
+  const { planGeneration } = await import("./codegen/generate.js");
+  const result = await planGeneration({
     target,
     configFile: flags.config,
     outDir: flags.out,
@@ -55,12 +61,51 @@ async function runGenerate(flags: GenerateFlags): Promise<void> {
     forcePaths: flags.forcePaths,
     stdlibTargets: targets,
   });
-  const count = (action: WriteAction) => result.plan.filter((write) => write.action === action).length;
-  const written = count("create") + count("overwrite");
+  for (const kept of result.kept) {
+    process.stderr.write(`codegen: warning: kept ${kept.path}: no longer generated, but ${kept.reason}; delete it yourself if unneeded\n`);
+  }
+  if (flags.check) return check(result);
+  if (flags.dryRun) return dryRun(result);
+  return write(result);
+}
+
+const files = (count: number) => `${count} ${count === 1 ? "file" : "files"}`;
+
+/** `--check`: the entries that would change the tree, one `<action> <path>` per line; exit 1 if any. */
+async function check(result: GenerateResult): Promise<number> {
+  const { driftOf } = await import("./codegen/generate.js");
+  const drift = driftOf(result.plan);
+  if (drift.length === 0) {
+    process.stdout.write(`codegen: up to date, ${files(result.plan.length)} checked, in ${result.outDir}\n`);
+    return 0;
+  }
+  process.stdout.write(drift.map((entry) => `${entry.action} ${entry.path}\n`).join(""));
+  process.stderr.write(`codegen: ${files(drift.length)} out of date in ${result.outDir}; run codegen generate without --check\n`);
+  return EXIT_ERROR;
+}
+
+/** `--dry-run`: every entry of the plan, then the summary saying nothing was written. */
+async function dryRun(result: GenerateResult): Promise<number> {
+  const { countActions } = await import("./codegen/generate.js");
+  const counts = countActions(result.plan);
+  process.stdout.write(result.plan.map((entry) => `${entry.action} ${entry.path}\n`).join(""));
   process.stdout.write(
-    `codegen: ${written} ${written === 1 ? "file" : "files"} written, ${count("unchanged")} unchanged, ` +
-      `${count("skip")} skipped, in ${result.outDir}\n`,
+    `codegen: dry run, nothing written: ${files(counts.create + counts.overwrite)} to write, ${counts.unchanged} unchanged, ` +
+      `${counts.skip} skipped, ${counts.delete} to delete, in ${result.outDir}\n`,
   );
+  return 0;
+}
+
+/** The plain run: carry out the plan, then one summary line. */
+async function write(result: GenerateResult): Promise<number> {
+  const [{ countActions }, { applyPlan }] = await Promise.all([import("./codegen/generate.js"), import("./codegen/writer.js")]);
+  await applyPlan(result.plan, { manifest: result.manifest });
+  const counts = countActions(result.plan);
+  process.stdout.write(
+    `codegen: ${files(counts.create + counts.overwrite)} written, ${counts.unchanged} unchanged, ` +
+      `${counts.skip} skipped, ${counts.delete} deleted, in ${result.outDir}\n`,
+  );
+  return 0;
 }
 
 async function runTargets(): Promise<void> {
@@ -85,18 +130,25 @@ function buildProgram(): Command {
     .option("-o, --out <dir>", "output directory (default: the config's package_prefix as a path)")
     .option("--force", "overwrite files whose policy is skip")
     .addOption(new Option("--force-paths <glob...>", "overwrite these paths (fnmatch globs) despite skip"))
-    .action(runGenerate);
+    .addOption(new Option("--check", "write nothing; exit 1 listing the files that would change, 0 when up to date").conflicts("dryRun"))
+    .addOption(new Option("--dry-run", "write nothing; print what each file would get (create, overwrite, unchanged, skip, delete)"))
+    .action(async (flags: GenerateFlags) => {
+      exitCode = await runGenerate(flags);
+    });
 
   program.command("targets").description("list installed targets and their config classes").action(runTargets);
   return program;
 }
+
+/** Set by a command that ends with a status other than 0 without an error (`generate --check`). */
+let exitCode = 0;
 
 async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   const verbose = argv.includes("--verbose");
   try {
     await program.parseAsync(argv);
-    return 0;
+    return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version "errors" are normal exits; commander already printed its message.

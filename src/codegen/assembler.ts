@@ -21,6 +21,11 @@ export interface AssembleOptions {
   /** Named in the banner (`codegen generate --target <name>`). */
   targetName: string;
   importOptions?: ImportFormatOptions;
+  /**
+   * Where a fragment came from: the config path of the scope instance whose output it
+   * rendered (`people[1]`). Conflict errors name them. @default none known
+   */
+  originOf?: (fragment: Fragment) => string | undefined;
 }
 
 /** Context key under which a file's formatted imports reach its template. */
@@ -34,25 +39,31 @@ interface MergedFile {
   ifExists: IfExists;
   executable: boolean;
   banner: boolean;
+  /** Origin of the fragment that declared the file, and of the one that set each context key. */
+  origin: string | undefined;
+  keyOrigins: Map<string, string | undefined>;
 }
 
 /** Merges fragments into files. Throws `GenerationError` naming the file, template or key on a conflict. */
 export function assemble(fragments: Iterable<Fragment>, options: AssembleOptions): GeneratedFile[] {
   const files = new Map<string, MergedFile>();
   const snippets: SnippetFragment[] = [];
+  const originOf = options.originOf ?? (() => undefined);
   for (const fragment of fragments) {
-    if (fragment instanceof FileFragment) mergeFile(files, fragment);
+    if (fragment instanceof FileFragment) mergeFile(files, fragment, originOf(fragment));
     else snippets.push(fragment);
   }
-  for (const snippet of snippets) appendSnippet(files, snippet, options.env);
+  for (const snippet of snippets) appendSnippet(files, snippet, options.env, originOf(snippet));
 
   return [...files.values()]
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     .map((file) => renderFile(file, options));
 }
 
-function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment): void {
+function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment, origin: string | undefined): void {
   const existing = files.get(fragment.path);
+  const fail = (problem: string, sources: (string | undefined)[]) =>
+    new GenerationError(problem, { sources: defined(sources), outputPaths: [fragment.path] });
   if (!existing) {
     files.set(fragment.path, {
       path: fragment.path,
@@ -62,20 +73,25 @@ function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment): void
       ifExists: fragment.ifExists,
       executable: fragment.executable,
       banner: fragment.banner,
+      origin,
+      keyOrigins: new Map(Object.keys(fragment.context).map((key) => [key, origin])),
     });
     return;
   }
   if (existing.template !== fragment.template) {
-    throw new GenerationError(
+    throw fail(
       `${fragment.path}: fragments disagree on the template ("${existing.template}" and "${fragment.template}")`,
+      [existing.origin, origin],
     );
   }
   for (const [key, value] of Object.entries(fragment.context)) {
     if (key in existing.context && !isDeepStrictEqual(existing.context[key], value)) {
-      throw new GenerationError(
+      throw fail(
         `${fragment.path}: fragments of template "${fragment.template}" disagree on context key "${key}"`,
+        [existing.keyOrigins.get(key), origin],
       );
     }
+    if (!(key in existing.context)) existing.keyOrigins.set(key, origin);
     existing.context[key] = value;
   }
   existing.imports.update(fragment.imports);
@@ -84,16 +100,24 @@ function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment): void
   existing.banner &&= fragment.banner;
 }
 
-function appendSnippet(files: Map<string, MergedFile>, snippet: SnippetFragment, env: nunjucks.Environment): void {
+function appendSnippet(
+  files: Map<string, MergedFile>,
+  snippet: SnippetFragment,
+  env: nunjucks.Environment,
+  origin: string | undefined,
+): void {
   const file = files.get(snippet.path);
+  const fail = (problem: string, sources: (string | undefined)[]) =>
+    new GenerationError(problem, { sources: defined(sources), outputPaths: [snippet.path] });
   if (!file) {
-    throw new GenerationError(
-      `${snippet.path}: a snippet for slot "${snippet.slot}" has no file fragment declaring the file`,
-    );
+    throw fail(`${snippet.path}: a snippet for slot "${snippet.slot}" has no file fragment declaring the file`, [origin]);
   }
   const slot = file.context[snippet.slot] ?? [];
   if (!Array.isArray(slot)) {
-    throw new GenerationError(`${snippet.path}: context key "${snippet.slot}" is not a list; snippets cannot append to it`);
+    throw fail(`${snippet.path}: context key "${snippet.slot}" is not a list; snippets cannot append to it`, [
+      file.keyOrigins.get(snippet.slot),
+      origin,
+    ]);
   }
   const item = snippet.template !== undefined ? renderTemplate(env, snippet.template, snippet.context).trim() : snippet.value;
   file.context[snippet.slot] = [...slot, item];
@@ -102,13 +126,20 @@ function appendSnippet(files: Map<string, MergedFile>, snippet: SnippetFragment,
 
 function renderFile(file: MergedFile, options: AssembleOptions): GeneratedFile {
   if (IMPORTS_KEY in file.context) {
-    throw new GenerationError(`${file.path}: context key "${IMPORTS_KEY}" is reserved for the file's imports`);
+    throw new GenerationError(`${file.path}: context key "${IMPORTS_KEY}" is reserved for the file's imports`, {
+      sources: defined([file.keyOrigins.get(IMPORTS_KEY)]),
+      outputPaths: [file.path],
+    });
   }
   const imports = file.imports.isEmpty ? "" : formatImports(file.imports, options.language, options.importOptions);
   let content = file.template.trim() === "" ? "" : renderTemplate(options.env, file.template, { ...file.context, [IMPORTS_KEY]: imports });
   if (content !== "") content = `${content.replace(/\s+$/, "")}\n`;
   if (file.banner && content !== "") content = withBanner(content, bannerFor(file.path, options.targetName, options.language));
   return new GeneratedFile({ path: file.path, content, ifExists: file.ifExists, executable: file.executable });
+}
+
+function defined(sources: (string | undefined)[]): string[] {
+  return sources.filter((source): source is string => source !== undefined);
 }
 
 function copyImports(imports: ImportCollector): ImportCollector {

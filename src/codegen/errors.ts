@@ -42,9 +42,57 @@ export class ConfigError extends CLIError {
   }
 }
 
-/** File generation fails because of bad config semantics (conflicting fragments, escaping paths, ...). */
+/** Where a generation problem came from, as far as the engine can tell. */
+export interface GenerationErrorOptions {
+  /** The config file of the run. */
+  file?: string;
+  /** Config paths of the scope instances whose outputs are involved, e.g. `people[1]`. */
+  sources?: readonly string[];
+  /** Output paths (as generated, relative to the output directory) the problem is about. */
+  outputPaths?: readonly string[];
+}
+
+/**
+ * File generation fails because of bad config semantics (conflicting fragments, escaping
+ * paths, ...) or a bad output directory. The message names the config file and the config
+ * paths involved when they are known:
+ * `conflict.json: greetings/ada.ts: fragments … disagree on context key "lines" (generated for people[0] and people[1])`.
+ */
 export class GenerationError extends CLIError {
   override name = "GenerationError";
+  /** The message without the config file and sources. */
+  readonly problem: string;
+  readonly file: string | undefined;
+  readonly sources: readonly string[];
+  readonly outputPaths: readonly string[];
+
+  constructor(problem: string, options: GenerationErrorOptions = {}) {
+    const sources = [...new Set((options.sources ?? []).filter((source) => source !== ""))];
+    super(GenerationError.format(problem, options.file, sources));
+    this.problem = problem;
+    this.file = options.file;
+    this.sources = sources;
+    this.outputPaths = options.outputPaths ?? [];
+  }
+
+  /** The same problem with the config file and, when it has none yet, the sources filled in. */
+  withContext(context: { file?: string; sources?: readonly string[] }): GenerationError {
+    return new GenerationError(this.problem, {
+      file: this.file ?? context.file,
+      sources: this.sources.length > 0 ? this.sources : context.sources,
+      outputPaths: this.outputPaths,
+    });
+  }
+
+  private static format(problem: string, file: string | undefined, sources: readonly string[]): string {
+    const head = file ? `${file}: ${problem}` : problem;
+    return sources.length === 0 ? head : `${head} (generated for ${listOf(sources)})`;
+  }
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listOf(items: readonly string[]): string {
+  return items.length === 1 ? items[0]! : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
 
 /** A value has the right type but is unacceptable (Python's `ValueError`). */

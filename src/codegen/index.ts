@@ -17,8 +17,28 @@ export {
   type ConfigIssue,
 } from "./errors.js";
 export { FileFragment, SnippetFragment, type Fragment } from "./fragments.js";
-export { buildFiles, defaultOutDir, generate, planGeneration, type GenerateOptions, type GenerateResult } from "./generate.js";
+export {
+  buildFiles,
+  countActions,
+  defaultOutDir,
+  driftOf,
+  generate,
+  planGeneration,
+  type GenerateOptions,
+  type GenerateResult,
+} from "./generate.js";
+export { fnmatch } from "./globs.js";
 export { loadImportFormatters } from "./import-formatters.js";
+export {
+  MANIFEST_FILE,
+  formatManifest,
+  manifestPath,
+  readManifest,
+  updateManifest,
+  type Manifest,
+  type ManifestUpdate,
+  type StoredManifest,
+} from "./manifest.js";
 export {
   ImportCollector,
   formatImports,
@@ -39,10 +59,24 @@ export {
 export { StaticFile, type IfExists } from "./outputs.js";
 export { entryPoints, loadEntryPoint, type EntryPoint } from "./plugins.js";
 export { OperationRegistry, loadRegistry } from "./registry.js";
+export { deleteStale, planDeletions, sha256 } from "./prune.js";
 export { RenderRegistry, registry, type RenderCtx, type Renderer } from "./render.js";
 export { PROJECT, Scope, ScopeTree, discoverScopes, scoped } from "./scopes.js";
 export { sourcePath } from "./source-path.js";
 export { BuildStore } from "./store.js";
 export { discoverTargets, packagePrefixOf, type Target } from "./target.js";
 export { createTemplateEnv, renderTemplate } from "./templating.js";
-export { GeneratedFile, applyPlan, fnmatch, planWrites, writeFiles, type PlannedWrite, type WriteAction } from "./writer.js";
+export {
+  GeneratedFile,
+  applyPlan,
+  planWrites,
+  writeFiles,
+  type KeptFile,
+  type ManifestWrite,
+  type PlanAction,
+  type PlannedChange,
+  type PlannedDeletion,
+  type PlannedWrite,
+  type RecordedFile,
+  type WriteAction,
+} from "./writer.js";

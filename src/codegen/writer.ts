@@ -1,13 +1,18 @@
-// The only code that touches the output directory. `planWrites` validates every path and
-// decides each file's action without writing; `applyPlan` writes all-or-nothing (temp files
-// beside their targets, renamed into place only once every temp is written).
+// With prune.ts, the only code that changes the output directory. `planWrites` validates
+// every path and decides each file's action, writing nothing. `applyPlan` carries out a plan:
+// writes all-or-nothing (temp files beside their targets, renamed into place only once every
+// temp is written), only then deletes the stale files prune.ts planned, and writes the
+// manifest last.
 
 import { randomBytes } from "node:crypto";
-import { chmod, lstat, mkdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 import { GenerationError } from "./errors.js";
+import { compileForcePattern } from "./globs.js";
 import type { IfExists } from "./outputs.js";
+import { errorCode, isInside, quotePath, resolveOutDir, resolveReal, validatePaths } from "./paths.js";
+import { type PlannedDeletion, deleteStale } from "./prune.js";
 
 /** One file to write, with its content already rendered. */
 export class GeneratedFile {
@@ -39,10 +44,26 @@ export type WriteAction = "create" | "overwrite" | "unchanged" | "skip";
 export interface PlannedWrite {
   /** The file to write. */
   file: GeneratedFile;
-  /** Where the file goes: the output directory joined with the file's normalised path. */
+  /** The file's path normalised (`a/./b.py` → `a/b.py`), relative to the output directory. */
+  path: string;
+  /** Where the file goes: the output directory joined with the normalised path. */
   absolutePath: string;
   /** What writing will do with it. */
   action: WriteAction;
+}
+
+export type { KeptFile, PlannedDeletion, RecordedFile } from "./prune.js";
+
+/** One entry of a plan: a file to write (or leave), or a stale file to delete. */
+export type PlannedChange = PlannedWrite | PlannedDeletion;
+
+/** Every action a plan entry can have. */
+export type PlanAction = PlannedChange["action"];
+
+/** The manifest file to (re)write as the very last step of {@link applyPlan}. */
+export interface ManifestWrite {
+  absolutePath: string;
+  content: string;
 }
 
 /** How existing files with the `skip` policy are treated. */
@@ -65,7 +86,8 @@ export interface WriteOptions {
  *
  * @throws GenerationError naming the path for an empty, absolute or NUL-containing path, one
  * that escapes the output directory (by `..` or through a symbolic link), a duplicate, a path
- * that is also another file's directory, or one whose place on disk is taken by a directory.
+ * that is also another file's directory, or one whose place on disk is taken by a directory;
+ * and for an invalid `forcePaths` glob.
  * @example const plan = await planWrites(files, "out", { forcePaths: ["README.md"] });
  */
 export async function planWrites(
@@ -76,17 +98,16 @@ export async function planWrites(
   const entries = validatePaths(files);
   const forced = options.force ? [] : [...(options.forcePaths ?? [])].map(compileForcePattern);
   const root = path.resolve(outDir);
-  const realRoot = await resolveReal(root, `output directory ${quote(outDir)}`);
+  const realRoot = await resolveOutDir(root, outDir);
 
   const plan: PlannedWrite[] = [];
   for (const [file, relative] of entries) {
     const absolutePath = path.join(root, relative);
-    const real = await resolveReal(absolutePath, `output path ${quote(file.path)}`);
-    const fromRoot = path.relative(realRoot, real);
-    if (fromRoot === ".." || fromRoot.startsWith(`..${path.sep}`) || path.isAbsolute(fromRoot)) {
-      throw new GenerationError(
-        `output path ${quote(file.path)} resolves to ${real}, outside the output directory ${realRoot}`,
-      );
+    const real = await resolveReal(absolutePath, `output path ${quotePath(file.path)}`, file.path);
+    if (!isInside(realRoot, real)) {
+      throw new GenerationError(`output path ${quotePath(file.path)} resolves to ${real}, outside the output directory ${realRoot}`, {
+        outputPaths: [file.path],
+      });
     }
     const existing = await readExisting(absolutePath, file.path);
     let action: WriteAction;
@@ -94,60 +115,53 @@ export async function planWrites(
     else if (file.ifExists === "skip" && !options.force && !forced.some((glob) => glob.test(relative))) action = "skip";
     else if (existing.equals(Buffer.from(file.content))) action = "unchanged";
     else action = "overwrite";
-    plan.push({ file, absolutePath, action });
+    plan.push({ file, path: relative, absolutePath, action });
   }
   return plan;
 }
 
 /**
- * Carries out a plan from {@link planWrites}, all-or-nothing: every new content goes to a temp
- * file beside its target first; only when all are written are they renamed into place. On a
- * failure the temps and any directories created are removed and the error is rethrown.
- * Identical files are not rewritten, so their mtime is kept.
+ * Carries out a plan from {@link planWrites} (and {@link planDeletions}). Writes go first,
+ * all-or-nothing: every new content goes to a temp file beside its target; only when all are
+ * written are they renamed into place. On a failure the temps and any directories created are
+ * removed and the error is rethrown. Identical files are not rewritten, so their mtime is kept.
+ * Only then are stale files deleted, with the directories they leave empty; the manifest, if
+ * given, is renamed into place last, so it never lists a deletion that did not happen.
  *
- * @returns the number of files created, overwritten or already up to date (skipped ones do not count).
+ * @returns the number of files created, overwritten or already up to date (skipped and deleted ones do not count).
  * @example const written = await applyPlan(plan);
  */
-export async function applyPlan(plan: readonly PlannedWrite[]): Promise<number> {
-  const writes = plan.filter((entry) => entry.action === "create" || entry.action === "overwrite");
-  const temps: string[] = [];
-  const createdDirs: string[] = [];
-  try {
-    for (const { file, absolutePath } of writes) {
-      const dir = path.dirname(absolutePath);
-      const created = await mkdir(dir, { recursive: true });
-      if (created !== undefined) createdDirs.push(created);
-      const temp = path.join(dir, `.${path.basename(absolutePath)}.${randomBytes(6).toString("hex")}.tmp`);
-      temps.push(temp);
-      await writeFile(temp, file.content, { flag: "wx" });
-      const mode = await targetMode(absolutePath, file.executable);
-      if (mode !== undefined) await chmod(temp, mode);
-    }
-  } catch (error) {
-    await Promise.all(temps.map((temp) => rm(temp, { force: true })));
-    for (const dir of createdDirs.reverse()) await rm(dir, { recursive: true, force: true });
-    throw error;
-  }
+export async function applyPlan(plan: readonly PlannedChange[], options: { manifest?: ManifestWrite } = {}): Promise<number> {
+  const writes = plan.filter((entry): entry is PlannedWrite => entry.action === "create" || entry.action === "overwrite");
+  const staged: { absolutePath: string; content: string; executable: boolean }[] = writes.map((entry) => ({
+    absolutePath: entry.absolutePath,
+    content: entry.file.content,
+    executable: entry.file.executable,
+  }));
+  if (options.manifest) staged.push({ ...options.manifest, executable: false });
+  const temps = await stage(staged);
 
   let renamed = 0;
   try {
-    for (; renamed < writes.length; renamed++) await rename(temps[renamed], writes[renamed].absolutePath);
+    for (; renamed < writes.length; renamed++) await rename(temps[renamed]!, writes[renamed]!.absolutePath);
+    for (const entry of plan) {
+      if (entry.action !== "unchanged" || !entry.file.executable) continue;
+      const { mode } = await stat(entry.absolutePath);
+      if ((mode & 0o111) !== 0o111) await chmod(entry.absolutePath, (mode & 0o777) | 0o111);
+    }
+    await deleteStale(plan.filter((entry): entry is PlannedDeletion => entry.action === "delete"));
+    if (options.manifest) await rename(temps[renamed]!, options.manifest.absolutePath);
   } catch (error) {
-    // A rename cannot be undone safely; at least leave no temp files behind.
+    // A rename or a deletion cannot be undone safely; at least leave no temp files behind.
     await Promise.all(temps.slice(renamed).map((temp) => rm(temp, { force: true })));
     throw error;
   }
-
-  for (const { file, absolutePath, action } of plan) {
-    if (action !== "unchanged" || !file.executable) continue;
-    const { mode } = await stat(absolutePath);
-    if ((mode & 0o111) !== 0o111) await chmod(absolutePath, (mode & 0o777) | 0o111);
-  }
-  return plan.filter((entry) => entry.action !== "skip").length;
+  return plan.filter((entry) => entry.action !== "skip" && entry.action !== "delete").length;
 }
 
 /**
  * Plans then writes `files` under `outDir` (see {@link planWrites} and {@link applyPlan}).
+ * Keeps no manifest and deletes nothing; `generate` does both.
  *
  * @returns the number of files written or already up to date; skipped files do not count.
  * @example await writeFiles([new GeneratedFile({ path: "a.py", content: "" })], "out", { force: true });
@@ -160,127 +174,42 @@ export async function writeFiles(
   return applyPlan(await planWrites(files, outDir, options));
 }
 
-/**
- * Python's `fnmatch.fnmatchcase`: `*` matches any run of characters including `/`, `?` one
- * character, `[seq]` one character in seq, `[!seq]` one not in it. Other characters match themselves.
- *
- * @throws GenerationError for a pattern with an invalid character range (`[z-a]`).
- * @example fnmatch("src/app/main.tsx", "src/*.tsx"); // true
- */
-export function fnmatch(filePath: string, pattern: string): boolean {
-  return globToRegExp(pattern).test(filePath);
-}
-
-function globToRegExp(pattern: string): RegExp {
-  let source = "";
-  let i = 0;
-  while (i < pattern.length) {
-    const char = pattern[i++];
-    if (char === "*") {
-      source += ".*";
-      while (pattern[i] === "*") i++;
-    } else if (char === "?") {
-      source += ".";
-    } else if (char === "[") {
-      // As in fnmatch, a `]` right after `[` or `[!` is a member, and an unclosed `[` is literal.
-      let end = i;
-      if (pattern[end] === "!") end++;
-      if (pattern[end] === "]") end++;
-      end = pattern.indexOf("]", end);
-      if (end < 0) {
-        source += "\\[";
-        continue;
-      }
-      const body = pattern.slice(i, end);
-      i = end + 1;
-      const negated = body.startsWith("!");
-      const members = (negated ? body.slice(1) : body).replace(/[\\\]^[]/g, "\\$&");
-      source += negated ? `[^${members}]` : `[${members}]`;
-    } else {
-      source += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-    }
-  }
+/** Writes each content to a temp file beside its target; on failure removes them all (and new directories). */
+async function stage(files: readonly { absolutePath: string; content: string; executable: boolean }[]): Promise<string[]> {
+  const temps: string[] = [];
+  const createdDirs: string[] = [];
   try {
-    return new RegExp(`^${source}$`, "su");
-  } catch {
-    throw new GenerationError(`invalid glob pattern ${quote(pattern)}`);
-  }
-}
-
-/** `./README.md` names the same file as `README.md`. */
-function compileForcePattern(pattern: string): RegExp {
-  return globToRegExp(pattern.replace(/^(\.\/)+/, ""));
-}
-
-/** Checks every path on its own and against the others; returns each file with its normalised path. */
-function validatePaths(files: Iterable<GeneratedFile>): [GeneratedFile, string][] {
-  const entries: [GeneratedFile, string][] = [];
-  const seen = new Map<string, string>();
-  for (const file of files) {
-    const relative = normalisePath(file.path);
-    const previous = seen.get(relative);
-    if (previous !== undefined) {
-      const alias = previous === file.path ? "" : ` (same file as ${quote(previous)})`;
-      throw new GenerationError(`duplicate output path ${quote(file.path)}${alias}`);
+    for (const { absolutePath, content, executable } of files) {
+      const dir = path.dirname(absolutePath);
+      const created = await mkdir(dir, { recursive: true });
+      if (created !== undefined) createdDirs.push(created);
+      const temp = path.join(dir, `.${path.basename(absolutePath)}.${randomBytes(6).toString("hex")}.tmp`);
+      temps.push(temp);
+      await writeFile(temp, content, { flag: "wx" });
+      const mode = await targetMode(absolutePath, executable);
+      if (mode !== undefined) await chmod(temp, mode);
     }
-    seen.set(relative, file.path);
-    entries.push([file, relative]);
-  }
-  for (const [file, relative] of entries) {
-    for (let slash = relative.indexOf("/"); slash >= 0; slash = relative.indexOf("/", slash + 1)) {
-      const parent = seen.get(relative.slice(0, slash));
-      if (parent !== undefined) {
-        throw new GenerationError(
-          `output path ${quote(parent)} is a file, but ${quote(file.path)} needs it to be a directory`,
-        );
-      }
-    }
-  }
-  return entries;
-}
-
-function normalisePath(raw: string): string {
-  const fail = (problem: string) => new GenerationError(`output path ${quote(raw)} ${problem}`);
-  if (raw === "") throw fail("is empty");
-  if (raw.includes("\0")) throw fail("contains a NUL byte");
-  // A backslash is a separator on Windows only; refusing it keeps one meaning everywhere.
-  if (raw.includes("\\")) throw fail("contains a backslash (use / as the separator)");
-  if (path.posix.isAbsolute(raw) || path.win32.isAbsolute(raw)) {
-    throw fail("is absolute (paths are relative to the output directory)");
-  }
-  const normalised = path.posix.normalize(raw);
-  if (normalised === ".." || normalised.startsWith("../")) throw fail("escapes the output directory");
-  if (normalised === "." || normalised.endsWith("/")) throw fail("names a directory, not a file");
-  return normalised;
-}
-
-/**
- * The real path `target` has or would have once created: symbolic links in its existing part
- * resolved, the missing rest appended. A broken link cannot be resolved, so it is refused.
- * `label` names the path in errors.
- */
-async function resolveReal(target: string, label: string): Promise<string> {
-  try {
-    return await realpath(target);
   } catch (error) {
-    const code = errorCode(error);
-    if (code === "ENOTDIR") throw new GenerationError(`${label} goes through a file that is not a directory`);
-    if (code !== "ENOENT") throw error;
-    if (await exists(target)) throw new GenerationError(`${label} goes through a broken symbolic link`);
-    const parent = path.dirname(target);
-    if (parent === target) throw error;
-    return path.join(await resolveReal(parent, label), path.basename(target));
+    await Promise.all(temps.map((temp) => rm(temp, { force: true })));
+    for (const dir of createdDirs.reverse()) await rm(dir, { recursive: true, force: true });
+    throw error;
   }
+  return temps;
 }
 
 /** The bytes of the file at `target`, or undefined when there is none. */
 async function readExisting(target: string, label: string): Promise<Buffer | undefined> {
   try {
     const info = await stat(target);
-    if (!info.isFile()) throw new GenerationError(`output path ${quote(label)} exists and is not a regular file`);
+    if (!info.isFile()) {
+      throw new GenerationError(`output path ${quotePath(label)} exists and is not a regular file`, { outputPaths: [label] });
+    }
     return await readFile(target);
   } catch (error) {
     if (errorCode(error) === "ENOENT") return undefined;
+    if (errorCode(error) === "ENAMETOOLONG") {
+      throw new GenerationError(`output path ${quotePath(label)} is too long for the file system`, { outputPaths: [label] });
+    }
     throw error;
   }
 }
@@ -297,21 +226,4 @@ async function targetMode(target: string, executable: boolean): Promise<number |
     if (errorCode(error) !== "ENOENT") throw error;
     return executable ? 0o755 : undefined;
   }
-}
-
-async function exists(target: string): Promise<boolean> {
-  try {
-    await lstat(target);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
-
-function quote(value: string): string {
-  return JSON.stringify(value);
 }

@@ -119,6 +119,7 @@ describe("generate", () => {
     const result = await generate(opts);
     assert.equal(result.written, 4);
     assert.deepEqual(await snapshot(opts.outDir!), {
+      ".codegen-manifest.json": result.manifest!.content,
       "LICENSE.txt": `${BANNER}All rights reserved.\n`,
       "index.txt": `${BANNER}home\nabout\n`,
       pages: "<dir>",
@@ -179,7 +180,9 @@ describe("generate is all-or-nothing", () => {
   it("refuses an output path escaping the out dir with a GenerationError and writes nothing", async () => {
     await expectUntouched(
       { pages: [{ name: "home", words: 9 }, { name: "evil", path: "../escape.txt" }] },
-      (error) => error instanceof GenerationError && /"\.\.\/escape\.txt" escapes the output directory/.test(error.message),
+      (error) =>
+        error instanceof GenerationError &&
+        /^\/.*\.json: output path "\.\.\/escape\.txt" escapes the output directory \(generated for pages\[1\]\)$/.test(error.message),
     );
   });
 
@@ -193,7 +196,13 @@ describe("generate is all-or-nothing", () => {
   it("refuses conflicting fragments with a GenerationError naming the file and key, and writes nothing", async () => {
     await expectUntouched(
       { pages: [{ name: "home", words: 9 }, { name: "twin", path: "twin.txt" }, { name: "twin", path: "twin.txt", words: 2 }] },
-      (error) => error instanceof GenerationError && error.message.startsWith("twin.txt:") && /"page\.njk"/.test(error.message) && /"words"/.test(error.message),
+      (error) =>
+        error instanceof GenerationError &&
+        error.problem.startsWith("twin.txt:") &&
+        /"page\.njk"/.test(error.message) &&
+        /"words"/.test(error.message) &&
+        error.message.startsWith(`${error.file}: twin.txt:`) &&
+        error.message.endsWith("(generated for pages[1] and pages[2])"),
     );
   });
 

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 
 import { GenerationError } from "../../src/codegen/errors.js";
-import { GeneratedFile, applyPlan, fnmatch, planWrites, writeFiles } from "../../src/codegen/writer.js";
+import { fnmatch } from "../../src/codegen/globs.js";
+import { planDeletions, sha256 } from "../../src/codegen/prune.js";
+import { GeneratedFile, applyPlan, planWrites, writeFiles } from "../../src/codegen/writer.js";
 
 let root: string;
 let out: string;
@@ -91,8 +93,13 @@ describe("fnmatch", () => {
     assert.equal(fnmatch("aab", "a+b"), false);
   });
 
-  it("rejects an invalid range", () => {
-    assert.throws(() => fnmatch("x", "[z-a]"), generationError('"[z-a]"'));
+  it("rejects a reversed range, naming it", () => {
+    assert.throws(() => fnmatch("x", "[z-a]"), generationError('invalid glob pattern "[z-a]": the character range "z-a" is reversed (write "a-z")'));
+    assert.throws(() => fnmatch("x", "[!0-9z-a]"), generationError('"z-a" is reversed'));
+  });
+
+  it("names --force-paths when one of its globs is invalid", async () => {
+    await assert.rejects(planWrites([file("a.md")], out, { forcePaths: ["ok", "[z-a]"] }), generationError('--force-paths: invalid glob pattern "[z-a]"'));
   });
 });
 
@@ -330,6 +337,81 @@ describe("applyPlan", () => {
     await writeFile(join(out, "blocked"), "in the way\n");
     const before = await snapshot(out);
     await assert.rejects(applyPlan(plan), (error: unknown) => ["EEXIST", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? ""));
+    assert.deepEqual(await snapshot(out), before);
+  });
+});
+
+describe("planDeletions", () => {
+  const recorded = (path: string, content: string) => ({ path, sha256: sha256(content) });
+
+  it("deletes a recorded file still as generated, keeps an edited one, and ignores a missing one", async () => {
+    await mkdir(join(out, "a/b"), { recursive: true });
+    await writeFile(join(out, "a/b/same.py"), "gen\n");
+    await writeFile(join(out, "edited.py"), "mine\n");
+    const { deletions, kept } = await planDeletions(
+      [recorded("a/b/same.py", "gen\n"), recorded("edited.py", "gen\n"), recorded("gone.py", "gen\n")],
+      out,
+    );
+    assert.deepEqual(deletions, [
+      { action: "delete", path: "a/b/same.py", absolutePath: join(out, "a/b/same.py"), dirs: [join(out, "a/b"), join(out, "a")] },
+    ]);
+    assert.deepEqual(kept, [{ path: "edited.py", absolutePath: join(out, "edited.py"), reason: "it changed since codegen generated it" }]);
+    assert.deepEqual(await snapshot(out), { a: "<dir>", "a/b": "<dir>", "a/b/same.py": "gen\n", "edited.py": "mine\n" }, "planning deletes nothing");
+  });
+
+  it("keeps a symlink, and a file reached through a symlinked directory leading outside", async () => {
+    const outside = join(root, "outside");
+    await mkdir(outside);
+    await writeFile(join(outside, "x.py"), "gen\n");
+    await mkdir(out);
+    await symlink(outside, join(out, "link"));
+    await symlink(join(outside, "x.py"), join(out, "alias.py"));
+    const { deletions, kept } = await planDeletions([recorded("link/x.py", "gen\n"), recorded("alias.py", "gen\n")], out);
+    assert.deepEqual(deletions, []);
+    assert.deepEqual(kept.map((file) => [file.path, file.reason]), [
+      ["link/x.py", `it now lies outside the output directory (${outside})`],
+      ["alias.py", "it is no longer a regular file"],
+    ]);
+  });
+
+  it("refuses a recorded path that escapes the output directory", async () => {
+    await assert.rejects(planDeletions([recorded("../x.py", "")], out), generationError('"../x.py" escapes'));
+  });
+});
+
+describe("applyPlan with deletions", () => {
+  it("deletes after writing, removes only the directories a deletion emptied, and writes the manifest last", async () => {
+    await mkdir(join(out, "old/deep"), { recursive: true });
+    await mkdir(join(out, "shared"), { recursive: true });
+    await mkdir(join(out, "empty"), { recursive: true });
+    await writeFile(join(out, "old/deep/x.py"), "gen\n");
+    await writeFile(join(out, "shared/y.py"), "gen\n");
+    await writeFile(join(out, "shared/user.txt"), "mine\n");
+    const writes = await planWrites([file("new/z.py", "z\n")], out);
+    const { deletions } = await planDeletions(
+      [{ path: "old/deep/x.py", sha256: sha256("gen\n") }, { path: "shared/y.py", sha256: sha256("gen\n") }],
+      out,
+    );
+    const manifest = { absolutePath: join(out, "manifest.json"), content: "{}\n" };
+    assert.equal(await applyPlan([...writes, ...deletions], { manifest }), 1);
+    assert.deepEqual(await snapshot(out), {
+      empty: "<dir>",
+      "manifest.json": "{}\n",
+      new: "<dir>",
+      "new/z.py": "z\n",
+      shared: "<dir>",
+      "shared/user.txt": "mine\n",
+    });
+  });
+
+  it("deletes nothing and writes no manifest when a write fails", async () => {
+    await mkdir(out);
+    await writeFile(join(out, "stale.py"), "gen\n");
+    const writes = await planWrites([file("blocked/a.py")], out);
+    const { deletions } = await planDeletions([{ path: "stale.py", sha256: sha256("gen\n") }], out);
+    await writeFile(join(out, "blocked"), "in the way\n");
+    const before = await snapshot(out);
+    await assert.rejects(applyPlan([...writes, ...deletions], { manifest: { absolutePath: join(out, "m.json"), content: "{}\n" } }));
     assert.deepEqual(await snapshot(out), before);
   });
 });

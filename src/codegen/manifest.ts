@@ -1,0 +1,161 @@
+// The manifest: `.codegen-manifest.json` in the output directory records, per target, the
+// files that target generated there and a hash of each. A later run of the same target
+// deletes the recorded files it no longer produces, if they are still as generated; files it
+// never recorded (the user's, `skip`-policy bootstrap files, other targets') are never touched.
+
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+
+import { configIssuesOf } from "./config-path.js";
+import { GenerationError } from "./errors.js";
+import { errorCode, normaliseOutputPath } from "./paths.js";
+import { type RecordedFile, sha256 } from "./prune.js";
+import type { PlannedWrite } from "./writer.js";
+
+/** Name of the manifest file, at the top of the output directory. It never lists itself. */
+export const MANIFEST_FILE = ".codegen-manifest.json";
+
+/** Recorded files per target name, each list sorted by path. */
+export type Manifest = ReadonlyMap<string, readonly RecordedFile[]>;
+
+const MANIFEST_VERSION = 1;
+
+const NOTE =
+  "Written by codegen generate: the files each target generated here, so that a later run can delete the ones it " +
+  "no longer generates (only while they are unchanged). Keep it with the generated files; do not edit it.";
+
+const Recorded = z.strictObject({
+  path: z.string().refine(isCanonicalPath, "must be a normalised path inside the output directory, not the manifest itself"),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits"),
+});
+
+const ManifestFile = z.strictObject({
+  note: z.string().optional(),
+  version: z.literal(MANIFEST_VERSION, { error: `must be ${MANIFEST_VERSION} (this manifest was written by another codegen version)` }),
+  targets: z.record(
+    z.string().min(1),
+    z.array(Recorded).superRefine((files, ctx) => {
+      const seen = new Set<string>();
+      files.forEach((file, index) => {
+        if (seen.has(file.path)) ctx.addIssue({ code: "custom", path: [index, "path"], message: `"${file.path}" is listed twice` });
+        seen.add(file.path);
+      });
+    }),
+  ),
+});
+
+/** A manifest as found on disk. */
+export interface StoredManifest {
+  /** The recorded files; empty when there is no manifest. */
+  recorded: Manifest;
+  /** The file's text, or undefined when there is none. */
+  text: string | undefined;
+}
+
+/**
+ * The manifest in `outDir`; empty when there is none yet.
+ * @throws GenerationError naming the file when it cannot be read or is not a valid manifest.
+ * @example (await readManifest("blog/api")).recorded.get("be")
+ */
+export async function readManifest(outDir: string): Promise<StoredManifest> {
+  const file = manifestPath(outDir);
+  const corrupt = (problem: string) =>
+    new GenerationError(
+      `corrupt manifest ${file}: ${problem}; fix it, or delete it ` +
+        "(the next run then records afresh, and files generated before are yours to remove)",
+    );
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") return { recorded: new Map(), text: undefined };
+    if (code === "EISDIR") throw corrupt("it is a directory, not a file");
+    throw error;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw corrupt(`not valid JSON (${(error as Error).message})`);
+  }
+  const result = ManifestFile.safeParse(data);
+  if (!result.success) {
+    const issues = configIssuesOf(result.error);
+    throw corrupt(issues.map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; "));
+  }
+  return { recorded: new Map(Object.entries(result.data.targets)), text };
+}
+
+/** Where the manifest of `outDir` lives. */
+export function manifestPath(outDir: string): string {
+  return path.join(path.resolve(outDir), MANIFEST_FILE);
+}
+
+/**
+ * The manifest's text: deterministic (targets and paths sorted), one file per line so that a
+ * diff shows exactly the files that came and went, with a trailing newline. Targets with no
+ * files are left out.
+ */
+export function formatManifest(manifest: Manifest): string {
+  const json = JSON.stringify;
+  const sections: string[] = [];
+  for (const name of [...manifest.keys()].sort(compare)) {
+    const files = [...manifest.get(name)!].sort((a, b) => compare(a.path, b.path));
+    if (files.length === 0) continue;
+    const lines = files.map((file) => `      { "path": ${json(file.path)}, "sha256": ${json(file.sha256)} }`);
+    sections.push(`    ${json(name)}: [\n${lines.join(",\n")}\n    ]`);
+  }
+  const targets = sections.length === 0 ? "{}" : `{\n${sections.join(",\n")}\n  }`;
+  return `{\n  "note": ${json(NOTE)},\n  "version": ${MANIFEST_VERSION},\n  "targets": ${targets}\n}\n`;
+}
+
+/** Whether a manifest records no file at all. */
+export function isEmptyManifest(manifest: Manifest): boolean {
+  return [...manifest.values()].every((files) => files.length === 0);
+}
+
+/** What this run records for its target, and which recorded files it no longer produces. */
+export interface ManifestUpdate {
+  /** The manifest after this run. */
+  next: Manifest;
+  /** Files the target recorded before, produces no more, and no other target records: candidates for deletion. */
+  stale: RecordedFile[];
+}
+
+/**
+ * The manifest after `target` wrote `writes` into a directory holding `previous`. Files with
+ * the `overwrite` policy are recorded (whatever their action); `skip`-policy files are the
+ * user's once written and never are. Other targets' sections are kept as they were.
+ * @throws GenerationError when a generated file would be the manifest itself.
+ */
+export function updateManifest(previous: Manifest, target: string, writes: readonly PlannedWrite[]): ManifestUpdate {
+  const clash = writes.find((write) => write.path === MANIFEST_FILE);
+  if (clash) {
+    throw new GenerationError(`output path "${clash.file.path}" is reserved for codegen's manifest`, { outputPaths: [clash.file.path] });
+  }
+  const produced = new Set(writes.map((write) => write.path));
+  const ownedByOthers = new Set<string>();
+  for (const [name, files] of previous) if (name !== target) for (const file of files) ownedByOthers.add(file.path);
+  const stale = (previous.get(target) ?? []).filter((file) => !produced.has(file.path) && !ownedByOthers.has(file.path));
+
+  const recorded = writes
+    .filter((write) => write.file.ifExists === "overwrite")
+    .map((write) => ({ path: write.path, sha256: sha256(write.file.content) }));
+  const next = new Map(previous);
+  next.set(target, recorded);
+  return { next, stale };
+}
+
+function isCanonicalPath(value: string): boolean {
+  try {
+    return normaliseOutputPath(value) === value && value !== MANIFEST_FILE;
+  } catch {
+    return false;
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,14 @@
+{
+  apps: [
+    { config: { module: 'catalog', resources: [{
+      model: 'shop.models.Product',
+      fields: [{ name: 'id', type: 'uuid' }, { name: 'title', type: 'str' }],
+      operations: ['get', 'list'],
+    }] }, prefix: '/a' },
+    { config: { module: 'catalog', resources: [{
+      model: 'shop.models.Product',
+      fields: [{ name: 'id', type: 'uuid' }, { name: 'title', type: 'str' }],
+      operations: ['get', 'list'],
+    }] }, prefix: '/b' },
+  ],
+}

@@ -1,0 +1,2 @@
+local base = import '_base.libsonnet';
+base { resources: [base.resources[0], base.resources[0]] }

@@ -1,0 +1,4 @@
+{
+  module: 'catalog',
+  resources: [,],
+}

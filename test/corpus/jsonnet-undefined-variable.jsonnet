@@ -1,0 +1,4 @@
+{
+  module: 'catalog',
+  databases: [db.postgres('main', { default: true })],
+}

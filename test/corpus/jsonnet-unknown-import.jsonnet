@@ -1,0 +1,2 @@
+local db = import 'be/db/no-such.libsonnet';
+(import '_base.libsonnet') + { databases: [db.postgres('main', { default: true })] }

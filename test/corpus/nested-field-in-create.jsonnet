@@ -1,0 +1,12 @@
+local base = import '_base.libsonnet';
+base {
+  resources: [base.resources[0] {
+    operations: ['get', {
+      name: 'create',
+      fields: [
+        { name: 'title', type: 'str' },
+        { name: 'maker', type: 'nested', model: 'shop.models.Maker', fields: [{ name: 'id', type: 'uuid' }] },
+      ],
+    }],
+  }],
+}

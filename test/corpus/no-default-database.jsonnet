@@ -1,0 +1,3 @@
+local db = import 'be/db/databases.libsonnet';
+local base = import '_base.libsonnet';
+base { databases: [db.postgres('main', {}), db.postgres('analytics', {})] }
