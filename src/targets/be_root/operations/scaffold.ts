@@ -1,0 +1,58 @@
+// `RootScaffold` (project scope): the files of a new backend project around the `be` target.
+// Every file is the user's once written: the `skip` policy leaves an existing file alone
+// (unless `--force` or `--force-paths`), and none carries the "do not edit" banner.
+
+import { StaticFile, operation } from "../../../codegen/index.js";
+import type { BuildContext } from "../../../codegen/index.js";
+import type { RootConfig } from "../config.js";
+import { DEV_REQUIREMENTS, runtimeRequirements } from "../dependencies.js";
+
+/** A user-owned file: written once, no banner. */
+function starter(path: string, template: string, context: Record<string, unknown> = {}): StaticFile {
+  return new StaticFile({ path, template, context, ifExists: "skip", banner: false });
+}
+
+/** `from <module> import <name>` lines of main.py, sorted by module like an import sorter would. */
+function mainImports(root: RootConfig): string[] {
+  const imports = [
+    `from ${root.package_prefix}.${root.module}.routes import router`,
+    `from ${root.package_prefix}.runtime.errors import register_error_handlers`,
+  ];
+  if (root.auth) imports.push(`from ${root.package_prefix}.auth.router import router as auth_router`);
+  return imports.sort();
+}
+
+@operation("root_scaffold", { scope: "project" })
+export class RootScaffold {
+  build(ctx: BuildContext<RootConfig>): StaticFile[] {
+    const root = ctx.config;
+    const pkg = root.package;
+    const context = {
+      ...root,
+      /** The title as a Python / TOML string literal (JSON's escapes are valid in both). */
+      title_literal: JSON.stringify(root.title),
+      /** Where `codegen generate --target be` writes by default: the package prefix as a path. */
+      api_dir: root.package_prefix.split(".").join("/"),
+    };
+    const files = [
+      starter("pyproject.toml", "pyproject.toml.njk", {
+        ...context,
+        dependencies: runtimeRequirements({ auth: root.auth }),
+        dev_dependencies: DEV_REQUIREMENTS,
+      }),
+      starter("README.md", "README.md.njk", context),
+      starter(".gitignore", "gitignore.njk"),
+      starter("config/project.jsonnet", "config/project.jsonnet.njk", context),
+      starter(`${pkg}/__init__.py`, "package/__init__.py.njk", context),
+      starter(`${pkg}/models.py`, "package/models.py.njk", context),
+      starter(`${pkg}/main.py`, "package/main.py.njk", { ...context, import_lines: mainImports(root) }),
+      starter("alembic.ini", "alembic.ini.njk", context),
+      starter("migrations/env.py", "migrations/env.py.njk", context),
+      starter("migrations/script.py.mako", "migrations/script.py.mako.njk"),
+      // Alembic needs the directory; git keeps it through this empty file.
+      starter("migrations/versions/.gitkeep", ""),
+    ];
+    if (root.auth) files.push(starter(`${pkg}/auth.py`, "package/auth.py.njk", context));
+    return files;
+  }
+}

@@ -1,0 +1,101 @@
+// SPEC's `fe.config.ProjectConfig`: where @hey-api/openapi-ts reads the backend's OpenAPI
+// document, where it writes the typed client, and with which plugins. Parsing fills every
+// default, so the operation never recomputes one.
+
+import { z } from "zod";
+
+/** Client plugins of @hey-api/openapi-ts: the HTTP library the generated SDK calls through. */
+export const ClientPlugin = z.enum([
+  "@hey-api/client-fetch",
+  "@hey-api/client-axios",
+  "@hey-api/client-ky",
+  "@hey-api/client-ofetch",
+  "@hey-api/client-next",
+  "@hey-api/client-nuxt",
+  "@hey-api/client-angular",
+]);
+export type ClientPlugin = z.output<typeof ClientPlugin>;
+
+const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+const SAFE_TEXT = /^[^\p{Cc}]+$/u;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.host !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The OpenAPI document: an `http(s)://` URL (the running backend's `/openapi.json`), or a
+ * file path relative to the front end's root.
+ * @example "http://127.0.0.1:8000/openapi.json"
+ * @example "../backend/openapi.json"
+ */
+export const SpecInput = z
+  .string()
+  .regex(SAFE_TEXT, "must be a URL or a file path (non-empty, printable)")
+  .superRefine((value, ctx) => {
+    if (URL_SCHEME.test(value) && !isHttpUrl(value)) {
+      ctx.addIssue({ code: "custom", message: 'must be an http:// or https:// URL, or a file path like "openapi.json"' });
+    }
+  });
+
+/**
+ * The directory openapi-ts writes the client into, relative to the front end's root.
+ * openapi-ts empties it on every run, so it must be a directory of its own, inside the
+ * project: not `.`, not absolute, no `..`.
+ * @example "src/client"
+ */
+export const OutputDir = z.string().superRefine((value, ctx) => {
+  const segments = value.split("/");
+  const problem =
+    value === "" || !SAFE_TEXT.test(value)
+      ? "must be a non-empty relative path"
+      : value.startsWith("/") || /^[A-Za-z]:/.test(value) || value.includes("\\")
+        ? 'must be a relative path with "/" separators, like "src/client"'
+        : segments.some((segment) => segment === "..")
+          ? 'must stay inside the project (no ".." segments)'
+          : segments.every((segment) => segment === "." || segment === "")
+            ? "must name a directory of its own: openapi-ts empties it on every run"
+            : undefined;
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+/**
+ * Base URL baked into the generated client: a path on the front end's own origin (`/api`,
+ * proxied to the backend by the dev server), an absolute `http(s)://` URL, or `false` for
+ * none.
+ * @example "/api"
+ */
+export const BaseUrl = z
+  .union([z.string(), z.literal(false)], { error: 'must be a path like "/api", an http(s):// URL, or false' })
+  .superRefine((value, ctx) => {
+    if (value === false) return;
+    if (!(SAFE_TEXT.test(value) && (isHttpUrl(value) || /^\/\S*$/.test(value)))) {
+      ctx.addIssue({ code: "custom", message: 'must be a path like "/api", an http(s):// URL, or false' });
+    }
+  });
+
+/**
+ * The config of the `fe` target: one `openapi-ts.config.ts` for @hey-api/openapi-ts.
+ * @example { input: "http://127.0.0.1:8000/openapi.json", base_url: "/api", tanstack_query: true }
+ */
+export const ProjectConfig = z.strictObject({
+  /** The OpenAPI document to generate from: a URL or a file path. Required. */
+  input: SpecInput,
+  /** Directory of the generated client, emptied on every run. @default "src/client" */
+  output: OutputDir.default("src/client"),
+  /** The HTTP client plugin. @default "@hey-api/client-fetch" */
+  client: ClientPlugin.default("@hey-api/client-fetch"),
+  /**
+   * Base URL of the generated client; `false` sets none. @default none written: openapi-ts
+   * uses the document's first server, if any
+   */
+  base_url: BaseUrl.optional(),
+  /** Also generate TanStack Query helpers (`@tanstack/react-query` plugin: query options, mutation options, keys). @default false */
+  tanstack_query: z.boolean().default(false),
+});
+export type ProjectConfig = z.output<typeof ProjectConfig>;

@@ -1,0 +1,300 @@
+/**
+ * End-to-end: from empty directories to a running full stack, with the commands the
+ * scaffolds' READMEs give.
+ *
+ * 1. `be_root` into an empty directory; a user adds a model and a resource; `be` generates
+ *    the API; Alembic writes and applies the migration on a real PostgreSQL; uvicorn serves
+ *    it; `/openapi.json` and the new routes answer. ruff and pyright pass on the project.
+ *    With `auth: true`, the app mounts the token endpoint and its routes want a token.
+ * 2. `fe_root` and `fe` into another empty directory; `npm install` (the registry, through
+ *    npm's cache); `npm run openapi-ts` on the spec of step 1 writes a typed client that
+ *    user code compiles against (and a wrong call does not); typecheck and build pass.
+ * 3. A variant without TanStack Query type-checks and builds; the Vite dev server proxies
+ *    the API prefix to the backend of step 1.
+ * The steps share state and run in order; `npm install` runs once.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { after, before, describe, it } from "node:test";
+import { generateWithCli, runCodegen } from "../helpers/codegen-cli.js";
+import { JsonClient } from "../support/http.js";
+import { freePort } from "../support/ports.js";
+import { type Postgres, startPostgres } from "../support/postgres.js";
+import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
+import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
+import { type Venv, ensureVenv } from "../support/venv.js";
+
+const execFileAsync = promisify(execFile);
+
+let venv: Venv;
+let postgres: Postgres | undefined;
+let root: string;
+let backend: string;
+let frontend: string;
+let api: JsonClient;
+let server: RunningProcess | undefined;
+let backendUrl = "";
+const started: RunningProcess[] = [];
+
+before(async () => {
+  root = await mkdtemp(join(tmpdir(), "codegen-bootstrap-"));
+  backend = join(root, "backend");
+  frontend = join(root, "frontend");
+  await Promise.all([mkdir(backend), mkdir(frontend)]);
+  venv = await ensureVenv();
+  postgres = await startPostgres();
+});
+
+after(async () => {
+  for (const proc of started) await proc.stop();
+  await postgres?.stop();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+/** Environment of child processes: no Node options or npm script variables of the test run. */
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith("npm_package_") && !key.startsWith("npm_lifecycle_")),
+  );
+  return { ...env, NODE_OPTIONS: "", NO_COLOR: "1", FORCE_COLOR: "0", PYTHONDONTWRITEBYTECODE: "1", ...extra };
+}
+
+/** Runs a command to completion; fails with its output unless it exits 0. */
+async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = childEnv()): Promise<string> {
+  try {
+    const { stdout, stderr } = await execFileAsync(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+    return stdout + stderr;
+  } catch (error) {
+    const { stdout = "", stderr = "", message } = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${stdout}${stderr || message}`);
+  }
+}
+
+/** Like `run`, for a command expected to fail: resolves with its output. */
+async function runFailing(command: string, args: string[], cwd: string): Promise<string> {
+  try {
+    await execFileAsync(command, args, { cwd, env: childEnv(), maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    return stdout + stderr;
+  }
+  throw new Error(`${command} ${args.join(" ")} succeeded in ${cwd}; it should have failed`);
+}
+
+function check(result: CheckResult, tool: string): void {
+  assert.ok(result.ok, `${tool} failed:\n${result.output}`);
+}
+
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+
+describe("from empty directories to a running full stack", () => {
+  it("be_root, a new model and resource, be, Alembic: the backend answers over HTTP", { timeout: 180_000 }, async () => {
+    await writeFile(join(root, "be_root.jsonnet"), "{ name: 'shop' }\n");
+    await generateWithCli(backend, "be_root", "../be_root.jsonnet", ".");
+    for (const file of ["pyproject.toml", "alembic.ini", "migrations/env.py", "shop/main.py", "shop/models.py", "config/project.jsonnet"]) {
+      assert.ok(existsSync(join(backend, file)), `${file} was scaffolded`);
+    }
+
+    // A user adds a model and a resource for it.
+    const models = join(backend, "shop", "models.py");
+    await writeFile(
+      models,
+      `${await readFile(models, "utf8")}
+
+class Tag(Base):
+    __tablename__ = "tags"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    label: Mapped[str] = mapped_column(unique=True)
+`,
+    );
+    const configFile = join(backend, "config", "project.jsonnet");
+    const config = await readFile(configFile, "utf8");
+    const resource = `    {
+      model: 'shop.models.Tag',
+      pk_type: 'int',
+      fields: [f.int('id'), f.str('label')],
+      operations: ['get', 'list', { name: 'create', fields: [f.str('label')] }, 'delete'],
+    },
+  ],
+}
+`;
+    assert.match(config, /\n {2}\],\n\}\n$/, "the starter config ends with the resources list");
+    await writeFile(configFile, config.replace(/ {2}\],\n\}\n$/, resource));
+
+    // The README's commands: generate, write a migration, apply it.
+    const generated = await runCodegen(backend, ["generate", "--target", "be", "--config", "config/project.jsonnet"]);
+    assert.equal(generated.code, 0, generated.stderr);
+    assert.ok(existsSync(join(backend, "shop", "api", "core", "routes", "tag.py")), "be wrote into the package prefix's directory");
+
+    const env = childEnv({ DATABASE_URL: postgres!.asyncUrl });
+    const alembic = join(venv.bin, "alembic");
+    await run(alembic, ["revision", "--autogenerate", "-m", "create notes and tags"], backend, env);
+    const versions = (await readdir(join(backend, "migrations", "versions"))).filter((name) => name.endsWith(".py"));
+    assert.equal(versions.length, 1, versions.join(", "));
+    const migration = await readFile(join(backend, "migrations", "versions", versions[0]!), "utf8");
+    assert.match(migration, /op\.create_table\(\s*'notes'/);
+    assert.match(migration, /op\.create_table\(\s*'tags'/);
+    assert.match(migration, /name=op\.f\('uq_tags_label'\)/, "the starter naming convention names constraints");
+    await run(alembic, ["upgrade", "head"], backend, env);
+    await run(alembic, ["check"], backend, env); // the database now matches the models
+
+    // Static checks of the whole project, scaffold and generated API alike, in the background.
+    const statics = Promise.all([ruffCheck(venv, backend, ["."]), pyright(venv, backend, ["."])]);
+
+    const port = await freePort();
+    server = startProcess(venv.python, ["-m", "uvicorn", "shop.main:app", "--host", "127.0.0.1", "--port", String(port)], { cwd: backend, env });
+    started.push(server);
+    backendUrl = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${backendUrl}/openapi.json`, server);
+    api = new JsonClient(backendUrl);
+
+    const spec = await api.get("/openapi.json");
+    assert.equal(spec.status, 200);
+    assert.equal(spec.body.info.title, "shop");
+    for (const path of ["/notes", "/notes/{pk}", "/tags", "/tags/{pk}"]) assert.ok(path in spec.body.paths, `${path} is served`);
+    await writeFile(join(root, "openapi.json"), JSON.stringify(spec.body, null, 2));
+
+    const tag = await api.post("/tags", { label: "urgent" });
+    assert.equal(tag.status, 201, JSON.stringify(tag.body));
+    assert.equal(typeof tag.body.id, "number");
+    const fetched = await api.get(`/tags/${tag.body.id}`);
+    assert.deepEqual([fetched.status, fetched.body], [200, { id: tag.body.id, label: "urgent" }]);
+    assert.equal((await api.post("/tags", { label: "urgent" })).status, 409, "the unique constraint from the migration holds");
+    const note = await api.post("/notes", { title: "Buy milk" });
+    assert.equal(note.status, 201, JSON.stringify(note.body));
+    assert.equal(note.body.body, "");
+    assert.ok(Date.parse(note.body.created_at) > 0, "created_at comes from the database default");
+
+    const [ruff, types] = await statics;
+    check(ruff, "ruff check");
+    check(types, "pyright");
+  });
+
+  it("be_root with auth: main.py mounts the token endpoint, and handlers require a token", { timeout: 120_000 }, async () => {
+    const project = join(root, "backend-auth");
+    await mkdir(project);
+    await writeFile(join(root, "be_root-auth.jsonnet"), "{ name: 'vault', auth: true }\n");
+    await generateWithCli(project, "be_root", "../be_root-auth.jsonnet", ".");
+    const generated = await runCodegen(project, ["generate", "--target", "be", "--config", "config/project.jsonnet"]);
+    assert.equal(generated.code, 0, generated.stderr);
+    // No database access happens before authentication fails: a URL that leads nowhere is enough.
+    const env = childEnv({ DATABASE_URL: "postgresql+asyncpg://nobody:nothing@127.0.0.1:9/none", JWT_SECRET: "s".repeat(64) });
+    const output = await run(
+      venv.python,
+      [
+        "-c",
+        [
+          "from fastapi.testclient import TestClient",
+          "from vault.main import app",
+          "with TestClient(app) as client:",
+          "    token = client.post('/auth/token', data={'username': 'ada', 'password': 'secret'})",
+          "    notes = client.get('/notes')",
+          "    print(token.status_code, notes.status_code, notes.headers.get('www-authenticate'))",
+        ].join("\n"),
+      ],
+      project,
+      env,
+    );
+    assert.match(output, /^401 401 Bearer$/m, output);
+  });
+
+  it("fe_root and fe, npm install, openapi-ts: a typed client that compiles, and a build", { timeout: 300_000 }, async () => {
+    assert.ok(backendUrl, "the backend of the first step is running");
+    await writeFile(join(root, "fe_root.jsonnet"), `{ name: 'shop-web', title: 'Shop', backend_url: '${backendUrl}' }\n`);
+    await generateWithCli(frontend, "fe_root", "../fe_root.jsonnet", ".");
+
+    // A user points the fe config at the saved spec, then runs the README's commands.
+    const feConfig = join(frontend, "config", "fe.jsonnet");
+    const text = await readFile(feConfig, "utf8");
+    assert.match(text, /input: '.*\/openapi\.json',/);
+    await writeFile(feConfig, text.replace(/input: '.*\/openapi\.json',/, "input: '../openapi.json',"));
+    await generateWithCli(frontend, "fe", "config/fe.jsonnet", ".");
+    assert.match(await readFile(join(frontend, "openapi-ts.config.ts"), "utf8"), /input: "\.\.\/openapi\.json"/);
+
+    await run(NPM, ["install", "--no-audit", "--no-fund", "--prefer-offline"], frontend);
+    await run(NPM, ["run", "openapi-ts"], frontend);
+    for (const file of ["index.ts", "sdk.gen.ts", "types.gen.ts", "client.gen.ts", "@tanstack/react-query.gen.ts"]) {
+      assert.ok(existsSync(join(frontend, "src", "client", file)), `src/client/${file} was written`);
+    }
+    assert.match(await readFile(join(frontend, "src", "client", "types.gen.ts"), "utf8"), /export type TagRead = \{/);
+    assert.match(await readFile(join(frontend, "src", "client", "client.gen.ts"), "utf8"), /baseUrl: '\/api'/);
+
+    // User code against the client: typed calls and TanStack Query options.
+    await writeFile(
+      join(frontend, "src", "tags.ts"),
+      `import { useQuery } from "@tanstack/react-query";
+
+import { type TagRead, createTagTagsPost, listTagsTagsGet } from "./client";
+import { listTagsTagsGetOptions } from "./client/@tanstack/react-query.gen";
+
+export async function addTag(label: string): Promise<TagRead> {
+  const { data } = await createTagTagsPost({ body: { label }, throwOnError: true });
+  return data;
+}
+
+export async function tagLabels(): Promise<string[]> {
+  const { data } = await listTagsTagsGet({ query: { limit: 10 }, throwOnError: true });
+  return data.items.map((tag) => tag.label);
+}
+
+export function useTags() {
+  return useQuery(listTagsTagsGetOptions());
+}
+`,
+    );
+    await run(NPM, ["run", "typecheck"], frontend);
+
+    // The client is typed: a body the backend would reject does not compile.
+    await writeFile(join(frontend, "src", "wrong.ts"), `import { createTagTagsPost } from "./client";\n\nvoid createTagTagsPost({ body: { name: "x" } });\n`);
+    assert.match(await runFailing(NPM, ["run", "typecheck"], frontend), /src\/wrong\.ts\(3,\d+\): error TS\d+/);
+    await rm(join(frontend, "src", "wrong.ts"));
+
+    await run(NPM, ["run", "build"], frontend);
+    assert.match(await readFile(join(frontend, "dist", "index.html"), "utf8"), /<title>Shop<\/title>/);
+    assert.ok((await readdir(join(frontend, "dist", "assets"))).some((name) => name.endsWith(".js")), "a JavaScript bundle");
+  });
+
+  it("a front end without TanStack Query, with another prefix and port, type-checks and builds too", { timeout: 60_000 }, async () => {
+    assert.ok(existsSync(join(frontend, "node_modules", "vite")), "the front end was installed");
+    const plain = join(root, "frontend-plain");
+    await mkdir(plain);
+    await writeFile(
+      join(root, "fe_root-plain.jsonnet"),
+      "{ name: '@acme/admin', api_prefix: '/backend/v1', port: 3000, tanstack_query: false }\n",
+    );
+    await generateWithCli(plain, "fe_root", "../fe_root-plain.jsonnet", ".");
+    // Same pinned packages (minus one), so the first project's install serves this one too.
+    await symlink(join(frontend, "node_modules"), join(plain, "node_modules"), "dir");
+    assert.doesNotMatch(await readFile(join(plain, "src", "main.tsx"), "utf8"), /QueryClient/);
+    await run(NPM, ["run", "typecheck"], plain);
+    await run(NPM, ["run", "build"], plain);
+  });
+
+  it("the Vite dev server passes /api to the backend", { timeout: 60_000 }, async () => {
+    assert.ok(existsSync(join(frontend, "node_modules", "vite")), "the front end was installed");
+    const port = await freePort();
+    const vite = startProcess(process.execPath, [join("node_modules", "vite", "bin", "vite.js"), "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
+      cwd: frontend,
+      env: childEnv(),
+    });
+    started.push(vite);
+    const devUrl = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${devUrl}/`, vite, 30_000);
+    const dev = new JsonClient(devUrl);
+    const tags = await dev.get("/api/tags");
+    assert.equal(tags.status, 200, JSON.stringify(tags.body));
+    assert.deepEqual(
+      tags.body.items.map((tag: { label: string }) => tag.label),
+      ["urgent"],
+    );
+    const page = await fetch(`${devUrl}/`);
+    assert.match(await page.text(), /<title>Shop<\/title>/);
+    await vite.stop();
+  });
+});

@@ -1,0 +1,1 @@
+"""Shop API: your models and the application; the API package inside is generated."""

@@ -1,0 +1,10 @@
+// The `fe` target's config: `codegen generate --target fe --config config/fe.jsonnet --out .`
+// writes openapi-ts.config.ts from it; `npm run openapi-ts` then writes the typed client.
+{
+  // The backend's OpenAPI document: its URL while it runs, or a file saved from it.
+  input: 'https://api.example.com:8443/openapi.json',
+  output: 'src/client',
+  // The client calls /backend/v1/..., which the dev server passes to the backend (vite.config.ts).
+  base_url: '/backend/v1',
+  tanstack_query: false,
+}

@@ -1,0 +1,36 @@
+// The `codegen` command as a user runs it: this repository's CLI from its TypeScript
+// sources, in a child process, from any working directory. Its own package manifest
+// supplies the built-in targets (be, be_root, fe, fe_root), wherever it runs.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { repoRoot, tsxLoader } from "./user-project.js";
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `codegen <args>` in `cwd` and resolves once it exits. */
+export function runCodegen(cwd: string, args: string[]): Promise<CliRun> {
+  const cli = path.join(repoRoot, "src", "cli.ts");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, cli, ...args], {
+      cwd,
+      env: { ...process.env, NODE_OPTIONS: "", FORCE_COLOR: "0", NO_COLOR: "1" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs `codegen generate` and fails with its output unless it exits 0. */
+export async function generateWithCli(cwd: string, target: string, config: string, out: string, ...extra: string[]): Promise<CliRun> {
+  const run = await runCodegen(cwd, ["generate", "-t", target, "-c", config, "-o", out, ...extra]);
+  if (run.code !== 0) throw new Error(`codegen generate -t ${target} exited ${run.code}:\n${run.stderr}${run.stdout}`);
+  return run;
+}

@@ -1,0 +1,15 @@
+// Golden trees of the fe target: the `openapi-ts.config.ts` of a front end,
+// compared byte for byte with test/golden/fe/. Regenerate with `UPDATE_GOLDEN=1`.
+
+import { join } from "node:path";
+import { test } from "node:test";
+import { assertGolden } from "../../helpers/golden.js";
+import { repoRoot } from "../../helpers/user-project.js";
+
+const configs = join(repoRoot, "test", "targets", "fe", "configs");
+
+for (const name of ["minimal", "query"]) {
+  test(`fe: the ${name} config matches its golden files byte for byte`, async () => {
+    await assertGolden("fe", name, join(configs, `${name}.jsonnet`));
+  });
+}
