@@ -15,7 +15,16 @@ export interface Reply {
 }
 
 export class JsonClient {
-  constructor(readonly baseUrl: string) {}
+  /** @param headers sent with every request (e.g. `Authorization`). */
+  constructor(
+    readonly baseUrl: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
+
+  /** The same client, sending `headers` as well on every request. */
+  with(headers: Record<string, string>): JsonClient {
+    return new JsonClient(this.baseUrl, { ...this.headers, ...headers });
+  }
 
   get(path: string): Promise<Reply> {
     return this.send("GET", path);
@@ -37,7 +46,7 @@ export class JsonClient {
     const url = path.startsWith("http") ? path : `${this.baseUrl}${path}`;
     const response = await fetch(url, {
       method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: body === undefined ? this.headers : { ...this.headers, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();

@@ -8,8 +8,9 @@ Calling convention (fixed for every action the generated routes call):
   (``POST /articles/<slug>``) receives no instance.
 * The action's params follow as keyword arguments, already validated against
   their declared types; a bad value is answered with 422 before the action runs.
-* ``session=`` is the request's ``AsyncSession``; when auth is configured,
-  ``current_user=`` is passed as well.
+* ``session=`` is the request's ``AsyncSession``. An action with ``pass_user: true``
+  also receives ``current_user=``: the authenticated user (config/auth.jsonnet), whatever
+  the project's ``get_current_user_fn`` returns otherwise (config/auth_custom.jsonnet).
 * ``def`` and ``async def`` both work. A ``def`` action runs on the event loop,
   so it must not block; it may change the instance or ``session.add`` objects,
   but it cannot await queries.
@@ -22,7 +23,7 @@ Calling convention (fixed for every action the generated routes call):
 """
 
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -73,3 +74,18 @@ async def archive_stale_articles(
 def count_words(*, text: str, session: AsyncSession) -> dict[str, Any]:
     """Count the whitespace-separated words of *text*."""
     return {"words": len(text.split())}
+
+
+class Reviewer(Protocol):
+    """What ``review_article`` needs of the current user: the generated auth package's
+    ``AuthenticatedUser`` and ``blog.auth.User`` both have it."""
+
+    @property
+    def subject(self) -> str: ...
+
+
+def review_article(
+    article: Article, *, session: AsyncSession, current_user: Reviewer
+) -> None:
+    """Record that the current user reviewed *article* (``pass_user: true``)."""
+    article.extra = {**article.extra, "reviewed_by": current_user.subject}

@@ -1,8 +1,13 @@
 """The blog's FastAPI application: the generated routes and error handlers, nothing else.
 
 Tables are not created on import; run migrations (or ``Base.metadata.create_all``)
-before serving.
+before serving. When the backend is generated with auth (config/auth.jsonnet or
+config/auth_custom.jsonnet), the generated ``blog.api.auth`` package is mounted too: it
+serves the token endpoint and refuses to start without the signing key.
 """
+
+from importlib import import_module
+from importlib.util import find_spec
 
 from fastapi import FastAPI
 
@@ -12,3 +17,8 @@ from blog.api.runtime.errors import register_error_handlers
 app = FastAPI(title="Blog")
 app.include_router(router)
 register_error_handlers(app)
+
+# One main.py for every config of the example. With auth only, an application would
+# simply write: from blog.api.auth import router as auth_router
+if find_spec("blog.api.auth") is not None:
+    app.include_router(import_module("blog.api.auth").router)

@@ -8,6 +8,7 @@ local r = import 'resources.libsonnet';
   databases: [db.postgres('primary', { url_env: 'DATABASE_URL', default: true })],
   apps: [
     { config: { module: 'content', resources: [r.author, r.article, r.tag, r.category] }, prefix: '/content' },
-    { config: { module: 'community', resources: [r.comment] }, prefix: '/community' },
+    // Comments refer to articles and authors, which this app does not serve.
+    { config: { module: 'community', resources: [r.withoutReferences(r.comment)] }, prefix: '/community' },
   ],
 }

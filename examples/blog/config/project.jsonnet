@@ -16,6 +16,8 @@ local r = import 'resources.libsonnet';
       pool_pre_ping: true,
     }),
   ],
+  // Writes content/tests/: a pytest suite per resource and its conftest (docs/testing.md).
+  generate_tests: true,
   module: 'content',
   resources: [r.author, r.article, r.tag, r.comment, r.category],
 }

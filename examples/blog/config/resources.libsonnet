@@ -1,10 +1,25 @@
 // The blog's resources, shared by the single-app and the multi-app configs.
+//
+// `references` names the resource a key field points at: generated tests create that
+// resource first and send its key (an article needs an author, a comment an article).
 local f = import 'be/fields.libsonnet';
 local p = import 'be/resources/presets.libsonnet';
 
 local authorBrief = [f.uuid('id'), f.str('name')];
 
+local withoutReference(field) = { [key]: field[key] for key in std.objectFields(field) if key != 'references' };
+
 {
+  // A resource without `references`, for an app that does not serve the resources it
+  // refers to (references only name resources of the same app).
+  withoutReferences(resource):: resource {
+    fields: [withoutReference(field) for field in resource.fields],
+    operations: [
+      if std.isObject(op) && std.objectHas(op, 'fields') then op { fields: [withoutReference(field) for field in op.fields] } else op
+      for op in resource.operations
+    ],
+  },
+
   author: {
     model: 'blog.models.Author',
     fields: [
@@ -38,7 +53,7 @@ local authorBrief = [f.uuid('id'), f.str('name')];
       f.int('word_count', { default: 0 }),
       f.float('rating', { nullable: true }),
       f.json('extra', { default: {} }),
-      f.uuid('author_id'),
+      f.uuid('author_id', { references: 'author' }),
       f.nested('author', 'blog.models.Author', authorBrief, load='joined'),
       f.nested('tags', 'blog.models.Tag', [f.int('id'), f.str('name')], many=true),
       // Two levels, mixed: comments by selectin, each comment's author joined.
@@ -54,7 +69,7 @@ local authorBrief = [f.uuid('id'), f.str('name')];
         f.date('publish_on'),
         f.str('note', { nullable: true }),
       ]),
-      p.instanceAction('tag_article', 'blog.actions.tag_article', [f.int('tag_id')]),
+      p.instanceAction('tag_article', 'blog.actions.tag_article', [f.int('tag_id', { references: 'tag' })]),
       p.collectionAction('archive_stale_articles', 'blog.actions.archive_stale_articles', [f.datetime('before')]),
       p.collectionAction('count_words', 'blog.actions.count_words', [f.str('text')]),
     ],
@@ -73,10 +88,11 @@ local authorBrief = [f.uuid('id'), f.str('name')];
       f.uuid('id'),
       f.str('body'),
       f.datetime('created_at'),
-      f.uuid('article_id'),
-      f.uuid('author_id'),
+      f.uuid('article_id', { references: 'article' }),
+      f.uuid('author_id', { references: 'author' }),
       f.nested('author', 'blog.models.Author', authorBrief, load='joined'),
     ],
+    // The create body's article_id and author_id inherit `references` from the fields above.
     local writable = [f.str('body'), f.uuid('article_id'), f.uuid('author_id')],
     operations: [
       'get',

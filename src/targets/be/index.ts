@@ -30,5 +30,8 @@ function firstPartyPackages(config: ProjectConfig): string[] {
     if (!config.package_prefix) roots.add(app.config.module);
     for (const resource of app.config.resources) roots.add(resource.model.split(".")[0]!);
   }
+  const auth = config.auth;
+  const authFn = auth?.get_current_user_fn ?? auth?.verify_credentials_fn;
+  if (authFn !== undefined) roots.add(authFn.split(".")[0]!);
   return [...roots].sort();
 }

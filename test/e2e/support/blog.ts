@@ -39,12 +39,21 @@ export interface BlogServer {
   process: RunningProcess;
 }
 
-/** Create the tables and serve the project in `projectDir` with uvicorn on a free port. */
-export async function serveBlog(projectDir: string, venv: Venv, databaseUrl: string): Promise<BlogServer> {
+/**
+ * Create the tables and serve the project in `projectDir` with uvicorn on a free port.
+ * `env` adds variables (such as the JWT secret); an `undefined` value leaves one unset.
+ * Rejects with the server's output when it exits before answering.
+ */
+export async function serveBlog(
+  projectDir: string,
+  venv: Venv,
+  databaseUrl: string,
+  env: Record<string, string | undefined> = {},
+): Promise<BlogServer> {
   const port = await freePort();
   const proc = startProcess(venv.python, [SERVE_SCRIPT, "--port", String(port)], {
     cwd: projectDir,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PYTHONPATH: projectDir, PYTHONDONTWRITEBYTECODE: "1" },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PYTHONPATH: projectDir, PYTHONDONTWRITEBYTECODE: "1", ...env },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   try {

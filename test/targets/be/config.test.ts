@@ -22,6 +22,7 @@ import {
   ProjectConfig,
   ResourceConfig,
   defaultRoutePrefix,
+  excludedBy,
   pluralize,
 } from "../../../src/targets/be/config/schema.js";
 
@@ -180,7 +181,7 @@ describe("FieldSpec", () => {
       ["json", { a: [1] }],
     ];
     for (const [type, value] of valid) assert.deepEqual(parse(FieldSpec, { name: "x", type, default: value }).default, value);
-    assertIssues(FieldSpec, { name: "x", type: "int", default: 1.5 }, [{ path: "default", message: "a int field's default must be an integer" }]);
+    assertIssues(FieldSpec, { name: "x", type: "int", default: 1.5 }, [{ path: "default", message: "an int field's default must be an integer" }]);
     assertIssues(FieldSpec, { name: "x", type: "date", default: "31/01/2024" }, [
       { path: "default", message: 'a date field\'s default must be an ISO 8601 date string like "2024-01-31"' },
     ]);
@@ -317,6 +318,15 @@ describe("CrudOptions and ListOptions", () => {
     ]);
   });
 
+  test("require_auth is optional (the resource decides) and must be a boolean", () => {
+    assert.equal(parse(CrudOptions, { name: "get", type: "get" }).require_auth, undefined);
+    assert.equal(parse(CrudOptions, { name: "get", type: "get", require_auth: false }).require_auth, false);
+    assert.equal(parse(ListOptions, { name: "list", type: "list", require_auth: true }).require_auth, true);
+    assertIssues(CrudOptions, { name: "get", type: "get", require_auth: "no" }, [
+      { path: "require_auth", message: "Invalid input: expected boolean, received string" },
+    ]);
+  });
+
   test("ListOptions fills the modifiers and checks them", () => {
     assert.deepEqual(parse(ListOptions, { name: "list", type: "list" }), { name: "list", type: "list", default_limit: 50, max_limit: 100 });
     assertIssues(ListOptions, { name: "list", type: "list", default_limit: 30, max_limit: 20 }, [
@@ -333,6 +343,7 @@ describe("ActionOptions", () => {
     assert.deepEqual(parse(ActionOptions, publish), {
       ...publish,
       params: [],
+      pass_user: false,
       response: "instance",
       status_code: 200,
       slug: "publish-article",
@@ -341,7 +352,7 @@ describe("ActionOptions", () => {
 
   test("a collection action defaults to a JSON response; response none defaults to 204", () => {
     const collection = { ...publish, name: "importFeed", target: "collection" };
-    assert.deepEqual(parse(ActionOptions, collection), { ...collection, params: [], response: "json", status_code: 200, slug: "import-feed" });
+    assert.deepEqual(parse(ActionOptions, collection), { ...collection, params: [], pass_user: false, response: "json", status_code: 200, slug: "import-feed" });
     const silent = parse(ActionOptions, { ...collection, response: "none" });
     assert.equal(silent.status_code, 204);
     assert.equal(parse(ActionOptions, { ...collection, response: "none", status_code: 202 }).status_code, 202);
@@ -352,6 +363,17 @@ describe("ActionOptions", () => {
     assert.deepEqual(parsed.params, [{ ...scalar("note", "str"), nullable: true, required: false }]);
     assert.equal(parsed.slug, "go-live");
     assert.equal(parsed.summary, "Publish it");
+  });
+
+  test("require_auth and pass_user: kept, and pass_user needs an authenticated endpoint", () => {
+    const parsed = parse(ActionOptions, { ...publish, require_auth: true, pass_user: true });
+    assert.equal(parsed.require_auth, true);
+    assert.equal(parsed.pass_user, true);
+    assert.equal(parse(ActionOptions, publish).require_auth, undefined, "unset: the resource decides");
+    assertIssues(ActionOptions, { ...publish, require_auth: false, pass_user: true }, [
+      { path: "pass_user", message: "needs an authenticated user, but this action sets require_auth: false; drop one of them" },
+    ]);
+    assertIssues(ActionOptions, { ...publish, pass_user: "yes" }, [{ path: "pass_user", message: "Invalid input: expected boolean, received string" }]);
   });
 
   test("target is required", () => {
@@ -433,7 +455,7 @@ describe("DatabaseConfig", () => {
 describe("AuthConfig", () => {
   const jwt = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify_credentials" };
 
-  test("fills the defaults", () => {
+  test("the JWT flow fills its defaults", () => {
     assert.deepEqual(parse(AuthConfig, jwt), {
       ...jwt,
       algorithm: "HS256",
@@ -451,19 +473,50 @@ describe("AuthConfig", () => {
         message: "required unless get_current_user_fn is set: the dotted path of the function that checks credentials",
       },
     ]);
-    const custom = parse(AuthConfig, { ...withoutVerify, get_current_user_fn: "blog.auth.current_user" });
-    assert.equal(custom.get_current_user_fn, "blog.auth.current_user");
-    assert.equal(custom.verify_credentials_fn, undefined);
+    assertIssues(AuthConfig, { type: "jwt" }, [
+      { path: "secret_env", message: 'required: the environment variable holding the signing secret, like "JWT_SECRET"' },
+      {
+        path: "verify_credentials_fn",
+        message: "required unless get_current_user_fn is set: the dotted path of the function that checks credentials",
+      },
+    ]);
+  });
+
+  test("get_current_user_fn replaces the JWT flow: no secret, and no JWT-only key", () => {
+    const custom = { type: "jwt", get_current_user_fn: "blog.auth.current_user", exclude_paths: ["/health"] };
+    assert.deepEqual(parse(AuthConfig, custom), custom);
+    assert.deepEqual(parse(AuthConfig, { type: "jwt", get_current_user_fn: "blog.auth.current_user" }), {
+      type: "jwt",
+      get_current_user_fn: "blog.auth.current_user",
+      exclude_paths: [],
+    });
+    const message = "has no effect with get_current_user_fn: your dependency replaces the generated token flow; remove this key";
+    assertIssues(AuthConfig, { ...jwt, get_current_user_fn: "blog.auth.current_user", algorithm: "HS256", issuer: "blog" }, [
+      { path: "secret_env", message },
+      { path: "algorithm", message },
+      { path: "verify_credentials_fn", message },
+      { path: "issuer", message },
+    ]);
   });
 
   test("keeps the optional settings", () => {
-    const full = { ...jwt, algorithm: "HS512", token_url: "/login", exclude_paths: ["/health"], token_lifetime_seconds: 60, issuer: "blog", audience: "web" };
+    const full = {
+      ...jwt,
+      algorithm: "HS512",
+      token_url: "/login",
+      exclude_paths: ["/health", "/tags*", "/articles/{pk}", "/public/*"],
+      token_lifetime_seconds: 60,
+      issuer: "blog",
+      audience: "web",
+    };
     assert.deepEqual(parse(AuthConfig, full), full);
   });
 
   test("rejects bad values and unknown keys", () => {
     assertIssues(AuthConfig, { ...jwt, type: "oauth" }, [{ path: "type", message: 'Invalid input: expected "jwt"' }]);
-    assertIssues(AuthConfig, { ...jwt, secret_env: undefined }, [{ path: "secret_env", message: "Invalid input: expected string, received undefined" }]);
+    assertIssues(AuthConfig, { ...jwt, secret_env: "JWT-SECRET" }, [
+      { path: "secret_env", message: 'must be an environment variable name like "DATABASE_URL" (letters, digits and underscores)' },
+    ]);
     assertIssues(AuthConfig, { ...jwt, algorithm: "none" }, [
       {
         path: "algorithm",
@@ -474,9 +527,32 @@ describe("AuthConfig", () => {
     assertIssues(AuthConfig, { ...jwt, token_url: "auth/token" }, [
       { path: "token_url", message: 'must be a URL path like "/articles": starting with "/", without a trailing "/" or empty segments' },
     ]);
-    assertIssues(AuthConfig, { ...jwt, exclude_paths: ["health"] }, [{ path: "exclude_paths[0]", message: 'must be a path starting with "/"' }]);
+    const shape = 'must be a path starting with "/", optionally ending in "*" (a prefix): "/health", "/tags*"';
+    assertIssues(AuthConfig, { ...jwt, exclude_paths: ["health", "/a*b", "/a b"] }, [
+      { path: "exclude_paths[0]", message: shape },
+      { path: "exclude_paths[1]", message: shape },
+      { path: "exclude_paths[2]", message: shape },
+    ]);
+    assertIssues(AuthConfig, { ...jwt, exclude_paths: ["/tags/"] }, [
+      { path: "exclude_paths[0]", message: 'ends with "/" and would match no route: drop the "/", or end it with "*" to match a prefix' },
+    ]);
     assertIssues(AuthConfig, { ...jwt, token_lifetime_seconds: 0 }, [{ path: "token_lifetime_seconds", message: "Too small: expected number to be >=1" }]);
     assertIssues(AuthConfig, { ...jwt, secret: "x" }, [{ path: "secret", message: "unknown key" }]);
+  });
+});
+
+describe("exclude_paths matching", () => {
+  test("an entry matches its exact path; a trailing * matches every path it prefixes", () => {
+    assert.equal(excludedBy("/articles/count-words", ["/articles/count-words"]), "/articles/count-words");
+    assert.equal(excludedBy("/articles/count-words/x", ["/articles/count-words"]), undefined);
+    assert.equal(excludedBy("/articles", ["/articles/{pk}"]), undefined);
+    assert.equal(excludedBy("/articles/{pk}", ["/articles/{pk}"]), "/articles/{pk}");
+    assert.equal(excludedBy("/tags", ["/tags*"]), "/tags*");
+    assert.equal(excludedBy("/tags/{pk}", ["/tags*"]), "/tags*");
+    assert.equal(excludedBy("/tags", ["/tags/*"]), undefined);
+    assert.equal(excludedBy("/tags/{pk}", ["/tags/*"]), "/tags/*");
+    assert.equal(excludedBy("/anything", ["/*"]), "/*");
+    assert.equal(excludedBy("/tags", []), undefined);
   });
 });
 
@@ -664,7 +740,7 @@ describe("ProjectConfig", () => {
   });
 
   test("the shorthand keeps an explicit prefix, auth and package prefix", () => {
-    const auth = { type: "jwt", secret_env: "JWT_SECRET", get_current_user_fn: "blog.auth.current_user" };
+    const auth = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify_credentials" };
     const parsed = parse(ProjectConfig, { package_prefix: "backend.api", module: "blog", prefix: "", resources: [article()], auth });
     assert.equal(parsed.package_prefix, "backend.api");
     assert.equal(parsed.apps[0].prefix, "");

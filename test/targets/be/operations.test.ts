@@ -67,7 +67,7 @@ describe("databases", () => {
     assert.ok(analytics.includes('URL_ENV = "ANALYTICS_DATABASE_URL"'));
     assert.ok(analytics.includes("pool_size=5"), "defaults apply to options left out");
     assert.equal(generated.has("db/session.py"), false);
-    assert.match(generated.get("db/__init__.py")!.content, /from shop\.api\.db\.primary_session import SessionDep/);
+    assert.match(generated.get("db/__init__.py")!.content, /from shop\.api\.db\.primary_session import \(\n    SessionDep,/);
   });
 
   test("a resource with db_key uses its database's session; the others use the default", async () => {

@@ -7,12 +7,14 @@ import { scoped } from "../../../codegen/index.js";
 import { findDuplicates } from "./duplicates.js";
 import { MountPrefix, PythonName } from "./primitives.js";
 import { recordDefaulted, wasDefaulted } from "./provenance.js";
+import { checkReferences } from "./references.js";
 import { ResourceConfig } from "./resources.js";
 
 /**
  * Adds an issue for each resource of one app whose name or route prefix an earlier one
- * already uses. `path` leads to the resources list; a clash of derived values is reported
- * at `model`, the key they were derived from.
+ * already uses, and for each bad `references` (see `checkReferences`). `path` leads to the
+ * resources list; a clash of derived values is reported at `model`, the key they were
+ * derived from.
  */
 export function checkAppResources(resources: readonly ResourceConfig[], ctx: z.RefinementCtx, path: readonly PropertyKey[]): void {
   const listName = String(path[path.length - 1] ?? "resources");
@@ -29,6 +31,7 @@ export function checkAppResources(resources: readonly ResourceConfig[], ctx: z.R
       });
     }
   }
+  checkReferences(resources, ctx, path);
 }
 
 /** The resources of an app: a scope, so resource operations run once per resource. */

@@ -1,10 +1,12 @@
-// JWT authentication of the generated backend (`be/auth/jwt.libsonnet`). With `auth` set,
-// the backend gains an `auth/` package and every handler a `current_user` dependency.
+// Authentication of the generated backend (`be/auth/jwt.libsonnet`). With `auth` set, the
+// backend gains an `auth/` package and every handler a `current_user` dependency. Two
+// flows: the generated JWT flow (`verify_credentials_fn`, a token endpoint, tokens signed
+// with the key in `secret_env`), or the user's own `get_current_user_fn`, which replaces it.
 
 import { z } from "zod";
 import { DottedPath, EnvVarName, NonEmptyString, UrlPath } from "./primitives.js";
 
-/** JWT signing algorithms PyJWT supports. */
+/** JWT signing algorithms PyJWT supports. HS* sign with a shared secret, the others with a PEM private key. */
 export const JwtAlgorithm = z.enum([
   "HS256", "HS384", "HS512",
   "RS256", "RS384", "RS512",
@@ -14,40 +16,132 @@ export const JwtAlgorithm = z.enum([
 ]);
 export type JwtAlgorithm = z.output<typeof JwtAlgorithm>;
 
+/** Whether `algorithm` signs with a shared secret (HMAC) rather than a private key. */
+export function isHmac(algorithm: JwtAlgorithm): boolean {
+  return algorithm.startsWith("HS");
+}
+
 /**
- * Authentication settings.
- * @example { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify_credentials" }
+ * A path that skips authentication: a route path as OpenAPI shows it (`/articles/{pk}`),
+ * matched exactly, or a prefix ending in `*` (`/tags*`, `/articles/*`).
+ * @example "/articles/count-words"
  */
-export const AuthConfig = z
-  .strictObject({
-    /** The authentication scheme; `jwt` is the only one. */
-    type: z.literal("jwt"),
-    /** Environment variable holding the signing secret (never the secret itself). @example "JWT_SECRET" */
-    secret_env: EnvVarName,
-    /** JWT signing algorithm. @default "HS256" */
-    algorithm: JwtAlgorithm.default("HS256"),
-    /** Path of the token endpoint. @default "/auth/token" */
-    token_url: UrlPath.default("/auth/token"),
-    /** Paths that skip authentication. @default [] @example ["/health"] */
-    exclude_paths: z.array(z.string().startsWith("/", 'must be a path starting with "/"')).default(() => []),
-    /** Dotted path of the function checking a user's credentials; required unless `get_current_user_fn` is set. */
-    verify_credentials_fn: DottedPath.optional(),
-    /** Dotted path of a custom `get_current_user` dependency replacing the generated JWT flow. */
-    get_current_user_fn: DottedPath.optional(),
-    /** Lifetime of an issued token, in seconds. @default 3600 */
-    token_lifetime_seconds: z.int().min(1).default(3600),
-    /** `iss` claim set on issued tokens and required on received ones. */
-    issuer: NonEmptyString.optional(),
-    /** `aud` claim set on issued tokens and required on received ones. */
-    audience: NonEmptyString.optional(),
-  })
-  .superRefine((auth, ctx) => {
-    if (auth.verify_credentials_fn === undefined && auth.get_current_user_fn === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["verify_credentials_fn"],
-        message: "required unless get_current_user_fn is set: the dotted path of the function that checks credentials",
-      });
-    }
+export const ExcludePath = z
+  .string()
+  .regex(/^\/[^*\s]*\*?$/, 'must be a path starting with "/", optionally ending in "*" (a prefix): "/health", "/tags*"')
+  .refine((path) => path === "/" || path.endsWith("*") || !path.endsWith("/"), {
+    message: 'ends with "/" and would match no route: drop the "/", or end it with "*" to match a prefix',
   });
+
+/** Defaults of the generated JWT flow. */
+const JWT_DEFAULTS = { algorithm: "HS256", token_url: "/auth/token", token_lifetime_seconds: 3600 } as const;
+
+/** Keys that configure the generated JWT flow, and mean nothing once `get_current_user_fn` replaces it. */
+const JWT_ONLY_KEYS = ["secret_env", "algorithm", "token_url", "verify_credentials_fn", "token_lifetime_seconds", "issuer", "audience"] as const;
+
+const AuthObject = z.strictObject({
+  /** The authentication scheme; `jwt` is the only one. */
+  type: z.literal("jwt"),
+  /** Environment variable holding the signing secret (never the secret itself). Required for the JWT flow. @example "JWT_SECRET" */
+  secret_env: EnvVarName.optional(),
+  /** JWT signing algorithm; HS* take a secret, the others a PEM private key. @default "HS256" */
+  algorithm: JwtAlgorithm.optional(),
+  /** Path of the token endpoint. @default "/auth/token" */
+  token_url: UrlPath.optional(),
+  /** Route paths that skip authentication: exact, or a prefix ending in `*`. @default [] @example ["/articles/count-words", "/tags*"] */
+  exclude_paths: z.array(ExcludePath).default(() => []),
+  /** Dotted path of `verify_credentials(username, password) -> str | None` (the subject); required unless `get_current_user_fn` is set. @example "blog.auth.verify_credentials" */
+  verify_credentials_fn: DottedPath.optional(),
+  /** Dotted path of your own FastAPI dependency returning the current user; replaces the generated JWT flow. @example "blog.auth.current_user" */
+  get_current_user_fn: DottedPath.optional(),
+  /** Lifetime of an issued token, in seconds. @default 3600 */
+  token_lifetime_seconds: z.int().min(1).optional(),
+  /** `iss` claim set on issued tokens and required on received ones. @default none */
+  issuer: NonEmptyString.optional(),
+  /** `aud` claim set on issued tokens and required on received ones. @default none */
+  audience: NonEmptyString.optional(),
+});
+type AuthObject = z.output<typeof AuthObject>;
+
+/** The generated JWT flow, every default filled. */
+export interface JwtAuth {
+  type: "jwt";
+  secret_env: string;
+  algorithm: JwtAlgorithm;
+  token_url: string;
+  exclude_paths: string[];
+  verify_credentials_fn: string;
+  token_lifetime_seconds: number;
+  issuer?: string;
+  audience?: string;
+  get_current_user_fn?: undefined;
+}
+
+/** The user's own `get_current_user` dependency in place of the JWT flow. */
+export interface CustomAuth {
+  type: "jwt";
+  exclude_paths: string[];
+  get_current_user_fn: string;
+}
+
+function checkFlow(auth: AuthObject, ctx: z.RefinementCtx): void {
+  if (auth.get_current_user_fn !== undefined) {
+    for (const key of JWT_ONLY_KEYS) {
+      if (auth[key] !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: "has no effect with get_current_user_fn: your dependency replaces the generated token flow; remove this key",
+        });
+      }
+    }
+    return;
+  }
+  if (auth.secret_env === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["secret_env"],
+      message: 'required: the environment variable holding the signing secret, like "JWT_SECRET"',
+    });
+  }
+  if (auth.verify_credentials_fn === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["verify_credentials_fn"],
+      message: "required unless get_current_user_fn is set: the dotted path of the function that checks credentials",
+    });
+  }
+}
+
+/**
+ * Authentication settings: the generated JWT flow, or your own `get_current_user_fn`.
+ * Parsing fills the JWT flow's defaults; with `get_current_user_fn`, the JWT-only keys are errors.
+ * @example { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify_credentials" }
+ * @example { type: "jwt", get_current_user_fn: "blog.auth.current_user", exclude_paths: ["/health"] }
+ */
+export const AuthConfig = AuthObject.superRefine(checkFlow).transform((auth): JwtAuth | CustomAuth => {
+  if (auth.get_current_user_fn !== undefined) {
+    return { type: auth.type, exclude_paths: auth.exclude_paths, get_current_user_fn: auth.get_current_user_fn };
+  }
+  return {
+    type: auth.type,
+    secret_env: auth.secret_env!,
+    algorithm: auth.algorithm ?? JWT_DEFAULTS.algorithm,
+    token_url: auth.token_url ?? JWT_DEFAULTS.token_url,
+    exclude_paths: auth.exclude_paths,
+    verify_credentials_fn: auth.verify_credentials_fn!,
+    token_lifetime_seconds: auth.token_lifetime_seconds ?? JWT_DEFAULTS.token_lifetime_seconds,
+    ...(auth.issuer !== undefined && { issuer: auth.issuer }),
+    ...(auth.audience !== undefined && { audience: auth.audience }),
+  };
+});
 export type AuthConfig = z.output<typeof AuthConfig>;
+
+/**
+ * Whether `path` (a route path as OpenAPI shows it) matches an `exclude_paths` entry:
+ * equal to it, or starting with it minus its trailing `*`.
+ * @example excludedBy("/tags/{pk}", ["/tags*"]) // "/tags*"
+ */
+export function excludedBy(path: string, patterns: readonly string[]): string | undefined {
+  return patterns.find((pattern) => (pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : path === pattern));
+}

@@ -4,7 +4,7 @@
 
 import { z } from "zod";
 import { findDuplicates } from "./duplicates.js";
-import { DottedPath, PythonName } from "./primitives.js";
+import { DottedPath, PythonName, SnakeName } from "./primitives.js";
 
 /**
  * The type of a field; decides its Python annotation (SPEC's field types table).
@@ -46,6 +46,13 @@ const coreKeys = {
   default: JsonValue.optional(),
   /** Text for the generated schema's field description (shown in OpenAPI). */
   description: z.string().optional(),
+  /**
+   * Scalar only: the name of another resource of the same app whose primary key this field
+   * holds. Generated tests create that resource first (through its `create` route) and send
+   * its key here. It adds no foreign key: the model declares those.
+   * @example "author"
+   */
+  references: SnakeName.optional(),
 };
 
 const nestedKeys = {
@@ -61,13 +68,15 @@ const FieldCore = z.strictObject(coreKeys);
 type FieldCore = z.output<typeof FieldCore>;
 
 /** The keys every parsed field has, defaults resolved. */
-export interface ResolvedFieldCore extends Omit<FieldCore, "type" | "required"> {
+export interface ResolvedFieldCore extends Omit<FieldCore, "type" | "required" | "references"> {
   required: boolean;
 }
 
 /** A parsed non-nested field. */
 export interface ScalarField extends ResolvedFieldCore {
   type: ScalarFieldType;
+  /** Name of the resource whose primary key the field holds (see `references` in docs/be.md). */
+  references?: string;
 }
 
 /** A parsed nested field: a related model dumped inline, loaded eagerly with `load`. */
@@ -114,6 +123,9 @@ export const FieldSpec: FieldSpecSchema = FieldSpecObject.superRefine((field, ct
     if (field.fields === undefined) {
       ctx.addIssue({ code: "custom", path: ["fields"], message: "required for a nested field: the related model's fields to include" });
     }
+    if (field.references !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["references"], message: "only allowed on scalar fields: a nested field holds no key" });
+    }
   } else {
     for (const key of ["model", "fields", "many", "load"] as const) {
       if (field[key] !== undefined) {
@@ -131,7 +143,9 @@ function resolveField(field: FieldSpecObject): FieldSpec {
     ...(field.default !== undefined && { default: field.default }),
     ...(field.description !== undefined && { description: field.description }),
   };
-  if (field.type !== "nested") return { name: field.name, type: field.type, ...core };
+  if (field.type !== "nested") {
+    return { name: field.name, type: field.type, ...core, ...(field.references !== undefined && { references: field.references }) };
+  }
   if (field.model === undefined || field.fields === undefined) throw new Error("bug: nested field passed its checks without model or fields");
   return {
     name: field.name,
@@ -183,7 +197,7 @@ function defaultProblem(type: FieldType, value: JsonValue): string | undefined {
   if (type === "nested") return "nested fields take no default";
   const format = defaultFormats[type];
   if (format?.safeParse(value).success) return undefined;
-  return `a ${type} field's default must be ${expectedDefault[type]}`;
+  return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type} field's default must be ${expectedDefault[type]}`;
 }
 
 /**

@@ -66,6 +66,8 @@ const crudKeys = {
   fields: FieldList.optional(),
   /** Summary of the endpoint in OpenAPI. */
   summary: z.string().optional(),
+  /** Whether this endpoint requires an authenticated user (only when the project sets `auth`); overrides the resource's. @default the resource's `require_auth` */
+  require_auth: z.boolean().optional(),
 };
 
 function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[] }, ctx: z.RefinementCtx): void {

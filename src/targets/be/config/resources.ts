@@ -44,7 +44,7 @@ export const ResourceConfig = z
     db_key: z.string().optional(),
     /** Emit `{module}/tests/test_{name}.py` for this resource. @default the app's, else the project's `generate_tests` */
     generate_tests: z.boolean().optional(),
-    /** Whether handlers require an authenticated user (only when the project configures `auth`). @default true */
+    /** Whether handlers require an authenticated user (only when the project configures `auth`); an operation's own `require_auth` overrides it. @default true */
     require_auth: z.boolean().default(true),
     /** The read shape: fields of the responses of `get` and `list`, and the default fields of the other operations. Non-empty. */
     fields: FieldList,

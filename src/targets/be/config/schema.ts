@@ -4,7 +4,7 @@
 
 export { ActionOptions, ActionResponse, ActionTarget, actionSlug } from "./actions.js";
 export { App, AppConfig, ResourceList } from "./apps.js";
-export { AuthConfig, JwtAlgorithm } from "./auth.js";
+export { AuthConfig, ExcludePath, JwtAlgorithm, excludedBy, isHmac, type CustomAuth, type JwtAuth } from "./auth.js";
 export { DatabaseConfig, defaultUrlEnv } from "./database.js";
 export {
   ColumnRef,

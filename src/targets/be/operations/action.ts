@@ -1,13 +1,15 @@
 // `action`: POST {prefix}/{pk}/{slug} (per instance) or POST {prefix}/{slug} (collection)
 // calling the user's function by its dotted path. Calling convention: the instance first
-// (instance actions), then the typed params as keywords, then `session=`. Sync and async
-// functions both work. The handler commits after the function returns.
+// (instance actions), then the typed params as keywords, then `session=`, then
+// `current_user=` with `pass_user` (the `auth` augmenter adds that dependency). Sync and
+// async functions both work. The handler commits after the function returns.
 
 import { type BuildContext, ImportCollector, Name, operation } from "../../../codegen/index.js";
 import { ActionOptions, type ProjectConfig, type ScalarField } from "../config/schema.js";
 import { type ResourceView, resourceView } from "../resource.js";
 import { loaderContext, loaderImports, pkParam, routesModuleContext, sessionParam } from "./handlers.js";
 import { readShapeOutputs } from "./read-outputs.js";
+import { actionTests } from "../testing/cases.js";
 import { RouteHandler, RouteParam, SchemaClass } from "./types.js";
 import { bodyField } from "./write-schema.js";
 import { wrapCall } from "../python/wrap.js";
@@ -46,6 +48,8 @@ export class Action {
     const handler = new RouteHandler({
       file: view.routesFile,
       kind: "action",
+      requireAuth: options.require_auth,
+      passUser: options.pass_user,
       name: new Name(options.name).snake,
       method: "POST",
       path: instance ? `/{pk}/${options.slug}` : `/${options.slug}`,
@@ -65,13 +69,19 @@ export class Action {
       },
       imports,
     });
-    return [...(read?.outputs ?? []), ...(params ? [params] : []), handler];
+    return [...(read?.outputs ?? []), ...(params ? [params] : []), handler, ...actionTests(ctx, options, handler)];
   }
 }
 
-/** `await call_action(fn, instance, param=params.param, session=session)`, laid out to fit. */
+/** `await call_action(fn, instance, param=params.param, session=session[, current_user=current_user])`, laid out to fit. */
 function actionCall(view: ResourceView, options: ActionOptions, fn: string): string {
-  const args = [fn, ...(options.target === "instance" ? [view.name] : []), ...options.params.map((param) => `${param.name}=params.${param.name}`), "session=session"];
+  const args = [
+    fn,
+    ...(options.target === "instance" ? [view.name] : []),
+    ...options.params.map((param) => `${param.name}=params.${param.name}`),
+    "session=session",
+    ...(options.pass_user ? ["current_user=current_user"] : []),
+  ];
   return wrapCall(`${options.response === "json" ? "result = " : ""}await call_action`, args, "", "    ");
 }
 

@@ -1,11 +1,14 @@
 // `create`: POST {prefix} → 201 with the created object, and a `Location` header when the
-// resource also has a `get` route to point at.
+// resource also has a `get` route to point at. In an app with tests, it also gives the
+// conftest the resource's factories (`{name}_body`, `make_{name}`).
 
 import { type BuildContext, ImportCollector, operation } from "../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../config/schema.js";
 import { resourceHasOperation, resourceView } from "../resource.js";
 import { loaderContext, loaderImports, routesModuleContext, sessionParam } from "./handlers.js";
 import { readShapeOutputs } from "./read-outputs.js";
+import { crudTests } from "../testing/cases.js";
+import { factoryFixtures } from "../testing/fixtures.js";
 import { RouteHandler, RouteParam } from "./types.js";
 import { createSchema, writeFields } from "./write-schema.js";
 import { wrapCall } from "../python/wrap.js";
@@ -31,6 +34,7 @@ export class Create {
     const handler = new RouteHandler({
       file: view.routesFile,
       kind: "create",
+      requireAuth: options.require_auth,
       name: `create_${view.name}`,
       method: "POST",
       path: "",
@@ -53,7 +57,7 @@ export class Create {
       },
       imports: imports.update(new ImportCollector()),
     });
-    return [...outputs, body, handler];
+    return [...outputs, body, handler, ...crudTests(ctx, options, handler), ...factoryFixtures(ctx, options)];
   }
 }
 

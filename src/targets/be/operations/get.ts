@@ -5,6 +5,7 @@ import { CrudOptions, type ProjectConfig } from "../config/schema.js";
 import { resourceView } from "../resource.js";
 import { loaderContext, loaderImports, pkParam, routesModuleContext, sessionParam } from "./handlers.js";
 import { readShapeOutputs } from "./read-outputs.js";
+import { crudTests } from "../testing/cases.js";
 import { RouteHandler } from "./types.js";
 
 @operation("get", { scope: "operation", dispatchOn: "type" })
@@ -17,6 +18,7 @@ export class Get {
     const handler = new RouteHandler({
       file: view.routesFile,
       kind: "get",
+      requireAuth: options.require_auth,
       name: `get_${view.name}`,
       method: "GET",
       path: "/{pk}",
@@ -28,6 +30,6 @@ export class Get {
       context: { module: { ...routesModuleContext(view), ...loaderContext(view, shape) }, serializer: shape.serializer.name, loader: `_load_${view.name}` },
       imports: loaderImports(view, shape).addFrom(shape.read.module, shape.read.name).addFrom(shape.serializer.module, shape.serializer.name),
     });
-    return [...outputs, handler];
+    return [...outputs, handler, ...crudTests(ctx, options, handler)];
   }
 }

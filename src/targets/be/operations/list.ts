@@ -8,6 +8,7 @@ import { resourceView } from "../resource.js";
 import { routesModuleContext, sessionParam } from "./handlers.js";
 import { readShapeOutputs } from "./read-outputs.js";
 import { wrapCall } from "../python/wrap.js";
+import { crudTests } from "../testing/cases.js";
 import { RouteHandler, RouteParam } from "./types.js";
 
 @operation("list", { scope: "operation", dispatchOn: "type" })
@@ -35,6 +36,7 @@ export class List {
     const handler = new RouteHandler({
       file: view.routesFile,
       kind: "list",
+      requireAuth: options.require_auth,
       name: `list_${view.plural}`,
       method: "GET",
       path: "",
@@ -60,6 +62,6 @@ export class List {
       },
       imports,
     });
-    return [...outputs, handler];
+    return [...outputs, handler, ...crudTests(ctx, options, handler)];
   }
 }

@@ -135,6 +135,10 @@ export class RouteHandler {
   /** Values the kind's body template needs (model, loaders, serializer, ...). */
   readonly context: Record<string, unknown>;
   readonly imports: ImportCollector;
+  /** The entry's `require_auth`: undefined follows the resource's. The `auth` augmenter decides. */
+  readonly requireAuth: boolean | undefined;
+  /** The body passes `current_user` on (an action's `pass_user`): the route must be authenticated. */
+  readonly passUser: boolean;
 
   constructor(options: {
     file: string;
@@ -149,6 +153,8 @@ export class RouteHandler {
     dependencies?: RouteParam[];
     context?: Record<string, unknown>;
     imports?: ImportCollector;
+    requireAuth?: boolean;
+    passUser?: boolean;
   }) {
     this.file = options.file;
     this.kind = options.kind;
@@ -160,6 +166,27 @@ export class RouteHandler {
     this.responseModel = options.responseModel;
     this.params = options.params ?? [];
     this.dependencies = options.dependencies ?? [];
+    this.context = options.context ?? {};
+    this.imports = options.imports ?? new ImportCollector();
+    this.requireAuth = options.requireAuth;
+    this.passUser = options.passUser ?? false;
+  }
+}
+
+/**
+ * A whole Python module from one template. Unlike `StaticFile`, its imports are collected
+ * here and formatted by the assembler into the template's `{{ imports }}`.
+ */
+export class PythonModule {
+  /** File path relative to the output directory. */
+  readonly file: string;
+  readonly template: string;
+  readonly context: Record<string, unknown>;
+  readonly imports: ImportCollector;
+
+  constructor(options: { file: string; template: string; context?: Record<string, unknown>; imports?: ImportCollector }) {
+    this.file = options.file;
+    this.template = options.template;
     this.context = options.context ?? {};
     this.imports = options.imports ?? new ImportCollector();
   }
@@ -187,5 +214,117 @@ export class RouterMount {
     this.prefix = options.prefix ?? "";
     this.routerPrefix = options.routerPrefix ?? "";
     this.doc = options.doc;
+  }
+}
+
+/**
+ * An app's generated `{module}/tests/conftest.py`: the engine, the per-test transaction,
+ * the app and its client. Every test output of one app carries the same suite; the
+ * assembler merges them into one file.
+ */
+export class TestSuite {
+  /** `{module}/tests/conftest.py`. */
+  readonly file: string;
+  /** Values of the conftest template (module, metadata, session overrides, mount, auth). */
+  readonly context: Record<string, unknown>;
+  readonly imports: ImportCollector;
+
+  constructor(options: { file: string; context: Record<string, unknown>; imports: ImportCollector }) {
+    this.file = options.file;
+    this.context = options.context;
+    this.imports = options.imports;
+  }
+}
+
+/** The kinds of generated test; each has its body template `tests/{kind}.py.njk`. */
+export type TestKind =
+  | "create"
+  | "get"
+  | "list"
+  | "list_page"
+  | "list_invalid"
+  | "update"
+  | "delete"
+  | "action"
+  | "not_found"
+  | "invalid"
+  | "unauthorized";
+
+/** One test function in `{module}/tests/test_{name}.py`, driving one route over HTTP. */
+export class TestCase {
+  /** `{module}/tests/test_{name}.py`. */
+  readonly file: string;
+  readonly kind: TestKind;
+  /** Function name, e.g. `test_get_article_not_found`. */
+  readonly name: string;
+  readonly doc: string;
+  /** Fixtures the test takes (`client`, `make_article`, …), in signature order. */
+  readonly fixtures: RouteParam[];
+  /** Values the kind's body template needs (URLs, bodies, expected status). */
+  readonly context: Record<string, unknown>;
+  /** Module-level values of the test file (docstring, `PATH`, `MISSING`, helpers). */
+  readonly module: Record<string, unknown>;
+  readonly imports: ImportCollector;
+  /** The handler under test. Its final dependencies (after augmenters) tell whether it requires a user. */
+  readonly handler: RouteHandler;
+  readonly suite: TestSuite;
+
+  constructor(options: {
+    file: string;
+    kind: TestKind;
+    name: string;
+    doc: string;
+    fixtures: RouteParam[];
+    context: Record<string, unknown>;
+    module: Record<string, unknown>;
+    imports: ImportCollector;
+    handler: RouteHandler;
+    suite: TestSuite;
+  }) {
+    this.file = options.file;
+    this.kind = options.kind;
+    this.name = options.name;
+    this.doc = options.doc;
+    this.fixtures = options.fixtures;
+    this.context = options.context;
+    this.module = options.module;
+    this.imports = options.imports;
+    this.handler = options.handler;
+    this.suite = options.suite;
+  }
+}
+
+/** The kinds of conftest fixture: valid create bodies of a resource, or rows created through the API. */
+export type TestFixtureKind = "body" | "make";
+
+/** A factory fixture in an app's conftest, e.g. `article_body` or `make_article`. */
+export class TestFixture {
+  readonly kind: TestFixtureKind;
+  /** Fixture name. */
+  readonly name: string;
+  readonly doc: string;
+  /** Fixtures it depends on, in signature order. */
+  readonly fixtures: RouteParam[];
+  /** Values of its template `tests/fixture_{kind}.py.njk`. */
+  readonly context: Record<string, unknown>;
+  readonly imports: ImportCollector;
+  readonly suite: TestSuite;
+
+  constructor(options: {
+    kind: TestFixtureKind;
+    name: string;
+    doc: string;
+    fixtures: RouteParam[];
+    context: Record<string, unknown>;
+    imports: ImportCollector;
+    suite: TestSuite;
+  }) {
+    this.kind = options.kind;
+    this.name = options.name;
+    this.doc = options.doc;
+    this.fixtures = options.fixtures;
+    this.context = options.context;
+    this.imports = options.imports;
+    this.suite = options.suite;
   }
 }

@@ -6,6 +6,7 @@ import { CrudOptions, type ProjectConfig } from "../config/schema.js";
 import { resourceView } from "../resource.js";
 import { loaderContext, loaderImports, pkParam, routesModuleContext, sessionParam } from "./handlers.js";
 import { readShapeOutputs } from "./read-outputs.js";
+import { crudTests } from "../testing/cases.js";
 import { RouteHandler, RouteParam } from "./types.js";
 import { updateSchema, writeFields } from "./write-schema.js";
 
@@ -20,6 +21,7 @@ export class Update {
     const handler = new RouteHandler({
       file: view.routesFile,
       kind: "update",
+      requireAuth: options.require_auth,
       name: `update_${view.name}`,
       method: "PATCH",
       path: "/{pk}",
@@ -40,6 +42,6 @@ export class Update {
         .addFrom(shape.read.module, shape.read.name)
         .addFrom(shape.serializer.module, shape.serializer.name),
     });
-    return [...outputs, body, handler];
+    return [...outputs, body, handler, ...crudTests(ctx, options, handler)];
   }
 }

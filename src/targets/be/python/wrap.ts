@@ -22,3 +22,19 @@ export function wrapCall(head: string, args: readonly string[], tail = "", inden
 export function indentContinuation(text: string, indent: string): string {
   return text.replace(/\n(?=.)/g, `\n${indent}`);
 }
+
+/**
+ * `head{items}tail` for a bracketed literal (`[…]`, `{…}`), wrapped like `wrapCall`:
+ * on one line when it fits, else the items on one indented line, else one per line.
+ * @example wrapBrackets("return ", "{", "}", ['"a": 1'], "", "        ") // 'return {"a": 1}'
+ */
+export function wrapBrackets(head: string, open: string, close: string, items: readonly string[], tail = "", indent = ""): string {
+  const flat = `${head}${open}${items.join(", ")}${close}${tail}`;
+  if (indent.length + flat.length <= LINE_LENGTH || items.length === 0) return flat;
+  const inner = indent + INDENT;
+  const hugged = inner + items.join(", ");
+  if (hugged.length <= LINE_LENGTH && !items.some((item) => item.includes("\n"))) {
+    return `${head}${open}\n${hugged}\n${indent}${close}${tail}`;
+  }
+  return `${head}${open}\n${items.map((item) => `${inner}${item},`).join("\n")}\n${indent}${close}${tail}`;
+}

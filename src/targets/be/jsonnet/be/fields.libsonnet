@@ -9,7 +9,8 @@
 //     f.nested('tags', 'blog.models.Tag', [f.str('label')], many=true),
 //   ]
 //
-// `opts` may hold nullable, required, default and description; the config schema
+// `opts` may hold nullable, required, default, description and references (the
+// resource whose key the field holds, for generated tests); the config schema
 // validates the result, so a misspelt option is reported there with its path.
 local scalar(type) = function(name, opts={}) { name: name, type: type } + opts;
 

@@ -11,7 +11,7 @@
   crud:: ['get', 'list', 'create', 'update', 'delete'],
 
   // An action entry. target: 'instance' (POST /{pk}/{slug}) or 'collection' (POST /{slug}).
-  // opts may hold status_code, response, slug and summary.
+  // opts may hold status_code, response, slug, summary, require_auth and pass_user.
   action(name, fn, target, params=[], opts={}):: {
     name: name,
     type: 'action',

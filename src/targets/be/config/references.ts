@@ -1,0 +1,181 @@
+// `references` on scalar fields: which resource of the same app a field holds the key of.
+// Generated tests create that resource first and send its key. Checked once per app, since
+// a reference names a sibling resource: it must exist, have a `create` operation to make
+// one, expose its primary key, match the key's type, and required references must not
+// form a cycle (nothing could be created first).
+
+import type { z } from "zod";
+import { type FieldSpec, FieldList, ParamList, type ScalarField } from "./fields.js";
+import type { OperationConfig } from "./operations.js";
+
+/** The parts of a parsed resource the reference rules read. */
+export interface ReferencingResource {
+  name: string;
+  pk: string;
+  pk_type: string;
+  fields: FieldSpec[];
+  operations: OperationConfig[];
+}
+
+// Cross-entry checks run even when an entry failed its own schema (zod keeps refining):
+// lists may then be missing, so every list is read through `list`.
+function list<T>(value: readonly T[] | undefined): readonly T[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** The first `create` entry of a resource, or undefined. */
+export function createEntry(resource: ReferencingResource): OperationConfig | undefined {
+  return list(resource.operations).find((entry) => entry?.type === "create");
+}
+
+/**
+ * The fields a create body of `resource` carries: the create entry's own `fields` (each
+ * inheriting `references` from the resource field of the same name unless it sets its
+ * own), else the resource's scalar fields without a generated (uuid or int) primary key.
+ * Undefined when the resource has no create entry or its fields do not parse (the
+ * operation's options report that).
+ */
+export function createBodyFields(resource: ReferencingResource): ScalarField[] | undefined {
+  const entry = createEntry(resource);
+  if (entry === undefined) return undefined;
+  if (entry.fields === undefined) {
+    const generatedPk = resource.pk_type !== "str";
+    return list(resource.fields).filter((field): field is ScalarField => field.type !== "nested" && !(generatedPk && field.name === resource.pk));
+  }
+  const parsed = FieldList.safeParse(entry.fields);
+  if (!parsed.success) return undefined;
+  return parsed.data.filter((field): field is ScalarField => field.type !== "nested").map((field) => inheritReference(field, resource.fields));
+}
+
+/** `field`, with the `references` of the resource field of the same name when it has none. */
+export function inheritReference(field: ScalarField, resourceFields: readonly FieldSpec[]): ScalarField {
+  if (field.references !== undefined) return field;
+  const own = list(resourceFields).find((candidate) => candidate.name === field.name);
+  return own?.type !== "nested" && own?.references !== undefined ? { ...field, references: own.references } : field;
+}
+
+/** A field list of a resource, where the user wrote it. */
+interface FieldsAt {
+  fields: readonly FieldSpec[];
+  path: readonly PropertyKey[];
+}
+
+// Every list whose fields may carry `references`: the resource's fields, each operation's
+// `fields` and each action's `params` (those that parse; the operations report the others).
+function fieldLists(resource: ReferencingResource, path: readonly PropertyKey[]): FieldsAt[] {
+  const lists: FieldsAt[] = [{ fields: list(resource.fields), path: [...path, "fields"] }];
+  list(resource.operations).forEach((entry, index) => {
+    for (const key of ["fields", "params"] as const) {
+      if (typeof entry !== "object" || entry === null || entry[key] === undefined) continue;
+      const parsed = (key === "fields" ? FieldList : ParamList).safeParse(entry[key]);
+      if (parsed.success) lists.push({ fields: parsed.data, path: [...path, "operations", index, key] });
+    }
+  });
+  return lists;
+}
+
+function quoted(names: readonly string[]): string {
+  return names.map((name) => `"${name}"`).join(", ");
+}
+
+/** The problem with `field` referencing `name` among `resources`, or undefined. */
+function referenceProblem(field: ScalarField, name: string, resources: readonly ReferencingResource[]): string | undefined {
+  const target = resources.find((resource) => resource.name === name);
+  if (target === undefined) return `unknown resource "${name}"; resources of this app: ${quoted(resources.map((resource) => resource.name))}`;
+  if (createEntry(target) === undefined) {
+    return `resource "${name}" has no create operation: tests create the referenced resource first, through its create route`;
+  }
+  if (field.type !== target.pk_type) {
+    const article = target.pk_type === "int" ? "an" : "a";
+    return `resource "${name}" has ${article} ${target.pk_type} primary key: a field referencing it must have type "${target.pk_type}" (this one is "${field.type}")`;
+  }
+  if (!list(target.fields).some((candidate) => candidate.name === target.pk)) {
+    return `resource "${name}" does not list its primary key "${target.pk}" in its fields: tests read the key of the created ${name} from the create response`;
+  }
+  return undefined;
+}
+
+/**
+ * Adds an issue for each `references` of the resources of one app that names no resource,
+ * a resource without `create`, a resource whose key has another type or is not in its
+ * fields, and for each cycle of required references between create bodies. `path` leads
+ * to the resources list.
+ */
+export function checkReferences(resources: readonly ReferencingResource[], ctx: z.RefinementCtx, path: readonly PropertyKey[]): void {
+  resources.forEach((resource, index) => {
+    for (const at of fieldLists(resource, [...path, index])) {
+      at.fields.forEach((field, fieldIndex) => {
+        if (field?.type === "nested" || typeof field?.references !== "string") return;
+        const problem = referenceProblem(field, field.references, resources);
+        if (problem) ctx.addIssue({ code: "custom", path: [...at.path, fieldIndex, "references"], message: problem });
+      });
+      checkNestedFieldsOf(at.fields, ctx, at.path);
+    }
+  });
+  checkCycles(resources, ctx, path);
+}
+
+function checkNestedFieldsOf(fields: readonly FieldSpec[], ctx: z.RefinementCtx, path: readonly PropertyKey[]): void {
+  fields.forEach((field, index) => {
+    if (field?.type !== "nested") return;
+    list(field.fields).forEach((sub, subIndex) => {
+      if (sub?.type !== "nested" && sub?.references !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [...path, index, "fields", subIndex, "references"],
+          message: "has no effect inside a nested field: nested fields are only read; put it on a field that is sent",
+        });
+      }
+    });
+    checkNestedFieldsOf(list(field.fields), ctx, [...path, index, "fields"]);
+  });
+}
+
+/** A required reference in a create body: `from` cannot be created before `to`. */
+interface Edge {
+  from: number;
+  to: number;
+  field: string;
+}
+
+// A cycle of required references: each resource needs another created first, forever.
+// Reported once, at the create entry of the resource where the cycle closes.
+function checkCycles(resources: readonly ReferencingResource[], ctx: z.RefinementCtx, path: readonly PropertyKey[]): void {
+  const edges = new Map<number, Edge[]>();
+  resources.forEach((resource, from) => {
+    const required = (createBodyFields(resource) ?? []).filter((field) => field.required && field.references !== undefined);
+    edges.set(
+      from,
+      required.flatMap((field) => {
+        const to = resources.findIndex((candidate) => candidate.name === field.references);
+        return to === -1 ? [] : [{ from, to, field: field.name }];
+      }),
+    );
+  });
+  const state = new Map<number, "visiting" | "done">();
+  const trail: Edge[] = [];
+  const visit = (node: number): void => {
+    state.set(node, "visiting");
+    for (const edge of edges.get(node) ?? []) {
+      if (state.get(edge.to) === "visiting") {
+        const start = trail.findIndex((step) => step.from === edge.to);
+        const loop = [...trail.slice(start === -1 ? trail.length : start), edge];
+        const names = [...loop.map((step) => resources[step.from]!.name), resources[edge.to]!.name].join(" → ");
+        const entryIndex = list(resources[edge.from]!.operations).findIndex((entry) => entry?.type === "create");
+        ctx.addIssue({
+          code: "custom",
+          path: [...path, edge.from, "operations", entryIndex],
+          message: `required references form a cycle (${names}, through "${edge.field}"): tests cannot create any of them first; make one of these fields optional`,
+        });
+      } else if (state.get(edge.to) === undefined) {
+        trail.push(edge);
+        visit(edge.to);
+        trail.pop();
+      }
+    }
+    state.set(node, "done");
+  };
+  resources.forEach((_, node) => {
+    if (state.get(node) === undefined) visit(node);
+  });
+}
