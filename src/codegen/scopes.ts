@@ -156,18 +156,6 @@ export function discoverScopes(schema: z.core.$ZodType): ScopeTree {
         case "object":
           for (const [key, field] of Object.entries(def.shape)) walk(field, parent, [...path, key], onPath);
           break;
-        case "optional":
-        case "nullable":
-        case "default":
-        case "prefault":
-        case "nonoptional":
-        case "catch":
-        case "readonly":
-          walk(def.innerType, parent, path, onPath);
-          break;
-        case "lazy":
-          walk(def.getter(), parent, path, onPath);
-          break;
         case "pipe":
           // The engine sees the pipe's output; a trailing transform hides its shape, so
           // fall back to the input's.
@@ -180,6 +168,10 @@ export function discoverScopes(schema: z.core.$ZodType): ScopeTree {
           walk(def.left, parent, path, onPath);
           walk(def.right, parent, path, onPath);
           break;
+        default: {
+          const inner = unwrapped(node);
+          if (inner) walk(inner, parent, path, onPath);
+        }
       }
     }
     onPath.delete(node);
@@ -217,9 +209,16 @@ export function discoverScopes(schema: z.core.$ZodType): ScopeTree {
 /** The item schema of a (possibly wrapped) list schema. */
 function listItemOf(node: z.core.$ZodType): z.core.$ZodType | undefined {
   const def = (node as z.core.$ZodTypes)._zod.def;
+  if (def.type === "array") return def.element;
+  if (def.type === "pipe") return listItemOf(def.in);
+  const inner = unwrapped(node);
+  return inner && listItemOf(inner);
+}
+
+/** The schema inside a wrapper that changes presence, not shape (`.optional()`, `.default()`, `z.lazy`, ...). */
+function unwrapped(node: z.core.$ZodType): z.core.$ZodType | undefined {
+  const def = (node as z.core.$ZodTypes)._zod.def;
   switch (def.type) {
-    case "array":
-      return def.element;
     case "optional":
     case "nullable":
     case "default":
@@ -227,11 +226,9 @@ function listItemOf(node: z.core.$ZodType): z.core.$ZodType | undefined {
     case "nonoptional":
     case "catch":
     case "readonly":
-      return listItemOf(def.innerType);
+      return def.innerType;
     case "lazy":
-      return listItemOf(def.getter());
-    case "pipe":
-      return listItemOf(def.in);
+      return def.getter();
     default:
       return undefined;
   }
