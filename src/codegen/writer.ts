@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 
+import { mapLimit } from "./concurrency.js";
 import { GenerationError } from "./errors.js";
 import { compileForcePattern } from "./globs.js";
 import type { IfExists } from "./outputs.js";
@@ -100,8 +101,7 @@ export async function planWrites(
   const root = path.resolve(outDir);
   const realRoot = await resolveOutDir(root, outDir);
 
-  const plan: PlannedWrite[] = [];
-  for (const [file, relative] of entries) {
+  return mapLimit(entries, IO_CONCURRENCY, async ([file, relative]): Promise<PlannedWrite> => {
     const absolutePath = path.join(root, relative);
     const real = await resolveReal(absolutePath, `output path ${quotePath(file.path)}`, file.path);
     if (!isInside(realRoot, real)) {
@@ -115,9 +115,8 @@ export async function planWrites(
     else if (file.ifExists === "skip" && !options.force && !forced.some((glob) => glob.test(relative))) action = "skip";
     else if (existing.equals(Buffer.from(file.content))) action = "unchanged";
     else action = "overwrite";
-    plan.push({ file, path: relative, absolutePath, action });
-  }
-  return plan;
+    return { file, path: relative, absolutePath, action };
+  });
 }
 
 /**
@@ -153,7 +152,7 @@ export async function applyPlan(plan: readonly PlannedChange[], options: { manif
     if (options.manifest) await rename(temps[renamed]!, options.manifest.absolutePath);
   } catch (error) {
     // A rename or a deletion cannot be undone safely; at least leave no temp files behind.
-    await Promise.all(temps.slice(renamed).map((temp) => rm(temp, { force: true })));
+    await removeAll(temps.slice(renamed));
     throw error;
   }
   return plan.filter((entry) => entry.action !== "skip" && entry.action !== "delete").length;
@@ -176,26 +175,38 @@ export async function writeFiles(
 
 /** Writes each content to a temp file beside its target; on failure removes them all (and new directories). */
 async function stage(files: readonly { absolutePath: string; content: string; executable: boolean }[]): Promise<string[]> {
-  const temps: string[] = [];
+  // Named up front so a failure can remove every temp, whichever writes had started.
+  const temps = files.map(({ absolutePath }) =>
+    path.join(path.dirname(absolutePath), `.${path.basename(absolutePath)}.${randomBytes(6).toString("hex")}.tmp`),
+  );
   const createdDirs: string[] = [];
   try {
-    for (const { absolutePath, content, executable } of files) {
-      const dir = path.dirname(absolutePath);
-      const created = await mkdir(dir, { recursive: true });
+    await mapLimit(files, IO_CONCURRENCY, async ({ absolutePath, content, executable }, index) => {
+      const created = await mkdir(path.dirname(absolutePath), { recursive: true });
       if (created !== undefined) createdDirs.push(created);
-      const temp = path.join(dir, `.${path.basename(absolutePath)}.${randomBytes(6).toString("hex")}.tmp`);
-      temps.push(temp);
-      await writeFile(temp, content, { flag: "wx" });
+      await writeFile(temps[index]!, content, { flag: "wx" });
       const mode = await targetMode(absolutePath, executable);
-      if (mode !== undefined) await chmod(temp, mode);
-    }
+      if (mode !== undefined) await chmod(temps[index]!, mode);
+    });
   } catch (error) {
-    await Promise.all(temps.map((temp) => rm(temp, { force: true })));
-    for (const dir of createdDirs.reverse()) await rm(dir, { recursive: true, force: true });
+    await removeAll(temps);
+    // Deepest first, so a parent is removed after the directories it holds.
+    for (const dir of createdDirs.sort((a, b) => b.length - a.length)) await rm(dir, { recursive: true, force: true });
     throw error;
   }
   return temps;
 }
+
+/**
+ * Best-effort removal of temp files after a failure: every removal settles, and none of
+ * their errors (a temp whose directory could not be made, say) hides the original one.
+ */
+async function removeAll(temps: readonly string[]): Promise<void> {
+  await Promise.allSettled(temps.map((temp) => rm(temp, { force: true })));
+}
+
+/** How many files are checked or staged at once. */
+const IO_CONCURRENCY = 32;
 
 /** The bytes of the file at `target`, or undefined when there is none. */
 async function readExisting(target: string, label: string): Promise<Buffer | undefined> {
