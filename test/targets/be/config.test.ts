@@ -296,7 +296,11 @@ describe("CrudOptions and ListOptions", () => {
       summary: "Write one",
     });
     const nested = { name: "author", type: "nested", model: "blog.models.Author", fields: [titleField] };
-    assert.equal(parse(CrudOptions, { name: "get", type: "get", fields: [idField, nested] }).fields?.length, 2);
+    for (const type of ["get", "list"]) {
+      assertIssues(CrudOptions, { name: type, type, fields: [idField, nested] }, [
+        { path: "fields", message: `${type} answers with the resource's read shape: set the resource's fields instead` },
+      ]);
+    }
   });
 
   test("create and update fields must be scalar", () => {

@@ -76,12 +76,20 @@ function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[
     rejectNested(options.fields, ctx, ["fields"], "nested fields are only allowed in get and list");
   } else if (options.type === "delete") {
     ctx.addIssue({ code: "custom", path: ["fields"], message: "delete returns no body: fields has no effect here" });
+  } else {
+    // Every route of a resource answers with one read schema, so get and list share it.
+    ctx.addIssue({
+      code: "custom",
+      path: ["fields"],
+      message: `${options.type} answers with the resource's read shape: set the resource's fields instead`,
+    });
   }
 }
 
 /**
  * Options of `get`, `create`, `update` and `delete` (and the CRUD keys of `list`).
- * `create` and `update` fields must be scalar; `delete` takes no `fields`.
+ * `create` and `update` fields must be scalar; `get`, `list` and `delete` take no `fields`
+ * (reads answer with the resource's read shape).
  * @example { name: "create", type: "create", fields: [{ name: "title", type: "str" }] }
  */
 export const CrudOptions = z.strictObject(crudKeys).superRefine(checkCrudFields);
