@@ -11,7 +11,6 @@ import { crudTests } from "../testing/cases.js";
 import { factoryFixtures } from "../testing/fixtures.js";
 import { RouteHandler, RouteParam } from "./types.js";
 import { createSchema, writeFields } from "./write-schema.js";
-import { wrapCall } from "../python/wrap.js";
 
 @operation("create", { scope: "operation", dispatchOn: "type" })
 export class Create {
@@ -51,9 +50,8 @@ export class Create {
         pk: view.pk,
         serializer: shape.serializer.name,
         loader: `_load_${view.name}`,
-        location: located
-          ? wrapCall('response.headers["Location"] = str', [`request.url_for("get_${view.name}", pk=${view.name}.${view.pk})`], "", "    ")
-          : undefined,
+        // Built from the request's own URL, not a route name: two apps may both have a `get_<name>`.
+        located,
       },
       imports: imports.update(new ImportCollector()),
     });

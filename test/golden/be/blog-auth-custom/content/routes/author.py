@@ -83,7 +83,8 @@ async def create_author(
     author = Author(**body.model_dump())
     session.add(author)
     await session.commit()
-    response.headers["Location"] = str(request.url_for("get_author", pk=author.id))
+    location = f"{request.url.path.rstrip('/')}/{author.id}"
+    response.headers["Location"] = str(request.url.replace(path=location, query=""))
     return to_author_read(await _load_author(session, author.id))
 
 

@@ -76,7 +76,8 @@ async def create_comment(
     comment = Comment(**body.model_dump())
     session.add(comment)
     await session.commit()
-    response.headers["Location"] = str(request.url_for("get_comment", pk=comment.id))
+    location = f"{request.url.path.rstrip('/')}/{comment.id}"
+    response.headers["Location"] = str(request.url.replace(path=location, query=""))
     return to_comment_read(await _load_comment(session, comment.id))
 
 

@@ -88,7 +88,8 @@ async def create_article(
     article = Article(**body.model_dump())
     session.add(article)
     await session.commit()
-    response.headers["Location"] = str(request.url_for("get_article", pk=article.id))
+    location = f"{request.url.path.rstrip('/')}/{article.id}"
+    response.headers["Location"] = str(request.url.replace(path=location, query=""))
     return to_article_read(await _load_article(session, article.id))
 
 

@@ -61,7 +61,8 @@ async def create_tag(
     tag = Tag(**body.model_dump())
     session.add(tag)
     await session.commit()
-    response.headers["Location"] = str(request.url_for("get_tag", pk=tag.id))
+    location = f"{request.url.path.rstrip('/')}/{tag.id}"
+    response.headers["Location"] = str(request.url.replace(path=location, query=""))
     return to_tag_read(await _load_tag(session, tag.id))
 
 

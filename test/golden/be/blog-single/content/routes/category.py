@@ -68,9 +68,8 @@ async def create_category(
     category = Category(**body.model_dump())
     session.add(category)
     await session.commit()
-    response.headers["Location"] = str(
-        request.url_for("get_category", pk=category.slug)
-    )
+    location = f"{request.url.path.rstrip('/')}/{category.slug}"
+    response.headers["Location"] = str(request.url.replace(path=location, query=""))
     return to_category_read(await _load_category(session, category.slug))
 
 
