@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { cp, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import { discoverTargets } from "../src/codegen/target.js";
+import { runCodegen as codegen } from "./helpers/codegen-cli.js";
 import {
   FIXTURE_PACKAGE,
   createUserProject,
@@ -13,33 +13,10 @@ import {
   removeTempDirs,
   repoRoot,
   snapshot,
-  tsxLoader,
 } from "./helpers/user-project.js";
 
 // The `codegen` command as users run it, from the TypeScript sources, in temp projects
 // with the fixture plugin (targets greeter and shouter) installed.
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `codegen <args>` from `cli` (this repository's by default) with `cwd` as the working directory. */
-function codegen(cwd: string, args: string[], cli = path.join(repoRoot, "src", "cli.ts")): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, cli, ...args], {
-      cwd,
-      env: { ...process.env, NODE_OPTIONS: "", FORCE_COLOR: "0", NO_COLOR: "1" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const STACK_LINE = /^\s+at .+:\d+:\d+\)?$/m;
 

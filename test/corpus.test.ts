@@ -11,7 +11,6 @@
 // `UPDATE_CORPUS=1 npm test` rewrites `exit` and `stderr`; review the diff like a golden file.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
@@ -21,7 +20,8 @@ import { after, before, describe, it } from "node:test";
 import { formatManifest } from "../src/codegen/manifest.js";
 import { discoverTargets } from "../src/codegen/target.js";
 import { sha256 } from "../src/codegen/prune.js";
-import { createUserProject, removeTempDirs, repoRoot, snapshot, tsxLoader } from "./helpers/user-project.js";
+import { runCodegen as codegen } from "./helpers/codegen-cli.js";
+import { createUserProject, removeTempDirs, repoRoot, snapshot } from "./helpers/user-project.js";
 
 const CORPUS = path.join(repoRoot, "test", "corpus");
 const EXPECT = ".expect.json";
@@ -63,28 +63,6 @@ before(async () => {
 });
 
 after(removeTempDirs);
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function codegen(cwd: string, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const cli = path.join(repoRoot, "src", "cli.ts");
-    const child = spawn(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, cli, ...args], {
-      cwd,
-      env: { ...process.env, NODE_OPTIONS: "", FORCE_COLOR: "0", NO_COLOR: "1" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** The placeholders of a case's directory, longest value first (for turning text back into placeholders). */
 function placeholders(cwd: string): [string, string][] {

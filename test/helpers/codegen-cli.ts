@@ -11,9 +11,8 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `codegen <args>` in `cwd` and resolves once it exits. */
-export function runCodegen(cwd: string, args: string[]): Promise<CliRun> {
-  const cli = path.join(repoRoot, "src", "cli.ts");
+/** Runs `codegen <args>` in `cwd` and resolves once it exits; `cli` may name another copy of the CLI. */
+export function runCodegen(cwd: string, args: string[], cli = path.join(repoRoot, "src", "cli.ts")): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, cli, ...args], {
       cwd,
