@@ -24,6 +24,7 @@ import {
   defaultRoutePrefix,
   excludedBy,
   pluralize,
+  withArticle,
 } from "../../../src/targets/be/config/schema.js";
 
 interface Issue {
@@ -895,5 +896,12 @@ describe("ProjectConfig", () => {
     const result = ProjectConfig.safeParse({ module: "blog", resources: [article({ fields: [{ name: "id", type: "uuid", nullable: "yes" }] })] });
     assert.equal(result.success, false);
     assert.deepEqual(result.error!.issues.map((issue) => formatConfigPath(issue.path)), ["resources[0].fields[0].nullable"]);
+  });
+});
+
+describe("withArticle", () => {
+  test("picks a or an by sound, not only by letter", () => {
+    const cases = { article: "an", int: "an", email: "an", update: "an", tag: "a", uuid: "a", user: "a", unique: "a" };
+    for (const [word, article] of Object.entries(cases)) assert.equal(withArticle(word), `${article} ${word}`);
   });
 });

@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { findDuplicates } from "./duplicates.js";
+import { withArticle } from "./naming.js";
 import { DottedPath, PythonName, SnakeName } from "./primitives.js";
 
 /**
@@ -197,7 +198,7 @@ function defaultProblem(type: FieldType, value: JsonValue): string | undefined {
   if (type === "nested") return "nested fields take no default";
   const format = defaultFormats[type];
   if (format?.safeParse(value).success) return undefined;
-  return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type} field's default must be ${expectedDefault[type]}`;
+  return `${withArticle(type)} field's default must be ${expectedDefault[type]}`;
 }
 
 /**

@@ -16,6 +16,17 @@ export function pluralize(word: string): string {
 }
 
 /**
+ * `words` with its indefinite article, lowercase; for messages, docstrings and comments.
+ * @example withArticle("article") // "an article"
+ * @example withArticle("tag") // "a tag"
+ * @example withArticle("uuid") // "a uuid"
+ */
+export function withArticle(words: string): string {
+  // A leading "u" that sounds like "you" (uuid, user, unique) takes "a".
+  return /^(?!uu|u[^aeiou][aeiouy])[aeiou]/i.test(words) ? `an ${words}` : `a ${words}`;
+}
+
+/**
  * A resource's default name: the snake-cased model class.
  * @example defaultResourceName("inventory.models.StockMovement") // "stock_movement"
  */

@@ -6,6 +6,7 @@
 
 import type { z } from "zod";
 import { type FieldSpec, FieldList, ParamList, type ScalarField } from "./fields.js";
+import { withArticle } from "./naming.js";
 import type { OperationConfig } from "./operations.js";
 
 /** The parts of a parsed resource the reference rules read. */
@@ -86,8 +87,7 @@ function referenceProblem(field: ScalarField, name: string, resources: readonly 
     return `resource "${name}" has no create operation: tests create the referenced resource first, through its create route`;
   }
   if (field.type !== target.pk_type) {
-    const article = target.pk_type === "int" ? "an" : "a";
-    return `resource "${name}" has ${article} ${target.pk_type} primary key: a field referencing it must have type "${target.pk_type}" (this one is "${field.type}")`;
+    return `resource "${name}" has ${withArticle(target.pk_type)} primary key: a field referencing it must have type "${target.pk_type}" (this one is "${field.type}")`;
   }
   if (!list(target.fields).some((candidate) => candidate.name === target.pk)) {
     return `resource "${name}" does not list its primary key "${target.pk}" in its fields: tests read the key of the created ${name} from the create response`;

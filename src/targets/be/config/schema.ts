@@ -20,7 +20,7 @@ export {
   type ResolvedFieldCore,
   type ScalarField,
 } from "./fields.js";
-export { defaultResourceName, defaultRoutePrefix, pluralize } from "./naming.js";
+export { defaultResourceName, defaultRoutePrefix, pluralize, withArticle } from "./naming.js";
 export { CrudOperationType, CrudOptions, ListOptions, ModifierConfig, OperationConfig } from "./operations.js";
 export { AppList, ProjectConfig, type ResolvedApp, type ResolvedResource } from "./project.js";
 export { OperationList, PkType, ResourceConfig } from "./resources.js";

@@ -3,7 +3,7 @@
 // conftest the resource's factories (`{name}_body`, `make_{name}`).
 
 import { type BuildContext, ImportCollector, operation } from "../../../codegen/index.js";
-import { CrudOptions, type ProjectConfig } from "../config/schema.js";
+import { CrudOptions, type ProjectConfig, withArticle } from "../config/schema.js";
 import { resourceHasOperation, resourceView } from "../resource.js";
 import { loaderContext, loaderImports, routesModuleContext, sessionParam } from "./handlers.js";
 import { readShapeOutputs } from "./read-outputs.js";
@@ -38,7 +38,7 @@ export class Create {
       method: "POST",
       path: "",
       statusCode: 201,
-      summary: options.summary ?? (located ? `Create ${articleOf(view.label)}; the \`\`Location\`\` header gives its URL.` : `Create ${articleOf(view.label)}.`),
+      summary: options.summary ?? (located ? `Create ${withArticle(view.label)}; the \`\`Location\`\` header gives its URL.` : `Create ${withArticle(view.label)}.`),
       responseModel: shape.read.name,
       params,
       dependencies: [sessionParam(view)],
@@ -57,8 +57,4 @@ export class Create {
     });
     return [...outputs, body, handler, ...crudTests(ctx, options, handler), ...factoryFixtures(ctx, options)];
   }
-}
-
-function articleOf(label: string): string {
-  return /^[aeiou]/i.test(label) ? `an ${label}` : `a ${label}`;
 }

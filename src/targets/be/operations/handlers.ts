@@ -71,8 +71,3 @@ export function capitalize(text: string): string {
 function copy(imports: ImportCollector): ImportCollector {
   return new ImportCollector().update(imports);
 }
-
-/** Drops undefined values so absent helpers never conflict with present ones in the assembler. */
-export function defined(context: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(context).filter(([, value]) => value !== undefined));
-}

@@ -3,9 +3,10 @@
 // schema, and the loader chains that load every nested relationship before serialization.
 
 import { ImportCollector, Name } from "../../../codegen/index.js";
-import type { FieldSpec, NestedField } from "../config/schema.js";
+import { type FieldSpec, type NestedField, withArticle } from "../config/schema.js";
 import { optional, scalarAnnotation } from "../python/annotations.js";
 import type { ResourceView } from "../resource.js";
+import { capitalize } from "./handlers.js";
 import { Field, SchemaClass, type SerializedField, SerializerFn } from "./types.js";
 
 /** What a read operation needs to load and dump instances of its resource. */
@@ -29,7 +30,7 @@ export function readShape(view: ResourceView): ReadShape {
   const serializers: SerializerFn[] = [];
   const serializer = buildSchema(view, {
     name: `${view.modelClass}Read`,
-    doc: `${article(view.label)}, as returned by get and list.`,
+    doc: `${capitalize(withArticle(view.label))}, as returned by get and list.`,
     fields: view.config.fields,
     modelClass: view.modelClass,
     modelModule: view.modelModule,
@@ -111,9 +112,4 @@ function loaderChains(modelClass: string, modelModule: string, fields: readonly 
     chains.push(...(inner.length > 0 ? inner : [link]));
   }
   return chains;
-}
-
-/** "article" → "An article", "tag" → "A tag"; for docstrings. */
-export function article(words: string): string {
-  return /^[aeiou]/i.test(words) ? `An ${words}` : `A ${words}`;
 }

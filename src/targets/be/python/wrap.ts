@@ -18,11 +18,6 @@ export function wrapCall(head: string, args: readonly string[], tail = "", inden
   return `${head}(\n${exploded}\n${indent})${tail}`;
 }
 
-/** Indents every line but the first by `indent` (for values placed inside an indented block). */
-export function indentContinuation(text: string, indent: string): string {
-  return text.replace(/\n(?=.)/g, `\n${indent}`);
-}
-
 /**
  * `head{items}tail` for a bracketed literal (`[…]`, `{…}`), wrapped like `wrapCall`:
  * on one line when it fits, else the items on one indented line, else one per line.

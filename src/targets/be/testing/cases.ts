@@ -12,7 +12,8 @@ import { writeFields } from "../operations/write-schema.js";
 import { resourceView } from "../resource.js";
 import { wrapBrackets, wrapCall } from "../python/wrap.js";
 import { Needs, bodyEntries, dictItems, invalidValue, sampleValue } from "./samples.js";
-import { type TestScope, testScope, withArticle } from "./suite.js";
+import { withArticle } from "../config/schema.js";
+import { type TestScope, testScope } from "./suite.js";
 
 const INDENT = "    ";
 

@@ -9,7 +9,8 @@ import { createBodyFields, createEntry } from "../config/references.js";
 import { RouteParam, TestFixture } from "../operations/types.js";
 import { wrapBrackets, wrapCall } from "../python/wrap.js";
 import { Needs, bodyEntries, dictItems } from "./samples.js";
-import { appHasTests, testScope, withArticle } from "./suite.js";
+import { withArticle } from "../config/schema.js";
+import { appHasTests, testScope } from "./suite.js";
 
 /** The `{name}_body` and `make_{name}` fixtures, from the resource's first create entry; empty unless the app has tests. */
 export function factoryFixtures(ctx: BuildContext<ProjectConfig>, options: CrudOptions): TestFixture[] {

@@ -62,11 +62,6 @@ export function testScope(ctx: BuildContext<ProjectConfig>): TestScope {
   };
 }
 
-/** "article" → "an article", for docstrings and comments. */
-export function withArticle(words: string): string {
-  return /^[aeiou]/i.test(words) ? `an ${words}` : `a ${words}`;
-}
-
 // Every operation of an app asks for its suite: build it once per app (and prefix).
 const suites = new WeakMap<ResolvedApp, Map<string, TestSuite>>();
 
