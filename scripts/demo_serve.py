@@ -12,13 +12,12 @@ import uvicorn
 
 from blog.api.db.session import get_engine
 from blog.main import app
-from blog.models import Base
+from blog.models import create_tables
 
 
-async def create_tables() -> None:
+async def prepare_database() -> None:
     engine = get_engine()
-    async with engine.begin() as connection:
-        await connection.run_sync(Base.metadata.create_all)
+    await create_tables(engine)
     # The pool's connections belong to this event loop; uvicorn runs another.
     await engine.dispose()
 
@@ -29,7 +28,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args()
 
-    asyncio.run(create_tables())
+    asyncio.run(prepare_database())
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
 
 

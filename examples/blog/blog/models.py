@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import Column, DateTime, ForeignKey, MetaData, Table, Text, func
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 NAMING_CONVENTION = {
@@ -108,3 +109,9 @@ class Comment(Base):
 
     article: Mapped[Article] = relationship(back_populates="comments")
     author: Mapped[Author] = relationship()
+
+
+async def create_tables(engine: AsyncEngine) -> None:
+    """Create every table of the blog: for the demo and the tests (projects migrate with Alembic)."""
+    async with engine.begin() as connection:
+        await connection.run_sync(Base.metadata.create_all)

@@ -24,7 +24,7 @@ from pathlib import Path
 import asyncpg
 from blog.api.db.session import get_engine, get_sessionmaker
 from blog.api.runtime.queue import get_queue, open_worker_driver, worker_dsn
-from blog.models import Base, Category
+from blog.models import Category, create_tables
 from pgqueuer import Job, PgQueuer
 
 
@@ -42,8 +42,7 @@ async def create_worker() -> AsyncIterator[PgQueuer]:
 
 
 async def init() -> None:
-    async with get_engine().begin() as connection:
-        await connection.run_sync(Base.metadata.create_all)
+    await create_tables(get_engine())
 
 
 async def enqueue(marker: str, outcome: str) -> None:

@@ -1,6 +1,6 @@
 """Test-only launcher: serve ``blog.main:app`` with SQL statement counting.
 
-Creates the tables from ``Base.metadata``, then runs uvicorn on 127.0.0.1:<port>.
+Creates the tables (``blog.models.create_tables``), then runs uvicorn on 127.0.0.1:<port>.
 Every response carries ``X-SQL-Statements``: the number of statements the request
 sent to the database. Needs ``DATABASE_URL`` and ``blog`` on ``PYTHONPATH``.
 """
@@ -13,7 +13,7 @@ from typing import Any
 import uvicorn
 from blog.api.db.session import get_engine
 from blog.main import app
-from blog.models import Base
+from blog.models import create_tables
 from sqlalchemy import event
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -54,10 +54,9 @@ class StatementCounter:
             _statements.reset(token)
 
 
-async def create_tables() -> None:
+async def prepare_database() -> None:
     engine = get_engine()
-    async with engine.begin() as connection:
-        await connection.run_sync(Base.metadata.create_all)
+    await create_tables(engine)
     # The pool's connections belong to this event loop; uvicorn runs another.
     await engine.dispose()
 
@@ -67,7 +66,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     port = parser.parse_args().port
 
-    asyncio.run(create_tables())
+    asyncio.run(prepare_database())
     event.listen(get_engine().sync_engine, "before_cursor_execute", _count_statement)
     app.add_middleware(StatementCounter)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
