@@ -38,6 +38,8 @@ export interface ResourceView {
   sessionModule: string;
   /** Package of the runtime helpers emitted by `scaffold` (`<prefix>.runtime`). */
   runtimePackage: string;
+  /** Prefix of the resource's OpenAPI operation ids: `""`, or the app's module when another app has a resource of the same name. */
+  operationIdPrefix: string;
 }
 
 /** The view of the resource at or above `ctx`'s instance. */
@@ -74,7 +76,23 @@ export function resourceView(ctx: BuildContext<ProjectConfig>): ResourceView {
     routesModule: local("routes", config.name),
     sessionModule: prefixImport(ctx.packagePrefix, ...sessionModulePath(ctx.config, config.db_key)),
     runtimePackage: prefixImport(ctx.packagePrefix, "runtime"),
+    operationIdPrefix: sharedName(ctx.config, config.name) ? module : "",
   };
+}
+
+// OpenAPI operation ids must be unique across the whole project.
+function sharedName(project: ProjectConfig, name: string): boolean {
+  return project.apps.filter((app) => app.config.resources.some((resource) => resource.name === name)).length > 1;
+}
+
+/**
+ * The OpenAPI `operationId` of a handler function: its name in camelCase, so generated
+ * clients read naturally.
+ * @example operationId(view, "list_articles") // "listArticles" (or "contentListArticles" when two apps have articles)
+ */
+export function operationId(view: ResourceView, functionName: string): string {
+  const words = [...view.operationIdPrefix.split("_"), ...functionName.split("_")].filter((word) => word !== "");
+  return words.map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join("");
 }
 
 /** Module path (below the package prefix) of a database's session module. */

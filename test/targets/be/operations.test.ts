@@ -134,3 +134,19 @@ describe("routes", () => {
     assert.doesNotMatch(routes, /Location/);
   });
 });
+
+describe("OpenAPI operation ids", () => {
+  test("are the handler names in camelCase, prefixed by the app only where two apps share a resource name", async () => {
+    const app = (module: string, resources: object[]) => ({ config: { module, resources }, prefix: `/${module}` });
+    const generated = await files({
+      apps: [
+        app("shop", [article(), article({ model: "shop.models.Tag", operations: ["list", { name: "publish_tag", type: "action", fn: "shop.actions.publish", target: "collection" }] })]),
+        app("archive", [article({ operations: ["get"] })]),
+      ],
+    });
+    const ids = (path: string) => [...generated.get(path)!.content.matchAll(/operation_id="(\w+)"/g)].map((match) => match[1]);
+    assert.deepEqual(ids("shop/routes/article.py"), ["shopGetArticle", "shopListArticles", "shopCreateArticle", "shopUpdateArticle", "shopDeleteArticle"]);
+    assert.deepEqual(ids("shop/routes/tag.py"), ["listTags", "publishTag"]);
+    assert.deepEqual(ids("archive/routes/article.py"), ["archiveGetArticle"]);
+  });
+});

@@ -6,7 +6,7 @@
 
 import { type BuildContext, ImportCollector, Name, operation } from "../../../codegen/index.js";
 import { ActionOptions, type ProjectConfig, type ScalarField } from "../config/schema.js";
-import { type ResourceView, resourceView } from "../resource.js";
+import { type ResourceView, operationId, resourceView } from "../resource.js";
 import { loaderContext, loaderImports, pkParam, routesModuleContext, sessionParam } from "./handlers.js";
 import { readShapeOutputs } from "./read-outputs.js";
 import { actionTests } from "../testing/cases.js";
@@ -51,7 +51,7 @@ export class Action {
       requireAuth: options.require_auth,
       passUser: options.pass_user,
       name: new Name(options.name).snake,
-      method: "POST",
+      operationId: operationId(view, new Name(options.name).snake),      method: "POST",
       path: instance ? `/{pk}/${options.slug}` : `/${options.slug}`,
       statusCode: options.status_code,
       summary: options.summary ?? `Run \`\`${options.fn}\`\`${instance ? ` on one ${view.label}` : ""}${options.response === "json" ? "; answer with its result" : ""}.`,

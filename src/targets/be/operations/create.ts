@@ -4,7 +4,7 @@
 
 import { type BuildContext, ImportCollector, operation } from "../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig, withArticle } from "../config/schema.js";
-import { resourceHasOperation, resourceView } from "../resource.js";
+import { operationId, resourceHasOperation, resourceView } from "../resource.js";
 import { loaderContext, loaderImports, routesModuleContext, sessionParam } from "./handlers.js";
 import { readShapeOutputs } from "./read-outputs.js";
 import { crudTests } from "../testing/cases.js";
@@ -35,7 +35,7 @@ export class Create {
       kind: "create",
       requireAuth: options.require_auth,
       name: `create_${view.name}`,
-      method: "POST",
+      operationId: operationId(view, `create_${view.name}`),      method: "POST",
       path: "",
       statusCode: 201,
       summary: options.summary ?? (located ? `Create ${withArticle(view.label)}; the \`\`Location\`\` header gives its URL.` : `Create ${withArticle(view.label)}.`),

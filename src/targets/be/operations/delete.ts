@@ -2,7 +2,7 @@
 
 import { type BuildContext, ImportCollector, operation } from "../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../config/schema.js";
-import { resourceView } from "../resource.js";
+import { operationId, resourceView } from "../resource.js";
 import { notFoundContext, pkParam, routesModuleContext, sessionParam } from "./handlers.js";
 import { crudTests } from "../testing/cases.js";
 import { RouteHandler } from "./types.js";
@@ -18,7 +18,7 @@ export class Delete {
       kind: "delete",
       requireAuth: options.require_auth,
       name: `delete_${view.name}`,
-      method: "DELETE",
+      operationId: operationId(view, `delete_${view.name}`),      method: "DELETE",
       path: "/{pk}",
       statusCode: 204,
       summary: options.summary ?? `Delete one ${view.label}.`,

@@ -2,7 +2,7 @@
 
 import { type BuildContext, operation } from "../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../config/schema.js";
-import { resourceView } from "../resource.js";
+import { operationId, resourceView } from "../resource.js";
 import { loaderContext, loaderImports, pkParam, routesModuleContext, sessionParam } from "./handlers.js";
 import { readShapeOutputs } from "./read-outputs.js";
 import { crudTests } from "../testing/cases.js";
@@ -20,7 +20,7 @@ export class Get {
       kind: "get",
       requireAuth: options.require_auth,
       name: `get_${view.name}`,
-      method: "GET",
+      operationId: operationId(view, `get_${view.name}`),      method: "GET",
       path: "/{pk}",
       statusCode: 200,
       summary: options.summary ?? `Get one ${view.label}.`,

@@ -4,7 +4,7 @@
 
 import { type BuildContext, ImportCollector, operation } from "../../../codegen/index.js";
 import { ListOptions, type ProjectConfig } from "../config/schema.js";
-import { resourceView } from "../resource.js";
+import { operationId, resourceView } from "../resource.js";
 import { routesModuleContext, sessionParam } from "./handlers.js";
 import { readShapeOutputs } from "./read-outputs.js";
 import { wrapCall } from "../python/wrap.js";
@@ -38,7 +38,7 @@ export class List {
       kind: "list",
       requireAuth: options.require_auth,
       name: `list_${view.plural}`,
-      method: "GET",
+      operationId: operationId(view, `list_${view.plural}`),      method: "GET",
       path: "",
       statusCode: 200,
       summary: options.summary ?? `List ${view.labelPlural} by ${view.pk}, one page at a time.`,

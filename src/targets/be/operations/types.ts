@@ -121,6 +121,8 @@ export class RouteHandler {
   readonly kind: HandlerKind;
   /** Function name, e.g. `get_article`. */
   readonly name: string;
+  /** OpenAPI operation id, e.g. `getArticle`. */
+  readonly operationId: string;
   readonly method: "GET" | "POST" | "PATCH" | "DELETE";
   /** Path below the resource's router prefix, e.g. `/{pk}` or `/{pk}/publish-article`. */
   readonly path: string;
@@ -144,6 +146,7 @@ export class RouteHandler {
     file: string;
     kind: HandlerKind;
     name: string;
+    operationId: string;
     method: RouteHandler["method"];
     path: string;
     statusCode: number;
@@ -159,6 +162,7 @@ export class RouteHandler {
     this.file = options.file;
     this.kind = options.kind;
     this.name = options.name;
+    this.operationId = options.operationId;
     this.method = options.method;
     this.path = options.path;
     this.statusCode = options.statusCode;

@@ -3,7 +3,7 @@
 
 import { type BuildContext, operation } from "../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../config/schema.js";
-import { resourceView } from "../resource.js";
+import { operationId, resourceView } from "../resource.js";
 import { loaderContext, loaderImports, pkParam, routesModuleContext, sessionParam } from "./handlers.js";
 import { readShapeOutputs } from "./read-outputs.js";
 import { crudTests } from "../testing/cases.js";
@@ -23,7 +23,7 @@ export class Update {
       kind: "update",
       requireAuth: options.require_auth,
       name: `update_${view.name}`,
-      method: "PATCH",
+      operationId: operationId(view, `update_${view.name}`),      method: "PATCH",
       path: "/{pk}",
       statusCode: 200,
       summary: options.summary ?? "Change the fields sent in the body; the others keep their values.",

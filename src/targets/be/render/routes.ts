@@ -36,7 +36,8 @@ function decorator(handler: RouteHandler): string {
     const name = STATUS_NAMES[handler.statusCode];
     args.push(`status_code=${name ? `status.${name}` : handler.statusCode}`);
   }
-  return `@router.${handler.method.toLowerCase()}(${args.join(", ")})`;
+  args.push(`operation_id=${JSON.stringify(handler.operationId)}`);
+  return wrapCall(`@router.${handler.method.toLowerCase()}`, args);
 }
 
 // Parameters with defaults must follow those without, as Python requires.

@@ -43,7 +43,7 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
     return author
 
 
-@router.get("/{pk}")
+@router.get("/{pk}", operation_id="getAuthor")
 async def get_author(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
 ) -> AuthorRead:
@@ -51,7 +51,7 @@ async def get_author(
     return to_author_read(await _load_author(session, pk))
 
 
-@router.get("")
+@router.get("", operation_id="listAuthors")
 async def list_authors(
     session: SessionDep,
     current_user: CurrentUser,
@@ -71,7 +71,7 @@ async def list_authors(
     )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createAuthor")
 async def create_author(
     body: AuthorCreate,
     request: Request,
@@ -88,7 +88,7 @@ async def create_author(
     return to_author_read(await _load_author(session, author.id))
 
 
-@router.patch("/{pk}")
+@router.patch("/{pk}", operation_id="updateAuthor")
 async def update_author(
     pk: uuid.UUID, body: AuthorUpdate, session: SessionDep, current_user: CurrentUser
 ) -> AuthorRead:
@@ -102,7 +102,9 @@ async def update_author(
     return to_author_read(await _load_author(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteAuthor"
+)
 async def delete_author(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
 ) -> None:

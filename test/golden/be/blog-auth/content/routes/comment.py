@@ -43,7 +43,7 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     return comment
 
 
-@router.get("/{pk}")
+@router.get("/{pk}", operation_id="getComment")
 async def get_comment(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
 ) -> CommentRead:
@@ -51,7 +51,7 @@ async def get_comment(
     return to_comment_read(await _load_comment(session, pk))
 
 
-@router.get("")
+@router.get("", operation_id="listComments")
 async def list_comments(
     session: SessionDep,
     current_user: CurrentUser,
@@ -72,7 +72,7 @@ async def list_comments(
     )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment")
 async def create_comment(
     body: CommentCreate,
     request: Request,
@@ -89,7 +89,7 @@ async def create_comment(
     return to_comment_read(await _load_comment(session, comment.id))
 
 
-@router.patch("/{pk}")
+@router.patch("/{pk}", operation_id="updateComment")
 async def update_comment(
     pk: uuid.UUID, body: CommentUpdate, session: SessionDep, current_user: CurrentUser
 ) -> CommentRead:
@@ -103,7 +103,9 @@ async def update_comment(
     return to_comment_read(await _load_comment(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment"
+)
 async def delete_comment(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
 ) -> None:

@@ -42,13 +42,13 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     return comment
 
 
-@router.get("/{pk}")
+@router.get("/{pk}", operation_id="getComment")
 async def get_comment(pk: uuid.UUID, session: SessionDep) -> CommentRead:
     """Get one comment."""
     return to_comment_read(await _load_comment(session, pk))
 
 
-@router.get("")
+@router.get("", operation_id="listComments")
 async def list_comments(
     session: SessionDep,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
@@ -68,7 +68,7 @@ async def list_comments(
     )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment")
 async def create_comment(
     body: CommentCreate, request: Request, response: Response, session: SessionDep
 ) -> CommentRead:
@@ -81,7 +81,7 @@ async def create_comment(
     return to_comment_read(await _load_comment(session, comment.id))
 
 
-@router.patch("/{pk}")
+@router.patch("/{pk}", operation_id="updateComment")
 async def update_comment(
     pk: uuid.UUID, body: CommentUpdate, session: SessionDep
 ) -> CommentRead:
@@ -95,7 +95,9 @@ async def update_comment(
     return to_comment_read(await _load_comment(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment"
+)
 async def delete_comment(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one comment."""
     comment = await session.get(Comment, pk)

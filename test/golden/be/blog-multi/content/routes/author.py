@@ -42,13 +42,13 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
     return author
 
 
-@router.get("/{pk}")
+@router.get("/{pk}", operation_id="getAuthor")
 async def get_author(pk: uuid.UUID, session: SessionDep) -> AuthorRead:
     """Get one author."""
     return to_author_read(await _load_author(session, pk))
 
 
-@router.get("")
+@router.get("", operation_id="listAuthors")
 async def list_authors(
     session: SessionDep,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
@@ -67,7 +67,7 @@ async def list_authors(
     )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createAuthor")
 async def create_author(
     body: AuthorCreate, request: Request, response: Response, session: SessionDep
 ) -> AuthorRead:
@@ -80,7 +80,7 @@ async def create_author(
     return to_author_read(await _load_author(session, author.id))
 
 
-@router.patch("/{pk}")
+@router.patch("/{pk}", operation_id="updateAuthor")
 async def update_author(
     pk: uuid.UUID, body: AuthorUpdate, session: SessionDep
 ) -> AuthorRead:
@@ -94,7 +94,9 @@ async def update_author(
     return to_author_read(await _load_author(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteAuthor"
+)
 async def delete_author(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one author."""
     author = await session.get(Author, pk)

@@ -38,13 +38,13 @@ async def _load_category(session: AsyncSession, pk: str) -> Category:
     return category
 
 
-@router.get("/{pk}")
+@router.get("/{pk}", operation_id="getCategory")
 async def get_category(pk: str, session: SessionDep) -> CategoryRead:
     """Get one category."""
     return to_category_read(await _load_category(session, pk))
 
 
-@router.get("")
+@router.get("", operation_id="listCategories")
 async def list_categories(
     session: SessionDep,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
@@ -60,7 +60,7 @@ async def list_categories(
     )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createCategory")
 async def create_category(
     body: CategoryCreate, request: Request, response: Response, session: SessionDep
 ) -> CategoryRead:
@@ -73,7 +73,7 @@ async def create_category(
     return to_category_read(await _load_category(session, category.slug))
 
 
-@router.patch("/{pk}")
+@router.patch("/{pk}", operation_id="updateCategory")
 async def update_category(
     pk: str, body: CategoryUpdate, session: SessionDep
 ) -> CategoryRead:
@@ -87,7 +87,9 @@ async def update_category(
     return to_category_read(await _load_category(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteCategory"
+)
 async def delete_category(pk: str, session: SessionDep) -> None:
     """Delete one category."""
     category = await session.get(Category, pk)

@@ -54,13 +54,13 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     return article
 
 
-@router.get("/{pk}")
+@router.get("/{pk}", operation_id="getArticle")
 async def get_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
     """Get one article."""
     return to_article_read(await _load_article(session, pk))
 
 
-@router.get("")
+@router.get("", operation_id="listArticles")
 async def list_articles(
     session: SessionDep,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
@@ -80,7 +80,7 @@ async def list_articles(
     )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createArticle")
 async def create_article(
     body: ArticleCreate, request: Request, response: Response, session: SessionDep
 ) -> ArticleRead:
@@ -93,7 +93,7 @@ async def create_article(
     return to_article_read(await _load_article(session, article.id))
 
 
-@router.patch("/{pk}")
+@router.patch("/{pk}", operation_id="updateArticle")
 async def update_article(
     pk: uuid.UUID, body: ArticleUpdate, session: SessionDep
 ) -> ArticleRead:
@@ -107,7 +107,9 @@ async def update_article(
     return to_article_read(await _load_article(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteArticle"
+)
 async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one article."""
     article = await session.get(Article, pk)
@@ -117,7 +119,7 @@ async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
     await session.commit()
 
 
-@router.post("/{pk}/publish-article")
+@router.post("/{pk}/publish-article", operation_id="publishArticle")
 async def publish_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
     article = await _load_article(session, pk)
@@ -126,7 +128,7 @@ async def publish_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
     return to_article_read(await _load_article(session, pk))
 
 
-@router.post("/{pk}/schedule-article")
+@router.post("/{pk}/schedule-article", operation_id="scheduleArticle")
 async def schedule_article(
     pk: uuid.UUID, params: ScheduleArticleParams, session: SessionDep
 ) -> ArticleRead:
@@ -143,7 +145,7 @@ async def schedule_article(
     return to_article_read(await _load_article(session, pk))
 
 
-@router.post("/{pk}/tag-article")
+@router.post("/{pk}/tag-article", operation_id="tagArticle")
 async def tag_article(
     pk: uuid.UUID, params: TagArticleParams, session: SessionDep
 ) -> ArticleRead:
@@ -156,7 +158,7 @@ async def tag_article(
     return to_article_read(await _load_article(session, pk))
 
 
-@router.post("/archive-stale-articles")
+@router.post("/archive-stale-articles", operation_id="archiveStaleArticles")
 async def archive_stale_articles(
     params: ArchiveStaleArticlesParams, session: SessionDep
 ) -> Any:
@@ -168,7 +170,7 @@ async def archive_stale_articles(
     return result
 
 
-@router.post("/count-words")
+@router.post("/count-words", operation_id="countWords")
 async def count_words(params: CountWordsParams, session: SessionDep) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
     result = await call_action(

@@ -34,13 +34,13 @@ async def _load_tag(session: AsyncSession, pk: int) -> Tag:
     return tag
 
 
-@router.get("/{pk}")
+@router.get("/{pk}", operation_id="getTag")
 async def get_tag(pk: int, session: SessionDep) -> TagRead:
     """Get one tag."""
     return to_tag_read(await _load_tag(session, pk))
 
 
-@router.get("")
+@router.get("", operation_id="listTags")
 async def list_tags(
     session: SessionDep,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
@@ -53,7 +53,7 @@ async def list_tags(
     return Page(items=[to_tag_read(tag) for tag in tags], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createTag")
 async def create_tag(
     body: TagCreate, request: Request, response: Response, session: SessionDep
 ) -> TagRead:
@@ -66,7 +66,7 @@ async def create_tag(
     return to_tag_read(await _load_tag(session, tag.id))
 
 
-@router.patch("/{pk}")
+@router.patch("/{pk}", operation_id="updateTag")
 async def update_tag(pk: int, body: TagUpdate, session: SessionDep) -> TagRead:
     """Change the fields sent in the body; the others keep their values."""
     tag = await session.get(Tag, pk)
@@ -78,7 +78,9 @@ async def update_tag(pk: int, body: TagUpdate, session: SessionDep) -> TagRead:
     return to_tag_read(await _load_tag(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteTag"
+)
 async def delete_tag(pk: int, session: SessionDep) -> None:
     """Delete one tag."""
     tag = await session.get(Tag, pk)
