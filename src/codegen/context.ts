@@ -1,5 +1,6 @@
 // What an operation sees while it builds: the whole config, the scope instance it runs at,
 // and the store of everything built so far. One context per (operation, instance) run.
+import type { OperationMeta } from "./operation.js";
 import type { Scope } from "./scopes.js";
 import type { BuildStore } from "./store.js";
 
@@ -22,4 +23,6 @@ export interface BuildContext<C = any> {
   store: BuildStore;
   /** Import prefix of the generated package. @default "" */
   packagePrefix: string;
+  /** Every operation registered for the target, in registration order (for validation rules that depend on them). */
+  operations: readonly OperationMeta[];
 }

@@ -1,6 +1,7 @@
 // The engine: walks every scope instance of a config depth first and runs the registered
-// operations there. Every operation's options are validated before any operation runs, and
-// all problems are reported together as one ConfigError with the paths the user wrote.
+// operations there. A validation phase parses every operation's options and runs every
+// `validate` before any operation builds; all problems are reported together as one
+// ConfigError with the paths the user wrote.
 import { configIssuesOf, formatConfigPath } from "./config-path.js";
 import type { BuildContext } from "./context.js";
 import { ConfigError, ValueError, type ConfigIssue } from "./errors.js";
@@ -31,6 +32,7 @@ export class Engine {
   readonly #scopes: ScopeTree;
   readonly #packagePrefix: string;
   readonly #groups: Map<string, [OperationMeta, OperationClass][]>;
+  readonly #operations: readonly OperationMeta[];
 
   /**
    * @param options.packagePrefix import prefix of the generated package. @default ""
@@ -52,13 +54,16 @@ export class Engine {
       }
     }
     this.#groups = registry.sortedByScope();
+    this.#operations = Object.freeze(registry.entries.map(([meta]) => meta));
   }
 
   /**
-   * Validates every operation's options against the instances it applies to, then runs the
-   * operations depth first: at each instance, pre-phase ops in `requires` order, then the
-   * child instances in config order, then post-phase (`afterChildren`) ops.
-   * @throws ConfigError listing every invalid option and unknown dispatch value, before any op runs.
+   * Validates every operation's options against the instances it applies to and runs every
+   * operation's `validate`, then runs the operations depth first: at each instance,
+   * pre-phase ops in `requires` order, then the child instances in config order, then
+   * post-phase (`afterChildren`) ops. A dispatched op whose attribute names another op is
+   * skipped silently (SPEC); targets reject unknown names in their own validation.
+   * @throws ConfigError listing every invalid option and validation problem, before any op builds.
    * @throws TypeError when an operation's `build` returns something other than an array.
    */
   build(config: unknown): BuildStore {
@@ -77,22 +82,42 @@ export class Engine {
       instance.children.forEach(plan);
     };
     plan(root);
-    if (issues.length > 0) throw new ConfigError("invalid configuration", { issues });
 
     // One operation object per class for the whole build, so ops may keep per-build state.
     const ops = new Map<OperationClass, Operation<unknown>>();
-    const run = (instance: Instance, { meta, cls, options }: PlannedRun): void => {
+    const opOf = (cls: OperationClass): Operation<unknown> => {
       let op = ops.get(cls);
       if (!op) ops.set(cls, (op = new cls()));
-      const ctx: BuildContext = {
-        config,
-        scope: instance.scope,
-        instance: instance.value,
-        instanceId: instance.id,
-        configPath: instance.configPath,
-        store,
-        packagePrefix: this.#packagePrefix,
-      };
+      return op;
+    };
+    const contextAt = (instance: Instance): BuildContext => ({
+      config,
+      scope: instance.scope,
+      instance: instance.value,
+      instanceId: instance.id,
+      configPath: instance.configPath,
+      store,
+      packagePrefix: this.#packagePrefix,
+      operations: this.#operations,
+    });
+    const validate = (instance: Instance): void => {
+      for (const { cls, options } of plans.get(instance)!) {
+        const op = opOf(cls);
+        if (!op.validate) continue;
+        const ctx = contextAt(instance);
+        if (op.when && !op.when(ctx)) continue;
+        for (const issue of op.validate(ctx, options)) {
+          issues.push({ path: formatConfigPath(issue.path ?? [], instance.configPath), message: issue.message });
+        }
+      }
+      instance.children.forEach(validate);
+    };
+    validate(root);
+    if (issues.length > 0) throw new ConfigError("invalid configuration", { issues });
+
+    const run = (instance: Instance, { meta, cls, options }: PlannedRun): void => {
+      const op = opOf(cls);
+      const ctx = contextAt(instance);
       if (op.when && !op.when(ctx)) return;
       const outputs: unknown = op.build(ctx, options);
       if (!Array.isArray(outputs)) {
@@ -141,19 +166,6 @@ export class Engine {
       const parsed = (cls.Options ?? EmptyOptions).safeParse(instance.value);
       if (parsed.success) runs.push({ meta, cls, options: parsed.data });
       else issues.push(...configIssuesOf(parsed.error, instance.configPath));
-    }
-    // A dispatch value no operation answers to would otherwise be skipped without a word.
-    const dispatchKeys = new Set(group.flatMap(([meta]) => (meta.dispatchOn === undefined ? [] : [meta.dispatchOn])));
-    for (const key of dispatchKeys) {
-      const value: unknown = instance.value?.[key];
-      const names = group.filter(([meta]) => meta.dispatchOn === key).map(([meta]) => meta.name);
-      if (!names.includes(value as string)) {
-        const expected = `expected one of: ${names.sort().join(", ")}`;
-        issues.push({
-          path: formatConfigPath([key], instance.configPath),
-          message: value === undefined ? expected : `unknown operation ${describe(value)}; ${expected}`,
-        });
-      }
     }
     return runs;
   }

@@ -55,6 +55,7 @@ export {
   operation,
   type Operation,
   type OperationClass,
+  type ValidationIssue,
 } from "./operation.js";
 export { StaticFile, type IfExists } from "./outputs.js";
 export { entryPoints, loadEntryPoint, type EntryPoint } from "./plugins.js";

@@ -40,6 +40,16 @@ export class OperationMeta {
 }
 
 /**
+ * A problem an operation's `validate` finds in its instance: `path` is relative to the
+ * instance (`["pass_user"]`), the engine prefixes the path the user wrote the instance at.
+ */
+export interface ValidationIssue {
+  /** @default [] (the instance itself) */
+  path?: readonly PropertyKey[];
+  message: string;
+}
+
+/**
  * An operation instance. `build` receives its scope instance parsed through the class's
  * static `Options` schema and returns output objects for the store.
  */
@@ -48,6 +58,13 @@ export interface Operation<O = unknown> {
   build(ctx: BuildContext, options: O): unknown[];
   /** When present and false for `ctx`, the op is skipped at that instance. */
   when?(ctx: BuildContext): boolean;
+  /**
+   * Config problems only this operation can see (rules that span instances, or need the
+   * other registered operations). Runs in the validation phase, before any `build`, for
+   * every instance whose options parsed and whose `when` holds; the store then holds every
+   * instance but no outputs. All problems of all operations are reported together.
+   */
+  validate?(ctx: BuildContext, options: O): Iterable<ValidationIssue>;
 }
 
 /**

@@ -6,7 +6,8 @@ import nunjucks from "nunjucks";
 
 /**
  * Creates an environment loading templates from `dirs`, earlier directories first.
- * Settings: no autoescaping, `trimBlocks` and `lstripBlocks` on, undefined values render empty.
+ * Settings: no autoescaping, `trimBlocks` and `lstripBlocks` on, and printing an undefined or
+ * null value (a misspelt variable) is an error naming the template and line.
  *
  * @example const env = createTemplateEnv("my-templates", target.templateDir);
  */
@@ -15,7 +16,7 @@ export function createTemplateEnv(...dirs: string[]): nunjucks.Environment {
     autoescape: false,
     trimBlocks: true,
     lstripBlocks: true,
-    throwOnUndefined: false,
+    throwOnUndefined: true,
   });
 }
 

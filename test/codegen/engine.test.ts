@@ -376,12 +376,10 @@ describe("Engine.build validation", () => {
             "apps[0].config.resources[1].fields[2].name",
             "apps[0].config.resources[1].operations[0].limit",
             "apps[0].config.resources[1].operations[0].extra",
-            "apps[0].config.resources[1].operations[1].type",
             "apps[1].name",
           ],
         );
         assert.equal(e.issues[3].message, "unknown key");
-        assert.equal(e.issues[4].message, 'unknown operation "delete"; expected one of: get, list');
         return true;
       },
     );
@@ -403,16 +401,66 @@ describe("Engine.build validation", () => {
     );
   });
 
-  it("reports a missing dispatch attribute", () => {
-    const config = { apps: [{ name: "a", config: { module: "a", resources: [{ model: "M", operations: [{ kind: "get" }] }] } }] };
-    assert.throws(
-      () => new Engine(validatingRegistry([]), { scopes }).build(config),
-      (e: unknown) =>
-        e instanceof ConfigError &&
-        e.issues.length === 1 &&
-        e.issues[0].path === "apps[0].config.resources[0].operations[0].type" &&
-        e.issues[0].message === "expected one of: get, list",
+  it("skips silently an instance whose dispatch attribute names no operation, or is missing (SPEC)", () => {
+    const log: string[] = [];
+    const config = {
+      apps: [{ name: "a", config: { module: "a", resources: [{ model: "M", operations: [{ kind: "get" }, { type: "frobnicate" }] }] } }],
+    };
+    const store = new Engine(validatingRegistry(log), { scopes }).build(config);
+    assert.deepEqual(
+      store.entries().filter(([id]) => id.includes(".operations.")),
+      [],
     );
+  });
+
+  it("runs validate before any build, with paths under the instance, reporting every problem together", () => {
+    const registry = new OperationRegistry();
+    const built: string[] = [];
+    @operation("checked", { scope: "resource", registry })
+    class Checked {
+      static Options = z.object({ model: z.string() });
+      validate(ctx: BuildContext, options: { model: string }) {
+        assert.equal(ctx.store.entries().length, 0, "validation sees no outputs");
+        assert.deepEqual(ctx.operations.map((meta) => meta.name), ["checked", "skipped"]);
+        return options.model.startsWith("Bad") ? [{ path: ["model"], message: `${options.model} is bad` }, { message: "and the whole resource" }] : [];
+      }
+      build(ctx: BuildContext): unknown[] {
+        built.push(ctx.configPath);
+        return [];
+      }
+    }
+    @operation("skipped", { scope: "resource", registry })
+    class Skipped {
+      when(): boolean {
+        return false;
+      }
+      validate(): never {
+        throw new Error("validate must not run where when() is false");
+      }
+      build(): unknown[] {
+        return [];
+      }
+    }
+    const config = {
+      apps: [{ name: "a", config: { module: "a", resources: [{ model: "BadOne" }, { model: "Good" }, { model: "BadTwo" }] } }],
+    };
+    assert.throws(
+      () => new Engine(registry, { scopes }).build(config),
+      (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.deepEqual(
+          e.issues.map((issue) => `${issue.path}: ${issue.message}`),
+          [
+            "apps[0].config.resources[0].model: BadOne is bad",
+            "apps[0].config.resources[0]: and the whole resource",
+            "apps[0].config.resources[2].model: BadTwo is bad",
+            "apps[0].config.resources[2]: and the whole resource",
+          ],
+        );
+        return true;
+      },
+    );
+    assert.deepEqual(built, []);
   });
 
   it("builds a valid config", () => {

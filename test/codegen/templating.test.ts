@@ -23,7 +23,8 @@ before(async () => {
   await writeFile(join(targetDir, "blocks.txt"), "start\n    {% for item in items %}\n  - {{ item }}\n    {% endfor %}\nend\n");
   await writeFile(join(targetDir, "escape.txt"), "{{ code }}");
   await writeFile(join(targetDir, "padded.txt"), "\n\n  {{ name }}  \n\n");
-  await writeFile(join(targetDir, "undefined.txt"), "[{{ missing }}]");
+  await writeFile(join(targetDir, "undefined.txt"), "line one\n[{{ nmae }}]");
+  await writeFile(join(targetDir, "conditional.txt"), "{% if missing %}yes{% else %}no{% endif %}");
   await writeFile(join(targetDir, "broken.txt"), "{{ name | nosuchfilter }}");
   await writeFile(join(targetDir, "bad-syntax.txt"), "{% if %}");
 });
@@ -51,8 +52,16 @@ describe("createTemplateEnv", () => {
     assert.equal(renderTemplate(env, "escape.txt", { code: "a < b && c > \"d\" 'e'" }), "a < b && c > \"d\" 'e'");
   });
 
-  it("renders an undefined value as empty", () => {
-    assert.equal(renderTemplate(createTemplateEnv(targetDir), "undefined.txt", {}), "[]");
+  it("refuses to print a misspelt (undefined) variable, naming the template and line", () => {
+    assert.throws(
+      () => renderTemplate(createTemplateEnv(targetDir), "undefined.txt", { name: "x" }),
+      (error: unknown) => error instanceof Error && /cannot render template "undefined\.txt"/.test(error.message) && /Line 2/.test(error.message),
+    );
+    assert.equal(renderTemplate(createTemplateEnv(targetDir), "undefined.txt", { nmae: "x" }), "line one\n[x]");
+  });
+
+  it("still tests an undefined variable in a condition as false", () => {
+    assert.equal(renderTemplate(createTemplateEnv(targetDir), "conditional.txt", {}), "no");
   });
 });
 
