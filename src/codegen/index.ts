@@ -57,7 +57,7 @@ export {
   type OperationClass,
   type ValidationIssue,
 } from "./operation.js";
-export { StaticFile, type IfExists } from "./outputs.js";
+export { Handle, StaticFile, type IfExists } from "./outputs.js";
 export { entryPoints, loadEntryPoint, type EntryPoint } from "./plugins.js";
 export { OperationRegistry, loadRegistry } from "./registry.js";
 export { deleteStale, planDeletions, sha256 } from "./prune.js";

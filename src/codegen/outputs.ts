@@ -1,6 +1,7 @@
 // Typed outputs every target can use. Operations return instances of output classes;
-// renderers (keyed on the class) turn them into fragments. `StaticFile` is the one
-// output the engine itself knows: a whole file from one template.
+// renderers (keyed on the class) turn them into fragments. `StaticFile` is the one file
+// output the engine itself knows: a whole file from one template. A `Handle` is an output
+// for other operations only: it is found in the store by its class and never rendered.
 
 /** What to do when a generated file already exists on disk. */
 export type IfExists = "overwrite" | "skip";
@@ -35,3 +36,12 @@ export class StaticFile {
     this.banner = options.banner ?? true;
   }
 }
+
+/**
+ * Base class of typed handles: outputs an operation yields so that later operations can
+ * find them in the store by class and amend them through their methods (an augmenter adding
+ * a dependency to a route handler, a modifier adding a filter to a list). A handle is never
+ * rendered itself; whatever renders the objects it refers to sees the amendments.
+ * @example class ListHandle extends Handle { constructor(readonly handler: RouteHandler) { super(); } }
+ */
+export abstract class Handle {}

@@ -6,7 +6,7 @@
 import type nunjucks from "nunjucks";
 import { LookupError } from "./errors.js";
 import { FileFragment, type Fragment, SnippetFragment } from "./fragments.js";
-import { StaticFile } from "./outputs.js";
+import { Handle, StaticFile } from "./outputs.js";
 import type { BuildStore } from "./store.js";
 
 /** What a renderer knows besides the output it renders. */
@@ -26,7 +26,7 @@ export type Renderer<T> = (output: T, ctx: RenderCtx) => Iterable<Fragment>;
 
 type OutputClass<T> = abstract new (...args: any[]) => T;
 
-/** Output class → renderer. Every registry renders the engine's own `StaticFile`. */
+/** Output class → renderer. Every registry renders the engine's own `StaticFile`, and renders every `Handle` as nothing. */
 export class RenderRegistry {
   private readonly renderers = new Map<object, Renderer<unknown>>();
   private readonly fallback: RenderRegistry | undefined;
@@ -39,6 +39,7 @@ export class RenderRegistry {
   constructor(options: { fallback?: RenderRegistry } = {}) {
     this.fallback = options.fallback;
     this.renders(StaticFile, renderStaticFile);
+    this.renders(Handle, () => []);
   }
 
   /** Registers `renderer` for outputs of `Type` (and its subclasses). A later registration replaces an earlier one. */

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 
 import { LookupError } from "../../src/codegen/errors.js";
 import { FileFragment, SnippetFragment } from "../../src/codegen/fragments.js";
-import { StaticFile } from "../../src/codegen/outputs.js";
+import { Handle, StaticFile } from "../../src/codegen/outputs.js";
 import { RenderRegistry, registry, type RenderCtx } from "../../src/codegen/render.js";
 import { ScopeTree } from "../../src/codegen/scopes.js";
 import { BuildStore } from "../../src/codegen/store.js";
@@ -86,6 +86,18 @@ describe("RenderRegistry.renders / render", () => {
         (error: unknown) => error instanceof LookupError && error.message.endsWith(`output type ${name}`),
       );
     }
+  });
+
+  it("renders every Handle (and subclass) as nothing, in every registry, unless a target says otherwise", () => {
+    class ListHandle extends Handle {}
+    class Unknown {}
+    for (const renderers of [new RenderRegistry(), registry]) {
+      assert.deepEqual(renderers.render(new ListHandle(), ctx), []);
+      assert.throws(() => renderers.render(new Unknown(), ctx), LookupError);
+    }
+    const own = new RenderRegistry();
+    own.renders(ListHandle, () => [new FileFragment({ path: "x", template: "" })]);
+    assert.equal(own.render(new ListHandle(), ctx).length, 1);
   });
 
   it("renders the engine's StaticFile in every registry, as one file fragment", () => {

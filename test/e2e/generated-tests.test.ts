@@ -145,7 +145,7 @@ describe("generated tests of the blog example", () => {
     const templates = await mkdtemp(join(tmpdir(), "codegen-broken-templates-"));
     cleanup.push(templates);
     await cp(be.templateDir, templates, { recursive: true });
-    const update = join(templates, "routes/update.py.njk");
+    const update = join(templates, "operations/update/update.py.njk");
     const source = await readFile(update, "utf8");
     const broken = source.replace("    await session.commit()\n", "");
     assert.notEqual(broken, source, "the update template no longer commits in the expected line");
@@ -173,7 +173,7 @@ describe("generated tests of the blog example", () => {
     cleanup.push(projectDir);
     const routes = join(projectDir, "blog/api/content/routes/category.py");
     const source = await readFile(routes, "utf8");
-    const broken = source.replace('@router.post("", status_code=status.HTTP_201_CREATED)', '@router.post("")');
+    const broken = source.replace('@router.post("", status_code=status.HTTP_201_CREATED, ', '@router.post("", ');
     assert.notEqual(broken, source, "the category create route is not where the test expects it");
     await writeFile(routes, broken);
 

@@ -5,7 +5,7 @@
 import { fileURLToPath } from "node:url";
 import type { Target } from "../../codegen/index.js";
 import { ProjectConfig } from "./config/schema.js";
-import { registerRenderers } from "./render/index.js";
+import { registerRenderers } from "./render.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -14,7 +14,8 @@ export const target: Target<ProjectConfig> = {
   language: "python",
   configClass: "be.config.schema.ProjectConfig",
   schema: ProjectConfig,
-  templateDir: here("./templates"),
+  // Templates sit beside the code that uses them; names are paths from the target's root.
+  templateDir: here("."),
   operationsEntryPoint: "be.operations",
   jsonnetStdlibDir: here("./jsonnet/be"),
   registerRenderers,

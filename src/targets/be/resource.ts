@@ -1,6 +1,6 @@
 // Everything the `be` operations derive from one resource: Python names, module paths and
-// files. Computed in one place so the get, list, create, update, delete and action ops and
-// the routers always agree on where things live.
+// files. Computed once per resource (by `resource_files`), so every operation and the
+// routers agree on where things live.
 
 import { type BuildContext, ImportCollector, Name, prefixImport } from "../../codegen/index.js";
 import type { AppConfig, ProjectConfig, ResourceConfig } from "./config/schema.js";
@@ -16,6 +16,8 @@ export interface ResourceView {
   id: string;
   /** Snake name, e.g. `stock_movement`. */
   name: string;
+  /** The Python variable holding one row in generated handlers: the name, unless generated code already uses it. */
+  variable: string;
   /** Snake plural, e.g. `stock_movements` (for `list_stock_movements`). */
   plural: string;
   /** Human words for docstrings: `stock movement`, `stock movements`. */
@@ -42,8 +44,11 @@ export interface ResourceView {
   operationIdPrefix: string;
 }
 
+/** Names generated handlers use for their own variables and parameters; a resource named like one gets `_row`. */
+const HANDLER_NAMES = new Set(["body", "current_user", "cursor", "limit", "location", "next_cursor", "params", "pk", "request", "response", "result", "router", "select", "session", "status"]);
+
 /** The view of the resource at or above `ctx`'s instance. */
-export function resourceView(ctx: BuildContext<ProjectConfig>): ResourceView {
+export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceView {
   const id = ctx.store.ancestorIdOf(ctx.instanceId, "resource");
   if (id === undefined) throw new TypeError(`${ctx.instanceId} is not inside a resource`);
   const config = ctx.store.instanceAt(id) as ResourceConfig;
@@ -59,6 +64,7 @@ export function resourceView(ctx: BuildContext<ProjectConfig>): ResourceView {
     project: ctx.config,
     id,
     name: config.name,
+    variable: HANDLER_NAMES.has(config.name) ? `${config.name}_row` : config.name,
     plural: pluralize(config.name),
     label: words,
     labelPlural: pluralize(words),
@@ -103,7 +109,7 @@ export function sessionModulePath(project: ProjectConfig, dbKey: string | undefi
   return ["db", `${key}_session`];
 }
 
-/** Op entries of the resource, by type (to know e.g. whether a `get` route exists). */
+/** Whether the resource has an entry of operation `type` (to know e.g. whether a `get` route exists). */
 export function resourceHasOperation(view: ResourceView, type: string): boolean {
   return view.config.operations.some((entry) => entry.type === type);
 }

@@ -85,7 +85,7 @@ describe("the current_user dependency", () => {
     const routes = generated.get("store/routes/article.py")!;
     assert.deepEqual(authenticated(routes), ALL_ARTICLE_HANDLERS);
     assert.match(routes, /^from shop\.api\.auth\.dependencies import CurrentUser$/m);
-    assert.match(signature(routes, "list_articles"), /session: SessionDep,\n    current_user: CurrentUser,\n    limit:/, "parameters with defaults stay last");
+    assert.match(signature(routes, "list_articles"), /session: SessionDep,\s+current_user: CurrentUser,\s+limit:/, "parameters with defaults stay last");
     for (const path of ["auth/__init__.py", "auth/dependencies.py", "auth/router.py"]) assert.ok(generated.has(path), path);
   });
 
@@ -177,7 +177,11 @@ describe("pass_user", () => {
       assert.deepEqual(error.issues, [{ path, message: `passes current_user to the function, but this endpoint is not authenticated: ${reason}` }]);
     }
     const optedOut = await configError({ module: "store", resources: [reviewing({ require_auth: false })], auth: jwt });
-    assert.deepEqual(optedOut.issues, [{ path, message: "needs an authenticated user, but this action sets require_auth: false; drop one of them" }]);
+    assert.deepEqual(optedOut.issues, [{ path, message: "passes current_user to the function, but this endpoint is not authenticated: this operation sets require_auth: false" }]);
+    const appOptedOut = await configError({ apps: [{ config: { module: "store", resources: [reviewing()], require_auth: false } }], auth: jwt });
+    assert.deepEqual(appOptedOut.issues, [
+      { path: "apps[0].config.resources[0].operations[1].pass_user", message: "passes current_user to the function, but this endpoint is not authenticated: its app sets require_auth: false" },
+    ]);
   });
 
   test("an entry's require_auth: true authenticates it inside a resource that opted out", async () => {

@@ -370,14 +370,11 @@ describe("ActionOptions", () => {
     assert.equal(parsed.summary, "Publish it");
   });
 
-  test("require_auth and pass_user: kept, and pass_user needs an authenticated endpoint", () => {
+  test("require_auth and pass_user: kept as written (the action operation checks that pass_user is authenticated)", () => {
     const parsed = parse(ActionOptions, { ...publish, require_auth: true, pass_user: true });
     assert.equal(parsed.require_auth, true);
     assert.equal(parsed.pass_user, true);
-    assert.equal(parse(ActionOptions, publish).require_auth, undefined, "unset: the resource decides");
-    assertIssues(ActionOptions, { ...publish, require_auth: false, pass_user: true }, [
-      { path: "pass_user", message: "needs an authenticated user, but this action sets require_auth: false; drop one of them" },
-    ]);
+    assert.equal(parse(ActionOptions, publish).require_auth, undefined, "unset: the cascade decides");
     assertIssues(ActionOptions, { ...publish, pass_user: "yes" }, [{ path: "pass_user", message: "Invalid input: expected boolean, received string" }]);
   });
 
@@ -578,14 +575,13 @@ describe("resource naming", () => {
 });
 
 describe("ResourceConfig", () => {
-  test("fills name, route prefix, pk, pk_type and require_auth", () => {
+  test("fills name, route prefix, pk and pk_type; cascading settings stay unset", () => {
     assert.deepEqual(parse(ResourceConfig, article({ model: "inventory.models.StockMovement" })), {
       model: "inventory.models.StockMovement",
       name: "stock_movement",
       route_prefix: "/stock-movements",
       pk: "id",
       pk_type: "uuid",
-      require_auth: true,
       fields: [scalar("id", "uuid"), scalar("title", "str")],
       operations: [
         { name: "get", type: "get" },
@@ -721,8 +717,6 @@ describe("ProjectConfig", () => {
       route_prefix: "/articles",
       pk: "id",
       pk_type: "uuid",
-      require_auth: true,
-      generate_tests: false,
       fields: [scalar("id", "uuid"), scalar("title", "str")],
       operations: [
         { name: "get", type: "get" },
@@ -733,9 +727,10 @@ describe("ProjectConfig", () => {
       package_prefix: "",
       databases: [defaultDatabase],
       generate_tests: false,
+      require_auth: true,
       apps: [
         {
-          config: { module: "blog", generate_tests: false, resources: [resource], [sourcePath]: "" },
+          config: { module: "blog", resources: [resource], [sourcePath]: "" },
           prefix: "",
           [sourcePath]: "",
         },
@@ -752,7 +747,7 @@ describe("ProjectConfig", () => {
     assert.deepEqual(parsed.auth, { ...auth, algorithm: "HS256", token_url: "/auth/token", exclude_paths: [], token_lifetime_seconds: 3600 });
   });
 
-  test("a multi-app project keeps its apps unmarked and resolves generate_tests downwards", () => {
+  test("a multi-app project keeps its apps unmarked, and each level's generate_tests as written (the cascade resolves them)", () => {
     const parsed = parse(ProjectConfig, {
       generate_tests: true,
       databases: [{ key: "main", default: true }, { key: "stats" }],
@@ -767,13 +762,13 @@ describe("ProjectConfig", () => {
       ["stats", "STATS_DATABASE_URL"],
     ]);
     assert.deepEqual(parsed.apps.map((app) => [app.config.module, app.prefix, app.config.generate_tests]), [
-      ["blog", "/blog", true],
+      ["blog", "/blog", undefined],
       ["shop", "/store", false],
     ]);
     assert.deepEqual(parsed.apps.flatMap((app) => app.config.resources.map((resource) => [resource.name, resource.route_prefix, resource.generate_tests])), [
-      ["article", "/articles", true],
+      ["article", "/articles", undefined],
       ["tag", "/tags", false],
-      ["order", "/orders", false],
+      ["order", "/orders", undefined],
       ["item", "/items", true],
     ]);
     for (const app of parsed.apps) {

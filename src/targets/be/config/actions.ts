@@ -48,19 +48,14 @@ export const ActionOptions = z
     slug: Slug.optional(),
     /** Summary of the endpoint in OpenAPI. */
     summary: z.string().optional(),
-    /** Whether this endpoint requires an authenticated user (only when the project sets `auth`); overrides the resource's. @default the resource's `require_auth` */
+    /** Whether this endpoint requires an authenticated user (only when the project sets `auth`). @default the resource's, else the app's, else the project's `require_auth` */
     require_auth: z.boolean().optional(),
-    /** Pass the authenticated user to the function as `current_user=`; the endpoint must require authentication. @default false */
+    /** Emit tests for this endpoint. @default the resource's, else the app's, else the project's `generate_tests` */
+    generate_tests: z.boolean().optional(),
+    /** Pass the authenticated user to the function as `current_user=`; the endpoint must require authentication (checked by the `action` operation). @default false */
     pass_user: z.boolean().default(false),
   })
   .superRefine((action, ctx) => {
-    if (action.pass_user && action.require_auth === false) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["pass_user"],
-        message: "needs an authenticated user, but this action sets require_auth: false; drop one of them",
-      });
-    }
     const response = action.response ?? defaultResponse(action.target);
     if (action.status_code === 204 && response !== "none") {
       ctx.addIssue({

@@ -47,8 +47,10 @@ export const AppConfig = z
     module: PythonName,
     /** The app's resources. Non-empty. */
     resources: ResourceList,
-    /** Emit tests for the app's resources (a resource's own value wins). @default the project's `generate_tests` */
+    /** Emit tests for the app's resources (a resource's or operation's own value wins). @default the project's `generate_tests` */
     generate_tests: z.boolean().optional(),
+    /** Whether the app's handlers require an authenticated user (a resource's or operation's own value wins). @default the project's `require_auth` */
+    require_auth: z.boolean().optional(),
   })
   .superRefine((app, ctx) => checkAppResources(app.resources, ctx, ["resources"]));
 export type AppConfig = z.output<typeof AppConfig>;

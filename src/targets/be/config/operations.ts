@@ -66,8 +66,10 @@ const crudKeys = {
   fields: FieldList.optional(),
   /** Summary of the endpoint in OpenAPI. */
   summary: z.string().optional(),
-  /** Whether this endpoint requires an authenticated user (only when the project sets `auth`); overrides the resource's. @default the resource's `require_auth` */
+  /** Whether this endpoint requires an authenticated user (only when the project sets `auth`). @default the resource's, else the app's, else the project's `require_auth` */
   require_auth: z.boolean().optional(),
+  /** Emit tests for this endpoint. @default the resource's, else the app's, else the project's `generate_tests` */
+  generate_tests: z.boolean().optional(),
 };
 
 function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[] }, ctx: z.RefinementCtx): void {

@@ -25,8 +25,10 @@ const ProjectObject = z.strictObject({
   databases: z.array(DatabaseConfig).optional(),
   /** JWT authentication; when set, the backend gains an `auth/` package and handlers require a user. @default none */
   auth: AuthConfig.optional(),
-  /** Emit tests for every resource (apps and resources may override). @default false */
+  /** Emit tests for every endpoint (apps, resources and operations may override). @default false */
   generate_tests: z.boolean().default(false),
+  /** Whether handlers require an authenticated user when `auth` is set (apps, resources and operations may override). @default true */
+  require_auth: z.boolean().default(true),
   /** The apps; or use the single-app shorthand `module` + `resources` (+ `prefix`) instead. */
   apps: AppList.optional(),
   /** Single-app shorthand: the app's Python package (`AppConfig.module`). */
@@ -139,15 +141,9 @@ function withSource<T extends object>(value: T, path: string | undefined): Sourc
   return path === undefined ? value : Object.assign(value, { [sourcePath]: path });
 }
 
-// Fills the inherited `generate_tests` of an app and its resources.
-function resolveApp(app: App, projectTests: boolean, source: string | undefined) {
-  const generateTests = app.config.generate_tests ?? projectTests;
-  const config = {
-    ...app.config,
-    generate_tests: generateTests,
-    resources: app.config.resources.map((resource) => ({ ...resource, generate_tests: resource.generate_tests ?? generateTests })),
-  };
-  return withSource({ config: withSource(config, source), prefix: app.prefix }, source);
+// The shorthand's app and its config report the paths the user wrote (`resources[2]`).
+function sourced(app: App, source: string | undefined): App {
+  return withSource({ config: withSource({ ...app.config }, source), prefix: app.prefix }, source);
 }
 
 function shorthandApp(project: ProjectObject): App {
@@ -180,14 +176,15 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
     databases: project.databases ?? [defaultDatabase()],
     ...(project.auth !== undefined && { auth: project.auth }),
     generate_tests: project.generate_tests,
+    require_auth: project.require_auth,
     /** The apps; for the shorthand, one app (and its config) marked with `[sourcePath]: ""`. */
-    apps: apps.map((app) => resolveApp(app, project.generate_tests, singleApp ? "" : undefined)),
+    apps: apps.map((app) => sourced(app, singleApp ? "" : undefined)),
     /** Whether the config used the single-app shorthand (no project-level router is generated). */
     single_app: singleApp,
   };
 });
 export type ProjectConfig = z.output<typeof ProjectConfig>;
-/** An app of a parsed project, its `generate_tests` resolved. */
+/** An app of a parsed project. */
 export type ResolvedApp = ProjectConfig["apps"][number];
-/** A resource of a parsed project, its `generate_tests` resolved. */
+/** A resource of a parsed project. */
 export type ResolvedResource = ResolvedApp["config"]["resources"][number];

@@ -42,10 +42,10 @@ export const ResourceConfig = z
     pk_type: PkType.default("uuid"),
     /** Key of the database holding the model. @default the database with `default: true` */
     db_key: z.string().optional(),
-    /** Emit `{module}/tests/test_{name}.py` for this resource. @default the app's, else the project's `generate_tests` */
+    /** Emit `{module}/tests/test_{name}.py` for this resource; an operation's own `generate_tests` wins. @default the app's, else the project's `generate_tests` */
     generate_tests: z.boolean().optional(),
-    /** Whether handlers require an authenticated user (only when the project configures `auth`); an operation's own `require_auth` overrides it. @default true */
-    require_auth: z.boolean().default(true),
+    /** Whether handlers require an authenticated user (only when the project configures `auth`); an operation's own `require_auth` wins. @default the app's, else the project's `require_auth` */
+    require_auth: z.boolean().optional(),
     /** The read shape: fields of the responses of `get` and `list`, and the default fields of the other operations. Non-empty. */
     fields: FieldList,
     /** The operations, as names (`"get"`) or objects (`{ name, type?, ...options }`). Non-empty. */

@@ -1,22 +1,69 @@
-// JSON values from the config written as Python source: `true` → `True`, `null` → `None`.
-// Mutable defaults (lists, dicts) must not be shared between instances, so they become
-// `Field(default_factory=...)`.
+// The one place user text becomes Python source. `pythonString` writes any string as a
+// double-quoted literal that reads back as exactly that string; `docstringText` escapes
+// text for the inside of a `"""…"""` docstring. Both are total: no input can end the
+// literal early, inject code, or make the module fail to compile (`\N`, NUL, surrogates).
 
 import type { ImportCollector } from "../../../codegen/index.js";
 
-/** A JSON value as a Python literal. */
+const SIMPLE_ESCAPES: Record<string, string> = { "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** `\xNN`, `\uNNNN` for one UTF-16 code unit (lone surrogates included). */
+function codeEscape(unit: number): string {
+  return unit <= 0xff ? `\\x${unit.toString(16).padStart(2, "0")}` : `\\u${unit.toString(16).padStart(4, "0")}`;
+}
+
+// Characters Python source cannot hold raw inside a string (controls, line separators that
+// editors treat as line breaks, lone surrogates that UTF-8 cannot encode).
+const NEEDS_ESCAPE = /[\\"\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function escape(text: string, quote: (match: string, offset: number, whole: string) => string): string {
+  return text.replace(NEEDS_ESCAPE, (match, offset: number, whole: string) => {
+    if (match === '"') return quote(match, offset, whole);
+    return SIMPLE_ESCAPES[match] ?? codeEscape(match.charCodeAt(0));
+  });
+}
+
+/**
+ * A Python string literal holding `text`, double-quoted as ruff writes them.
+ * @example pythonString('say "hi"\n') // '"say \\"hi\\"\\n"'
+ */
+export function pythonString(text: string): string {
+  return `"${escape(text, () => '\\"')}"`;
+}
+
+/**
+ * `text` as the inside of a `"""…"""` docstring whose quotes sit at `indent`: backslashes
+ * and control characters escaped, every `"` that could close the docstring (one followed
+ * by another `"`, or the last character) escaped. Line breaks stay: continuation lines get
+ * the indent, and a multi-line docstring ends with its closing quotes on a line of their own.
+ * @example docstringText('The "draft" state') // 'The "draft" state'
+ * @example docstringText("Summary.\n\nMore.", "    ") // 'Summary.\n\n    More.\n    '
+ */
+export function docstringText(text: string, indent = ""): string {
+  const lines = text
+    .replace(/\s+$/, "")
+    .split("\n")
+    .map((line) => escape(line.replace(/\s+$/, ""), (_quote, offset, whole) => (offset === whole.length - 1 || whole[offset + 1] === '"' ? '\\"' : '"')));
+  if (lines.length === 1) return lines[0]!;
+  return `${lines.map((line, index) => (index === 0 || line === "" ? line : `${indent}${line}`)).join("\n")}\n${indent}`;
+}
+
+/** A JSON value as a Python literal: `true` → `True`, `null` → `None`, strings through `pythonString`. */
 export function pythonLiteral(value: unknown): string {
   if (value === null || value === undefined) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : `float("${value}")`;
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string") return pythonString(value);
   if (Array.isArray(value)) return `[${value.map(pythonLiteral).join(", ")}]`;
   const entries = Object.entries(value as Record<string, unknown>);
-  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}: ${pythonLiteral(item)}`).join(", ")}}`;
+  return `{${entries.map(([key, item]) => `${pythonString(key)}: ${pythonLiteral(item)}`).join(", ")}}`;
 }
 
-/** The default of a Pydantic field: a literal, or a `default_factory` for lists and dicts. */
+/**
+ * The default of a Pydantic field: a literal, or a `default_factory` for lists and dicts
+ * (mutable defaults must not be shared between instances).
+ */
 export function fieldDefault(value: unknown, imports: ImportCollector): string {
   if (typeof value !== "object" || value === null) return pythonLiteral(value);
   imports.addFrom("pydantic", "Field");

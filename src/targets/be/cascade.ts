@@ -1,0 +1,47 @@
+// Settings that cascade: an operation entry's own value wins, then its resource's, its
+// app's, then the project's (which has a default). One rule, resolved here only, so every
+// cascading setting (`require_auth`, `generate_tests`, and those to come) behaves alike.
+
+import type { BuildStore } from "../../codegen/index.js";
+import type { ProjectConfig, ResolvedApp } from "./config/schema.js";
+
+/** The settings that cascade, with their types. */
+export interface CascadingSettings {
+  require_auth: boolean;
+  generate_tests: boolean;
+}
+
+export type CascadingKey = keyof CascadingSettings;
+
+type Level = { readonly [K in CascadingKey]?: CascadingSettings[K] };
+
+/**
+ * The value of `key` at the instance `instanceId` (an operation entry, a resource or an
+ * app): the first level, from the instance up to the project, that sets it.
+ * @example cascaded(ctx.store, ctx.instanceId, ctx.config, "require_auth") // false when the resource says so
+ */
+export function cascaded<K extends CascadingKey>(store: BuildStore, instanceId: string, project: ProjectConfig, key: K): CascadingSettings[K] {
+  const levels: (Level | undefined)[] = [
+    store.ancestorOf(instanceId, "operation") as Level | undefined,
+    store.ancestorOf(instanceId, "resource") as Level | undefined,
+    (store.ancestorOf(instanceId, "app") as ResolvedApp | undefined)?.config,
+  ];
+  for (const level of levels) {
+    const value = level?.[key];
+    if (value !== undefined) return value as CascadingSettings[K];
+  }
+  return project[key];
+}
+
+/**
+ * Where the value of `key` at `instanceId` comes from, for messages: `"this operation"`,
+ * `"its resource"`, `"its app"` or `"the project"`.
+ */
+export function cascadeSource(store: BuildStore, instanceId: string, key: CascadingKey): string {
+  const levels: [string, Level | undefined][] = [
+    ["this operation", store.ancestorOf(instanceId, "operation") as Level | undefined],
+    ["its resource", store.ancestorOf(instanceId, "resource") as Level | undefined],
+    ["its app", (store.ancestorOf(instanceId, "app") as ResolvedApp | undefined)?.config],
+  ];
+  return levels.find(([, level]) => level?.[key] !== undefined)?.[0] ?? "the project";
+}

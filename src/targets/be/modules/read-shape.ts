@@ -1,0 +1,122 @@
+// The read shape of a resource: the `{Model}Read` schema with its `{Parent}{Field}Nested`
+// sub-schemas (SPEC's nested rules 1-3), one serializer per schema, and the loader chains
+// that load every nested relationship before serialization. Built once per resource; its
+// classes join the resource's modules the first time an operation uses it.
+
+import { ImportCollector, Name } from "../../../codegen/index.js";
+import { type FieldSpec, type NestedField, withArticle } from "../config/schema.js";
+import { optional, scalarAnnotation } from "../python/annotations.js";
+import type { ResourceView } from "../resource.js";
+import { Field, SchemaClass, type SchemaModule } from "./schemas.js";
+import { type SerializedField, SerializerFn, type SerializerModule } from "./serializers.js";
+
+const LOADER_FUNCTIONS = { selectin: "selectinload", joined: "joinedload", subquery: "subqueryload" } as const;
+
+/** What an operation answering with the read schema uses. */
+export interface ReadSchema {
+  schema: SchemaClass;
+  serializer: SerializerFn;
+  /** Loader chains as Python expressions, e.g. `selectinload(Article.comments).joinedload(Comment.author)`. */
+  loaders: readonly string[];
+  /** What the loader chains import. */
+  loaderImports: ImportCollector;
+}
+
+/** The read shape of one resource. */
+export class ReadShape {
+  readonly #schemas: SchemaClass[] = [];
+  readonly #serializers: SerializerFn[] = [];
+  readonly #read: ReadSchema;
+  readonly #schemaModule: SchemaModule;
+  readonly #serializerModule: SerializerModule;
+  #used = false;
+
+  constructor(view: ResourceView, schemas: SchemaModule, serializers: SerializerModule) {
+    this.#schemaModule = schemas;
+    this.#serializerModule = serializers;
+    const serializer = this.#build(view, {
+      name: `${view.modelClass}Read`,
+      doc: `${capitalize(withArticle(view.label))}, as returned by get and list.`,
+      fields: view.config.fields,
+      modelClass: view.modelClass,
+      modelModule: view.modelModule,
+    });
+    const loaderImports = new ImportCollector();
+    const loaders = loaderChains(view.modelClass, view.modelModule, view.config.fields, loaderImports);
+    this.#read = { schema: serializer.schema, serializer, loaders, loaderImports };
+  }
+
+  /** The read schema; the first call adds its classes and serializers to the resource's modules. */
+  use(): ReadSchema {
+    if (!this.#used) {
+      this.#used = true;
+      this.#schemas.forEach((schema) => this.#schemaModule.add(schema));
+      this.#serializers.forEach((serializer) => this.#serializerModule.add(serializer));
+    }
+    return this.#read;
+  }
+
+  #build(view: ResourceView, request: { name: string; doc: string; fields: readonly FieldSpec[]; modelClass: string; modelModule: string }): SerializerFn {
+    const imports = new ImportCollector();
+    const fields: Field[] = [];
+    const serialized: SerializedField[] = [];
+    for (const spec of request.fields) {
+      if (spec.type === "nested") {
+        const sub = this.#nested(view, request.name, spec);
+        const annotation = optional(spec.many ? `list[${sub.schema.name}]` : sub.schema.name, spec.nullable);
+        fields.push(new Field({ name: spec.name, annotation, description: spec.description }));
+        serialized.push({ name: spec.name, nested: sub, many: spec.many, nullable: spec.nullable });
+      } else {
+        fields.push(new Field({ name: spec.name, annotation: optional(scalarAnnotation(spec.type, imports), spec.nullable), description: spec.description }));
+        serialized.push({ name: spec.name });
+      }
+    }
+    const schema = new SchemaClass({ module: this.#schemaModule, name: request.name, doc: request.doc, fields, imports });
+    const serializer = new SerializerFn({
+      module: this.#serializerModule,
+      name: `to_${new Name(request.name).snake}`,
+      schema,
+      modelClass: request.modelClass,
+      modelModule: request.modelModule,
+      argument: new Name(request.modelClass).snake,
+      fields: serialized,
+    });
+    // Sub-schemas first (innermost first), so every class is defined before it is used.
+    this.#schemas.push(schema);
+    this.#serializers.push(serializer);
+    return serializer;
+  }
+
+  #nested(view: ResourceView, parent: string, spec: NestedField): SerializerFn {
+    const [modelModule, modelName] = Name.fromDotted(spec.model);
+    const words = new Name(spec.name).snake.replace(/_/g, " ");
+    return this.#build(view, {
+      name: `${parent}${new Name(spec.name).pascal}Nested`,
+      doc: `${spec.many ? `One of the ${words}` : `The ${words}`}, as embedded in \`\`${parent}\`\`.`,
+      fields: spec.fields,
+      modelClass: modelName.pascal,
+      modelModule,
+    });
+  }
+}
+
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// One chain per nested leaf: SQLAlchemy merges the shared prefixes (SPEC rule 3: a joined
+// outer with a selectin inner composes as joined-then-selectin).
+function loaderChains(modelClass: string, modelModule: string, fields: readonly FieldSpec[], imports: ImportCollector, prefix = ""): string[] {
+  const chains: string[] = [];
+  for (const spec of fields) {
+    if (spec.type !== "nested") continue;
+    imports.addFrom(modelModule, modelClass);
+    const loader = LOADER_FUNCTIONS[spec.load];
+    imports.addFrom("sqlalchemy.orm", loader);
+    const link = `${prefix === "" ? loader : `${prefix}.${loader}`}(${modelClass}.${spec.name})`;
+    const [innerModule, innerName] = Name.fromDotted(spec.model);
+    const inner = loaderChains(innerName.pascal, innerModule, spec.fields, imports, link);
+    chains.push(...(inner.length > 0 ? inner : [link]));
+  }
+  return chains;
+}

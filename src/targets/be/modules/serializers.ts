@@ -1,0 +1,102 @@
+// `{module}/serializers/{name}.py`: one function per read (sub-)schema, building it field by
+// field from a model instance. Produced once per resource; the read shape fills it on first
+// use, so a resource that never answers with its read schema writes no serializers file.
+
+import { FileFragment, type Fragment, ImportCollector, SnippetFragment } from "../../../codegen/index.js";
+import { docstringText } from "../python/literals.js";
+import type { ResourceView } from "../resource.js";
+import type { SchemaClass } from "./schemas.js";
+
+/** How a serializer fills one schema field from the model instance. */
+export interface SerializedField {
+  name: string;
+  /** Sub-serializer of a nested field. */
+  nested?: SerializerFn;
+  many?: boolean;
+  nullable?: boolean;
+}
+
+/** A function building a read schema from a model instance. */
+export class SerializerFn {
+  readonly module: SerializerModule;
+  /** Function name, e.g. `to_article_read`. */
+  readonly name: string;
+  readonly schema: SchemaClass;
+  readonly modelClass: string;
+  readonly modelModule: string;
+  /** Parameter name of the instance, e.g. `article`. */
+  readonly argument: string;
+  readonly fields: readonly SerializedField[];
+
+  constructor(options: {
+    module: SerializerModule;
+    name: string;
+    schema: SchemaClass;
+    modelClass: string;
+    modelModule: string;
+    argument: string;
+    fields: readonly SerializedField[];
+  }) {
+    this.module = options.module;
+    this.name = options.name;
+    this.schema = options.schema;
+    this.modelClass = options.modelClass;
+    this.modelModule = options.modelModule;
+    this.argument = options.argument;
+    this.fields = options.fields;
+  }
+
+  /** `return Schema(field=value, …)` on one line (the formatter lays it out). */
+  get body(): string {
+    return `return ${this.schema.name}(${this.fields.map((field) => `${field.name}=${this.#valueOf(field)}`).join(", ")})`;
+  }
+
+  #valueOf(field: SerializedField): string {
+    const source = `${this.argument}.${field.name}`;
+    if (!field.nested) return source;
+    const sub = field.nested.name;
+    if (field.many) {
+      const item = field.nested.argument === this.argument ? `${this.argument}_item` : field.nested.argument;
+      return `[${sub}(${item}) for ${item} in ${source}]`;
+    }
+    return field.nullable ? `${sub}(${source}) if ${source} is not None else None` : `${sub}(${source})`;
+  }
+}
+
+/** The serializers module of one resource. */
+export class SerializerModule {
+  readonly path: string;
+  readonly dotted: string;
+  readonly #view: ResourceView;
+  readonly #functions: SerializerFn[] = [];
+
+  constructor(view: ResourceView) {
+    this.#view = view;
+    this.path = view.serializerFile;
+    this.dotted = view.serializerModule;
+  }
+
+  add(serializer: SerializerFn): SerializerFn {
+    this.#functions.push(serializer);
+    return serializer;
+  }
+
+  render(): Fragment[] {
+    if (this.#functions.length === 0) return [];
+    return [
+      new FileFragment({ path: this.path, template: "modules/serializers.py.njk", context: { label: docstringText(this.#view.label) } }),
+      ...this.#functions.map(
+        (serializer) =>
+          new SnippetFragment({
+            path: this.path,
+            slot: "functions",
+            template: "modules/serializer.py.njk",
+            context: { serializer },
+            imports: new ImportCollector()
+              .addFrom(serializer.schema.module.dotted, serializer.schema.name)
+              .addFrom(serializer.modelModule, serializer.modelClass),
+          }),
+      ),
+    ];
+  }
+}

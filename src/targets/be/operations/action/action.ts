@@ -1,0 +1,87 @@
+// `action`: POST {prefix}/{pk}/{slug} (per instance) or POST {prefix}/{slug} (collection)
+// calling the user's function by its dotted path. Calling convention: the instance first
+// (instance actions), then the typed params as keywords, then `session=`, then
+// `current_user=` with `pass_user` (which needs the route to require a user). Sync and
+// async functions both work. The handler commits after the function returns.
+
+import { type BuildContext, ImportCollector, Name, type ValidationIssue, operation } from "../../../../codegen/index.js";
+import { ActionOptions, type ProjectConfig, type ScalarField } from "../../config/schema.js";
+import { paramsSchema } from "../../modules/bodies.js";
+import { resourceFiles } from "../../modules/files.js";
+import { RouteHandler, RouteParam } from "../../modules/handler.js";
+import { pkParam, sessionParam } from "../../modules/params.js";
+import { operationId } from "../../resource.js";
+import { decideAuth } from "../auth/decide.js";
+
+@operation("action", { scope: "operation", dispatchOn: "type" })
+export class Action {
+  static Options = ActionOptions;
+
+  *validate(ctx: BuildContext<ProjectConfig>, options: ActionOptions): Iterable<ValidationIssue> {
+    if (!options.pass_user) return;
+    const decision = decideAuth(ctx.config, ctx.store, ctx.instanceId, actionPath(options));
+    if (!decision.required) {
+      yield { path: ["pass_user"], message: `passes current_user to the function, but this endpoint is not authenticated: ${decision.reason}` };
+    }
+  }
+
+  build(ctx: BuildContext<ProjectConfig>, options: ActionOptions): unknown[] {
+    const { view, routes, read, schemas } = resourceFiles(ctx);
+    const instance = options.target === "instance";
+    const shape = instance || options.response === "instance" ? read.use() : undefined;
+    const [fnModule, fnName] = Name.fromDotted(options.fn);
+    const params = options.params.length > 0 ? paramsSchema(schemas, options, options.params as ScalarField[]) : undefined;
+    const imports = new ImportCollector().addFrom(`${view.runtimePackage}.actions`, "call_action").add(fnModule);
+    const routeParams: RouteParam[] = instance ? [pkParam(view)] : [];
+    if (params) {
+      routeParams.push(new RouteParam({ name: "params", annotation: params.name }));
+      imports.addFrom(params.module.dotted, params.name);
+    }
+    let responseModel: string | undefined;
+    if (options.response === "instance") {
+      responseModel = shape!.schema.name;
+      imports.addFrom(shape!.schema.module.dotted, shape!.schema.name).addFrom(shape!.serializer.module.dotted, shape!.serializer.name);
+    } else if (options.response === "json") {
+      responseModel = "Any";
+      imports.addFrom("typing", "Any");
+    }
+    const args = [
+      `${fnModule}.${fnName.raw}`,
+      ...(instance ? [view.variable] : []),
+      ...options.params.map((param) => `${param.name}=params.${param.name}`),
+      "session=session",
+      ...(options.pass_user ? ["current_user=current_user"] : []),
+    ];
+    const name = new Name(options.name).snake;
+    const handler = new RouteHandler({
+      module: routes,
+      entry: options,
+      name,
+      operationId: operationId(view, name),
+      method: "POST",
+      path: actionPath(options),
+      statusCode: options.status_code,
+      summary: options.summary ?? `Run \`\`${options.fn}\`\`${instance ? ` on one ${view.label}` : ""}${options.response === "json" ? "; answer with its result" : ""}.`,
+      responseModel,
+      params: routeParams,
+      session: sessionParam(view),
+      body: {
+        template: "operations/action/action.py.njk",
+        context: {
+          instance,
+          row: view.variable,
+          response: options.response,
+          call: `${options.response === "json" ? "result = " : ""}await call_action(${args.join(", ")})`,
+          loader: shape ? routes.loader(shape) : undefined,
+          serializer: shape?.serializer,
+        },
+      },
+      imports,
+    });
+    return [routes.add(handler)];
+  }
+}
+
+function actionPath(options: ActionOptions): string {
+  return options.target === "instance" ? `/{pk}/${options.slug}` : `/${options.slug}`;
+}

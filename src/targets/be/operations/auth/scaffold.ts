@@ -1,0 +1,17 @@
+// `auth_scaffold` (project scope, only with `auth`): the `auth/` package, for the generated
+// JWT flow or for the user's own `get_current_user_fn` (see `package.ts`).
+
+import { type BuildContext, operation } from "../../../../codegen/index.js";
+import type { ProjectConfig } from "../../config/schema.js";
+import { authPackage } from "./package.js";
+
+@operation("auth_scaffold", { scope: "project" })
+export class AuthScaffold {
+  when(ctx: BuildContext<ProjectConfig>): boolean {
+    return ctx.config.auth !== undefined;
+  }
+
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    return authPackage(ctx.config.auth!, ctx.packagePrefix);
+  }
+}

@@ -1,0 +1,53 @@
+// `create`: POST {prefix} → 201 with the created object, and a `Location` header when the
+// resource also has a `get` route to point at.
+
+import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
+import { CrudOptions, type ProjectConfig, withArticle } from "../../config/schema.js";
+import { createSchema, writeFields } from "../../modules/bodies.js";
+import { resourceFiles } from "../../modules/files.js";
+import { RouteHandler, RouteParam } from "../../modules/handler.js";
+import { sessionParam } from "../../modules/params.js";
+import { operationId, resourceHasOperation } from "../../resource.js";
+
+@operation("create", { scope: "operation", dispatchOn: "type" })
+export class Create {
+  static Options = CrudOptions;
+
+  build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
+    const { view, routes, read, schemas } = resourceFiles(ctx);
+    const shape = read.use();
+    const body = createSchema(schemas, view, writeFields(view, options.fields));
+    // Built from the request's own URL, not a route name: two apps may both have a `get_<name>`.
+    const located = resourceHasOperation(view, "get");
+    const params = [new RouteParam({ name: "body", annotation: body.name })];
+    const imports = new ImportCollector()
+      .addFrom(view.modelModule, view.modelClass)
+      .addFrom(body.module.dotted, body.name)
+      .addFrom(shape.schema.module.dotted, shape.schema.name)
+      .addFrom(shape.serializer.module.dotted, shape.serializer.name);
+    if (located) {
+      params.push(new RouteParam({ name: "request", annotation: "Request" }), new RouteParam({ name: "response", annotation: "Response" }));
+      imports.addFrom("fastapi", "Request", "Response");
+    }
+    const name = `create_${view.name}`;
+    const handler = new RouteHandler({
+      module: routes,
+      entry: options,
+      name,
+      operationId: operationId(view, name),
+      method: "POST",
+      path: "",
+      statusCode: 201,
+      summary: options.summary ?? (located ? `Create ${withArticle(view.label)}; the \`\`Location\`\` header gives its URL.` : `Create ${withArticle(view.label)}.`),
+      responseModel: shape.schema.name,
+      params,
+      session: sessionParam(view),
+      body: {
+        template: "operations/create/create.py.njk",
+        context: { row: view.variable, model: view.modelClass, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), located },
+      },
+      imports,
+    });
+    return [routes.add(handler)];
+  }
+}

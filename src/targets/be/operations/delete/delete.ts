@@ -1,0 +1,33 @@
+// `delete`: DELETE {prefix}/{pk} → 204, or 404.
+
+import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
+import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
+import { resourceFiles } from "../../modules/files.js";
+import { RouteHandler } from "../../modules/handler.js";
+import { pkParam, sessionParam } from "../../modules/params.js";
+import { operationId } from "../../resource.js";
+
+@operation("delete", { scope: "operation", dispatchOn: "type" })
+export class Delete {
+  static Options = CrudOptions;
+
+  build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
+    const { view, routes } = resourceFiles(ctx);
+    const name = `delete_${view.name}`;
+    const handler = new RouteHandler({
+      module: routes,
+      entry: options,
+      name,
+      operationId: operationId(view, name),
+      method: "DELETE",
+      path: "/{pk}",
+      statusCode: 204,
+      summary: options.summary ?? `Delete one ${view.label}.`,
+      params: [pkParam(view)],
+      session: sessionParam(view),
+      body: { template: "operations/delete/delete.py.njk", context: { row: view.variable, model: view.modelClass, notFound: routes.notFound() } },
+      imports: new ImportCollector().addFrom(view.modelModule, view.modelClass),
+    });
+    return [routes.add(handler)];
+  }
+}

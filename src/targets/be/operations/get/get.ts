@@ -1,0 +1,35 @@
+// `get`: GET {prefix}/{pk} → 200 with the read schema, or 404.
+
+import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
+import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
+import { resourceFiles } from "../../modules/files.js";
+import { RouteHandler } from "../../modules/handler.js";
+import { pkParam, sessionParam } from "../../modules/params.js";
+import { operationId } from "../../resource.js";
+
+@operation("get", { scope: "operation", dispatchOn: "type" })
+export class Get {
+  static Options = CrudOptions;
+
+  build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
+    const { view, routes, read } = resourceFiles(ctx);
+    const shape = read.use();
+    const name = `get_${view.name}`;
+    const handler = new RouteHandler({
+      module: routes,
+      entry: options,
+      name,
+      operationId: operationId(view, name),
+      method: "GET",
+      path: "/{pk}",
+      statusCode: 200,
+      summary: options.summary ?? `Get one ${view.label}.`,
+      responseModel: shape.schema.name,
+      params: [pkParam(view)],
+      session: sessionParam(view),
+      body: { template: "operations/get/get.py.njk", context: { serializer: shape.serializer, loader: routes.loader(shape) } },
+      imports: new ImportCollector().addFrom(shape.schema.module.dotted, shape.schema.name).addFrom(shape.serializer.module.dotted, shape.serializer.name),
+    });
+    return [routes.add(handler)];
+  }
+}

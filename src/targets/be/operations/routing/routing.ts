@@ -1,0 +1,48 @@
+// `router` (app scope) aggregates the app's resource routers into `{module}/routes/__init__.py`;
+// `project_router` (project scope, multi-app projects only) mounts every app's router at
+// the app's prefix in the top-level `routes/__init__.py`. A single app applies its prefix
+// to its own router.
+
+import { type BuildContext, prefixImport, operation } from "../../../../codegen/index.js";
+import type { App, ProjectConfig } from "../../config/schema.js";
+import { AggregateRouter } from "./aggregate.js";
+
+@operation("router", { scope: "app" })
+export class Router {
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    const app = ctx.instance as App;
+    return [
+      new AggregateRouter({
+        path: `${app.config.module}/routes/__init__.py`,
+        doc: `All routes of the \`\`${app.config.module}\`\` app, under one router.`,
+        routerPrefix: ctx.config.single_app ? app.prefix : "",
+        mounts: app.config.resources.map((resource) => ({
+          module: prefixImport(ctx.packagePrefix, app.config.module, "routes", resource.name),
+          alias: `${resource.name}_router`,
+          prefix: "",
+        })),
+      }),
+    ];
+  }
+}
+
+@operation("project_router", { scope: "project" })
+export class ProjectRouter {
+  when(ctx: BuildContext<ProjectConfig>): boolean {
+    return !ctx.config.single_app;
+  }
+
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    return [
+      new AggregateRouter({
+        path: "routes/__init__.py",
+        doc: "Every app's routes, each under its prefix.",
+        mounts: ctx.config.apps.map((app) => ({
+          module: prefixImport(ctx.packagePrefix, app.config.module, "routes"),
+          alias: `${app.config.module}_router`,
+          prefix: app.prefix,
+        })),
+      }),
+    ];
+  }
+}

@@ -1,0 +1,54 @@
+// `scaffold` (project scope): the database package (one session module per database,
+// SPEC's default-database rule) and the runtime helpers generated handlers import. The
+// helpers are real Python modules in `src/targets/be/runtime/`, linted, type-checked and
+// tested on their own, and copied into every generated tree as they are.
+
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { type BuildContext, ImportCollector, StaticFile, operation } from "../../../../codegen/index.js";
+import type { ProjectConfig } from "../../config/schema.js";
+import { sessionModulePath } from "../../resource.js";
+
+/** Runtime helpers copied into every generated tree, under `runtime/`. */
+const RUNTIME_MODULES = ["actions", "errors", "pagination", "queue"] as const;
+
+// Read once per process: the helpers are part of the target, not of the config.
+let runtimeSources: Map<string, string> | undefined;
+function runtimeSource(name: string): string {
+  runtimeSources ??= new Map(
+    RUNTIME_MODULES.map((module) => [module, readFileSync(fileURLToPath(new URL(`../../runtime/${module}.py`, import.meta.url)), "utf8")]),
+  );
+  return runtimeSources.get(name)!;
+}
+
+@operation("scaffold", { scope: "project" })
+export class Scaffold {
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    const project = ctx.config;
+    const defaultDatabase = project.databases.find((database) => database.default)!;
+    const sessions = project.databases.map((database) => {
+      const modulePath = sessionModulePath(project, database.key);
+      return new StaticFile({
+        path: `${modulePath.join("/")}.py`,
+        template: "operations/scaffold/db/session.py.njk",
+        context: { database, single: project.databases.length === 1 },
+      });
+    });
+    const defaultModule = sessionModulePath(project, defaultDatabase.key);
+    const dbInit = new StaticFile({
+      path: "db/__init__.py",
+      template: "operations/scaffold/db/__init__.py.njk",
+      context: {
+        // Laid out by the Python import formatter: a long package prefix wraps the names.
+        reexport: new ImportCollector()
+          .addFrom([ctx.packagePrefix, ...defaultModule].filter(Boolean).join("."), "SessionDep", "get_engine", "get_session", "get_sessionmaker")
+          .format("python"),
+        databases: project.databases.map((database) => database.key),
+      },
+    });
+    const runtime = RUNTIME_MODULES.map(
+      (name) => new StaticFile({ path: `runtime/${name}.py`, template: "operations/scaffold/verbatim.njk", context: { source: runtimeSource(name) } }),
+    );
+    return [dbInit, ...sessions, ...runtime];
+  }
+}

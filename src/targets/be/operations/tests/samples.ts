@@ -1,0 +1,113 @@
+// Sample values of generated tests, as Python expressions: valid values that pass the
+// schemas' validation (unique strings and e-mails, UTC date-times, JSON objects), a
+// second valid value for updates, and one invalid value per type for 422 tests. A field
+// with `references` gets the key of a resource created first, through its factory.
+
+import { ImportCollector } from "../../../../codegen/index.js";
+import type { ScalarField, ScalarFieldType } from "../../config/schema.js";
+import { pythonLiteral, pythonString } from "../../python/literals.js";
+
+/** What the expressions built for one Python scope need: imports, helpers, fixtures. */
+export class Needs {
+  readonly imports = new ImportCollector();
+  /** The `unique(prefix)` helper is called. */
+  unique = false;
+  /** Factory fixtures awaited (`make_author`), in first-use order. */
+  readonly factories: string[] = [];
+
+  factory(name: string): string {
+    if (!this.factories.includes(name)) this.factories.push(name);
+    return name;
+  }
+}
+
+/** Which of the two valid values: the one create bodies send, or the one updates change to. */
+export type Variant = "create" | "update";
+
+const CONSTANTS: Record<Exclude<ScalarFieldType, "str" | "email" | "uuid">, Record<Variant, unknown>> = {
+  int: { create: 7, update: 8 },
+  float: { create: 1.5, update: 2.5 },
+  bool: { create: true, update: false },
+  // Written as the API answers them (UTC with "Z"), so a round trip compares equal.
+  datetime: { create: "2024-01-31T12:00:00Z", update: "2024-02-29T08:30:00Z" },
+  date: { create: "2024-01-31", update: "2024-02-29" },
+  json: { create: { sample: 1 }, update: { sample: 2 } },
+};
+
+/** A valid value of `type` (`unique("title")`, `7`, `"2024-01-31"`); `prefix` names unique strings. */
+export function sampleValue(type: ScalarFieldType, prefix: string, variant: Variant, needs: Needs): string {
+  switch (type) {
+    case "str":
+      needs.unique = true;
+      return `unique(${pythonString(prefix)})`;
+    case "email":
+      needs.unique = true;
+      return `unique(${pythonString(prefix)}) + "@example.com"`;
+    case "uuid":
+      needs.imports.add("uuid");
+      return "str(uuid.uuid4())";
+    default:
+      return pythonLiteral(CONSTANTS[type][variant]);
+  }
+}
+
+/** A value of the wrong type for `type`: the schema rejects it with 422. */
+export function invalidValue(type: ScalarFieldType): string {
+  const values: Record<ScalarFieldType, string> = {
+    str: "123",
+    email: '"not-an-email"',
+    uuid: '"not-a-uuid"',
+    int: '"not-an-int"',
+    float: '"not-a-number"',
+    bool: '"not-a-bool"',
+    datetime: '"not-a-datetime"',
+    date: '"not-a-date"',
+    json: '"not-an-object"',
+  };
+  return values[type];
+}
+
+/** The key of a referenced resource, read from the row its factory creates: `(await make_author())["id"]`. */
+export function referenceValue(references: string, pk: string, needs: Needs): string {
+  return `(await ${needs.factory(`make_${references}`)}())[${pythonString(pk)}]`;
+}
+
+/** How the key of a referenced resource is found: its name and primary key attribute. */
+export type ReferenceKeys = (resource: string) => { pk: string; pkType: ScalarFieldType };
+
+/**
+ * The fields a generated request sends, each with its value, in config order. A field
+ * with `references` gets the key of a resource created first (`"created"`), or only a
+ * value of the key's type when the request is refused before anything runs
+ * (`"placeholder"`: 404 and 422 tests). Optional fields with `references`, and optional
+ * uuid fields (which may be foreign keys the config does not describe), are left out.
+ */
+export function bodyEntries(
+  fields: readonly ScalarField[],
+  variant: Variant,
+  references: "created" | "placeholder",
+  keys: ReferenceKeys,
+  needs: Needs,
+): { name: string; value: string }[] {
+  const entries: { name: string; value: string }[] = [];
+  for (const field of fields) {
+    if (!field.required && (field.references !== undefined || field.type === "uuid")) continue;
+    let value: string;
+    if (field.references === undefined) value = sampleValue(field.type, field.name, variant, needs);
+    else if (references === "created") value = referenceValue(field.references, keys(field.references).pk, needs);
+    else value = placeholderKey(keys(field.references).pkType, needs);
+    entries.push({ name: field.name, value });
+  }
+  return entries;
+}
+
+/** A key of the right type that no request resolves (the request fails before using it). */
+export function placeholderKey(type: ScalarFieldType, needs: Needs): string {
+  if (type === "int") return "0";
+  return sampleValue(type, "key", "create", needs);
+}
+
+/** `{"name": value, …}`, a Python dict literal. */
+export function dictLiteral(entries: readonly { name: string; value: string }[]): string {
+  return `{${entries.map((entry) => `${pythonString(entry.name)}: ${entry.value}`).join(", ")}}`;
+}

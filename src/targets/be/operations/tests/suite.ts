@@ -1,0 +1,93 @@
+// What the generated tests of one app share: its `conftest.py` (`Conftest`), which serves
+// the app's own router with the error handlers on a fresh FastAPI app, reads the test
+// database from `TEST_DATABASE_URL`, and binds every database's `get_session` to the
+// test's connection. Whether an entry, resource or app has tests follows the cascade.
+
+import { type BuildContext, type BuildStore, ImportCollector, Name, prefixImport } from "../../../../codegen/index.js";
+import { cascaded } from "../../cascade.js";
+import { createBodyFields, createEntry } from "../../config/references.js";
+import type { ProjectConfig, ResolvedApp, ResourceConfig } from "../../config/schema.js";
+import { pythonString } from "../../python/literals.js";
+import { sessionModulePath } from "../../resource.js";
+import { authSuite } from "./auth.js";
+import { Conftest } from "./outputs.js";
+
+/** The environment variable holding the test database's URL. */
+export const TEST_DATABASE_URL_ENV = "TEST_DATABASE_URL";
+
+/** Whether any entry of the app at or above `instanceId` generates tests. */
+export function appHasTests(store: BuildStore, instanceId: string, project: ProjectConfig): boolean {
+  const appId = store.ancestorIdOf(instanceId, "app")!;
+  return store.children(appId, { childScope: "resource" }).some(([resourceId]) =>
+    store.children(resourceId, { childScope: "operation" }).some(([entryId]) => cascaded(store, entryId, project, "generate_tests")),
+  );
+}
+
+/** Whether tests can create rows of `resource`: it has a create operation and its read shape shows its key. */
+export function creatable(resource: ResourceConfig): boolean {
+  return createEntry(resource) !== undefined && createBodyFields(resource) !== undefined && resource.fields.some((field) => field.name === resource.pk);
+}
+
+/** The conftest of the app at `ctx`'s instance. */
+export function buildConftest(ctx: BuildContext<ProjectConfig>): Conftest {
+  const project = ctx.config;
+  const app = ctx.instance as ResolvedApp;
+  const module = app.config.module;
+  const imports = new ImportCollector()
+    .add("os")
+    .add("uuid")
+    .addFrom("collections.abc", "AsyncIterator", "Awaitable", "Callable")
+    .addFrom("typing", "Any")
+    .add("pytest")
+    .add("pytest_asyncio")
+    .addFrom("contextlib", "asynccontextmanager")
+    .addFrom("fastapi", "FastAPI")
+    .addFrom("httpx", "ASGITransport", "AsyncClient")
+    .addFrom("sqlalchemy.ext.asyncio", "AsyncConnection", "AsyncEngine", "AsyncSession", "create_async_engine")
+    .addFrom(prefixImport(ctx.packagePrefix, module, "routes"), "router")
+    .addFrom(prefixImport(ctx.packagePrefix, "runtime", "errors"), "register_error_handlers");
+  const context: Record<string, unknown> = {
+    module,
+    url_env: pythonString(TEST_DATABASE_URL_ENV),
+    url_env_name: TEST_DATABASE_URL_ENV,
+    metadata: metadataAssignment(app.config.resources, imports),
+    overrides: sessionOverrides(project, app.config.resources, ctx.packagePrefix, imports),
+    mount: project.single_app || app.prefix === "" ? "app.include_router(router)" : `app.include_router(router, prefix=${pythonString(app.prefix)})`,
+    auth: authSuite(project, ctx.packagePrefix, imports) ?? false,
+  };
+  return new Conftest({ path: `${module}/tests/conftest.py`, context, imports });
+}
+
+// `METADATA = tuple(dict.fromkeys([Author.metadata, ...]))`: each distinct MetaData once,
+// in config order. Class names that two model modules share are spelled with their module.
+function metadataAssignment(resources: readonly ResourceConfig[], imports: ImportCollector): string {
+  const models = [...new Set(resources.map((resource) => resource.model))];
+  const parsed = models.map((model) => Name.fromDotted(model));
+  const classes = parsed.map(([, name]) => name.pascal);
+  const clash = new Set(classes).size !== classes.length;
+  const expressions = parsed.map(([modelModule, name]) => {
+    if (clash) {
+      imports.add(modelModule);
+      return `${modelModule}.${name.pascal}.metadata`;
+    }
+    imports.addFrom(modelModule, name.pascal);
+    return `${name.pascal}.metadata`;
+  });
+  return `METADATA = tuple(dict.fromkeys([${expressions.join(", ")}]))`;
+}
+
+// The `get_session` dependency of every database the app's resources use, imported under
+// a name of its own when there are several.
+function sessionOverrides(project: ProjectConfig, resources: readonly ResourceConfig[], packagePrefix: string, imports: ImportCollector): string[] {
+  const modules = [...new Set(resources.map((resource) => sessionModulePath(project, resource.db_key).join(".")))];
+  return modules.map((modulePath) => {
+    const module = prefixImport(packagePrefix, modulePath);
+    if (modules.length === 1) {
+      imports.addFrom(module, "get_session");
+      return "get_session";
+    }
+    const alias = `get_${modulePath.split(".").pop()}`;
+    imports.addFrom(module, `get_session as ${alias}`);
+    return alias;
+  });
+}

@@ -1,0 +1,82 @@
+// The generated pytest suites (`generate_tests`, cascading operation → resource → app →
+// project). Three operations: `test_suite` (app scope) makes the app's conftest when any of
+// its entries has tests; `test_module` (resource scope) makes the resource's test file;
+// `tests` (operation scope) runs after `auth`, reads the entry's handler (its final
+// dependencies decide the 401 tests) and adds its tests, and the factories of create entries.
+
+import { type BuildContext, operation } from "../../../../codegen/index.js";
+import { cascaded } from "../../cascade.js";
+import { createEntry } from "../../config/references.js";
+import { type ProjectConfig, type ResolvedApp, withArticle } from "../../config/schema.js";
+import { resourceFiles } from "../../modules/files.js";
+import { RouteHandler } from "../../modules/handler.js";
+import { ENDPOINT_OPERATIONS } from "../auth/augment.js";
+import { type TestTarget, actionTests, crudTests } from "./cases.js";
+import { factoryFixtures } from "./fixtures.js";
+import { Conftest, TestModule } from "./outputs.js";
+import type { ReferenceKeys } from "./samples.js";
+import { appHasTests, buildConftest, creatable } from "./suite.js";
+
+@operation("test_suite", { scope: "app" })
+export class TestSuite {
+  when(ctx: BuildContext<ProjectConfig>): boolean {
+    return appHasTests(ctx.store, ctx.instanceId, ctx.config);
+  }
+
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    return [buildConftest(ctx)];
+  }
+}
+
+@operation("test_module", { scope: "resource", requires: ["resource_files"] })
+export class TestModuleOperation {
+  when(ctx: BuildContext<ProjectConfig>): boolean {
+    return appHasTests(ctx.store, ctx.instanceId, ctx.config);
+  }
+
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    const { view } = resourceFiles(ctx);
+    const app = ctx.store.ancestorOf(ctx.instanceId, "app") as ResolvedApp;
+    const path = `${app.prefix}${view.routePrefix}`;
+    return [
+      new TestModule(`${app.config.module}/tests/test_${view.name}.py`, {
+        doc: `Tests of the ${view.label} routes under \`\`${path}\`\`, generated from the config.`,
+        path,
+        article: withArticle(view.label),
+      }),
+    ];
+  }
+}
+
+@operation("tests", { scope: "operation", requires: [...ENDPOINT_OPERATIONS, "auth"] })
+export class Tests {
+  when(ctx: BuildContext<ProjectConfig>): boolean {
+    return appHasTests(ctx.store, ctx.instanceId, ctx.config);
+  }
+
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    const [handler] = ctx.store.outputsUnder(ctx.instanceId, RouteHandler);
+    if (handler === undefined) return [];
+    const { view } = resourceFiles(ctx);
+    const app = ctx.store.ancestorOf(ctx.instanceId, "app") as ResolvedApp;
+    const resourceId = ctx.store.ancestorIdOf(ctx.instanceId, "resource")!;
+    const appId = ctx.store.ancestorIdOf(ctx.instanceId, "app")!;
+    const entry = handler.entry;
+    const keys: ReferenceKeys = (name) => {
+      const target = app.config.resources.find((resource) => resource.name === name);
+      if (target === undefined) throw new Error(`bug: references "${name}" passed the config checks but names no resource`);
+      return { pk: target.pk, pkType: target.pk_type };
+    };
+    const path = `${app.prefix}${view.routePrefix}`;
+    if (createEntry(view.config)?.name === entry.name) {
+      const conftest = ctx.store.outputUnderAncestor(appId, "app", Conftest);
+      for (const fixture of factoryFixtures(view, path, keys)) conftest.add(fixture);
+    }
+    if (!cascaded(ctx.store, ctx.instanceId, ctx.config, "generate_tests")) return [];
+    const target: TestTarget = { view, path, canCreate: creatable(view.config), keys };
+    const cases = entry.type === "action" ? actionTests(target, entry, handler) : crudTests(target, entry, handler);
+    const module = ctx.store.outputUnderAncestor(resourceId, "resource", TestModule);
+    for (const test of cases) module.add(test);
+    return [];
+  }
+}

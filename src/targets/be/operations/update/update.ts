@@ -1,0 +1,45 @@
+// `update`: PATCH {prefix}/{pk} → 200 with the object, or 404. Partial: only the fields
+// present in the body change; a non-nullable field sent as null is a 422.
+
+import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
+import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
+import { updateSchema, writeFields } from "../../modules/bodies.js";
+import { resourceFiles } from "../../modules/files.js";
+import { RouteHandler, RouteParam } from "../../modules/handler.js";
+import { pkParam, sessionParam } from "../../modules/params.js";
+import { operationId } from "../../resource.js";
+
+@operation("update", { scope: "operation", dispatchOn: "type" })
+export class Update {
+  static Options = CrudOptions;
+
+  build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
+    const { view, routes, read, schemas } = resourceFiles(ctx);
+    const shape = read.use();
+    const body = updateSchema(schemas, view, writeFields(view, options.fields));
+    const name = `update_${view.name}`;
+    const handler = new RouteHandler({
+      module: routes,
+      entry: options,
+      name,
+      operationId: operationId(view, name),
+      method: "PATCH",
+      path: "/{pk}",
+      statusCode: 200,
+      summary: options.summary ?? "Change the fields sent in the body; the others keep their values.",
+      responseModel: shape.schema.name,
+      params: [pkParam(view), new RouteParam({ name: "body", annotation: body.name })],
+      session: sessionParam(view),
+      body: {
+        template: "operations/update/update.py.njk",
+        context: { row: view.variable, model: view.modelClass, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound() },
+      },
+      imports: new ImportCollector()
+        .addFrom(view.modelModule, view.modelClass)
+        .addFrom(body.module.dotted, body.name)
+        .addFrom(shape.schema.module.dotted, shape.schema.name)
+        .addFrom(shape.serializer.module.dotted, shape.serializer.name),
+    });
+    return [routes.add(handler)];
+  }
+}
