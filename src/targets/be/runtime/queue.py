@@ -1,4 +1,4 @@
-"""pgqueuer companion: enqueue jobs inside the request's transaction, run workers elsewhere.
+"""pgqueuer companion: enqueue jobs in the request's transaction, run workers elsewhere.
 
 ``get_queue(session)`` binds pgqueuer to the connection of *session*, so a job is
 written in the same transaction as the request's other changes: it exists if and
@@ -40,7 +40,7 @@ def worker_dsn(url: str) -> str:
 
 @asynccontextmanager
 async def open_worker_driver(url: str) -> AsyncIterator[AsyncpgDriver]:
-    """Open a dedicated connection for a pgqueuer worker; closed when the block exits."""
+    """Open a connection for a pgqueuer worker; it is closed when the block exits."""
     connection = await asyncpg.connect(worker_dsn(url))
     try:
         yield AsyncpgDriver(connection)

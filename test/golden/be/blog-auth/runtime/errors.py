@@ -19,7 +19,7 @@ _DETAILS = {
 
 
 async def integrity_error_handler(request: Request, exc: Exception) -> JSONResponse:
-    """Turn an ``IntegrityError`` raised while handling *request* into a 409 response."""
+    """Turn an ``IntegrityError`` raised while handling *request* into a 409."""
     driver_error = (
         exc.orig.__cause__ if isinstance(exc, IntegrityError) and exc.orig else None
     )

@@ -24,7 +24,7 @@ KeyT = TypeVar("KeyT")
 
 
 class Page(BaseModel, Generic[ItemT]):
-    """One page of a list; send ``next_cursor`` back as ``cursor`` to get the next one."""
+    """One page of a list; send ``next_cursor`` back as ``cursor`` for the next."""
 
     items: list[ItemT]
     next_cursor: str | None
@@ -37,7 +37,7 @@ def encode_cursor(key: Any) -> str:
 
 
 def decode_cursor(cursor: str, key_type: type[KeyT]) -> KeyT:
-    """Decode a cursor made by :func:`encode_cursor`; a malformed one is answered with 422."""
+    """Decode a cursor made by :func:`encode_cursor`; a malformed one answers 422."""
     try:
         document = json.loads(
             base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
@@ -64,7 +64,10 @@ async def paginate(
     limit: int,
     cursor: str | None,
 ) -> tuple[Sequence[RowT], str | None]:
-    """Run *statement* for the page after *cursor*, ordered by *key*; return the rows and the next cursor."""
+    """Run *statement* for the page after *cursor*, ordered by *key*.
+
+    Returns the page's rows and the cursor of the next page (``None`` on the last).
+    """
     if cursor is not None:
         statement = statement.where(key > decode_cursor(cursor, key.type.python_type))
     rows = (

@@ -1,0 +1,60 @@
+// The runtime helpers copied into every generated tree (src/targets/be/runtime/*.py) are
+// real Python: this runs their pytest suite (test/targets/be/runtime/) against a real
+// PostgreSQL, and holds them to the gates generated code passes: `ruff format --check`,
+// `ruff check` with the E, F, I, UP, B and SIM rules, and pyright.
+
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { pyright } from "../../support/python.js";
+import { type Postgres, startPostgres } from "../../support/postgres.js";
+import { type Venv, ensureVenv } from "../../support/venv.js";
+
+const run = promisify(execFile);
+const root = resolve(fileURLToPath(import.meta.url), "../../../..");
+const targetDir = join(root, "src/targets/be");
+const runtimeDir = join(targetDir, "runtime");
+const testsDir = join(root, "test/targets/be/runtime");
+
+let venv: Venv;
+let postgres: Postgres;
+
+before(async () => {
+  [venv, postgres] = await Promise.all([ensureVenv(), startPostgres()]);
+});
+after(() => postgres?.stop());
+
+async function outcome(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ ok: boolean; output: string }> {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd: root, env, maxBuffer: 16 * 1024 * 1024 });
+    return { ok: true, output: stdout + stderr };
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: stdout + stderr };
+  }
+}
+
+describe("the runtime helpers", () => {
+  it("pass their own pytest suite against a real PostgreSQL", async () => {
+    const env = { ...process.env, PYTHONPATH: targetDir, TEST_DATABASE_URL: postgres.asyncUrl, PYTHONDONTWRITEBYTECODE: "1" };
+    const result = await outcome(venv.python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", testsDir, testsDir], env);
+    assert.ok(result.ok, result.output);
+    assert.match(result.output, /\b(1[5-9]|[2-9]\d) passed\b/, `fewer tests ran than written:\n${result.output}`);
+  });
+
+  it("are ruff-formatted and pass ruff check (E, F, I, UP, B, SIM)", async () => {
+    const ruff = join(venv.bin, "ruff");
+    const format = await outcome(ruff, ["format", "--check", "--no-cache", runtimeDir, testsDir]);
+    assert.ok(format.ok, format.output);
+    const lint = await outcome(ruff, ["check", "--no-cache", "--select", "E,F,I,UP,B,SIM", runtimeDir, testsDir]);
+    assert.ok(lint.ok, lint.output);
+  });
+
+  it("type-check with pyright", async () => {
+    const result = await pyright(venv, targetDir, ["runtime"]);
+    assert.ok(result.ok, result.output);
+  });
+});

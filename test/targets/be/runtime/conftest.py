@@ -1,0 +1,19 @@
+"""Fixtures of the runtime helpers' tests: the database in ``TEST_DATABASE_URL``."""
+
+import os
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="session")
+async def engine() -> AsyncIterator[AsyncEngine]:
+    """An engine on the test database (set by the node test that runs this suite)."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        pytest.fail("TEST_DATABASE_URL is not set", pytrace=False)
+    engine = create_async_engine(url)
+    yield engine
+    await engine.dispose()
