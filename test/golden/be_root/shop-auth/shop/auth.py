@@ -8,7 +8,7 @@ with the username and password of the form; a plain function runs in a worker th
 
 
 def verify_credentials(username: str, password: str) -> str | None:
-    """The user's subject (the token's ``sub`` claim) when the password is right, else None.
+    """The user's subject (the token's ``sub`` claim) for a right password, else None.
 
     Until you write it, nobody can sign in. Look the user up, compare the password with
     its stored hash (``hashlib.scrypt`` or a library such as argon2-cffi, with

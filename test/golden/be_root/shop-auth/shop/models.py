@@ -1,8 +1,9 @@
 """SQLAlchemy models of Shop API: yours to edit.
 
-codegen never changes this module: config/project.jsonnet names its classes by dotted
-path (``shop.models.Note``). Alembic compares ``Base.metadata`` with the database
-to write migrations, so every model must be imported here (or by a module imported here).
+codegen never changes this module: config/project.jsonnet names its classes by
+dotted path (``shop.models.Note``). Alembic compares ``Base.metadata`` with
+the database to write migrations, so every model must be imported here (or by a
+module imported here).
 """
 
 import uuid
@@ -27,7 +28,7 @@ class Base(DeclarativeBase):
 
 
 class Note(Base):
-    """An example model, served at /notes by config/project.jsonnet. Replace it with yours."""
+    """An example model, served at /notes by config/project.jsonnet; replace it."""
 
     __tablename__ = "notes"
 
