@@ -9,8 +9,9 @@ Calling convention (fixed for every action the generated routes call):
 * The action's params follow as keyword arguments, already validated against
   their declared types; a bad value is answered with 422 before the action runs.
 * ``session=`` is the request's ``AsyncSession``. An action with ``pass_user: true``
-  also receives ``current_user=``: the authenticated user (config/auth.jsonnet), whatever
-  the project's ``get_current_user_fn`` returns otherwise (config/auth_custom.jsonnet).
+  also receives ``current_user=``: the authenticated user (config/auth.jsonnet),
+  whatever the project's ``get_current_user_fn`` returns otherwise
+  (config/auth_custom.jsonnet).
 * ``def`` and ``async def`` both work. A ``def`` action runs on the event loop,
   so it must not block; it may change the instance or ``session.add`` objects,
   but it cannot await queries.
@@ -44,7 +45,7 @@ async def schedule_article(
     note: str | None = None,
     session: AsyncSession,
 ) -> None:
-    """Plan *article* for publication on *publish_on*, keeping an optional note in ``extra``."""
+    """Plan *article* for publication on *publish_on*, with an optional note."""
     article.publish_on = publish_on
     if note is not None:
         article.extra = {**article.extra, "schedule_note": note}
@@ -52,7 +53,7 @@ async def schedule_article(
 
 
 async def tag_article(article: Article, *, tag_id: int, session: AsyncSession) -> None:
-    """Attach the tag *tag_id* to *article*; an unknown or repeated tag is a conflict."""
+    """Attach the tag *tag_id* to *article*; an unknown or repeated tag conflicts."""
     await session.execute(
         insert(article_tags).values(article_id=article.id, tag_id=tag_id)
     )

@@ -4,13 +4,14 @@
   username and password for the generated token endpoint and returns the user's subject,
   the ``sub`` claim of the token it issues.
 * ``current_user`` (``get_current_user_fn`` in config/auth_custom.jsonnet) replaces the
-  generated JWT flow: it accepts opaque API tokens sent as ``Authorization: Bearer <token>``.
+  generated JWT flow: it accepts opaque API tokens sent as
+  ``Authorization: Bearer <token>``.
 
-The users live in a small in-memory table so that the example runs without migrations; a
-real application keeps them in its database. Demo logins: ``ada`` / ``analytical-engine``
-and ``grace`` / ``compiler-1952``; demo API tokens: ``blog-demo-token-ada`` and
-``blog-demo-token-grace``. Only password hashes (scrypt) and token hashes (SHA-256) are
-stored.
+The users live in a small in-memory table so that the example runs without migrations;
+a real application keeps them in its database. Demo logins:
+``ada`` / ``analytical-engine`` and ``grace`` / ``compiler-1952``; demo API tokens:
+``blog-demo-token-ada`` and ``blog-demo-token-grace``. Only password hashes (scrypt)
+and token hashes (SHA-256) are stored.
 """
 
 import hashlib

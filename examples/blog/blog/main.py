@@ -1,4 +1,4 @@
-"""The blog's FastAPI application: the generated routes and error handlers, nothing else.
+"""The blog's FastAPI application: the generated routes and error handlers, no more.
 
 Tables are not created on import; run migrations (or ``Base.metadata.create_all``)
 before serving. When the backend is generated with auth (config/auth.jsonnet or

@@ -112,6 +112,9 @@ class Comment(Base):
 
 
 async def create_tables(engine: AsyncEngine) -> None:
-    """Create every table of the blog: for the demo and the tests (projects migrate with Alembic)."""
+    """Create every table of the blog, for the demo and the tests.
+
+    Projects create their tables with migrations (Alembic) instead.
+    """
     async with engine.begin() as connection:
         await connection.run_sync(Base.metadata.create_all)

@@ -1,0 +1,71 @@
+// Generated Python passes the gates its users run on their own repositories, unchanged:
+// `ruff format --check` (default settings, line length 88) and `ruff check` with the E, F,
+// I, UP, B and SIM rules. Checked on every golden tree and on the example's generated tree,
+// each laid out as in a user's repository so isort tells first-party packages apart.
+
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { cp, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { type Venv, ensureVenv } from "../support/venv.js";
+import { prepareBlogProject } from "../e2e/support/blog.js";
+
+const run = promisify(execFile);
+const root = resolve(fileURLToPath(import.meta.url), "../../..");
+const golden = join(root, "test/golden");
+const RULES = "E,F,I,UP,B,SIM";
+
+let venv: Venv;
+const cleanup: string[] = [];
+before(async () => {
+  venv = await ensureVenv();
+});
+after(() => Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+async function ruff(cwd: string, args: string[]): Promise<{ ok: boolean; output: string }> {
+  try {
+    const { stdout, stderr } = await run(join(venv.bin, "ruff"), [...args, "--no-cache"], { cwd, maxBuffer: 16 * 1024 * 1024 });
+    return { ok: true, output: stdout + stderr };
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: stdout + stderr };
+  }
+}
+
+async function assertGates(projectDir: string, paths: string[]): Promise<void> {
+  const format = await ruff(projectDir, ["format", "--check", "--diff", ...paths]);
+  assert.ok(format.ok, `ruff format would change generated files:\n${format.output}`);
+  const lint = await ruff(projectDir, ["check", "--select", RULES, "--output-format", "concise", ...paths]);
+  assert.ok(lint.ok, `ruff check (${RULES}) failed:\n${lint.output}`);
+}
+
+/** A golden `be` tree placed at `blog/api/` of a new directory, as in the blog example's repository. */
+async function asUserProject(tree: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "codegen-gates-"));
+  cleanup.push(dir);
+  await mkdir(join(dir, "blog"));
+  await cp(tree, join(dir, "blog", "api"), { recursive: true });
+  return dir;
+}
+
+describe("ruff format and ruff check on generated Python", () => {
+  it("pass on every be golden tree", async () => {
+    for (const name of await readdir(join(golden, "be"))) {
+      await assertGates(await asUserProject(join(golden, "be", name)), ["blog"]);
+    }
+  });
+
+  it("pass on every be_root golden tree", async () => {
+    for (const name of await readdir(join(golden, "be_root"))) await assertGates(join(golden, "be_root", name), ["."]);
+  });
+
+  it("pass on the blog example, hand-written and generated modules together", async () => {
+    const projectDir = await prepareBlogProject();
+    cleanup.push(projectDir);
+    await assertGates(projectDir, ["blog"]);
+  });
+});
