@@ -5,11 +5,15 @@
 // strings, biased towards quotes, backslashes, line breaks, NUL, lone surrogates and escapes.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import fc from "fast-check";
+import { discoverTargets, generate } from "../../../src/codegen/index.js";
 import { docstringText, pythonString } from "../../../src/targets/be/python/literals.js";
 import { type Venv, ensureVenv } from "../../support/venv.js";
 
@@ -79,5 +83,51 @@ describe("escaping user text into Python", () => {
     const attack = 'x"""\nopen("/tmp/PWNED","w").write("x")\nasync def _z():\n    """';
     const [problem] = await check([{ kind: "docstring", source: `def f():\n    """${docstringText(attack, "    ")}"""\n`, expected: docstringValue(attack, "    ") }]);
     assert.equal(problem, null);
+  });
+});
+
+describe("user text through the whole be target", () => {
+  it("summaries, descriptions and defaults with quotes, backslashes, \\N and NUL compile and read back as written", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "codegen-escape-"));
+    try {
+      const summary = 'x"""\nopen("/tmp/PWNED","w").write("x")\nasync def _z():\n    """';
+      const description = 'a \\N{BULLET} "b" \\ c\u0000';
+      const fallback = 'say "hi" \\N';
+      const config = join(dir, "config.json");
+      await writeFile(
+        config,
+        JSON.stringify({
+          module: "shop",
+          resources: [
+            {
+              model: "shop.models.Item",
+              fields: [{ name: "id", type: "uuid" }, { name: "title", type: "str", description, default: fallback }],
+              operations: [{ name: "get", summary }, "create"],
+            },
+          ],
+        }),
+      );
+      const be = (await discoverTargets()).find((target) => target.name === "be")!;
+      const out = join(dir, "out");
+      await generate({ target: be, configFile: config, outDir: out });
+      // Every module compiles; the handler's docstring, the field's description and its default are the text as written.
+      const probe = [
+        "import ast, json, pathlib, sys",
+        "for path in pathlib.Path(sys.argv[1]).rglob('*.py'): compile(path.read_text(), str(path), 'exec')",
+        "routes = ast.parse(open(sys.argv[2]).read())",
+        "schemas = ast.parse(open(sys.argv[3]).read())",
+        "fn = next(n for n in routes.body if isinstance(n, ast.AsyncFunctionDef) and n.name == 'get_item')",
+        "calls = [n for n in ast.walk(schemas) if isinstance(n, ast.Call) and getattr(n.func, 'id', '') == 'Field']",
+        "kw = {k.arg: ast.literal_eval(k.value) for c in calls for k in c.keywords}",
+        "print(json.dumps([ast.get_docstring(fn, clean=False), kw.get('description'), kw.get('default')]))",
+      ].join("\n");
+      const { stdout } = await promisify(execFile)(venv.python, ["-c", probe, out, join(out, "shop/routes/item.py"), join(out, "shop/schemas/item.py")]);
+      const [doc, readDescription, readDefault] = JSON.parse(stdout) as string[];
+      assert.equal(doc, docstringValue(summary, "    "));
+      assert.equal(readDescription, description);
+      assert.equal(readDefault, fallback);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
