@@ -7,6 +7,35 @@ import type { AppConfig, ProjectConfig, ResourceConfig } from "./config/schema.j
 import { pluralize } from "./config/schema.js";
 import { scalarAnnotation } from "./python/annotations.js";
 
+/**
+ * Names generated route and serializer modules import for themselves. A model class named
+ * like one (a model `Page`) is imported under an alias instead (`Page as PageModel`).
+ */
+const GENERATED_NAMES: ReadonlySet<string> = new Set([
+  "APIRouter", "Annotated", "Any", "AsyncSession", "CurrentUser", "HTTPException", "Page", "Query", "Request", "Response",
+  "SessionDep", "call_action", "joinedload", "paginate", "router", "select", "selectinload", "status", "subqueryload",
+]);
+
+/** A model class as generated code imports and names it. */
+export interface ModelRef {
+  /** Dotted module, e.g. `blog.models`. */
+  module: string;
+  /** The class's own name, e.g. `Article` (generated class names derive from it). */
+  name: string;
+  /** The name generated code uses: the class's, or an alias when a generated name takes it. */
+  local: string;
+  /** What to import: `Article`, or `Page as PageModel`. */
+  importName: string;
+}
+
+/** The `ModelRef` of a dotted model path such as `blog.models.Article`. */
+export function modelRef(dotted: string): ModelRef {
+  const [module, name] = Name.fromDotted(dotted);
+  const clash = GENERATED_NAMES.has(name.pascal) || /(Read|Create|Update|Params|Nested)$/.test(name.pascal);
+  const local = clash ? `${name.pascal}Model` : name.pascal;
+  return { module, name: name.pascal, local, importName: clash ? `${name.pascal} as ${local}` : name.pascal };
+}
+
 /** A resource as the code generator sees it. */
 export interface ResourceView {
   config: ResourceConfig;
@@ -23,8 +52,8 @@ export interface ResourceView {
   /** Human words for docstrings: `stock movement`, `stock movements`. */
   label: string;
   labelPlural: string;
-  modelClass: string;
-  modelModule: string;
+  /** The model class, its module, and the name generated code uses for it. */
+  model: ModelRef;
   pk: string;
   /** Annotation of the primary key and the import it needs. */
   pkAnnotation: string;
@@ -53,7 +82,6 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
   if (id === undefined) throw new TypeError(`${ctx.instanceId} is not inside a resource`);
   const config = ctx.store.instanceAt(id) as ResourceConfig;
   const app = (ctx.store.ancestorOf(id, "app") as { config: AppConfig }).config;
-  const [modelModule, modelName] = Name.fromDotted(config.model);
   const module = app.module;
   const local = (...parts: string[]) => prefixImport(ctx.packagePrefix, module, ...parts);
   const pkImports = new ImportCollector();
@@ -68,8 +96,7 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
     plural: pluralize(config.name),
     label: words,
     labelPlural: pluralize(words),
-    modelClass: modelName.pascal,
-    modelModule,
+    model: modelRef(config.model),
     pk: config.pk,
     pkAnnotation: scalarAnnotation(config.pk_type, pkImports),
     pkImports,

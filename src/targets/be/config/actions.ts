@@ -56,6 +56,17 @@ export const ActionOptions = z
     pass_user: z.boolean().default(false),
   })
   .superRefine((action, ctx) => {
+    // The function receives these by keyword after the params: a param of the same name could never be passed.
+    const reserved = ["session", ...(action.pass_user ? ["current_user"] : [])];
+    (Array.isArray(action.params) ? action.params : []).forEach((param, index) => {
+      if (reserved.includes(param?.name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["params", index, "name"],
+          message: `"${param.name}" is taken: the function receives ${param.name === "session" ? "the request's session" : "the authenticated user"} as ${param.name}=; rename the param`,
+        });
+      }
+    });
     const response = action.response ?? defaultResponse(action.target);
     if (action.status_code === 204 && response !== "none") {
       ctx.addIssue({

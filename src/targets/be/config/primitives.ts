@@ -30,6 +30,11 @@ export const PythonName = z
   .regex(IDENTIFIER, "must be a Python identifier (letters, digits and underscores, not starting with a digit)")
   .refine(notKeyword, { message: "is a Python keyword; pick another name" });
 
+/** Whether `name` is one of Python's special `__dunder__` names (`__init__` would name a package's own module). */
+export function isDunder(name: string): boolean {
+  return /^__.*__$/.test(name);
+}
+
 /**
  * A lowercase snake_case Python name (file and module names are derived from it).
  * @example "stock_movement"
@@ -37,7 +42,8 @@ export const PythonName = z
 export const SnakeName = z
   .string()
   .regex(SNAKE, "must be lowercase snake_case (a-z, 0-9 and _, not starting with a digit)")
-  .refine(notKeyword, { message: "is a Python keyword; pick another name" });
+  .refine(notKeyword, { message: "is a Python keyword; pick another name" })
+  .refine((name) => !isDunder(name), { message: "is a special Python name (__…__): it would name a package's own module; pick another name" });
 
 /**
  * An identifier naming an operation entry or its type (`get`, `publish_article`).

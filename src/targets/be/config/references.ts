@@ -6,12 +6,14 @@
 
 import type { z } from "zod";
 import { type FieldSpec, FieldList, ParamList, type ScalarField } from "./fields.js";
-import { withArticle } from "./naming.js";
+import { defaultResourceName, withArticle } from "./naming.js";
 import type { OperationConfig } from "./operations.js";
 
 /** The parts of a parsed resource the reference rules read. */
 export interface ReferencingResource {
-  name: string;
+  /** Undefined while the resource's own defaults are not filled yet (cross-checks run first). */
+  name?: string;
+  model?: string;
   pk: string;
   pk_type: string;
   fields: FieldSpec[];
@@ -82,7 +84,10 @@ function quoted(names: readonly string[]): string {
 /** The problem with `field` referencing `name` among `resources`, or undefined. */
 function referenceProblem(field: ScalarField, name: string, resources: readonly ReferencingResource[]): string | undefined {
   const target = resources.find((resource) => resource.name === name);
-  if (target === undefined) return `unknown resource "${name}"; resources of this app: ${quoted(resources.map((resource) => resource.name))}`;
+  if (target === undefined) {
+    const names = resources.map((resource) => resource.name ?? (typeof resource.model === "string" ? defaultResourceName(resource.model) : "?"));
+    return `unknown resource "${name}"; resources of this app: ${quoted(names)}`;
+  }
   if (createEntry(target) === undefined) {
     return `resource "${name}" has no create operation: tests create the referenced resource first, through its create route`;
   }

@@ -9,7 +9,7 @@ import { findDuplicates } from "./duplicates.js";
 import { FieldList } from "./fields.js";
 import { defaultResourceName, defaultRoutePrefix } from "./naming.js";
 import { OperationConfig } from "./operations.js";
-import { DottedPath, PythonName, SnakeName, UrlPath } from "./primitives.js";
+import { DottedPath, PythonName, SnakeName, UrlPath, isDunder } from "./primitives.js";
 import { recordDefaulted, wasDefaulted } from "./provenance.js";
 
 /** Types a primary key may have. @default "uuid" */
@@ -53,6 +53,13 @@ export const ResourceConfig = z
   })
   .superRefine((resource, ctx) => {
     checkOperations(resource.operations, ctx);
+    if (resource.name === undefined && isDunder(defaultResourceName(resource.model))) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["model"],
+        message: `the resource name derived from it ("${defaultResourceName(resource.model)}") is a special Python name; set name`,
+      });
+    }
     const pkIndex = resource.fields.findIndex((field) => field.name === resource.pk);
     const pkField = resource.fields[pkIndex];
     if (pkField && pkField.type !== resource.pk_type) {

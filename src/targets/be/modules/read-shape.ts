@@ -6,8 +6,8 @@
 import { ImportCollector, Name } from "../../../codegen/index.js";
 import { type FieldSpec, type NestedField, withArticle } from "../config/schema.js";
 import { optional, scalarAnnotation } from "../python/annotations.js";
-import type { ResourceView } from "../resource.js";
-import { Field, SchemaClass, type SchemaModule } from "./schemas.js";
+import { type ModelRef, type ResourceView, modelRef } from "../resource.js";
+import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
 import { type SerializedField, SerializerFn, type SerializerModule } from "./serializers.js";
 
 const LOADER_FUNCTIONS = { selectin: "selectinload", joined: "joinedload", subquery: "subqueryload" } as const;
@@ -35,14 +35,13 @@ export class ReadShape {
     this.#schemaModule = schemas;
     this.#serializerModule = serializers;
     const serializer = this.#build(view, {
-      name: `${view.modelClass}Read`,
+      name: `${view.model.name}Read`,
       doc: `${capitalize(withArticle(view.label))}, as returned by get and list.`,
       fields: view.config.fields,
-      modelClass: view.modelClass,
-      modelModule: view.modelModule,
+      model: view.model,
     });
     const loaderImports = new ImportCollector();
-    const loaders = loaderChains(view.modelClass, view.modelModule, view.config.fields, loaderImports);
+    const loaders = loaderChains(view.model, view.config.fields, loaderImports);
     this.#read = { schema: serializer.schema, serializer, loaders, loaderImports };
   }
 
@@ -56,18 +55,21 @@ export class ReadShape {
     return this.#read;
   }
 
-  #build(view: ResourceView, request: { name: string; doc: string; fields: readonly FieldSpec[]; modelClass: string; modelModule: string }): SerializerFn {
+  #build(view: ResourceView, request: { name: string; doc: string; fields: readonly FieldSpec[]; model: ModelRef }): SerializerFn {
     const imports = new ImportCollector();
     const fields: Field[] = [];
     const serialized: SerializedField[] = [];
+    const names = request.fields.map((spec) => spec.name);
     for (const spec of request.fields) {
       if (spec.type === "nested") {
         const sub = this.#nested(view, request.name, spec);
         const annotation = optional(spec.many ? `list[${sub.schema.name}]` : sub.schema.name, spec.nullable);
-        fields.push(new Field({ name: spec.name, annotation, description: spec.description }));
+        const field = fieldNamed(spec.name, names, { annotation, description: spec.description });
+        fields.push(field);
         serialized.push({ name: spec.name, nested: sub, many: spec.many, nullable: spec.nullable });
       } else {
-        fields.push(new Field({ name: spec.name, annotation: optional(scalarAnnotation(spec.type, imports), spec.nullable), description: spec.description }));
+        const field = fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(spec.type, imports), spec.nullable), description: spec.description });
+        fields.push(field);
         serialized.push({ name: spec.name });
       }
     }
@@ -76,9 +78,8 @@ export class ReadShape {
       module: this.#serializerModule,
       name: `to_${new Name(request.name).snake}`,
       schema,
-      modelClass: request.modelClass,
-      modelModule: request.modelModule,
-      argument: new Name(request.modelClass).snake,
+      model: request.model,
+      argument: new Name(request.model.name).snake,
       fields: serialized,
     });
     // Sub-schemas first (innermost first), so every class is defined before it is used.
@@ -88,14 +89,12 @@ export class ReadShape {
   }
 
   #nested(view: ResourceView, parent: string, spec: NestedField): SerializerFn {
-    const [modelModule, modelName] = Name.fromDotted(spec.model);
     const words = new Name(spec.name).snake.replace(/_/g, " ");
     return this.#build(view, {
       name: `${parent}${new Name(spec.name).pascal}Nested`,
       doc: `${spec.many ? `One of the ${words}` : `The ${words}`}, as embedded in \`\`${parent}\`\`.`,
       fields: spec.fields,
-      modelClass: modelName.pascal,
-      modelModule,
+      model: modelRef(spec.model),
     });
   }
 }
@@ -106,16 +105,15 @@ export function capitalize(text: string): string {
 
 // One chain per nested leaf: SQLAlchemy merges the shared prefixes (SPEC rule 3: a joined
 // outer with a selectin inner composes as joined-then-selectin).
-function loaderChains(modelClass: string, modelModule: string, fields: readonly FieldSpec[], imports: ImportCollector, prefix = ""): string[] {
+function loaderChains(model: ModelRef, fields: readonly FieldSpec[], imports: ImportCollector, prefix = ""): string[] {
   const chains: string[] = [];
   for (const spec of fields) {
     if (spec.type !== "nested") continue;
-    imports.addFrom(modelModule, modelClass);
+    imports.addFrom(model.module, model.importName);
     const loader = LOADER_FUNCTIONS[spec.load];
     imports.addFrom("sqlalchemy.orm", loader);
-    const link = `${prefix === "" ? loader : `${prefix}.${loader}`}(${modelClass}.${spec.name})`;
-    const [innerModule, innerName] = Name.fromDotted(spec.model);
-    const inner = loaderChains(innerName.pascal, innerModule, spec.fields, imports, link);
+    const link = `${prefix === "" ? loader : `${prefix}.${loader}`}(${model.local}.${spec.name})`;
+    const inner = loaderChains(modelRef(spec.model), spec.fields, imports, link);
     chains.push(...(inner.length > 0 ? inner : [link]));
   }
   return chains;

@@ -85,12 +85,12 @@ export class RoutesModule {
     }
     if (this.#loader) {
       const { helper, read } = this.#loader;
-      imports.addFrom("sqlalchemy", "select").addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom(view.modelModule, view.modelClass);
+      imports.addFrom("sqlalchemy", "select").addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom(view.model.module, view.model.importName);
       const options = this.readOptions(read);
       context.loader = {
         name: helper.name,
         variable: view.variable,
-        model: view.modelClass,
+        model: view.model.local,
         pk: view.pk,
         pk_annotation: view.pkAnnotation,
         options: options ? `.options(*${options.name})` : "",

@@ -6,9 +6,31 @@ import { FileFragment, type Fragment, ImportCollector, SnippetFragment } from ".
 import { docstringText, pythonString } from "../python/literals.js";
 import type { ResourceView } from "../resource.js";
 
+/** Attributes of Pydantic's `BaseModel`: a field named like one would shadow it. */
+const BASE_MODEL_NAMES: ReadonlySet<string> = new Set([
+  "construct", "copy", "dict", "from_orm", "json", "parse_file", "parse_obj", "parse_raw", "schema", "schema_json", "update_forward_refs", "validate",
+]);
+
+/**
+ * The Python attribute of a field called `name` in requests and responses: the name
+ * itself, or — when it would shadow a `BaseModel` attribute or sit in Pydantic's `model_`
+ * namespace — the name with `_` appended (more while another field has that name). The
+ * field then keeps `name` as its alias, so clients and the database see `name`.
+ * @example pydanticAttribute("copy", ["copy", "title"]) // "copy_"
+ */
+export function pydanticAttribute(name: string, siblings: readonly string[]): string {
+  if (!BASE_MODEL_NAMES.has(name) && !name.startsWith("model_")) return name;
+  let attribute = `${name}_`;
+  while (siblings.includes(attribute)) attribute += "_";
+  return attribute;
+}
+
 /** One attribute of a generated Pydantic class. */
 export class Field {
+  /** The name clients and the model know the field by. */
   readonly name: string;
+  /** The Python attribute of the generated class (see `pydanticAttribute`). */
+  readonly attribute: string;
   /** Python annotation, e.g. `uuid.UUID`, `str | None`, `list[ArticleReadTagsNested]`. */
   readonly annotation: string;
   /** Python expression of the default, or undefined when the field is required. */
@@ -16,21 +38,30 @@ export class Field {
   /** Text for OpenAPI, as the user wrote it. */
   readonly description: string | undefined;
 
-  constructor(options: { name: string; annotation: string; default?: string; description?: string }) {
+  constructor(options: { name: string; attribute?: string; annotation: string; default?: string; description?: string }) {
     this.name = options.name;
+    this.attribute = options.attribute ?? options.name;
     this.annotation = options.annotation;
     this.default = options.default;
     this.description = options.description;
   }
 
-  /** `name: annotation = default`, the description folded into `Field(...)`. */
+  /** Whether the attribute differs from the name (the class then validates by either). */
+  get aliased(): boolean {
+    return this.attribute !== this.name;
+  }
+
+  /** `attribute: annotation = default`, the alias and description folded into `Field(...)`. */
   get line(): string {
-    const head = `${this.name}: ${this.annotation}`;
-    if (this.description === undefined) return this.default === undefined ? head : `${head} = ${this.default}`;
-    const description = `description=${pythonString(this.description)}`;
-    if (this.default === undefined) return `${head} = Field(${description})`;
-    if (this.default.startsWith("Field(")) return `${head} = ${this.default.slice(0, -1)}, ${description})`;
-    return `${head} = Field(default=${this.default}, ${description})`;
+    const head = `${this.attribute}: ${this.annotation}`;
+    const extra = [
+      ...(this.aliased ? [`alias=${pythonString(this.name)}`] : []),
+      ...(this.description !== undefined ? [`description=${pythonString(this.description)}`] : []),
+    ];
+    if (extra.length === 0) return this.default === undefined ? head : `${head} = ${this.default}`;
+    if (this.default === undefined) return `${head} = Field(${extra.join(", ")})`;
+    if (this.default.startsWith("Field(")) return `${head} = ${this.default.slice(0, -1)}, ${extra.join(", ")})`;
+    return `${head} = Field(default=${this.default}, ${extra.join(", ")})`;
   }
 }
 
@@ -52,10 +83,25 @@ export class SchemaClass {
     this.fields = options.fields;
     this.rejectNull = options.rejectNull ?? [];
     this.imports = options.imports;
-    if (this.fields.some((field) => field.description !== undefined || field.default?.startsWith("Field(")))
+    if (this.fields.some((field) => field.description !== undefined || field.aliased || field.default?.startsWith("Field(")))
       this.imports.addFrom("pydantic", "Field");
     if (this.rejectNull.length > 0) this.imports.addFrom("pydantic", "field_validator");
   }
+
+  /** Whether a field's attribute differs from its name: the class is built and dumped by alias then. */
+  get aliased(): boolean {
+    return this.fields.some((field) => field.aliased);
+  }
+
+  /** The attribute of the field called `name`. */
+  attributeOf(name: string): string {
+    return this.fields.find((field) => field.name === name)?.attribute ?? name;
+  }
+}
+
+/** The Field of `name` for a class whose fields are called `names`. */
+export function fieldNamed(name: string, names: readonly string[], options: { annotation: string; default?: string; description?: string }): Field {
+  return new Field({ name, attribute: pydanticAttribute(name, names), ...options });
 }
 
 /** The schemas module of one resource. */

@@ -25,7 +25,7 @@ export class List {
     const cursor = new RouteParam({ name: "cursor", annotation: "str | None", default: "None" });
     const imports = new ImportCollector()
       .addFrom("sqlalchemy", "select")
-      .addFrom(view.modelModule, view.modelClass)
+      .addFrom(view.model.module, view.model.importName)
       .addFrom(shape.schema.module.dotted, shape.schema.name)
       .addFrom(shape.serializer.module.dotted, shape.serializer.name)
       .addFrom(`${view.runtimePackage}.pagination`, "Page", "paginate");
@@ -50,8 +50,8 @@ export class List {
         context: {
           rows,
           row: view.variable,
-          statement: `select(${view.modelClass})${readOptions ? `.options(*${readOptions.name})` : ""}`,
-          key: `${view.modelClass}.${view.pk}`,
+          statement: `select(${view.model.local})${readOptions ? `.options(*${readOptions.name})` : ""}`,
+          key: `${view.model.local}.${view.pk}`,
           serializer: shape.serializer,
         },
       },
