@@ -53,7 +53,8 @@ export const ResourceConfig = z
   })
   .superRefine((resource, ctx) => {
     checkOperations(resource.operations, ctx);
-    if (resource.name === undefined && isDunder(defaultResourceName(resource.model))) {
+    // The name derived from a model path that failed its own check is not worth a second message.
+    if (resource.name === undefined && DottedPath.safeParse(resource.model).success && isDunder(defaultResourceName(resource.model))) {
       ctx.addIssue({
         code: "custom",
         path: ["model"],
