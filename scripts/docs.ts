@@ -6,8 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { discoverTargets } from "../src/codegen/index.js";
-import { configReference } from "../src/codegen/schema-reference.js";
+import { configReference, discoverTargets } from "../src/codegen/index.js";
 
 /** This package's own targets: the ones the repository documents. */
 export const DOCUMENTED_TARGETS = ["be", "be_root", "fe", "fe_root"] as const;

@@ -56,9 +56,10 @@ const RootObject = z
     package: ModuleName.optional().meta({
       description:
         "Top-level Python package holding your models, `main.py` and the generated API; not `config` or `migrations`. " +
-        "Default: the name in snake_case (`shop-backend` → `shop_backend`).",
+        "Required when the name does not give a Python name (`3d-prints`). Default: the name in snake_case " +
+        "(`Shop-Backend` → `shop_backend`).",
     }),
-    package_prefix: DottedPackage.optional().meta({ description: "Package the `be` target generates into (its config's `package_prefix`). Default: `<package>.api`." }),
+    package_prefix: DottedPackage.optional().meta({ description: "Package the `be` target generates into: the starter config's `package_prefix`, imported by `main.py`. Default: `<package>.api`." }),
     module: ModuleName.default("core").meta({
       description: "Python package of the starter config's app: routes are imported from `<package_prefix>.<module>.routes`.",
     }),
@@ -76,9 +77,10 @@ const RootObject = z
       .string()
       .regex(ENV_VAR, 'must be an environment variable name like "DATABASE_URL" (letters, digits and underscores)')
       .default("DATABASE_URL")
-      .meta({ description: "Environment variable holding the async database URL, read by the app and by Alembic." }),
+      .meta({ description: "Environment variable holding the async database URL, read by the application (the starter config's `url_env`) and by Alembic." }),
     auth: z.boolean().default(false).meta({
-      description: "JWT authentication: the starter config sets `auth`, `main.py` mounts the token endpoint, and a starter credentials check is written.",
+      description: "JWT authentication: the starter config sets `auth` (secret in `JWT_SECRET`), `main.py` mounts the token endpoint, and " +
+        "`<package>/auth.py` holds the credentials check you write.",
     }),
   })
   .meta({

@@ -69,8 +69,8 @@ export const ProjectConfig = z
   .strictObject({
     input: SpecInput.meta({
       description:
-        "The OpenAPI document to generate from: an `http(s)://` URL (the running backend's `/openapi.json`), or a file path " +
-        "relative to the front end's root.",
+        "The OpenAPI document to generate from: an `http(s)://` URL (the running backend's `/openapi.json`), or a file saved " +
+        "from it, relative to the front end's root. Other URL schemes are rejected.",
       examples: ["http://127.0.0.1:8000/openapi.json", "../backend/openapi.json"],
     }),
     output: OutputDir.default("src/client").meta({
@@ -78,16 +78,17 @@ export const ProjectConfig = z
         "The directory openapi-ts writes the client into, relative to the front end's root. openapi-ts empties it on every " +
         "run, so it must be a directory of its own inside the project: not `.`, not absolute, no `..`.",
     }),
-    client: ClientPlugin.default("@hey-api/client-fetch").meta({ description: "The client plugin: the HTTP library the generated SDK calls through." }),
+    client: ClientPlugin.default("@hey-api/client-fetch").meta({ description: "The client plugin: the HTTP library the generated SDK calls through. Every client but fetch needs its library installed (`axios`, `ky`, …)." }),
     base_url: BaseUrl.optional().meta({
       description:
-        "Base URL baked into the generated client: a path on the front end's own origin (`/api`, proxied to the backend by " +
-        "the dev server), an absolute `http(s)://` URL, or `false` for none. Default: none written (openapi-ts then uses " +
-        "the document's first server, if any).",
+        "Base URL baked into the generated client: a path on the front end's own origin (`/api`, where `fe_root`'s dev server " +
+        "proxies requests to the backend), an absolute `http(s)://` URL, or `false` for none. Default: none written: " +
+        "openapi-ts uses the document's first server, if it lists one (FastAPI lists none by default).",
       examples: ["/api"],
     }),
     tanstack_query: z.boolean().default(false).meta({
-      description: "Also generate TanStack Query helpers (the `@tanstack/react-query` plugin: query options, mutation options, keys).",
+      description: "Also generate TanStack Query helpers (the `@tanstack/react-query` plugin): `…Options()` for `useQuery`, " +
+        "`…Mutation()` for `useMutation`, and query keys. Needs `@tanstack/react-query` installed.",
     }),
   })
   .meta({

@@ -37,18 +37,26 @@ export const RootConfig = z
       .string()
       .refine(isHttpOrigin, 'must be an http(s) origin without a path or trailing "/", like "http://127.0.0.1:8000"')
       .default("http://127.0.0.1:8000")
-      .meta({ description: "Origin of the backend during development (no path, no trailing `/`), where the dev server proxies `api_prefix` to." }),
+      .meta({
+        description:
+          "Origin of the backend during development (no path, no trailing `/`): where the dev server sends API requests, " +
+          "and the starter fe config's `input` (`<backend_url>/openapi.json`).",
+      }),
     api_prefix: z
       .string()
       .regex(URL_PATH, 'must be a URL path like "/api": starting with "/", without a trailing "/"')
       .default("/api")
-      .meta({ description: "Path prefix the dev server passes to the backend, removing it (`/api/notes` → `/notes`); the client's base URL." }),
+      .meta({
+        description:
+          "Requests under `<api_prefix>/` go to the backend with the prefix removed (`/api/notes` → `/notes`); the starter " +
+          "fe config's `base_url`.",
+      }),
     port: z
       .int()
       .min(1024, "must be from 1024 to 65535")
       .max(65535, "must be from 1024 to 65535")
       .default(5173)
-      .meta({ description: "Port of the dev server (`npm run dev`)." }),
+      .meta({ description: "Port of the dev server (`npm run dev`), with `strictPort`: a port in use is an error, not another port." }),
     tanstack_query: z.boolean().default(true).meta({
       description: "Set up TanStack Query: the dependency, a `QueryClientProvider`, and `tanstack_query` in the starter `fe` config.",
     }),

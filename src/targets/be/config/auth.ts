@@ -76,11 +76,13 @@ const AuthObject = z.strictObject({
     examples: ["blog.auth.current_user"],
   }),
   token_lifetime_seconds: z.int().min(1).optional().meta({
-    description: "Lifetime of an issued token, in seconds.",
+    description: "Lifetime of an issued token, in seconds (`exp - iat`, and the token response's `expires_in`).",
     default: JWT_DEFAULTS.token_lifetime_seconds,
   }),
-  issuer: NonEmptyString.optional().meta({ description: "`iss` claim set on issued tokens and required on received ones. Default: none." }),
-  audience: NonEmptyString.optional().meta({ description: "`aud` claim set on issued tokens and required on received ones. Default: none." }),
+  issuer: NonEmptyString.optional().meta({ description: "`iss` claim set on issued tokens; received tokens must carry exactly this `iss`. Default: none." }),
+  audience: NonEmptyString.optional().meta({
+    description: "`aud` claim set on issued tokens and required on received ones; without it, a token carrying any `aud` is refused. Default: none.",
+  }),
 });
 type AuthObject = z.output<typeof AuthObject>;
 
