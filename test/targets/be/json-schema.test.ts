@@ -11,6 +11,8 @@ import { before, describe, it } from "node:test";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 
 import { evaluateConfigFile } from "../../../src/codegen/config.js";
+import { loadRegistry } from "../../../src/codegen/registry.js";
+import { BUILT_IN_OPTIONS } from "../../../src/targets/be/config/json-schema.js";
 import { discoverTargets, type Target } from "../../../src/codegen/target.js";
 import { runCodegen } from "../../helpers/codegen-cli.js";
 import { repoRoot } from "../../helpers/user-project.js";
@@ -105,6 +107,19 @@ describe("codegen schema --target be, checked by ajv", () => {
       assert.equal(schemaErrors(config), "", `${path.relative(repoRoot, file)} is rejected by the JSON Schema`);
       assert.ok(be.schema.safeParse(config).success, `${path.relative(repoRoot, file)} is rejected by the zod schema`);
     }
+  });
+
+  it("applies to each entry the options of the operation that runs it", async () => {
+    const registry = await loadRegistry("be.operations");
+    const dispatched = registry.entries.filter(([meta]) => meta.dispatchOn === "type");
+    assert.deepEqual(
+      Object.fromEntries(dispatched.map(([meta, cls]) => [meta.name, cls.Options])),
+      BUILT_IN_OPTIONS,
+      "config/json-schema.ts's BUILT_IN_OPTIONS must list each be operation selected by type, with its Options",
+    );
+    const withEntry = (entry: object) => ({ module: "m", resources: [{ model: "m.M", fields: [{ name: "id", type: "uuid" }], operations: [entry] }] });
+    assert.match(schemaErrors(withEntry({ name: "list", max_limit: 0 })), /max_limit: must be >= 1/);
+    assert.equal(schemaErrors(withEntry({ name: "x", type: "plugin_op", anything: 1 })), "", "a plugin's operation is not the schema's to judge");
   });
 
   it("accepts a $schema key naming the schema, as a .json config may carry", async () => {
