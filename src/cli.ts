@@ -108,6 +108,18 @@ async function write(result: GenerateResult): Promise<number> {
   return 0;
 }
 
+/** `schema`: the JSON Schema of a target's config (or its Markdown reference) on stdout. */
+async function runSchema(flags: { target?: string; markdown?: boolean }): Promise<void> {
+  const target = pickTarget(await installedTargets(), flags.target);
+  if (flags.markdown) {
+    const { configReference } = await import("./codegen/schema-reference.js");
+    process.stdout.write(configReference(target));
+    return;
+  }
+  const { configJsonSchema } = await import("./codegen/json-schema.js");
+  process.stdout.write(`${JSON.stringify(configJsonSchema(target), null, 2)}\n`);
+}
+
 async function runTargets(): Promise<void> {
   for (const target of await installedTargets()) {
     process.stdout.write(`${target.name}\t${target.configClass ?? "(config class not named)"}\n`);
@@ -135,6 +147,13 @@ function buildProgram(): Command {
     .action(async (flags: GenerateFlags) => {
       exitCode = await runGenerate(flags);
     });
+
+  program
+    .command("schema")
+    .description("print the JSON Schema of a target's config, for editors and validators")
+    .option("-t, --target <name>", "target whose config to describe (optional when one target is installed)")
+    .option("--markdown", "print the config reference as Markdown instead")
+    .action(runSchema);
 
   program.command("targets").description("list installed targets and their config classes").action(runTargets);
   return program;

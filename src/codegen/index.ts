@@ -28,6 +28,8 @@ export {
   type GenerateResult,
 } from "./generate.js";
 export { fnmatch } from "./globs.js";
+export { SCHEMA_KEY, configJsonSchema, inputJsonSchema, type JsonSchema } from "./json-schema.js";
+export { configReference } from "./schema-reference.js";
 export { loadImportFormatters } from "./import-formatters.js";
 export {
   MANIFEST_FILE,

@@ -5,6 +5,7 @@
 import { basename } from "node:path";
 import type { z } from "zod";
 import type { ImportFormatOptions } from "./imports.js";
+import type { JsonSchema } from "./json-schema.js";
 import { entryPoints, loadEntryPoint } from "./plugins.js";
 import type { RenderRegistry } from "./render.js";
 
@@ -16,6 +17,11 @@ export interface Target<C = any> {
   language: string;
   /** The config schema; its `scoped()` list fields define the scope tree. */
   schema: z.ZodType<C>;
+  /**
+   * The JSON Schema of the config a user writes (`codegen schema`), for a target whose zod
+   * schema leaves parts to its operations. @default the input side of `schema`
+   */
+  jsonSchema?(): JsonSchema;
   /** Display name of the config class, listed by `codegen targets` (e.g. `be.config.schema.ProjectConfig`). */
   configClass?: string;
   /** Directory of the target's templates. */

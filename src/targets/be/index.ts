@@ -4,6 +4,7 @@
 
 import { fileURLToPath } from "node:url";
 import type { Target } from "../../codegen/index.js";
+import { projectJsonSchema } from "./config/json-schema.js";
 import { ProjectConfig } from "./config/schema.js";
 import { registerRenderers } from "./render.js";
 
@@ -14,6 +15,7 @@ export const target: Target<ProjectConfig> = {
   language: "python",
   configClass: "be.config.schema.ProjectConfig",
   schema: ProjectConfig,
+  jsonSchema: projectJsonSchema,
   // Templates sit beside the code that uses them; names are paths from the target's root.
   templateDir: here("."),
   operationsEntryPoint: "be.operations",

@@ -7,25 +7,30 @@ import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
 import { Identifier } from "./primitives.js";
 import { recordDefaulted } from "./provenance.js";
 
-const OperationObject = z.looseObject({
-  /** The entry's name: the operation's name, or a label of your own when `type` is given. @example "list_published" */
-  name: Identifier,
-  /** The operation to run. @default name */
-  type: Identifier.optional(),
-});
+const OperationObject = z
+  .looseObject({
+    name: Identifier.meta({
+      description: "The entry's name, unique within the resource: the operation's name, or a label of your own when `type` is given.",
+      examples: ["list_published"],
+    }),
+    type: Identifier.optional().meta({ description: "The operation to run. Default: `name`." }),
+  })
+  .meta({
+    id: "OperationEntry",
+    description: "An operation entry with options; its other keys are the options of the operation it runs, checked by that operation.",
+  });
 
 /** A parsed operation entry: its name, the operation it runs, and that operation's options as written. */
 type OperationEntry = z.output<typeof OperationObject> & { type: string };
 
-/**
- * One entry of a resource's `operations`: an operation name, or an object with a `name`,
- * an optional `type` and the operation's options. Both forms parse to `{ name, type, …options }`.
- * @example "get"
- * @example { name: "list_published", type: "list", max_limit: 20 }
- */
+/** One entry of a resource's `operations`; both forms parse to `{ name, type, …options }`. */
 export const OperationConfig = z
   .union([Identifier, OperationObject], {
     error: 'expected an operation name like "get", or an object { name, type?, ...options }',
+  })
+  .meta({
+    description: "An operation name (`\"get\"`), or an object `{ name, type?, ...options }`.",
+    examples: ["get", { name: "list_published", type: "list", max_limit: 20 }],
   })
   .transform((entry): OperationEntry => {
     if (typeof entry === "string") return recordDefaulted({ name: entry, type: entry }, ["name", "type"]);
@@ -34,10 +39,8 @@ export const OperationConfig = z
 export type OperationConfig = z.output<typeof OperationConfig>;
 
 const modifierKeys = {
-  /** Page size when the request gives no `limit`. @default 50 */
-  default_limit: z.int().min(1).default(50),
-  /** Largest `limit` a request may ask for. @default 100 */
-  max_limit: z.int().min(1).default(100),
+  default_limit: z.int().min(1).default(50).meta({ description: "Page size when the request gives no `limit`; at most `max_limit`." }),
+  max_limit: z.int().min(1).default(100).meta({ description: "Largest `limit` a request may ask for: a list never scans a whole table." }),
 };
 
 function checkLimits(modifiers: { default_limit: number; max_limit: number }, ctx: z.RefinementCtx): void {
@@ -46,10 +49,7 @@ function checkLimits(modifiers: { default_limit: number; max_limit: number }, ct
   }
 }
 
-/**
- * Modifiers of a list operation: paging bounds. Rows are ordered by primary key (keyset pagination).
- * @example { default_limit: 20, max_limit: 50 }
- */
+/** Modifiers of a list operation: paging bounds. Rows are ordered by primary key (keyset pagination). */
 export const ModifierConfig = z.strictObject(modifierKeys).superRefine(checkLimits);
 export type ModifierConfig = z.output<typeof ModifierConfig>;
 
@@ -58,18 +58,23 @@ export const CrudOperationType = z.enum(["get", "list", "create", "update", "del
 export type CrudOperationType = z.output<typeof CrudOperationType>;
 
 const crudKeys = {
-  /** The entry's name. */
-  name: Identifier,
-  /** The operation. */
-  type: CrudOperationType,
-  /** Fields of this operation's schema, instead of the resource's. @default the resource's fields */
-  fields: FieldList.optional(),
-  /** Summary of the endpoint in OpenAPI. */
-  summary: z.string().optional(),
-  /** Whether this endpoint requires an authenticated user (only when the project sets `auth`). @default the resource's, else the app's, else the project's `require_auth` */
-  require_auth: z.boolean().optional(),
-  /** Emit tests for this endpoint. @default the resource's, else the app's, else the project's `generate_tests` */
-  generate_tests: z.boolean().optional(),
+  name: Identifier.meta({ description: "The entry's name." }),
+  type: CrudOperationType.meta({ description: "The operation. Default: `name`." }),
+  fields: FieldList.optional().meta({
+    description:
+      "`create` and `update` only: the scalar fields of the request body, instead of the resource's. `get` and `list` " +
+      "answer with the resource's read shape and `delete` returns no body, so they take no `fields`. " +
+      "Default: the resource's scalar fields.",
+  }),
+  summary: z.string().optional().meta({ description: "The endpoint's summary in OpenAPI." }),
+  require_auth: z.boolean().optional().meta({
+    description:
+      "Whether this endpoint requires an authenticated user (with `auth` only); `{ name: \"get\", require_auth: false }` " +
+      "makes one route of a protected resource public. Default: the resource's, else the app's, else the project's `require_auth`.",
+  }),
+  generate_tests: z.boolean().optional().meta({
+    description: "Generate tests for this endpoint. Default: the resource's, else the app's, else the project's `generate_tests`.",
+  }),
 };
 
 function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[] }, ctx: z.RefinementCtx): void {
@@ -88,23 +93,27 @@ function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[
   }
 }
 
-/**
- * Options of `get`, `create`, `update` and `delete` (and the CRUD keys of `list`).
- * `create` and `update` fields must be scalar; `get`, `list` and `delete` take no `fields`
- * (reads answer with the resource's read shape).
- * @example { name: "create", type: "create", fields: [{ name: "title", type: "str" }] }
- */
-export const CrudOptions = z.strictObject(crudKeys).superRefine(checkCrudFields);
+/** Options of `get`, `create`, `update` and `delete` (and the CRUD keys of `list`). */
+export const CrudOptions = z
+  .strictObject(crudKeys)
+  .superRefine(checkCrudFields)
+  .meta({
+    description: "Options of `get`, `create`, `update` and `delete`.",
+    examples: [{ name: "create", fields: [{ name: "title", type: "str" }] }, { name: "get", require_auth: false }],
+  });
 export type CrudOptions = z.output<typeof CrudOptions>;
 
-/**
- * Options of `list`: the CRUD keys plus the list modifiers.
- * @example { name: "list", type: "list", default_limit: 20 }
- */
+/** Options of `list`: the CRUD keys plus the list modifiers. */
 export const ListOptions = z
-  .strictObject({ ...crudKeys, type: z.literal("list"), ...modifierKeys })
+  .strictObject({ ...crudKeys, type: z.literal("list").meta({ description: "The operation. Default: `name`." }), ...modifierKeys })
   .superRefine((options, ctx) => {
     checkCrudFields(options, ctx);
     checkLimits(options, ctx);
+  })
+  .meta({
+    description:
+      "Options of `list`. Rows are ordered by primary key and pages are keyset-paginated (`WHERE pk > <cursor>`), " +
+      "so rows inserted or deleted between requests never shift a page.",
+    examples: [{ name: "list", default_limit: 20, max_limit: 50 }],
   });
 export type ListOptions = z.output<typeof ListOptions>;
