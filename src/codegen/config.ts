@@ -18,7 +18,14 @@ export interface LoadConfigOptions {
 
 /** Reads, evaluates and validates `file` for `target`. Returns the schema's output. */
 export async function loadConfig<C>(file: string, target: Target<C>, options: LoadConfigOptions = {}): Promise<C> {
-  const raw = await evaluateConfigFile(file, options.stdlibTargets ?? [target]);
+  return validateConfig(await evaluateConfigFile(file, options.stdlibTargets ?? [target]), target, file);
+}
+
+/**
+ * Validates already evaluated config data against `target`'s schema; `file` names it in errors.
+ * @throws ConfigError listing every failing config path.
+ */
+export function validateConfig<C>(raw: unknown, target: Target<C>, file: string): C {
   const result = target.schema.safeParse(raw);
   if (!result.success) {
     throw new ConfigError(`invalid configuration for target "${target.name}"`, {

@@ -30,6 +30,14 @@ export interface Target<C = any> {
   packagePrefix?(config: C): string;
   /** Extra hints for the import formatter (first-party packages, ...). */
   importOptions?(config: C): ImportFormatOptions;
+  /**
+   * Whether the generated file at `path` aggregates other generated files (a package's
+   * `__init__`, an index module importing its siblings). Such files are renamed into place
+   * after all others, deepest first, so a run killed while renaming never leaves one importing
+   * a module that is not there yet. @default no file aggregates
+   * @example aggregates: (path) => path.endsWith("/index.ts")
+   */
+  aggregates?(path: string): boolean;
 }
 
 /** Targets registered under `codegen.targets`, in discovery order. */
