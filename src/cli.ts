@@ -27,13 +27,16 @@ async function installedTargets(): Promise<Target[]> {
   return discoverTargets();
 }
 
-function pickTarget(targets: Target[], name: string | undefined): Target {
-  const names = targets.map((target) => target.name).join(", ") || "(none)";
+/** Loads only the target the run needs (`--target`, or the only one installed). */
+async function pickTarget(name: string | undefined): Promise<Target> {
+  const { loadTarget, targetNames } = await import("./codegen/target.js");
+  const installed = await targetNames();
+  const names = installed.join(", ") || "(none)";
   if (name === undefined) {
-    if (targets.length === 1) return targets[0]!;
-    throw new UsageError(`--target is required when several targets are installed (installed: ${names})`);
+    if (installed.length !== 1) throw new UsageError(`--target is required when several targets are installed (installed: ${names})`);
+    name = installed[0]!;
   }
-  const target = targets.find((candidate) => candidate.name === name);
+  const target = await loadTarget(name);
   if (!target) throw new UsageError(`unknown target "${name}" (installed: ${names})`);
   return target;
 }
@@ -59,8 +62,9 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
   if (flags.timings !== undefined && flags.timings !== true && flags.timings !== "json") {
     throw new UsageError(`--timings: unknown format "${flags.timings}" (use --timings, or --timings json)`);
   }
-  const targets = await installedTargets();
-  const target = pickTarget(targets, flags.target);
+  const target = await pickTarget(flags.target);
+  // Only a jsonnet config can import the other targets' stdlibs: only then load them all.
+  const stdlibTargets = flags.config.endsWith(".jsonnet") ? await installedTargets() : [target];
   const [generation, { PhaseTimer }] = await Promise.all([import("./codegen/generate.js"), import("./codegen/timings.js")]);
   const timer = flags.timings === undefined ? undefined : new PhaseTimer();
   const options: GenerateOptions = {
@@ -69,7 +73,7 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     outDir: flags.out,
     force: flags.force,
     forcePaths: flags.forcePaths,
-    stdlibTargets: targets,
+    stdlibTargets,
     timer,
     lock: { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait },
   };

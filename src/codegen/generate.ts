@@ -229,7 +229,6 @@ function renderStore(target: Target, config: unknown, store: BuildStore, configF
   const env = createTemplateEnv(target.templateDir);
   const fragments: Fragment[] = [];
   const origins = new Map<Fragment, string>();
-  const pathOrigins = new Map<string, Set<string>>();
   for (const [instanceId, , outputs] of store.entries()) {
     const ctx: RenderCtx = { env, config, packagePrefix, language: target.language, targetName: target.name, store, instanceId };
     const origin = store.configPathOf(instanceId);
@@ -237,11 +236,13 @@ function renderStore(target: Target, config: unknown, store: BuildStore, configF
       for (const fragment of renderers.render(output, ctx)) {
         fragments.push(fragment);
         origins.set(fragment, origin);
-        if (!pathOrigins.has(fragment.path)) pathOrigins.set(fragment.path, new Set());
-        pathOrigins.get(fragment.path)!.add(origin);
       }
     }
   }
+  // Only an error needs to know which instances made a path: worked out then, not per fragment.
+  const originsOf = (outputPath: string): string[] => [
+    ...new Set(fragments.filter((fragment) => fragment.path === outputPath).map((fragment) => origins.get(fragment)!)),
+  ];
   try {
     const files = assemble(fragments, {
       env,
@@ -250,12 +251,11 @@ function renderStore(target: Target, config: unknown, store: BuildStore, configF
       importOptions: target.importOptions?.(config),
       originOf: (fragment) => origins.get(fragment),
     });
-    return { files, originsOf: (outputPath) => [...(pathOrigins.get(outputPath) ?? [])] };
+    return { files, originsOf };
   } catch (error) {
     throw error instanceof GenerationError && configFile ? error.withContext({ file: configFile }) : error;
   }
 }
-
 
 /** `blog.api` → `blog/api`; an empty prefix → the current directory. */
 export function defaultOutDir(packagePrefix: string): string {

@@ -258,8 +258,13 @@ function commit(root: string, writes: readonly PlannedWrite[], deletions: readon
     deletions: deletions.map((entry) => ({ path: entry.path, sha256: entry.sha256 ?? "" })),
     dirs: missingDirs(root, targets),
   };
-  const contents = writes.map((entry) => ({ target: entry.absolutePath, content: entry.file.content, executable: entry.file.executable }));
-  if (manifest) contents.push({ target: manifest.absolutePath, content: manifest.content, executable: false });
+  const contents = writes.map((entry) => ({
+    target: entry.absolutePath,
+    content: entry.file.content,
+    executable: entry.file.executable,
+    replaces: entry.action === "overwrite",
+  }));
+  if (manifest) contents.push({ target: manifest.absolutePath, content: manifest.content, executable: false, replaces: true });
   const temps = contents.map(({ target }, index) => tempPath(root, journal.run, index, path.relative(root, target)));
 
   // Normally the lock made it; a caller applying a plan without one may need it made here.
@@ -273,10 +278,10 @@ function commit(root: string, writes: readonly PlannedWrite[], deletions: readon
       attempt("create directory", absolute, () => mkdirSync(absolute));
     }
     for (; staged < contents.length; staged++) {
-      const { target, content, executable } = contents[staged]!;
+      const { target, content, executable, replaces } = contents[staged]!;
       const temp = temps[staged]!;
       attempt("write", target, () => writeFileSync(temp, content, { flag: "wx" }));
-      const mode = targetMode(target, executable);
+      const mode = replaces ? targetMode(target, executable) : executable ? 0o755 : undefined;
       if (mode !== undefined) attempt("set the permissions of", target, () => chmodSync(temp, mode));
     }
     markCommitted(root);
@@ -333,8 +338,9 @@ function withOutcome(error: unknown, outcome: string): unknown {
 }
 
 /**
- * The mode to give the temp file: a replaced file keeps its permissions (plus +x when
- * executable); a new executable file gets 0o755; a new plain file keeps the umask default.
+ * The mode to give the temp file of a file that may exist: a replaced file keeps its
+ * permissions (plus +x when executable). A new executable file gets 0o755; a new plain file
+ * keeps the umask default.
  */
 function targetMode(target: string, executable: boolean): number | undefined {
   const info = attempt("inspect", target, () => statSync(target, { throwIfNoEntry: false }));
