@@ -228,10 +228,11 @@ export async function writeFiles(
 }
 
 /** Ordinary files in path order, then aggregating ones deepest first (a package before its parent). */
-function commitOrder(writes: PlannedWrite[]): PlannedWrite[] {
+export function commitOrder(writes: readonly PlannedWrite[]): PlannedWrite[] {
   const depth = (entry: PlannedWrite) => entry.path.split("/").length;
   const aggregating = writes.filter((entry) => entry.aggregates).sort((a, b) => depth(b) - depth(a) || compare(a.path, b.path));
-  return [...writes.filter((entry) => !entry.aggregates), ...aggregating];
+  const ordinary = writes.filter((entry) => !entry.aggregates).sort((a, b) => compare(a.path, b.path));
+  return [...ordinary, ...aggregating];
 }
 
 function compare(a: string, b: string): number {
