@@ -51,6 +51,7 @@ interface GenerateFlags {
   dryRun?: boolean;
   lockTimeout: number;
   timings?: true | string;
+  watch?: boolean;
 }
 
 /**
@@ -77,6 +78,7 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     timer,
     lock: { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait },
   };
+  if (flags.watch) return watchForever(options);
   let status: number;
   if (flags.check || flags.dryRun) {
     const result = await generation.planGeneration(options);
@@ -90,6 +92,32 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
   }
   if (timer) reportTimings(timer, flags.timings === "json");
   return status;
+}
+
+/** `--watch`: regenerate on every change until interrupted; a failing run is reported and the watch goes on. */
+async function watchForever(options: GenerateOptions): Promise<number> {
+  const [{ watchGeneration }, { countActions }] = await Promise.all([import("./codegen/watch.js"), import("./codegen/generate.js")]);
+  const watcher = await watchGeneration(options, {
+    onRun(result, ms) {
+      reportRecovery(result.recovered, result.outDir);
+      reportKept(result);
+      const counts = countActions(result.plan);
+      process.stdout.write(
+        `codegen: ${files(counts.create + counts.overwrite)} written, ${counts.unchanged} unchanged, ${counts.delete} deleted, ` +
+          `in ${result.outDir} (${ms.toFixed(0)} ms); watching for changes\n`,
+      );
+    },
+    async onError(error) {
+      await reportError(error, process.argv.includes("--verbose"));
+      process.stderr.write("codegen: the output was left as it was; watching for changes\n");
+    },
+  });
+  await new Promise<void>((resolve) => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
+  });
+  watcher.close();
+  await watcher.idle();
+  return 0;
 }
 
 function reportKept(result: GenerateResult): void {
@@ -208,6 +236,7 @@ function buildProgram(): Command {
         .default(60)
         .argParser(parseSeconds),
     )
+    .addOption(new Option("--watch", "stay running: regenerate whenever the config, a file it imports or a template changes").conflicts(["check", "dryRun"]))
     .option("--timings [format]", "print how long each phase took on stderr (format json: one line with absolute times)")
     .action(async (flags: GenerateFlags) => {
       exitCode = await runGenerate(flags);
@@ -215,6 +244,19 @@ function buildProgram(): Command {
 
   program.command("targets").description("list installed targets and their config classes").action(runTargets);
   return program;
+}
+
+/** Prints an error: a user's mistake as `<prefix>: <message>`, anything else as an internal error. */
+async function reportError(error: unknown, verbose: boolean): Promise<void> {
+  const { CLIError } = await import("./codegen/errors.js");
+  if (error instanceof CLIError) {
+    process.stderr.write(`${error.prefix}: ${error.message}\n`);
+    if (verbose && error.stack) process.stderr.write(`${error.stack}\n`);
+    return;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`Error: internal error in codegen: ${message}\n`);
+  process.stderr.write(verbose && error instanceof Error ? `${error.stack}\n` : "(run with --verbose for the stack trace)\n");
 }
 
 /** Set by a command that ends with a status other than 0 without an error (`generate --check`). */
@@ -235,15 +277,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`Error: ${error.message}\n`);
       return EXIT_USAGE;
     }
-    const { CLIError } = await import("./codegen/errors.js");
-    if (error instanceof CLIError) {
-      process.stderr.write(`${error.prefix}: ${error.message}\n`);
-      if (verbose && error.stack) process.stderr.write(`${error.stack}\n`);
-      return EXIT_ERROR;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`Error: internal error in codegen: ${message}\n`);
-    process.stderr.write(verbose && error instanceof Error ? `${error.stack}\n` : "(run with --verbose for the stack trace)\n");
+    await reportError(error, verbose);
     return EXIT_ERROR;
   }
 }
