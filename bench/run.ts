@@ -24,10 +24,10 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SIZES, writeBenchConfigs } from "./configs.js";
+import { CLI, ensureBuilt } from "./dist.js";
 import { type RunTimings, hotItemsByPhase, parseTimings, phaseTotals } from "./profile.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
-const CLI = join(ROOT, "dist", "cli.js");
 const GNU_TIME = "/usr/bin/time";
 const PEAK_RSS_HOOK = join(ROOT, "bench", "peak-rss.mjs");
 const SCENARIOS = ["write", "jsonnet", "no-change", "check", "dry-run"] as const;
@@ -45,26 +45,6 @@ interface Row {
   resources: number;
   files: number;
   samples: Sample[];
-}
-
-/** The newest modification time of any file under `dir`, in ms. */
-async function newestMtime(dir: string): Promise<number> {
-  let newest = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    newest = Math.max(newest, (await stat(join(entry.parentPath, entry.name))).mtimeMs);
-  }
-  return newest;
-}
-
-/** Rebuild dist/ when dist/cli.js is missing or older than a file of src/. */
-async function ensureBuilt(): Promise<void> {
-  const built = existsSync(CLI) ? (await stat(CLI)).mtimeMs : 0;
-  if (built >= (await newestMtime(join(ROOT, "src")))) return;
-  process.stderr.write("dist/ is missing or older than src/: running npm run build\n");
-  // The build's output goes to stderr: stdout carries only the tables.
-  const result = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", 2, 2] });
-  if (result.status !== 0) throw new Error("npm run build failed");
 }
 
 /** Every file under `dir` with its mtime (ms), the manifest included. */
@@ -199,6 +179,23 @@ async function profileTable(config: string, options: RunOptions): Promise<string
   return lines.join("\n");
 }
 
+/** Median seconds `cp -r` takes to copy the generated tree of `config`: what the disk allows right now. */
+async function copyFloor(config: string, runs: number, options: RunOptions): Promise<number> {
+  const tree = await mkdtemp(join(options.scratch, "floor-source-"));
+  await measure(config, tree, options);
+  const seconds: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const copy = join(options.scratch, `floor-copy-${run}`);
+    const started = process.hrtime.bigint();
+    const result = spawnSync("cp", ["-r", tree, copy]);
+    seconds.push(Number(process.hrtime.bigint() - started) / 1e9);
+    if (result.status !== 0) throw new Error(`cp -r failed: ${result.stderr.toString()}`);
+    await rm(copy, { recursive: true, force: true });
+  }
+  await rm(tree, { recursive: true, force: true });
+  return median(seconds);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -234,6 +231,7 @@ async function main(): Promise<void> {
       }
     }
     const profile = values["no-profile"] ? undefined : await profileTable(configs.get(largest)!.json, options);
+    const floor = await copyFloor(configs.get(largest)!.json, runs, options);
     const cpu = cpus();
     const loadAfter = loadavg()[0]!;
     process.stdout.write(
@@ -241,7 +239,8 @@ async function main(): Promise<void> {
         `${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}; 1-minute load ${loadBefore.toFixed(2)} before, ` +
         `${loadAfter.toFixed(2)} after; peak RSS from ${useGnuTime ? GNU_TIME : "process.resourceUsage()"}\n\n`,
     );
-    process.stdout.write(`${summaryTable(rows)}\n\nMedian ms per phase:\n\n${phaseTable(rows)}\n`);
+    process.stdout.write(`${summaryTable(rows)}\n\nFloor: \`cp -r\` of the ${largest.toLocaleString("en-US")}-resource tree, median ${floor.toFixed(2)} s.\n`);
+    process.stdout.write(`\nMedian ms per phase:\n\n${phaseTable(rows)}\n`);
     if (profile) process.stdout.write(`\nOne profiled write of ${largest.toLocaleString("en-US")} resources (node --cpu-prof):\n\n${profile}\n`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
