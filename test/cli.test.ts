@@ -132,6 +132,24 @@ describe("codegen generate", () => {
     assert.deepEqual(await snapshot(dir), {});
   });
 
+  it("exits 2 for an empty --out instead of writing into the current directory", async () => {
+    const dir = await freshProject();
+    const run = await codegen(dir, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", ""]);
+    assert.equal(run.code, 2);
+    assert.equal(run.stderr, 'Error: --out: the output directory is empty; use "-o ." for the current directory\n');
+    assert.deepEqual(await snapshot(dir), {});
+  });
+
+  it("--timings prints each phase's milliseconds on stderr", async () => {
+    const dir = await freshProject();
+    const run = await codegen(dir, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", "out", "--timings"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /^codegen: timings: start-up \d+ ms, load config \d+ ms, validate \d+ ms, build \d+ ms, render \d+ ms, write \d+ ms; total \d+ ms\n$/,
+    );
+  });
+
   it("exits 2 without --config", async () => {
     const dir = await freshProject();
     const run = await codegen(dir, ["generate", "-t", "greeter", "-o", "out"]);

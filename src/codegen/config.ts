@@ -20,8 +20,16 @@ export interface LoadConfigOptions {
 
 /** Reads, evaluates and validates `file` for `target`. Returns the schema's output. */
 export async function loadConfig<C>(file: string, target: Target<C>, options: LoadConfigOptions = {}): Promise<C> {
-  const raw = withoutSchemaKey(await evaluateConfigFile(file, options.stdlibTargets ?? [target]));
-  const result = target.schema.safeParse(raw);
+  return validateConfig(await evaluateConfigFile(file, options.stdlibTargets ?? [target]), target, file);
+}
+
+/**
+ * Validates already evaluated config data against `target`'s schema (a root `$schema` key,
+ * for editors, is ignored); `file` names it in errors.
+ * @throws ConfigError listing every failing config path.
+ */
+export function validateConfig<C>(raw: unknown, target: Target<C>, file: string): C {
+  const result = target.schema.safeParse(withoutSchemaKey(raw));
   if (!result.success) {
     throw new ConfigError(`invalid configuration for target "${target.name}"`, {
       file,

@@ -24,6 +24,8 @@ export const target: Target<ProjectConfig> = {
   packagePrefix: (config) => config.package_prefix,
   // Generated modules and the user's own (models, actions) share the top-level package.
   importOptions: (config) => ({ firstParty: firstPartyPackages(config) }),
+  // A package's __init__ imports its modules (routers aggregate routers): written after them.
+  aggregates: (path) => path === "__init__.py" || path.endsWith("/__init__.py"),
 };
 
 function firstPartyPackages(config: ProjectConfig): string[] {
