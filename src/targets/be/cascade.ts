@@ -1,6 +1,6 @@
 // Settings that cascade: an operation entry's own value wins, then its resource's, its
 // app's, then the project's (which has a default). One rule, resolved here only, so every
-// cascading setting (`require_auth`, `generate_tests`, and those to come) behaves alike.
+// cascading setting (`require_auth`, `generate_tests`, `max_body_size`, …) behaves alike.
 
 import type { BuildStore } from "../../codegen/index.js";
 import type { ProjectConfig, ResolvedApp } from "./config/schema.js";
@@ -9,6 +9,7 @@ import type { ProjectConfig, ResolvedApp } from "./config/schema.js";
 export interface CascadingSettings {
   require_auth: boolean;
   generate_tests: boolean;
+  max_body_size: number;
 }
 
 export type CascadingKey = keyof CascadingSettings;

@@ -12,8 +12,9 @@ import { scalarAnnotation } from "./python/annotations.js";
  * like one (a model `Page`) is imported under an alias instead (`Page as PageModel`).
  */
 const GENERATED_NAMES: ReadonlySet<string> = new Set([
-  "APIRouter", "Annotated", "Any", "AsyncSession", "CurrentUser", "HTTPException", "Page", "Query", "Request", "Response",
-  "SessionDep", "call_action", "joinedload", "paginate", "router", "select", "selectinload", "status", "subqueryload",
+  "APIRouter", "Annotated", "Any", "AsyncSession", "CurrentUser", "DbDatetime", "DbFloat", "DbInt", "DbJson", "DbText", "EmailStr",
+  "HTTPException", "MISSING", "Page", "Path", "Query", "Request", "Response", "SessionDep", "call_action", "column_rules", "delete",
+  "error_responses", "joinedload", "location", "paginate", "router", "select", "selectinload", "status", "subqueryload",
 ]);
 
 /** A model class as generated code imports and names it. */
@@ -74,7 +75,10 @@ export interface ResourceView {
 }
 
 /** Names generated handlers use for their own variables and parameters; a resource named like one gets `_row`. */
-const HANDLER_NAMES = new Set(["body", "current_user", "cursor", "limit", "location", "next_cursor", "params", "pk", "request", "response", "result", "router", "select", "session", "status"]);
+const HANDLER_NAMES = new Set([
+  "body", "current_user", "cursor", "delete", "deleted", "limit", "location", "name", "next_cursor", "params", "pk", "request", "response", "result",
+  "router", "select", "session", "status", "value",
+]);
 
 /** The view of the resource at or above `ctx`'s instance. */
 export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceView {

@@ -26,7 +26,21 @@ export const DatabaseConfig = z
     echo: z.boolean().default(false).meta({ description: "Log every SQL statement (SQLAlchemy's `echo`)." }),
     pool_size: z.int().min(1).default(5).meta({ description: "Connections kept open in the pool." }),
     max_overflow: z.int().min(0).default(10).meta({ description: "Connections allowed beyond `pool_size` under load." }),
-    pool_timeout: z.int().min(0).default(30).meta({ description: "Seconds to wait for a free connection before failing." }),
+    pool_timeout: z.number().min(0).default(5).meta({
+      description:
+        "Seconds a request waits for a free connection when every one is in use; then it is answered 503 with `Retry-After`. " +
+        "Short, so a saturated server sheds load instead of queueing requests that clients have given up on.",
+      examples: [2.5],
+    }),
+    connect_timeout: z.number().positive().default(5).meta({
+      description: "Seconds to wait for a new connection to the database to open; a database that does not answer in time is a 503.",
+    }),
+    statement_timeout: z.number().min(0).default(30).meta({
+      description:
+        "Seconds a single SQL statement may run before PostgreSQL cancels it (its `statement_timeout`); the request is then " +
+        "answered 503 with `Retry-After`. `0` lets statements run without limit.",
+      examples: [10],
+    }),
     pool_recycle: z
       .int()
       .min(-1, "must be -1 (never recycle) or a number of seconds")

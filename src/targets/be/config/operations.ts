@@ -4,7 +4,7 @@
 
 import { z } from "zod";
 import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
-import { Identifier } from "./primitives.js";
+import { Identifier, maxBodySizeAt } from "./primitives.js";
 import { recordDefaulted } from "./provenance.js";
 
 const OperationObject = z
@@ -75,6 +75,7 @@ const crudKeys = {
   generate_tests: z.boolean().optional().meta({
     description: "Generate tests for this endpoint. Default: the resource's, else the app's, else the project's `generate_tests`.",
   }),
+  max_body_size: maxBodySizeAt("this endpoint", "the resource's, else the app's, else the project's"),
 };
 
 function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[] }, ctx: z.RefinementCtx): void {

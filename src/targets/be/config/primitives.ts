@@ -116,3 +116,21 @@ export const EnvVarName = z
   });
 
 export const NonEmptyString = z.string().min(1, "must not be empty").meta({ title: "non-empty string" });
+
+/** Default of `max_body_size`: 1 MiB. */
+export const DEFAULT_MAX_BODY_SIZE = 1_048_576;
+
+/**
+ * `max_body_size` of an operation entry, a resource or an app (`owner`), in bytes; `fallback`
+ * says where the value comes from when it is not set.
+ */
+export function maxBodySizeAt(owner: string, fallback: string): z.ZodOptional<z.ZodInt> {
+  return z
+    .int()
+    .min(1, "must be a positive number of bytes")
+    .optional()
+    .meta({
+      description: `Largest request body, in bytes, of ${owner}; a longer one is answered 413 before it is read further. Default: ${fallback} \`max_body_size\`.`,
+      examples: [10_485_760],
+    });
+}

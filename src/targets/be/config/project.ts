@@ -9,7 +9,7 @@ import { App, checkAppResources } from "./apps.js";
 import { AuthConfig } from "./auth.js";
 import { DatabaseConfig } from "./database.js";
 import { findDuplicates } from "./duplicates.js";
-import { MountPrefix, PackagePath, PythonName } from "./primitives.js";
+import { DEFAULT_MAX_BODY_SIZE, MountPrefix, PackagePath, PythonName } from "./primitives.js";
 import { wasDefaulted } from "./provenance.js";
 import { ResourceConfig } from "./resources.js";
 
@@ -43,6 +43,16 @@ const ProjectObject = z
       description:
         "Whether handlers require an authenticated user when `auth` is set; apps, resources and operation entries may override it.",
     }),
+    max_body_size: z
+      .int()
+      .min(1, "must be a positive number of bytes")
+      .default(DEFAULT_MAX_BODY_SIZE)
+      .meta({
+        description:
+          "Largest request body, in bytes, of every endpoint that reads one (create, update, actions with params); a longer " +
+          "one is answered 413 before it is read further. Apps, resources and operation entries may override it. Default: 1 MiB.",
+        examples: [10_485_760],
+      }),
     apps: AppList.optional().meta({
       description: "The apps of a multi-app project; app modules and app prefixes are unique. Not with `module`, `resources` or `prefix`.",
     }),
@@ -199,6 +209,7 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
     ...(project.auth !== undefined && { auth: project.auth }),
     generate_tests: project.generate_tests,
     require_auth: project.require_auth,
+    max_body_size: project.max_body_size,
     /** The apps; for the shorthand, one app (and its config) marked with `[sourcePath]: ""`. */
     apps: apps.map((app) => sourced(app, singleApp ? "" : undefined)),
     /** Whether the config used the single-app shorthand (no project-level router is generated). */

@@ -9,7 +9,7 @@ import { findDuplicates } from "./duplicates.js";
 import { FieldList } from "./fields.js";
 import { defaultResourceName, defaultRoutePrefix } from "./naming.js";
 import { OperationConfig } from "./operations.js";
-import { DottedPath, PythonName, SnakeName, UrlPath, isDunder } from "./primitives.js";
+import { DottedPath, PythonName, SnakeName, UrlPath, isDunder, maxBodySizeAt } from "./primitives.js";
 import { recordDefaulted, wasDefaulted } from "./provenance.js";
 
 /** Types a primary key may have. */
@@ -48,6 +48,7 @@ export const ResourceConfig = z
         "Whether the resource's handlers require an authenticated user. Only has an effect when the project sets `auth`; " +
         "an operation entry's own `require_auth` wins over it. Default: the app's, else the project's `require_auth`.",
     }),
+    max_body_size: maxBodySizeAt("this resource's endpoints", "the app's, else the project's"),
     fields: FieldList.meta({
       description: "The read shape: the fields of `get` and `list` responses, and the fields every other operation uses unless it overrides them.",
     }),

@@ -1,11 +1,11 @@
 // Request bodies: `{Model}Create`, `{Model}Update` and an action's `{Action}Params`. Scalar
 // fields only (SPEC nested rule 4). Create bodies require what the config requires; update
-// bodies make every field optional (partial PATCH) and refuse an explicit null for columns
-// that are not nullable.
+// bodies make every field optional (partial PATCH: an omitted field is `MISSING`) and accept
+// null only for nullable columns. Fields written to a column carry the column's rules.
 
 import { ImportCollector, Name } from "../../../codegen/index.js";
 import type { FieldSpec, ScalarField } from "../config/schema.js";
-import { optional, scalarAnnotation } from "../python/annotations.js";
+import { optional, requestAnnotation } from "../python/annotations.js";
 import { fieldDefault } from "../python/literals.js";
 import type { ResourceView } from "../resource.js";
 import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
@@ -17,9 +17,14 @@ export function writeFields(view: ResourceView, own: readonly FieldSpec[] | unde
   return view.config.fields.filter((field): field is ScalarField => field.type !== "nested" && !(generatedPk && field.name === view.pk));
 }
 
+/** `Article.title`: the model attribute a body field is written to. */
+function columnOf(view: ResourceView, spec: ScalarField): string {
+  return `${view.model.local}.${spec.name}`;
+}
+
 /** A field of a request body: required unless the config says otherwise, with its default. */
-function bodyField(spec: ScalarField, names: readonly string[], imports: ImportCollector): Field {
-  const annotation = optional(scalarAnnotation(spec.type, imports), spec.nullable);
+function bodyField(view: ResourceView, spec: ScalarField, column: string | undefined, names: readonly string[], imports: ImportCollector): Field {
+  const annotation = optional(requestAnnotation(spec.type, column, view.runtimePackage, imports), spec.nullable);
   const fallback = spec.default !== undefined ? fieldDefault(spec.default, imports) : spec.nullable ? "None" : undefined;
   return fieldNamed(spec.name, names, { annotation, default: spec.required ? undefined : fallback, description: spec.description });
 }
@@ -28,38 +33,33 @@ function bodyField(spec: ScalarField, names: readonly string[], imports: ImportC
 export function createSchema(module: SchemaModule, view: ResourceView, fields: readonly ScalarField[]): SchemaClass {
   const imports = new ImportCollector();
   const names = fields.map((spec) => spec.name);
-  const schemaFields = fields.map((spec) => bodyField(spec, names, imports));
+  const schemaFields = fields.map((spec) => bodyField(view, spec, columnOf(view, spec), names, imports));
+  imports.addFrom(view.model.module, view.model.importName);
   return module.add(new SchemaClass({ module, name: `${view.model.name}Create`, doc: "The body of a create request.", fields: schemaFields, imports }));
 }
 
-/** `{Model}Update`, added to the resource's schemas; fields that are not nullable may be omitted but not sent as null. */
+/** `{Model}Update`, added to the resource's schemas; every field may be omitted, and only a nullable one sent as null. */
 export function updateSchema(module: SchemaModule, view: ResourceView, fields: readonly ScalarField[]): SchemaClass {
-  const imports = new ImportCollector();
+  const imports = new ImportCollector().addFrom("pydantic", "MISSING").addFrom(view.model.module, view.model.importName);
   const names = fields.map((spec) => spec.name);
-  const schemaFields = fields.map((spec) =>
-    fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(spec.type, imports), true), default: "None", description: spec.description }),
-  );
+  const schemaFields = fields.map((spec) => {
+    const annotation = optional(requestAnnotation(spec.type, columnOf(view, spec), view.runtimePackage, imports), spec.nullable);
+    return fieldNamed(spec.name, names, { annotation: `${annotation} | MISSING`, default: "MISSING", description: spec.description });
+  });
   return module.add(
-    new SchemaClass({
-      module,
-      name: `${view.model.name}Update`,
-      doc: "The body of a partial update: only the fields sent are changed.",
-      fields: schemaFields,
-      rejectNull: schemaFields.filter((_field, index) => !fields[index]!.nullable).map((field) => field.attribute),
-      imports,
-    }),
+    new SchemaClass({ module, name: `${view.model.name}Update`, doc: "The body of a partial update: only the fields sent are changed.", fields: schemaFields, imports }),
   );
 }
 
 /** `{Action}Params`, the typed body of an action, added to the resource's schemas. */
-export function paramsSchema(module: SchemaModule, action: { name: string; slug: string }, params: readonly ScalarField[]): SchemaClass {
+export function paramsSchema(module: SchemaModule, view: ResourceView, action: { name: string; slug: string }, params: readonly ScalarField[]): SchemaClass {
   const imports = new ImportCollector();
   return module.add(
     new SchemaClass({
       module,
       name: `${new Name(action.name).pascal}Params`,
       doc: `Params of the \`\`${action.slug}\`\` action.`,
-      fields: params.map((param) => bodyField(param, params.map((other) => other.name), imports)),
+      fields: params.map((param) => bodyField(view, param, undefined, params.map((other) => other.name), imports)),
       imports,
     }),
   );

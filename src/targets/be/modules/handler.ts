@@ -5,7 +5,7 @@
 
 import { Handle, ImportCollector } from "../../../codegen/index.js";
 import type { ActionOptions, CrudOptions, ListOptions } from "../config/schema.js";
-import { pythonString } from "../python/literals.js";
+import { pythonInt, pythonString } from "../python/literals.js";
 import type { RoutesModule } from "./routes.js";
 
 /** A parameter of a route handler: path, query, body or dependency. */
@@ -16,12 +16,15 @@ export class RouteParam {
   /** Python default expression, if any. */
   readonly default: string | undefined;
   readonly imports: ImportCollector;
+  /** Starlette's path converter of a path parameter, e.g. `path` for a text key that may hold `/`. */
+  readonly converter: string | undefined;
 
-  constructor(options: { name: string; annotation: string; default?: string; imports?: ImportCollector }) {
+  constructor(options: { name: string; annotation: string; default?: string; imports?: ImportCollector; converter?: string }) {
     this.name = options.name;
     this.annotation = options.annotation;
     this.default = options.default;
     this.imports = options.imports ?? new ImportCollector();
+    this.converter = options.converter;
   }
 
   /** `name: annotation[ = default]`. */
@@ -31,6 +34,13 @@ export class RouteParam {
 }
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/**
+ * Error statuses a route may document (beyond FastAPI's own 422 for invalid input): 401 no
+ * credentials, 403 not allowed, 404 no such row, 409 a constraint, 413 a body over the
+ * limit, 429 rate limited, 503 database busy or down. See `runtime/responses.py`.
+ */
+export type ErrorStatus = 401 | 403 | 404 | 409 | 413 | 429 | 503;
 
 const STATUS_NAMES: Record<number, string> = { 201: "HTTP_201_CREATED", 202: "HTTP_202_ACCEPTED", 204: "HTTP_204_NO_CONTENT" };
 
@@ -67,6 +77,9 @@ export class RouteHandler extends Handle {
   readonly session: RouteParam;
   readonly body: HandlerBody;
   readonly imports: ImportCollector;
+  /** Largest request body in bytes, for handlers that read one (`max_body_size`). */
+  readonly maxBodySize: number | undefined;
+  readonly #errors = new Set<ErrorStatus>();
   #user: RouteParam | undefined;
 
   constructor(options: {
@@ -83,6 +96,9 @@ export class RouteHandler extends Handle {
     session: RouteParam;
     body: HandlerBody;
     imports?: ImportCollector;
+    maxBodySize?: number;
+    /** The error statuses the handler's own code answers (more are added by `answers`). */
+    errors?: readonly ErrorStatus[];
   }) {
     super();
     this.module = options.module;
@@ -98,6 +114,22 @@ export class RouteHandler extends Handle {
     this.session = options.session;
     this.body = options.body;
     this.imports = options.imports ?? new ImportCollector();
+    this.maxBodySize = options.maxBodySize;
+    // Every handler uses the database, which may be busy or down; a body may be too large.
+    this.answers(503, ...(options.maxBodySize !== undefined ? [413 as const] : []), ...(options.errors ?? []));
+  }
+
+  /**
+   * Augmentation point: the route can answer `statuses` too (the `auth` operation adds 401).
+   * Each is documented in the route's OpenAPI operation with its body.
+   */
+  answers(...statuses: ErrorStatus[]): void {
+    for (const status of statuses) this.#errors.add(status);
+  }
+
+  /** The error statuses the route documents, in ascending order. */
+  get errors(): ErrorStatus[] {
+    return [...this.#errors].sort((a, b) => a - b);
   }
 
   /** A custom action rather than one of the CRUD routes. */
@@ -105,10 +137,11 @@ export class RouteHandler extends Handle {
     return this.entry.type === "action";
   }
 
-  /** Augmentation point of the `auth` operation: the handler takes the authenticated user. */
+  /** Augmentation point of the `auth` operation: the handler takes the authenticated user (and may answer 401). */
   requireUser(user: RouteParam): void {
     if (this.#user !== undefined) throw new Error(`bug: ${this.name} already requires a user`);
     this.#user = user;
+    this.answers(401);
   }
 
   /** The `current_user` dependency, once `auth` decided the route needs one. */
@@ -121,14 +154,18 @@ export class RouteHandler extends Handle {
     return this.#user === undefined ? [this.session] : [this.session, this.#user];
   }
 
-  /** `@router.get("/{pk}", operation_id="getArticle")`. */
+  /** `@router.get("/{pk}", operation_id="getArticle", responses=error_responses(404, 503))`. */
   get decorator(): string {
-    const args = [pythonString(this.path)];
+    let path = this.path;
+    for (const param of this.params) if (param.converter) path = path.replace(`{${param.name}}`, `{${param.name}:${param.converter}}`);
+    const args = [pythonString(path)];
     if (this.statusCode !== 200) {
       const name = STATUS_NAMES[this.statusCode];
       args.push(`status_code=${name ? `status.${name}` : this.statusCode}`);
     }
     args.push(`operation_id=${pythonString(this.operationId)}`);
+    if (this.maxBodySize !== undefined) args.push(`max_body_size=${pythonInt(this.maxBodySize)}`);
+    args.push(`responses=error_responses(${this.errors.join(", ")})`);
     return `@router.${this.method.toLowerCase()}(${args.join(", ")})`;
   }
 
@@ -144,6 +181,7 @@ export class RouteHandler extends Handle {
     const imports = new ImportCollector().update(this.imports);
     for (const param of [...this.params, ...this.dependencies]) imports.update(param.imports);
     if (this.statusCode !== 200) imports.addFrom("fastapi", "status");
+    imports.addFrom(`${this.module.view.runtimePackage}.responses`, "error_responses");
     return imports;
   }
 }

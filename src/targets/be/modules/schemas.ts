@@ -72,20 +72,16 @@ export class SchemaClass {
   /** Docstring text (escaped when rendered). */
   readonly doc: string;
   readonly fields: readonly Field[];
-  /** Fields that may be omitted but not sent as null (update bodies). */
-  readonly rejectNull: readonly string[];
   readonly imports: ImportCollector;
 
-  constructor(options: { module: SchemaModule; name: string; doc: string; fields: readonly Field[]; rejectNull?: readonly string[]; imports: ImportCollector }) {
+  constructor(options: { module: SchemaModule; name: string; doc: string; fields: readonly Field[]; imports: ImportCollector }) {
     this.module = options.module;
     this.name = options.name;
     this.doc = options.doc;
     this.fields = options.fields;
-    this.rejectNull = options.rejectNull ?? [];
     this.imports = options.imports;
     if (this.fields.some((field) => field.description !== undefined || field.aliased || field.default?.startsWith("Field(")))
       this.imports.addFrom("pydantic", "Field");
-    if (this.rejectNull.length > 0) this.imports.addFrom("pydantic", "field_validator");
   }
 
   /** Whether a field's attribute differs from its name: the class is built and dumped by alias then. */
@@ -145,7 +141,6 @@ export class SchemaModule {
               name: schema.name,
               doc: docstringText(schema.doc, "    "),
               lines: schema.fields.map((field) => field.line),
-              reject_null: schema.rejectNull.map(pythonString).join(", "),
             },
             imports: new ImportCollector().addFrom("pydantic", "BaseModel").update(schema.imports),
           }),

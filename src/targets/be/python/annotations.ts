@@ -29,6 +29,27 @@ export function scalarAnnotation(type: ScalarType, imports: ImportCollector): st
   }
 }
 
+/** Types whose request values `runtime/values.py` checks: what PostgreSQL could not store. */
+const STORABLE: Partial<Record<ScalarType, string>> = { str: "DbText", int: "DbInt", float: "DbFloat", datetime: "DbDatetime", json: "DbJson" };
+
+/** Types whose mapped column may state more (a length, a range, a time zone). */
+const COLUMN_RULED: ReadonlySet<ScalarType> = new Set(["str", "email", "int", "float", "datetime"]);
+
+/**
+ * The annotation of a value a request sends (a body field, an action param, a key in the
+ * path): the type refusing what the database cannot store, refined by `column_rules` when
+ * `column` (e.g. `Article.title`) names the model attribute it is written to.
+ * @example requestAnnotation("str", "Article.title", "blog.api.runtime", imports) // "Annotated[DbText, column_rules(Article.title)]"
+ */
+export function requestAnnotation(type: ScalarType, column: string | undefined, runtimePackage: string, imports: ImportCollector): string {
+  const storable = STORABLE[type];
+  if (storable) imports.addFrom(`${runtimePackage}.values`, storable);
+  const base = storable ?? scalarAnnotation(type, imports);
+  if (column === undefined || !COLUMN_RULED.has(type)) return base;
+  imports.addFrom("typing", "Annotated").addFrom(`${runtimePackage}.values`, "column_rules");
+  return `Annotated[${base}, column_rules(${column})]`;
+}
+
 /** `X | None` when nullable. */
 export function optional(annotation: string, nullable: boolean): string {
   return nullable ? `${annotation} | None` : annotation;

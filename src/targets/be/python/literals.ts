@@ -71,3 +71,14 @@ export function fieldDefault(value: unknown, imports: ImportCollector): string {
   if (empty) return `Field(default_factory=${Array.isArray(value) ? "list" : "dict"})`;
   return `Field(default_factory=lambda: ${pythonLiteral(value)})`;
 }
+
+/**
+ * An integer as Python source, its digits grouped by `_` in thousands past four digits.
+ * @example pythonInt(1048576) // "1_048_576"
+ */
+export function pythonInt(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new Error(`bug: ${value} is not a safe integer`);
+  const digits = String(Math.abs(value));
+  const grouped = digits.length <= 4 ? digits : digits.replace(/\B(?=(\d{3})+$)/g, "_");
+  return value < 0 ? `-${grouped}` : grouped;
+}

@@ -1,20 +1,91 @@
-"""Answer database integrity errors with 409 and the name of the violated constraint.
+"""Answer every database and routing error with the status it deserves, never a 500.
 
-The body is ``{"detail": "<what went wrong>", "constraint": "<name or null>"}``; the
-name is the one PostgreSQL reports through asyncpg, so clients can tell a duplicate
-e-mail (``uq_authors_email``) from a missing author (``fk_articles_author_id_authors``).
+- a constraint violation is a 409 naming the constraint PostgreSQL reports
+  (``{"detail": ..., "constraint": "uq_authors_email"}``);
+- a value the database refuses (a data exception, a too large index entry) is a 422
+  in FastAPI's validation shape;
+- a database that is down, restarting, out of connections or too slow (pool wait,
+  statement timeout) is a 503 with ``Retry-After``;
+- a method the path does not serve is a 405 whose ``Allow`` lists every method that
+  path does serve;
+- request validation errors are answered as FastAPI does, but always as valid JSON
+  (an infinite number or a lone surrogate in the input cannot turn them into a 500).
 """
 
-from fastapi import FastAPI, Request, status
-from fastapi.responses import JSONResponse
-from sqlalchemy.exc import IntegrityError
+import json
+import math
+from typing import Any
 
-_DETAILS = {
+from fastapi import FastAPI, Request, Response, status
+from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from starlette.exceptions import HTTPException
+from starlette.routing import Match
+
+RETRY_AFTER_SECONDS = 1
+"""What ``Retry-After`` says on a 503: the pool or database is expected back soon."""
+
+_CONFLICTS = {
     "23505": "A row with the same unique value already exists.",
     "23503": "A referenced row does not exist, or this row is still referenced.",
     "23502": "A required value is missing.",
     "23514": "A value is outside its allowed range.",
 }
+# SQLSTATE classes and codes that mean "try again later", not "your request is wrong":
+# connection exceptions, insufficient resources, operator intervention (shutdown,
+# restart, statement timeout) and transaction rollbacks (serialization, deadlock).
+_UNAVAILABLE_CLASSES = ("08", "53", "57", "40")
+
+
+class SafeJSONResponse(JSONResponse):
+    """JSON that any Python value can be written as: non-finite numbers become
+    strings and unpaired surrogates are escaped, instead of failing to encode."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(_finite(content), separators=(",", ":")).encode()
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
+
+
+def _sqlstate(exc: DBAPIError) -> str:
+    driver_error = exc.orig.__cause__ if exc.orig is not None else None
+    return str(getattr(driver_error, "sqlstate", None) or "")
+
+
+def _unavailable(detail: str) -> JSONResponse:
+    return JSONResponse(
+        status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
+        content={"detail": detail},
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+    )
+
+
+def _refused_value(detail: str) -> JSONResponse:
+    return SafeJSONResponse(
+        status_code=status.HTTP_422_UNPROCESSABLE_CONTENT,
+        content={"detail": [{"type": "value_error", "loc": ["body"], "msg": detail}]},
+    )
+
+
+async def validation_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    """FastAPI's 422 for a request that failed validation, written safely."""
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+    return SafeJSONResponse(
+        status_code=status.HTTP_422_UNPROCESSABLE_CONTENT,
+        content={"detail": jsonable_encoder(errors)},
+    )
 
 
 async def integrity_error_handler(request: Request, exc: Exception) -> JSONResponse:
@@ -26,7 +97,7 @@ async def integrity_error_handler(request: Request, exc: Exception) -> JSONRespo
     return JSONResponse(
         status_code=status.HTTP_409_CONFLICT,
         content={
-            "detail": _DETAILS.get(
+            "detail": _CONFLICTS.get(
                 sqlstate or "", "The change violates a database constraint."
             ),
             "constraint": getattr(driver_error, "constraint_name", None),
@@ -34,6 +105,58 @@ async def integrity_error_handler(request: Request, exc: Exception) -> JSONRespo
     )
 
 
+async def database_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    """A data exception is a 422; an unavailable database a 503; others go on."""
+    if not isinstance(exc, DBAPIError):
+        raise exc
+    sqlstate = _sqlstate(exc)
+    if exc.connection_invalidated or sqlstate.startswith(_UNAVAILABLE_CLASSES):
+        return _unavailable("The database is unavailable; retry shortly.")
+    if sqlstate.startswith("22") or sqlstate == "54000":
+        # Class 22 (data exception) includes asyncpg's own refusals ("22000").
+        return _refused_value(
+            "The database cannot store a value of this request: "
+            + str(exc.orig).splitlines()[0]
+        )
+    raise exc
+
+
+async def pool_timeout_handler(request: Request, exc: Exception) -> JSONResponse:
+    """No connection came free within the pool's wait: a 503."""
+    return _unavailable("Every database connection is busy; retry shortly.")
+
+
+async def connection_error_handler(request: Request, exc: Exception) -> Response:
+    """A connection to the database could not be opened (refused, timed out): a 503."""
+    if isinstance(exc, ConnectionError | TimeoutError) or "Connect call failed" in str(
+        exc
+    ):
+        return _unavailable("The database is unreachable; retry shortly.")
+    raise exc
+
+
+async def http_error_handler(request: Request, exc: Exception) -> Response:
+    """HTTP errors as FastAPI answers them; a 405 lists every method of the path."""
+    assert isinstance(exc, HTTPException)
+    if exc.status_code != status.HTTP_405_METHOD_NOT_ALLOWED:
+        return await http_exception_handler(request, exc)
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches({**request.scope, "method": ""})
+        if match != Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return JSONResponse(
+        status_code=exc.status_code,
+        content={"detail": exc.detail},
+        headers={**(exc.headers or {}), "Allow": ", ".join(sorted(methods))},
+    )
+
+
 def register_error_handlers(app: FastAPI) -> None:
     """Install the handlers of this module on *app*."""
+    app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(IntegrityError, integrity_error_handler)
+    app.add_exception_handler(DBAPIError, database_error_handler)
+    app.add_exception_handler(PoolTimeoutError, pool_timeout_handler)
+    app.add_exception_handler(OSError, connection_error_handler)
+    app.add_exception_handler(HTTPException, http_error_handler)

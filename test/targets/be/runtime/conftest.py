@@ -1,6 +1,7 @@
 """Fixtures of the runtime helpers' tests: the database in ``TEST_DATABASE_URL``."""
 
 import os
+import socket
 from collections.abc import AsyncIterator
 
 import pytest
@@ -17,3 +18,11 @@ async def engine() -> AsyncIterator[AsyncEngine]:
     engine = create_async_engine(url)
     yield engine
     await engine.dispose()
+
+
+@pytest.fixture
+def free_port() -> int:
+    """A local TCP port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

@@ -1,15 +1,19 @@
-"""Integrity errors of a real database answer 409 naming the violated constraint."""
+"""Database errors of a real PostgreSQL get their status: 409 naming the violated
+constraint, 422 for a refused value, 503 with ``Retry-After`` for a busy or
+unreachable database; a 405 lists the path's methods."""
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
+from typing import Annotated
 
 import pytest
 import pytest_asyncio
-from fastapi import FastAPI
+from fastapi import Body, FastAPI
 from httpx import ASGITransport, AsyncClient
 from runtime.errors import register_error_handlers
-from sqlalchemy import ForeignKey, UniqueConstraint
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy import ForeignKey, UniqueConstraint, text
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -75,3 +79,103 @@ async def test_missing_referenced_row(client: AsyncClient) -> None:
     response = await client.post("/books/424242")
     assert response.status_code == 409
     assert response.json()["constraint"] == f"fk_author_{SUFFIX}"
+
+
+async def test_value_the_database_refuses_is_422(
+    client: AsyncClient, engine: AsyncEngine
+) -> None:
+    # 2**31 reaches asyncpg, which refuses it for an int4 column before sending it.
+    response = await client.post(f"/books/{2**31}")
+    assert response.status_code == 422
+    assert "int32" in response.json()["detail"][0]["msg"]
+
+
+async def test_unsafe_validation_input_still_answers_json() -> None:
+    app = FastAPI()
+    register_error_handlers(app)
+
+    @app.post("/numbers")
+    async def take(body: Annotated[float, Body(allow_inf_nan=False)]) -> None:
+        pass
+
+    transport = ASGITransport(app=app)
+    async with AsyncClient(transport=transport, base_url="http://test") as client:
+        for text in ("Infinity", "NaN", '"\\ud800"'):
+            response = await client.post(
+                "/numbers",
+                content=text.encode(),
+                headers={"content-type": "application/json"},
+            )
+            assert response.status_code == 422, text
+            assert response.json()["detail"][0]["loc"] == ["body"], text
+
+
+async def test_pool_exhaustion_and_statement_timeout_are_503(
+    engine: AsyncEngine,
+) -> None:
+    url = engine.url.render_as_string(hide_password=False)
+    small = create_async_engine(
+        url,
+        pool_size=1,
+        max_overflow=0,
+        pool_timeout=0.2,
+        connect_args={"server_settings": {"statement_timeout": "200"}},
+    )
+    app = FastAPI()
+    register_error_handlers(app)
+
+    @app.get("/sleep/{seconds}")
+    async def sleep(seconds: float) -> None:
+        async with AsyncSession(small) as session:
+            await session.execute(text("SELECT pg_sleep(:s)"), {"s": seconds})
+
+    transport = ASGITransport(app=app)
+    async with AsyncClient(transport=transport, base_url="http://test") as client:
+        slow, busy = await asyncio.gather(
+            client.get("/sleep/1"), client.get("/sleep/0")
+        )
+    await small.dispose()
+    for response in (slow, busy):
+        assert response.status_code == 503, response.text
+        assert response.headers["retry-after"] == "1"
+
+
+async def test_unreachable_database_is_503(free_port: int) -> None:
+    dead = create_async_engine(
+        f"postgresql+asyncpg://nobody:x@127.0.0.1:{free_port}/none"
+    )
+    app = FastAPI()
+    register_error_handlers(app)
+
+    @app.get("/rows")
+    async def rows() -> None:
+        async with AsyncSession(dead) as session:
+            await session.execute(text("SELECT 1"))
+
+    transport = ASGITransport(app=app)
+    async with AsyncClient(transport=transport, base_url="http://test") as client:
+        response = await client.get("/rows")
+    await dead.dispose()
+    assert response.status_code == 503, response.text
+    assert response.headers["retry-after"] == "1"
+
+
+async def test_405_lists_every_method_of_the_path() -> None:
+    app = FastAPI()
+    register_error_handlers(app)
+
+    @app.get("/items/{pk}")
+    async def get_item(pk: int) -> None:
+        pass
+
+    @app.delete("/items/{pk}")
+    async def delete_item(pk: int) -> None:
+        pass
+
+    transport = ASGITransport(app=app)
+    async with AsyncClient(transport=transport, base_url="http://test") as client:
+        response = await client.put("/items/1")
+        missing = await client.get("/nothing")
+    assert response.status_code == 405
+    assert response.headers["allow"] == "DELETE, GET"
+    assert missing.status_code == 404

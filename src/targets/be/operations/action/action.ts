@@ -10,6 +10,7 @@ import { paramsSchema } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
+import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
 import { decideAuth } from "../auth/decide.js";
 
@@ -30,7 +31,7 @@ export class Action {
     const instance = options.target === "instance";
     const shape = instance || options.response === "instance" ? read.use() : undefined;
     const [fnModule, fnName] = Name.fromDotted(options.fn);
-    const params = options.params.length > 0 ? paramsSchema(schemas, options, options.params as ScalarField[]) : undefined;
+    const params = options.params.length > 0 ? paramsSchema(schemas, view, options, options.params as ScalarField[]) : undefined;
     const imports = new ImportCollector().addFrom(`${view.runtimePackage}.actions`, "call_action").add(fnModule);
     const routeParams: RouteParam[] = instance ? [pkParam(view)] : [];
     if (params) {
@@ -65,6 +66,8 @@ export class Action {
       responseModel,
       params: routeParams,
       session: sessionParam(view),
+      maxBodySize: params ? cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size") : undefined,
+      errors: instance ? [404, 409] : [409],
       body: {
         template: "operations/action/action.py.njk",
         context: {

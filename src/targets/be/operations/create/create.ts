@@ -1,5 +1,6 @@
 // `create`: POST {prefix} → 201 with the created object, and a `Location` header when the
-// resource also has a `get` route to point at.
+// resource also has a `get` route to point at. The answer is built before the commit, so
+// nothing can fail once the row is committed; 409 on a constraint, 413 on a large body.
 
 import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig, withArticle } from "../../config/schema.js";
@@ -7,6 +8,7 @@ import { createSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { RouteHandler, RouteParam } from "../../modules/handler.js";
 import { sessionParam } from "../../modules/params.js";
+import { cascaded } from "../../cascade.js";
 import { operationId, resourceHasOperation } from "../../resource.js";
 
 @operation("create", { scope: "operation", dispatchOn: "type" })
@@ -27,7 +29,7 @@ export class Create {
       .addFrom(shape.serializer.module.dotted, shape.serializer.name);
     if (located) {
       params.push(new RouteParam({ name: "request", annotation: "Request" }), new RouteParam({ name: "response", annotation: "Response" }));
-      imports.addFrom("fastapi", "Request", "Response");
+      imports.addFrom("fastapi", "Request", "Response").addFrom(`${view.runtimePackage}.responses`, "location");
     }
     const name = `create_${view.name}`;
     const handler = new RouteHandler({
@@ -42,6 +44,8 @@ export class Create {
       responseModel: shape.schema.name,
       params,
       session: sessionParam(view),
+      maxBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
+      errors: [409],
       body: {
         template: "operations/create/create.py.njk",
         context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), located, by_alias: body.aliased },

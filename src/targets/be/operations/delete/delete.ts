@@ -1,4 +1,6 @@
-// `delete`: DELETE {prefix}/{pk} → 204, or 404.
+// `delete`: DELETE {prefix}/{pk} → 204, or 404. One DELETE statement, so the database's own
+// foreign-key rules decide (cascade, set null, or restrict: a 409 naming the constraint);
+// the ORM never loads the row's children to null or delete them itself.
 
 import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
@@ -25,8 +27,9 @@ export class Delete {
       summary: options.summary ?? `Delete one ${view.label}.`,
       params: [pkParam(view)],
       session: sessionParam(view),
-      body: { template: "operations/delete/delete.py.njk", context: { row: view.variable, model: view.model.local, notFound: routes.notFound() } },
-      imports: new ImportCollector().addFrom(view.model.module, view.model.importName),
+      errors: [404, 409],
+      body: { template: "operations/delete/delete.py.njk", context: { model: view.model.local, pk: view.pk, notFound: routes.notFound() } },
+      imports: new ImportCollector().addFrom("sqlalchemy", "delete").addFrom(view.model.module, view.model.importName),
     });
     return [routes.add(handler)];
   }

@@ -27,6 +27,7 @@ export class Get {
       responseModel: shape.schema.name,
       params: [pkParam(view)],
       session: sessionParam(view),
+      errors: [404],
       body: { template: "operations/get/get.py.njk", context: { serializer: shape.serializer, loader: routes.loader(shape) } },
       imports: new ImportCollector().addFrom(shape.schema.module.dotted, shape.schema.name).addFrom(shape.serializer.module.dotted, shape.serializer.name),
     });

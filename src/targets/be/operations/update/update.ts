@@ -1,5 +1,6 @@
 // `update`: PATCH {prefix}/{pk} → 200 with the object, or 404. Partial: only the fields
-// present in the body change; a non-nullable field sent as null is a 422.
+// present in the body change; a non-nullable field sent as null is a 422. The answer is read
+// (by the row's key after the change, which may rename it) before the commit.
 
 import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
@@ -7,6 +8,7 @@ import { updateSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
+import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
 
 @operation("update", { scope: "operation", dispatchOn: "type" })
@@ -30,9 +32,11 @@ export class Update {
       responseModel: shape.schema.name,
       params: [pkParam(view), new RouteParam({ name: "body", annotation: body.name })],
       session: sessionParam(view),
+      maxBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
+      errors: [404, 409],
       body: {
         template: "operations/update/update.py.njk",
-        context: { row: view.variable, model: view.model.local, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), by_alias: body.aliased },
+        context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), by_alias: body.aliased },
       },
       imports: new ImportCollector()
         .addFrom(view.model.module, view.model.importName)

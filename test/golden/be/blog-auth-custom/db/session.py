@@ -35,9 +35,13 @@ def get_engine() -> AsyncEngine:
         echo=False,
         pool_size=5,
         max_overflow=10,
-        pool_timeout=30,
+        pool_timeout=5,
         pool_recycle=-1,
         pool_pre_ping=True,
+        connect_args={
+            "timeout": 5,
+            "server_settings": {"statement_timeout": "30000"},
+        },
     )
 
 

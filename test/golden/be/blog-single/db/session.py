@@ -38,6 +38,10 @@ def get_engine() -> AsyncEngine:
         pool_timeout=30,
         pool_recycle=-1,
         pool_pre_ping=True,
+        connect_args={
+            "timeout": 5,
+            "server_settings": {"statement_timeout": "30000"},
+        },
     )
 
 

@@ -3,9 +3,19 @@
 
 import uuid
 from datetime import date, datetime
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import MISSING, BaseModel, Field
+
+from blog.api.runtime.values import (
+    DbDatetime,
+    DbFloat,
+    DbInt,
+    DbJson,
+    DbText,
+    column_rules,
+)
+from blog.models import Article
 
 
 class ArticleReadAuthorNested(BaseModel):
@@ -58,59 +68,51 @@ class ArticleRead(BaseModel):
 class ArticleCreate(BaseModel):
     """The body of a create request."""
 
-    title: str
-    body: str
+    title: Annotated[DbText, column_rules(Article.title)]
+    body: Annotated[DbText, column_rules(Article.body)]
     published: bool = False
-    published_at: datetime | None = None
+    published_at: Annotated[DbDatetime, column_rules(Article.published_at)] | None = None
     publish_on: date | None = None
-    word_count: int = 0
-    rating: float | None = None
-    extra: dict[str, Any] = Field(default_factory=dict)
+    word_count: Annotated[DbInt, column_rules(Article.word_count)] = 0
+    rating: Annotated[DbFloat, column_rules(Article.rating)] | None = None
+    extra: DbJson = Field(default_factory=dict)
     author_id: uuid.UUID
 
 
 class ArticleUpdate(BaseModel):
     """The body of a partial update: only the fields sent are changed."""
 
-    title: str | None = None
-    body: str | None = None
-    published: bool | None = None
-    published_at: datetime | None = None
-    publish_on: date | None = None
-    word_count: int | None = None
-    rating: float | None = None
-    extra: dict[str, Any] | None = None
-    author_id: uuid.UUID | None = None
-
-    @field_validator("title", "body", "published", "word_count", "extra", "author_id")
-    @classmethod
-    def reject_null(cls, value: object) -> object:
-        """Required columns may be left out of an update, but not set to null."""
-        if value is None:
-            raise ValueError("may be omitted, but not null")
-        return value
+    title: Annotated[DbText, column_rules(Article.title)] | MISSING = MISSING
+    body: Annotated[DbText, column_rules(Article.body)] | MISSING = MISSING
+    published: bool | MISSING = MISSING
+    published_at: Annotated[DbDatetime, column_rules(Article.published_at)] | None | MISSING = MISSING
+    publish_on: date | None | MISSING = MISSING
+    word_count: Annotated[DbInt, column_rules(Article.word_count)] | MISSING = MISSING
+    rating: Annotated[DbFloat, column_rules(Article.rating)] | None | MISSING = MISSING
+    extra: DbJson | MISSING = MISSING
+    author_id: uuid.UUID | MISSING = MISSING
 
 
 class ScheduleArticleParams(BaseModel):
     """Params of the ``schedule-article`` action."""
 
     publish_on: date
-    note: str | None = None
+    note: DbText | None = None
 
 
 class TagArticleParams(BaseModel):
     """Params of the ``tag-article`` action."""
 
-    tag_id: int
+    tag_id: DbInt
 
 
 class ArchiveStaleArticlesParams(BaseModel):
     """Params of the ``archive-stale-articles`` action."""
 
-    before: datetime
+    before: DbDatetime
 
 
 class CountWordsParams(BaseModel):
     """Params of the ``count-words`` action."""
 
-    text: str
+    text: DbText

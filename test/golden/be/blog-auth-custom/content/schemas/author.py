@@ -3,8 +3,12 @@
 
 import uuid
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import BaseModel, EmailStr, field_validator
+from pydantic import MISSING, BaseModel, EmailStr
+
+from blog.api.runtime.values import DbText, column_rules
+from blog.models import Author
 
 
 class AuthorReadArticlesNested(BaseModel):
@@ -27,20 +31,12 @@ class AuthorRead(BaseModel):
 class AuthorCreate(BaseModel):
     """The body of a create request."""
 
-    name: str
-    email: EmailStr
+    name: Annotated[DbText, column_rules(Author.name)]
+    email: Annotated[EmailStr, column_rules(Author.email)]
 
 
 class AuthorUpdate(BaseModel):
     """The body of a partial update: only the fields sent are changed."""
 
-    name: str | None = None
-    email: EmailStr | None = None
-
-    @field_validator("name", "email")
-    @classmethod
-    def reject_null(cls, value: object) -> object:
-        """Required columns may be left out of an update, but not set to null."""
-        if value is None:
-            raise ValueError("may be omitted, but not null")
-        return value
+    name: Annotated[DbText, column_rules(Author.name)] | MISSING = MISSING
+    email: Annotated[EmailStr, column_rules(Author.email)] | MISSING = MISSING

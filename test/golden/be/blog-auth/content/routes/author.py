@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import subqueryload
 
@@ -14,6 +14,7 @@ from blog.api.content.schemas.author import AuthorCreate, AuthorRead, AuthorUpda
 from blog.api.content.serializers.author import to_author_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.responses import error_responses, location
 from blog.models import Author
 
 router = APIRouter(prefix="/authors", tags=["authors"])
@@ -34,31 +35,32 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
     return author
 
 
-@router.get("/{pk}", operation_id="getAuthor")
+@router.get("/{pk}", operation_id="getAuthor", responses=error_responses(401, 404, 503))
 async def get_author(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> AuthorRead:
     """Get one author."""
     return to_author_read(await _load_author(session, pk))
 
 
-@router.get("", operation_id="listAuthors")
+@router.get("", operation_id="listAuthors", responses=error_responses(401, 503))
 async def list_authors(session: SessionDep, current_user: CurrentUser, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[AuthorRead]:
     """List authors by id, one page at a time."""
     authors, next_cursor = await paginate(session, select(Author).options(*_READ_OPTIONS), Author.id, limit=limit, cursor=cursor)
     return Page(items=[to_author_read(author) for author in authors], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createAuthor")
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createAuthor", max_body_size=1_048_576, responses=error_responses(401, 409, 413, 503))
 async def create_author(body: AuthorCreate, request: Request, response: Response, session: SessionDep, current_user: CurrentUser) -> AuthorRead:
     """Create an author; the ``Location`` header gives its URL."""
     author = Author(**body.model_dump())
     session.add(author)
+    await session.flush()
+    result = to_author_read(await _load_author(session, author.id))
     await session.commit()
-    location = f"{request.url.path.rstrip('/')}/{author.id}"
-    response.headers["Location"] = str(request.url.replace(path=location, query=""))
-    return to_author_read(await _load_author(session, author.id))
+    response.headers["Location"] = location(request, author.id)
+    return result
 
 
-@router.patch("/{pk}", operation_id="updateAuthor")
+@router.patch("/{pk}", operation_id="updateAuthor", max_body_size=1_048_576, responses=error_responses(401, 404, 409, 413, 503))
 async def update_author(pk: uuid.UUID, body: AuthorUpdate, session: SessionDep, current_user: CurrentUser) -> AuthorRead:
     """Change the fields sent in the body; the others keep their values."""
     author = await session.get(Author, pk)
@@ -66,15 +68,16 @@ async def update_author(pk: uuid.UUID, body: AuthorUpdate, session: SessionDep, 
         raise _not_found(pk)
     for name, value in body.model_dump(exclude_unset=True).items():
         setattr(author, name, value)
+    await session.flush()
+    result = to_author_read(await _load_author(session, author.id))
     await session.commit()
-    return to_author_read(await _load_author(session, pk))
+    return result
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteAuthor")
+@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteAuthor", responses=error_responses(401, 404, 409, 503))
 async def delete_author(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> None:
     """Delete one author."""
-    author = await session.get(Author, pk)
-    if author is None:
+    deleted = await session.scalar(delete(Author).where(Author.id == pk).returning(Author.id))
+    if deleted is None:
         raise _not_found(pk)
-    await session.delete(author)
     await session.commit()

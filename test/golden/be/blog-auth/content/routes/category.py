@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.category import (
@@ -15,6 +15,8 @@ from blog.api.content.schemas.category import (
 from blog.api.content.serializers.category import to_category_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.responses import error_responses, location
+from blog.api.runtime.values import DbText, column_rules
 from blog.models import Category
 
 router = APIRouter(prefix="/categories", tags=["categories"])
@@ -32,47 +34,49 @@ async def _load_category(session: AsyncSession, pk: str) -> Category:
     return category
 
 
-@router.get("/{pk}", operation_id="getCategory")
-async def get_category(pk: str, session: SessionDep) -> CategoryRead:
+@router.get("/{pk:path}", operation_id="getCategory", responses=error_responses(404, 503))
+async def get_category(pk: Annotated[DbText, column_rules(Category.slug)], session: SessionDep) -> CategoryRead:
     """Get one category."""
     return to_category_read(await _load_category(session, pk))
 
 
-@router.get("", operation_id="listCategories")
+@router.get("", operation_id="listCategories", responses=error_responses(503))
 async def list_categories(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[CategoryRead]:
     """List categories by slug, one page at a time."""
     categories, next_cursor = await paginate(session, select(Category), Category.slug, limit=limit, cursor=cursor)
     return Page(items=[to_category_read(category) for category in categories], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createCategory")
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createCategory", max_body_size=1_048_576, responses=error_responses(409, 413, 503))
 async def create_category(body: CategoryCreate, request: Request, response: Response, session: SessionDep) -> CategoryRead:
     """Create a category; the ``Location`` header gives its URL."""
     category = Category(**body.model_dump())
     session.add(category)
+    await session.flush()
+    result = to_category_read(await _load_category(session, category.slug))
     await session.commit()
-    location = f"{request.url.path.rstrip('/')}/{category.slug}"
-    response.headers["Location"] = str(request.url.replace(path=location, query=""))
-    return to_category_read(await _load_category(session, category.slug))
+    response.headers["Location"] = location(request, category.slug)
+    return result
 
 
-@router.patch("/{pk}", operation_id="updateCategory")
-async def update_category(pk: str, body: CategoryUpdate, session: SessionDep) -> CategoryRead:
+@router.patch("/{pk:path}", operation_id="updateCategory", max_body_size=1_048_576, responses=error_responses(404, 409, 413, 503))
+async def update_category(pk: Annotated[DbText, column_rules(Category.slug)], body: CategoryUpdate, session: SessionDep) -> CategoryRead:
     """Change the fields sent in the body; the others keep their values."""
     category = await session.get(Category, pk)
     if category is None:
         raise _not_found(pk)
     for name, value in body.model_dump(exclude_unset=True).items():
         setattr(category, name, value)
+    await session.flush()
+    result = to_category_read(await _load_category(session, category.slug))
     await session.commit()
-    return to_category_read(await _load_category(session, pk))
+    return result
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteCategory")
-async def delete_category(pk: str, session: SessionDep) -> None:
+@router.delete("/{pk:path}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteCategory", responses=error_responses(404, 409, 503))
+async def delete_category(pk: Annotated[DbText, column_rules(Category.slug)], session: SessionDep) -> None:
     """Delete one category."""
-    category = await session.get(Category, pk)
-    if category is None:
+    deleted = await session.scalar(delete(Category).where(Category.slug == pk).returning(Category.slug))
+    if deleted is None:
         raise _not_found(pk)
-    await session.delete(category)
     await session.commit()

@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
@@ -13,6 +13,7 @@ from blog.api.community.schemas.comment import CommentCreate, CommentRead, Comme
 from blog.api.community.serializers.comment import to_comment_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.responses import error_responses, location
 from blog.models import Comment
 
 router = APIRouter(prefix="/comments", tags=["comments"])
@@ -33,31 +34,32 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     return comment
 
 
-@router.get("/{pk}", operation_id="getComment")
+@router.get("/{pk}", operation_id="getComment", responses=error_responses(404, 503))
 async def get_comment(pk: uuid.UUID, session: SessionDep) -> CommentRead:
     """Get one comment."""
     return to_comment_read(await _load_comment(session, pk))
 
 
-@router.get("", operation_id="listComments")
+@router.get("", operation_id="listComments", responses=error_responses(503))
 async def list_comments(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[CommentRead]:
     """List comments by id, one page at a time."""
     comments, next_cursor = await paginate(session, select(Comment).options(*_READ_OPTIONS), Comment.id, limit=limit, cursor=cursor)
     return Page(items=[to_comment_read(comment) for comment in comments], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment")
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment", max_body_size=1_048_576, responses=error_responses(409, 413, 503))
 async def create_comment(body: CommentCreate, request: Request, response: Response, session: SessionDep) -> CommentRead:
     """Create a comment; the ``Location`` header gives its URL."""
     comment = Comment(**body.model_dump())
     session.add(comment)
+    await session.flush()
+    result = to_comment_read(await _load_comment(session, comment.id))
     await session.commit()
-    location = f"{request.url.path.rstrip('/')}/{comment.id}"
-    response.headers["Location"] = str(request.url.replace(path=location, query=""))
-    return to_comment_read(await _load_comment(session, comment.id))
+    response.headers["Location"] = location(request, comment.id)
+    return result
 
 
-@router.patch("/{pk}", operation_id="updateComment")
+@router.patch("/{pk}", operation_id="updateComment", max_body_size=1_048_576, responses=error_responses(404, 409, 413, 503))
 async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep) -> CommentRead:
     """Change the fields sent in the body; the others keep their values."""
     comment = await session.get(Comment, pk)
@@ -65,15 +67,16 @@ async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep
         raise _not_found(pk)
     for name, value in body.model_dump(exclude_unset=True).items():
         setattr(comment, name, value)
+    await session.flush()
+    result = to_comment_read(await _load_comment(session, comment.id))
     await session.commit()
-    return to_comment_read(await _load_comment(session, pk))
+    return result
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment")
+@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment", responses=error_responses(404, 409, 503))
 async def delete_comment(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one comment."""
-    comment = await session.get(Comment, pk)
-    if comment is None:
+    deleted = await session.scalar(delete(Comment).where(Comment.id == pk).returning(Comment.id))
+    if deleted is None:
         raise _not_found(pk)
-    await session.delete(comment)
     await session.commit()

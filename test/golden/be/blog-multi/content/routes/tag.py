@@ -4,13 +4,15 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.tag import TagCreate, TagRead, TagUpdate
 from blog.api.content.serializers.tag import to_tag_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.responses import error_responses, location
+from blog.api.runtime.values import DbInt, column_rules
 from blog.models import Tag
 
 router = APIRouter(prefix="/tags", tags=["tags"])
@@ -28,47 +30,49 @@ async def _load_tag(session: AsyncSession, pk: int) -> Tag:
     return tag
 
 
-@router.get("/{pk}", operation_id="getTag")
-async def get_tag(pk: int, session: SessionDep) -> TagRead:
+@router.get("/{pk}", operation_id="getTag", responses=error_responses(404, 503))
+async def get_tag(pk: Annotated[DbInt, column_rules(Tag.id)], session: SessionDep) -> TagRead:
     """Get one tag."""
     return to_tag_read(await _load_tag(session, pk))
 
 
-@router.get("", operation_id="listTags")
+@router.get("", operation_id="listTags", responses=error_responses(503))
 async def list_tags(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[TagRead]:
     """List tags by id, one page at a time."""
     tags, next_cursor = await paginate(session, select(Tag), Tag.id, limit=limit, cursor=cursor)
     return Page(items=[to_tag_read(tag) for tag in tags], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createTag")
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createTag", max_body_size=1_048_576, responses=error_responses(409, 413, 503))
 async def create_tag(body: TagCreate, request: Request, response: Response, session: SessionDep) -> TagRead:
     """Create a tag; the ``Location`` header gives its URL."""
     tag = Tag(**body.model_dump())
     session.add(tag)
+    await session.flush()
+    result = to_tag_read(await _load_tag(session, tag.id))
     await session.commit()
-    location = f"{request.url.path.rstrip('/')}/{tag.id}"
-    response.headers["Location"] = str(request.url.replace(path=location, query=""))
-    return to_tag_read(await _load_tag(session, tag.id))
+    response.headers["Location"] = location(request, tag.id)
+    return result
 
 
-@router.patch("/{pk}", operation_id="updateTag")
-async def update_tag(pk: int, body: TagUpdate, session: SessionDep) -> TagRead:
+@router.patch("/{pk}", operation_id="updateTag", max_body_size=1_048_576, responses=error_responses(404, 409, 413, 503))
+async def update_tag(pk: Annotated[DbInt, column_rules(Tag.id)], body: TagUpdate, session: SessionDep) -> TagRead:
     """Change the fields sent in the body; the others keep their values."""
     tag = await session.get(Tag, pk)
     if tag is None:
         raise _not_found(pk)
     for name, value in body.model_dump(exclude_unset=True).items():
         setattr(tag, name, value)
+    await session.flush()
+    result = to_tag_read(await _load_tag(session, tag.id))
     await session.commit()
-    return to_tag_read(await _load_tag(session, pk))
+    return result
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteTag")
-async def delete_tag(pk: int, session: SessionDep) -> None:
+@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteTag", responses=error_responses(404, 409, 503))
+async def delete_tag(pk: Annotated[DbInt, column_rules(Tag.id)], session: SessionDep) -> None:
     """Delete one tag."""
-    tag = await session.get(Tag, pk)
-    if tag is None:
+    deleted = await session.scalar(delete(Tag).where(Tag.id == pk).returning(Tag.id))
+    if deleted is None:
         raise _not_found(pk)
-    await session.delete(tag)
     await session.commit()

@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
@@ -23,6 +23,7 @@ from blog.api.content.serializers.article import to_article_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.responses import error_responses, location
 from blog.models import Article, Comment
 
 router = APIRouter(prefix="/articles", tags=["articles"])
@@ -43,31 +44,32 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     return article
 
 
-@router.get("/{pk}", operation_id="getArticle")
+@router.get("/{pk}", operation_id="getArticle", responses=error_responses(404, 503))
 async def get_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
     """Get one article."""
     return to_article_read(await _load_article(session, pk))
 
 
-@router.get("", operation_id="listArticles")
+@router.get("", operation_id="listArticles", responses=error_responses(503))
 async def list_articles(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[ArticleRead]:
     """List articles by id, one page at a time."""
     articles, next_cursor = await paginate(session, select(Article).options(*_READ_OPTIONS), Article.id, limit=limit, cursor=cursor)
     return Page(items=[to_article_read(article) for article in articles], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createArticle")
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createArticle", max_body_size=1_048_576, responses=error_responses(409, 413, 503))
 async def create_article(body: ArticleCreate, request: Request, response: Response, session: SessionDep) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
     article = Article(**body.model_dump())
     session.add(article)
+    await session.flush()
+    result = to_article_read(await _load_article(session, article.id))
     await session.commit()
-    location = f"{request.url.path.rstrip('/')}/{article.id}"
-    response.headers["Location"] = str(request.url.replace(path=location, query=""))
-    return to_article_read(await _load_article(session, article.id))
+    response.headers["Location"] = location(request, article.id)
+    return result
 
 
-@router.patch("/{pk}", operation_id="updateArticle")
+@router.patch("/{pk}", operation_id="updateArticle", max_body_size=1_048_576, responses=error_responses(404, 409, 413, 503))
 async def update_article(pk: uuid.UUID, body: ArticleUpdate, session: SessionDep) -> ArticleRead:
     """Change the fields sent in the body; the others keep their values."""
     article = await session.get(Article, pk)
@@ -75,48 +77,55 @@ async def update_article(pk: uuid.UUID, body: ArticleUpdate, session: SessionDep
         raise _not_found(pk)
     for name, value in body.model_dump(exclude_unset=True).items():
         setattr(article, name, value)
+    await session.flush()
+    result = to_article_read(await _load_article(session, article.id))
     await session.commit()
-    return to_article_read(await _load_article(session, pk))
+    return result
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteArticle")
+@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteArticle", responses=error_responses(404, 409, 503))
 async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one article."""
-    article = await session.get(Article, pk)
-    if article is None:
+    deleted = await session.scalar(delete(Article).where(Article.id == pk).returning(Article.id))
+    if deleted is None:
         raise _not_found(pk)
-    await session.delete(article)
     await session.commit()
 
 
-@router.post("/{pk}/publish-article", operation_id="publishArticle")
+@router.post("/{pk}/publish-article", operation_id="publishArticle", responses=error_responses(404, 409, 503))
 async def publish_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
     article = await _load_article(session, pk)
     await call_action(blog.actions.publish_article, article, session=session)
+    await session.flush()
+    result = to_article_read(await _load_article(session, pk))
     await session.commit()
-    return to_article_read(await _load_article(session, pk))
+    return result
 
 
-@router.post("/{pk}/schedule-article", operation_id="scheduleArticle")
+@router.post("/{pk}/schedule-article", operation_id="scheduleArticle", max_body_size=1_048_576, responses=error_responses(404, 409, 413, 503))
 async def schedule_article(pk: uuid.UUID, params: ScheduleArticleParams, session: SessionDep) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
     article = await _load_article(session, pk)
     await call_action(blog.actions.schedule_article, article, publish_on=params.publish_on, note=params.note, session=session)
+    await session.flush()
+    result = to_article_read(await _load_article(session, pk))
     await session.commit()
-    return to_article_read(await _load_article(session, pk))
+    return result
 
 
-@router.post("/{pk}/tag-article", operation_id="tagArticle")
+@router.post("/{pk}/tag-article", operation_id="tagArticle", max_body_size=1_048_576, responses=error_responses(404, 409, 413, 503))
 async def tag_article(pk: uuid.UUID, params: TagArticleParams, session: SessionDep) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
     article = await _load_article(session, pk)
     await call_action(blog.actions.tag_article, article, tag_id=params.tag_id, session=session)
+    await session.flush()
+    result = to_article_read(await _load_article(session, pk))
     await session.commit()
-    return to_article_read(await _load_article(session, pk))
+    return result
 
 
-@router.post("/archive-stale-articles", operation_id="archiveStaleArticles")
+@router.post("/archive-stale-articles", operation_id="archiveStaleArticles", max_body_size=1_048_576, responses=error_responses(409, 413, 503))
 async def archive_stale_articles(params: ArchiveStaleArticlesParams, session: SessionDep) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
     result = await call_action(blog.actions.archive_stale_articles, before=params.before, session=session)
@@ -124,7 +133,7 @@ async def archive_stale_articles(params: ArchiveStaleArticlesParams, session: Se
     return result
 
 
-@router.post("/count-words", operation_id="countWords")
+@router.post("/count-words", operation_id="countWords", max_body_size=1_048_576, responses=error_responses(409, 413, 503))
 async def count_words(params: CountWordsParams, session: SessionDep) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
     result = await call_action(blog.actions.count_words, text=params.text, session=session)

@@ -3,8 +3,12 @@
 
 import uuid
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import BaseModel, field_validator
+from pydantic import MISSING, BaseModel
+
+from blog.api.runtime.values import DbText, column_rules
+from blog.models import Comment
 
 
 class CommentReadAuthorNested(BaseModel):
@@ -28,7 +32,7 @@ class CommentRead(BaseModel):
 class CommentCreate(BaseModel):
     """The body of a create request."""
 
-    body: str
+    body: Annotated[DbText, column_rules(Comment.body)]
     article_id: uuid.UUID
     author_id: uuid.UUID
 
@@ -36,12 +40,4 @@ class CommentCreate(BaseModel):
 class CommentUpdate(BaseModel):
     """The body of a partial update: only the fields sent are changed."""
 
-    body: str | None = None
-
-    @field_validator("body")
-    @classmethod
-    def reject_null(cls, value: object) -> object:
-        """Required columns may be left out of an update, but not set to null."""
-        if value is None:
-            raise ValueError("may be omitted, but not null")
-        return value
+    body: Annotated[DbText, column_rules(Comment.body)] | MISSING = MISSING

@@ -1,0 +1,68 @@
+"""What generated routes answer besides their result: error bodies and ``Location``.
+
+``error_responses(404, 409, 503)`` documents, in a route's OpenAPI operation, the
+error statuses the route can really answer, each with the body it carries (the
+handlers of ``errors.py`` and FastAPI write them). ``location(request, key)`` is the
+URL of a created row, its key percent-encoded so that any key (spaces, slashes,
+non-Latin-1 text) gives a URL that resolves.
+"""
+
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import Request
+from pydantic import BaseModel
+
+
+class ErrorBody(BaseModel):
+    """An error answered with a sentence saying what went wrong."""
+
+    detail: str
+
+
+class ConflictBody(BaseModel):
+    """A 409: the change violates a constraint of the database."""
+
+    detail: str
+    constraint: str | None
+    """The name of the violated constraint, as PostgreSQL reports it."""
+
+
+_RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds to wait before retrying.",
+        "schema": {"type": "integer"},
+    }
+}
+
+_ERRORS: dict[int, dict[str, Any]] = {
+    401: {"model": ErrorBody, "description": "No valid credentials were sent."},
+    403: {"model": ErrorBody, "description": "The credentials do not allow this."},
+    404: {"model": ErrorBody, "description": "No row has this key."},
+    409: {
+        "model": ConflictBody,
+        "description": "The change conflicts with a database constraint.",
+    },
+    413: {"model": ErrorBody, "description": "The request body is too large."},
+    429: {
+        "model": ErrorBody,
+        "description": "Too many requests; retry later.",
+        "headers": _RETRY_AFTER,
+    },
+    503: {
+        "model": ErrorBody,
+        "description": "The database is busy or unreachable; retry later.",
+        "headers": _RETRY_AFTER,
+    },
+}
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI documentation of *statuses*, for a route's ``responses``."""
+    return {status: _ERRORS[status] for status in statuses}
+
+
+def location(request: Request, key: object) -> str:
+    """The absolute URL of the row *key* under the collection *request* posted to."""
+    path = f"{request.url.path.rstrip('/')}/{quote(str(key), safe='')}"
+    return str(request.url.replace(path=path, query=""))

@@ -1,0 +1,160 @@
+"""Every value the request types accept is stored by a real PostgreSQL, and every value
+just past what a column holds is refused before it reaches the database."""
+
+import uuid
+from datetime import UTC, datetime, timedelta, timezone
+from decimal import Decimal
+from typing import Annotated, Any
+
+import pytest
+import pytest_asyncio
+from pydantic import BaseModel, ValidationError
+from runtime.values import (
+    INDEXED_TEXT_MAX_LENGTH,
+    DbDatetime,
+    DbFloat,
+    DbInt,
+    DbJson,
+    DbText,
+    column_rules,
+)
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Numeric,
+    SmallInteger,
+    String,
+    Text,
+    insert,
+    select,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+SUFFIX = uuid.uuid4().hex[:8]
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Row(Base):
+    __tablename__ = f"rows_{SUFFIX}"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str | None] = mapped_column(String(2))
+    slug: Mapped[str | None] = mapped_column(Text, unique=True)
+    note: Mapped[str | None] = mapped_column(Text)
+    small: Mapped[int | None] = mapped_column(SmallInteger)
+    big: Mapped[int | None] = mapped_column(BigInteger)
+    price: Mapped[Decimal | None] = mapped_column(Numeric(5, 2))
+    ratio: Mapped[float | None]
+    at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    local: Mapped[datetime | None] = mapped_column(DateTime())
+    extra: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+
+
+class RowBody(BaseModel):
+    id: Annotated[DbInt, column_rules(Row.id)]
+    code: Annotated[DbText, column_rules(Row.code)] | None = None
+    slug: Annotated[DbText, column_rules(Row.slug)] | None = None
+    note: Annotated[DbText, column_rules(Row.note)] | None = None
+    small: Annotated[DbInt, column_rules(Row.small)] | None = None
+    big: Annotated[DbInt, column_rules(Row.big)] | None = None
+    price: Annotated[DbFloat, column_rules(Row.price)] | None = None
+    ratio: Annotated[DbFloat, column_rules(Row.ratio)] | None = None
+    at: Annotated[DbDatetime, column_rules(Row.at)] | None = None
+    local: Annotated[DbDatetime, column_rules(Row.local)] | None = None
+    extra: DbJson | None = None
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def table(engine: AsyncEngine) -> Any:
+    async with engine.begin() as connection:
+        await connection.run_sync(Base.metadata.create_all)
+    yield Row
+    async with engine.begin() as connection:
+        await connection.run_sync(Base.metadata.drop_all)
+
+
+_ids = iter(range(1, 10_000))
+
+EDGE = datetime(9999, 12, 31, 23, 0, tzinfo=timezone(timedelta(hours=-23)))
+
+
+# Each case is accepted and stored, or refused naming its field.
+ACCEPTED: list[dict[str, Any]] = [
+    {"code": "ab"},
+    {"code": "é€"},
+    {"slug": "s" * INDEXED_TEXT_MAX_LENGTH},
+    {"note": "n" * 100_000},
+    {"small": -(2**15)},
+    {"small": 2**15 - 1},
+    {"big": 2**63 - 1},
+    {"price": 999.99},
+    {"price": -999.99},
+    {"ratio": 1.7976931348623157e308},
+    {"at": "9999-12-31T23:59:59Z"},
+    {"at": "0001-01-01T00:00:00+00:00"},
+    {"at": "2024-01-31T12:00:00"},
+    {"local": "2024-01-31T12:00:00+05:00"},
+    {"extra": {"text": "ok", "deep": [1, 2.5, {"k": None}]}},
+]
+REFUSED: list[tuple[dict[str, Any], str]] = [
+    ({"id": 2**31}, "id"),
+    ({"id": -(2**31) - 1}, "id"),
+    ({"code": "abc"}, "code"),
+    ({"code": "a\x00"}, "code"),
+    ({"note": "\ud800"}, "note"),
+    ({"slug": "s" * (INDEXED_TEXT_MAX_LENGTH + 1)}, "slug"),
+    ({"small": 2**15}, "small"),
+    ({"big": 2**63}, "big"),
+    ({"price": 1000.0}, "price"),
+    ({"ratio": float("inf")}, "ratio"),
+    ({"ratio": float("nan")}, "ratio"),
+    ({"at": EDGE.isoformat()}, "at"),
+    ({"at": "0001-01-01T00:00:00+01:00"}, "at"),
+    ({"extra": {"text": "a\x00b"}}, "extra"),
+    ({"extra": {"a\x00": 1}}, "extra"),
+    ({"extra": {"n": float("inf")}}, "extra"),
+]
+
+
+@pytest.mark.asyncio(loop_scope="session")
+@pytest.mark.parametrize("values", ACCEPTED, ids=lambda values: repr(values)[:40])
+async def test_accepted_values_are_stored(
+    table: type[Row], engine: AsyncEngine, values: dict[str, Any]
+) -> None:
+    body = RowBody.model_validate({"id": next(_ids), **values})
+    async with engine.begin() as connection:
+        await connection.execute(insert(table).values(**body.model_dump()))
+        stored = (
+            await connection.execute(select(table).where(table.id == body.id))
+        ).one()
+    for name in values:
+        assert getattr(stored, name) is not None, name
+
+
+@pytest.mark.parametrize("values,field", REFUSED, ids=lambda case: repr(case)[:40])
+def test_refused_values_name_their_field(values: dict[str, Any], field: str) -> None:
+    with pytest.raises(ValidationError) as refused:
+        RowBody.model_validate({"id": 1, **values})
+    assert [error["loc"][0] for error in refused.value.errors()] == [field]
+
+
+def test_naive_columns_store_the_utc_time() -> None:
+    body = RowBody.model_validate({"id": 1, "local": "2024-01-31T12:00:00+05:00"})
+    assert body.local == datetime(2024, 1, 31, 7, 0)
+    body = RowBody.model_validate({"id": 1, "at": "2024-01-31T12:00:00"})
+    assert body.at == datetime(2024, 1, 31, 12, 0, tzinfo=UTC)
+
+
+def test_constraints_are_in_the_json_schema() -> None:
+    properties = RowBody.model_json_schema()["properties"]
+    assert properties["id"]["maximum"] == 2**31 - 1
+    assert properties["code"]["anyOf"][0]["maxLength"] == 2
+    assert properties["code"]["anyOf"][0]["pattern"] == r"^[^\x00]*$"
+    assert properties["slug"]["anyOf"][0]["maxLength"] == INDEXED_TEXT_MAX_LENGTH
+    assert "maxLength" not in properties["note"]["anyOf"][0]
+    assert properties["small"]["anyOf"][0]["minimum"] == -(2**15)
+    assert properties["price"]["anyOf"][0]["exclusiveMaximum"] == 1000
