@@ -7,7 +7,7 @@ import { ImportCollector, Name } from "../../../codegen/index.js";
 import type { FieldSpec, ScalarField } from "../config/schema.js";
 import { optional, requestAnnotation } from "../python/annotations.js";
 import { fieldDefault } from "../python/literals.js";
-import type { ResourceView } from "../resource.js";
+import { type ResourceView, modelRef } from "../resource.js";
 import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
 
 /** Fields of a write body: the op's own list, else the resource's scalar fields without a generated (uuid or int) primary key. */
@@ -51,15 +51,25 @@ export function updateSchema(module: SchemaModule, view: ResourceView, fields: r
   );
 }
 
-/** `{Action}Params`, the typed body of an action, added to the resource's schemas. */
+/**
+ * `{Action}Params`, the typed body of an action, added to the resource's schemas. A param
+ * with `references` holds the key of that resource, and is checked against its key column.
+ */
 export function paramsSchema(module: SchemaModule, view: ResourceView, action: { name: string; slug: string }, params: readonly ScalarField[]): SchemaClass {
   const imports = new ImportCollector();
+  const keyColumn = (param: ScalarField): string | undefined => {
+    const target = view.app.resources.find((resource) => resource.name === param.references);
+    if (target === undefined) return undefined;
+    const model = modelRef(target.model);
+    imports.addFrom(model.module, model.importName);
+    return `${model.local}.${target.pk}`;
+  };
   return module.add(
     new SchemaClass({
       module,
       name: `${new Name(action.name).pascal}Params`,
       doc: `Params of the \`\`${action.slug}\`\` action.`,
-      fields: params.map((param) => bodyField(view, param, undefined, params.map((other) => other.name), imports)),
+      fields: params.map((param) => bodyField(view, param, keyColumn(param), params.map((other) => other.name), imports)),
       imports,
     }),
   );

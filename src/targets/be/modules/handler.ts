@@ -36,11 +36,11 @@ export class RouteParam {
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 /**
- * Error statuses a route may document (beyond FastAPI's own 422 for invalid input): 401 no
- * credentials, 403 not allowed, 404 no such row, 409 a constraint, 413 a body over the
+ * Error statuses a route may document (beyond FastAPI's own 422 for invalid input): 400 a
+ * body that is not text, 401 no credentials, 403 not allowed, 404 no such row, 409 a constraint, 413 a body over the
  * limit, 429 rate limited, 503 database busy or down. See `runtime/responses.py`.
  */
-export type ErrorStatus = 401 | 403 | 404 | 409 | 413 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
 
 const STATUS_NAMES: Record<number, string> = { 201: "HTTP_201_CREATED", 202: "HTTP_202_ACCEPTED", 204: "HTTP_204_NO_CONTENT" };
 
@@ -115,8 +115,8 @@ export class RouteHandler extends Handle {
     this.body = options.body;
     this.imports = options.imports ?? new ImportCollector();
     this.maxBodySize = options.maxBodySize;
-    // Every handler uses the database, which may be busy or down; a body may be too large.
-    this.answers(503, ...(options.maxBodySize !== undefined ? [413 as const] : []), ...(options.errors ?? []));
+    // Every handler uses the database, which may be busy or down; a body may be unreadable or too large.
+    this.answers(503, ...(options.maxBodySize !== undefined ? ([400, 413] as const) : []), ...(options.errors ?? []));
   }
 
   /**

@@ -29,8 +29,20 @@ export function scalarAnnotation(type: ScalarType, imports: ImportCollector): st
   }
 }
 
-/** Types whose request values `runtime/values.py` checks: what PostgreSQL could not store. */
-const STORABLE: Partial<Record<ScalarType, string>> = { str: "DbText", int: "DbInt", float: "DbFloat", datetime: "DbDatetime", json: "DbJson" };
+/**
+ * Types of request values checked by `runtime/values.py`: what PostgreSQL could not store is
+ * refused, and only the JSON type the schema names is accepted (no `"1"` for an integer).
+ */
+const STORABLE: Partial<Record<ScalarType, string>> = {
+  str: "DbText",
+  email: "DbEmail",
+  int: "DbInt",
+  float: "DbFloat",
+  bool: "DbBool",
+  datetime: "DbDatetime",
+  date: "DbDate",
+  json: "DbJson",
+};
 
 /** Types whose mapped column may state more (a length, a range, a time zone). */
 const COLUMN_RULED: ReadonlySet<ScalarType> = new Set(["str", "email", "int", "float", "datetime"]);
@@ -42,7 +54,18 @@ const COLUMN_RULED: ReadonlySet<ScalarType> = new Set(["str", "email", "int", "f
  * @example requestAnnotation("str", "Article.title", "blog.api.runtime", imports) // "Annotated[DbText, column_rules(Article.title)]"
  */
 export function requestAnnotation(type: ScalarType, column: string | undefined, runtimePackage: string, imports: ImportCollector): string {
-  const storable = STORABLE[type];
+  return ruled(STORABLE[type], type, column, runtimePackage, imports);
+}
+
+/**
+ * The annotation of a key in the path: text as the path gives it, checked against the key's
+ * column like a body value (a key no row can have is a 422, not a database error).
+ */
+export function pathKeyAnnotation(type: ScalarType, column: string, runtimePackage: string, imports: ImportCollector): string {
+  return ruled(type === "str" ? "DbText" : undefined, type, column, runtimePackage, imports);
+}
+
+function ruled(storable: string | undefined, type: ScalarType, column: string | undefined, runtimePackage: string, imports: ImportCollector): string {
   if (storable) imports.addFrom(`${runtimePackage}.values`, storable);
   const base = storable ?? scalarAnnotation(type, imports);
   if (column === undefined || !COLUMN_RULED.has(type)) return base;

@@ -11,7 +11,11 @@ import pytest_asyncio
 from pydantic import BaseModel, ValidationError
 from runtime.values import (
     INDEXED_TEXT_MAX_LENGTH,
+    INT64_MAX,
+    DbBool,
+    DbDate,
     DbDatetime,
+    DbEmail,
     DbFloat,
     DbInt,
     DbJson,
@@ -90,7 +94,8 @@ ACCEPTED: list[dict[str, Any]] = [
     {"note": "n" * 100_000},
     {"small": -(2**15)},
     {"small": 2**15 - 1},
-    {"big": 2**63 - 1},
+    {"big": INT64_MAX},
+    {"extra": {"huge": 2**80, "nested": [{"k": "v"}]}},
     {"price": 999.99},
     {"price": -999.99},
     {"ratio": 1.7976931348623157e308},
@@ -108,7 +113,12 @@ REFUSED: list[tuple[dict[str, Any], str]] = [
     ({"note": "\ud800"}, "note"),
     ({"slug": "s" * (INDEXED_TEXT_MAX_LENGTH + 1)}, "slug"),
     ({"small": 2**15}, "small"),
-    ({"big": 2**63}, "big"),
+    ({"big": INT64_MAX + 1}, "big"),
+    ({"id": "1"}, "id"),
+    ({"id": 1.0}, "id"),
+    ({"id": True}, "id"),
+    ({"ratio": "1.5"}, "ratio"),
+    ({"at": 0}, "at"),
     ({"price": 1000.0}, "price"),
     ({"ratio": float("inf")}, "ratio"),
     ({"ratio": float("nan")}, "ratio"),
@@ -139,7 +149,7 @@ async def test_accepted_values_are_stored(
 def test_refused_values_name_their_field(values: dict[str, Any], field: str) -> None:
     with pytest.raises(ValidationError) as refused:
         RowBody.model_validate({"id": 1, **values})
-    assert [error["loc"][0] for error in refused.value.errors()] == [field]
+    assert {error["loc"][0] for error in refused.value.errors()} == {field}
 
 
 def test_naive_columns_store_the_utc_time() -> None:
@@ -158,3 +168,30 @@ def test_constraints_are_in_the_json_schema() -> None:
     assert "maxLength" not in properties["note"]["anyOf"][0]
     assert properties["small"]["anyOf"][0]["minimum"] == -(2**15)
     assert properties["price"]["anyOf"][0]["exclusiveMaximum"] == 1000
+
+
+class Scalars(BaseModel):
+    flag: DbBool | None = None
+    day: DbDate | None = None
+    email: DbEmail | None = None
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"flag": "true"},
+        {"flag": 1},
+        {"day": 0},
+        {"email": "a@b"},
+        {"email": "a\x00@b.c"},
+    ],
+)
+def test_values_of_another_json_type_are_refused(values: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError):
+        Scalars.model_validate(values)
+
+
+def test_test_addresses_are_e_mail_addresses() -> None:
+    assert Scalars.model_validate({"email": "ada@Example.TEST"}).email == (
+        "ada@example.test"
+    )

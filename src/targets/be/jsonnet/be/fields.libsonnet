@@ -7,6 +7,7 @@
 //     f.datetime('published_at', { nullable: true }),
 //     f.nested('author', 'blog.models.Author', [f.uuid('id'), f.str('name')]),
 //     f.nested('tags', 'blog.models.Tag', [f.str('label')], many=true),
+//     f.nested('editor', 'blog.models.Author', [f.uuid('id')], nullable=true),
 //   ]
 //
 // `opts` may hold nullable, required, default, description and references (the
@@ -21,14 +22,15 @@ local given(key, value) = if value == null then {} else { [key]: value };
 
 {
   // A related model dumped inline (get and list only). many: the relationship is a
-  // collection; load: 'selectin' | 'joined' | 'subquery'. Left out, the schema's
-  // defaults apply (many false, load 'selectin').
-  nested(name, model, fields, many=null, load=null):: {
+  // collection; load: 'selectin' | 'joined' | 'subquery'; nullable: a single relation
+  // that may be absent (answered as null). Left out, the schema's defaults apply (many
+  // false, load 'selectin', nullable false).
+  nested(name, model, fields, many=null, load=null, nullable=null, description=null):: {
     name: name,
     type: 'nested',
     model: model,
     fields: fields,
-  } + given('many', many) + given('load', load),
+  } + given('many', many) + given('load', load) + given('nullable', nullable) + given('description', description),
 
   uuid:: scalar('uuid'),
   str:: scalar('str'),

@@ -37,6 +37,7 @@ _RETRY_AFTER = {
 }
 
 _ERRORS: dict[int, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "The body is not UTF-8 text."},
     401: {"model": ErrorBody, "description": "No valid credentials were sent."},
     403: {"model": ErrorBody, "description": "The credentials do not allow this."},
     404: {"model": ErrorBody, "description": "No row has this key."},

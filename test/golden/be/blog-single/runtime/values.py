@@ -3,26 +3,30 @@
 
 The ``Db*`` types refuse what the database would reject with an error (a NUL or a lone
 surrogate in text, a non-finite number, a date-time that overflows once converted to
-UTC, an integer past 64 bits). ``column_rules(Model.attribute)`` adds what the mapped
-column itself states: the length of a ``String(n)``, the range of an integer or
-``Numeric(p, s)`` column. A failed check is a 422 naming the field, and every
-constraint is in the OpenAPI schema, so clients know what is accepted before sending.
+UTC, an integer past 64 bits), and accept only the JSON type their schema names (no
+``"1"`` for an integer, no number for a date). ``column_rules(Model.attribute)`` adds
+what the mapped column itself states: the length of a ``String(n)``, the range of an
+integer or ``Numeric(p, s)`` column. A failed check is a 422 naming the field, and
+every constraint is in the OpenAPI schema, so what the schema allows is accepted.
 """
 
-import math
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Annotated, Any
 
 import annotated_types
-from pydantic import AfterValidator, Field
+import email_validator
+from pydantic import AfterValidator, BeforeValidator, Field, Strict
 from sqlalchemy import BigInteger, Column, DateTime, Integer, Numeric, SmallInteger
 from sqlalchemy import Float as FloatType
 from sqlalchemy import String as StringType
 from sqlalchemy.orm import InstrumentedAttribute
+from typing_extensions import TypeAliasType
 
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+# The 64-bit bounds, rounded inwards to numbers a double holds exactly: clients that
+# read JSON numbers as doubles (JavaScript, JSON Schema validators) see the same bound.
+INT64_MIN, INT64_MAX = -(2**63) + 1024, 2**63 - 1024
 _INTEGER_RANGES: list[tuple[type[Integer], int, int]] = [
     (SmallInteger, -(2**15), 2**15 - 1),
     (BigInteger, INT64_MIN, INT64_MAX),
@@ -47,19 +51,20 @@ def _storable_text(value: str) -> str:
     return value
 
 
-def _storable_json(value: Any) -> Any:
-    if isinstance(value, str):
-        _storable_text(value)
-    elif isinstance(value, float) and not math.isfinite(value):
-        raise ValueError("numbers must be finite (no NaN or Infinity)")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _storable_json(key)
-            _storable_json(item)
-    elif isinstance(value, list):
-        for item in value:
-            _storable_json(item)
+def _iso_text(value: Any) -> Any:
+    """Dates and date-times come as ISO 8601 text, never as a number of seconds."""
+    if isinstance(value, int | float):
+        raise ValueError("must be an ISO 8601 string")
     return value
+
+
+def _email(value: str) -> str:
+    try:
+        return email_validator.validate_email(
+            value, check_deliverability=False, test_environment=True
+        ).normalized
+    except email_validator.EmailNotValidError as error:
+        raise ValueError(f"is not a valid e-mail address: {error}") from None
 
 
 def _utc_representable(value: datetime) -> datetime:
@@ -79,14 +84,36 @@ DbText = Annotated[
     Field(json_schema_extra={"pattern": _NO_NUL}),
 ]
 """Text without NUL characters or unpaired surrogates (its schema says "no NUL")."""
-DbInt = Annotated[int, annotated_types.Interval(ge=INT64_MIN, le=INT64_MAX)]
-"""An integer of at most 64 bits (``bigint``)."""
-DbFloat = Annotated[float, Field(allow_inf_nan=False)]
-"""A finite number."""
-DbJson = Annotated[dict[str, Any], AfterValidator(_storable_json)]
-"""A JSON object whose strings and numbers ``jsonb`` can hold."""
-DbDatetime = Annotated[datetime, AfterValidator(_utc_representable)]
-"""A date-time that exists in UTC; without an offset it is taken as UTC."""
+DbEmail = Annotated[
+    DbText, AfterValidator(_email), Field(json_schema_extra={"format": "email"})
+]
+"""An e-mail address (syntax only; ``.test`` addresses are accepted), normalized."""
+DbInt = Annotated[int, Strict(), annotated_types.Interval(ge=INT64_MIN, le=INT64_MAX)]
+"""A JSON integer of at most 64 bits (``bigint``)."""
+DbFloat = Annotated[float, Strict(), Field(allow_inf_nan=False)]
+"""A finite JSON number."""
+DbBool = Annotated[bool, Strict()]
+"""``true`` or ``false``."""
+DbDate = Annotated[date, BeforeValidator(_iso_text)]
+"""An ISO 8601 date."""
+DbDatetime = Annotated[
+    datetime, BeforeValidator(_iso_text), AfterValidator(_utc_representable)
+]
+"""An ISO 8601 date-time that exists in UTC; without an offset it is taken as UTC."""
+JsonInt = Annotated[int, Strict()]
+"""``jsonb`` holds integers of any size."""
+JsonItem = TypeAliasType(
+    "JsonItem",
+    "DbText | JsonInt | DbFloat | DbBool | None | list[JsonItem] | JsonObject",
+)
+JsonObject = TypeAliasType(
+    "JsonObject",
+    Annotated[
+        dict[DbText, JsonItem], Field(json_schema_extra={"additionalProperties": False})
+    ],
+)
+DbJson = JsonObject
+"""A JSON object ``jsonb`` can hold: no NUL in its keys and strings, finite numbers."""
 
 
 class ColumnRules(annotated_types.GroupedMetadata):

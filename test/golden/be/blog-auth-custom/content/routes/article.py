@@ -45,7 +45,7 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     return article
 
 
-@router.get("/{pk}", operation_id="getArticle", responses=error_responses(401, 404, 503))
+@router.get("/{pk:uuid}", operation_id="getArticle", responses=error_responses(401, 404, 503))
 async def get_article(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
     """Get one article."""
     return to_article_read(await _load_article(session, pk))
@@ -58,7 +58,7 @@ async def list_articles(session: SessionDep, current_user: CurrentUser, limit: A
     return Page(items=[to_article_read(article) for article in articles], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createArticle", max_body_size=1_048_576, responses=error_responses(401, 409, 413, 503))
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createArticle", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
 async def create_article(body: ArticleCreate, request: Request, response: Response, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
     article = Article(**body.model_dump())
@@ -70,7 +70,7 @@ async def create_article(body: ArticleCreate, request: Request, response: Respon
     return result
 
 
-@router.patch("/{pk}", operation_id="updateArticle", max_body_size=1_048_576, responses=error_responses(401, 404, 409, 413, 503))
+@router.patch("/{pk:uuid}", operation_id="updateArticle", max_body_size=1_048_576, responses=error_responses(400, 401, 404, 409, 413, 503))
 async def update_article(pk: uuid.UUID, body: ArticleUpdate, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
     """Change the fields sent in the body; the others keep their values."""
     article = await session.get(Article, pk)
@@ -84,7 +84,7 @@ async def update_article(pk: uuid.UUID, body: ArticleUpdate, session: SessionDep
     return result
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteArticle", responses=error_responses(401, 404, 409, 503))
+@router.delete("/{pk:uuid}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteArticle", responses=error_responses(401, 404, 409, 503))
 async def delete_article(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> None:
     """Delete one article."""
     deleted = await session.scalar(delete(Article).where(Article.id == pk).returning(Article.id))
@@ -93,7 +93,7 @@ async def delete_article(pk: uuid.UUID, session: SessionDep, current_user: Curre
     await session.commit()
 
 
-@router.post("/{pk}/publish-article", operation_id="publishArticle", responses=error_responses(401, 404, 409, 503))
+@router.post("/{pk:uuid}/publish-article", operation_id="publishArticle", responses=error_responses(401, 404, 409, 503))
 async def publish_article(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
     article = await _load_article(session, pk)
@@ -104,7 +104,7 @@ async def publish_article(pk: uuid.UUID, session: SessionDep, current_user: Curr
     return result
 
 
-@router.post("/{pk}/schedule-article", operation_id="scheduleArticle", max_body_size=1_048_576, responses=error_responses(401, 404, 409, 413, 503))
+@router.post("/{pk:uuid}/schedule-article", operation_id="scheduleArticle", max_body_size=1_048_576, responses=error_responses(400, 401, 404, 409, 413, 503))
 async def schedule_article(pk: uuid.UUID, params: ScheduleArticleParams, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
     article = await _load_article(session, pk)
@@ -115,7 +115,7 @@ async def schedule_article(pk: uuid.UUID, params: ScheduleArticleParams, session
     return result
 
 
-@router.post("/{pk}/tag-article", operation_id="tagArticle", max_body_size=1_048_576, responses=error_responses(401, 404, 409, 413, 503))
+@router.post("/{pk:uuid}/tag-article", operation_id="tagArticle", max_body_size=1_048_576, responses=error_responses(400, 401, 404, 409, 413, 503))
 async def tag_article(pk: uuid.UUID, params: TagArticleParams, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
     article = await _load_article(session, pk)
@@ -126,7 +126,7 @@ async def tag_article(pk: uuid.UUID, params: TagArticleParams, session: SessionD
     return result
 
 
-@router.post("/archive-stale-articles", operation_id="archiveStaleArticles", max_body_size=1_048_576, responses=error_responses(401, 409, 413, 503))
+@router.post("/archive-stale-articles", operation_id="archiveStaleArticles", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
 async def archive_stale_articles(params: ArchiveStaleArticlesParams, session: SessionDep, current_user: CurrentUser) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
     result = await call_action(blog.actions.archive_stale_articles, before=params.before, session=session)
@@ -134,7 +134,7 @@ async def archive_stale_articles(params: ArchiveStaleArticlesParams, session: Se
     return result
 
 
-@router.post("/count-words", operation_id="countWords", max_body_size=1_048_576, responses=error_responses(401, 409, 413, 503))
+@router.post("/count-words", operation_id="countWords", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
 async def count_words(params: CountWordsParams, session: SessionDep, current_user: CurrentUser) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
     result = await call_action(blog.actions.count_words, text=params.text, session=session)
@@ -142,7 +142,7 @@ async def count_words(params: CountWordsParams, session: SessionDep, current_use
     return result
 
 
-@router.post("/{pk}/review-article", operation_id="reviewArticle", responses=error_responses(401, 404, 409, 503))
+@router.post("/{pk:uuid}/review-article", operation_id="reviewArticle", responses=error_responses(401, 404, 409, 503))
 async def review_article(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
     """Run ``blog.actions.review_article`` on one article."""
     article = await _load_article(session, pk)

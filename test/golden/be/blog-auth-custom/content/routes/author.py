@@ -35,7 +35,7 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
     return author
 
 
-@router.get("/{pk}", operation_id="getAuthor", responses=error_responses(401, 404, 503))
+@router.get("/{pk:uuid}", operation_id="getAuthor", responses=error_responses(401, 404, 503))
 async def get_author(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> AuthorRead:
     """Get one author."""
     return to_author_read(await _load_author(session, pk))
@@ -48,7 +48,7 @@ async def list_authors(session: SessionDep, current_user: CurrentUser, limit: An
     return Page(items=[to_author_read(author) for author in authors], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createAuthor", max_body_size=1_048_576, responses=error_responses(401, 409, 413, 503))
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createAuthor", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
 async def create_author(body: AuthorCreate, request: Request, response: Response, session: SessionDep, current_user: CurrentUser) -> AuthorRead:
     """Create an author; the ``Location`` header gives its URL."""
     author = Author(**body.model_dump())
@@ -60,7 +60,7 @@ async def create_author(body: AuthorCreate, request: Request, response: Response
     return result
 
 
-@router.patch("/{pk}", operation_id="updateAuthor", max_body_size=1_048_576, responses=error_responses(401, 404, 409, 413, 503))
+@router.patch("/{pk:uuid}", operation_id="updateAuthor", max_body_size=1_048_576, responses=error_responses(400, 401, 404, 409, 413, 503))
 async def update_author(pk: uuid.UUID, body: AuthorUpdate, session: SessionDep, current_user: CurrentUser) -> AuthorRead:
     """Change the fields sent in the body; the others keep their values."""
     author = await session.get(Author, pk)
@@ -74,7 +74,7 @@ async def update_author(pk: uuid.UUID, body: AuthorUpdate, session: SessionDep, 
     return result
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteAuthor", responses=error_responses(401, 404, 409, 503))
+@router.delete("/{pk:uuid}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteAuthor", responses=error_responses(401, 404, 409, 503))
 async def delete_author(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> None:
     """Delete one author."""
     deleted = await session.scalar(delete(Author).where(Author.id == pk).returning(Author.id))

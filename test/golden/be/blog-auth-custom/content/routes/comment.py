@@ -35,7 +35,7 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     return comment
 
 
-@router.get("/{pk}", operation_id="getComment", responses=error_responses(401, 404, 503))
+@router.get("/{pk:uuid}", operation_id="getComment", responses=error_responses(401, 404, 503))
 async def get_comment(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> CommentRead:
     """Get one comment."""
     return to_comment_read(await _load_comment(session, pk))
@@ -48,7 +48,7 @@ async def list_comments(session: SessionDep, current_user: CurrentUser, limit: A
     return Page(items=[to_comment_read(comment) for comment in comments], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment", max_body_size=1_048_576, responses=error_responses(401, 409, 413, 503))
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
 async def create_comment(body: CommentCreate, request: Request, response: Response, session: SessionDep, current_user: CurrentUser) -> CommentRead:
     """Create a comment; the ``Location`` header gives its URL."""
     comment = Comment(**body.model_dump())
@@ -60,7 +60,7 @@ async def create_comment(body: CommentCreate, request: Request, response: Respon
     return result
 
 
-@router.patch("/{pk}", operation_id="updateComment", max_body_size=1_048_576, responses=error_responses(401, 404, 409, 413, 503))
+@router.patch("/{pk:uuid}", operation_id="updateComment", max_body_size=1_048_576, responses=error_responses(400, 401, 404, 409, 413, 503))
 async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep, current_user: CurrentUser) -> CommentRead:
     """Change the fields sent in the body; the others keep their values."""
     comment = await session.get(Comment, pk)
@@ -74,7 +74,7 @@ async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep
     return result
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment", responses=error_responses(401, 404, 409, 503))
+@router.delete("/{pk:uuid}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment", responses=error_responses(401, 404, 409, 503))
 async def delete_comment(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> None:
     """Delete one comment."""
     deleted = await session.scalar(delete(Comment).where(Comment.id == pk).returning(Comment.id))

@@ -13,7 +13,7 @@ from blog.api.content.serializers.tag import to_tag_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.pagination import Page, paginate
 from blog.api.runtime.responses import error_responses, location
-from blog.api.runtime.values import DbInt, column_rules
+from blog.api.runtime.values import column_rules
 from blog.models import Tag
 
 router = APIRouter(prefix="/tags", tags=["tags"])
@@ -31,8 +31,8 @@ async def _load_tag(session: AsyncSession, pk: int) -> Tag:
     return tag
 
 
-@router.get("/{pk}", operation_id="getTag", responses=error_responses(401, 404, 503))
-async def get_tag(pk: Annotated[DbInt, column_rules(Tag.id)], session: SessionDep, current_user: CurrentUser) -> TagRead:
+@router.get("/{pk:int}", operation_id="getTag", responses=error_responses(401, 404, 503))
+async def get_tag(pk: Annotated[int, column_rules(Tag.id)], session: SessionDep, current_user: CurrentUser) -> TagRead:
     """Get one tag."""
     return to_tag_read(await _load_tag(session, pk))
 
@@ -44,7 +44,7 @@ async def list_tags(session: SessionDep, current_user: CurrentUser, limit: Annot
     return Page(items=[to_tag_read(tag) for tag in tags], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createTag", max_body_size=1_048_576, responses=error_responses(401, 409, 413, 503))
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createTag", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
 async def create_tag(body: TagCreate, request: Request, response: Response, session: SessionDep, current_user: CurrentUser) -> TagRead:
     """Create a tag; the ``Location`` header gives its URL."""
     tag = Tag(**body.model_dump())
@@ -56,8 +56,8 @@ async def create_tag(body: TagCreate, request: Request, response: Response, sess
     return result
 
 
-@router.patch("/{pk}", operation_id="updateTag", max_body_size=1_048_576, responses=error_responses(401, 404, 409, 413, 503))
-async def update_tag(pk: Annotated[DbInt, column_rules(Tag.id)], body: TagUpdate, session: SessionDep, current_user: CurrentUser) -> TagRead:
+@router.patch("/{pk:int}", operation_id="updateTag", max_body_size=1_048_576, responses=error_responses(400, 401, 404, 409, 413, 503))
+async def update_tag(pk: Annotated[int, column_rules(Tag.id)], body: TagUpdate, session: SessionDep, current_user: CurrentUser) -> TagRead:
     """Change the fields sent in the body; the others keep their values."""
     tag = await session.get(Tag, pk)
     if tag is None:
@@ -70,8 +70,8 @@ async def update_tag(pk: Annotated[DbInt, column_rules(Tag.id)], body: TagUpdate
     return result
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteTag", responses=error_responses(401, 404, 409, 503))
-async def delete_tag(pk: Annotated[DbInt, column_rules(Tag.id)], session: SessionDep, current_user: CurrentUser) -> None:
+@router.delete("/{pk:int}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteTag", responses=error_responses(401, 404, 409, 503))
+async def delete_tag(pk: Annotated[int, column_rules(Tag.id)], session: SessionDep, current_user: CurrentUser) -> None:
     """Delete one tag."""
     deleted = await session.scalar(delete(Tag).where(Tag.id == pk).returning(Tag.id))
     if deleted is None:

@@ -8,6 +8,8 @@ from typing import Annotated, Any
 from pydantic import MISSING, BaseModel, Field
 
 from blog.api.runtime.values import (
+    DbBool,
+    DbDate,
     DbDatetime,
     DbFloat,
     DbInt,
@@ -15,7 +17,7 @@ from blog.api.runtime.values import (
     DbText,
     column_rules,
 )
-from blog.models import Article
+from blog.models import Article, Tag
 
 
 class ArticleReadAuthorNested(BaseModel):
@@ -70,9 +72,9 @@ class ArticleCreate(BaseModel):
 
     title: Annotated[DbText, column_rules(Article.title)]
     body: Annotated[DbText, column_rules(Article.body)]
-    published: bool = False
+    published: DbBool = False
     published_at: Annotated[DbDatetime, column_rules(Article.published_at)] | None = None
-    publish_on: date | None = None
+    publish_on: DbDate | None = None
     word_count: Annotated[DbInt, column_rules(Article.word_count)] = 0
     rating: Annotated[DbFloat, column_rules(Article.rating)] | None = None
     extra: DbJson = Field(default_factory=dict)
@@ -84,9 +86,9 @@ class ArticleUpdate(BaseModel):
 
     title: Annotated[DbText, column_rules(Article.title)] | MISSING = MISSING
     body: Annotated[DbText, column_rules(Article.body)] | MISSING = MISSING
-    published: bool | MISSING = MISSING
+    published: DbBool | MISSING = MISSING
     published_at: Annotated[DbDatetime, column_rules(Article.published_at)] | None | MISSING = MISSING
-    publish_on: date | None | MISSING = MISSING
+    publish_on: DbDate | None | MISSING = MISSING
     word_count: Annotated[DbInt, column_rules(Article.word_count)] | MISSING = MISSING
     rating: Annotated[DbFloat, column_rules(Article.rating)] | None | MISSING = MISSING
     extra: DbJson | MISSING = MISSING
@@ -96,14 +98,14 @@ class ArticleUpdate(BaseModel):
 class ScheduleArticleParams(BaseModel):
     """Params of the ``schedule-article`` action."""
 
-    publish_on: date
+    publish_on: DbDate
     note: DbText | None = None
 
 
 class TagArticleParams(BaseModel):
     """Params of the ``tag-article`` action."""
 
-    tag_id: DbInt
+    tag_id: Annotated[DbInt, column_rules(Tag.id)]
 
 
 class ArchiveStaleArticlesParams(BaseModel):

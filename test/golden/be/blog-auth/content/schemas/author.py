@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import MISSING, BaseModel, EmailStr
 
-from blog.api.runtime.values import DbText, column_rules
+from blog.api.runtime.values import DbEmail, DbText, column_rules
 from blog.models import Author
 
 
@@ -32,11 +32,11 @@ class AuthorCreate(BaseModel):
     """The body of a create request."""
 
     name: Annotated[DbText, column_rules(Author.name)]
-    email: Annotated[EmailStr, column_rules(Author.email)]
+    email: Annotated[DbEmail, column_rules(Author.email)]
 
 
 class AuthorUpdate(BaseModel):
     """The body of a partial update: only the fields sent are changed."""
 
     name: Annotated[DbText, column_rules(Author.name)] | MISSING = MISSING
-    email: Annotated[EmailStr, column_rules(Author.email)] | MISSING = MISSING
+    email: Annotated[DbEmail, column_rules(Author.email)] | MISSING = MISSING

@@ -44,7 +44,7 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     return article
 
 
-@router.get("/{pk}", operation_id="getArticle", responses=error_responses(404, 503))
+@router.get("/{pk:uuid}", operation_id="getArticle", responses=error_responses(404, 503))
 async def get_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
     """Get one article."""
     return to_article_read(await _load_article(session, pk))
@@ -57,7 +57,7 @@ async def list_articles(session: SessionDep, limit: Annotated[int, Query(ge=1, l
     return Page(items=[to_article_read(article) for article in articles], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createArticle", max_body_size=1_048_576, responses=error_responses(409, 413, 503))
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createArticle", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
 async def create_article(body: ArticleCreate, request: Request, response: Response, session: SessionDep) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
     article = Article(**body.model_dump())
@@ -69,7 +69,7 @@ async def create_article(body: ArticleCreate, request: Request, response: Respon
     return result
 
 
-@router.patch("/{pk}", operation_id="updateArticle", max_body_size=1_048_576, responses=error_responses(404, 409, 413, 503))
+@router.patch("/{pk:uuid}", operation_id="updateArticle", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
 async def update_article(pk: uuid.UUID, body: ArticleUpdate, session: SessionDep) -> ArticleRead:
     """Change the fields sent in the body; the others keep their values."""
     article = await session.get(Article, pk)
@@ -83,7 +83,7 @@ async def update_article(pk: uuid.UUID, body: ArticleUpdate, session: SessionDep
     return result
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteArticle", responses=error_responses(404, 409, 503))
+@router.delete("/{pk:uuid}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteArticle", responses=error_responses(404, 409, 503))
 async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one article."""
     deleted = await session.scalar(delete(Article).where(Article.id == pk).returning(Article.id))
@@ -92,7 +92,7 @@ async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
     await session.commit()
 
 
-@router.post("/{pk}/publish-article", operation_id="publishArticle", responses=error_responses(404, 409, 503))
+@router.post("/{pk:uuid}/publish-article", operation_id="publishArticle", responses=error_responses(404, 409, 503))
 async def publish_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
     article = await _load_article(session, pk)
@@ -103,7 +103,7 @@ async def publish_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
     return result
 
 
-@router.post("/{pk}/schedule-article", operation_id="scheduleArticle", max_body_size=1_048_576, responses=error_responses(404, 409, 413, 503))
+@router.post("/{pk:uuid}/schedule-article", operation_id="scheduleArticle", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
 async def schedule_article(pk: uuid.UUID, params: ScheduleArticleParams, session: SessionDep) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
     article = await _load_article(session, pk)
@@ -114,7 +114,7 @@ async def schedule_article(pk: uuid.UUID, params: ScheduleArticleParams, session
     return result
 
 
-@router.post("/{pk}/tag-article", operation_id="tagArticle", max_body_size=1_048_576, responses=error_responses(404, 409, 413, 503))
+@router.post("/{pk:uuid}/tag-article", operation_id="tagArticle", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
 async def tag_article(pk: uuid.UUID, params: TagArticleParams, session: SessionDep) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
     article = await _load_article(session, pk)
@@ -125,7 +125,7 @@ async def tag_article(pk: uuid.UUID, params: TagArticleParams, session: SessionD
     return result
 
 
-@router.post("/archive-stale-articles", operation_id="archiveStaleArticles", max_body_size=1_048_576, responses=error_responses(409, 413, 503))
+@router.post("/archive-stale-articles", operation_id="archiveStaleArticles", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
 async def archive_stale_articles(params: ArchiveStaleArticlesParams, session: SessionDep) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
     result = await call_action(blog.actions.archive_stale_articles, before=params.before, session=session)
@@ -133,7 +133,7 @@ async def archive_stale_articles(params: ArchiveStaleArticlesParams, session: Se
     return result
 
 
-@router.post("/count-words", operation_id="countWords", max_body_size=1_048_576, responses=error_responses(409, 413, 503))
+@router.post("/count-words", operation_id="countWords", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
 async def count_words(params: CountWordsParams, session: SessionDep) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
     result = await call_action(blog.actions.count_words, text=params.text, session=session)

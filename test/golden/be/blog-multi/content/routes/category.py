@@ -47,7 +47,7 @@ async def list_categories(session: SessionDep, limit: Annotated[int, Query(ge=1,
     return Page(items=[to_category_read(category) for category in categories], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createCategory", max_body_size=1_048_576, responses=error_responses(409, 413, 503))
+@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createCategory", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
 async def create_category(body: CategoryCreate, request: Request, response: Response, session: SessionDep) -> CategoryRead:
     """Create a category; the ``Location`` header gives its URL."""
     category = Category(**body.model_dump())
@@ -59,7 +59,7 @@ async def create_category(body: CategoryCreate, request: Request, response: Resp
     return result
 
 
-@router.patch("/{pk:path}", operation_id="updateCategory", max_body_size=1_048_576, responses=error_responses(404, 409, 413, 503))
+@router.patch("/{pk:path}", operation_id="updateCategory", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
 async def update_category(pk: Annotated[DbText, column_rules(Category.slug)], body: CategoryUpdate, session: SessionDep) -> CategoryRead:
     """Change the fields sent in the body; the others keep their values."""
     category = await session.get(Category, pk)
