@@ -12,7 +12,7 @@ import { scalarAnnotation } from "./python/annotations.js";
  * like one (a model `Page`) is imported under an alias instead (`Page as PageModel`).
  */
 const GENERATED_NAMES: ReadonlySet<string> = new Set([
-  "APIRouter", "Annotated", "Any", "AsyncSession", "CurrentUser", "DbDatetime", "DbFloat", "DbInt", "DbJson", "DbText", "EmailStr",
+  "APIRouter", "Annotated", "Any", "AsyncSession", "CurrentUser", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt", "DbJson", "DbText",
   "HTTPException", "MISSING", "Page", "Path", "Query", "Request", "Response", "SessionDep", "call_action", "column_rules", "delete",
   "error_responses", "joinedload", "location", "paginate", "router", "select", "selectinload", "status", "subqueryload",
 ]);

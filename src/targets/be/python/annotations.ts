@@ -6,15 +6,17 @@ import { ImportCollector } from "../../../codegen/index.js";
 /** Scalar field types (every FieldType but `nested`). */
 export type ScalarType = "uuid" | "str" | "email" | "int" | "float" | "bool" | "datetime" | "date" | "json";
 
-/** The annotation of a scalar type; adds its imports to `imports`. */
+/**
+ * The annotation of a scalar type in a response; adds its imports to `imports`. An e-mail
+ * address is answered as the text the database holds (request bodies check it on the way in).
+ */
 export function scalarAnnotation(type: ScalarType, imports: ImportCollector): string {
   switch (type) {
     case "uuid":
       imports.add("uuid");
       return "uuid.UUID";
     case "email":
-      imports.addFrom("pydantic", "EmailStr");
-      return "EmailStr";
+      return "str";
     case "datetime":
       imports.addFrom("datetime", "datetime");
       return "datetime";
@@ -66,9 +68,12 @@ export function pathKeyAnnotation(type: ScalarType, column: string, runtimePacka
 }
 
 function ruled(storable: string | undefined, type: ScalarType, column: string | undefined, runtimePackage: string, imports: ImportCollector): string {
-  if (storable) imports.addFrom(`${runtimePackage}.values`, storable);
-  const base = storable ?? scalarAnnotation(type, imports);
-  if (column === undefined || !COLUMN_RULED.has(type)) return base;
+  const ruledColumn = column !== undefined && COLUMN_RULED.has(type);
+  // A number column's rules carry the number checks themselves (see `ColumnRules`).
+  const plain = ruledColumn && (type === "int" || type === "float");
+  if (storable && !plain) imports.addFrom(`${runtimePackage}.values`, storable);
+  const base = storable && !plain ? storable : scalarAnnotation(type, imports);
+  if (!ruledColumn) return base;
   imports.addFrom("typing", "Annotated").addFrom(`${runtimePackage}.values`, "column_rules");
   return `Annotated[${base}, column_rules(${column})]`;
 }

@@ -51,6 +51,13 @@ def _storable_text(value: str) -> str:
     return value
 
 
+def _json_number(value: Any) -> Any:
+    """Numbers come as JSON numbers (``2.0`` is the integer 2), never as text."""
+    if isinstance(value, str | bool):
+        raise ValueError("must be a JSON number")
+    return value
+
+
 def _iso_text(value: Any) -> Any:
     """Dates and date-times come as ISO 8601 text, never as a number of seconds."""
     if isinstance(value, int | float):
@@ -88,9 +95,14 @@ DbEmail = Annotated[
     DbText, AfterValidator(_email), Field(json_schema_extra={"format": "email"})
 ]
 """An e-mail address (syntax only; ``.test`` addresses are accepted), normalized."""
-DbInt = Annotated[int, Strict(), annotated_types.Interval(ge=INT64_MIN, le=INT64_MAX)]
+# Constraints sit before the check of the JSON type: Pydantic places them on the number
+# itself then, and they show in the JSON schema as `minimum`/`maximum`.
+_INT64 = annotated_types.Interval(ge=INT64_MIN, le=INT64_MAX)
+_FINITE = Field(allow_inf_nan=False)
+_JSON_NUMBER = BeforeValidator(_json_number)
+DbInt = Annotated[int, _INT64, _JSON_NUMBER]
 """A JSON integer of at most 64 bits (``bigint``)."""
-DbFloat = Annotated[float, Strict(), Field(allow_inf_nan=False)]
+DbFloat = Annotated[float, _FINITE, _JSON_NUMBER]
 """A finite JSON number."""
 DbBool = Annotated[bool, Strict()]
 """``true`` or ``false``."""
@@ -100,7 +112,7 @@ DbDatetime = Annotated[
     datetime, BeforeValidator(_iso_text), AfterValidator(_utc_representable)
 ]
 """An ISO 8601 date-time that exists in UTC; without an offset it is taken as UTC."""
-JsonInt = Annotated[int, Strict()]
+JsonInt = Annotated[int, _JSON_NUMBER]
 """``jsonb`` holds integers of any size."""
 JsonItem = TypeAliasType(
     "JsonItem",
@@ -117,7 +129,12 @@ DbJson = JsonObject
 
 
 class ColumnRules(annotated_types.GroupedMetadata):
-    """The constraints a mapped column states, as Pydantic metadata."""
+    """The constraints a mapped column states, as Pydantic metadata.
+
+    For a number column they include the number checks of ``DbInt`` and ``DbFloat``
+    (after the range, so the range shows in the JSON schema): annotate the field with
+    ``Annotated[int, column_rules(...)]``, not with ``DbInt``.
+    """
 
     def __init__(self, *constraints: object) -> None:
         self.constraints = constraints
@@ -150,13 +167,17 @@ def column_rules(attribute: InstrumentedAttribute[Any]) -> ColumnRules:
             for kind, low, high in _INTEGER_RANGES
             if isinstance(column_type, kind)
         )
-        return ColumnRules(annotated_types.Interval(ge=low, le=high))
-    if isinstance(column_type, Numeric) and not isinstance(column_type, FloatType):
+        return ColumnRules(annotated_types.Interval(ge=low, le=high), _JSON_NUMBER)
+    if isinstance(column_type, FloatType):
+        return ColumnRules(_FINITE, _JSON_NUMBER)
+    if isinstance(column_type, Numeric):
         precision, scale = column_type.precision, column_type.scale or 0
         if precision is None:
-            return ColumnRules()
+            return ColumnRules(_FINITE, _JSON_NUMBER)
         bound = float(Decimal(10) ** (precision - scale))
-        return ColumnRules(annotated_types.Interval(gt=-bound, lt=bound))
+        return ColumnRules(
+            _FINITE, annotated_types.Interval(gt=-bound, lt=bound), _JSON_NUMBER
+        )
     if isinstance(column_type, DateTime) and not column_type.timezone:
         return ColumnRules(AfterValidator(_naive_utc))
     return ColumnRules()

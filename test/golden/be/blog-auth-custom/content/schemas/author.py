@@ -5,7 +5,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated
 
-from pydantic import MISSING, BaseModel, EmailStr
+from pydantic import MISSING, BaseModel
 
 from blog.api.runtime.values import DbEmail, DbText, column_rules
 from blog.models import Author
@@ -23,7 +23,7 @@ class AuthorRead(BaseModel):
 
     id: uuid.UUID
     name: str
-    email: EmailStr
+    email: str
     created_at: datetime
     articles: list[AuthorReadArticlesNested]
 

@@ -11,8 +11,6 @@ from blog.api.runtime.values import (
     DbBool,
     DbDate,
     DbDatetime,
-    DbFloat,
-    DbInt,
     DbJson,
     DbText,
     column_rules,
@@ -75,8 +73,8 @@ class ArticleCreate(BaseModel):
     published: DbBool = False
     published_at: Annotated[DbDatetime, column_rules(Article.published_at)] | None = None
     publish_on: DbDate | None = None
-    word_count: Annotated[DbInt, column_rules(Article.word_count)] = 0
-    rating: Annotated[DbFloat, column_rules(Article.rating)] | None = None
+    word_count: Annotated[int, column_rules(Article.word_count)] = 0
+    rating: Annotated[float, column_rules(Article.rating)] | None = None
     extra: DbJson = Field(default_factory=dict)
     author_id: uuid.UUID
 
@@ -89,8 +87,8 @@ class ArticleUpdate(BaseModel):
     published: DbBool | MISSING = MISSING
     published_at: Annotated[DbDatetime, column_rules(Article.published_at)] | None | MISSING = MISSING
     publish_on: DbDate | None | MISSING = MISSING
-    word_count: Annotated[DbInt, column_rules(Article.word_count)] | MISSING = MISSING
-    rating: Annotated[DbFloat, column_rules(Article.rating)] | None | MISSING = MISSING
+    word_count: Annotated[int, column_rules(Article.word_count)] | MISSING = MISSING
+    rating: Annotated[float, column_rules(Article.rating)] | None | MISSING = MISSING
     extra: DbJson | MISSING = MISSING
     author_id: uuid.UUID | MISSING = MISSING
 
@@ -105,7 +103,7 @@ class ScheduleArticleParams(BaseModel):
 class TagArticleParams(BaseModel):
     """Params of the ``tag-article`` action."""
 
-    tag_id: Annotated[DbInt, column_rules(Tag.id)]
+    tag_id: Annotated[int, column_rules(Tag.id)]
 
 
 class ArchiveStaleArticlesParams(BaseModel):
