@@ -5,7 +5,8 @@
  * and creates one empty database in it; `stop()` shuts the server down and deletes
  * the directory. PostgreSQL refuses to run as root, so under root the cluster runs
  * as a `postgres` system user (created on first use). `query` reads the database
- * directly, for checks the HTTP API cannot see (rows of link tables).
+ * directly, for checks the HTTP API cannot see (rows of link tables); `restart` stops
+ * the server (a fast shutdown: committed transactions are kept) and starts it again.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
@@ -21,6 +22,10 @@ export interface Postgres {
   asyncUrl: string;
   /** Runs one SQL statement (`$1`-style parameters) on its own connection; returns the rows. */
   query(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  /** Runs `sql` on a connection of its own that stays open until the returned function is called. */
+  hold(sql: string): Promise<() => Promise<void>>;
+  /** Stops the server, keeps it down for `downMs`, and starts it again on the same port and data. */
+  restart(downMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -63,6 +68,24 @@ export async function startPostgres(): Promise<Postgres> {
         return (await client.query(sql, [...params])).rows as Record<string, unknown>[];
       } finally {
         await client.end();
+      }
+    },
+    hold: async (sql) => {
+      const client = server.getPgClient(database, "127.0.0.1");
+      await client.connect();
+      await client.query(sql);
+      return () => client.end();
+    },
+    restart: async (downMs) => {
+      // A non-persistent cluster deletes its data on stop: keep it for this one.
+      const options = (server as unknown as { options: { persistent: boolean } }).options;
+      options.persistent = true;
+      try {
+        await server.stop();
+        await new Promise((resolve) => setTimeout(resolve, downMs));
+        await server.start();
+      } finally {
+        options.persistent = false;
       }
     },
     stop: () => server.stop(),

@@ -1,8 +1,8 @@
 """Test-only launcher: serve ``blog.main:app`` with SQL statement counting.
 
 Creates the tables (``blog.models.create_tables``), then runs uvicorn on 127.0.0.1:<port>.
-Every response carries ``X-SQL-Statements``: the number of statements the request
-sent to the database. Needs ``DATABASE_URL`` and ``blog`` on ``PYTHONPATH``.
+Unless ``--no-count`` is given, every response carries ``X-SQL-Statements``: the
+number of statements the request sent to the database. Needs ``DATABASE_URL`` and ``blog`` on ``PYTHONPATH``.
 """
 
 import argparse
@@ -64,12 +64,25 @@ async def prepare_database() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    port = parser.parse_args().port
+    parser.add_argument(
+        "--no-count", action="store_true", help="no X-SQL-Statements (load tests)"
+    )
+    arguments = parser.parse_args()
 
     asyncio.run(prepare_database())
-    event.listen(get_engine().sync_engine, "before_cursor_execute", _count_statement)
-    app.add_middleware(StatementCounter)
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    if not arguments.no_count:
+        event.listen(
+            get_engine().sync_engine, "before_cursor_execute", _count_statement
+        )
+        app.add_middleware(StatementCounter)
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=arguments.port,
+        log_level="warning",
+        access_log=False,
+        backlog=4096,
+    )
 
 
 if __name__ == "__main__":

@@ -48,7 +48,16 @@ export class Create {
       errors: [409],
       body: {
         template: "operations/create/create.py.njk",
-        context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), located, by_alias: body.aliased },
+        context: {
+          row: view.variable,
+          model: view.model.local,
+          pk: view.pk,
+          serializer: shape.serializer,
+          // The INSERT returns every column (server defaults included): only related rows need a second read.
+          loader: shape.loaders.length > 0 ? routes.loader(shape) : undefined,
+          located,
+          by_alias: body.aliased,
+        },
       },
       imports,
     });

@@ -7,10 +7,12 @@ this module needs neither the variable nor the database.
 
 import os
 from collections.abc import AsyncIterator
+from contextlib import suppress
 from functools import cache
 from typing import Annotated
 
 from fastapi import Depends
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -52,9 +54,17 @@ def get_sessionmaker() -> async_sessionmaker[AsyncSession]:
 
 
 async def get_session() -> AsyncIterator[AsyncSession]:
-    """FastAPI dependency: one session per request, closed (and rolled back if uncommitted) after it."""
-    async with get_sessionmaker()() as session:
+    """FastAPI dependency: one session per request, closed (and rolled back if uncommitted) after it.
+
+    A connection lost during the request (a database restart) cannot be rolled back; it
+    is discarded, and the answer the request already has stands.
+    """
+    session = get_sessionmaker()()
+    try:
         yield session
+    finally:
+        with suppress(DBAPIError, OSError):
+            await session.close()
 
 
 SessionDep = Annotated[AsyncSession, Depends(get_session)]

@@ -49,7 +49,7 @@ async def create_tag(body: TagCreate, request: Request, response: Response, sess
     tag = Tag(**body.model_dump())
     session.add(tag)
     await session.flush()
-    result = to_tag_read(await _load_tag(session, tag.id))
+    result = to_tag_read(tag)
     await session.commit()
     response.headers["Location"] = location(request, tag.id)
     return result

@@ -53,7 +53,7 @@ async def create_category(body: CategoryCreate, request: Request, response: Resp
     category = Category(**body.model_dump())
     session.add(category)
     await session.flush()
-    result = to_category_read(await _load_category(session, category.slug))
+    result = to_category_read(category)
     await session.commit()
     response.headers["Location"] = location(request, category.slug)
     return result

@@ -1,0 +1,106 @@
+"""The blog's tag routes written by hand, the obvious FastAPI + SQLAlchemy way.
+
+The load test's baseline: what a developer would write without codegen for the same
+list, get and create routes, on the same model, database, pool settings and server.
+Run as ``python handwritten_tags.py --port <port>`` with ``DATABASE_URL`` set and the
+blog example on ``PYTHONPATH``.
+"""
+
+import argparse
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+import uvicorn
+from blog.models import Tag, create_tables
+from fastapi import Depends, FastAPI, HTTPException, Query
+from pydantic import BaseModel
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
+
+engine = create_async_engine(
+    os.environ["DATABASE_URL"], pool_size=5, max_overflow=10, pool_pre_ping=True
+)
+sessions = async_sessionmaker(engine, expire_on_commit=False)
+
+
+async def get_session() -> AsyncIterator[AsyncSession]:
+    async with sessions() as session:
+        yield session
+
+
+Session = Annotated[AsyncSession, Depends(get_session)]
+
+
+class TagIn(BaseModel):
+    name: str
+
+
+class TagOut(BaseModel):
+    id: int
+    name: str
+
+
+class TagPage(BaseModel):
+    items: list[TagOut]
+    next_cursor: str | None
+
+
+app = FastAPI()
+
+
+@app.get("/tags")
+async def list_tags(
+    session: Session,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    cursor: str | None = None,
+) -> TagPage:
+    statement = select(Tag).order_by(Tag.id).limit(limit + 1)
+    if cursor is not None:
+        statement = statement.where(Tag.id > int(cursor))
+    tags = (await session.scalars(statement)).all()
+    items = [TagOut(id=tag.id, name=tag.name) for tag in tags[:limit]]
+    next_cursor = str(items[-1].id) if len(tags) > limit else None
+    return TagPage(items=items, next_cursor=next_cursor)
+
+
+@app.get("/tags/{tag_id}")
+async def get_tag(tag_id: int, session: Session) -> TagOut:
+    tag = await session.get(Tag, tag_id)
+    if tag is None:
+        raise HTTPException(404, "Tag not found")
+    return TagOut(id=tag.id, name=tag.name)
+
+
+@app.post("/tags", status_code=201)
+async def create_tag(body: TagIn, session: Session) -> TagOut:
+    tag = Tag(name=body.name)
+    session.add(tag)
+    await session.commit()
+    return TagOut(id=tag.id, name=tag.name)
+
+
+async def prepare_database() -> None:
+    await create_tables(engine)
+    # The pool's connections belong to this event loop; uvicorn runs another.
+    await engine.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    port = parser.parse_args().port
+    asyncio.run(prepare_database())
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        access_log=False,
+        backlog=4096,
+    )
+
+
+if __name__ == "__main__":
+    main()
