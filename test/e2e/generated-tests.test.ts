@@ -53,8 +53,8 @@ interface PytestRun {
   cases: PytestCase[];
 }
 
-/** Runs pytest on the generated tests of `projectDir`, against the test database. */
-async function runGeneratedTests(projectDir: string): Promise<PytestRun> {
+/** Runs pytest (default import mode) on the generated tests of `projectDir`, against the test database. */
+async function runGeneratedTests(projectDir: string, testsDirs: readonly string[] = [TESTS_DIR]): Promise<PytestRun> {
   const report = join(projectDir, "pytest-report.xml");
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -62,7 +62,7 @@ async function runGeneratedTests(projectDir: string): Promise<PytestRun> {
     PYTHONDONTWRITEBYTECODE: "1",
   };
   delete env.JWT_SECRET;
-  const args = ["-m", "pytest", TESTS_DIR, "-p", "no:cacheprovider", "-o", "asyncio_default_fixture_loop_scope=function", `--junitxml=${report}`, "-q"];
+  const args = ["-m", "pytest", ...testsDirs, "-p", "no:cacheprovider", "-o", "asyncio_default_fixture_loop_scope=function", `--junitxml=${report}`, "-q"];
   const { exitCode, output } = await new Promise<{ exitCode: number; output: string }>((done) => {
     execFile(venv.python, args, { cwd: projectDir, env, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
@@ -139,6 +139,29 @@ describe("generated tests of the blog example", () => {
       t.diagnostic(`${run.cases.length} tests, ${unauthorized.length} of them 401 tests`);
     });
   }
+
+  it("of two apps with a resource of the same name run together under pytest's default import mode", async (t) => {
+    const projectDir = await copyBlog();
+    const configFile = join(projectDir, "config", "two-tag-apps.jsonnet");
+    await writeFile(
+      configFile,
+      `local r = import 'resources.libsonnet';
+(import 'multi.jsonnet') + {
+  generate_tests: true,
+  apps: [
+    { config: { module: 'content', resources: [r.author, r.article, r.tag, r.comment, r.category] }, prefix: '/content' },
+    { config: { module: 'community', resources: [r.tag] }, prefix: '/community' },
+  ],
+}
+`,
+    );
+    await generateBlogApi(configFile, join(projectDir, "blog/api"));
+    const run = await runGeneratedTests(projectDir, ["blog/api/content/tests", "blog/api/community/tests"]);
+    assert.equal(run.exitCode, 0, `pytest failed:\n${run.output}`);
+    const tags = run.cases.filter((test) => test.module === "test_tag");
+    assert.ok(tags.length >= 18, `both test_tag.py modules should run: ${tags.length} tests`);
+    t.diagnostic(`${run.cases.length} tests, ${tags.length} of them in the two test_tag.py`);
+  });
 
   it("go red when a template drops the commit of update", async (t) => {
     const be = (await discoverTargets()).find((target) => target.name === "be")!;

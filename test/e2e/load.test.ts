@@ -99,7 +99,7 @@ function assertNoServerError(result: LoadResult, label: string): void {
 
 describe("load on the generated blog backend", () => {
   let generated: BlogServer;
-  let handwritten: { baseUrl: string };
+  let handwritten: { baseUrl: string; process: RunningProcess };
   const known: number[] = [];
 
   before(async () => {

@@ -43,19 +43,25 @@ async function assertGates(projectDir: string, paths: string[]): Promise<void> {
   assert.ok(lint.ok, `ruff check (${RULES}) failed:\n${lint.output}`);
 }
 
-/** A golden `be` tree placed at `blog/api/` of a new directory, as in the blog example's repository. */
-async function asUserProject(tree: string): Promise<string> {
+/** The package of the example a golden `be` tree comes from: `library` for the lending library, else `blog`. */
+function examplePackage(tree: string): string {
+  return tree === "library" ? "library" : "blog";
+}
+
+/** A golden `be` tree placed at `<package>/api/` of a new directory, as in its example's repository. */
+async function asUserProject(tree: string, pkg: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "codegen-gates-"));
   cleanup.push(dir);
-  await mkdir(join(dir, "blog"));
-  await cp(tree, join(dir, "blog", "api"), { recursive: true });
+  await mkdir(join(dir, pkg));
+  await cp(tree, join(dir, pkg, "api"), { recursive: true });
   return dir;
 }
 
 describe("ruff format and ruff check on generated Python", () => {
   it("pass on every be golden tree", async () => {
     for (const name of await readdir(join(golden, "be"))) {
-      await assertGates(await asUserProject(join(golden, "be", name)), ["blog"]);
+      const pkg = examplePackage(name);
+      await assertGates(await asUserProject(join(golden, "be", name), pkg), [pkg]);
     }
   });
 

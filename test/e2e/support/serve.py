@@ -1,19 +1,19 @@
-"""Test-only launcher: serve ``blog.main:app`` with SQL statement counting.
+"""Test-only launcher: serve an example's ``<package>.main:app``, counting SQL.
 
-Creates the tables (``blog.models.create_tables``), then runs uvicorn on 127.0.0.1:<port>.
+``--package`` names the example's package (``blog`` unless given). Creates the tables
+(``<package>.models.create_tables``), then runs uvicorn on 127.0.0.1:<port>.
 Unless ``--no-count`` is given, every response carries ``X-SQL-Statements``: the
-number of statements the request sent to the database. Needs ``DATABASE_URL`` and ``blog`` on ``PYTHONPATH``.
+number of statements the request sent to the database. Needs ``DATABASE_URL`` and
+the package on ``PYTHONPATH``.
 """
 
 import argparse
 import asyncio
 from contextvars import ContextVar
+from importlib import import_module
 from typing import Any
 
 import uvicorn
-from blog.api.db.session import get_engine
-from blog.main import app
-from blog.models import create_tables
 from sqlalchemy import event
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -54,9 +54,9 @@ class StatementCounter:
             _statements.reset(token)
 
 
-async def prepare_database() -> None:
-    engine = get_engine()
-    await create_tables(engine)
+async def prepare_database(package: str) -> None:
+    engine = import_module(f"{package}.api.db.session").get_engine()
+    await import_module(f"{package}.models").create_tables(engine)
     # The pool's connections belong to this event loop; uvicorn runs another.
     await engine.dispose()
 
@@ -64,16 +64,17 @@ async def prepare_database() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--package", default="blog", help="the example's package")
     parser.add_argument(
         "--no-count", action="store_true", help="no X-SQL-Statements (load tests)"
     )
     arguments = parser.parse_args()
 
-    asyncio.run(prepare_database())
+    asyncio.run(prepare_database(arguments.package))
+    app = import_module(f"{arguments.package}.main").app
     if not arguments.no_count:
-        event.listen(
-            get_engine().sync_engine, "before_cursor_execute", _count_statement
-        )
+        engine = import_module(f"{arguments.package}.api.db.session").get_engine()
+        event.listen(engine.sync_engine, "before_cursor_execute", _count_statement)
         app.add_middleware(StatementCounter)
     uvicorn.run(
         app,

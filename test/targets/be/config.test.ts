@@ -102,7 +102,9 @@ const defaultDatabase = {
   echo: false,
   pool_size: 5,
   max_overflow: 10,
-  pool_timeout: 30,
+  pool_timeout: 5,
+  connect_timeout: 5,
+  statement_timeout: 30,
   pool_recycle: -1,
   pool_pre_ping: true,
 };
@@ -468,6 +470,8 @@ describe("DatabaseConfig", () => {
       pool_size: 20,
       max_overflow: 0,
       pool_timeout: 5,
+      connect_timeout: 5,
+      statement_timeout: 30,
       pool_recycle: 1800,
       pool_pre_ping: false,
     });
@@ -761,6 +765,7 @@ describe("ProjectConfig", () => {
       databases: [defaultDatabase],
       generate_tests: false,
       require_auth: true,
+      max_body_size: 1_048_576,
       apps: [{ config: { module: "blog", resources: [resource] }, prefix: "" }],
       single_app: true,
     });

@@ -1,5 +1,5 @@
 // Golden trees: the blog example's generated backend (single-app, multi-app, and with
-// each auth flow: JWT, and a get_current_user_fn of its own), compared byte for byte with
+// each auth flow: JWT, and a get_current_user_fn of its own) and the lending library's, compared byte for byte with
 // the files under test/golden/be/. A template change shows up here as a diff to read like
 // a user would. Regenerate with `npm run golden:update`.
 
@@ -12,15 +12,16 @@ import { repoRoot } from "../../helpers/user-project.js";
 const example = join(repoRoot, "examples/blog/config");
 
 const TREES = [
-  ["blog-single", "project.jsonnet"],
-  ["blog-multi", "multi.jsonnet"],
-  ["blog-auth", "auth.jsonnet"],
-  ["blog-auth-custom", "auth_custom.jsonnet"],
+  ["blog-single", join(example, "project.jsonnet")],
+  ["blog-multi", join(example, "multi.jsonnet")],
+  ["blog-auth", join(example, "auth.jsonnet")],
+  ["blog-auth-custom", join(example, "auth_custom.jsonnet")],
+  ["library", join(repoRoot, "examples/library/config/library.jsonnet")],
 ] as const;
 
 for (const [name, config] of TREES) {
   test(`the ${name} tree matches its golden files byte for byte`, async (t) => {
-    await assertGolden(t, "be", name, join(example, config));
+    await assertGolden(t, "be", name, config);
   });
 }
 

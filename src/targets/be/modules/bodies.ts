@@ -5,7 +5,7 @@
 
 import { ImportCollector, Name } from "../../../codegen/index.js";
 import type { FieldSpec, ScalarField } from "../config/schema.js";
-import { optional, requestAnnotation } from "../python/annotations.js";
+import { columnRuled, optional, requestAnnotation } from "../python/annotations.js";
 import { fieldDefault } from "../python/literals.js";
 import { type ResourceView, modelRef } from "../resource.js";
 import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
@@ -59,7 +59,7 @@ export function paramsSchema(module: SchemaModule, view: ResourceView, action: {
   const imports = new ImportCollector();
   const keyColumn = (param: ScalarField): string | undefined => {
     const target = view.app.resources.find((resource) => resource.name === param.references);
-    if (target === undefined) return undefined;
+    if (target === undefined || !columnRuled(param.type)) return undefined;
     const model = modelRef(target.model);
     imports.addFrom(model.module, model.importName);
     return `${model.local}.${target.pk}`;

@@ -111,7 +111,8 @@ function loaderChains(model: ModelRef, fields: readonly FieldSpec[], imports: Im
     if (spec.type !== "nested") continue;
     imports.addFrom(model.module, model.importName);
     const loader = LOADER_FUNCTIONS[spec.load];
-    imports.addFrom("sqlalchemy.orm", loader);
+    // Only a chain's first loader is the imported function; the others are its methods.
+    if (prefix === "") imports.addFrom("sqlalchemy.orm", loader);
     const link = `${prefix === "" ? loader : `${prefix}.${loader}`}(${model.local}.${spec.name})`;
     const inner = loaderChains(modelRef(spec.model), spec.fields, imports, link);
     chains.push(...(inner.length > 0 ? inner : [link]));

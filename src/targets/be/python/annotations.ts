@@ -49,6 +49,11 @@ const STORABLE: Partial<Record<ScalarType, string>> = {
 /** Types whose mapped column may state more (a length, a range, a time zone). */
 const COLUMN_RULED: ReadonlySet<ScalarType> = new Set(["str", "email", "int", "float", "datetime"]);
 
+/** Whether a request value of `type` is checked against the column it is written to (`column_rules`). */
+export function columnRuled(type: ScalarType): boolean {
+  return COLUMN_RULED.has(type);
+}
+
 /**
  * The annotation of a value a request sends (a body field, an action param, a key in the
  * path): the type refusing what the database cannot store, refined by `column_rules` when

@@ -12,6 +12,7 @@ import type { RouteHandler } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
 import type { ResourceView } from "../../resource.js";
 import { type FixtureParam, type ModuleNeeds, type SetupStep, TestCase, type TestKind, type TestRequest } from "./outputs.js";
+import { columnRuled } from "../../python/annotations.js";
 import { Needs, type ReferenceKeys, bodyEntries, dictLiteral, invalidValue, sampleValue } from "./samples.js";
 
 /** Names the test bodies use for their own variables; a resource named like one gets `_row`. */
@@ -99,7 +100,12 @@ class Tests {
     const moduleNeeds: ModuleNeeds = {};
     if (parts.request && /\bMISSING\b/.test(parts.request.url)) {
       const type = this.view.config.pk_type;
-      moduleNeeds.missing = type === "uuid" ? 'f"{PATH}/{uuid.uuid4()}"' : type === "int" ? 'f"{PATH}/0"' : 'f"{PATH}/missing-{uuid.uuid4().hex}"';
+      if (type === "str") {
+        // A key that fits the key column, or it would be a 422 instead of a 404.
+        imports.addFrom(this.view.model.module, this.view.model.importName);
+        moduleNeeds.unique = true;
+      }
+      moduleNeeds.missing = type === "uuid" ? 'f"{PATH}/{uuid.uuid4()}"' : type === "int" ? 'f"{PATH}/0"' : `f"{PATH}/{unique('missing', ${this.view.model.local}.${this.pk})}"`;
       if (type !== "int") imports.add("uuid");
     }
     if (needs.factories.length > 0) {
@@ -255,7 +261,7 @@ function updateTests(tests: Tests, options: CrudOptions): void {
     const needs = new Needs();
     const field = changeable[0];
     const setup: SetupStep[] = [tests.makeRow(needs)];
-    if (field) setup.push({ kind: "assign", variable: "value", value: sampleValue(field.type, field.name, "update", needs) });
+    if (field) setup.push({ kind: "assign", variable: "value", value: sampleValue(field.type, field.name, "update", needs, columnRuled(field.type) ? needs.column(view.model, field.name) : undefined) });
     tests.add(
       "update",
       "",

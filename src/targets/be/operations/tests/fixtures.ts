@@ -16,7 +16,7 @@ export function factoryFixtures(view: ResourceView, path: string, keys: Referenc
   const fields = createBodyFields(view.config);
   if (fields === undefined) return [];
   const needs = new Needs();
-  const entries = bodyEntries(fields, "create", "created", keys, needs);
+  const entries = bodyEntries(fields, "create", "created", keys, needs, view.model);
   const bodyName = `${view.name}_body`;
   const route = `\`\`POST ${path}\`\``;
   const referenced = needs.factories.map((factory) => factory.replace(/^make_/, "").replace(/_/g, " "));

@@ -1,11 +1,14 @@
 // Sample values of generated tests, as Python expressions: valid values that pass the
 // schemas' validation (unique strings and e-mails, UTC date-times, JSON objects), a
-// second valid value for updates, and one invalid value per type for 422 tests. A field
-// with `references` gets the key of a resource created first, through its factory.
+// second valid value for updates, and one invalid value per type for 422 tests. Values
+// written to a column respect it (read from the model at test time). A field with
+// `references` gets the key of a resource created first, through its factory.
 
 import { ImportCollector } from "../../../../codegen/index.js";
 import type { ScalarField, ScalarFieldType } from "../../config/schema.js";
+import { columnRuled } from "../../python/annotations.js";
 import { pythonLiteral, pythonString } from "../../python/literals.js";
+import type { ModelRef } from "../../resource.js";
 
 /** What the expressions built for one Python scope need: imports, helpers, fixtures. */
 export class Needs {
@@ -18,6 +21,12 @@ export class Needs {
   factory(name: string): string {
     if (!this.factories.includes(name)) this.factories.push(name);
     return name;
+  }
+
+  /** `Book.isbn`: the model attribute a value is written to (its model imported). */
+  column(model: ModelRef, attribute: string): string {
+    this.imports.addFrom(model.module, model.importName);
+    return `${model.local}.${attribute}`;
   }
 }
 
@@ -34,12 +43,20 @@ const CONSTANTS: Record<Exclude<ScalarFieldType, "str" | "email" | "uuid">, Reco
   json: { create: { sample: 1 }, update: { sample: 2 } },
 };
 
-/** A valid value of `type` (`unique("title")`, `7`, `"2024-01-31"`); `prefix` names unique strings. */
-export function sampleValue(type: ScalarFieldType, prefix: string, variant: Variant, needs: Needs): string {
+/**
+ * A valid value of `type` (`unique("title")`, `7`, `"2024-01-31"`); `prefix` names unique
+ * strings. With the `column` it is written to (`Book.isbn`), a string fits the column's
+ * length and an integer is random (the column may be unique), in any integer column's range.
+ */
+export function sampleValue(type: ScalarFieldType, prefix: string, variant: Variant, needs: Needs, column?: string): string {
   switch (type) {
     case "str":
       needs.unique = true;
-      return `unique(${pythonString(prefix)})`;
+      return column === undefined ? `unique(${pythonString(prefix)})` : `unique(${pythonString(prefix)}, ${column})`;
+    case "int":
+      if (column === undefined) return pythonLiteral(CONSTANTS.int[variant]);
+      needs.imports.add("random");
+      return "random.randint(1, 32_767)";
     case "email":
       needs.unique = true;
       return `unique(${pythonString(prefix)}) + "@example.com"`;
@@ -88,12 +105,14 @@ export function bodyEntries(
   references: "created" | "placeholder",
   keys: ReferenceKeys,
   needs: Needs,
+  model?: ModelRef,
 ): { name: string; value: string }[] {
   const entries: { name: string; value: string }[] = [];
   for (const field of fields) {
     if (!field.required && (field.references !== undefined || field.type === "uuid")) continue;
     let value: string;
-    if (field.references === undefined) value = sampleValue(field.type, field.name, variant, needs);
+    const column = model && columnRuled(field.type) ? needs.column(model, field.name) : undefined;
+    if (field.references === undefined) value = sampleValue(field.type, field.name, variant, needs, column);
     else if (references === "created") value = referenceValue(field.references, keys(field.references).pk, needs);
     else value = placeholderKey(keys(field.references).pkType, needs);
     entries.push({ name: field.name, value });

@@ -4,11 +4,12 @@
 // `tests` (operation scope) runs after `auth`, reads the entry's handler (its final
 // dependencies decide the 401 tests) and adds its tests, and the factories of create entries.
 
-import { type BuildContext, operation } from "../../../../codegen/index.js";
+import { type BuildContext, StaticFile, operation } from "../../../../codegen/index.js";
 import { cascaded } from "../../cascade.js";
 import { createEntry } from "../../config/references.js";
 import { type ProjectConfig, type ResolvedApp, withArticle } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
+import { docstringText } from "../../python/literals.js";
 import { RouteHandler } from "../../modules/handler.js";
 import { ENDPOINT_OPERATIONS } from "../auth/augment.js";
 import { type TestTarget, actionTests, crudTests } from "./cases.js";
@@ -24,8 +25,20 @@ export class TestSuite {
   }
 
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
-    return [buildConftest(ctx)];
+    return [buildConftest(ctx), ...testPackages(ctx.instance as ResolvedApp)];
   }
+}
+
+// `{module}/__init__.py` and `{module}/tests/__init__.py`: pytest (in its default import
+// mode) names a test module after the packages above it, so two apps' `test_comment.py`
+// become `content.tests.test_comment` and `community.tests.test_comment`, not one name twice.
+function testPackages(app: ResolvedApp): StaticFile[] {
+  const module = app.config.module;
+  const file = (path: string, doc: string) => new StaticFile({ path, template: "operations/tests/templates/package.py.njk", context: { doc: docstringText(doc) } });
+  return [
+    file(`${module}/__init__.py`, `The generated \`\`${module}\`\` app: its schemas, serializers, routes and tests.`),
+    file(`${module}/tests/__init__.py`, `Generated tests of the \`\`${module}\`\` app; run them with pytest.`),
+  ];
 }
 
 @operation("test_module", { scope: "resource", requires: ["resource_files"] })

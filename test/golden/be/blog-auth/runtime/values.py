@@ -54,14 +54,15 @@ def _storable_text(value: str) -> str:
 def _json_number(value: Any) -> Any:
     """Numbers come as JSON numbers (``2.0`` is the integer 2), never as text."""
     if isinstance(value, str | bool):
-        raise ValueError("must be a JSON number")
+        # A ValueError, not a TypeError: Pydantic answers it as a validation error.
+        raise ValueError("must be a JSON number")  # noqa: TRY004
     return value
 
 
 def _iso_text(value: Any) -> Any:
     """Dates and date-times come as ISO 8601 text, never as a number of seconds."""
     if isinstance(value, int | float):
-        raise ValueError("must be an ISO 8601 string")
+        raise ValueError("must be an ISO 8601 string")  # noqa: TRY004
     return value
 
 

@@ -9,6 +9,7 @@ routes' commits only release savepoints, so no test sees another's rows.
 """
 
 import os
+import random
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -39,9 +40,15 @@ METADATA = tuple(dict.fromkeys([Author.metadata, Article.metadata, Tag.metadata,
 Factory = Callable[[], Awaitable[dict[str, Any]]]
 
 
-def unique(prefix: str) -> str:
-    """*prefix* with a random suffix, so values of unique columns never collide."""
-    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+def unique(prefix: str, column: object = None) -> str:
+    """*prefix* with a random suffix, so values of unique columns never collide.
+
+    Random hex alone when that is too long for *column* (a model attribute such as
+    ``Book.isbn``): the column's real length decides, read from the model.
+    """
+    value = f"{prefix}-{uuid.uuid4().hex[:12]}"
+    length = getattr(getattr(column, "type", None), "length", None)
+    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
@@ -115,7 +122,7 @@ def author_body() -> Factory:
     """Makes valid bodies for ``POST /authors``."""
 
     async def build() -> dict[str, Any]:
-        return {"name": unique("name"), "email": unique("email") + "@example.com"}
+        return {"name": unique("name", Author.name), "email": unique("email") + "@example.com"}
 
     return build
 
@@ -140,7 +147,7 @@ def article_body(make_author: Factory) -> Factory:
     """
 
     async def build() -> dict[str, Any]:
-        return {"title": unique("title"), "body": unique("body"), "published": True, "published_at": "2024-01-31T12:00:00Z", "publish_on": "2024-01-31", "word_count": 7, "rating": 1.5, "extra": {"sample": 1}, "author_id": (await make_author())["id"]}
+        return {"title": unique("title", Article.title), "body": unique("body", Article.body), "published": True, "published_at": "2024-01-31T12:00:00Z", "publish_on": "2024-01-31", "word_count": random.randint(1, 32_767), "rating": 1.5, "extra": {"sample": 1}, "author_id": (await make_author())["id"]}
 
     return build
 
@@ -162,7 +169,7 @@ def tag_body() -> Factory:
     """Makes valid bodies for ``POST /tags``."""
 
     async def build() -> dict[str, Any]:
-        return {"name": unique("name")}
+        return {"name": unique("name", Tag.name)}
 
     return build
 
@@ -187,7 +194,7 @@ def comment_body(make_article: Factory, make_author: Factory) -> Factory:
     """
 
     async def build() -> dict[str, Any]:
-        return {"body": unique("body"), "article_id": (await make_article())["id"], "author_id": (await make_author())["id"]}
+        return {"body": unique("body", Comment.body), "article_id": (await make_article())["id"], "author_id": (await make_author())["id"]}
 
     return build
 
@@ -209,7 +216,7 @@ def category_body() -> Factory:
     """Makes valid bodies for ``POST /categories``."""
 
     async def build() -> dict[str, Any]:
-        return {"slug": unique("slug"), "title": unique("title")}
+        return {"slug": unique("slug", Category.slug), "title": unique("title", Category.title)}
 
     return build
 

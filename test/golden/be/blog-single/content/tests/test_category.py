@@ -12,19 +12,28 @@ from typing import Any
 import pytest
 from httpx import AsyncClient
 
+from blog.models import Category
+
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 # Makes a valid create body, or creates a row through the API and returns it.
 Factory = Callable[[], Awaitable[dict[str, Any]]]
 
+
+def unique(prefix: str, column: object = None) -> str:
+    """*prefix* with a random suffix, so values of unique columns never collide.
+
+    Random hex alone when that is too long for *column* (a model attribute such as
+    ``Book.isbn``): the column's real length decides, read from the model.
+    """
+    value = f"{prefix}-{uuid.uuid4().hex[:12]}"
+    length = getattr(getattr(column, "type", None), "length", None)
+    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+
+
 PATH = "/categories"
 # The URL of a category that does not exist.
-MISSING = f"{PATH}/missing-{uuid.uuid4().hex}"
-
-
-def unique(prefix: str) -> str:
-    """*prefix* with a random suffix, so values of unique columns never collide."""
-    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+MISSING = f"{PATH}/{unique('missing', Category.slug)}"
 
 
 async def test_get_category(client: AsyncClient, make_category: Factory) -> None:
@@ -90,7 +99,7 @@ async def test_create_category_rejects_a_bad_body(client: AsyncClient, category_
 async def test_update_category(client: AsyncClient, make_category: Factory) -> None:
     """``PATCH /categories/{pk}`` changes ``title``, and the change is kept."""
     category = await make_category()
-    value = unique("title")
+    value = unique("title", Category.title)
     response = await client.patch(f"{PATH}/{category['slug']}", json={"title": value})
     assert response.status_code == 200, response.text
     assert response.json()["title"] == value

@@ -12,19 +12,28 @@ from typing import Any
 import pytest
 from httpx import AsyncClient
 
+from blog.models import Comment
+
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 # Makes a valid create body, or creates a row through the API and returns it.
 Factory = Callable[[], Awaitable[dict[str, Any]]]
 
+
+def unique(prefix: str, column: object = None) -> str:
+    """*prefix* with a random suffix, so values of unique columns never collide.
+
+    Random hex alone when that is too long for *column* (a model attribute such as
+    ``Book.isbn``): the column's real length decides, read from the model.
+    """
+    value = f"{prefix}-{uuid.uuid4().hex[:12]}"
+    length = getattr(getattr(column, "type", None), "length", None)
+    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+
+
 PATH = "/comments"
 # The URL of a comment that does not exist.
 MISSING = f"{PATH}/{uuid.uuid4()}"
-
-
-def unique(prefix: str) -> str:
-    """*prefix* with a random suffix, so values of unique columns never collide."""
-    return f"{prefix}-{uuid.uuid4().hex[:12]}"
 
 
 async def test_get_comment(client: AsyncClient, make_comment: Factory) -> None:
@@ -90,7 +99,7 @@ async def test_create_comment_rejects_a_bad_body(client: AsyncClient, comment_bo
 async def test_update_comment(client: AsyncClient, make_comment: Factory) -> None:
     """``PATCH /comments/{pk}`` changes ``body``, and the change is kept."""
     comment = await make_comment()
-    value = unique("body")
+    value = unique("body", Comment.body)
     response = await client.patch(f"{PATH}/{comment['id']}", json={"body": value})
     assert response.status_code == 200, response.text
     assert response.json()["body"] == value

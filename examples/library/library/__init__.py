@@ -1,0 +1,1 @@
+"""The lending library example: hand-written models and actions, a generated API."""
