@@ -88,6 +88,7 @@ async def test_value_the_database_refuses_is_422(
     response = await client.post(f"/books/{2**31}")
     assert response.status_code == 422
     assert "int32" in response.json()["detail"][0]["msg"]
+    assert response.json()["detail"][0]["loc"] == []
 
 
 async def test_unsafe_validation_input_still_answers_json() -> None:

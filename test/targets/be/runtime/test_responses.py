@@ -31,8 +31,9 @@ async def test_location_resolves_for_any_key() -> None:
 
 
 def test_error_responses_document_status_and_body() -> None:
-    documented = error_responses(404, 409, 503)
-    assert list(documented) == [404, 409, 503]
+    documented = error_responses(404, 409, 413, 503)
+    assert list(documented) == [404, 409, 413, 503]
+    assert "text/plain" in documented[413]["content"]
     assert documented[404]["model"] is ErrorBody
     assert documented[409]["model"] is ConflictBody
     assert "Retry-After" in documented[503]["headers"]

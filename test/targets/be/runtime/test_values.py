@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 from runtime.values import (
     INDEXED_TEXT_MAX_LENGTH,
     INT64_MAX,
+    INT64_SCHEMA_BOUNDS,
     DbBool,
     DbDate,
     DbDatetime,
@@ -167,6 +168,7 @@ def test_constraints_are_in_the_json_schema() -> None:
     assert properties["small"]["anyOf"][0]["minimum"] == -(2**15)
     assert properties["price"]["anyOf"][0]["exclusiveMaximum"] == 1000
     assert "ge" not in properties["big"]["anyOf"][0]
+    assert properties["big"]["anyOf"][0]["maximum"] == INT64_SCHEMA_BOUNDS["maximum"]
 
 
 class Scalars(BaseModel):

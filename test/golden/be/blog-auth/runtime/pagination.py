@@ -43,7 +43,7 @@ def decode_cursor(cursor: str, key_type: type[KeyT]) -> KeyT:
             base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         )
         return TypeAdapter(key_type).validate_python(document["after"])
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         raise RequestValidationError(
             [
                 {

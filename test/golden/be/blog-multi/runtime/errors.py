@@ -74,9 +74,10 @@ def _unavailable(detail: str) -> JSONResponse:
 
 
 def _refused_value(detail: str) -> JSONResponse:
+    # The database does not say which of the request's values it refused: no `loc`.
     return SafeJSONResponse(
         status_code=status.HTTP_422_UNPROCESSABLE_CONTENT,
-        content={"detail": [{"type": "value_error", "loc": ["body"], "msg": detail}]},
+        content={"detail": [{"type": "value_error", "loc": [], "msg": detail}]},
     )
 
 

@@ -45,7 +45,11 @@ _ERRORS: dict[int, dict[str, Any]] = {
         "model": ConflictBody,
         "description": "The change conflicts with a database constraint.",
     },
-    413: {"model": ErrorBody, "description": "The request body is too large."},
+    # Starlette answers it before the route runs, as plain text.
+    413: {
+        "description": "The request body is larger than the route accepts.",
+        "content": {"text/plain": {"schema": {"type": "string"}}},
+    },
     429: {
         "model": ErrorBody,
         "description": "Too many requests; retry later.",

@@ -17,16 +17,19 @@ from typing import Annotated, Any
 
 import annotated_types
 import email_validator
-from pydantic import AfterValidator, BeforeValidator, Field, Strict
+from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic.json_schema import JsonDict, Strict
 from sqlalchemy import BigInteger, Column, DateTime, Integer, Numeric, SmallInteger
 from sqlalchemy import Float as FloatType
 from sqlalchemy import String as StringType
 from sqlalchemy.orm import InstrumentedAttribute
 from typing_extensions import TypeAliasType
 
-# The 64-bit bounds, rounded inwards to numbers a double holds exactly: clients that
-# read JSON numbers as doubles (JavaScript, JSON Schema validators) see the same bound.
-INT64_MIN, INT64_MAX = -(2**63) + 1024, 2**63 - 1024
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+# The 64-bit bounds as the JSON schema states them: rounded inwards to numbers a double
+# holds exactly, for clients that read JSON numbers as doubles (JavaScript, JSON Schema
+# validators). Any integer such a client takes to be within them is within 64 bits.
+INT64_SCHEMA_BOUNDS: JsonDict = {"minimum": -(2**63) + 1024, "maximum": 2**63 - 1024}
 _INTEGER_RANGES: list[tuple[type[Integer], int, int]] = [
     (SmallInteger, -(2**15), 2**15 - 1),
     (BigInteger, INT64_MIN, INT64_MAX),
@@ -99,9 +102,10 @@ DbEmail = Annotated[
 # Constraints sit before the check of the JSON type: Pydantic places them on the number
 # itself then, and they show in the JSON schema as `minimum`/`maximum`.
 _INT64 = annotated_types.Interval(ge=INT64_MIN, le=INT64_MAX)
+_INT64_SCHEMA = Field(json_schema_extra=INT64_SCHEMA_BOUNDS)
 _FINITE = Field(allow_inf_nan=False)
 _JSON_NUMBER = BeforeValidator(_json_number)
-DbInt = Annotated[int, _INT64, _JSON_NUMBER]
+DbInt = Annotated[int, _INT64, _INT64_SCHEMA, _JSON_NUMBER]
 """A JSON integer of at most 64 bits (``bigint``)."""
 DbFloat = Annotated[float, _FINITE, _JSON_NUMBER]
 """A finite JSON number."""
@@ -168,7 +172,10 @@ def column_rules(attribute: InstrumentedAttribute[Any]) -> ColumnRules:
             for kind, low, high in _INTEGER_RANGES
             if isinstance(column_type, kind)
         )
-        return ColumnRules(annotated_types.Interval(ge=low, le=high), _JSON_NUMBER)
+        rules = [annotated_types.Interval(ge=low, le=high), _JSON_NUMBER]
+        if isinstance(column_type, BigInteger):
+            rules.insert(1, _INT64_SCHEMA)
+        return ColumnRules(*rules)
     if isinstance(column_type, FloatType):
         return ColumnRules(_FINITE, _JSON_NUMBER)
     if isinstance(column_type, Numeric):
