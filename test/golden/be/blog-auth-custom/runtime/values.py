@@ -17,8 +17,8 @@ from typing import Annotated, Any
 
 import annotated_types
 import email_validator
-from pydantic import AfterValidator, BeforeValidator, Field
-from pydantic.json_schema import JsonDict, Strict
+from pydantic import AfterValidator, BeforeValidator, Field, Strict
+from pydantic.config import JsonDict
 from sqlalchemy import BigInteger, Column, DateTime, Integer, Numeric, SmallInteger
 from sqlalchemy import Float as FloatType
 from sqlalchemy import String as StringType
