@@ -234,6 +234,28 @@ describe("blog backend: CRUD", () => {
     assert.deepEqual(edited.body, { ...reply.body, body: "Very nice" });
     expectStatus(await api.delete(`/comments/${reply.body.id}`), 204);
   });
+
+  it("replays a create or an action retried with the same Idempotency-Key, changing nothing", async () => {
+    const keyed = api.with({ "Idempotency-Key": `retry-${unique()}` });
+    const name = `tag-${unique()}`;
+    const first = await keyed.post("/tags", { name });
+    const again = await keyed.post("/tags", { name });
+    expectStatus(first, 201);
+    expectStatus(again, 201);
+    assert.deepEqual(again.body, first.body);
+    assert.equal(again.headers.get("location"), first.headers.get("location"));
+    assert.equal(again.headers.get("idempotent-replayed"), "true");
+    const rows = await postgres!.query("SELECT count(*)::int AS n FROM tags WHERE name = $1", [name]);
+    assert.equal(rows[0]!.n, 1);
+    // The same key for another body conflicts; the same key on another route is another key.
+    expectStatus(await keyed.post("/tags", { name: `${name}-other` }), 409);
+    expectStatus(await keyed.post("/categories", { slug: `s-${unique()}`, title: "T" }), 201);
+    const article = await createArticle((await createAuthor()).id);
+    const publish = api.with({ "Idempotency-Key": `publish-${unique()}` });
+    const published = await publish.post(`/articles/${article.id}/publish-article`);
+    expectStatus(published, 200);
+    assert.deepEqual((await publish.post(`/articles/${article.id}/publish-article`)).body, published.body);
+  });
 });
 
 describe("blog backend: errors", () => {

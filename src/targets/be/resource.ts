@@ -13,7 +13,7 @@ import { scalarAnnotation } from "./python/annotations.js";
  */
 const GENERATED_NAMES: ReadonlySet<string> = new Set([
   "APIRouter", "Annotated", "Any", "AsyncSession", "CurrentUser", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt", "DbJson", "DbText",
-  "HTTPException", "MISSING", "Page", "Path", "Query", "Request", "Response", "SessionDep", "call_action", "column_rules", "delete",
+  "HTTPException", "IdempotencyDep", "MISSING", "Page", "Path", "Query", "Request", "Response", "SessionDep", "call_action", "column_rules", "delete",
   "error_responses", "joinedload", "location", "paginate", "router", "select", "selectinload", "status", "subqueryload",
 ]);
 
@@ -76,7 +76,7 @@ export interface ResourceView {
 
 /** Names generated handlers use for their own variables and parameters; a resource named like one gets `_row`. */
 const HANDLER_NAMES = new Set([
-  "body", "current_user", "cursor", "delete", "deleted", "limit", "location", "name", "next_cursor", "params", "pk", "request", "response", "result",
+  "body", "current_user", "cursor", "delete", "deleted", "idempotency", "limit", "location", "name", "next_cursor", "params", "pk", "request", "response", "result",
   "router", "select", "session", "status", "value",
 ]);
 

@@ -1,7 +1,8 @@
 """Test-only launcher: serve an example's ``<package>.main:app``, counting SQL.
 
 ``--package`` names the example's package (``blog`` unless given). Creates the tables
-(``<package>.models.create_tables``), then runs uvicorn on 127.0.0.1:<port>.
+(``<package>.models.create_tables`` and the generated ``idempotency_keys``), then
+runs uvicorn on 127.0.0.1:<port>.
 Unless ``--no-count`` is given, every response carries ``X-SQL-Statements``: the
 number of statements the request sent to the database. Needs ``DATABASE_URL`` and
 the package on ``PYTHONPATH``.
@@ -57,6 +58,9 @@ class StatementCounter:
 async def prepare_database(package: str) -> None:
     engine = import_module(f"{package}.api.db.session").get_engine()
     await import_module(f"{package}.models").create_tables(engine)
+    idempotency = import_module(f"{package}.api.runtime.idempotency")
+    async with engine.begin() as connection:
+        await connection.run_sync(idempotency.metadata.create_all)
     # The pool's connections belong to this event loop; uvicorn runs another.
     await engine.dispose()
 

@@ -53,6 +53,17 @@ const ProjectObject = z
           "one is answered 413 before it is read further. Apps, resources and operation entries may override it. Default: 1 MiB.",
         examples: [10_485_760],
       }),
+    idempotency_expiry: z
+      .int()
+      .min(1, "must be a positive number of seconds")
+      .default(86_400)
+      .meta({
+        description:
+          "Seconds an `Idempotency-Key` is remembered: a `POST` (create or action) retried with the same key within this time " +
+          "gets the first answer again and changes nothing. The keys live in the table `idempotency_keys` of " +
+          "`runtime/idempotency.py`'s `metadata` (add it to your migrations). Default: one day.",
+        examples: [3600],
+      }),
     apps: AppList.optional().meta({
       description: "The apps of a multi-app project; app modules and app prefixes are unique. Not with `module`, `resources` or `prefix`.",
     }),
@@ -210,6 +221,7 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
     generate_tests: project.generate_tests,
     require_auth: project.require_auth,
     max_body_size: project.max_body_size,
+    idempotency_expiry: project.idempotency_expiry,
     /** The apps; for the shorthand, one app (and its config) marked with `[sourcePath]: ""`. */
     apps: apps.map((app) => sourced(app, singleApp ? "" : undefined)),
     /** Whether the config used the single-app shorthand (no project-level router is generated). */

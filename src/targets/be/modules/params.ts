@@ -25,3 +25,15 @@ export function pkParam(view: ResourceView): RouteParam {
   if (view.config.pk_type !== "uuid") imports.addFrom(view.model.module, view.model.importName);
   return new RouteParam({ name: "pk", annotation, imports, converter: KEY_CONVERTERS[view.config.pk_type] });
 }
+
+/**
+ * `idempotency: IdempotencyDep`, the `Idempotency-Key` header of a `POST` route, and the
+ * template values its handler needs to replay and remember answers.
+ */
+export function idempotencyParam(view: ResourceView): RouteParam {
+  return new RouteParam({
+    name: "idempotency",
+    annotation: "IdempotencyDep",
+    imports: new ImportCollector().addFrom(`${view.runtimePackage}.idempotency`, "IdempotencyDep"),
+  });
+}

@@ -9,7 +9,8 @@ import { ActionOptions, type ProjectConfig, type ScalarField } from "../../confi
 import { paramsSchema } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { RouteHandler, RouteParam } from "../../modules/handler.js";
-import { pkParam, sessionParam } from "../../modules/params.js";
+import { idempotencyParam, pkParam, sessionParam } from "../../modules/params.js";
+import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
 import { decideAuth } from "../auth/decide.js";
@@ -38,6 +39,7 @@ export class Action {
       routeParams.push(new RouteParam({ name: "params", annotation: params.name }));
       imports.addFrom(params.module.dotted, params.name);
     }
+    routeParams.push(idempotencyParam(view));
     let responseModel: string | undefined;
     if (options.response === "instance") {
       responseModel = shape!.schema.name;
@@ -77,6 +79,8 @@ export class Action {
           call: `${options.response === "json" ? "result = " : ""}await call_action(${args.join(", ")})`,
           loader: shape ? routes.loader(shape) : undefined,
           serializer: shape?.serializer,
+          status: options.status_code,
+          expiry: pythonInt(ctx.config.idempotency_expiry),
         },
       },
       imports,

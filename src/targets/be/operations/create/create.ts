@@ -7,7 +7,8 @@ import { CrudOptions, type ProjectConfig, withArticle } from "../../config/schem
 import { createSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { RouteHandler, RouteParam } from "../../modules/handler.js";
-import { sessionParam } from "../../modules/params.js";
+import { idempotencyParam, sessionParam } from "../../modules/params.js";
+import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId, resourceHasOperation } from "../../resource.js";
 
@@ -31,6 +32,7 @@ export class Create {
       params.push(new RouteParam({ name: "request", annotation: "Request" }), new RouteParam({ name: "response", annotation: "Response" }));
       imports.addFrom("fastapi", "Request", "Response").addFrom(`${view.runtimePackage}.responses`, "location");
     }
+    params.push(idempotencyParam(view));
     const name = `create_${view.name}`;
     const handler = new RouteHandler({
       module: routes,
@@ -57,6 +59,7 @@ export class Create {
           loader: shape.loaders.length > 0 ? routes.loader(shape) : undefined,
           located,
           by_alias: body.aliased,
+          expiry: pythonInt(ctx.config.idempotency_expiry),
         },
       },
       imports,

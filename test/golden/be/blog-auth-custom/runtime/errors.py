@@ -27,6 +27,8 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
+from .idempotency import Replay, replay_handler
+
 RETRY_AFTER_SECONDS = 1
 """What ``Retry-After`` says on a 503: the pool or database is expected back soon."""
 
@@ -162,3 +164,4 @@ def register_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(PoolTimeoutError, pool_timeout_handler)
     app.add_exception_handler(OSError, connection_error_handler)
     app.add_exception_handler(HTTPException, http_error_handler)
+    app.add_exception_handler(Replay, replay_handler)

@@ -3,11 +3,12 @@
 
 The ``Db*`` types refuse what the database would reject with an error (a NUL or a lone
 surrogate in text, a non-finite number, a date-time that overflows once converted to
-UTC, an integer past 64 bits), and accept only the JSON type their schema names (no
-``"1"`` for an integer, no number for a date). ``column_rules(Model.attribute)`` adds
-what the mapped column itself states: the length of a ``String(n)``, the range of an
-integer or ``Numeric(p, s)`` column. A failed check is a 422 naming the field, and
-every constraint is in the OpenAPI schema, so what the schema allows is accepted.
+UTC, an integer past what a JSON number holds exactly), and accept only the JSON type
+their schema names (no ``"1"`` for an integer, no number for a date).
+``column_rules(Model.attribute)`` adds what the mapped column itself states: the
+length of a ``String(n)``, the range of an integer or ``Numeric(p, s)`` column. A
+failed check is a 422 naming the field, and every constraint is in the OpenAPI
+schema, so what the schema allows is accepted.
 """
 
 from collections.abc import Iterator
@@ -18,21 +19,19 @@ from typing import Annotated, Any
 import annotated_types
 import email_validator
 from pydantic import AfterValidator, BeforeValidator, Field, Strict
-from pydantic.config import JsonDict
 from sqlalchemy import BigInteger, Column, DateTime, Integer, Numeric, SmallInteger
 from sqlalchemy import Float as FloatType
 from sqlalchemy import String as StringType
 from sqlalchemy.orm import InstrumentedAttribute
 from typing_extensions import TypeAliasType
 
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-# The 64-bit bounds as the JSON schema states them: rounded inwards to numbers a double
-# holds exactly, for clients that read JSON numbers as doubles (JavaScript, JSON Schema
-# validators). Any integer such a client takes to be within them is within 64 bits.
-INT64_SCHEMA_BOUNDS: JsonDict = {"minimum": -(2**63) + 1024, "maximum": 2**63 - 1024}
+# Integers a JSON number holds exactly for every client (I-JSON, RFC 7493): past 2**53,
+# clients that read numbers as doubles (JavaScript, JSON Schema validators) round them.
+# A `bigint` column and an integer without a column accept this range.
+JSON_INT_MIN, JSON_INT_MAX = -(2**53) + 1, 2**53 - 1
 _INTEGER_RANGES: list[tuple[type[Integer], int, int]] = [
     (SmallInteger, -(2**15), 2**15 - 1),
-    (BigInteger, INT64_MIN, INT64_MAX),
+    (BigInteger, JSON_INT_MIN, JSON_INT_MAX),
     (Integer, -(2**31), 2**31 - 1),
 ]
 INDEXED_TEXT_MAX_LENGTH = 500
@@ -101,12 +100,11 @@ DbEmail = Annotated[
 """An e-mail address (syntax only; ``.test`` addresses are accepted), normalized."""
 # Constraints sit before the check of the JSON type: Pydantic places them on the number
 # itself then, and they show in the JSON schema as `minimum`/`maximum`.
-_INT64 = annotated_types.Interval(ge=INT64_MIN, le=INT64_MAX)
-_INT64_SCHEMA = Field(json_schema_extra=INT64_SCHEMA_BOUNDS)
+_JSON_INT = annotated_types.Interval(ge=JSON_INT_MIN, le=JSON_INT_MAX)
 _FINITE = Field(allow_inf_nan=False)
 _JSON_NUMBER = BeforeValidator(_json_number)
-DbInt = Annotated[int, _INT64, _INT64_SCHEMA, _JSON_NUMBER]
-"""A JSON integer of at most 64 bits (``bigint``)."""
+DbInt = Annotated[int, _JSON_INT, _JSON_NUMBER]
+"""A JSON integer of at most 53 bits (what every JSON client holds exactly)."""
 DbFloat = Annotated[float, _FINITE, _JSON_NUMBER]
 """A finite JSON number."""
 DbBool = Annotated[bool, Strict()]
@@ -119,17 +117,20 @@ DbDatetime = Annotated[
 """An ISO 8601 date-time that exists in UTC; without an offset it is taken as UTC."""
 JsonInt = Annotated[int, _JSON_NUMBER]
 """``jsonb`` holds integers of any size."""
+_NO_EXTRA_KEYS = Field(json_schema_extra={"additionalProperties": False})
+# Recursive: Pydantic resolves the quoted names; pyright does not follow a
+# TypeAliasType into itself, hence the two ignores.
 JsonItem = TypeAliasType(
     "JsonItem",
-    "DbText | JsonInt | DbFloat | DbBool | None | list[JsonItem] | JsonObject",
+    DbText
+    | JsonInt
+    | DbFloat
+    | DbBool
+    | None
+    | list["JsonItem"]  # pyright: ignore[reportInvalidTypeForm]
+    | Annotated[dict[DbText, "JsonItem"], _NO_EXTRA_KEYS],  # pyright: ignore[reportInvalidTypeForm]
 )
-JsonObject = TypeAliasType(
-    "JsonObject",
-    Annotated[
-        dict[DbText, JsonItem], Field(json_schema_extra={"additionalProperties": False})
-    ],
-)
-DbJson = JsonObject
+DbJson = Annotated[dict[DbText, JsonItem], _NO_EXTRA_KEYS]
 """A JSON object ``jsonb`` can hold: no NUL in its keys and strings, finite numbers."""
 
 
@@ -172,10 +173,7 @@ def column_rules(attribute: InstrumentedAttribute[Any]) -> ColumnRules:
             for kind, low, high in _INTEGER_RANGES
             if isinstance(column_type, kind)
         )
-        rules = [annotated_types.Interval(ge=low, le=high), _JSON_NUMBER]
-        if isinstance(column_type, BigInteger):
-            rules.insert(1, _INT64_SCHEMA)
-        return ColumnRules(*rules)
+        return ColumnRules(annotated_types.Interval(ge=low, le=high), _JSON_NUMBER)
     if isinstance(column_type, FloatType):
         return ColumnRules(_FINITE, _JSON_NUMBER)
     if isinstance(column_type, Numeric):

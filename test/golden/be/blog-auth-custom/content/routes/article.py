@@ -23,6 +23,7 @@ from blog.api.content.schemas.article import (
 from blog.api.content.serializers.article import to_article_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.actions import call_action
+from blog.api.runtime.idempotency import IdempotencyDep
 from blog.api.runtime.pagination import Page, paginate
 from blog.api.runtime.responses import error_responses, location
 from blog.models import Article, Comment
@@ -59,14 +60,16 @@ async def list_articles(session: SessionDep, current_user: CurrentUser, limit: A
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createArticle", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
-async def create_article(body: ArticleCreate, request: Request, response: Response, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
+async def create_article(body: ArticleCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = Article(**body.model_dump())
     session.add(article)
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))
-    await session.commit()
     response.headers["Location"] = location(request, article.id)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 
@@ -94,60 +97,72 @@ async def delete_article(pk: uuid.UUID, session: SessionDep, current_user: Curre
 
 
 @router.post("/{pk:uuid}/publish-article", operation_id="publishArticle", responses=error_responses(401, 404, 409, 503))
-async def publish_article(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
+async def publish_article(pk: uuid.UUID, idempotency: IdempotencyDep, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
+    await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(blog.actions.publish_article, article, session=session)
     await session.flush()
     result = to_article_read(await _load_article(session, pk))
+    await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result
 
 
 @router.post("/{pk:uuid}/schedule-article", operation_id="scheduleArticle", max_body_size=1_048_576, responses=error_responses(400, 401, 404, 409, 413, 503))
-async def schedule_article(pk: uuid.UUID, params: ScheduleArticleParams, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
+async def schedule_article(pk: uuid.UUID, params: ScheduleArticleParams, idempotency: IdempotencyDep, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
+    await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(blog.actions.schedule_article, article, publish_on=params.publish_on, note=params.note, session=session)
     await session.flush()
     result = to_article_read(await _load_article(session, pk))
+    await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result
 
 
 @router.post("/{pk:uuid}/tag-article", operation_id="tagArticle", max_body_size=1_048_576, responses=error_responses(400, 401, 404, 409, 413, 503))
-async def tag_article(pk: uuid.UUID, params: TagArticleParams, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
+async def tag_article(pk: uuid.UUID, params: TagArticleParams, idempotency: IdempotencyDep, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
+    await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(blog.actions.tag_article, article, tag_id=params.tag_id, session=session)
     await session.flush()
     result = to_article_read(await _load_article(session, pk))
+    await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result
 
 
 @router.post("/archive-stale-articles", operation_id="archiveStaleArticles", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
-async def archive_stale_articles(params: ArchiveStaleArticlesParams, session: SessionDep, current_user: CurrentUser) -> Any:
+async def archive_stale_articles(params: ArchiveStaleArticlesParams, idempotency: IdempotencyDep, session: SessionDep, current_user: CurrentUser) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
+    await idempotency.replay(session, expires_after=86_400, user=current_user)
     result = await call_action(blog.actions.archive_stale_articles, before=params.before, session=session)
+    await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result
 
 
 @router.post("/count-words", operation_id="countWords", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
-async def count_words(params: CountWordsParams, session: SessionDep, current_user: CurrentUser) -> Any:
+async def count_words(params: CountWordsParams, idempotency: IdempotencyDep, session: SessionDep, current_user: CurrentUser) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
+    await idempotency.replay(session, expires_after=86_400, user=current_user)
     result = await call_action(blog.actions.count_words, text=params.text, session=session)
+    await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result
 
 
 @router.post("/{pk:uuid}/review-article", operation_id="reviewArticle", responses=error_responses(401, 404, 409, 503))
-async def review_article(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
+async def review_article(pk: uuid.UUID, idempotency: IdempotencyDep, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
     """Run ``blog.actions.review_article`` on one article."""
+    await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(blog.actions.review_article, article, session=session, current_user=current_user)
     await session.flush()
     result = to_article_read(await _load_article(session, pk))
+    await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result

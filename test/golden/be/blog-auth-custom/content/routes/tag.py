@@ -11,6 +11,7 @@ from blog.api.auth.dependencies import CurrentUser
 from blog.api.content.schemas.tag import TagCreate, TagRead, TagUpdate
 from blog.api.content.serializers.tag import to_tag_read
 from blog.api.db.session import SessionDep
+from blog.api.runtime.idempotency import IdempotencyDep
 from blog.api.runtime.pagination import Page, paginate
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.values import column_rules
@@ -45,14 +46,16 @@ async def list_tags(session: SessionDep, current_user: CurrentUser, limit: Annot
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createTag", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
-async def create_tag(body: TagCreate, request: Request, response: Response, session: SessionDep, current_user: CurrentUser) -> TagRead:
+async def create_tag(body: TagCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep, current_user: CurrentUser) -> TagRead:
     """Create a tag; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400, user=current_user)
     tag = Tag(**body.model_dump())
     session.add(tag)
     await session.flush()
     result = to_tag_read(tag)
-    await session.commit()
     response.headers["Location"] = location(request, tag.id)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 

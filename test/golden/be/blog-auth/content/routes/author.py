@@ -13,6 +13,7 @@ from blog.api.auth.dependencies import CurrentUser
 from blog.api.content.schemas.author import AuthorCreate, AuthorRead, AuthorUpdate
 from blog.api.content.serializers.author import to_author_read
 from blog.api.db.session import SessionDep
+from blog.api.runtime.idempotency import IdempotencyDep
 from blog.api.runtime.pagination import Page, paginate
 from blog.api.runtime.responses import error_responses, location
 from blog.models import Author
@@ -49,14 +50,16 @@ async def list_authors(session: SessionDep, current_user: CurrentUser, limit: An
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createAuthor", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
-async def create_author(body: AuthorCreate, request: Request, response: Response, session: SessionDep, current_user: CurrentUser) -> AuthorRead:
+async def create_author(body: AuthorCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep, current_user: CurrentUser) -> AuthorRead:
     """Create an author; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400, user=current_user)
     author = Author(**body.model_dump())
     session.add(author)
     await session.flush()
     result = to_author_read(await _load_author(session, author.id))
-    await session.commit()
     response.headers["Location"] = location(request, author.id)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 

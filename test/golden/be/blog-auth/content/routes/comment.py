@@ -13,6 +13,7 @@ from blog.api.auth.dependencies import CurrentUser
 from blog.api.content.schemas.comment import CommentCreate, CommentRead, CommentUpdate
 from blog.api.content.serializers.comment import to_comment_read
 from blog.api.db.session import SessionDep
+from blog.api.runtime.idempotency import IdempotencyDep
 from blog.api.runtime.pagination import Page, paginate
 from blog.api.runtime.responses import error_responses, location
 from blog.models import Comment
@@ -49,14 +50,16 @@ async def list_comments(session: SessionDep, current_user: CurrentUser, limit: A
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
-async def create_comment(body: CommentCreate, request: Request, response: Response, session: SessionDep, current_user: CurrentUser) -> CommentRead:
+async def create_comment(body: CommentCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep, current_user: CurrentUser) -> CommentRead:
     """Create a comment; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400, user=current_user)
     comment = Comment(**body.model_dump())
     session.add(comment)
     await session.flush()
     result = to_comment_read(await _load_comment(session, comment.id))
-    await session.commit()
     response.headers["Location"] = location(request, comment.id)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 

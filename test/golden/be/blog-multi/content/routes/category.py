@@ -14,6 +14,7 @@ from blog.api.content.schemas.category import (
 )
 from blog.api.content.serializers.category import to_category_read
 from blog.api.db.session import SessionDep
+from blog.api.runtime.idempotency import IdempotencyDep
 from blog.api.runtime.pagination import Page, paginate
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.values import DbText, column_rules
@@ -48,14 +49,16 @@ async def list_categories(session: SessionDep, limit: Annotated[int, Query(ge=1,
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createCategory", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_category(body: CategoryCreate, request: Request, response: Response, session: SessionDep) -> CategoryRead:
+async def create_category(body: CategoryCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> CategoryRead:
     """Create a category; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400)
     category = Category(**body.model_dump())
     session.add(category)
     await session.flush()
     result = to_category_read(category)
-    await session.commit()
     response.headers["Location"] = location(request, category.slug)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 

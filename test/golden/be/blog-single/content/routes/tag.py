@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from blog.api.content.schemas.tag import TagCreate, TagRead, TagUpdate
 from blog.api.content.serializers.tag import to_tag_read
 from blog.api.db.session import SessionDep
+from blog.api.runtime.idempotency import IdempotencyDep
 from blog.api.runtime.pagination import Page, paginate
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.values import column_rules
@@ -44,14 +45,16 @@ async def list_tags(session: SessionDep, limit: Annotated[int, Query(ge=1, le=10
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createTag", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_tag(body: TagCreate, request: Request, response: Response, session: SessionDep) -> TagRead:
+async def create_tag(body: TagCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> TagRead:
     """Create a tag; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400)
     tag = Tag(**body.model_dump())
     session.add(tag)
     await session.flush()
     result = to_tag_read(tag)
-    await session.commit()
     response.headers["Location"] = location(request, tag.id)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 

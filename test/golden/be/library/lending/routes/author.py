@@ -12,6 +12,7 @@ from sqlalchemy.orm import selectinload
 from library.api.db.session import SessionDep
 from library.api.lending.schemas.author import AuthorCreate, AuthorRead, AuthorUpdate
 from library.api.lending.serializers.author import to_author_read
+from library.api.runtime.idempotency import IdempotencyDep
 from library.api.runtime.pagination import Page, paginate
 from library.api.runtime.responses import error_responses, location
 from library.models import Author, Book
@@ -48,14 +49,16 @@ async def list_authors(session: SessionDep, limit: Annotated[int, Query(ge=1, le
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createAuthor", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_author(body: AuthorCreate, request: Request, response: Response, session: SessionDep) -> AuthorRead:
+async def create_author(body: AuthorCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> AuthorRead:
     """Create an author; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400)
     author = Author(**body.model_dump())
     session.add(author)
     await session.flush()
     result = to_author_read(await _load_author(session, author.id))
-    await session.commit()
     response.headers["Location"] = location(request, author.id)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 

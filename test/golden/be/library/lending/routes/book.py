@@ -20,6 +20,7 @@ from library.api.lending.schemas.book import (
 )
 from library.api.lending.serializers.book import to_book_read
 from library.api.runtime.actions import call_action
+from library.api.runtime.idempotency import IdempotencyDep
 from library.api.runtime.pagination import Page, paginate
 from library.api.runtime.responses import error_responses, location
 from library.models import Book
@@ -56,14 +57,16 @@ async def list_books(session: SessionDep, limit: Annotated[int, Query(ge=1, le=1
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createBook", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_book(body: BookCreate, request: Request, response: Response, session: SessionDep) -> BookRead:
+async def create_book(body: BookCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> BookRead:
     """Create a book; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400)
     book = Book(**body.model_dump())
     session.add(book)
     await session.flush()
     result = to_book_read(await _load_book(session, book.id))
-    await session.commit()
     response.headers["Location"] = location(request, book.id)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 
@@ -91,19 +94,23 @@ async def delete_book(pk: uuid.UUID, session: SessionDep) -> None:
 
 
 @router.post("/{pk:uuid}/add-genre", operation_id="addGenre", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def add_genre(pk: uuid.UUID, params: AddGenreParams, session: SessionDep) -> BookRead:
+async def add_genre(pk: uuid.UUID, params: AddGenreParams, idempotency: IdempotencyDep, session: SessionDep) -> BookRead:
     """Run ``library.actions.add_genre`` on one book."""
+    await idempotency.replay(session, expires_after=86_400)
     book = await _load_book(session, pk)
     await call_action(library.actions.add_genre, book, genre_code=params.genre_code, session=session)
     await session.flush()
     result = to_book_read(await _load_book(session, pk))
+    await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result
 
 
 @router.post("/count-books", operation_id="countBooks", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def count_books(params: CountBooksParams, session: SessionDep) -> Any:
+async def count_books(params: CountBooksParams, idempotency: IdempotencyDep, session: SessionDep) -> Any:
     """Run ``library.actions.count_books``; answer with its result."""
+    await idempotency.replay(session, expires_after=86_400)
     result = await call_action(library.actions.count_books, text=params.text, session=session)
+    await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result

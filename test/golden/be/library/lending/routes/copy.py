@@ -18,6 +18,7 @@ from library.api.lending.schemas.copy import (
 )
 from library.api.lending.serializers.copy import to_copy_read
 from library.api.runtime.actions import call_action
+from library.api.runtime.idempotency import IdempotencyDep
 from library.api.runtime.pagination import Page, paginate
 from library.api.runtime.responses import error_responses, location
 from library.api.runtime.values import column_rules
@@ -55,14 +56,16 @@ async def list_copies(session: SessionDep, limit: Annotated[int, Query(ge=1, le=
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createCopy", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_copy(body: CopyCreate, request: Request, response: Response, session: SessionDep) -> CopyRead:
+async def create_copy(body: CopyCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> CopyRead:
     """Create a copy; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400)
     copy = Copy(**body.model_dump())
     session.add(copy)
     await session.flush()
     result = to_copy_read(await _load_copy(session, copy.id))
-    await session.commit()
     response.headers["Location"] = location(request, copy.id)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 
@@ -90,11 +93,13 @@ async def delete_copy(pk: Annotated[int, column_rules(Copy.id)], session: Sessio
 
 
 @router.post("/{pk:int}/lend-copy", operation_id="lendCopy", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def lend_copy(pk: Annotated[int, column_rules(Copy.id)], params: LendCopyParams, session: SessionDep) -> CopyRead:
+async def lend_copy(pk: Annotated[int, column_rules(Copy.id)], params: LendCopyParams, idempotency: IdempotencyDep, session: SessionDep) -> CopyRead:
     """Run ``library.actions.lend_copy`` on one copy."""
+    await idempotency.replay(session, expires_after=86_400)
     copy = await _load_copy(session, pk)
     await call_action(library.actions.lend_copy, copy, member_id=params.member_id, due_on=params.due_on, session=session)
     await session.flush()
     result = to_copy_read(await _load_copy(session, pk))
+    await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from library.api.db.session import SessionDep
 from library.api.lending.schemas.genre import GenreCreate, GenreRead, GenreUpdate
 from library.api.lending.serializers.genre import to_genre_read
+from library.api.runtime.idempotency import IdempotencyDep
 from library.api.runtime.pagination import Page, paginate
 from library.api.runtime.responses import error_responses, location
 from library.api.runtime.values import DbText, column_rules
@@ -44,14 +45,16 @@ async def list_genres(session: SessionDep, limit: Annotated[int, Query(ge=1, le=
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createGenre", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_genre(body: GenreCreate, request: Request, response: Response, session: SessionDep) -> GenreRead:
+async def create_genre(body: GenreCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> GenreRead:
     """Create a genre; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400)
     genre = Genre(**body.model_dump())
     session.add(genre)
     await session.flush()
     result = to_genre_read(genre)
-    await session.commit()
     response.headers["Location"] = location(request, genre.code)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 

@@ -13,6 +13,7 @@ from library.api.db.session import SessionDep
 from library.api.lending.schemas.loan import LoanCreate, LoanRead, LoanUpdate
 from library.api.lending.serializers.loan import to_loan_read
 from library.api.runtime.actions import call_action
+from library.api.runtime.idempotency import IdempotencyDep
 from library.api.runtime.pagination import Page, paginate
 from library.api.runtime.responses import error_responses, location
 from library.api.runtime.values import column_rules
@@ -50,14 +51,16 @@ async def list_loans(session: SessionDep, limit: Annotated[int, Query(ge=1, le=1
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createLoan", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_loan(body: LoanCreate, request: Request, response: Response, session: SessionDep) -> LoanRead:
+async def create_loan(body: LoanCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> LoanRead:
     """Create a loan; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400)
     loan = Loan(**body.model_dump())
     session.add(loan)
     await session.flush()
     result = to_loan_read(await _load_loan(session, loan.id))
-    await session.commit()
     response.headers["Location"] = location(request, loan.id)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 
@@ -85,11 +88,13 @@ async def delete_loan(pk: Annotated[int, column_rules(Loan.id)], session: Sessio
 
 
 @router.post("/{pk:int}/return-loan", operation_id="returnLoan", responses=error_responses(404, 409, 503))
-async def return_loan(pk: Annotated[int, column_rules(Loan.id)], session: SessionDep) -> LoanRead:
+async def return_loan(pk: Annotated[int, column_rules(Loan.id)], idempotency: IdempotencyDep, session: SessionDep) -> LoanRead:
     """Run ``library.actions.return_loan`` on one loan."""
+    await idempotency.replay(session, expires_after=86_400)
     loan = await _load_loan(session, pk)
     await call_action(library.actions.return_loan, loan, session=session)
     await session.flush()
     result = to_loan_read(await _load_loan(session, pk))
+    await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from library.api.db.session import SessionDep
 from library.api.lending.schemas.member import MemberCreate, MemberRead, MemberUpdate
 from library.api.lending.serializers.member import to_member_read
+from library.api.runtime.idempotency import IdempotencyDep
 from library.api.runtime.pagination import Page, paginate
 from library.api.runtime.responses import error_responses, location
 from library.models import Member
@@ -44,14 +45,16 @@ async def list_members(session: SessionDep, limit: Annotated[int, Query(ge=1, le
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createMember", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_member(body: MemberCreate, request: Request, response: Response, session: SessionDep) -> MemberRead:
+async def create_member(body: MemberCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> MemberRead:
     """Create a member; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400)
     member = Member(**body.model_dump())
     session.add(member)
     await session.flush()
     result = to_member_read(member)
-    await session.commit()
     response.headers["Location"] = location(request, member.id)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 

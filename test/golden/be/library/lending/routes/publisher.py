@@ -14,6 +14,7 @@ from library.api.lending.schemas.publisher import (
     PublisherUpdate,
 )
 from library.api.lending.serializers.publisher import to_publisher_read
+from library.api.runtime.idempotency import IdempotencyDep
 from library.api.runtime.pagination import Page, paginate
 from library.api.runtime.responses import error_responses, location
 from library.api.runtime.values import column_rules
@@ -48,14 +49,16 @@ async def list_publishers(session: SessionDep, limit: Annotated[int, Query(ge=1,
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createPublisher", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_publisher(body: PublisherCreate, request: Request, response: Response, session: SessionDep) -> PublisherRead:
+async def create_publisher(body: PublisherCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> PublisherRead:
     """Create a publisher; the ``Location`` header gives its URL."""
+    await idempotency.replay(session, expires_after=86_400)
     publisher = Publisher(**body.model_dump())
     session.add(publisher)
     await session.flush()
     result = to_publisher_read(publisher)
-    await session.commit()
     response.headers["Location"] = location(request, publisher.id)
+    await idempotency.remember(session, result, status_code=201, response=response)
+    await session.commit()
     return result
 
 
