@@ -12,7 +12,8 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { type Postgres, startPostgres } from "../support/postgres.js";
@@ -20,6 +21,8 @@ import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, prepareLibraryProject, serveBlog } from "./support/blog.js";
 
 const run = promisify(execFile);
+/** test/e2e/support: its `schemathesis_hooks.py` gives each request an Idempotency-Key of its own. */
+const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "../support");
 
 /** Seconds of generated requests per API. */
 const MAX_TIME = 60;
@@ -75,8 +78,9 @@ async function schemathesis(baseUrl: string): Promise<Outcome> {
     "--output-truncate",
     "true",
   ];
+  const env = { ...process.env, SCHEMATHESIS_HOOKS: "schemathesis_hooks", PYTHONPATH: SUPPORT_DIR };
   try {
-    const { stdout, stderr } = await run(`${venv.bin}/st`, args, { cwd: workDir, maxBuffer: 64 * 1024 * 1024, timeout: (MAX_TIME + 120) * 1000 });
+    const { stdout, stderr } = await run(`${venv.bin}/st`, args, { cwd: workDir, env, maxBuffer: 64 * 1024 * 1024, timeout: (MAX_TIME + 120) * 1000 });
     return { ok: true, output: stdout + stderr };
   } catch (error) {
     const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };

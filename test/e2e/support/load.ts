@@ -12,6 +12,7 @@ export interface LoadRequest {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string;
   body?: unknown;
+  headers?: Record<string, string>;
   /** Called with the answer, e.g. to remember a created key. */
   onReply?: (status: number, body: string) => void;
 }
@@ -70,7 +71,7 @@ export async function runLoad(options: {
           path: job.path,
           agent,
           timeout: timeoutMs,
-          headers: body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+          headers: { ...job.headers, ...(body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) }) },
         },
         (res) => {
           const chunks: Buffer[] = [];
