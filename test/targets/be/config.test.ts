@@ -766,6 +766,7 @@ describe("ProjectConfig", () => {
       generate_tests: false,
       require_auth: true,
       max_body_size: 1_048_576,
+      idempotency_expiry: 86_400,
       apps: [{ config: { module: "blog", resources: [resource] }, prefix: "" }],
       single_app: true,
     });

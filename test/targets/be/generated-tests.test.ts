@@ -77,7 +77,13 @@ describe("which files", () => {
 
   test("a test module per resource with tests, and one conftest with the factories of every creatable resource", async () => {
     const generated = await files({ module: "shop", resources: [author(), book({ generate_tests: true })] });
-    assert.deepEqual([...generated.keys()].filter((path) => path.includes("/tests/")).sort(), ["shop/tests/conftest.py", "shop/tests/test_book.py"]);
+    assert.deepEqual([...generated.keys()].filter((path) => path.includes("/tests/")).sort(), [
+      "shop/tests/__init__.py",
+      "shop/tests/conftest.py",
+      "shop/tests/test_book.py",
+    ]);
+    // Packages: pytest names test modules after their app (`shop.tests.test_book`).
+    assert.ok(generated.has("shop/__init__.py"));
     const conftest = generated.get("shop/tests/conftest.py")!;
     assert.deepEqual(fixtureNames(conftest), ["engine", "connection", "app", "client", "author_body", "make_author", "book_body", "make_book"]);
     assert.match(conftest, /"author_id": \(await make_author\(\)\)\["id"\]/);

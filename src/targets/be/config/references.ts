@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import { type FieldSpec, FieldList, ParamList, type ScalarField } from "./fields.js";
 import { defaultResourceName, withArticle } from "./naming.js";
+import { DottedPath } from "./primitives.js";
 import type { OperationConfig } from "./operations.js";
 
 /** The parts of a parsed resource the reference rules read. */
@@ -85,7 +86,8 @@ function quoted(names: readonly string[]): string {
 function referenceProblem(field: ScalarField, name: string, resources: readonly ReferencingResource[]): string | undefined {
   const target = resources.find((resource) => resource.name === name);
   if (target === undefined) {
-    const names = resources.map((resource) => resource.name ?? (typeof resource.model === "string" ? defaultResourceName(resource.model) : "?"));
+    // A resource whose model path is malformed has its own error: it names no resource here.
+    const names = resources.flatMap((resource) => resource.name ?? (DottedPath.safeParse(resource.model).success ? [defaultResourceName(resource.model as string)] : []));
     return `unknown resource "${name}"; resources of this app: ${quoted(names)}`;
   }
   if (createEntry(target) === undefined) {
