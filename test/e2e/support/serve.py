@@ -1,19 +1,21 @@
-"""Test-only launcher: serve ``blog.main:app`` with SQL statement counting.
+"""Test-only launcher: serve ``<package>.main:app`` with SQL statement counting.
 
-Creates the tables (``blog.models.create_tables``), then runs uvicorn on 127.0.0.1:<port>.
-Every response carries ``X-SQL-Statements``: the number of statements the request
-sent to the database. Needs ``DATABASE_URL`` and ``blog`` on ``PYTHONPATH``.
+Creates the tables (``<package>.models.create_tables``) and, when the generated tree has
+``<package>.api.indexes``, the extensions and indexes it recommends; then runs uvicorn
+on 127.0.0.1:<port>. Every response carries ``X-SQL-Statements``: the number of
+statements the request sent to the database. Needs ``DATABASE_URL`` and the project on
+``PYTHONPATH``.
 """
 
 import argparse
 import asyncio
 from contextvars import ContextVar
+from importlib import import_module
+from importlib.util import find_spec
+from types import ModuleType
 from typing import Any
 
 import uvicorn
-from blog.api.db.session import get_engine
-from blog.main import app
-from blog.models import create_tables
 from sqlalchemy import event
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -54,9 +56,18 @@ class StatementCounter:
             _statements.reset(token)
 
 
-async def prepare_database() -> None:
-    engine = get_engine()
-    await create_tables(engine)
+async def prepare_database(package: str, session: ModuleType) -> None:
+    engine = session.get_engine()
+    indexes = None
+    if find_spec(f"{package}.api.indexes") is not None:
+        indexes = import_module(f"{package}.api.indexes")
+        runtime = import_module(f"{package}.api.runtime.indexes")
+        async with engine.begin() as connection:
+            await runtime.create_extensions(connection, indexes.EXTENSIONS)
+    await import_module(f"{package}.models").create_tables(engine)
+    if indexes is not None:
+        async with engine.begin() as connection:
+            await runtime.create_indexes(connection, indexes.INDEXES)
     # The pool's connections belong to this event loop; uvicorn runs another.
     await engine.dispose()
 
@@ -64,12 +75,17 @@ async def prepare_database() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    port = parser.parse_args().port
+    parser.add_argument("--package", default="blog")
+    args = parser.parse_args()
 
-    asyncio.run(prepare_database())
-    event.listen(get_engine().sync_engine, "before_cursor_execute", _count_statement)
+    session = import_module(f"{args.package}.api.db.session")
+    asyncio.run(prepare_database(args.package, session))
+    event.listen(
+        session.get_engine().sync_engine, "before_cursor_execute", _count_statement
+    )
+    app = import_module(f"{args.package}.main").app
     app.add_middleware(StatementCounter)
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { Name } from "../../../codegen/index.js";
 import { ParamList } from "./fields.js";
-import { DottedPath, Identifier, Slug } from "./primitives.js";
+import { DottedPath, Identifier, Slug, SnakeName } from "./primitives.js";
 
 /** Where an action is mounted: on one instance, or on the collection. */
 export const ActionTarget = z.enum(["instance", "collection"]);
@@ -54,6 +54,7 @@ export const ActionOptions = z
     generate_tests: z.boolean().optional(),
     /** Pass the authenticated user to the function as `current_user=`; the endpoint must require authentication (checked by the `action` operation). @default false */
     pass_user: z.boolean().default(false),
+    representation: SnakeName.optional().meta({ description: 'With response "instance": the representation the action answers with. Default: the resource\'s `default_representation`.' }),
   })
   .superRefine((action, ctx) => {
     const response = action.response ?? defaultResponse(action.target);
@@ -63,6 +64,9 @@ export const ActionOptions = z
         path: ["status_code"],
         message: `204 No Content sends no body, but this action's response is "${response}": set response: "none" or pick another status`,
       });
+    }
+    if (action.representation !== undefined && response !== "instance") {
+      ctx.addIssue({ code: "custom", path: ["representation"], message: `only applies to response "instance" (this action's response is "${response}")` });
     }
   })
   .transform((action) => {

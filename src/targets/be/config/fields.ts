@@ -9,14 +9,15 @@ import { DottedPath, PythonName, SnakeName } from "./primitives.js";
 
 /**
  * The type of a field; decides its Python annotation (SPEC's field types table).
- * `nested` dumps a related model inline and is allowed in read operations only.
+ * `nested` dumps a related model inline and `link` shows a related row as a link object
+ * (`{ type, id, label }`); both are allowed in read operations only.
  * @example "datetime"
  */
-export const FieldType = z.enum(["uuid", "str", "email", "int", "float", "bool", "datetime", "date", "json", "nested"]);
+export const FieldType = z.enum(["uuid", "str", "email", "int", "float", "bool", "datetime", "date", "json", "nested", "link"]);
 export type FieldType = z.output<typeof FieldType>;
 
-/** Every field type but `nested`: what request bodies and action parameters may use. */
-export const ScalarFieldType = FieldType.exclude(["nested"]);
+/** Every field type but `nested` and `link`: what request bodies and action parameters may use. */
+export const ScalarFieldType = FieldType.exclude(["nested", "link"]);
 export type ScalarFieldType = z.output<typeof ScalarFieldType>;
 
 /**
@@ -61,7 +62,7 @@ const nestedKeys = {
   model: DottedPath.optional(),
   /** Nested only: the relationship is a collection (the sub-schema is wrapped in a list). @default false */
   many: z.boolean().optional(),
-  /** Nested only: eager-loading strategy. @default "selectin" */
+  /** Nested and link only: eager-loading strategy. @default "selectin" (nested), "joined" (a single link), "selectin" (many links) */
   load: LoadStrategy.optional(),
 };
 
@@ -90,10 +91,26 @@ export interface NestedField extends ResolvedFieldCore {
 }
 
 /**
+ * A parsed link field: the related row (or rows, with `many`) of the relationship `name`,
+ * shown as the link objects of the resource named by `references`.
+ */
+export interface LinkField extends ResolvedFieldCore {
+  type: "link";
+  references: string;
+  many: boolean;
+  load: LoadStrategy;
+}
+
+/**
  * A parsed field. The recursion (`fields` of a nested field) needs this one explicit type;
  * every part of it is derived from the zod keys above.
  */
-export type FieldSpec = ScalarField | NestedField;
+export type FieldSpec = ScalarField | NestedField | LinkField;
+
+/** Whether a field holds a plain value (not a nested dump or a link): what bodies and params may use. */
+export function isScalar(field: FieldSpec): field is ScalarField {
+  return field.type !== "nested" && field.type !== "link";
+}
 
 /** A field as written in a config. */
 export type FieldSpecInput = z.input<typeof FieldCore> &
@@ -127,6 +144,15 @@ export const FieldSpec: FieldSpecSchema = FieldSpecObject.superRefine((field, ct
     if (field.references !== undefined) {
       ctx.addIssue({ code: "custom", path: ["references"], message: "only allowed on scalar fields: a nested field holds no key" });
     }
+  } else if (field.type === "link") {
+    if (field.references === undefined) {
+      ctx.addIssue({ code: "custom", path: ["references"], message: "required for a link field: the resource whose links it shows (it needs a link config)" });
+    }
+    for (const key of ["model", "fields"] as const) {
+      if (field[key] !== undefined) {
+        ctx.addIssue({ code: "custom", path: [key], message: "only allowed on nested fields: a link field shows the referenced resource's link" });
+      }
+    }
   } else {
     for (const key of ["model", "fields", "many", "load"] as const) {
       if (field[key] !== undefined) {
@@ -144,6 +170,11 @@ function resolveField(field: FieldSpecObject): FieldSpec {
     ...(field.default !== undefined && { default: field.default }),
     ...(field.description !== undefined && { description: field.description }),
   };
+  if (field.type === "link") {
+    if (field.references === undefined) throw new Error("bug: link field passed its checks without references");
+    const many = field.many ?? false;
+    return { name: field.name, type: "link", ...core, references: field.references, many, load: field.load ?? (many ? "selectin" : "joined") };
+  }
   if (field.type !== "nested") {
     return { name: field.name, type: field.type, ...core, ...(field.references !== undefined && { references: field.references }) };
   }
@@ -192,10 +223,11 @@ const expectedDefault: Record<FieldType, string> = {
   date: 'an ISO 8601 date string like "2024-01-31"',
   json: "a JSON object",
   nested: "",
+  link: "",
 };
 
 function defaultProblem(type: FieldType, value: JsonValue): string | undefined {
-  if (type === "nested") return "nested fields take no default";
+  if (type === "nested" || type === "link") return `${type} fields take no default`;
   const format = defaultFormats[type];
   if (format?.safeParse(value).success) return undefined;
   return `${withArticle(type)} field's default must be ${expectedDefault[type]}`;
@@ -231,7 +263,7 @@ export const FieldList: z.ZodArray<FieldSpecSchema> = z
  */
 export function rejectNested(fields: readonly FieldSpec[], ctx: z.RefinementCtx, path: readonly PropertyKey[], message: string): void {
   fields.forEach((field, index) => {
-    if (field.type === "nested") ctx.addIssue({ code: "custom", path: [...path, index, "type"], message });
+    if (!isScalar(field)) ctx.addIssue({ code: "custom", path: [...path, index, "type"], message: message.replace("nested", field.type) });
   });
 }
 

@@ -1,10 +1,12 @@
 // Operation entries of a resource and the options of the CRUD operations. A resource keeps
 // each entry's own options untouched; the operation named by `type` validates them with
 // its `Options` schema (`CrudOptions`, `ListOptions`, `ActionOptions`), at the same path.
+// An entry's `modifiers` are a scope of their own (see modifiers.ts).
 
 import { z } from "zod";
 import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
-import { Identifier } from "./primitives.js";
+import { ModifierList } from "./modifiers.js";
+import { Identifier, SnakeName } from "./primitives.js";
 import { recordDefaulted } from "./provenance.js";
 
 const OperationObject = z.looseObject({
@@ -12,6 +14,8 @@ const OperationObject = z.looseObject({
   name: Identifier,
   /** The operation to run. @default name */
   type: Identifier.optional(),
+  /** Modifiers of the entry (lists only): filter, order, paginate, or types packages add. */
+  modifiers: ModifierList.optional(),
 });
 
 /** A parsed operation entry: its name, the operation it runs, and that operation's options as written. */
@@ -21,7 +25,7 @@ type OperationEntry = z.output<typeof OperationObject> & { type: string };
  * One entry of a resource's `operations`: an operation name, or an object with a `name`,
  * an optional `type` and the operation's options. Both forms parse to `{ name, type, …options }`.
  * @example "get"
- * @example { name: "list_published", type: "list", max_limit: 20 }
+ * @example { name: "list_published", type: "list", modifiers: [{ type: "paginate", max_page_size: 20 }] }
  */
 export const OperationConfig = z
   .union([Identifier, OperationObject], {
@@ -32,26 +36,6 @@ export const OperationConfig = z
     return recordDefaulted({ ...entry, type: entry.type ?? entry.name }, entry.type === undefined ? ["type"] : []);
   });
 export type OperationConfig = z.output<typeof OperationConfig>;
-
-const modifierKeys = {
-  /** Page size when the request gives no `limit`. @default 50 */
-  default_limit: z.int().min(1).default(50),
-  /** Largest `limit` a request may ask for. @default 100 */
-  max_limit: z.int().min(1).default(100),
-};
-
-function checkLimits(modifiers: { default_limit: number; max_limit: number }, ctx: z.RefinementCtx): void {
-  if (modifiers.default_limit > modifiers.max_limit) {
-    ctx.addIssue({ code: "custom", path: ["default_limit"], message: `must not exceed max_limit (${modifiers.max_limit})` });
-  }
-}
-
-/**
- * Modifiers of a list operation: paging bounds. Rows are ordered by primary key (keyset pagination).
- * @example { default_limit: 20, max_limit: 50 }
- */
-export const ModifierConfig = z.strictObject(modifierKeys).superRefine(checkLimits);
-export type ModifierConfig = z.output<typeof ModifierConfig>;
 
 /** The five CRUD operations. */
 export const CrudOperationType = z.enum(["get", "list", "create", "update", "delete"]);
@@ -70,9 +54,16 @@ const crudKeys = {
   require_auth: z.boolean().optional(),
   /** Emit tests for this endpoint. @default the resource's, else the app's, else the project's `generate_tests` */
   generate_tests: z.boolean().optional(),
+  representation: SnakeName.optional().meta({
+    description: "get, list, create and update: the representation the endpoint answers with (see the resource's `representations`). Default: the resource's `default_representation`.",
+    examples: ["summary"],
+  }),
 };
 
-function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[] }, ctx: z.RefinementCtx): void {
+function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[]; representation?: string }, ctx: z.RefinementCtx): void {
+  if (options.type === "delete" && options.representation !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["representation"], message: "delete returns no body: representation has no effect here" });
+  }
   if (options.fields === undefined) return;
   if (options.type === "create" || options.type === "update") {
     rejectNested(options.fields, ctx, ["fields"], "nested fields are only allowed in get and list");
@@ -98,13 +89,12 @@ export const CrudOptions = z.strictObject(crudKeys).superRefine(checkCrudFields)
 export type CrudOptions = z.output<typeof CrudOptions>;
 
 /**
- * Options of `list`: the CRUD keys plus the list modifiers.
- * @example { name: "list", type: "list", default_limit: 20 }
+ * Options of `list`: the CRUD keys plus its modifiers (filter, order, paginate, …).
+ * @example { name: "list", type: "list", modifiers: [{ type: "paginate", default_page_size: 20 }] }
  */
 export const ListOptions = z
-  .strictObject({ ...crudKeys, type: z.literal("list"), ...modifierKeys })
+  .strictObject({ ...crudKeys, type: z.literal("list"), modifiers: ModifierList.default(() => []) })
   .superRefine((options, ctx) => {
     checkCrudFields(options, ctx);
-    checkLimits(options, ctx);
   });
 export type ListOptions = z.output<typeof ListOptions>;

@@ -6,10 +6,13 @@ import { z } from "zod";
 import { scoped } from "../../../codegen/index.js";
 import { actionSlug } from "./actions.js";
 import { findDuplicates } from "./duplicates.js";
-import { FieldList } from "./fields.js";
+import { type FieldSpec, FieldList } from "./fields.js";
+import { withArticle } from "./naming.js";
 import { defaultResourceName, defaultRoutePrefix } from "./naming.js";
 import { OperationConfig } from "./operations.js";
 import { DottedPath, PythonName, SnakeName, UrlPath } from "./primitives.js";
+import { LinksConfig, READ_REPRESENTATION, RepresentationList } from "./representations.js";
+import { SearchConfig } from "./search.js";
 import { recordDefaulted, wasDefaulted } from "./provenance.js";
 
 /** Types a primary key may have. @default "uuid" */
@@ -50,9 +53,15 @@ export const ResourceConfig = z
     fields: FieldList,
     /** The operations, as names (`"get"`) or objects (`{ name, type?, ...options }`). Non-empty. */
     operations: OperationList,
+    search: SearchConfig.optional(),
+    link: LinksConfig.optional(),
+    representations: RepresentationList.default(() => []).meta({ description: "Named response shapes besides `read` (the resource's `fields`); entries pick one with `representation`." }),
+    default_representation: SnakeName.default(READ_REPRESENTATION).meta({ description: "The representation entries answer with when they name none." }),
   })
   .superRefine((resource, ctx) => {
     checkOperations(resource.operations, ctx);
+    checkSearchAndLink(resource, ctx);
+    checkRepresentations(resource, ctx);
     const pkIndex = resource.fields.findIndex((field) => field.name === resource.pk);
     const pkField = resource.fields[pkIndex];
     if (pkField && pkField.type !== resource.pk_type) {
@@ -103,4 +112,41 @@ function checkOperations(operations: readonly OperationConfig[], ctx: z.Refineme
 
 function slugOf(action: OperationConfig): string {
   return typeof action.slug === "string" ? action.slug : actionSlug(action.name);
+}
+
+const TEXT_TYPES = new Set(["str", "email"]);
+
+// Search and link name fields of the resource: a typo would only fail in the database.
+function checkSearchAndLink(resource: { fields: readonly FieldSpec[]; search?: SearchConfig; link?: LinksConfig }, ctx: z.RefinementCtx): void {
+  const byName = new Map(resource.fields.map((field) => [field.name, field]));
+  resource.search?.fields.forEach((name, index) => {
+    const field = byName.get(name);
+    if (field === undefined || !TEXT_TYPES.has(field.type)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["search", "fields", index],
+        message: field === undefined ? `"${name}" is not a field of this resource` : `"${name}" is ${withArticle(field.type)} field; search needs str fields`,
+      });
+    }
+  });
+  if (resource.link !== undefined) {
+    const field = byName.get(resource.link.name);
+    if (field === undefined || field.type === "nested" || field.type === "json") {
+      ctx.addIssue({ code: "custom", path: ["link", "name"], message: `"${resource.link.name}" must be a scalar field of this resource (its value labels the links)` });
+    }
+  }
+}
+
+function checkRepresentations(
+  resource: { representations: readonly { name: string }[]; default_representation: string; operations: readonly OperationConfig[] },
+  ctx: z.RefinementCtx,
+): void {
+  const known = [READ_REPRESENTATION, ...resource.representations.map((representation) => representation.name)];
+  const message = (name: string) => `unknown representation "${name}"; this resource has: ${known.join(", ")}`;
+  if (!known.includes(resource.default_representation)) ctx.addIssue({ code: "custom", path: ["default_representation"], message: message(resource.default_representation) });
+  resource.operations.forEach((entry, index) => {
+    if (typeof entry.representation === "string" && !known.includes(entry.representation)) {
+      ctx.addIssue({ code: "custom", path: ["operations", index, "representation"], message: message(entry.representation) });
+    }
+  });
 }

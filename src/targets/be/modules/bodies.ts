@@ -4,7 +4,7 @@
 // that are not nullable.
 
 import { ImportCollector, Name } from "../../../codegen/index.js";
-import type { FieldSpec, ScalarField } from "../config/schema.js";
+import { type FieldSpec, type ScalarField, isScalar } from "../config/schema.js";
 import { optional, scalarAnnotation } from "../python/annotations.js";
 import { fieldDefault } from "../python/literals.js";
 import type { ResourceView } from "../resource.js";
@@ -14,7 +14,7 @@ import { Field, SchemaClass, type SchemaModule } from "./schemas.js";
 export function writeFields(view: ResourceView, own: readonly FieldSpec[] | undefined): ScalarField[] {
   if (own) return own as ScalarField[]; // the op's Options already rejected nested fields here
   const generatedPk = view.config.pk_type !== "str";
-  return view.config.fields.filter((field): field is ScalarField => field.type !== "nested" && !(generatedPk && field.name === view.pk));
+  return view.config.fields.filter((field): field is ScalarField => isScalar(field) && !(generatedPk && field.name === view.pk));
 }
 
 /** A field of a request body: required unless the config says otherwise, with its default. */

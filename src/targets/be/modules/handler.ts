@@ -2,10 +2,12 @@
 // operations (get, list, create, update, delete, action) build one each and add it to the
 // routes module; the handler is also their typed handle: later operations of the same
 // entry find it in the store and amend it through its methods (`auth` calls `requireUser`).
+// Subclasses (the list's `ListHandler`) derive their parameters and body at render time.
 
-import { Handle, ImportCollector } from "../../../codegen/index.js";
+import { Handle, ImportCollector, type RenderCtx, renderTemplate } from "../../../codegen/index.js";
 import type { ActionOptions, CrudOptions, ListOptions } from "../config/schema.js";
-import { pythonString } from "../python/literals.js";
+import { docstringText, pythonString } from "../python/literals.js";
+import type { ReadSchema } from "./read-shape.js";
 import type { RoutesModule } from "./routes.js";
 
 /** A parameter of a route handler: path, query, body or dependency. */
@@ -44,6 +46,12 @@ export interface HandlerBody {
 /** The parsed options of the operation entry a handler serves. */
 export type EndpointEntry = CrudOptions | ListOptions | ActionOptions;
 
+/** Python code a handler puts into its routes module, and what that code imports. */
+export interface CodeBlock {
+  code: string;
+  imports: ImportCollector;
+}
+
 /** One path operation. */
 export class RouteHandler extends Handle {
   readonly module: RoutesModule;
@@ -57,16 +65,15 @@ export class RouteHandler extends Handle {
   /** Path below the resource's router prefix, e.g. `/{pk}` or `/{pk}/publish-article`. */
   readonly path: string;
   readonly statusCode: number;
-  /** Docstring (and OpenAPI summary) text, as written or derived. */
-  readonly summary: string;
-  /** Python annotation of the response, or undefined for handlers that answer without a body. */
-  readonly responseModel: string | undefined;
-  /** Path, query and body parameters, in signature order. */
-  readonly params: readonly RouteParam[];
   /** `session: SessionDep`. */
   readonly session: RouteParam;
-  readonly body: HandlerBody;
-  readonly imports: ImportCollector;
+  /** The representation the route answers with, if it answers with a row. */
+  readonly representation: ReadSchema | undefined;
+  readonly #summary: string;
+  readonly #responseModel: string | undefined;
+  readonly #params: readonly RouteParam[];
+  readonly #body: HandlerBody | undefined;
+  readonly #imports: ImportCollector;
   #user: RouteParam | undefined;
 
   constructor(options: {
@@ -79,9 +86,10 @@ export class RouteHandler extends Handle {
     statusCode: number;
     summary: string;
     responseModel?: string;
+    representation?: ReadSchema;
     params?: readonly RouteParam[];
     session: RouteParam;
-    body: HandlerBody;
+    body?: HandlerBody;
     imports?: ImportCollector;
   }) {
     super();
@@ -92,12 +100,39 @@ export class RouteHandler extends Handle {
     this.method = options.method;
     this.path = options.path;
     this.statusCode = options.statusCode;
-    this.summary = options.summary;
-    this.responseModel = options.responseModel;
-    this.params = options.params ?? [];
+    this.#summary = options.summary;
+    this.#responseModel = options.responseModel;
+    this.#params = options.params ?? [];
     this.session = options.session;
-    this.body = options.body;
-    this.imports = options.imports ?? new ImportCollector();
+    this.representation = options.representation;
+    this.#body = options.body;
+    this.#imports = options.imports ?? new ImportCollector();
+  }
+
+  /** Docstring (and OpenAPI summary) text, as written or derived. */
+  get summary(): string {
+    return this.#summary;
+  }
+
+  /** Python annotation of the response, or undefined for handlers that answer without a body. */
+  get responseModel(): string | undefined {
+    return this.#responseModel;
+  }
+
+  /** Path, query and body parameters, in signature order. */
+  get params(): readonly RouteParam[] {
+    return this.#params;
+  }
+
+  /** The body's template and values. */
+  get body(): HandlerBody {
+    if (this.#body === undefined) throw new Error(`bug: ${this.name} has no body`);
+    return this.#body;
+  }
+
+  /** What the body imports (parameters' imports come on top). */
+  get imports(): ImportCollector {
+    return this.#imports;
   }
 
   /** A custom action rather than one of the CRUD routes. */
@@ -146,4 +181,15 @@ export class RouteHandler extends Handle {
     if (this.statusCode !== 200) imports.addFrom("fastapi", "status");
     return imports;
   }
+
+  /** The handler's code in its routes module: the decorated function. */
+  blocks(ctx: RenderCtx): CodeBlock[] {
+    const body = renderTemplate(ctx.env, this.body.template, { ...this.body.context, handler: this }).replace(/\s+$/, "");
+    return [{ code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.allImports }];
+  }
+}
+
+/** A Python function from its parts; `decorator` may be empty (a module helper). */
+export function renderFunction(ctx: RenderCtx, parts: { decorator: string; signature: string; doc: string; body: string }): string {
+  return renderTemplate(ctx.env, "modules/handler.py.njk", { ...parts, doc: docstringText(parts.doc, "    ") }).replace(/\s+$/, "");
 }

@@ -40,23 +40,70 @@ export class SchemaClass {
   readonly name: string;
   /** Docstring text (escaped when rendered). */
   readonly doc: string;
-  readonly fields: readonly Field[];
   /** Fields that may be omitted but not sent as null (update bodies). */
   readonly rejectNull: readonly string[];
-  readonly imports: ImportCollector;
+  /** Whether unknown keys are an error (`model_config = ConfigDict(extra="forbid")`). */
+  readonly forbidExtra: boolean;
+  readonly #fields: readonly Field[] | (() => readonly Field[]);
+  readonly #imports: ImportCollector | (() => ImportCollector);
 
-  constructor(options: { module: SchemaModule; name: string; doc: string; fields: readonly Field[]; rejectNull?: readonly string[]; imports: ImportCollector }) {
+  /**
+   * `fields` and `imports` may be functions: a class whose fields other operations still
+   * decide (a list's query parameters) is added early and read when the module renders.
+   */
+  constructor(options: {
+    module: SchemaModule;
+    name: string;
+    doc: string;
+    fields: readonly Field[] | (() => readonly Field[]);
+    rejectNull?: readonly string[];
+    imports: ImportCollector | (() => ImportCollector);
+    forbidExtra?: boolean;
+  }) {
     this.module = options.module;
     this.name = options.name;
     this.doc = options.doc;
-    this.fields = options.fields;
+    this.#fields = options.fields;
     this.rejectNull = options.rejectNull ?? [];
-    this.imports = options.imports;
-    if (this.fields.some((field) => field.description !== undefined || field.default?.startsWith("Field(")))
-      this.imports.addFrom("pydantic", "Field");
-    if (this.rejectNull.length > 0) this.imports.addFrom("pydantic", "field_validator");
+    this.#imports = options.imports;
+    this.forbidExtra = options.forbidExtra ?? false;
+  }
+
+  get fields(): readonly Field[] {
+    return typeof this.#fields === "function" ? this.#fields() : this.#fields;
+  }
+
+  /** What the class needs imported, `BaseModel` included. */
+  get imports(): ImportCollector {
+    const fields = this.fields;
+    const imports = new ImportCollector().addFrom("pydantic", "BaseModel").update(typeof this.#imports === "function" ? this.#imports() : this.#imports);
+    if (fields.some((field) => field.description !== undefined || field.default?.startsWith("Field("))) imports.addFrom("pydantic", "Field");
+    if (this.rejectNull.length > 0) imports.addFrom("pydantic", "field_validator");
+    if (this.forbidExtra) imports.addFrom("pydantic", "ConfigDict");
+    return imports;
   }
 }
+
+/** A module-level type alias: `ArticleFilter = Annotated[...]`, with a comment above it. */
+export class TypeAlias {
+  readonly module: SchemaModule;
+  readonly name: string;
+  readonly comment: string;
+  /** The Python expression aliased. */
+  readonly expression: string;
+  readonly imports: ImportCollector;
+
+  constructor(options: { module: SchemaModule; name: string; comment: string; expression: string; imports: ImportCollector }) {
+    this.module = options.module;
+    this.name = options.name;
+    this.comment = options.comment;
+    this.expression = options.expression;
+    this.imports = options.imports;
+  }
+}
+
+/** What a schemas module holds, in definition order. */
+export type SchemaItem = SchemaClass | TypeAlias;
 
 /** The schemas module of one resource. */
 export class SchemaModule {
@@ -64,7 +111,7 @@ export class SchemaModule {
   /** Dotted import path. */
   readonly dotted: string;
   readonly #view: ResourceView;
-  readonly #classes: SchemaClass[] = [];
+  readonly #classes: SchemaItem[] = [];
 
   constructor(view: ResourceView) {
     this.#view = view;
@@ -72,13 +119,13 @@ export class SchemaModule {
     this.dotted = view.schemaModule;
   }
 
-  /** Adds a class (after those added earlier) and returns it. */
-  add(schema: SchemaClass): SchemaClass {
-    this.#classes.push(schema);
-    return schema;
+  /** Adds a class or an alias (after those added earlier) and returns it. */
+  add<T extends SchemaItem>(item: T): T {
+    this.#classes.push(item);
+    return item;
   }
 
-  get classes(): readonly SchemaClass[] {
+  get classes(): readonly SchemaItem[] {
     return this.#classes;
   }
 
@@ -89,20 +136,22 @@ export class SchemaModule {
     const doc = `Request and response schemas of ${this.#view.labelPlural}${params ? ", with the params of their actions" : ""}.`;
     return [
       new FileFragment({ path: this.path, template: "modules/schemas.py.njk", context: { doc: docstringText(doc) } }),
-      ...this.#classes.map(
-        (schema) =>
-          new SnippetFragment({
-            path: this.path,
-            slot: "classes",
-            template: "modules/schema_class.py.njk",
-            context: {
-              name: schema.name,
-              doc: docstringText(schema.doc, "    "),
-              lines: schema.fields.map((field) => field.line),
-              reject_null: schema.rejectNull.map(pythonString).join(", "),
-            },
-            imports: new ImportCollector().addFrom("pydantic", "BaseModel").update(schema.imports),
-          }),
+      ...this.#classes.map((item) =>
+        item instanceof TypeAlias
+          ? new SnippetFragment({ path: this.path, slot: "classes", value: `# ${item.comment}\n${item.name} = ${item.expression}`, imports: item.imports })
+          : new SnippetFragment({
+              path: this.path,
+              slot: "classes",
+              template: "modules/schema_class.py.njk",
+              context: {
+                name: item.name,
+                doc: docstringText(item.doc, "    "),
+                forbid_extra: item.forbidExtra,
+                lines: item.fields.map((field) => field.line),
+                reject_null: item.rejectNull.map(pythonString).join(", "),
+              },
+              imports: item.imports,
+            }),
       ),
     ];
   }

@@ -10,10 +10,12 @@ import type { SchemaClass } from "./schemas.js";
 /** How a serializer fills one schema field from the model instance. */
 export interface SerializedField {
   name: string;
-  /** Sub-serializer of a nested field. */
-  nested?: SerializerFn;
+  /** Sub-serializer of a nested or link field: its function name and parameter name. */
+  nested?: { name: string; argument: string };
   many?: boolean;
   nullable?: boolean;
+  /** A Python expression of the value instead of the attribute of the same name. */
+  value?: string;
 }
 
 /** A function building a read schema from a model instance. */
@@ -27,6 +29,8 @@ export class SerializerFn {
   /** Parameter name of the instance, e.g. `article`. */
   readonly argument: string;
   readonly fields: readonly SerializedField[];
+  /** What the body calls from other modules (link serializers of other resources). */
+  readonly imports: ImportCollector;
 
   constructor(options: {
     module: SerializerModule;
@@ -36,6 +40,7 @@ export class SerializerFn {
     modelModule: string;
     argument: string;
     fields: readonly SerializedField[];
+    imports?: ImportCollector;
   }) {
     this.module = options.module;
     this.name = options.name;
@@ -44,6 +49,7 @@ export class SerializerFn {
     this.modelModule = options.modelModule;
     this.argument = options.argument;
     this.fields = options.fields;
+    this.imports = options.imports ?? new ImportCollector();
   }
 
   /** `return Schema(field=value, …)` on one line (the formatter lays it out). */
@@ -52,6 +58,7 @@ export class SerializerFn {
   }
 
   #valueOf(field: SerializedField): string {
+    if (field.value !== undefined) return field.value;
     const source = `${this.argument}.${field.name}`;
     if (!field.nested) return source;
     const sub = field.nested.name;
@@ -94,7 +101,8 @@ export class SerializerModule {
             context: { serializer },
             imports: new ImportCollector()
               .addFrom(serializer.schema.module.dotted, serializer.schema.name)
-              .addFrom(serializer.modelModule, serializer.modelClass),
+              .addFrom(serializer.modelModule, serializer.modelClass)
+              .update(serializer.imports),
           }),
       ),
     ];

@@ -7,6 +7,7 @@
 //     f.datetime('published_at', { nullable: true }),
 //     f.nested('author', 'blog.models.Author', [f.uuid('id'), f.str('name')]),
 //     f.nested('tags', 'blog.models.Tag', [f.str('label')], many=true),
+//     f.link('author', 'author'),  // { type, id, label } of the author resource's link
 //   ]
 //
 // `opts` may hold nullable, required, default, description and references (the
@@ -25,6 +26,15 @@ local scalar(type) = function(name, opts={}) { name: name, type: type } + opts;
     many: many,
     load: load,
   },
+
+  // The related row(s) of relationship `name` as link objects { type, id, label } of the
+  // resource `resource` (which sets `link`). load defaults to 'joined' ('selectin' with many).
+  link(name, resource, many=false, load=null):: {
+    name: name,
+    type: 'link',
+    references: resource,
+    many: many,
+  } + (if load == null then {} else { load: load }),
 
   uuid:: scalar('uuid'),
   str:: scalar('str'),

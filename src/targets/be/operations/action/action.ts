@@ -28,7 +28,7 @@ export class Action {
   build(ctx: BuildContext<ProjectConfig>, options: ActionOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
     const instance = options.target === "instance";
-    const shape = instance || options.response === "instance" ? read.use() : undefined;
+    const shape = instance || options.response === "instance" ? read.use(options.representation) : undefined;
     const [fnModule, fnName] = Name.fromDotted(options.fn);
     const params = options.params.length > 0 ? paramsSchema(schemas, options, options.params as ScalarField[]) : undefined;
     const imports = new ImportCollector().addFrom(`${view.runtimePackage}.actions`, "call_action").add(fnModule);
@@ -39,8 +39,8 @@ export class Action {
     }
     let responseModel: string | undefined;
     if (options.response === "instance") {
-      responseModel = shape!.schema.name;
-      imports.addFrom(shape!.schema.module.dotted, shape!.schema.name).addFrom(shape!.serializer.module.dotted, shape!.serializer.name);
+      responseModel = shape!.responseModel;
+      imports.update(shape!.imports);
     } else if (options.response === "json") {
       responseModel = "Any";
       imports.addFrom("typing", "Any");
@@ -63,6 +63,7 @@ export class Action {
       statusCode: options.status_code,
       summary: options.summary ?? `Run \`\`${options.fn}\`\`${instance ? ` on one ${view.label}` : ""}${options.response === "json" ? "; answer with its result" : ""}.`,
       responseModel,
+      representation: options.response === "instance" ? shape : undefined,
       params: routeParams,
       session: sessionParam(view),
       body: {

@@ -10,7 +10,7 @@ import type { ProjectConfig } from "../../config/schema.js";
 import { sessionModulePath } from "../../resource.js";
 
 /** Runtime helpers copied into every generated tree, under `runtime/`. */
-const RUNTIME_MODULES = ["actions", "errors", "pagination", "queue"] as const;
+const RUNTIME_MODULES = ["actions", "discovery", "errors", "filters", "indexes", "ordering", "pagination", "queue", "search"] as const;
 
 // Read once per process: the helpers are part of the target, not of the config.
 let runtimeSources: Map<string, string> | undefined;

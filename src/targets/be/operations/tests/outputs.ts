@@ -26,7 +26,25 @@ export interface TestRequest {
 }
 
 /** The kinds of generated test; each has its template `operations/tests/templates/{kind}.py.njk`. */
-export type TestKind = "create" | "get" | "list" | "list_page" | "list_invalid" | "update" | "delete" | "action" | "not_found" | "invalid" | "unauthorized";
+export type TestKind =
+  | "create"
+  | "get"
+  | "list"
+  | "list_page"
+  | "list_offset"
+  | "list_invalid"
+  | "list_unknown"
+  | "list_filter"
+  | "list_search"
+  | "list_search_invalid"
+  | "list_order"
+  | "list_q"
+  | "update"
+  | "delete"
+  | "action"
+  | "not_found"
+  | "invalid"
+  | "unauthorized";
 
 /** What a test module defines at its top, because some test needs it. */
 export interface ModuleNeeds {
@@ -79,7 +97,7 @@ export class TestCase {
 export class TestModule {
   readonly path: string;
   readonly #head: { doc: string; path: string; article: string };
-  readonly #cases: TestCase[] = [];
+  readonly #cases: (TestCase | (() => readonly TestCase[]))[] = [];
 
   /** @param head.path the resource's URL path, e.g. `/content/articles` */
   constructor(path: string, head: { doc: string; path: string; article: string }) {
@@ -91,9 +109,18 @@ export class TestModule {
     this.#cases.push(test);
   }
 
+  /**
+   * Adds tests decided when the module renders, in this place: a list's, which its
+   * modifiers (running after the `tests` operation) still shape.
+   */
+  defer(make: () => readonly TestCase[]): void {
+    this.#cases.push(make);
+  }
+
   render(ctx: RenderCtx): Fragment[] {
-    if (this.#cases.length === 0) return [];
-    const needs = Object.assign({}, ...this.#cases.map((test) => test.needs)) as ModuleNeeds;
+    const cases = this.#cases.flatMap((item) => (typeof item === "function" ? item() : [item]));
+    if (cases.length === 0) return [];
+    const needs = Object.assign({}, ...cases.map((test) => test.needs)) as ModuleNeeds;
     return [
       new FileFragment({
         path: this.path,
@@ -107,7 +134,7 @@ export class TestModule {
           factory: needs.factory ?? false,
         },
       }),
-      ...this.#cases.map(
+      ...cases.map(
         (test) =>
           new SnippetFragment({
             path: this.path,

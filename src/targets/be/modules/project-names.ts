@@ -1,0 +1,76 @@
+// Python names in project-wide generated modules (`discovery.py`, `indexes.py`): model
+// classes (spelled with their module when two share a class name), resource ids (the
+// name, `module.name` when two apps share it), each database's session factory, and the
+// search object of a resource, written as its lists write it.
+
+import { type ImportCollector, Name, prefixImport } from "../../../codegen/index.js";
+import type { ProjectConfig, ResourceConfig, SearchConfig } from "../config/schema.js";
+import { pythonString } from "../python/literals.js";
+import { sessionModulePath } from "../resource.js";
+
+/** `TrigramSearch(Article.title)` or `FullTextSearch(..., language="english")`: a resource's search object. */
+export function searchExpression(search: SearchConfig, model: string, runtimePackage: string, imports: ImportCollector): string {
+  const cls = search.strategy === "trigram" ? "TrigramSearch" : "FullTextSearch";
+  imports.addFrom(`${runtimePackage}.search`, cls);
+  const args = search.fields.map((field) => `${model}.${field}`);
+  if (search.strategy === "full_text") {
+    if (search.language !== "simple") args.push(`language=${pythonString(search.language)}`);
+    if (search.vector_column) args.push(`vector=${model}.${search.vector_column}`);
+  }
+  return `${cls}(${args.join(", ")})`;
+}
+
+/** Names of a project's models, resources and sessions in one module, with its imports. */
+export class ProjectNames {
+  readonly #project: ProjectConfig;
+  readonly #packagePrefix: string;
+  readonly #imports: ImportCollector;
+
+  constructor(project: ProjectConfig, packagePrefix: string, imports: ImportCollector) {
+    this.#project = project;
+    this.#packagePrefix = packagePrefix;
+    this.#imports = imports;
+  }
+
+  #resources(): ResourceConfig[] {
+    return this.#project.apps.flatMap((app) => app.config.resources);
+  }
+
+  /** The model class as the module names it: `Article`, or `shop.models.Article` when another model shares the class name. */
+  model(resource: ResourceConfig): string {
+    const [module, name] = Name.fromDotted(resource.model);
+    const clash = this.#resources().some((other) => other.model !== resource.model && Name.fromDotted(other.model)[1].pascal === name.pascal);
+    if (clash) {
+      this.#imports.add(module);
+      return `${module}.${name.pascal}`;
+    }
+    this.#imports.addFrom(module, name.pascal);
+    return name.pascal;
+  }
+
+  /** The resource's project-wide id: its name, or `module.name` when two apps have one of that name. */
+  id(resource: ResourceConfig, separator = "."): string {
+    const apps = this.#project.apps.filter((app) => app.config.resources.some((candidate) => candidate.name === resource.name));
+    if (apps.length < 2) return resource.name;
+    const app = apps.find((candidate) => candidate.config.resources.includes(resource))!;
+    return `${app.config.module}${separator}${resource.name}`;
+  }
+
+  /** `get_sessionmaker` of the resource's database (aliased when the project has several). */
+  sessions(resource: ResourceConfig): string {
+    const path = sessionModulePath(this.#project, resource.db_key);
+    const module = prefixImport(this.#packagePrefix, ...path);
+    if (this.#project.databases.length === 1) {
+      this.#imports.addFrom(module, "get_sessionmaker");
+      return "get_sessionmaker";
+    }
+    const alias = `${path[path.length - 1].replace(/_session$/, "")}_sessionmaker`;
+    this.#imports.addFrom(module, `get_sessionmaker as ${alias}`);
+    return alias;
+  }
+
+  /** The resource's search object. */
+  search(resource: ResourceConfig, model: string): string {
+    return searchExpression(resource.search!, model, prefixImport(this.#packagePrefix, "runtime"), this.#imports);
+  }
+}

@@ -1,0 +1,105 @@
+// `indexes` (project scope): `indexes.py`, the indexes the generated lists rely on, as
+// SQLAlchemy `Index` objects, with the PostgreSQL extensions they need: (field, key) for
+// each declared order, the key column of each `ref` filter, and each resource's search
+// indexes (built by the same runtime objects the queries use, so their expressions match).
+
+import { type BuildContext, FileFragment, type Fragment, ImportCollector, operation } from "../../../../codegen/index.js";
+import type { ProjectConfig, ResourceConfig } from "../../config/schema.js";
+import { ProjectNames } from "../../modules/project-names.js";
+import { docstringText, pythonString } from "../../python/literals.js";
+import type { ListHandler } from "../list/list-handler.js";
+
+/** PostgreSQL's limit on identifier length. */
+const MAX_NAME = 63;
+
+interface PlannedIndex {
+  name: string;
+  comment: string;
+  expression: string;
+}
+
+/** The recommended indexes of a project's lists; rendered only when there is one. */
+export class Indexes {
+  readonly path = "indexes.py";
+  readonly #project: ProjectConfig;
+  readonly #packagePrefix: string;
+  readonly #lists: ListHandler[] = [];
+
+  constructor(project: ProjectConfig, packagePrefix: string) {
+    this.#project = project;
+    this.#packagePrefix = packagePrefix;
+  }
+
+  /** Registers a list; its order, ref filters and search are read when the module renders. */
+  add(handler: ListHandler): void {
+    this.#lists.push(handler);
+  }
+
+  render(): Fragment[] {
+    const imports = new ImportCollector().addFrom("sqlalchemy", "Index");
+    const planned = new Map<string, PlannedIndex>();
+    const extensions = new Set<string>();
+    const searched = new Set<ResourceConfig>();
+    const plan = (index: PlannedIndex) => {
+      if (!planned.has(index.name)) planned.set(index.name, index);
+    };
+    const names = new ProjectNames(this.#project, this.#packagePrefix, imports);
+    for (const handler of this.#lists) {
+      const resource = handler.view.config;
+      const model = names.model(resource);
+      const base = names.id(resource, "_");
+      const route = `${handler.method} ${resource.route_prefix}${handler.path}`;
+      for (const field of handler.query.order?.fields ?? []) {
+        if (field.name === resource.pk) continue;
+        const name = indexName(`ix_${base}_${field.name}_${resource.pk}`);
+        plan({ name, comment: `${route}?order_by=${field.name} (either direction), and its keyset pages`, expression: `Index(${pythonString(name)}, ${model}.${field.name}, ${model}.${resource.pk})` });
+      }
+      for (const field of handler.query.filters ?? []) {
+        if (field.kind !== "ref") continue;
+        const name = indexName(`ix_${base}_${field.name}`);
+        plan({ name, comment: `${route}?${field.name}=… (a key of ${field.refResource})`, expression: `Index(${pythonString(name)}, ${model}.${field.name})` });
+      }
+      const search = resource.search;
+      if (search && !searched.has(resource)) {
+        searched.add(resource);
+        if (search.strategy === "trigram") extensions.add("pg_trgm");
+        const name = indexName(`ix_${base}_search`);
+        plan({ name, comment: `${route}?q=… (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`, expression: `*${names.search(resource, model)}.indexes(${pythonString(name)})` });
+      }
+    }
+    if (planned.size === 0) return [];
+    return [
+      new FileFragment({
+        path: this.path,
+        template: "operations/indexes/indexes.py.njk",
+        context: {
+          doc: docstringText(
+            "The indexes the generated lists rely on, and the extensions they need.\n\n" +
+              "Create them in a migration (importing this module lets Alembic's autogenerate see\n" +
+              "them; create the extensions first), or with ``create_extensions`` and\n" +
+              "``create_indexes`` from ``runtime.indexes``.",
+          ),
+          extensions: `(${[...extensions].sort().map(pythonString).join(", ")}${extensions.size === 1 ? "," : ""})`,
+          indexes: [...planned.values()],
+        },
+        imports,
+      }),
+    ];
+  }
+}
+
+/** `name`, shortened to PostgreSQL's 63 characters with a stable hash when longer. */
+function indexName(name: string): string {
+  if (name.length <= MAX_NAME) return name;
+  let hash = 0;
+  for (const char of name) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  const suffix = hash.toString(16).padStart(8, "0");
+  return `${name.slice(0, MAX_NAME - suffix.length - 1)}_${suffix}`;
+}
+
+@operation("indexes", { scope: "project" })
+export class IndexesOperation {
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    return [new Indexes(ctx.config, ctx.packagePrefix)];
+  }
+}
