@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.sql.elements import ColumnElement
 
 from .filters import Operator
-from .ordering import Sortable, as_expression
+from .ordering import ColumnLike, as_expression
 from .search import Search
 
 Sessions = Callable[[], async_sessionmaker[AsyncSession]]
@@ -142,8 +142,8 @@ class Rows:
     *conditions* hold for every row offered (the extension point of row visibility).
     """
 
-    key: Sortable
-    label: Sortable
+    key: ColumnLike
+    label: ColumnLike
     sessions: Sessions
     search: Search | None = None
     conditions: Sequence[ColumnElement[bool]] = ()
@@ -173,14 +173,14 @@ class SelfSource:
 
 @dataclass(frozen=True)
 class FreeTextSource:
-    column: Sortable
+    column: ColumnLike
     sessions: Sessions
 
 
 @dataclass(frozen=True)
 class LiteralSource:
     type: LiteralType
-    column: Sortable
+    column: ColumnLike
     sessions: Sessions
 
 

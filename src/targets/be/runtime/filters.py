@@ -14,6 +14,8 @@ from pydantic import BaseModel, BeforeValidator, Discriminator
 from sqlalchemy import and_, false, or_, true
 from sqlalchemy.sql.elements import ColumnElement
 
+from .ordering import ColumnLike, as_expression
+
 Operator = Literal[
     "eq", "neq", "gt", "gte", "lt", "lte", "contains", "starts_with", "in", "is_null"
 ]
@@ -40,13 +42,12 @@ CommaSeparated = BeforeValidator(split_commas)
 """Annotation of ``__in`` query parameters: ``?status__in=a,b`` or repeated."""
 
 
-def condition(
-    column: ColumnElement[Any], op: Operator, value: Any
-) -> ColumnElement[bool]:
+def condition(column: ColumnLike, op: Operator, value: Any) -> ColumnElement[bool]:
     """The SQL condition ``column <op> value``; ``value`` is bound, never inlined.
 
     ``contains`` and ``starts_with`` ignore case and match ``%`` and ``_`` literally.
     """
+    column = as_expression(column)
     if op == "eq":
         return column == value
     if op == "neq":
@@ -69,7 +70,7 @@ def condition(
 
 
 def param_conditions(
-    params: BaseModel, columns: Mapping[str, ColumnElement[Any]]
+    params: BaseModel, columns: Mapping[str, ColumnLike]
 ) -> list[ColumnElement[bool]]:
     """The conditions of the filter parameters a request set (``rating__gte=3``)."""
     clauses: list[ColumnElement[bool]] = []
@@ -82,9 +83,7 @@ def param_conditions(
     return clauses
 
 
-def tree_condition(
-    node: Any, columns: Mapping[str, ColumnElement[Any]]
-) -> ColumnElement[bool]:
+def tree_condition(node: Any, columns: Mapping[str, ColumnLike]) -> ColumnElement[bool]:
     """The condition of a validated filter tree node.
 
     A node is a group (``and_`` or ``or_``: a list of nodes) or a condition (``field``,
@@ -100,7 +99,7 @@ def tree_condition(
 
 
 def _children(
-    nodes: Iterable[Any], columns: Mapping[str, ColumnElement[Any]]
+    nodes: Iterable[Any], columns: Mapping[str, ColumnLike]
 ) -> list[ColumnElement[bool]]:
     return [tree_condition(child, columns) for child in nodes]
 

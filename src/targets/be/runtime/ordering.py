@@ -16,11 +16,11 @@ from pydantic import AfterValidator, TypeAdapter
 from sqlalchemy.orm import QueryableAttribute
 from sqlalchemy.sql.elements import ColumnElement, UnaryExpression
 
-Sortable = ColumnElement[Any] | QueryableAttribute[Any]
+ColumnLike = ColumnElement[Any] | QueryableAttribute[Any]
 """A column of a model (``Article.rating``) or any SQL expression."""
 
 
-def as_expression(column: Sortable) -> ColumnElement[Any]:
+def as_expression(column: ColumnLike) -> ColumnElement[Any]:
     """The SQL expression of a mapped attribute, or the expression itself."""
     return column.expression if isinstance(column, QueryableAttribute) else column
 
@@ -73,8 +73,8 @@ class Ordering:
 
     def __init__(
         self,
-        key: Sortable,
-        fields: Mapping[str, Sortable] | None = None,
+        key: ColumnLike,
+        fields: Mapping[str, ColumnLike] | None = None,
         *,
         nullable: Collection[str] = (),
         default: Sequence[str] = (),

@@ -18,7 +18,7 @@ from sqlalchemy import Float, Index, func, literal, or_
 from sqlalchemy import text as sql_text
 from sqlalchemy.sql.elements import ColumnElement
 
-from .ordering import Sortable, SortKey, as_expression
+from .ordering import ColumnLike, SortKey, as_expression
 
 SearchText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
 """The ``q`` of a list: surrounding blanks dropped (blank means no search), bounded."""
@@ -33,7 +33,7 @@ class TrigramSearch:
 
     extensions = ("pg_trgm",)
 
-    def __init__(self, *columns: Sortable) -> None:
+    def __init__(self, *columns: ColumnLike) -> None:
         """*columns* are the text columns searched."""
         self._columns = [as_expression(column) for column in columns]
 
@@ -80,9 +80,9 @@ class FullTextSearch:
 
     def __init__(
         self,
-        *columns: Sortable,
+        *columns: ColumnLike,
         language: str = "simple",
-        vector: Sortable | None = None,
+        vector: ColumnLike | None = None,
     ) -> None:
         """Search *columns* as one document in the text search *language*, or the
         ``tsvector`` column *vector* when the model keeps one."""

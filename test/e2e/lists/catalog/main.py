@@ -2,8 +2,8 @@
 
 from fastapi import FastAPI
 
-from catalog.api.shop.routes import router
 from catalog.api.runtime.errors import register_error_handlers
+from catalog.api.shop.routes import router
 
 app = FastAPI(title="Catalog")
 app.include_router(router)
