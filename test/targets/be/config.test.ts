@@ -17,7 +17,6 @@ import {
   FieldList,
   FieldSpec,
   ListOptions,
-  ModifierConfig,
   OperationConfig,
   ProjectConfig,
   ResourceConfig,
@@ -154,7 +153,7 @@ describe("FieldSpec", () => {
     assertIssues(FieldSpec, { name: "title", type: "string" }, [
       {
         path: "type",
-        message: 'Invalid option: expected one of "uuid"|"str"|"email"|"int"|"float"|"bool"|"datetime"|"date"|"json"|"nested"',
+        message: 'Invalid option: expected one of "uuid"|"str"|"email"|"int"|"float"|"bool"|"datetime"|"date"|"json"|"nested"|"link"',
       },
     ]);
     assertIssues(FieldSpec, { name: "a", type: "nested", model: "m.A", fields: [titleField], load: "lazy" }, [
@@ -241,36 +240,17 @@ describe("ColumnRef", () => {
   });
 });
 
-describe("ModifierConfig", () => {
-  test("fills the paging defaults", () => {
-    assert.deepEqual(parse(ModifierConfig, {}), { default_limit: 50, max_limit: 100 });
-    assert.equal(ModifierConfig.safeParse({ order_by: { column: "title" } }).success, false, "ordering by other columns is not supported yet");
-  });
-
-  test("default_limit must not exceed max_limit, given or defaulted", () => {
-    assertIssues(ModifierConfig, { default_limit: 20, max_limit: 10 }, [{ path: "default_limit", message: "must not exceed max_limit (10)" }]);
-    assertIssues(ModifierConfig, { default_limit: 150 }, [{ path: "default_limit", message: "must not exceed max_limit (100)" }]);
-    assert.deepEqual(parse(ModifierConfig, { default_limit: 150, max_limit: 500 }), { default_limit: 150, max_limit: 500 });
-  });
-
-  test("limits are integers of at least 1", () => {
-    assertIssues(ModifierConfig, { default_limit: 0 }, [{ path: "default_limit", message: "Too small: expected number to be >=1" }]);
-    assertIssues(ModifierConfig, { max_limit: 2.5 }, [{ path: "max_limit", message: "Invalid input: expected int, received number" }]);
-    assertIssues(ModifierConfig, { limit: 5 }, [{ path: "limit", message: "unknown key" }]);
-  });
-});
-
 describe("OperationConfig", () => {
   test("a name becomes { name, type }", () => {
     assert.deepEqual(parse(OperationConfig, "get"), { name: "get", type: "get" });
   });
 
   test("an object's type defaults to its name; its other keys are kept as written", () => {
-    assert.deepEqual(parse(OperationConfig, { name: "list", max_limit: 10 }), { name: "list", type: "list", max_limit: 10 });
-    assert.deepEqual(parse(OperationConfig, { name: "list_published", type: "list", max_limit: 20 }), {
+    assert.deepEqual(parse(OperationConfig, { name: "list", summary: "All" }), { name: "list", type: "list", summary: "All" });
+    assert.deepEqual(parse(OperationConfig, { name: "list_published", type: "list", modifiers: [{ type: "paginate", max_page_size: 20 }] }), {
       name: "list_published",
       type: "list",
-      max_limit: 20,
+      modifiers: [{ type: "paginate", max_page_size: 20 }],
     });
   });
 
@@ -317,7 +297,10 @@ describe("CrudOptions and ListOptions", () => {
     assertIssues(CrudOptions, { name: "delete", type: "delete", fields: [idField] }, [
       { path: "fields", message: "delete returns no body: fields has no effect here" },
     ]);
-    assertIssues(CrudOptions, { name: "get", type: "get", max_limit: 3 }, [{ path: "max_limit", message: "unknown key" }]);
+    assertIssues(CrudOptions, { name: "get", type: "get", modifiers: [] }, [{ path: "modifiers", message: "unknown key" }]);
+    assertIssues(CrudOptions, { name: "delete", type: "delete", representation: "summary" }, [
+      { path: "representation", message: "delete returns no body: representation has no effect here" },
+    ]);
     assertIssues(CrudOptions, { name: "x", type: "patch" }, [
       { path: "type", message: 'Invalid option: expected one of "get"|"list"|"create"|"update"|"delete"' },
     ]);
@@ -332,11 +315,11 @@ describe("CrudOptions and ListOptions", () => {
     ]);
   });
 
-  test("ListOptions fills the modifiers and checks them", () => {
-    assert.deepEqual(parse(ListOptions, { name: "list", type: "list" }), { name: "list", type: "list", default_limit: 50, max_limit: 100 });
-    assertIssues(ListOptions, { name: "list", type: "list", default_limit: 30, max_limit: 20 }, [
-      { path: "default_limit", message: "must not exceed max_limit (20)" },
-    ]);
+  test("ListOptions keeps its modifiers for their own operations to parse; paging keys moved to the paginate modifier", () => {
+    assert.deepEqual(parse(ListOptions, { name: "list", type: "list" }), { name: "list", type: "list", modifiers: [] });
+    assert.deepEqual(parse(ListOptions, { name: "list", type: "list", modifiers: [{ type: "sort", by: 1 }] }).modifiers, [{ type: "sort", by: 1 }]);
+    assertIssues(ListOptions, { name: "list", type: "list", default_limit: 30 }, [{ path: "default_limit", message: "unknown key" }]);
+    assertIssues(ListOptions, { name: "list", type: "list", modifiers: [{ kind: "order" }] }, [{ path: "modifiers[0].type", message: "Invalid input: expected string, received undefined" }]);
     assertIssues(ListOptions, { name: "list", type: "get" }, [{ path: "type", message: 'Invalid input: expected "list"' }]);
   });
 });
@@ -582,6 +565,8 @@ describe("ResourceConfig", () => {
       route_prefix: "/stock-movements",
       pk: "id",
       pk_type: "uuid",
+      representations: [],
+      default_representation: "read",
       fields: [scalar("id", "uuid"), scalar("title", "str")],
       operations: [
         { name: "get", type: "get" },
@@ -717,6 +702,8 @@ describe("ProjectConfig", () => {
       route_prefix: "/articles",
       pk: "id",
       pk_type: "uuid",
+      representations: [],
+      default_representation: "read",
       fields: [scalar("id", "uuid"), scalar("title", "str")],
       operations: [
         { name: "get", type: "get" },
@@ -777,13 +764,14 @@ describe("ProjectConfig", () => {
     }
   });
 
-  test("the scope tree runs project, app, resource, operation", () => {
+  test("the scope tree runs project, app, resource, operation, modifier", () => {
     const scopes = [...discoverScopes(ProjectConfig)].map((scope) => [scope.name, scope.resolvePath.join(".")]);
     assert.deepEqual(scopes, [
       ["project", ""],
       ["app", "apps"],
       ["resource", "config.resources"],
       ["operation", "operations"],
+      ["modifier", "modifiers"],
     ]);
   });
 

@@ -123,8 +123,9 @@ describe("operation options", () => {
 
 describe("routes", () => {
   test("list pages are bounded by the configured limits", async () => {
-    const generated = await files({ module: "store", resources: [article({ operations: [{ name: "list", default_limit: 20, max_limit: 40 }] })] });
-    assert.match(generated.get("store/routes/article.py")!.content, /limit: Annotated\[int, Query\(ge=1, le=40\)\] = 20/);
+    const list = { name: "list", modifiers: [{ type: "paginate", default_page_size: 20, max_page_size: 40 }] };
+    const generated = await files({ module: "store", resources: [article({ operations: [list] })] });
+    assert.match(generated.get("store/schemas/article.py")!.content, /limit: int = Field\(default=20, ge=1, le=40, description="Rows per page, at most 40\."\)/);
   });
 
   test("without a get route, create answers 201 without a Location header", async () => {

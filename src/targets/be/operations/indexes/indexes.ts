@@ -3,7 +3,7 @@
 // each declared order, the key column of each `ref` filter, and each resource's search
 // indexes (built by the same runtime objects the queries use, so their expressions match).
 
-import { type BuildContext, FileFragment, type Fragment, ImportCollector, operation } from "../../../../codegen/index.js";
+import { type BuildContext, FileFragment, type Fragment, ImportCollector, operation, prefixImport } from "../../../../codegen/index.js";
 import type { ProjectConfig, ResourceConfig } from "../../config/schema.js";
 import { ProjectNames } from "../../modules/project-names.js";
 import { docstringText, pythonString } from "../../python/literals.js";
@@ -35,8 +35,45 @@ export class Indexes {
     this.#lists.push(handler);
   }
 
+  /** Whether the module exists (some list needs an index); the generated conftest creates them then. */
+  get used(): boolean {
+    return this.#plan(new ImportCollector()).indexes.length > 0;
+  }
+
+  /** The module's dotted path. */
+  get dotted(): string {
+    return prefixImport(this.#packagePrefix, "indexes");
+  }
+
+  /** The runtime module creating extensions and indexes. */
+  get runtime(): string {
+    return prefixImport(this.#packagePrefix, "runtime", "indexes");
+  }
+
   render(): Fragment[] {
     const imports = new ImportCollector().addFrom("sqlalchemy", "Index");
+    const { indexes, extensions } = this.#plan(imports);
+    if (indexes.length === 0) return [];
+    return [
+      new FileFragment({
+        path: this.path,
+        template: "operations/indexes/indexes.py.njk",
+        context: {
+          doc: docstringText(
+            "The indexes the generated lists rely on, and the extensions they need.\n\n" +
+              "Create them in a migration (importing this module lets Alembic's autogenerate see\n" +
+              "them; create the extensions first), or with ``create_extensions`` and\n" +
+              "``create_indexes`` from ``runtime.indexes``.",
+          ),
+          extensions: `(${extensions.map(pythonString).join(", ")}${extensions.length === 1 ? "," : ""})`,
+          indexes,
+        },
+        imports,
+      }),
+    ];
+  }
+
+  #plan(imports: ImportCollector): { indexes: PlannedIndex[]; extensions: string[] } {
     const planned = new Map<string, PlannedIndex>();
     const extensions = new Set<string>();
     const searched = new Set<ResourceConfig>();
@@ -67,24 +104,7 @@ export class Indexes {
         plan({ name, comment: `${route}?q=… (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`, expression: `*${names.search(resource, model)}.indexes(${pythonString(name)})` });
       }
     }
-    if (planned.size === 0) return [];
-    return [
-      new FileFragment({
-        path: this.path,
-        template: "operations/indexes/indexes.py.njk",
-        context: {
-          doc: docstringText(
-            "The indexes the generated lists rely on, and the extensions they need.\n\n" +
-              "Create them in a migration (importing this module lets Alembic's autogenerate see\n" +
-              "them; create the extensions first), or with ``create_extensions`` and\n" +
-              "``create_indexes`` from ``runtime.indexes``.",
-          ),
-          extensions: `(${[...extensions].sort().map(pythonString).join(", ")}${extensions.size === 1 ? "," : ""})`,
-          indexes: [...planned.values()],
-        },
-        imports,
-      }),
-    ];
+    return { indexes: [...planned.values()], extensions: [...extensions].sort() };
   }
 }
 

@@ -20,7 +20,8 @@ export function listTests(target: TestTarget, handler: ListHandler): TestCase[] 
   const plural = tests.view.labelPlural;
   const max = query.pagination.max_page_size;
   const offset = query.pagination.mode === "offset";
-  const readable = new Set(target.view.config.fields.filter((field) => field.type !== "nested" && field.type !== "json").map((field) => field.name));
+  // Fields the list's items show, so a test can compare them (none known for a builder).
+  const readable = new Set(handler.read.fieldNames ?? []);
   const make = (needs: Needs) => needs.factory(`make_${tests.view.name}`);
   if (target.canCreate) {
     const needs = new Needs();
@@ -54,14 +55,15 @@ export function listTests(target: TestTarget, handler: ListHandler): TestCase[] 
     });
   }
   const order = query.order;
-  if (order !== undefined && target.canCreate) {
+  const sortable = order?.fields.filter((field) => readable.has(field.name)) ?? [];
+  if (sortable.length > 0 && target.canCreate) {
     const needs = new Needs();
     tests.add("list_order", "_orders_by_each_field", `\`\`${tests.route}\`\` sorts by each \`\`order_by\`\` field, both ways, and refuses others.`, needs, {
-      expect: { make: make(needs), fields: names(order.fields.map((field) => field.name)), max },
+      expect: { make: make(needs), fields: names(sortable.map((field) => field.name)), max },
     });
   }
   const search = query.search;
-  if (search !== undefined && target.canCreate && search.fields.length > 0) {
+  if (search !== undefined && target.canCreate && search.fields.length > 0 && readable.has(target.view.pk)) {
     const needs = new Needs();
     tests.add("list_q", "_searches", `\`\`${tests.route}\`\` with \`\`q\`\` finds the ${tests.label} it names.`, needs, {
       expect: { make: make(needs), field: pythonString(search.fields[0]), max },

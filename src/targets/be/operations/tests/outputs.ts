@@ -5,6 +5,7 @@
 
 import { FileFragment, type Fragment, ImportCollector, type RenderCtx, SnippetFragment, renderTemplate } from "../../../../codegen/index.js";
 import { docstringText, pythonString } from "../../python/literals.js";
+import type { Indexes } from "../indexes/indexes.js";
 
 /** A fixture a test or factory takes, e.g. `client: AsyncClient`, `make_author: Factory`. */
 export interface FixtureParam {
@@ -182,20 +183,33 @@ export class Conftest {
   readonly context: Record<string, unknown>;
   readonly imports: ImportCollector;
   readonly #fixtures: TestFixture[] = [];
+  /** The project's recommended indexes: the test database gets them (and their extensions) when there are any. */
+  readonly #indexes: Indexes | undefined;
 
-  constructor(options: { path: string; context: Record<string, unknown>; imports: ImportCollector }) {
+  constructor(options: { path: string; context: Record<string, unknown>; imports: ImportCollector; indexes?: Indexes }) {
     this.path = options.path;
     this.context = options.context;
     this.imports = options.imports;
+    this.#indexes = options.indexes;
   }
 
   add(fixture: TestFixture): void {
     this.#fixtures.push(fixture);
   }
 
+  #head(): FileFragment {
+    const imports = new ImportCollector().update(this.imports);
+    const indexed = this.#indexes?.used ?? false;
+    if (indexed) {
+      const indexes = this.#indexes!;
+      imports.addFrom(indexes.dotted, "EXTENSIONS", "INDEXES").addFrom(indexes.runtime, "create_extensions", "create_indexes");
+    }
+    return new FileFragment({ path: this.path, template: "operations/tests/templates/conftest.py.njk", context: { ...this.context, indexed }, imports });
+  }
+
   render(ctx: RenderCtx): Fragment[] {
     return [
-      new FileFragment({ path: this.path, template: "operations/tests/templates/conftest.py.njk", context: this.context, imports: this.imports }),
+      this.#head(),
       ...this.#fixtures.map(
         (fixture) =>
           new SnippetFragment({

@@ -9,6 +9,7 @@ import { createBodyFields, createEntry } from "../../config/references.js";
 import type { ProjectConfig, ResolvedApp, ResourceConfig } from "../../config/schema.js";
 import { pythonString } from "../../python/literals.js";
 import { sessionModulePath } from "../../resource.js";
+import { Indexes } from "../indexes/indexes.js";
 import { authSuite } from "./auth.js";
 import { Conftest } from "./outputs.js";
 
@@ -55,7 +56,8 @@ export function buildConftest(ctx: BuildContext<ProjectConfig>): Conftest {
     mount: project.single_app || app.prefix === "" ? "app.include_router(router)" : `app.include_router(router, prefix=${pythonString(app.prefix)})`,
     auth: authSuite(project, ctx.packagePrefix, imports) ?? false,
   };
-  return new Conftest({ path: `${module}/tests/conftest.py`, context, imports });
+  const indexes = ctx.store.outputUnderAncestor(ctx.instanceId, "project", Indexes);
+  return new Conftest({ path: `${module}/tests/conftest.py`, context, imports, indexes });
 }
 
 // `METADATA = tuple(dict.fromkeys([Author.metadata, ...]))`: each distinct MetaData once,

@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
@@ -14,22 +14,34 @@ from blog.api.auth.dependencies import CurrentUser
 from blog.api.content.schemas.article import (
     ArchiveStaleArticlesParams,
     ArticleCreate,
+    ArticleListQuery,
     ArticleRead,
+    ArticleSearch,
+    ArticleSummary,
     ArticleUpdate,
     CountWordsParams,
     ScheduleArticleParams,
     TagArticleParams,
 )
-from blog.api.content.serializers.article import to_article_read
+from blog.api.content.serializers.article import to_article_read, to_article_summary
 from blog.api.db.session import SessionDep
 from blog.api.runtime.actions import call_action
-from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.filters import param_conditions, tree_condition
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import CursorSource, Page, keyset_page
+from blog.api.runtime.search import FullTextSearch
 from blog.models import Article, Comment
 
 router = APIRouter(prefix="/articles", tags=["articles"])
 
 # Everything ArticleRead shows, loaded up front: serializing never hits a lazy load.
 _READ_OPTIONS = (joinedload(Article.author), selectinload(Article.tags), selectinload(Article.comments).joinedload(Comment.author))
+
+# Everything ArticleSummary shows, loaded up front: serializing never hits a lazy load.
+_SUMMARY_OPTIONS = (joinedload(Article.author),)
+
+# What ``?q=`` searches, and how: see indexes.py for its full-text index.
+_SEARCH = FullTextSearch(Article.title, Article.body, language="english")
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
@@ -50,11 +62,33 @@ async def get_article(pk: uuid.UUID, session: SessionDep, current_user: CurrentU
     return to_article_read(await _load_article(session, pk))
 
 
+# The filterable columns and order of ``GET /articles``.
+_LIST_FILTERS = {"title": Article.title, "published": Article.published, "rating": Article.rating, "word_count": Article.word_count, "publish_on": Article.publish_on, "author_id": Article.author_id, "id": Article.id}
+_LIST_ORDER = Ordering(Article.id, {"title": Article.title, "rating": Article.rating, "published_at": Article.published_at, "word_count": Article.word_count}, nullable=("rating", "published_at"), default=("-published_at",))
+
+
+async def _list_articles(session: AsyncSession, where: list[ColumnElement[bool]], request: ArticleListQuery | ArticleSearch, source: CursorSource) -> Page[ArticleSummary]:
+    """One page of articles meeting *where*, searched and ordered as *request* asks."""
+    statement = select(Article).options(*_SUMMARY_OPTIONS).where(*where)
+    first = None
+    if request.q:
+        statement = statement.where(_SEARCH.match(request.q))
+        first = _SEARCH.sort_key(request.q)
+    keys = _LIST_ORDER.keys(request.order_by, first=first)
+    articles, next_cursor = await keyset_page(session, statement, keys, limit=request.limit, cursor=request.cursor, source=source)
+    return Page(items=[to_article_summary(article) for article in articles], next_cursor=next_cursor)
+
+
 @router.get("", operation_id="listArticles")
-async def list_articles(session: SessionDep, current_user: CurrentUser, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[ArticleRead]:
-    """List articles by id, one page at a time."""
-    articles, next_cursor = await paginate(session, select(Article).options(*_READ_OPTIONS), Article.id, limit=limit, cursor=cursor)
-    return Page(items=[to_article_read(article) for article in articles], next_cursor=next_cursor)
+async def list_articles(query: Annotated[ArticleListQuery, Query()], session: SessionDep, current_user: CurrentUser) -> Page[ArticleSummary]:
+    """List articles, filtered and searched, ordered by ``order_by`` (default: -published_at), one page at a time."""
+    return await _list_articles(session, param_conditions(query, _LIST_FILTERS), query, "query")
+
+
+@router.post("/search", operation_id="searchArticles")
+async def search_articles(body: ArticleSearch, session: SessionDep, current_user: CurrentUser) -> Page[ArticleSummary]:
+    """Search articles with an and/or tree of conditions and ``q``, one page at a time."""
+    return await _list_articles(session, [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [], body, "body")
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createArticle")

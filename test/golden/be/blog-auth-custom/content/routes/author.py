@@ -10,16 +10,26 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import subqueryload
 
 from blog.api.auth.dependencies import CurrentUser
-from blog.api.content.schemas.author import AuthorCreate, AuthorRead, AuthorUpdate
+from blog.api.content.schemas.author import (
+    AuthorCreate,
+    AuthorListQuery,
+    AuthorRead,
+    AuthorUpdate,
+)
 from blog.api.content.serializers.author import to_author_read
 from blog.api.db.session import SessionDep
-from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import Page, keyset_page
+from blog.api.runtime.search import TrigramSearch
 from blog.models import Author
 
 router = APIRouter(prefix="/authors", tags=["authors"])
 
 # Everything AuthorRead shows, loaded up front: serializing never hits a lazy load.
 _READ_OPTIONS = (subqueryload(Author.articles),)
+
+# What ``?q=`` searches, and how: see indexes.py for its trigram indexes.
+_SEARCH = TrigramSearch(Author.name)
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
@@ -40,10 +50,20 @@ async def get_author(pk: uuid.UUID, session: SessionDep, current_user: CurrentUs
     return to_author_read(await _load_author(session, pk))
 
 
+# The order of ``GET /authors``.
+_LIST_ORDER = Ordering(Author.id, {"name": Author.name, "created_at": Author.created_at}, default=("name",))
+
+
 @router.get("", operation_id="listAuthors")
-async def list_authors(session: SessionDep, current_user: CurrentUser, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[AuthorRead]:
-    """List authors by id, one page at a time."""
-    authors, next_cursor = await paginate(session, select(Author).options(*_READ_OPTIONS), Author.id, limit=limit, cursor=cursor)
+async def list_authors(query: Annotated[AuthorListQuery, Query()], session: SessionDep, current_user: CurrentUser) -> Page[AuthorRead]:
+    """List authors, searched, ordered by ``order_by`` (default: name), one page at a time."""
+    statement = select(Author).options(*_READ_OPTIONS)
+    first = None
+    if query.q:
+        statement = statement.where(_SEARCH.match(query.q))
+        first = _SEARCH.sort_key(query.q)
+    keys = _LIST_ORDER.keys(query.order_by, first=first)
+    authors, next_cursor = await keyset_page(session, statement, keys, limit=query.limit, cursor=query.cursor)
     return Page(items=[to_author_read(author) for author in authors], next_cursor=next_cursor)
 
 

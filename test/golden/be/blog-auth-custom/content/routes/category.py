@@ -9,12 +9,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.category import (
     CategoryCreate,
+    CategoryListQuery,
     CategoryRead,
     CategoryUpdate,
 )
 from blog.api.content.serializers.category import to_category_read
 from blog.api.db.session import SessionDep
-from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import OffsetPage, offset_page
 from blog.models import Category
 
 router = APIRouter(prefix="/categories", tags=["categories"])
@@ -38,11 +40,17 @@ async def get_category(pk: str, session: SessionDep) -> CategoryRead:
     return to_category_read(await _load_category(session, pk))
 
 
+# The order of ``GET /categories``.
+_LIST_ORDER = Ordering(Category.slug, {"title": Category.title})
+
+
 @router.get("", operation_id="listCategories")
-async def list_categories(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[CategoryRead]:
-    """List categories by slug, one page at a time."""
-    categories, next_cursor = await paginate(session, select(Category), Category.slug, limit=limit, cursor=cursor)
-    return Page(items=[to_category_read(category) for category in categories], next_cursor=next_cursor)
+async def list_categories(query: Annotated[CategoryListQuery, Query()], session: SessionDep) -> OffsetPage[CategoryRead]:
+    """List categories ordered by ``order_by`` (default: slug), one page at a time."""
+    statement = select(Category)
+    keys = _LIST_ORDER.keys(query.order_by)
+    categories, next_offset, total = await offset_page(session, statement, keys, limit=query.limit, offset=query.offset, total=query.total)
+    return OffsetPage(items=[to_category_read(category) for category in categories], next_offset=next_offset, total=total)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createCategory")

@@ -5,15 +5,23 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
 from blog.api.auth.dependencies import CurrentUser
-from blog.api.content.schemas.comment import CommentCreate, CommentRead, CommentUpdate
+from blog.api.content.schemas.comment import (
+    CommentCreate,
+    CommentListQuery,
+    CommentRead,
+    CommentSearch,
+    CommentUpdate,
+)
 from blog.api.content.serializers.comment import to_comment_read
 from blog.api.db.session import SessionDep
-from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.filters import param_conditions, tree_condition
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.models import Comment
 
 router = APIRouter(prefix="/comments", tags=["comments"])
@@ -40,11 +48,29 @@ async def get_comment(pk: uuid.UUID, session: SessionDep, current_user: CurrentU
     return to_comment_read(await _load_comment(session, pk))
 
 
-@router.get("", operation_id="listComments")
-async def list_comments(session: SessionDep, current_user: CurrentUser, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[CommentRead]:
-    """List comments by id, one page at a time."""
-    comments, next_cursor = await paginate(session, select(Comment).options(*_READ_OPTIONS), Comment.id, limit=limit, cursor=cursor)
+# The filterable columns and order of ``GET /comments``.
+_LIST_FILTERS = {"article_id": Comment.article_id, "author_id": Comment.author_id}
+_LIST_ORDER = Ordering(Comment.id, {"created_at": Comment.created_at}, default=("-created_at",))
+
+
+async def _list_comments(session: AsyncSession, where: list[ColumnElement[bool]], request: CommentListQuery | CommentSearch, source: CursorSource) -> Page[CommentRead]:
+    """One page of comments meeting *where* and ordered as *request* asks."""
+    statement = select(Comment).options(*_READ_OPTIONS).where(*where)
+    keys = _LIST_ORDER.keys(request.order_by)
+    comments, next_cursor = await keyset_page(session, statement, keys, limit=request.limit, cursor=request.cursor, source=source)
     return Page(items=[to_comment_read(comment) for comment in comments], next_cursor=next_cursor)
+
+
+@router.get("", operation_id="listComments")
+async def list_comments(query: Annotated[CommentListQuery, Query()], session: SessionDep, current_user: CurrentUser) -> Page[CommentRead]:
+    """List comments, filtered, ordered by ``order_by`` (default: -created_at), one page at a time."""
+    return await _list_comments(session, param_conditions(query, _LIST_FILTERS), query, "query")
+
+
+@router.post("/search", operation_id="searchComments")
+async def search_comments(body: CommentSearch, session: SessionDep, current_user: CurrentUser) -> Page[CommentRead]:
+    """Search comments with an and/or tree of conditions, one page at a time."""
+    return await _list_comments(session, [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [], body, "body")
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment")

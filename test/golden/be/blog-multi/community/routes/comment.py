@@ -7,18 +7,20 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import joinedload
 
-from blog.api.community.schemas.comment import CommentCreate, CommentRead, CommentUpdate
+from blog.api.community.schemas.comment import (
+    CommentCreate,
+    CommentListQuery,
+    CommentRead,
+    CommentUpdate,
+)
 from blog.api.community.serializers.comment import to_comment_read
 from blog.api.db.session import SessionDep
-from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import Page, keyset_page
 from blog.models import Comment
 
 router = APIRouter(prefix="/comments", tags=["comments"])
-
-# Everything CommentRead shows, loaded up front: serializing never hits a lazy load.
-_READ_OPTIONS = (joinedload(Comment.author),)
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
@@ -26,8 +28,8 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
 
 
 async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
-    """Read comment *pk* afresh with everything ``CommentRead`` shows, or raise 404."""
-    comment = await session.scalar(select(Comment).where(Comment.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    """Read comment *pk* afresh, or raise 404."""
+    comment = await session.scalar(select(Comment).where(Comment.id == pk).execution_options(populate_existing=True))
     if comment is None:
         raise _not_found(pk)
     return comment
@@ -39,10 +41,16 @@ async def get_comment(pk: uuid.UUID, session: SessionDep) -> CommentRead:
     return to_comment_read(await _load_comment(session, pk))
 
 
+# The order of ``GET /comments``.
+_LIST_ORDER = Ordering(Comment.id, {"created_at": Comment.created_at}, default=("-created_at",))
+
+
 @router.get("", operation_id="listComments")
-async def list_comments(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[CommentRead]:
-    """List comments by id, one page at a time."""
-    comments, next_cursor = await paginate(session, select(Comment).options(*_READ_OPTIONS), Comment.id, limit=limit, cursor=cursor)
+async def list_comments(query: Annotated[CommentListQuery, Query()], session: SessionDep) -> Page[CommentRead]:
+    """List comments ordered by ``order_by`` (default: -created_at), one page at a time."""
+    statement = select(Comment)
+    keys = _LIST_ORDER.keys(query.order_by)
+    comments, next_cursor = await keyset_page(session, statement, keys, limit=query.limit, cursor=query.cursor)
     return Page(items=[to_comment_read(comment) for comment in comments], next_cursor=next_cursor)
 
 

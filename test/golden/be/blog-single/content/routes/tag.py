@@ -7,10 +7,11 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from blog.api.content.schemas.tag import TagCreate, TagRead, TagUpdate
+from blog.api.content.schemas.tag import TagCreate, TagListQuery, TagRead, TagUpdate
 from blog.api.content.serializers.tag import to_tag_read
 from blog.api.db.session import SessionDep
-from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import Page, keyset_page
 from blog.models import Tag
 
 router = APIRouter(prefix="/tags", tags=["tags"])
@@ -34,10 +35,16 @@ async def get_tag(pk: int, session: SessionDep) -> TagRead:
     return to_tag_read(await _load_tag(session, pk))
 
 
+# The order of ``GET /tags``.
+_LIST_ORDER = Ordering(Tag.id, {"name": Tag.name}, default=("name",))
+
+
 @router.get("", operation_id="listTags")
-async def list_tags(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[TagRead]:
-    """List tags by id, one page at a time."""
-    tags, next_cursor = await paginate(session, select(Tag), Tag.id, limit=limit, cursor=cursor)
+async def list_tags(query: Annotated[TagListQuery, Query()], session: SessionDep) -> Page[TagRead]:
+    """List tags ordered by ``order_by`` (default: name), one page at a time."""
+    statement = select(Tag)
+    keys = _LIST_ORDER.keys(query.order_by)
+    tags, next_cursor = await keyset_page(session, statement, keys, limit=query.limit, cursor=query.cursor)
     return Page(items=[to_tag_read(tag) for tag in tags], next_cursor=next_cursor)
 
 

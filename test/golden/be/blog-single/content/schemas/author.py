@@ -3,8 +3,21 @@
 
 import uuid
 from datetime import datetime
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, EmailStr, field_validator
+from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator
+
+from blog.api.runtime.filters import CommaSeparated
+from blog.api.runtime.ordering import NoRepeats
+from blog.api.runtime.search import SearchText
+
+
+class AuthorLink(BaseModel):
+    """An author where another resource refers to it: its type, key and label."""
+
+    type: Literal["author"]
+    id: uuid.UUID
+    label: str
 
 
 class AuthorReadArticlesNested(BaseModel):
@@ -22,6 +35,17 @@ class AuthorRead(BaseModel):
     email: EmailStr
     created_at: datetime
     articles: list[AuthorReadArticlesNested]
+
+
+class AuthorListQuery(BaseModel):
+    """The query parameters of ``GET /authors``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    order_by: Annotated[list[Literal["name", "-name", "created_at", "-created_at"]], CommaSeparated, NoRepeats] | None = Field(default=None, description="Fields to sort by, comma-separated, each at most once; a leading - sorts descending. Default: name.")
+    q: SearchText | None = Field(default=None, description="Text to search for; the best matches come first.")
+    limit: int = Field(default=50, ge=1, le=100, description="Rows per page, at most 100.")
+    cursor: str | None = Field(default=None, description="The next_cursor of the previous page.")
 
 
 class AuthorCreate(BaseModel):

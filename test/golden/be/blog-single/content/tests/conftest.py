@@ -3,8 +3,8 @@
 
 ``TEST_DATABASE_URL`` holds the URL of a PostgreSQL database used only by tests, such
 as ``postgresql+asyncpg://user:password@localhost:5432/app_test``. The tables of the
-app's models are created in it once per run (existing tables are kept, nothing is
-dropped). Each test runs inside a transaction that is rolled back when it ends: the
+app's models are created in it once per run, with the extensions and indexes
+the lists rely on (existing tables are kept, nothing is dropped). Each test runs inside a transaction that is rolled back when it ends: the
 routes' commits only release savepoints, so no test sees another's rows.
 """
 
@@ -27,7 +27,9 @@ from sqlalchemy.ext.asyncio import (
 
 from blog.api.content.routes import router
 from blog.api.db.session import get_session
+from blog.api.indexes import EXTENSIONS, INDEXES
 from blog.api.runtime.errors import register_error_handlers
+from blog.api.runtime.indexes import create_extensions, create_indexes
 from blog.models import Article, Author, Category, Comment, Tag
 
 URL_ENV = "TEST_DATABASE_URL"
@@ -46,7 +48,7 @@ def unique(prefix: str) -> str:
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def engine() -> AsyncIterator[AsyncEngine]:
-    """The test database, with the tables of ``METADATA`` created."""
+    """The test database, with the tables of ``METADATA`` created (and ``INDEXES``)."""
     url = os.environ.get(URL_ENV)
     if not url:
         pytest.fail(
@@ -56,8 +58,10 @@ async def engine() -> AsyncIterator[AsyncEngine]:
         )
     engine = create_async_engine(url)
     async with engine.begin() as connection:
+        await create_extensions(connection, EXTENSIONS)
         for metadata in METADATA:
             await connection.run_sync(metadata.create_all)
+        await create_indexes(connection, INDEXES)
     yield engine
     await engine.dispose()
 

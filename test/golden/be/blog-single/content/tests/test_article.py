@@ -66,6 +66,73 @@ async def test_list_articles_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
+async def test_list_articles_rejects_an_unknown_parameter(client: AsyncClient) -> None:
+    """``GET /articles`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
+async def test_list_articles_filters_by_each_field(client: AsyncClient, make_article: Factory) -> None:
+    """``GET /articles`` with ``field=value`` answers the articles with that value."""
+    article = await make_article()
+    for field in ("title", "published", "rating", "id"):
+        if article[field] is None:
+            continue
+        response = await client.get(PATH, params={field: article[field], "limit": 100})
+        assert response.status_code == 200, response.text
+        items = response.json()["items"]
+        assert article["id"] in [item["id"] for item in items], field
+        assert all(item[field] == article[field] for item in items), field
+
+
+async def test_list_articles_search_filters_by_each_field(client: AsyncClient, make_article: Factory) -> None:
+    """``POST /articles/search`` with an ``eq`` condition answers the articles with that value."""
+    article = await make_article()
+    for field in ("title", "published", "rating", "id"):
+        if article[field] is None:
+            continue
+        condition = {"field": field, "op": "eq", "value": article[field]}
+        body = {"filter": {"and": [condition]}, "limit": 100}
+        response = await client.post(PATH + "/search", json=body)
+        assert response.status_code == 200, response.text
+        items = response.json()["items"]
+        assert article["id"] in [item["id"] for item in items], field
+        assert all(item[field] == article[field] for item in items), field
+
+
+async def test_list_articles_search_rejects_an_unknown_field(client: AsyncClient) -> None:
+    """``POST /articles/search`` answers 422 for a condition on a field it does not filter."""
+    condition = {"field": "no_such_field", "op": "eq", "value": 1}
+    response = await client.post(PATH + "/search", json={"filter": condition})
+    assert response.status_code == 422, response.text
+
+
+async def test_list_articles_orders_by_each_field(client: AsyncClient, make_article: Factory) -> None:
+    """``GET /articles`` sorts by each ``order_by`` field, both ways, and refuses others."""
+    await make_article()
+    await make_article()
+    for field in ("title", "rating", "published_at", "word_count"):
+        for sign, descending in (("", False), ("-", True)):
+            params = {"order_by": sign + field, "limit": 100}
+            response = await client.get(PATH, params=params)
+            assert response.status_code == 200, response.text
+            items = response.json()["items"]
+            values = [item[field] for item in items if item[field] is not None]
+            assert values == sorted(values, reverse=descending), sign + field
+    response = await client.get(PATH, params={"order_by": "no_such_field"})
+    assert response.status_code == 422, response.text
+
+
+async def test_list_articles_searches(client: AsyncClient, make_article: Factory) -> None:
+    """``GET /articles`` with ``q`` finds the article it names."""
+    article = await make_article()
+    params = {"q": article["title"], "limit": 100}
+    response = await client.get(PATH, params=params)
+    assert response.status_code == 200, response.text
+    assert article["id"] in [item["id"] for item in response.json()["items"]]
+
+
 async def test_create_article(client: AsyncClient, article_body: Factory) -> None:
     """``POST /articles`` answers 201 with the new article and its ``Location``."""
     body = await article_body()

@@ -66,6 +66,29 @@ async def test_list_tags_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
+async def test_list_tags_rejects_an_unknown_parameter(client: AsyncClient) -> None:
+    """``GET /tags`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
+async def test_list_tags_orders_by_each_field(client: AsyncClient, make_tag: Factory) -> None:
+    """``GET /tags`` sorts by each ``order_by`` field, both ways, and refuses others."""
+    await make_tag()
+    await make_tag()
+    for field in ("name",):
+        for sign, descending in (("", False), ("-", True)):
+            params = {"order_by": sign + field, "limit": 100}
+            response = await client.get(PATH, params=params)
+            assert response.status_code == 200, response.text
+            items = response.json()["items"]
+            values = [item[field] for item in items if item[field] is not None]
+            assert values == sorted(values, reverse=descending), sign + field
+    response = await client.get(PATH, params={"order_by": "no_such_field"})
+    assert response.status_code == 422, response.text
+
+
 async def test_create_tag(client: AsyncClient, tag_body: Factory) -> None:
     """``POST /tags`` answers 201 with the new tag and its ``Location``."""
     body = await tag_body()
