@@ -30,7 +30,7 @@ const author = {
   operations: ["get", "list"],
 };
 
-const article = (list: object, extra: object = {}) => ({
+const article = (list: object | string, extra: object = {}) => ({
   model: "shop.models.Article",
   fields: [
     { name: "id", type: "uuid" },
