@@ -81,7 +81,21 @@ export function benchResource(index: number, total: number): Field {
     ],
     operations: [
       "get",
-      { name: "list", default_limit: 20, max_limit: 100 },
+      {
+        name: "list",
+        modifiers: [
+          {
+            type: "filter",
+            fields: [
+              { name: "name", values: "free_text" },
+              { name: "active", values: "bool" },
+              { name: "score", values: "literal", operators: ["gte", "lte", "is_null"] },
+            ],
+          },
+          { type: "order", fields: ["name", "created_at"], default: "created_at", default_dir: "desc" },
+          { type: "paginate", default_page_size: 20, max_page_size: 100 },
+        ],
+      },
       { name: "create", fields: writableFields() },
       { name: "update", fields: writableFields() },
       "delete",

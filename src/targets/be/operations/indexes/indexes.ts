@@ -13,6 +13,8 @@ import type { ListHandler } from "../list/list-handler.js";
 const MAX_NAME = 63;
 
 interface PlannedIndex {
+  /** What it indexes (model and columns): two lists of one model share their indexes. */
+  key: string;
   name: string;
   comment: string;
   expression: string;
@@ -78,7 +80,7 @@ export class Indexes {
     const extensions = new Set<string>();
     const searched = new Set<ResourceConfig>();
     const plan = (index: PlannedIndex) => {
-      if (!planned.has(index.name)) planned.set(index.name, index);
+      if (!planned.has(index.key)) planned.set(index.key, index);
     };
     const names = new ProjectNames(this.#project, this.#packagePrefix, imports);
     for (const handler of this.#lists) {
@@ -89,19 +91,25 @@ export class Indexes {
       for (const field of handler.query.order?.fields ?? []) {
         if (field.name === resource.pk) continue;
         const name = indexName(`ix_${base}_${field.name}_${resource.pk}`);
-        plan({ name, comment: `${route}?order_by=${field.name} (either direction), and its keyset pages`, expression: `Index(${pythonString(name)}, ${model}.${field.name}, ${model}.${resource.pk})` });
+        const pages = handler.query.pagination.mode === "keyset" ? ", and its keyset pages" : "";
+        plan({
+          key: `${resource.model}(${field.name}, ${resource.pk})`,
+          name,
+          comment: `${route}?order_by=${field.name} (either direction)${pages}`,
+          expression: `Index(${pythonString(name)}, ${model}.${field.name}, ${model}.${resource.pk})`,
+        });
       }
       for (const field of handler.query.filters ?? []) {
         if (field.kind !== "ref") continue;
         const name = indexName(`ix_${base}_${field.name}`);
-        plan({ name, comment: `${route}?${field.name}=… (a key of ${field.refResource})`, expression: `Index(${pythonString(name)}, ${model}.${field.name})` });
+        plan({ key: `${resource.model}(${field.name})`, name, comment: `${route}?${field.name}=… (a key of ${field.refResource})`, expression: `Index(${pythonString(name)}, ${model}.${field.name})` });
       }
       const search = resource.search;
       if (search && !searched.has(resource)) {
         searched.add(resource);
         if (search.strategy === "trigram") extensions.add("pg_trgm");
         const name = indexName(`ix_${base}_search`);
-        plan({ name, comment: `${route}?q=… (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`, expression: `*${names.search(resource, model)}.indexes(${pythonString(name)})` });
+        plan({ key: `${resource.model} search`, name, comment: `${route}?q=… (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`, expression: `*${names.search(resource, model)}.indexes(${pythonString(name)})` });
       }
     }
     return { indexes: [...planned.values()], extensions: [...extensions].sort() };
