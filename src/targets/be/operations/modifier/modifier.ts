@@ -3,17 +3,13 @@
 // from a package; the engine skips unmatched dispatch values silently (SPEC).
 
 import { type BuildContext, type ValidationIssue, operation } from "../../../../codegen/index.js";
+import { unknownType } from "../entry/entry.js";
 import { modifiesList } from "./context.js";
 
 @operation("modifier", { scope: "modifier" })
 export class Modifier {
   *validate(ctx: BuildContext): Iterable<ValidationIssue> {
-    if (!modifiesList(ctx)) return;
-    const known = ctx.operations.filter((meta) => meta.scope === "modifier" && meta.dispatchOn === "type").map((meta) => meta.name);
-    const type: unknown = ctx.instance?.type;
-    if (typeof type === "string" && !known.includes(type)) {
-      yield { path: ["type"], message: `unknown modifier ${JSON.stringify(type)}; expected one of: ${known.sort().join(", ")}` };
-    }
+    if (modifiesList(ctx)) yield* unknownType(ctx, "modifier", "modifier");
   }
 
   build(): unknown[] {
