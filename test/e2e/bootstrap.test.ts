@@ -230,28 +230,28 @@ class Tag(Base):
       join(frontend, "src", "tags.ts"),
       `import { useQuery } from "@tanstack/react-query";
 
-import { type TagRead, createTagTagsPost, listTagsTagsGet } from "./client";
-import { listTagsTagsGetOptions } from "./client/@tanstack/react-query.gen";
+import { type TagRead, createTag, listTags } from "./client";
+import { listTagsOptions } from "./client/@tanstack/react-query.gen";
 
 export async function addTag(label: string): Promise<TagRead> {
-  const { data } = await createTagTagsPost({ body: { label }, throwOnError: true });
+  const { data } = await createTag({ body: { label }, throwOnError: true });
   return data;
 }
 
 export async function tagLabels(): Promise<string[]> {
-  const { data } = await listTagsTagsGet({ query: { limit: 10 }, throwOnError: true });
+  const { data } = await listTags({ query: { limit: 10 }, throwOnError: true });
   return data.items.map((tag) => tag.label);
 }
 
 export function useTags() {
-  return useQuery(listTagsTagsGetOptions());
+  return useQuery(listTagsOptions());
 }
 `,
     );
     await run(NPM, ["run", "typecheck"], frontend);
 
     // The client is typed: a body the backend would reject does not compile.
-    await writeFile(join(frontend, "src", "wrong.ts"), `import { createTagTagsPost } from "./client";\n\nvoid createTagTagsPost({ body: { name: "x" } });\n`);
+    await writeFile(join(frontend, "src", "wrong.ts"), `import { createTag } from "./client";\n\nvoid createTag({ body: { name: "x" } });\n`);
     assert.match(await runFailing(NPM, ["run", "typecheck"], frontend), /src\/wrong\.ts\(3,\d+\): error TS\d+/);
     await rm(join(frontend, "src", "wrong.ts"));
 
