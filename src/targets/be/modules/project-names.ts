@@ -25,21 +25,27 @@ export class ProjectNames {
   readonly #project: ProjectConfig;
   readonly #packagePrefix: string;
   readonly #imports: ImportCollector;
+  /** Class name → the dotted models of that class name; app count by resource name. Computed once: a project may have thousands of resources. */
+  readonly #models = new Map<string, Set<string>>();
+  readonly #appsByName = new Map<string, number>();
 
   constructor(project: ProjectConfig, packagePrefix: string, imports: ImportCollector) {
     this.#project = project;
     this.#packagePrefix = packagePrefix;
     this.#imports = imports;
-  }
-
-  #resources(): ResourceConfig[] {
-    return this.#project.apps.flatMap((app) => app.config.resources);
+    for (const app of project.apps) {
+      for (const name of new Set(app.config.resources.map((resource) => resource.name))) this.#appsByName.set(name, (this.#appsByName.get(name) ?? 0) + 1);
+      for (const resource of app.config.resources) {
+        const pascal = Name.fromDotted(resource.model)[1].pascal;
+        this.#models.set(pascal, (this.#models.get(pascal) ?? new Set()).add(resource.model));
+      }
+    }
   }
 
   /** The model class as the module names it: `Article`, or `shop.models.Article` when another model shares the class name. */
   model(resource: ResourceConfig): string {
     const [module, name] = Name.fromDotted(resource.model);
-    const clash = this.#resources().some((other) => other.model !== resource.model && Name.fromDotted(other.model)[1].pascal === name.pascal);
+    const clash = (this.#models.get(name.pascal)?.size ?? 0) > 1;
     if (clash) {
       this.#imports.add(module);
       return `${module}.${name.pascal}`;
@@ -50,9 +56,8 @@ export class ProjectNames {
 
   /** The resource's project-wide id: its name, or `module.name` when two apps have one of that name. */
   id(resource: ResourceConfig, separator = "."): string {
-    const apps = this.#project.apps.filter((app) => app.config.resources.some((candidate) => candidate.name === resource.name));
-    if (apps.length < 2) return resource.name;
-    const app = apps.find((candidate) => candidate.config.resources.includes(resource))!;
+    if ((this.#appsByName.get(resource.name) ?? 0) < 2) return resource.name;
+    const app = this.#project.apps.find((candidate) => candidate.config.resources.includes(resource))!;
     return `${app.config.module}${separator}${resource.name}`;
   }
 

@@ -1,20 +1,14 @@
 // `discovery` (project scope): `discovery.py`, the project-wide `GET /_filters` and
-// `POST /_values` over every filtered list, built on `runtime/discovery.py`. Lists register
-// themselves (`Discovery.add`); what each one filters is read from its `ListQuery` when
-// the module renders, after every modifier has run. Nothing is written when no list filters.
+// `POST /_values` over every filtered list, built on `runtime/discovery.py`. The lists and
+// what each one filters are read from the store once the build is done (every modifier
+// has run), in one query. Nothing is written when no list filters.
 
-import { type BuildContext, FileFragment, type Fragment, ImportCollector, Name, operation, prefixImport } from "../../../../codegen/index.js";
+import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, PROJECT, operation, prefixImport } from "../../../../codegen/index.js";
 import { excludedBy, type ProjectConfig, type ResolvedApp, type ResourceConfig } from "../../config/schema.js";
 import { docstringText, pythonString } from "../../python/literals.js";
 import { ProjectNames } from "../../modules/project-names.js";
-import type { ListHandler } from "../list/list-handler.js";
+import { ListHandler } from "../list/list-handler.js";
 import type { FilterField } from "../list/query.js";
-
-/** A list as discovery sees it: its handler and where its app is mounted. */
-interface Registered {
-  handler: ListHandler;
-  app: ResolvedApp;
-}
 
 /** The discovery module of a project; rendered only when some list filters. */
 export class Discovery {
@@ -22,22 +16,21 @@ export class Discovery {
   readonly dotted: string;
   readonly #project: ProjectConfig;
   readonly #packagePrefix: string;
-  readonly #lists: Registered[] = [];
+  readonly #store: BuildStore;
+  #lists: ListHandler[] | undefined;
 
-  constructor(project: ProjectConfig, packagePrefix: string) {
+  /** @param store the build's store, read once the build is done. */
+  constructor(project: ProjectConfig, packagePrefix: string, store: BuildStore) {
     this.#project = project;
     this.#packagePrefix = packagePrefix;
+    this.#store = store;
     this.dotted = prefixImport(packagePrefix, "discovery");
   }
 
-  /** Registers a list; it is described if it ends up filtered. */
-  add(handler: ListHandler, app: ResolvedApp): void {
-    this.#lists.push({ handler, app });
-  }
-
   /** The lists with filters, in config order. */
-  get #filtered(): Registered[] {
-    return this.#lists.filter(({ handler }) => handler.query.filters !== undefined);
+  get #filtered(): ListHandler[] {
+    this.#lists ??= this.#store.outputsUnder(PROJECT.name, ListHandler).filter((handler) => handler.query.filters !== undefined);
+    return this.#lists;
   }
 
   /** Whether the module exists (some list filters); routers include it only then. */
@@ -70,9 +63,10 @@ export class Discovery {
       }
       return constant;
     };
-    const lists = this.#filtered.map(({ handler, app }) => {
+    const lists = this.#filtered.map((handler) => {
       const resource = handler.view.config;
-      const path = `${app.prefix}${resource.route_prefix}`;
+      const app = this.#project.apps.find((candidate) => candidate.config === handler.view.app)!;
+      const path = `${handler.appPrefix}${resource.route_prefix}`;
       const specs = handler.query.filters!.map((field) => `FilterSpec(${pythonString(field.name)}, ${tuple(field.operators.map(pythonString))}, ${this.#source(field, resource, app, { names, rowsOf, imports, runtime })})`);
       const args = [pythonString(names.id(resource)), pythonString(handler.entry.name), pythonString(`${path}${handler.path}`), pythonString(`${path}${handler.searchPath}`), tuple(specs)];
       if (handler.query.search) args.push("search=True");
@@ -151,6 +145,6 @@ function tuple(items: readonly string[]): string {
 @operation("discovery", { scope: "project" })
 export class DiscoveryOperation {
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
-    return [new Discovery(ctx.config, ctx.packagePrefix)];
+    return [new Discovery(ctx.config, ctx.packagePrefix, ctx.store)];
   }
 }

@@ -3,11 +3,11 @@
 // each declared order, the key column of each `ref` filter, and each resource's search
 // indexes (built by the same runtime objects the queries use, so their expressions match).
 
-import { type BuildContext, FileFragment, type Fragment, ImportCollector, operation, prefixImport } from "../../../../codegen/index.js";
+import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, PROJECT, operation, prefixImport } from "../../../../codegen/index.js";
 import type { ProjectConfig, ResourceConfig } from "../../config/schema.js";
 import { ProjectNames } from "../../modules/project-names.js";
 import { docstringText, pythonString } from "../../python/literals.js";
-import type { ListHandler } from "../list/list-handler.js";
+import { ListHandler } from "../list/list-handler.js";
 
 /** PostgreSQL's limit on identifier length. */
 const MAX_NAME = 63;
@@ -25,21 +25,20 @@ export class Indexes {
   readonly path = "indexes.py";
   readonly #project: ProjectConfig;
   readonly #packagePrefix: string;
-  readonly #lists: ListHandler[] = [];
+  readonly #store: BuildStore;
+  #used: boolean | undefined;
 
-  constructor(project: ProjectConfig, packagePrefix: string) {
+  /** @param store the build's store: its lists (their order, ref filters, search) are read once the build is done. */
+  constructor(project: ProjectConfig, packagePrefix: string, store: BuildStore) {
     this.#project = project;
     this.#packagePrefix = packagePrefix;
+    this.#store = store;
   }
 
-  /** Registers a list; its order, ref filters and search are read when the module renders. */
-  add(handler: ListHandler): void {
-    this.#lists.push(handler);
-  }
-
-  /** Whether the module exists (some list needs an index); the generated conftest creates them then. */
+  /** Whether the module exists (some list needs an index); the generated conftest creates them then. Read after the build. */
   get used(): boolean {
-    return this.#plan(new ImportCollector()).indexes.length > 0;
+    this.#used ??= this.#plan(new ImportCollector()).indexes.length > 0;
+    return this.#used;
   }
 
   /** The module's dotted path. */
@@ -83,7 +82,7 @@ export class Indexes {
       if (!planned.has(index.key)) planned.set(index.key, index);
     };
     const names = new ProjectNames(this.#project, this.#packagePrefix, imports);
-    for (const handler of this.#lists) {
+    for (const handler of this.#store.outputsUnder(PROJECT.name, ListHandler)) {
       const resource = handler.view.config;
       const model = names.model(resource);
       const base = names.id(resource, "_");
@@ -128,6 +127,6 @@ function indexName(name: string): string {
 @operation("indexes", { scope: "project" })
 export class IndexesOperation {
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
-    return [new Indexes(ctx.config, ctx.packagePrefix)];
+    return [new Indexes(ctx.config, ctx.packagePrefix, ctx.store)];
   }
 }

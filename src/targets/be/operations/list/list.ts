@@ -9,8 +9,6 @@ import { ListOptions, type ProjectConfig, type ResolvedApp } from "../../config/
 import { resourceFiles } from "../../modules/files.js";
 import { sessionParam } from "../../modules/params.js";
 import { SchemaClass } from "../../modules/schemas.js";
-import { Discovery } from "../discovery/discovery.js";
-import { Indexes } from "../indexes/indexes.js";
 import { ListHandler } from "./list-handler.js";
 
 @operation("list", { scope: "operation", dispatchOn: "type" })
@@ -19,7 +17,8 @@ export class List {
 
   build(ctx: BuildContext<ProjectConfig>, options: ListOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
-    const handler = new ListHandler({ routes, entry: options, view, read: read.use(options.representation), session: sessionParam(view) });
+    const app = ctx.store.ancestorOf(ctx.instanceId, "app") as ResolvedApp;
+    const handler = new ListHandler({ routes, entry: options, view, read: read.use(options.representation), session: sessionParam(view), appPrefix: app.prefix });
     if (view.config.search) handler.searchWith(view.config.search);
     const imports = new ImportCollector();
     schemas.add(
@@ -32,8 +31,6 @@ export class List {
         forbidExtra: true,
       }),
     );
-    ctx.store.outputUnderAncestor(ctx.instanceId, "project", Discovery).add(handler, ctx.store.ancestorOf(ctx.instanceId, "app") as ResolvedApp);
-    ctx.store.outputUnderAncestor(ctx.instanceId, "project", Indexes).add(handler);
     return [routes.add(handler)];
   }
 }
