@@ -41,6 +41,6 @@ INDEXES = (
     Index("ix_comment_article_id", Comment.article_id),
     # GET /comments?author_id=… (a key of author)
     Index("ix_comment_author_id", Comment.author_id),
-    # GET /categories?order_by=title (either direction), and its keyset pages
+    # GET /categories?order_by=title (either direction)
     Index("ix_category_title_slug", Category.title, Category.slug),
 )

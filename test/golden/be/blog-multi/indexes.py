@@ -35,7 +35,7 @@ INDEXES = (
     *FullTextSearch(Article.title, Article.body, language="english").indexes("ix_article_search"),
     # GET /tags?order_by=name (either direction), and its keyset pages
     Index("ix_tag_name_id", Tag.name, Tag.id),
-    # GET /categories?order_by=title (either direction), and its keyset pages
+    # GET /categories?order_by=title (either direction)
     Index("ix_category_title_slug", Category.title, Category.slug),
     # GET /comments?order_by=created_at (either direction), and its keyset pages
     Index("ix_comment_created_at_id", Comment.created_at, Comment.id),

@@ -10,7 +10,7 @@ value ascending, before every value descending.
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache
 from typing import Any
 
 from pydantic import AfterValidator, TypeAdapter
@@ -45,11 +45,16 @@ class SortKey:
         """``-name`` when descending, as ``order_by`` writes it."""
         return f"-{self.name}" if self.descending else self.name
 
-    @cached_property
+    @property
     def adapter(self) -> TypeAdapter[Any]:
         """Validates a key value read back from a cursor."""
-        python_type: Any = self.expression.type.python_type
-        return TypeAdapter(python_type | None if self.nullable else python_type)
+        return _adapter(self.expression.type.python_type, self.nullable)
+
+
+@cache
+def _adapter(python_type: Any, nullable: bool) -> TypeAdapter[Any]:
+    # Building an adapter costs far more than using one: one per key type per process.
+    return TypeAdapter(python_type | None if nullable else python_type)
 
 
 def reject_repeats(order_by: list[str] | None) -> list[str] | None:
