@@ -18,7 +18,7 @@ import type { BuildStore } from "./store.js";
 import { type Target, packagePrefixOf } from "./target.js";
 import { createTemplateEnv } from "./templating.js";
 import {
-  type GeneratedFile,
+  GeneratedFile,
   type KeptFile,
   type ManifestWrite,
   type PlanAction,
@@ -157,19 +157,29 @@ async function buildOutput(target: Target, config: unknown, options: { configFil
     }
   }
   try {
-    const files = assemble(fragments, {
+    const assembled = assemble(fragments, {
       env,
       language: target.language,
       targetName: target.name,
       importOptions: target.importOptions?.(config),
       originOf: (fragment) => origins.get(fragment),
     });
+    const files = target.formatFile ? await formatFiles(assembled, target.formatFile.bind(target)) : assembled;
     return { files, originsOf: (outputPath) => [...(pathOrigins.get(outputPath) ?? [])] };
   } catch (error) {
     throw error instanceof GenerationError && options.configFile ? error.withContext({ file: options.configFile }) : error;
   }
 }
 
+/** Each file through the target's formatter; a file it leaves as it is keeps its object. */
+async function formatFiles(files: GeneratedFile[], format: (path: string, content: string) => Promise<string>): Promise<GeneratedFile[]> {
+  return Promise.all(
+    files.map(async (file) => {
+      const content = await format(file.path, file.content);
+      return content === file.content ? file : new GeneratedFile({ path: file.path, content, ifExists: file.ifExists, executable: file.executable });
+    }),
+  );
+}
 
 /** `blog.api` → `blog/api`; an empty prefix → the current directory. */
 export function defaultOutDir(packagePrefix: string): string {

@@ -30,6 +30,12 @@ export interface Target<C = any> {
   packagePrefix?(config: C): string;
   /** Extra hints for the import formatter (first-party packages, ...). */
   importOptions?(config: C): ImportFormatOptions;
+  /**
+   * Formats one assembled file (banner included) before it is planned, written or checked,
+   * e.g. with the output language's formatter; return `content` for files left as they are.
+   * @default files are written as the templates render them
+   */
+  formatFile?(path: string, content: string): Promise<string>;
 }
 
 /** Targets registered under `codegen.targets`, in discovery order. */

@@ -3,6 +3,8 @@
 // default, so the operation never recomputes one.
 
 import { z } from "zod";
+import { PagesConfig } from "./pages/config.js";
+import { buildPagesModel } from "./pages/model.js";
 
 /** Client plugins of @hey-api/openapi-ts: the HTTP library the generated SDK calls through. */
 export const ClientPlugin = z.enum([
@@ -80,22 +82,41 @@ export const BaseUrl = z
   });
 
 /**
- * The config of the `fe` target: one `openapi-ts.config.ts` for @hey-api/openapi-ts.
- * @example { input: "http://127.0.0.1:8000/openapi.json", base_url: "/api", tanstack_query: true }
+ * The config of the `fe` target: one `openapi-ts.config.ts` for @hey-api/openapi-ts, and
+ * with `pages`, the pages of every resource.
+ * @example { input: "openapi.json", base_url: "/api", tanstack_query: true, pages: { openapi: importstr "../openapi.json" } }
  */
-export const ProjectConfig = z.strictObject({
-  /** The OpenAPI document to generate from: a URL or a file path. Required. */
-  input: SpecInput,
-  /** Directory of the generated client, emptied on every run. @default "src/client" */
-  output: OutputDir.default("src/client"),
-  /** The HTTP client plugin. @default "@hey-api/client-fetch" */
-  client: ClientPlugin.default("@hey-api/client-fetch"),
-  /**
-   * Base URL of the generated client; `false` sets none. @default none written: openapi-ts
-   * uses the document's first server, if any
-   */
-  base_url: BaseUrl.optional(),
-  /** Also generate TanStack Query helpers (`@tanstack/react-query` plugin: query options, mutation options, keys). @default false */
-  tanstack_query: z.boolean().default(false),
-});
+export const ProjectConfig = z
+  .strictObject({
+    /** The OpenAPI document to generate from: a URL or a file path. Required. */
+    input: SpecInput,
+    /** Directory of the generated client, emptied on every run. @default "src/client" */
+    output: OutputDir.default("src/client"),
+    /** The HTTP client plugin. @default "@hey-api/client-fetch" */
+    client: ClientPlugin.default("@hey-api/client-fetch"),
+    /**
+     * Base URL of the generated client; `false` sets none. @default none written: openapi-ts
+     * uses the document's first server, if any
+     */
+    base_url: BaseUrl.optional(),
+    /** Also generate TanStack Query helpers (`@tanstack/react-query` plugin: query options, mutation options, keys). @default false */
+    tanstack_query: z.boolean().default(false),
+    /** Generate the pages of every resource of the document (docs/fe.md). @default no pages */
+    pages: PagesConfig.optional(),
+  })
+  .transform((config, ctx) => {
+    if (config.pages === undefined) return { ...config, pages_model: undefined };
+    let problems = 0;
+    const issue = (path: (string | number)[], message: string) => {
+      problems += 1;
+      ctx.addIssue({ code: "custom", path, message });
+    };
+    if (!config.tanstack_query) issue(["tanstack_query"], "must be true with pages: the pages call the backend through the TanStack Query helpers");
+    if (config.client !== "@hey-api/client-fetch") issue(["client"], 'must be "@hey-api/client-fetch" with pages');
+    if (!config.output.startsWith("src/")) issue(["output"], 'must be a directory inside src/ with pages, like "src/client"');
+    const { model, issues } = buildPagesModel(config.pages);
+    for (const problem of issues) issue(["pages", ...problem.path], problem.message);
+    if (model === undefined || problems > 0) return z.NEVER;
+    return { ...config, pages_model: model };
+  });
 export type ProjectConfig = z.output<typeof ProjectConfig>;

@@ -8,6 +8,8 @@ export function dependencies(options: { tanstackQuery: boolean }): Record<string
     ...(options.tanstackQuery && { "@tanstack/react-query": "5.108.0" }),
     react: "19.3.1",
     "react-dom": "19.3.1",
+    // The generated pages route with React Router's declarative API (7.x runs on Node.js 20).
+    "react-router": "7.18.5",
   };
 }
 
@@ -20,6 +22,8 @@ export const DEV_DEPENDENCIES: Readonly<Record<string, string>> = {
   "@types/react": "19.3.0",
   "@types/react-dom": "19.3.0",
   "@vitejs/plugin-react": "6.3.0",
+  // The same version codegen formats generated files with: `npm run format:check` passes on them.
+  prettier: "3.10.1",
   typescript: "5.9.3",
   vite: "8.3.8",
 };
