@@ -2,14 +2,17 @@
 // together on Node.js 20.19+ and 22.12+ (Vite 8's range). The end-to-end tests install
 // exactly these, then type-check and build the project.
 
-/** Runtime dependencies; TanStack Query only when the config asks for it. */
+/**
+ * Runtime dependencies; TanStack Query only when the config asks for it, and with it React
+ * Router, which the generated pages (they need TanStack Query) route with.
+ */
 export function dependencies(options: { tanstackQuery: boolean }): Record<string, string> {
   return {
     ...(options.tanstackQuery && { "@tanstack/react-query": "5.108.0" }),
     react: "19.3.1",
     "react-dom": "19.3.1",
-    // The generated pages route with React Router's declarative API (7.x runs on Node.js 20).
-    "react-router": "7.18.5",
+    // React Router's declarative API; 7.x is the line that runs on Node.js 20.
+    ...(options.tanstackQuery && { "react-router": "7.18.5" }),
   };
 }
 

@@ -107,6 +107,12 @@ export function sentence(raw: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** `fields` without a reference whose row is also shown nested (`author_id` beside `author`). */
+export function withoutShadowedReferences(fields: readonly PageField[]): PageField[] {
+  const nested = new Set(fields.filter((field) => field.kind === "nested" && !field.many).map((field) => field.name));
+  return fields.filter((field) => !(field.references && nested.has(field.name.replace(/_id$/, ""))));
+}
+
 /** Builds the model, or returns the problems found (each at its config path). */
 export function buildPagesModel(pages: PagesConfig): { model?: PagesModel; issues: PagesIssue[] } {
   let api: ApiModel;
@@ -242,13 +248,8 @@ class ModelBuilder {
   }
 
   private defaultColumns(fields: PageField[], keyField: string, titleField: string, pkKind: string): PageField[] {
-    const nestedNames = new Set(fields.filter((field) => field.kind === "nested" && !field.many).map((field) => field.name));
-    const shown = fields.filter(
-      (field) =>
-        field.kind !== "json" &&
-        !field.many &&
-        !(field.name === keyField && pkKind === "uuid") &&
-        !(field.references && nestedNames.has(field.name.replace(/_id$/, ""))),
+    const shown = withoutShadowedReferences(fields).filter(
+      (field) => field.kind !== "json" && !field.many && !(field.name === keyField && pkKind === "uuid"),
     );
     const title = shown.find((field) => field.name === titleField);
     return [...(title ? [title] : []), ...shown.filter((field) => field !== title)].slice(0, DEFAULT_COLUMNS);

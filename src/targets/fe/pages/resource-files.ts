@@ -5,7 +5,7 @@
 import { type Lookup, cell, sortValue } from "./cells.js";
 import { Imports, jsxAttr, jsxText, member, tsString } from "./code.js";
 import { type FormField, bodyValue, draftMember, initialValue, inputElement, valueFromRow } from "./inputs.js";
-import type { PageAction, PageField, PageForm, PageResource } from "./model.js";
+import { type PageAction, type PageField, type PageForm, type PageResource, withoutShadowedReferences } from "./model.js";
 import { CLIENT, choiceLabelHook, choicesHook, helpersModule, pageModule, pathFn, titleFn } from "./names.js";
 import { PageFile } from "./output.js";
 import { createPresence, updatePresence } from "./presence.js";
@@ -146,7 +146,7 @@ function detailFile(resource: PageResource, lookup: Lookup): PageFile {
     delete_mutation: resource.delete ? imports.use(CLIENT, `${resource.delete.fn}Mutation`) : "",
     deleted_notice: tsString(`${resource.label} deleted.`),
     delete_title: tsString(`Delete this ${lower(resource.label)}?`),
-    fields: resource.readFields.map((field) => ({ label: jsxText(field.label), cell: cell(field, resource.camel, imports, lookup) })),
+    fields: withoutShadowedReferences(resource.readFields).map((field) => ({ label: jsxText(field.label), cell: cell(field, resource.camel, imports, lookup) })),
     actions: instance.map((action) => imports.use(pageModule(resource, "Actions"), actionComponent(action))),
   });
 }

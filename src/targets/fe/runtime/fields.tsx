@@ -47,7 +47,11 @@ interface InputProps<T> {
 export type TextKind = "text" | "email" | "password" | "date" | "datetime-local" | "integer" | "decimal";
 
 /** A one-line input for text, e-mail, numbers, dates and times. */
-export function TextField({ kind = "text", ...props }: InputProps<string> & { kind?: TextKind }) {
+export function TextField({
+  kind = "text",
+  autoComplete,
+  ...props
+}: InputProps<string> & { kind?: TextKind; autoComplete?: string }) {
   const type = kind === "integer" || kind === "decimal" ? "number" : kind;
   return (
     <FieldFrame label={props.label} required={props.required} error={props.error}>
@@ -55,6 +59,7 @@ export function TextField({ kind = "text", ...props }: InputProps<string> & { ki
         <input
           id={input}
           type={type}
+          autoComplete={autoComplete}
           step={kind === "integer" ? "1" : kind === "decimal" ? "any" : undefined}
           value={props.value}
           required={props.required}
