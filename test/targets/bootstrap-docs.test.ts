@@ -10,6 +10,7 @@ import { describe, test } from "node:test";
 import { z } from "zod";
 import { RootConfig as BeRootConfig } from "../../src/targets/be_root/config.js";
 import { ProjectConfig as FeConfig } from "../../src/targets/fe/config.js";
+import { FieldPages, PagesConfig, ResourcePages } from "../../src/targets/fe/pages/config.js";
 import { RootConfig as FeRootConfig } from "../../src/targets/fe_root/config.js";
 import { generateInto } from "../helpers/golden.js";
 import { repoRoot } from "../helpers/user-project.js";
@@ -42,6 +43,9 @@ describe("config docs", () => {
     ["be_root", BeRootConfig, "bootstrap.md", "### Config (`be_root.config.RootConfig`)"],
     ["fe_root", FeRootConfig, "bootstrap.md", "### Config (`fe_root.config.RootConfig`)"],
     ["fe", FeConfig, "fe.md", "## Config (`fe.config.ProjectConfig`)"],
+    ["fe pages", PagesConfig, "fe.md", "### `pages`"],
+    ["fe pages resource", ResourcePages, "fe.md", "### Per resource"],
+    ["fe pages field", FieldPages, "fe.md", "### Per field"],
   ] as const;
   for (const [target, schema, file, heading] of cases) {
     test(`docs/${file} documents exactly the keys of ${target}'s config`, async () => {

@@ -96,14 +96,23 @@ export async function signedInClient(apiUrl: string): Promise<JsonClient> {
   return new JsonClient(apiUrl, { authorization: `Bearer ${token}` });
 }
 
-/** An author, two tags, and 25 articles by her. */
+/** An author, two tags, and 25 articles by her, some published, some rated, some scheduled. */
 export async function seedArticles(client: JsonClient): Promise<{ titles: string[] }> {
   const author = await client.post("/authors", { name: "Ada Lovelace", email: "ada@example.com" });
   assert.equal(author.status, 201, JSON.stringify(author.body));
   for (const name of ["news", "notes"]) assert.equal((await client.post("/tags", { name })).status, 201);
   const titles = Array.from({ length: 25 }, (_, index) => `Note ${String.fromCharCode(65 + ((index * 7) % 26))}${index}`);
   for (const title of titles) {
-    const article = await client.post("/articles", { title, body: "one two three", word_count: 3, author_id: author.body.id });
+    const index = titles.indexOf(title);
+    const article = await client.post("/articles", {
+      title,
+      body: "one two three",
+      word_count: 3,
+      author_id: author.body.id,
+      published: index % 3 === 0,
+      rating: index % 4 === 0 ? null : 3 + (index % 5) / 2,
+      publish_on: index % 5 === 0 ? `2031-0${1 + (index % 9)}-15` : null,
+    });
     assert.equal(article.status, 201, JSON.stringify(article.body));
   }
   return { titles };

@@ -126,8 +126,10 @@ function detailFile(resource: PageResource, lookup: Lookup): PageFile {
   imports.use("runtime/shell", "QueryView");
   imports.use("runtime/shell", "Notice");
   const edit = resource.update !== undefined;
-  if (edit) imports.from("react-router", "Link");
-  if (edit || resource.delete) imports.use(helpersModule(resource), pathFn(resource));
+  if (edit) {
+    imports.from("react-router", "Link");
+    imports.use(helpersModule(resource), pathFn(resource));
+  }
   if (resource.delete) {
     for (const name of ["useMutation", "useQueryClient"]) imports.from("@tanstack/react-query", name);
     imports.from("react", "useState");
