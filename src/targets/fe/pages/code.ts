@@ -20,6 +20,11 @@ export function jsxAttr(name: string, text: string): string {
   return /^[^"&\n]*$/.test(text) ? `${name}="${text}"` : `${name}={${tsString(text)}}`;
 }
 
+/** Text inside a `/** … *\/` comment: a `*\/` in it would end the comment early. */
+export function commentText(text: string): string {
+  return text.replace(/\*\//g, "*\\/");
+}
+
 /** A property access that works for any field name (`row.title`, `row["two words"]`). */
 export function member(object: string, field: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(field) ? `${object}.${field}` : `${object}[${tsString(field)}]`;

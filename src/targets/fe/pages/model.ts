@@ -153,10 +153,9 @@ class ModelBuilder {
     });
     for (const resource of resources) {
       const fields = [...resource.readFields, ...(resource.create?.fields ?? []), ...(resource.update?.fields ?? []), ...resource.actions.flatMap((action) => action.params?.fields ?? [])];
-      for (const field of fields) {
-        if (field.references && !keys.has(field.references)) {
-          this.issue(["resources", resource.key, "fields", field.name, "references"], `no resource at /${field.references} in the OpenAPI document; ${this.known()}`);
-        }
+      const unknown = new Map(fields.filter((field) => field.references && !keys.has(field.references)).map((field) => [field.name, field.references!]));
+      for (const [name, references] of unknown) {
+        this.issue(["resources", resource.key, "fields", name, "references"], `no resource at /${references} in the OpenAPI document; ${this.known()}`);
       }
     }
     if (this.issues.length > 0) return { issues: this.issues };

@@ -87,6 +87,9 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const PATH_PARAM = /^\{[^}]+\}$/;
+/** Collection paths and action slugs the pages can route to and name files after; others are left out. */
+const COLLECTION_PATH = /^(\/[a-z0-9][a-z0-9_-]*)+$/;
+const SLUG = /^[a-z0-9][a-z0-9_-]*$/;
 
 /** Reads the document; throws `DocumentProblem` for a part the pages cannot use. */
 export function readOpenApi(document: Json): ApiModel {
@@ -123,6 +126,7 @@ class Reader {
 
   /** The resource whose collection is `path`: it has a list, or an item path with a get. */
   private resourceAt(path: string): ApiResource | undefined {
+    if (!COLLECTION_PATH.test(path)) return undefined;
     const itemPath = Object.keys(this.paths).find(
       (candidate) => candidate.startsWith(`${path}/`) && PATH_PARAM.test(candidate.slice(path.length + 1)),
     );
@@ -174,7 +178,7 @@ class Reader {
       const base = itemPath && candidate.startsWith(`${itemPath}/`) ? itemPath : candidate.startsWith(`${path}/`) ? path : undefined;
       if (base === undefined) continue;
       const slug = candidate.slice(base.length + 1);
-      if (slug.includes("/") || PATH_PARAM.test(slug)) continue;
+      if (!SLUG.test(slug)) continue;
       const op = this.operation(candidate, "post");
       if (!op) continue;
       actions.push({ ...this.describe(candidate, "post", op), slug, target: base === path ? "collection" : "instance" });

@@ -3,7 +3,7 @@
 // file's code pieces and records the symbols they use; the templates lay them out.
 
 import { type Lookup, cell, sortValue } from "./cells.js";
-import { Imports, jsxAttr, jsxText, member, tsString } from "./code.js";
+import { Imports, commentText, jsxAttr, jsxText, member, tsString } from "./code.js";
 import { type FormField, bodyValue, draftMember, initialValue, inputElement, valueFromRow } from "./inputs.js";
 import { type PageAction, type PageField, type PageForm, type PageResource, withoutShadowedReferences } from "./model.js";
 import { CLIENT, choiceLabelHook, choicesHook, helpersModule, pageModule, pathFn, titleFn } from "./names.js";
@@ -35,7 +35,7 @@ function common(resource: PageResource) {
     row: resource.camel,
     read_type: resource.readType,
     route: `/${resource.key}`,
-    label_lower: lower(resource.label),
+    label_lower: commentText(lower(resource.label)),
     key_access: member(resource.camel, resource.keyField),
     item_path: `${resource.path}/{pk}`,
   };
@@ -62,14 +62,14 @@ function helpersFile(resource: PageResource): PageFile {
     imports.use("runtime/picker", "matchingChoices");
   }
   return file(resource, helpersModule(resource), "helpers.ts.njk", imports, {
-    article: withArticle(resource.label),
-    plural: resource.plural,
+    article: commentText(withArticle(resource.label)),
+    plural: commentText(resource.plural),
     path_fn: pathFn(resource),
     title_fn: titleFn(resource),
     key_literal: tsString(resource.keyField),
     title_literal: tsString(resource.titleField),
     title_access: member(resource.camel, resource.titleField),
-    title_field_label: lower(resource.readFields.find((field) => field.name === resource.titleField)?.label ?? resource.titleField),
+    title_field_label: commentText(lower(resource.readFields.find((field) => field.name === resource.titleField)?.label ?? resource.titleField)),
     list: resource.list !== undefined,
     get: resource.get !== undefined,
     choices_hook: choicesHook(resource),
@@ -101,7 +101,7 @@ function listFile(resource: PageResource, lookup: Lookup): PageFile {
   return file(resource, pageModule(resource, "List"), "list.tsx.njk", imports, {
     page_size: resource.pageSize,
     columns,
-    plural: resource.plural,
+    plural: commentText(resource.plural),
     plural_jsx: jsxText(resource.plural),
     new_jsx: jsxText(`New ${lower(resource.label)}`),
     caption: jsxText(`${resource.plural}, page`),
