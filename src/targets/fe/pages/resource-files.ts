@@ -130,13 +130,7 @@ function detailFile(resource: PageResource, lookup: Lookup): PageFile {
     imports.from("react-router", "Link");
     imports.use(helpersModule(resource), pathFn(resource));
   }
-  if (resource.delete) {
-    for (const name of ["useMutation", "useQueryClient"]) imports.from("@tanstack/react-query", name);
-    imports.from("react", "useState");
-    imports.from("react-router", "useNavigate");
-    imports.use("runtime/dialog", "ConfirmDialog");
-    imports.use("runtime/errors", "explain");
-  }
+  if (resource.delete) imports.use("runtime/dialog", "DeleteButton");
   const instance = resource.actions.filter((action) => action.target === "instance");
   return file(resource, pageModule(resource, "Detail"), "detail.tsx.njk", imports, {
     get_options: imports.use(CLIENT, `${resource.get!.fn}Options`),
