@@ -11,7 +11,8 @@
  *    with a bad value (the backend's 422 shows at the field), fixes it, edits it, deletes
  *    it, signs out, and is sent to the login page by the next protected page (and by a 401).
  * 3. The client's types are enforced: a required field the pages do not send fails `tsc`.
- * 4. The starter page of fe_root tells a missing proxy from a stopped backend.
+ * 4. The starter page of fe_root, built and served by `vite preview` proxying /api/ (a
+ *    reverse proxy), reaches the backend, then tells a stopped backend from a missing proxy.
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -287,25 +288,32 @@ describe("the blog's generated front end", () => {
     }
   });
 
-  it("fe_root's starter page tells a missing proxy from a stopped backend", { timeout: 120_000 }, async () => {
+  it("fe_root's starter page, behind a reverse proxy: the backend, a stopped backend, a missing proxy", { timeout: 120_000 }, async () => {
+    // The API alone, at its root: what a reverse proxy passes /api/ to.
+    const apiOnly = await serveBlog(frontend.backendDir, venv, postgres!.asyncUrl, { JWT_SECRET: randomBytes(48).toString("base64url") });
+    started.push(apiOnly.process);
     const root = join(dirname(frontend.frontendDir), "starter");
     await mkdir(root);
-    const deadPort = await freePort();
-    await writeFile(join(dirname(frontend.frontendDir), "starter.jsonnet"), `{ name: 'blog-web', title: 'Blog', backend_url: 'http://127.0.0.1:${deadPort}' }\n`);
+    await writeFile(join(dirname(frontend.frontendDir), "starter.jsonnet"), `{ name: 'blog-web', title: 'Blog', backend_url: '${apiOnly.baseUrl}' }\n`);
     await generateWithCli(root, "fe_root", "../starter.jsonnet", ".");
     await linkNodeModules(root); // the same package.json as the blog's front end: the same cached install
     await run(NPM, ["run", "build"], root);
     browser ??= await launchChromium();
     const page = await browser.context.newPage();
 
-    // `vite preview` proxies /api/ like a production proxy, to a backend that is not running.
+    // `vite preview` serves dist/ and proxies /api/ to the backend, as a production proxy does.
     const previewPort = await freePort();
     const preview = startProcess(process.execPath, [join("node_modules", "vite", "bin", "vite.js"), "preview", "--host", "127.0.0.1", "--port", String(previewPort), "--strictPort"], { cwd: root, env: childEnv() });
     started.push(preview);
     await waitForHttp(`http://127.0.0.1:${previewPort}/`, preview, 30_000);
     await page.goto(`http://127.0.0.1:${previewPort}/`);
-    const stopped = await page.getByRole("alert").innerText();
-    assert.match(stopped, /The backend does not answer behind \/api\/ \(502/);
+    await page.getByText("Connected to Blog").waitFor();
+    await page.getByRole("listitem").filter({ hasText: /^\/articles\/\{pk\}\/schedule-article$/ }).waitFor();
+
+    // The backend stops: the proxy answers 502, and the page says the backend is down.
+    await apiOnly.process.stop();
+    await page.reload();
+    assert.match(await page.getByRole("alert").innerText(), /The backend does not answer behind \/api\/ \(502/);
 
     // A static server with no route for /api/: the page's own server answers.
     const staticPort = await freePort();
