@@ -23,7 +23,7 @@ import { type Target, packagePrefixOf } from "./target.js";
 import { createTemplateEnv } from "./templating.js";
 import { PhaseTimer } from "./timings.js";
 import {
-  type GeneratedFile,
+  GeneratedFile,
   type KeptFile,
   type ManifestWrite,
   type PlanAction,
@@ -217,7 +217,10 @@ async function buildOutput(
       throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: error.file ?? options.configFile, issues: error.issues });
     }
   });
-  return timed(options, "render", () => renderStore(target, config, store, options.configFile));
+  const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile));
+  if (!target.formatFile) return rendered;
+  const format = target.formatFile.bind(target);
+  return { files: await timed(options, "format", () => formatFiles(rendered.files, format)), originsOf: rendered.originsOf };
 }
 
 /** Renders every output of the store and assembles the files. */
@@ -244,17 +247,27 @@ function renderStore(target: Target, config: unknown, store: BuildStore, configF
     ...new Set(fragments.filter((fragment) => fragment.path === outputPath).map((fragment) => origins.get(fragment)!)),
   ];
   try {
-    const files = assemble(fragments, {
+    const assembled = assemble(fragments, {
       env,
       language: target.language,
       targetName: target.name,
       importOptions: target.importOptions?.(config),
       originOf: (fragment) => origins.get(fragment),
     });
-    return { files, originsOf };
+    return { files: assembled, originsOf };
   } catch (error) {
     throw error instanceof GenerationError && configFile ? error.withContext({ file: configFile }) : error;
   }
+}
+
+/** Each file through the target's formatter; a file it leaves as it is keeps its object. */
+async function formatFiles(files: GeneratedFile[], format: (path: string, content: string) => Promise<string>): Promise<GeneratedFile[]> {
+  return Promise.all(
+    files.map(async (file) => {
+      const content = await format(file.path, file.content);
+      return content === file.content ? file : new GeneratedFile({ path: file.path, content, ifExists: file.ifExists, executable: file.executable });
+    }),
+  );
 }
 
 /** `blog.api` → `blog/api`; an empty prefix → the current directory. */

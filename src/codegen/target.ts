@@ -45,6 +45,12 @@ export interface Target<C = any> {
    * @example aggregates: (path) => path.endsWith("/index.ts")
    */
   aggregates?(path: string): boolean;
+  /**
+   * Formats one assembled file (banner included) before it is planned, written or checked,
+   * e.g. with the output language's formatter; return `content` for files left as they are.
+   * @default files are written as the templates render them
+   */
+  formatFile?(path: string, content: string): Promise<string>;
 }
 
 /**

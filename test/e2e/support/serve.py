@@ -1,6 +1,8 @@
 """Test-only launcher: serve ``blog.main:app`` with SQL statement counting.
 
 Creates the tables (``blog.models.create_tables``), then runs uvicorn on 127.0.0.1:<port>.
+With ``--frontend DIR`` it serves ``blog.site.build_site``: the API under ``/api`` and the
+front end built into DIR at ``/``, as in production.
 Every response carries ``X-SQL-Statements``: the number of statements the request
 sent to the database. Needs ``DATABASE_URL`` and ``blog`` on ``PYTHONPATH``.
 """
@@ -8,12 +10,14 @@ sent to the database. Needs ``DATABASE_URL`` and ``blog`` on ``PYTHONPATH``.
 import argparse
 import asyncio
 from contextvars import ContextVar
+from pathlib import Path
 from typing import Any
 
 import uvicorn
 from blog.api.db.session import get_engine
 from blog.main import app
 from blog.models import create_tables
+from blog.site import build_site
 from sqlalchemy import event
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -64,12 +68,14 @@ async def prepare_database() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    port = parser.parse_args().port
+    parser.add_argument("--frontend", type=Path)
+    arguments = parser.parse_args()
 
     asyncio.run(prepare_database())
     event.listen(get_engine().sync_engine, "before_cursor_execute", _count_statement)
     app.add_middleware(StatementCounter)
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    served = app if arguments.frontend is None else build_site(app, arguments.frontend)
+    uvicorn.run(served, host="127.0.0.1", port=arguments.port, log_level="warning")
 
 
 if __name__ == "__main__":
