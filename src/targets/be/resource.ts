@@ -40,6 +40,8 @@ export function modelRef(dotted: string): ModelRef {
 export interface ResourceView {
   config: ResourceConfig;
   app: AppConfig;
+  /** The URL prefix the app is mounted at (`""` or `/content`). */
+  appPrefix: string;
   project: ProjectConfig;
   /** Store id of the resource instance. */
   id: string;
@@ -81,7 +83,8 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
   const id = ctx.store.ancestorIdOf(ctx.instanceId, "resource");
   if (id === undefined) throw new TypeError(`${ctx.instanceId} is not inside a resource`);
   const config = ctx.store.instanceAt(id) as ResourceConfig;
-  const app = (ctx.store.ancestorOf(id, "app") as { config: AppConfig }).config;
+  const mounted = ctx.store.ancestorOf(id, "app") as { config: AppConfig; prefix: string };
+  const app = mounted.config;
   const module = app.module;
   const local = (...parts: string[]) => prefixImport(ctx.packagePrefix, module, ...parts);
   const pkImports = new ImportCollector();
@@ -89,6 +92,7 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
   return {
     config,
     app,
+    appPrefix: mounted.prefix,
     project: ctx.config,
     id,
     name: config.name,
@@ -126,6 +130,15 @@ function sharedName(project: ProjectConfig, name: string): boolean {
 export function operationId(view: ResourceView, functionName: string): string {
   const words = [...view.operationIdPrefix.split("_"), ...functionName.split("_")].filter((word) => word !== "");
   return words.map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join("");
+}
+
+/**
+ * The collection key of the resource called `name` in the same app, as OpenAPI paths show
+ * it without the leading `/` (`articles`, `content/articles`): what `x-references` names.
+ */
+export function collectionKey(view: ResourceView, name: string): string | undefined {
+  const target = view.app.resources.find((resource) => resource.name === name);
+  return target === undefined ? undefined : `${view.appPrefix}${target.route_prefix}`.replace(/^\//, "");
 }
 
 /** Module path (below the package prefix) of a database's session module. */

@@ -7,7 +7,8 @@ import { ImportCollector, Name } from "../../../codegen/index.js";
 import type { FieldSpec, ScalarField } from "../config/schema.js";
 import { optional, scalarAnnotation } from "../python/annotations.js";
 import { fieldDefault } from "../python/literals.js";
-import type { ResourceView } from "../resource.js";
+import { type ResourceView, collectionKey } from "../resource.js";
+import { inheritReference } from "../config/references.js";
 import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
 
 /** Fields of a write body: the op's own list, else the resource's scalar fields without a generated (uuid or int) primary key. */
@@ -17,18 +18,25 @@ export function writeFields(view: ResourceView, own: readonly FieldSpec[] | unde
   return view.config.fields.filter((field): field is ScalarField => field.type !== "nested" && !(generatedPk && field.name === view.pk));
 }
 
+/** The collection key `spec` references (its own `references`, else the resource field's of the same name). */
+function referencesOf(view: ResourceView | undefined, spec: ScalarField): string | undefined {
+  if (view === undefined) return undefined;
+  const name = inheritReference(spec, view.config.fields).references;
+  return name === undefined ? undefined : collectionKey(view, name);
+}
+
 /** A field of a request body: required unless the config says otherwise, with its default. */
-function bodyField(spec: ScalarField, names: readonly string[], imports: ImportCollector): Field {
+function bodyField(spec: ScalarField, names: readonly string[], imports: ImportCollector, view?: ResourceView): Field {
   const annotation = optional(scalarAnnotation(spec.type, imports), spec.nullable);
   const fallback = spec.default !== undefined ? fieldDefault(spec.default, imports) : spec.nullable ? "None" : undefined;
-  return fieldNamed(spec.name, names, { annotation, default: spec.required ? undefined : fallback, description: spec.description });
+  return fieldNamed(spec.name, names, { annotation, default: spec.required ? undefined : fallback, description: spec.description, references: referencesOf(view, spec) });
 }
 
 /** `{Model}Create`, added to the resource's schemas. */
 export function createSchema(module: SchemaModule, view: ResourceView, fields: readonly ScalarField[]): SchemaClass {
   const imports = new ImportCollector();
   const names = fields.map((spec) => spec.name);
-  const schemaFields = fields.map((spec) => bodyField(spec, names, imports));
+  const schemaFields = fields.map((spec) => bodyField(spec, names, imports, view));
   return module.add(new SchemaClass({ module, name: `${view.model.name}Create`, doc: "The body of a create request.", fields: schemaFields, imports }));
 }
 
@@ -37,7 +45,7 @@ export function updateSchema(module: SchemaModule, view: ResourceView, fields: r
   const imports = new ImportCollector();
   const names = fields.map((spec) => spec.name);
   const schemaFields = fields.map((spec) =>
-    fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(spec.type, imports), true), default: "None", description: spec.description }),
+    fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(spec.type, imports), true), default: "None", description: spec.description, references: referencesOf(view, spec) }),
   );
   return module.add(
     new SchemaClass({

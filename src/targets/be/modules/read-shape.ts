@@ -6,7 +6,7 @@
 import { ImportCollector, Name } from "../../../codegen/index.js";
 import { type FieldSpec, type NestedField, withArticle } from "../config/schema.js";
 import { optional, scalarAnnotation } from "../python/annotations.js";
-import { type ModelRef, type ResourceView, modelRef } from "../resource.js";
+import { type ModelRef, type ResourceView, collectionKey, modelRef } from "../resource.js";
 import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
 import { type SerializedField, SerializerFn, type SerializerModule } from "./serializers.js";
 
@@ -68,12 +68,15 @@ export class ReadShape {
         fields.push(field);
         serialized.push({ name: spec.name, nested: sub, many: spec.many, nullable: spec.nullable });
       } else {
-        const field = fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(spec.type, imports), spec.nullable), description: spec.description });
+        const references = spec.references === undefined ? undefined : collectionKey(view, spec.references);
+        const field = fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(spec.type, imports), spec.nullable), description: spec.description, references });
         fields.push(field);
         serialized.push({ name: spec.name });
       }
     }
-    const schema = new SchemaClass({ module: this.#schemaModule, name: request.name, doc: request.doc, fields, imports });
+    // Clients read the key field of the resource's own read schema from `x-pk`.
+    const pk = request.model === view.model && request.fields === view.config.fields && names.includes(view.pk) ? view.pk : undefined;
+    const schema = new SchemaClass({ module: this.#schemaModule, name: request.name, doc: request.doc, fields, pk, imports });
     const serializer = new SerializerFn({
       module: this.#serializerModule,
       name: `to_${new Name(request.name).snake}`,

@@ -37,9 +37,12 @@ export class Field {
   readonly default: string | undefined;
   /** Text for OpenAPI, as the user wrote it. */
   readonly description: string | undefined;
+  /** The collection key of the resource whose key this field holds (`x-references` in OpenAPI). */
+  readonly references: string | undefined;
 
-  constructor(options: { name: string; attribute?: string; annotation: string; default?: string; description?: string }) {
+  constructor(options: { name: string; attribute?: string; annotation: string; default?: string; description?: string; references?: string }) {
     this.name = options.name;
+    this.references = options.references;
     this.attribute = options.attribute ?? options.name;
     this.annotation = options.annotation;
     this.default = options.default;
@@ -57,6 +60,7 @@ export class Field {
     const extra = [
       ...(this.aliased ? [`alias=${pythonString(this.name)}`] : []),
       ...(this.description !== undefined ? [`description=${pythonString(this.description)}`] : []),
+      ...(this.references !== undefined ? [`json_schema_extra={"x-references": ${pythonString(this.references)}}`] : []),
     ];
     if (extra.length === 0) return this.default === undefined ? head : `${head} = ${this.default}`;
     if (this.default === undefined) return `${head} = Field(${extra.join(", ")})`;
@@ -74,18 +78,22 @@ export class SchemaClass {
   readonly fields: readonly Field[];
   /** Fields that may be omitted but not sent as null (update bodies). */
   readonly rejectNull: readonly string[];
+  /** The key field, written as `x-pk` in OpenAPI for clients (read schemas). */
+  readonly pk: string | undefined;
   readonly imports: ImportCollector;
 
-  constructor(options: { module: SchemaModule; name: string; doc: string; fields: readonly Field[]; rejectNull?: readonly string[]; imports: ImportCollector }) {
+  constructor(options: { module: SchemaModule; name: string; doc: string; fields: readonly Field[]; rejectNull?: readonly string[]; pk?: string; imports: ImportCollector }) {
     this.module = options.module;
     this.name = options.name;
     this.doc = options.doc;
     this.fields = options.fields;
     this.rejectNull = options.rejectNull ?? [];
+    this.pk = options.pk;
     this.imports = options.imports;
-    if (this.fields.some((field) => field.description !== undefined || field.aliased || field.default?.startsWith("Field(")))
+    if (this.fields.some((field) => field.description !== undefined || field.aliased || field.references !== undefined || field.default?.startsWith("Field(")))
       this.imports.addFrom("pydantic", "Field");
     if (this.rejectNull.length > 0) this.imports.addFrom("pydantic", "field_validator");
+    if (this.pk !== undefined) this.imports.addFrom("pydantic", "ConfigDict");
   }
 
   /** Whether a field's attribute differs from its name: the class is built and dumped by alias then. */
@@ -100,7 +108,7 @@ export class SchemaClass {
 }
 
 /** The Field of `name` for a class whose fields are called `names`. */
-export function fieldNamed(name: string, names: readonly string[], options: { annotation: string; default?: string; description?: string }): Field {
+export function fieldNamed(name: string, names: readonly string[], options: { annotation: string; default?: string; description?: string; references?: string }): Field {
   return new Field({ name, attribute: pydanticAttribute(name, names), ...options });
 }
 
@@ -146,6 +154,7 @@ export class SchemaModule {
               doc: docstringText(schema.doc, "    "),
               lines: schema.fields.map((field) => field.line),
               reject_null: schema.rejectNull.map(pythonString).join(", "),
+              config: schema.pk === undefined ? "" : `model_config = ConfigDict(json_schema_extra={"x-pk": ${pythonString(schema.pk)}})`,
             },
             imports: new ImportCollector().addFrom("pydantic", "BaseModel").update(schema.imports),
           }),

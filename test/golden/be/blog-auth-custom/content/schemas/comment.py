@@ -4,7 +4,7 @@
 import uuid
 from datetime import datetime
 
-from pydantic import BaseModel, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class CommentReadAuthorNested(BaseModel):
@@ -17,11 +17,13 @@ class CommentReadAuthorNested(BaseModel):
 class CommentRead(BaseModel):
     """A comment, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: uuid.UUID
     body: str
     created_at: datetime
-    article_id: uuid.UUID
-    author_id: uuid.UUID
+    article_id: uuid.UUID = Field(json_schema_extra={"x-references": "articles"})
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
     author: CommentReadAuthorNested
 
 
@@ -29,8 +31,8 @@ class CommentCreate(BaseModel):
     """The body of a create request."""
 
     body: str
-    article_id: uuid.UUID
-    author_id: uuid.UUID
+    article_id: uuid.UUID = Field(json_schema_extra={"x-references": "articles"})
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
 
 
 class CommentUpdate(BaseModel):

@@ -4,7 +4,7 @@
 import uuid
 from datetime import datetime
 
-from pydantic import BaseModel, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
 
 class CommentReadAuthorNested(BaseModel):
@@ -16,6 +16,8 @@ class CommentReadAuthorNested(BaseModel):
 
 class CommentRead(BaseModel):
     """A comment, as returned by get and list."""
+
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
 
     id: uuid.UUID
     body: str

@@ -5,7 +5,7 @@ import uuid
 from datetime import date, datetime
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class ArticleReadAuthorNested(BaseModel):
@@ -40,6 +40,8 @@ class ArticleReadCommentsNested(BaseModel):
 class ArticleRead(BaseModel):
     """An article, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: uuid.UUID
     title: str
     body: str
@@ -49,7 +51,7 @@ class ArticleRead(BaseModel):
     word_count: int
     rating: float | None
     extra: dict[str, Any]
-    author_id: uuid.UUID
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "content/authors"})
     author: ArticleReadAuthorNested
     tags: list[ArticleReadTagsNested]
     comments: list[ArticleReadCommentsNested]
@@ -66,7 +68,7 @@ class ArticleCreate(BaseModel):
     word_count: int = 0
     rating: float | None = None
     extra: dict[str, Any] = Field(default_factory=dict)
-    author_id: uuid.UUID
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "content/authors"})
 
 
 class ArticleUpdate(BaseModel):
@@ -80,7 +82,7 @@ class ArticleUpdate(BaseModel):
     word_count: int | None = None
     rating: float | None = None
     extra: dict[str, Any] | None = None
-    author_id: uuid.UUID | None = None
+    author_id: uuid.UUID | None = Field(default=None, json_schema_extra={"x-references": "content/authors"})
 
     @field_validator("title", "body", "published", "word_count", "extra", "author_id")
     @classmethod

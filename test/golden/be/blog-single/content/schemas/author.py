@@ -4,7 +4,7 @@
 import uuid
 from datetime import datetime
 
-from pydantic import BaseModel, EmailStr, field_validator
+from pydantic import BaseModel, ConfigDict, EmailStr, field_validator
 
 
 class AuthorReadArticlesNested(BaseModel):
@@ -16,6 +16,8 @@ class AuthorReadArticlesNested(BaseModel):
 
 class AuthorRead(BaseModel):
     """An author, as returned by get and list."""
+
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
 
     id: uuid.UUID
     name: str
