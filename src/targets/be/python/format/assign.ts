@@ -92,7 +92,9 @@ function rightToLeft(f: DocBuilder, before: Expr, op: string, value: Expr): void
     throw new Unsupported("a joinable implicitly concatenated string assigned to a target with brackets");
   }
   const formatBefore = () => {
-    if (!shouldParenthesizeTarget(before)) formatExpr(f, before, "never");
+    // `x: (await y) = z`: ruff always parenthesizes an awaited annotation.
+    if (before.k === "await") formatExpr(f, before, "always");
+    else if (!shouldParenthesizeTarget(before)) formatExpr(f, before, "never");
     else if (canOmitOptionalParentheses(before)) optionalParentheses(f, () => formatExpr(f, before, "never"));
     else parenthesizeIfExpands(f, () => formatExpr(f, before, "never"));
   };
@@ -159,7 +161,7 @@ export function assignment(f: DocBuilder, stmt: Stmt & { k: "assign" | "annassig
     case "annassign":
       formatExpr(f, stmt.target);
       f.text(": ");
-      if (!stmt.value) return leftToRight(f, stmt.annotation);
+      if (!stmt.value) return stmt.annotation.k === "await" ? formatExpr(f, stmt.annotation, "always") : leftToRight(f, stmt.annotation);
       if (isSplittable(stmt.annotation)) return rightToLeft(f, stmt.annotation, "=", stmt.value);
       formatExpr(f, stmt.annotation, "never");
       f.text(" = ");

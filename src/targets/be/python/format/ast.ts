@@ -100,7 +100,10 @@ export interface Lambda extends Base {
   k: "lambda";
   params: Parameters | null;
   body: Expr;
-  /** Set when the lambda is the value of an assignment or `return` (ruff's `ExprLambdaLayout::Assignment`). */
+  /**
+   * Set when the lambda is the last expression of an assignment or `return`: its body
+   * parenthesizes itself before the statement parenthesizes the lambda.
+   */
   assignmentValue?: boolean;
 }
 export interface Await extends Base {

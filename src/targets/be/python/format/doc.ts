@@ -194,6 +194,38 @@ export class DocBuilder {
   }
 }
 
+/** Whether a forced break in `elems` reaches the enclosing group (none stops it on the way). */
+export function propagatesExpand(elems: readonly Elem[]): boolean {
+  let shielded = 0;
+  for (const elem of elems) {
+    switch (elem.k) {
+      case "fitsExpanded":
+      case "bfp":
+        shielded++;
+        break;
+      case "/fitsExpanded":
+      case "/bfp":
+        shielded--;
+        break;
+      case "expandParent":
+        if (shielded === 0) return true;
+        break;
+      case "line":
+        if (shielded === 0 && (elem.m === "hard" || elem.m === "empty")) return true;
+        break;
+      case "text":
+        if (shielded === 0 && elem.w < 0) return true;
+        break;
+      case "group":
+        if (shielded === 0 && elem.mode === "expand") return true;
+        break;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
 /** Ruff's `will_break`: the content contains a forced line break. */
 export function willBreak(elems: readonly Elem[]): boolean {
   for (const elem of elems) {
@@ -287,4 +319,29 @@ function propagate(elems: readonly Elem[], enclosing: Enclosing[]): boolean {
     }
   }
   return expands;
+}
+
+/**
+ * Ruff's `RemoveSoftLinesBuffer`: the content as if the line were infinitely wide. Soft
+ * breaks vanish, soft-or-space breaks become spaces, `ifBreaks` content is dropped and
+ * `ifFits` content kept.
+ */
+export function removeSoftLines(elems: readonly Elem[]): Elem[] {
+  const out: Elem[] = [];
+  let dropping = 0;
+  for (const elem of elems) {
+    if (dropping > 0) {
+      if (elem.k === "ccontent") dropping++;
+      else if (elem.k === "/ccontent") dropping--;
+      continue;
+    }
+    if (elem.k === "line" && elem.m === "soft") continue;
+    if (elem.k === "line" && elem.m === "softOrSpace") out.push(SPACE);
+    else if (elem.k === "ccontent") {
+      if (elem.cond.mode === "expanded") dropping = 1;
+    } else if (elem.k === "/ccontent") continue;
+    else if (elem.k === "bestFitting") out.push(...removeSoftLines(elem.variants[0].slice(1, -1)));
+    else out.push(elem);
+  }
+  return out;
 }

@@ -3,9 +3,9 @@
 // lambda parameters never break, while a lambda body parenthesizes itself when it splits.
 
 import type { Expr, Lambda, Parameter, Parameters } from "./ast.js";
-import { type DocBuilder, willBreak } from "./doc.js";
+import { type DocBuilder, propagatesExpand, removeSoftLines } from "./doc.js";
 import { formatExpr } from "./expr.js";
-import { callChainLayout, emptyParenthesized, hasOwnParentheses, isParenthesizedLevel, parenthesizeIfExpands } from "./parentheses.js";
+import { emptyParenthesized, lambdaBodySplitsInBrackets, hasOwnParentheses, isParenthesizedLevel, parenthesizeIfExpands } from "./parentheses.js";
 
 function parameter(f: DocBuilder, p: Parameter): void {
   f.text(p.name);
@@ -72,7 +72,8 @@ export function lambda(f: DocBuilder, e: Lambda): void {
   if (e.params) {
     f.space();
     // Lambda parameters never break: every soft line in them prints flat.
-    lambdaParameters(f, e.params);
+    const params = e.params;
+    f.emit(removeSoftLines(f.capture(() => lambdaParameters(f, params))));
   }
   f.text(":");
   f.space();
@@ -92,9 +93,11 @@ function lambdaParameters(f: DocBuilder, p: Parameters): void {
 
 /** A call or subscript body: flat, else split in its brackets, else parenthesized; others parenthesize when they break. */
 function lambdaBody(f: DocBuilder, body: Expr): void {
-  if ((body.k === "call" || body.k === "subscript") && callChainLayout(body) !== "fluent") {
+  if (lambdaBodySplitsInBrackets(body)) {
     const formatted = f.capture(() => formatExpr(f, body, "never"));
-    if (willBreak(formatted)) f.expandParent();
+    // The best-fitting variants would hide a forced break (a magic trailing comma) from the
+    // enclosing groups: pass it on where it would otherwise have reached them.
+    if (propagatesExpand(formatted)) f.expandParent();
     f.bestFitting([
       () => f.emit(formatted),
       () => f.group(() => f.emit(formatted), { expand: true }),

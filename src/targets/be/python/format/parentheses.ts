@@ -33,13 +33,15 @@ export function needsParentheses(e: Expr, parent: Parent): NeedsParentheses {
     case "compare":
     case "boolop":
     case "ifexp":
+      return parent === "await" ? "always" : "multiline";
     case "lambda":
       return parent === "await" ? "always" : "multiline";
     case "unary":
       if (parent === "await") return "always";
       return e.operand.parens > 0 ? "never" : needsParentheses(e.operand, "other");
     case "await":
-      if (parent === "await") return "always";
+      // An awaited annotation always gets parentheses.
+      if (parent === "await" || parent === "returnAnnotation" || parent === "returnAnnotationNoParams") return "always";
       return e.value.parens > 0 ? "never" : needsParentheses(e.value, "await");
     case "generator":
       return parent === "await" ? "always" : "never";
@@ -49,6 +51,11 @@ export function needsParentheses(e: Expr, parent: Parent): NeedsParentheses {
     default:
       return "never";
   }
+}
+
+/** A lambda body that is a call or subscript (not a fluent chain), laid out by best fit. */
+export function lambdaBodySplitsInBrackets(body: Expr): boolean {
+  return (body.k === "call" || body.k === "subscript") && body.parens === 0 && callChainLayout(body) !== "fluent";
 }
 
 export type ChainLayout = "default" | "fluent" | "nonFluent";

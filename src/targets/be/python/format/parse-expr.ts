@@ -85,7 +85,8 @@ export class ExprParser {
     return { k: "tuple", elts, parenthesized: false, trailingComma, parens: 0 };
   }
 
-  private target(): Expr {
+  /** One assignment target (`a`, `a.b`, `a[0]`, `(a, b)`), as after `with ... as`. */
+  target(): Expr {
     if (this.s.eat("*")) return { k: "starred", value: this.binary(0), parens: 0 };
     return this.binary(0);
   }

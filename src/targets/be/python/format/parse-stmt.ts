@@ -218,7 +218,7 @@ class StmtParser {
     let trailingComma = false;
     for (;;) {
       const expr = this.e.expression();
-      items.push({ expr, vars: this.s.eat("as") ? this.e.targets() : null });
+      items.push({ expr, vars: this.s.eat("as") ? this.e.target() : null });
       if (!this.s.eat(",")) break;
       if (this.s.at(close)) {
         trailingComma = true;
