@@ -4,7 +4,8 @@
 
 import type { Expr, Literal, Stmt } from "./ast.js";
 import { tuple } from "./collections.js";
-import { type DocBuilder, willBreak } from "./doc.js";
+import type { DocBuilder } from "./doc.js";
+import { willBreak } from "./ir.js";
 import { formatExpr, maybeParenthesize } from "./expr.js";
 import { expandedParts, joinedString } from "./strings.js";
 import { Unsupported } from "./tokens.js";

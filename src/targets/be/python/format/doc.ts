@@ -1,171 +1,159 @@
-// The layout IR, modelled on ruff's: a flat list of text, line breaks and paired start/end
-// tags (groups that print flat or expanded, indents, conditional content, best-fitting
-// variants). `DocBuilder` writes it the way ruff's formatter does, with ruff's node levels.
+// Writes the layout IR the way ruff's formatter does: content is a callback run at once
+// (ruff's `format_with`), the node level says whether line breaks may appear inside
+// (parentheses) and which optional-parentheses group conditions refer to.
 
+import {
+  BEST_FITTING,
+  BFP,
+  CCONTENT,
+  CGROUP,
+  type Elem,
+  END,
+  ENTRY,
+  EXPAND_PARENT,
+  EXPANDED,
+  FITS_EXPANDED,
+  FLAT,
+  GROUP,
+  GROUP_EXPAND,
+  HARD,
+  INDENT,
+  INDENT_IF_BREAKS,
+  NONE,
+  SOFT,
+  SOFT_OR_SPACE,
+  SPACE_ELEM,
+  Elem as ElemClass,
+  elem,
+  lineElem,
+  textElem,
+} from "./ir.js";
 import { textWidth } from "./width.js";
 
-export type PrintMode = "flat" | "expanded";
-export type GroupMode = "flat" | "expand" | "propagated";
-export type LineMode = "soft" | "softOrSpace" | "hard" | "empty";
-
-/** Content shown, or a group active, only when the group `id` (0: the enclosing one) prints in `mode`. */
+/** Content shown, or a group active, only when group `id` (0: the enclosing one) prints in `mode`. */
 export interface Condition {
-  mode: PrintMode;
+  mode: "flat" | "expanded";
   id: number;
 }
-
-export interface Text {
-  k: "text";
-  s: string;
-  /** Display width; -1 when the text spans several lines. */
-  w: number;
-}
-export interface Group {
-  k: "group";
-  id: number;
-  mode: GroupMode;
-}
-export interface ConditionalGroup {
-  k: "cgroup";
-  cond: Condition;
-  mode: GroupMode;
-}
-export interface FitsExpanded {
-  k: "fitsExpanded";
-  cond: Condition | null;
-  propagate: boolean;
-}
-export interface BestFitting {
-  k: "bestFitting";
-  /** Each variant starts with an `entry` and ends with an `/entry` tag. */
-  variants: Elem[][];
-  allLines: boolean;
-}
-
-export type Elem =
-  | Text
-  | { k: "space" }
-  | { k: "line"; m: LineMode }
-  | { k: "expandParent" }
-  | BestFitting
-  | Group
-  | { k: "/group" }
-  | ConditionalGroup
-  | { k: "/cgroup" }
-  | { k: "ccontent"; cond: Condition }
-  | { k: "/ccontent" }
-  | { k: "indent" }
-  | { k: "/indent" }
-  | { k: "indentIfBreaks"; id: number }
-  | { k: "/indentIfBreaks" }
-  | FitsExpanded
-  | { k: "/fitsExpanded" }
-  | { k: "entry" }
-  | { k: "/entry" }
-  | { k: "bfp"; id: number }
-  | { k: "/bfp" };
 
 /** Where the formatter is: ruff's `NodeLevel` (`expr` carries the optional-parentheses group, 0 for none). */
 export type NodeLevel = { k: "top" } | { k: "expr"; id: number } | { k: "paren" };
 
 export const TOP: NodeLevel = { k: "top" };
-const SPACE: Elem = { k: "space" };
-const SOFT: Elem = { k: "line", m: "soft" };
-const SOFT_OR_SPACE: Elem = { k: "line", m: "softOrSpace" };
-const HARD: Elem = { k: "line", m: "hard" };
+
+const SOFT_LINE = lineElem(SOFT);
+const SOFT_OR_SPACE_LINE = lineElem(SOFT_OR_SPACE);
+const HARD_LINE = lineElem(HARD);
+// Tags without state are shared (groups, whose mode propagation changes, are not).
+const END_GROUP = elem(GROUP + END);
+const END_CGROUP = elem(CGROUP + END);
+const END_CONTENT = elem(CCONTENT + END);
+const START_INDENT = elem(INDENT);
+const END_INDENT = elem(INDENT + END);
+const END_INDENT_IF_BREAKS = elem(INDENT_IF_BREAKS + END);
+const END_FITS_EXPANDED = elem(FITS_EXPANDED + END);
+const START_ENTRY = elem(ENTRY);
+const END_ENTRY = elem(ENTRY + END);
+const END_BFP = elem(BFP + END);
+const EXPAND_PARENT_ELEM = elem(EXPAND_PARENT);
+
+const printMode = (mode: "flat" | "expanded") => (mode === "expanded" ? EXPANDED : FLAT);
 
 export function isParenthesizedLevel(level: NodeLevel): boolean {
   return level.k === "paren" || (level.k === "expr" && level.id !== 0);
 }
 
-/** Writes IR elements; content is a callback run at once, like ruff's `format_with`. */
 export class DocBuilder {
   out: Elem[] = [];
   level: NodeLevel = TOP;
   private nextId = 1;
+  /** Set when the whole statement is ASCII on one line: text widths are lengths. */
+  plainText = false;
 
   groupId(): number {
     return this.nextId++;
   }
 
   text(s: string): void {
-    this.out.push({ k: "text", s, w: s.includes("\n") ? -1 : textWidth(s) });
+    this.out.push(textElem(s, this.plainText ? s.length : s.includes("\n") ? -1 : textWidth(s)));
   }
   space(): void {
-    this.out.push(SPACE);
+    this.out.push(SPACE_ELEM);
   }
   softLine(): void {
-    this.out.push(SOFT);
+    this.out.push(SOFT_LINE);
   }
   softLineOrSpace(): void {
-    this.out.push(SOFT_OR_SPACE);
+    this.out.push(SOFT_OR_SPACE_LINE);
   }
   hardLine(): void {
-    this.out.push(HARD);
+    this.out.push(HARD_LINE);
   }
   expandParent(): void {
-    this.out.push({ k: "expandParent" });
+    this.out.push(EXPAND_PARENT_ELEM);
   }
 
-  group(content: () => void, options: { id?: number; expand?: boolean } = {}): void {
-    this.out.push({ k: "group", id: options.id ?? 0, mode: options.expand ? "expand" : "flat" });
+  group(content: () => void, options?: { id?: number; expand?: boolean }): void {
+    this.out.push(elem(GROUP, options?.expand ? GROUP_EXPAND : 0, options?.id ?? 0));
     content();
-    this.out.push({ k: "/group" });
+    this.out.push(END_GROUP);
   }
   conditionalGroup(cond: Condition, content: () => void): void {
-    this.out.push({ k: "cgroup", cond, mode: "flat" });
+    this.out.push(elem(CGROUP, 0, cond.id, printMode(cond.mode)));
     content();
-    this.out.push({ k: "/cgroup" });
+    this.out.push(END_CGROUP);
   }
   ifBreaks(content: () => void, id = 0): void {
-    this.out.push({ k: "ccontent", cond: { mode: "expanded", id } });
+    this.out.push(elem(CCONTENT, EXPANDED, id));
     content();
-    this.out.push({ k: "/ccontent" });
+    this.out.push(END_CONTENT);
   }
   ifFits(content: () => void, id = 0): void {
-    this.out.push({ k: "ccontent", cond: { mode: "flat", id } });
+    this.out.push(elem(CCONTENT, FLAT, id));
     content();
-    this.out.push({ k: "/ccontent" });
+    this.out.push(END_CONTENT);
   }
   indentIfBreaks(id: number, content: () => void): void {
-    this.out.push({ k: "indentIfBreaks", id });
+    this.out.push(elem(INDENT_IF_BREAKS, 0, id));
     content();
-    this.out.push({ k: "/indentIfBreaks" });
+    this.out.push(END_INDENT_IF_BREAKS);
   }
   fitsExpanded(cond: Condition | null, content: () => void): void {
-    this.out.push({ k: "fitsExpanded", cond, propagate: false });
+    this.out.push(elem(FITS_EXPANDED, cond ? printMode(cond.mode) : NONE, cond?.id ?? 0));
     content();
-    this.out.push({ k: "/fitsExpanded" });
+    this.out.push(END_FITS_EXPANDED);
   }
   /** Ruff's `soft_block_indent` (nothing at all when the content is empty). */
   softBlockIndent(content: () => void): void {
     const start = this.out.length;
-    this.out.push({ k: "indent" }, SOFT);
+    this.out.push(START_INDENT, SOFT_LINE);
     const before = this.out.length;
     content();
     if (this.out.length === before) {
       this.out.length = start;
       return;
     }
-    this.out.push({ k: "/indent" }, SOFT);
+    this.out.push(END_INDENT, SOFT_LINE);
   }
   /** Ruff's `block_indent`: the content on its own indented lines. */
   blockIndent(content: () => void): void {
-    this.out.push({ k: "indent" }, HARD);
+    this.out.push(START_INDENT, HARD_LINE);
     content();
-    this.out.push({ k: "/indent" }, HARD);
+    this.out.push(END_INDENT, HARD_LINE);
   }
   bestFitParenthesize(id: number, content: () => void): void {
-    this.out.push({ k: "bfp", id });
+    this.out.push(elem(BFP, 0, id));
     content();
-    this.out.push({ k: "/bfp" });
+    this.out.push(END_BFP);
   }
   bestFitting(variants: Array<() => void>, allLines = false): void {
     const built = variants.map((variant) => {
       const elems = this.capture(variant);
-      return [{ k: "entry" } as Elem, ...elems, { k: "/entry" } as Elem];
+      elems.unshift(START_ENTRY);
+      elems.push(END_ENTRY);
+      return elems;
     });
-    this.out.push({ k: "bestFitting", variants: built, allLines });
+    this.out.push(new ElemClass(BEST_FITTING, "", allLines ? 1 : 0, 0, 0, NONE, built));
   }
 
   /** Runs `content` at `level`, restoring the previous level afterwards. */
@@ -190,158 +178,6 @@ export class DocBuilder {
     }
   }
   emit(elems: readonly Elem[]): void {
-    for (const elem of elems) this.out.push(elem);
+    for (const e of elems) this.out.push(e);
   }
-}
-
-/** Whether a forced break in `elems` reaches the enclosing group (none stops it on the way). */
-export function propagatesExpand(elems: readonly Elem[]): boolean {
-  let shielded = 0;
-  for (const elem of elems) {
-    switch (elem.k) {
-      case "fitsExpanded":
-      case "bfp":
-        shielded++;
-        break;
-      case "/fitsExpanded":
-      case "/bfp":
-        shielded--;
-        break;
-      case "expandParent":
-        if (shielded === 0) return true;
-        break;
-      case "line":
-        if (shielded === 0 && (elem.m === "hard" || elem.m === "empty")) return true;
-        break;
-      case "text":
-        if (shielded === 0 && elem.w < 0) return true;
-        break;
-      case "group":
-        if (shielded === 0 && elem.mode === "expand") return true;
-        break;
-      default:
-        break;
-    }
-  }
-  return false;
-}
-
-/** Ruff's `will_break`: the content contains a forced line break. */
-export function willBreak(elems: readonly Elem[]): boolean {
-  for (const elem of elems) {
-    switch (elem.k) {
-      case "expandParent":
-        return true;
-      case "group":
-        if (elem.mode !== "flat") return true;
-        break;
-      case "line":
-        if (elem.m === "hard" || elem.m === "empty") return true;
-        break;
-      case "text":
-        if (elem.w < 0) return true;
-        break;
-      case "bestFitting":
-        if (willBreak(elem.variants[0])) return true;
-        break;
-      default:
-        break;
-    }
-  }
-  return false;
-}
-
-type Enclosing = { k: "group"; g: Group | ConditionalGroup } | { k: "fits"; tag: FitsExpanded; before: boolean } | { k: "bfp"; before: boolean } | { k: "boundary" };
-
-/**
- * Ruff's `propagate_expand`: a group that contains a forced break (hard line, expand-parent,
- * multi-line text, or an expanded group) prints expanded. Best-fitting elements and
- * best-fit parentheses stop the propagation; `fitsExpanded` records it instead.
- */
-export function propagateExpand(doc: readonly Elem[]): void {
-  propagate(doc, []);
-}
-
-function propagate(elems: readonly Elem[], enclosing: Enclosing[]): boolean {
-  let expands = false;
-  for (const elem of elems) {
-    let elemExpands = false;
-    switch (elem.k) {
-      case "group":
-      case "cgroup":
-        enclosing.push({ k: "group", g: elem });
-        break;
-      case "/group":
-      case "/cgroup": {
-        const top = enclosing.pop();
-        elemExpands = top?.k === "group" && top.g.mode !== "flat";
-        break;
-      }
-      case "bfp":
-        enclosing.push({ k: "bfp", before: expands });
-        expands = false;
-        continue;
-      case "/bfp": {
-        const top = enclosing.pop();
-        if (top?.k === "bfp") expands = top.before;
-        continue;
-      }
-      case "bestFitting":
-        enclosing.push({ k: "boundary" });
-        for (const variant of elem.variants) propagate(variant, enclosing);
-        enclosing.pop();
-        continue;
-      case "fitsExpanded":
-        enclosing.push({ k: "fits", tag: elem, before: expands });
-        break;
-      case "/fitsExpanded": {
-        const top = enclosing.pop();
-        if (top?.k === "fits") expands = top.before;
-        continue;
-      }
-      case "text":
-        elemExpands = elem.w < 0;
-        break;
-      case "expandParent":
-        elemExpands = true;
-        break;
-      case "line":
-        elemExpands = elem.m === "hard" || elem.m === "empty";
-        break;
-      default:
-        break;
-    }
-    if (elemExpands) {
-      expands = true;
-      const parent = enclosing[enclosing.length - 1];
-      if (parent?.k === "group" && parent.g.mode === "flat") parent.g.mode = "propagated";
-      else if (parent?.k === "fits") parent.tag.propagate = true;
-    }
-  }
-  return expands;
-}
-
-/**
- * Ruff's `RemoveSoftLinesBuffer`: the content as if the line were infinitely wide. Soft
- * breaks vanish, soft-or-space breaks become spaces, `ifBreaks` content is dropped and
- * `ifFits` content kept.
- */
-export function removeSoftLines(elems: readonly Elem[]): Elem[] {
-  const out: Elem[] = [];
-  let dropping = 0;
-  for (const elem of elems) {
-    if (dropping > 0) {
-      if (elem.k === "ccontent") dropping++;
-      else if (elem.k === "/ccontent") dropping--;
-      continue;
-    }
-    if (elem.k === "line" && elem.m === "soft") continue;
-    if (elem.k === "line" && elem.m === "softOrSpace") out.push(SPACE);
-    else if (elem.k === "ccontent") {
-      if (elem.cond.mode === "expanded") dropping = 1;
-    } else if (elem.k === "/ccontent") continue;
-    else if (elem.k === "bestFitting") out.push(...removeSoftLines(elem.variants[0].slice(1, -1)));
-    else out.push(elem);
-  }
-  return out;
 }

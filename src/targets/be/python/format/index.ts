@@ -2,18 +2,17 @@
 // write each logical line on one physical line; lines that fit are copied untouched, longer or
 // multi-line statements are parsed and laid out with ruff's rules, long prose is wrapped.
 
-import { propagateExpand, DocBuilder } from "./doc.js";
+import { DocBuilder } from "./doc.js";
+import { propagateExpand } from "./ir.js";
 import { parseStatement } from "./parse-stmt.js";
 import { LINE_WIDTH, printDoc } from "./printer.js";
 import { wrapComment, wrapDocstring } from "./prose.js";
 import { statement } from "./stmt.js";
-import { stringEnd, tokenize, Unsupported } from "./tokens.js";
+import { tokenize, Unsupported } from "./tokens.js";
 import { textWidth } from "./width.js";
 
-/** Characters after which a line may continue onto the next one. */
-const MAY_CONTINUE = /[([{"'\\]/;
-const STRING_PREFIX = /[rRbBfFuU]/;
-const ONLY_STRING = /^(?:[rRbBfFuU]{0,2})("""|''')/;
+const NON_ASCII = /[^\x00-\x7f]/;
+const TRIPLE_QUOTED = /^(?:[rRbBfFuU]{0,2})("""|\'\'\')/;
 
 export interface FormatOptions {
   /**
@@ -32,89 +31,122 @@ export interface FormatOptions {
  */
 export function formatPython(source: string, options: FormatOptions = {}): string {
   const wrapProse = options.wrapProse ?? true;
+  const ascii = !NON_ASCII.test(source);
+  // Unchanged stretches are copied in one piece; `copied` is where the next one starts.
   const out: string[] = [];
-  let start = 0;
+  let copied = 0;
   let lineNumber = 1;
+  let start = 0;
   while (start < source.length) {
     const end = logicalLineEnd(source, start);
-    const text = source.slice(start, end);
-    const physicalLines = countNewlines(text) + 1;
-    if (physicalLines === 1 && fitsOnOneLine(text)) out.push(text);
-    else out.push(layOut(text, physicalLines, lineNumber, wrapProse));
-    lineNumber += physicalLines;
-    if (end < source.length) out.push("\n");
+    const newlines = scannedNewlines;
+    const oneLine = newlines === 0 && (ascii ? end - start <= LINE_WIDTH : textWidth(source.slice(start, end)) <= LINE_WIDTH);
+    if (!oneLine) {
+      const text = source.slice(start, end);
+      const laidOut = layOut(text, newlines + 1, lineNumber, wrapProse);
+      if (laidOut !== text) {
+        out.push(source.slice(copied, start), laidOut);
+        copied = end;
+      }
+    }
+    lineNumber += newlines + 1;
     start = end + 1;
   }
+  if (copied === 0) return source;
+  out.push(source.slice(copied));
   return out.join("");
 }
 
-function countNewlines(text: string): number {
-  let count = 0;
-  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) count++;
-  return count;
-}
+/** Newlines inside the logical line `logicalLineEnd` last scanned. */
+let scannedNewlines = 0;
 
-function fitsOnOneLine(line: string): boolean {
-  return textWidth(line) <= LINE_WIDTH;
-}
+/** Characters the line scanner must look at: newline, brackets, quotes, `#` and backslash. */
+const SIGNIFICANT = new Uint8Array(128);
+for (const char of "\n()[]{}\"'#\\") SIGNIFICANT[char.charCodeAt(0)] = 1;
 
-/** The offset of the newline ending the logical line that starts at `start` (or the source's end). */
+/**
+ * Where the logical line starting at `start` ends: its newline (or the source's end), with
+ * `scannedNewlines` set to the newlines inside it. Brackets, strings, comments and backslash
+ * continuations are followed; f-string replacement fields are not (the tokenizer does that).
+ */
 function logicalLineEnd(source: string, start: number): number {
-  const newline = source.indexOf("\n", start);
-  const lineEnd = newline === -1 ? source.length : newline;
-  if (!MAY_CONTINUE.test(source.slice(start, lineEnd))) return lineEnd;
   let depth = 0;
+  let newlines = 0;
   let pos = start;
-  while (pos < source.length) {
-    const char = source[pos];
-    if (char === "\n") {
-      if (depth === 0) return pos;
-    } else if (char === "#") {
+  const length = source.length;
+  for (;;) {
+    let code = source.charCodeAt(pos);
+    while (pos < length && (code >= 128 || SIGNIFICANT[code] === 0)) code = source.charCodeAt(++pos);
+    if (pos >= length) break;
+    if (code === 10) {
+      if (depth === 0) break;
+      newlines++;
+    } else if (code === 40 || code === 91 || code === 123) depth++;
+    else if (code === 41 || code === 93 || code === 125) depth = depth > 0 ? depth - 1 : 0;
+    else if (code === 34 || code === 39) {
+      if (source.charCodeAt(pos + 1) === code && source.charCodeAt(pos + 2) === code) {
+        const close = tripleQuoteEnd(source, pos + 3, code);
+        for (let index = source.indexOf("\n", pos); index !== -1 && index < close; index = source.indexOf("\n", index + 1)) newlines++;
+        pos = close;
+        continue;
+      }
+      pos++;
+      while (pos < length) {
+        const inner = source.charCodeAt(pos);
+        if (inner === code || inner === 10) break;
+        pos += inner === 92 ? 2 : 1;
+      }
+      if (source.charCodeAt(pos) === 10) continue;
+    } else if (code === 35) {
       const commentEnd = source.indexOf("\n", pos);
-      if (commentEnd === -1) return source.length;
+      if (commentEnd === -1) {
+        pos = length;
+        break;
+      }
       pos = commentEnd;
       continue;
-    } else if (char === "\\") {
-      pos += 2;
-      continue;
-    } else if (char === "(" || char === "[" || char === "{") depth++;
-    else if (char === ")" || char === "]" || char === "}") depth = Math.max(0, depth - 1);
-    else if (char === '"' || char === "'") {
-      pos = stringEndOrLineEnd(source, pos);
-      continue;
+    } else if (code === 92) {
+      if (source.charCodeAt(pos + 1) === 10) newlines++;
+      pos++;
     }
     pos++;
+  }
+  scannedNewlines = newlines;
+  return pos < length ? pos : length;
+}
+
+/** Past the closing `'''` or `"""` of a triple-quoted string whose content starts at `from`. */
+function tripleQuoteEnd(source: string, from: number, quote: number): number {
+  const closing = String.fromCharCode(quote).repeat(3);
+  for (let index = source.indexOf(closing, from); index !== -1; index = source.indexOf(closing, index + 1)) {
+    let backslashes = 0;
+    while (source.charCodeAt(index - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return index + 3;
   }
   return source.length;
 }
 
-/** Past the string opening at `quoteAt` (prefix letters before it are ordinary name characters here). */
-function stringEndOrLineEnd(source: string, quoteAt: number): number {
-  let prefixStart = quoteAt;
-  while (prefixStart > 0 && STRING_PREFIX.test(source[prefixStart - 1])) prefixStart--;
-  const formatted = /[fF]/.test(source.slice(prefixStart, quoteAt));
-  try {
-    return stringEnd(source, quoteAt, formatted);
-  } catch {
-    const newline = source.indexOf("\n", quoteAt);
-    return newline === -1 ? source.length : newline;
-  }
-}
-
 function layOut(text: string, physicalLines: number, lineNumber: number, wrapProse: boolean): string {
-  const indent = /^ */.exec(text)![0];
+  let indentWidth = 0;
+  while (text.charCodeAt(indentWidth) === 32) indentWidth++;
+  const indent = text.slice(0, indentWidth);
   const body = text.slice(indent.length);
   try {
     if (body.startsWith("#")) return wrapProse && physicalLines === 1 ? (wrapComment(indent, body) ?? text) : text;
-    if (ONLY_STRING.test(body) && isSingleToken(body)) {
+    if (TRIPLE_QUOTED.test(body) && isSingleToken(body)) {
       return wrapProse && physicalLines === 1 ? (wrapDocstring(indent, body) ?? text) : text;
     }
     if (indent.length % 4 !== 0 || body.startsWith("\t")) throw new Unsupported("indentation that is not a multiple of four spaces");
     const stmt = parseStatement(tokenize(body));
     const builder = new DocBuilder();
+    builder.plainText = physicalLines === 1 && !NON_ASCII.test(body);
     statement(builder, stmt);
     propagateExpand(builder.out);
-    return printDoc(builder.out, indent.length / 4);
+    // A layout may end in a line break (a broken `global`); the caller separates lines.
+    const printed = printDoc(builder.out, indent.length / 4);
+    let end = printed.length;
+    while (end > 0 && printed.charCodeAt(end - 1) === 10) end--;
+    return printed.slice(0, end);
   } catch (error) {
     if (!(error instanceof Unsupported)) throw error;
     const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;

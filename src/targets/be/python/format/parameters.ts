@@ -3,7 +3,8 @@
 // lambda parameters never break, while a lambda body parenthesizes itself when it splits.
 
 import type { Expr, Lambda, Parameter, Parameters } from "./ast.js";
-import { type DocBuilder, propagatesExpand, removeSoftLines } from "./doc.js";
+import type { DocBuilder } from "./doc.js";
+import { propagatesExpand, removeSoftLines } from "./ir.js";
 import { formatExpr } from "./expr.js";
 import { emptyParenthesized, lambdaBodySplitsInBrackets, hasOwnParentheses, isParenthesizedLevel, parenthesizeIfExpands } from "./parentheses.js";
 

@@ -11,7 +11,10 @@ const KEYWORDS = new Set([
   "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
 ]);
 const COMPARE_OPS = new Set(["==", "!=", "<", ">", "<=", ">="]);
-const BINARY_LEVELS: readonly (readonly string[])[] = [["|"], ["^"], ["&"], ["<<", ">>"], ["+", "-"], ["*", "/", "//", "%", "@"]];
+/** Binding strength of the binary operators below comparisons (all left-associative). */
+const BINARY_LEVEL = new Map<string, number>([
+  ["|", 0], ["^", 1], ["&", 2], ["<<", 3], [">>", 3], ["+", 4], ["-", 4], ["*", 5], ["/", 5], ["//", 5], ["%", 5], ["@", 5],
+]);
 
 export class TokenStream {
   pos = 0;
@@ -164,14 +167,15 @@ export class ExprParser {
     return undefined;
   }
 
+  /** Operands joined by binary operators binding at least as tightly as `level` (precedence climbing). */
   private binary(level: number): Expr {
-    if (level === BINARY_LEVELS.length) return this.factor();
-    let left = this.binary(level + 1);
+    let left = this.factor();
     for (;;) {
       const token = this.s.peek();
-      if (token?.kind !== "op" || !BINARY_LEVELS[level].includes(token.text)) return left;
+      const opLevel = token?.kind === "op" ? BINARY_LEVEL.get(token.text) : undefined;
+      if (opLevel === undefined || opLevel < level) return left;
       this.s.pos++;
-      left = { k: "binop", op: token.text, left, right: this.binary(level + 1), parens: 0 };
+      left = { k: "binop", op: token!.text, left, right: this.binary(opLevel + 1), parens: 0 };
     }
   }
 
@@ -337,8 +341,17 @@ export class ExprParser {
   private braces(): Expr {
     this.s.expect("{");
     if (this.s.eat("}")) return { k: "dict", items: [], trailingComma: false, parens: 0 };
-    if (this.s.at("**") || this.dictKeyAhead()) return this.dict();
+    if (this.s.eat("**")) return this.dict({ key: null, value: this.binary(0) });
     const first = this.starExpression();
+    if (this.s.eat(":")) {
+      const value = this.expression();
+      if (this.s.at("for") || this.s.at("async")) {
+        const generators = this.forClauses();
+        this.s.expect("}");
+        return { k: "dictcomp", key: first, value, generators, parens: 0 };
+      }
+      return this.dict({ key: first, value });
+    }
     if (this.s.at("for") || this.s.at("async")) {
       const generators = this.forClauses();
       this.s.expect("}");
@@ -347,40 +360,20 @@ export class ExprParser {
     return { k: "set", ...this.sequenceRest(first, "}"), parens: 0 };
   }
 
-  /** Whether the brace content starts with `key:` (a dict) rather than a set element. */
-  private dictKeyAhead(): boolean {
-    const saved = this.s.pos;
-    try {
-      this.expression();
-      return this.s.at(":");
-    } catch (error) {
-      if (error instanceof Unsupported) return false;
-      throw error;
-    } finally {
-      this.s.pos = saved;
-    }
-  }
-
-  private dict(): Expr {
-    const items: DictItem[] = [];
+  /** The rest of a dict display whose first item has been read. */
+  private dict(first: DictItem): Expr {
+    const items: DictItem[] = [first];
     let trailingComma = false;
-    for (;;) {
+    while (this.s.eat(",")) {
+      if (this.s.at("}")) {
+        trailingComma = true;
+        break;
+      }
       if (this.s.eat("**")) items.push({ key: null, value: this.binary(0) });
       else {
         const key = this.expression();
         this.s.expect(":");
-        const value = this.expression();
-        if (items.length === 0 && (this.s.at("for") || this.s.at("async"))) {
-          const generators = this.forClauses();
-          this.s.expect("}");
-          return { k: "dictcomp", key, value, generators, parens: 0 };
-        }
-        items.push({ key, value });
-      }
-      if (!this.s.eat(",")) break;
-      if (this.s.at("}")) {
-        trailingComma = true;
-        break;
+        items.push({ key, value: this.expression() });
       }
     }
     this.s.expect("}");

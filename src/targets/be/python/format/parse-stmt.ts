@@ -12,6 +12,8 @@ export function parseStatement(tokens: Token[]): Stmt {
   const s = new TokenStream(tokens);
   const stmt = new StmtParser(s).statement();
   if (!s.done()) throw new Unsupported(`unexpected ${s.describe()} after the statement`);
+  // Ruff writes backslash continuations only in `global` and `nonlocal` statements.
+  if (stmt.k !== "global" && tokens.some((token) => token.afterBackslash)) throw new Unsupported("a backslash continuation");
   return stmt;
 }
 

@@ -2,99 +2,130 @@
 // its content and the rest of the line fit, best-fitting picks the first variant that fits,
 // and `fits` measures ahead without consuming. Indents are four spaces.
 
-import type { Condition, Elem, GroupMode, PrintMode } from "./doc.js";
-import { textWidth as measureWidth } from "./width.js";
+import {
+  BEST_FITTING,
+  BFP,
+  CCONTENT,
+  CGROUP,
+  type Elem,
+  END,
+  ENTRY,
+  EXPANDED,
+  FITS_EXPANDED,
+  FLAT,
+  GROUP,
+  INDENT,
+  INDENT_IF_BREAKS,
+  LINE,
+  NONE,
+  type PrintMode,
+  SOFT,
+  SOFT_OR_SPACE,
+  SPACE,
+  TEXT,
+  EMPTY,
+  HARD,
+  elem,
+  lineElem,
+  textElem,
+} from "./ir.js";
+import { textWidth } from "./width.js";
 
 export const LINE_WIDTH = 88;
 const INDENT_WIDTH = 4;
 
-type MeasureMode = "firstLine" | "allLines" | "allowOverflow";
+/** How `fits` measures: up to the first line break, every line, or every line ignoring overflow. */
+const FIRST_LINE = 0;
+const ALL_LINES = 1;
+const ALLOW_OVERFLOW = 2;
 
-interface Args {
-  indent: number;
-  mode: PrintMode;
-  measure: MeasureMode;
-}
-interface Frame {
-  kind: string;
-  args: Args;
-}
-interface Cursor {
-  arr: readonly Elem[];
-  i: number;
-}
+/**
+ * The state a tag gives its content (ruff's `PrintElementArgs`), packed into one number so that
+ * pushing a frame allocates nothing: bit 0 the print mode, bits 1-2 the measure mode, the rest
+ * the indent level.
+ */
+type Args = number;
+const makeArgs = (indent: number, mode: PrintMode, measure: number): Args => (indent << 3) | (measure << 1) | mode;
+const modeOf = (args: Args): PrintMode => (args & 1) as PrintMode;
+const measureOf = (args: Args): number => (args >> 1) & 3;
+const indentOf = (args: Args): number => args >> 3;
+const withMode = (args: Args, mode: PrintMode): Args => (args & ~1) | mode;
+const withMeasure = (args: Args, measure: number): Args => (args & ~6) | (measure << 1);
+const indented = (args: Args): Args => args + 8;
 
-type Fits = "yes" | "no" | "maybe";
+const YES = 0;
+const NO = 1;
+const MAYBE = 2;
 
-const END_OF: Record<string, string> = {
-  group: "/group",
-  cgroup: "/cgroup",
-  ccontent: "/ccontent",
-  indent: "/indent",
-  indentIfBreaks: "/indentIfBreaks",
-  fitsExpanded: "/fitsExpanded",
-  entry: "/entry",
-  bfp: "/bfp",
-};
-const START_OF: Record<string, string> = Object.fromEntries(Object.entries(END_OF).map(([start, end]) => [end, start]));
+/** What best-fit parentheses add around their content when they expand. */
+const OPEN_PAREN = [textElem("(", 1), elem(INDENT), lineElem(HARD)];
+const CLOSE_PAREN = [lineElem(HARD), textElem(")", 1)];
 
-const with_ = (args: Args, patch: Partial<Args>): Args => ({ ...args, ...patch });
-
-/** A stack of slices being read front to back (ruff's print queue). */
+/** A stack of slices being read front to back (ruff's print queue), as parallel arrays. */
 class Queue {
-  constructor(public cursors: Cursor[]) {}
+  constructor(
+    private readonly arrs: (readonly Elem[])[],
+    private readonly positions: number[],
+  ) {}
   pop(): Elem | undefined {
-    const cursors = this.cursors;
-    while (cursors.length > 0) {
-      const top = cursors[cursors.length - 1];
-      if (top.i < top.arr.length) return top.arr[top.i++];
-      cursors.pop();
-    }
-    return undefined;
-  }
-  top(): Elem | undefined {
-    for (let index = this.cursors.length - 1; index >= 0; index--) {
-      const cursor = this.cursors[index];
-      if (cursor.i < cursor.arr.length) return cursor.arr[cursor.i];
+    const { arrs, positions } = this;
+    while (arrs.length > 0) {
+      const last = arrs.length - 1;
+      const arr = arrs[last];
+      const position = positions[last];
+      if (position < arr.length) {
+        positions[last] = position + 1;
+        return arr[position];
+      }
+      arrs.pop();
+      positions.pop();
     }
     return undefined;
   }
   extend(arr: readonly Elem[], start = 0): void {
-    this.cursors.push({ arr, i: start });
+    this.arrs.push(arr);
+    this.positions.push(start);
   }
   popSlice(): void {
-    this.cursors.pop();
+    this.arrs.pop();
+    this.positions.pop();
   }
   /** Skips everything up to and including the end tag matching an already consumed start tag of `kind`. */
-  skipContent(kind: string): void {
-    const end = END_OF[kind];
+  skipContent(kind: number): void {
     let depth = 1;
-    for (let elem = this.pop(); elem; elem = this.pop()) {
-      if (elem.k === kind) depth++;
-      else if (elem.k === end && --depth === 0) return;
+    for (let e = this.pop(); e; e = this.pop()) {
+      if (e.kind === kind) depth++;
+      else if (e.kind === kind + END && --depth === 0) return;
     }
   }
   /** An independent reader over the same remaining content. */
   fork(): Queue {
-    return new Queue(this.cursors.map((cursor) => ({ arr: cursor.arr, i: cursor.i })));
+    return new Queue(this.arrs.slice(), this.positions.slice());
   }
 }
 
+/** The frames pushed by start tags (their kind and the args their content gets). */
 class Stack {
-  constructor(public frames: Frame[]) {}
+  constructor(
+    private readonly kinds: number[],
+    private readonly args: Args[],
+  ) {}
   top(): Args {
-    return this.frames[this.frames.length - 1].args;
+    return this.args[this.args.length - 1];
   }
-  topKind(): string | undefined {
-    return this.frames[this.frames.length - 1].kind;
+  topKind(): number {
+    return this.kinds[this.kinds.length - 1];
   }
-  push(kind: string, args: Args): void {
-    this.frames.push({ kind, args });
+  push(kind: number, args: Args): void {
+    this.kinds.push(kind);
+    this.args.push(args);
   }
-  pop(kind: string): Args {
-    const frame = this.frames.pop();
-    if (!frame || frame.kind !== kind) throw new Error(`python formatter bug: unbalanced ${kind} in the layout IR`);
-    return frame.args;
+  pop(kind: number): Args {
+    if (this.kinds.pop() !== kind) throw new Error(`python formatter bug: unbalanced tag ${kind} in the layout IR`);
+    return this.args.pop()!;
+  }
+  copy(): Stack {
+    return new Stack(this.kinds.slice(), this.args.slice());
   }
 }
 
@@ -105,9 +136,9 @@ export function printDoc(doc: readonly Elem[], indent: number): string {
 
 class Printer {
   private parts: string[] = [];
-  private lineWidth = 0;
+  lineWidth = 0;
   private lineHasContent = false;
-  private pendingIndent: number;
+  pendingIndent: number;
   private measuredGroupFits = false;
   private groupModes: PrintMode[] = [];
 
@@ -116,114 +147,111 @@ class Printer {
   }
 
   print(doc: readonly Elem[]): string {
-    const stack = new Stack([{ kind: "root", args: { indent: this.baseIndent, mode: "expanded", measure: "firstLine" } }]);
-    const queue = new Queue([{ arr: doc, i: 0 }]);
-    for (let elem = queue.pop(); elem; elem = queue.pop()) this.printElement(stack, queue, elem);
+    const stack = new Stack([-1], [makeArgs(this.baseIndent, EXPANDED, FIRST_LINE)]);
+    const queue = new Queue([doc], [0]);
+    for (let e = queue.pop(); e; e = queue.pop()) this.printElement(stack, queue, e);
     return this.parts.join("");
   }
 
-  private modeOf(id: number, fallback: PrintMode): PrintMode {
+  /** The mode a group with `id` was printed (or measured) in; `fallback` for id 0 (the enclosing group). */
+  groupMode(id: number, fallback: PrintMode): PrintMode {
     if (id === 0) return fallback;
     const mode = this.groupModes[id];
     if (mode === undefined) throw new Error(`python formatter bug: group ${id} referenced before it was printed`);
     return mode;
   }
+  setGroupMode(id: number, mode: PrintMode): void {
+    this.groupModes[id] = mode;
+  }
 
-  private printElement(stack: Stack, queue: Queue, elem: Elem): void {
+  private printElement(stack: Stack, queue: Queue, e: Elem): void {
     const args = stack.top();
-    switch (elem.k) {
-      case "space":
+    switch (e.kind) {
+      case SPACE:
         return this.printText(" ", 1);
-      case "text":
-        return this.printText(elem.s, elem.w);
-      case "line":
-        if (args.mode === "flat" && (elem.m === "soft" || elem.m === "softOrSpace")) {
-          if (elem.m === "softOrSpace") this.printText(" ", 1);
+      case TEXT:
+        return this.printText(e.text, e.width);
+      case LINE:
+        if (modeOf(args) === FLAT && e.width <= SOFT_OR_SPACE) {
+          if (e.width === SOFT_OR_SPACE) this.printText(" ", 1);
           return;
         }
         if (this.lineHasContent) this.newline();
-        if (elem.m === "empty") this.newline();
-        this.pendingIndent = args.indent;
+        if (e.width === EMPTY) this.newline();
+        this.pendingIndent = indentOf(args);
         return;
-      case "expandParent":
-        return;
-      case "bestFitting":
-        return this.printBestFitting(elem.variants, elem.allLines, queue, stack);
-      case "group": {
-        const mode = elem.mode !== "flat" ? "expanded" : this.flatGroupMode("group", elem.id, args, queue, stack);
-        if (elem.id) this.groupModes[elem.id] = mode;
-        return stack.push("group", with_(args, { mode }));
+      case BEST_FITTING:
+        return this.printBestFitting(e, queue, stack);
+      case GROUP: {
+        const mode = e.mode !== 0 ? EXPANDED : this.flatGroupMode(GROUP, e.id, args, queue, stack);
+        if (e.id) this.groupModes[e.id] = mode;
+        return stack.push(GROUP, withMode(args, mode));
       }
-      case "bfp":
-        return this.printBestFitParenthesize(elem.id, args, queue, stack);
-      case "/bfp":
-        if (args.mode === "expanded") {
-          stack.pop("indent");
-          queue.extend([{ k: "line", m: "hard" }, { k: "text", s: ")", w: 1 }]);
+      case BFP:
+        return this.printBestFitParenthesize(e.id, args, queue, stack);
+      case BFP + END:
+        if (modeOf(args) === EXPANDED) {
+          stack.pop(INDENT);
+          queue.extend(CLOSE_PAREN);
         }
-        stack.pop("bfp");
+        stack.pop(BFP);
         return;
-      case "cgroup": {
-        const expected = this.modeOf(elem.cond.id, args.mode);
-        if (expected === elem.cond.mode) {
-          const mode = elem.mode !== "flat" ? "expanded" : this.flatGroupMode("cgroup", 0, args, queue, stack);
-          stack.push("cgroup", with_(args, { mode }));
-        } else stack.push("cgroup", args);
+      case CGROUP:
+        if (this.groupMode(e.id, modeOf(args)) === e.condition) {
+          const mode = e.mode !== 0 ? EXPANDED : this.flatGroupMode(CGROUP, 0, args, queue, stack);
+          stack.push(CGROUP, withMode(args, mode));
+        } else stack.push(CGROUP, args);
         return;
-      }
-      case "ccontent":
-        if (this.modeOf(elem.cond.id, args.mode) === elem.cond.mode) stack.push("ccontent", args);
-        else queue.skipContent("ccontent");
+      case CCONTENT:
+        if (this.groupMode(e.id, modeOf(args)) === e.mode) stack.push(CCONTENT, args);
+        else queue.skipContent(CCONTENT);
         return;
-      case "indent":
-        return stack.push("indent", with_(args, { indent: args.indent + 1 }));
-      case "indentIfBreaks":
-        return stack.push(
-          "indentIfBreaks",
-          this.modeOf(elem.id, args.mode) === "expanded" ? with_(args, { indent: args.indent + 1 }) : args,
-        );
-      case "fitsExpanded":
-        if (elem.cond === null || this.modeOf(elem.cond.id, args.mode) === elem.cond.mode) this.measuredGroupFits = false;
-        return stack.push("fitsExpanded", args);
-      case "entry":
-        return stack.push("entry", args);
+      case INDENT:
+        return stack.push(INDENT, indented(args));
+      case INDENT_IF_BREAKS:
+        return stack.push(INDENT_IF_BREAKS, this.groupMode(e.id, modeOf(args)) === EXPANDED ? indented(args) : args);
+      case FITS_EXPANDED:
+        if (e.mode === NONE || this.groupMode(e.id, modeOf(args)) === e.mode) this.measuredGroupFits = false;
+        return stack.push(FITS_EXPANDED, args);
+      case ENTRY:
+        return stack.push(ENTRY, args);
       default:
-        stack.pop(START_OF[elem.k]);
+        if (e.kind >= END) stack.pop(e.kind - END);
     }
   }
 
   private printBestFitParenthesize(id: number, args: Args, queue: Queue, stack: Stack): void {
-    const open: Elem[] = [{ k: "text", s: "(", w: 1 }, { k: "indent" }, { k: "line", m: "hard" }];
     let mode: PrintMode;
-    if (this.flatGroupMode("bfp", id, args, queue, stack) === "flat") mode = "flat";
+    if (this.flatGroupMode(BFP, id, args, queue, stack) === FLAT) mode = FLAT;
     else {
       // Parenthesize only when the parenthesized content fits; otherwise prefer no parentheses.
-      if (id) this.groupModes[id] = "expanded";
-      stack.push("bfp", with_(args, { measure: "allLines" }));
-      queue.extend(open);
+      if (id) this.groupModes[id] = EXPANDED;
+      stack.push(BFP, withMeasure(args, ALL_LINES));
+      queue.extend(OPEN_PAREN);
       const fitsExpanded = this.fits(queue, stack);
       queue.popSlice();
-      stack.pop("bfp");
-      mode = fitsExpanded ? "expanded" : "flat";
+      stack.pop(BFP);
+      mode = fitsExpanded ? EXPANDED : FLAT;
     }
     if (id) this.groupModes[id] = mode;
-    if (mode === "expanded") queue.extend(open);
-    stack.push("bfp", with_(args, { mode }));
+    if (mode === EXPANDED) queue.extend(OPEN_PAREN);
+    stack.push(BFP, withMode(args, mode));
   }
 
-  private flatGroupMode(kind: string, id: number, args: Args, queue: Queue, stack: Stack): PrintMode {
-    if (args.mode === "flat" && this.measuredGroupFits) return "flat";
+  private flatGroupMode(kind: number, id: number, args: Args, queue: Queue, stack: Stack): PrintMode {
+    if (modeOf(args) === FLAT && this.measuredGroupFits) return FLAT;
     this.measuredGroupFits = true;
-    if (id) this.groupModes[id] = "flat";
-    stack.push(kind, with_(args, { mode: "flat" }));
+    if (id) this.groupModes[id] = FLAT;
+    stack.push(kind, withMode(args, FLAT));
     const fits = this.fits(queue, stack);
     stack.pop(kind);
-    return fits ? "flat" : "expanded";
+    return fits ? FLAT : EXPANDED;
   }
 
-  private printBestFitting(variants: Elem[][], allLines: boolean, queue: Queue, stack: Stack): void {
+  private printBestFitting(e: Elem, queue: Queue, stack: Stack): void {
     const args = stack.top();
-    if (args.mode === "flat" && this.measuredGroupFits) {
+    const variants = e.variants!;
+    if (modeOf(args) === FLAT && this.measuredGroupFits) {
       queue.extend(variants[0]);
       return this.printEntry(queue, stack, args);
     }
@@ -231,31 +259,30 @@ class Printer {
     for (let index = 0; index < variants.length - 1; index++) {
       const variant = variants[index];
       queue.extend(variant, 1);
-      stack.push("entry", with_(args, { mode: "flat", measure: allLines ? "allLines" : "firstLine" }));
+      stack.push(ENTRY, withMeasure(withMode(args, FLAT), e.width === 1 ? ALL_LINES : FIRST_LINE));
       const fits = this.fits(queue, stack);
-      stack.pop("entry");
+      stack.pop(ENTRY);
       queue.popSlice();
       if (fits) {
         queue.extend(variant);
-        return this.printEntry(queue, stack, with_(args, { mode: "flat" }));
+        return this.printEntry(queue, stack, withMode(args, FLAT));
       }
     }
     queue.extend(variants[variants.length - 1]);
-    this.printEntry(queue, stack, with_(args, { mode: "expanded" }));
+    this.printEntry(queue, stack, withMode(args, EXPANDED));
   }
 
   private printEntry(queue: Queue, stack: Stack, args: Args): void {
-    const start = queue.pop();
-    if (start?.k !== "entry") throw new Error("python formatter bug: best-fitting variant without entry tag");
-    stack.push("entry", args);
+    if (queue.pop()?.kind !== ENTRY) throw new Error("python formatter bug: best-fitting variant without entry tag");
+    stack.push(ENTRY, args);
     let depth = 1;
-    for (let elem = queue.pop(); elem; elem = queue.pop()) {
-      if (elem.k === "entry") depth++;
-      else if (elem.k === "/entry" && --depth === 0) {
-        stack.pop("entry");
+    for (let e = queue.pop(); e; e = queue.pop()) {
+      if (e.kind === ENTRY) depth++;
+      else if (e.kind === ENTRY + END && --depth === 0) {
+        stack.pop(ENTRY);
         return;
       }
-      this.printElement(stack, queue, elem);
+      this.printElement(stack, queue, e);
     }
     throw new Error("python formatter bug: best-fitting variant without end tag");
   }
@@ -277,7 +304,7 @@ class Printer {
     for (const line of lines.slice(1)) {
       this.newline();
       this.parts.push(line);
-      this.lineWidth = measureWidth(line);
+      this.lineWidth = textWidth(line);
     }
     this.lineHasContent = lines[lines.length - 1].length > 0;
   }
@@ -290,15 +317,7 @@ class Printer {
   }
 
   private fits(queue: Queue, stack: Stack): boolean {
-    return new Measurer(this, queue.fork(), new Stack([...stack.frames]), this.pendingIndent, this.lineWidth).fits();
-  }
-
-  /** For the measurer: the mode a group with `id` was printed (or measured) in. */
-  groupMode(id: number, fallback: PrintMode): PrintMode {
-    return this.modeOf(id, fallback);
-  }
-  setGroupMode(id: number, mode: PrintMode): void {
-    this.groupModes[id] = mode;
+    return new Measurer(this, queue.fork(), stack.copy(), this.pendingIndent, this.lineWidth).fits();
   }
 }
 
@@ -313,113 +332,102 @@ class Measurer {
   ) {}
 
   fits(): boolean {
-    for (let elem = this.queue.pop(); elem; elem = this.queue.pop()) {
-      const result = this.fitsElement(elem);
-      if (result === "yes") return true;
-      if (result === "no") return false;
+    for (let e = this.queue.pop(); e; e = this.queue.pop()) {
+      const result = this.fitsElement(e);
+      if (result !== MAYBE) return result === YES;
     }
     return true;
   }
 
-  private conditionMet(cond: Condition, args: Args): boolean {
-    return this.printer.groupMode(cond.id, args.mode) === cond.mode;
-  }
-
-  private fitsElement(elem: Elem): Fits {
+  private fitsElement(e: Elem): number {
     const args = this.stack.top();
-    switch (elem.k) {
-      case "space":
+    const stack = this.stack;
+    switch (e.kind) {
+      case SPACE:
         return this.fitsText(" ", 1, args);
-      case "text":
-        return this.fitsText(elem.s, elem.w, args);
-      case "line":
-        if (args.mode === "flat") {
-          if (elem.m === "softOrSpace") return this.fitsText(" ", 1, args);
-          if (elem.m === "soft") return "maybe";
-          return "yes";
+      case TEXT:
+        return this.fitsText(e.text, e.width, args);
+      case LINE:
+        if (modeOf(args) === FLAT) {
+          if (e.width === SOFT_OR_SPACE) return this.fitsText(" ", 1, args);
+          return e.width === SOFT ? MAYBE : YES;
         }
-        if (args.measure === "firstLine") return "yes";
+        if (measureOf(args) === FIRST_LINE) return YES;
         this.lineWidth = 0;
-        this.pendingIndent = args.indent;
-        return "maybe";
-      case "expandParent":
-        return "maybe";
-      case "bestFitting": {
-        const flat = args.mode === "flat";
-        const slice = flat ? elem.variants[0] : elem.variants[elem.variants.length - 1];
-        this.stack.push("entry", flat ? with_(args, { measure: elem.allLines ? "allLines" : "firstLine" }) : args);
-        this.queue.extend(slice, 1);
-        return "maybe";
+        this.pendingIndent = indentOf(args);
+        return MAYBE;
+      case BEST_FITTING: {
+        const variants = e.variants!;
+        const flat = modeOf(args) === FLAT;
+        stack.push(ENTRY, flat ? withMeasure(args, e.width === 1 ? ALL_LINES : FIRST_LINE) : args);
+        this.queue.extend(flat ? variants[0] : variants[variants.length - 1], 1);
+        return MAYBE;
       }
-      case "group":
-        return this.fitsGroup("group", elem.mode, elem.id, args);
-      case "bfp":
-        if (elem.id) this.printer.setGroupMode(elem.id, args.mode);
-        this.stack.push("bfp", args);
-        return "maybe";
-      case "/bfp":
-        if (args.mode === "expanded" && this.stack.topKind() === "indent") {
-          this.stack.pop("indent");
-          const unindented = this.stack.pop("bfp");
+      case GROUP:
+        return this.fitsGroup(GROUP, e.mode, e.id, args);
+      case BFP:
+        if (e.id) this.printer.setGroupMode(e.id, modeOf(args));
+        stack.push(BFP, args);
+        return MAYBE;
+      case BFP + END:
+        if (modeOf(args) === EXPANDED && stack.topKind() === INDENT) {
+          stack.pop(INDENT);
+          const unindented = stack.pop(BFP);
           this.lineWidth = 0;
-          this.pendingIndent = unindented.indent;
+          this.pendingIndent = indentOf(unindented);
           return this.fitsText(")", 1, unindented);
         }
-        this.stack.pop("bfp");
-        return "maybe";
-      case "cgroup":
-        if (this.conditionMet(elem.cond, args)) return this.fitsGroup("cgroup", elem.mode, 0, args);
-        this.stack.push("cgroup", args);
-        return "maybe";
-      case "ccontent":
-        if (this.conditionMet(elem.cond, args)) this.stack.push("ccontent", args);
-        else this.queue.skipContent("ccontent");
-        return "maybe";
-      case "indent":
-        this.stack.push("indent", with_(args, { indent: args.indent + 1 }));
-        return "maybe";
-      case "indentIfBreaks":
-        this.stack.push(
-          "indentIfBreaks",
-          this.printer.groupMode(elem.id, args.mode) === "expanded" ? with_(args, { indent: args.indent + 1 }) : args,
-        );
-        return "maybe";
-      case "fitsExpanded":
-        if (args.mode === "expanded") this.stack.push("fitsExpanded", args);
-        else if (elem.cond === null || this.conditionMet(elem.cond, args)) {
-          this.stack.push("fitsExpanded", with_(args, { mode: "expanded", measure: "allowOverflow" }));
+        stack.pop(BFP);
+        return MAYBE;
+      case CGROUP:
+        if (this.printer.groupMode(e.id, modeOf(args)) === e.condition) return this.fitsGroup(CGROUP, e.mode, 0, args);
+        stack.push(CGROUP, args);
+        return MAYBE;
+      case CCONTENT:
+        if (this.printer.groupMode(e.id, modeOf(args)) === e.mode) stack.push(CCONTENT, args);
+        else this.queue.skipContent(CCONTENT);
+        return MAYBE;
+      case INDENT:
+        stack.push(INDENT, indented(args));
+        return MAYBE;
+      case INDENT_IF_BREAKS:
+        stack.push(INDENT_IF_BREAKS, this.printer.groupMode(e.id, modeOf(args)) === EXPANDED ? indented(args) : args);
+        return MAYBE;
+      case FITS_EXPANDED:
+        if (modeOf(args) === EXPANDED) stack.push(FITS_EXPANDED, args);
+        else if (e.mode === NONE || this.printer.groupMode(e.id, modeOf(args)) === e.mode) {
+          stack.push(FITS_EXPANDED, withMeasure(withMode(args, EXPANDED), ALLOW_OVERFLOW));
         } else {
-          if (elem.propagate) return "no";
-          this.stack.push("fitsExpanded", args);
+          if (e.propagate) return NO;
+          stack.push(FITS_EXPANDED, args);
         }
-        return "maybe";
-      case "entry":
-        this.stack.push("entry", args);
-        return "maybe";
+        return MAYBE;
+      case ENTRY:
+        stack.push(ENTRY, args);
+        return MAYBE;
       default:
-        this.stack.pop(START_OF[elem.k]);
-        return "maybe";
+        if (e.kind >= END) stack.pop(e.kind - END);
+        return MAYBE;
     }
   }
 
-  private fitsGroup(kind: string, mode: GroupMode, id: number, args: Args): Fits {
-    const printMode: PrintMode = mode === "flat" ? args.mode : "expanded";
-    this.stack.push(kind, with_(args, { mode: printMode }));
+  private fitsGroup(kind: number, mode: number, id: number, args: Args): number {
+    const printMode: PrintMode = mode === 0 ? modeOf(args) : EXPANDED;
+    this.stack.push(kind, withMode(args, printMode));
     if (id) this.printer.setGroupMode(id, printMode);
-    return "maybe";
+    return MAYBE;
   }
 
-  private fitsText(text: string, width: number, args: Args): Fits {
+  private fitsText(text: string, width: number, args: Args): number {
     this.lineWidth += this.pendingIndent * INDENT_WIDTH;
     this.pendingIndent = 0;
-    const overflowAllowed = args.measure === "allowOverflow";
     if (width >= 0) this.lineWidth += width;
     else {
       const lines = text.split("\n");
-      this.lineWidth += measureWidth(lines[0]);
-      if (args.measure === "firstLine") return this.lineWidth > LINE_WIDTH ? "no" : "yes";
-      this.lineWidth = measureWidth(lines[lines.length - 1]);
+      this.lineWidth += textWidth(lines[0]);
+      if (measureOf(args) === FIRST_LINE) return this.lineWidth > LINE_WIDTH ? NO : YES;
+      this.lineWidth = textWidth(lines[lines.length - 1]);
     }
-    return this.lineWidth > LINE_WIDTH && !overflowAllowed ? "no" : "maybe";
+    return this.lineWidth > LINE_WIDTH && measureOf(args) !== ALLOW_OVERFLOW ? NO : MAYBE;
   }
 }
