@@ -2,7 +2,7 @@
 // (grammar.ts), first canonicalized by `ruff format --line-length 320` into the one-line form
 // templates write, then formatted by ruff at 88 columns and by formatPython: byte equality,
 // and formatPython is the identity on ruff's result. Seed fixed (printed on failure); widen
-// with CODEGEN_PYFMT_SEED and CODEGEN_PYFMT_RUNS (cases, default 600).
+// with CODEGEN_PYFMT_SEED and CODEGEN_PYFMT_RUNS (cases, default 1000).
 
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
@@ -14,7 +14,7 @@ import { caseArbitrary, caseSource } from "./grammar.js";
 import { ruffFormat } from "./ruff.js";
 
 const SEED = Number(process.env.CODEGEN_PYFMT_SEED ?? 20_250_610);
-const RUNS = Number(process.env.CODEGEN_PYFMT_RUNS ?? 600);
+const RUNS = Number(process.env.CODEGEN_PYFMT_RUNS ?? 1000);
 
 function attempt(source: string): string {
   try {

@@ -212,7 +212,11 @@ const simpleStatement = fc.oneof(
 
 export const caseArbitrary: fc.Arbitrary<Case> = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(simpleStatement, depth).map(([line, d]) => inFunction(line, true, d)) },
-  { weight: 2, arbitrary: fc.tuple(fc.boolean(), identifier, parameters, fc.option(annotation, { nil: undefined }), depth).map(([isAsync, name, params, returns, d]) => header(`${isAsync ? "async " : ""}def ${name}(${params})${returns ? ` -> ${at(returns, Prec.Or)}` : ""}:`, d)) },
+  { weight: 2, arbitrary: fc.tuple(fc.boolean(), identifier, parameters, fc.option(annotation, { nil: undefined }), depth, fc.boolean()).map(([isAsync, name, params, returns, d, stub]) => {
+    const line = `${isAsync ? "async " : ""}def ${name}(${params})${returns ? ` -> ${at(returns, Prec.Or)}` : ""}:`;
+    // A body of `...` stays on the header's line.
+    return stub ? { ...header(line, d), line: `${indent(d)}${line} ...`, after: [] } : header(line, d);
+  }) },
   { weight: 1, arbitrary: fc.tuple(identifier, fc.array(value, { maxLength: 4 }), fc.option(value, { nil: undefined }), depth).map(([name, bases, meta, d]) => {
     const args = [...bases, ...(meta ? [`metaclass=${meta}`] : [])];
     return header(`class ${name}${args.length ? `(${args.join(", ")})` : ""}:`, d);

@@ -9,15 +9,8 @@ import { willBreak } from "./ir.js";
 import { formatExpr, maybeParenthesize } from "./expr.js";
 import { expandedParts, joinedString } from "./strings.js";
 import { Unsupported } from "./tokens.js";
-import {
-  canOmitOptionalParentheses,
-  hasOwnParentheses,
-  hasParentheses,
-  isSplittable,
-  needsParentheses,
-  optionalParentheses,
-  parenthesizeIfExpands,
-} from "./parentheses.js";
+import { canOmitOptionalParentheses, hasOwnParentheses, hasParentheses, isSplittable, needsParentheses } from "./needs.js";
+import { optionalParentheses, parenthesizeIfExpands } from "./parentheses.js";
 
 function markAssignmentValue(value: Expr): void {
   if (value.k === "lambda") value.assignmentValue = true;

@@ -5,13 +5,8 @@
 import type { BinOp, BoolOp, Compare, Expr, IfExp, Slice, UnaryOp } from "./ast.js";
 import type { DocBuilder } from "./doc.js";
 import { fields, formatExpr } from "./expr.js";
-import {
-  inParenthesesOnlyGroup,
-  inParenthesesOnlyIfBreaks,
-  inParenthesesOnlySoftLine,
-  inParenthesesOnlySoftLineOrSpace,
-  precedence,
-} from "./parentheses.js";
+import { precedence } from "./needs.js";
+import { inParenthesesOnlyGroup, inParenthesesOnlyIfBreaks, inParenthesesOnlySoftLine, inParenthesesOnlySoftLineOrSpace } from "./parentheses.js";
 import { Unsupported } from "./tokens.js";
 
 /** A binary chain flattened to operand, operator, operand, ... (parenthesized operands stay whole). */

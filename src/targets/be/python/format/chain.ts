@@ -4,9 +4,10 @@
 
 import type { Attribute, Call, Expr, Subscript } from "./ast.js";
 import { CommaJoiner, generator, tuple } from "./collections.js";
-import type { DocBuilder } from "./doc.js";
+import { type DocBuilder, isParenthesizedLevel } from "./doc.js";
 import { formatExpr } from "./expr.js";
-import { type ChainLayout, callChainLayout, emptyParenthesized, isParenthesizedLevel, parenthesized } from "./parentheses.js";
+import { type ChainLayout, callChainLayout } from "./needs.js";
+import { emptyParenthesized, parenthesized } from "./parentheses.js";
 
 /** Ruff's `CallChainLayout::apply_in_node`: the root decides, inside parentheses only. */
 function applyInNode(layout: ChainLayout, e: Expr, f: DocBuilder): ChainLayout {

@@ -40,6 +40,9 @@ export interface Condition {
 export type NodeLevel = { k: "top" } | { k: "expr"; id: number } | { k: "paren" };
 
 export const TOP: NodeLevel = { k: "top" };
+export const PAREN: NodeLevel = { k: "paren" };
+/** An expression outside any optional parentheses. */
+export const EXPRESSION: NodeLevel = { k: "expr", id: 0 };
 
 const SOFT_LINE = lineElem(SOFT);
 const SOFT_OR_SPACE_LINE = lineElem(SOFT_OR_SPACE);
@@ -156,15 +159,12 @@ export class DocBuilder {
     this.out.push(new ElemClass(BEST_FITTING, "", allLines ? 1 : 0, 0, 0, NONE, built));
   }
 
-  /** Runs `content` at `level`, restoring the previous level afterwards. */
+  /** Runs `content` at `level`, restoring the previous level afterwards (an error abandons the builder). */
   withLevel(level: NodeLevel, content: () => void): void {
     const saved = this.level;
     this.level = level;
-    try {
-      content();
-    } finally {
-      this.level = saved;
-    }
+    content();
+    this.level = saved;
   }
   /** The elements `content` writes, without writing them (ruff's memoized content). */
   capture(content: () => void): Elem[] {

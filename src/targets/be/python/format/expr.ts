@@ -6,26 +6,21 @@ import type { Expr } from "./ast.js";
 import { binaryLike, ifExpression, slice, unary } from "./binary.js";
 import { attribute, call, subscript } from "./chain.js";
 import { comprehension, dict, generator, sequence, tuple } from "./collections.js";
-import { type DocBuilder, isParenthesizedLevel } from "./doc.js";
+import { type DocBuilder, EXPRESSION, isParenthesizedLevel } from "./doc.js";
 import { lambda } from "./parameters.js";
 import { implicitString } from "./strings.js";
-import {
-  canOmitOptionalParentheses,
-  type Parent,
-  type Parentheses,
-  type Parenthesize,
-  needsParentheses,
-  optionalParentheses,
-  parenthesized,
-  parenthesizeIfExpands,
-} from "./parentheses.js";
+import { canOmitOptionalParentheses, type Parent, type Parentheses, type Parenthesize, needsParentheses } from "./needs.js";
+import { optionalParentheses, parenthesized, parenthesizeIfExpands } from "./parentheses.js";
 
 export function formatExpr(f: DocBuilder, e: Expr, parens: Parentheses = "preserve"): void {
   if (parens === "preserve" ? e.parens > 0 : parens === "always") {
     parenthesized(f, "(", () => fields(f, e), ")");
     return;
   }
-  f.withLevel(f.level.k === "top" ? { k: "expr", id: 0 } : f.level, () => fields(f, e));
+  const saved = f.level;
+  if (saved.k === "top") f.level = EXPRESSION;
+  fields(f, e);
+  f.level = saved;
 }
 
 /** The node's own layout, without any parentheses around it. */

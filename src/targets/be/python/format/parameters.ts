@@ -3,10 +3,11 @@
 // lambda parameters never break, while a lambda body parenthesizes itself when it splits.
 
 import type { Expr, Lambda, Parameter, Parameters } from "./ast.js";
-import type { DocBuilder } from "./doc.js";
+import { type DocBuilder, PAREN, isParenthesizedLevel } from "./doc.js";
 import { propagatesExpand, removeSoftLines } from "./ir.js";
 import { formatExpr } from "./expr.js";
-import { emptyParenthesized, lambdaBodySplitsInBrackets, hasOwnParentheses, isParenthesizedLevel, parenthesizeIfExpands } from "./parentheses.js";
+import { lambdaBodySplitsInBrackets, hasOwnParentheses } from "./needs.js";
+import { emptyParenthesized, parenthesizeIfExpands } from "./parentheses.js";
 
 function parameter(f: DocBuilder, p: Parameter): void {
   f.text(p.name);
@@ -59,7 +60,7 @@ export function parameters(f: DocBuilder, p: Parameters): void {
     if (p.trailingComma) f.hardLine();
   };
   const count = p.posonly.length + p.args.length + p.kwonly.length + (p.vararg ? 1 : 0) + (p.kwarg ? 1 : 0);
-  f.withLevel({ k: "paren" }, () => {
+  f.withLevel(PAREN, () => {
     if (count === 0) return emptyParenthesized(f, "(", ")");
     f.text("(");
     if (count === 1 && p.posonly.length === 0 && p.kwonly.length === 0) f.softBlockIndent(inner);

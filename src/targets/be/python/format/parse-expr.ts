@@ -2,55 +2,16 @@
 // keeping what layout needs: source parentheses around nodes and magic trailing commas.
 // Anything outside the grammar throws `Unsupported`.
 
-import type { Argument, DictItem, Expr, ForClause, Parameter, Parameters, Tuple } from "./ast.js";
-import { type Token, Unsupported } from "./tokens.js";
+import type { Argument, Expr, Parameter, Parameters } from "./ast.js";
+import { bracesAtom, forClauses, listAtom, parenthesizedAtom } from "./parse-displays.js";
+import { KEYWORDS, type TokenStream } from "./stream.js";
+import { Unsupported } from "./tokens.js";
 
-const KEYWORDS = new Set([
-  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
-  "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
-  "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
-]);
 const COMPARE_OPS = new Set(["==", "!=", "<", ">", "<=", ">="]);
 /** Binding strength of the binary operators below comparisons (all left-associative). */
 const BINARY_LEVEL = new Map<string, number>([
   ["|", 0], ["^", 1], ["&", 2], ["<<", 3], [">>", 3], ["+", 4], ["-", 4], ["*", 5], ["/", 5], ["//", 5], ["%", 5], ["@", 5],
 ]);
-
-export class TokenStream {
-  pos = 0;
-  constructor(readonly tokens: Token[]) {}
-
-  peek(offset = 0): Token | undefined {
-    return this.tokens[this.pos + offset];
-  }
-  at(text: string, offset = 0): boolean {
-    const token = this.tokens[this.pos + offset];
-    return token !== undefined && token.text === text && (token.kind === "op" || token.kind === "name");
-  }
-  atName(): boolean {
-    const token = this.peek();
-    return token?.kind === "name" && !KEYWORDS.has(token.text);
-  }
-  eat(text: string): boolean {
-    if (!this.at(text)) return false;
-    this.pos++;
-    return true;
-  }
-  expect(text: string): void {
-    if (!this.eat(text)) throw new Unsupported(`expected ${JSON.stringify(text)} but found ${this.describe()}`);
-  }
-  name(): string {
-    if (!this.atName()) throw new Unsupported(`expected a name but found ${this.describe()}`);
-    return this.tokens[this.pos++].text;
-  }
-  done(): boolean {
-    return this.pos >= this.tokens.length;
-  }
-  describe(): string {
-    const token = this.peek();
-    return token ? JSON.stringify(token.text) : "the end of the line";
-  }
-}
 
 /** Parses expressions from a token stream positioned where one starts. */
 export class ExprParser {
@@ -168,6 +129,11 @@ export class ExprParser {
   }
 
   /** Operands joined by binary operators binding at least as tightly as `level` (precedence climbing). */
+  /** `a | b`, the loosest binary operators, and everything tighter. */
+  bitwiseOr(): Expr {
+    return this.binary(0);
+  }
+
   private binary(level: number): Expr {
     let left = this.factor();
     for (;;) {
@@ -221,7 +187,7 @@ export class ExprParser {
       } else {
         const value = this.namedExpression();
         if (this.s.at("for") || this.s.at("async")) {
-          args.push({ k: "arg", value: { k: "generator", elt: value, generators: this.forClauses(), parenthesized: false, parens: 0 } });
+          args.push({ k: "arg", value: { k: "generator", elt: value, generators: forClauses(this), parenthesized: false, parens: 0 } });
         } else args.push({ k: "arg", value });
       }
       if (!this.s.eat(",")) break;
@@ -283,116 +249,14 @@ export class ExprParser {
       return { k: "name", id: token.text, parens: 0 };
     }
     if (token.text === "...") return this.keywordLiteral("ellipsis");
-    if (token.text === "(") return this.parenthesized();
-    if (token.text === "[") return this.list();
-    if (token.text === "{") return this.braces();
+    if (token.text === "(") return parenthesizedAtom(this);
+    if (token.text === "[") return listAtom(this);
+    if (token.text === "{") return bracesAtom(this);
     throw new Unsupported(`unexpected ${JSON.stringify(token.text)}`);
   }
 
   private keywordLiteral(kind: "none" | "bool" | "ellipsis"): Expr {
     return { k: "literal", kind, text: this.s.tokens[this.s.pos++].text, parens: 0 };
-  }
-
-  private parenthesized(): Expr {
-    this.s.expect("(");
-    if (this.s.eat(")")) return { k: "tuple", elts: [], parenthesized: true, trailingComma: false, parens: 0 };
-    if (this.s.at("yield")) throw new Unsupported("yield expressions");
-    const first = this.starExpression();
-    if (this.s.at("for") || this.s.at("async")) {
-      const generators = this.forClauses();
-      this.s.expect(")");
-      return { k: "generator", elt: first, generators, parenthesized: true, parens: 0 };
-    }
-    if (this.s.eat(")")) {
-      first.parens++;
-      return first;
-    }
-    const tuple = this.sequenceRest(first, ")") as Tuple;
-    return { k: "tuple", elts: tuple.elts, parenthesized: true, trailingComma: tuple.trailingComma, parens: 0 };
-  }
-
-  /** The elements after `first` up to and including `close`. */
-  private sequenceRest(first: Expr, close: string): { elts: Expr[]; trailingComma: boolean } {
-    const elts = [first];
-    let trailingComma = false;
-    while (this.s.eat(",")) {
-      if (this.s.at(close)) {
-        trailingComma = true;
-        break;
-      }
-      elts.push(this.starExpression());
-    }
-    this.s.expect(close);
-    return { elts, trailingComma };
-  }
-
-  private list(): Expr {
-    this.s.expect("[");
-    if (this.s.eat("]")) return { k: "list", elts: [], trailingComma: false, parens: 0 };
-    const first = this.starExpression();
-    if (this.s.at("for") || this.s.at("async")) {
-      const generators = this.forClauses();
-      this.s.expect("]");
-      return { k: "listcomp", elt: first, generators, parenthesized: true, parens: 0 };
-    }
-    return { k: "list", ...this.sequenceRest(first, "]"), parens: 0 };
-  }
-
-  private braces(): Expr {
-    this.s.expect("{");
-    if (this.s.eat("}")) return { k: "dict", items: [], trailingComma: false, parens: 0 };
-    if (this.s.eat("**")) return this.dict({ key: null, value: this.binary(0) });
-    const first = this.starExpression();
-    if (this.s.eat(":")) {
-      const value = this.expression();
-      if (this.s.at("for") || this.s.at("async")) {
-        const generators = this.forClauses();
-        this.s.expect("}");
-        return { k: "dictcomp", key: first, value, generators, parens: 0 };
-      }
-      return this.dict({ key: first, value });
-    }
-    if (this.s.at("for") || this.s.at("async")) {
-      const generators = this.forClauses();
-      this.s.expect("}");
-      return { k: "setcomp", elt: first, generators, parenthesized: true, parens: 0 };
-    }
-    return { k: "set", ...this.sequenceRest(first, "}"), parens: 0 };
-  }
-
-  /** The rest of a dict display whose first item has been read. */
-  private dict(first: DictItem): Expr {
-    const items: DictItem[] = [first];
-    let trailingComma = false;
-    while (this.s.eat(",")) {
-      if (this.s.at("}")) {
-        trailingComma = true;
-        break;
-      }
-      if (this.s.eat("**")) items.push({ key: null, value: this.binary(0) });
-      else {
-        const key = this.expression();
-        this.s.expect(":");
-        items.push({ key, value: this.expression() });
-      }
-    }
-    this.s.expect("}");
-    return { k: "dict", items, trailingComma, parens: 0 };
-  }
-
-  private forClauses(): ForClause[] {
-    const clauses: ForClause[] = [];
-    while (this.s.at("for") || this.s.at("async")) {
-      const isAsync = this.s.eat("async");
-      this.s.expect("for");
-      const target = this.targets();
-      this.s.expect("in");
-      const iter = this.disjunction();
-      const ifs: Expr[] = [];
-      while (this.s.eat("if")) ifs.push(this.disjunction());
-      clauses.push({ isAsync, target, iter, ifs });
-    }
-    return clauses;
   }
 
   private lambda(): Expr {

@@ -3,7 +3,8 @@
 // Anything else, including a body after the colon, throws `Unsupported`.
 
 import type { Alias, Expr, Stmt, WithItem } from "./ast.js";
-import { ExprParser, TokenStream } from "./parse-expr.js";
+import { ExprParser } from "./parse-expr.js";
+import { TokenStream } from "./stream.js";
 import { type Token, Unsupported } from "./tokens.js";
 
 const AUGMENTED = new Set(["+=", "-=", "*=", "/=", "//=", "%=", "@=", "&=", "|=", "^=", ">>=", "<<=", "**="]);

@@ -9,7 +9,8 @@ import { CommaJoiner, joinExprs, tuple } from "./collections.js";
 import type { DocBuilder } from "./doc.js";
 import { formatExpr, maybeParenthesize } from "./expr.js";
 import { parameters } from "./parameters.js";
-import { canOmitOptionalParentheses, optionalParentheses, parenthesizeIfExpands } from "./parentheses.js";
+import { canOmitOptionalParentheses } from "./needs.js";
+import { optionalParentheses, parenthesizeIfExpands } from "./parentheses.js";
 
 const ARITHMETIC_LIKE = new Set(["|", "^", "<<", ">>", "+", "-"]);
 

@@ -3,8 +3,8 @@
 // split or requoted; joins whose quoting ruff would change are reported as unsupported.
 
 import type { Literal } from "./ast.js";
-import type { DocBuilder } from "./doc.js";
-import { inParenthesesOnlyGroup, inParenthesesOnlySoftLineOrSpace, isParenthesizedLevel } from "./parentheses.js";
+import { type DocBuilder, isParenthesizedLevel } from "./doc.js";
+import { inParenthesesOnlyGroup, inParenthesesOnlySoftLineOrSpace } from "./parentheses.js";
 import { Unsupported } from "./tokens.js";
 
 const PART = /^([a-zA-Z]*)("""|'''|"|')([\s\S]*)\2$/;
