@@ -55,13 +55,17 @@ export class Queue {
     this.arrs.pop();
     this.positions.pop();
   }
-  /** Skips everything up to and including the end tag matching an already consumed start tag of `kind`. */
-  skipContent(kind: number): void {
-    let depth = 1;
-    for (let e = this.pop(); e; e = this.pop()) {
-      if (e.kind === kind) depth++;
-      else if (e.kind === kind + END && --depth === 0) return;
-    }
+  clear(): void {
+    this.arrs.length = this.positions.length = 0;
+  }
+}
+
+/** Reads past the end tag matching an already consumed start tag of `kind`. */
+export function skipContent(reader: { pop(): Elem | undefined }, kind: number): void {
+  let depth = 1;
+  for (let e = reader.pop(); e; e = reader.pop()) {
+    if (e.kind === kind) depth++;
+    else if (e.kind === kind + END && --depth === 0) return;
   }
 }
 
@@ -84,5 +88,11 @@ export class Stack {
   pop(kind: number): Args {
     if (this.kinds.pop() !== kind) throw new Error(`python formatter bug: unbalanced tag ${kind} in the layout IR`);
     return this.args.pop()!;
+  }
+  get size(): number {
+    return this.kinds.length;
+  }
+  clear(): void {
+    this.kinds.length = this.args.length = 0;
   }
 }

@@ -35,8 +35,9 @@ import {
   LINE_WIDTH,
   measureOf,
   modeOf,
-  type Queue,
-  type Stack,
+  Queue,
+  skipContent,
+  Stack,
   withMeasure,
   withMode,
 } from "./frames.js";
@@ -57,10 +58,8 @@ const MAYBE = 2;
  * printer's queue and stack (ruff's `FitsQueue` and `StackedStack`), so measuring copies nothing.
  */
 class FitsView {
-  private arrs: (readonly Elem[])[] = [];
-  private positions: number[] = [];
-  private kinds: number[] = [];
-  private args: Args[] = [];
+  private readonly own = new Queue([], []);
+  private readonly ownFrames = new Stack([], []);
   private baseQueue!: Queue;
   private baseCursor = 0;
   private basePosition = 0;
@@ -68,27 +67,17 @@ class FitsView {
   private baseFrames = 0;
 
   reset(queue: Queue, stack: Stack): void {
-    if (this.arrs.length > 0) this.arrs.length = this.positions.length = 0;
-    if (this.kinds.length > 0) this.kinds.length = this.args.length = 0;
+    this.own.clear();
+    this.ownFrames.clear();
     this.baseQueue = queue;
     this.baseCursor = queue.arrs.length - 1;
     this.basePosition = this.baseCursor >= 0 ? queue.positions[this.baseCursor] : 0;
     this.baseStack = stack;
-    this.baseFrames = stack.kinds.length;
+    this.baseFrames = stack.size;
   }
   pop(): Elem | undefined {
-    const { arrs, positions } = this;
-    while (arrs.length > 0) {
-      const last = arrs.length - 1;
-      const arr = arrs[last];
-      const position = positions[last];
-      if (position < arr.length) {
-        positions[last] = position + 1;
-        return arr[position];
-      }
-      arrs.pop();
-      positions.pop();
-    }
+    const own = this.own.pop();
+    if (own) return own;
     const base = this.baseQueue;
     while (this.baseCursor >= 0) {
       const arr = base.arrs[this.baseCursor];
@@ -98,31 +87,19 @@ class FitsView {
     return undefined;
   }
   extend(arr: readonly Elem[], start: number): void {
-    this.arrs.push(arr);
-    this.positions.push(start);
-  }
-  skipContent(kind: number): void {
-    let depth = 1;
-    for (let e = this.pop(); e; e = this.pop()) {
-      if (e.kind === kind) depth++;
-      else if (e.kind === kind + END && --depth === 0) return;
-    }
+    this.own.extend(arr, start);
   }
   top(): Args {
-    return this.args.length > 0 ? this.args[this.args.length - 1] : this.baseStack.args[this.baseFrames - 1];
+    return this.ownFrames.size > 0 ? this.ownFrames.top() : this.baseStack.args[this.baseFrames - 1];
   }
   topKind(): number {
-    return this.kinds.length > 0 ? this.kinds[this.kinds.length - 1] : this.baseStack.kinds[this.baseFrames - 1];
+    return this.ownFrames.size > 0 ? this.ownFrames.topKind() : this.baseStack.kinds[this.baseFrames - 1];
   }
   push(kind: number, args: Args): void {
-    this.kinds.push(kind);
-    this.args.push(args);
+    this.ownFrames.push(kind, args);
   }
   popFrame(kind: number): Args {
-    if (this.kinds.length > 0) {
-      if (this.kinds.pop() !== kind) throw new Error(`python formatter bug: unbalanced tag ${kind} in the layout IR`);
-      return this.args.pop()!;
-    }
+    if (this.ownFrames.size > 0) return this.ownFrames.pop(kind);
     this.baseFrames--;
     if (this.baseStack.kinds[this.baseFrames] !== kind) throw new Error(`python formatter bug: unbalanced tag ${kind} in the layout IR`);
     return this.baseStack.args[this.baseFrames];
@@ -194,7 +171,7 @@ class Measurer {
         return MAYBE;
       case CCONTENT:
         if (this.printer.groupMode(e.id, modeOf(args)) === e.mode) stack.push(CCONTENT, args);
-        else this.view.skipContent(CCONTENT);
+        else skipContent(this.view, CCONTENT);
         return MAYBE;
       case INDENT:
         stack.push(INDENT, indented(args));

@@ -38,6 +38,7 @@ import {
   makeArgs,
   modeOf,
   Queue,
+  skipContent,
   Stack,
   withMeasure,
   withMode,
@@ -126,7 +127,7 @@ class Printer implements GroupModes {
         return;
       case CCONTENT:
         if (this.groupMode(e.id, modeOf(args)) === e.mode) stack.push(CCONTENT, args);
-        else queue.skipContent(CCONTENT);
+        else skipContent(queue, CCONTENT);
         return;
       case INDENT:
         return stack.push(INDENT, indented(args));
