@@ -2,7 +2,8 @@
 // (grammar.ts), first canonicalized by `ruff format --line-length 320` into the one-line form
 // templates write, then formatted by ruff at 88 columns and by formatPython: byte equality,
 // and formatPython is the identity on ruff's result. Seed fixed (printed on failure); widen
-// with CODEGEN_PYFMT_SEED and CODEGEN_PYFMT_RUNS (cases, default 1000).
+// with CODEGEN_PYFMT_SEED and CODEGEN_PYFMT_RUNS (cases, default 1000); CODEGEN_PYFMT_DUMP
+// names a file to write every failing case to.
 
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
