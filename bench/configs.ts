@@ -68,7 +68,6 @@ export function benchResource(index: number, total: number): Field {
         ...field("owner", "nested"),
         model: modelPath(next),
         fields: brief(),
-        many: false,
         load: index % 2 === 0 ? "joined" : "selectin",
       },
       {
@@ -78,7 +77,7 @@ export function benchResource(index: number, total: number): Field {
         load: index % 3 === 0 ? "subquery" : "selectin",
         fields: [
           ...brief(),
-          { ...field("owner", "nested"), model: modelPath(index), fields: brief(), many: false, load: "joined" },
+          { ...field("owner", "nested"), model: modelPath(index), fields: brief(), load: "joined" },
         ],
       },
     ],

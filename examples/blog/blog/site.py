@@ -1,4 +1,4 @@
-"""The blog as one production server: the API under ``/api``, the built front end at ``/``.
+"""The blog as one production server: the API under ``/api``, the front end at ``/``.
 
 ``uvicorn --factory blog.site:create_site`` serves both from one origin, so the front
 end's client (its base URL is ``/api``) needs no proxy and the API no CORS. Build the
@@ -18,7 +18,7 @@ from blog.main import app
 
 
 class SinglePageApp(StaticFiles):
-    """Static files, with ``index.html`` for every other path: the app routes in the browser."""
+    """Static files, and ``index.html`` for other paths: the browser routes the app."""
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         try:
@@ -30,7 +30,7 @@ class SinglePageApp(StaticFiles):
 
 
 def build_site(api: FastAPI, dist: Path) -> FastAPI:
-    """An application serving *api* under ``/api`` and the front end built into *dist*."""
+    """An application serving *api* under ``/api`` and the front end built in *dist*."""
     site = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
     site.mount("/api", api)
     site.mount("/", SinglePageApp(directory=dist, html=True))

@@ -4,6 +4,7 @@
 
 import { fileURLToPath } from "node:url";
 import type { Target } from "../../codegen/index.js";
+import { formatPythonFile } from "../../formatters/python-layout/index.js";
 import { projectJsonSchema } from "./config/json-schema.js";
 import { ProjectConfig } from "./config/schema.js";
 import { registerRenderers } from "./render.js";
@@ -21,6 +22,8 @@ export const target: Target<ProjectConfig> = {
   operationsEntryPoint: "be.operations",
   jsonnetStdlibDir: here("./jsonnet/be"),
   registerRenderers,
+  // Templates write one logical line per line; this lays out the long ones as `ruff format` would.
+  formatFile: formatPythonFile,
   packagePrefix: (config) => config.package_prefix,
   // Generated modules and the user's own (models, actions) share the top-level package.
   importOptions: (config) => ({ firstParty: firstPartyPackages(config) }),

@@ -29,36 +29,69 @@ from blog.models import Article, Comment
 router = APIRouter(prefix="/articles", tags=["articles"])
 
 # Everything ArticleRead shows, loaded up front: serializing never hits a lazy load.
-_READ_OPTIONS = (joinedload(Article.author), selectinload(Article.tags), selectinload(Article.comments).joinedload(Comment.author))
+_READ_OPTIONS = (
+    joinedload(Article.author),
+    selectinload(Article.tags),
+    selectinload(Article.comments).joinedload(Comment.author),
+)
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Article with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Article with id {pk} not found"
+    )
 
 
 async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     """Read article *pk* afresh with everything ``ArticleRead`` shows, or raise 404."""
-    article = await session.scalar(select(Article).where(Article.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    article = await session.scalar(
+        select(Article)
+        .where(Article.id == pk)
+        .options(*_READ_OPTIONS)
+        .execution_options(populate_existing=True)
+    )
     if article is None:
         raise _not_found(pk)
     return article
 
 
 @router.get("/{pk}", operation_id="getArticle")
-async def get_article(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
+async def get_article(
+    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+) -> ArticleRead:
     """Get one article."""
     return to_article_read(await _load_article(session, pk))
 
 
 @router.get("", operation_id="listArticles")
-async def list_articles(session: SessionDep, current_user: CurrentUser, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[ArticleRead]:
+async def list_articles(
+    session: SessionDep,
+    current_user: CurrentUser,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    cursor: str | None = None,
+) -> Page[ArticleRead]:
     """List articles by id, one page at a time."""
-    articles, next_cursor = await paginate(session, select(Article).options(*_READ_OPTIONS), Article.id, limit=limit, cursor=cursor)
-    return Page(items=[to_article_read(article) for article in articles], next_cursor=next_cursor)
+    articles, next_cursor = await paginate(
+        session,
+        select(Article).options(*_READ_OPTIONS),
+        Article.id,
+        limit=limit,
+        cursor=cursor,
+    )
+    return Page(
+        items=[to_article_read(article) for article in articles],
+        next_cursor=next_cursor,
+    )
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createArticle")
-async def create_article(body: ArticleCreate, request: Request, response: Response, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
+async def create_article(
+    body: ArticleCreate,
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    current_user: CurrentUser,
+) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
     article = Article(**body.model_dump())
     session.add(article)
@@ -69,7 +102,9 @@ async def create_article(body: ArticleCreate, request: Request, response: Respon
 
 
 @router.patch("/{pk}", operation_id="updateArticle")
-async def update_article(pk: uuid.UUID, body: ArticleUpdate, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
+async def update_article(
+    pk: uuid.UUID, body: ArticleUpdate, session: SessionDep, current_user: CurrentUser
+) -> ArticleRead:
     """Change the fields sent in the body; the others keep their values."""
     article = await session.get(Article, pk)
     if article is None:
@@ -80,8 +115,12 @@ async def update_article(pk: uuid.UUID, body: ArticleUpdate, session: SessionDep
     return to_article_read(await _load_article(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteArticle")
-async def delete_article(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> None:
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteArticle"
+)
+async def delete_article(
+    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+) -> None:
     """Delete one article."""
     article = await session.get(Article, pk)
     if article is None:
@@ -91,7 +130,9 @@ async def delete_article(pk: uuid.UUID, session: SessionDep, current_user: Curre
 
 
 @router.post("/{pk}/publish-article", operation_id="publishArticle")
-async def publish_article(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
+async def publish_article(
+    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
     article = await _load_article(session, pk)
     await call_action(blog.actions.publish_article, article, session=session)
@@ -100,43 +141,73 @@ async def publish_article(pk: uuid.UUID, session: SessionDep, current_user: Curr
 
 
 @router.post("/{pk}/schedule-article", operation_id="scheduleArticle")
-async def schedule_article(pk: uuid.UUID, params: ScheduleArticleParams, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
+async def schedule_article(
+    pk: uuid.UUID,
+    params: ScheduleArticleParams,
+    session: SessionDep,
+    current_user: CurrentUser,
+) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
     article = await _load_article(session, pk)
-    await call_action(blog.actions.schedule_article, article, publish_on=params.publish_on, note=params.note, session=session)
+    await call_action(
+        blog.actions.schedule_article,
+        article,
+        publish_on=params.publish_on,
+        note=params.note,
+        session=session,
+    )
     await session.commit()
     return to_article_read(await _load_article(session, pk))
 
 
 @router.post("/{pk}/tag-article", operation_id="tagArticle")
-async def tag_article(pk: uuid.UUID, params: TagArticleParams, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
+async def tag_article(
+    pk: uuid.UUID,
+    params: TagArticleParams,
+    session: SessionDep,
+    current_user: CurrentUser,
+) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
     article = await _load_article(session, pk)
-    await call_action(blog.actions.tag_article, article, tag_id=params.tag_id, session=session)
+    await call_action(
+        blog.actions.tag_article, article, tag_id=params.tag_id, session=session
+    )
     await session.commit()
     return to_article_read(await _load_article(session, pk))
 
 
 @router.post("/archive-stale-articles", operation_id="archiveStaleArticles")
-async def archive_stale_articles(params: ArchiveStaleArticlesParams, session: SessionDep, current_user: CurrentUser) -> Any:
+async def archive_stale_articles(
+    params: ArchiveStaleArticlesParams, session: SessionDep, current_user: CurrentUser
+) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
-    result = await call_action(blog.actions.archive_stale_articles, before=params.before, session=session)
+    result = await call_action(
+        blog.actions.archive_stale_articles, before=params.before, session=session
+    )
     await session.commit()
     return result
 
 
 @router.post("/count-words", operation_id="countWords")
-async def count_words(params: CountWordsParams, session: SessionDep, current_user: CurrentUser) -> Any:
+async def count_words(
+    params: CountWordsParams, session: SessionDep, current_user: CurrentUser
+) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
-    result = await call_action(blog.actions.count_words, text=params.text, session=session)
+    result = await call_action(
+        blog.actions.count_words, text=params.text, session=session
+    )
     await session.commit()
     return result
 
 
 @router.post("/{pk}/review-article", operation_id="reviewArticle")
-async def review_article(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> ArticleRead:
+async def review_article(
+    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+) -> ArticleRead:
     """Run ``blog.actions.review_article`` on one article."""
     article = await _load_article(session, pk)
-    await call_action(blog.actions.review_article, article, session=session, current_user=current_user)
+    await call_action(
+        blog.actions.review_article, article, session=session, current_user=current_user
+    )
     await session.commit()
     return to_article_read(await _load_article(session, pk))

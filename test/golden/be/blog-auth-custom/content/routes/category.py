@@ -21,12 +21,18 @@ router = APIRouter(prefix="/categories", tags=["categories"])
 
 
 def _not_found(pk: str) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Category with slug {pk!r} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Category with slug {pk!r} not found"
+    )
 
 
 async def _load_category(session: AsyncSession, pk: str) -> Category:
     """Read category *pk* afresh, or raise 404."""
-    category = await session.scalar(select(Category).where(Category.slug == pk).execution_options(populate_existing=True))
+    category = await session.scalar(
+        select(Category)
+        .where(Category.slug == pk)
+        .execution_options(populate_existing=True)
+    )
     if category is None:
         raise _not_found(pk)
     return category
@@ -39,14 +45,25 @@ async def get_category(pk: str, session: SessionDep) -> CategoryRead:
 
 
 @router.get("", operation_id="listCategories")
-async def list_categories(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[CategoryRead]:
+async def list_categories(
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    cursor: str | None = None,
+) -> Page[CategoryRead]:
     """List categories by slug, one page at a time."""
-    categories, next_cursor = await paginate(session, select(Category), Category.slug, limit=limit, cursor=cursor)
-    return Page(items=[to_category_read(category) for category in categories], next_cursor=next_cursor)
+    categories, next_cursor = await paginate(
+        session, select(Category), Category.slug, limit=limit, cursor=cursor
+    )
+    return Page(
+        items=[to_category_read(category) for category in categories],
+        next_cursor=next_cursor,
+    )
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createCategory")
-async def create_category(body: CategoryCreate, request: Request, response: Response, session: SessionDep) -> CategoryRead:
+async def create_category(
+    body: CategoryCreate, request: Request, response: Response, session: SessionDep
+) -> CategoryRead:
     """Create a category; the ``Location`` header gives its URL."""
     category = Category(**body.model_dump())
     session.add(category)
@@ -57,7 +74,9 @@ async def create_category(body: CategoryCreate, request: Request, response: Resp
 
 
 @router.patch("/{pk}", operation_id="updateCategory")
-async def update_category(pk: str, body: CategoryUpdate, session: SessionDep) -> CategoryRead:
+async def update_category(
+    pk: str, body: CategoryUpdate, session: SessionDep
+) -> CategoryRead:
     """Change the fields sent in the body; the others keep their values."""
     category = await session.get(Category, pk)
     if category is None:
@@ -68,7 +87,9 @@ async def update_category(pk: str, body: CategoryUpdate, session: SessionDep) ->
     return to_category_read(await _load_category(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteCategory")
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteCategory"
+)
 async def delete_category(pk: str, session: SessionDep) -> None:
     """Delete one category."""
     category = await session.get(Category, pk)

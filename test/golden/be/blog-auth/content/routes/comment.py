@@ -23,32 +23,61 @@ _READ_OPTIONS = (joinedload(Comment.author),)
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Comment with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Comment with id {pk} not found"
+    )
 
 
 async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     """Read comment *pk* afresh with everything ``CommentRead`` shows, or raise 404."""
-    comment = await session.scalar(select(Comment).where(Comment.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    comment = await session.scalar(
+        select(Comment)
+        .where(Comment.id == pk)
+        .options(*_READ_OPTIONS)
+        .execution_options(populate_existing=True)
+    )
     if comment is None:
         raise _not_found(pk)
     return comment
 
 
 @router.get("/{pk}", operation_id="getComment")
-async def get_comment(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> CommentRead:
+async def get_comment(
+    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+) -> CommentRead:
     """Get one comment."""
     return to_comment_read(await _load_comment(session, pk))
 
 
 @router.get("", operation_id="listComments")
-async def list_comments(session: SessionDep, current_user: CurrentUser, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[CommentRead]:
+async def list_comments(
+    session: SessionDep,
+    current_user: CurrentUser,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    cursor: str | None = None,
+) -> Page[CommentRead]:
     """List comments by id, one page at a time."""
-    comments, next_cursor = await paginate(session, select(Comment).options(*_READ_OPTIONS), Comment.id, limit=limit, cursor=cursor)
-    return Page(items=[to_comment_read(comment) for comment in comments], next_cursor=next_cursor)
+    comments, next_cursor = await paginate(
+        session,
+        select(Comment).options(*_READ_OPTIONS),
+        Comment.id,
+        limit=limit,
+        cursor=cursor,
+    )
+    return Page(
+        items=[to_comment_read(comment) for comment in comments],
+        next_cursor=next_cursor,
+    )
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment")
-async def create_comment(body: CommentCreate, request: Request, response: Response, session: SessionDep, current_user: CurrentUser) -> CommentRead:
+async def create_comment(
+    body: CommentCreate,
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    current_user: CurrentUser,
+) -> CommentRead:
     """Create a comment; the ``Location`` header gives its URL."""
     comment = Comment(**body.model_dump())
     session.add(comment)
@@ -59,7 +88,9 @@ async def create_comment(body: CommentCreate, request: Request, response: Respon
 
 
 @router.patch("/{pk}", operation_id="updateComment")
-async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep, current_user: CurrentUser) -> CommentRead:
+async def update_comment(
+    pk: uuid.UUID, body: CommentUpdate, session: SessionDep, current_user: CurrentUser
+) -> CommentRead:
     """Change the fields sent in the body; the others keep their values."""
     comment = await session.get(Comment, pk)
     if comment is None:
@@ -70,8 +101,12 @@ async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep
     return to_comment_read(await _load_comment(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment")
-async def delete_comment(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> None:
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment"
+)
+async def delete_comment(
+    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+) -> None:
     """Delete one comment."""
     comment = await session.get(Comment, pk)
     if comment is None:

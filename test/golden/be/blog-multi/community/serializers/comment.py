@@ -14,4 +14,11 @@ def to_comment_read_author_nested(author: Author) -> CommentReadAuthorNested:
 
 
 def to_comment_read(comment: Comment) -> CommentRead:
-    return CommentRead(id=comment.id, body=comment.body, created_at=comment.created_at, article_id=comment.article_id, author_id=comment.author_id, author=to_comment_read_author_nested(comment.author))
+    return CommentRead(
+        id=comment.id,
+        body=comment.body,
+        created_at=comment.created_at,
+        article_id=comment.article_id,
+        author_id=comment.author_id,
+        author=to_comment_read_author_nested(comment.author),
+    )

@@ -82,7 +82,9 @@ class ArticleUpdate(BaseModel):
     word_count: int | None = None
     rating: float | None = None
     extra: dict[str, Any] | None = None
-    author_id: uuid.UUID | None = Field(default=None, json_schema_extra={"x-references": "content/authors"})
+    author_id: uuid.UUID | None = Field(
+        default=None, json_schema_extra={"x-references": "content/authors"}
+    )
 
     @field_validator("title", "body", "published", "word_count", "extra", "author_id")
     @classmethod

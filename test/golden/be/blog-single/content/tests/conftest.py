@@ -33,7 +33,17 @@ from blog.models import Article, Author, Category, Comment, Tag
 URL_ENV = "TEST_DATABASE_URL"
 
 # Every model the app serves; models of one declarative base share one MetaData.
-METADATA = tuple(dict.fromkeys([Author.metadata, Article.metadata, Tag.metadata, Comment.metadata, Category.metadata]))
+METADATA = tuple(
+    dict.fromkeys(
+        [
+            Author.metadata,
+            Article.metadata,
+            Tag.metadata,
+            Comment.metadata,
+            Category.metadata,
+        ]
+    )
+)
 
 # Makes a valid create body, or creates a row through the API and returns it.
 Factory = Callable[[], Awaitable[dict[str, Any]]]
@@ -83,7 +93,9 @@ def app() -> FastAPI:
 
 
 @asynccontextmanager
-async def serve(app: FastAPI, connection: AsyncConnection) -> AsyncIterator[AsyncClient]:
+async def serve(
+    app: FastAPI, connection: AsyncConnection
+) -> AsyncIterator[AsyncClient]:
     """A client of *app*; each request's session joins *connection*'s transaction."""
 
     async def test_session() -> AsyncIterator[AsyncSession]:
@@ -140,7 +152,17 @@ def article_body(make_author: Factory) -> Factory:
     """
 
     async def build() -> dict[str, Any]:
-        return {"title": unique("title"), "body": unique("body"), "published": True, "published_at": "2024-01-31T12:00:00Z", "publish_on": "2024-01-31", "word_count": 7, "rating": 1.5, "extra": {"sample": 1}, "author_id": (await make_author())["id"]}
+        return {
+            "title": unique("title"),
+            "body": unique("body"),
+            "published": True,
+            "published_at": "2024-01-31T12:00:00Z",
+            "publish_on": "2024-01-31",
+            "word_count": 7,
+            "rating": 1.5,
+            "extra": {"sample": 1},
+            "author_id": (await make_author())["id"],
+        }
 
     return build
 
@@ -187,7 +209,11 @@ def comment_body(make_article: Factory, make_author: Factory) -> Factory:
     """
 
     async def build() -> dict[str, Any]:
-        return {"body": unique("body"), "article_id": (await make_article())["id"], "author_id": (await make_author())["id"]}
+        return {
+            "body": unique("body"),
+            "article_id": (await make_article())["id"],
+            "author_id": (await make_author())["id"],
+        }
 
     return build
 

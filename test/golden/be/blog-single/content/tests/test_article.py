@@ -79,7 +79,9 @@ async def test_create_article(client: AsyncClient, article_body: Factory) -> Non
     assert located.json() == article
 
 
-async def test_create_article_rejects_a_bad_body(client: AsyncClient, article_body: Factory) -> None:
+async def test_create_article_rejects_a_bad_body(
+    client: AsyncClient, article_body: Factory
+) -> None:
     """``POST /articles`` answers 422 when ``title`` is not a string."""
     body = {**await article_body(), "title": 123}
     response = await client.post(PATH, json=body)
@@ -105,7 +107,9 @@ async def test_update_article_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_article_rejects_a_bad_body(client: AsyncClient, make_article: Factory) -> None:
+async def test_update_article_rejects_a_bad_body(
+    client: AsyncClient, make_article: Factory
+) -> None:
     """``PATCH /articles/{pk}`` answers 422 when ``title`` is null."""
     article = await make_article()
     response = await client.patch(f"{PATH}/{article['id']}", json={"title": None})
@@ -147,7 +151,9 @@ async def test_schedule_article(client: AsyncClient, make_article: Factory) -> N
     """``schedule-article`` runs ``blog.actions.schedule_article``, answering 200."""
     article = await make_article()
     params = {"publish_on": "2024-01-31", "note": unique("note")}
-    response = await client.post(f"{PATH}/{article['id']}/schedule-article", json=params)
+    response = await client.post(
+        f"{PATH}/{article['id']}/schedule-article", json=params
+    )
     assert response.status_code == 200, response.text
     assert response.json()["id"] == article["id"]
 
@@ -159,16 +165,22 @@ async def test_schedule_article_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_schedule_article_rejects_bad_params(client: AsyncClient, make_article: Factory) -> None:
+async def test_schedule_article_rejects_bad_params(
+    client: AsyncClient, make_article: Factory
+) -> None:
     """``schedule-article`` answers 422 when ``publish_on`` is not a date."""
     article = await make_article()
     params = {"publish_on": "not-a-date", "note": unique("note")}
-    response = await client.post(f"{PATH}/{article['id']}/schedule-article", json=params)
+    response = await client.post(
+        f"{PATH}/{article['id']}/schedule-article", json=params
+    )
     assert response.status_code == 422, response.text
     assert response.json()["detail"][0]["loc"] == ["body", "publish_on"]
 
 
-async def test_tag_article(client: AsyncClient, make_article: Factory, make_tag: Factory) -> None:
+async def test_tag_article(
+    client: AsyncClient, make_article: Factory, make_tag: Factory
+) -> None:
     """``tag-article`` runs ``blog.actions.tag_article``, answering 200."""
     article = await make_article()
     params = {"tag_id": (await make_tag())["id"]}
@@ -184,7 +196,9 @@ async def test_tag_article_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_tag_article_rejects_bad_params(client: AsyncClient, make_article: Factory) -> None:
+async def test_tag_article_rejects_bad_params(
+    client: AsyncClient, make_article: Factory
+) -> None:
     """``tag-article`` answers 422 when ``tag_id`` is not an integer."""
     article = await make_article()
     params = {"tag_id": "not-an-int"}
@@ -194,7 +208,9 @@ async def test_tag_article_rejects_bad_params(client: AsyncClient, make_article:
 
 
 async def test_archive_stale_articles(client: AsyncClient) -> None:
-    """``archive-stale-articles`` runs ``blog.actions.archive_stale_articles``, answering 200."""
+    """``archive-stale-articles`` runs ``blog.actions.archive_stale_articles``,
+    answering 200.
+    """
     params = {"before": "2024-01-31T12:00:00Z"}
     response = await client.post(f"{PATH}/archive-stale-articles", json=params)
     assert response.status_code == 200, response.text

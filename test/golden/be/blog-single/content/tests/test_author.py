@@ -79,7 +79,9 @@ async def test_create_author(client: AsyncClient, author_body: Factory) -> None:
     assert located.json() == author
 
 
-async def test_create_author_rejects_a_bad_body(client: AsyncClient, author_body: Factory) -> None:
+async def test_create_author_rejects_a_bad_body(
+    client: AsyncClient, author_body: Factory
+) -> None:
     """``POST /authors`` answers 422 when ``name`` is not a string."""
     body = {**await author_body(), "name": 123}
     response = await client.post(PATH, json=body)
@@ -105,7 +107,9 @@ async def test_update_author_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_author_rejects_a_bad_body(client: AsyncClient, make_author: Factory) -> None:
+async def test_update_author_rejects_a_bad_body(
+    client: AsyncClient, make_author: Factory
+) -> None:
     """``PATCH /authors/{pk}`` answers 422 when ``name`` is null."""
     author = await make_author()
     response = await client.patch(f"{PATH}/{author['id']}", json={"name": None})

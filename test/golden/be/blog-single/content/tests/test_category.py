@@ -79,7 +79,9 @@ async def test_create_category(client: AsyncClient, category_body: Factory) -> N
     assert located.json() == category
 
 
-async def test_create_category_rejects_a_bad_body(client: AsyncClient, category_body: Factory) -> None:
+async def test_create_category_rejects_a_bad_body(
+    client: AsyncClient, category_body: Factory
+) -> None:
     """``POST /categories`` answers 422 when ``slug`` is not a string."""
     body = {**await category_body(), "slug": 123}
     response = await client.post(PATH, json=body)
@@ -105,7 +107,9 @@ async def test_update_category_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_category_rejects_a_bad_body(client: AsyncClient, make_category: Factory) -> None:
+async def test_update_category_rejects_a_bad_body(
+    client: AsyncClient, make_category: Factory
+) -> None:
     """``PATCH /categories/{pk}`` answers 422 when ``title`` is null."""
     category = await make_category()
     response = await client.patch(f"{PATH}/{category['slug']}", json={"title": None})

@@ -79,7 +79,9 @@ async def test_create_comment(client: AsyncClient, comment_body: Factory) -> Non
     assert located.json() == comment
 
 
-async def test_create_comment_rejects_a_bad_body(client: AsyncClient, comment_body: Factory) -> None:
+async def test_create_comment_rejects_a_bad_body(
+    client: AsyncClient, comment_body: Factory
+) -> None:
     """``POST /comments`` answers 422 when ``body`` is not a string."""
     body = {**await comment_body(), "body": 123}
     response = await client.post(PATH, json=body)
@@ -105,7 +107,9 @@ async def test_update_comment_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_comment_rejects_a_bad_body(client: AsyncClient, make_comment: Factory) -> None:
+async def test_update_comment_rejects_a_bad_body(
+    client: AsyncClient, make_comment: Factory
+) -> None:
     """``PATCH /comments/{pk}`` answers 422 when ``body`` is null."""
     comment = await make_comment()
     response = await client.patch(f"{PATH}/{comment['id']}", json={"body": None})

@@ -163,3 +163,8 @@ function isSingleToken(body: string): boolean {
     throw error;
   }
 }
+
+/** `content` through `formatPython` when `path` is a Python module, any other file as it is: a target's `formatFile`. */
+export async function formatPythonFile(path: string, content: string): Promise<string> {
+  return path.endsWith(".py") ? formatPython(content) : content;
+}

@@ -10,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import { test } from "node:test";
 import fc from "fast-check";
 
-import { formatPython } from "../../../../src/targets/be/python/format/index.js";
+import { formatPython } from "../../../src/formatters/python-layout/index.js";
 import { caseArbitrary, caseSource } from "./grammar.js";
 import { ruffFormat } from "./ruff.js";
 

@@ -9,10 +9,10 @@ import { join, resolve } from "node:path";
 import { before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { formatPython } from "../../../../src/targets/be/python/format/index.js";
+import { formatPython } from "../../../src/formatters/python-layout/index.js";
 import { ruffFormat } from "./ruff.js";
 
-const GOLDEN = resolve(fileURLToPath(import.meta.url), "../../../../golden/be");
+const GOLDEN = resolve(fileURLToPath(import.meta.url), "../../../golden/be");
 
 /** Without the trailing commas that keep brackets expanded (so ruff joins what fits). */
 const withoutMagicCommas = (source: string) => source.replace(/,(\s*\n\s*[)\]}])/g, "$1");

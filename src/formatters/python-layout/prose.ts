@@ -33,7 +33,9 @@ export function wrapDocstring(indent: string, body: string): string | undefined 
   if (words.length < 2) return undefined;
   const open = `${match[1]}"""`;
   const lines = wrapWords(words, LINE_WIDTH - indent.length - open.length, LINE_WIDTH - indent.length);
-  if (lines.length < 2) return undefined;
+  // Text that fits but for its closing quotes: ruff would pull lone closing quotes back up,
+  // so the last word goes down with them.
+  if (lines.length < 2) lines.splice(0, 1, words.slice(0, -1).join(" "), words.at(-1)!);
   return [`${indent}${open}${lines[0]}`, ...lines.slice(1).map((line) => `${indent}${line}`), `${indent}"""`].join("\n");
 }
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { formatPython } from "../../../../src/targets/be/python/format/index.js";
+import { formatPython } from "../../../src/formatters/python-layout/index.js";
 import { ruffCheck, ruffFormat } from "./ruff.js";
 
 interface Case {
@@ -330,6 +330,17 @@ const PROSE: Case[] = [
 `,
   },
   {
+    name: "a docstring whose text fits but for its closing quotes takes its last word down with them",
+    input: `# A comment before the module docstring, as the generated banner is.
+"""Database access. \`\`get_session\`\` and \`\`SessionDep\`\` belong to the default database."""
+`,
+    expected: `# A comment before the module docstring, as the generated banner is.
+"""Database access. \`\`get_session\`\` and \`\`SessionDep\`\` belong to the default
+database.
+"""
+`,
+  },
+  {
     name: "a single word too long for the line is left as it is",
     input: `# https://example.com/a/very/long/url/that/cannot/be/wrapped/anywhere/at/all/because/it/is/one/word
 `,
@@ -344,7 +355,7 @@ describe("formatPython wraps prose that ruff leaves too long", () => {
   }
 
   it("ruff keeps the wrapped prose as it is, and E501 accepts it", async () => {
-    const wrapped = PROSE.slice(0, 2).map((c) => c.expected);
+    const wrapped = PROSE.slice(0, 3).map((c) => c.expected);
     assert.deepEqual(await ruffFormat(wrapped), wrapped);
     assert.equal(await ruffCheck(wrapped, "E501"), "");
   });
