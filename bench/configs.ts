@@ -13,7 +13,9 @@
  * - every CRUD operation (`create` and `update` with their scalar fields), an instance
  *   action and a collection action, both with typed params.
  *
- * The configs are plain JSON (jsonnet's output format), written by {@link writeBenchConfigs}.
+ * {@link writeBenchConfigs} writes each as plain JSON and as jsonnet built with the `be`
+ * stdlib helpers (`be/fields.libsonnet`, `be/resources/presets.libsonnet`); the two evaluate
+ * to the same data (test/bench.test.ts checks it).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -135,14 +137,102 @@ export function benchConfig(total: number): Field {
   };
 }
 
-/** Write `resources-<n>.json` for every size into `dir`; returns the paths by size. */
-export async function writeBenchConfigs(dir: string, sizes: readonly number[] = SIZES): Promise<Map<number, string>> {
+/**
+ * The same project as {@link benchConfig}, as the jsonnet a user would write: the stdlib's
+ * field helpers and operation presets, resources made by a comprehension. Model numbers are
+ * padded by hand: libjsonnet's `std.format` costs about 1 ms a call (see bench/README.md).
+ */
+export function benchJsonnet(total: number): string {
+  return `local f = import 'be/fields.libsonnet';
+local p = import 'be/resources/presets.libsonnet';
+
+local total = ${total};
+local perApp = ${RESOURCES_PER_APP};
+local pad(n, width) = local s = std.toString(n); std.substr('0000', 0, width - std.length(s)) + s;
+local model(i) = 'bench.models.Model' + pad(i, 4);
+
+local writable = [
+  f.str('name'),
+  f.email('email'),
+  f.int('count', { default: 0 }),
+  f.float('score', { nullable: true }),
+  f.bool('active', { default: true }),
+  f.date('due_on', { nullable: true }),
+  f.json('extra', { default: {} }),
+  f.uuid('owner_id'),
+];
+local brief = [f.uuid('id'), f.str('name')];
+
+local resource(i) = {
+  model: model(i),
+  fields: [f.uuid('id')] + writable + [
+    f.datetime('created_at'),
+    f.nested('owner', model((i + 1) % total), brief, load=if i % 2 == 0 then 'joined' else 'selectin'),
+    f.nested(
+      'children',
+      model((i + total - 1) % total),
+      brief + [f.nested('owner', model(i), brief, load='joined')],
+      many=true,
+      load=if i % 3 == 0 then 'subquery' else 'selectin',
+    ),
+  ],
+  operations: [
+    'get',
+    {
+      name: 'list',
+      modifiers: [
+        {
+          type: 'filter',
+          fields: [
+            { name: 'name', values: 'free_text' },
+            { name: 'active', values: 'bool' },
+            { name: 'score', values: 'literal', operators: ['gte', 'lte', 'is_null'] },
+          ],
+        },
+        { type: 'order', fields: ['name', 'created_at'], default: 'created_at', default_dir: 'desc' },
+        { type: 'paginate', default_page_size: 20, max_page_size: 100 },
+      ],
+    },
+    { name: 'create', fields: writable },
+    { name: 'update', fields: writable },
+    'delete',
+    p.instanceAction('archive', 'bench.actions.archive', [f.str('reason'), f.datetime('until', { nullable: true })]),
+    p.collectionAction('bulk_touch', 'bench.actions.bulk_touch', [f.int('limit'), f.bool('dry_run', { default: false })]),
+  ],
+};
+
+{
+  package_prefix: 'bench.api',
+  databases: [{ key: 'main', default: true }],
+  apps: [
+    {
+      config: {
+        module: 'app' + pad(app, 2),
+        resources: [resource(i) for i in std.range(app * perApp, std.min(total, (app + 1) * perApp) - 1)],
+      },
+    }
+    for app in std.range(0, std.ceil(total / perApp) - 1)
+  ],
+}
+`;
+}
+
+/** The paths of the bench configs of one size. */
+export interface BenchConfigFiles {
+  json: string;
+  jsonnet: string;
+}
+
+/** Writes `resources-<n>.json` and `resources-<n>.jsonnet` for every size into `dir`; returns the paths by size. */
+export async function writeBenchConfigs(dir: string, sizes: readonly number[] = SIZES): Promise<Map<number, BenchConfigFiles>> {
   await mkdir(dir, { recursive: true });
-  const paths = new Map<number, string>();
+  const paths = new Map<number, BenchConfigFiles>();
   for (const size of sizes) {
-    const path = join(dir, `resources-${size}.json`);
-    await writeFile(path, `${JSON.stringify(benchConfig(size), null, 2)}\n`);
-    paths.set(size, path);
+    const json = join(dir, `resources-${size}.json`);
+    const jsonnet = join(dir, `resources-${size}.jsonnet`);
+    await writeFile(json, `${JSON.stringify(benchConfig(size), null, 2)}\n`);
+    await writeFile(jsonnet, benchJsonnet(size));
+    paths.set(size, { json, jsonnet });
   }
   return paths;
 }

@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const postgres = await startPostgres();
   try {
     process.stderr.write("seeding 100,000 rows and creating the recommended indexes…\n");
-    const server = await serveBlog(dir, venv, postgres.asyncUrl, {}, "benchlist");
+    const server = await serveBlog(dir, venv, postgres.asyncUrl, {}, { pkg: "benchlist" });
     try {
       const rows: string[] = [];
       for (const [label, query] of [

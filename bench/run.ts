@@ -1,93 +1,132 @@
 /**
- * `npm run bench`: times `codegen generate --target be` (the built CLI, `dist/cli.js`) on
- * the synthetic configs of bench/configs.ts and prints a markdown table of the medians.
+ * `npm run bench`: times `codegen generate --target be` (the built CLI, `dist/cli.js`) on the
+ * synthetic configs of bench/configs.ts and prints markdown tables of the medians: wall time
+ * and peak RSS per scenario, time per phase, and the CPU profile's top functions per phase.
  *
- * Every run is a fresh `node dist/cli.js generate` process writing into a new, empty
- * temporary directory. Wall time is measured around the child with a monotonic clock;
- * peak RSS is the child's maximum resident set size, from `/usr/bin/time -f "%e %M"`
- * when it exists, else from `process.resourceUsage().maxRSS` written by a preloaded
- * hook (bench/peak-rss.mjs) as the child exits.
+ * Scenarios: `write` (JSON config into a new, empty directory), `jsonnet` (the same project
+ * as jsonnet built with the stdlib helpers, into a new directory), `no-change` (regenerating
+ * an up-to-date tree: every file must stay unchanged, mtimes untouched), `check` and `dry-run`
+ * (on an up-to-date tree). Every run is a fresh process. Wall time is measured around the
+ * child with a monotonic clock; peak RSS comes from `/usr/bin/time -f "%e %M"` when it exists,
+ * else from `process.resourceUsage().maxRSS` written by a preloaded hook (bench/peak-rss.mjs);
+ * phase times from the child's own `--timings json` line.
  *
- * Flags: `--runs N` (default 5), `--sizes 10,100` (default 10,100,1000), `--no-build`
- * (skip rebuilding a stale dist/), `--no-gnu-time` (use the preload hook even when
- * /usr/bin/time exists).
+ * Flags: `--runs N` (default 5), `--sizes 10,100` (default 10,100,1000), `--scenarios
+ * write,no-change` (default all; only `write` runs at every size, the others at the largest),
+ * `--no-profile` (skip the profiled run), `--no-build` (skip rebuilding a stale dist/),
+ * `--no-gnu-time` (use the preload hook even when /usr/bin/time exists).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SIZES, writeBenchConfigs } from "./configs.js";
+import { CLI, ensureBuilt } from "./dist.js";
+import { type RunTimings, hotItemsByPhase, parseTimings, phaseTotals } from "./profile.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
-const CLI = join(ROOT, "dist", "cli.js");
 const GNU_TIME = "/usr/bin/time";
 const PEAK_RSS_HOOK = join(ROOT, "bench", "peak-rss.mjs");
+const SCENARIOS = ["write", "jsonnet", "no-change", "check", "dry-run"] as const;
+type Scenario = (typeof SCENARIOS)[number];
+const PHASES = ["start-up", "load config", "validate", "build", "render", "format", "write"];
 
 interface Sample {
   seconds: number;
   peakKiB: number;
+  timings: RunTimings;
 }
 
 interface Row {
+  scenario: Scenario;
   resources: number;
   files: number;
   samples: Sample[];
 }
 
-/** The newest modification time of any file under `dir`, in ms. */
-async function newestMtime(dir: string): Promise<number> {
-  let newest = 0;
+/** Every file under `dir` with its mtime (ms), the manifest included. */
+async function mtimes(dir: string): Promise<Map<string, number>> {
+  const result = new Map<string, number>();
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    newest = Math.max(newest, (await stat(join(entry.parentPath, entry.name))).mtimeMs);
+    if (entry.isFile()) result.set(join(entry.parentPath, entry.name), (await stat(join(entry.parentPath, entry.name))).mtimeMs);
   }
-  return newest;
+  return result;
 }
 
-/** Rebuild dist/ when dist/cli.js is missing or older than a file of src/. */
-async function ensureBuilt(): Promise<void> {
-  const built = existsSync(CLI) ? (await stat(CLI)).mtimeMs : 0;
-  if (built >= (await newestMtime(join(ROOT, "src")))) return;
-  process.stderr.write("dist/ is missing or older than src/: running npm run build\n");
-  // The build's output goes to stderr: stdout carries only the table.
-  const result = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", 2, 2] });
-  if (result.status !== 0) throw new Error("npm run build failed");
+interface RunOptions {
+  useGnuTime: boolean;
+  scratch: string;
+  extraArgs?: string[];
+  nodeArgs?: string[];
 }
 
-async function countFiles(dir: string): Promise<number> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((entry) => entry.isFile()).length;
-}
-
-/** One `codegen generate` run of `config` into the empty directory `outDir`. */
-async function measure(config: string, outDir: string, scratch: string, useGnuTime: boolean): Promise<Sample> {
-  const cliArgs = [CLI, "generate", "--target", "be", "--config", config, "--out", outDir];
-  const report = join(scratch, "report.txt");
+/** One `codegen generate` process of `config` into `outDir`; fails unless it exits 0. */
+async function measure(config: string, outDir: string, options: RunOptions): Promise<Sample & { stdout: string }> {
+  const cliArgs = [CLI, "generate", "--target", "be", "--config", config, "--out", outDir, "--timings", "json", ...(options.extraArgs ?? [])];
+  const report = join(options.scratch, "report.txt");
   await rm(report, { force: true });
-  const [command, args, env] = useGnuTime
-    ? [GNU_TIME, ["-f", "%e %M", "-o", report, process.execPath, ...cliArgs], process.env]
-    : [process.execPath, ["--import", PEAK_RSS_HOOK, ...cliArgs], { ...process.env, BENCH_RSS_FILE: report }];
+  const nodeArgs = options.nodeArgs ?? [];
+  const [command, args, env] = options.useGnuTime
+    ? [GNU_TIME, ["-f", "%e %M", "-o", report, process.execPath, ...nodeArgs, ...cliArgs], process.env]
+    : [process.execPath, ["--import", PEAK_RSS_HOOK, ...nodeArgs, ...cliArgs], { ...process.env, BENCH_RSS_FILE: report }];
 
   const started = process.hrtime.bigint();
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const child = spawn(command, args, { cwd: options.scratch, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((resolvePromise, reject) => {
     child.on("error", reject);
     child.on("close", resolvePromise);
   });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (code !== 0) throw new Error(`codegen generate exited with ${code} on ${config}:\n${output}`);
+  if (code !== 0) throw new Error(`codegen generate exited with ${code} on ${config}:\n${stderr}${stdout}`);
 
   // GNU time's report is "<seconds> <KiB>"; the hook's is "<KiB>": the last number either way.
   const numbers = (await readFile(report, "utf8")).trim().split(/\s+/);
   const peakKiB = Number(numbers[numbers.length - 1]);
   if (!Number.isFinite(peakKiB)) throw new Error(`unreadable peak RSS report: ${numbers.join(" ")}`);
-  return { seconds, peakKiB };
+  return { seconds, peakKiB, timings: parseTimings(stderr), stdout };
+}
+
+/** What each scenario passes and checks; `fresh` scenarios write into a new empty directory each run. */
+const SCENARIO_SETUP: Record<Scenario, { fresh: boolean; args: string[]; config: "json" | "jsonnet" }> = {
+  write: { fresh: true, args: [], config: "json" },
+  jsonnet: { fresh: true, args: [], config: "jsonnet" },
+  "no-change": { fresh: false, args: [], config: "json" },
+  check: { fresh: false, args: ["--check"], config: "json" },
+  "dry-run": { fresh: false, args: ["--dry-run"], config: "json" },
+};
+
+async function runScenario(scenario: Scenario, size: number, config: string, runs: number, options: RunOptions): Promise<Row> {
+  const setup = SCENARIO_SETUP[scenario];
+  const row: Row = { scenario, resources: size, files: 0, samples: [] };
+  const upToDate = setup.fresh ? undefined : await mkdtemp(join(options.scratch, `tree-${size}-`));
+  if (upToDate) await measure(config, upToDate, options);
+  for (let run = 1; run <= runs; run++) {
+    const outDir = upToDate ?? (await mkdtemp(join(options.scratch, `out-${size}-`)));
+    const before = scenario === "no-change" ? await mtimes(outDir) : undefined;
+    const sample = await measure(config, outDir, { ...options, extraArgs: setup.args });
+    if (before) {
+      const after = await mtimes(outDir);
+      const touched = [...after].filter(([file, mtime]) => before.get(file) !== mtime);
+      if (touched.length > 0 || after.size !== before.size) throw new Error(`no-change run rewrote ${touched.length} files in ${outDir}`);
+      if (!/ 0 files written,/.test(sample.stdout)) throw new Error(`no-change run wrote files: ${sample.stdout}`);
+    }
+    const files = (await readdir(outDir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).length;
+    row.files = files;
+    row.samples.push(sample);
+    if (!upToDate) await rm(outDir, { recursive: true, force: true });
+    process.stderr.write(
+      `${scenario} ${size} resources, run ${run}/${runs}: ${sample.seconds.toFixed(2)} s, ${(sample.peakKiB / 1024).toFixed(0)} MB\n`,
+    );
+  }
+  if (upToDate) await rm(upToDate, { recursive: true, force: true });
+  return row;
 }
 
 function median(values: number[]): number {
@@ -96,14 +135,65 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-function table(rows: Row[]): string {
-  const lines = ["| resources | files | median seconds | median peak MB |", "|---:|---:|---:|---:|"];
+function summaryTable(rows: Row[]): string {
+  const lines = [
+    "| scenario | resources | files | median s | min–max s | median peak MB |",
+    "|---|---:|---:|---:|---:|---:|",
+  ];
   for (const row of rows) {
-    const seconds = median(row.samples.map((sample) => sample.seconds));
+    const seconds = row.samples.map((sample) => sample.seconds);
     const megabytes = median(row.samples.map((sample) => sample.peakKiB)) / 1024;
-    lines.push(`| ${row.resources.toLocaleString("en-US")} | ${row.files} | ${seconds.toFixed(2)} | ${megabytes.toFixed(0)} |`);
+    lines.push(
+      `| ${row.scenario} | ${row.resources.toLocaleString("en-US")} | ${row.files} | ${median(seconds).toFixed(2)} | ` +
+        `${Math.min(...seconds).toFixed(2)}–${Math.max(...seconds).toFixed(2)} | ${megabytes.toFixed(0)} |`,
+    );
   }
   return lines.join("\n");
+}
+
+function phaseTable(rows: Row[]): string {
+  const lines = [`| scenario | resources | ${PHASES.join(" | ")} |`, `|---|---:|${PHASES.map(() => "---:").join("|")}|`];
+  for (const row of rows) {
+    const cells = PHASES.map((phase) =>
+      median(row.samples.map((sample) => (phase === "start-up" ? sample.timings.startupMs : (phaseTotals(sample.timings).get(phase) ?? 0)))),
+    );
+    lines.push(`| ${row.scenario} | ${row.resources.toLocaleString("en-US")} | ${cells.map((ms) => ms.toFixed(0)).join(" | ")} |`);
+  }
+  return lines.join("\n");
+}
+
+/** One profiled `write` run of `config`: the top functions by self time in each phase. */
+async function profileTable(config: string, options: RunOptions): Promise<string> {
+  const profileDir = await mkdtemp(join(options.scratch, "profile-"));
+  const outDir = await mkdtemp(join(options.scratch, "profiled-out-"));
+  const sample = await measure(config, outDir, { ...options, nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profileDir] });
+  const [profileFile] = await readdir(profileDir);
+  const hot = await hotItemsByPhase(join(profileDir, profileFile!), sample.timings);
+  const lines = ["| phase | ms | top functions by self time (ms) |", "|---|---:|---|"];
+  const totals = phaseTotals(sample.timings);
+  for (const phase of PHASES) {
+    const ms = phase === "start-up" ? sample.timings.startupMs : (totals.get(phase) ?? 0);
+    const items = (hot.get(phase) ?? []).map((item) => `${item.name} ${item.ms.toFixed(0)}`).join("; ");
+    lines.push(`| ${phase} | ${ms.toFixed(0)} | ${items.replace(/\|/g, "\\|")} |`);
+  }
+  return lines.join("\n");
+}
+
+/** Median seconds `cp -r` takes to copy the generated tree of `config`: what the disk allows right now. */
+async function copyFloor(config: string, runs: number, options: RunOptions): Promise<number> {
+  const tree = await mkdtemp(join(options.scratch, "floor-source-"));
+  await measure(config, tree, options);
+  const seconds: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const copy = join(options.scratch, `floor-copy-${run}`);
+    const started = process.hrtime.bigint();
+    const result = spawnSync("cp", ["-r", tree, copy]);
+    seconds.push(Number(process.hrtime.bigint() - started) / 1e9);
+    if (result.status !== 0) throw new Error(`cp -r failed: ${result.stderr.toString()}`);
+    await rm(copy, { recursive: true, force: true });
+  }
+  await rm(tree, { recursive: true, force: true });
+  return median(seconds);
 }
 
 async function main(): Promise<void> {
@@ -111,44 +201,47 @@ async function main(): Promise<void> {
     options: {
       runs: { type: "string", default: "5" },
       sizes: { type: "string", default: SIZES.join(",") },
+      scenarios: { type: "string", default: SCENARIOS.join(",") },
+      "no-profile": { type: "boolean", default: false },
       "no-build": { type: "boolean", default: false },
       "no-gnu-time": { type: "boolean", default: false },
     },
   });
   const runs = Number(values.runs);
   const sizes = values.sizes.split(",").map(Number);
+  const scenarios = values.scenarios.split(",") as Scenario[];
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a positive integer, got ${values.runs}`);
   if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`--sizes: expected positive integers, got ${values.sizes}`);
+  const unknown = scenarios.filter((scenario) => !SCENARIOS.includes(scenario));
+  if (unknown.length > 0) throw new Error(`--scenarios: unknown ${unknown.join(", ")} (known: ${SCENARIOS.join(", ")})`);
 
   if (!values["no-build"]) await ensureBuilt();
   const useGnuTime = !values["no-gnu-time"] && existsSync(GNU_TIME);
-
   const scratch = await mkdtemp(join(tmpdir(), "codegen-bench-"));
+  const options: RunOptions = { useGnuTime, scratch };
+  const loadBefore = loadavg()[0]!;
   try {
     const configs = await writeBenchConfigs(join(scratch, "configs"), sizes);
+    const largest = Math.max(...sizes);
     const rows: Row[] = [];
-    for (const size of sizes) {
-      const row: Row = { resources: size, files: 0, samples: [] };
-      for (let run = 1; run <= runs; run++) {
-        const outDir = await mkdtemp(join(scratch, `out-${size}-`));
-        const sample = await measure(configs.get(size)!, outDir, scratch, useGnuTime);
-        const files = await countFiles(outDir);
-        if (row.files !== 0 && files !== row.files) throw new Error(`run ${run} of ${size} wrote ${files} files, not ${row.files}`);
-        row.files = files;
-        row.samples.push(sample);
-        await rm(outDir, { recursive: true, force: true });
-        process.stderr.write(
-          `${size} resources, run ${run}/${runs}: ${sample.seconds.toFixed(2)} s, ${(sample.peakKiB / 1024).toFixed(0)} MB, ${files} files\n`,
-        );
+    for (const scenario of scenarios) {
+      for (const size of scenario === "write" ? sizes : [largest]) {
+        const files = configs.get(size)!;
+        rows.push(await runScenario(scenario, size, SCENARIO_SETUP[scenario].config === "json" ? files.json : files.jsonnet, runs, options));
       }
-      rows.push(row);
     }
+    const profile = values["no-profile"] ? undefined : await profileTable(configs.get(largest)!.json, options);
+    const floor = await copyFloor(configs.get(largest)!.json, runs, options);
     const cpu = cpus();
+    const loadAfter = loadavg()[0]!;
     process.stdout.write(
-      `\ncodegen generate --target be, median of ${runs} runs; node ${process.version}, ` +
-        `${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}; peak RSS from ${useGnuTime ? GNU_TIME : "process.resourceUsage()"}\n\n`,
+      `\ncodegen generate --target be, median of ${runs} fresh processes; node ${process.version}, ` +
+        `${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}; 1-minute load ${loadBefore.toFixed(2)} before, ` +
+        `${loadAfter.toFixed(2)} after; peak RSS from ${useGnuTime ? GNU_TIME : "process.resourceUsage()"}\n\n`,
     );
-    process.stdout.write(`${table(rows)}\n`);
+    process.stdout.write(`${summaryTable(rows)}\n\nFloor: \`cp -r\` of the ${largest.toLocaleString("en-US")}-resource tree, median ${floor.toFixed(2)} s.\n`);
+    process.stdout.write(`\nMedian ms per phase:\n\n${phaseTable(rows)}\n`);
+    if (profile) process.stdout.write(`\nOne profiled write of ${largest.toLocaleString("en-US")} resources (node --cpu-prof):\n\n${profile}\n`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

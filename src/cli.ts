@@ -4,9 +4,12 @@
 // is a bug and says so. Heavy modules load lazily so `--help` starts fast.
 
 import { readFileSync } from "node:fs";
-import { Command, CommanderError, Option } from "commander";
-import type { GenerateResult } from "./codegen/generate.js";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import type { GenerateOptions, GenerateResult } from "./codegen/generate.js";
+import type { Recovery } from "./codegen/journal.js";
+import type { LockHolder } from "./codegen/lock.js";
 import type { Target } from "./codegen/target.js";
+import type { PhaseTimer } from "./codegen/timings.js";
 
 /** Usage mistakes (unknown target, missing --target): exit status 2 like commander's own. */
 class UsageError extends Error {}
@@ -24,13 +27,16 @@ async function installedTargets(): Promise<Target[]> {
   return discoverTargets();
 }
 
-function pickTarget(targets: Target[], name: string | undefined): Target {
-  const names = targets.map((target) => target.name).join(", ") || "(none)";
+/** Loads only the target the run needs (`--target`, or the only one installed). */
+async function pickTarget(name: string | undefined): Promise<Target> {
+  const { loadTarget, targetNames } = await import("./codegen/target.js");
+  const installed = await targetNames();
+  const names = installed.join(", ") || "(none)";
   if (name === undefined) {
-    if (targets.length === 1) return targets[0]!;
-    throw new UsageError(`--target is required when several targets are installed (installed: ${names})`);
+    if (installed.length !== 1) throw new UsageError(`--target is required when several targets are installed (installed: ${names})`);
+    name = installed[0]!;
   }
-  const target = targets.find((candidate) => candidate.name === name);
+  const target = await loadTarget(name);
   if (!target) throw new UsageError(`unknown target "${name}" (installed: ${names})`);
   return target;
 }
@@ -43,6 +49,9 @@ interface GenerateFlags {
   forcePaths?: string[];
   check?: boolean;
   dryRun?: boolean;
+  lockTimeout: number;
+  timings?: true | string;
+  watch?: boolean;
 }
 
 /**
@@ -50,31 +59,113 @@ interface GenerateFlags {
  * disk (`--check`): three readers of the same plan. Returns the exit status.
  */
 async function runGenerate(flags: GenerateFlags): Promise<number> {
-  const targets = await installedTargets();
-  const target = pickTarget(targets, flags.target);
-  const { planGeneration } = await import("./codegen/generate.js");
-  const result = await planGeneration({
+  if (flags.out === "") throw new UsageError('--out: the output directory is empty; use "-o ." for the current directory');
+  if (flags.timings !== undefined && flags.timings !== true && flags.timings !== "json") {
+    throw new UsageError(`--timings: unknown format "${flags.timings}" (use --timings, or --timings json)`);
+  }
+  const target = await pickTarget(flags.target);
+  // Only a jsonnet config can import the other targets' stdlibs: only then load them all.
+  const stdlibTargets = flags.config.endsWith(".jsonnet") ? await installedTargets() : [target];
+  const [generation, { PhaseTimer }] = await Promise.all([import("./codegen/generate.js"), import("./codegen/timings.js")]);
+  const timer = flags.timings === undefined ? undefined : new PhaseTimer();
+  const options: GenerateOptions = {
     target,
     configFile: flags.config,
     outDir: flags.out,
     force: flags.force,
     forcePaths: flags.forcePaths,
-    stdlibTargets: targets,
+    stdlibTargets,
+    timer,
+    lock: { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait },
+  };
+  if (flags.watch) return watchForever(options);
+  let status: number;
+  if (flags.check || flags.dryRun) {
+    const result = await generation.planGeneration(options);
+    reportKept(result);
+    status = flags.check ? check(result, generation.driftOf) : dryRun(result, generation.countActions);
+  } else {
+    const result = await generation.generate(options);
+    reportRecovery(result.recovered, result.outDir);
+    reportKept(result);
+    status = write(result, generation.countActions);
+  }
+  if (timer) reportTimings(timer, flags.timings === "json");
+  return status;
+}
+
+/** `--watch`: regenerate on every change until interrupted; a failing run is reported and the watch goes on. */
+async function watchForever(options: GenerateOptions): Promise<number> {
+  const [{ watchGeneration }, { countActions }] = await Promise.all([import("./codegen/watch.js"), import("./codegen/generate.js")]);
+  const watcher = await watchGeneration(options, {
+    onRun(result, ms) {
+      reportRecovery(result.recovered, result.outDir);
+      reportKept(result);
+      const counts = countActions(result.plan);
+      process.stdout.write(
+        `codegen: ${files(counts.create + counts.overwrite)} written, ${counts.unchanged} unchanged, ${counts.delete} deleted, ` +
+          `in ${result.outDir} (${ms.toFixed(0)} ms); watching for changes\n`,
+      );
+    },
+    async onError(error) {
+      await reportError(error, process.argv.includes("--verbose"));
+      process.stderr.write("codegen: the output was left as it was; watching for changes\n");
+    },
   });
+  await new Promise<void>((resolve) => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
+  });
+  watcher.close();
+  await watcher.idle();
+  return 0;
+}
+
+function reportKept(result: GenerateResult): void {
   for (const kept of result.kept) {
     process.stderr.write(`codegen: warning: kept ${kept.path}: no longer generated, but ${kept.reason}; delete it yourself if unneeded\n`);
   }
-  if (flags.check) return check(result);
-  if (flags.dryRun) return dryRun(result);
-  return write(result);
+}
+
+function announceWait(holder: LockHolder): void {
+  process.stderr.write(`codegen: waiting for the codegen run of pid ${holder.pid} (since ${holder.since}) to finish writing there\n`);
+}
+
+function reportRecovery(recovered: Recovery | undefined, outDir: string): void {
+  if (!recovered) return;
+  const which = recovered.pid === undefined ? "an interrupted run" : `the run of pid ${recovered.pid} interrupted since ${recovered.started}`;
+  const done = recovered.outcome === "completed" ? "completed" : "rolled back";
+  process.stderr.write(`codegen: ${done} ${which} in ${outDir} before writing\n`);
+}
+
+/** `--timings`: one line of milliseconds per phase on stderr; `--timings json`: one JSON line with absolute times. */
+function reportTimings(timer: PhaseTimer, json: boolean): void {
+  const startupMs = spanStartMs(timer);
+  if (json) {
+    process.stderr.write(`codegen-timings ${JSON.stringify({ startupMs, spans: timer.spans })}\n`);
+    return;
+  }
+  const parts = [`start-up ${startupMs.toFixed(0)} ms`, ...[...timer.totals()].map(([phase, ms]) => `${phase} ${ms.toFixed(0)} ms`)];
+  process.stderr.write(`codegen: timings: ${parts.join(", ")}; total ${performance.now().toFixed(0)} ms\n`);
+}
+
+/** Milliseconds from the process's start to the first timed phase: Node, module loading, target discovery. */
+function spanStartMs(timer: PhaseTimer): number {
+  const first = timer.spans[0];
+  if (!first) return performance.now();
+  const nowUs = Number(process.hrtime.bigint() / 1000n);
+  return performance.now() - (nowUs - first.startUs) / 1000;
 }
 
 const files = (count: number) => `${count} ${count === 1 ? "file" : "files"}`;
 
 /** `--check`: the entries that would change the tree, one `<action> <path>` per line; exit 1 if any. */
-async function check(result: GenerateResult): Promise<number> {
-  const { driftOf } = await import("./codegen/generate.js");
+function check(result: GenerateResult, driftOf: typeof import("./codegen/generate.js").driftOf): number {
   const drift = driftOf(result.plan);
+  if (result.interrupted) {
+    process.stdout.write(drift.map((entry) => `${entry.action} ${entry.path}\n`).join(""));
+    process.stderr.write(`codegen: an interrupted run left ${result.outDir} half-written; run codegen generate without --check to complete it\n`);
+    return EXIT_ERROR;
+  }
   if (drift.length === 0) {
     process.stdout.write(`codegen: up to date, ${files(result.plan.length)} checked, in ${result.outDir}\n`);
     return 0;
@@ -85,9 +176,11 @@ async function check(result: GenerateResult): Promise<number> {
 }
 
 /** `--dry-run`: every entry of the plan, then the summary saying nothing was written. */
-async function dryRun(result: GenerateResult): Promise<number> {
-  const { countActions } = await import("./codegen/generate.js");
+function dryRun(result: GenerateResult, countActions: typeof import("./codegen/generate.js").countActions): number {
   const counts = countActions(result.plan);
+  if (result.interrupted) {
+    process.stderr.write(`codegen: an interrupted run left ${result.outDir} half-written; a real run completes it first\n`);
+  }
   process.stdout.write(result.plan.map((entry) => `${entry.action} ${entry.path}\n`).join(""));
   process.stdout.write(
     `codegen: dry run, nothing written: ${files(counts.create + counts.overwrite)} to write, ${counts.unchanged} unchanged, ` +
@@ -96,10 +189,8 @@ async function dryRun(result: GenerateResult): Promise<number> {
   return 0;
 }
 
-/** The plain run: carry out the plan, then one summary line. */
-async function write(result: GenerateResult): Promise<number> {
-  const [{ countActions }, { applyPlan }] = await Promise.all([import("./codegen/generate.js"), import("./codegen/writer.js")]);
-  await applyPlan(result.plan, { manifest: result.manifest });
+/** The plain run, already written: one summary line. */
+function write(result: GenerateResult, countActions: typeof import("./codegen/generate.js").countActions): number {
   const counts = countActions(result.plan);
   process.stdout.write(
     `codegen: ${files(counts.create + counts.overwrite)} written, ${counts.unchanged} unchanged, ` +
@@ -108,10 +199,30 @@ async function write(result: GenerateResult): Promise<number> {
   return 0;
 }
 
+/** `schema`: the JSON Schema of a target's config (or its Markdown reference) on stdout. */
+async function runSchema(flags: { target?: string; markdown?: boolean }): Promise<void> {
+  const target = await pickTarget(flags.target);
+  if (flags.markdown) {
+    const { configReference } = await import("./codegen/schema-reference.js");
+    process.stdout.write(configReference(target));
+    return;
+  }
+  const { configJsonSchema } = await import("./codegen/json-schema.js");
+  process.stdout.write(`${JSON.stringify(configJsonSchema(target), null, 2)}\n`);
+}
+
 async function runTargets(): Promise<void> {
   for (const target of await installedTargets()) {
     process.stdout.write(`${target.name}\t${target.configClass ?? "(config class not named)"}\n`);
   }
+}
+
+function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === "" || !Number.isFinite(seconds) || seconds < 0) {
+    throw new InvalidArgumentError("expected a number of seconds, 0 or more");
+  }
+  return seconds;
 }
 
 function buildProgram(): Command {
@@ -132,12 +243,39 @@ function buildProgram(): Command {
     .addOption(new Option("--force-paths <glob...>", "overwrite these paths (fnmatch globs) despite skip"))
     .addOption(new Option("--check", "write nothing; exit 1 listing the files that would change, 0 when up to date").conflicts("dryRun"))
     .addOption(new Option("--dry-run", "write nothing; print what each file would get (create, overwrite, unchanged, skip, delete)"))
+    .addOption(
+      new Option("--lock-timeout <seconds>", "wait this long for another run writing to the same directory, then fail")
+        .default(60)
+        .argParser(parseSeconds),
+    )
+    .addOption(new Option("--watch", "stay running: regenerate whenever the config, a file it imports or a template changes").conflicts(["check", "dryRun"]))
+    .option("--timings [format]", "print how long each phase took on stderr (format json: one line with absolute times)")
     .action(async (flags: GenerateFlags) => {
       exitCode = await runGenerate(flags);
     });
 
+  program
+    .command("schema")
+    .description("print the JSON Schema of a target's config, for editors and validators")
+    .option("-t, --target <name>", "target whose config to describe (optional when one target is installed)")
+    .option("--markdown", "print the config reference as Markdown instead")
+    .action(runSchema);
+
   program.command("targets").description("list installed targets and their config classes").action(runTargets);
   return program;
+}
+
+/** Prints an error: a user's mistake as `<prefix>: <message>`, anything else as an internal error. */
+async function reportError(error: unknown, verbose: boolean): Promise<void> {
+  const { CLIError } = await import("./codegen/errors.js");
+  if (error instanceof CLIError) {
+    process.stderr.write(`${error.prefix}: ${error.message}\n`);
+    if (verbose && error.stack) process.stderr.write(`${error.stack}\n`);
+    return;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`Error: internal error in codegen: ${message}\n`);
+  process.stderr.write(verbose && error instanceof Error ? `${error.stack}\n` : "(run with --verbose for the stack trace)\n");
 }
 
 /** Set by a command that ends with a status other than 0 without an error (`generate --check`). */
@@ -158,15 +296,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`Error: ${error.message}\n`);
       return EXIT_USAGE;
     }
-    const { CLIError } = await import("./codegen/errors.js");
-    if (error instanceof CLIError) {
-      process.stderr.write(`${error.prefix}: ${error.message}\n`);
-      if (verbose && error.stack) process.stderr.write(`${error.stack}\n`);
-      return EXIT_ERROR;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`Error: internal error in codegen: ${message}\n`);
-    process.stderr.write(verbose && error instanceof Error ? `${error.stack}\n` : "(run with --verbose for the stack trace)\n");
+    await reportError(error, verbose);
     return EXIT_ERROR;
   }
 }

@@ -3,6 +3,7 @@ import { cp, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
+import { evaluateConfigFile } from "../src/codegen/config.js";
 import { discoverTargets } from "../src/codegen/target.js";
 import { runCodegen as codegen } from "./helpers/codegen-cli.js";
 import {
@@ -131,6 +132,24 @@ describe("codegen generate", () => {
     assert.deepEqual(await snapshot(dir), {});
   });
 
+  it("exits 2 for an empty --out instead of writing into the current directory", async () => {
+    const dir = await freshProject();
+    const run = await codegen(dir, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", ""]);
+    assert.equal(run.code, 2);
+    assert.equal(run.stderr, 'Error: --out: the output directory is empty; use "-o ." for the current directory\n');
+    assert.deepEqual(await snapshot(dir), {});
+  });
+
+  it("--timings prints each phase's milliseconds on stderr", async () => {
+    const dir = await freshProject();
+    const run = await codegen(dir, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", "out", "--timings"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /^codegen: timings: start-up \d+ ms, load config \d+ ms, validate \d+ ms, build \d+ ms, render \d+ ms, write \d+ ms; total \d+ ms\n$/,
+    );
+  });
+
   it("exits 2 without --config", async () => {
     const dir = await freshProject();
     const run = await codegen(dir, ["generate", "-t", "greeter", "-o", "out"]);
@@ -182,6 +201,39 @@ describe("codegen generate with a single installed target", () => {
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, `codegen: 5 files written, 0 unchanged, 0 skipped, 0 deleted, in ${path.join(dir, "hello", "web")}\n`);
     assert.match(await readFile(path.join(dir, "hello", "web", "index.ts"), "utf8"), /export const greetings = \[greetAda, greetGraceHopper\];/);
+  });
+});
+
+describe("codegen schema", () => {
+  it("prints a third-party target's config as JSON Schema, draft 2020-12, from its zod schema", async () => {
+    const run = await codegen(project, ["schema", "--target", "greeter"]);
+    assert.equal(run.code, 0, run.stderr);
+    const schema = JSON.parse(run.stdout);
+    assert.equal(schema.$schema, "https://json-schema.org/draft/2020-12/schema");
+    assert.equal(schema.title, "codegen greeter config");
+    assert.equal(schema.type, "object");
+    assert.equal(schema.properties.$schema.type, "string", "a .json config may name its schema");
+  });
+
+  it("prints the config reference with --markdown", async () => {
+    const run = await codegen(project, ["schema", "-t", "greeter", "--markdown"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^# `greeter` config reference$/m);
+  });
+
+  it("exits 2 for an unknown target, naming the installed ones", async () => {
+    const run = await codegen(project, ["schema", "-t", "nope"]);
+    assert.equal(run.code, 2);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /^Error: unknown target "nope" \(installed: /);
+  });
+
+  it("lets generate read a .json config that names its schema in $schema", async () => {
+    const dir = await freshProject();
+    const written = (await evaluateConfigFile(config("greeter.jsonnet"), await discoverTargets({ cwd: project }))) as object;
+    await writeFile(path.join(dir, "greeter.json"), JSON.stringify({ $schema: "./greeter.schema.json", ...written }));
+    const run = await codegen(dir, ["generate", "-t", "greeter", "-c", "greeter.json", "-o", "out"]);
+    assert.equal(run.code, 0, run.stderr);
   });
 });
 

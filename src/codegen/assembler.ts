@@ -42,6 +42,8 @@ interface MergedFile {
   /** Origin of the fragment that declared the file, and of the one that set each context key. */
   origin: string | undefined;
   keyOrigins: Map<string, string | undefined>;
+  /** Context keys holding a list this file owns (copied by its first snippet), so later snippets append in place. */
+  ownSlots: Set<string>;
 }
 
 /** Merges fragments into files. Throws `GenerationError` naming the file, template or key on a conflict. */
@@ -75,6 +77,7 @@ function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment, origi
       banner: fragment.banner,
       origin,
       keyOrigins: new Map(Object.keys(fragment.context).map((key) => [key, origin])),
+      ownSlots: new Set(),
     });
     return;
   }
@@ -120,7 +123,12 @@ function appendSnippet(
     ]);
   }
   const item = snippet.template !== undefined ? renderTemplate(env, snippet.template, snippet.context).trim() : snippet.value;
-  file.context[snippet.slot] = [...slot, item];
+  // The first snippet copies the fragment's list (never changed in place); later ones append to the copy.
+  if (file.ownSlots.has(snippet.slot)) (slot as unknown[]).push(item);
+  else {
+    file.context[snippet.slot] = [...slot, item];
+    file.ownSlots.add(snippet.slot);
+  }
   file.imports.update(snippet.imports);
 }
 
@@ -133,7 +141,8 @@ function renderFile(file: MergedFile, options: AssembleOptions): GeneratedFile {
   }
   const imports = file.imports.isEmpty ? "" : formatImports(file.imports, options.language, options.importOptions);
   let content = file.template.trim() === "" ? "" : renderTemplate(options.env, file.template, { ...file.context, [IMPORTS_KEY]: imports });
-  if (content !== "") content = `${content.replace(/\s+$/, "")}\n`;
+  // trimEnd strips exactly what /\s+$/ matches, without the regex's quadratic backtracking.
+  if (content !== "") content = `${content.trimEnd()}\n`;
   if (file.banner && content !== "") content = withBanner(content, bannerFor(file.path, options.targetName, options.language));
   return new GeneratedFile({ path: file.path, content, ifExists: file.ifExists, executable: file.executable });
 }

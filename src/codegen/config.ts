@@ -2,12 +2,14 @@
 // Jsonnet runs through the real libjsonnet; imports resolve relative to the config file,
 // and each installed target's stdlib is importable as `<target-name>/...`. Every failure is
 // a `ConfigError` naming the file (and, for schema problems, every failing config path).
+// A root `$schema` key names the file's JSON Schema for editors and is not validated.
 
 import { readFile } from "node:fs/promises";
 import { dirname, extname } from "node:path";
 import { ConfigError } from "./errors.js";
 import { configIssuesOf } from "./config-path.js";
 import { locateJsonError } from "./json-location.js";
+import { SCHEMA_KEY } from "./json-schema.js";
 import type { Target } from "./target.js";
 
 /** Where jsonnet may import from besides the config's own directory. */
@@ -18,8 +20,16 @@ export interface LoadConfigOptions {
 
 /** Reads, evaluates and validates `file` for `target`. Returns the schema's output. */
 export async function loadConfig<C>(file: string, target: Target<C>, options: LoadConfigOptions = {}): Promise<C> {
-  const raw = await evaluateConfigFile(file, options.stdlibTargets ?? [target]);
-  const result = target.schema.safeParse(raw);
+  return validateConfig(await evaluateConfigFile(file, options.stdlibTargets ?? [target]), target, file);
+}
+
+/**
+ * Validates already evaluated config data against `target`'s schema (a root `$schema` key,
+ * for editors, is ignored); `file` names it in errors.
+ * @throws ConfigError listing every failing config path.
+ */
+export function validateConfig<C>(raw: unknown, target: Target<C>, file: string): C {
+  const result = target.schema.safeParse(withoutSchemaKey(raw));
   if (!result.success) {
     throw new ConfigError(`invalid configuration for target "${target.name}"`, {
       file,
@@ -27,6 +37,13 @@ export async function loadConfig<C>(file: string, target: Target<C>, options: Lo
     });
   }
   return result.data;
+}
+
+/** `raw` without the root `$schema` key, which names the file's JSON Schema for editors. */
+function withoutSchemaKey(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !Object.hasOwn(raw, SCHEMA_KEY)) return raw;
+  const { [SCHEMA_KEY]: _editorSchema, ...config } = raw as Record<string, unknown>;
+  return config;
 }
 
 /** The config file's data as plain JSON, before validation. */

@@ -1,32 +1,38 @@
 // The whole run for one target: load the config, build outputs with the engine, render
 // them to fragments, assemble files in memory, then plan: each file's action, the stale files
 // of earlier runs to delete, the manifest to record. Writing, a dry run and a check all read
-// that one plan, so nothing reaches disk unless everything rendered.
+// that one plan, so nothing reaches disk unless everything rendered. A writing run plans and
+// writes holding the output directory's lock, after completing an interrupted run.
 
 import { resolve } from "node:path";
-import { loadConfig } from "./config.js";
+import { evaluateConfigFile, validateConfig } from "./config.js";
 import { Engine } from "./engine.js";
 import { ConfigError, GenerationError } from "./errors.js";
 import { assemble } from "./assembler.js";
 import type { Fragment } from "./fragments.js";
 import { loadImportFormatters } from "./import-formatters.js";
+import { type Recovery, hasJournal, recoverInterruptedRun } from "./journal.js";
+import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
 import { formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
+import { OutputTree } from "./output-tree.js";
 import { loadRegistry } from "./registry.js";
 import { RenderRegistry, type RenderCtx, registry as processRenderers } from "./render.js";
 import { discoverScopes } from "./scopes.js";
 import type { BuildStore } from "./store.js";
 import { type Target, packagePrefixOf } from "./target.js";
 import { createTemplateEnv } from "./templating.js";
+import { PhaseTimer } from "./timings.js";
 import {
-  type GeneratedFile,
+  GeneratedFile,
   type KeptFile,
   type ManifestWrite,
   type PlanAction,
   type PlannedChange,
   applyPlan,
-  planWrites,
+  planTempRemovals,
+  planWritesIn,
 } from "./writer.js";
-import { planDeletions } from "./prune.js";
+import { planDeletionsIn } from "./prune.js";
 
 /** One `codegen generate` run. */
 export interface GenerateOptions {
@@ -42,6 +48,10 @@ export interface GenerateOptions {
   stdlibTargets?: readonly Target[];
   /** Where plugins are discovered from. @default process.cwd() */
   cwd?: string;
+  /** Records how long each phase takes. @default none */
+  timer?: PhaseTimer;
+  /** How long to wait for another run writing to the same directory, and who to tell. */
+  lock?: LockOptions;
 }
 
 /** What a run produced and decided, before or after writing: the one result every mode reads. */
@@ -51,52 +61,118 @@ export interface GenerateResult {
   /** Every generated file, sorted by path. */
   files: GeneratedFile[];
   /**
-   * Every generated file with its action (`create`, `overwrite`, `unchanged`, `skip`) and every
-   * stale file of an earlier run to `delete`, sorted by path.
+   * Every generated file with its action (`create`, `overwrite`, `unchanged`, `skip`), every
+   * stale file of an earlier run and every temp file a killed run left to `delete`, sorted by path.
    */
   plan: PlannedChange[];
   /** Stale files left in place because they changed since codegen wrote them. */
   kept: KeptFile[];
   /** The manifest to write, or undefined when it is already up to date (or there is nothing to record). */
   manifest: ManifestWrite | undefined;
+  /** The output directory holds the journal of an interrupted run (the next writing run completes or undoes it). */
+  interrupted: boolean;
+}
+
+/** The files of a run, built in memory; the output directory is not touched yet. */
+export interface BuiltGeneration {
+  target: Target;
+  configFile: string;
+  /** Absolute output directory. */
+  outDir: string;
+  /** Every generated file, sorted by path. */
+  files: GeneratedFile[];
+  /** The config paths of the scope instances whose outputs made `outputPath`. */
+  originsOf: (outputPath: string) => string[];
 }
 
 /**
  * Builds every file in memory and plans the run: writes, deletions of stale files recorded in
- * the output directory's manifest, and the new manifest. Writes nothing.
+ * the output directory's manifest, and the new manifest. Writes nothing; waits while another
+ * run holds the output directory's lock, so it never plans against a half-written tree.
  * @throws ConfigError for a bad config; GenerationError for bad output paths, conflicting
  * fragments or a corrupt manifest, naming the config file and paths when they are the cause.
  */
 export async function planGeneration(options: GenerateOptions): Promise<GenerateResult> {
+  const built = await buildGeneration(options);
+  return timed(options, "write", async () => {
+    await waitForUnlocked(built.outDir, options.lock);
+    return planBuilt(built, options);
+  });
+}
+
+/**
+ * Generates and writes (deleting stale files, updating the manifest), holding the output
+ * directory's lock; an interrupted earlier run is completed or rolled back first.
+ * @returns the result with the number of files written and what was recovered, if anything.
+ */
+export async function generate(options: GenerateOptions): Promise<GenerateResult & { written: number; recovered: Recovery | undefined }> {
+  return writeBuilt(await buildGeneration(options), options);
+}
+
+/** The writing half of {@link generate}, for a generation already built (watch mode rebuilds, then calls this). */
+export async function writeBuilt(
+  built: BuiltGeneration,
+  options: Pick<GenerateOptions, "force" | "forcePaths" | "timer" | "lock">,
+): Promise<GenerateResult & { written: number; recovered: Recovery | undefined }> {
+  return timed(options, "write", () =>
+    withOutputLock(
+      built.outDir,
+      async () => {
+        const recovered = recoverInterruptedRun(built.outDir);
+        const result = await planBuilt(built, options);
+        const written = await applyPlan(result.plan, { manifest: result.manifest });
+        return { ...result, written, recovered };
+      },
+      options.lock,
+    ),
+  );
+}
+
+/**
+ * Config to files, in memory: load and validate the config, run the engine, render, assemble.
+ * @throws ConfigError for a bad config; GenerationError for conflicting fragments.
+ */
+export async function buildGeneration(options: GenerateOptions): Promise<BuiltGeneration> {
   const { target, configFile } = options;
-  const config = await loadConfig(configFile, target, { stdlibTargets: options.stdlibTargets ?? [target] });
-  const { files, originsOf } = await buildOutput(target, config, { configFile, cwd: options.cwd });
+  if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
+  const raw = await timed(options, "load config", () => evaluateConfigFile(configFile, options.stdlibTargets ?? [target]));
+  const config = await timed(options, "validate", () => validateConfig(raw, target, configFile));
+  const { files, originsOf } = await buildOutput(target, config, { configFile, cwd: options.cwd, timer: options.timer });
   const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
+  return { target, configFile, outDir, files, originsOf };
+}
+
+/** Plans a built generation against the output directory as it is now. */
+async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, "force" | "forcePaths">): Promise<GenerateResult> {
+  const { outDir, files, target } = built;
   try {
-    const writes = await planWrites(files, outDir, { force: options.force, forcePaths: options.forcePaths });
+    const tree = new OutputTree(outDir);
+    const writes = planWritesIn(tree, files, {
+      force: options.force,
+      forcePaths: options.forcePaths,
+      aggregates: target.aggregates?.bind(target),
+    });
     const stored = await readManifest(outDir);
     const { next, stale } = updateManifest(stored.recorded, target.name, writes);
-    const { deletions, kept } = await planDeletions(stale, outDir);
-    const plan: PlannedChange[] = [...writes, ...deletions].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const { deletions, kept } = planDeletionsIn(tree, stale);
+    const temps = planTempRemovals(tree, writes);
+    const plan: PlannedChange[] = [...writes, ...deletions, ...temps].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const content = formatManifest(next);
     // Rewritten only when it changes; not created at all while there is nothing to record.
     const needed = stored.text === undefined ? !isEmptyManifest(next) : stored.text !== content;
     const manifest = needed ? { absolutePath: manifestPath(outDir), content } : undefined;
-    return { outDir, files, plan, kept, manifest };
+    return { outDir, files, plan, kept, manifest, interrupted: hasJournal(outDir) };
   } catch (error) {
     // Only a problem with generated paths is the config's doing; name it and where it came from.
     if (error instanceof GenerationError && error.outputPaths.length > 0) {
-      throw error.withContext({ file: configFile, sources: error.outputPaths.flatMap(originsOf) });
+      throw error.withContext({ file: built.configFile, sources: error.outputPaths.flatMap(built.originsOf) });
     }
     throw error;
   }
 }
 
-/** Generates and writes (deleting stale files, updating the manifest); returns the result with the number of files written. */
-export async function generate(options: GenerateOptions): Promise<GenerateResult & { written: number }> {
-  const result = await planGeneration(options);
-  const written = await applyPlan(result.plan, { manifest: result.manifest });
-  return { ...result, written };
+function timed<T>(options: { timer?: PhaseTimer }, phase: Parameters<PhaseTimer["time"]>[0], fn: () => Promise<T> | T): Promise<T> {
+  return options.timer ? options.timer.time(phase, fn) : Promise.resolve().then(fn);
 }
 
 /** How many plan entries have each action. */
@@ -125,25 +201,37 @@ interface BuiltOutput {
   originsOf: (outputPath: string) => string[];
 }
 
-async function buildOutput(target: Target, config: unknown, options: { configFile?: string; cwd?: string }): Promise<BuiltOutput> {
-  await loadImportFormatters({ cwd: options.cwd });
+async function buildOutput(
+  target: Target,
+  config: unknown,
+  options: { configFile?: string; cwd?: string; timer?: PhaseTimer },
+): Promise<BuiltOutput> {
+  const store = await timed(options, "build", async () => {
+    await loadImportFormatters({ cwd: options.cwd });
+    const registry = await loadRegistry(target.operationsEntryPoint, { cwd: options.cwd });
+    try {
+      return new Engine(registry, { packagePrefix: packagePrefixOf(target, config), scopes: discoverScopes(target.schema) }).build(config);
+    } catch (error) {
+      // The engine knows neither the file nor the target; say both, as the loader does.
+      if (!(error instanceof ConfigError)) throw error;
+      throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: error.file ?? options.configFile, issues: error.issues });
+    }
+  });
+  const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile));
+  if (!target.formatFile) return rendered;
+  const format = target.formatFile.bind(target);
+  return { files: await timed(options, "format", () => formatFiles(rendered.files, format)), originsOf: rendered.originsOf };
+}
+
+/** Renders every output of the store and assembles the files. */
+function renderStore(target: Target, config: unknown, store: BuildStore, configFile: string | undefined): BuiltOutput {
   const packagePrefix = packagePrefixOf(target, config);
-  const registry = await loadRegistry(target.operationsEntryPoint, { cwd: options.cwd });
-  let store: BuildStore;
-  try {
-    store = new Engine(registry, { packagePrefix, scopes: discoverScopes(target.schema) }).build(config);
-  } catch (error) {
-    // The engine knows neither the file nor the target; say both, as the loader does.
-    if (!(error instanceof ConfigError)) throw error;
-    throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: error.file ?? options.configFile, issues: error.issues });
-  }
 
   const renderers = new RenderRegistry({ fallback: processRenderers });
   target.registerRenderers?.(renderers);
   const env = createTemplateEnv(target.templateDir);
   const fragments: Fragment[] = [];
   const origins = new Map<Fragment, string>();
-  const pathOrigins = new Map<string, Set<string>>();
   for (const [instanceId, , outputs] of store.entries()) {
     const ctx: RenderCtx = { env, config, packagePrefix, language: target.language, targetName: target.name, store, instanceId };
     const origin = store.configPathOf(instanceId);
@@ -151,25 +239,36 @@ async function buildOutput(target: Target, config: unknown, options: { configFil
       for (const fragment of renderers.render(output, ctx)) {
         fragments.push(fragment);
         origins.set(fragment, origin);
-        if (!pathOrigins.has(fragment.path)) pathOrigins.set(fragment.path, new Set());
-        pathOrigins.get(fragment.path)!.add(origin);
       }
     }
   }
+  // Only an error needs to know which instances made a path: worked out then, not per fragment.
+  const originsOf = (outputPath: string): string[] => [
+    ...new Set(fragments.filter((fragment) => fragment.path === outputPath).map((fragment) => origins.get(fragment)!)),
+  ];
   try {
-    const files = assemble(fragments, {
+    const assembled = assemble(fragments, {
       env,
       language: target.language,
       targetName: target.name,
       importOptions: target.importOptions?.(config),
       originOf: (fragment) => origins.get(fragment),
     });
-    return { files, originsOf: (outputPath) => [...(pathOrigins.get(outputPath) ?? [])] };
+    return { files: assembled, originsOf };
   } catch (error) {
-    throw error instanceof GenerationError && options.configFile ? error.withContext({ file: options.configFile }) : error;
+    throw error instanceof GenerationError && configFile ? error.withContext({ file: configFile }) : error;
   }
 }
 
+/** Each file through the target's formatter; a file it leaves as it is keeps its object. */
+async function formatFiles(files: GeneratedFile[], format: (path: string, content: string) => Promise<string>): Promise<GeneratedFile[]> {
+  return Promise.all(
+    files.map(async (file) => {
+      const content = await format(file.path, file.content);
+      return content === file.content ? file : new GeneratedFile({ path: file.path, content, ifExists: file.ifExists, executable: file.executable });
+    }),
+  );
+}
 
 /** `blog.api` → `blog/api`; an empty prefix → the current directory. */
 export function defaultOutDir(packagePrefix: string): string {

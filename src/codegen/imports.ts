@@ -78,8 +78,13 @@ export class ImportCollector {
 
   /** Merges every import of `other` into this collector. Returns the collector for chaining. */
   update(other: ImportCollector): this {
-    for (const module of other.#bare) this.add(module);
-    for (const [module, names] of other.#from) this.addFrom(module, ...names);
+    for (const module of other.#bare) this.#bare.add(module);
+    for (const [module, names] of other.#from) {
+      if (names.size === 0) continue;
+      const existing = this.#from.get(module);
+      if (existing) for (const name of names) existing.add(name);
+      else this.#from.set(module, new Set(names));
+    }
     return this;
   }
 

@@ -17,8 +17,15 @@ export {
   type ConfigIssue,
 } from "./errors.js";
 export { FileFragment, SnippetFragment, type Fragment } from "./fragments.js";
+export { FileSystemError } from "./fs-errors.js";
+export { COMMIT_MARK, JOURNAL_FILE, recoverInterruptedRun, type Recovery } from "./journal.js";
+export { LOCK_FILE, LockTimeoutError, waitForUnlocked, withOutputLock, type LockHolder, type LockOptions } from "./lock.js";
+export { PHASES, PhaseTimer, type Phase, type PhaseSpan } from "./timings.js";
 export {
   buildFiles,
+  buildGeneration,
+  writeBuilt,
+  type BuiltGeneration,
   countActions,
   defaultOutDir,
   driftOf,
@@ -28,6 +35,8 @@ export {
   type GenerateResult,
 } from "./generate.js";
 export { fnmatch } from "./globs.js";
+export { SCHEMA_KEY, configJsonSchema, inputJsonSchema, type JsonSchema } from "./json-schema.js";
+export { configReference } from "./schema-reference.js";
 export { loadImportFormatters } from "./import-formatters.js";
 export {
   MANIFEST_FILE,
@@ -65,7 +74,7 @@ export { RenderRegistry, registry, type RenderCtx, type Renderer } from "./rende
 export { PROJECT, Scope, ScopeTree, discoverScopes, scoped } from "./scopes.js";
 export { sourcePath } from "./source-path.js";
 export { BuildStore } from "./store.js";
-export { discoverTargets, packagePrefixOf, type Target } from "./target.js";
+export { DuplicateTargetError, discoverTargets, loadTarget, packagePrefixOf, targetNames, type Target } from "./target.js";
 export { createTemplateEnv, renderTemplate } from "./templating.js";
 export {
   GeneratedFile,
@@ -73,6 +82,7 @@ export {
   planWrites,
   writeFiles,
   type KeptFile,
+  type ApplyOptions,
   type ManifestWrite,
   type PlanAction,
   type PlannedChange,

@@ -2,10 +2,11 @@
 // the disk (symbolic links) says. Every check fails with a GenerationError naming the path,
 // so a bad path from a config is a user error, never a write outside the tree.
 
-import { lstat, realpath, stat } from "node:fs/promises";
+import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
 
 import { GenerationError } from "./errors.js";
+import { asFileSystemError } from "./fs-errors.js";
 
 /**
  * `raw` normalised (`a/./b` → `a/b`), or a GenerationError for an empty, NUL-containing,
@@ -67,48 +68,38 @@ export function validatePaths<T extends { path: string }>(items: Iterable<T>): [
  * The real path `target` has or would have once created: symbolic links in its existing part
  * resolved, the missing rest appended. A broken link cannot be resolved, so it is refused.
  * `label` names the path in errors; `outputPath` is the generated path concerned, if any.
+ * Synchronous: planning resolves a few paths per directory, not one per file.
  */
-export async function resolveReal(target: string, label: string, outputPath?: string): Promise<string> {
+export function resolveReal(target: string, label: string, outputPath?: string): string {
   const fail = (problem: string) =>
     new GenerationError(`${label} ${problem}`, { outputPaths: outputPath === undefined ? [] : [outputPath] });
   try {
-    return await realpath(target);
+    return realpathSync(target);
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOTDIR") throw fail("goes through a file that is not a directory");
     if (code === "ENAMETOOLONG") throw fail("is too long for the file system");
-    if (code !== "ENOENT") throw error;
-    if (await exists(target)) throw fail("goes through a broken symbolic link");
+    if (code === "ELOOP") throw fail("goes through a loop of symbolic links");
+    if (code !== "ENOENT") throw asFileSystemError(error, "resolve", target);
+    if (lstatExists(target)) throw fail("goes through a broken symbolic link");
     const parent = path.dirname(target);
     if (parent === target) throw error;
-    return path.join(await resolveReal(parent, label, outputPath), path.basename(target));
+    return path.join(resolveReal(parent, label, outputPath), path.basename(target));
   }
 }
 
-/** The real path of the output directory, which need not exist yet but must not be a file. */
-export async function resolveOutDir(root: string, outDir: string): Promise<string> {
-  const real = await resolveReal(root, `output directory ${quote(outDir)}`);
+function lstatExists(target: string): boolean {
   try {
-    if (!(await stat(real)).isDirectory()) throw new GenerationError(`output directory ${quote(outDir)} is a file, not a directory`);
-  } catch (error) {
-    if (errorCode(error) !== "ENOENT") throw error;
+    return lstatSync(target, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
   }
-  return real;
 }
 
 /** Whether the real path `real` lies inside the real directory `realRoot`. */
 export function isInside(realRoot: string, real: string): boolean {
   const fromRoot = path.relative(realRoot, real);
   return !(fromRoot === ".." || fromRoot.startsWith(`..${path.sep}`) || path.isAbsolute(fromRoot));
-}
-
-export async function exists(target: string): Promise<boolean> {
-  try {
-    await lstat(target);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function errorCode(error: unknown): string | undefined {

@@ -5,7 +5,9 @@
 import { basename } from "node:path";
 import type { z } from "zod";
 import type { ImportFormatOptions } from "./imports.js";
-import { entryPoints, loadEntryPoint } from "./plugins.js";
+import { CLIError } from "./errors.js";
+import type { JsonSchema } from "./json-schema.js";
+import { type EntryPoint, entryPoints, loadEntryPoint } from "./plugins.js";
 import type { RenderRegistry } from "./render.js";
 
 /** A generator the CLI can dispatch to with `--target <name>`. */
@@ -16,6 +18,11 @@ export interface Target<C = any> {
   language: string;
   /** The config schema; its `scoped()` list fields define the scope tree. */
   schema: z.ZodType<C>;
+  /**
+   * The JSON Schema of the config a user writes (`codegen schema`), for a target whose zod
+   * schema leaves parts to its operations. @default the input side of `schema`
+   */
+  jsonSchema?(): JsonSchema;
   /** Display name of the config class, listed by `codegen targets` (e.g. `be.config.schema.ProjectConfig`). */
   configClass?: string;
   /** Directory of the target's templates. */
@@ -30,17 +37,72 @@ export interface Target<C = any> {
   packagePrefix?(config: C): string;
   /** Extra hints for the import formatter (first-party packages, ...). */
   importOptions?(config: C): ImportFormatOptions;
+  /**
+   * Whether the generated file at `path` aggregates other generated files (a package's
+   * `__init__`, an index module importing its siblings). Such files are renamed into place
+   * after all others, deepest first, so a run killed while renaming never leaves one importing
+   * a module that is not there yet. @default no file aggregates
+   * @example aggregates: (path) => path.endsWith("/index.ts")
+   */
+  aggregates?(path: string): boolean;
+  /**
+   * Formats one assembled file (banner included) before it is planned, written or checked,
+   * e.g. with the output language's formatter; return `content` for files left as they are.
+   * @default files are written as the templates render them
+   */
+  formatFile?(path: string, content: string): Promise<string>;
 }
 
-/** Targets registered under `codegen.targets`, in discovery order. */
+/**
+ * Targets registered under `codegen.targets`, in discovery order.
+ * @throws DuplicateTargetError when two installed packages declare targets of the same name.
+ */
 export async function discoverTargets(options: { cwd?: string } = {}): Promise<Target[]> {
+  const entries = await entryPoints("codegen.targets", options);
+  for (const entry of entries) checkUnique(entries, entry.name);
   const targets: Target[] = [];
-  for (const entry of await entryPoints("codegen.targets", options)) {
-    const target = (await loadEntryPoint(entry)) as Target;
-    checkTarget(target, `${entry.packageName}: codegen.targets.${entry.name}`);
-    targets.push(target);
-  }
+  for (const entry of entries) targets.push(await loadTargetEntry(entry));
   return targets;
+}
+
+/**
+ * Loads only the target named `name` (its entry name in the manifest, which must be the
+ * target's name), or undefined when none is installed: start-up pays for one target's modules.
+ * @throws DuplicateTargetError when two installed packages declare a target of that name.
+ */
+export async function loadTarget(name: string, options: { cwd?: string } = {}): Promise<Target | undefined> {
+  const entries = await entryPoints("codegen.targets", options);
+  checkUnique(entries, name);
+  const entry = entries.find((candidate) => candidate.name === name);
+  return entry && loadTargetEntry(entry);
+}
+
+/** Names of the installed targets, in discovery order, read from the manifests without loading any. */
+export async function targetNames(options: { cwd?: string } = {}): Promise<string[]> {
+  return (await entryPoints("codegen.targets", options)).map((entry) => entry.name);
+}
+
+/** Two installed packages declare a target of the same name: which one runs would be a guess. */
+export class DuplicateTargetError extends CLIError {
+  override name = "DuplicateTargetError";
+}
+
+function checkUnique(entries: readonly EntryPoint[], name: string): void {
+  const same = entries.filter((entry) => entry.name === name);
+  if (same.length < 2) return;
+  const packages = same.map((entry) => `${entry.packageName} (${entry.packageDir})`);
+  throw new DuplicateTargetError(
+    `${same.length} installed packages declare a target named "${name}": ${packages.join(" and ")}; ` +
+      "uninstall all but one of them",
+  );
+}
+
+async function loadTargetEntry(entry: EntryPoint): Promise<Target> {
+  const target = (await loadEntryPoint(entry)) as Target;
+  const where = `${entry.packageName}: codegen.targets.${entry.name}`;
+  checkTarget(target, where);
+  if (target.name !== entry.name) throw new TypeError(`${where}: the entry is named "${entry.name}" but its target "${target.name}"`);
+  return target;
 }
 
 /** The package prefix of a config under a target's rule. */

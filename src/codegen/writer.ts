@@ -1,19 +1,32 @@
 // With prune.ts, the only code that changes the output directory. `planWrites` validates
-// every path and decides each file's action, writing nothing. `applyPlan` carries out a plan:
-// writes all-or-nothing (temp files beside their targets, renamed into place only once every
-// temp is written), only then deletes the stale files prune.ts planned, and writes the
-// manifest last.
+// every path and decides each file's action, writing nothing. `applyPlan` carries out a plan
+// under a journal (journal.ts): temp files beside their targets, renamed into place in commit
+// order (aggregating files last) only once every temp is written, then the stale files
+// deleted, then the manifest. Syscalls are synchronous: one per step, no round trips.
 
-import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmodSync, lstatSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { mapLimit } from "./concurrency.js";
-import { GenerationError } from "./errors.js";
+import { FileSystemError, asFileSystemError, attempt } from "./fs-errors.js";
 import { compileForcePattern } from "./globs.js";
+import {
+  type Journal,
+  closeJournal,
+  markCommitted,
+  newRunId,
+  recoverInterruptedRun,
+  dirsUpTo,
+  removeEmptyDirs,
+  removeIfPresent,
+  startJournal,
+  tempPath,
+  isTempName,
+} from "./journal.js";
+import { type LockOptions, withOutputLock } from "./lock.js";
 import type { IfExists } from "./outputs.js";
-import { errorCode, isInside, quotePath, resolveOutDir, resolveReal, validatePaths } from "./paths.js";
-import { type PlannedDeletion, deleteStale } from "./prune.js";
+import { OutputTree } from "./output-tree.js";
+import { validatePaths } from "./paths.js";
+import { type PlannedDeletion, deleteStaleSync } from "./prune.js";
 
 /** One file to write, with its content already rendered. */
 export class GeneratedFile {
@@ -51,6 +64,12 @@ export interface PlannedWrite {
   absolutePath: string;
   /** What writing will do with it. */
   action: WriteAction;
+  /**
+   * The file aggregates others of the tree (a package's `__init__`, an index module): it is
+   * renamed into place after every other file, deepest first, so it never imports a module
+   * that is not there yet. @default false
+   */
+  aggregates?: boolean;
 }
 
 export type { KeptFile, PlannedDeletion, RecordedFile } from "./prune.js";
@@ -67,6 +86,12 @@ export interface ManifestWrite {
   content: string;
 }
 
+/** What {@link applyPlan} needs besides the plan. */
+export interface ApplyOptions {
+  /** The manifest to rename into place last. @default none */
+  manifest?: ManifestWrite;
+}
+
 /** How existing files with the `skip` policy are treated. */
 export interface WriteOptions {
   /** Overwrite every existing `skip` file. @default false */
@@ -77,6 +102,11 @@ export interface WriteOptions {
    * @example ["README.md", "src/*.tsx"]
    */
   forcePaths?: Iterable<string>;
+  /**
+   * Whether a generated file aggregates others (see {@link PlannedWrite.aggregates}); the
+   * target's `aggregates` hook. @default none does
+   */
+  aggregates?: (path: string) => boolean;
 }
 
 /**
@@ -96,70 +126,85 @@ export async function planWrites(
   outDir: string,
   options: WriteOptions = {},
 ): Promise<PlannedWrite[]> {
+  return planWritesIn(new OutputTree(outDir), files, options);
+}
+
+/** {@link planWrites} against an already opened view of the output directory. */
+export function planWritesIn(tree: OutputTree, files: Iterable<GeneratedFile>, options: WriteOptions = {}): PlannedWrite[] {
   const entries = validatePaths(files);
   const forced = options.force ? [] : [...(options.forcePaths ?? [])].map(compileForcePattern);
-  const root = path.resolve(outDir);
-  const realRoot = await resolveOutDir(root, outDir);
-
-  return mapLimit(entries, IO_CONCURRENCY, async ([file, relative]): Promise<PlannedWrite> => {
-    const absolutePath = path.join(root, relative);
-    const real = await resolveReal(absolutePath, `output path ${quotePath(file.path)}`, file.path);
-    if (!isInside(realRoot, real)) {
-      throw new GenerationError(`output path ${quotePath(file.path)} resolves to ${real}, outside the output directory ${realRoot}`, {
-        outputPaths: [file.path],
-      });
-    }
-    const existing = await readExisting(absolutePath, file.path);
+  return entries.map(([file, relative]): PlannedWrite => {
+    const { existing } = tree.file(relative);
     let action: WriteAction;
     if (existing === undefined) action = "create";
     else if (file.ifExists === "skip" && !options.force && !forced.some((glob) => glob.test(relative))) action = "skip";
-    else if (existing.equals(Buffer.from(file.content))) action = "unchanged";
+    else if (sameBytes(existing, file.content)) action = "unchanged";
     else action = "overwrite";
-    return { file, path: relative, absolutePath, action };
+    const planned: PlannedWrite = { file, path: relative, absolutePath: path.join(tree.root, relative), action };
+    if (options.aggregates?.(relative)) planned.aggregates = true;
+    return planned;
   });
 }
 
 /**
- * Carries out a plan from {@link planWrites} (and {@link planDeletions}). Writes go first,
- * all-or-nothing: every new content goes to a temp file beside its target; only when all are
- * written are they renamed into place. On a failure the temps and any directories created are
- * removed and the error is rethrown. Identical files are not rewritten, so their mtime is kept.
- * Only then are stale files deleted, with the directories they leave empty; the manifest, if
- * given, is renamed into place last, so it never lists a deletion that did not happen.
+ * Temp files earlier runs left in the directories of `writes` (a run killed before the journal
+ * existed, or by an older codegen): `delete` entries, so a run removes them and `--check` reports them.
+ */
+export function planTempRemovals(tree: OutputTree, writes: readonly PlannedWrite[]): PlannedDeletion[] {
+  const plannedByDir = new Map<string, Set<string>>();
+  for (const write of writes) {
+    const slash = write.path.lastIndexOf("/");
+    const dir = slash < 0 ? "" : write.path.slice(0, slash);
+    if (!plannedByDir.has(dir)) plannedByDir.set(dir, new Set());
+    plannedByDir.get(dir)!.add(write.path.slice(slash + 1));
+  }
+  const removals: PlannedDeletion[] = [];
+  for (const [dir, planned] of plannedByDir) {
+    const names = tree.namesIn(dir);
+    const siblings = new Set([...names, ...planned]);
+    for (const name of names) {
+      if (!isTempName(name, siblings)) continue;
+      const relative = dir === "" ? name : `${dir}/${name}`;
+      removals.push({ action: "delete", path: relative, absolutePath: path.join(tree.root, relative), dirs: [] });
+    }
+  }
+  return removals;
+}
+
+function sameBytes(existing: Buffer, content: string): boolean {
+  return existing.length === Buffer.byteLength(content) && existing.equals(Buffer.from(content));
+}
+
+/**
+ * Carries out a plan from {@link planWrites} (and {@link planDeletions}); hold the output
+ * directory's lock (`generate` and `writeFiles` do). Before anything changes, a journal lists
+ * the whole write; every new content then goes to a temp file beside its target; only when
+ * all are written are they renamed into place, aggregating files last. A failure while
+ * writing temps removes them (and the directories made for them): nothing changed. A run
+ * killed at any point is completed or rolled back by the next (see journal.ts). Identical
+ * files are not rewritten, so their mtime is kept. Stale files are deleted after the renames,
+ * with the directories they leave empty; the manifest, if given, is renamed into place last.
  *
  * @returns the number of files created, overwritten or already up to date (skipped and deleted ones do not count).
+ * @throws FileSystemError saying what failed on which path, and how the directory was left.
  * @example const written = await applyPlan(plan);
  */
-export async function applyPlan(plan: readonly PlannedChange[], options: { manifest?: ManifestWrite } = {}): Promise<number> {
-  const writes = plan.filter((entry): entry is PlannedWrite => entry.action === "create" || entry.action === "overwrite");
-  const staged: { absolutePath: string; content: string; executable: boolean }[] = writes.map((entry) => ({
-    absolutePath: entry.absolutePath,
-    content: entry.file.content,
-    executable: entry.file.executable,
-  }));
-  if (options.manifest) staged.push({ ...options.manifest, executable: false });
-  const temps = await stage(staged);
-
-  let renamed = 0;
-  try {
-    for (; renamed < writes.length; renamed++) await rename(temps[renamed]!, writes[renamed]!.absolutePath);
-    for (const entry of plan) {
-      if (entry.action !== "unchanged" || !entry.file.executable) continue;
-      const { mode } = await stat(entry.absolutePath);
-      if ((mode & 0o111) !== 0o111) await chmod(entry.absolutePath, (mode & 0o777) | 0o111);
-    }
-    await deleteStale(plan.filter((entry): entry is PlannedDeletion => entry.action === "delete"));
-    if (options.manifest) await rename(temps[renamed]!, options.manifest.absolutePath);
-  } catch (error) {
-    // A rename or a deletion cannot be undone safely; at least leave no temp files behind.
-    await removeAll(temps.slice(renamed));
-    throw error;
+export async function applyPlan(plan: readonly PlannedChange[], options: ApplyOptions = {}): Promise<number> {
+  const writes = commitOrder(plan.filter((entry): entry is PlannedWrite => entry.action === "create" || entry.action === "overwrite"));
+  const deletions = plan.filter((entry): entry is PlannedDeletion => entry.action === "delete");
+  const root = rootOf(plan, options.manifest);
+  if (root !== undefined && (writes.length > 0 || deletions.length > 0 || options.manifest)) {
+    commit(root, writes, deletions, options.manifest);
+  }
+  for (const entry of plan) {
+    if (entry.action === "unchanged" && entry.file.executable) ensureExecutable(entry.absolutePath);
   }
   return plan.filter((entry) => entry.action !== "skip" && entry.action !== "delete").length;
 }
 
 /**
- * Plans then writes `files` under `outDir` (see {@link planWrites} and {@link applyPlan}).
+ * Plans then writes `files` under `outDir` (see {@link planWrites} and {@link applyPlan}),
+ * holding the output directory's lock and completing an interrupted run first.
  * Keeps no manifest and deletes nothing; `generate` does both.
  *
  * @returns the number of files written or already up to date; skipped files do not count.
@@ -168,73 +213,149 @@ export async function applyPlan(plan: readonly PlannedChange[], options: { manif
 export async function writeFiles(
   files: Iterable<GeneratedFile>,
   outDir: string,
-  options: WriteOptions = {},
+  options: WriteOptions & { lock?: LockOptions } = {},
 ): Promise<number> {
-  return applyPlan(await planWrites(files, outDir, options));
-}
-
-/** Writes each content to a temp file beside its target; on failure removes them all (and new directories). */
-async function stage(files: readonly { absolutePath: string; content: string; executable: boolean }[]): Promise<string[]> {
-  // Named up front so a failure can remove every temp, whichever writes had started.
-  const temps = files.map(({ absolutePath }) =>
-    path.join(path.dirname(absolutePath), `.${path.basename(absolutePath)}.${randomBytes(6).toString("hex")}.tmp`),
+  const list = [...files];
+  validatePaths(list); // a bad path is refused before the directory or its lock is created
+  return withOutputLock(
+    outDir,
+    async () => {
+      recoverInterruptedRun(outDir);
+      return applyPlan(await planWrites(list, outDir, options));
+    },
+    options.lock,
   );
-  const createdDirs: string[] = [];
+}
+
+/** Ordinary files in path order, then aggregating ones deepest first (a package before its parent). */
+export function commitOrder(writes: readonly PlannedWrite[]): PlannedWrite[] {
+  const depth = (entry: PlannedWrite) => entry.path.split("/").length;
+  const aggregating = writes.filter((entry) => entry.aggregates).sort((a, b) => depth(b) - depth(a) || compare(a.path, b.path));
+  const ordinary = writes.filter((entry) => !entry.aggregates).sort((a, b) => compare(a.path, b.path));
+  return [...ordinary, ...aggregating];
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The output directory a plan is about: every entry's absolute path is it joined with the entry's path. */
+function rootOf(plan: readonly PlannedChange[], manifest: ManifestWrite | undefined): string | undefined {
+  const entry = plan[0];
+  if (entry) return entry.absolutePath.slice(0, entry.absolutePath.length - entry.path.length - 1);
+  return manifest ? path.dirname(manifest.absolutePath) : undefined;
+}
+
+/** The journaled write: stage every temp, mark committed, rename, delete, manifest, close. */
+function commit(root: string, writes: readonly PlannedWrite[], deletions: readonly PlannedDeletion[], manifest: ManifestWrite | undefined): void {
+  const targets = writes.map((entry) => entry.path);
+  const journal: Journal = {
+    version: 1,
+    run: newRunId(),
+    pid: process.pid,
+    started: new Date().toISOString(),
+    writes: targets,
+    manifest: manifest !== undefined,
+    deletions: deletions.map((entry) => ({ path: entry.path, sha256: entry.sha256 ?? "" })),
+    dirs: missingDirs(root, targets),
+  };
+  const contents = writes.map((entry) => ({
+    target: entry.absolutePath,
+    content: entry.file.content,
+    executable: entry.file.executable,
+    replaces: entry.action === "overwrite",
+  }));
+  if (manifest) contents.push({ target: manifest.absolutePath, content: manifest.content, executable: false, replaces: true });
+  const temps = contents.map(({ target }, index) => tempPath(root, journal.run, index, path.relative(root, target)));
+
+  // Normally the lock made it; a caller applying a plan without one may need it made here.
+  const createdRoot = attempt("create the output directory", root, () => mkdirSync(root, { recursive: true }));
+  const madeDirs = [...journal.dirs.map((dir) => path.join(root, dir)), ...(createdRoot ? dirsUpTo(root, createdRoot) : [])];
+  startJournal(root, journal);
+  let staged = 0;
   try {
-    await mapLimit(files, IO_CONCURRENCY, async ({ absolutePath, content, executable }, index) => {
-      const created = await mkdir(path.dirname(absolutePath), { recursive: true });
-      if (created !== undefined) createdDirs.push(created);
-      await writeFile(temps[index]!, content, { flag: "wx" });
-      const mode = await targetMode(absolutePath, executable);
-      if (mode !== undefined) await chmod(temps[index]!, mode);
-    });
+    for (const dir of journal.dirs) {
+      const absolute = path.join(root, dir);
+      attempt("create directory", absolute, () => mkdirSync(absolute));
+    }
+    for (; staged < contents.length; staged++) {
+      const { target, content, executable, replaces } = contents[staged]!;
+      const temp = temps[staged]!;
+      attempt("write", target, () => writeFileSync(temp, content, { flag: "wx" }));
+      const mode = replaces ? targetMode(target, executable) : executable ? 0o755 : undefined;
+      if (mode !== undefined) attempt("set the permissions of", target, () => chmodSync(temp, mode));
+    }
+    markCommitted(root);
   } catch (error) {
-    await removeAll(temps);
-    // Deepest first, so a parent is removed after the directories it holds.
-    for (const dir of createdDirs.sort((a, b) => b.length - a.length)) await rm(dir, { recursive: true, force: true });
-    throw error;
+    // Nothing is in place yet: undo everything, so the directory is as it was. The cleanup is
+    // best effort: its own failures must not hide the error that stopped the run.
+    bestEffort(() => temps.slice(0, staged + 1).forEach(removeIfPresent));
+    bestEffort(() => closeJournal(root));
+    bestEffort(() => removeEmptyDirs(madeDirs));
+    throw withOutcome(error, "nothing was changed in the output directory");
   }
-  return temps;
+  try {
+    writes.forEach((entry, index) => attempt("rename into place", entry.absolutePath, () => renameSync(temps[index]!, entry.absolutePath)));
+    deleteStaleSync(deletions);
+    if (manifest) attempt("rename into place", manifest.absolutePath, () => renameSync(temps[writes.length]!, manifest.absolutePath));
+    closeJournal(root);
+  } catch (error) {
+    // Past the commit mark a run is completed, never undone: the next run finishes it.
+    throw withOutcome(error, "the output directory is partly updated; run codegen generate again to complete it");
+  }
+}
+
+/** Directories the targets need that do not exist yet, relative, parents first. */
+function missingDirs(root: string, targets: readonly string[]): string[] {
+  const missing = new Set<string>();
+  const known = new Map<string, boolean>();
+  const exists = (dir: string): boolean => {
+    let found = known.get(dir);
+    if (found === undefined) {
+      found = attempt("inspect", path.join(root, dir), () => lstatSync(path.join(root, dir), { throwIfNoEntry: false })) !== undefined;
+      known.set(dir, found);
+    }
+    return found;
+  };
+  for (const target of targets) {
+    for (let dir = path.posix.dirname(target); dir !== "." && !missing.has(dir) && !exists(dir); dir = path.posix.dirname(dir)) {
+      missing.add(dir);
+    }
+  }
+  return [...missing].sort((a, b) => a.split("/").length - b.split("/").length || compare(a, b));
+}
+
+/** Runs a cleanup step, ignoring its failure (a journal left behind is rolled back by the next run). */
+function bestEffort(step: () => void): void {
+  try {
+    step();
+  } catch {
+    // See above.
+  }
+}
+
+function withOutcome(error: unknown, outcome: string): unknown {
+  return error instanceof FileSystemError ? error.withOutcome(outcome) : error;
 }
 
 /**
- * Best-effort removal of temp files after a failure: every removal settles, and none of
- * their errors (a temp whose directory could not be made, say) hides the original one.
+ * The mode to give the temp file of a file that may exist: a replaced file keeps its
+ * permissions (plus +x when executable). A new executable file gets 0o755; a new plain file
+ * keeps the umask default.
  */
-async function removeAll(temps: readonly string[]): Promise<void> {
-  await Promise.allSettled(temps.map((temp) => rm(temp, { force: true })));
+function targetMode(target: string, executable: boolean): number | undefined {
+  const info = attempt("inspect", target, () => statSync(target, { throwIfNoEntry: false }));
+  if (info === undefined) return executable ? 0o755 : undefined;
+  return (info.mode & 0o777) | (executable ? 0o111 : 0);
 }
 
-/** How many files are checked or staged at once. */
-const IO_CONCURRENCY = 32;
-
-/** The bytes of the file at `target`, or undefined when there is none. */
-async function readExisting(target: string, label: string): Promise<Buffer | undefined> {
+/** Gives an unchanged executable file its +x bits if it lost them. */
+function ensureExecutable(file: string): void {
   try {
-    const info = await stat(target);
-    if (!info.isFile()) {
-      throw new GenerationError(`output path ${quotePath(label)} exists and is not a regular file`, { outputPaths: [label] });
-    }
-    return await readFile(target);
+    const { mode } = statSync(file);
+    if ((mode & 0o111) !== 0o111) chmodSync(file, (mode & 0o777) | 0o111);
   } catch (error) {
-    if (errorCode(error) === "ENOENT") return undefined;
-    if (errorCode(error) === "ENAMETOOLONG") {
-      throw new GenerationError(`output path ${quotePath(label)} is too long for the file system`, { outputPaths: [label] });
-    }
-    throw error;
+    throw asFileSystemError(error, "set the permissions of", file);
   }
 }
 
-/**
- * The mode to give the temp file: a replaced file keeps its permissions (plus +x when
- * executable); a new executable file gets 0o755; a new plain file keeps the umask default.
- */
-async function targetMode(target: string, executable: boolean): Promise<number | undefined> {
-  try {
-    const { mode } = await stat(target);
-    return (mode & 0o777) | (executable ? 0o111 : 0);
-  } catch (error) {
-    if (errorCode(error) !== "ENOENT") throw error;
-    return executable ? 0o755 : undefined;
-  }
-}

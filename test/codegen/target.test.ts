@@ -5,7 +5,7 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 import { z } from "zod";
 
-import { discoverTargets, packagePrefixOf, type Target } from "../../src/codegen/target.js";
+import { DuplicateTargetError, discoverTargets, loadTarget, packagePrefixOf, targetNames, type Target } from "../../src/codegen/target.js";
 
 const temps: string[] = [];
 after(async () => {
@@ -111,6 +111,34 @@ describe("discoverTargets", () => {
     const root = await tempDir();
     await installPackage(root, "stdlib-gen", { x: "./targets.mjs#x" }, targetModule({ x: { name: "x", jsonnetStdlibDir: "/lib/jsonnet/x" } }));
     assert.equal((await discoverTargets({ cwd: root })).at(-1)!.jsonnetStdlibDir, "/lib/jsonnet/x");
+  });
+
+  it("refuses two packages declaring a target of the same name, naming both", async () => {
+    const root = await tempDir();
+    await installPackage(root, "first-gen", { twin: "./targets.mjs#twin" }, targetModule({ twin: { name: "twin" } }));
+    await installPackage(root, "second-gen", { twin: "./targets.mjs#twin" }, targetModule({ twin: { name: "twin" } }));
+    const named = (error: unknown) =>
+      error instanceof DuplicateTargetError &&
+      /2 installed packages declare a target named "twin": first-gen \(.*first-gen\) and second-gen \(.*second-gen\)/.test(error.message);
+    await assert.rejects(discoverTargets({ cwd: root }), named);
+    await assert.rejects(loadTarget("twin", { cwd: root }), named);
+    // Another target still loads alone: the clash only matters to whoever asks for it.
+    assert.equal((await loadTarget("be", { cwd: root }))?.name, "be");
+  });
+
+  it("loads one target by name without loading the others, and names the installed ones", async () => {
+    const root = await tempDir();
+    await installPackage(root, "broken-gen", { broken: "./targets.mjs#nothere" }, targetModule({ x: { name: "x" } }));
+    await installPackage(root, "good-gen", { good: "./targets.mjs#good" }, targetModule({ good: { name: "good" } }));
+    assert.equal((await loadTarget("good", { cwd: root }))?.name, "good");
+    assert.equal(await loadTarget("absent", { cwd: root }), undefined);
+    assert.deepEqual((await targetNames({ cwd: root })).slice(-2), ["broken", "good"]);
+  });
+
+  it("raises TypeError when an entry's name is not its target's name", async () => {
+    const root = await tempDir();
+    await installPackage(root, "alias-gen", { alias: "./targets.mjs#real" }, targetModule({ real: { name: "real" } }));
+    await assert.rejects(loadTarget("alias", { cwd: root }), /alias-gen: codegen.targets.alias: the entry is named "alias" but its target "real"/);
   });
 
   it("names the entry when its module lacks the export", async () => {

@@ -353,7 +353,13 @@ describe("planDeletions", () => {
       out,
     );
     assert.deepEqual(deletions, [
-      { action: "delete", path: "a/b/same.py", absolutePath: join(out, "a/b/same.py"), dirs: [join(out, "a/b"), join(out, "a")] },
+      {
+        action: "delete",
+        path: "a/b/same.py",
+        absolutePath: join(out, "a/b/same.py"),
+        dirs: [join(out, "a/b"), join(out, "a")],
+        sha256: sha256("gen\n"),
+      },
     ]);
     assert.deepEqual(kept, [{ path: "edited.py", absolutePath: join(out, "edited.py"), reason: "it changed since codegen generated it" }]);
     assert.deepEqual(await snapshot(out), { a: "<dir>", "a/b": "<dir>", "a/b/same.py": "gen\n", "edited.py": "mine\n" }, "planning deletes nothing");

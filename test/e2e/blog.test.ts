@@ -177,14 +177,18 @@ describe("blog backend: CRUD", () => {
     expectStatus(await api.delete(`/articles/${article.id}`), 404);
   });
 
-  it("deleting an article deletes its comments and tag links", async () => {
+  it("deleting an article deletes its comments and tag links, not the tags", async () => {
     const author = await createAuthor();
     const article = await createArticle(author.id);
     const tag = await createTag();
     expectStatus(await api.post(`/articles/${article.id}/tag-article`, { tag_id: tag.id }), 200);
     const comment = (await created("/comments", { body: "Bye", article_id: article.id, author_id: author.id })).body;
+    // The link table has no route of its own: read it in the database.
+    const links = () => postgres!.query("SELECT tag_id FROM article_tags WHERE article_id = $1", [article.id]);
+    assert.deepEqual(await links(), [{ tag_id: tag.id }]);
     expectStatus(await api.delete(`/articles/${article.id}`), 204);
     expectStatus(await api.get(`/comments/${comment.id}`), 404);
+    assert.deepEqual(await links(), [], "the article's tag links outlived it");
     expectStatus(await api.get(`/tags/${tag.id}`), 200);
   });
 

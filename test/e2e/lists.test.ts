@@ -30,7 +30,7 @@ before(async () => {
   projectDir = await prepareProject(CATALOG_DIR, "catalog.jsonnet", "catalog");
   staticChecks = Promise.all([ruffCheck(venv, projectDir, ["catalog"]), pyright(venv, projectDir, ["catalog"])]);
   postgres = await startPostgres();
-  server = await serveBlog(projectDir, venv, postgres.asyncUrl, {}, "catalog");
+  server = await serveBlog(projectDir, venv, postgres.asyncUrl, {}, { pkg: "catalog" });
   api = new JsonClient(server.baseUrl);
   ({ makers, products } = await seedCatalog(api));
 });

@@ -4,7 +4,8 @@
  * Every call starts its own cluster in a fresh temporary directory on a free port
  * and creates one empty database in it; `stop()` shuts the server down and deletes
  * the directory. PostgreSQL refuses to run as root, so under root the cluster runs
- * as a `postgres` system user (created on first use).
+ * as a `postgres` system user (created on first use). `query` reads the database
+ * directly, for checks the HTTP API cannot see (rows of link tables).
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
@@ -18,6 +19,8 @@ export interface Postgres {
   url: string;
   /** The same database as a SQLAlchemy async URL, `postgresql+asyncpg://…`. */
   asyncUrl: string;
+  /** Runs one SQL statement (`$1`-style parameters) on its own connection; returns the rows. */
+  query(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
   stop(): Promise<void>;
 }
 
@@ -53,6 +56,15 @@ export async function startPostgres(): Promise<Postgres> {
   return {
     url: `postgresql://${address}`,
     asyncUrl: `postgresql+asyncpg://${address}`,
+    query: async (sql, params = []) => {
+      const client = server.getPgClient(database, "127.0.0.1");
+      await client.connect();
+      try {
+        return (await client.query(sql, [...params])).rows as Record<string, unknown>[];
+      } finally {
+        await client.end();
+      }
+    },
     stop: () => server.stop(),
   };
 }

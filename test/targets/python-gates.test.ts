@@ -43,11 +43,17 @@ async function assertGates(projectDir: string, paths: string[]): Promise<void> {
   assert.ok(lint.ok, `ruff check (${RULES}) failed:\n${lint.output}`);
 }
 
-/** A golden `be` tree placed at `blog/api/` of a new directory, as in the blog example's repository. */
+/**
+ * A golden `be` tree placed at `blog/api/` of a new directory beside the example's own
+ * modules (models, actions), as in the blog example's repository: isort tells first-party
+ * modules by finding them.
+ */
 async function asUserProject(tree: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "codegen-gates-"));
   cleanup.push(dir);
   await mkdir(join(dir, "blog"));
+  const own = join(root, "examples/blog/blog");
+  for (const name of await readdir(own)) if (name.endsWith(".py")) await cp(join(own, name), join(dir, "blog", name));
   await cp(tree, join(dir, "blog", "api"), { recursive: true });
   return dir;
 }

@@ -4,6 +4,8 @@
 
 import { fileURLToPath } from "node:url";
 import type { Target } from "../../codegen/index.js";
+import { formatPythonFile } from "../../formatters/python-layout/index.js";
+import { projectJsonSchema } from "./config/json-schema.js";
 import { ProjectConfig } from "./config/schema.js";
 import { registerRenderers } from "./render.js";
 
@@ -14,14 +16,20 @@ export const target: Target<ProjectConfig> = {
   language: "python",
   configClass: "be.config.schema.ProjectConfig",
   schema: ProjectConfig,
+  jsonSchema: projectJsonSchema,
   // Templates sit beside the code that uses them; names are paths from the target's root.
   templateDir: here("."),
   operationsEntryPoint: "be.operations",
   jsonnetStdlibDir: here("./jsonnet/be"),
   registerRenderers,
+  // Templates write one logical line per line; this lays out the long ones as `ruff format` would.
+  // The runtime helpers are copied as written: kept ruff-formatted in src/targets/be/runtime.
+  formatFile: (path, content) => (path.startsWith("runtime/") ? Promise.resolve(content) : formatPythonFile(path, content)),
   packagePrefix: (config) => config.package_prefix,
   // Generated modules and the user's own (models, actions) share the top-level package.
   importOptions: (config) => ({ firstParty: firstPartyPackages(config) }),
+  // A package's __init__ imports its modules (routers aggregate routers): written after them.
+  aggregates: (path) => path === "__init__.py" || path.endsWith("/__init__.py"),
 };
 
 function firstPartyPackages(config: ProjectConfig): string[] {

@@ -7,10 +7,43 @@ import type { AppConfig, ProjectConfig, ResourceConfig } from "./config/schema.j
 import { pluralize } from "./config/schema.js";
 import { scalarAnnotation } from "./python/annotations.js";
 
+/**
+ * Names generated route and serializer modules import for themselves. A model class named
+ * like one (a model `Page`) is imported under an alias instead (`Page as PageModel`).
+ */
+const GENERATED_NAMES: ReadonlySet<string> = new Set([
+  "APIRouter", "Annotated", "Any", "AsyncSession", "ColumnElement", "CommaSeparated", "CurrentUser", "CursorSource",
+  "FilterUnion", "HTTPException", "Index", "Literal", "NoRepeats", "OffsetPage", "Ordering", "Page", "Query", "Request",
+  "Response", "SearchText", "SessionDep", "call_action", "joinedload", "keyset_page", "offset_page", "paginate",
+  "param_conditions", "router", "select", "selectinload", "status", "subqueryload", "tree_condition",
+]);
+
+/** A model class as generated code imports and names it. */
+export interface ModelRef {
+  /** Dotted module, e.g. `blog.models`. */
+  module: string;
+  /** The class's own name, e.g. `Article` (generated class names derive from it). */
+  name: string;
+  /** The name generated code uses: the class's, or an alias when a generated name takes it. */
+  local: string;
+  /** What to import: `Article`, or `Page as PageModel`. */
+  importName: string;
+}
+
+/** The `ModelRef` of a dotted model path such as `blog.models.Article`. */
+export function modelRef(dotted: string): ModelRef {
+  const [module, name] = Name.fromDotted(dotted);
+  const clash = GENERATED_NAMES.has(name.pascal) || /(Read|Create|Update|Params|Nested|Query|Search|Link)$/.test(name.pascal);
+  const local = clash ? `${name.pascal}Model` : name.pascal;
+  return { module, name: name.pascal, local, importName: clash ? `${name.pascal} as ${local}` : name.pascal };
+}
+
 /** A resource as the code generator sees it. */
 export interface ResourceView {
   config: ResourceConfig;
   app: AppConfig;
+  /** The URL prefix the app is mounted at (`""` or `/content`). */
+  appPrefix: string;
   project: ProjectConfig;
   /** Store id of the resource instance. */
   id: string;
@@ -23,8 +56,8 @@ export interface ResourceView {
   /** Human words for docstrings: `stock movement`, `stock movements`. */
   label: string;
   labelPlural: string;
-  modelClass: string;
-  modelModule: string;
+  /** The model class, its module, and the name generated code uses for it. */
+  model: ModelRef;
   pk: string;
   /** Annotation of the primary key and the import it needs. */
   pkAnnotation: string;
@@ -52,8 +85,8 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
   const id = ctx.store.ancestorIdOf(ctx.instanceId, "resource");
   if (id === undefined) throw new TypeError(`${ctx.instanceId} is not inside a resource`);
   const config = ctx.store.instanceAt(id) as ResourceConfig;
-  const app = (ctx.store.ancestorOf(id, "app") as { config: AppConfig }).config;
-  const [modelModule, modelName] = Name.fromDotted(config.model);
+  const mounted = ctx.store.ancestorOf(id, "app") as { config: AppConfig; prefix: string };
+  const app = mounted.config;
   const module = app.module;
   const local = (...parts: string[]) => prefixImport(ctx.packagePrefix, module, ...parts);
   const pkImports = new ImportCollector();
@@ -61,6 +94,7 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
   return {
     config,
     app,
+    appPrefix: mounted.prefix,
     project: ctx.config,
     id,
     name: config.name,
@@ -68,8 +102,7 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
     plural: pluralize(config.name),
     label: words,
     labelPlural: pluralize(words),
-    modelClass: modelName.pascal,
-    modelModule,
+    model: modelRef(config.model),
     pk: config.pk,
     pkAnnotation: scalarAnnotation(config.pk_type, pkImports),
     pkImports,
@@ -99,6 +132,15 @@ function sharedName(project: ProjectConfig, name: string): boolean {
 export function operationId(view: ResourceView, functionName: string): string {
   const words = [...view.operationIdPrefix.split("_"), ...functionName.split("_")].filter((word) => word !== "");
   return words.map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join("");
+}
+
+/**
+ * The collection key of the resource called `name` in the same app, as OpenAPI paths show
+ * it without the leading `/` (`articles`, `content/articles`): what `x-references` names.
+ */
+export function collectionKey(view: ResourceView, name: string): string | undefined {
+  const target = view.app.resources.find((resource) => resource.name === name);
+  return target === undefined ? undefined : `${view.appPrefix}${target.route_prefix}`.replace(/^\//, "");
 }
 
 /** Module path (below the package prefix) of a database's session module. */

@@ -25,59 +25,70 @@ const RESERVED_DIRECTORIES: readonly string[] = ["config", "migrations"];
 
 const isPythonName = (value: string) => IDENTIFIER.test(value) && !PYTHON_KEYWORDS.has(value);
 
-/** A lowercase snake_case Python module name that is not a keyword. @example "shop" */
 const ModuleName = z
   .string()
   .regex(IDENTIFIER, "must be lowercase snake_case (a-z, 0-9 and _, not starting with a digit)")
-  .refine((value) => !PYTHON_KEYWORDS.has(value), { message: "is a Python keyword; pick another name" });
+  .refine((value) => !PYTHON_KEYWORDS.has(value), { message: "is a Python keyword; pick another name" })
+  .meta({ id: "ModuleName", title: "module name", description: "A lowercase snake_case Python module name that is not a keyword (`shop`)." });
 
-/** A dotted Python package. @example "shop.api" */
 const DottedPackage = z
   .string()
   .regex(DOTTED_PACKAGE, 'must be a dotted Python package like "shop.api"')
   .refine((value) => value.split(".").every((part) => !PYTHON_KEYWORDS.has(part)), {
     message: "has a Python keyword as one of its parts",
-  });
+  })
+  .meta({ id: "DottedPackage", title: "dotted package", description: "A dotted Python package (`shop.api`); no part is a keyword." });
 
 /** The Python package a project name suggests: `Shop-Backend` → `shop_backend`. */
 export function packageFromName(name: string): string {
   return name.toLowerCase().replace(/[-_.]+/g, "_");
 }
 
-const RootObject = z.strictObject({
-  /**
-   * The project's name: `[project].name` in pyproject.toml, and the default title and package.
-   * @example "shop"
-   */
-  name: z
-    .string()
-    .regex(PROJECT_NAME, 'must be a Python project name like "shop" or "shop-backend" (letters, digits, ".", "_" and "-")'),
-  /** Top-level Python package holding your models, `main.py` and the generated API. @default the name in snake_case (`shop-backend` → `shop_backend`) */
-  package: ModuleName.optional(),
-  /** Package the `be` target generates into (its config's `package_prefix`). @default `<package>.api` */
-  package_prefix: DottedPackage.optional(),
-  /** Python package of the starter config's app: routes are imported from `<package_prefix>.<module>.routes`. @default "core" */
-  module: ModuleName.default("core"),
-  /** The API's title (FastAPI, OpenAPI document, README). @default the name */
-  title: z.string().regex(TITLE, 'must be non-empty printable text without " or \\').optional(),
-  /** Oldest Python the project supports: `requires-python = ">=<python>"`. @default "3.11" */
-  python: z
-    .string()
-    .regex(/^3\.(1[1-9]|[2-9][0-9])$/, 'must be a Python 3 version from 3.11 on, like "3.12"')
-    .default("3.11"),
-  /** Environment variable holding the async database URL, read by the app and by Alembic. @default "DATABASE_URL" */
-  database_url_env: z
-    .string()
-    .regex(ENV_VAR, 'must be an environment variable name like "DATABASE_URL" (letters, digits and underscores)')
-    .default("DATABASE_URL"),
-  /** JWT authentication: the starter config sets `auth`, `main.py` mounts the token endpoint, and a starter credentials check is written. @default false */
-  auth: z.boolean().default(false),
-});
+const RootObject = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(PROJECT_NAME, 'must be a Python project name like "shop" or "shop-backend" (letters, digits, ".", "_" and "-")')
+      .meta({
+        description: "The project's name: `[project].name` in pyproject.toml, and the default title and package.",
+        examples: ["shop", "shop-backend"],
+      }),
+    package: ModuleName.optional().meta({
+      description:
+        "Top-level Python package holding your models, `main.py` and the generated API; not `config` or `migrations`. " +
+        "Required when the name does not give a Python name (`3d-prints`). Default: the name in snake_case " +
+        "(`Shop-Backend` → `shop_backend`).",
+    }),
+    package_prefix: DottedPackage.optional().meta({ description: "Package the `be` target generates into: the starter config's `package_prefix`, imported by `main.py`. Default: `<package>.api`." }),
+    module: ModuleName.default("core").meta({
+      description: "Python package of the starter config's app: routes are imported from `<package_prefix>.<module>.routes`.",
+    }),
+    title: z
+      .string()
+      .regex(TITLE, 'must be non-empty printable text without " or \\')
+      .optional()
+      .meta({ description: "The API's title (FastAPI, the OpenAPI document, the README); printable text without `\"` or `\\`. Default: the name." }),
+    python: z
+      .string()
+      .regex(/^3\.(1[1-9]|[2-9][0-9])$/, 'must be a Python 3 version from 3.11 on, like "3.12"')
+      .default("3.11")
+      .meta({ description: 'Oldest Python the project supports: `requires-python = ">=<python>"`; 3.11 or later.' }),
+    database_url_env: z
+      .string()
+      .regex(ENV_VAR, 'must be an environment variable name like "DATABASE_URL" (letters, digits and underscores)')
+      .default("DATABASE_URL")
+      .meta({ description: "Environment variable holding the async database URL, read by the application (the starter config's `url_env`) and by Alembic." }),
+    auth: z.boolean().default(false).meta({
+      description: "JWT authentication: the starter config sets `auth` (secret in `JWT_SECRET`), `main.py` mounts the token endpoint, and " +
+        "`<package>/auth.py` holds the credentials check you write.",
+    }),
+  })
+  .meta({
+    description: "The config of the `be_root` target: a new backend project around the `be` target. Every key but `name` has a default.",
+    examples: [{ name: "shop", auth: true }],
+  });
 
-/**
- * The config of the `be_root` target: a new backend project around the `be` target.
- * @example { name: "shop", auth: true }
- */
+/** The config of the `be_root` target: a new backend project around the `be` target. */
 export const RootConfig = RootObject.superRefine((root, ctx) => {
   // A bad name is reported at `name`; a package derived from it would only repeat that.
   if (root.package === undefined && !PROJECT_NAME.test(root.name)) return;

@@ -52,25 +52,27 @@ export interface BlogServer {
 
 /**
  * Create the tables (and the recommended indexes) and serve the project in `projectDir`
- * (package `pkg`) with uvicorn on a free port.
+ * (package `options.pkg`, default `blog`) with uvicorn on a free port.
  * `env` adds variables (such as the JWT secret); an `undefined` value leaves one unset.
- * Rejects with the server's output when it exits before answering.
+ * With `frontend` (a built front end's dist/), the API moves under `/api` and the front end
+ * is served at `/` (blog/site.py). Rejects with the server's output when it exits before answering.
  */
 export async function serveBlog(
   projectDir: string,
   venv: Venv,
   databaseUrl: string,
   env: Record<string, string | undefined> = {},
-  pkg = "blog",
+  options: { frontend?: string; pkg?: string } = {},
 ): Promise<BlogServer> {
   const port = await freePort();
-  const proc = startProcess(venv.python, [SERVE_SCRIPT, "--port", String(port), "--package", pkg], {
+  const frontend = options.frontend === undefined ? [] : ["--frontend", options.frontend];
+  const proc = startProcess(venv.python, [SERVE_SCRIPT, "--port", String(port), "--package", options.pkg ?? "blog", ...frontend], {
     cwd: projectDir,
     env: { ...process.env, DATABASE_URL: databaseUrl, PYTHONPATH: projectDir, PYTHONDONTWRITEBYTECODE: "1", ...env },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    await waitForHttp(`${baseUrl}/openapi.json`, proc);
+    await waitForHttp(`${baseUrl}${options.frontend === undefined ? "" : "/api"}/openapi.json`, proc);
   } catch (error) {
     await proc.stop();
     throw error;

@@ -2,9 +2,10 @@
 
 Creates the tables (``<package>.models.create_tables``) and, when the generated tree has
 ``<package>.api.indexes``, the extensions and indexes it recommends; then runs uvicorn
-on 127.0.0.1:<port>. Every response carries ``X-SQL-Statements``: the number of
-statements the request sent to the database. Needs ``DATABASE_URL`` and the project on
-``PYTHONPATH``.
+on 127.0.0.1:<port>. With ``--frontend DIR`` it serves ``<package>.site.build_site``: the
+API under ``/api`` and the front end built into DIR at ``/``, as in production.
+Every response carries ``X-SQL-Statements``: the number of statements the request sent
+to the database. Needs ``DATABASE_URL`` and the project on ``PYTHONPATH``.
 """
 
 import argparse
@@ -12,6 +13,7 @@ import asyncio
 from contextvars import ContextVar
 from importlib import import_module
 from importlib.util import find_spec
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -76,6 +78,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--package", default="blog")
+    parser.add_argument("--frontend", type=Path)
     args = parser.parse_args()
 
     session = import_module(f"{args.package}.api.db.session")
@@ -85,7 +88,10 @@ def main() -> None:
     )
     app = import_module(f"{args.package}.main").app
     app.add_middleware(StatementCounter)
-    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+    served = app
+    if args.frontend is not None:
+        served = import_module(f"{args.package}.site").build_site(app, args.frontend)
+    uvicorn.run(served, host="127.0.0.1", port=args.port, log_level="warning")
 
 
 if __name__ == "__main__":

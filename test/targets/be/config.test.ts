@@ -1,11 +1,19 @@
 // The `be` config schemas: valid configs parse to their normalised form (defaults filled,
-// shorthand reshaped with `sourcePath`), and every rule rejects a bad config with an issue
-// at the exact config path the user wrote.
+// the shorthand reshaped into one app whose paths still read as written), and every rule
+// rejects a bad config with an issue at the exact config path the user wrote.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { z } from "zod";
-import { configIssuesOf, discoverScopes, formatConfigPath, sourcePath } from "../../../src/codegen/index.js";
+import { z } from "zod";
+import {
+  ConfigError,
+  Engine,
+  OperationRegistry,
+  configIssuesOf,
+  discoverScopes,
+  formatConfigPath,
+  operation,
+} from "../../../src/codegen/index.js";
 import {
   ActionOptions,
   App,
@@ -48,6 +56,31 @@ function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   if (!result.success) assert.fail(`unexpected issues: ${JSON.stringify(configIssuesOf(result.error))}`);
   return result.data;
 }
+
+/**
+ * The config path the engine reports for each operation entry of a parsed project: a probe
+ * operation whose options reject every entry, so the engine names each one.
+ */
+function operationPaths(config: ProjectConfig): string[] {
+  const registry = new OperationRegistry();
+  @operation("probe", { scope: "operation", registry })
+  class Probe {
+    static Options = z.never();
+    build(): unknown[] {
+      return [];
+    }
+  }
+  try {
+    new Engine(registry, { scopes: discoverScopes(ProjectConfig) }).build(config);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues.map((issue) => issue.path);
+    throw error;
+  }
+  return assert.fail(`the probe ran without an issue (${Probe.name})`);
+}
+
+/** `value` as plain JSON: what a parsed config holds, without any bookkeeping it carries. */
+const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 const idField = { name: "id", type: "uuid" };
 const titleField = { name: "title", type: "str" };
@@ -694,7 +727,7 @@ describe("AppConfig and App", () => {
 });
 
 describe("ProjectConfig", () => {
-  test("the single-app shorthand becomes one app marked with the root source path", () => {
+  test("the single-app shorthand becomes one app", () => {
     const parsed = parse(ProjectConfig, { module: "blog", resources: [article()] });
     const resource = {
       model: "blog.models.Article",
@@ -710,20 +743,19 @@ describe("ProjectConfig", () => {
         { name: "list", type: "list" },
       ],
     };
-    assert.deepEqual(parsed, {
+    assert.deepEqual(plain(parsed), {
       package_prefix: "",
       databases: [defaultDatabase],
       generate_tests: false,
       require_auth: true,
-      apps: [
-        {
-          config: { module: "blog", resources: [resource], [sourcePath]: "" },
-          prefix: "",
-          [sourcePath]: "",
-        },
-      ],
+      apps: [{ config: { module: "blog", resources: [resource] }, prefix: "" }],
       single_app: true,
     });
+  });
+
+  test("problems in a shorthand app are reported at the paths the user wrote", () => {
+    const parsed = parse(ProjectConfig, { module: "blog", resources: [article(), article({ model: "blog.models.Tag" })] });
+    assert.deepEqual(operationPaths(parsed), ["resources[0].operations[0]", "resources[0].operations[1]", "resources[1].operations[0]", "resources[1].operations[1]"]);
   });
 
   test("the shorthand keeps an explicit prefix, auth and package prefix", () => {
@@ -734,7 +766,7 @@ describe("ProjectConfig", () => {
     assert.deepEqual(parsed.auth, { ...auth, algorithm: "HS256", token_url: "/auth/token", exclude_paths: [], token_lifetime_seconds: 3600 });
   });
 
-  test("a multi-app project keeps its apps unmarked, and each level's generate_tests as written (the cascade resolves them)", () => {
+  test("a multi-app project keeps each level's generate_tests as written (the cascade resolves them); its problems are reported under apps", () => {
     const parsed = parse(ProjectConfig, {
       generate_tests: true,
       databases: [{ key: "main", default: true }, { key: "stats" }],
@@ -758,10 +790,16 @@ describe("ProjectConfig", () => {
       ["order", "/orders", undefined],
       ["item", "/items", true],
     ]);
-    for (const app of parsed.apps) {
-      assert.equal(Object.getOwnPropertySymbols(app).length, 0);
-      assert.equal(Object.getOwnPropertySymbols(app.config).length, 0);
-    }
+    assert.deepEqual(operationPaths(parsed), [
+      "apps[0].config.resources[0].operations[0]",
+      "apps[0].config.resources[0].operations[1]",
+      "apps[0].config.resources[1].operations[0]",
+      "apps[0].config.resources[1].operations[1]",
+      "apps[1].config.resources[0].operations[0]",
+      "apps[1].config.resources[0].operations[1]",
+      "apps[1].config.resources[1].operations[0]",
+      "apps[1].config.resources[1].operations[1]",
+    ]);
   });
 
   test("the scope tree runs project, app, resource, operation, modifier", () => {

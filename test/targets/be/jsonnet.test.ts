@@ -32,7 +32,7 @@ describe("be/fields.libsonnet", () => {
     assert.equal(FieldSpec.safeParse(field).success, true);
   });
 
-  test("nested defaults to many false and load selectin, and composes with itself", async () => {
+  test("nested writes many and load only when given, and composes with itself", async () => {
     const field = await evaluate(`
       local f = import 'be/fields.libsonnet';
       f.nested('author', 'blog.models.Author', [
@@ -44,14 +44,13 @@ describe("be/fields.libsonnet", () => {
       name: "author",
       type: "nested",
       model: "blog.models.Author",
-      many: false,
-      load: "selectin",
       fields: [
         { name: "name", type: "str" },
         { name: "posts", type: "nested", model: "blog.models.Post", many: true, load: "joined", fields: [{ name: "title", type: "str" }] },
       ],
     });
-    assert.equal(FieldSpec.safeParse(field).success, true);
+    const parsed = FieldSpec.parse(field);
+    assert.equal(parsed.type === "nested" && `${parsed.many} ${parsed.load}`, "false selectin", "the schema's defaults apply");
   });
 
   test("a misspelt option reaches the schema, which rejects it", async () => {
@@ -82,7 +81,7 @@ describe("be/resources/presets.libsonnet", () => {
     assert.deepEqual(await evaluate(`(import 'be/resources/presets.libsonnet').crud`), ["get", "list", "create", "update", "delete"]);
   });
 
-  test("action builds an action entry; params and options are optional", async () => {
+  test("action builds an action entry; params and options are written only when given", async () => {
     const actions = await evaluate(`
       local p = import 'be/resources/presets.libsonnet';
       local f = import 'be/fields.libsonnet';
@@ -92,7 +91,7 @@ describe("be/resources/presets.libsonnet", () => {
       ]
     `);
     assert.deepEqual(actions, [
-      { name: "archive", type: "action", fn: "blog.actions.archive", target: "instance", params: [] },
+      { name: "archive", type: "action", fn: "blog.actions.archive", target: "instance" },
       {
         name: "import_feed",
         type: "action",
@@ -112,8 +111,8 @@ describe("be/resources/presets.libsonnet", () => {
       [p.instanceAction('publish', 'blog.actions.publish', opts={ slug: 'go-live' }), p.collectionAction('purge', 'blog.actions.purge')]
     `);
     assert.deepEqual(actions, [
-      { name: "publish", type: "action", fn: "blog.actions.publish", target: "instance", params: [], slug: "go-live" },
-      { name: "purge", type: "action", fn: "blog.actions.purge", target: "collection", params: [] },
+      { name: "publish", type: "action", fn: "blog.actions.publish", target: "instance", slug: "go-live" },
+      { name: "purge", type: "action", fn: "blog.actions.purge", target: "collection" },
     ]);
   });
 });

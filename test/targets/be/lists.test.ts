@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type GeneratedFile, type Target, discoverTargets, planGeneration } from "../../../src/codegen/index.js";
+import { flatPython } from "../../helpers/flat-python.js";
 
 let dir: string;
 let be: Target;
@@ -50,7 +51,8 @@ async function files(config: object): Promise<Map<string, string>> {
   const configFile = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
   await writeFile(configFile, JSON.stringify(config));
   const result = await planGeneration({ target: be, configFile, outDir: join(dir, "out") });
-  return new Map(result.files.map((file: GeneratedFile) => [file.path, file.content]));
+  // Matched whatever the layout: each bracketed construct on one line.
+  return new Map(result.files.map((file: GeneratedFile) => [file.path, flatPython(file.content)]));
 }
 
 describe("list modifiers", () => {

@@ -24,39 +24,59 @@ export function actionSlug(name: string): string {
   return new Name(name).slug;
 }
 
-/**
- * Options of an `action` entry.
- * @example { name: "publish", type: "action", fn: "blog.actions.publish", target: "instance" }
- */
+/** Options of an `action` entry. */
 export const ActionOptions = z
   .strictObject({
-    /** The action's name; its slug is the URL segment. @example "publish_article" */
-    name: Identifier,
-    /** Always `action`. */
-    type: z.literal("action"),
-    /** Dotted path of the function to call. @example "blog.actions.publish_article" */
-    fn: DottedPath,
-    /** Mount on one instance (`POST /{pk}/{slug}`) or on the collection (`POST /{slug}`). Required. */
-    target: ActionTarget,
-    /** Typed body parameters, passed to the function by name; scalar types only. @default [] */
-    params: ParamList.default(() => []),
-    /** Status of a successful response (2xx). @default 204 when response is "none", else 200 */
-    status_code: z.int().min(200, "must be a 2xx success status").max(299, "must be a 2xx success status").optional(),
-    /** What the endpoint returns. @default "instance" for instance actions, "json" for collection actions */
-    response: ActionResponse.optional(),
-    /** URL segment. @default the name's slug (`publish_article` → `publish-article`) */
-    slug: Slug.optional(),
-    /** Summary of the endpoint in OpenAPI. */
-    summary: z.string().optional(),
-    /** Whether this endpoint requires an authenticated user (only when the project sets `auth`). @default the resource's, else the app's, else the project's `require_auth` */
-    require_auth: z.boolean().optional(),
-    /** Emit tests for this endpoint. @default the resource's, else the app's, else the project's `generate_tests` */
-    generate_tests: z.boolean().optional(),
-    /** Pass the authenticated user to the function as `current_user=`; the endpoint must require authentication (checked by the `action` operation). @default false */
-    pass_user: z.boolean().default(false),
-    representation: SnakeName.optional().meta({ description: 'With response "instance": the representation the action answers with. Default: the resource\'s `default_representation`.' }),
+    name: Identifier.meta({ description: "The action's name; its slug is the URL segment.", examples: ["publish_article"] }),
+    type: z.literal("action").meta({ description: "Always `action`." }),
+    fn: DottedPath.meta({
+      description: "The function to call: instance first, then the params by name, the session and, with `pass_user`, the user.",
+      examples: ["blog.actions.publish_article"],
+    }),
+    target: ActionTarget.meta({ description: "Mount on one instance (`POST {prefix}/{pk}/{slug}`) or on the collection (`POST {prefix}/{slug}`)." }),
+    params: ParamList.default(() => []).meta({ description: "Typed body parameters, passed to the function by name; scalar fields only." }),
+    status_code: z
+      .int()
+      .min(200, "must be a 2xx success status")
+      .max(299, "must be a 2xx success status")
+      .optional()
+      .meta({ description: "Status of a successful call; `204` requires `response: \"none\"`. Default: `204` when `response` is `\"none\"`, else `200`." }),
+    response: ActionResponse.optional().meta({
+      description:
+        "Return the instance's read schema, the function's JSON result, or no body. " +
+        "Default: `\"instance\"` for instance actions, `\"json\"` for collection actions.",
+    }),
+    slug: Slug.optional().meta({
+      description:
+        "The URL segment. Default: the name's slug: PascalCase boundaries split, lowercased, `_` as `-` " +
+        "(`publish_article`, `publishArticle` and `PublishArticle` all give `publish-article`).",
+    }),
+    summary: z.string().optional().meta({ description: "The endpoint's summary in OpenAPI." }),
+    require_auth: z.boolean().optional().meta({
+      description: "Whether this endpoint requires an authenticated user (with `auth` only). Default: the resource's, else the app's, else the project's `require_auth`.",
+    }),
+    generate_tests: z.boolean().optional().meta({
+      description: "Generate tests for this endpoint. Default: the resource's, else the app's, else the project's `generate_tests`.",
+    }),
+    pass_user: z.boolean().default(false).meta({
+      description: "Pass the authenticated user to the function as `current_user=`; the endpoint must then require a user (checked before anything is generated).",
+    }),
+    representation: SnakeName.optional().meta({
+      description: 'With response "instance": the representation the action answers with. Default: the resource\'s `default_representation`.',
+    }),
   })
   .superRefine((action, ctx) => {
+    // The function receives these by keyword after the params: a param of the same name could never be passed.
+    const reserved = ["session", ...(action.pass_user ? ["current_user"] : [])];
+    (Array.isArray(action.params) ? action.params : []).forEach((param, index) => {
+      if (reserved.includes(param?.name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["params", index, "name"],
+          message: `"${param.name}" is taken: the function receives ${param.name === "session" ? "the request's session" : "the authenticated user"} as ${param.name}=; rename the param`,
+        });
+      }
+    });
     const response = action.response ?? defaultResponse(action.target);
     if (action.status_code === 204 && response !== "none") {
       ctx.addIssue({
@@ -68,6 +88,12 @@ export const ActionOptions = z
     if (action.representation !== undefined && response !== "instance") {
       ctx.addIssue({ code: "custom", path: ["representation"], message: `only applies to response "instance" (this action's response is "${response}")` });
     }
+  })
+  .meta({
+    description:
+      "Options of an `action`: a function of yours exposed as `POST {prefix}/{pk}/{slug}` (instance) or `POST {prefix}/{slug}` " +
+      "(collection). Two actions of one resource must not share a slug.",
+    examples: [{ name: "publish", type: "action", fn: "blog.actions.publish", target: "instance" }],
   })
   .transform((action) => {
     const response = action.response ?? defaultResponse(action.target);

@@ -37,34 +37,42 @@ export function checkAppResources(resources: readonly ResourceConfig[], ctx: z.R
 /** The resources of an app: a scope, so resource operations run once per resource. */
 export const ResourceList = scoped("resource", z.array(ResourceConfig).min(1, "must list at least one resource"));
 
-/**
- * The contents of an app package.
- * @example { module: "blog", resources: [{ model: "blog.models.Article", fields: [...], operations: ["get"] }] }
- */
+/** The contents of an app package. */
 export const AppConfig = z
   .strictObject({
-    /** Python package of the app in the generated tree (`{module}/schemas`, `{module}/routes`, …). @example "blog" */
-    module: PythonName,
-    /** The app's resources. Non-empty. */
-    resources: ResourceList,
-    /** Emit tests for the app's resources (a resource's or operation's own value wins). @default the project's `generate_tests` */
-    generate_tests: z.boolean().optional(),
-    /** Whether the app's handlers require an authenticated user (a resource's or operation's own value wins). @default the project's `require_auth` */
-    require_auth: z.boolean().optional(),
+    module: PythonName.meta({
+      description: "The app's Python package in the generated tree (`{module}/schemas`, `{module}/routes`, …); unique within the project.",
+      examples: ["blog"],
+    }),
+    resources: ResourceList.meta({ description: "The app's resources. Within an app, resource names and route prefixes are unique." }),
+    generate_tests: z.boolean().optional().meta({
+      description: "Generate tests for this app's endpoints (a resource's or operation entry's own value wins). Default: the project's `generate_tests`.",
+    }),
+    require_auth: z.boolean().optional().meta({
+      description:
+        "Whether this app's handlers require an authenticated user, with `auth` only (a resource's or operation entry's own value wins). " +
+        "Default: the project's `require_auth`.",
+    }),
   })
-  .superRefine((app, ctx) => checkAppResources(app.resources, ctx, ["resources"]));
+  .superRefine((app, ctx) => checkAppResources(app.resources, ctx, ["resources"]))
+  .meta({ id: "AppConfig", description: "The contents of an app: one Python package of the generated backend." });
 export type AppConfig = z.output<typeof AppConfig>;
 
-/**
- * An app and where it is mounted.
- * @example { config: { module: "blog", resources: [...] }, prefix: "/blog" }
- */
+/** An app and where it is mounted. */
 export const App = z
   .strictObject({
-    /** The app's contents. */
-    config: AppConfig,
-    /** URL prefix the app's routes are mounted at: `""` or a path without a trailing `/`. @default "/" + config.module */
-    prefix: MountPrefix.optional(),
+    config: AppConfig.meta({ description: "The app's contents." }),
+    prefix: MountPrefix.optional().meta({ description: "URL prefix of all the app's routes; unique within the project. Default: `/` and `config.module`." }),
+  })
+  .meta({
+    id: "App",
+    description: "An entry of `apps`: an app's contents (`config`) and where it is mounted.",
+    examples: [
+      {
+        config: { module: "blog", resources: [{ model: "blog.models.Tag", fields: [{ name: "id", type: "uuid" }], operations: ["get"] }] },
+        prefix: "/api/blog",
+      },
+    ],
   })
   .transform((app) =>
     recordDefaulted({ config: app.config, prefix: app.prefix ?? `/${app.config.module}` }, app.prefix === undefined ? ["prefix"] : []),

@@ -21,45 +21,68 @@ export function isHmac(algorithm: JwtAlgorithm): boolean {
   return algorithm.startsWith("HS");
 }
 
-/**
- * A path that skips authentication: a route path as OpenAPI shows it (`/articles/{pk}`),
- * matched exactly, or a prefix ending in `*` (`/tags*`, `/articles/*`).
- * @example "/articles/count-words"
- */
 export const ExcludePath = z
   .string()
   .regex(/^\/[^*\s]*\*?$/, 'must be a path starting with "/", optionally ending in "*" (a prefix): "/health", "/tags*"')
   .refine((path) => path === "/" || path.endsWith("*") || !path.endsWith("/"), {
     message: 'ends with "/" and would match no route: drop the "/", or end it with "*" to match a prefix',
+  })
+  .meta({
+    id: "ExcludePath",
+    title: "excluded path",
+    description:
+      "A route path as OpenAPI shows it (`/articles/{pk}`), matched exactly, or a prefix ending in `*` (`/tags*`, `/articles/*`); " +
+      'not ending in "/" unless it is "/".',
   });
 
-/** Defaults of the generated JWT flow. */
+/** Defaults of the generated JWT flow: documented in the schema, applied by the transform. */
 const JWT_DEFAULTS = { algorithm: "HS256", token_url: "/auth/token", token_lifetime_seconds: 3600 } as const;
 
 /** Keys that configure the generated JWT flow, and mean nothing once `get_current_user_fn` replaces it. */
 const JWT_ONLY_KEYS = ["secret_env", "algorithm", "token_url", "verify_credentials_fn", "token_lifetime_seconds", "issuer", "audience"] as const;
 
 const AuthObject = z.strictObject({
-  /** The authentication scheme; `jwt` is the only one. */
-  type: z.literal("jwt"),
-  /** Environment variable holding the signing secret (never the secret itself). Required for the JWT flow. @example "JWT_SECRET" */
-  secret_env: EnvVarName.optional(),
-  /** JWT signing algorithm; HS* take a secret, the others a PEM private key. @default "HS256" */
-  algorithm: JwtAlgorithm.optional(),
-  /** Path of the token endpoint. @default "/auth/token" */
-  token_url: UrlPath.optional(),
-  /** Route paths that skip authentication: exact, or a prefix ending in `*`. @default [] @example ["/articles/count-words", "/tags*"] */
-  exclude_paths: z.array(ExcludePath).default(() => []),
-  /** Dotted path of `verify_credentials(username, password) -> str | None` (the subject); required unless `get_current_user_fn` is set. @example "blog.auth.verify_credentials" */
-  verify_credentials_fn: DottedPath.optional(),
-  /** Dotted path of your own FastAPI dependency returning the current user; replaces the generated JWT flow. @example "blog.auth.current_user" */
-  get_current_user_fn: DottedPath.optional(),
-  /** Lifetime of an issued token, in seconds. @default 3600 */
-  token_lifetime_seconds: z.int().min(1).optional(),
-  /** `iss` claim set on issued tokens and required on received ones. @default none */
-  issuer: NonEmptyString.optional(),
-  /** `aud` claim set on issued tokens and required on received ones. @default none */
-  audience: NonEmptyString.optional(),
+  type: z.literal("jwt").meta({ description: "The authentication scheme; `jwt` is the only one (`auth.jwt()` sets it)." }),
+  secret_env: EnvVarName.optional().meta({
+    description:
+      "Environment variable holding the signing key: a secret for `HS*`, a PEM private key otherwise; the key never goes in the " +
+      "config. Required for the JWT flow.",
+    examples: ["JWT_SECRET"],
+  }),
+  algorithm: JwtAlgorithm.optional().meta({
+    description: "Signs issued tokens; the only algorithm accepted on received ones.",
+    default: JWT_DEFAULTS.algorithm,
+  }),
+  token_url: UrlPath.optional().meta({ description: "Path of the token endpoint.", default: JWT_DEFAULTS.token_url }),
+  exclude_paths: z
+    .array(ExcludePath)
+    .default(() => [])
+    .meta({
+      description:
+        "Route paths that skip authentication: exact (`/articles/{pk}`), or a prefix ending in `*` (`/tags*`), matched against " +
+        "the full path including the app's prefix.",
+      examples: [["/articles/count-words", "/tags*"]],
+    }),
+  verify_credentials_fn: DottedPath.optional().meta({
+    description:
+      "`verify_credentials(username, password) -> str | None`, returning the token's subject. Required unless " +
+      "`get_current_user_fn` is set.",
+    examples: ["blog.auth.verify_credentials"],
+  }),
+  get_current_user_fn: DottedPath.optional().meta({
+    description:
+      "A FastAPI dependency of yours returning the current user. It replaces the JWT flow: every other key but `type` and " +
+      "`exclude_paths` is then an error.",
+    examples: ["blog.auth.current_user"],
+  }),
+  token_lifetime_seconds: z.int().min(1).optional().meta({
+    description: "Lifetime of an issued token, in seconds (`exp - iat`, and the token response's `expires_in`).",
+    default: JWT_DEFAULTS.token_lifetime_seconds,
+  }),
+  issuer: NonEmptyString.optional().meta({ description: "`iss` claim set on issued tokens; received tokens must carry exactly this `iss`. Default: none." }),
+  audience: NonEmptyString.optional().meta({
+    description: "`aud` claim set on issued tokens and required on received ones; without it, a token carrying any `aud` is refused. Default: none.",
+  }),
 });
 type AuthObject = z.output<typeof AuthObject>;
 
@@ -114,12 +137,21 @@ function checkFlow(auth: AuthObject, ctx: z.RefinementCtx): void {
 }
 
 /**
- * Authentication settings: the generated JWT flow, or your own `get_current_user_fn`.
- * Parsing fills the JWT flow's defaults; with `get_current_user_fn`, the JWT-only keys are errors.
- * @example { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify_credentials" }
- * @example { type: "jwt", get_current_user_fn: "blog.auth.current_user", exclude_paths: ["/health"] }
+ * Authentication settings. Parsing fills the JWT flow's defaults; with `get_current_user_fn`,
+ * the JWT-only keys are errors.
  */
-export const AuthConfig = AuthObject.superRefine(checkFlow).transform((auth): JwtAuth | CustomAuth => {
+export const AuthConfig = AuthObject.superRefine(checkFlow)
+  .meta({
+    id: "AuthConfig",
+    description:
+      "Authentication (docs/auth.md): the generated JWT flow (`verify_credentials_fn`, a token endpoint, tokens signed with " +
+      "the key in `secret_env`), or your own `get_current_user_fn` dependency, which replaces it.",
+    examples: [
+      { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify_credentials" },
+      { type: "jwt", get_current_user_fn: "blog.auth.current_user", exclude_paths: ["/health"] },
+    ],
+  })
+  .transform((auth): JwtAuth | CustomAuth => {
   if (auth.get_current_user_fn !== undefined) {
     return { type: auth.type, exclude_paths: auth.exclude_paths, get_current_user_fn: auth.get_current_user_fn };
   }

@@ -7,63 +7,60 @@ import { findDuplicates } from "./duplicates.js";
 import { withArticle } from "./naming.js";
 import { DottedPath, PythonName, SnakeName } from "./primitives.js";
 
-/**
- * The type of a field; decides its Python annotation (SPEC's field types table).
- * `nested` dumps a related model inline and `link` shows a related row as a link object
- * (`{ type, id, label }`); both are allowed in read operations only.
- * @example "datetime"
- */
-export const FieldType = z.enum(["uuid", "str", "email", "int", "float", "bool", "datetime", "date", "json", "nested", "link"]);
+export const FieldType = z.enum(["uuid", "str", "email", "int", "float", "bool", "datetime", "date", "json", "nested", "link"]).meta({
+  description:
+    "Decides the Python annotation: `uuid` → `uuid.UUID`, `str`, `email` (an e-mail validated `str`), `int`, `float`, `bool`, " +
+    "`datetime` → `datetime.datetime`, `date` → `datetime.date`, `json` → `dict[str, Any]`; `nested` dumps a related model " +
+    "inline and `link` shows a related row as a link object (`{ type, id, label }`), both in read shapes only.",
+  examples: ["str"],
+});
 export type FieldType = z.output<typeof FieldType>;
 
 /** Every field type but `nested` and `link`: what request bodies and action parameters may use. */
 export const ScalarFieldType = FieldType.exclude(["nested", "link"]);
 export type ScalarFieldType = z.output<typeof ScalarFieldType>;
 
-/**
- * Eager-loading strategy of a nested field: `selectin` (one extra SELECT per level),
- * `joined` (a JOIN; best for many-to-one), `subquery` (correlated subquery).
- * @default "selectin"
- */
+/** Eager-loading strategy of a nested field (described at the field's `load`). */
 export const LoadStrategy = z.enum(["selectin", "joined", "subquery"]);
 export type LoadStrategy = z.output<typeof LoadStrategy>;
 
-/** Any JSON value (a field's `default`). */
-export const JsonValue = z.json();
+export const JsonValue = z.json().meta({ id: "JsonValue", title: "JSON value" });
 export type JsonValue = z.output<typeof JsonValue>;
 
 const coreKeys = {
-  /** Attribute name in the model and in generated schemas; a Python identifier. @example "title" */
-  name: PythonName,
-  /** The field's type. @example "str" */
+  name: PythonName.meta({ description: "Attribute name in the model and in generated schemas; unique within its list.", examples: ["title"] }),
   type: FieldType,
-  /** Whether the value may be `null` (the annotation becomes `X | None`). @default false */
-  nullable: z.boolean().default(false),
-  /**
-   * Whether a create body must carry the field.
-   * @default true, unless the field is nullable or has a `default`
-   */
-  required: z.boolean().optional(),
-  /** Value used when a create body omits the field; must suit `type`. @example "draft" */
-  default: JsonValue.optional(),
-  /** Text for the generated schema's field description (shown in OpenAPI). */
-  description: z.string().optional(),
-  /**
-   * Scalar only: the name of another resource of the same app whose primary key this field
-   * holds. Generated tests create that resource first (through its `create` route) and send
-   * its key here. It adds no foreign key: the model declares those.
-   * @example "author"
-   */
-  references: SnakeName.optional(),
+  nullable: z.boolean().default(false).meta({ description: "The value may be `null` (the annotation becomes `X | None`)." }),
+  required: z.boolean().optional().meta({
+    description: "Whether a create body must carry the field. Default: `true`, unless the field is nullable or has a `default`.",
+  }),
+  default: JsonValue.optional().meta({
+    description:
+      "Value used when a create body omits the field. It must suit `type` (a UUID string, an integer, an ISO 8601 date…); " +
+      "`null` only for a nullable field; not with `required: true`.",
+    examples: ["draft"],
+  }),
+  description: z.string().optional().meta({ description: "Description of the field in the generated schema and in OpenAPI." }),
+  references: SnakeName.optional().meta({
+    description:
+      "Scalar fields only: the resource of the same app whose primary key this field holds. Generated tests create that " +
+      "resource first (through its `create` route) and send its key here; it adds no foreign key (the model declares " +
+      "those). An operation's own `fields` inherit it from the resource field of the same name. " +
+      "Link fields, required there: the resource whose link objects the field shows (it must set `link`).",
+    examples: ["author"],
+  }),
 };
 
 const nestedKeys = {
-  /** Nested only, required: dotted import path of the related model class. @example "blog.models.Author" */
-  model: DottedPath.optional(),
-  /** Nested only: the relationship is a collection (the sub-schema is wrapped in a list). @default false */
-  many: z.boolean().optional(),
-  /** Nested and link only: eager-loading strategy. @default "selectin" (nested), "joined" (a single link), "selectin" (many links) */
-  load: LoadStrategy.optional(),
+  model: DottedPath.optional().meta({ description: "Nested fields only, and required there: the related model class.", examples: ["blog.models.Author"] }),
+  many: z.boolean().optional().meta({ description: "Nested and link fields only: the relationship is a collection (the value is a list).", default: false }),
+  load: LoadStrategy.optional().meta({
+    description:
+      "Nested and link fields only: the eager-loading strategy (default `selectin`; `joined` for a single link). `selectin` issues one extra SELECT per level (safe for scalar and " +
+      "collection relationships), `joined` a JOIN (best for many-to-one and one-to-one), `subquery` a correlated subquery; " +
+      "levels may differ.",
+    default: "selectin",
+  }),
 };
 
 const FieldCore = z.strictObject(coreKeys);
@@ -121,18 +118,13 @@ type FieldSpecSchema = z.ZodType<FieldSpec, FieldSpecInput>;
 const FieldSpecObject = z.strictObject({
   ...coreKeys,
   ...nestedKeys,
-  /** Nested only, required: the related model's fields to include; entries may nest again. */
   get fields() {
-    return FieldList.optional();
+    return FieldList.optional().meta({ description: "Nested fields only, and required there: the related model's fields to include; they may nest again." });
   },
 });
 type FieldSpecObject = z.output<typeof FieldSpecObject>;
 
-/**
- * One field of a resource, an operation override or an action's parameters.
- * @example { name: "title", type: "str", description: "Headline" }
- * @example { name: "author", type: "nested", model: "blog.models.Author", fields: [{ name: "name", type: "str" }] }
- */
+/** One field of a resource, an operation override or an action's parameters. */
 export const FieldSpec: FieldSpecSchema = FieldSpecObject.superRefine((field, ctx) => {
   if (field.type === "nested") {
     if (field.model === undefined) {
@@ -161,7 +153,18 @@ export const FieldSpec: FieldSpecSchema = FieldSpecObject.superRefine((field, ct
     }
   }
   checkDefault(field, ctx);
-}).transform(resolveField);
+})
+  .meta({
+    description:
+      "A field of a resource's read shape, of an operation's field override, or an action parameter. " +
+      "`model`, `fields`, `many` and `load` belong to nested fields only; `references` to scalar and link fields only.",
+    examples: [
+      { name: "title", type: "str", description: "Headline" },
+      { name: "author", type: "nested", model: "blog.models.Author", fields: [{ name: "name", type: "str" }], load: "joined" },
+    ],
+  })
+  .transform(resolveField)
+  .meta({ id: "FieldSpec" });
 
 function resolveField(field: FieldSpecObject): FieldSpec {
   const core: Omit<ResolvedFieldCore, "name"> = {
@@ -247,15 +250,12 @@ function checkUniqueNames(fields: readonly { name: string }[], ctx: z.Refinement
   }
 }
 
-/**
- * A non-empty list of fields with unique names: a resource's read shape or a nested
- * field's sub-fields.
- * @example [{ name: "id", type: "uuid" }, { name: "title", type: "str" }]
- */
+/** A non-empty list of fields with unique names: a resource's read shape or a nested field's sub-fields. */
 export const FieldList: z.ZodArray<FieldSpecSchema> = z
   .array(FieldSpec)
   .min(1, "must list at least one field")
-  .superRefine(checkUniqueNames);
+  .superRefine(checkUniqueNames)
+  .meta({ id: "FieldList", description: "A non-empty list of fields with unique names." });
 
 /**
  * Adds an issue at `[i].type` for each nested field of `fields` (request bodies and action
@@ -267,10 +267,7 @@ export function rejectNested(fields: readonly FieldSpec[], ctx: z.RefinementCtx,
   });
 }
 
-/**
- * A possibly empty list of scalar fields with unique names: an action's parameters.
- * @example [{ name: "reason", type: "str", required: false }]
- */
+/** A possibly empty list of scalar fields with unique names: an action's parameters. */
 export const ParamList = z
   .array(FieldSpec)
   .superRefine((fields, ctx) => {
@@ -278,14 +275,9 @@ export const ParamList = z
     rejectNested(fields, ctx, [], "action params must be scalar: nested fields are only allowed in get and list");
   });
 
-/**
- * A column to order by, with its direction.
- * @example { column: "created_at", direction: "desc" }
- */
+/** A column to order by, with its direction (`{ column: "created_at", direction: "desc" }`). */
 export const ColumnRef = z.strictObject({
-  /** Model attribute to order by. */
-  column: PythonName,
-  /** Sort direction. @default "asc" */
-  direction: z.enum(["asc", "desc"]).default("asc"),
+  column: PythonName.meta({ description: "Model attribute to order by." }),
+  direction: z.enum(["asc", "desc"]).default("asc").meta({ description: "Sort direction." }),
 });
 export type ColumnRef = z.output<typeof ColumnRef>;

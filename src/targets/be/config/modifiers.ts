@@ -20,6 +20,7 @@ export const ModifierConfig = z
     }),
   })
   .meta({
+    id: "ModifierEntry",
     description: "One modifier of a list entry; the modifier operation named by `type` validates the other keys.",
     examples: [{ type: "paginate", mode: "keyset", default_page_size: 20, max_page_size: 100 }],
   });

@@ -9,27 +9,31 @@ import { ModifierList } from "./modifiers.js";
 import { Identifier, SnakeName } from "./primitives.js";
 import { recordDefaulted } from "./provenance.js";
 
-const OperationObject = z.looseObject({
-  /** The entry's name: the operation's name, or a label of your own when `type` is given. @example "list_published" */
-  name: Identifier,
-  /** The operation to run. @default name */
-  type: Identifier.optional(),
-  /** Modifiers of the entry (lists only): filter, order, paginate, or types packages add. */
-  modifiers: ModifierList.optional(),
-});
+const OperationObject = z
+  .looseObject({
+    name: Identifier.meta({
+      description: "The entry's name, unique within the resource: the operation's name, or a label of your own when `type` is given.",
+      examples: ["list_published"],
+    }),
+    type: Identifier.optional().meta({ description: "The operation to run. Default: `name`." }),
+    modifiers: ModifierList.optional().meta({ description: "Modifiers of the entry (lists only): filter, order, paginate, or types packages add." }),
+  })
+  .meta({
+    id: "OperationEntry",
+    description: "An operation entry with options; its other keys are the options of the operation it runs, checked by that operation.",
+  });
 
 /** A parsed operation entry: its name, the operation it runs, and that operation's options as written. */
 type OperationEntry = z.output<typeof OperationObject> & { type: string };
 
-/**
- * One entry of a resource's `operations`: an operation name, or an object with a `name`,
- * an optional `type` and the operation's options. Both forms parse to `{ name, type, …options }`.
- * @example "get"
- * @example { name: "list_published", type: "list", modifiers: [{ type: "paginate", max_page_size: 20 }] }
- */
+/** One entry of a resource's `operations`; both forms parse to `{ name, type, …options }`. */
 export const OperationConfig = z
   .union([Identifier, OperationObject], {
     error: 'expected an operation name like "get", or an object { name, type?, ...options }',
+  })
+  .meta({
+    description: "An operation name (`\"get\"`), or an object `{ name, type?, ...options }`.",
+    examples: ["get", { name: "list_published", type: "list", modifiers: [{ type: "paginate", max_page_size: 20 }] }],
   })
   .transform((entry): OperationEntry => {
     if (typeof entry === "string") return recordDefaulted({ name: entry, type: entry }, ["name", "type"]);
@@ -42,18 +46,23 @@ export const CrudOperationType = z.enum(["get", "list", "create", "update", "del
 export type CrudOperationType = z.output<typeof CrudOperationType>;
 
 const crudKeys = {
-  /** The entry's name. */
-  name: Identifier,
-  /** The operation. */
-  type: CrudOperationType,
-  /** Fields of this operation's schema, instead of the resource's. @default the resource's fields */
-  fields: FieldList.optional(),
-  /** Summary of the endpoint in OpenAPI. */
-  summary: z.string().optional(),
-  /** Whether this endpoint requires an authenticated user (only when the project sets `auth`). @default the resource's, else the app's, else the project's `require_auth` */
-  require_auth: z.boolean().optional(),
-  /** Emit tests for this endpoint. @default the resource's, else the app's, else the project's `generate_tests` */
-  generate_tests: z.boolean().optional(),
+  name: Identifier.meta({ description: "The entry's name." }),
+  type: CrudOperationType.meta({ description: "The operation. Default: `name`." }),
+  fields: FieldList.optional().meta({
+    description:
+      "`create` and `update` only: the scalar fields of the request body, instead of the resource's. `get` and `list` " +
+      "answer with the resource's read shape and `delete` returns no body, so they take no `fields`. " +
+      "Default: the resource's scalar fields.",
+  }),
+  summary: z.string().optional().meta({ description: "The endpoint's summary in OpenAPI." }),
+  require_auth: z.boolean().optional().meta({
+    description:
+      "Whether this endpoint requires an authenticated user (with `auth` only); `{ name: \"get\", require_auth: false }` " +
+      "makes one route of a protected resource public. Default: the resource's, else the app's, else the project's `require_auth`.",
+  }),
+  generate_tests: z.boolean().optional().meta({
+    description: "Generate tests for this endpoint. Default: the resource's, else the app's, else the project's `generate_tests`.",
+  }),
   representation: SnakeName.optional().meta({
     description: "get, list, create and update: the representation the endpoint answers with (see the resource's `representations`). Default: the resource's `default_representation`.",
     examples: ["summary"],
@@ -79,22 +88,30 @@ function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[
   }
 }
 
-/**
- * Options of `get`, `create`, `update` and `delete` (and the CRUD keys of `list`).
- * `create` and `update` fields must be scalar; `get`, `list` and `delete` take no `fields`
- * (reads answer with the resource's read shape).
- * @example { name: "create", type: "create", fields: [{ name: "title", type: "str" }] }
- */
-export const CrudOptions = z.strictObject(crudKeys).superRefine(checkCrudFields);
+/** Options of `get`, `create`, `update` and `delete` (and the CRUD keys of `list`). */
+export const CrudOptions = z
+  .strictObject(crudKeys)
+  .superRefine(checkCrudFields)
+  .meta({
+    description: "Options of `get`, `create`, `update` and `delete`.",
+    examples: [{ name: "create", fields: [{ name: "title", type: "str" }] }, { name: "get", require_auth: false }],
+  });
 export type CrudOptions = z.output<typeof CrudOptions>;
 
-/**
- * Options of `list`: the CRUD keys plus its modifiers (filter, order, paginate, …).
- * @example { name: "list", type: "list", modifiers: [{ type: "paginate", default_page_size: 20 }] }
- */
+/** Options of `list`: the CRUD keys plus its modifiers (filter, order, paginate, …). */
 export const ListOptions = z
-  .strictObject({ ...crudKeys, type: z.literal("list"), modifiers: ModifierList.default(() => []) })
+  .strictObject({
+    ...crudKeys,
+    type: z.literal("list").meta({ description: "The operation. Default: `name`." }),
+    modifiers: ModifierList.default(() => []).meta({ description: "What clients may do with the list: filter, order, paginate, or modifier types packages add." }),
+  })
   .superRefine((options, ctx) => {
     checkCrudFields(options, ctx);
+  })
+  .meta({
+    description:
+      "Options of `list`. Without an `order` modifier rows come in primary-key order; without a `paginate` modifier a page " +
+      "walks keyset pages of the paginate defaults (see docs/be.md, Lists).",
+    examples: [{ name: "list", modifiers: [{ type: "filter", fields: ["status"] }, { type: "paginate", default_page_size: 20 }] }],
   });
 export type ListOptions = z.output<typeof ListOptions>;

@@ -18,26 +18,56 @@ export const AppList = scoped("app", z.array(App).min(1, "must list at least one
 
 const SHORTHAND_KEYS = ["module", "resources", "prefix"] as const;
 
-const ProjectObject = z.strictObject({
-  /** Dotted package the generated tree lives in; prefixes every generated import. @default "" */
-  package_prefix: PackagePath.default(""),
-  /** The databases. @default one database `{ key: "default", default: true }` read from `DATABASE_URL` */
-  databases: z.array(DatabaseConfig).optional(),
-  /** JWT authentication; when set, the backend gains an `auth/` package and handlers require a user. @default none */
-  auth: AuthConfig.optional(),
-  /** Emit tests for every endpoint (apps, resources and operations may override). @default false */
-  generate_tests: z.boolean().default(false),
-  /** Whether handlers require an authenticated user when `auth` is set (apps, resources and operations may override). @default true */
-  require_auth: z.boolean().default(true),
-  /** The apps; or use the single-app shorthand `module` + `resources` (+ `prefix`) instead. */
-  apps: AppList.optional(),
-  /** Single-app shorthand: the app's Python package (`AppConfig.module`). */
-  module: PythonName.optional(),
-  /** Single-app shorthand: the app's resources (`AppConfig.resources`). */
-  resources: z.array(ResourceConfig).min(1, "must list at least one resource").optional(),
-  /** Single-app shorthand: the URL prefix of all routes. @default "" (routes at the root, e.g. `/articles`) */
-  prefix: MountPrefix.optional(),
-});
+const ProjectObject = z
+  .strictObject({
+    package_prefix: PackagePath.default("").meta({
+      description: "Package the generated tree lives in; prefixes every generated import.",
+      examples: ["backend.api"],
+    }),
+    databases: z
+      .array(DatabaseConfig)
+      .optional()
+      .meta({
+        description:
+          "The database connections; exactly one has `default: true`, and keys are unique. " +
+          'Default: one database `{ key: "default", default: true }`, read from `DATABASE_URL`.',
+      }),
+    auth: AuthConfig.optional().meta({
+      description: "Authentication (docs/auth.md). When set, an `auth/` package is generated and handlers get a `current_user` dependency.",
+    }),
+    generate_tests: z.boolean().default(false).meta({
+      description:
+        "Generate `{module}/tests/test_{name}.py` for every endpoint (docs/testing.md); apps, resources and operation entries may override it.",
+    }),
+    require_auth: z.boolean().default(true).meta({
+      description:
+        "Whether handlers require an authenticated user when `auth` is set; apps, resources and operation entries may override it.",
+    }),
+    apps: AppList.optional().meta({
+      description: "The apps of a multi-app project; app modules and app prefixes are unique. Not with `module`, `resources` or `prefix`.",
+    }),
+    module: PythonName.optional().meta({ description: "Single-app shorthand: the app's Python package. Requires `resources`.", examples: ["blog"] }),
+    resources: z
+      .array(ResourceConfig)
+      .min(1, "must list at least one resource")
+      .optional()
+      .meta({ description: "Single-app shorthand: the app's resources. Requires `module`." }),
+    prefix: MountPrefix.optional().meta({
+      description: 'Single-app shorthand: the URL prefix of every route. Default: `""` (routes at the root, e.g. `/articles`).',
+    }),
+  })
+  .meta({
+    description:
+      "A `be` project: databases, optional auth, and its apps; give either `apps` or the single-app shorthand " +
+      "`module` + `resources` (+ `prefix`), never both.",
+    examples: [
+      {
+        package_prefix: "backend",
+        module: "blog",
+        resources: [{ model: "blog.models.Article", fields: [{ name: "id", type: "uuid" }], operations: ["get"] }],
+      },
+    ],
+  });
 type ProjectObject = z.output<typeof ProjectObject>;
 
 /** A project-level check's view of one app's resources and the config path they sit at. */
@@ -153,15 +183,7 @@ function shorthandApp(project: ProjectObject): App {
   return { config: { module: project.module, resources: project.resources }, prefix: project.prefix ?? "" };
 }
 
-/**
- * A `be` project: databases, optional auth, and its apps (or one app in shorthand).
- * @example
- * {
- *   package_prefix: "backend",
- *   module: "blog",
- *   resources: [{ model: "blog.models.Article", fields: [{ name: "id", type: "uuid" }], operations: ["get"] }],
- * }
- */
+/** A `be` project: databases, optional auth, and its apps (or one app in shorthand). */
 export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
   checkShape(project, ctx);
   if (project.databases) checkDatabases(project.databases, ctx);

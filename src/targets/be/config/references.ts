@@ -6,12 +6,15 @@
 
 import type { z } from "zod";
 import { type FieldSpec, FieldList, ParamList, type ScalarField, isScalar } from "./fields.js";
-import { withArticle } from "./naming.js";
+import { defaultResourceName, withArticle } from "./naming.js";
 import type { OperationConfig } from "./operations.js";
+import { DottedPath } from "./primitives.js";
 
 /** The parts of a parsed resource the reference rules read. */
 export interface ReferencingResource {
-  name: string;
+  /** Undefined while the resource's own defaults are not filled yet (cross-checks run first). */
+  name?: string;
+  model?: string;
   link?: unknown;
   pk: string;
   pk_type: string;
@@ -80,10 +83,15 @@ function quoted(names: readonly string[]): string {
   return names.map((name) => `"${name}"`).join(", ");
 }
 
+// A resource whose model path is malformed has its own error: it names no resource here.
+function resourceNames(resources: readonly ReferencingResource[]): string[] {
+  return resources.flatMap((resource) => resource.name ?? (DottedPath.safeParse(resource.model).success ? [defaultResourceName(resource.model as string)] : []));
+}
+
 /** The problem with a link field showing links of `name` among `resources`, or undefined. */
 function linkProblem(name: string, resources: readonly ReferencingResource[]): string | undefined {
   const target = resources.find((resource) => resource.name === name);
-  if (target === undefined) return `unknown resource "${name}"; resources of this app: ${quoted(resources.map((resource) => resource.name))}`;
+  if (target === undefined) return `unknown resource "${name}"; resources of this app: ${quoted(resourceNames(resources))}`;
   if (target.link === undefined) return `resource "${name}" has no link: set link: { name: <its label field> } on it`;
   return undefined;
 }
@@ -91,7 +99,7 @@ function linkProblem(name: string, resources: readonly ReferencingResource[]): s
 /** The problem with `field` referencing `name` among `resources`, or undefined. */
 function referenceProblem(field: ScalarField, name: string, resources: readonly ReferencingResource[]): string | undefined {
   const target = resources.find((resource) => resource.name === name);
-  if (target === undefined) return `unknown resource "${name}"; resources of this app: ${quoted(resources.map((resource) => resource.name))}`;
+  if (target === undefined) return `unknown resource "${name}"; resources of this app: ${quoted(resourceNames(resources))}`;
   if (createEntry(target) === undefined) {
     return `resource "${name}" has no create operation: tests create the referenced resource first, through its create route`;
   }

@@ -6,53 +6,54 @@ import { z } from "zod";
 import { scoped } from "../../../codegen/index.js";
 import { actionSlug } from "./actions.js";
 import { findDuplicates } from "./duplicates.js";
-import { type FieldSpec, FieldList } from "./fields.js";
-import { withArticle } from "./naming.js";
-import { defaultResourceName, defaultRoutePrefix } from "./naming.js";
+import { type FieldSpec, FieldList, isScalar } from "./fields.js";
+import { defaultResourceName, defaultRoutePrefix, withArticle } from "./naming.js";
 import { OperationConfig } from "./operations.js";
-import { DottedPath, PythonName, SnakeName, UrlPath } from "./primitives.js";
+import { DottedPath, PythonName, SnakeName, UrlPath, isDunder } from "./primitives.js";
 import { LinksConfig, READ_REPRESENTATION, RepresentationList } from "./representations.js";
 import { SearchConfig } from "./search.js";
 import { recordDefaulted, wasDefaulted } from "./provenance.js";
 
-/** Types a primary key may have. @default "uuid" */
+/** Types a primary key may have. */
 export const PkType = z.enum(["uuid", "int", "str"]);
 export type PkType = z.output<typeof PkType>;
 
 /** Operation entries of a resource: a scope, so each entry's operation runs once per entry. */
 export const OperationList = scoped("operation", z.array(OperationConfig).min(1, "must list at least one operation"));
 
-/**
- * A model exposed over HTTP.
- * @example
- * {
- *   model: "blog.models.Article",
- *   fields: [{ name: "id", type: "uuid" }, { name: "title", type: "str" }],
- *   operations: ["get", "list", "create", "update", "delete"],
- * }
- */
+/** A model exposed over HTTP. */
 export const ResourceConfig = z
   .strictObject({
-    /** Dotted import path of the SQLAlchemy model class. Required. @example "blog.models.Article" */
-    model: DottedPath,
-    /** Snake-case name used for files, functions and tests. @default the model class in snake_case (`StockMovement` → `stock_movement`) */
-    name: SnakeName.optional(),
-    /** Path the resource's routes are mounted at, under the app's prefix. @default "/" + the model class's plural slug (`StockMovement` → `/stock-movements`) */
-    route_prefix: UrlPath.optional(),
-    /** Primary-key attribute of the model. @default "id" */
-    pk: PythonName.default("id"),
-    /** Type of the primary key (path parameter `{pk}`). @default "uuid" */
-    pk_type: PkType.default("uuid"),
-    /** Key of the database holding the model. @default the database with `default: true` */
-    db_key: z.string().optional(),
-    /** Emit `{module}/tests/test_{name}.py` for this resource; an operation's own `generate_tests` wins. @default the app's, else the project's `generate_tests` */
-    generate_tests: z.boolean().optional(),
-    /** Whether handlers require an authenticated user (only when the project configures `auth`); an operation's own `require_auth` wins. @default the app's, else the project's `require_auth` */
-    require_auth: z.boolean().optional(),
-    /** The read shape: fields of the responses of `get` and `list`, and the default fields of the other operations. Non-empty. */
-    fields: FieldList,
-    /** The operations, as names (`"get"`) or objects (`{ name, type?, ...options }`). Non-empty. */
-    operations: OperationList,
+    model: DottedPath.meta({ description: "The SQLAlchemy model class.", examples: ["blog.models.Article"] }),
+    name: SnakeName.optional().meta({
+      description:
+        "Names the generated files (`{module}/routes/{name}.py`, …), functions and tests; unique within the app. " +
+        "Default: the model class in snake_case (`StockMovement` → `stock_movement`).",
+    }),
+    route_prefix: UrlPath.optional().meta({
+      description:
+        "Where the resource's routes are mounted, under the app's prefix; unique within the app. Default: `/` and the plural " +
+        "slug of the model class (`StockMovement` → `/stock-movements`, `Category` → `/categories`, `Address` → `/addresses`); " +
+        "set it for irregular plurals (`Person` → `/people`).",
+    }),
+    pk: PythonName.default("id").meta({ description: "Primary-key attribute of the model." }),
+    pk_type: PkType.default("uuid").meta({
+      description: "Type of the primary key (the `{pk}` path parameter). When `fields` lists the primary key, its type must be this.",
+    }),
+    db_key: z.string().optional().meta({ description: "Key of the database holding the model, one of `databases`. Default: the default database." }),
+    generate_tests: z.boolean().optional().meta({
+      description:
+        "Generate `{module}/tests/test_{name}.py` for this resource (an operation entry's own value wins). Default: the app's, else the project's `generate_tests`.",
+    }),
+    require_auth: z.boolean().optional().meta({
+      description:
+        "Whether the resource's handlers require an authenticated user. Only has an effect when the project sets `auth`; " +
+        "an operation entry's own `require_auth` wins over it. Default: the app's, else the project's `require_auth`.",
+    }),
+    fields: FieldList.meta({
+      description: "The read shape: the fields of `get` and `list` responses, and the fields every other operation uses unless it overrides them.",
+    }),
+    operations: OperationList.meta({ description: "What the resource serves: operation names (`\"get\"`) or entries with options." }),
     search: SearchConfig.optional(),
     link: LinksConfig.optional(),
     representations: RepresentationList.default(() => []).meta({ description: "Named response shapes besides `read` (the resource's `fields`); entries pick one with `representation`." }),
@@ -62,6 +63,14 @@ export const ResourceConfig = z
     checkOperations(resource.operations, ctx);
     checkSearchAndLink(resource, ctx);
     checkRepresentations(resource, ctx);
+    // The name derived from a model path that failed its own check is not worth a second message.
+    if (resource.name === undefined && DottedPath.safeParse(resource.model).success && isDunder(defaultResourceName(resource.model))) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["model"],
+        message: `the resource name derived from it ("${defaultResourceName(resource.model)}") is a special Python name; set name`,
+      });
+    }
     const pkIndex = resource.fields.findIndex((field) => field.name === resource.pk);
     const pkField = resource.fields[pkIndex];
     if (pkField && pkField.type !== resource.pk_type) {
@@ -71,6 +80,17 @@ export const ResourceConfig = z
         message: `the primary key "${resource.pk}" has pk_type "${resource.pk_type}": make them agree (set pk_type: "${pkField.type}" or change this type)`,
       });
     }
+  })
+  .meta({
+    id: "ResourceConfig",
+    description: "A SQLAlchemy model exposed over HTTP by a list of operations.",
+    examples: [
+      {
+        model: "blog.models.Article",
+        fields: [{ name: "id", type: "uuid" }, { name: "title", type: "str" }],
+        operations: ["get", "list", "create", "update", "delete"],
+      },
+    ],
   })
   .transform(({ model, name, route_prefix, ...rest }) => {
     const resolved = {
@@ -131,7 +151,7 @@ function checkSearchAndLink(resource: { fields: readonly FieldSpec[]; search?: S
   });
   if (resource.link !== undefined) {
     const field = byName.get(resource.link.name);
-    if (field === undefined || field.type === "nested" || field.type === "json") {
+    if (field === undefined || !isScalar(field) || field.type === "json") {
       ctx.addIssue({ code: "custom", path: ["link", "name"], message: `"${resource.link.name}" must be a scalar field of this resource (its value labels the links)` });
     }
   }

@@ -20,6 +20,13 @@ export function searchExpression(search: SearchConfig, model: string, runtimePac
   return `${cls}(${args.join(", ")})`;
 }
 
+// What discovery.py and indexes.py import for themselves: a model class of the same name
+// is spelled with its module instead.
+const OWN_NAMES: ReadonlySet<string> = new Set([
+  "BoolSource", "Catalog", "EnumSource", "FilterCatalog", "FilterSpec", "FreeTextSource", "FullTextSearch", "Index", "ListSpec",
+  "LiteralSource", "OrderInfo", "RefSource", "Rows", "SelfSource", "TrigramSearch", "ValuesPage", "ValuesRequest",
+]);
+
 /** Names of a project's models, resources and sessions in one module, with its imports. */
 export class ProjectNames {
   readonly #project: ProjectConfig;
@@ -42,10 +49,13 @@ export class ProjectNames {
     }
   }
 
-  /** The model class as the module names it: `Article`, or `shop.models.Article` when another model shares the class name. */
+  /**
+   * The model class as the module names it: `Article`, or `shop.models.Article` when another
+   * model shares the class name or the module imports a name of its own spelled the same.
+   */
   model(resource: ResourceConfig): string {
     const [module, name] = Name.fromDotted(resource.model);
-    const clash = (this.#models.get(name.pascal)?.size ?? 0) > 1;
+    const clash = (this.#models.get(name.pascal)?.size ?? 0) > 1 || OWN_NAMES.has(name.pascal);
     if (clash) {
       this.#imports.add(module);
       return `${module}.${name.pascal}`;

@@ -9,8 +9,8 @@ import { ImportCollector, Name, prefixImport } from "../../../codegen/index.js";
 import { type FieldSpec, type LinkField, type NestedField, READ_REPRESENTATION, type ResourceConfig, withArticle } from "../config/schema.js";
 import { optional, scalarAnnotation } from "../python/annotations.js";
 import { pythonString } from "../python/literals.js";
-import type { ResourceView } from "../resource.js";
-import { Field, SchemaClass, type SchemaModule } from "./schemas.js";
+import { type ModelRef, type ResourceView, collectionKey, modelRef } from "../resource.js";
+import { Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
 import { type SerializedField, SerializerFn, type SerializerModule } from "./serializers.js";
 
 const LOADER_FUNCTIONS = { selectin: "selectinload", joined: "joinedload", subquery: "subqueryload" } as const;
@@ -45,7 +45,7 @@ export function linkNames(view: ResourceView, resource: ResourceConfig): { schem
   const prefix = view.runtimePackage.replace(/\.?runtime$/, "");
   const module = view.app.module;
   return {
-    schema: `${Name.fromDotted(resource.model)[1].pascal}Link`,
+    schema: `${modelRef(resource.model).name}Link`,
     schemaModule: prefixImport(prefix, module, "schemas", resource.name),
     serializer: `to_${resource.name}_link`,
     serializerModule: prefixImport(prefix, module, "serializers", resource.name),
@@ -87,7 +87,7 @@ export class ReadShape {
     const fields = declared?.fields ?? (declared === undefined ? view.config.fields : undefined);
     const loaderImports = new ImportCollector();
     // A builder gets the row with everything the resource's own fields show.
-    const loaders = loaderChains(view, view.modelClass, view.modelModule, fields ?? view.config.fields, loaderImports);
+    const loaders = loaderChains(view.model, fields ?? view.config.fields, loaderImports);
     if (fields === undefined) {
       const [module, builder] = Name.fromDotted(declared!.builder!);
       const serializer = { name: builder.raw, module: { dotted: module } };
@@ -105,11 +105,10 @@ export class ReadShape {
     const pascal = name === READ_REPRESENTATION ? "Read" : new Name(name).pascal;
     const added: { schemas: SchemaClass[]; serializers: SerializerFn[] } = { schemas: [], serializers: [] };
     const serializer = this.#build(added, {
-      name: `${view.modelClass}${pascal}`,
+      name: `${view.model.name}${pascal}`,
       doc: name === READ_REPRESENTATION ? `${capitalize(withArticle(view.label))}, as returned by get and list.` : `${capitalize(withArticle(view.label))}, as the \`\`${name}\`\` representation shows it.`,
       fields,
-      modelClass: view.modelClass,
-      modelModule: view.modelModule,
+      model: view.model,
     });
     // Sub-schemas first (innermost first), so every class is defined before it is used.
     added.schemas.forEach((schema) => this.#schemaModule.add(schema));
@@ -126,36 +125,40 @@ export class ReadShape {
     };
   }
 
-  #build(added: { schemas: SchemaClass[]; serializers: SerializerFn[] }, request: { name: string; doc: string; fields: readonly FieldSpec[]; modelClass: string; modelModule: string }): SerializerFn {
+  #build(added: { schemas: SchemaClass[]; serializers: SerializerFn[] }, request: { name: string; doc: string; fields: readonly FieldSpec[]; model: ModelRef }): SerializerFn {
+    const view = this.#view;
     const imports = new ImportCollector();
     const serializerImports = new ImportCollector();
     const fields: Field[] = [];
     const serialized: SerializedField[] = [];
+    const names = request.fields.map((spec) => spec.name);
     for (const spec of request.fields) {
       if (spec.type === "nested") {
         const sub = this.#nested(added, request.name, spec);
         const annotation = optional(spec.many ? `list[${sub.schema.name}]` : sub.schema.name, spec.nullable);
-        fields.push(new Field({ name: spec.name, annotation, description: spec.description }));
+        fields.push(fieldNamed(spec.name, names, { annotation, description: spec.description }));
         serialized.push({ name: spec.name, nested: sub, many: spec.many, nullable: spec.nullable });
       } else if (spec.type === "link") {
         const link = this.#linkTo(spec);
         imports.addFrom(link.schemaModule, link.schema);
         serializerImports.addFrom(link.serializerModule, link.serializer);
-        fields.push(new Field({ name: spec.name, annotation: optional(spec.many ? `list[${link.schema}]` : link.schema, spec.nullable), description: spec.description }));
+        fields.push(fieldNamed(spec.name, names, { annotation: optional(spec.many ? `list[${link.schema}]` : link.schema, spec.nullable), description: spec.description }));
         serialized.push({ name: spec.name, nested: { name: link.serializer, argument: spec.name }, many: spec.many, nullable: spec.nullable });
       } else {
-        fields.push(new Field({ name: spec.name, annotation: optional(scalarAnnotation(spec.type, imports), spec.nullable), description: spec.description }));
+        const references = spec.references === undefined ? undefined : collectionKey(view, spec.references);
+        fields.push(fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(spec.type, imports), spec.nullable), description: spec.description, references }));
         serialized.push({ name: spec.name });
       }
     }
-    const schema = new SchemaClass({ module: this.#schemaModule, name: request.name, doc: request.doc, fields, imports });
+    // Clients read the key field of the resource's own read schemas from `x-pk`.
+    const pk = request.model === view.model && names.includes(view.pk) ? view.pk : undefined;
+    const schema = new SchemaClass({ module: this.#schemaModule, name: request.name, doc: request.doc, fields, pk, imports });
     const serializer = new SerializerFn({
       module: this.#serializerModule,
       name: `to_${new Name(request.name).snake}`,
       schema,
-      modelClass: request.modelClass,
-      modelModule: request.modelModule,
-      argument: new Name(request.modelClass).snake,
+      model: request.model,
+      argument: new Name(request.model.name).snake,
       fields: serialized,
       imports: serializerImports,
     });
@@ -165,14 +168,12 @@ export class ReadShape {
   }
 
   #nested(added: { schemas: SchemaClass[]; serializers: SerializerFn[] }, parent: string, spec: NestedField): SerializerFn {
-    const [modelModule, modelName] = Name.fromDotted(spec.model);
     const words = new Name(spec.name).snake.replace(/_/g, " ");
     return this.#build(added, {
       name: `${parent}${new Name(spec.name).pascal}Nested`,
       doc: `${spec.many ? `One of the ${words}` : `The ${words}`}, as embedded in \`\`${parent}\`\`.`,
       fields: spec.fields,
-      modelClass: modelName.pascal,
-      modelModule,
+      model: modelRef(spec.model),
     });
   }
 
@@ -202,15 +203,14 @@ export class ReadShape {
         imports: imports.update(view.pkImports),
       }),
     );
-    const argument = new Name(view.modelClass).snake;
+    const argument = new Name(view.model.name).snake;
     const text = label !== undefined && (label.type === "str" || label.type === "email") && !label.nullable;
     this.#serializerModule.add(
       new SerializerFn({
         module: this.#serializerModule,
         name: names.serializer,
         schema,
-        modelClass: view.modelClass,
-        modelModule: view.modelModule,
+        model: view.model,
         argument,
         fields: [
           { name: "type", value: pythonString(names.type) },
@@ -228,20 +228,19 @@ export function capitalize(text: string): string {
 
 // One chain per nested or linked leaf: SQLAlchemy merges the shared prefixes (SPEC rule 3:
 // a joined outer with a selectin inner composes as joined-then-selectin).
-function loaderChains(view: ResourceView, modelClass: string, modelModule: string, fields: readonly FieldSpec[], imports: ImportCollector, prefix = ""): string[] {
+function loaderChains(model: ModelRef, fields: readonly FieldSpec[], imports: ImportCollector, prefix = ""): string[] {
   const chains: string[] = [];
   for (const spec of fields) {
     if (spec.type !== "nested" && spec.type !== "link") continue;
-    imports.addFrom(modelModule, modelClass);
+    imports.addFrom(model.module, model.importName);
     const loader = LOADER_FUNCTIONS[spec.load];
     imports.addFrom("sqlalchemy.orm", loader);
-    const link = `${prefix === "" ? loader : `${prefix}.${loader}`}(${modelClass}.${spec.name})`;
+    const link = `${prefix === "" ? loader : `${prefix}.${loader}`}(${model.local}.${spec.name})`;
     if (spec.type === "link") {
       chains.push(link);
       continue;
     }
-    const [innerModule, innerName] = Name.fromDotted(spec.model);
-    const inner = loaderChains(view, innerName.pascal, innerModule, spec.fields, imports, link);
+    const inner = loaderChains(modelRef(spec.model), spec.fields, imports, link);
     chains.push(...(inner.length > 0 ? inner : [link]));
   }
   return chains;

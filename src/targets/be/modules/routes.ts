@@ -105,16 +105,16 @@ export class RoutesModule {
     });
     if (this.#search) {
       const search = this.#search;
-      imports.addFrom(view.modelModule, view.modelClass);
-      context.search = { name: "_SEARCH", expression: searchExpression(search, view.modelClass, view.runtimePackage, imports), comment: `What \`\`?q=\`\` searches, and how: see ${search.strategy === "trigram" ? "indexes.py for its trigram indexes" : "indexes.py for its full-text index"}.` };
+      imports.addFrom(view.model.module, view.model.importName);
+      context.search = { name: "_SEARCH", expression: searchExpression(search, view.model.local, view.runtimePackage, imports), comment: `What \`\`?q=\`\` searches, and how: see ${search.strategy === "trigram" ? "indexes.py for its trigram indexes" : "indexes.py for its full-text index"}.` };
     }
     context.loaders = [...this.#loaders.values()].map(({ helper, read }) => {
-      imports.addFrom("sqlalchemy", "select").addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom(view.modelModule, view.modelClass);
+      imports.addFrom("sqlalchemy", "select").addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom(view.model.module, view.model.importName);
       const options = this.readOptions(read);
       return {
         name: helper.name,
         variable: view.variable,
-        model: view.modelClass,
+        model: view.model.local,
         pk: view.pk,
         pk_annotation: view.pkAnnotation,
         options: options ? `.options(*${options.name})` : "",

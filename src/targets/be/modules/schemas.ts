@@ -3,34 +3,70 @@
 // on first use, create/update bodies, action params). An empty module writes no file.
 
 import { FileFragment, type Fragment, ImportCollector, SnippetFragment } from "../../../codegen/index.js";
-import { docstringText, pythonString } from "../python/literals.js";
+import { docstringText, keywordString, pythonString } from "../python/literals.js";
 import type { ResourceView } from "../resource.js";
+
+/** Attributes of Pydantic's `BaseModel`: a field named like one would shadow it. */
+const BASE_MODEL_NAMES: ReadonlySet<string> = new Set([
+  "construct", "copy", "dict", "from_orm", "json", "parse_file", "parse_obj", "parse_raw", "schema", "schema_json", "update_forward_refs", "validate",
+]);
+
+/**
+ * The Python attribute of a field called `name` in requests and responses: the name
+ * itself, or — when it would shadow a `BaseModel` attribute or sit in Pydantic's `model_`
+ * namespace — the name with `_` appended (more while another field has that name). The
+ * field then keeps `name` as its alias, so clients and the database see `name`.
+ * @example pydanticAttribute("copy", ["copy", "title"]) // "copy_"
+ */
+export function pydanticAttribute(name: string, siblings: readonly string[]): string {
+  if (!BASE_MODEL_NAMES.has(name) && !name.startsWith("model_")) return name;
+  let attribute = `${name}_`;
+  while (siblings.includes(attribute)) attribute += "_";
+  return attribute;
+}
 
 /** One attribute of a generated Pydantic class. */
 export class Field {
+  /** The name clients and the model know the field by. */
   readonly name: string;
+  /** The Python attribute of the generated class (see `pydanticAttribute`). */
+  readonly attribute: string;
   /** Python annotation, e.g. `uuid.UUID`, `str | None`, `list[ArticleReadTagsNested]`. */
   readonly annotation: string;
   /** Python expression of the default, or undefined when the field is required. */
   readonly default: string | undefined;
   /** Text for OpenAPI, as the user wrote it. */
   readonly description: string | undefined;
+  /** The collection key of the resource whose key this field holds (`x-references` in OpenAPI). */
+  readonly references: string | undefined;
 
-  constructor(options: { name: string; annotation: string; default?: string; description?: string }) {
+  constructor(options: { name: string; attribute?: string; annotation: string; default?: string; description?: string; references?: string }) {
     this.name = options.name;
+    this.references = options.references;
+    this.attribute = options.attribute ?? options.name;
     this.annotation = options.annotation;
     this.default = options.default;
     this.description = options.description;
   }
 
-  /** `name: annotation = default`, the description folded into `Field(...)`. */
+  /** Whether the attribute differs from the name (the class then validates by either). */
+  get aliased(): boolean {
+    return this.attribute !== this.name;
+  }
+
+  /** `attribute: annotation = default`, the alias and description folded into `Field(...)`. */
   get line(): string {
-    const head = `${this.name}: ${this.annotation}`;
-    if (this.description === undefined) return this.default === undefined ? head : `${head} = ${this.default}`;
-    const description = `description=${pythonString(this.description)}`;
-    if (this.default === undefined) return `${head} = Field(${description})`;
-    if (this.default.startsWith("Field(")) return `${head} = ${this.default.slice(0, -1)}, ${description})`;
-    return `${head} = Field(default=${this.default}, ${description})`;
+    const head = `${this.attribute}: ${this.annotation}`;
+    const extra = [
+      ...(this.aliased ? [`alias=${pythonString(this.name)}`] : []),
+      // A class attribute's `Field(...)` arguments sit at 8 columns once ruff breaks them.
+      ...(this.description !== undefined ? [keywordString("description", this.description, 8)] : []),
+      ...(this.references !== undefined ? [`json_schema_extra={"x-references": ${pythonString(this.references)}}`] : []),
+    ];
+    if (extra.length === 0) return this.default === undefined ? head : `${head} = ${this.default}`;
+    if (this.default === undefined) return `${head} = Field(${extra.join(", ")})`;
+    if (this.default.startsWith("Field(")) return `${head} = ${this.default.slice(0, -1)}, ${extra.join(", ")})`;
+    return `${head} = Field(default=${this.default}, ${extra.join(", ")})`;
   }
 }
 
@@ -42,7 +78,9 @@ export class SchemaClass {
   readonly doc: string;
   /** Fields that may be omitted but not sent as null (update bodies). */
   readonly rejectNull: readonly string[];
-  /** Whether unknown keys are an error (`model_config = ConfigDict(extra="forbid")`). */
+  /** The key field, written as `x-pk` in OpenAPI for clients (read schemas). */
+  readonly pk: string | undefined;
+  /** Whether unknown keys are an error (`extra="forbid"`: a list's query parameters). */
   readonly forbidExtra: boolean;
   readonly #fields: readonly Field[] | (() => readonly Field[]);
   readonly #imports: ImportCollector | (() => ImportCollector);
@@ -57,6 +95,7 @@ export class SchemaClass {
     doc: string;
     fields: readonly Field[] | (() => readonly Field[]);
     rejectNull?: readonly string[];
+    pk?: string;
     imports: ImportCollector | (() => ImportCollector);
     forbidExtra?: boolean;
   }) {
@@ -65,6 +104,7 @@ export class SchemaClass {
     this.doc = options.doc;
     this.#fields = options.fields;
     this.rejectNull = options.rejectNull ?? [];
+    this.pk = options.pk;
     this.#imports = options.imports;
     this.forbidExtra = options.forbidExtra ?? false;
   }
@@ -77,11 +117,37 @@ export class SchemaClass {
   get imports(): ImportCollector {
     const fields = this.fields;
     const imports = new ImportCollector().addFrom("pydantic", "BaseModel").update(typeof this.#imports === "function" ? this.#imports() : this.#imports);
-    if (fields.some((field) => field.description !== undefined || field.default?.startsWith("Field("))) imports.addFrom("pydantic", "Field");
+    if (fields.some((field) => field.description !== undefined || field.aliased || field.references !== undefined || field.default?.startsWith("Field("))) {
+      imports.addFrom("pydantic", "Field");
+    }
     if (this.rejectNull.length > 0) imports.addFrom("pydantic", "field_validator");
-    if (this.forbidExtra) imports.addFrom("pydantic", "ConfigDict");
+    if (this.modelConfig !== undefined) imports.addFrom("pydantic", "ConfigDict");
     return imports;
   }
+
+  /** The class's `model_config = ConfigDict(...)` line, or undefined when it needs none. */
+  get modelConfig(): string | undefined {
+    const options = [
+      ...(this.forbidExtra ? ['extra="forbid"'] : []),
+      ...(this.pk !== undefined ? [`json_schema_extra={"x-pk": ${pythonString(this.pk)}}`] : []),
+    ];
+    return options.length === 0 ? undefined : `model_config = ConfigDict(${options.join(", ")})`;
+  }
+
+  /** Whether a field's attribute differs from its name: the class is built and dumped by alias then. */
+  get aliased(): boolean {
+    return this.fields.some((field) => field.aliased);
+  }
+
+  /** The attribute of the field called `name`. */
+  attributeOf(name: string): string {
+    return this.fields.find((field) => field.name === name)?.attribute ?? name;
+  }
+}
+
+/** The Field of `name` for a class whose fields are called `names`. */
+export function fieldNamed(name: string, names: readonly string[], options: { annotation: string; default?: string; description?: string; references?: string }): Field {
+  return new Field({ name, attribute: pydanticAttribute(name, names), ...options });
 }
 
 /** A module-level type alias: `ArticleFilter = Annotated[...]`, with a comment above it. */
@@ -146,7 +212,7 @@ export class SchemaModule {
               context: {
                 name: item.name,
                 doc: docstringText(item.doc, "    "),
-                forbid_extra: item.forbidExtra,
+                config: item.modelConfig ?? "",
                 lines: item.fields.map((field) => field.line),
                 reject_null: item.rejectNull.map(pythonString).join(", "),
               },

@@ -4,11 +4,12 @@
 
 import { FileFragment, type Fragment, ImportCollector, SnippetFragment } from "../../../codegen/index.js";
 import { docstringText } from "../python/literals.js";
-import type { ResourceView } from "../resource.js";
+import type { ModelRef, ResourceView } from "../resource.js";
 import type { SchemaClass } from "./schemas.js";
 
 /** How a serializer fills one schema field from the model instance. */
 export interface SerializedField {
+  /** The model's attribute. */
   name: string;
   /** Sub-serializer of a nested or link field: its function name and parameter name. */
   nested?: { name: string; argument: string };
@@ -24,8 +25,8 @@ export class SerializerFn {
   /** Function name, e.g. `to_article_read`. */
   readonly name: string;
   readonly schema: SchemaClass;
-  readonly modelClass: string;
-  readonly modelModule: string;
+  /** The model class it reads. */
+  readonly model: ModelRef;
   /** Parameter name of the instance, e.g. `article`. */
   readonly argument: string;
   readonly fields: readonly SerializedField[];
@@ -36,8 +37,7 @@ export class SerializerFn {
     module: SerializerModule;
     name: string;
     schema: SchemaClass;
-    modelClass: string;
-    modelModule: string;
+    model: ModelRef;
     argument: string;
     fields: readonly SerializedField[];
     imports?: ImportCollector;
@@ -45,8 +45,7 @@ export class SerializerFn {
     this.module = options.module;
     this.name = options.name;
     this.schema = options.schema;
-    this.modelClass = options.modelClass;
-    this.modelModule = options.modelModule;
+    this.model = options.model;
     this.argument = options.argument;
     this.fields = options.fields;
     this.imports = options.imports ?? new ImportCollector();
@@ -54,6 +53,7 @@ export class SerializerFn {
 
   /** `return Schema(field=value, …)` on one line (the formatter lays it out). */
   get body(): string {
+    // Keyword names are the fields' aliases where they have one: what type checkers expect.
     return `return ${this.schema.name}(${this.fields.map((field) => `${field.name}=${this.#valueOf(field)}`).join(", ")})`;
   }
 
@@ -101,7 +101,7 @@ export class SerializerModule {
             context: { serializer },
             imports: new ImportCollector()
               .addFrom(serializer.schema.module.dotted, serializer.schema.name)
-              .addFrom(serializer.modelModule, serializer.modelClass)
+              .addFrom(serializer.model.module, serializer.model.importName)
               .update(serializer.imports),
           }),
       ),

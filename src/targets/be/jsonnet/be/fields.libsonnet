@@ -13,19 +13,23 @@
 // `opts` may hold nullable, required, default, description and references (the
 // resource whose key the field holds, for generated tests); the config schema
 // validates the result, so a misspelt option is reported there with its path.
+// Helpers write only the keys the caller gives: every default is the schema's
+// (docs/reference/be.md), declared once there.
 local scalar(type) = function(name, opts={}) { name: name, type: type } + opts;
 
+// `{ [key]: value }`, or `{}` when the caller left the argument out (null).
+local given(key, value) = if value == null then {} else { [key]: value };
+
 {
-  // A related model dumped inline (get and list only).
-  // load: 'selectin' | 'joined' | 'subquery'.
-  nested(name, model, fields, many=false, load='selectin'):: {
+  // A related model dumped inline (get and list only). many: the relationship is a
+  // collection; load: 'selectin' | 'joined' | 'subquery'. Left out, the schema's
+  // defaults apply (many false, load 'selectin').
+  nested(name, model, fields, many=null, load=null):: {
     name: name,
     type: 'nested',
     model: model,
     fields: fields,
-    many: many,
-    load: load,
-  },
+  } + given('many', many) + given('load', load),
 
   // The related row(s) of relationship `name` as link objects { type, id, label } of the
   // resource `resource` (which sets `link`). load defaults to 'joined' ('selectin' with many).

@@ -48,7 +48,7 @@ export class Action {
     const args = [
       `${fnModule}.${fnName.raw}`,
       ...(instance ? [view.variable] : []),
-      ...options.params.map((param) => `${param.name}=params.${param.name}`),
+      ...options.params.map((param) => `${param.name}=params.${params!.attributeOf(param.name)}`),
       "session=session",
       ...(options.pass_user ? ["current_user=current_user"] : []),
     ];

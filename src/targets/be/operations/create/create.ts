@@ -21,7 +21,7 @@ export class Create {
     const located = resourceHasOperation(view, "get");
     const params = [new RouteParam({ name: "body", annotation: body.name })];
     const imports = new ImportCollector()
-      .addFrom(view.modelModule, view.modelClass)
+      .addFrom(view.model.module, view.model.importName)
       .addFrom(body.module.dotted, body.name)
       .update(shape.imports);
     if (located) {
@@ -44,7 +44,7 @@ export class Create {
       session: sessionParam(view),
       body: {
         template: "operations/create/create.py.njk",
-        context: { row: view.variable, model: view.modelClass, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), located },
+        context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), located, by_alias: body.aliased },
       },
       imports,
     });

@@ -25,8 +25,8 @@ export class Delete {
       summary: options.summary ?? `Delete one ${view.label}.`,
       params: [pkParam(view)],
       session: sessionParam(view),
-      body: { template: "operations/delete/delete.py.njk", context: { row: view.variable, model: view.modelClass, notFound: routes.notFound() } },
-      imports: new ImportCollector().addFrom(view.modelModule, view.modelClass),
+      body: { template: "operations/delete/delete.py.njk", context: { row: view.variable, model: view.model.local, notFound: routes.notFound() } },
+      imports: new ImportCollector().addFrom(view.model.module, view.model.importName),
     });
     return [routes.add(handler)];
   }

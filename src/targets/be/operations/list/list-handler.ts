@@ -62,10 +62,10 @@ export class ListHandler extends RouteHandler {
     this.appPrefix = options.appPrefix;
     this.#routes = options.routes;
     this.#readOptions = options.routes.readOptions(options.read);
-    const prefix = entry.name === "list" ? view.modelClass : `${view.modelClass}${new Name(entry.name).pascal}`;
+    const prefix = entry.name === "list" ? view.model.name : `${view.model.name}${new Name(entry.name).pascal}`;
     this.names = {
       queryModel: `${prefix}${entry.name === "list" ? "List" : ""}Query`,
-      searchBody: entry.name === "list" ? `${view.modelClass}Search` : `${prefix}Search`,
+      searchBody: entry.name === "list" ? `${view.model.name}Search` : `${prefix}Search`,
       prefix,
       constant: `_${entry.name.toUpperCase()}`,
     };
@@ -178,9 +178,9 @@ export class ListHandler extends RouteHandler {
 
   /** `_LIST_FILTERS = {...}` and `_LIST_ORDER = Ordering(...)`, with a comment saying whose they are. */
   #constants(): CodeBlock {
-    const model = this.view.modelClass;
+    const model = this.view.model.local;
     const column = (name: string) => `${model}.${name}`;
-    const imports = new ImportCollector().addFrom(this.view.modelModule, model).addFrom(`${this.view.runtimePackage}.ordering`, "Ordering");
+    const imports = new ImportCollector().addFrom(this.view.model.module, this.view.model.importName).addFrom(`${this.view.runtimePackage}.ordering`, "Ordering");
     const lines: string[] = [];
     const filters = this.query.filters;
     if (filters) lines.push(`${this.names.constant}_FILTERS = {${filters.map((field) => `${pythonString(field.name)}: ${column(field.name)}`).join(", ")}}`);
@@ -200,7 +200,7 @@ export class ListHandler extends RouteHandler {
   #pageContext(search: Helper | undefined): Record<string, unknown> {
     const conditions = this.query.conditions.map((condition) => condition.expression);
     return {
-      statement: `select(${this.view.modelClass})${this.#readOptions ? `.options(*${this.#readOptions.name})` : ""}`,
+      statement: `select(${this.view.model.local})${this.#readOptions ? `.options(*${this.#readOptions.name})` : ""}`,
       conditions: conditions.join(", "),
       search: search?.name,
       order: `${this.names.constant}_ORDER`,
@@ -215,7 +215,7 @@ export class ListHandler extends RouteHandler {
   #pageImports(search: Helper | undefined): ImportCollector {
     const imports = new ImportCollector()
       .addFrom("sqlalchemy", "select")
-      .addFrom(this.view.modelModule, this.view.modelClass)
+      .addFrom(this.view.model.module, this.view.model.importName)
       .addFrom(this.read.serializer.module.dotted, this.read.serializer.name)
       .addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "offset_page" : "keyset_page");
     for (const condition of this.query.conditions) imports.update(condition.imports);

@@ -33,10 +33,10 @@ export class Update {
       session: sessionParam(view),
       body: {
         template: "operations/update/update.py.njk",
-        context: { row: view.variable, model: view.modelClass, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound() },
+        context: { row: view.variable, model: view.model.local, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), by_alias: body.aliased },
       },
       imports: new ImportCollector()
-        .addFrom(view.modelModule, view.modelClass)
+        .addFrom(view.model.module, view.model.importName)
         .addFrom(body.module.dotted, body.name)
         .update(shape.imports),
     });

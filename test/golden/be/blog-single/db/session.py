@@ -48,7 +48,9 @@ def get_sessionmaker() -> async_sessionmaker[AsyncSession]:
 
 
 async def get_session() -> AsyncIterator[AsyncSession]:
-    """FastAPI dependency: one session per request, closed (and rolled back if uncommitted) after it."""
+    """FastAPI dependency: one session per request, closed (and rolled back if
+    uncommitted) after it.
+    """
     async with get_sessionmaker()() as session:
         yield session
 

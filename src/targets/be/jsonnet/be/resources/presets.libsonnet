@@ -12,15 +12,15 @@
 
   // An action entry. target: 'instance' (POST /{pk}/{slug}) or 'collection' (POST /{slug}).
   // opts may hold status_code, response, slug, summary, require_auth and pass_user.
-  action(name, fn, target, params=[], opts={}):: {
+  // Only the keys given are written: the schema applies the defaults (params: []).
+  action(name, fn, target, params=null, opts={}):: {
     name: name,
     type: 'action',
     fn: fn,
     target: target,
-    params: params,
-  } + opts,
+  } + (if params == null then {} else { params: params }) + opts,
 
-  instanceAction(name, fn, params=[], opts={}):: self.action(name, fn, 'instance', params, opts),
+  instanceAction(name, fn, params=null, opts={}):: self.action(name, fn, 'instance', params, opts),
 
-  collectionAction(name, fn, params=[], opts={}):: self.action(name, fn, 'collection', params, opts),
+  collectionAction(name, fn, params=null, opts={}):: self.action(name, fn, 'collection', params, opts),
 }

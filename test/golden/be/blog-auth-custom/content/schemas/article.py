@@ -47,6 +47,8 @@ class ArticleReadCommentsNested(BaseModel):
 class ArticleRead(BaseModel):
     """An article, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: uuid.UUID
     title: str
     body: str
@@ -56,7 +58,7 @@ class ArticleRead(BaseModel):
     word_count: int
     rating: float | None
     extra: dict[str, Any]
-    author_id: uuid.UUID
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
     author: ArticleReadAuthorNested
     tags: list[TagLink]
     comments: list[ArticleReadCommentsNested]
@@ -64,6 +66,8 @@ class ArticleRead(BaseModel):
 
 class ArticleSummary(BaseModel):
     """An article, as the ``summary`` representation shows it."""
+
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
 
     id: uuid.UUID
     title: str
@@ -97,10 +101,40 @@ class ArticleListQuery(BaseModel):
     author_id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
     id: uuid.UUID | None = None
     id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
-    order_by: Annotated[list[Literal["title", "-title", "rating", "-rating", "published_at", "-published_at", "word_count", "-word_count"]], CommaSeparated, NoRepeats] | None = Field(default=None, description="Fields to sort by, comma-separated, each at most once; a leading - sorts descending. Default: -published_at.")
-    q: SearchText | None = Field(default=None, description="Text to search for; the best matches come first.")
-    limit: int = Field(default=20, ge=1, le=100, description="Rows per page, at most 100.")
-    cursor: str | None = Field(default=None, description="The next_cursor of the previous page.")
+    order_by: (
+        Annotated[
+            list[
+                Literal[
+                    "title",
+                    "-title",
+                    "rating",
+                    "-rating",
+                    "published_at",
+                    "-published_at",
+                    "word_count",
+                    "-word_count",
+                ]
+            ],
+            CommaSeparated,
+            NoRepeats,
+        ]
+        | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, comma-separated, each at most once; a leading - sorts "
+            "descending. Default: -published_at."
+        ),
+    )
+    q: SearchText | None = Field(
+        default=None, description="Text to search for; the best matches come first."
+    )
+    limit: int = Field(
+        default=20, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class ArticleTitleFilter(BaseModel):
@@ -230,7 +264,22 @@ class ArticleAnyOf(BaseModel):
 
 
 # A condition on articles ({"field", "op", "value"}), or an "and" / "or" group of them.
-ArticleFilter = Annotated[Annotated[ArticleAllOf, Tag("and")] | Annotated[ArticleAnyOf, Tag("or")] | Annotated[ArticleTitleFilter, Tag("title")] | Annotated[ArticlePublishedFilter, Tag("published")] | Annotated[ArticleRatingFilter, Tag("rating")] | Annotated[ArticleRatingNullFilter, Tag("rating:is_null")] | Annotated[ArticleWordCountFilter, Tag("word_count")] | Annotated[ArticlePublishOnFilter, Tag("publish_on")] | Annotated[ArticlePublishOnNullFilter, Tag("publish_on:is_null")] | Annotated[ArticleAuthorIdFilter, Tag("author_id")] | Annotated[ArticleAuthorIdInFilter, Tag("author_id:in")] | Annotated[ArticleIdFilter, Tag("id")] | Annotated[ArticleIdInFilter, Tag("id:in")], FilterUnion]
+ArticleFilter = Annotated[
+    Annotated[ArticleAllOf, Tag("and")]
+    | Annotated[ArticleAnyOf, Tag("or")]
+    | Annotated[ArticleTitleFilter, Tag("title")]
+    | Annotated[ArticlePublishedFilter, Tag("published")]
+    | Annotated[ArticleRatingFilter, Tag("rating")]
+    | Annotated[ArticleRatingNullFilter, Tag("rating:is_null")]
+    | Annotated[ArticleWordCountFilter, Tag("word_count")]
+    | Annotated[ArticlePublishOnFilter, Tag("publish_on")]
+    | Annotated[ArticlePublishOnNullFilter, Tag("publish_on:is_null")]
+    | Annotated[ArticleAuthorIdFilter, Tag("author_id")]
+    | Annotated[ArticleAuthorIdInFilter, Tag("author_id:in")]
+    | Annotated[ArticleIdFilter, Tag("id")]
+    | Annotated[ArticleIdInFilter, Tag("id:in")],
+    FilterUnion,
+]
 
 
 class ArticleSearch(BaseModel):
@@ -239,10 +288,39 @@ class ArticleSearch(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     filter: ArticleFilter | None = None
-    order_by: Annotated[list[Literal["title", "-title", "rating", "-rating", "published_at", "-published_at", "word_count", "-word_count"]], NoRepeats] | None = Field(default=None, description="Fields to sort by, each at most once; a leading - sorts descending. Default: -published_at.")
-    q: SearchText | None = Field(default=None, description="Text to search for; the best matches come first.")
-    limit: int = Field(default=20, ge=1, le=100, description="Rows per page, at most 100.")
-    cursor: str | None = Field(default=None, description="The next_cursor of the previous page.")
+    order_by: (
+        Annotated[
+            list[
+                Literal[
+                    "title",
+                    "-title",
+                    "rating",
+                    "-rating",
+                    "published_at",
+                    "-published_at",
+                    "word_count",
+                    "-word_count",
+                ]
+            ],
+            NoRepeats,
+        ]
+        | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, each at most once; a leading - sorts descending. "
+            "Default: -published_at."
+        ),
+    )
+    q: SearchText | None = Field(
+        default=None, description="Text to search for; the best matches come first."
+    )
+    limit: int = Field(
+        default=20, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class ArticleCreate(BaseModel):
@@ -256,7 +334,7 @@ class ArticleCreate(BaseModel):
     word_count: int = 0
     rating: float | None = None
     extra: dict[str, Any] = Field(default_factory=dict)
-    author_id: uuid.UUID
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
 
 
 class ArticleUpdate(BaseModel):
@@ -270,7 +348,9 @@ class ArticleUpdate(BaseModel):
     word_count: int | None = None
     rating: float | None = None
     extra: dict[str, Any] | None = None
-    author_id: uuid.UUID | None = None
+    author_id: uuid.UUID | None = Field(
+        default=None, json_schema_extra={"x-references": "authors"}
+    )
 
     @field_validator("title", "body", "published", "word_count", "extra", "author_id")
     @classmethod

@@ -15,11 +15,13 @@ from blog.api.runtime.ordering import NoRepeats
 class CommentRead(BaseModel):
     """A comment, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: uuid.UUID
     body: str
     created_at: datetime
-    article_id: uuid.UUID
-    author_id: uuid.UUID
+    article_id: uuid.UUID = Field(json_schema_extra={"x-references": "articles"})
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
     author: AuthorLink
 
 
@@ -32,9 +34,22 @@ class CommentListQuery(BaseModel):
     article_id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
     author_id: uuid.UUID | None = None
     author_id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
-    order_by: Annotated[list[Literal["created_at", "-created_at"]], CommaSeparated, NoRepeats] | None = Field(default=None, description="Fields to sort by, comma-separated, each at most once; a leading - sorts descending. Default: -created_at.")
-    limit: int = Field(default=50, ge=1, le=100, description="Rows per page, at most 100.")
-    cursor: str | None = Field(default=None, description="The next_cursor of the previous page.")
+    order_by: (
+        Annotated[list[Literal["created_at", "-created_at"]], CommaSeparated, NoRepeats]
+        | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, comma-separated, each at most once; a leading - sorts "
+            "descending. Default: -created_at."
+        ),
+    )
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class CommentArticleIdFilter(BaseModel):
@@ -94,7 +109,15 @@ class CommentAnyOf(BaseModel):
 
 
 # A condition on comments ({"field", "op", "value"}), or an "and" / "or" group of them.
-CommentFilter = Annotated[Annotated[CommentAllOf, Tag("and")] | Annotated[CommentAnyOf, Tag("or")] | Annotated[CommentArticleIdFilter, Tag("article_id")] | Annotated[CommentArticleIdInFilter, Tag("article_id:in")] | Annotated[CommentAuthorIdFilter, Tag("author_id")] | Annotated[CommentAuthorIdInFilter, Tag("author_id:in")], FilterUnion]
+CommentFilter = Annotated[
+    Annotated[CommentAllOf, Tag("and")]
+    | Annotated[CommentAnyOf, Tag("or")]
+    | Annotated[CommentArticleIdFilter, Tag("article_id")]
+    | Annotated[CommentArticleIdInFilter, Tag("article_id:in")]
+    | Annotated[CommentAuthorIdFilter, Tag("author_id")]
+    | Annotated[CommentAuthorIdInFilter, Tag("author_id:in")],
+    FilterUnion,
+]
 
 
 class CommentSearch(BaseModel):
@@ -103,17 +126,29 @@ class CommentSearch(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     filter: CommentFilter | None = None
-    order_by: Annotated[list[Literal["created_at", "-created_at"]], NoRepeats] | None = Field(default=None, description="Fields to sort by, each at most once; a leading - sorts descending. Default: -created_at.")
-    limit: int = Field(default=50, ge=1, le=100, description="Rows per page, at most 100.")
-    cursor: str | None = Field(default=None, description="The next_cursor of the previous page.")
+    order_by: (
+        Annotated[list[Literal["created_at", "-created_at"]], NoRepeats] | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, each at most once; a leading - sorts descending. "
+            "Default: -created_at."
+        ),
+    )
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class CommentCreate(BaseModel):
     """The body of a create request."""
 
     body: str
-    article_id: uuid.UUID
-    author_id: uuid.UUID
+    article_id: uuid.UUID = Field(json_schema_extra={"x-references": "articles"})
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
 
 
 class CommentUpdate(BaseModel):

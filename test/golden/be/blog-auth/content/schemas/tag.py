@@ -20,6 +20,8 @@ class TagLink(BaseModel):
 class TagRead(BaseModel):
     """A tag, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: int
     name: str
 
@@ -29,9 +31,21 @@ class TagListQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    order_by: Annotated[list[Literal["name", "-name"]], CommaSeparated, NoRepeats] | None = Field(default=None, description="Fields to sort by, comma-separated, each at most once; a leading - sorts descending. Default: name.")
-    limit: int = Field(default=50, ge=1, le=100, description="Rows per page, at most 100.")
-    cursor: str | None = Field(default=None, description="The next_cursor of the previous page.")
+    order_by: (
+        Annotated[list[Literal["name", "-name"]], CommaSeparated, NoRepeats] | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, comma-separated, each at most once; a leading - sorts "
+            "descending. Default: name."
+        ),
+    )
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class TagCreate(BaseModel):

@@ -22,4 +22,12 @@ def to_author_read_articles_nested(article: Article) -> AuthorReadArticlesNested
 
 
 def to_author_read(author: Author) -> AuthorRead:
-    return AuthorRead(id=author.id, name=author.name, email=author.email, created_at=author.created_at, articles=[to_author_read_articles_nested(article) for article in author.articles])
+    return AuthorRead(
+        id=author.id,
+        name=author.name,
+        email=author.email,
+        created_at=author.created_at,
+        articles=[
+            to_author_read_articles_nested(article) for article in author.articles
+        ],
+    )

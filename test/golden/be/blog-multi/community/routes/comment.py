@@ -24,12 +24,18 @@ router = APIRouter(prefix="/comments", tags=["comments"])
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Comment with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Comment with id {pk} not found"
+    )
 
 
 async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     """Read comment *pk* afresh, or raise 404."""
-    comment = await session.scalar(select(Comment).where(Comment.id == pk).execution_options(populate_existing=True))
+    comment = await session.scalar(
+        select(Comment)
+        .where(Comment.id == pk)
+        .execution_options(populate_existing=True)
+    )
     if comment is None:
         raise _not_found(pk)
     return comment
@@ -42,20 +48,33 @@ async def get_comment(pk: uuid.UUID, session: SessionDep) -> CommentRead:
 
 
 # The order of ``GET /comments``.
-_LIST_ORDER = Ordering(Comment.id, {"created_at": Comment.created_at}, default=("-created_at",))
+_LIST_ORDER = Ordering(
+    Comment.id, {"created_at": Comment.created_at}, default=("-created_at",)
+)
 
 
 @router.get("", operation_id="listComments")
-async def list_comments(query: Annotated[CommentListQuery, Query()], session: SessionDep) -> Page[CommentRead]:
-    """List comments ordered by ``order_by`` (default: -created_at), one page at a time."""
+async def list_comments(
+    query: Annotated[CommentListQuery, Query()], session: SessionDep
+) -> Page[CommentRead]:
+    """List comments ordered by ``order_by`` (default: -created_at), one page at a
+    time.
+    """
     statement = select(Comment)
     keys = _LIST_ORDER.keys(query.order_by)
-    comments, next_cursor = await keyset_page(session, statement, keys, limit=query.limit, cursor=query.cursor)
-    return Page(items=[to_comment_read(comment) for comment in comments], next_cursor=next_cursor)
+    comments, next_cursor = await keyset_page(
+        session, statement, keys, limit=query.limit, cursor=query.cursor
+    )
+    return Page(
+        items=[to_comment_read(comment) for comment in comments],
+        next_cursor=next_cursor,
+    )
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment")
-async def create_comment(body: CommentCreate, request: Request, response: Response, session: SessionDep) -> CommentRead:
+async def create_comment(
+    body: CommentCreate, request: Request, response: Response, session: SessionDep
+) -> CommentRead:
     """Create a comment; the ``Location`` header gives its URL."""
     comment = Comment(**body.model_dump())
     session.add(comment)
@@ -66,7 +85,9 @@ async def create_comment(body: CommentCreate, request: Request, response: Respon
 
 
 @router.patch("/{pk}", operation_id="updateComment")
-async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep) -> CommentRead:
+async def update_comment(
+    pk: uuid.UUID, body: CommentUpdate, session: SessionDep
+) -> CommentRead:
     """Change the fields sent in the body; the others keep their values."""
     comment = await session.get(Comment, pk)
     if comment is None:
@@ -77,7 +98,9 @@ async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep
     return to_comment_read(await _load_comment(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment")
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment"
+)
 async def delete_comment(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one comment."""
     comment = await session.get(Comment, pk)

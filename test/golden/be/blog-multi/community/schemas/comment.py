@@ -14,6 +14,8 @@ from blog.api.runtime.ordering import NoRepeats
 class CommentRead(BaseModel):
     """A comment, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: uuid.UUID
     body: str
     created_at: datetime
@@ -26,9 +28,22 @@ class CommentListQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    order_by: Annotated[list[Literal["created_at", "-created_at"]], CommaSeparated, NoRepeats] | None = Field(default=None, description="Fields to sort by, comma-separated, each at most once; a leading - sorts descending. Default: -created_at.")
-    limit: int = Field(default=50, ge=1, le=100, description="Rows per page, at most 100.")
-    cursor: str | None = Field(default=None, description="The next_cursor of the previous page.")
+    order_by: (
+        Annotated[list[Literal["created_at", "-created_at"]], CommaSeparated, NoRepeats]
+        | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, comma-separated, each at most once; a leading - sorts "
+            "descending. Default: -created_at."
+        ),
+    )
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class CommentCreate(BaseModel):

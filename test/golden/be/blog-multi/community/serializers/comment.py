@@ -10,4 +10,10 @@ from blog.models import Comment
 
 
 def to_comment_read(comment: Comment) -> CommentRead:
-    return CommentRead(id=comment.id, body=comment.body, created_at=comment.created_at, article_id=comment.article_id, author_id=comment.author_id)
+    return CommentRead(
+        id=comment.id,
+        body=comment.body,
+        created_at=comment.created_at,
+        article_id=comment.article_id,
+        author_id=comment.author_id,
+    )

@@ -34,7 +34,11 @@ from blog.models import Article, Comment
 router = APIRouter(prefix="/articles", tags=["articles"])
 
 # Everything ArticleRead shows, loaded up front: serializing never hits a lazy load.
-_READ_OPTIONS = (joinedload(Article.author), selectinload(Article.tags), selectinload(Article.comments).joinedload(Comment.author))
+_READ_OPTIONS = (
+    joinedload(Article.author),
+    selectinload(Article.tags),
+    selectinload(Article.comments).joinedload(Comment.author),
+)
 
 # Everything ArticleSummary shows, loaded up front: serializing never hits a lazy load.
 _SUMMARY_OPTIONS = (joinedload(Article.author),)
@@ -44,12 +48,19 @@ _SEARCH = FullTextSearch(Article.title, Article.body, language="english")
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Article with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Article with id {pk} not found"
+    )
 
 
 async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     """Read article *pk* afresh with everything ``ArticleRead`` shows, or raise 404."""
-    article = await session.scalar(select(Article).where(Article.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    article = await session.scalar(
+        select(Article)
+        .where(Article.id == pk)
+        .options(*_READ_OPTIONS)
+        .execution_options(populate_existing=True)
+    )
     if article is None:
         raise _not_found(pk)
     return article
@@ -62,11 +73,34 @@ async def get_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
 
 
 # The filterable columns and order of ``GET /articles``.
-_LIST_FILTERS = {"title": Article.title, "published": Article.published, "rating": Article.rating, "word_count": Article.word_count, "publish_on": Article.publish_on, "author_id": Article.author_id, "id": Article.id}
-_LIST_ORDER = Ordering(Article.id, {"title": Article.title, "rating": Article.rating, "published_at": Article.published_at, "word_count": Article.word_count}, nullable=("rating", "published_at"), default=("-published_at",))
+_LIST_FILTERS = {
+    "title": Article.title,
+    "published": Article.published,
+    "rating": Article.rating,
+    "word_count": Article.word_count,
+    "publish_on": Article.publish_on,
+    "author_id": Article.author_id,
+    "id": Article.id,
+}
+_LIST_ORDER = Ordering(
+    Article.id,
+    {
+        "title": Article.title,
+        "rating": Article.rating,
+        "published_at": Article.published_at,
+        "word_count": Article.word_count,
+    },
+    nullable=("rating", "published_at"),
+    default=("-published_at",),
+)
 
 
-async def _list_articles(session: AsyncSession, where: list[ColumnElement[bool]], request: ArticleListQuery | ArticleSearch, source: CursorSource) -> Page[ArticleSummary]:
+async def _list_articles(
+    session: AsyncSession,
+    where: list[ColumnElement[bool]],
+    request: ArticleListQuery | ArticleSearch,
+    source: CursorSource,
+) -> Page[ArticleSummary]:
     """One page of articles meeting *where*, searched and ordered as *request* asks."""
     statement = select(Article).options(*_SUMMARY_OPTIONS).where(*where)
     first = None
@@ -74,24 +108,51 @@ async def _list_articles(session: AsyncSession, where: list[ColumnElement[bool]]
         statement = statement.where(_SEARCH.match(request.q))
         first = _SEARCH.sort_key(request.q)
     keys = _LIST_ORDER.keys(request.order_by, first=first)
-    articles, next_cursor = await keyset_page(session, statement, keys, limit=request.limit, cursor=request.cursor, source=source)
-    return Page(items=[to_article_summary(article) for article in articles], next_cursor=next_cursor)
+    articles, next_cursor = await keyset_page(
+        session,
+        statement,
+        keys,
+        limit=request.limit,
+        cursor=request.cursor,
+        source=source,
+    )
+    return Page(
+        items=[to_article_summary(article) for article in articles],
+        next_cursor=next_cursor,
+    )
 
 
 @router.get("", operation_id="listArticles")
-async def list_articles(query: Annotated[ArticleListQuery, Query()], session: SessionDep) -> Page[ArticleSummary]:
-    """List articles, filtered and searched, ordered by ``order_by`` (default: -published_at), one page at a time."""
-    return await _list_articles(session, param_conditions(query, _LIST_FILTERS), query, "query")
+async def list_articles(
+    query: Annotated[ArticleListQuery, Query()], session: SessionDep
+) -> Page[ArticleSummary]:
+    """List articles, filtered and searched, ordered by ``order_by`` (default:
+    -published_at), one page at a time.
+    """
+    return await _list_articles(
+        session, param_conditions(query, _LIST_FILTERS), query, "query"
+    )
 
 
 @router.post("/search", operation_id="searchArticles")
-async def search_articles(body: ArticleSearch, session: SessionDep) -> Page[ArticleSummary]:
-    """Search articles with an and/or tree of conditions and ``q``, one page at a time."""
-    return await _list_articles(session, [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [], body, "body")
+async def search_articles(
+    body: ArticleSearch, session: SessionDep
+) -> Page[ArticleSummary]:
+    """Search articles with an and/or tree of conditions and ``q``, one page at a
+    time.
+    """
+    return await _list_articles(
+        session,
+        [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [],
+        body,
+        "body",
+    )
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createArticle")
-async def create_article(body: ArticleCreate, request: Request, response: Response, session: SessionDep) -> ArticleRead:
+async def create_article(
+    body: ArticleCreate, request: Request, response: Response, session: SessionDep
+) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
     article = Article(**body.model_dump())
     session.add(article)
@@ -102,7 +163,9 @@ async def create_article(body: ArticleCreate, request: Request, response: Respon
 
 
 @router.patch("/{pk}", operation_id="updateArticle")
-async def update_article(pk: uuid.UUID, body: ArticleUpdate, session: SessionDep) -> ArticleRead:
+async def update_article(
+    pk: uuid.UUID, body: ArticleUpdate, session: SessionDep
+) -> ArticleRead:
     """Change the fields sent in the body; the others keep their values."""
     article = await session.get(Article, pk)
     if article is None:
@@ -113,7 +176,9 @@ async def update_article(pk: uuid.UUID, body: ArticleUpdate, session: SessionDep
     return to_article_read(await _load_article(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteArticle")
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteArticle"
+)
 async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one article."""
     article = await session.get(Article, pk)
@@ -133,27 +198,43 @@ async def publish_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
 
 
 @router.post("/{pk}/schedule-article", operation_id="scheduleArticle")
-async def schedule_article(pk: uuid.UUID, params: ScheduleArticleParams, session: SessionDep) -> ArticleRead:
+async def schedule_article(
+    pk: uuid.UUID, params: ScheduleArticleParams, session: SessionDep
+) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
     article = await _load_article(session, pk)
-    await call_action(blog.actions.schedule_article, article, publish_on=params.publish_on, note=params.note, session=session)
+    await call_action(
+        blog.actions.schedule_article,
+        article,
+        publish_on=params.publish_on,
+        note=params.note,
+        session=session,
+    )
     await session.commit()
     return to_article_read(await _load_article(session, pk))
 
 
 @router.post("/{pk}/tag-article", operation_id="tagArticle")
-async def tag_article(pk: uuid.UUID, params: TagArticleParams, session: SessionDep) -> ArticleRead:
+async def tag_article(
+    pk: uuid.UUID, params: TagArticleParams, session: SessionDep
+) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
     article = await _load_article(session, pk)
-    await call_action(blog.actions.tag_article, article, tag_id=params.tag_id, session=session)
+    await call_action(
+        blog.actions.tag_article, article, tag_id=params.tag_id, session=session
+    )
     await session.commit()
     return to_article_read(await _load_article(session, pk))
 
 
 @router.post("/archive-stale-articles", operation_id="archiveStaleArticles")
-async def archive_stale_articles(params: ArchiveStaleArticlesParams, session: SessionDep) -> Any:
+async def archive_stale_articles(
+    params: ArchiveStaleArticlesParams, session: SessionDep
+) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
-    result = await call_action(blog.actions.archive_stale_articles, before=params.before, session=session)
+    result = await call_action(
+        blog.actions.archive_stale_articles, before=params.before, session=session
+    )
     await session.commit()
     return result
 
@@ -161,6 +242,8 @@ async def archive_stale_articles(params: ArchiveStaleArticlesParams, session: Se
 @router.post("/count-words", operation_id="countWords")
 async def count_words(params: CountWordsParams, session: SessionDep) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
-    result = await call_action(blog.actions.count_words, text=params.text, session=session)
+    result = await call_action(
+        blog.actions.count_words, text=params.text, session=session
+    )
     await session.commit()
     return result

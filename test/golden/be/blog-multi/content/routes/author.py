@@ -32,12 +32,19 @@ _SEARCH = TrigramSearch(Author.name)
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Author with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Author with id {pk} not found"
+    )
 
 
 async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
     """Read author *pk* afresh with everything ``AuthorRead`` shows, or raise 404."""
-    author = await session.scalar(select(Author).where(Author.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    author = await session.scalar(
+        select(Author)
+        .where(Author.id == pk)
+        .options(*_READ_OPTIONS)
+        .execution_options(populate_existing=True)
+    )
     if author is None:
         raise _not_found(pk)
     return author
@@ -50,24 +57,36 @@ async def get_author(pk: uuid.UUID, session: SessionDep) -> AuthorRead:
 
 
 # The order of ``GET /authors``.
-_LIST_ORDER = Ordering(Author.id, {"name": Author.name, "created_at": Author.created_at}, default=("name",))
+_LIST_ORDER = Ordering(
+    Author.id, {"name": Author.name, "created_at": Author.created_at}, default=("name",)
+)
 
 
 @router.get("", operation_id="listAuthors")
-async def list_authors(query: Annotated[AuthorListQuery, Query()], session: SessionDep) -> Page[AuthorRead]:
-    """List authors, searched, ordered by ``order_by`` (default: name), one page at a time."""
+async def list_authors(
+    query: Annotated[AuthorListQuery, Query()], session: SessionDep
+) -> Page[AuthorRead]:
+    """List authors, searched, ordered by ``order_by`` (default: name), one page at a
+    time.
+    """
     statement = select(Author).options(*_READ_OPTIONS)
     first = None
     if query.q:
         statement = statement.where(_SEARCH.match(query.q))
         first = _SEARCH.sort_key(query.q)
     keys = _LIST_ORDER.keys(query.order_by, first=first)
-    authors, next_cursor = await keyset_page(session, statement, keys, limit=query.limit, cursor=query.cursor)
-    return Page(items=[to_author_read(author) for author in authors], next_cursor=next_cursor)
+    authors, next_cursor = await keyset_page(
+        session, statement, keys, limit=query.limit, cursor=query.cursor
+    )
+    return Page(
+        items=[to_author_read(author) for author in authors], next_cursor=next_cursor
+    )
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createAuthor")
-async def create_author(body: AuthorCreate, request: Request, response: Response, session: SessionDep) -> AuthorRead:
+async def create_author(
+    body: AuthorCreate, request: Request, response: Response, session: SessionDep
+) -> AuthorRead:
     """Create an author; the ``Location`` header gives its URL."""
     author = Author(**body.model_dump())
     session.add(author)
@@ -78,7 +97,9 @@ async def create_author(body: AuthorCreate, request: Request, response: Response
 
 
 @router.patch("/{pk}", operation_id="updateAuthor")
-async def update_author(pk: uuid.UUID, body: AuthorUpdate, session: SessionDep) -> AuthorRead:
+async def update_author(
+    pk: uuid.UUID, body: AuthorUpdate, session: SessionDep
+) -> AuthorRead:
     """Change the fields sent in the body; the others keep their values."""
     author = await session.get(Author, pk)
     if author is None:
@@ -89,7 +110,9 @@ async def update_author(pk: uuid.UUID, body: AuthorUpdate, session: SessionDep) 
     return to_author_read(await _load_author(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteAuthor")
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteAuthor"
+)
 async def delete_author(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one author."""
     author = await session.get(Author, pk)

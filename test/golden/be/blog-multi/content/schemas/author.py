@@ -30,6 +30,8 @@ class AuthorReadArticlesNested(BaseModel):
 class AuthorRead(BaseModel):
     """An author, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: uuid.UUID
     name: str
     email: EmailStr
@@ -42,10 +44,29 @@ class AuthorListQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    order_by: Annotated[list[Literal["name", "-name", "created_at", "-created_at"]], CommaSeparated, NoRepeats] | None = Field(default=None, description="Fields to sort by, comma-separated, each at most once; a leading - sorts descending. Default: name.")
-    q: SearchText | None = Field(default=None, description="Text to search for; the best matches come first.")
-    limit: int = Field(default=50, ge=1, le=100, description="Rows per page, at most 100.")
-    cursor: str | None = Field(default=None, description="The next_cursor of the previous page.")
+    order_by: (
+        Annotated[
+            list[Literal["name", "-name", "created_at", "-created_at"]],
+            CommaSeparated,
+            NoRepeats,
+        ]
+        | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, comma-separated, each at most once; a leading - sorts "
+            "descending. Default: name."
+        ),
+    )
+    q: SearchText | None = Field(
+        default=None, description="Text to search for; the best matches come first."
+    )
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class AuthorCreate(BaseModel):

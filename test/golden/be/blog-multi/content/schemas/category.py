@@ -12,6 +12,8 @@ from blog.api.runtime.ordering import NoRepeats
 class CategoryRead(BaseModel):
     """A category, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "slug"})
+
     slug: str
     title: str
 
@@ -21,10 +23,22 @@ class CategoryListQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    order_by: Annotated[list[Literal["title", "-title"]], CommaSeparated, NoRepeats] | None = Field(default=None, description="Fields to sort by, comma-separated, each at most once; a leading - sorts descending. Default: slug.")
-    limit: int = Field(default=20, ge=1, le=50, description="Rows per page, at most 50.")
+    order_by: (
+        Annotated[list[Literal["title", "-title"]], CommaSeparated, NoRepeats] | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, comma-separated, each at most once; a leading - sorts "
+            "descending. Default: slug."
+        ),
+    )
+    limit: int = Field(
+        default=20, ge=1, le=50, description="Rows per page, at most 50."
+    )
     offset: int = Field(default=0, ge=0, description="Rows to skip.")
-    total: bool = Field(default=False, description="Also count every matching row (one more query).")
+    total: bool = Field(
+        default=False, description="Also count every matching row (one more query)."
+    )
 
 
 class CategoryCreate(BaseModel):

@@ -23,12 +23,18 @@ router = APIRouter(prefix="/categories", tags=["categories"])
 
 
 def _not_found(pk: str) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Category with slug {pk!r} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Category with slug {pk!r} not found"
+    )
 
 
 async def _load_category(session: AsyncSession, pk: str) -> Category:
     """Read category *pk* afresh, or raise 404."""
-    category = await session.scalar(select(Category).where(Category.slug == pk).execution_options(populate_existing=True))
+    category = await session.scalar(
+        select(Category)
+        .where(Category.slug == pk)
+        .execution_options(populate_existing=True)
+    )
     if category is None:
         raise _not_found(pk)
     return category
@@ -45,16 +51,31 @@ _LIST_ORDER = Ordering(Category.slug, {"title": Category.title})
 
 
 @router.get("", operation_id="listCategories")
-async def list_categories(query: Annotated[CategoryListQuery, Query()], session: SessionDep) -> OffsetPage[CategoryRead]:
+async def list_categories(
+    query: Annotated[CategoryListQuery, Query()], session: SessionDep
+) -> OffsetPage[CategoryRead]:
     """List categories ordered by ``order_by`` (default: slug), one page at a time."""
     statement = select(Category)
     keys = _LIST_ORDER.keys(query.order_by)
-    categories, next_offset, total = await offset_page(session, statement, keys, limit=query.limit, offset=query.offset, total=query.total)
-    return OffsetPage(items=[to_category_read(category) for category in categories], next_offset=next_offset, total=total)
+    categories, next_offset, total = await offset_page(
+        session,
+        statement,
+        keys,
+        limit=query.limit,
+        offset=query.offset,
+        total=query.total,
+    )
+    return OffsetPage(
+        items=[to_category_read(category) for category in categories],
+        next_offset=next_offset,
+        total=total,
+    )
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createCategory")
-async def create_category(body: CategoryCreate, request: Request, response: Response, session: SessionDep) -> CategoryRead:
+async def create_category(
+    body: CategoryCreate, request: Request, response: Response, session: SessionDep
+) -> CategoryRead:
     """Create a category; the ``Location`` header gives its URL."""
     category = Category(**body.model_dump())
     session.add(category)
@@ -65,7 +86,9 @@ async def create_category(body: CategoryCreate, request: Request, response: Resp
 
 
 @router.patch("/{pk}", operation_id="updateCategory")
-async def update_category(pk: str, body: CategoryUpdate, session: SessionDep) -> CategoryRead:
+async def update_category(
+    pk: str, body: CategoryUpdate, session: SessionDep
+) -> CategoryRead:
     """Change the fields sent in the body; the others keep their values."""
     category = await session.get(Category, pk)
     if category is None:
@@ -76,7 +99,9 @@ async def update_category(pk: str, body: CategoryUpdate, session: SessionDep) ->
     return to_category_read(await _load_category(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteCategory")
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteCategory"
+)
 async def delete_category(pk: str, session: SessionDep) -> None:
     """Delete one category."""
     category = await session.get(Category, pk)

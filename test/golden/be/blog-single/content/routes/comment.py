@@ -30,12 +30,19 @@ _READ_OPTIONS = (joinedload(Comment.author),)
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Comment with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Comment with id {pk} not found"
+    )
 
 
 async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     """Read comment *pk* afresh with everything ``CommentRead`` shows, or raise 404."""
-    comment = await session.scalar(select(Comment).where(Comment.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    comment = await session.scalar(
+        select(Comment)
+        .where(Comment.id == pk)
+        .options(*_READ_OPTIONS)
+        .execution_options(populate_existing=True)
+    )
     if comment is None:
         raise _not_found(pk)
     return comment
@@ -49,31 +56,63 @@ async def get_comment(pk: uuid.UUID, session: SessionDep) -> CommentRead:
 
 # The filterable columns and order of ``GET /comments``.
 _LIST_FILTERS = {"article_id": Comment.article_id, "author_id": Comment.author_id}
-_LIST_ORDER = Ordering(Comment.id, {"created_at": Comment.created_at}, default=("-created_at",))
+_LIST_ORDER = Ordering(
+    Comment.id, {"created_at": Comment.created_at}, default=("-created_at",)
+)
 
 
-async def _list_comments(session: AsyncSession, where: list[ColumnElement[bool]], request: CommentListQuery | CommentSearch, source: CursorSource) -> Page[CommentRead]:
+async def _list_comments(
+    session: AsyncSession,
+    where: list[ColumnElement[bool]],
+    request: CommentListQuery | CommentSearch,
+    source: CursorSource,
+) -> Page[CommentRead]:
     """One page of comments meeting *where* and ordered as *request* asks."""
     statement = select(Comment).options(*_READ_OPTIONS).where(*where)
     keys = _LIST_ORDER.keys(request.order_by)
-    comments, next_cursor = await keyset_page(session, statement, keys, limit=request.limit, cursor=request.cursor, source=source)
-    return Page(items=[to_comment_read(comment) for comment in comments], next_cursor=next_cursor)
+    comments, next_cursor = await keyset_page(
+        session,
+        statement,
+        keys,
+        limit=request.limit,
+        cursor=request.cursor,
+        source=source,
+    )
+    return Page(
+        items=[to_comment_read(comment) for comment in comments],
+        next_cursor=next_cursor,
+    )
 
 
 @router.get("", operation_id="listComments")
-async def list_comments(query: Annotated[CommentListQuery, Query()], session: SessionDep) -> Page[CommentRead]:
-    """List comments, filtered, ordered by ``order_by`` (default: -created_at), one page at a time."""
-    return await _list_comments(session, param_conditions(query, _LIST_FILTERS), query, "query")
+async def list_comments(
+    query: Annotated[CommentListQuery, Query()], session: SessionDep
+) -> Page[CommentRead]:
+    """List comments, filtered, ordered by ``order_by`` (default: -created_at), one page
+    at a time.
+    """
+    return await _list_comments(
+        session, param_conditions(query, _LIST_FILTERS), query, "query"
+    )
 
 
 @router.post("/search", operation_id="searchComments")
-async def search_comments(body: CommentSearch, session: SessionDep) -> Page[CommentRead]:
+async def search_comments(
+    body: CommentSearch, session: SessionDep
+) -> Page[CommentRead]:
     """Search comments with an and/or tree of conditions, one page at a time."""
-    return await _list_comments(session, [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [], body, "body")
+    return await _list_comments(
+        session,
+        [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [],
+        body,
+        "body",
+    )
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment")
-async def create_comment(body: CommentCreate, request: Request, response: Response, session: SessionDep) -> CommentRead:
+async def create_comment(
+    body: CommentCreate, request: Request, response: Response, session: SessionDep
+) -> CommentRead:
     """Create a comment; the ``Location`` header gives its URL."""
     comment = Comment(**body.model_dump())
     session.add(comment)
@@ -84,7 +123,9 @@ async def create_comment(body: CommentCreate, request: Request, response: Respon
 
 
 @router.patch("/{pk}", operation_id="updateComment")
-async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep) -> CommentRead:
+async def update_comment(
+    pk: uuid.UUID, body: CommentUpdate, session: SessionDep
+) -> CommentRead:
     """Change the fields sent in the body; the others keep their values."""
     comment = await session.get(Comment, pk)
     if comment is None:
@@ -95,7 +136,9 @@ async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep
     return to_comment_read(await _load_comment(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment")
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment"
+)
 async def delete_comment(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one comment."""
     comment = await session.get(Comment, pk)

@@ -18,12 +18,16 @@ router = APIRouter(prefix="/tags", tags=["tags"])
 
 
 def _not_found(pk: int) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Tag with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Tag with id {pk} not found"
+    )
 
 
 async def _load_tag(session: AsyncSession, pk: int) -> Tag:
     """Read tag *pk* afresh, or raise 404."""
-    tag = await session.scalar(select(Tag).where(Tag.id == pk).execution_options(populate_existing=True))
+    tag = await session.scalar(
+        select(Tag).where(Tag.id == pk).execution_options(populate_existing=True)
+    )
     if tag is None:
         raise _not_found(pk)
     return tag
@@ -40,16 +44,22 @@ _LIST_ORDER = Ordering(Tag.id, {"name": Tag.name}, default=("name",))
 
 
 @router.get("", operation_id="listTags")
-async def list_tags(query: Annotated[TagListQuery, Query()], session: SessionDep) -> Page[TagRead]:
+async def list_tags(
+    query: Annotated[TagListQuery, Query()], session: SessionDep
+) -> Page[TagRead]:
     """List tags ordered by ``order_by`` (default: name), one page at a time."""
     statement = select(Tag)
     keys = _LIST_ORDER.keys(query.order_by)
-    tags, next_cursor = await keyset_page(session, statement, keys, limit=query.limit, cursor=query.cursor)
+    tags, next_cursor = await keyset_page(
+        session, statement, keys, limit=query.limit, cursor=query.cursor
+    )
     return Page(items=[to_tag_read(tag) for tag in tags], next_cursor=next_cursor)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, operation_id="createTag")
-async def create_tag(body: TagCreate, request: Request, response: Response, session: SessionDep) -> TagRead:
+async def create_tag(
+    body: TagCreate, request: Request, response: Response, session: SessionDep
+) -> TagRead:
     """Create a tag; the ``Location`` header gives its URL."""
     tag = Tag(**body.model_dump())
     session.add(tag)
@@ -71,7 +81,9 @@ async def update_tag(pk: int, body: TagUpdate, session: SessionDep) -> TagRead:
     return to_tag_read(await _load_tag(session, pk))
 
 
-@router.delete("/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteTag")
+@router.delete(
+    "/{pk}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteTag"
+)
 async def delete_tag(pk: int, session: SessionDep) -> None:
     """Delete one tag."""
     tag = await session.get(Tag, pk)

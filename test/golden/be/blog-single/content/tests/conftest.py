@@ -3,9 +3,10 @@
 
 ``TEST_DATABASE_URL`` holds the URL of a PostgreSQL database used only by tests, such
 as ``postgresql+asyncpg://user:password@localhost:5432/app_test``. The tables of the
-app's models are created in it once per run, with the extensions and indexes
-the lists rely on (existing tables are kept, nothing is dropped). Each test runs inside a transaction that is rolled back when it ends: the
-routes' commits only release savepoints, so no test sees another's rows.
+app's models are created in it once per run (existing tables are kept, nothing is
+dropped), with the extensions and indexes the lists rely on.
+Each test runs inside a transaction that is rolled back when it ends: the routes'
+commits only release savepoints, so no test sees another's rows.
 """
 
 import os
@@ -35,7 +36,17 @@ from blog.models import Article, Author, Category, Comment, Tag
 URL_ENV = "TEST_DATABASE_URL"
 
 # Every model the app serves; models of one declarative base share one MetaData.
-METADATA = tuple(dict.fromkeys([Author.metadata, Article.metadata, Tag.metadata, Comment.metadata, Category.metadata]))
+METADATA = tuple(
+    dict.fromkeys(
+        [
+            Author.metadata,
+            Article.metadata,
+            Tag.metadata,
+            Comment.metadata,
+            Category.metadata,
+        ]
+    )
+)
 
 # Makes a valid create body, or creates a row through the API and returns it.
 Factory = Callable[[], Awaitable[dict[str, Any]]]
@@ -87,7 +98,9 @@ def app() -> FastAPI:
 
 
 @asynccontextmanager
-async def serve(app: FastAPI, connection: AsyncConnection) -> AsyncIterator[AsyncClient]:
+async def serve(
+    app: FastAPI, connection: AsyncConnection
+) -> AsyncIterator[AsyncClient]:
     """A client of *app*; each request's session joins *connection*'s transaction."""
 
     async def test_session() -> AsyncIterator[AsyncSession]:
@@ -144,7 +157,17 @@ def article_body(make_author: Factory) -> Factory:
     """
 
     async def build() -> dict[str, Any]:
-        return {"title": unique("title"), "body": unique("body"), "published": True, "published_at": "2024-01-31T12:00:00Z", "publish_on": "2024-01-31", "word_count": 7, "rating": 1.5, "extra": {"sample": 1}, "author_id": (await make_author())["id"]}
+        return {
+            "title": unique("title"),
+            "body": unique("body"),
+            "published": True,
+            "published_at": "2024-01-31T12:00:00Z",
+            "publish_on": "2024-01-31",
+            "word_count": 7,
+            "rating": 1.5,
+            "extra": {"sample": 1},
+            "author_id": (await make_author())["id"],
+        }
 
     return build
 
@@ -191,7 +214,11 @@ def comment_body(make_article: Factory, make_author: Factory) -> Factory:
     """
 
     async def build() -> dict[str, Any]:
-        return {"body": unique("body"), "article_id": (await make_article())["id"], "author_id": (await make_author())["id"]}
+        return {
+            "body": unique("body"),
+            "article_id": (await make_article())["id"],
+            "author_id": (await make_author())["id"],
+        }
 
     return build
 

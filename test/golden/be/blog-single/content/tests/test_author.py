@@ -73,8 +73,12 @@ async def test_list_authors_rejects_an_unknown_parameter(client: AsyncClient) ->
     assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
 
 
-async def test_list_authors_orders_by_each_field(client: AsyncClient, make_author: Factory) -> None:
-    """``GET /authors`` sorts by each ``order_by`` field, both ways, and refuses others."""
+async def test_list_authors_orders_by_each_field(
+    client: AsyncClient, make_author: Factory
+) -> None:
+    """``GET /authors`` sorts by each ``order_by`` field, both ways, and refuses
+    others.
+    """
     await make_author()
     await make_author()
     for field in ("name", "created_at"):
@@ -111,7 +115,9 @@ async def test_create_author(client: AsyncClient, author_body: Factory) -> None:
     assert located.json() == author
 
 
-async def test_create_author_rejects_a_bad_body(client: AsyncClient, author_body: Factory) -> None:
+async def test_create_author_rejects_a_bad_body(
+    client: AsyncClient, author_body: Factory
+) -> None:
     """``POST /authors`` answers 422 when ``name`` is not a string."""
     body = {**await author_body(), "name": 123}
     response = await client.post(PATH, json=body)
@@ -137,7 +143,9 @@ async def test_update_author_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_author_rejects_a_bad_body(client: AsyncClient, make_author: Factory) -> None:
+async def test_update_author_rejects_a_bad_body(
+    client: AsyncClient, make_author: Factory
+) -> None:
     """``PATCH /authors/{pk}`` answers 422 when ``name`` is null."""
     author = await make_author()
     response = await client.patch(f"{PATH}/{author['id']}", json={"name": None})

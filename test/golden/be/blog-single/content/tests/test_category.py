@@ -67,15 +67,21 @@ async def test_list_categories_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
-async def test_list_categories_rejects_an_unknown_parameter(client: AsyncClient) -> None:
+async def test_list_categories_rejects_an_unknown_parameter(
+    client: AsyncClient,
+) -> None:
     """``GET /categories`` answers 422 for a query parameter it does not know."""
     response = await client.get(PATH, params={"no_such_parameter": "1"})
     assert response.status_code == 422, response.text
     assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
 
 
-async def test_list_categories_orders_by_each_field(client: AsyncClient, make_category: Factory) -> None:
-    """``GET /categories`` sorts by each ``order_by`` field, both ways, and refuses others."""
+async def test_list_categories_orders_by_each_field(
+    client: AsyncClient, make_category: Factory
+) -> None:
+    """``GET /categories`` sorts by each ``order_by`` field, both ways, and refuses
+    others.
+    """
     await make_category()
     await make_category()
     for field in ("title",):
@@ -103,7 +109,9 @@ async def test_create_category(client: AsyncClient, category_body: Factory) -> N
     assert located.json() == category
 
 
-async def test_create_category_rejects_a_bad_body(client: AsyncClient, category_body: Factory) -> None:
+async def test_create_category_rejects_a_bad_body(
+    client: AsyncClient, category_body: Factory
+) -> None:
     """``POST /categories`` answers 422 when ``slug`` is not a string."""
     body = {**await category_body(), "slug": 123}
     response = await client.post(PATH, json=body)
@@ -129,7 +137,9 @@ async def test_update_category_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_category_rejects_a_bad_body(client: AsyncClient, make_category: Factory) -> None:
+async def test_update_category_rejects_a_bad_body(
+    client: AsyncClient, make_category: Factory
+) -> None:
     """``PATCH /categories/{pk}`` answers 422 when ``title`` is null."""
     category = await make_category()
     response = await client.patch(f"{PATH}/{category['slug']}", json={"title": None})

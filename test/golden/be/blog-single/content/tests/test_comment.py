@@ -73,7 +73,9 @@ async def test_list_comments_rejects_an_unknown_parameter(client: AsyncClient) -
     assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
 
 
-async def test_list_comments_filters_by_each_field(client: AsyncClient, make_comment: Factory) -> None:
+async def test_list_comments_filters_by_each_field(
+    client: AsyncClient, make_comment: Factory
+) -> None:
     """``GET /comments`` with ``field=value`` answers the comments with that value."""
     comment = await make_comment()
     for field in ("article_id", "author_id"):
@@ -86,8 +88,12 @@ async def test_list_comments_filters_by_each_field(client: AsyncClient, make_com
         assert all(item[field] == comment[field] for item in items), field
 
 
-async def test_list_comments_search_filters_by_each_field(client: AsyncClient, make_comment: Factory) -> None:
-    """``POST /comments/search`` with an ``eq`` condition answers the comments with that value."""
+async def test_list_comments_search_filters_by_each_field(
+    client: AsyncClient, make_comment: Factory
+) -> None:
+    """``POST /comments/search`` with an ``eq`` condition answers the comments with that
+    value.
+    """
     comment = await make_comment()
     for field in ("article_id", "author_id"):
         if comment[field] is None:
@@ -101,15 +107,23 @@ async def test_list_comments_search_filters_by_each_field(client: AsyncClient, m
         assert all(item[field] == comment[field] for item in items), field
 
 
-async def test_list_comments_search_rejects_an_unknown_field(client: AsyncClient) -> None:
-    """``POST /comments/search`` answers 422 for a condition on a field it does not filter."""
+async def test_list_comments_search_rejects_an_unknown_field(
+    client: AsyncClient,
+) -> None:
+    """``POST /comments/search`` answers 422 for a condition on a field it does not
+    filter.
+    """
     condition = {"field": "no_such_field", "op": "eq", "value": 1}
     response = await client.post(PATH + "/search", json={"filter": condition})
     assert response.status_code == 422, response.text
 
 
-async def test_list_comments_orders_by_each_field(client: AsyncClient, make_comment: Factory) -> None:
-    """``GET /comments`` sorts by each ``order_by`` field, both ways, and refuses others."""
+async def test_list_comments_orders_by_each_field(
+    client: AsyncClient, make_comment: Factory
+) -> None:
+    """``GET /comments`` sorts by each ``order_by`` field, both ways, and refuses
+    others.
+    """
     await make_comment()
     await make_comment()
     for field in ("created_at",):
@@ -137,7 +151,9 @@ async def test_create_comment(client: AsyncClient, comment_body: Factory) -> Non
     assert located.json() == comment
 
 
-async def test_create_comment_rejects_a_bad_body(client: AsyncClient, comment_body: Factory) -> None:
+async def test_create_comment_rejects_a_bad_body(
+    client: AsyncClient, comment_body: Factory
+) -> None:
     """``POST /comments`` answers 422 when ``body`` is not a string."""
     body = {**await comment_body(), "body": 123}
     response = await client.post(PATH, json=body)
@@ -163,7 +179,9 @@ async def test_update_comment_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_comment_rejects_a_bad_body(client: AsyncClient, make_comment: Factory) -> None:
+async def test_update_comment_rejects_a_bad_body(
+    client: AsyncClient, make_comment: Factory
+) -> None:
     """``PATCH /comments/{pk}`` answers 422 when ``body`` is null."""
     comment = await make_comment()
     response = await client.patch(f"{PATH}/{comment['id']}", json={"body": None})

@@ -73,7 +73,9 @@ async def test_list_tags_rejects_an_unknown_parameter(client: AsyncClient) -> No
     assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
 
 
-async def test_list_tags_orders_by_each_field(client: AsyncClient, make_tag: Factory) -> None:
+async def test_list_tags_orders_by_each_field(
+    client: AsyncClient, make_tag: Factory
+) -> None:
     """``GET /tags`` sorts by each ``order_by`` field, both ways, and refuses others."""
     await make_tag()
     await make_tag()
@@ -102,7 +104,9 @@ async def test_create_tag(client: AsyncClient, tag_body: Factory) -> None:
     assert located.json() == tag
 
 
-async def test_create_tag_rejects_a_bad_body(client: AsyncClient, tag_body: Factory) -> None:
+async def test_create_tag_rejects_a_bad_body(
+    client: AsyncClient, tag_body: Factory
+) -> None:
     """``POST /tags`` answers 422 when ``name`` is not a string."""
     body = {**await tag_body(), "name": 123}
     response = await client.post(PATH, json=body)
@@ -128,7 +132,9 @@ async def test_update_tag_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_tag_rejects_a_bad_body(client: AsyncClient, make_tag: Factory) -> None:
+async def test_update_tag_rejects_a_bad_body(
+    client: AsyncClient, make_tag: Factory
+) -> None:
     """``PATCH /tags/{pk}`` answers 422 when ``name`` is null."""
     tag = await make_tag()
     response = await client.patch(f"{PATH}/{tag['id']}", json={"name": None})

@@ -1,0 +1,33 @@
+/**
+ * The built CLI the benchmark and the tripwire test time (`dist/cli.js`, as users run it), and
+ * a rebuild when it is missing or older than a file of src/.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
+
+/** The built CLI. */
+export const CLI = join(ROOT, "dist", "cli.js");
+
+/** The newest modification time of any file under `dir`, in ms. */
+async function newestMtime(dir: string): Promise<number> {
+  let newest = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    newest = Math.max(newest, (await stat(join(entry.parentPath, entry.name))).mtimeMs);
+  }
+  return newest;
+}
+
+/** Rebuilds dist/ (`npm run build`, its output on stderr) when dist/cli.js is missing or older than src/. */
+export async function ensureBuilt(): Promise<void> {
+  const built = existsSync(CLI) ? (await stat(CLI)).mtimeMs : 0;
+  if (built >= (await newestMtime(join(ROOT, "src")))) return;
+  process.stderr.write("dist/ is missing or older than src/: running npm run build\n");
+  const result = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", 2, 2] });
+  if (result.status !== 0) throw new Error("npm run build failed");
+}

@@ -1,0 +1,104 @@
+// Watch mode through the real `be` target: a change to a file the jsonnet config imports
+// regenerates, writing only the files that changed; a broken config is reported and leaves the
+// output as it was; the watch goes on and picks up the fix.
+import assert from "node:assert/strict";
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+
+import { benchConfig } from "../../bench/configs.js";
+import { ConfigError } from "../../src/codegen/errors.js";
+import { countActions, type GenerateResult } from "../../src/codegen/generate.js";
+import { discoverTargets, type Target } from "../../src/codegen/target.js";
+import { jsonnetImports, watchGeneration, type Watcher } from "../../src/codegen/watch.js";
+import { treeHashes } from "../helpers/trees.js";
+import { makeTempDir, removeTempDirs } from "../helpers/user-project.js";
+
+let work: string;
+let be: Target;
+let targets: Target[];
+
+before(async () => {
+  work = await makeTempDir("codegen-watch-");
+  targets = await discoverTargets();
+  be = targets.find((target) => target.name === "be")!;
+});
+
+after(removeTempDirs);
+
+/** Resolves with the next report of the watcher (a finished run or an error). */
+function nextReport(reports: Array<(report: Report) => void>): Promise<Report> {
+  return new Promise((resolve) => reports.push(resolve));
+}
+
+type Report = { result: GenerateResult; ms: number } | { error: unknown };
+
+describe("jsonnetImports", () => {
+  it("finds every import form and ignores comments", () => {
+    const source = [
+      "local a = import 'a.libsonnet';",
+      'local b = importstr "b.txt"; // import "not-this.libsonnet"',
+      "/* import 'nor-this.libsonnet' */ local c = importbin @'c.bin';",
+      "# import 'neither.libsonnet'",
+      "{ url: 'http://example.com' }",
+    ].join("\n");
+    assert.deepEqual(jsonnetImports(source), ["a.libsonnet", "b.txt", "c.bin"]);
+  });
+});
+
+describe("watchGeneration", () => {
+  it("regenerates on a change to an imported file, writing only what changed, and survives a broken config", async () => {
+    const dir = path.join(work, "project");
+    await mkdir(dir);
+    const data = path.join(dir, "data.libsonnet");
+    const config = path.join(dir, "project.jsonnet");
+    await writeFile(data, JSON.stringify(benchConfig(12)));
+    await writeFile(config, "local data = import 'data.libsonnet';\ndata\n");
+    const out = path.join(work, "out");
+    const waiting: Array<(report: Report) => void> = [];
+    const report = (value: Report) => waiting.shift()?.(value);
+    const first = nextReport(waiting);
+    const watcher: Watcher = await watchGeneration(
+      { target: be, configFile: config, outDir: out, stdlibTargets: targets },
+      { onRun: (result, ms) => report({ result, ms }), onError: (error) => report({ error }) },
+    );
+    try {
+      const initial = await first;
+      assert.ok("result" in initial && countActions(initial.result.plan).create > 30);
+      assert.ok(watcher.watched.includes(data), "the imported file is watched");
+      const before = await treeHashes(out);
+      const mtimeOf = async (file: string) => (await stat(path.join(out, file))).mtimeMs;
+      const untouched = [...before.keys()].find((file) => file.includes("model0005"))!;
+      const untouchedMtime = await mtimeOf(untouched);
+
+      // One resource changes (a field renamed): only its files and the ones listing it are written.
+      const changed = benchConfig(12) as { apps: { config: { resources: { fields: { name: string }[] }[] } }[] };
+      changed.apps[0]!.config.resources[3]!.fields[2]!.name = "contact";
+      const second = nextReport(waiting);
+      await writeFile(data, JSON.stringify(changed));
+      const rerun = await second;
+      assert.ok("result" in rerun, `expected a run, got ${"error" in rerun ? String(rerun.error) : ""}`);
+      const counts = countActions(rerun.result.plan);
+      assert.ok(counts.overwrite >= 1 && counts.overwrite <= 6, `${counts.overwrite} files rewritten`);
+      assert.equal(counts.create, 0);
+      assert.equal(await mtimeOf(untouched), untouchedMtime, "an unaffected file is not rewritten");
+
+      // A broken config: reported, output untouched, still watching.
+      const afterChange = await treeHashes(out);
+      const third = nextReport(waiting);
+      await writeFile(data, "{ apps: [ }");
+      const broken = await third;
+      assert.ok("error" in broken && broken.error instanceof ConfigError);
+      assert.deepEqual(await treeHashes(out), afterChange);
+
+      const fourth = nextReport(waiting);
+      await writeFile(data, JSON.stringify(benchConfig(12)));
+      const fixed = await fourth;
+      assert.ok("result" in fixed);
+      assert.deepEqual(await treeHashes(out), before);
+    } finally {
+      watcher.close();
+      await watcher.idle();
+    }
+  });
+});

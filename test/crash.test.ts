@@ -1,0 +1,122 @@
+// A `codegen generate` killed with SIGKILL at seeded random points of a large write, over an
+// older tree: the next run completes or rolls back the interrupted one from its journal and
+// leaves exactly the new config's complete output, with no temp, journal or lock file, and a
+// clean `--check`. Meanwhile `--check` reports the interrupted run.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { after, before, describe, it } from "node:test";
+
+import { benchConfig } from "../bench/configs.js";
+import { runCodegen } from "./helpers/codegen-cli.js";
+import { leftovers, sameTree, treeHashes } from "./helpers/trees.js";
+import { makeTempDir, removeTempDirs, repoRoot, tsxLoader } from "./helpers/user-project.js";
+
+const OLD_SIZE = 100;
+const NEW_SIZE = 240;
+const ROUNDS = 6;
+const SEED = Number(process.env.CODEGEN_CRASH_SEED ?? 20251123);
+
+let work: string;
+let oldConfig: string;
+let newConfig: string;
+let expectedNew: Map<string, string>;
+/** How long the journal of the new config's write over the old tree lives (ms): the window the kills aim at. */
+let writeMs: number;
+
+/** mulberry32: a small seeded generator, so a failing round can be replayed with CODEGEN_CRASH_SEED. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const generateArgs = (config: string, out: string) => ["generate", "-t", "be", "-c", config, "-o", out];
+
+async function generateOk(config: string, out: string): Promise<string> {
+  const run = await runCodegen(work, generateArgs(config, out));
+  assert.equal(run.code, 0, run.stderr);
+  return run.stderr;
+}
+
+/**
+ * Runs `generate` of the new config into `out` and kills it `delayMs` after its journal appears.
+ * @returns whether the kill came before the process finished, and how long the journal lived when it was not killed.
+ */
+async function generateAndKill(out: string, delayMs: number | undefined): Promise<{ killed: boolean; journalMs: number }> {
+  const child = spawn(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, path.join(repoRoot, "src", "cli.ts"), ...generateArgs(newConfig, out)], {
+    cwd: work,
+    stdio: "ignore",
+    env: { ...process.env, NODE_OPTIONS: "" },
+  });
+  let exited = false;
+  const exit = new Promise<void>((resolve) => child.on("exit", () => ((exited = true), resolve())));
+  const journal = path.join(out, ".codegen-journal.json");
+  while (!exited && !existsSync(journal)) await sleep(1);
+  const seen = Date.now();
+  if (delayMs !== undefined && !exited) {
+    await sleep(delayMs);
+    if (!exited) child.kill("SIGKILL");
+  }
+  const killed = !exited;
+  while (!exited && existsSync(journal)) await sleep(1);
+  const journalMs = Date.now() - seen;
+  await exit;
+  return { killed, journalMs };
+}
+
+before(async () => {
+  work = await makeTempDir("codegen-crash-");
+  oldConfig = path.join(work, "old.json");
+  newConfig = path.join(work, "new.json");
+  await writeFile(oldConfig, JSON.stringify(benchConfig(OLD_SIZE)));
+  await writeFile(newConfig, JSON.stringify(benchConfig(NEW_SIZE)));
+  const reference = path.join(work, "reference");
+  await generateOk(newConfig, reference);
+  expectedNew = await treeHashes(reference);
+  // Time an undisturbed write of the new config over the old tree, to aim the kills inside it.
+  const timed = path.join(work, "timed");
+  await generateOk(oldConfig, timed);
+  writeMs = (await generateAndKill(timed, undefined)).journalMs;
+});
+
+after(removeTempDirs);
+
+describe("a run killed during a large write", () => {
+  it(`is completed or rolled back by the next run (${ROUNDS} seeded rounds, seed ${SEED})`, async () => {
+    const next = random(SEED);
+    let interrupted = 0;
+    let checkedInterrupted = false;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const out = path.join(work, `round-${round}`);
+      await generateOk(oldConfig, out);
+      const delayMs = Math.floor(next() * writeMs);
+      const { killed } = await generateAndKill(out, delayMs);
+      const midWrite = killed && existsSync(path.join(out, ".codegen-journal.json"));
+      if (midWrite) interrupted++;
+      if (midWrite && !checkedInterrupted) {
+        checkedInterrupted = true;
+        const check = await runCodegen(work, [...generateArgs(newConfig, out), "--check"]);
+        assert.equal(check.code, 1, `round ${round}: --check must report the interrupted run`);
+        assert.match(check.stderr, /an interrupted run left .* half-written/);
+      }
+      const stderr = await generateOk(newConfig, out);
+      if (midWrite) assert.match(stderr, /codegen: (completed|rolled back) the run of pid \d+/, `round ${round} (killed ${delayMs} ms in)`);
+      const tree = await treeHashes(out);
+      assert.deepEqual(leftovers(tree), [], `round ${round} (killed ${delayMs} ms in) left temp, journal or lock files`);
+      assert.ok(sameTree(tree, expectedNew), `round ${round} (killed ${delayMs} ms in): the tree is not the new config's complete output`);
+      const check = await runCodegen(work, [...generateArgs(newConfig, out), "--check"]);
+      assert.equal(check.code, 0, `round ${round}: --check after recovery\n${check.stdout}${check.stderr}`);
+    }
+    // Kills that all missed the write would test nothing.
+    assert.ok(interrupted >= ROUNDS / 2, `only ${interrupted} of ${ROUNDS} kills landed during the write (write phase ${writeMs} ms)`);
+  });
+});
