@@ -1,10 +1,18 @@
 // The syntax tree of one logical line: an expression tree close to Python's `ast` (and
 // ruff's), plus what layout needs from the source: parentheses around a node and magic
-// trailing commas. Compound statements are represented by their header only.
+// trailing commas, and the own-line comments inside brackets. Compound statements are
+// represented by their header only.
 
 interface Base {
   /** Pairs of redundant-looking parentheses written around the node in the source. */
   parens: number;
+  /** Own-line comments before the node, which is an element of a display or a call argument. */
+  leading?: string[];
+}
+
+/** A bracketed list of elements: own-line comments after its last element, before the closing bracket. */
+interface Bracketed {
+  closingComments?: string[];
 }
 
 export type Expr =
@@ -48,8 +56,16 @@ export interface Attribute extends Base {
   value: Expr;
   attr: string;
 }
-export type Argument = { k: "arg"; value: Expr } | { k: "keyword"; name: string | null; value: Expr };
-export interface Call extends Base {
+/** A keyword argument's own-line comments are its `leading`; a positional one's are its value's. */
+export type Argument = { k: "arg"; value: Expr } | Keyword;
+export interface Keyword {
+  k: "keyword";
+  /** `null` for `**mapping`. */
+  name: string | null;
+  value: Expr;
+  leading?: string[];
+}
+export interface Call extends Base, Bracketed {
   k: "call";
   func: Expr;
   args: Argument[];
@@ -120,19 +136,19 @@ export interface Named extends Base {
   target: Expr;
   value: Expr;
 }
-export interface Tuple extends Base {
+export interface Tuple extends Base, Bracketed {
   k: "tuple";
   elts: Expr[];
   /** The tuple's own parentheses (not counted in `parens`). */
   parenthesized: boolean;
   trailingComma: boolean;
 }
-export interface List extends Base {
+export interface List extends Base, Bracketed {
   k: "list";
   elts: Expr[];
   trailingComma: boolean;
 }
-export interface SetExpr extends Base {
+export interface SetExpr extends Base, Bracketed {
   k: "set";
   elts: Expr[];
   trailingComma: boolean;
@@ -141,8 +157,10 @@ export interface DictItem {
   /** `null` for `**mapping`. */
   key: Expr | null;
   value: Expr;
+  /** Own-line comments before `**mapping` (a keyed item's are its key's). */
+  leading?: string[];
 }
-export interface Dict extends Base {
+export interface Dict extends Base, Bracketed {
   k: "dict";
   items: DictItem[];
   trailingComma: boolean;

@@ -2,8 +2,9 @@
 // (`select(X)\n.where(...)\n.options(...)` inside parentheses, one call per line) and call
 // arguments, which hug their brackets on one indented line before going one per line.
 
-import type { Attribute, Call, Expr, Subscript } from "./ast.js";
+import type { Attribute, Call, Expr, Keyword, Subscript } from "./ast.js";
 import { CommaJoiner, generator, tuple } from "./collections.js";
+import { closingComments, leadingComments } from "./comments.js";
 import { type DocBuilder, isParenthesizedLevel } from "./doc.js";
 import { formatExpr } from "./expr.js";
 import { type ChainLayout, callChainLayout } from "./needs.js";
@@ -75,14 +76,16 @@ export function callArguments(f: DocBuilder, e: Call): void {
       if (value.k === "generator") joiner.entry(() => generator(f, value, true));
       else joiner.entry(() => formatExpr(f, value, value.parens > 0 ? "always" : "never"));
     } else {
-      for (const arg of e.args) joiner.entry(() => (arg.k === "arg" ? formatExpr(f, arg.value) : keyword(f, arg.name, arg.value)));
+      for (const arg of e.args) joiner.entry(() => (arg.k === "arg" ? formatExpr(f, arg.value) : keyword(f, arg)));
     }
     joiner.finish(e.trailingComma);
+    closingComments(f, e.closingComments);
   };
   parenthesized(f, "(", () => f.group(all), ")");
 }
 
-function keyword(f: DocBuilder, name: string | null, value: Expr): void {
-  f.text(name === null ? "**" : `${name}=`);
-  formatExpr(f, value);
+function keyword(f: DocBuilder, arg: Keyword): void {
+  leadingComments(f, arg.leading);
+  f.text(arg.name === null ? "**" : `${arg.name}=`);
+  formatExpr(f, arg.value);
 }

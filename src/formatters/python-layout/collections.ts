@@ -1,11 +1,13 @@
 // Tuples, lists, sets, dicts and comprehensions. Elements join with `,` and a break that
 // prints as a space when flat; a trailing comma appears when the group breaks, and a magic
-// trailing comma in the source keeps the group broken.
+// trailing comma (or an own-line comment) in the source keeps the group broken.
 
-import type { Comprehension, Dict, DictComp, Expr, ForClause, Tuple } from "./ast.js";
+import type { Comprehension, Dict, DictComp, Expr, ForClause, List, SetExpr, Tuple } from "./ast.js";
+import { closingComments, leadingComments } from "./comments.js";
 import type { DocBuilder } from "./doc.js";
 import { formatExpr } from "./expr.js";
 import { emptyParenthesized, optionalParentheses, parenthesized, parenthesizeIfExpands } from "./parentheses.js";
+import { Unsupported } from "./tokens.js";
 
 /** Ruff's `join_comma_separated`. */
 export class CommaJoiner {
@@ -29,16 +31,22 @@ export class CommaJoiner {
   }
 }
 
-export function joinExprs(f: DocBuilder, elts: readonly Expr[], magicTrailingComma: boolean): void {
+export function joinExprs(f: DocBuilder, elts: readonly Expr[], magicTrailingComma: boolean, closing?: readonly string[]): void {
   const joiner = new CommaJoiner(f);
   for (const elt of elts) joiner.entry(() => formatExpr(f, elt));
   joiner.finish(magicTrailingComma);
+  closingComments(f, closing);
 }
 
 /** `[a, b]` and `{a, b}`. */
-export function sequence(f: DocBuilder, open: string, elts: readonly Expr[], trailingComma: boolean, close: string): void {
-  if (elts.length === 0) return emptyParenthesized(f, open, close);
-  parenthesized(f, open, () => joinExprs(f, elts, trailingComma), close);
+export function sequence(f: DocBuilder, open: string, e: List | SetExpr, close: string): void {
+  if (e.elts.length === 0) return emptyParenthesized(f, open, close);
+  parenthesized(f, open, () => joinExprs(f, e.elts, e.trailingComma, e.closingComments), close);
+}
+
+/** Whether a tuple holds comments, which only its own parentheses can. */
+function hasComments(e: Tuple): boolean {
+  return e.closingComments !== undefined || e.elts.some((elt) => elt.leading !== undefined);
 }
 
 /** Ruff's `TupleParentheses`: where a tuple keeps, gains or never gets parentheses. */
@@ -46,10 +54,12 @@ export type TupleLayout = "default" | "preserve" | "optionalParentheses" | "neve
 
 export function tuple(f: DocBuilder, e: Tuple, layout: TupleLayout): void {
   const elts = e.elts;
-  const items = () => joinExprs(f, elts, e.trailingComma);
+  const items = () => joinExprs(f, elts, e.trailingComma, e.closingComments);
   if (elts.length === 0) return emptyParenthesized(f, "(", ")");
+  const ownParentheses = elts.length === 1 ? e.parenthesized || layout !== "preserve" : e.parenthesized && layout !== "neverPreserve";
+  if (!ownParentheses && hasComments(e)) throw new Unsupported("a comment inside a statement");
   if (elts.length === 1) {
-    if (layout === "preserve" && !e.parenthesized) {
+    if (!ownParentheses) {
       formatExpr(f, elts[0]);
       if (e.trailingComma) f.text(",");
       return;
@@ -60,11 +70,12 @@ export function tuple(f: DocBuilder, e: Tuple, layout: TupleLayout): void {
       () => {
         formatExpr(f, elts[0]);
         f.text(",");
+        closingComments(f, e.closingComments);
       },
       ")",
     );
   }
-  if (e.parenthesized && layout !== "neverPreserve") return parenthesized(f, "(", items, ")");
+  if (ownParentheses) return parenthesized(f, "(", items, ")");
   switch (layout) {
     case "never":
       elts.forEach((elt, index) => {
@@ -96,7 +107,8 @@ export function dict(f: DocBuilder, e: Dict): void {
     () => {
       const joiner = new CommaJoiner(f);
       for (const item of e.items) {
-        joiner.entry(() =>
+        joiner.entry(() => {
+          leadingComments(f, item.leading);
           f.group(() => {
             if (item.key === null) f.text("**");
             else {
@@ -105,10 +117,11 @@ export function dict(f: DocBuilder, e: Dict): void {
               f.space();
             }
             formatExpr(f, item.value);
-          }),
-        );
+          });
+        });
       }
       joiner.finish(e.trailingComma);
+      closingComments(f, e.closingComments);
     },
     "}",
   );

@@ -6,6 +6,7 @@ import type { Expr } from "./ast.js";
 import { binaryLike, ifExpression, slice, unary } from "./binary.js";
 import { attribute, call, subscript } from "./chain.js";
 import { comprehension, dict, generator, sequence, tuple } from "./collections.js";
+import { leadingComments } from "./comments.js";
 import { type DocBuilder, EXPRESSION, isParenthesizedLevel } from "./doc.js";
 import { lambda } from "./parameters.js";
 import { implicitString } from "./strings.js";
@@ -13,6 +14,7 @@ import { canOmitOptionalParentheses, type Parent, type Parentheses, type Parenth
 import { optionalParentheses, parenthesized, parenthesizeIfExpands } from "./parentheses.js";
 
 export function formatExpr(f: DocBuilder, e: Expr, parens: Parentheses = "preserve"): void {
+  if (e.leading) leadingComments(f, e.leading);
   if (parens === "preserve" ? e.parens > 0 : parens === "always") {
     parenthesized(f, "(", () => fields(f, e), ")");
     return;
@@ -62,9 +64,9 @@ export function fields(f: DocBuilder, e: Expr): void {
     case "tuple":
       return tuple(f, e, "default");
     case "list":
-      return sequence(f, "[", e.elts, e.trailingComma, "]");
+      return sequence(f, "[", e, "]");
     case "set":
-      return sequence(f, "{", e.elts, e.trailingComma, "}");
+      return sequence(f, "{", e, "}");
     case "dict":
       return dict(f, e);
     case "listcomp":
@@ -78,7 +80,8 @@ export function fields(f: DocBuilder, e: Expr): void {
 
 /** Ruff's `maybe_parenthesize_expression`: optional parentheses where a statement (or parent) allows them. */
 export function maybeParenthesize(f: DocBuilder, e: Expr, parent: Parent, mode: Parenthesize): void {
-  if (mode === "optional" && e.parens > 0) return formatExpr(f, e, "always");
+  // Ruff keeps an expression with leading comments in parentheses.
+  if ((mode === "optional" && e.parens > 0) || e.leading) return formatExpr(f, e, "always");
   const needs = needsParentheses(e, parent);
   const unparenthesized = () => formatExpr(f, e, "never");
   if (needs !== "always" && isParenthesizedLevel(f.level)) {

@@ -4,10 +4,11 @@
 
 import type { Expr, Lambda, Parameter, Parameters } from "./ast.js";
 import { type DocBuilder, PAREN, isParenthesizedLevel } from "./doc.js";
-import { propagatesExpand, removeSoftLines } from "./ir.js";
+import { HARD, LINE, propagatesExpand, removeSoftLines } from "./ir.js";
 import { formatExpr } from "./expr.js";
 import { lambdaBodySplitsInBrackets, hasOwnParentheses } from "./needs.js";
 import { emptyParenthesized, parenthesizeIfExpands } from "./parentheses.js";
+import { Unsupported } from "./tokens.js";
 
 function parameter(f: DocBuilder, p: Parameter): void {
   f.text(p.name);
@@ -75,7 +76,10 @@ export function lambda(f: DocBuilder, e: Lambda): void {
     f.space();
     // Lambda parameters never break: every soft line in them prints flat.
     const params = e.params;
-    f.emit(removeSoftLines(f.capture(() => lambdaParameters(f, params))));
+    const flat = removeSoftLines(f.capture(() => lambdaParameters(f, params)));
+    // Only a comment (in a default value) puts a hard line break there.
+    if (flat.some((e) => e.kind === LINE && e.width >= HARD)) throw new Unsupported("a comment inside a statement");
+    f.emit(flat);
   }
   f.text(":");
   f.space();

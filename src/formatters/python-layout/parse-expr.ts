@@ -2,8 +2,8 @@
 // keeping what layout needs: source parentheses around nodes and magic trailing commas.
 // Anything outside the grammar throws `Unsupported`.
 
-import type { Argument, Expr, Parameter, Parameters } from "./ast.js";
-import { bracesAtom, forClauses, listAtom, parenthesizedAtom } from "./parse-displays.js";
+import type { Argument, Expr, Keyword, Parameter, Parameters } from "./ast.js";
+import { bracesAtom, forClauses, listAtom, parenthesizedAtom, withLeading } from "./parse-displays.js";
 import { KEYWORDS, type TokenStream } from "./stream.js";
 import { Unsupported } from "./tokens.js";
 
@@ -178,23 +178,27 @@ export class ExprParser {
     const args: Argument[] = [];
     let trailingComma = false;
     while (!this.s.at(")")) {
-      if (this.s.eat("*")) args.push({ k: "arg", value: { k: "starred", value: this.expression(), parens: 0 } });
-      else if (this.s.eat("**")) args.push({ k: "keyword", name: null, value: this.expression() });
+      const comments = this.s.comments();
+      if (this.s.eat("*")) args.push({ k: "arg", value: withLeading<Expr>({ k: "starred", value: this.expression(), parens: 0 }, comments) });
+      else if (this.s.eat("**")) args.push(withLeading<Keyword>({ k: "keyword", name: null, value: this.expression() }, comments));
       else if (this.s.atName() && this.s.at("=", 1)) {
         const name = this.s.name();
         this.s.expect("=");
-        args.push({ k: "keyword", name, value: this.expression() });
+        args.push(withLeading<Keyword>({ k: "keyword", name, value: this.expression() }, comments));
       } else {
         const value = this.namedExpression();
         if (this.s.at("for") || this.s.at("async")) {
+          if (comments) throw new Unsupported("a comment inside a statement");
           args.push({ k: "arg", value: { k: "generator", elt: value, generators: forClauses(this), parenthesized: false, parens: 0 } });
-        } else args.push({ k: "arg", value });
+        } else args.push({ k: "arg", value: withLeading(value, comments) });
       }
       if (!this.s.eat(",")) break;
       if (this.s.at(")")) trailingComma = true;
     }
+    // Comments before `)` of an empty call are not laid out (and so not taken).
+    const closingComments = args.length > 0 ? this.s.comments() : undefined;
     this.s.expect(")");
-    return { k: "call", func, args, trailingComma, parens: 0 };
+    return closingComments ? { k: "call", func, args, trailingComma, closingComments, parens: 0 } : { k: "call", func, args, trailingComma, parens: 0 };
   }
 
   private slices(): Expr {

@@ -13,6 +13,8 @@ export function parseStatement(tokens: Token[]): Stmt {
   const s = new TokenStream(tokens);
   const stmt = new StmtParser(s).statement();
   if (!s.done()) throw new Unsupported(`unexpected ${s.describe()} after the statement`);
+  // A comment no parser took sits where the formatter cannot lay it out: never drop it.
+  for (const token of tokens) if (token.comments && !token.commentsTaken) throw new Unsupported("a comment inside a statement");
   // Ruff writes backslash continuations only in `global` and `nonlocal` statements.
   if (stmt.k !== "global" && tokens.some((token) => token.afterBackslash)) throw new Unsupported("a backslash continuation");
   return stmt;
@@ -210,6 +212,7 @@ class StmtParser {
       } catch (error) {
         if (!(error instanceof Unsupported)) throw error;
       }
+      s.untakeComments(start);
       s.pos = start;
     }
     const parsed = this.withItems(":");

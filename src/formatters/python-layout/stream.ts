@@ -32,6 +32,17 @@ export class TokenStream {
   expect(text: string): void {
     if (!this.eat(text)) throw new Unsupported(`expected ${JSON.stringify(text)} but found ${this.describe()}`);
   }
+  /** Takes the own-line comments before the current token: the caller lays them out. */
+  comments(): string[] | undefined {
+    const token = this.tokens[this.pos];
+    if (token?.comments === undefined) return undefined;
+    token.commentsTaken = true;
+    return token.comments;
+  }
+  /** Gives back the comments taken from `from` on, for a parser that backtracks there. */
+  untakeComments(from: number): void {
+    for (let index = from; index < this.tokens.length; index++) this.tokens[index].commentsTaken = false;
+  }
   name(): string {
     if (!this.atName()) throw new Unsupported(`expected a name but found ${this.describe()}`);
     return this.tokens[this.pos++].text;

@@ -1,6 +1,7 @@
 // Splits one Python logical line (possibly spanning physical lines inside brackets) into
 // tokens: names, numbers, strings (with prefixes; f-strings as one opaque token), operators.
-// Comments and stray backslashes are reported as unsupported: they need no layout here.
+// An own-line comment rides on the token after it; end-of-line comments and stray
+// backslashes are reported as unsupported.
 
 export type TokenKind = "name" | "number" | "string" | "op";
 
@@ -11,6 +12,12 @@ export interface Token {
   afterNewline: boolean;
   /** Whether a backslash continuation separates this token from the previous one. */
   afterBackslash: boolean;
+  /**
+   * The own-line comments right before this token, as ruff writes them. A parser that lays
+   * them out sets `commentsTaken`; a statement with comments nobody took is unsupported.
+   */
+  comments?: string[];
+  commentsTaken?: boolean;
 }
 
 /** A construct the formatter does not lay out; the caller names the line. */
@@ -32,8 +39,14 @@ export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
   let afterNewline = false;
   let afterBackslash = false;
+  let comments: string[] | undefined;
   const push = (kind: TokenKind, text: string) => {
-    tokens.push({ kind, text, afterNewline, afterBackslash });
+    const token: Token = { kind, text, afterNewline, afterBackslash };
+    if (comments) {
+      token.comments = comments;
+      comments = undefined;
+    }
+    tokens.push(token);
     afterNewline = false;
     afterBackslash = false;
   };
@@ -47,7 +60,12 @@ export function tokenize(source: string): Token[] {
       afterNewline = true;
       pos++;
     } else if (code === 35) {
-      throw new Unsupported("a comment inside a statement");
+      // Only blanks lie between the line break that `afterNewline` records and the `#`.
+      if (!afterNewline) throw new Unsupported("a comment inside a statement");
+      let end = source.indexOf("\n", pos);
+      if (end === -1) end = length;
+      (comments ??= []).push(normalizeComment(source.slice(pos, end)));
+      pos = end;
     } else if (code === 92) {
       if (source.charCodeAt(pos + 1) !== 10) throw new Unsupported("a stray backslash");
       afterBackslash = true;
@@ -79,7 +97,20 @@ export function tokenize(source: string): Token[] {
       pos += op.length;
     }
   }
+  if (comments) throw new Unsupported("a comment inside a statement");
   return tokens;
+}
+
+/**
+ * A comment as ruff writes it: trailing whitespace dropped, a space after `#` unless the
+ * text starts with one of ` !:#'` (type pragmas after a no-break space are not handled).
+ */
+function normalizeComment(comment: string): string {
+  const trimmed = comment.trimEnd();
+  const content = trimmed.slice(1);
+  if (content === "" || /^[ !:#']/.test(content)) return trimmed;
+  if (content.charCodeAt(0) === 0xa0) throw new Unsupported("a comment starting with a no-break space");
+  return `# ${content}`;
 }
 
 /** The longest operator starting at `pos`. */

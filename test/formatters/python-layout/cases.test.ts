@@ -1,6 +1,7 @@
 // Hand-picked layouts of generated-code lines, each expectation ruff's own output (re-checked
 // against the pinned ruff on every run), plus the prose wrapping ruff leaves alone and E501
-// accepts, and the errors for lines the formatter cannot lay out.
+// accepts, and the errors for lines the formatter cannot lay out (comments in positions it
+// does not handle among them).
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -289,6 +290,200 @@ TAGS = [
 ]
 `,
   },
+  {
+    name: "own-line comments before elements stay on their lines and keep the brackets expanded",
+    input: `INDEXES = (
+    # GET /authors?order_by=name (either direction), and its keyset pages
+    Index("ix_author_name_id", Author.name, Author.id),
+    # GET /authors?q=… (a trigram index per field)
+    *TrigramSearch(Author.name).indexes("ix_author_search"),
+)
+TAGS = [
+    # c1
+    # c2
+    first + second, third]
+SETTINGS = {
+    # keyed
+    "a": 1,
+    # unpacked
+    **defaults,
+}
+PAIR = (
+    # the only element
+    a,
+)
+`,
+    expected: `INDEXES = (
+    # GET /authors?order_by=name (either direction), and its keyset pages
+    Index("ix_author_name_id", Author.name, Author.id),
+    # GET /authors?q=… (a trigram index per field)
+    *TrigramSearch(Author.name).indexes("ix_author_search"),
+)
+TAGS = [
+    # c1
+    # c2
+    first + second,
+    third,
+]
+SETTINGS = {
+    # keyed
+    "a": 1,
+    # unpacked
+    **defaults,
+}
+PAIR = (
+    # the only element
+    a,
+)
+`,
+  },
+  {
+    name: "own-line comments before call arguments, keywords and unpacked arguments",
+    input: `result = await session.execute(select(Author).where(
+    # filter by name
+    Author.name == name).limit(10))
+response = client.post(url,
+    # the body
+    json=payload, *extra,
+    # the rest
+    **options)
+self.items[0] = build(
+    # one argument
+    value)
+handler = lambda: build(
+    # in a lambda body
+    value)
+
+
+class Repository(
+    # the base
+    Base, metaclass=Meta):
+    pass
+`,
+    expected: `result = await session.execute(
+    select(Author)
+    .where(
+        # filter by name
+        Author.name == name
+    )
+    .limit(10)
+)
+response = client.post(
+    url,
+    # the body
+    json=payload,
+    *extra,
+    # the rest
+    **options,
+)
+self.items[0] = build(
+    # one argument
+    value
+)
+handler = lambda: build(
+    # in a lambda body
+    value
+)
+
+
+class Repository(
+    # the base
+    Base,
+    metaclass=Meta,
+):
+    pass
+`,
+  },
+  {
+    name: "comments before the closing bracket follow the last element and its comma",
+    input: `ORDER = [first, second,
+    # more to come
+]
+ONLY = [
+    only
+    # no trailing comma
+]
+CALL = f(
+    a, b,
+    # after the arguments
+)
+ONE = (
+    a,
+    # after the only element
+)
+NESTED = {"key": [
+        # inner
+        1,
+    ],
+    # outer
+}
+`,
+    expected: `ORDER = [
+    first,
+    second,
+    # more to come
+]
+ONLY = [
+    only
+    # no trailing comma
+]
+CALL = f(
+    a,
+    b,
+    # after the arguments
+)
+ONE = (
+    a,
+    # after the only element
+)
+NESTED = {
+    "key": [
+        # inner
+        1,
+    ],
+    # outer
+}
+`,
+  },
+  {
+    name: "comments are written as ruff writes them, blank lines around them dropped",
+    input: `VALUES = [
+    #no space   
+    a,
+
+    #!bang
+
+    b,
+    #:colon
+    c,
+    ##double
+    d,
+    #'quote
+    e,
+    #
+    f,
+    #\ttab
+    g,
+]
+`,
+    expected: `VALUES = [
+    # no space
+    a,
+    #!bang
+    b,
+    #:colon
+    c,
+    ##double
+    d,
+    #'quote
+    e,
+    #
+    f,
+    # \ttab
+    g,
+]
+`,
+  },
 ]
 
 describe("formatPython lays out long lines as ruff does", () => {
@@ -374,6 +569,25 @@ describe("formatPython and lines it cannot lay out", () => {
   it("throws, naming the line, for a long line with a comment inside the statement", () => {
     const source = "x = 1\nresult = some_function(first_argument, second_argument, third_argument)  # explain why it is so\n";
     assert.throws(() => formatPython(source), /^Error: formatPython: line 2: cannot lay out a comment inside a statement: result = some_function/);
+  });
+
+  it("throws for a comment where it cannot lay one out, never dropping it", () => {
+    const sources = [
+      "t = (\n    # around a parenthesized expression\n    a\n)\n",
+      "x = [a,  # at the end of a line\n    b]\n",
+      "x = a[\n    # in a subscript\n    b, c]\n",
+      "x = [\n    # in a comprehension\n    a for a in b]\n",
+      "x = [\n    # in empty brackets\n]\n",
+      "f(\n    # in an empty call\n)\n",
+      "def f(\n    # before a parameter\n    a): ...\n",
+      "from a import (\n    # before an imported name\n    b)\n",
+      "x = {a:\n    # before a dict value\n    b}\n",
+      "x = (a +\n    # between operands\n    b)\n",
+      "with (\n    # before a with item\n    a, b):\n    pass\n",
+      "x = lambda a=[\n    # in a lambda default\n    b]: a\n",
+      "x = [\n    #\u00a0after a no-break space\n    a]\n",
+    ];
+    for (const source of sources) assert.throws(() => formatPython(source), /^Error: formatPython: line 1: cannot lay out a comment/, source);
   });
 
   it("throws for a long statement outside the supported grammar", () => {

@@ -1,6 +1,7 @@
 // Random Python of the class formatPython lays out: statements and compound headers built
 // from names, literals, calls, chains, subscripts, collections, comprehensions, operators,
-// conditionals, lambdas and awaits, with identifier lengths that put lines around 88 columns.
+// conditionals, lambdas and awaits, own-line comments in displays and calls, with identifier
+// lengths that put lines around 88 columns.
 // Expressions carry their precedence so that parentheses appear only where Python needs them.
 
 import fc from "fast-check";
@@ -64,12 +65,34 @@ function binary(left: Py, [op, prec]: [string, Prec], right: Py): Py {
   return py(`${at(left, prec)} ${op} ${at(right, prec + 1)}`, prec);
 }
 
+/** A comment as written (`# words`) or to be normalized (`#words`). */
+const comment = fc.tuple(fc.boolean(), fc.array(word, { minLength: 1, maxLength: 8 })).map(([spaced, words]) => `#${spaced ? " " : ""}${words.join(" ")}`);
+
 const primary = (p: Py) => (p.prec >= Prec.Primary && !/^\d/.test(p.text) ? p.text : `(${p.text})`);
 
 interface Exprs {
   expr: fc.Arbitrary<Py>;
   primary: fc.Arbitrary<Py>;
   disjunction: fc.Arbitrary<Py>;
+  /** A display or call with own-line comments (see `commentedDisplay`). */
+  commented: fc.Arbitrary<Py>;
+}
+
+/**
+ * A display or call with own-line comments before elements and before the closing bracket,
+ * written expanded (magic trailing commas) as ruff keeps it. Only where no enclosing group has
+ * to expand with it (a statement's value, an element of another) do its lines survive the
+ * canonicalization, so other expressions never contain one.
+ */
+function commentedDisplay(element: fc.Arbitrary<Py>, callee: fc.Arbitrary<Py>): fc.Arbitrary<Py> {
+  return fc
+    .tuple(fc.constantFrom("(", "[", "{", "call"), callee, fc.array(fc.tuple(fc.option(comment, { nil: undefined }), element), { minLength: 1, maxLength: 3 }), fc.option(comment, { nil: undefined }))
+    .map(([open, func, elts, closing]) => {
+      const lines = elts.flatMap(([before, e]) => [...(before ? [before] : []), `${at(e, open === "{" ? Prec.Or : Prec.Lambda)},`]);
+      if (closing) lines.push(closing);
+      const [start, end] = open === "call" ? [`${primary(func)}(`, ")"] : [open, open === "(" ? ")" : open === "[" ? "]" : "}"];
+      return py(`${start}\n${lines.join("\n")}\n${end}`, Prec.Primary);
+    });
 }
 
 const levels: Exprs[] = [];
@@ -77,7 +100,7 @@ const levels: Exprs[] = [];
 /** Expressions nested at most `depth` deep (0: leaves only), so that lines stay around a few hundred columns. */
 function exprsAt(depth: number): Exprs {
   if (levels[depth]) return levels[depth];
-  if (depth === 0) return (levels[0] = { expr: leaf, primary: leaf, disjunction: leaf });
+  if (depth === 0) return (levels[0] = { expr: leaf, primary: leaf, disjunction: leaf, commented: commentedDisplay(leaf, leaf) });
   const sub = exprsAt(depth - 1);
   const expr = sub.expr;
   const small = sub.primary;
@@ -134,12 +157,13 @@ function exprsAt(depth: number): Exprs {
       return py(`lambda${all.length ? ` ${all.join(", ")}` : ""}: ${at(body, Prec.Lambda)}`, Prec.Lambda);
     }),
   );
-  return (levels[depth] = { expr: exprArb, primary: primaryArb, disjunction });
+  const commented = commentedDisplay(fc.oneof({ weight: 4, arbitrary: exprArb }, sub.commented), small);
+  return (levels[depth] = { expr: exprArb, primary: primaryArb, disjunction, commented });
 }
 
 const exprs = fc.constantFrom(1, 1, 1, 2, 2, 2, 3).chain((depth) => fc.constant(exprsAt(depth)));
 const exprsOf = <T>(pick: (level: Exprs) => fc.Arbitrary<T>): fc.Arbitrary<T> => exprs.chain(pick);
-const exprsShape = { expr: exprsOf((l) => l.expr), primary: exprsOf((l) => l.primary), disjunction: exprsOf((l) => l.disjunction) };
+const exprsShape = { expr: exprsOf((l) => l.expr), primary: exprsOf((l) => l.primary), disjunction: exprsOf((l) => l.disjunction), commented: exprsOf((l) => l.commented) };
 
 const expr = exprsShape.expr;
 const target = fc.oneof(
@@ -193,6 +217,8 @@ function inAsync(c: Case, isAsync: boolean): Case {
 }
 
 const simpleStatement = fc.oneof(
+  { weight: 2, arbitrary: fc.tuple(target, exprsShape.commented).map(([t, v]) => `${t} = ${v.text}`) },
+  { weight: 2, arbitrary: exprsShape.commented.map((v) => `return ${v.text}`) },
   fc.tuple(target, value).map(([t, v]) => `${t} = ${v}`),
   fc.tuple(target, target, value).map(([a, b, v]) => `${a} = ${b} = ${v}`),
   fc.array(identifier, { minLength: 1, maxLength: 6 }).map((names) => `global ${[...new Set(names)].join(", ")}`),
