@@ -15,20 +15,34 @@ from blog.models import Article, Author, Category, Comment, Tag
 EXTENSIONS = ("pg_trgm",)
 
 INDEXES = (
+    # GET /authors?order_by=name (either direction), and its keyset pages
     Index("ix_author_name_id", Author.name, Author.id),
+    # GET /authors?order_by=created_at (either direction), and its keyset pages
     Index("ix_author_created_at_id", Author.created_at, Author.id),
+    # GET /authors?q=… (a trigram index per field)
     *TrigramSearch(Author.name).indexes("ix_author_search"),
+    # GET /articles?order_by=title (either direction), and its keyset pages
     Index("ix_article_title_id", Article.title, Article.id),
+    # GET /articles?order_by=rating (either direction), and its keyset pages
     Index("ix_article_rating_id", Article.rating, Article.id),
+    # GET /articles?order_by=published_at (either direction), and its keyset pages
     Index("ix_article_published_at_id", Article.published_at, Article.id),
+    # GET /articles?order_by=word_count (either direction), and its keyset pages
     Index("ix_article_word_count_id", Article.word_count, Article.id),
+    # GET /articles?author_id=… (a key of author)
     Index("ix_article_author_id", Article.author_id),
+    # GET /articles?q=… (full-text)
     *FullTextSearch(Article.title, Article.body, language="english").indexes(
         "ix_article_search"
     ),
+    # GET /tags?order_by=name (either direction), and its keyset pages
     Index("ix_tag_name_id", Tag.name, Tag.id),
+    # GET /comments?order_by=created_at (either direction), and its keyset pages
     Index("ix_comment_created_at_id", Comment.created_at, Comment.id),
+    # GET /comments?article_id=… (a key of article)
     Index("ix_comment_article_id", Comment.article_id),
+    # GET /comments?author_id=… (a key of author)
     Index("ix_comment_author_id", Comment.author_id),
+    # GET /categories?order_by=title (either direction)
     Index("ix_category_title_slug", Category.title, Category.slug),
 )

@@ -321,13 +321,12 @@ class Catalog:
                 for member in source.enum
             ]
             wanted = text.casefold()
-            return ValuesPage(
-                values=[
-                    c
-                    for c in choices
-                    if wanted in c.label.casefold() or wanted in str(c.value).casefold()
-                ][: request.limit]
-            )
+            matching = [
+                c
+                for c in choices
+                if wanted in c.label.casefold() or wanted in str(c.value).casefold()
+            ]
+            return ValuesPage(values=matching[: request.limit])
         if isinstance(source, BoolSource):
             return ValuesPage(
                 values=[
