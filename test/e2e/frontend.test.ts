@@ -130,7 +130,8 @@ describe("the blog's generated front end", () => {
     const first = await titlesOf(page);
     assert.equal(first.length, 10);
     const headers = await table.getByRole("columnheader").allInnerTexts();
-    assert.deepEqual(headers.map((text) => text.trim()), ["Title", "Author", "Published", "Publish on", "Rating", "Tags"]);
+    // The list answers with the articles' summary representation: its columns are the summary's.
+    assert.deepEqual(headers.map((text) => text.trim()), ["Title", "Author", "Published", "Rating"]);
     await page.getByRole("button", { name: "Next" }).click();
     await table.getByText("Articles, page 2").waitFor();
     const second = await titlesOf(page);

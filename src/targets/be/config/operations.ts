@@ -112,6 +112,6 @@ export const ListOptions = z
     description:
       "Options of `list`. Without an `order` modifier rows come in primary-key order; without a `paginate` modifier a page " +
       "walks keyset pages of the paginate defaults (see docs/be.md, Lists).",
-    examples: [{ name: "list", modifiers: [{ type: "filter", fields: ["status"] }, { type: "paginate", default_page_size: 20 }] }],
+    examples: [{ name: "list", modifiers: [{ type: "filter", fields: [{ name: "status", values: "literal" }] }, { type: "paginate", default_page_size: 20 }] }],
   });
 export type ListOptions = z.output<typeof ListOptions>;

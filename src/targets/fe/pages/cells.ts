@@ -37,14 +37,15 @@ function scalarCell(field: PageField, value: string, imports: Imports): string {
   }
 }
 
-/** The text naming a nested object: its resource's title, else its first text field. */
+/** The text naming a nested object: its resource's title, else its `label` (link objects), else its first text field. */
 function nestedTitle(field: PageField, item: string, imports: Imports, lookup: Lookup): string {
   const target = field.link ? lookup(field.link) : undefined;
   const fields = field.nested?.fields ?? [];
   if (target && fields.some((candidate) => candidate.name === target.titleField)) {
     return `${imports.use(helpersModule(target), titleFn(target))}(${item})`;
   }
-  const text = fields.find((candidate) => candidate.kind === "str" || candidate.kind === "email") ?? fields[0];
+  const isText = (candidate: { kind: string }) => candidate.kind === "str" || candidate.kind === "email";
+  const text = fields.find((candidate) => candidate.name === "label" && isText(candidate)) ?? fields.find(isText) ?? fields[0];
   return text ? `String(${member(item, text.name)})` : `JSON.stringify(${item})`;
 }
 

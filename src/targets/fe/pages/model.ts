@@ -62,7 +62,12 @@ export interface PageResource {
   readType: string;
   readFields: PageField[];
   columns: PageField[];
+  /** The list's item type and its columns: the read type's, unless the list answers with another shape. */
+  listType: string;
+  listColumns: PageField[];
   pageSize: number;
+  /** How the list page asks for the next page (see `ApiList`). */
+  paging: "cursor" | "offset";
   /** Largest page the list serves: the pickers' option count. */
   maxLimit: number;
   list?: PageOperation;
@@ -200,6 +205,14 @@ class ModelBuilder {
           return field ? [field] : [];
         })
       : this.defaultColumns(readFields, keyField, titleField, api.pkKind);
+    // A list may answer with a representation of its own (a slimmer shape): its page shows those fields.
+    const listShape = api.list?.response && api.list.response.name !== api.read.name ? api.list.response : undefined;
+    const listFields = listShape ? listShape.fields.map((field) => this.field(field, config, api)) : readFields;
+    const listColumns = !listShape
+      ? columns
+      : config.columns
+        ? columns.flatMap((column) => listFields.filter((field) => field.name === column.name))
+        : this.defaultColumns(listFields, keyField, titleField, api.pkKind);
 
     const operation = (op: ApiOperation | undefined): PageOperation | undefined => op && { fn: clientName(op.operationId), secured: op.secured };
     const form = (op: ApiOperation | undefined): PageForm | undefined => {
@@ -220,8 +233,11 @@ class ModelBuilder {
       readType: clientName(api.read.name, true),
       readFields,
       columns,
+      listType: listShape ? clientName(listShape.name, true) : clientName(api.read.name, true),
+      listColumns,
       pageSize: config.page_size ?? Math.min(list?.defaultLimit ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE),
       maxLimit: list?.maxLimit ?? DEFAULT_PAGE_SIZE,
+      paging: list?.paging ?? "cursor",
       list: operation(list),
       get: operation(api.get),
       create: form(api.create),

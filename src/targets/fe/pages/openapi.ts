@@ -43,6 +43,8 @@ export interface ApiOperation {
 }
 
 export interface ApiList extends ApiOperation {
+  /** How the next page is asked for: `cursor` (keyset pages, `next_cursor`) or `offset` (`next_offset`). */
+  paging: "cursor" | "offset";
   maxLimit: number;
   defaultLimit: number;
 }
@@ -159,14 +161,16 @@ class Reader {
     const page = this.responseSchema(op);
     if (!page) return undefined;
     const items = page.fields.find((field) => field.name === "items");
-    const cursor = page.fields.find((field) => field.name === "next_cursor");
-    if (!items?.nested || !items.many || !cursor) return undefined;
+    const cursor = page.fields.some((field) => field.name === "next_cursor");
+    const offset = page.fields.some((field) => field.name === "next_offset");
+    if (!items?.nested || !items.many || !(cursor || offset)) return undefined;
     const parameters = Array.isArray(op.parameters) ? op.parameters.filter(isObject) : [];
     const limit = parameters.find((parameter) => parameter.name === "limit" && parameter.in === "query");
     const limitSchema = limit && isObject(limit.schema) ? limit.schema : {};
     return {
       ...this.describe(path, "get", op),
       response: items.nested,
+      paging: cursor ? "cursor" : "offset",
       maxLimit: typeof limitSchema.maximum === "number" ? limitSchema.maximum : 100,
       defaultLimit: typeof limitSchema.default === "number" ? limitSchema.default : 50,
     };

@@ -84,14 +84,14 @@ function helpersFile(resource: PageResource): PageFile {
 function listFile(resource: PageResource, lookup: Lookup): PageFile {
   const imports = new Imports(resource.key);
   imports.from("@tanstack/react-query", "useQuery");
-  imports.type(CLIENT, resource.readType);
+  imports.type(CLIENT, resource.listType);
   for (const name of ["DataTable", "Pager", "useCursorTrail", "useOrdering"]) imports.use("runtime/list", name);
   imports.type("runtime/list", "Column");
   imports.use("runtime/shell", "QueryView");
   imports.use("runtime/shell", "Notice");
   if (resource.create) imports.from("react-router", "Link");
   const row = resource.camel;
-  const columns = resource.columns.map((field) => ({
+  const columns = resource.listColumns.map((field) => ({
     id: tsString(field.name),
     label: tsString(field.label),
     value: sortValue(field, row, imports, lookup),
@@ -99,7 +99,12 @@ function listFile(resource: PageResource, lookup: Lookup): PageFile {
   }));
   const collection = resource.actions.filter((action) => action.target === "collection");
   return file(resource, pageModule(resource, "List"), "list.tsx.njk", imports, {
+    read_type: resource.listType,
     page_size: resource.pageSize,
+    // The trail keeps each page's position as text: a cursor, or an offset.
+    page_query: resource.paging === "cursor" ? "cursor: trail.cursor" : "offset: Number(trail.cursor ?? 0)",
+    next_page: resource.paging === "cursor" ? "page.next_cursor" : "page.next_offset === null ? null : String(page.next_offset)",
+    paging: resource.paging,
     columns,
     plural: commentText(resource.plural),
     plural_jsx: jsxText(resource.plural),
