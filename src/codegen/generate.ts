@@ -21,6 +21,7 @@ import { discoverScopes } from "./scopes.js";
 import type { BuildStore } from "./store.js";
 import { type Target, packagePrefixOf } from "./target.js";
 import { createTemplateEnv } from "./templating.js";
+import { checkOverrides, overrideRenderError, userTemplatesDirOf } from "./user-templates.js";
 import { PhaseTimer } from "./timings.js";
 import {
   GeneratedFile,
@@ -217,19 +218,31 @@ async function buildOutput(
       throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: error.file ?? options.configFile, issues: error.issues });
     }
   });
-  const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile));
+  const userDir = options.configFile === undefined ? undefined : userTemplatesDirOf(target, config, options.configFile);
+  if (userDir !== undefined) checkOverrides(target, userDir);
+  const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile, userDir));
   if (!target.formatFile) return rendered;
   const format = target.formatFile.bind(target);
   return { files: await timed(options, "format", () => formatFiles(rendered.files, format)), originsOf: rendered.originsOf };
 }
 
 /** Renders every output of the store and assembles the files. */
-function renderStore(target: Target, config: unknown, store: BuildStore, configFile: string | undefined): BuiltOutput {
+function renderStore(target: Target, config: unknown, store: BuildStore, configFile: string | undefined, userDir: string | undefined): BuiltOutput {
+  try {
+    return renderWith(target, config, store, configFile, userDir);
+  } catch (error) {
+    // A failing override is the user's mistake: say which file and line, not where we called it.
+    const userError = userDir === undefined ? undefined : overrideRenderError(error, userDir);
+    throw userError && configFile ? userError.withContext({ file: configFile }) : (userError ?? error);
+  }
+}
+
+function renderWith(target: Target, config: unknown, store: BuildStore, configFile: string | undefined, userDir: string | undefined): BuiltOutput {
   const packagePrefix = packagePrefixOf(target, config);
 
   const renderers = new RenderRegistry({ fallback: processRenderers });
   target.registerRenderers?.(renderers);
-  const env = createTemplateEnv(target.templateDir);
+  const env = userDir === undefined ? createTemplateEnv(target.templateDir) : createTemplateEnv(userDir, target.templateDir);
   const fragments: Fragment[] = [];
   const origins = new Map<Fragment, string>();
   for (const [instanceId, , outputs] of store.entries()) {

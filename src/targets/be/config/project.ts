@@ -4,7 +4,7 @@
 // the user wrote (`resources[2]`, not `apps[0].config.resources[2]`).
 
 import { z } from "zod";
-import { scoped, sourcePath } from "../../../codegen/index.js";
+import { UserTemplatesConfig, scoped, sourcePath } from "../../../codegen/index.js";
 import { App, checkAppResources } from "./apps.js";
 import { AuthConfig } from "./auth.js";
 import { DatabaseConfig } from "./database.js";
@@ -43,6 +43,7 @@ const ProjectObject = z
       description:
         "Whether handlers require an authenticated user when `auth` is set; apps, resources and operation entries may override it.",
     }),
+    user_templates: UserTemplatesConfig.optional(),
     apps: AppList.optional().meta({
       description: "The apps of a multi-app project; app modules and app prefixes are unique. Not with `module`, `resources` or `prefix`.",
     }),
@@ -197,6 +198,7 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
     package_prefix: project.package_prefix,
     databases: project.databases ?? [defaultDatabase()],
     ...(project.auth !== undefined && { auth: project.auth }),
+    ...(project.user_templates !== undefined && { user_templates: project.user_templates }),
     generate_tests: project.generate_tests,
     require_auth: project.require_auth,
     /** The apps; for the shorthand, one app (and its config) marked with `[sourcePath]: ""`. */
