@@ -6,6 +6,7 @@ import { PythonModule } from "./modules/python-module.js";
 import { RoutesModule } from "./modules/routes.js";
 import { SchemaModule } from "./modules/schemas.js";
 import { SerializerModule } from "./modules/serializers.js";
+import { RateLimitsModule } from "./operations/rate_limit/rate-limits.js";
 import { AggregateRouter } from "./operations/routing/aggregate.js";
 import { Conftest, TestModule } from "./operations/tests/outputs.js";
 
@@ -15,6 +16,7 @@ export function registerRenderers(registry: RenderRegistry): void {
   registry.renders(RoutesModule, (module, ctx) => module.render(ctx));
   registry.renders(AggregateRouter, (router) => router.render());
   registry.renders(PythonModule, (module) => module.render());
+  registry.renders(RateLimitsModule, (module) => module.render());
   registry.renders(TestModule, (module, ctx) => module.render(ctx));
   registry.renders(Conftest, (conftest, ctx) => conftest.render(ctx));
 }

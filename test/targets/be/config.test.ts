@@ -759,6 +759,7 @@ describe("ProjectConfig", () => {
     assert.deepEqual(plain(parsed), {
       package_prefix: "",
       databases: [defaultDatabase],
+      trusted_proxies: [],
       generate_tests: false,
       require_auth: true,
       apps: [{ config: { module: "blog", resources: [resource] }, prefix: "" }],
@@ -936,5 +937,34 @@ describe("withArticle", () => {
   test("picks a or an by sound, not only by letter", () => {
     const cases = { article: "an", int: "an", email: "an", update: "an", tag: "a", uuid: "a", user: "a", unique: "a" };
     for (const [word, article] of Object.entries(cases)) assert.equal(withArticle(word), `${article} ${word}`);
+  });
+});
+
+describe("rate_limit", () => {
+  const withLimit = (project: Record<string, unknown>, resource: Record<string, unknown> = {}) =>
+    ProjectConfig.safeParse({ module: "blog", resources: [article(resource)], ...project });
+  const issues = (result: ReturnType<typeof withLimit>) =>
+    result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+
+  test("takes limits, an object, or false at each level, and trusted proxies at the project", () => {
+    const parsed = withLimit({ rate_limit: "5/second;1000/hours", trusted_proxies: ["10.0.0.0/8", "::1", "192.0.2.7"] }, { rate_limit: false });
+    assert.ok(parsed.success, issues(parsed).join("\n"));
+    assert.deepEqual(parsed.data.rate_limit, { limit: "5/second;1000/hours", key: "ip", headers: true });
+    assert.equal(parsed.data.apps[0]!.config.resources[0]!.rate_limit, false);
+  });
+
+  test("rejects bad limits, keys and proxies with their paths", () => {
+    const bad = withLimit(
+      { rate_limit: { limit: "5/week;0/minute", key: "client" }, trusted_proxies: ["10.0.0.0/33", "proxy.local"] },
+      { rate_limit: "1/minute;2/minute" },
+    );
+    assert.deepEqual(issues(bad), [
+      'rate_limit.limit: "5/week" is not a limit like "5/minute" (a count from 1, then / and one of second, minute, hour, day)',
+      'rate_limit.limit: "0/minute" is not a limit like "5/minute" (a count from 1, then / and one of second, minute, hour, day)',
+      'rate_limit.key: expected "ip", "user", or a dotted path to a function of the request (like "myapp.limits.api_key")',
+      "trusted_proxies.0: must be an IP address or network like 10.0.0.0/8",
+      "trusted_proxies.1: must be an IP address or network like 10.0.0.0/8",
+      "resources.0.rate_limit: two limits per minute",
+    ]);
   });
 });

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
 import { Identifier } from "./primitives.js";
+import { RateLimitSetting } from "./rate-limit.js";
 import { recordDefaulted } from "./provenance.js";
 
 const OperationObject = z
@@ -75,6 +76,7 @@ const crudKeys = {
   generate_tests: z.boolean().optional().meta({
     description: "Generate tests for this endpoint. Default: the resource's, else the app's, else the project's `generate_tests`.",
   }),
+  rate_limit: RateLimitSetting.optional(),
 };
 
 function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[] }, ctx: z.RefinementCtx): void {

@@ -34,6 +34,14 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 const STATUS_NAMES: Record<number, string> = { 201: "HTTP_201_CREATED", 202: "HTTP_202_ACCEPTED", 204: "HTTP_204_NO_CONTENT" };
 
+/** A route-level dependency that limits the rate of requests: its name, its OpenAPI responses, and their imports. */
+export interface RouteLimiter {
+  name: string;
+  /** Python expression of the `responses` the limit adds (the 429). */
+  responses: string;
+  imports: ImportCollector;
+}
+
 /** The body of a handler: a template beside the operation that made it, and that template's values. */
 export interface HandlerBody {
   /** Template name under the target's directory, e.g. `operations/get/get.py.njk`. */
@@ -68,6 +76,7 @@ export class RouteHandler extends Handle {
   readonly body: HandlerBody;
   readonly imports: ImportCollector;
   #user: RouteParam | undefined;
+  #rateLimit: RouteLimiter | undefined;
 
   constructor(options: {
     module: RoutesModule;
@@ -116,6 +125,12 @@ export class RouteHandler extends Handle {
     return this.#user;
   }
 
+  /** Augmentation point of the `rate_limit` operation: the route runs `limiter` before its handler, and documents its 429. */
+  limitRate(limiter: RouteLimiter): void {
+    if (this.#rateLimit !== undefined) throw new Error(`bug: ${this.name} already has a rate limit`);
+    this.#rateLimit = limiter;
+  }
+
   /** Dependencies after the parameters: the session, then the user. */
   get dependencies(): RouteParam[] {
     return this.#user === undefined ? [this.session] : [this.session, this.#user];
@@ -129,6 +144,7 @@ export class RouteHandler extends Handle {
       args.push(`status_code=${name ? `status.${name}` : this.statusCode}`);
     }
     args.push(`operation_id=${pythonString(this.operationId)}`);
+    if (this.#rateLimit) args.push(`dependencies=[Depends(${this.#rateLimit.name})]`, `responses=${this.#rateLimit.responses}`);
     return `@router.${this.method.toLowerCase()}(${args.join(", ")})`;
   }
 
@@ -144,6 +160,7 @@ export class RouteHandler extends Handle {
     const imports = new ImportCollector().update(this.imports);
     for (const param of [...this.params, ...this.dependencies]) imports.update(param.imports);
     if (this.statusCode !== 200) imports.addFrom("fastapi", "status");
+    if (this.#rateLimit) imports.addFrom("fastapi", "Depends").update(this.#rateLimit.imports);
     return imports;
   }
 }
