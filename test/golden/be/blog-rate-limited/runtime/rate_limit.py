@@ -226,17 +226,14 @@ class RateLimit:
         engine = self.engine()
         parameters = {"bucket": bucket, "windows": self._windows}
         try:
-            async with engine.begin() as connection:
-                rows = (await connection.execute(text(_HIT), parameters)).all()
+            rows = await _autocommit(engine, _HIT, parameters)
         except DBAPIError as error:
             if _sqlstate(error) != _UNDEFINED_TABLE:
                 raise
             await install(engine)
-            async with engine.begin() as connection:
-                rows = (await connection.execute(text(_HIT), parameters)).all()
+            rows = await _autocommit(engine, _HIT, parameters)
         if next(self._calls) % self._prune_every == 0:
-            async with engine.begin() as connection:
-                await connection.execute(text(_PRUNE))
+            await _autocommit(engine, _PRUNE, {})
         return [(int(row[0]), int(row[1]), float(row[2])) for row in rows]
 
 
@@ -248,6 +245,17 @@ async def install(engine: AsyncEngine) -> None:
             text("SELECT pg_advisory_xact_lock(hashtext(:t))"), {"t": TABLE}
         )
         await connection.execute(text(_CREATE))
+
+
+async def _autocommit(
+    engine: AsyncEngine, statement: str, parameters: dict[str, Any]
+) -> list[Any]:
+    # Its own connection, outside the request's transaction (a request that fails still
+    # counts), and without BEGIN/COMMIT: the one statement is atomic by itself.
+    async with engine.connect() as connection:
+        autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
+        result = await autocommit.execute(text(statement), parameters)
+        return list(result.all()) if result.returns_rows else []
 
 
 def _sqlstate(error: DBAPIError) -> str | None:
