@@ -968,3 +968,37 @@ describe("rate_limit", () => {
     ]);
   });
 });
+
+describe("telemetry", () => {
+  const project = (telemetry: Record<string, unknown>) =>
+    ProjectConfig.safeParse({ module: "blog", resources: [article()], telemetry: { service_name: "blog", ...telemetry } });
+  const issues = (result: ReturnType<typeof project>) =>
+    result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+
+  test("fills the defaults: traces and metrics on, logs off, parent-based sampling, exporter from OTEL_*", () => {
+    const parsed = project({});
+    assert.ok(parsed.success);
+    assert.deepEqual(parsed.data.telemetry, {
+      service_name: "blog",
+      environment_env: "ENVIRONMENT",
+      traces: true,
+      metrics: true,
+      logs: false,
+      instrument_fastapi: true,
+      instrument_sqlalchemy: true,
+      span_per_handler: true,
+      span_per_action: true,
+      sampler: "parentbased_always_on",
+      resource_attributes: {},
+    });
+  });
+
+  test("a ratio sampler needs a ratio from 0 to 1, and only a ratio sampler takes one", () => {
+    assert.deepEqual(issues(project({ sampler: "traceidratio" })), ['telemetry.sampler_ratio: required with sampler "traceidratio": a fraction from 0 to 1']);
+    assert.deepEqual(issues(project({ sampler: "parentbased_traceidratio", sampler_ratio: 1.5 })), ["telemetry.sampler_ratio: must be from 0 to 1"]);
+    assert.deepEqual(issues(project({ sampler_ratio: 0.5 })), [
+      'telemetry.sampler_ratio: only with sampler "traceidratio" or "parentbased_traceidratio", not "parentbased_always_on"',
+    ]);
+    assert.equal(issues(project({ exporter: "zipkin" })).length, 1);
+  });
+});

@@ -11,6 +11,7 @@ import { DatabaseConfig } from "./database.js";
 import { findDuplicates } from "./duplicates.js";
 import { MountPrefix, PackagePath, PythonName } from "./primitives.js";
 import { RateLimitSetting, TrustedProxy } from "./rate-limit.js";
+import { TelemetryConfig } from "./telemetry.js";
 import { wasDefaulted } from "./provenance.js";
 import { ResourceConfig } from "./resources.js";
 
@@ -46,6 +47,7 @@ const ProjectObject = z
     }),
     user_templates: UserTemplatesConfig.optional(),
     rate_limit: RateLimitSetting.optional(),
+    telemetry: TelemetryConfig.optional().meta({ description: "OpenTelemetry (docs/telemetry.md). Default: none, and no telemetry code." }),
     trusted_proxies: z.array(TrustedProxy).default([]).meta({
       description:
         "Proxies whose `X-Forwarded-For` a rate limit keyed by `\"ip\"` believes: the client is the rightmost address no trusted " +
@@ -208,6 +210,7 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
     ...(project.auth !== undefined && { auth: project.auth }),
     ...(project.user_templates !== undefined && { user_templates: project.user_templates }),
     ...(project.rate_limit !== undefined && { rate_limit: project.rate_limit }),
+    ...(project.telemetry !== undefined && { telemetry: project.telemetry }),
     trusted_proxies: project.trusted_proxies,
     generate_tests: project.generate_tests,
     require_auth: project.require_auth,

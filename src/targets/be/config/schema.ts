@@ -22,6 +22,7 @@ export {
 } from "./fields.js";
 export { defaultResourceName, defaultRoutePrefix, pluralize, withArticle } from "./naming.js";
 export { CrudOperationType, CrudOptions, ListOptions, ModifierConfig, OperationConfig } from "./operations.js";
+export { ExporterName, SamplerName, TelemetryConfig } from "./telemetry.js";
 export { RateLimitConfig, RateLimitSetting, TrustedProxy } from "./rate-limit.js";
 export { AppList, ProjectConfig, type ResolvedApp, type ResolvedResource } from "./project.js";
 export { OperationList, PkType, ResourceConfig } from "./resources.js";

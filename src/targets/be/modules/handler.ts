@@ -42,6 +42,12 @@ export interface RouteLimiter {
   imports: ImportCollector;
 }
 
+/** A decorator running the handler inside a telemetry span, and its imports. */
+export interface HandlerSpan {
+  decorator: string;
+  imports: ImportCollector;
+}
+
 /** The body of a handler: a template beside the operation that made it, and that template's values. */
 export interface HandlerBody {
   /** Template name under the target's directory, e.g. `operations/get/get.py.njk`. */
@@ -77,6 +83,7 @@ export class RouteHandler extends Handle {
   readonly imports: ImportCollector;
   #user: RouteParam | undefined;
   #rateLimit: RouteLimiter | undefined;
+  #span: HandlerSpan | undefined;
 
   constructor(options: {
     module: RoutesModule;
@@ -131,6 +138,12 @@ export class RouteHandler extends Handle {
     this.#rateLimit = limiter;
   }
 
+  /** Augmentation point of the `telemetry` operation: the handler runs inside a span. */
+  traceAs(span: HandlerSpan): void {
+    if (this.#span !== undefined) throw new Error(`bug: ${this.name} is already traced`);
+    this.#span = span;
+  }
+
   /** Dependencies after the parameters: the session, then the user. */
   get dependencies(): RouteParam[] {
     return this.#user === undefined ? [this.session] : [this.session, this.#user];
@@ -145,7 +158,9 @@ export class RouteHandler extends Handle {
     }
     args.push(`operation_id=${pythonString(this.operationId)}`);
     if (this.#rateLimit) args.push(`dependencies=[Depends(${this.#rateLimit.name})]`, `responses=${this.#rateLimit.responses}`);
-    return `@router.${this.method.toLowerCase()}(${args.join(", ")})`;
+    const route = `@router.${this.method.toLowerCase()}(${args.join(", ")})`;
+    // Below the route decorator: FastAPI registers the traced function, which keeps the signature.
+    return this.#span ? `${route}\n${this.#span.decorator}` : route;
   }
 
   /** `async def name(...) -> Response:`; parameters with defaults after those without, as Python requires. */
@@ -161,6 +176,7 @@ export class RouteHandler extends Handle {
     for (const param of [...this.params, ...this.dependencies]) imports.update(param.imports);
     if (this.statusCode !== 200) imports.addFrom("fastapi", "status");
     if (this.#rateLimit) imports.addFrom("fastapi", "Depends").update(this.#rateLimit.imports);
+    if (this.#span) imports.update(this.#span.imports);
     return imports;
   }
 }
