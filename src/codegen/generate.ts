@@ -84,6 +84,8 @@ export interface BuiltGeneration {
   files: GeneratedFile[];
   /** The config paths of the scope instances whose outputs made `outputPath`. */
   originsOf: (outputPath: string) => string[];
+  /** The config's directory of template overrides, absolute, if it names one. */
+  userTemplatesDir: string | undefined;
 }
 
 /**
@@ -138,9 +140,9 @@ export async function buildGeneration(options: GenerateOptions): Promise<BuiltGe
   if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
   const raw = await timed(options, "load config", () => evaluateConfigFile(configFile, options.stdlibTargets ?? [target]));
   const config = await timed(options, "validate", () => validateConfig(raw, target, configFile));
-  const { files, originsOf } = await buildOutput(target, config, { configFile, cwd: options.cwd, timer: options.timer });
+  const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, { configFile, cwd: options.cwd, timer: options.timer });
   const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
-  return { target, configFile, outDir, files, originsOf };
+  return { target, configFile, outDir, files, originsOf, userTemplatesDir };
 }
 
 /** Plans a built generation against the output directory as it is now. */
@@ -200,6 +202,7 @@ export async function buildFiles(target: Target, config: unknown, options: { con
 interface BuiltOutput {
   files: GeneratedFile[];
   originsOf: (outputPath: string) => string[];
+  userTemplatesDir?: string;
 }
 
 async function buildOutput(
@@ -221,9 +224,9 @@ async function buildOutput(
   const userDir = options.configFile === undefined ? undefined : userTemplatesDirOf(target, config, options.configFile);
   if (userDir !== undefined) checkOverrides(target, userDir);
   const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile, userDir));
-  if (!target.formatFile) return rendered;
+  if (!target.formatFile) return { ...rendered, userTemplatesDir: userDir };
   const format = target.formatFile.bind(target);
-  return { files: await timed(options, "format", () => formatFiles(rendered.files, format)), originsOf: rendered.originsOf };
+  return { files: await timed(options, "format", () => formatFiles(rendered.files, format)), originsOf: rendered.originsOf, userTemplatesDir: userDir };
 }
 
 /** Renders every output of the store and assembles the files. */

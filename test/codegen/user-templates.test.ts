@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { cp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, describe, it } from "node:test";
-import { templateVariables } from "../../src/codegen/index.js";
+import { discoverTargets, templateVariables } from "../../src/codegen/index.js";
+import { watchGeneration } from "../../src/codegen/watch.js";
 import { runCodegen } from "../helpers/codegen-cli.js";
 import { treeHashes } from "../helpers/trees.js";
 import { makeTempDir, removeTempDirs, repoRoot } from "../helpers/user-project.js";
@@ -85,6 +86,28 @@ describe("user templates (be, blog example, through the CLI)", async () => {
     const [baseline, restored] = [await treeHashes(path.join(project, "baseline")), await treeHashes(path.join(project, "restored"))];
     assert.ok(baseline.size > 20);
     assert.deepEqual(restored, baseline);
+  });
+
+  it("watch mode watches the override directory and regenerates when an override changes", async () => {
+    const targets = await discoverTargets();
+    const errors: unknown[] = [];
+    const out = path.join(project, "watched");
+    const watcher = await watchGeneration(
+      { target: targets.find((target) => target.name === "be")!, configFile: path.join(project, "with-overrides.jsonnet"), outDir: out, stdlibTargets: targets },
+      { onRun: () => undefined, onError: (error) => errors.push(error) },
+    );
+    try {
+      assert.ok(watcher.watched.includes(overrides), watcher.watched.join("\n"));
+      await writeFile(getOverride, "    return {{ serializer.name }}(await {{ loader.name }}(session, pk))  # watched\n");
+      const deadline = Date.now() + 15_000;
+      while (!(await articleRoutes("watched")).includes("# watched") && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
+      await watcher.idle();
+      assert.match(await articleRoutes("watched"), /# watched/);
+      assert.deepEqual(errors, []);
+    } finally {
+      watcher.close();
+      await rm(getOverride);
+    }
   });
 
   it("a directory that does not exist is a config error at user_templates.dir", async () => {

@@ -1,6 +1,6 @@
 """Test-only launcher: serve ``blog.main:app`` with several uvicorn worker processes.
 
-Creates the tables (``blog.models.create_tables``), then runs ``uvicorn`` with
+Creates the tables (``serve.prepare_database``), then runs ``uvicorn`` with
 ``--workers N`` on 127.0.0.1:<port>. Every response carries ``X-Worker-Pid``: the
 process that answered, so a test can see that more than one worker served it. Needs
 ``DATABASE_URL``, and ``blog`` and this directory on ``PYTHONPATH``.
@@ -11,9 +11,8 @@ import asyncio
 import os
 
 import uvicorn
-from blog.api.db.session import get_engine
 from blog.main import app as blog_app
-from blog.models import create_tables
+from serve import prepare_database
 from starlette.types import Message, Receive, Scope, Send
 
 _PID = str(os.getpid()).encode()
@@ -32,12 +31,6 @@ async def app(scope: Scope, receive: Receive, send: Send) -> None:
         await send(message)
 
     await blog_app(scope, receive, send_with_pid)
-
-
-async def prepare_database() -> None:
-    engine = get_engine()
-    await create_tables(engine)
-    await engine.dispose()
 
 
 def main() -> None:
