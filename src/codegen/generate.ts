@@ -222,7 +222,13 @@ async function buildOutput(
     }
   });
   const userDir = options.configFile === undefined ? undefined : userTemplatesDirOf(target, config, options.configFile);
-  if (userDir !== undefined) checkOverrides(target, userDir);
+  if (userDir !== undefined) {
+    try {
+      checkOverrides(target, userDir);
+    } catch (error) {
+      throw error instanceof GenerationError && options.configFile ? error.withContext({ file: options.configFile }) : error;
+    }
+  }
   const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile, userDir));
   if (!target.formatFile) return { ...rendered, userTemplatesDir: userDir };
   const format = target.formatFile.bind(target);

@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
 import { Identifier } from "./primitives.js";
-import { RateLimitSetting } from "./rate-limit.js";
 import { recordDefaulted } from "./provenance.js";
+import { RateLimitSetting } from "./rate-limit.js";
 
 const OperationObject = z
   .looseObject({

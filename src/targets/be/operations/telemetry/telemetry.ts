@@ -5,14 +5,13 @@
 
 import { type BuildContext, ImportCollector, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
 import type { ProjectConfig, TelemetryConfig } from "../../config/schema.js";
+import { resourceFiles } from "../../modules/files.js";
 import { RouteHandler } from "../../modules/handler.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonLiteral, pythonString } from "../../python/literals.js";
-import type { ResourceView } from "../../resource.js";
-import { sessionModulePath } from "../../resource.js";
+import { type ResourceView, sessionModulePath } from "../../resource.js";
 import { runtimeSource } from "../../runtime-source.js";
 import { ENDPOINT_OPERATIONS } from "../auth/augment.js";
-import { resourceFiles } from "../../modules/files.js";
 
 @operation("telemetry_scaffold", { scope: "project" })
 export class TelemetryScaffold {
