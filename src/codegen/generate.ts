@@ -21,6 +21,7 @@ import { discoverScopes } from "./scopes.js";
 import type { BuildStore } from "./store.js";
 import { type Target, packagePrefixOf } from "./target.js";
 import { createTemplateEnv } from "./templating.js";
+import { checkOverrides, overrideRenderError, userTemplatesDirOf } from "./user-templates.js";
 import { PhaseTimer } from "./timings.js";
 import {
   GeneratedFile,
@@ -83,6 +84,8 @@ export interface BuiltGeneration {
   files: GeneratedFile[];
   /** The config paths of the scope instances whose outputs made `outputPath`. */
   originsOf: (outputPath: string) => string[];
+  /** The config's directory of template overrides, absolute, if it names one. */
+  userTemplatesDir: string | undefined;
 }
 
 /**
@@ -137,9 +140,9 @@ export async function buildGeneration(options: GenerateOptions): Promise<BuiltGe
   if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
   const raw = await timed(options, "load config", () => evaluateConfigFile(configFile, options.stdlibTargets ?? [target]));
   const config = await timed(options, "validate", () => validateConfig(raw, target, configFile));
-  const { files, originsOf } = await buildOutput(target, config, { configFile, cwd: options.cwd, timer: options.timer });
+  const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, { configFile, cwd: options.cwd, timer: options.timer });
   const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
-  return { target, configFile, outDir, files, originsOf };
+  return { target, configFile, outDir, files, originsOf, userTemplatesDir };
 }
 
 /** Plans a built generation against the output directory as it is now. */
@@ -199,6 +202,7 @@ export async function buildFiles(target: Target, config: unknown, options: { con
 interface BuiltOutput {
   files: GeneratedFile[];
   originsOf: (outputPath: string) => string[];
+  userTemplatesDir?: string;
 }
 
 async function buildOutput(
@@ -217,19 +221,37 @@ async function buildOutput(
       throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: error.file ?? options.configFile, issues: error.issues });
     }
   });
-  const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile));
-  if (!target.formatFile) return rendered;
+  const userDir = options.configFile === undefined ? undefined : userTemplatesDirOf(target, config, options.configFile);
+  if (userDir !== undefined) {
+    try {
+      checkOverrides(target, userDir);
+    } catch (error) {
+      throw error instanceof GenerationError && options.configFile ? error.withContext({ file: options.configFile }) : error;
+    }
+  }
+  const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile, userDir));
+  if (!target.formatFile) return { ...rendered, userTemplatesDir: userDir };
   const format = target.formatFile.bind(target);
-  return { files: await timed(options, "format", () => formatFiles(rendered.files, format)), originsOf: rendered.originsOf };
+  return { files: await timed(options, "format", () => formatFiles(rendered.files, format)), originsOf: rendered.originsOf, userTemplatesDir: userDir };
 }
 
 /** Renders every output of the store and assembles the files. */
-function renderStore(target: Target, config: unknown, store: BuildStore, configFile: string | undefined): BuiltOutput {
+function renderStore(target: Target, config: unknown, store: BuildStore, configFile: string | undefined, userDir: string | undefined): BuiltOutput {
+  try {
+    return renderWith(target, config, store, configFile, userDir);
+  } catch (error) {
+    // A failing override is the user's mistake: say which file and line, not where we called it.
+    const userError = userDir === undefined ? undefined : overrideRenderError(error, userDir);
+    throw userError && configFile ? userError.withContext({ file: configFile }) : (userError ?? error);
+  }
+}
+
+function renderWith(target: Target, config: unknown, store: BuildStore, configFile: string | undefined, userDir: string | undefined): BuiltOutput {
   const packagePrefix = packagePrefixOf(target, config);
 
   const renderers = new RenderRegistry({ fallback: processRenderers });
   target.registerRenderers?.(renderers);
-  const env = createTemplateEnv(target.templateDir);
+  const env = userDir === undefined ? createTemplateEnv(target.templateDir) : createTemplateEnv(userDir, target.templateDir);
   const fragments: Fragment[] = [];
   const origins = new Map<Fragment, string>();
   for (const [instanceId, , outputs] of store.entries()) {

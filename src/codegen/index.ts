@@ -76,6 +76,16 @@ export { sourcePath } from "./source-path.js";
 export { BuildStore } from "./store.js";
 export { DuplicateTargetError, discoverTargets, loadTarget, packagePrefixOf, targetNames, type Target } from "./target.js";
 export { createTemplateEnv, renderTemplate } from "./templating.js";
+export { type TemplateVariable, templateVariables } from "./template-variables.js";
+export { templateReference } from "./template-reference.js";
+export {
+  UserTemplatesConfig,
+  builtInTemplateVariables,
+  checkOverrides,
+  overrideRenderError,
+  templateNames,
+  userTemplatesDirOf,
+} from "./user-templates.js";
 export {
   GeneratedFile,
   applyPlan,

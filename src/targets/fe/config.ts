@@ -3,6 +3,7 @@
 // default, so the operation never recomputes one.
 
 import { z } from "zod";
+import { UserTemplatesConfig } from "../../codegen/index.js";
 import { PagesConfig } from "./pages/config.js";
 import { buildPagesModel } from "./pages/model.js";
 
@@ -92,6 +93,7 @@ export const ProjectConfig = z
       description: "Also generate TanStack Query helpers (the `@tanstack/react-query` plugin): `…Options()` for `useQuery`, " +
         "`…Mutation()` for `useMutation`, and query keys. Needs `@tanstack/react-query` installed.",
     }),
+    user_templates: UserTemplatesConfig.optional(),
     pages: PagesConfig.optional().meta({
       description:
         "Generate the pages of every resource of the backend's OpenAPI document (docs/fe.md). Needs `tanstack_query: true`, " +

@@ -746,6 +746,7 @@ describe("ProjectConfig", () => {
     assert.deepEqual(plain(parsed), {
       package_prefix: "",
       databases: [defaultDatabase],
+      trusted_proxies: [],
       generate_tests: false,
       require_auth: true,
       apps: [{ config: { module: "blog", resources: [resource] }, prefix: "" }],
@@ -924,5 +925,68 @@ describe("withArticle", () => {
   test("picks a or an by sound, not only by letter", () => {
     const cases = { article: "an", int: "an", email: "an", update: "an", tag: "a", uuid: "a", user: "a", unique: "a" };
     for (const [word, article] of Object.entries(cases)) assert.equal(withArticle(word), `${article} ${word}`);
+  });
+});
+
+describe("rate_limit", () => {
+  const withLimit = (project: Record<string, unknown>, resource: Record<string, unknown> = {}) =>
+    ProjectConfig.safeParse({ module: "blog", resources: [article(resource)], ...project });
+  const issues = (result: ReturnType<typeof withLimit>) =>
+    result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+
+  test("takes limits, an object, or false at each level, and trusted proxies at the project", () => {
+    const parsed = withLimit({ rate_limit: "5/second;1000/hours", trusted_proxies: ["10.0.0.0/8", "::1", "192.0.2.7"] }, { rate_limit: false });
+    assert.ok(parsed.success, issues(parsed).join("\n"));
+    assert.deepEqual(parsed.data.rate_limit, { limit: "5/second;1000/hours", key: "ip", headers: true });
+    assert.equal(parsed.data.apps[0]!.config.resources[0]!.rate_limit, false);
+  });
+
+  test("rejects bad limits, keys and proxies with their paths", () => {
+    const bad = withLimit(
+      { rate_limit: { limit: "5/week;0/minute", key: "client" }, trusted_proxies: ["10.0.0.0/33", "proxy.local"] },
+      { rate_limit: "1/minute;2/minute" },
+    );
+    assert.deepEqual(issues(bad), [
+      'rate_limit.limit: "5/week" is not a limit like "5/minute" (a count from 1, then / and one of second, minute, hour, day)',
+      'rate_limit.limit: "0/minute" is not a limit like "5/minute" (a count from 1, then / and one of second, minute, hour, day)',
+      'rate_limit.key: expected "ip", "user", or a dotted path to a function of the request (like "myapp.limits.api_key")',
+      "trusted_proxies.0: must be an IP address or network like 10.0.0.0/8",
+      "trusted_proxies.1: must be an IP address or network like 10.0.0.0/8",
+      "resources.0.rate_limit: two limits per minute",
+    ]);
+  });
+});
+
+describe("telemetry", () => {
+  const project = (telemetry: Record<string, unknown>) =>
+    ProjectConfig.safeParse({ module: "blog", resources: [article()], telemetry: { service_name: "blog", ...telemetry } });
+  const issues = (result: ReturnType<typeof project>) =>
+    result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+
+  test("fills the defaults: traces and metrics on, logs off, parent-based sampling, exporter from OTEL_*", () => {
+    const parsed = project({});
+    assert.ok(parsed.success);
+    assert.deepEqual(parsed.data.telemetry, {
+      service_name: "blog",
+      environment_env: "ENVIRONMENT",
+      traces: true,
+      metrics: true,
+      logs: false,
+      instrument_fastapi: true,
+      instrument_sqlalchemy: true,
+      span_per_handler: true,
+      span_per_action: true,
+      sampler: "parentbased_always_on",
+      resource_attributes: {},
+    });
+  });
+
+  test("a ratio sampler needs a ratio from 0 to 1, and only a ratio sampler takes one", () => {
+    assert.deepEqual(issues(project({ sampler: "traceidratio" })), ['telemetry.sampler_ratio: required with sampler "traceidratio": a fraction from 0 to 1']);
+    assert.deepEqual(issues(project({ sampler: "parentbased_traceidratio", sampler_ratio: 1.5 })), ["telemetry.sampler_ratio: must be from 0 to 1"]);
+    assert.deepEqual(issues(project({ sampler_ratio: 0.5 })), [
+      'telemetry.sampler_ratio: only with sampler "traceidratio" or "parentbased_traceidratio", not "parentbased_always_on"',
+    ]);
+    assert.equal(issues(project({ exporter: "zipkin" })).length, 1);
   });
 });

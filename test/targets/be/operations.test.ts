@@ -152,3 +152,38 @@ describe("OpenAPI operation ids", () => {
     assert.deepEqual(ids("archive/routes/article.py"), ["archiveGetArticle"]);
   });
 });
+
+describe("rate_limit", () => {
+  const jwt = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "shop.auth.verify_credentials" };
+
+  test("keyed by user needs an authenticated route: a ConfigError at the entry, naming where the limit comes from", async () => {
+    const noAuth = await configError({ module: "store", resources: [article({ operations: ["get", { name: "list", rate_limit: { limit: "5/minute", key: "user" } }] })] });
+    assert.deepEqual(
+      noAuth.issues.map((issue) => `${issue.path}: ${issue.message}`),
+      ['resources[0].operations[1].rate_limit.key: rate_limit (from this operation) is keyed by "user", but the project sets no auth'],
+    );
+    const publicRoute = await configError({
+      auth: jwt,
+      rate_limit: { limit: "5/minute", key: "user" },
+      module: "store",
+      resources: [article({ operations: ["get", { name: "list", require_auth: false }] })],
+    });
+    assert.deepEqual(
+      publicRoute.issues.map((issue) => `${issue.path}: ${issue.message}`),
+      ['resources[0].operations[1]: rate_limit (from the project) is keyed by "user", but this operation sets require_auth: false'],
+    );
+  });
+
+  test("a project without a limit gets no rate-limit module, and a limited one only its limited routes", async () => {
+    const plain = await files({ module: "store", resources: [article()] });
+    assert.deepEqual([...plain.keys()].filter((path) => path.includes("rate_limit")), []);
+    const limited = await files({ module: "store", resources: [article({ rate_limit: "3/second", operations: ["get", { name: "list", rate_limit: false }] })] });
+    const module = limited.get("rate_limits.py")!.content;
+    assert.match(module, /limit_get_article = RateLimit\(\n {4}"store\.get_article", "3\/second", key=CLIENT_ADDRESS, engine=get_engine\n\)/);
+    assert.doesNotMatch(module, /list_articles/);
+    assert.ok(limited.has("runtime/rate_limit.py"));
+    const routes = limited.get("store/routes/article.py")!.content;
+    assert.match(routes, /dependencies=\[Depends\(limit_get_article\)\]/);
+    assert.match(routes, /@router\.get\("", operation_id="listArticles"\)/);
+  });
+});

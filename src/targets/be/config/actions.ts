@@ -6,6 +6,7 @@ import { z } from "zod";
 import { Name } from "../../../codegen/index.js";
 import { ParamList } from "./fields.js";
 import { DottedPath, Identifier, Slug, SnakeName } from "./primitives.js";
+import { RateLimitSetting } from "./rate-limit.js";
 
 /** Where an action is mounted: on one instance, or on the collection. */
 export const ActionTarget = z.enum(["instance", "collection"]);
@@ -58,6 +59,7 @@ export const ActionOptions = z
     generate_tests: z.boolean().optional().meta({
       description: "Generate tests for this endpoint. Default: the resource's, else the app's, else the project's `generate_tests`.",
     }),
+    rate_limit: RateLimitSetting.optional(),
     pass_user: z.boolean().default(false).meta({
       description: "Pass the authenticated user to the function as `current_user=`; the endpoint must then require a user (checked before anything is generated).",
     }),

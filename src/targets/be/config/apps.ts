@@ -9,6 +9,7 @@ import { MountPrefix, PythonName } from "./primitives.js";
 import { recordDefaulted, wasDefaulted } from "./provenance.js";
 import { checkReferences } from "./references.js";
 import { ResourceConfig } from "./resources.js";
+import { RateLimitSetting } from "./rate-limit.js";
 
 /**
  * Adds an issue for each resource of one app whose name or route prefix an earlier one
@@ -48,6 +49,7 @@ export const AppConfig = z
     generate_tests: z.boolean().optional().meta({
       description: "Generate tests for this app's endpoints (a resource's or operation entry's own value wins). Default: the project's `generate_tests`.",
     }),
+    rate_limit: RateLimitSetting.optional(),
     require_auth: z.boolean().optional().meta({
       description:
         "Whether this app's handlers require an authenticated user, with `auth` only (a resource's or operation entry's own value wins). " +

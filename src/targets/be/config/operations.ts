@@ -8,6 +8,7 @@ import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
 import { ModifierList } from "./modifiers.js";
 import { Identifier, SnakeName } from "./primitives.js";
 import { recordDefaulted } from "./provenance.js";
+import { RateLimitSetting } from "./rate-limit.js";
 
 const OperationObject = z
   .looseObject({
@@ -67,6 +68,7 @@ const crudKeys = {
     description: "get, list, create and update: the representation the endpoint answers with (see the resource's `representations`). Default: the resource's `default_representation`.",
     examples: ["summary"],
   }),
+  rate_limit: RateLimitSetting.optional(),
 };
 
 function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[]; representation?: string }, ctx: z.RefinementCtx): void {

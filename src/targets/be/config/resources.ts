@@ -13,6 +13,7 @@ import { DottedPath, PythonName, SnakeName, UrlPath, isDunder } from "./primitiv
 import { LinksConfig, READ_REPRESENTATION, RepresentationList } from "./representations.js";
 import { SearchConfig } from "./search.js";
 import { recordDefaulted, wasDefaulted } from "./provenance.js";
+import { RateLimitSetting } from "./rate-limit.js";
 
 /** Types a primary key may have. */
 export const PkType = z.enum(["uuid", "int", "str"]);
@@ -45,6 +46,7 @@ export const ResourceConfig = z
       description:
         "Generate `{module}/tests/test_{name}.py` for this resource (an operation entry's own value wins). Default: the app's, else the project's `generate_tests`.",
     }),
+    rate_limit: RateLimitSetting.optional(),
     require_auth: z.boolean().optional().meta({
       description:
         "Whether the resource's handlers require an authenticated user. Only has an effect when the project sets `auth`; " +

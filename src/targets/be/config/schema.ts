@@ -39,5 +39,7 @@ export { OrderConfig, SortDirection } from "./ordering.js";
 export { DEFAULT_PAGINATION, PaginateConfig, PaginationMode } from "./pagination.js";
 export { SearchConfig, SearchStrategy } from "./search.js";
 export { LinksConfig, READ_REPRESENTATION, RepresentationConfig, RepresentationList } from "./representations.js";
+export { ExporterName, SamplerName, TelemetryConfig } from "./telemetry.js";
+export { RateLimitConfig, RateLimitSetting, TrustedProxy } from "./rate-limit.js";
 export { AppList, ProjectConfig, type ResolvedApp, type ResolvedResource } from "./project.js";
 export { OperationList, PkType, ResourceConfig } from "./resources.js";

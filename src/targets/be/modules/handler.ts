@@ -36,6 +36,20 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 const STATUS_NAMES: Record<number, string> = { 201: "HTTP_201_CREATED", 202: "HTTP_202_ACCEPTED", 204: "HTTP_204_NO_CONTENT" };
 
+/** A route-level dependency that limits the rate of requests: its name, its OpenAPI responses, and their imports. */
+export interface RouteLimiter {
+  name: string;
+  /** Python expression of the `responses` the limit adds (the 429). */
+  responses: string;
+  imports: ImportCollector;
+}
+
+/** A decorator running the handler inside a telemetry span, and its imports. */
+export interface HandlerSpan {
+  decorator: string;
+  imports: ImportCollector;
+}
+
 /** The body of a handler: a template beside the operation that made it, and that template's values. */
 export interface HandlerBody {
   /** Template name under the target's directory, e.g. `operations/get/get.py.njk`. */
@@ -75,6 +89,8 @@ export class RouteHandler extends Handle {
   readonly #body: HandlerBody | undefined;
   readonly #imports: ImportCollector;
   #user: RouteParam | undefined;
+  #rateLimit: RouteLimiter | undefined;
+  #span: HandlerSpan | undefined;
 
   constructor(options: {
     module: RoutesModule;
@@ -151,6 +167,18 @@ export class RouteHandler extends Handle {
     return this.#user;
   }
 
+  /** Augmentation point of the `rate_limit` operation: the route runs `limiter` before its handler, and documents its 429. */
+  limitRate(limiter: RouteLimiter): void {
+    if (this.#rateLimit !== undefined) throw new Error(`bug: ${this.name} already has a rate limit`);
+    this.#rateLimit = limiter;
+  }
+
+  /** Augmentation point of the `telemetry` operation: the handler runs inside a span. */
+  traceAs(span: HandlerSpan): void {
+    if (this.#span !== undefined) throw new Error(`bug: ${this.name} is already traced`);
+    this.#span = span;
+  }
+
   /** Dependencies after the parameters: the session, then the user. */
   get dependencies(): RouteParam[] {
     return this.#user === undefined ? [this.session] : [this.session, this.#user];
@@ -164,7 +192,10 @@ export class RouteHandler extends Handle {
       args.push(`status_code=${name ? `status.${name}` : this.statusCode}`);
     }
     args.push(`operation_id=${pythonString(this.operationId)}`);
-    return `@router.${this.method.toLowerCase()}(${args.join(", ")})`;
+    if (this.#rateLimit) args.push(`dependencies=[Depends(${this.#rateLimit.name})]`, `responses=${this.#rateLimit.responses}`);
+    const route = `@router.${this.method.toLowerCase()}(${args.join(", ")})`;
+    // Below the route decorator: FastAPI registers the traced function, which keeps the signature.
+    return this.#span ? `${route}\n${this.#span.decorator}` : route;
   }
 
   /** `async def name(...) -> Response:`; parameters with defaults after those without, as Python requires. */
@@ -179,6 +210,8 @@ export class RouteHandler extends Handle {
     const imports = new ImportCollector().update(this.imports);
     for (const param of [...this.params, ...this.dependencies]) imports.update(param.imports);
     if (this.statusCode !== 200) imports.addFrom("fastapi", "status");
+    if (this.#rateLimit) imports.addFrom("fastapi", "Depends").update(this.#rateLimit.imports);
+    if (this.#span) imports.update(this.#span.imports);
     return imports;
   }
 
