@@ -181,7 +181,7 @@ describe("codegen generate with a single installed target", () => {
     dir = path.join(root, "project");
     const modules = path.join(dir, "node_modules");
     await mkdir(modules, { recursive: true });
-    await symlink(engine, path.join(modules, "codegen"), "dir");
+    await symlink(engine, path.join(modules, "codegen-kit"), "dir");
     await symlink(path.join(repoRoot, "node_modules", "zod"), path.join(modules, "zod"), "dir");
     const plugin = path.join(modules, FIXTURE_PACKAGE);
     await cp(path.join(repoRoot, "test", "fixtures", "plugin"), plugin, { recursive: true });
@@ -292,7 +292,7 @@ describe("codegen generate: errors", () => {
     const dir = await freshProject();
     await installPackage(dir, "buggy-plugin", { codegen: { "greeter.operations": { boom: "./boom.ts#BoomOp" } } }, {
       "boom.ts": [
-        'import { operation } from "codegen";',
+        'import { operation } from "codegen-kit";',
         "",
         '@operation("boom", { scope: "project" })',
         "export class BoomOp {",
