@@ -82,10 +82,12 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
   let status: number;
   if (flags.check || flags.dryRun) {
     const result = await generation.planGeneration(options);
+    reportWarnings(result, options.configFile);
     reportKept(result);
     status = flags.check ? check(result, generation.driftOf) : dryRun(result, generation.countActions);
   } else {
     const result = await generation.generate(options);
+    reportWarnings(result, options.configFile);
     reportRecovery(result.recovered, result.outDir);
     reportKept(result);
     status = write(result, generation.countActions);
@@ -99,6 +101,7 @@ async function watchForever(options: GenerateOptions): Promise<number> {
   const [{ watchGeneration }, { countActions }] = await Promise.all([import("./codegen/watch.js"), import("./codegen/generate.js")]);
   const watcher = await watchGeneration(options, {
     onRun(result, ms) {
+      reportWarnings(result, options.configFile);
       reportRecovery(result.recovered, result.outDir);
       reportKept(result);
       const counts = countActions(result.plan);
@@ -118,6 +121,13 @@ async function watchForever(options: GenerateOptions): Promise<number> {
   watcher.close();
   await watcher.idle();
   return 0;
+}
+
+/** Config keys accepted but without effect: one line each, naming the file and the config path. */
+function reportWarnings(result: GenerateResult, configFile: string): void {
+  for (const warning of result.warnings) {
+    process.stderr.write(`codegen: warning: ${configFile}: ${warning.path || "(root)"}: ${warning.message}\n`);
+  }
 }
 
 function reportKept(result: GenerateResult): void {

@@ -1,7 +1,7 @@
-// Golden trees: the blog example's generated backend (single-app, multi-app, and with
-// each auth flow: JWT, and a get_current_user_fn of its own), compared byte for byte with
-// the files under test/golden/be/. A template change shows up here as a diff to read like
-// a user would. Regenerate with `npm run golden:update`.
+// Golden trees: the blog example's generated backend (single-app, multi-app, with each
+// auth flow: JWT, and a get_current_user_fn of its own, and written as a kiln config),
+// compared byte for byte with the files under test/golden/be/. A template change shows up
+// here as a diff to read like a user would. Regenerate with `npm run golden:update`.
 
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -16,6 +16,7 @@ const TREES = [
   ["blog-multi", "multi.jsonnet"],
   ["blog-auth", "auth.jsonnet"],
   ["blog-auth-custom", "auth_custom.jsonnet"],
+  ["blog-kiln", "kiln.jsonnet"],
 ] as const;
 
 for (const [name, config] of TREES) {

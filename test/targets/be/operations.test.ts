@@ -105,7 +105,7 @@ describe("operation options", () => {
   test("a misspelt option is reported at its own path, with every other problem", async () => {
     const error = await configError({
       module: "store",
-      resources: [article({ operations: ["get", { name: "list", max_limt: 5 }, { name: "go", type: "action", fn: "shop.actions.go" }] })],
+      resources: [article({ operations: ["get", { name: "list", max_limt: 5 }, { name: "go", type: "action", fn: "shop.actions.go", target: "row" }] })],
     });
     assert.deepEqual(
       error.issues.map((issue) => issue.path),

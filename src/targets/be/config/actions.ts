@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { Name } from "../../../codegen/index.js";
 import { ParamList } from "./fields.js";
+import { kilnKeys } from "./kiln.js";
 import { DottedPath, Identifier, Slug } from "./primitives.js";
 
 /** Where an action is mounted: on one instance, or on the collection. */
@@ -33,7 +34,11 @@ export const ActionOptions = z
       description: "The function to call: instance first, then the params by name, the session and, with `pass_user`, the user.",
       examples: ["blog.actions.publish_article"],
     }),
-    target: ActionTarget.meta({ description: "Mount on one instance (`POST {prefix}/{pk}/{slug}`) or on the collection (`POST {prefix}/{slug}`)." }),
+    target: ActionTarget.default("instance").meta({
+      description:
+        "Mount on one instance (`POST {prefix}/{pk}/{slug}`) or on the collection (`POST {prefix}/{slug}`). Left out (as kiln " +
+        "configs do: kiln reads it from the function's signature), `instance`, with a warning.",
+    }),
     params: ParamList.default(() => []).meta({ description: "Typed body parameters, passed to the function by name; scalar fields only." }),
     status_code: z
       .int()
@@ -61,6 +66,7 @@ export const ActionOptions = z
     pass_user: z.boolean().default(false).meta({
       description: "Pass the authenticated user to the function as `current_user=`; the endpoint must then require a user (checked before anything is generated).",
     }),
+    ...kilnKeys("operation"),
   })
   .superRefine((action, ctx) => {
     // The function receives these by keyword after the params: a param of the same name could never be passed.

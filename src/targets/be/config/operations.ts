@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
+import { kilnKeys } from "./kiln.js";
 import { Identifier } from "./primitives.js";
 import { recordDefaulted } from "./provenance.js";
 
@@ -62,9 +63,9 @@ const crudKeys = {
   type: CrudOperationType.meta({ description: "The operation. Default: `name`." }),
   fields: FieldList.optional().meta({
     description:
-      "`create` and `update` only: the scalar fields of the request body, instead of the resource's. `get` and `list` " +
-      "answer with the resource's read shape and `delete` returns no body, so they take no `fields`. " +
-      "Default: the resource's scalar fields.",
+      "`create` and `update`: the scalar fields of the request body, instead of the resource's (default: the resource's scalar " +
+      "fields). `get` and `list`: only on a resource without `fields` (kiln's style), whose read shape they make together. " +
+      "`delete` returns no body and takes none.",
   }),
   summary: z.string().optional().meta({ description: "The endpoint's summary in OpenAPI." }),
   require_auth: z.boolean().optional().meta({
@@ -75,6 +76,7 @@ const crudKeys = {
   generate_tests: z.boolean().optional().meta({
     description: "Generate tests for this endpoint. Default: the resource's, else the app's, else the project's `generate_tests`.",
   }),
+  ...kilnKeys("operation"),
 };
 
 function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[] }, ctx: z.RefinementCtx): void {
@@ -83,14 +85,8 @@ function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[
     rejectNested(options.fields, ctx, ["fields"], "nested fields are only allowed in get and list");
   } else if (options.type === "delete") {
     ctx.addIssue({ code: "custom", path: ["fields"], message: "delete returns no body: fields has no effect here" });
-  } else {
-    // Every route of a resource answers with one read schema, so get and list share it.
-    ctx.addIssue({
-      code: "custom",
-      path: ["fields"],
-      message: `${options.type} answers with the resource's read shape: set the resource's fields instead`,
-    });
   }
+  // get and list fields make the read shape of a resource without fields (config/operation-fields.ts); the resource checks them.
 }
 
 /** Options of `get`, `create`, `update` and `delete` (and the CRUD keys of `list`). */

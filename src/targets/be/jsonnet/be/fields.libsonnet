@@ -7,7 +7,7 @@
 //     f.datetime('published_at', { nullable: true }),
 //     f.nested('author', 'blog.models.Author', [f.uuid('id'), f.str('name')]),
 //     f.nested('tags', 'blog.models.Tag', [f.str('label')], many=true),
-//   ]
+//   ] + f.timestamps()
 //
 // `opts` may hold nullable, required, default, description and references (the
 // resource whose key the field holds, for generated tests); the config schema
@@ -29,6 +29,12 @@ local given(key, value) = if value == null then {} else { [key]: value };
     model: model,
     fields: fields,
   } + given('many', many) + given('load', load),
+
+  // The primary-key field `id`, typed `type` (kiln's helper, same arguments).
+  id(type='uuid'):: { name: 'id', type: type },
+
+  // `created_at` and `updated_at`, both datetime (kiln's helper): a list to concatenate.
+  timestamps():: [{ name: 'created_at', type: 'datetime' }, { name: 'updated_at', type: 'datetime' }],
 
   uuid:: scalar('uuid'),
   str:: scalar('str'),
