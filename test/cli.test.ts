@@ -101,6 +101,23 @@ describe("codegen generate", () => {
     assert.equal(again.stdout, `codegen: 0 files written, 3 unchanged, 2 skipped, 0 deleted, in ${path.join(dir, "out")}\n`);
   });
 
+  it("names each config key accepted without effect in a warning on stderr, and still writes", async () => {
+    const kiln = {
+      telemetry: { service_name: "blog" },
+      module: "blog",
+      resources: [{ model: "blog.models.Tag", trace: true, operations: [{ name: "get", fields: [{ name: "id", type: "uuid" }] }] }],
+    };
+    const dir = await freshProject({ "kiln.json": JSON.stringify(kiln) });
+    const run = await codegen(dir, ["generate", "-t", "be", "-c", "kiln.json", "-o", "out"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(
+      run.stderr,
+      "codegen: warning: kiln.json: telemetry: ignored (a kiln key): codegen emits no OpenTelemetry instrumentation; instrument the application yourself\n" +
+        "codegen: warning: kiln.json: resources[0].trace: ignored (a kiln key): codegen emits no per-handler OpenTelemetry spans\n",
+    );
+    assert.match(run.stdout, /^codegen: \d+ files written/);
+  });
+
   it("writes under the config's package prefix when --out is omitted", async () => {
     const dir = await freshProject();
     const run = await codegen(dir, ["generate", "-t", "shouter", "-c", config("shouter.jsonnet")]);
