@@ -116,9 +116,13 @@ describe("the README's quick start", () => {
     assert.deepEqual((await api.get("/ready")).body, { status: "ok", database: "ok" });
     const note = await api.post("/notes", { title: "First" });
     assert.equal(note.status, 201, JSON.stringify(note.body));
+    // The action's only param has a default: no body at all calls it with the default (issue 16).
     const pinned = await api.post(`/notes/${note.body.id}/pin`);
     assert.equal(pinned.status, 200, JSON.stringify(pinned.body));
     assert.equal(pinned.body.pinned, true);
+    const unpinned = await api.post(`/notes/${note.body.id}/pin`, { pinned: false });
+    assert.equal(unpinned.body.pinned, false);
+    assert.equal((await api.post(`/notes/${note.body.id}/pin`, { pinned: "sideways" })).status, 422);
     assert.ok(existsSync(join(project, ".codegen", "postgres", "PG_VERSION")), "the database lives in the project");
     assert.match(run.output(), /embedded PostgreSQL for this project/);
 

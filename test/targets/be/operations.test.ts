@@ -127,6 +127,14 @@ describe("routes", () => {
     assert.match(generated.get("store/routes/article.py")!.content, /limit: Annotated\[int, Query\(ge=1, le=40\)\] = 20/);
   });
 
+  test("an action whose params all have defaults takes an optional body; one required param makes it required", async () => {
+    const action = (params: object[]) => ({ name: "archive", type: "action", fn: "shop.actions.archive", target: "instance", params });
+    const optional = await files({ module: "store", resources: [article({ operations: [action([{ name: "reason", type: "str", default: "old" }, { name: "note", type: "str", nullable: true }])] })] });
+    assert.match(optional.get("store/routes/article.py")!.content, /params: Annotated\[ArchiveParams, Body\(default_factory=ArchiveParams\)\]/);
+    const required = await files({ module: "store", resources: [article({ operations: [action([{ name: "reason", type: "str" }, { name: "note", type: "str", nullable: true }])] })] });
+    assert.match(required.get("store/routes/article.py")!.content, /params: ArchiveParams,/);
+  });
+
   test("without a get route, create answers 201 without a Location header", async () => {
     const generated = await files({ module: "store", resources: [article({ operations: ["create"] })] });
     const routes = generated.get("store/routes/article.py")!.content;

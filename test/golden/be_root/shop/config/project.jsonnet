@@ -24,8 +24,9 @@ local noteInput = [f.str('title'), f.str('body', { default: '' })];
         { name: 'create', fields: noteInput },
         { name: 'update', fields: noteInput },
         'delete',
-        // POST /notes/{pk}/pin calls shop.actions.pin_note(note, session=...).
-        p.instanceAction('pin', 'shop.actions.pin_note'),
+        // POST /notes/{pk}/pin calls shop.actions.pin_note(note, pinned=..., session=...);
+        // every param has a default, so the body may be left out.
+        p.instanceAction('pin', 'shop.actions.pin_note', [f.bool('pinned', { default: true })]),
       ],
     },
   ],
