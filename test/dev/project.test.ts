@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { DevError, readDevProject } from "../../src/dev/project.js";
-import { generateInto } from "../helpers/golden.js";
+import { generateFromConfig } from "../helpers/golden.js";
 
 const temps: string[] = [];
 after(async () => {
@@ -15,11 +15,8 @@ after(async () => {
 });
 
 async function scaffold(config: Record<string, unknown>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "codegen-dev-project-"));
-  temps.push(dir);
-  await writeFile(join(dir, "root.json"), JSON.stringify(config));
-  const out = await generateInto("be_root", join(dir, "root.json"));
-  temps.push(out);
+  const { out, temps: made } = await generateFromConfig("be_root", config);
+  temps.push(...made);
   return out;
 }
 
