@@ -3,7 +3,8 @@
  * `npx codegen-kit` resolving to this repository's CLI (a shim first on PATH) and no
  * database given: `codegen dev` starts the project's embedded PostgreSQL, generates,
  * migrates and serves; the app answers /health, /ready and its routes, picks up a config
- * change, and keeps its data across a restart. SIGINT stops everything.
+ * change, and keeps its data across a restart, when it also serves a fe_root front end
+ * beside it through its proxy. SIGINT stops everything.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -12,8 +13,10 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { generateWithCli } from "../helpers/codegen-cli.js";
 import { repoRoot, tsxLoader } from "../helpers/user-project.js";
 import { JsonClient } from "../support/http.js";
+import { linkNodeModules } from "../support/node-modules.js";
 import { freePort } from "../support/ports.js";
 import { ensureVenv } from "../support/venv.js";
 
@@ -135,12 +138,26 @@ describe("the README's quick start", () => {
     await interrupt(run);
     process.stderr.write(`# quick start to /health: ${(firstRunMs / 1000).toFixed(1)} s\n`);
 
+    // A front end made by fe_root in frontend/: the next run serves it, its proxy passing /api/ to the backend.
+    const frontend = join(project, "frontend");
+    const webPort = await freePort();
+    await writeFile(join(root, "fe_root.jsonnet"), `{ name: 'shop-web', title: 'Shop', port: ${webPort}, backend_url: 'http://127.0.0.1:${port}' }\n`);
+    await mkdir(frontend);
+    await generateWithCli(frontend, "fe_root", "../../fe_root.jsonnet", ".");
+    await linkNodeModules(frontend);
+
     // A second run finds the same database: the note is still there.
     const again = shell("npx codegen-kit dev", project);
     await waitFor(`http://127.0.0.1:${port}/health`, again);
     const kept = await api.get(`/memos/${note.body.id}`);
     assert.equal(kept.status, 200, again.output());
     assert.equal(kept.body.title, "First");
+    await waitFor(`http://localhost:${webPort}/`, again, 60_000);
+    assert.match(await (await fetch(`http://localhost:${webPort}/`)).text(), /<div id="root"><\/div>/);
+    const proxied = await fetch(`http://localhost:${webPort}/api/memos/${note.body.id}`);
+    assert.equal(proxied.status, 200);
+    assert.equal(((await proxied.json()) as { title: string }).title, "First");
     await interrupt(again);
+    await assert.rejects(fetch(`http://localhost:${webPort}/`), "the front end's dev server stopped with codegen dev");
   });
 });

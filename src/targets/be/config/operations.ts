@@ -63,8 +63,9 @@ const crudKeys = {
   type: CrudOperationType.meta({ description: "The operation. Default: `name`." }),
   fields: FieldList.optional().meta({
     description:
-      "`create` and `update`: the scalar fields of the request body, instead of the resource's (default: the resource's scalar " +
-      "fields). `get` and `list`: only on a resource without `fields` (kiln's style), whose read shape they make together. " +
+      "`create` and `update`: the scalar fields of the request body, instead of the resource's (default: every scalar field of " +
+      "the resource but a `uuid` or `int` primary key, which the database generates; `created_at`-style columns too, so list " +
+      "the fields clients may send). `get` and `list`: only on a resource without `fields` (kiln's style), whose read shape they make together. " +
       "`delete` returns no body and takes none.",
   }),
   summary: z.string().optional().meta({ description: "The endpoint's summary in OpenAPI." }),
