@@ -160,4 +160,41 @@ describe("the README's quick start", () => {
     await interrupt(again);
     await assert.rejects(fetch(`http://localhost:${webPort}/`), "the front end's dev server stopped with codegen dev");
   });
+
+  it("uses DATABASE_URL from the environment instead of the embedded database, and says when it does not answer", { timeout: 60_000 }, async () => {
+    assert.ok(project, "the quick start ran");
+    const dead = `postgresql+asyncpg://postgres:postgres@127.0.0.1:${await freePort()}/shop`;
+    const run = shell(`DATABASE_URL=${dead} npx codegen-kit dev --no-frontend`, project);
+    const code = await run.exited;
+    running.delete(run.child);
+    assert.notEqual(code, 0);
+    assert.match(run.output(), /database from DATABASE_URL/);
+    assert.match(run.output(), /codegen dev: alembic upgrade head failed/);
+    assert.doesNotMatch(run.output(), /embedded PostgreSQL/);
+    assert.ok(!existsSync(join(project, ".codegen", "postgres", "postmaster.pid")), "no embedded PostgreSQL was started");
+  });
+
+  it("the starter's readiness route answers 503 while the database is down; liveness stays 200", { timeout: 60_000 }, async () => {
+    const venv = await ensureVenv();
+    const dead = `postgresql+asyncpg://postgres:postgres@127.0.0.1:${await freePort()}/shop`;
+    const appPort = await freePort();
+    const server = spawn(venv.python, ["-m", "uvicorn", "shop.main:app", "--host", "127.0.0.1", "--port", String(appPort)], {
+      cwd: project,
+      env: { ...env, DATABASE_URL: dead },
+      detached: true,
+      stdio: "ignore",
+    });
+    running.add(server);
+    const base = `http://127.0.0.1:${appPort}`;
+    const deadline = Date.now() + 20_000;
+    while (!(await fetch(`${base}/health`).then((reply) => reply.ok, () => false))) {
+      assert.ok(Date.now() < deadline, "uvicorn did not answer /health");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const ready = await fetch(`${base}/ready`);
+    assert.equal(ready.status, 503);
+    assert.equal(ready.headers.get("retry-after"), "5");
+    assert.deepEqual(await ready.json(), { detail: "the database does not answer" });
+    process.kill(-server.pid!, "SIGTERM");
+  });
 });
