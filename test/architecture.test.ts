@@ -133,6 +133,19 @@ describe("architecture", () => {
     assert.deepEqual(problems, []);
   });
 
+  it("src/dev (codegen dev) imports no target: it drives them through the engine", async () => {
+    const files = await tsFiles(path.join(SRC, "dev"));
+    assert.ok(files.length > 0, "src/dev's files were found");
+    const problems: string[] = [];
+    for (const file of files) {
+      for (const specifier of specifiersOf(await readFile(file, "utf8"))) {
+        const resolved = resolveRelative(file, specifier);
+        if (resolved !== undefined && inside(TARGETS, resolved)) problems.push(`${path.relative(root, file)}: imports ${specifier}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it("each target imports the engine only through src/codegen/index.js and no other target", async () => {
     const names = existsSync(TARGETS)
       ? (await readdir(TARGETS, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
