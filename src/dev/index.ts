@@ -1,15 +1,17 @@
 // `codegen dev`: one command from a project made by `be_root` to a running stack. It finds
 // the Python environment, starts the database (the project's embedded PostgreSQL unless the
-// URL variable is set), generates the API, migrates, serves with reload, regenerates on
-// config changes and serves the front end beside it; SIGINT or SIGTERM stops all of it.
+// URL variable is set), generates the API, makes up a development signing secret when the
+// config needs one, migrates, serves with reload, regenerates on config changes and serves
+// the front end beside it; SIGINT or SIGTERM stops all of it.
 
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { type Target, countActions, discoverTargets, generate } from "../codegen/index.js";
+import { type Target, countActions, discoverTargets, generate, loadConfig } from "../codegen/index.js";
 import { type Watcher, watchGeneration } from "../codegen/watch.js";
 import { type DevDatabase, startProjectDatabase } from "./postgres.js";
 import { type Server, runCommand, startServer } from "./processes.js";
 import { projectPython } from "./python.js";
+import { developmentSecret } from "./secrets.js";
 import { DevError, type DevProject, readDevProject } from "./project.js";
 
 export { DevError } from "./project.js";
@@ -36,15 +38,17 @@ export async function runDev(options: DevOptions): Promise<number> {
   if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new DevError(`the backend port must be a number from 1 to 65535 (PORT is ${process.env.PORT})`);
   const cleanups: (() => Promise<void> | void)[] = [];
   try {
-    const python = await projectPython(project.root, process.env, say);
-    const databaseUrl = await database(project, cleanups);
-    const env = { ...process.env, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
-
     const targets = await discoverTargets({ cwd: project.root });
     const be = targets.find((target) => target.name === "be");
     if (!be) throw new DevError("the be target is not installed");
     const generation = { target: be, configFile: project.configFile, stdlibTargets: targets, cwd: project.root };
-    await generateOnce(generation);
+    const config = await generateOnce(generation);
+
+    const python = await projectPython(project.root, process.env, say);
+    const secret = await developmentSecret(project.root, config, process.env);
+    for (const variable of Object.keys(secret)) say(`${variable}: a development secret kept in .codegen/dev-secret (export ${variable} to use another)`);
+    const databaseUrl = await database(project, cleanups);
+    const env = { ...process.env, ...secret, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
     await migrate(python, project, env);
 
     const backend = startServer("backend", python, ["-m", "uvicorn", project.app, "--reload", "--host", "127.0.0.1", "--port", String(port)], {
@@ -84,11 +88,14 @@ async function database(project: DevProject, cleanups: (() => Promise<void> | vo
 
 type Generation = { target: Target; configFile: string; stdlibTargets: Target[]; cwd: string };
 
-async function generateOnce(generation: Generation): Promise<void> {
+/** Generates the API once; returns the parsed config. */
+async function generateOnce(generation: Generation): Promise<{ auth?: { secret_env?: string; algorithm?: string } }> {
+  const config = await loadConfig(generation.configFile, generation.target, { stdlibTargets: generation.stdlibTargets });
   const result = await generate(generation);
   for (const warning of result.warnings) say(`warning: ${path.relative(generation.cwd, generation.configFile)}: ${warning.path || "(root)"}: ${warning.message}`);
   const counts = countActions(result.plan);
   say(`generated ${path.relative(generation.cwd, result.outDir) || "."}: ${counts.create + counts.overwrite} written, ${counts.unchanged} unchanged`);
+  return config as { auth?: { secret_env?: string; algorithm?: string } };
 }
 
 async function watchConfig(generation: Generation, onError: (error: unknown) => void): Promise<Watcher> {

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -159,6 +159,31 @@ describe("the README's quick start", () => {
     assert.equal(((await proxied.json()) as { title: string }).title, "First");
     await interrupt(again);
     await assert.rejects(fetch(`http://localhost:${webPort}/`), "the front end's dev server stopped with codegen dev");
+  });
+
+  it("runs a project with auth without JWT_SECRET: a development secret, kept in the project, signs tokens", { timeout: 120_000 }, async () => {
+    const vault = join(root, "vault");
+    await mkdir(vault);
+    await writeFile(join(vault, "be_root.jsonnet"), "{ name: 'vault', auth: true }\n");
+    const scaffolded = shell("npx codegen-kit generate -t be_root -c be_root.jsonnet", vault);
+    assert.equal(await scaffolded.exited, 0, scaffolded.output());
+    const run = shell("npx codegen-kit dev --no-frontend", vault);
+    await waitFor(`http://127.0.0.1:${port}/health`, run);
+    assert.match(run.output(), /JWT_SECRET: a development secret kept in \.codegen\/dev-secret/);
+    const secret = join(vault, ".codegen", "dev-secret");
+    assert.equal((await stat(secret)).mode & 0o777, 0o600);
+    assert.ok((await readFile(secret, "utf8")).trim().length >= 43, "at least 32 random bytes");
+    // The app started (it refuses to without its secret), and its routes want a token.
+    assert.equal((await fetch(`http://127.0.0.1:${port}/notes`)).status, 401);
+    const refused = await fetch(`http://127.0.0.1:${port}/auth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: "ada", password: "anything" }),
+    });
+    assert.equal(refused.status, 401, "verify_credentials lets nobody in until it is written");
+    project = vault;
+    await interrupt(run);
+    project = join(root, "shop");
   });
 
   it("uses DATABASE_URL from the environment instead of the embedded database, and says when it does not answer", { timeout: 60_000 }, async () => {
