@@ -146,6 +146,17 @@ describe("kiln's helper calls", () => {
     ]);
   });
 
+  test("kiln's early import path kiln/… reaches the same helpers as be/…", async () => {
+    for (const file of ["fields", "auth/jwt", "db/databases", "operations/list", "resources/presets"]) {
+      assert.deepEqual(
+        await evaluate(`std.objectFieldsAll(import 'kiln/${file}.libsonnet')`),
+        await evaluate(`std.objectFieldsAll(import 'be/${file}.libsonnet')`),
+        file,
+      );
+    }
+    assert.deepEqual(await evaluate(`(import 'kiln/fields.libsonnet').id('int')`), { name: "id", type: "int" });
+  });
+
   test("fields.id, fields.timestamps and list.searchable", async () => {
     const values = await evaluate(`
       local fields = import 'be/fields.libsonnet';
