@@ -57,7 +57,7 @@ export function engineViolations(file: string, source: string): string[] {
   for (const specifier of specifiersOf(source)) {
     const resolved = resolveRelative(file, specifier);
     if (resolved !== undefined && !inside(ENGINE, resolved)) problems.push(`imports ${specifier} (outside src/codegen)`);
-    if (/^codegen(?:\/|$)/.test(specifier)) problems.push(`imports the package itself (${specifier})`);
+    if (/^codegen-kit(?:\/|$)/.test(specifier)) problems.push(`imports the package itself (${specifier})`);
   }
   const framework = FRAMEWORKS.exec(source);
   if (framework) problems.push(`mentions ${framework[0]}`);
@@ -69,7 +69,7 @@ export function targetViolations(file: string, source: string, name: string): st
   const own = path.join(TARGETS, name);
   const problems: string[] = [];
   for (const specifier of specifiersOf(source)) {
-    if (/^codegen(?:\/|$)/.test(specifier)) {
+    if (/^codegen-kit(?:\/|$)/.test(specifier)) {
       problems.push(`imports "${specifier}"; use the engine through src/codegen/index.js`);
       continue;
     }
@@ -116,7 +116,7 @@ describe("the boundary checks themselves", () => {
     assert.deepEqual(targetViolations(file, 'import { Name } from "../../../codegen/index.js";\nimport { y } from "./y.js";', "be"), []);
     assert.equal(targetViolations(file, 'import { Name } from "../../../codegen/naming.js";', "be").length, 1);
     assert.equal(targetViolations(file, 'import { x } from "../../fe/config.js";', "be").length, 1);
-    assert.equal(targetViolations(file, 'import { x } from "codegen";', "be").length, 1);
+    assert.equal(targetViolations(file, 'import { x } from "codegen-kit";', "be").length, 1);
     assert.deepEqual(targetViolations(file, 'import { x } from "../../../formatters/python.js";', "be"), []);
     assert.equal(targetViolations(file, 'import { x } from "../../../cli.js";', "be").length, 1);
   });
@@ -129,6 +129,19 @@ describe("architecture", () => {
     const problems: string[] = [];
     for (const file of files) {
       for (const problem of engineViolations(file, await readFile(file, "utf8"))) problems.push(`${path.relative(root, file)}: ${problem}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it("src/dev (codegen dev) imports no target: it drives them through the engine", async () => {
+    const files = await tsFiles(path.join(SRC, "dev"));
+    assert.ok(files.length > 0, "src/dev's files were found");
+    const problems: string[] = [];
+    for (const file of files) {
+      for (const specifier of specifiersOf(await readFile(file, "utf8"))) {
+        const resolved = resolveRelative(file, specifier);
+        if (resolved !== undefined && inside(TARGETS, resolved)) problems.push(`${path.relative(root, file)}: imports ${specifier}`);
+      }
     }
     assert.deepEqual(problems, []);
   });

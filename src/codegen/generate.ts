@@ -5,9 +5,9 @@
 // writes holding the output directory's lock, after completing an interrupted run.
 
 import { resolve } from "node:path";
-import { evaluateConfigFile, validateConfig } from "./config.js";
+import { configWarningsOf, evaluateConfigFile, validateConfig } from "./config.js";
 import { Engine } from "./engine.js";
-import { ConfigError, GenerationError } from "./errors.js";
+import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
 import { assemble } from "./assembler.js";
 import type { Fragment } from "./fragments.js";
 import { loadImportFormatters } from "./import-formatters.js";
@@ -72,6 +72,8 @@ export interface GenerateResult {
   manifest: ManifestWrite | undefined;
   /** The output directory holds the journal of an interrupted run (the next writing run completes or undoes it). */
   interrupted: boolean;
+  /** Config keys the target accepted but that change nothing, with their paths (`Target.configWarnings`). */
+  warnings: ConfigIssue[];
 }
 
 /** The files of a run, built in memory; the output directory is not touched yet. */
@@ -86,6 +88,8 @@ export interface BuiltGeneration {
   originsOf: (outputPath: string) => string[];
   /** The config's directory of template overrides, absolute, if it names one. */
   userTemplatesDir: string | undefined;
+  /** Config keys the target accepted but that change nothing (`Target.configWarnings`). */
+  warnings: ConfigIssue[];
 }
 
 /**
@@ -140,9 +144,10 @@ export async function buildGeneration(options: GenerateOptions): Promise<BuiltGe
   if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
   const raw = await timed(options, "load config", () => evaluateConfigFile(configFile, options.stdlibTargets ?? [target]));
   const config = await timed(options, "validate", () => validateConfig(raw, target, configFile));
+  const warnings = configWarningsOf(raw, target);
   const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, { configFile, cwd: options.cwd, timer: options.timer });
   const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
-  return { target, configFile, outDir, files, originsOf, userTemplatesDir };
+  return { target, configFile, outDir, files, originsOf, userTemplatesDir, warnings };
 }
 
 /** Plans a built generation against the output directory as it is now. */
@@ -164,7 +169,7 @@ async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, 
     // Rewritten only when it changes; not created at all while there is nothing to record.
     const needed = stored.text === undefined ? !isEmptyManifest(next) : stored.text !== content;
     const manifest = needed ? { absolutePath: manifestPath(outDir), content } : undefined;
-    return { outDir, files, plan, kept, manifest, interrupted: hasJournal(outDir) };
+    return { outDir, files, plan, kept, manifest, interrupted: hasJournal(outDir), warnings: built.warnings };
   } catch (error) {
     // Only a problem with generated paths is the config's doing; name it and where it came from.
     if (error instanceof GenerationError && error.outputPaths.length > 0) {

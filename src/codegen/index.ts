@@ -1,4 +1,4 @@
-// The engine's public API (`import … from "codegen"`). Targets import from here only.
+// The engine's public API (`import … from "codegen-kit"`). Targets import from here only.
 // Nothing in the engine knows of a particular language or framework.
 
 export { assemble, IMPORTS_KEY, type AssembleOptions } from "./assembler.js";

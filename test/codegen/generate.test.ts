@@ -13,7 +13,7 @@ import { createUserProject, installPackage, removeTempDirs, snapshot } from "../
 // A toy target end to end: the target object lives here, its operations in a plugin package
 // installed in a temp project (as `loadRegistry` finds them), its templates in the project.
 const OPERATIONS = `
-import { FileFragment, StaticFile, operation, registry, type BuildContext } from "codegen";
+import { FileFragment, StaticFile, operation, registry, type BuildContext } from "codegen-kit";
 import { z } from "zod";
 
 /** An output only the process-wide render registry knows. */

@@ -43,7 +43,7 @@ async function target(name: string, cwd = project): Promise<Target> {
 const opNames = async (group: string, cwd = project) => (await loadRegistry(group, { cwd })).entries.map(([meta]) => meta.name);
 
 describe("the engine seen from a plugin", () => {
-  it('resolves "codegen" to src/ under the codegen-source condition, as the dist→src mapping does', async () => {
+  it('resolves "codegen-kit" to src/ under the codegen-source condition, as the dist→src mapping does', async () => {
     const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8"));
     const root = pkg.exports["."];
     assert.equal(root["codegen-source"], "./src/codegen/index.ts");
@@ -62,7 +62,7 @@ describe("the engine seen from a plugin", () => {
   it("gives a plugin the same engine classes the tests use", async () => {
     const probe = await createUserProject({ fixture: false });
     await installPackage(probe, "probe", { codegen: { "probe.things": { staticFile: "./probe.ts#StaticFile" } } }, {
-      "probe.ts": 'export { StaticFile } from "codegen";\n',
+      "probe.ts": 'export { StaticFile } from "codegen-kit";\n',
     });
     const [entry] = await entryPoints("probe.things", { cwd: probe });
     const { loadEntryPoint } = await import("../../src/codegen/plugins.js");
@@ -127,7 +127,7 @@ describe("fixture plugin: operation groups", () => {
     const extended = await createUserProject();
     await installPackage(extended, "shouter-echo", { codegen: { "shouter.operations": { echo: "./echo.ts#EchoOp" } } }, {
       "echo.ts": [
-        'import { StaticFile, operation, type BuildContext } from "codegen";',
+        'import { StaticFile, operation, type BuildContext } from "codegen-kit";',
         "",
         '@operation("echo", { scope: "word" })',
         "export class EchoOp {",

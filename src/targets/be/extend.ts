@@ -1,5 +1,5 @@
 // The `be` target's API for packages that add operations to `be.operations`
-// (`import … from "codegen/be"`): the typed handles they find in the store and amend, and
+// (`import … from "codegen-kit/be"`): the typed handles they find in the store and amend, and
 // the helpers modifiers use to reach them. Everything else in the target is internal.
 
 export { type ListCondition, type ListOrder, ListQuery, type FilterField, type OrderField } from "./operations/list/query.js";

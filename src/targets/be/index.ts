@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { Target } from "../../codegen/index.js";
 import { formatPythonFile } from "../../formatters/python-layout/index.js";
 import { projectJsonSchema } from "./config/json-schema.js";
+import { kilnWarnings } from "./config/kiln.js";
 import { ProjectConfig } from "./config/schema.js";
 import { registerRenderers } from "./render.js";
 
@@ -30,6 +31,8 @@ export const target: Target<ProjectConfig> = {
   importOptions: (config) => ({ firstParty: firstPartyPackages(config) }),
   // A package's __init__ imports its modules (routers aggregate routers): written after them.
   aggregates: (path) => path === "__init__.py" || path.endsWith("/__init__.py"),
+  // kiln's keys that mean nothing here are accepted (config/kiln.ts) and named in warnings.
+  configWarnings: kilnWarnings,
 };
 
 function firstPartyPackages(config: ProjectConfig): string[] {

@@ -309,10 +309,15 @@ describe("CrudOptions and ListOptions", () => {
       fields: [scalar("title", "str")],
       summary: "Write one",
     });
+    // get and list fields (kiln's style) are checked by the resource, which knows whether it lists its own.
     const nested = { name: "author", type: "nested", model: "blog.models.Author", fields: [titleField] };
     for (const type of ["get", "list"]) {
-      assertIssues(CrudOptions, { name: type, type, fields: [idField, nested] }, [
-        { path: "fields", message: `${type} answers with the resource's read shape: set the resource's fields instead` },
+      assert.equal(CrudOptions.safeParse({ name: type, type, fields: [idField, nested] }).success, true);
+      assertIssues(ResourceConfig, { model: "blog.models.Article", fields: [idField], operations: [{ name: type, fields: [idField] }] }, [
+        {
+          path: "operations[0].fields",
+          message: `${type} answers with the resource's read shape: set the resource's fields instead, or drop the resource's fields and declare them per operation`,
+        },
       ]);
     }
   });
@@ -394,9 +399,10 @@ describe("ActionOptions", () => {
     assertIssues(ActionOptions, { ...publish, pass_user: "yes" }, [{ path: "pass_user", message: "Invalid input: expected boolean, received string" }]);
   });
 
-  test("target is required", () => {
+  test("target defaults to instance (kiln configs leave it out; the target warns) and must be one of two", () => {
     const { target: _target, ...withoutTarget } = publish;
-    assertIssues(ActionOptions, withoutTarget, [{ path: "target", message: 'Invalid option: expected one of "instance"|"collection"' }]);
+    assert.equal(parse(ActionOptions, withoutTarget).target, "instance");
+    assertIssues(ActionOptions, { ...publish, target: "row" }, [{ path: "target", message: 'Invalid option: expected one of "instance"|"collection"' }]);
   });
 
   test("params must be scalar and uniquely named", () => {

@@ -1,8 +1,8 @@
 // Golden trees: the blog example's generated backend (single-app, multi-app, with each
 // auth flow: JWT, and a get_current_user_fn of its own; with rate limits; with
-// telemetry), compared byte for byte with the files under test/golden/be/. A template
-// change shows up here as a diff to read like a user would. Regenerate with
-// `npm run golden:update`.
+// telemetry; written as a kiln config), compared byte for byte with the files under
+// test/golden/be/. A template change shows up here as a diff to read like a user would.
+// Regenerate with `npm run golden:update`.
 
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -19,6 +19,7 @@ const TREES = [
   ["blog-auth-custom", "auth_custom.jsonnet"],
   ["blog-rate-limited", "rate_limited.jsonnet"],
   ["blog-telemetry", "telemetry.jsonnet"],
+  ["blog-kiln", "kiln.jsonnet"],
 ] as const;
 
 for (const [name, config] of TREES) {

@@ -106,7 +106,7 @@ describe("operation options", () => {
   test("a misspelt option is reported at its own path, with every other problem", async () => {
     const error = await configError({
       module: "store",
-      resources: [article({ operations: ["get", { name: "list", max_limt: 5 }, { name: "go", type: "action", fn: "shop.actions.go" }] })],
+      resources: [article({ operations: ["get", { name: "list", max_limt: 5 }, { name: "go", type: "action", fn: "shop.actions.go", target: "row" }] })],
     });
     assert.deepEqual(
       error.issues.map((issue) => issue.path),
@@ -127,6 +127,14 @@ describe("routes", () => {
     const list = { name: "list", modifiers: [{ type: "paginate", default_page_size: 20, max_page_size: 40 }] };
     const generated = await files({ module: "store", resources: [article({ operations: [list] })] });
     assert.match(flatPython(generated.get("store/schemas/article.py")!.content), /limit: int = Field\(default=20, ge=1, le=40, description="Rows per page, at most 40\."\)/);
+  });
+
+  test("an action whose params all have defaults takes an optional body; one required param makes it required", async () => {
+    const action = (params: object[]) => ({ name: "archive", type: "action", fn: "shop.actions.archive", target: "instance", params });
+    const optional = await files({ module: "store", resources: [article({ operations: [action([{ name: "reason", type: "str", default: "old" }, { name: "note", type: "str", nullable: true }])] })] });
+    assert.match(optional.get("store/routes/article.py")!.content, /params: Annotated\[ArchiveParams, Body\(default_factory=ArchiveParams\)\]/);
+    const required = await files({ module: "store", resources: [article({ operations: [action([{ name: "reason", type: "str" }, { name: "note", type: "str", nullable: true }])] })] });
+    assert.match(required.get("store/routes/article.py")!.content, /params: ArchiveParams,/);
   });
 
   test("without a get route, create answers 201 without a Location header", async () => {

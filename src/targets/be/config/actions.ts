@@ -7,6 +7,7 @@ import { Name } from "../../../codegen/index.js";
 import { ParamList } from "./fields.js";
 import { DottedPath, Identifier, Slug, SnakeName } from "./primitives.js";
 import { RateLimitSetting } from "./rate-limit.js";
+import { kilnKeys } from "./kiln.js";
 
 /** Where an action is mounted: on one instance, or on the collection. */
 export const ActionTarget = z.enum(["instance", "collection"]);
@@ -34,7 +35,11 @@ export const ActionOptions = z
       description: "The function to call: instance first, then the params by name, the session and, with `pass_user`, the user.",
       examples: ["blog.actions.publish_article"],
     }),
-    target: ActionTarget.meta({ description: "Mount on one instance (`POST {prefix}/{pk}/{slug}`) or on the collection (`POST {prefix}/{slug}`)." }),
+    target: ActionTarget.default("instance").meta({
+      description:
+        "Mount on one instance (`POST {prefix}/{pk}/{slug}`) or on the collection (`POST {prefix}/{slug}`). Left out (as kiln " +
+        "configs do: kiln reads it from the function's signature), `instance`, with a warning.",
+    }),
     params: ParamList.default(() => []).meta({ description: "Typed body parameters, passed to the function by name; scalar fields only." }),
     status_code: z
       .int()
@@ -66,6 +71,7 @@ export const ActionOptions = z
     representation: SnakeName.optional().meta({
       description: 'With response "instance": the representation the action answers with. Default: the resource\'s `default_representation`.',
     }),
+    ...kilnKeys("operation"),
   })
   .superRefine((action, ctx) => {
     // The function receives these by keyword after the params: a param of the same name could never be passed.

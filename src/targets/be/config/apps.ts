@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { scoped } from "../../../codegen/index.js";
 import { findDuplicates } from "./duplicates.js";
+import { KilnVersion, kilnKeys } from "./kiln.js";
 import { MountPrefix, PythonName } from "./primitives.js";
 import { recordDefaulted, wasDefaulted } from "./provenance.js";
 import { checkReferences } from "./references.js";
@@ -55,6 +56,8 @@ export const AppConfig = z
         "Whether this app's handlers require an authenticated user, with `auth` only (a resource's or operation entry's own value wins). " +
         "Default: the project's `require_auth`.",
     }),
+    version: KilnVersion,
+    ...kilnKeys("app"),
   })
   .superRefine((app, ctx) => checkAppResources(app.resources, ctx, ["resources"]))
   .meta({ id: "AppConfig", description: "The contents of an app: one Python package of the generated backend." });

@@ -5,6 +5,7 @@
 
 import { z } from "zod";
 import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
+import { kilnKeys } from "./kiln.js";
 import { ModifierList } from "./modifiers.js";
 import { Identifier, SnakeName } from "./primitives.js";
 import { recordDefaulted } from "./provenance.js";
@@ -51,9 +52,10 @@ const crudKeys = {
   type: CrudOperationType.meta({ description: "The operation. Default: `name`." }),
   fields: FieldList.optional().meta({
     description:
-      "`create` and `update` only: the scalar fields of the request body, instead of the resource's. `get` and `list` " +
-      "answer with the resource's read shape and `delete` returns no body, so they take no `fields`. " +
-      "Default: the resource's scalar fields.",
+      "`create` and `update`: the scalar fields of the request body, instead of the resource's (default: every scalar field of " +
+      "the resource but a `uuid` or `int` primary key, which the database generates; `created_at`-style columns too, so list " +
+      "the fields clients may send). `get` and `list`: only on a resource without `fields` (kiln's style), whose read shape they make together. " +
+      "`delete` returns no body and takes none.",
   }),
   summary: z.string().optional().meta({ description: "The endpoint's summary in OpenAPI." }),
   require_auth: z.boolean().optional().meta({
@@ -69,6 +71,7 @@ const crudKeys = {
     examples: ["summary"],
   }),
   rate_limit: RateLimitSetting.optional(),
+  ...kilnKeys("operation"),
 };
 
 function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[]; representation?: string }, ctx: z.RefinementCtx): void {
@@ -80,14 +83,8 @@ function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[
     rejectNested(options.fields, ctx, ["fields"], "nested fields are only allowed in get and list");
   } else if (options.type === "delete") {
     ctx.addIssue({ code: "custom", path: ["fields"], message: "delete returns no body: fields has no effect here" });
-  } else {
-    // Every route of a resource answers with one read schema, so get and list share it.
-    ctx.addIssue({
-      code: "custom",
-      path: ["fields"],
-      message: `${options.type} answers with the resource's read shape: set the resource's fields instead`,
-    });
   }
+  // get and list fields make the read shape of a resource without fields (config/operation-fields.ts); the resource checks them.
 }
 
 /** Options of `get`, `create`, `update` and `delete` (and the CRUD keys of `list`). */

@@ -9,6 +9,7 @@ import { App, checkAppResources } from "./apps.js";
 import { AuthConfig } from "./auth.js";
 import { DatabaseConfig } from "./database.js";
 import { findDuplicates } from "./duplicates.js";
+import { KilnFramework, KilnVersion, kilnKeys } from "./kiln.js";
 import { MountPrefix, PackagePath, PythonName } from "./primitives.js";
 import { RateLimitSetting, TrustedProxy } from "./rate-limit.js";
 import { TelemetryConfig } from "./telemetry.js";
@@ -66,6 +67,9 @@ const ProjectObject = z
     prefix: MountPrefix.optional().meta({
       description: 'Single-app shorthand: the URL prefix of every route. Default: `""` (routes at the root, e.g. `/articles`).',
     }),
+    version: KilnVersion,
+    framework: KilnFramework,
+    ...kilnKeys("project"),
   })
   .meta({
     description:

@@ -154,11 +154,14 @@ function detailFile(resource: PageResource, lookup: Lookup): PageFile {
 
 /** Draft members, initial values, body values and inputs of a form's fields. */
 function formParts(fields: FormField[], imports: Imports, lookup: Lookup, initial: (input: FormField) => string) {
+  const body = fields.map((input) => ({ name: input.field.name, value: bodyValue(input, "draft") }));
   return {
     draft_members: fields.map(draftMember),
     field_names: fields.map(({ field }) => tsString(field.name)).join(", "),
     initial: fields.map((input) => ({ name: input.field.name, value: initial(input) })),
-    body: fields.map((input) => ({ name: input.field.name, value: bodyValue(input, "draft") })),
+    body,
+    // A body of checkboxes only parses nothing: the parameter is then marked unused for tsc.
+    parser: body.some((field) => field.value.startsWith("parse.")) ? "parse" : "_parse",
     inputs: fields.map((input) => inputElement(input, imports, lookup, { draft: "draft", errors: "form.errors.fields" })),
   };
 }

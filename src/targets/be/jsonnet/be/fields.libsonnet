@@ -8,7 +8,7 @@
 //     f.nested('author', 'blog.models.Author', [f.uuid('id'), f.str('name')]),
 //     f.nested('tags', 'blog.models.Tag', [f.str('label')], many=true),
 //     f.link('author', 'author'),  // { type, id, label } of the author resource's link
-//   ]
+//   ] + f.timestamps()
 //
 // `opts` may hold nullable, required, default, description and references (the
 // resource whose key the field holds, for generated tests); the config schema
@@ -39,6 +39,12 @@ local given(key, value) = if value == null then {} else { [key]: value };
     references: resource,
     many: many,
   } + (if load == null then {} else { load: load }),
+
+  // The primary-key field `id`, typed `type` (kiln's helper, same arguments).
+  id(type='uuid'):: { name: 'id', type: type },
+
+  // `created_at` and `updated_at`, both datetime (kiln's helper): a list to concatenate.
+  timestamps():: [{ name: 'created_at', type: 'datetime' }, { name: 'updated_at', type: 'datetime' }],
 
   uuid:: scalar('uuid'),
   str:: scalar('str'),

@@ -2,7 +2,8 @@
 // calling the user's function by its dotted path. Calling convention: the instance first
 // (instance actions), then the typed params as keywords, then `session=`, then
 // `current_user=` with `pass_user` (which needs the route to require a user). Sync and
-// async functions both work. The handler commits after the function returns.
+// async functions both work. The handler commits after the function returns. When every
+// param has a default, the request body is optional.
 
 import { type BuildContext, ImportCollector, Name, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { ActionOptions, type ProjectConfig, type ScalarField } from "../../config/schema.js";
@@ -34,7 +35,11 @@ export class Action {
     const imports = new ImportCollector().addFrom(`${view.runtimePackage}.actions`, "call_action").add(fnModule);
     const routeParams: RouteParam[] = instance ? [pkParam(view)] : [];
     if (params) {
-      routeParams.push(new RouteParam({ name: "params", annotation: params.name }));
+      // Params that all have defaults make the body optional: no body (or `{}`) calls with the defaults.
+      const optional = params.fields.every((field) => field.default !== undefined);
+      const annotation = optional ? `Annotated[${params.name}, Body(default_factory=${params.name})]` : params.name;
+      if (optional) imports.addFrom("typing", "Annotated").addFrom("fastapi", "Body");
+      routeParams.push(new RouteParam({ name: "params", annotation }));
       imports.addFrom(params.module.dotted, params.name);
     }
     let responseModel: string | undefined;

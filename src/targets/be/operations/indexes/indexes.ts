@@ -84,7 +84,8 @@ export class Indexes {
     const names = new ProjectNames(this.#project, this.#packagePrefix, imports);
     for (const handler of this.#store.outputsUnder(PROJECT.name, ListHandler)) {
       const resource = handler.view.config;
-      const model = names.model(resource);
+      // Imported only when an index uses it: a list with nothing to index imports nothing.
+      const model = () => names.model(resource);
       const base = names.id(resource, "_");
       const route = `${handler.method} ${resource.route_prefix}${handler.path}`;
       for (const field of handler.query.order?.fields ?? []) {
@@ -95,20 +96,20 @@ export class Indexes {
           key: `${resource.model}(${field.name}, ${resource.pk})`,
           name,
           comment: `${route}?order_by=${field.name} (either direction)${pages}`,
-          expression: `Index(${pythonString(name)}, ${model}.${field.name}, ${model}.${resource.pk})`,
+          expression: `Index(${pythonString(name)}, ${model()}.${field.name}, ${model()}.${resource.pk})`,
         });
       }
       for (const field of handler.query.filters ?? []) {
         if (field.kind !== "ref") continue;
         const name = indexName(`ix_${base}_${field.name}`);
-        plan({ key: `${resource.model}(${field.name})`, name, comment: `${route}?${field.name}=… (a key of ${field.refResource})`, expression: `Index(${pythonString(name)}, ${model}.${field.name})` });
+        plan({ key: `${resource.model}(${field.name})`, name, comment: `${route}?${field.name}=… (a key of ${field.refResource})`, expression: `Index(${pythonString(name)}, ${model()}.${field.name})` });
       }
       const search = resource.search;
       if (search && !searched.has(resource)) {
         searched.add(resource);
         if (search.strategy === "trigram") extensions.add("pg_trgm");
         const name = indexName(`ix_${base}_search`);
-        plan({ key: `${resource.model} search`, name, comment: `${route}?q=… (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`, expression: `*${names.search(resource, model)}.indexes(${pythonString(name)})` });
+        plan({ key: `${resource.model} search`, name, comment: `${route}?q=… (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`, expression: `*${names.search(resource, model())}.indexes(${pythonString(name)})` });
       }
     }
     return { indexes: [...planned.values()], extensions: [...extensions].sort() };
