@@ -31,7 +31,8 @@ base {
       rate_limit: '100/minute',
       operations: [
         if op == 'create' then { name: 'create', rate_limit: '5/minute' }
-        else if op == 'list' then { name: 'list', rate_limit: false }
+        // The blog's list is an entry with modifiers: keep them, switch its limit off.
+        else if std.isObject(op) && op.name == 'list' then op { rate_limit: false }
         else op
         for op in super.operations
       ],

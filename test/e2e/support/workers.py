@@ -9,6 +9,7 @@ process that answered, so a test can see that more than one worker served it. Ne
 import argparse
 import asyncio
 import os
+from importlib import import_module
 
 import uvicorn
 from blog.main import app as blog_app
@@ -38,7 +39,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--workers", type=int, default=2)
     arguments = parser.parse_args()
-    asyncio.run(prepare_database())
+    asyncio.run(prepare_database("blog", import_module("blog.api.db.session")))
     uvicorn.run(
         "workers:app",
         host="127.0.0.1",
