@@ -3,7 +3,6 @@
 // (parentheses) and which optional-parentheses group conditions refer to.
 
 import {
-  BEST_FITTING,
   BFP,
   CCONTENT,
   CGROUP,
@@ -23,7 +22,7 @@ import {
   SOFT,
   SOFT_OR_SPACE,
   SPACE_ELEM,
-  Elem as ElemClass,
+  bestFittingElem,
   elem,
   lineElem,
   textElem,
@@ -156,7 +155,7 @@ export class DocBuilder {
       elems.push(END_ENTRY);
       return elems;
     });
-    this.out.push(new ElemClass(BEST_FITTING, "", allLines ? 1 : 0, 0, 0, NONE, built));
+    this.out.push(bestFittingElem(built, allLines));
   }
 
   /** Runs `content` at `level`, restoring the previous level afterwards (an error abandons the builder). */
