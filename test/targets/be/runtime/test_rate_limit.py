@@ -1,7 +1,6 @@
 """Rate limits counted in a real PostgreSQL: exact under concurrency, headers, keys."""
 
 import asyncio
-import time
 import uuid
 from collections.abc import Callable
 
@@ -11,6 +10,7 @@ from httpx import ASGITransport, AsyncClient
 from runtime.rate_limit import (
     RATE_LIMITED,
     ClientAddress,
+    ClientKey,
     Limit,
     RateLimit,
     parse_limits,
@@ -77,13 +77,26 @@ def _client(app: FastAPI, peer: str = "192.0.2.1") -> AsyncClient:
     return AsyncClient(transport=transport, base_url="http://test")
 
 
-async def test_exactly_the_limit_passes_under_concurrency(engine: AsyncEngine) -> None:
-    limit = RateLimit(
-        f"concurrent-{uuid.uuid4()}",
-        "5/minute",
-        key=ClientAddress(),
+def _limit(
+    engine: AsyncEngine,
+    name: str,
+    limits: str,
+    key: ClientKey | None = None,
+    headers: bool = True,
+) -> RateLimit:
+    """A limit under a name of its own (the tests share one database's counters),
+    keyed by the client's address unless ``key`` says otherwise."""
+    return RateLimit(
+        f"{name}-{uuid.uuid4()}",
+        limits,
+        key=key or ClientAddress(),
         engine=lambda: engine,
+        headers=headers,
     )
+
+
+async def test_exactly_the_limit_passes_under_concurrency(engine: AsyncEngine) -> None:
+    limit = _limit(engine, "concurrent", "5/minute")
     async with _client(_app(limit)) as client:
         responses = await asyncio.gather(*(client.get("/") for _ in range(20)))
     codes = sorted(response.status_code for response in responses)
@@ -99,33 +112,22 @@ async def test_exactly_the_limit_passes_under_concurrency(engine: AsyncEngine) -
 async def test_keys_are_counted_apart_and_a_window_restarts(
     engine: AsyncEngine,
 ) -> None:
-    limit = RateLimit(
-        f"window-{uuid.uuid4()}",
-        "2/second",
-        key=ClientAddress(),
-        engine=lambda: engine,
-        headers=False,
-    )
+    limit = _limit(engine, "window", "2/second", headers=False)
     app = _app(limit)
     async with _client(app, "192.0.2.1") as first, _client(app, "192.0.2.2") as second:
         assert [(await first.get("/")).status_code for _ in range(3)] == [200, 200, 429]
         other = await second.get("/")
         assert other.status_code == 200
         assert "ratelimit" not in other.headers  # headers=False: only on a 429
-        time.sleep(1.1)
+        await asyncio.sleep(1.1)
         assert (await first.get("/")).status_code == 200
 
 
 async def test_several_windows_count_in_one_statement(engine: AsyncEngine) -> None:
-    limit = RateLimit(
-        f"multi-{uuid.uuid4()}",
-        "3/second;4/hour",
-        key=ClientAddress(),
-        engine=lambda: engine,
-    )
+    limit = _limit(engine, "multi", "3/second;4/hour")
     async with _client(_app(limit)) as client:
         codes = [(await client.get("/")).status_code for _ in range(3)]
-        time.sleep(1.1)
+        await asyncio.sleep(1.1)
         later = [await client.get("/") for _ in range(2)]
     assert codes == [200, 200, 200]
     assert [r.status_code for r in later] == [200, 429]
@@ -136,9 +138,7 @@ async def test_several_windows_count_in_one_statement(engine: AsyncEngine) -> No
 async def test_a_key_of_none_is_not_limited_and_per_user_keys_by_user(
     engine: AsyncEngine,
 ) -> None:
-    unlimited = RateLimit(
-        f"none-{uuid.uuid4()}", "1/minute", key=lambda _: None, engine=lambda: engine
-    )
+    unlimited = _limit(engine, "none", "1/minute", key=lambda _: None)
 
     class User:
         def __init__(self, subject: str) -> None:
@@ -147,9 +147,7 @@ async def test_a_key_of_none_is_not_limited_and_per_user_keys_by_user(
     def current_user(request: Request) -> User:
         return User(request.headers["x-user"])
 
-    per_user = RateLimit(
-        f"user-{uuid.uuid4()}", "1/minute", key=ClientAddress(), engine=lambda: engine
-    )
+    per_user = _limit(engine, "user", "1/minute")
     async with _client(_app(unlimited, per_user.per_user(current_user))) as client:
         assert [(await client.get("/")).status_code for _ in range(3)] == [200] * 3
         ada = [
