@@ -394,7 +394,7 @@ const PYTHON_TARGETS: ReadonlySet<string> = new Set(["be", "be_root"]);
  * Importing would need the user's models, which a fuzzed config names but nobody wrote.
  */
 async function checkPython(dir: string, t: TestContext): Promise<void> {
-  if (!existsSync(dir)) return;
+  assert.ok(existsSync(dir), `no fuzzed ${path.basename(dir)} tree held Python`);
   const venv = await ensureVenv();
   const compile = await runCheck(venv.python, ["-m", "compileall", "-q", dir], dir);
   assert.ok(compile.ok, `generated Python does not compile:\n${compile.output.slice(0, 4000)}`);
