@@ -7,7 +7,6 @@
  * beside it through its proxy. SIGINT stops everything.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -18,6 +17,7 @@ import { repoRoot, tsxLoader } from "../helpers/user-project.js";
 import { JsonClient } from "../support/http.js";
 import { linkNodeModules } from "../support/node-modules.js";
 import { freePort } from "../support/ports.js";
+import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
 import { ensureVenv } from "../support/venv.js";
 
 /** The shell commands of the README's quick start, as a user would paste them. */
@@ -32,7 +32,7 @@ let root: string;
 let env: NodeJS.ProcessEnv;
 let project: string;
 let port: number;
-const running = new Set<ChildProcess>();
+const running = new Set<RunningProcess>();
 
 before(async () => {
   root = await mkdtemp(join(tmpdir(), "codegen-dev-"));
@@ -55,27 +55,22 @@ before(async () => {
 });
 
 after(async () => {
-  for (const child of running) if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+  for (const run of running) await run.stop();
   if (root) await rm(root, { recursive: true, force: true });
 });
 
 /** Runs `script` with sh in `cwd`, in a process group of its own (as a terminal would). */
-function shell(script: string, cwd: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn("sh", ["-ec", script], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  running.add(child);
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
+function shell(script: string, cwd: string): RunningProcess {
+  const run = startProcess("sh", ["-ec", script], { cwd, env });
+  running.add(run);
+  return run;
 }
 
-async function waitFor(url: string, run: ReturnType<typeof shell>, timeoutMs = 90_000): Promise<void> {
+/** Polls `url` until it answers 2xx (a route that 404s until a change is served counts as not yet). */
+async function waitFor(url: string, run: RunningProcess, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  void run.exited.then(() => (exited = true));
   while (Date.now() < deadline) {
-    if (exited) assert.fail(`codegen dev exited before ${url} answered:\n${run.output()}`);
+    if (run.exited()) assert.fail(`codegen dev exited before ${url} answered:\n${run.output()}`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -90,10 +85,10 @@ async function waitFor(url: string, run: ReturnType<typeof shell>, timeoutMs = 9
  * Ctrl-C: SIGINT to the process group, as a terminal sends it. The shell dies of it at once;
  * resolves once codegen dev has stopped the backend and PostgreSQL too.
  */
-async function interrupt(run: ReturnType<typeof shell>): Promise<void> {
+async function interrupt(run: RunningProcess): Promise<void> {
   process.kill(-run.child.pid!, "SIGINT");
-  await run.exited;
-  running.delete(run.child);
+  await run.exitCode;
+  running.delete(run);
   const pidFile = join(project, ".codegen", "postgres", "postmaster.pid");
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
@@ -166,7 +161,7 @@ describe("the README's quick start", () => {
     await mkdir(vault);
     await writeFile(join(vault, "be_root.jsonnet"), "{ name: 'vault', auth: true }\n");
     const scaffolded = shell("npx codegen-kit generate -t be_root -c be_root.jsonnet", vault);
-    assert.equal(await scaffolded.exited, 0, scaffolded.output());
+    assert.equal(await scaffolded.exitCode, 0, scaffolded.output());
     const run = shell("npx codegen-kit dev --no-frontend", vault);
     await waitFor(`http://127.0.0.1:${port}/health`, run);
     assert.match(run.output(), /JWT_SECRET: a development secret kept in \.codegen\/dev-secret/);
@@ -190,8 +185,8 @@ describe("the README's quick start", () => {
     assert.ok(project, "the quick start ran");
     const dead = `postgresql+asyncpg://postgres:postgres@127.0.0.1:${await freePort()}/shop`;
     const run = shell(`DATABASE_URL=${dead} npx codegen-kit dev --no-frontend`, project);
-    const code = await run.exited;
-    running.delete(run.child);
+    const code = await run.exitCode;
+    running.delete(run);
     assert.notEqual(code, 0);
     assert.match(run.output(), /database from DATABASE_URL/);
     assert.match(run.output(), /codegen dev: alembic upgrade head failed/);
@@ -203,23 +198,19 @@ describe("the README's quick start", () => {
     const venv = await ensureVenv();
     const dead = `postgresql+asyncpg://postgres:postgres@127.0.0.1:${await freePort()}/shop`;
     const appPort = await freePort();
-    const server = spawn(venv.python, ["-m", "uvicorn", "shop.main:app", "--host", "127.0.0.1", "--port", String(appPort)], {
+    const server = startProcess(venv.python, ["-m", "uvicorn", "shop.main:app", "--host", "127.0.0.1", "--port", String(appPort)], {
       cwd: project,
       env: { ...env, DATABASE_URL: dead },
-      detached: true,
-      stdio: "ignore",
     });
     running.add(server);
     const base = `http://127.0.0.1:${appPort}`;
-    const deadline = Date.now() + 20_000;
-    while (!(await fetch(`${base}/health`).then((reply) => reply.ok, () => false))) {
-      assert.ok(Date.now() < deadline, "uvicorn did not answer /health");
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await waitForHttp(`${base}/health`, server);
+    assert.equal((await fetch(`${base}/health`)).status, 200, server.output());
     const ready = await fetch(`${base}/ready`);
     assert.equal(ready.status, 503);
     assert.equal(ready.headers.get("retry-after"), "5");
     assert.deepEqual(await ready.json(), { detail: "the database does not answer" });
-    process.kill(-server.pid!, "SIGTERM");
+    await server.stop();
+    running.delete(server);
   });
 });
