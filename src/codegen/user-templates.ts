@@ -15,8 +15,8 @@ export const UserTemplatesConfig = z
   .strictObject({
     dir: z.string().min(1).meta({
       description:
-        "Directory of template overrides, relative to the config file. A file there named like a built-in template " +
-        "(`operations/get/get.py.njk`) replaces it; docs/reference/templates.md lists the templates and their variables.",
+        "Directory of template overrides, relative to the config file. A file there at the path of a built-in template " +
+        "(its name under the target's template directory) replaces it; docs/reference/templates.md lists the templates and their variables.",
       examples: ["templates"],
     }),
   })
