@@ -28,10 +28,8 @@ export type UserTemplatesConfig = z.infer<typeof UserTemplatesConfig>;
  * file), or undefined when it names none.
  * @throws ConfigError when the directory does not exist.
  */
-export function userTemplatesDirOf(target: Target, config: unknown, configFile: string): string | undefined {
-  const dir = target.userTemplatesDir
-    ? target.userTemplatesDir(config)
-    : (config as { user_templates?: UserTemplatesConfig } | null)?.user_templates?.dir;
+export function userTemplatesDirOf(config: unknown, configFile: string): string | undefined {
+  const dir = (config as { user_templates?: UserTemplatesConfig } | null)?.user_templates?.dir;
   if (dir === undefined) return undefined;
   const absolute = resolve(dirname(configFile), dir);
   if (!existsSync(absolute) || !statSync(absolute).isDirectory()) {
