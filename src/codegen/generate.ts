@@ -226,7 +226,7 @@ async function buildOutput(
       throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: error.file ?? options.configFile, issues: error.issues });
     }
   });
-  const userDir = options.configFile === undefined ? undefined : userTemplatesDirOf(target, config, options.configFile);
+  const userDir = options.configFile === undefined ? undefined : userTemplatesDirOf(config, options.configFile);
   if (userDir !== undefined) {
     try {
       checkOverrides(target, userDir);

@@ -78,14 +78,7 @@ export { DuplicateTargetError, discoverTargets, loadTarget, packagePrefixOf, tar
 export { createTemplateEnv, renderTemplate } from "./templating.js";
 export { type TemplateVariable, templateVariables } from "./template-variables.js";
 export { templateReference } from "./template-reference.js";
-export {
-  UserTemplatesConfig,
-  builtInTemplateVariables,
-  checkOverrides,
-  overrideRenderError,
-  templateNames,
-  userTemplatesDirOf,
-} from "./user-templates.js";
+export { UserTemplatesConfig } from "./user-templates.js";
 export {
   GeneratedFile,
   applyPlan,

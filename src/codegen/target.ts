@@ -33,11 +33,6 @@ export interface Target<C = any> {
   jsonnetStdlibDir?: string;
   /** Registers the renderers of the target's output types. Called before rendering. */
   registerRenderers?(registry: RenderRegistry): void;
-  /**
-   * The directory of template overrides a config names, relative to the config file; they are
-   * searched before `templateDir`. @default config.user_templates?.dir (see `UserTemplatesConfig`)
-   */
-  userTemplatesDir?(config: C): string | undefined;
   /** The generated code's import prefix. @default config.package_prefix, or "" */
   packagePrefix?(config: C): string;
   /** Extra hints for the import formatter (first-party packages, ...). */

@@ -15,8 +15,8 @@ export const UserTemplatesConfig = z
   .strictObject({
     dir: z.string().min(1).meta({
       description:
-        "Directory of template overrides, relative to the config file. A file there named like a built-in template " +
-        "(`operations/get/get.py.njk`) replaces it; docs/reference/templates.md lists the templates and their variables.",
+        "Directory of template overrides, relative to the config file. A file there at the path of a built-in template " +
+        "(its name under the target's template directory) replaces it; docs/reference/templates.md lists the templates and their variables.",
       examples: ["templates"],
     }),
   })
@@ -28,10 +28,8 @@ export type UserTemplatesConfig = z.infer<typeof UserTemplatesConfig>;
  * file), or undefined when it names none.
  * @throws ConfigError when the directory does not exist.
  */
-export function userTemplatesDirOf(target: Target, config: unknown, configFile: string): string | undefined {
-  const dir = target.userTemplatesDir
-    ? target.userTemplatesDir(config)
-    : (config as { user_templates?: UserTemplatesConfig } | null)?.user_templates?.dir;
+export function userTemplatesDirOf(config: unknown, configFile: string): string | undefined {
+  const dir = (config as { user_templates?: UserTemplatesConfig } | null)?.user_templates?.dir;
   if (dir === undefined) return undefined;
   const absolute = resolve(dirname(configFile), dir);
   if (!existsSync(absolute) || !statSync(absolute).isDirectory()) {
