@@ -5,6 +5,7 @@
 
 import { Name } from "../../../codegen/index.js";
 import type { PagesConfig, ResourcePages } from "./config.js";
+import { TEXT_KINDS } from "./kinds.js";
 import { type ApiField, type ApiList, type ApiModel, type ApiOperation, type ApiResource, type ApiSchema, DocumentProblem, readOpenApi } from "./openapi.js";
 
 export interface PageField {
@@ -96,7 +97,6 @@ export interface PagesIssue {
 }
 
 const TITLE_CANDIDATES = ["name", "title", "label", "slug", "username", "email"];
-const TEXT_KINDS = new Set(["str", "email"]);
 const DEFAULT_COLUMNS = 6;
 const DEFAULT_PAGE_SIZE = 25;
 
