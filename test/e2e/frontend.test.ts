@@ -9,7 +9,8 @@
  * 2. A person signs in, lists articles, pages forward and back, orders a column, opens a
  *    detail, runs actions (with params, and one the backend refuses), creates an article
  *    with a bad value (the backend's 422 shows at the field), fixes it, edits it, deletes
- *    it, signs out, and is sent to the login page by the next protected page (and by a 401).
+ *    it, pages through categories by offset, signs out, and is sent to the login page by
+ *    the next protected page (and by a 401).
  * 3. The client's types are enforced: a required field the pages do not send fails `tsc`.
  * 4. The starter page of fe_root, built and served by `vite preview` proxying /api/ (a
  *    reverse proxy), reaches the backend, then tells a stopped backend from a missing proxy.
@@ -238,6 +239,23 @@ describe("the blog's generated front end", () => {
     await page.waitForURL(`${base}/articles`);
     assert.equal((await api.get(`/articles/${created}`)).status, 404);
 
+    // Numbered pages: the categories' list pages by offset (20 a page), forward and back.
+    const topics = Array.from({ length: 23 }, (_, index) => `Topic ${String(index).padStart(2, "0")}`);
+    for (const title of topics) assert.equal((await api.post("/categories", { slug: title.toLowerCase().replace(" ", "-"), title })).status, 201);
+    await page.getByRole("navigation", { name: "Resources" }).getByRole("link", { name: "Categories" }).click();
+    await table.getByText("Categories, page 1").waitFor();
+    const firstTopics = await titlesOf(page);
+    assert.equal(firstTopics.length, 20);
+    await page.getByRole("button", { name: "Next" }).click();
+    await table.getByText("Categories, page 2").waitFor();
+    assert.match(page.url(), /\?cursor=20$/);
+    const restTopics = await titlesOf(page);
+    assert.deepEqual([...firstTopics, ...restTopics].sort(), topics, "the two pages hold every category once");
+    assert.ok(await page.getByRole("button", { name: "Next" }).isDisabled(), "the last page has no next");
+    await page.getByRole("button", { name: "Previous" }).click();
+    await table.getByText("Categories, page 1").waitFor();
+    assert.deepEqual(await titlesOf(page), firstTopics);
+
     // A page of the user's own, listed in the navigation.
     await page.getByRole("link", { name: "About" }).click();
     await page.getByText("About this blog").waitFor();
@@ -264,7 +282,7 @@ describe("the blog's generated front end", () => {
     console.log(`# browser walk: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
-  it("enforces the client's types: a required field the pages do not send fails tsc", { timeout: 60_000 }, async () => {
+  it("enforces the client's types: a required field the pages do not send fails tsc", { timeout: 180_000 }, async () => {
     const dir = frontend.frontendDir;
     const documentPath = join(dir, "openapi.json");
     const original = await readFile(documentPath, "utf8");

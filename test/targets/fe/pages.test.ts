@@ -65,6 +65,26 @@ describe("the pages' model of the blog document", () => {
     assert.equal(actions.length, 6);
   });
 
+  test("a list answering with a shape of its own, paged by offset: its type, its columns, its paging", () => {
+    const summary = changed((document) => {
+      const read = document.components.schemas.ArticleRead.properties;
+      document.components.schemas.ArticleSummary = { type: "object", properties: { id: read.id, title: read.title, author: read.author, rating: read.rating } };
+      document.components.schemas.Page_ArticleSummary_ = {
+        type: "object",
+        properties: { items: { type: "array", items: { $ref: "#/components/schemas/ArticleSummary" } }, next_offset: { anyOf: [{ type: "integer" }, { type: "null" }] } },
+      };
+      document.paths["/articles"].get.responses["200"].content["application/json"].schema.$ref = "#/components/schemas/Page_ArticleSummary_";
+      document.paths["/articles"].get.parameters[0].schema = { type: "integer", maximum: 40, default: 20 };
+    });
+    const articles = (pages: Record<string, unknown>) => model(pages, summary).resources.find((candidate) => candidate.key === "articles")!.list!;
+    const list = articles({});
+    assert.deepEqual([list.itemType, list.paging, list.pageSize, list.maxLimit], ["ArticleSummary", "offset", 20, 40]);
+    assert.deepEqual(list.columns.map((field) => field.name), ["title", "author", "rating"]);
+    // Configured columns are read fields: those the summary lacks are left out.
+    const configured = articles({ resources: { articles: { columns: ["rating", "body", "title"] } } });
+    assert.deepEqual(configured.columns.map((field) => field.name), ["rating", "title"]);
+  });
+
   test("keeps the order of each schema's properties (importstr, not import)", () => {
     assert.deepEqual(resource("articles").create!.fields.map((field) => field.name), [
       "title", "body", "published", "published_at", "publish_on", "word_count", "rating", "extra", "author_id",
@@ -74,7 +94,7 @@ describe("the pages' model of the blog document", () => {
   test("names, keys, titles and default columns", () => {
     const articles = resource("articles");
     assert.deepEqual([articles.pascal, articles.label, articles.plural, articles.keyField, articles.keyKind, articles.titleField], ["Article", "Article", "Articles", "id", "uuid", "title"]);
-    assert.deepEqual(articles.columns.map((field) => field.name), ["title", "body", "published", "published_at", "publish_on", "word_count"]);
+    assert.deepEqual(articles.list!.columns.map((field) => field.name), ["title", "body", "published", "published_at", "publish_on", "word_count"]);
     assert.deepEqual([resource("tags").keyKind, resource("tags").keyField], ["int", "id"]);
     // No `id`: the first field of the key's type; a title among the usual names.
     assert.deepEqual([resource("categories").keyField, resource("categories").titleField], ["slug", "title"]);
@@ -114,8 +134,8 @@ describe("the pages' model of the blog document", () => {
     assert.equal(custom.title, "Editorial");
     assert.deepEqual(custom.navigation.map((candidate) => candidate.key), ["tags", "articles"]);
     const articles = custom.resources.find((candidate) => candidate.key === "articles")!;
-    assert.deepEqual([articles.label, articles.plural, articles.titleField, articles.pageSize], ["Story", "Stories", "body", 5]);
-    assert.deepEqual(articles.columns.map((field) => field.name), ["author", "title"]);
+    assert.deepEqual([articles.label, articles.plural, articles.titleField, articles.list!.pageSize], ["Story", "Stories", "body", 5]);
+    assert.deepEqual(articles.list!.columns.map((field) => field.name), ["author", "title"]);
     assert.equal(articles.create!.fields.find((field) => field.name === "author_id")!.label, "Writer");
     assert.equal(articles.create!.fields.find((field) => field.name === "body")!.multiline, true);
     const comments = custom.resources.find((candidate) => candidate.key === "comments")!;

@@ -2,7 +2,9 @@
 // runtime's display components, references and nested rows as links to their pages.
 
 import { type Imports, member } from "./code.js";
+import { KIND_CODE, TEXT_KINDS } from "./kinds.js";
 import type { PageField, PageResource } from "./model.js";
+import type { FieldKind } from "./openapi.js";
 import { helpersModule, pathFn, titleFn } from "./names.js";
 
 /** Finds a resource by key. */
@@ -18,23 +20,7 @@ export function cell(field: PageField, row: string, imports: Imports, lookup: Lo
     if (!field.nullable) return link;
     return `${value} === null ? <${imports.use("runtime/display", "Empty")} /> : ${link}`;
   }
-  return scalarCell(field, value, imports);
-}
-
-function scalarCell(field: PageField, value: string, imports: Imports): string {
-  const display = (name: string) => `<${imports.use("runtime/display", name)} value={${value}} />`;
-  switch (field.kind) {
-    case "bool":
-      return display("Flag");
-    case "datetime":
-      return display("DateTime");
-    case "date":
-      return display("DateOnly");
-    case "json":
-      return display("Json");
-    default:
-      return display("Plain");
-  }
+  return `<${imports.use("runtime/display", KIND_CODE[field.kind].display)} value={${value}} />`;
 }
 
 /** The text naming a nested object: its resource's title, else its `label` (link objects), else its first text field. */
@@ -44,7 +30,7 @@ function nestedTitle(field: PageField, item: string, imports: Imports, lookup: L
   if (target && fields.some((candidate) => candidate.name === target.titleField)) {
     return `${imports.use(helpersModule(target), titleFn(target))}(${item})`;
   }
-  const isText = (candidate: { kind: string }) => candidate.kind === "str" || candidate.kind === "email";
+  const isText = (candidate: { kind: FieldKind }) => TEXT_KINDS.has(candidate.kind);
   const text = fields.find((candidate) => candidate.name === "label" && isText(candidate)) ?? fields.find(isText) ?? fields[0];
   return text ? `String(${member(item, text.name)})` : `JSON.stringify(${item})`;
 }

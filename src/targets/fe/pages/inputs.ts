@@ -4,6 +4,7 @@
 
 import type { Lookup } from "./cells.js";
 import { type Imports, jsxAttr, member, tsString } from "./code.js";
+import { KIND_CODE } from "./kinds.js";
 import type { Presence } from "./presence.js";
 import type { PageField } from "./model.js";
 import { choiceLabelHook, choicesHook, helpersModule } from "./names.js";
@@ -38,17 +39,7 @@ export function valueFromRow(input: FormField, row: string, read: PageField | un
   if (!read || read.kind === "nested") return isCheckbox(input) ? "false" : '""';
   const value = member(row, read.name);
   if (isCheckbox(input)) return read.nullable ? `${value} ?? false` : value;
-  const convert = (name: string) => `${imports.use("runtime/draft", name)}(${value})`;
-  switch (input.field.kind) {
-    case "bool":
-      return convert("inputFlag");
-    case "datetime":
-      return convert("inputDateTime");
-    case "json":
-      return convert("inputJson");
-    default:
-      return convert("inputText");
-  }
+  return `${imports.use("runtime/draft", KIND_CODE[input.field.kind].toInput)}(${value})`;
 }
 
 /** The body's value of the field, from `draft` through the parser `parse`. */
@@ -56,26 +47,8 @@ export function bodyValue(input: FormField, draft: string): string {
   const { field, presence } = input;
   const value = member(draft, field.name);
   if (isCheckbox(input)) return value;
-  const method =
-    field.kind === "int" || field.kind === "float"
-      ? "number"
-      : field.kind === "datetime"
-        ? "dateTime"
-        : field.kind === "bool"
-          ? "flag"
-          : field.kind === "json"
-            ? "json"
-            : "text";
-  return `parse.${method}(${tsString(field.name)}, ${value}, ${tsString(presence)})`;
+  return `parse.${KIND_CODE[field.kind].parse}(${tsString(field.name)}, ${value}, ${tsString(presence)})`;
 }
-
-const TEXT_KINDS: Partial<Record<PageField["kind"], string>> = {
-  email: "email",
-  date: "date",
-  datetime: "datetime-local",
-  int: "integer",
-  float: "decimal",
-};
 
 /** The input element of the field, bound to `draft`, `set` and `errors`. */
 export function inputElement(input: FormField, imports: Imports, lookup: Lookup, names: { draft: string; errors: string }): string {
@@ -97,6 +70,6 @@ export function inputElement(input: FormField, imports: Imports, lookup: Lookup,
   if (field.kind === "bool") return `<${imports.use(fields, "FlagSelectField")} ${common} />`;
   if (field.kind === "json") return `<${imports.use(fields, "TextAreaField")} code ${common} />`;
   if (field.multiline) return `<${imports.use(fields, "TextAreaField")} ${common} />`;
-  const kind = TEXT_KINDS[field.kind];
+  const kind = KIND_CODE[field.kind].textKind;
   return `<${imports.use(fields, "TextField")} ${kind ? `kind=${tsString(kind)} ` : ""}${common} />`;
 }

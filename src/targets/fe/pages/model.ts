@@ -5,7 +5,8 @@
 
 import { Name } from "../../../codegen/index.js";
 import type { PagesConfig, ResourcePages } from "./config.js";
-import { type ApiField, type ApiModel, type ApiOperation, type ApiResource, type ApiSchema, DocumentProblem, readOpenApi } from "./openapi.js";
+import { TEXT_KINDS } from "./kinds.js";
+import { type ApiField, type ApiList, type ApiModel, type ApiOperation, type ApiResource, type ApiSchema, DocumentProblem, readOpenApi } from "./openapi.js";
 
 export interface PageField {
   name: string;
@@ -27,6 +28,18 @@ export interface PageOperation {
   /** The SDK function openapi-ts writes for the operation (`listArticles`). */
   fn: string;
   secured: boolean;
+}
+
+export interface PageList extends PageOperation {
+  /** The items' type: the read type, unless the list answers with a shape of its own (`ArticleSummary`). */
+  itemType: string;
+  /** The list page's columns: fields of the items. */
+  columns: PageField[];
+  pageSize: number;
+  /** How the list page asks for the next page (see `ApiList`). */
+  paging: "cursor" | "offset";
+  /** Largest page the list serves: the pickers' option count. */
+  maxLimit: number;
 }
 
 export interface PageForm extends PageOperation {
@@ -61,16 +74,7 @@ export interface PageResource {
   titleField: string;
   readType: string;
   readFields: PageField[];
-  columns: PageField[];
-  /** The list's item type and its columns: the read type's, unless the list answers with another shape. */
-  listType: string;
-  listColumns: PageField[];
-  pageSize: number;
-  /** How the list page asks for the next page (see `ApiList`). */
-  paging: "cursor" | "offset";
-  /** Largest page the list serves: the pickers' option count. */
-  maxLimit: number;
-  list?: PageOperation;
+  list?: PageList;
   get?: PageOperation;
   create?: PageForm;
   update?: PageForm;
@@ -93,7 +97,6 @@ export interface PagesIssue {
 }
 
 const TITLE_CANDIDATES = ["name", "title", "label", "slug", "username", "email"];
-const TEXT_KINDS = new Set(["str", "email"]);
 const DEFAULT_COLUMNS = 6;
 const DEFAULT_PAGE_SIZE = 25;
 
@@ -198,28 +201,33 @@ class ModelBuilder {
     if (config.title_field && !fieldNames.has(config.title_field)) {
       this.issue(at("title_field"), `the read schema ${api.read.name} has no field "${config.title_field}"`);
     }
-    const columns = config.columns
-      ? config.columns.flatMap((name, index) => {
-          const field = readFields.find((candidate) => candidate.name === name);
-          if (!field) this.issue(at("columns", index), `the read schema ${api.read.name} has no field "${name}"`);
-          return field ? [field] : [];
-        })
-      : this.defaultColumns(readFields, keyField, titleField, api.pkKind);
-    // A list may answer with a representation of its own (a slimmer shape): its page shows those fields.
-    const listShape = api.list?.response && api.list.response.name !== api.read.name ? api.list.response : undefined;
-    const listFields = listShape ? listShape.fields.map((field) => this.field(field, config, api)) : readFields;
-    const listColumns = !listShape
-      ? columns
-      : config.columns
-        ? columns.flatMap((column) => listFields.filter((field) => field.name === column.name))
-        : this.defaultColumns(listFields, keyField, titleField, api.pkKind);
+    config.columns?.forEach((name, index) => {
+      if (!fieldNames.has(name)) this.issue(at("columns", index), `the read schema ${api.read.name} has no field "${name}"`);
+    });
 
     const operation = (op: ApiOperation | undefined): PageOperation | undefined => op && { fn: clientName(op.operationId), secured: op.secured };
+    const list = (op: ApiList | undefined): PageList | undefined => {
+      if (!op) return undefined;
+      // A list may answer with a representation of its own (a slimmer shape): its page shows those fields,
+      // and configured columns (read fields) it lacks are left out.
+      const items = op.response && op.response.name !== api.read.name ? op.response : api.read;
+      const fields = items === api.read ? readFields : items.fields.map((field) => this.field(field, config, api));
+      return {
+        fn: clientName(op.operationId),
+        secured: op.secured,
+        itemType: clientName(items.name, true),
+        columns: config.columns
+          ? config.columns.flatMap((name) => fields.filter((field) => field.name === name))
+          : this.defaultColumns(fields, keyField, titleField, api.pkKind),
+        pageSize: config.page_size ?? Math.min(op.defaultLimit, DEFAULT_PAGE_SIZE),
+        paging: op.paging,
+        maxLimit: op.maxLimit,
+      };
+    };
     const form = (op: ApiOperation | undefined): PageForm | undefined => {
       if (!op?.body) return undefined;
       return { fn: clientName(op.operationId), secured: op.secured, bodyType: clientName(op.body.name, true), fields: op.body.fields.map((field) => this.field(field, config, api)) };
     };
-    const list = api.list;
     return {
       key,
       path: api.path,
@@ -232,13 +240,7 @@ class ModelBuilder {
       titleField,
       readType: clientName(api.read.name, true),
       readFields,
-      columns,
-      listType: listShape ? clientName(listShape.name, true) : clientName(api.read.name, true),
-      listColumns,
-      pageSize: config.page_size ?? Math.min(list?.defaultLimit ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-      maxLimit: list?.maxLimit ?? DEFAULT_PAGE_SIZE,
-      paging: list?.paging ?? "cursor",
-      list: operation(list),
+      list: list(api.list),
       get: operation(api.get),
       create: form(api.create),
       update: form(api.update),

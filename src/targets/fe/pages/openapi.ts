@@ -179,7 +179,7 @@ class Reader {
   private actionsOf(path: string, itemPath: string | undefined): ApiAction[] {
     const actions: ApiAction[] = [];
     const listOp = this.operation(path, "get");
-    const pageRef = listOp ? this.responseRef(listOp) : undefined;
+    const page = listOp ? this.responseSchema(listOp) : undefined;
     for (const candidate of Object.keys(this.paths)) {
       const base = itemPath && candidate.startsWith(`${itemPath}/`) ? itemPath : candidate.startsWith(`${path}/`) ? path : undefined;
       if (base === undefined) continue;
@@ -188,7 +188,7 @@ class Reader {
       const op = this.operation(candidate, "post");
       if (!op) continue;
       // A POST answering with the list's page is the list's search (`POST …/search`), not an action.
-      if (base === path && pageRef !== undefined && this.responseRef(op) === pageRef) continue;
+      if (base === path && page !== undefined && this.responseSchema(op) === page) continue;
       actions.push({ ...this.describe(candidate, "post", op), slug, target: base === path ? "collection" : "instance" });
     }
     return actions;
@@ -210,16 +210,7 @@ class Reader {
     };
   }
 
-  /** The `$ref` of the success response's schema, or undefined. */
-  private responseRef(op: Json): string | undefined {
-    const responses = isObject(op.responses) ? op.responses : {};
-    const response = ["200", "201"].map((status) => responses[status]).find(isObject);
-    const content = response && isObject(response.content) ? response.content : {};
-    const media = Object.values(content).find(isObject);
-    const schema = media && isObject(media.schema) ? media.schema : undefined;
-    return schema && typeof schema.$ref === "string" ? schema.$ref : undefined;
-  }
-
+  /** The success response's schema: one object per component (cached), so two answers of the same shape are `===`. */
   private responseSchema(op: Json): ApiSchema | undefined {
     const responses = isObject(op.responses) ? op.responses : {};
     for (const status of ["200", "201"]) {

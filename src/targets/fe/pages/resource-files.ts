@@ -5,7 +5,7 @@
 import { type Lookup, cell, sortValue } from "./cells.js";
 import { Imports, commentText, jsxAttr, jsxText, member, tsString } from "./code.js";
 import { type FormField, bodyValue, draftMember, initialValue, inputElement, valueFromRow } from "./inputs.js";
-import { type PageAction, type PageField, type PageForm, type PageResource, withoutShadowedReferences } from "./model.js";
+import { type PageAction, type PageField, type PageForm, type PageList, type PageResource, withoutShadowedReferences } from "./model.js";
 import { CLIENT, choiceLabelHook, choicesHook, helpersModule, pageModule, pathFn, titleFn } from "./names.js";
 import { PageFile } from "./output.js";
 import { createPresence, updatePresence } from "./presence.js";
@@ -45,7 +45,7 @@ function common(resource: PageResource) {
 export function resourceFiles(resource: PageResource, lookup: Lookup): PageFile[] {
   return [
     helpersFile(resource),
-    ...(resource.list ? [listFile(resource, lookup)] : []),
+    ...(resource.list ? [listFile(resource, resource.list, lookup)] : []),
     ...(resource.get ? [detailFile(resource, lookup)] : []),
     ...(resource.create ? [createFile(resource, resource.create, lookup)] : []),
     ...(resource.update && resource.get ? [editFile(resource, resource.update, lookup)] : []),
@@ -76,22 +76,22 @@ function helpersFile(resource: PageResource): PageFile {
     choice_label_hook: choiceLabelHook(resource),
     list_options: resource.list ? imports.use(CLIENT, `${resource.list.fn}Options`) : "",
     get_options: resource.get ? imports.use(CLIENT, `${resource.get.fn}Options`) : "",
-    max_limit: resource.maxLimit,
+    max_limit: resource.list?.maxLimit,
     key_param: routeKey(resource, "key"),
   });
 }
 
-function listFile(resource: PageResource, lookup: Lookup): PageFile {
+function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageFile {
   const imports = new Imports(resource.key);
   imports.from("@tanstack/react-query", "useQuery");
-  imports.type(CLIENT, resource.listType);
+  imports.type(CLIENT, list.itemType);
   for (const name of ["DataTable", "Pager", "useCursorTrail", "useOrdering"]) imports.use("runtime/list", name);
   imports.type("runtime/list", "Column");
   imports.use("runtime/shell", "QueryView");
   imports.use("runtime/shell", "Notice");
   if (resource.create) imports.from("react-router", "Link");
   const row = resource.camel;
-  const columns = resource.listColumns.map((field) => ({
+  const columns = list.columns.map((field) => ({
     id: tsString(field.name),
     label: tsString(field.label),
     value: sortValue(field, row, imports, lookup),
@@ -99,19 +99,19 @@ function listFile(resource: PageResource, lookup: Lookup): PageFile {
   }));
   const collection = resource.actions.filter((action) => action.target === "collection");
   return file(resource, pageModule(resource, "List"), "list.tsx.njk", imports, {
-    read_type: resource.listType,
-    page_size: resource.pageSize,
+    read_type: list.itemType,
+    page_size: list.pageSize,
     // The trail keeps each page's position as text: a cursor, or an offset.
-    page_query: resource.paging === "cursor" ? "cursor: trail.cursor" : "offset: Number(trail.cursor ?? 0)",
-    next_page: resource.paging === "cursor" ? "page.next_cursor" : "page.next_offset === null ? null : String(page.next_offset)",
-    paging: resource.paging,
+    page_query: list.paging === "cursor" ? "cursor: trail.cursor" : "offset: Number(trail.cursor ?? 0)",
+    next_page: list.paging === "cursor" ? "page.next_cursor" : "page.next_offset === null ? null : String(page.next_offset)",
+    paging: list.paging,
     columns,
     plural: commentText(resource.plural),
     plural_jsx: jsxText(resource.plural),
     new_jsx: jsxText(`New ${lower(resource.label)}`),
     caption: jsxText(`${resource.plural}, page`),
     list_path: resource.path,
-    list_options: imports.use(CLIENT, `${resource.list!.fn}Options`),
+    list_options: imports.use(CLIENT, `${list.fn}Options`),
     create: resource.create !== undefined,
     actions: collection.map((action) => imports.use(pageModule(resource, "Actions"), actionComponent(action))),
   });
