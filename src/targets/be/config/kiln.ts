@@ -6,18 +6,16 @@
 import { z } from "zod";
 import type { ConfigIssue } from "../../../codegen/index.js";
 
-/** Where a key sits: the project root, `auth`, an app's config, a resource, an operation entry. */
-export type KilnLevel = "project" | "auth" | "app" | "resource" | "operation";
+/** Where a key sits: `auth`, a resource, an operation entry (kiln's keys of the project and apps all mean something here). */
+export type KilnLevel = "auth" | "resource" | "operation";
 
 /** Per level, each key accepted without effect and why it has none. */
 const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
-  project: {},
   auth: {
     cookie_name: "codegen's tokens travel in the Authorization header only (sources: [\"bearer\"])",
     cookie_secure: "codegen's tokens travel in the Authorization header only (sources: [\"bearer\"])",
     cookie_samesite: "codegen's tokens travel in the Authorization header only (sources: [\"bearer\"])",
   },
-  app: {},
   resource: {
     trace: "with telemetry set, every handler has its span; there is no per-resource switch",
     include_actions_in_dump: "responses carry no actions list in codegen",
@@ -97,12 +95,10 @@ export function kilnWarnings(raw: unknown): ConfigIssue[] {
       if (value[key] !== undefined) warnings.push({ path: join(path, key), message: `ignored (a kiln key): ${IGNORED[level][key]}` });
     }
   };
-  ignored(raw, "project", "");
   if (isObject(raw.auth)) ignored(raw.auth, "auth", "auth");
   const resourceLists: [unknown, string][] = [[raw.resources, "resources"]];
   entries(raw.apps).forEach((app, index) => {
     if (!isObject(app) || !isObject(app.config)) return;
-    ignored(app.config, "app", `apps[${index}].config`);
     resourceLists.push([app.config.resources, `apps[${index}].config.resources`]);
   });
   for (const [resources, listPath] of resourceLists) {
