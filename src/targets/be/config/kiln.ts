@@ -4,7 +4,7 @@
 // docs/migrating-from-kiln.md lists these and every other difference.
 
 import { z } from "zod";
-import type { ConfigIssue } from "../../../codegen/index.js";
+import { type ConfigIssue, formatConfigPath } from "../../../codegen/index.js";
 
 /** Where a key sits: `auth`, a resource, an operation entry (kiln's keys of the project and apps all mean something here). */
 export type KilnLevel = "auth" | "resource" | "operation";
@@ -92,7 +92,7 @@ export function kilnWarnings(raw: unknown): ConfigIssue[] {
   const warnings: ConfigIssue[] = [];
   const ignored = (value: Json, level: KilnLevel, path: string) => {
     for (const key of Object.keys(IGNORED[level])) {
-      if (value[key] !== undefined) warnings.push({ path: join(path, key), message: `ignored (a kiln key): ${IGNORED[level][key]}` });
+      if (value[key] !== undefined) warnings.push({ path: formatConfigPath([key], path), message: `ignored (a kiln key): ${IGNORED[level][key]}` });
     }
   };
   if (isObject(raw.auth)) ignored(raw.auth, "auth", "auth");
@@ -147,4 +147,3 @@ function readShapeWarnings(resource: Json, path: string): ConfigIssue[] {
 
 const isRead = (entry: Json) => (entry.type ?? entry.name) === "get" || (entry.type ?? entry.name) === "list";
 const fieldNames = (fields: unknown): string[] => entries(fields).flatMap((field) => (isObject(field) && typeof field.name === "string" ? [field.name] : []));
-const join = (path: string, key: string) => (path === "" ? key : `${path}.${key}`);
