@@ -12,6 +12,7 @@ import { basename, dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { ConfigError, type Target, discoverTargets, generate, planGeneration } from "../../../src/codegen/index.js";
+import { formatPythonFile } from "../../../src/formatters/python-layout/index.js";
 import { GENERATED_NAMES, modelRef } from "../../../src/targets/be/resource.js";
 import { repoRoot } from "../../helpers/user-project.js";
 import { pyright } from "../../support/python.js";
@@ -219,5 +220,20 @@ describe("model classes named like what generated modules import", () => {
       }
     }
     assert.ok(checked.has("CurrentUser") && checked.has("Depends") && checked.has("ValuesPage"), [...checked].join(", "));
+  });
+});
+
+describe("an app module named like a generated package", () => {
+  it("runtime: the app's modules are laid out as ruff would, like any app's (only the helpers are copied as written)", async () => {
+    const file = join(dir, "runtime-app.json");
+    const long = { name: "a_field_name_long_enough_to_push_its_line_past_the_limit", type: "str", description: "x".repeat(60) };
+    await writeFile(
+      file,
+      JSON.stringify({ module: "runtime", resources: [{ model: "shop.models.Item", pk_type: "int", fields: [{ name: "id", type: "int" }, long], operations: ["get", "list", "create"] }] }),
+    );
+    const { files } = await planGeneration({ target: be, configFile: file, outDir: join(dir, "runtime-app") });
+    const appFiles = files.filter((generated) => /^runtime\/(routes|schemas|serializers)\//.test(generated.path));
+    assert.ok(appFiles.length >= 3, appFiles.map((generated) => generated.path).join(", "));
+    for (const generated of appFiles) assert.equal(await formatPythonFile(generated.path, generated.content), generated.content, `${generated.path} was not laid out`);
   });
 });
