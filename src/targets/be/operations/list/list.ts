@@ -26,7 +26,7 @@ export class List {
         name: handler.names.queryModel,
         doc: `The query parameters of \`\`GET ${view.routePrefix}\`\`; any other is an error.`,
         fields: () => handler.queryFields(imports),
-        imports: () => imports,
+        imports,
         forbidExtra: true,
       }),
     );
