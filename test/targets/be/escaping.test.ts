@@ -13,8 +13,8 @@ import { before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import fc from "fast-check";
-import { discoverTargets, generate } from "../../../src/codegen/index.js";
 import { docstringText, pythonString } from "../../../src/targets/be/python/literals.js";
+import { generateFromConfig } from "../../helpers/golden.js";
 import { type Venv, ensureVenv } from "../../support/venv.js";
 
 const CHECKER = join(resolve(fileURLToPath(import.meta.url), ".."), "escaping.py");
@@ -106,18 +106,13 @@ describe("escaping user text into Python", () => {
   });
 });
 
-/** Generates a one-resource tree (model `shop.models.Item`) into a temp dir, hands it to `check`, then removes it. */
+/** Generates a one-resource tree (model `shop.models.Item`), hands it to `check`, then removes it. */
 async function withItemTree(resource: { fields: object[]; operations: unknown[] }, check: (out: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), "codegen-escape-"));
+  const { out, temps } = await generateFromConfig("be", { module: "shop", resources: [{ model: "shop.models.Item", ...resource }] });
   try {
-    const config = join(dir, "config.json");
-    await writeFile(config, JSON.stringify({ module: "shop", resources: [{ model: "shop.models.Item", ...resource }] }));
-    const be = (await discoverTargets()).find((target) => target.name === "be")!;
-    const out = join(dir, "out");
-    await generate({ target: be, configFile: config, outDir: out });
     await check(out);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await Promise.all(temps.map((temp) => rm(temp, { recursive: true, force: true })));
   }
 }
 
