@@ -9,6 +9,7 @@ import { projectJsonSchema } from "./config/json-schema.js";
 import { kilnWarnings } from "./config/kiln.js";
 import { ProjectConfig } from "./config/schema.js";
 import { registerRenderers } from "./render.js";
+import { isRuntimeHelper } from "./runtime-source.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -25,7 +26,7 @@ export const target: Target<ProjectConfig> = {
   registerRenderers,
   // Templates write one logical line per line; this lays out the long ones as `ruff format` would.
   // The runtime helpers are copied as written: kept ruff-formatted in src/targets/be/runtime.
-  formatFile: (path, content) => (path.startsWith("runtime/") ? Promise.resolve(content) : formatPythonFile(path, content)),
+  formatFile: (path, content) => (isRuntimeHelper(path) ? Promise.resolve(content) : formatPythonFile(path, content)),
   packagePrefix: (config) => config.package_prefix,
   // Generated modules and the user's own (models, actions) share the top-level package.
   importOptions: (config) => ({ firstParty: firstPartyPackages(config) }),

@@ -8,14 +8,20 @@ import { pluralize } from "./config/schema.js";
 import { scalarAnnotation } from "./python/annotations.js";
 
 /**
- * Names generated route and serializer modules import for themselves. A model class named
- * like one (a model `Page`) is imported under an alias instead (`Page as PageModel`).
+ * Class names the generated modules that also import models (routes, serializers,
+ * `discovery.py`, `indexes.py`) import for themselves. A model class named like one (a
+ * model `Page`, `CurrentUser`) is imported under an alias there (`Page as PageModel`) or
+ * spelled with its module. Only PascalCase names: a model class name is one.
+ * test/targets/be/names.test.ts checks the golden trees' imports against it.
  */
-const GENERATED_NAMES: ReadonlySet<string> = new Set([
-  "APIRouter", "Annotated", "Any", "AsyncSession", "ColumnElement", "CommaSeparated", "CurrentUser", "CursorSource",
-  "FilterUnion", "HTTPException", "Index", "Literal", "NoRepeats", "OffsetPage", "Ordering", "Page", "Query", "Request",
-  "Response", "SearchText", "SessionDep", "call_action", "joinedload", "keyset_page", "offset_page", "paginate",
-  "param_conditions", "router", "select", "selectinload", "status", "subqueryload", "tree_condition",
+export const GENERATED_NAMES: ReadonlySet<string> = new Set([
+  // fastapi, typing, sqlalchemy
+  "APIRouter", "Annotated", "Any", "AsyncSession", "Body", "ColumnElement", "Depends", "HTTPException", "Index", "Literal", "Query",
+  "Request", "Response",
+  // the project's own modules: auth, db, runtime
+  "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion",
+  "FreeTextSource", "FullTextSearch", "ListSpec", "LiteralSource", "NoRepeats", "OffsetPage", "OrderInfo", "Ordering", "Page",
+  "RefSource", "Rows", "SearchText", "SelfSource", "SessionDep", "TrigramSearch", "ValuesPage", "ValuesRequest",
 ]);
 
 /** A model class as generated code imports and names it. */

@@ -231,7 +231,8 @@ describe("the auth package", () => {
   test("issuer and audience are set on issued tokens and required on received ones", async () => {
     const generated = await files({ module: "store", resources: [article()], auth: { ...jwt, issuer: 'shop "main"', audience: "shop-api" } });
     const dependencies = generated.get("auth/dependencies.py")!;
-    assert.match(dependencies, /^ISSUER = "shop \\"main\\""$/m);
+    // Quoted as ruff format quotes it: single quotes around a text holding double ones.
+    assert.match(dependencies, /^ISSUER = 'shop "main"'$/m);
     assert.match(dependencies, /^AUDIENCE = "shop-api"$/m);
     assert.match(dependencies, /"iss": ISSUER,\n\s+"aud": AUDIENCE,/);
     assert.match(dependencies, /issuer=ISSUER,\n\s+audience=AUDIENCE,/);

@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import { Jsonnet } from "@hanazuki/node-jsonnet";
 import { configIssuesOf } from "../../../src/codegen/index.js";
 import { kilnWarnings } from "../../../src/targets/be/config/kiln.js";
-import { CrudOptions, ProjectConfig } from "../../../src/targets/be/config/schema.js";
+import { CrudOptions, FilterConfig, OrderConfig, PaginateConfig, ProjectConfig } from "../../../src/targets/be/config/schema.js";
 
 const stdlibParent = fileURLToPath(new URL("../../../src/targets/be/jsonnet", import.meta.url));
 
@@ -169,6 +169,20 @@ describe("kiln's helper calls", () => {
       { name: "list", fields: [{ name: "id", type: "uuid" }] },
       { name: "list", fields: [{ name: "id", type: "uuid" }], modifiers: [{ type: "order", fields: ["id"] }] },
     ]);
+  });
+
+  test("list.searchable's filter, order and paginate are modifiers the list's modifier schemas accept", async () => {
+    const entry = await evaluate(`
+      (import 'be/operations/list.libsonnet').searchable(
+        filter={ fields: [{ name: 'title', values: 'free_text' }] }, order={ fields: ['title'], default: 'title' }, paginate={ mode: 'offset' },
+      )
+    `);
+    assert.deepEqual(entry.modifiers.map((modifier: { type: string }) => modifier.type), ["filter", "order", "paginate"]);
+    for (const [schema, modifier] of [[FilterConfig, entry.modifiers[0]], [OrderConfig, entry.modifiers[1]], [PaginateConfig, entry.modifiers[2]]] as const) {
+      const result = schema.safeParse(modifier);
+      assert.ok(result.success, JSON.stringify(result.error?.issues));
+    }
+    assert.equal(parse(kilnConfig({ operations: ["get", { ...entry, fields: [id, title] }] })).apps[0]!.config.resources[0]!.operations[1]!.modifiers?.length, 3);
   });
 });
 

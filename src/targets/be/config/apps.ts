@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { scoped } from "../../../codegen/index.js";
 import { findDuplicates } from "./duplicates.js";
-import { KilnVersion, kilnKeys } from "./kiln.js";
+import { KilnVersion } from "./kiln.js";
 import { MountPrefix, PythonName } from "./primitives.js";
 import { recordDefaulted, wasDefaulted } from "./provenance.js";
 import { checkReferences } from "./references.js";
@@ -57,7 +57,6 @@ export const AppConfig = z
         "Default: the project's `require_auth`.",
     }),
     version: KilnVersion,
-    ...kilnKeys("app"),
   })
   .superRefine((app, ctx) => checkAppResources(app.resources, ctx, ["resources"]))
   .meta({ id: "AppConfig", description: "The contents of an app: one Python package of the generated backend." });

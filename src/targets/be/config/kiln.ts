@@ -4,20 +4,18 @@
 // docs/migrating-from-kiln.md lists these and every other difference.
 
 import { z } from "zod";
-import type { ConfigIssue } from "../../../codegen/index.js";
+import { type ConfigIssue, formatConfigPath } from "../../../codegen/index.js";
 
-/** Where a key sits: the project root, `auth`, an app's config, a resource, an operation entry. */
-export type KilnLevel = "project" | "auth" | "app" | "resource" | "operation";
+/** Where a key sits: `auth`, a resource, an operation entry (kiln's keys of the project and apps all mean something here). */
+export type KilnLevel = "auth" | "resource" | "operation";
 
 /** Per level, each key accepted without effect and why it has none. */
 const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
-  project: {},
   auth: {
     cookie_name: "codegen's tokens travel in the Authorization header only (sources: [\"bearer\"])",
     cookie_secure: "codegen's tokens travel in the Authorization header only (sources: [\"bearer\"])",
     cookie_samesite: "codegen's tokens travel in the Authorization header only (sources: [\"bearer\"])",
   },
-  app: {},
   resource: {
     trace: "with telemetry set, every handler has its span; there is no per-resource switch",
     include_actions_in_dump: "responses carry no actions list in codegen",
@@ -94,15 +92,13 @@ export function kilnWarnings(raw: unknown): ConfigIssue[] {
   const warnings: ConfigIssue[] = [];
   const ignored = (value: Json, level: KilnLevel, path: string) => {
     for (const key of Object.keys(IGNORED[level])) {
-      if (value[key] !== undefined) warnings.push({ path: join(path, key), message: `ignored (a kiln key): ${IGNORED[level][key]}` });
+      if (value[key] !== undefined) warnings.push({ path: formatConfigPath([key], path), message: `ignored (a kiln key): ${IGNORED[level][key]}` });
     }
   };
-  ignored(raw, "project", "");
   if (isObject(raw.auth)) ignored(raw.auth, "auth", "auth");
   const resourceLists: [unknown, string][] = [[raw.resources, "resources"]];
   entries(raw.apps).forEach((app, index) => {
     if (!isObject(app) || !isObject(app.config)) return;
-    ignored(app.config, "app", `apps[${index}].config`);
     resourceLists.push([app.config.resources, `apps[${index}].config.resources`]);
   });
   for (const [resources, listPath] of resourceLists) {
@@ -151,4 +147,3 @@ function readShapeWarnings(resource: Json, path: string): ConfigIssue[] {
 
 const isRead = (entry: Json) => (entry.type ?? entry.name) === "get" || (entry.type ?? entry.name) === "list";
 const fieldNames = (fields: unknown): string[] => entries(fields).flatMap((field) => (isObject(field) && typeof field.name === "string" ? [field.name] : []));
-const join = (path: string, key: string) => (path === "" ? key : `${path}.${key}`);

@@ -4,6 +4,7 @@
 // points at the entry and field the user wrote.
 
 import type { z } from "zod";
+import { formatConfigPath } from "../../../codegen/index.js";
 import { FieldList, type FieldSpec } from "./fields.js";
 import type { OperationConfig } from "./operations.js";
 
@@ -44,7 +45,7 @@ export function readShapeFromOperations(
         ctx.addIssue({
           code: "custom",
           path: [...path, "type"],
-          message: `"${field.name}" is ${seen.field.type} at ${formatPath(seen.path)}: one resource reads a field with one type`,
+          message: `"${field.name}" is ${seen.field.type} at ${formatConfigPath(seen.path)}: one resource reads a field with one type`,
         });
         valid = false;
       }
@@ -61,8 +62,4 @@ export function readShapeFromOperations(
     valid = false;
   }
   return valid ? [...shape.values()].map(({ field }) => field) : undefined;
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`)).join("");
 }

@@ -9,7 +9,7 @@ import { App, checkAppResources } from "./apps.js";
 import { AuthConfig } from "./auth.js";
 import { DatabaseConfig } from "./database.js";
 import { findDuplicates } from "./duplicates.js";
-import { KilnFramework, KilnVersion, kilnKeys } from "./kiln.js";
+import { KilnFramework, KilnVersion } from "./kiln.js";
 import { MountPrefix, PackagePath, PythonName } from "./primitives.js";
 import { RateLimitSetting, TrustedProxy } from "./rate-limit.js";
 import { TelemetryConfig } from "./telemetry.js";
@@ -69,7 +69,6 @@ const ProjectObject = z
     }),
     version: KilnVersion,
     framework: KilnFramework,
-    ...kilnKeys("project"),
   })
   .meta({
     description:

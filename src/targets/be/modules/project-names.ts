@@ -1,12 +1,13 @@
 // Python names in project-wide generated modules (`discovery.py`, `indexes.py`): model
-// classes (spelled with their module when two share a class name), resource ids (the
-// name, `module.name` when two apps share it), each database's session factory, and the
-// search object of a resource, written as its lists write it.
+// classes (spelled with their module when two share a class name or one is named like a
+// generated import, `GENERATED_NAMES`), resource ids (the name, `module.name` when two apps
+// share it), each database's session factory, and the search object of a resource,
+// written as its lists write it.
 
 import { type ImportCollector, Name, prefixImport } from "../../../codegen/index.js";
 import type { ProjectConfig, ResourceConfig, SearchConfig } from "../config/schema.js";
 import { pythonString } from "../python/literals.js";
-import { sessionModulePath } from "../resource.js";
+import { GENERATED_NAMES, sessionModulePath } from "../resource.js";
 
 /** `TrigramSearch(Article.title)` or `FullTextSearch(..., language="english")`: a resource's search object. */
 export function searchExpression(search: SearchConfig, model: string, runtimePackage: string, imports: ImportCollector): string {
@@ -19,13 +20,6 @@ export function searchExpression(search: SearchConfig, model: string, runtimePac
   }
   return `${cls}(${args.join(", ")})`;
 }
-
-// What discovery.py and indexes.py import for themselves: a model class of the same name
-// is spelled with its module instead.
-const OWN_NAMES: ReadonlySet<string> = new Set([
-  "BoolSource", "Catalog", "EnumSource", "FilterCatalog", "FilterSpec", "FreeTextSource", "FullTextSearch", "Index", "ListSpec",
-  "LiteralSource", "OrderInfo", "RefSource", "Rows", "SelfSource", "TrigramSearch", "ValuesPage", "ValuesRequest",
-]);
 
 /** Names of a project's models, resources and sessions in one module, with its imports. */
 export class ProjectNames {
@@ -55,7 +49,7 @@ export class ProjectNames {
    */
   model(resource: ResourceConfig): string {
     const [module, name] = Name.fromDotted(resource.model);
-    const clash = (this.#models.get(name.pascal)?.size ?? 0) > 1 || OWN_NAMES.has(name.pascal);
+    const clash = (this.#models.get(name.pascal)?.size ?? 0) > 1 || GENERATED_NAMES.has(name.pascal);
     if (clash) {
       this.#imports.add(module);
       return `${module}.${name.pascal}`;

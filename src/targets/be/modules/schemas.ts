@@ -83,11 +83,12 @@ export class SchemaClass {
   /** Whether unknown keys are an error (`extra="forbid"`: a list's query parameters). */
   readonly forbidExtra: boolean;
   readonly #fields: readonly Field[] | (() => readonly Field[]);
-  readonly #imports: ImportCollector | (() => ImportCollector);
+  readonly #imports: ImportCollector;
 
   /**
-   * `fields` and `imports` may be functions: a class whose fields other operations still
-   * decide (a list's query parameters) is added early and read when the module renders.
+   * `fields` may be a function: a class whose fields other operations still decide (a
+   * list's query parameters) is added early and read when the module renders. `imports` is
+   * read after the fields, so that function may still add to it.
    */
   constructor(options: {
     module: SchemaModule;
@@ -96,7 +97,7 @@ export class SchemaClass {
     fields: readonly Field[] | (() => readonly Field[]);
     rejectNull?: readonly string[];
     pk?: string;
-    imports: ImportCollector | (() => ImportCollector);
+    imports: ImportCollector;
     forbidExtra?: boolean;
   }) {
     this.module = options.module;
@@ -116,7 +117,7 @@ export class SchemaClass {
   /** What the class needs imported, `BaseModel` included. */
   get imports(): ImportCollector {
     const fields = this.fields;
-    const imports = new ImportCollector().addFrom("pydantic", "BaseModel").update(typeof this.#imports === "function" ? this.#imports() : this.#imports);
+    const imports = new ImportCollector().addFrom("pydantic", "BaseModel").update(this.#imports);
     if (fields.some((field) => field.description !== undefined || field.aliased || field.references !== undefined || field.default?.startsWith("Field("))) {
       imports.addFrom("pydantic", "Field");
     }

@@ -38,7 +38,7 @@ local given(key, value) = if value == null then {} else { [key]: value };
     type: 'link',
     references: resource,
     many: many,
-  } + (if load == null then {} else { load: load }),
+  } + given('load', load),
 
   // The primary-key field `id`, typed `type` (kiln's helper, same arguments).
   id(type='uuid'):: { name: 'id', type: type },

@@ -4,7 +4,7 @@
 // has run), in one query. Nothing is written when no list filters.
 
 import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, PROJECT, operation, prefixImport } from "../../../../codegen/index.js";
-import { excludedBy, type ProjectConfig, type ResolvedApp, type ResourceConfig } from "../../config/schema.js";
+import { type AppConfig, excludedBy, type ProjectConfig, type ResourceConfig } from "../../config/schema.js";
 import { docstringText, pythonString } from "../../python/literals.js";
 import { ProjectNames } from "../../modules/project-names.js";
 import { ListHandler } from "../list/list-handler.js";
@@ -65,9 +65,8 @@ export class Discovery {
     };
     const lists = this.#filtered.map((handler) => {
       const resource = handler.view.config;
-      const app = this.#project.apps.find((candidate) => candidate.config === handler.view.app)!;
-      const path = `${handler.appPrefix}${resource.route_prefix}`;
-      const specs = handler.query.filters!.map((field) => `FilterSpec(${pythonString(field.name)}, ${tuple(field.operators.map(pythonString))}, ${this.#source(field, resource, app, { names, rowsOf, imports, runtime })})`);
+      const path = `${handler.view.appPrefix}${resource.route_prefix}`;
+      const specs = handler.query.filters!.map((field) => `FilterSpec(${pythonString(field.name)}, ${tuple(field.operators.map(pythonString))}, ${this.#source(field, resource, handler.view.app, { names, rowsOf, imports, runtime })})`);
       const args = [pythonString(names.id(resource)), pythonString(handler.entry.name), pythonString(`${path}${handler.path}`), pythonString(`${path}${handler.searchPath}`), tuple(specs)];
       if (handler.query.search) args.push("search=True");
       const order = handler.query.order;
@@ -103,7 +102,7 @@ export class Discovery {
     return "current_user: CurrentUser";
   }
 
-  #source(field: FilterField, resource: ResourceConfig, app: ResolvedApp, context: SourceNames): string {
+  #source(field: FilterField, resource: ResourceConfig, app: AppConfig, context: SourceNames): string {
     const { names, rowsOf, imports, runtime } = context;
     const column = () => `${names.model(resource)}.${field.name}`;
     switch (field.kind) {
@@ -120,7 +119,7 @@ export class Discovery {
         imports.addFrom(runtime, "LiteralSource");
         return `LiteralSource(${pythonString(field.literalType!)}, ${column()}, ${names.sessions(resource)})`;
       case "ref": {
-        const target = app.config.resources.find((candidate) => candidate.name === field.refResource)!;
+        const target = app.resources.find((candidate) => candidate.name === field.refResource)!;
         imports.addFrom(runtime, "RefSource");
         return `RefSource(${pythonString(names.id(target))}, ${rowsOf(target)})`;
       }

@@ -4,19 +4,19 @@
 
 import { type BuildContext, type ValidationIssue, operation } from "../../../../codegen/index.js";
 
-/** An issue at `type` when no operation of `scope` dispatched on `type` answers to the instance's. */
-export function* unknownType(ctx: BuildContext, scope: string, what: string): Iterable<ValidationIssue> {
+/** An issue at `type` when no operation of `scope` dispatched on `type` answers to the instance's ("unknown {scope} …"). */
+export function* unknownType(ctx: BuildContext, scope: string): Iterable<ValidationIssue> {
   const known = ctx.operations.filter((meta) => meta.scope === scope && meta.dispatchOn === "type").map((meta) => meta.name);
   const type: unknown = ctx.instance?.type;
   if (typeof type === "string" && !known.includes(type)) {
-    yield { path: ["type"], message: `unknown ${what} ${JSON.stringify(type)}; expected one of: ${known.sort().join(", ")}` };
+    yield { path: ["type"], message: `unknown ${scope} ${JSON.stringify(type)}; expected one of: ${known.sort().join(", ")}` };
   }
 }
 
 @operation("entry", { scope: "operation" })
 export class Entry {
   validate(ctx: BuildContext): Iterable<ValidationIssue> {
-    return unknownType(ctx, "operation", "operation");
+    return unknownType(ctx, "operation");
   }
 
   build(): unknown[] {

@@ -115,7 +115,7 @@ function addSearchSchemas(ctx: BuildContext<ProjectConfig>, handler: ListHandler
       name: handler.names.searchBody,
       doc: `The body of \`\`POST ${view.routePrefix}${handler.searchPath}\`\`: conditions, order and page.`,
       fields: () => [new Field({ name: "filter", annotation: `${union} | None`, default: "None" }), ...handler.searchFields(imports)],
-      imports: () => imports,
+      imports,
       forbidExtra: true,
     }),
   );

@@ -25,8 +25,6 @@ export class ListHandler extends RouteHandler {
   readonly query = new ListQuery();
   readonly view: ResourceView;
   readonly read: ReadSchema;
-  /** Where the resource's app is mounted: `path` of discovery is the prefix, the route prefix, then the handler's. */
-  readonly appPrefix: string;
   /** Class names and Python names derived from the entry. */
   readonly names: {
     /** `ArticleListQuery`: the query-parameter model. */
@@ -42,7 +40,7 @@ export class ListHandler extends RouteHandler {
   readonly #readOptions: Helper | undefined;
   #search: Helper | undefined;
 
-  constructor(options: { routes: RoutesModule; entry: ListOptions; view: ResourceView; read: ReadSchema; session: RouteParam; appPrefix: string }) {
+  constructor(options: { routes: RoutesModule; entry: ListOptions; view: ResourceView; read: ReadSchema; session: RouteParam }) {
     const { view, entry } = options;
     const name = entry.name === "list" ? `list_${view.plural}` : `${entry.name}_${view.plural}`;
     super({
@@ -59,7 +57,6 @@ export class ListHandler extends RouteHandler {
     });
     this.view = view;
     this.read = options.read;
-    this.appPrefix = options.appPrefix;
     this.#routes = options.routes;
     this.#readOptions = options.routes.readOptions(options.read);
     const prefix = entry.name === "list" ? view.model.name : `${view.model.name}${new Name(entry.name).pascal}`;

@@ -5,7 +5,7 @@
 // statements does not grow with the page size.
 
 import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
-import { ListOptions, type ProjectConfig, type ResolvedApp } from "../../config/schema.js";
+import { ListOptions, type ProjectConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
 import { sessionParam } from "../../modules/params.js";
 import { SchemaClass } from "../../modules/schemas.js";
@@ -17,8 +17,7 @@ export class List {
 
   build(ctx: BuildContext<ProjectConfig>, options: ListOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
-    const app = ctx.store.ancestorOf(ctx.instanceId, "app") as ResolvedApp;
-    const handler = new ListHandler({ routes, entry: options, view, read: read.use(options.representation), session: sessionParam(view), appPrefix: app.prefix });
+    const handler = new ListHandler({ routes, entry: options, view, read: read.use(options.representation), session: sessionParam(view) });
     if (view.config.search) handler.searchWith(view.config.search);
     const imports = new ImportCollector();
     schemas.add(
@@ -27,7 +26,7 @@ export class List {
         name: handler.names.queryModel,
         doc: `The query parameters of \`\`GET ${view.routePrefix}\`\`; any other is an error.`,
         fields: () => handler.queryFields(imports),
-        imports: () => imports,
+        imports,
         forbidExtra: true,
       }),
     );

@@ -9,7 +9,7 @@ import { modifiesList } from "./context.js";
 @operation("modifier", { scope: "modifier" })
 export class Modifier {
   *validate(ctx: BuildContext): Iterable<ValidationIssue> {
-    if (modifiesList(ctx)) yield* unknownType(ctx, "modifier", "modifier");
+    if (modifiesList(ctx)) yield* unknownType(ctx, "modifier");
   }
 
   build(): unknown[] {

@@ -5,9 +5,8 @@
 //   local list = import 'be/operations/list.libsonnet';
 //   operations: [list.searchable(fields=[f.uuid('id'), f.str('name')]), 'get'],
 //
-// `fields` make the read shape of a resource declared without `fields` (kiln's style).
-// TODO(list modifiers): filter, order and paginate produce `modifiers`, which the list
-// operation accepts once the modifiers branch lands (docs/migrating-from-kiln.md).
+// `fields` make the read shape of a resource declared without `fields` (kiln's style);
+// `filter`, `order` and `paginate` are the options of the list's modifiers of those types.
 {
   searchable(fields=null, filter=null, order=null, paginate=null)::
     local modifiers = [
