@@ -10,12 +10,13 @@
  *   and `selectin` on odd ones;
  * - a two-level nested field `children` (the previous model, `many`, loaded `selectin`, or
  *   `subquery` on every third resource), each child with its own `owner` loaded `joined`;
- * - every CRUD operation (`create` and `update` with their scalar fields), an instance
- *   action and a collection action, both with typed params.
+ * - every CRUD operation (`create` and `update` with their scalar fields; `list` with a
+ *   filter, an order and keyset pages of 20), an instance action and a collection action,
+ *   both with typed params.
  *
  * {@link writeBenchConfigs} writes each as plain JSON and as jsonnet built with the `be`
- * stdlib helpers (`be/fields.libsonnet`, `be/resources/presets.libsonnet`); the two evaluate
- * to the same data (test/bench.test.ts checks it).
+ * stdlib helpers (`be/fields.libsonnet`, `be/lists.libsonnet`, `be/resources/presets.libsonnet`);
+ * the two evaluate to the same data (test/bench.test.ts checks it).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -68,7 +69,6 @@ export function benchResource(index: number, total: number): Field {
         ...field("owner", "nested"),
         model: modelPath(next),
         fields: brief(),
-        many: false,
         load: index % 2 === 0 ? "joined" : "selectin",
       },
       {
@@ -78,13 +78,28 @@ export function benchResource(index: number, total: number): Field {
         load: index % 3 === 0 ? "subquery" : "selectin",
         fields: [
           ...brief(),
-          { ...field("owner", "nested"), model: modelPath(index), fields: brief(), many: false, load: "joined" },
+          { ...field("owner", "nested"), model: modelPath(index), fields: brief(), load: "joined" },
         ],
       },
     ],
     operations: [
       "get",
-      { name: "list", default_limit: 20, max_limit: 100 },
+      {
+        name: "list",
+        type: "list",
+        modifiers: [
+          {
+            type: "filter",
+            fields: [
+              { name: "name", values: "free_text" },
+              { name: "active", values: "bool" },
+              { name: "score", values: "literal", operators: ["gte", "lte", "is_null"] },
+            ],
+          },
+          { type: "order", fields: ["name", "created_at"], default_dir: "desc", default: "created_at" },
+          { type: "paginate", mode: "keyset", default_page_size: 20, max_page_size: 100 },
+        ],
+      },
       { name: "create", fields: writableFields() },
       { name: "update", fields: writableFields() },
       "delete",
@@ -126,11 +141,12 @@ export function benchConfig(total: number): Field {
 
 /**
  * The same project as {@link benchConfig}, as the jsonnet a user would write: the stdlib's
- * field helpers and operation presets, resources made by a comprehension. Model numbers are
+ * field, list and operation helpers, resources made by a comprehension. Model numbers are
  * padded by hand: libjsonnet's `std.format` costs about 1 ms a call (see bench/README.md).
  */
 export function benchJsonnet(total: number): string {
   return `local f = import 'be/fields.libsonnet';
+local l = import 'be/lists.libsonnet';
 local p = import 'be/resources/presets.libsonnet';
 
 local total = ${total};
@@ -165,7 +181,10 @@ local resource(i) = {
   ],
   operations: [
     'get',
-    { name: 'list', default_limit: 20, max_limit: 100 },
+    l.searchable(
+      filters=[l.freeText('name'), l.bool('active'), l.literal('score', ['gte', 'lte', 'is_null'])],
+      order=['name', 'created_at'], default='created_at', dir='desc', page_size=20,
+    ),
     { name: 'create', fields: writable },
     { name: 'update', fields: writable },
     'delete',

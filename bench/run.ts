@@ -32,7 +32,7 @@ const GNU_TIME = "/usr/bin/time";
 const PEAK_RSS_HOOK = join(ROOT, "bench", "peak-rss.mjs");
 const SCENARIOS = ["write", "jsonnet", "no-change", "check", "dry-run"] as const;
 type Scenario = (typeof SCENARIOS)[number];
-const PHASES = ["start-up", "load config", "validate", "build", "render", "write"];
+const PHASES = ["start-up", "load config", "validate", "build", "render", "format", "write"];
 
 interface Sample {
   seconds: number;

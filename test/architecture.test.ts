@@ -13,6 +13,8 @@ const root = fileURLToPath(new URL("../", import.meta.url));
 const SRC = path.join(root, "src");
 const ENGINE = path.join(SRC, "codegen");
 const TARGETS = path.join(SRC, "targets");
+/** Language helpers every target may share (import and code formatters): they know no target. */
+const FORMATTERS = path.join(SRC, "formatters");
 const ENGINE_INDEX = path.join(ENGINE, "index.ts");
 const FRAMEWORKS = /\b(?:FastAPI|SQLAlchemy|React)\b/i;
 
@@ -55,7 +57,7 @@ export function engineViolations(file: string, source: string): string[] {
   for (const specifier of specifiersOf(source)) {
     const resolved = resolveRelative(file, specifier);
     if (resolved !== undefined && !inside(ENGINE, resolved)) problems.push(`imports ${specifier} (outside src/codegen)`);
-    if (/^codegen(?:\/|$)/.test(specifier)) problems.push(`imports the package itself (${specifier})`);
+    if (/^codegen-kit(?:\/|$)/.test(specifier)) problems.push(`imports the package itself (${specifier})`);
   }
   const framework = FRAMEWORKS.exec(source);
   if (framework) problems.push(`mentions ${framework[0]}`);
@@ -67,7 +69,7 @@ export function targetViolations(file: string, source: string, name: string): st
   const own = path.join(TARGETS, name);
   const problems: string[] = [];
   for (const specifier of specifiersOf(source)) {
-    if (/^codegen(?:\/|$)/.test(specifier)) {
+    if (/^codegen-kit(?:\/|$)/.test(specifier)) {
       problems.push(`imports "${specifier}"; use the engine through src/codegen/index.js`);
       continue;
     }
@@ -77,7 +79,7 @@ export function targetViolations(file: string, source: string, name: string): st
       if (resolved !== ENGINE_INDEX) problems.push(`imports ${specifier}, a deep engine path; use src/codegen/index.js`);
     } else if (inside(TARGETS, resolved)) {
       problems.push(`imports ${specifier}, another target's directory`);
-    } else {
+    } else if (!inside(FORMATTERS, resolved)) {
       problems.push(`imports ${specifier}, outside its own directory and the engine's index`);
     }
   }
@@ -109,13 +111,14 @@ describe("the boundary checks themselves", () => {
     assert.equal(engineViolations(file, 'const m = await import("../targets/fe/x.js");').length, 1);
   });
 
-  it("flag a target file with a deep engine import or another target's import", () => {
+  it("flag a target file with a deep engine import, another target's import, or one outside the shared formatters", () => {
     const file = path.join(TARGETS, "be", "operations", "x.ts");
     assert.deepEqual(targetViolations(file, 'import { Name } from "../../../codegen/index.js";\nimport { y } from "./y.js";', "be"), []);
     assert.equal(targetViolations(file, 'import { Name } from "../../../codegen/naming.js";', "be").length, 1);
     assert.equal(targetViolations(file, 'import { x } from "../../fe/config.js";', "be").length, 1);
-    assert.equal(targetViolations(file, 'import { x } from "codegen";', "be").length, 1);
-    assert.equal(targetViolations(file, 'import { x } from "../../../formatters/python.js";', "be").length, 1);
+    assert.equal(targetViolations(file, 'import { x } from "codegen-kit";', "be").length, 1);
+    assert.deepEqual(targetViolations(file, 'import { x } from "../../../formatters/python.js";', "be"), []);
+    assert.equal(targetViolations(file, 'import { x } from "../../../cli.js";', "be").length, 1);
   });
 });
 
@@ -126,6 +129,19 @@ describe("architecture", () => {
     const problems: string[] = [];
     for (const file of files) {
       for (const problem of engineViolations(file, await readFile(file, "utf8"))) problems.push(`${path.relative(root, file)}: ${problem}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it("src/dev (codegen dev) imports no target: it drives them through the engine", async () => {
+    const files = await tsFiles(path.join(SRC, "dev"));
+    assert.ok(files.length > 0, "src/dev's files were found");
+    const problems: string[] = [];
+    for (const file of files) {
+      for (const specifier of specifiersOf(await readFile(file, "utf8"))) {
+        const resolved = resolveRelative(file, specifier);
+        if (resolved !== undefined && inside(TARGETS, resolved)) problems.push(`${path.relative(root, file)}: imports ${specifier}`);
+      }
     }
     assert.deepEqual(problems, []);
   });

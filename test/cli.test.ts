@@ -101,6 +101,22 @@ describe("codegen generate", () => {
     assert.equal(again.stdout, `codegen: 0 files written, 3 unchanged, 2 skipped, 0 deleted, in ${path.join(dir, "out")}\n`);
   });
 
+  it("names each config key accepted without effect in a warning on stderr, and still writes", async () => {
+    const kiln = {
+      telemetry: { service_name: "blog" },
+      module: "blog",
+      resources: [{ model: "blog.models.Tag", trace: true, operations: [{ name: "get", fields: [{ name: "id", type: "uuid" }] }] }],
+    };
+    const dir = await freshProject({ "kiln.json": JSON.stringify(kiln) });
+    const run = await codegen(dir, ["generate", "-t", "be", "-c", "kiln.json", "-o", "out"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(
+      run.stderr,
+      "codegen: warning: kiln.json: resources[0].trace: ignored (a kiln key): with telemetry set, every handler has its span; there is no per-resource switch\n",
+    );
+    assert.match(run.stdout, /^codegen: \d+ files written/);
+  });
+
   it("writes under the config's package prefix when --out is omitted", async () => {
     const dir = await freshProject();
     const run = await codegen(dir, ["generate", "-t", "shouter", "-c", config("shouter.jsonnet")]);
@@ -181,7 +197,7 @@ describe("codegen generate with a single installed target", () => {
     dir = path.join(root, "project");
     const modules = path.join(dir, "node_modules");
     await mkdir(modules, { recursive: true });
-    await symlink(engine, path.join(modules, "codegen"), "dir");
+    await symlink(engine, path.join(modules, "codegen-kit"), "dir");
     await symlink(path.join(repoRoot, "node_modules", "zod"), path.join(modules, "zod"), "dir");
     const plugin = path.join(modules, FIXTURE_PACKAGE);
     await cp(path.join(repoRoot, "test", "fixtures", "plugin"), plugin, { recursive: true });
@@ -292,7 +308,7 @@ describe("codegen generate: errors", () => {
     const dir = await freshProject();
     await installPackage(dir, "buggy-plugin", { codegen: { "greeter.operations": { boom: "./boom.ts#BoomOp" } } }, {
       "boom.ts": [
-        'import { operation } from "codegen";',
+        'import { operation } from "codegen-kit";',
         "",
         '@operation("boom", { scope: "project" })',
         "export class BoomOp {",

@@ -15,12 +15,10 @@
 // CODEGEN_FUZZ_RUNS (runs per target, default 300).
 
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type TestContext, after, before, describe, it } from "node:test";
-import { promisify } from "node:util";
 import fc from "fast-check";
 
 import { evaluateConfigFile } from "../src/codegen/config.js";
@@ -28,6 +26,7 @@ import { ConfigError, GenerationError } from "../src/codegen/errors.js";
 import { planGeneration } from "../src/codegen/generate.js";
 import { discoverTargets, type Target } from "../src/codegen/target.js";
 import { createUserProject, makeTempDir, removeTempDirs, repoRoot } from "./helpers/user-project.js";
+import { ruff, runCheck } from "./support/python.js";
 import { ensureVenv } from "./support/venv.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -395,19 +394,12 @@ const PYTHON_TARGETS: ReadonlySet<string> = new Set(["be", "be_root"]);
  * Importing would need the user's models, which a fuzzed config names but nobody wrote.
  */
 async function checkPython(dir: string, t: TestContext): Promise<void> {
-  if (!existsSync(dir)) return;
+  assert.ok(existsSync(dir), `no fuzzed ${path.basename(dir)} tree held Python`);
   const venv = await ensureVenv();
-  const run = promisify(execFile);
-  const compile = await run(venv.python, ["-m", "compileall", "-q", dir]).then(
-    () => "",
-    (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`,
-  );
-  assert.equal(compile, "", `generated Python does not compile:\n${compile.slice(0, 4000)}`);
-  const lint = await run(path.join(venv.bin, "ruff"), ["check", "--no-cache", "--select", "F,E9", "--output-format", "concise", dir], { maxBuffer: 64 * 1024 * 1024 }).then(
-    () => "",
-    (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`,
-  );
-  assert.equal(lint, "", `generated Python fails pyflakes:\n${lint.slice(0, 4000)}`);
+  const compile = await runCheck(venv.python, ["-m", "compileall", "-q", dir], dir);
+  assert.ok(compile.ok, `generated Python does not compile:\n${compile.output.slice(0, 4000)}`);
+  const lint = await ruff(venv, dir, ["check", "--select", "F,E9", "--output-format", "concise", dir]);
+  assert.ok(lint.ok, `generated Python fails pyflakes:\n${lint.output.slice(0, 4000)}`);
   t.diagnostic(`generated Python of every tree compiles and passes ruff F,E9 (${dir})`);
 }
 

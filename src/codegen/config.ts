@@ -6,7 +6,7 @@
 
 import { readFile } from "node:fs/promises";
 import { dirname, extname } from "node:path";
-import { ConfigError } from "./errors.js";
+import { ConfigError, type ConfigIssue } from "./errors.js";
 import { configIssuesOf } from "./config-path.js";
 import { locateJsonError } from "./json-location.js";
 import { SCHEMA_KEY } from "./json-schema.js";
@@ -37,6 +37,11 @@ export function validateConfig<C>(raw: unknown, target: Target<C>, file: string)
     });
   }
   return result.data;
+}
+
+/** What `target` says about a valid config's keys that change nothing (see `Target.configWarnings`). */
+export function configWarningsOf(raw: unknown, target: Target): ConfigIssue[] {
+  return target.configWarnings?.(withoutSchemaKey(raw)) ?? [];
 }
 
 /** `raw` without the root `$schema` key, which names the file's JSON Schema for editors. */

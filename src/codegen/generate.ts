@@ -5,9 +5,9 @@
 // writes holding the output directory's lock, after completing an interrupted run.
 
 import { resolve } from "node:path";
-import { evaluateConfigFile, validateConfig } from "./config.js";
+import { configWarningsOf, evaluateConfigFile, validateConfig } from "./config.js";
 import { Engine } from "./engine.js";
-import { ConfigError, GenerationError } from "./errors.js";
+import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
 import { assemble } from "./assembler.js";
 import type { Fragment } from "./fragments.js";
 import { loadImportFormatters } from "./import-formatters.js";
@@ -21,9 +21,10 @@ import { discoverScopes } from "./scopes.js";
 import type { BuildStore } from "./store.js";
 import { type Target, packagePrefixOf } from "./target.js";
 import { createTemplateEnv } from "./templating.js";
+import { checkOverrides, overrideRenderError, userTemplatesDirOf } from "./user-templates.js";
 import { PhaseTimer } from "./timings.js";
 import {
-  type GeneratedFile,
+  GeneratedFile,
   type KeptFile,
   type ManifestWrite,
   type PlanAction,
@@ -71,6 +72,8 @@ export interface GenerateResult {
   manifest: ManifestWrite | undefined;
   /** The output directory holds the journal of an interrupted run (the next writing run completes or undoes it). */
   interrupted: boolean;
+  /** Config keys the target accepted but that change nothing, with their paths (`Target.configWarnings`). */
+  warnings: ConfigIssue[];
 }
 
 /** The files of a run, built in memory; the output directory is not touched yet. */
@@ -83,6 +86,10 @@ export interface BuiltGeneration {
   files: GeneratedFile[];
   /** The config paths of the scope instances whose outputs made `outputPath`. */
   originsOf: (outputPath: string) => string[];
+  /** The config's directory of template overrides, absolute, if it names one. */
+  userTemplatesDir: string | undefined;
+  /** Config keys the target accepted but that change nothing (`Target.configWarnings`). */
+  warnings: ConfigIssue[];
 }
 
 /**
@@ -137,9 +144,10 @@ export async function buildGeneration(options: GenerateOptions): Promise<BuiltGe
   if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
   const raw = await timed(options, "load config", () => evaluateConfigFile(configFile, options.stdlibTargets ?? [target]));
   const config = await timed(options, "validate", () => validateConfig(raw, target, configFile));
-  const { files, originsOf } = await buildOutput(target, config, { configFile, cwd: options.cwd, timer: options.timer });
+  const warnings = configWarningsOf(raw, target);
+  const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, { configFile, cwd: options.cwd, timer: options.timer });
   const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
-  return { target, configFile, outDir, files, originsOf };
+  return { target, configFile, outDir, files, originsOf, userTemplatesDir, warnings };
 }
 
 /** Plans a built generation against the output directory as it is now. */
@@ -161,7 +169,7 @@ async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, 
     // Rewritten only when it changes; not created at all while there is nothing to record.
     const needed = stored.text === undefined ? !isEmptyManifest(next) : stored.text !== content;
     const manifest = needed ? { absolutePath: manifestPath(outDir), content } : undefined;
-    return { outDir, files, plan, kept, manifest, interrupted: hasJournal(outDir) };
+    return { outDir, files, plan, kept, manifest, interrupted: hasJournal(outDir), warnings: built.warnings };
   } catch (error) {
     // Only a problem with generated paths is the config's doing; name it and where it came from.
     if (error instanceof GenerationError && error.outputPaths.length > 0) {
@@ -199,6 +207,7 @@ export async function buildFiles(target: Target, config: unknown, options: { con
 interface BuiltOutput {
   files: GeneratedFile[];
   originsOf: (outputPath: string) => string[];
+  userTemplatesDir?: string;
 }
 
 async function buildOutput(
@@ -217,16 +226,37 @@ async function buildOutput(
       throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: error.file ?? options.configFile, issues: error.issues });
     }
   });
-  return timed(options, "render", () => renderStore(target, config, store, options.configFile));
+  const userDir = options.configFile === undefined ? undefined : userTemplatesDirOf(config, options.configFile);
+  if (userDir !== undefined) {
+    try {
+      checkOverrides(target, userDir);
+    } catch (error) {
+      throw error instanceof GenerationError && options.configFile ? error.withContext({ file: options.configFile }) : error;
+    }
+  }
+  const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile, userDir));
+  if (!target.formatFile) return { ...rendered, userTemplatesDir: userDir };
+  const format = target.formatFile.bind(target);
+  return { files: await timed(options, "format", () => formatFiles(rendered.files, format)), originsOf: rendered.originsOf, userTemplatesDir: userDir };
 }
 
 /** Renders every output of the store and assembles the files. */
-function renderStore(target: Target, config: unknown, store: BuildStore, configFile: string | undefined): BuiltOutput {
+function renderStore(target: Target, config: unknown, store: BuildStore, configFile: string | undefined, userDir: string | undefined): BuiltOutput {
+  try {
+    return renderWith(target, config, store, configFile, userDir);
+  } catch (error) {
+    // A failing override is the user's mistake: say which file and line, not where we called it.
+    const userError = userDir === undefined ? undefined : overrideRenderError(error, userDir);
+    throw userError && configFile ? userError.withContext({ file: configFile }) : (userError ?? error);
+  }
+}
+
+function renderWith(target: Target, config: unknown, store: BuildStore, configFile: string | undefined, userDir: string | undefined): BuiltOutput {
   const packagePrefix = packagePrefixOf(target, config);
 
   const renderers = new RenderRegistry({ fallback: processRenderers });
   target.registerRenderers?.(renderers);
-  const env = createTemplateEnv(target.templateDir);
+  const env = userDir === undefined ? createTemplateEnv(target.templateDir) : createTemplateEnv(userDir, target.templateDir);
   const fragments: Fragment[] = [];
   const origins = new Map<Fragment, string>();
   for (const [instanceId, , outputs] of store.entries()) {
@@ -244,17 +274,27 @@ function renderStore(target: Target, config: unknown, store: BuildStore, configF
     ...new Set(fragments.filter((fragment) => fragment.path === outputPath).map((fragment) => origins.get(fragment)!)),
   ];
   try {
-    const files = assemble(fragments, {
+    const assembled = assemble(fragments, {
       env,
       language: target.language,
       targetName: target.name,
       importOptions: target.importOptions?.(config),
       originOf: (fragment) => origins.get(fragment),
     });
-    return { files, originsOf };
+    return { files: assembled, originsOf };
   } catch (error) {
     throw error instanceof GenerationError && configFile ? error.withContext({ file: configFile }) : error;
   }
+}
+
+/** Each file through the target's formatter; a file it leaves as it is keeps its object. */
+async function formatFiles(files: GeneratedFile[], format: (path: string, content: string) => Promise<string>): Promise<GeneratedFile[]> {
+  return Promise.all(
+    files.map(async (file) => {
+      const content = await format(file.path, file.content);
+      return content === file.content ? file : new GeneratedFile({ path: file.path, content, ifExists: file.ifExists, executable: file.executable });
+    }),
+  );
 }
 
 /** `blog.api` → `blog/api`; an empty prefix → the current directory. */

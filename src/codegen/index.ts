@@ -1,4 +1,4 @@
-// The engine's public API (`import … from "codegen"`). Targets import from here only.
+// The engine's public API (`import … from "codegen-kit"`). Targets import from here only.
 // Nothing in the engine knows of a particular language or framework.
 
 export { assemble, IMPORTS_KEY, type AssembleOptions } from "./assembler.js";
@@ -76,6 +76,9 @@ export { sourcePath } from "./source-path.js";
 export { BuildStore } from "./store.js";
 export { DuplicateTargetError, discoverTargets, loadTarget, packagePrefixOf, targetNames, type Target } from "./target.js";
 export { createTemplateEnv, renderTemplate } from "./templating.js";
+export { type TemplateVariable, templateVariables } from "./template-variables.js";
+export { templateReference } from "./template-reference.js";
+export { UserTemplatesConfig } from "./user-templates.js";
 export {
   GeneratedFile,
   applyPlan,

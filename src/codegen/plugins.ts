@@ -29,7 +29,7 @@ interface Manifest {
 }
 
 /** Name of this package, whose own manifest is always read first. */
-const OWN_PACKAGE = "codegen";
+const OWN_PACKAGE = "codegen-kit";
 
 const moduleFile = fileURLToPath(import.meta.url);
 // Under tsx this file is `src/codegen/plugins.ts`; the manifest names `dist/` files, which
@@ -169,7 +169,7 @@ async function readManifest(dir: string): Promise<Manifest | undefined> {
   return { packageName, packageDir: dir, file, groups };
 }
 
-/** This package's manifest: the nearest package.json above this module named "codegen". */
+/** This package's manifest: the nearest package.json above this module named "codegen-kit". */
 function findOwnManifest(): Promise<Manifest> {
   ownManifest ??= (async () => {
     for (let dir = path.dirname(moduleFile); ; dir = path.dirname(dir)) {

@@ -66,7 +66,7 @@ export class RenderRegistry {
     }
     if (this.fallback) return this.fallback.render(output, ctx);
     const name = output === null ? "null" : ((output as object | undefined)?.constructor?.name ?? typeof output);
-    // Usually two copies of one module (an engine from src/ and a plugin's "codegen" from dist/).
+    // Usually two copies of one module (an engine from src/ and a plugin's "codegen-kit" from dist/).
     const twin = [...this.renderers.keys()].some((Type) => (Type as { name?: string }).name === name);
     const hint = twin
       ? `; a different class named ${name} has one, so two copies of its module are loaded` +

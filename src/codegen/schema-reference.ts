@@ -121,6 +121,10 @@ class ReferenceWriter {
           this.#enqueue(`\`${path}\``, schema);
           return `[object](#${anchor(`\`${path}\``)})`;
         }
+        // A map: its values' schema is documented like any other (`resources.<key>`).
+        if (typeof schema.additionalProperties === "object" && schema.additionalProperties !== null) {
+          return `map of string to ${this.#type(schema.additionalProperties as JsonSchema, `${path}.<key>`)}`;
+        }
         return "object";
       default:
         return "any JSON value";

@@ -5,7 +5,7 @@
 import { basename } from "node:path";
 import type { z } from "zod";
 import type { ImportFormatOptions } from "./imports.js";
-import { CLIError } from "./errors.js";
+import { CLIError, type ConfigIssue } from "./errors.js";
 import type { JsonSchema } from "./json-schema.js";
 import { type EntryPoint, entryPoints, loadEntryPoint } from "./plugins.js";
 import type { RenderRegistry } from "./render.js";
@@ -45,6 +45,20 @@ export interface Target<C = any> {
    * @example aggregates: (path) => path.endsWith("/index.ts")
    */
   aggregates?(path: string): boolean;
+  /**
+   * Formats one assembled file (banner included) before it is planned, written or checked,
+   * e.g. with the output language's formatter; return `content` for files left as they are.
+   * @default files are written as the templates render them
+   */
+  formatFile?(path: string, content: string): Promise<string>;
+  /**
+   * Keys of a valid config that the target accepts but that change nothing (a key kept for
+   * compatibility with another tool, say), each with its config path and why. Called with
+   * the evaluated config once it passed `schema`; the run goes on and reports them as warnings.
+   * @default no warnings
+   * @example configWarnings: (raw) => (hasKey(raw, "telemetry") ? [{ path: "telemetry", message: "has no effect" }] : [])
+   */
+  configWarnings?(raw: unknown): ConfigIssue[];
 }
 
 /**

@@ -3,7 +3,7 @@
 // benchmark reads their absolute times to attribute CPU-profile samples to phases.
 
 /** The phases of a run, in order. */
-export const PHASES = ["load config", "validate", "build", "render", "write"] as const;
+export const PHASES = ["load config", "validate", "build", "render", "format", "write"] as const;
 
 /** One phase of a run. `write` is planning against the disk plus writing (or only planning, for `--check`). */
 export type Phase = (typeof PHASES)[number];

@@ -38,11 +38,14 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
   let closed = false;
   let watchers: FSWatcher[] = [];
   let watched: string[] = [];
+  // The override directory the config named at its last successful build.
+  let templateDirs: string[] = [];
 
   const run = async (): Promise<void> => {
     const started = performance.now();
     try {
       const built = await buildGeneration(options);
+      templateDirs = built.userTemplatesDir === undefined ? [] : [built.userTemplatesDir];
       const result = await writeBuilt(built, options);
       handlers.onRun(result, performance.now() - started);
     } catch (error) {
@@ -53,7 +56,7 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
 
   // Which files to watch can change with each run (an import added or removed).
   const rewatch = (): void => {
-    const files = watchedFiles(options);
+    const files = watchedFiles(options, templateDirs);
     if (files.join("\n") === watched.join("\n")) return;
     for (const watcher of watchers) watcher.close();
     watched = files;
@@ -80,8 +83,8 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
   };
 }
 
-/** The config, every file it imports (transitively), and the target's template directory. */
-export function watchedFiles(options: Pick<GenerateOptions, "configFile" | "target" | "stdlibTargets" | "cwd">): string[] {
+/** The config, every file it imports (transitively), the target's template directory, and `templateDirs` (user templates). */
+export function watchedFiles(options: Pick<GenerateOptions, "configFile" | "target" | "stdlibTargets" | "cwd">, templateDirs: readonly string[] = []): string[] {
   const config = path.resolve(options.cwd ?? process.cwd(), options.configFile);
   const searchDirs = (options.stdlibTargets ?? [options.target]).flatMap((target) =>
     target.jsonnetStdlibDir ? [path.dirname(target.jsonnetStdlibDir)] : [],
@@ -97,7 +100,7 @@ export function watchedFiles(options: Pick<GenerateOptions, "configFile" | "targ
       if (found) pending.push(found);
     }
   }
-  return [...files, options.target.templateDir].sort();
+  return [...files, options.target.templateDir, ...templateDirs].sort();
 }
 
 /**

@@ -5,8 +5,9 @@
 import type { ImportCollector, ImportFormatter } from "../codegen/imports.js";
 
 /**
- * Formats imports as `import "m";` (side effect) and `import { a, b } from "m";` lines,
- * sorted by module with relative (`./`, `../`) modules last. No trailing newline.
+ * Formats imports as `import "m";` (side effect) and `import { a, b } from "m";` lines
+ * (`import type { A } from "m";` when every name is a `type` one), sorted by module with
+ * relative (`./`, `../`) modules last. No trailing newline.
  *
  * @example
  * typescriptImports(new ImportCollector().addFrom("./client.js", "api").addFrom("react", "useState"), {});
@@ -20,10 +21,17 @@ export const typescriptImports: ImportFormatter = (collector: ImportCollector): 
     .map((module) => {
       const names = named.get(module);
       if (!names) return `import ${JSON.stringify(module)};`;
-      return `import { ${names.sort(compareNames).join(", ")} } from ${JSON.stringify(module)};`;
+      const sorted = names.sort(compareNames);
+      // Only types: `import type`, which leaves no import behind at run time.
+      if (sorted.every((name) => TYPE_ONLY.test(name))) {
+        return `import type { ${sorted.map((name) => name.replace(TYPE_ONLY, "")).join(", ")} } from ${JSON.stringify(module)};`;
+      }
+      return `import { ${sorted.join(", ")} } from ${JSON.stringify(module)};`;
     })
     .join("\n");
 };
+
+const TYPE_ONLY = /^type\s+/;
 
 function compareModules(a: string, b: string): number {
   return Number(a.startsWith(".")) - Number(b.startsWith(".")) || compareText(a, b);

@@ -5,7 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { z } from "zod";
 
 import { ConfigError, GenerationError, LookupError } from "../../src/codegen/errors.js";
-import { defaultOutDir, generate, planGeneration, type GenerateOptions } from "../../src/codegen/generate.js";
+import { defaultOutDir, driftOf, generate, planGeneration, type GenerateOptions } from "../../src/codegen/generate.js";
 import { scoped } from "../../src/codegen/scopes.js";
 import type { Target } from "../../src/codegen/target.js";
 import { createUserProject, installPackage, removeTempDirs, snapshot } from "../helpers/user-project.js";
@@ -13,7 +13,7 @@ import { createUserProject, installPackage, removeTempDirs, snapshot } from "../
 // A toy target end to end: the target object lives here, its operations in a plugin package
 // installed in a temp project (as `loadRegistry` finds them), its templates in the project.
 const OPERATIONS = `
-import { FileFragment, StaticFile, operation, registry, type BuildContext } from "codegen";
+import { FileFragment, StaticFile, operation, registry, type BuildContext } from "codegen-kit";
 import { z } from "zod";
 
 /** An output only the process-wide render registry knows. */
@@ -110,6 +110,19 @@ describe("planGeneration", () => {
       result.files.map((file) => [file.path, "create"]),
     );
     assert.deepEqual(await snapshot(opts.outDir!), {});
+  });
+});
+
+describe("a target's formatFile", () => {
+  it("prints every assembled file before the plan, so a second run finds them unchanged", async () => {
+    const formatting: Target = { ...toy, formatFile: async (file, content) => (file.startsWith("pages/") ? content.toUpperCase() : content) };
+    const opts = await options(TWO_PAGES, { target: formatting });
+    const first = await generate(opts);
+    assert.equal(first.files.find((file) => file.path === "pages/about.txt")!.content, `${BANNER.toUpperCase()}ABOUT X3\n`);
+    assert.equal(await readFile(path.join(opts.outDir!, "pages", "home.txt"), "utf8"), `${BANNER.toUpperCase()}HOME X1\n`);
+    assert.equal(first.files.find((file) => file.path === "index.txt")!.content, `${BANNER}home\nabout\n`, "a file it returns as is stays");
+    const again = await planGeneration(opts);
+    assert.deepEqual(driftOf(again.plan), [], "--check finds the formatted files up to date");
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
@@ -43,7 +43,7 @@ async function target(name: string, cwd = project): Promise<Target> {
 const opNames = async (group: string, cwd = project) => (await loadRegistry(group, { cwd })).entries.map(([meta]) => meta.name);
 
 describe("the engine seen from a plugin", () => {
-  it('resolves "codegen" to src/ under the codegen-source condition, as the dist→src mapping does', async () => {
+  it('resolves "codegen-kit" to src/ under the codegen-source condition, as the dist→src mapping does', async () => {
     const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8"));
     const root = pkg.exports["."];
     assert.equal(root["codegen-source"], "./src/codegen/index.ts");
@@ -62,7 +62,7 @@ describe("the engine seen from a plugin", () => {
   it("gives a plugin the same engine classes the tests use", async () => {
     const probe = await createUserProject({ fixture: false });
     await installPackage(probe, "probe", { codegen: { "probe.things": { staticFile: "./probe.ts#StaticFile" } } }, {
-      "probe.ts": 'export { StaticFile } from "codegen";\n',
+      "probe.ts": 'export { StaticFile } from "codegen-kit";\n',
     });
     const [entry] = await entryPoints("probe.things", { cwd: probe });
     const { loadEntryPoint } = await import("../../src/codegen/plugins.js");
@@ -127,7 +127,7 @@ describe("fixture plugin: operation groups", () => {
     const extended = await createUserProject();
     await installPackage(extended, "shouter-echo", { codegen: { "shouter.operations": { echo: "./echo.ts#EchoOp" } } }, {
       "echo.ts": [
-        'import { StaticFile, operation, type BuildContext } from "codegen";',
+        'import { StaticFile, operation, type BuildContext } from "codegen-kit";',
         "",
         '@operation("echo", { scope: "word" })',
         "export class EchoOp {",
@@ -197,6 +197,28 @@ describe("fixture plugin: generation", () => {
     await assert.rejects(
       planGeneration({ target: await target("shouter"), configFile: path.join(examples, "greeter.jsonnet"), cwd: project }),
       /greeter\/people\.libsonnet/,
+    );
+  });
+});
+
+describe("fixture plugin: a list modifier for the be target", () => {
+  it("registers through the manifest and amends the list's query through its handle", async () => {
+    assert.ok((await opNames("be.operations")).includes("exclude_deleted"));
+    const files = (await planGeneration({ target: await target("be"), configFile: path.join(examples, "soft-deleted.jsonnet"), cwd: project })).files;
+    const routes = files.find((file) => file.path === "catalog/routes/product.py")!.content;
+    // Filtered or searched, every page leaves deleted rows out.
+    assert.match(routes, /statement = select\(Product\)\.where\(\*where, Product\.deleted_at\.is_\(None\)\)/);
+  });
+
+  it("is validated like a built-in modifier, and unknown without the package", async () => {
+    const config = path.join(project, "bad-soft-deleted.json");
+    const broken = { package_prefix: "shop.api", module: "catalog", resources: [{ model: "shop.models.Product", fields: [{ name: "id", type: "uuid" }, { name: "title", type: "str" }], operations: [{ name: "list", modifiers: [{ type: "exclude_deleted", column: "title" }] }] }] };
+    await writeFile(config, JSON.stringify(broken));
+    await assert.rejects(planGeneration({ target: await target("be"), configFile: config, cwd: project }), /resources\[0\]\.operations\[0\]\.modifiers\[0\]\.column: "title" must be a datetime column/);
+    const bare = await createUserProject({ fixture: false });
+    await assert.rejects(
+      planGeneration({ target: await target("be", bare), configFile: path.join(examples, "soft-deleted.jsonnet"), cwd: bare }),
+      /modifiers\[0\]\.type: unknown modifier "exclude_deleted"; expected one of: filter, order, paginate/,
     );
   });
 });

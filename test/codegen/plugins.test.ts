@@ -76,9 +76,9 @@ describe("entryPoints", () => {
     assert.equal(entries[0].packageDir, real);
   });
 
-  it("lets this package's own manifest shadow another copy named codegen", async () => {
+  it("lets this package's own manifest shadow another copy named codegen-kit", async () => {
     const root = await tempDir();
-    await writePackage(path.join(root, "node_modules", "codegen"), { name: "codegen", codegen: { [GROUP]: { copy: "./c.js#C" } } });
+    await writePackage(path.join(root, "node_modules", "codegen-kit"), { name: "codegen-kit", codegen: { [GROUP]: { copy: "./c.js#C" } } });
     assert.deepEqual(await entryPoints(GROUP, { cwd: root }), []);
   });
 
@@ -126,7 +126,7 @@ describe("loadEntryPoint", () => {
     const entry: EntryPoint = {
       group: GROUP,
       name: "errors",
-      packageName: "codegen",
+      packageName: "codegen-kit",
       packageDir: ownRoot,
       specifier: "./dist/codegen/errors.js#ValueError",
     };

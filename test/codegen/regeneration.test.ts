@@ -28,7 +28,7 @@ before(async () => {
   // Installed first: package scans are cached per directory.
   await installPackage(project, "bootstrap-only", { codegen: { "bootstrap.operations": { boot: "./ops.ts#BootOp" } } }, {
     "ops.ts": [
-      'import { StaticFile, operation } from "codegen";',
+      'import { StaticFile, operation } from "codegen-kit";',
       '@operation("boot", { scope: "project" })',
       "export class BootOp {",
       "  build() {",

@@ -73,7 +73,7 @@ describe("watchGeneration", () => {
 
       // One resource changes (a field renamed): only its files and the ones listing it are written.
       const changed = benchConfig(12) as { apps: { config: { resources: { fields: { name: string }[] }[] } }[] };
-      changed.apps[0]!.config.resources[3]!.fields[1]!.name = "title";
+      changed.apps[0]!.config.resources[3]!.fields[2]!.name = "contact";
       const second = nextReport(waiting);
       await writeFile(data, JSON.stringify(changed));
       const rerun = await second;

@@ -402,7 +402,7 @@ describe("blog backend: actions", () => {
     const unknown = await api.post(`/articles/${article.id}/tag-article`, { tag_id: 987654321 });
     expectStatus(unknown, 409);
     assert.equal(unknown.body.constraint, "fk_article_tags_tag_id_tags");
-    assert.deepEqual((await api.get(`/articles/${article.id}`)).body.tags, [{ id: tag.id, name: tag.name }]);
+    assert.deepEqual((await api.get(`/articles/${article.id}`)).body.tags, [{ type: "tag", id: tag.id, label: tag.name }]);
   });
 
   it("runs an async collection action and answers with its return value (archive-stale-articles)", async () => {
@@ -445,8 +445,8 @@ describe("blog backend: nested reads", () => {
     expectStatus(reply, 200);
     assert.deepEqual(reply.body.author, { id: writer.id, name: "Writer" });
     assert.deepEqual(reply.body.tags, [
-      { id: alpha.id, name: alpha.name },
-      { id: zeta.id, name: zeta.name },
+      { type: "tag", id: alpha.id, label: alpha.name },
+      { type: "tag", id: zeta.id, label: zeta.name },
     ]);
     assert.deepEqual(reply.body.comments, [
       { id: first.id, body: "First!", author: { id: readerA.id, name: "Reader A" } },
@@ -469,16 +469,28 @@ describe("blog backend: nested reads", () => {
     assert.equal(reply.statements, 2);
   });
 
-  it("list pages carry the same nested data as get", async () => {
-    const author = await createAuthor();
-    const article = await createArticle(author.id);
-    const tag = await createTag();
-    expectStatus(await api.post(`/articles/${article.id}/tag-article`, { tag_id: tag.id }), 200);
-    await created("/comments", { body: "Listed", article_id: article.id, author_id: author.id });
+  it("the article list answers with the summary representation, get with the full one", async () => {
+    const author = await createAuthor("Summary");
+    const article = await createArticle(author.id, { rating: 4.5 });
+    const full = (await api.get(`/articles/${article.id}`)).body;
+    const listed = await api.get(`/articles?id=${article.id}`);
+    expectStatus(listed, 200);
+    assert.deepEqual(listed.body.items, [
+      {
+        id: article.id,
+        title: full.title,
+        published: false,
+        published_at: null,
+        rating: 4.5,
+        word_count: full.word_count,
+        author: { type: "author", id: author.id, label: "Summary" },
+      },
+    ]);
+  });
 
-    const articles = await api.get("/articles?limit=100");
-    const listedArticle = articles.body.items.find((item: { id: string }) => item.id === article.id);
-    assert.deepEqual(listedArticle, (await api.get(`/articles/${article.id}`)).body);
+  it("the author list carries the same nested data as get", async () => {
+    const author = await createAuthor();
+    await createArticle(author.id);
 
     const authors = await api.get("/authors?limit=100");
     const listedAuthor = authors.body.items.find((item: { id: string }) => item.id === author.id);
@@ -505,12 +517,22 @@ describe("blog backend: lists", () => {
     }
   });
 
-  it("walks every row once, in key order, with limit and cursor", async () => {
+  it("walks every row once, in the default order (newest published first, then id), with limit and cursor", async () => {
     const full = await api.get("/articles?limit=100");
     expectStatus(full, 200);
     assert.equal(full.body.next_cursor, null, "the suite must stay under 100 articles for this test");
     const all: string[] = full.body.items.map((item: { id: string }) => item.id);
-    assert.deepEqual(all, [...all].sort(), "ordered by primary key");
+    const expected = [...full.body.items]
+      .sort((a: { id: string }, b: { id: string }) => (a.id < b.id ? 1 : -1))
+      .sort((a: { published_at: string | null }, b: { published_at: string | null }) => {
+        // Descending, NULLs first (as PostgreSQL sorts DESC).
+        if (a.published_at === b.published_at) return 0;
+        if (a.published_at === null) return -1;
+        if (b.published_at === null) return 1;
+        return Date.parse(b.published_at) - Date.parse(a.published_at);
+      })
+      .map((item: { id: string }) => item.id);
+    assert.deepEqual(all, expected, "ordered by -published_at, then -id");
     for (const id of seeded) assert.ok(all.includes(id), id);
 
     const walked = await walk("/articles", 7);
@@ -534,20 +556,32 @@ describe("blog backend: lists", () => {
     assert.deepEqual(walked, full.body.items);
   });
 
-  it("walks int and str keys too", async () => {
-    for (const path of ["/tags", "/categories"]) {
-      const full = await api.get(`${path}?limit=100`);
-      const keys = full.body.items.map((item: { id?: number; slug?: string }) => item.id ?? item.slug);
-      const walked: unknown[] = [];
-      let cursor: string | null = null;
-      do {
-        const page: Reply = await api.get(`${path}?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-        walked.push(...page.body.items.map((item: { id?: number; slug?: string }) => item.id ?? item.slug));
-        cursor = page.body.next_cursor;
-      } while (cursor !== null);
-      assert.ok(keys.length > 3, path);
-      assert.deepEqual(walked, keys, path);
+  it("walks tags by name with cursors, and categories by title with offsets", async () => {
+    const full = await api.get("/tags?limit=100");
+    const names = full.body.items.map((item: { name: string }) => item.name);
+    assert.deepEqual(names, [...names].sort(), "tags by name");
+    const walked: unknown[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Reply = await api.get(`/tags?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      walked.push(...page.body.items.map((item: { name: string }) => item.name));
+      cursor = page.body.next_cursor;
+    } while (cursor !== null);
+    assert.ok(names.length > 3);
+    assert.deepEqual(walked, names);
+
+    const all = await api.get("/categories?limit=50&total=true");
+    expectStatus(all, 200);
+    const titles: string[] = all.body.items.map((item: { title: string }) => item.title);
+    assert.equal(all.body.total, titles.length);
+    const paged: string[] = [];
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const page: Reply = await api.get(`/categories?limit=2&offset=${offset}`);
+      paged.push(...page.body.items.map((item: { title: string }) => item.title));
+      offset = page.body.next_offset;
     }
+    assert.deepEqual(paged, titles);
   });
 
   it("validates limit and cursor", async () => {
@@ -558,7 +592,7 @@ describe("blog backend: lists", () => {
     assert.deepEqual(badCursor.body.detail[0].loc, ["query", "cursor"]);
     const page = await api.get("/articles");
     expectStatus(page, 200);
-    assert.equal(page.body.items.length, 50, "default limit");
+    assert.equal(page.body.items.length, 20, "default page size");
   });
 
   it("runs the same number of statements for limit=1 and limit=50 of the nested article list", async () => {
@@ -567,15 +601,73 @@ describe("blog backend: lists", () => {
     expectStatus(one, 200);
     expectStatus(fifty, 200);
     assert.equal(fifty.body.items.length, 50);
-    assert.ok(fifty.body.items.some((item: { tags: unknown[] }) => item.tags.length > 0));
-    assert.ok(fifty.body.items.some((item: { comments: unknown[] }) => item.comments.length > 0));
-    assert.equal(one.statements, 3);
+    // The summary shows the author as a link: loaded by the same joined query.
+    assert.equal(one.statements, 1);
     assert.equal(fifty.statements, one.statements);
 
     const authorsOne = await api.get("/authors?limit=1");
     const authorsMany = await api.get("/authors?limit=50");
     assert.equal(authorsOne.statements, 2);
     assert.equal(authorsMany.statements, authorsOne.statements);
+  });
+});
+
+describe("blog backend: queries", () => {
+  it("filters articles by author, and refuses a filter it does not know", async () => {
+    const [ada, bob] = [await createAuthor("Ada Query"), await createAuthor("Bob Query")];
+    const mine = [await createArticle(ada.id), await createArticle(ada.id)];
+    await createArticle(bob.id);
+    const reply = await api.get(`/articles?author_id=${ada.id}`);
+    expectStatus(reply, 200);
+    assert.deepEqual(reply.body.items.map((item: { id: string }) => item.id).sort(), mine.map((item) => item.id).sort());
+    const both = await api.get(`/articles?author_id__in=${ada.id},${bob.id}&limit=100`);
+    assert.equal(both.body.items.length, 3);
+    const unknown = await api.get(`/articles?writer_id=${ada.id}`);
+    expectStatus(unknown, 422);
+    assert.deepEqual(unknown.body.detail[0].loc, ["query", "writer_id"]);
+  });
+
+  it("filters comments by article, and searches them with an and/or tree", async () => {
+    const author = await createAuthor();
+    const [first, second] = [await createArticle(author.id), await createArticle(author.id)];
+    const comment = (await created("/comments", { body: "On the first", article_id: first.id, author_id: author.id })).body;
+    await created("/comments", { body: "On the second", article_id: second.id, author_id: author.id });
+    const listed = await api.get(`/comments?article_id=${first.id}`);
+    assert.deepEqual(listed.body.items.map((item: { id: string }) => item.id), [comment.id]);
+    assert.deepEqual(listed.body.items[0].author, { type: "author", id: author.id, label: author.name });
+    const tree = { or: [{ field: "article_id", op: "eq", value: first.id }, { field: "article_id", op: "eq", value: second.id }] };
+    const searched = await api.post("/comments/search", { filter: tree, limit: 100 });
+    expectStatus(searched, 200);
+    assert.equal(searched.body.items.length, 2);
+  });
+
+  it("orders articles by a declared field and ranks ?q= by full-text relevance", async () => {
+    const author = await createAuthor();
+    const token = unique();
+    const best = await createArticle(author.id, { title: `Gardening ${token}`, body: `Gardening tips: gardening in spring, ${token}` });
+    const other = await createArticle(author.id, { title: `Cooking ${token}`, body: `A note on gardening, ${token}` });
+    const ranked = await api.get(`/articles?q=${encodeURIComponent(`gardening ${token}`)}`);
+    expectStatus(ranked, 200);
+    assert.deepEqual(ranked.body.items.map((item: { id: string }) => item.id), [best.id, other.id]);
+    const byRating = await api.get("/articles?order_by=-rating,title&limit=100");
+    expectStatus(byRating, 200);
+    const ratings = byRating.body.items.map((item: { rating: number | null }) => item.rating).filter((rating: number | null) => rating !== null);
+    assert.deepEqual(ratings, [...ratings].sort((a, b) => b - a));
+    expectStatus(await api.get("/articles?order_by=body"), 422);
+  });
+
+  it("describes its filters at /_filters and offers values at /_values", async () => {
+    const filters = await api.get("/_filters");
+    expectStatus(filters, 200);
+    const lists = filters.body.lists.map((entry: { resource: string; path: string }) => [entry.resource, entry.path]);
+    assert.deepEqual(lists, [
+      ["article", "/articles"],
+      ["comment", "/comments"],
+    ]);
+    const author = await createAuthor(`Zelda ${unique()}`);
+    const values = await api.post("/_values", { resource: "article", field: "author_id", q: author.name });
+    expectStatus(values, 200);
+    assert.deepEqual(values.body.values[0], { value: author.id, label: author.name });
   });
 });
 

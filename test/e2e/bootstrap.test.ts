@@ -6,30 +6,30 @@
  *    the API; Alembic writes and applies the migration on a real PostgreSQL; uvicorn serves
  *    it; `/openapi.json` and the new routes answer. ruff and pyright pass on the project.
  *    With `auth: true`, the app mounts the token endpoint and its routes want a token.
- * 2. `fe_root` and `fe` into another empty directory; `npm install` (the registry, through
- *    npm's cache); `npm run openapi-ts` on the spec of step 1 writes a typed client that
- *    user code compiles against (and a wrong call does not); typecheck and build pass.
+ * 2. `fe_root` and `fe` into another empty directory; the packages (installed once per
+ *    package.json, test/support/node-modules.ts); the pages and `npm run openapi-ts` from
+ *    the spec of step 1: user code compiles against the typed client (and a wrong call does
+ *    not); typecheck, the formatter check and the build pass.
  * 3. A variant without TanStack Query type-checks and builds; the Vite dev server proxies
  *    the API prefix to the backend of step 1.
  * The steps share state and run in order; `npm install` runs once.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
 import { generateWithCli, runCodegen } from "../helpers/codegen-cli.js";
 import { JsonClient } from "../support/http.js";
 import { freePort } from "../support/ports.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
+import { linkNodeModules } from "../support/node-modules.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
+import { NPM, childEnv, run, runFailing } from "./support/frontend.js";
 
-const execFileAsync = promisify(execFile);
 
 let venv: Venv;
 let postgres: Postgres | undefined;
@@ -56,41 +56,9 @@ after(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-/** Environment of child processes: no Node options or npm script variables of the test run. */
-function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith("npm_package_") && !key.startsWith("npm_lifecycle_")),
-  );
-  return { ...env, NODE_OPTIONS: "", NO_COLOR: "1", FORCE_COLOR: "0", PYTHONDONTWRITEBYTECODE: "1", ...extra };
-}
-
-/** Runs a command to completion; fails with its output unless it exits 0. */
-async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = childEnv()): Promise<string> {
-  try {
-    const { stdout, stderr } = await execFileAsync(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
-    return stdout + stderr;
-  } catch (error) {
-    const { stdout = "", stderr = "", message } = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${stdout}${stderr || message}`);
-  }
-}
-
-/** Like `run`, for a command expected to fail: resolves with its output. */
-async function runFailing(command: string, args: string[], cwd: string): Promise<string> {
-  try {
-    await execFileAsync(command, args, { cwd, env: childEnv(), maxBuffer: 64 * 1024 * 1024 });
-  } catch (error) {
-    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
-    return stdout + stderr;
-  }
-  throw new Error(`${command} ${args.join(" ")} succeeded in ${cwd}; it should have failed`);
-}
-
 function check(result: CheckResult, tool: string): void {
   assert.ok(result.ok, `${tool} failed:\n${result.output}`);
 }
-
-const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 
 describe("from empty directories to a running full stack", () => {
   it("be_root, a new model and resource, be, Alembic: the backend answers over HTTP", { timeout: 180_000 }, async () => {
@@ -134,11 +102,13 @@ class Tag(Base):
 
     const env = childEnv({ DATABASE_URL: postgres!.asyncUrl });
     const alembic = join(venv.bin, "alembic");
-    await run(alembic, ["revision", "--autogenerate", "-m", "create notes and tags"], backend, env);
-    const versions = (await readdir(join(backend, "migrations", "versions"))).filter((name) => name.endsWith(".py"));
+    // The scaffold's first migration creates notes; the new one only adds tags.
+    await run(alembic, ["upgrade", "head"], backend, env);
+    await run(alembic, ["revision", "--autogenerate", "-m", "create tags"], backend, env);
+    const versions = (await readdir(join(backend, "migrations", "versions"))).filter((name) => name.endsWith(".py") && !name.startsWith("0001_"));
     assert.equal(versions.length, 1, versions.join(", "));
     const migration = await readFile(join(backend, "migrations", "versions", versions[0]!), "utf8");
-    assert.match(migration, /op\.create_table\(\s*'notes'/);
+    assert.doesNotMatch(migration, /op\.create_table\(\s*'notes'/);
     assert.match(migration, /op\.create_table\(\s*'tags'/);
     assert.match(migration, /name=op\.f\('uq_tags_label'\)/, "the starter naming convention names constraints");
     await run(alembic, ["upgrade", "head"], backend, env);
@@ -209,15 +179,15 @@ class Tag(Base):
     await writeFile(join(root, "fe_root.jsonnet"), `{ name: 'shop-web', title: 'Shop', backend_url: '${backendUrl}' }\n`);
     await generateWithCli(frontend, "fe_root", "../fe_root.jsonnet", ".");
 
-    // A user points the fe config at the saved spec, then runs the README's commands.
-    const feConfig = join(frontend, "config", "fe.jsonnet");
-    const text = await readFile(feConfig, "utf8");
-    assert.match(text, /input: '.*\/openapi\.json',/);
-    await writeFile(feConfig, text.replace(/input: '.*\/openapi\.json',/, "input: '../openapi.json',"));
+    // The README's commands: save the document, generate the pages and the client.
+    await writeFile(join(frontend, "openapi.json"), await readFile(join(root, "openapi.json"), "utf8"));
     await generateWithCli(frontend, "fe", "config/fe.jsonnet", ".");
-    assert.match(await readFile(join(frontend, "openapi-ts.config.ts"), "utf8"), /input: "\.\.\/openapi\.json"/);
+    assert.match(await readFile(join(frontend, "openapi-ts.config.ts"), "utf8"), /input: "openapi\.json"/);
+    for (const page of ["tags/TagList.tsx", "tags/TagCreate.tsx", "notes/NoteEdit.tsx", "App.tsx"]) {
+      assert.ok(existsSync(join(frontend, "src", "generated", page)), `src/generated/${page} was generated`);
+    }
 
-    await run(NPM, ["install", "--no-audit", "--no-fund", "--prefer-offline"], frontend);
+    await linkNodeModules(frontend);
     await run(NPM, ["run", "openapi-ts"], frontend);
     for (const file of ["index.ts", "sdk.gen.ts", "types.gen.ts", "client.gen.ts", "@tanstack/react-query.gen.ts"]) {
       assert.ok(existsSync(join(frontend, "src", "client", file)), `src/client/${file} was written`);
@@ -230,28 +200,29 @@ class Tag(Base):
       join(frontend, "src", "tags.ts"),
       `import { useQuery } from "@tanstack/react-query";
 
-import { type TagRead, createTagTagsPost, listTagsTagsGet } from "./client";
-import { listTagsTagsGetOptions } from "./client/@tanstack/react-query.gen";
+import { type TagRead, createTag, listTags } from "./client";
+import { listTagsOptions } from "./client/@tanstack/react-query.gen";
 
 export async function addTag(label: string): Promise<TagRead> {
-  const { data } = await createTagTagsPost({ body: { label }, throwOnError: true });
+  const { data } = await createTag({ body: { label }, throwOnError: true });
   return data;
 }
 
 export async function tagLabels(): Promise<string[]> {
-  const { data } = await listTagsTagsGet({ query: { limit: 10 }, throwOnError: true });
+  const { data } = await listTags({ query: { limit: 10 }, throwOnError: true });
   return data.items.map((tag) => tag.label);
 }
 
 export function useTags() {
-  return useQuery(listTagsTagsGetOptions());
+  return useQuery(listTagsOptions());
 }
 `,
     );
     await run(NPM, ["run", "typecheck"], frontend);
+    await run(NPM, ["run", "format:check"], frontend);
 
     // The client is typed: a body the backend would reject does not compile.
-    await writeFile(join(frontend, "src", "wrong.ts"), `import { createTagTagsPost } from "./client";\n\nvoid createTagTagsPost({ body: { name: "x" } });\n`);
+    await writeFile(join(frontend, "src", "wrong.ts"), `import { createTag } from "./client";\n\nvoid createTag({ body: { name: "x" } });\n`);
     assert.match(await runFailing(NPM, ["run", "typecheck"], frontend), /src\/wrong\.ts\(3,\d+\): error TS\d+/);
     await rm(join(frontend, "src", "wrong.ts"));
 
@@ -269,7 +240,7 @@ export function useTags() {
       "{ name: '@acme/admin', api_prefix: '/backend/v1', port: 3000, tanstack_query: false }\n",
     );
     await generateWithCli(plain, "fe_root", "../fe_root-plain.jsonnet", ".");
-    // Same pinned packages (minus one), so the first project's install serves this one too.
+    // The same pinned packages minus TanStack Query and React Router: the first project's install serves this one too.
     await symlink(join(frontend, "node_modules"), join(plain, "node_modules"), "dir");
     assert.doesNotMatch(await readFile(join(plain, "src", "main.tsx"), "utf8"), /QueryClient/);
     await run(NPM, ["run", "typecheck"], plain);

@@ -33,7 +33,7 @@ before(async () => {
   projectDir = await prepareLibraryProject();
   staticChecks = Promise.all([ruffCheck(venv, projectDir, ["library"]), pyright(venv, projectDir, ["library"])]);
   postgres = await startPostgres();
-  server = await serveBlog(projectDir, venv, postgres.asyncUrl, {}, { package: "library" });
+  server = await serveBlog(projectDir, venv, postgres.asyncUrl, {}, { pkg: "library" });
   api = new JsonClient(server.baseUrl);
 });
 

@@ -104,7 +104,7 @@ for (const [name, prepare, pkg] of [
 
     before(async () => {
       [postgres, projectDir] = await Promise.all([startPostgres(), prepare()]);
-      server = await serveBlog(projectDir, venv, postgres.asyncUrl, {}, { package: pkg });
+      server = await serveBlog(projectDir, venv, postgres.asyncUrl, {}, { pkg });
     });
 
     after(async () => {

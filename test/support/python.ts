@@ -16,9 +16,10 @@ export interface CheckResult {
   output: string;
 }
 
-async function check(command: string, args: string[], cwd: string): Promise<CheckResult> {
+/** Runs a checking tool to completion in `cwd`: ok when it exits 0, with its output either way. */
+export async function runCheck(command: string, args: string[], cwd: string): Promise<CheckResult> {
   try {
-    const { stdout, stderr } = await run(command, args, { cwd, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await run(command, args, { cwd, maxBuffer: 64 * 1024 * 1024 });
     return { ok: true, output: stdout + stderr };
   } catch (error) {
     const { stdout = "", stderr = "", message } = error as { stdout?: string; stderr?: string; message: string };
@@ -26,13 +27,18 @@ async function check(command: string, args: string[], cwd: string): Promise<Chec
   }
 }
 
+/** The venv's `ruff` with `args` (a sub-command and its options), run in `cwd` without a cache. */
+export function ruff(venv: Venv, cwd: string, args: string[]): Promise<CheckResult> {
+  return runCheck(join(venv.bin, "ruff"), [...args, "--no-cache"], cwd);
+}
+
 /** `ruff check` with its default rules on `paths` (relative to `cwd`). */
 export function ruffCheck(venv: Venv, cwd: string, paths: string[]): Promise<CheckResult> {
-  return check(join(venv.bin, "ruff"), ["check", "--no-cache", ...paths], cwd);
+  return ruff(venv, cwd, ["check", ...paths]);
 }
 
 /** `pyright` on `paths` (relative to `cwd`), with the venv's packages importable. */
 export function pyright(venv: Venv, cwd: string, paths: string[]): Promise<CheckResult> {
   const entry = join(dirname(createRequire(import.meta.url).resolve("pyright/package.json")), "index.js");
-  return check(process.execPath, [entry, "--pythonpath", venv.python, ...paths], cwd);
+  return runCheck(process.execPath, [entry, "--pythonpath", venv.python, ...paths], cwd);
 }

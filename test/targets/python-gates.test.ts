@@ -4,17 +4,15 @@
 // each laid out as in a user's repository so isort tells first-party packages apart.
 
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { ruff } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { prepareBlogProject } from "../e2e/support/blog.js";
 
-const run = promisify(execFile);
 const root = resolve(fileURLToPath(import.meta.url), "../../..");
 const golden = join(root, "test/golden");
 const RULES = "E,F,I,UP,B,SIM";
@@ -26,20 +24,10 @@ before(async () => {
 });
 after(() => Promise.all(cleanup.map((dir) => rm(dir, { recursive: true, force: true }))));
 
-async function ruff(cwd: string, args: string[]): Promise<{ ok: boolean; output: string }> {
-  try {
-    const { stdout, stderr } = await run(join(venv.bin, "ruff"), [...args, "--no-cache"], { cwd, maxBuffer: 16 * 1024 * 1024 });
-    return { ok: true, output: stdout + stderr };
-  } catch (error) {
-    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
-    return { ok: false, output: stdout + stderr };
-  }
-}
-
 async function assertGates(projectDir: string, paths: string[]): Promise<void> {
-  const format = await ruff(projectDir, ["format", "--check", "--diff", ...paths]);
+  const format = await ruff(venv, projectDir, ["format", "--check", "--diff", ...paths]);
   assert.ok(format.ok, `ruff format would change generated files:\n${format.output}`);
-  const lint = await ruff(projectDir, ["check", "--select", RULES, "--output-format", "concise", ...paths]);
+  const lint = await ruff(venv, projectDir, ["check", "--select", RULES, "--output-format", "concise", ...paths]);
   assert.ok(lint.ok, `ruff check (${RULES}) failed:\n${lint.output}`);
 }
 
@@ -48,11 +36,17 @@ function examplePackage(tree: string): string {
   return tree === "library" ? "library" : "blog";
 }
 
-/** A golden `be` tree placed at `<package>/api/` of a new directory, as in its example's repository. */
+/**
+ * A golden `be` tree placed at `<package>/api/` of a new directory beside the example's own
+ * modules (models, actions), as in the example's repository: isort tells first-party
+ * modules by finding them.
+ */
 async function asUserProject(tree: string, pkg: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "codegen-gates-"));
   cleanup.push(dir);
   await mkdir(join(dir, pkg));
+  const own = join(root, "examples", pkg, pkg);
+  for (const name of await readdir(own)) if (name.endsWith(".py")) await cp(join(own, name), join(dir, pkg, name));
   await cp(tree, join(dir, pkg, "api"), { recursive: true });
   return dir;
 }

@@ -28,9 +28,11 @@ local r = import 'resources.libsonnet';
     r.author,
     r.article {
       operations: [
-        { name: 'get', require_auth: false },
-        { name: 'list', require_auth: false },
-      ] + [op for op in super.operations if !std.member(['get', 'list'], op)] + [
+        if op == 'get' then { name: 'get', require_auth: false }
+        else if std.isObject(op) && op.name == 'list' then op { require_auth: false }
+        else op
+        for op in super.operations
+      ] + [
         p.instanceAction('review_article', 'blog.actions.review_article', [], { pass_user: true }),
       ],
     },

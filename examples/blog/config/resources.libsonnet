@@ -3,19 +3,28 @@
 // `references` names the resource a key field points at: generated tests create that
 // resource first and send its key (an article needs an author, a comment an article).
 local f = import 'be/fields.libsonnet';
+local l = import 'be/lists.libsonnet';
 local p = import 'be/resources/presets.libsonnet';
 
 local authorBrief = [f.uuid('id'), f.str('name')];
 
 local withoutReference(field) = { [key]: field[key] for key in std.objectFields(field) if key != 'references' };
+local local_(field) = !std.objectHas(field, 'type') || field.type != 'link';
+local withoutRefFilters(modifier) =
+  if modifier.type != 'filter' then modifier
+  else modifier { fields: [field for field in modifier.fields if field.values != 'ref'] };
+local keep(modifier) = modifier.type != 'filter' || modifier.fields != [];
 
 {
-  // A resource without `references`, for an app that does not serve the resources it
-  // refers to (references only name resources of the same app).
+  // A resource without `references`, link fields or ref filters, for an app that does not
+  // serve the resources it refers to (references only name resources of the same app).
   withoutReferences(resource):: resource {
-    fields: [withoutReference(field) for field in resource.fields],
+    fields: [withoutReference(field) for field in resource.fields if local_(field)],
     operations: [
-      if std.isObject(op) && std.objectHas(op, 'fields') then op { fields: [withoutReference(field) for field in op.fields] } else op
+      if !std.isObject(op) then op
+      else op
+           + (if std.objectHas(op, 'fields') then { fields: [withoutReference(field) for field in op.fields if local_(field)] } else {})
+           + (if std.objectHas(op, 'modifiers') then { modifiers: [m for m in std.map(withoutRefFilters, op.modifiers) if keep(m)] } else {})
       for op in resource.operations
     ],
   },
@@ -30,11 +39,14 @@ local withoutReference(field) = { [key]: field[key] for key in std.objectFields(
       // Subquery load: one correlated query for every author of the page.
       f.nested('articles', 'blog.models.Article', [f.uuid('id'), f.str('title')], many=true, load='subquery'),
     ],
+    // Authors are named in links and in filter pickers by their name, found by trigram search.
+    link: { name: 'name' },
+    search: { fields: ['name'], strategy: 'trigram' },
     // created_at is set by the database: leave it out of request bodies.
     local writable = [f.str('name'), f.email('email')],
     operations: [
       'get',
-      'list',
+      l.searchable(order=['name', 'created_at'], default='name'),
       { name: 'create', fields: writable },
       { name: 'update', fields: writable },
       'delete',
@@ -55,7 +67,8 @@ local withoutReference(field) = { [key]: field[key] for key in std.objectFields(
       f.json('extra', { default: {} }),
       f.uuid('author_id', { references: 'author' }),
       f.nested('author', 'blog.models.Author', authorBrief, load='joined'),
-      f.nested('tags', 'blog.models.Tag', [f.int('id'), f.str('name')], many=true),
+      // Tags as links: { type: "tag", id, label }, the label from the tag's link (its name).
+      f.link('tags', 'tag', many=true),
       // Two levels, mixed: comments by selectin, each comment's author joined.
       f.nested('comments', 'blog.models.Comment', [
         f.uuid('id'),
@@ -63,7 +76,44 @@ local withoutReference(field) = { [key]: field[key] for key in std.objectFields(
         f.nested('author', 'blog.models.Author', authorBrief, load='joined'),
       ], many=true, load='selectin'),
     ],
-    operations: p.crud + [
+    link: { name: 'title' },
+    // The list answers with a slim shape; get and the writes with the full one.
+    representations: [
+      {
+        name: 'summary',
+        fields: [
+          f.uuid('id'),
+          f.str('title'),
+          f.bool('published'),
+          f.datetime('published_at', { nullable: true }),
+          f.float('rating', { nullable: true }),
+          f.int('word_count'),
+          f.link('author', 'author'),
+        ],
+      },
+    ],
+    // ?q= ranks articles by full-text relevance (english stemming) over title and body.
+    search: { fields: ['title', 'body'], strategy: 'full_text', language: 'english' },
+    operations: [
+      'get',
+      l.searchable(
+        filters=[
+          l.freeText('title'),
+          l.bool('published'),
+          l.literal('rating', ['eq', 'gte', 'lte', 'is_null']),
+          l.literal('word_count', ['gte', 'lte']),
+          l.literal('publish_on', ['eq', 'gte', 'lte', 'is_null']),
+          l.ref('author_id', 'author'),
+          l.selfRef('id'),
+        ],
+        order=['title', 'rating', 'published_at', 'word_count'],
+        default='published_at',
+        dir='desc',
+        page_size=20,
+      ) { representation: 'summary' },
+      'create',
+      'update',
+      'delete',
       p.instanceAction('publish_article', 'blog.actions.publish_article'),
       p.instanceAction('schedule_article', 'blog.actions.schedule_article', [
         f.date('publish_on'),
@@ -79,7 +129,8 @@ local withoutReference(field) = { [key]: field[key] for key in std.objectFields(
     model: 'blog.models.Tag',
     pk_type: 'int',
     fields: [f.int('id'), f.str('name')],
-    operations: p.crud,
+    link: { name: 'name' },
+    operations: ['get', l.searchable(order=['name'], default='name'), 'create', 'update', 'delete'],
   },
 
   comment: {
@@ -90,13 +141,18 @@ local withoutReference(field) = { [key]: field[key] for key in std.objectFields(
       f.datetime('created_at'),
       f.uuid('article_id', { references: 'article' }),
       f.uuid('author_id', { references: 'author' }),
-      f.nested('author', 'blog.models.Author', authorBrief, load='joined'),
+      f.link('author', 'author'),
     ],
     // The create body's article_id and author_id inherit `references` from the fields above.
     local writable = [f.str('body'), f.uuid('article_id'), f.uuid('author_id')],
     operations: [
       'get',
-      'list',
+      l.searchable(
+        filters=[l.ref('article_id', 'article'), l.ref('author_id', 'author')],
+        order=['created_at'],
+        default='created_at',
+        dir='desc',
+      ),
       { name: 'create', fields: writable },
       { name: 'update', fields: [f.str('body')] },
       'delete',
@@ -108,6 +164,7 @@ local withoutReference(field) = { [key]: field[key] for key in std.objectFields(
     pk: 'slug',
     pk_type: 'str',
     fields: [f.str('slug'), f.str('title')],
-    operations: p.crud,
+    // Numbered pages, with the total on request: categories are few.
+    operations: ['get', { name: 'list', modifiers: [l.order(['title']), l.offset(page_size=20, max=50)] }, 'create', 'update', 'delete'],
   },
 }

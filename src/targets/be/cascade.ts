@@ -1,15 +1,17 @@
 // Settings that cascade: an operation entry's own value wins, then its resource's, its
-// app's, then the project's (which has a default). One rule, resolved here only, so every
-// cascading setting (`require_auth`, `generate_tests`, `max_body_size`, …) behaves alike.
+// app's, then the project's (which may have a default). One rule, resolved here only, so every
+// cascading setting (`require_auth`, `generate_tests`, `rate_limit`, `max_body_size`) behaves alike.
 
 import type { BuildStore } from "../../codegen/index.js";
-import type { ProjectConfig, ResolvedApp } from "./config/schema.js";
+import type { ProjectConfig, RateLimitConfig, ResolvedApp } from "./config/schema.js";
 
 /** The settings that cascade, with their types. */
 export interface CascadingSettings {
   require_auth: boolean;
   generate_tests: boolean;
   max_body_size: number;
+  /** `false` or unset: no limit. */
+  rate_limit: RateLimitConfig | false | undefined;
 }
 
 export type CascadingKey = keyof CascadingSettings;
@@ -31,7 +33,7 @@ export function cascaded<K extends CascadingKey>(store: BuildStore, instanceId: 
     const value = level?.[key];
     if (value !== undefined) return value as CascadingSettings[K];
   }
-  return project[key];
+  return project[key] as CascadingSettings[K];
 }
 
 /**

@@ -6,6 +6,9 @@ import { PythonModule } from "./modules/python-module.js";
 import { RoutesModule } from "./modules/routes.js";
 import { SchemaModule } from "./modules/schemas.js";
 import { SerializerModule } from "./modules/serializers.js";
+import { Discovery } from "./operations/discovery/discovery.js";
+import { Indexes } from "./operations/indexes/indexes.js";
+import { RateLimitsModule } from "./operations/rate_limit/rate-limits.js";
 import { AggregateRouter } from "./operations/routing/aggregate.js";
 import { Conftest, TestModule } from "./operations/tests/outputs.js";
 
@@ -14,7 +17,10 @@ export function registerRenderers(registry: RenderRegistry): void {
   registry.renders(SerializerModule, (module) => module.render());
   registry.renders(RoutesModule, (module, ctx) => module.render(ctx));
   registry.renders(AggregateRouter, (router) => router.render());
+  registry.renders(Discovery, (discovery) => discovery.render());
+  registry.renders(Indexes, (indexes) => indexes.render());
   registry.renders(PythonModule, (module) => module.render());
+  registry.renders(RateLimitsModule, (module) => module.render());
   registry.renders(TestModule, (module, ctx) => module.render(ctx));
   registry.renders(Conftest, (conftest, ctx) => conftest.render(ctx));
 }

@@ -8,13 +8,21 @@ import { pluralize } from "./config/schema.js";
 import { scalarAnnotation } from "./python/annotations.js";
 
 /**
- * Names generated route and serializer modules import for themselves. A model class named
- * like one (a model `Page`) is imported under an alias instead (`Page as PageModel`).
+ * Class names the generated modules that also import models (routes, serializers,
+ * `discovery.py`, `indexes.py`) import for themselves. A model class named like one (a
+ * model `Page`, `CurrentUser`) is imported under an alias there (`Page as PageModel`) or
+ * spelled with its module. Only PascalCase names: a model class name is one.
+ * test/targets/be/names.test.ts checks the golden trees' imports against it.
  */
-const GENERATED_NAMES: ReadonlySet<string> = new Set([
-  "APIRouter", "Annotated", "Any", "AsyncSession", "CurrentUser", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt", "DbJson", "DbText",
-  "HTTPException", "IdempotencyDep", "MISSING", "Page", "Path", "Query", "Request", "Response", "SessionDep", "call_action", "column_rules", "delete",
-  "error_responses", "joinedload", "location", "paginate", "router", "select", "selectinload", "status", "subqueryload",
+export const GENERATED_NAMES: ReadonlySet<string> = new Set([
+  // fastapi, typing, sqlalchemy
+  "APIRouter", "Annotated", "Any", "AsyncSession", "Body", "ColumnElement", "Depends", "HTTPException", "Index", "Literal", "MISSING", "Path",
+  "Query", "Request", "Response",
+  // the project's own modules: auth, db, runtime
+  "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
+  "DbJson", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion",
+  "FreeTextSource", "FullTextSearch", "IdempotencyDep", "ListSpec", "LiteralSource", "NoRepeats", "OffsetPage", "OrderInfo", "Ordering", "Page",
+  "RefSource", "Rows", "SearchText", "SelfSource", "SessionDep", "TrigramSearch", "ValuesPage", "ValuesRequest",
 ]);
 
 /** A model class as generated code imports and names it. */
@@ -32,7 +40,7 @@ export interface ModelRef {
 /** The `ModelRef` of a dotted model path such as `blog.models.Article`. */
 export function modelRef(dotted: string): ModelRef {
   const [module, name] = Name.fromDotted(dotted);
-  const clash = GENERATED_NAMES.has(name.pascal) || /(Read|Create|Update|Params|Nested)$/.test(name.pascal);
+  const clash = GENERATED_NAMES.has(name.pascal) || /(Read|Create|Update|Params|Nested|Query|Search|Link)$/.test(name.pascal);
   const local = clash ? `${name.pascal}Model` : name.pascal;
   return { module, name: name.pascal, local, importName: clash ? `${name.pascal} as ${local}` : name.pascal };
 }
@@ -41,6 +49,8 @@ export function modelRef(dotted: string): ModelRef {
 export interface ResourceView {
   config: ResourceConfig;
   app: AppConfig;
+  /** The URL prefix the app is mounted at (`""` or `/content`). */
+  appPrefix: string;
   project: ProjectConfig;
   /** Store id of the resource instance. */
   id: string;
@@ -85,7 +95,8 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
   const id = ctx.store.ancestorIdOf(ctx.instanceId, "resource");
   if (id === undefined) throw new TypeError(`${ctx.instanceId} is not inside a resource`);
   const config = ctx.store.instanceAt(id) as ResourceConfig;
-  const app = (ctx.store.ancestorOf(id, "app") as { config: AppConfig }).config;
+  const mounted = ctx.store.ancestorOf(id, "app") as { config: AppConfig; prefix: string };
+  const app = mounted.config;
   const module = app.module;
   const local = (...parts: string[]) => prefixImport(ctx.packagePrefix, module, ...parts);
   const pkImports = new ImportCollector();
@@ -93,6 +104,7 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
   return {
     config,
     app,
+    appPrefix: mounted.prefix,
     project: ctx.config,
     id,
     name: config.name,
@@ -130,6 +142,15 @@ function sharedName(project: ProjectConfig, name: string): boolean {
 export function operationId(view: ResourceView, functionName: string): string {
   const words = [...view.operationIdPrefix.split("_"), ...functionName.split("_")].filter((word) => word !== "");
   return words.map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join("");
+}
+
+/**
+ * The collection key of the resource called `name` in the same app, as OpenAPI paths show
+ * it without the leading `/` (`articles`, `content/articles`): what `x-references` names.
+ */
+export function collectionKey(view: ResourceView, name: string): string | undefined {
+  const target = view.app.resources.find((resource) => resource.name === name);
+  return target === undefined ? undefined : `${view.appPrefix}${target.route_prefix}`.replace(/^\//, "");
 }
 
 /** Module path (below the package prefix) of a database's session module. */

@@ -3,6 +3,7 @@
 // default; parsing fills them all, so the scaffold never recomputes one.
 
 import { z } from "zod";
+import { UserTemplatesConfig } from "../../codegen/index.js";
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const DOTTED_PACKAGE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
@@ -78,6 +79,7 @@ const RootObject = z
       .regex(ENV_VAR, 'must be an environment variable name like "DATABASE_URL" (letters, digits and underscores)')
       .default("DATABASE_URL")
       .meta({ description: "Environment variable holding the async database URL, read by the application (the starter config's `url_env`) and by Alembic." }),
+    user_templates: UserTemplatesConfig.optional(),
     auth: z.boolean().default(false).meta({
       description: "JWT authentication: the starter config sets `auth` (secret in `JWT_SECRET`), `main.py` mounts the token endpoint, and " +
         "`<package>/auth.py` holds the credentials check you write.",

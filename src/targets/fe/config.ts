@@ -3,6 +3,9 @@
 // default, so the operation never recomputes one.
 
 import { z } from "zod";
+import { UserTemplatesConfig } from "../../codegen/index.js";
+import { PagesConfig } from "./pages/config.js";
+import { buildPagesModel } from "./pages/model.js";
 
 /** Client plugins of @hey-api/openapi-ts: the HTTP library the generated SDK calls through. */
 export const ClientPlugin = z.enum([
@@ -64,7 +67,7 @@ export const BaseUrl = z
     }
   });
 
-/** The config of the `fe` target: one `openapi-ts.config.ts` for @hey-api/openapi-ts. */
+/** The config of the `fe` target: one `openapi-ts.config.ts` for @hey-api/openapi-ts, and with `pages`, the pages of every resource. */
 export const ProjectConfig = z
   .strictObject({
     input: SpecInput.meta({
@@ -90,9 +93,30 @@ export const ProjectConfig = z
       description: "Also generate TanStack Query helpers (the `@tanstack/react-query` plugin): `…Options()` for `useQuery`, " +
         "`…Mutation()` for `useMutation`, and query keys. Needs `@tanstack/react-query` installed.",
     }),
+    user_templates: UserTemplatesConfig.optional(),
+    pages: PagesConfig.optional().meta({
+      description:
+        "Generate the pages of every resource of the backend's OpenAPI document (docs/fe.md). Needs `tanstack_query: true`, " +
+        "the fetch client, and `output` inside `src/`. Default: no pages.",
+    }),
   })
   .meta({
-    description: "The config of the `fe` target: where @hey-api/openapi-ts reads the backend's OpenAPI document, and where it writes the typed client.",
+    description: "The config of the `fe` target: where @hey-api/openapi-ts reads the backend's OpenAPI document, where it writes the typed client, and the pages.",
     examples: [{ input: "http://127.0.0.1:8000/openapi.json", base_url: "/api", tanstack_query: true }],
+  })
+  .transform((config, ctx) => {
+    if (config.pages === undefined) return { ...config, pages_model: undefined };
+    let problems = 0;
+    const issue = (path: (string | number)[], message: string) => {
+      problems += 1;
+      ctx.addIssue({ code: "custom", path, message });
+    };
+    if (!config.tanstack_query) issue(["tanstack_query"], "must be true with pages: the pages call the backend through the TanStack Query helpers");
+    if (config.client !== "@hey-api/client-fetch") issue(["client"], 'must be "@hey-api/client-fetch" with pages');
+    if (!config.output.startsWith("src/")) issue(["output"], 'must be a directory inside src/ with pages, like "src/client"');
+    const { model, issues } = buildPagesModel(config.pages);
+    for (const problem of issues) issue(["pages", ...problem.path], problem.message);
+    if (model === undefined || problems > 0) return z.NEVER;
+    return { ...config, pages_model: model };
   });
 export type ProjectConfig = z.output<typeof ProjectConfig>;

@@ -3,6 +3,7 @@
 // default; parsing fills them all.
 
 import { z } from "zod";
+import { UserTemplatesConfig } from "../../codegen/index.js";
 
 // npm package names: lowercase, optionally scoped, URL-safe characters, not starting with . or _.
 const NPM_NAME = /^(@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/;
@@ -60,6 +61,7 @@ export const RootConfig = z
     tanstack_query: z.boolean().default(true).meta({
       description: "Set up TanStack Query: the dependency, a `QueryClientProvider`, and `tanstack_query` in the starter `fe` config.",
     }),
+    user_templates: UserTemplatesConfig.optional(),
     node_version: z
       .string()
       .regex(/^(2[0-9]|[3-9][0-9])(\.\d+){0,2}$/, 'must be a Node.js version from 20 on, like "22" or "22.12.0"')

@@ -5,6 +5,7 @@
 import { fileURLToPath } from "node:url";
 import type { Target } from "../../codegen/index.js";
 import { RootConfig } from "./config.js";
+import { formatStarterFile } from "./format.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -17,4 +18,5 @@ export const target: Target<RootConfig> = {
   operationsEntryPoint: "fe_root.operations",
   // The project root is the output directory: `--out` defaults to the current directory.
   packagePrefix: () => "",
+  formatFile: formatStarterFile,
 };

@@ -1,17 +1,21 @@
-"""Test-only launcher: serve an example's ``<package>.main:app``, counting SQL.
+"""Test-only launcher: serve ``<package>.main:app`` with SQL statement counting.
 
-``--package`` names the example's package (``blog`` unless given). Creates the tables
-(``<package>.models.create_tables`` and the generated ``idempotency_keys``), then
-runs uvicorn on 127.0.0.1:<port>.
-Unless ``--no-count`` is given, every response carries ``X-SQL-Statements``: the
-number of statements the request sent to the database. Needs ``DATABASE_URL`` and
-the package on ``PYTHONPATH``.
+Creates the tables (``<package>.models.create_tables`` and the generated
+``idempotency_keys``) and, when the generated tree has ``<package>.api.indexes``, the
+extensions and indexes it recommends; then runs uvicorn on 127.0.0.1:<port>. With
+``--frontend DIR`` it serves ``<package>.site.build_site``: the API under ``/api`` and
+the front end built into DIR at ``/``, as in production. Unless ``--no-count`` is
+given, every response carries ``X-SQL-Statements``: the number of statements the
+request sent to the database. Needs ``DATABASE_URL`` and the project on ``PYTHONPATH``.
 """
 
 import argparse
 import asyncio
 from contextvars import ContextVar
 from importlib import import_module
+from importlib.util import find_spec
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import uvicorn
@@ -55,12 +59,21 @@ class StatementCounter:
             _statements.reset(token)
 
 
-async def prepare_database(package: str) -> None:
-    engine = import_module(f"{package}.api.db.session").get_engine()
+async def prepare_database(package: str, session: ModuleType) -> None:
+    engine = session.get_engine()
+    indexes = None
+    if find_spec(f"{package}.api.indexes") is not None:
+        indexes = import_module(f"{package}.api.indexes")
+        runtime = import_module(f"{package}.api.runtime.indexes")
+        async with engine.begin() as connection:
+            await runtime.create_extensions(connection, indexes.EXTENSIONS)
     await import_module(f"{package}.models").create_tables(engine)
     idempotency = import_module(f"{package}.api.runtime.idempotency")
     async with engine.begin() as connection:
         await connection.run_sync(idempotency.metadata.create_all)
+    if indexes is not None:
+        async with engine.begin() as connection:
+            await runtime.create_indexes(connection, indexes.INDEXES)
     # The pool's connections belong to this event loop; uvicorn runs another.
     await engine.dispose()
 
@@ -68,22 +81,28 @@ async def prepare_database(package: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--package", default="blog", help="the example's package")
+    parser.add_argument("--package", default="blog")
+    parser.add_argument("--frontend", type=Path)
     parser.add_argument(
         "--no-count", action="store_true", help="no X-SQL-Statements (load tests)"
     )
-    arguments = parser.parse_args()
+    args = parser.parse_args()
 
-    asyncio.run(prepare_database(arguments.package))
-    app = import_module(f"{arguments.package}.main").app
-    if not arguments.no_count:
-        engine = import_module(f"{arguments.package}.api.db.session").get_engine()
-        event.listen(engine.sync_engine, "before_cursor_execute", _count_statement)
+    session = import_module(f"{args.package}.api.db.session")
+    asyncio.run(prepare_database(args.package, session))
+    app = import_module(f"{args.package}.main").app
+    if not args.no_count:
+        event.listen(
+            session.get_engine().sync_engine, "before_cursor_execute", _count_statement
+        )
         app.add_middleware(StatementCounter)
+    served = app
+    if args.frontend is not None:
+        served = import_module(f"{args.package}.site").build_site(app, args.frontend)
     uvicorn.run(
-        app,
+        served,
         host="127.0.0.1",
-        port=arguments.port,
+        port=args.port,
         log_level="warning",
         access_log=False,
         backlog=4096,

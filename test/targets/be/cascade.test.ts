@@ -54,6 +54,31 @@ describe("cascaded settings", () => {
     });
   }
 
+  test("rate_limit: the nearest level that sets it wins whole, and false turns limits off below it", () => {
+    const config = ProjectConfig.parse({
+      rate_limit: "100/minute",
+      apps: [
+        {
+          config: {
+            module: "a",
+            resources: [
+              resource("a.models.Open", { rate_limit: false, operations: ["get", { name: "list", rate_limit: { limit: "5/second;50/hour", key: "user" } }] }),
+              resource("a.models.Plain", { operations: ["get"] }),
+            ],
+          },
+        },
+      ],
+    });
+    const store = storeOf(config);
+    const at = (id: string) => [cascaded(store, id, config, "rate_limit"), cascadeSource(store, id, "rate_limit")];
+    assert.deepEqual(at("project.apps.0.resources.0.operations.0"), [false, "its resource"]);
+    // An entry's options are kept as written (its operation parses them): no defaults filled in.
+    assert.deepEqual(at("project.apps.0.resources.0.operations.1"), [{ limit: "5/second;50/hour", key: "user" }, "this operation"]);
+    assert.deepEqual(at("project.apps.0.resources.1.operations.0"), [{ limit: "100/minute", key: "ip", headers: true }, "the project"]);
+    const unset = ProjectConfig.parse({ module: "a", resources: [resource("a.models.Plain", { operations: ["get"] })] });
+    assert.equal(cascaded(storeOf(unset), "project.apps.0.resources.0.operations.0", unset, "rate_limit"), undefined);
+  });
+
   test("the project's defaults: require_auth true, generate_tests false", () => {
     const config = ProjectConfig.parse({ module: "a", resources: [resource("a.models.Plain", { operations: ["get"] })] });
     const store = storeOf(config);

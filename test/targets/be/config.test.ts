@@ -25,7 +25,6 @@ import {
   FieldList,
   FieldSpec,
   ListOptions,
-  ModifierConfig,
   OperationConfig,
   ProjectConfig,
   ResourceConfig,
@@ -189,7 +188,7 @@ describe("FieldSpec", () => {
     assertIssues(FieldSpec, { name: "title", type: "string" }, [
       {
         path: "type",
-        message: 'Invalid option: expected one of "uuid"|"str"|"email"|"int"|"float"|"bool"|"datetime"|"date"|"json"|"nested"',
+        message: 'Invalid option: expected one of "uuid"|"str"|"email"|"int"|"float"|"bool"|"datetime"|"date"|"json"|"nested"|"link"',
       },
     ]);
     assertIssues(FieldSpec, { name: "a", type: "nested", model: "m.A", fields: [titleField], load: "lazy" }, [
@@ -276,36 +275,17 @@ describe("ColumnRef", () => {
   });
 });
 
-describe("ModifierConfig", () => {
-  test("fills the paging defaults", () => {
-    assert.deepEqual(parse(ModifierConfig, {}), { default_limit: 50, max_limit: 100 });
-    assert.equal(ModifierConfig.safeParse({ order_by: { column: "title" } }).success, false, "ordering by other columns is not supported yet");
-  });
-
-  test("default_limit must not exceed max_limit, given or defaulted", () => {
-    assertIssues(ModifierConfig, { default_limit: 20, max_limit: 10 }, [{ path: "default_limit", message: "must not exceed max_limit (10)" }]);
-    assertIssues(ModifierConfig, { default_limit: 150 }, [{ path: "default_limit", message: "must not exceed max_limit (100)" }]);
-    assert.deepEqual(parse(ModifierConfig, { default_limit: 150, max_limit: 500 }), { default_limit: 150, max_limit: 500 });
-  });
-
-  test("limits are integers of at least 1", () => {
-    assertIssues(ModifierConfig, { default_limit: 0 }, [{ path: "default_limit", message: "Too small: expected number to be >=1" }]);
-    assertIssues(ModifierConfig, { max_limit: 2.5 }, [{ path: "max_limit", message: "Invalid input: expected int, received number" }]);
-    assertIssues(ModifierConfig, { limit: 5 }, [{ path: "limit", message: "unknown key" }]);
-  });
-});
-
 describe("OperationConfig", () => {
   test("a name becomes { name, type }", () => {
     assert.deepEqual(parse(OperationConfig, "get"), { name: "get", type: "get" });
   });
 
   test("an object's type defaults to its name; its other keys are kept as written", () => {
-    assert.deepEqual(parse(OperationConfig, { name: "list", max_limit: 10 }), { name: "list", type: "list", max_limit: 10 });
-    assert.deepEqual(parse(OperationConfig, { name: "list_published", type: "list", max_limit: 20 }), {
+    assert.deepEqual(parse(OperationConfig, { name: "list", summary: "All" }), { name: "list", type: "list", summary: "All" });
+    assert.deepEqual(parse(OperationConfig, { name: "list_published", type: "list", modifiers: [{ type: "paginate", max_page_size: 20 }] }), {
       name: "list_published",
       type: "list",
-      max_limit: 20,
+      modifiers: [{ type: "paginate", max_page_size: 20 }],
     });
   });
 
@@ -331,10 +311,15 @@ describe("CrudOptions and ListOptions", () => {
       fields: [scalar("title", "str")],
       summary: "Write one",
     });
+    // get and list fields (kiln's style) are checked by the resource, which knows whether it lists its own.
     const nested = { name: "author", type: "nested", model: "blog.models.Author", fields: [titleField] };
     for (const type of ["get", "list"]) {
-      assertIssues(CrudOptions, { name: type, type, fields: [idField, nested] }, [
-        { path: "fields", message: `${type} answers with the resource's read shape: set the resource's fields instead` },
+      assert.equal(CrudOptions.safeParse({ name: type, type, fields: [idField, nested] }).success, true);
+      assertIssues(ResourceConfig, { model: "blog.models.Article", fields: [idField], operations: [{ name: type, fields: [idField] }] }, [
+        {
+          path: "operations[0].fields",
+          message: `${type} answers with the resource's read shape: set the resource's fields instead, or drop the resource's fields and declare them per operation`,
+        },
       ]);
     }
   });
@@ -352,7 +337,10 @@ describe("CrudOptions and ListOptions", () => {
     assertIssues(CrudOptions, { name: "delete", type: "delete", fields: [idField] }, [
       { path: "fields", message: "delete returns no body: fields has no effect here" },
     ]);
-    assertIssues(CrudOptions, { name: "get", type: "get", max_limit: 3 }, [{ path: "max_limit", message: "unknown key" }]);
+    assertIssues(CrudOptions, { name: "get", type: "get", modifiers: [] }, [{ path: "modifiers", message: "unknown key" }]);
+    assertIssues(CrudOptions, { name: "delete", type: "delete", representation: "summary" }, [
+      { path: "representation", message: "delete returns no body: representation has no effect here" },
+    ]);
     assertIssues(CrudOptions, { name: "x", type: "patch" }, [
       { path: "type", message: 'Invalid option: expected one of "get"|"list"|"create"|"update"|"delete"' },
     ]);
@@ -367,11 +355,11 @@ describe("CrudOptions and ListOptions", () => {
     ]);
   });
 
-  test("ListOptions fills the modifiers and checks them", () => {
-    assert.deepEqual(parse(ListOptions, { name: "list", type: "list" }), { name: "list", type: "list", default_limit: 50, max_limit: 100 });
-    assertIssues(ListOptions, { name: "list", type: "list", default_limit: 30, max_limit: 20 }, [
-      { path: "default_limit", message: "must not exceed max_limit (20)" },
-    ]);
+  test("ListOptions keeps its modifiers for their own operations to parse; paging keys moved to the paginate modifier", () => {
+    assert.deepEqual(parse(ListOptions, { name: "list", type: "list" }), { name: "list", type: "list", modifiers: [] });
+    assert.deepEqual(parse(ListOptions, { name: "list", type: "list", modifiers: [{ type: "sort", by: 1 }] }).modifiers, [{ type: "sort", by: 1 }]);
+    assertIssues(ListOptions, { name: "list", type: "list", default_limit: 30 }, [{ path: "default_limit", message: "unknown key" }]);
+    assertIssues(ListOptions, { name: "list", type: "list", modifiers: [{ kind: "order" }] }, [{ path: "modifiers[0].type", message: "Invalid input: expected string, received undefined" }]);
     assertIssues(ListOptions, { name: "list", type: "get" }, [{ path: "type", message: 'Invalid input: expected "list"' }]);
   });
 });
@@ -413,9 +401,10 @@ describe("ActionOptions", () => {
     assertIssues(ActionOptions, { ...publish, pass_user: "yes" }, [{ path: "pass_user", message: "Invalid input: expected boolean, received string" }]);
   });
 
-  test("target is required", () => {
+  test("target defaults to instance (kiln configs leave it out; the target warns) and must be one of two", () => {
     const { target: _target, ...withoutTarget } = publish;
-    assertIssues(ActionOptions, withoutTarget, [{ path: "target", message: 'Invalid option: expected one of "instance"|"collection"' }]);
+    assert.equal(parse(ActionOptions, withoutTarget).target, "instance");
+    assertIssues(ActionOptions, { ...publish, target: "row" }, [{ path: "target", message: 'Invalid option: expected one of "instance"|"collection"' }]);
   });
 
   test("params must be scalar and uniquely named", () => {
@@ -619,6 +608,8 @@ describe("ResourceConfig", () => {
       route_prefix: "/stock-movements",
       pk: "id",
       pk_type: "uuid",
+      representations: [],
+      default_representation: "read",
       fields: [scalar("id", "uuid"), scalar("title", "str")],
       operations: [
         { name: "get", type: "get" },
@@ -754,6 +745,8 @@ describe("ProjectConfig", () => {
       route_prefix: "/articles",
       pk: "id",
       pk_type: "uuid",
+      representations: [],
+      default_representation: "read",
       fields: [scalar("id", "uuid"), scalar("title", "str")],
       operations: [
         { name: "get", type: "get" },
@@ -763,6 +756,7 @@ describe("ProjectConfig", () => {
     assert.deepEqual(plain(parsed), {
       package_prefix: "",
       databases: [defaultDatabase],
+      trusted_proxies: [],
       generate_tests: false,
       require_auth: true,
       max_body_size: 1_048_576,
@@ -821,13 +815,14 @@ describe("ProjectConfig", () => {
     ]);
   });
 
-  test("the scope tree runs project, app, resource, operation", () => {
+  test("the scope tree runs project, app, resource, operation, modifier", () => {
     const scopes = [...discoverScopes(ProjectConfig)].map((scope) => [scope.name, scope.resolvePath.join(".")]);
     assert.deepEqual(scopes, [
       ["project", ""],
       ["app", "apps"],
       ["resource", "config.resources"],
       ["operation", "operations"],
+      ["modifier", "modifiers"],
     ]);
   });
 
@@ -942,5 +937,68 @@ describe("withArticle", () => {
   test("picks a or an by sound, not only by letter", () => {
     const cases = { article: "an", int: "an", email: "an", update: "an", tag: "a", uuid: "a", user: "a", unique: "a" };
     for (const [word, article] of Object.entries(cases)) assert.equal(withArticle(word), `${article} ${word}`);
+  });
+});
+
+describe("rate_limit", () => {
+  const withLimit = (project: Record<string, unknown>, resource: Record<string, unknown> = {}) =>
+    ProjectConfig.safeParse({ module: "blog", resources: [article(resource)], ...project });
+  const issues = (result: ReturnType<typeof withLimit>) =>
+    result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+
+  test("takes limits, an object, or false at each level, and trusted proxies at the project", () => {
+    const parsed = withLimit({ rate_limit: "5/second;1000/hours", trusted_proxies: ["10.0.0.0/8", "::1", "192.0.2.7"] }, { rate_limit: false });
+    assert.ok(parsed.success, issues(parsed).join("\n"));
+    assert.deepEqual(parsed.data.rate_limit, { limit: "5/second;1000/hours", key: "ip", headers: true });
+    assert.equal(parsed.data.apps[0]!.config.resources[0]!.rate_limit, false);
+  });
+
+  test("rejects bad limits, keys and proxies with their paths", () => {
+    const bad = withLimit(
+      { rate_limit: { limit: "5/week;0/minute", key: "client" }, trusted_proxies: ["10.0.0.0/33", "proxy.local"] },
+      { rate_limit: "1/minute;2/minute" },
+    );
+    assert.deepEqual(issues(bad), [
+      'rate_limit.limit: "5/week" is not a limit like "5/minute" (a count from 1, then / and one of second, minute, hour, day)',
+      'rate_limit.limit: "0/minute" is not a limit like "5/minute" (a count from 1, then / and one of second, minute, hour, day)',
+      'rate_limit.key: expected "ip", "user", or a dotted path to a function of the request (like "myapp.limits.api_key")',
+      "trusted_proxies.0: must be an IP address or network like 10.0.0.0/8",
+      "trusted_proxies.1: must be an IP address or network like 10.0.0.0/8",
+      "resources.0.rate_limit: two limits per minute",
+    ]);
+  });
+});
+
+describe("telemetry", () => {
+  const project = (telemetry: Record<string, unknown>) =>
+    ProjectConfig.safeParse({ module: "blog", resources: [article()], telemetry: { service_name: "blog", ...telemetry } });
+  const issues = (result: ReturnType<typeof project>) =>
+    result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+
+  test("fills the defaults: traces and metrics on, logs off, parent-based sampling, exporter from OTEL_*", () => {
+    const parsed = project({});
+    assert.ok(parsed.success);
+    assert.deepEqual(parsed.data.telemetry, {
+      service_name: "blog",
+      environment_env: "ENVIRONMENT",
+      traces: true,
+      metrics: true,
+      logs: false,
+      instrument_fastapi: true,
+      instrument_sqlalchemy: true,
+      span_per_handler: true,
+      span_per_action: true,
+      sampler: "parentbased_always_on",
+      resource_attributes: {},
+    });
+  });
+
+  test("a ratio sampler needs a ratio from 0 to 1, and only a ratio sampler takes one", () => {
+    assert.deepEqual(issues(project({ sampler: "traceidratio" })), ['telemetry.sampler_ratio: required with sampler "traceidratio": a fraction from 0 to 1']);
+    assert.deepEqual(issues(project({ sampler: "parentbased_traceidratio", sampler_ratio: 1.5 })), ["telemetry.sampler_ratio: must be from 0 to 1"]);
+    assert.deepEqual(issues(project({ sampler_ratio: 0.5 })), [
+      'telemetry.sampler_ratio: only with sampler "traceidratio" or "parentbased_traceidratio", not "parentbased_always_on"',
+    ]);
+    assert.equal(issues(project({ exporter: "zipkin" })).length, 1);
   });
 });

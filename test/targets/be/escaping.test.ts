@@ -13,8 +13,8 @@ import { before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import fc from "fast-check";
-import { discoverTargets, generate } from "../../../src/codegen/index.js";
 import { docstringText, pythonString } from "../../../src/targets/be/python/literals.js";
+import { generateFromConfig } from "../../helpers/golden.js";
 import { type Venv, ensureVenv } from "../../support/venv.js";
 
 const CHECKER = join(resolve(fileURLToPath(import.meta.url), ".."), "escaping.py");
@@ -43,6 +43,14 @@ async function check(cases: readonly Case[]): Promise<(string | null)[]> {
   return output.trim().split("\n").map((line) => JSON.parse(line) as string | null);
 }
 
+/** What `ruff format` would change under `path`, as a diff: empty when it keeps everything. */
+function ruffFormatDiff(path: string): Promise<string> {
+  return promisify(execFile)(join(venv.bin, "ruff"), ["format", "--diff", "--no-cache", path]).then(
+    () => "",
+    (error: { stdout?: string; message: string }) => error.stdout || error.message,
+  );
+}
+
 // Characters that break naive escaping, mixed into arbitrary unicode text.
 const tricky = fc.constantFrom('"', '"""', "'", "\\", "\\N", "\\N{BULLET}", "\n", "\r\n", "\r", "\t", "\0", "\u2028", "\ufeff", "\ud800", "\udfff", "{", "}", "#", "\x7f", "\x85", "x", " ");
 const text = fc.array(fc.oneof(tricky, fc.string({ unit: "grapheme", maxLength: 6 }), fc.string({ unit: "binary", maxLength: 4 })), { maxLength: 20 }).map((parts) => parts.join(""));
@@ -67,6 +75,18 @@ describe("escaping user text into Python", () => {
     assert.deepEqual(failed.slice(0, 5), [], `seed ${SEED}`);
   });
 
+  it("pythonString: quoted as ruff format quotes it, so ruff keeps every literal as written", async () => {
+    const samples = fc.sample(text, { numRuns: RUNS, seed: SEED + 2 });
+    const dir = await mkdtemp(join(tmpdir(), "codegen-quotes-"));
+    try {
+      const file = join(dir, "strings.py");
+      await writeFile(file, samples.map((value, index) => `x${index} = ${pythonString(value)}\n`).join(""));
+      assert.equal(await ruffFormatDiff(file), "", `seed ${SEED + 2}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("docstringText: any text stays inside the docstring, at any indent", async () => {
     const samples = fc.sample(text, { numRuns: RUNS, seed: SEED + 1 });
     const cases: Case[] = samples.map((value) => ({
@@ -86,30 +106,34 @@ describe("escaping user text into Python", () => {
   });
 });
 
+/** Generates a one-resource tree (model `shop.models.Item`), hands it to `check`, then removes it. */
+async function withItemTree(resource: { fields: object[]; operations: unknown[] }, check: (out: string) => Promise<void>): Promise<void> {
+  const { out, temps } = await generateFromConfig("be", { module: "shop", resources: [{ model: "shop.models.Item", ...resource }] });
+  try {
+    await check(out);
+  } finally {
+    await Promise.all(temps.map((temp) => rm(temp, { recursive: true, force: true })));
+  }
+}
+
 describe("user text through the whole be target", () => {
+  it("descriptions holding quotes, short and past the line length, generate the tree ruff format writes", async () => {
+    const long = 'The "title" of the item as listings and its own page show it, with "quotes" inside for good measure.';
+    const fields = [{ name: "id", type: "uuid" }, { name: "title", type: "str", description: long }, { name: "note", type: "str", description: 'A "note".', default: "it's" }];
+    await withItemTree({ fields, operations: ["get", "create"] }, async (out) => {
+      assert.equal(await ruffFormatDiff(out), "");
+      const probe = "import ast, sys; print([ast.literal_eval(k.value) for n in ast.walk(ast.parse(open(sys.argv[1]).read())) if isinstance(n, ast.Call) for k in n.keywords if k.arg == 'description'][0])";
+      const { stdout } = await promisify(execFile)(venv.python, ["-c", probe, join(out, "shop/schemas/item.py")]);
+      assert.equal(stdout.trimEnd(), long);
+    });
+  });
+
   it("summaries, descriptions and defaults with quotes, backslashes, \\N and NUL compile and read back as written", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "codegen-escape-"));
-    try {
-      const summary = 'x"""\nopen("/tmp/PWNED","w").write("x")\nasync def _z():\n    """';
-      const description = 'a \\N{BULLET} "b" \\ c\u0000';
-      const fallback = 'say "hi" \\N';
-      const config = join(dir, "config.json");
-      await writeFile(
-        config,
-        JSON.stringify({
-          module: "shop",
-          resources: [
-            {
-              model: "shop.models.Item",
-              fields: [{ name: "id", type: "uuid" }, { name: "title", type: "str", description, default: fallback }],
-              operations: [{ name: "get", summary }, "create"],
-            },
-          ],
-        }),
-      );
-      const be = (await discoverTargets()).find((target) => target.name === "be")!;
-      const out = join(dir, "out");
-      await generate({ target: be, configFile: config, outDir: out });
+    const summary = 'x"""\nopen("/tmp/PWNED","w").write("x")\nasync def _z():\n    """';
+    const description = 'a \\N{BULLET} "b" \\ c\u0000';
+    const fallback = 'say "hi" \\N';
+    const fields = [{ name: "id", type: "uuid" }, { name: "title", type: "str", description, default: fallback }];
+    await withItemTree({ fields, operations: [{ name: "get", summary }, "create"] }, async (out) => {
       // Every module compiles; the handler's docstring, the field's description and its default are the text as written.
       const probe = [
         "import ast, json, pathlib, sys",
@@ -126,8 +150,6 @@ describe("user text through the whole be target", () => {
       assert.equal(doc, docstringValue(summary, "    "));
       assert.equal(readDescription, description);
       assert.equal(readDefault, fallback);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -12,7 +12,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 
 import { evaluateConfigFile } from "../../../src/codegen/config.js";
 import { loadRegistry } from "../../../src/codegen/registry.js";
-import { BUILT_IN_OPTIONS } from "../../../src/targets/be/config/json-schema.js";
+import { BUILT_IN_MODIFIERS, BUILT_IN_OPTIONS } from "../../../src/targets/be/config/json-schema.js";
 import { discoverTargets, type Target } from "../../../src/codegen/target.js";
 import { runCodegen } from "../../helpers/codegen-cli.js";
 import { repoRoot } from "../../helpers/user-project.js";
@@ -31,6 +31,7 @@ const SEMANTIC_CASES: Record<string, string> = {
   "duplicate-resource-names": "resource names unique within an app: across entries, on derived values",
   "duplicate-resources": "resource names unique within an app: across entries, on derived values",
   "duplicate-route-prefixes": "route prefixes unique within an app: across entries",
+  "list-filter-problems": "filter and order fields must fit the resource's fields and types: a reference across the config",
   "field-default-wrong-type": "a default must suit the field's type: a rule across keys",
   "nested-field-in-action-params": "action params must be scalar: a rule across a list and its entries' type",
   "nested-field-in-create": "create fields must be scalar: a rule across the entry's type and its fields",
@@ -74,9 +75,10 @@ function schemaErrorCases(): CorpusCase[] {
     });
 }
 
+/** The backend configs of the examples (a front end's configs, under `frontend/`, are the fe target's). */
 function exampleConfigs(): string[] {
   return readdirSync(EXAMPLES, { recursive: true, encoding: "utf8" })
-    .filter((file) => /(^|\/)config\/[^/]+\.jsonnet$/.test(file))
+    .filter((file) => /(^|\/)config\/[^/]+\.jsonnet$/.test(file) && !/(^|\/)frontend\//.test(file))
     .sort()
     .map((file) => path.join(EXAMPLES, file));
 }
@@ -114,11 +116,12 @@ describe("codegen schema --target be, checked by ajv", () => {
     const dispatched = registry.entries.filter(([meta]) => meta.dispatchOn === "type");
     assert.deepEqual(
       Object.fromEntries(dispatched.map(([meta, cls]) => [meta.name, cls.Options])),
-      BUILT_IN_OPTIONS,
-      "config/json-schema.ts's BUILT_IN_OPTIONS must list each be operation selected by type, with its Options",
+      { ...BUILT_IN_OPTIONS, ...BUILT_IN_MODIFIERS },
+      "config/json-schema.ts's BUILT_IN_OPTIONS and BUILT_IN_MODIFIERS must list each be operation selected by type, with its Options",
     );
     const withEntry = (entry: object) => ({ module: "m", resources: [{ model: "m.M", fields: [{ name: "id", type: "uuid" }], operations: [entry] }] });
-    assert.match(schemaErrors(withEntry({ name: "list", max_limit: 0 })), /max_limit: must be >= 1/);
+    assert.match(schemaErrors(withEntry({ name: "list", modifiers: [{ type: "paginate", max_page_size: 0 }] })), /max_page_size: must be >= 1/);
+    assert.equal(schemaErrors(withEntry({ name: "list", modifiers: [{ type: "plugin_modifier", anything: 1 }] })), "", "a plugin's modifier is not the schema's to judge");
     assert.equal(schemaErrors(withEntry({ name: "x", type: "plugin_op", anything: 1 })), "", "a plugin's operation is not the schema's to judge");
   });
 

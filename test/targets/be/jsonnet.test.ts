@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import { Jsonnet } from "@hanazuki/node-jsonnet";
-import { ActionOptions, AuthConfig, DatabaseConfig, FieldSpec, ProjectConfig } from "../../../src/targets/be/config/schema.js";
+import { ActionOptions, AuthConfig, DatabaseConfig, FieldSpec, FilterConfig, OrderConfig, PaginateConfig, ProjectConfig } from "../../../src/targets/be/config/schema.js";
 
 const stdlibParent = fileURLToPath(new URL("../../../src/targets/be/jsonnet", import.meta.url));
 
@@ -152,3 +152,42 @@ describe("a config written with every helper", () => {
     assert.equal(resource.route_prefix, "/articles");
   });
 });
+
+describe("be/lists.libsonnet", () => {
+  test("searchable builds a list entry whose modifiers each parse, skipping empty ones", async () => {
+    const entry = (await evaluate(`
+      local l = import 'be/lists.libsonnet';
+      l.searchable(
+        filters=[l.freeText('title'), l.bool('published'), l.enum('status', 'shop.models.Status'), l.ref('maker_id', 'maker', ['eq']), l.selfRef(), l.literal('price', ['gte'], 'float')],
+        order=['price'], default='price', dir='desc', page_size=20,
+      )
+    `)) as { modifiers: { type: string }[] };
+    assert.deepEqual(
+      entry.modifiers.map((modifier) => modifier.type),
+      ["filter", "order", "paginate"],
+    );
+    assert.equal(FilterConfig.safeParse(entry.modifiers[0]).success, true);
+    assert.deepEqual(parseOk(OrderConfig, entry.modifiers[1]), { type: "order", fields: ["price"], default: "price", default_dir: "desc" });
+    assert.deepEqual(parseOk(PaginateConfig, entry.modifiers[2]), { type: "paginate", mode: "keyset", default_page_size: 20, max_page_size: 100 });
+    const plain = (await evaluate(`(import 'be/lists.libsonnet').searchable()`)) as { modifiers: { type: string }[] };
+    assert.deepEqual(plain.modifiers.map((modifier) => modifier.type), ["paginate"]);
+  });
+
+  test("f.link is a link field, its load given only when set", async () => {
+    const fields = await evaluate(`
+      local f = import 'be/fields.libsonnet';
+      [f.link('author', 'author'), f.link('tags', 'tag', many=true, load='selectin')]
+    `);
+    assert.deepEqual(fields, [
+      { name: "author", type: "link", references: "author", many: false },
+      { name: "tags", type: "link", references: "tag", many: true, load: "selectin" },
+    ]);
+    assert.equal(FieldSpec.safeParse((fields as unknown[])[0]).success, true);
+  });
+});
+
+function parseOk<T extends { safeParse(value: unknown): { success: boolean; data?: unknown } }>(schema: T, value: unknown): unknown {
+  const result = schema.safeParse(value);
+  assert.equal(result.success, true, JSON.stringify(value));
+  return result.data;
+}

@@ -6,12 +6,15 @@
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { ConfigError, type Target, discoverTargets, generate, planGeneration } from "../../../src/codegen/index.js";
+import { formatPythonFile } from "../../../src/formatters/python-layout/index.js";
+import { GENERATED_NAMES, modelRef } from "../../../src/targets/be/resource.js";
+import { repoRoot } from "../../helpers/user-project.js";
 import { pyright } from "../../support/python.js";
 import { type Venv, ensureVenv } from "../../support/venv.js";
 
@@ -157,5 +160,80 @@ describe("names generated code renames around", () => {
     assert.match(stdout, /'\/pages\/\{pk\}\/stamp'/);
     const types = await pyright(venv, project, ["shop"]);
     assert.ok(types.ok, types.output);
+  });
+});
+
+/** Every `from module import a, b as c` of a Python source, as [module, local name] pairs. */
+function fromImports(source: string): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const match of source.matchAll(/^from (\S+) import (\([^)]*\)|[^\n]+)/gm)) {
+    for (const item of match[2]!.replace(/[()]/g, "").split(",")) {
+      const words = item.trim().split(/\s+/);
+      if (words[0]) pairs.push([match[1]!, words[words.length - 1]!]);
+    }
+  }
+  return pairs;
+}
+
+describe("model classes named like what generated modules import", () => {
+  it("a model CurrentUser: discovery.py spells it with its module, keeping the auth dependency CurrentUser; routes alias it", async () => {
+    const file = join(dir, "current-user.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        module: "shop",
+        auth: { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "shop.auth.verify" },
+        resources: [
+          {
+            model: "shop.models.CurrentUser",
+            pk_type: "int",
+            fields: [{ name: "id", type: "int" }, { name: "name", type: "str" }],
+            operations: ["get", { name: "list", type: "list", modifiers: [{ type: "filter", fields: [{ name: "name", values: "free_text" }] }] }],
+          },
+        ],
+      }),
+    );
+    const { files } = await planGeneration({ target: be, configFile: file, outDir: join(dir, "current-user") });
+    const source = (path: string) => files.find((generated) => generated.path === path)!.content;
+    const discovery = source("discovery.py");
+    assert.deepEqual(fromImports(discovery).filter(([, name]) => name === "CurrentUser"), [["auth.dependencies", "CurrentUser"]]);
+    assert.match(discovery, /FreeTextSource\(shop\.models\.CurrentUser\.name, /);
+    assert.match(discovery, /current_user: CurrentUser\b/);
+    assert.match(source("shop/routes/current_user.py"), /^from shop\.models import CurrentUser as CurrentUserModel$/m);
+  });
+
+  it("every class the golden trees' routes, serializers, discovery.py and indexes.py import from fastapi, typing, sqlalchemy, auth, db or runtime is in GENERATED_NAMES", async () => {
+    const golden = join(repoRoot, "test", "golden", "be");
+    const checked = new Set<string>();
+    for (const entry of await readdir(golden, { recursive: true, withFileTypes: true })) {
+      const path = join(entry.parentPath, entry.name);
+      const folder = basename(dirname(path));
+      const imports = folder === "routes" || folder === "serializers" || ((entry.name === "discovery.py" || entry.name === "indexes.py") && folder !== "runtime");
+      if (!entry.isFile() || !entry.name.endsWith(".py") || !imports) continue;
+      for (const [module, name] of fromImports(await readFile(path, "utf8"))) {
+        // Models, the resources' own schemas and serializers, and CONSTANTS are named otherwise.
+        if (!/^[A-Z][a-z]/.test(name) && !/^[A-Z]{2,}[a-z]/.test(name)) continue;
+        if (/\.(models|schemas\.\w+|serializers\.\w+)$/.test(module)) continue;
+        assert.ok(GENERATED_NAMES.has(name), `${path} imports ${name} from ${module}: a model named ${name} would clash there`);
+        assert.notEqual(modelRef(`shop.models.${name}`).local, name);
+        checked.add(name);
+      }
+    }
+    assert.ok(checked.has("CurrentUser") && checked.has("Depends") && checked.has("ValuesPage"), [...checked].join(", "));
+  });
+});
+
+describe("an app module named like a generated package", () => {
+  it("runtime: the app's modules are laid out as ruff would, like any app's (only the helpers are copied as written)", async () => {
+    const file = join(dir, "runtime-app.json");
+    const long = { name: "a_field_name_long_enough_to_push_its_line_past_the_limit", type: "str", description: "x".repeat(60) };
+    await writeFile(
+      file,
+      JSON.stringify({ module: "runtime", resources: [{ model: "shop.models.Item", pk_type: "int", fields: [{ name: "id", type: "int" }, long], operations: ["get", "list", "create"] }] }),
+    );
+    const { files } = await planGeneration({ target: be, configFile: file, outDir: join(dir, "runtime-app") });
+    const appFiles = files.filter((generated) => /^runtime\/(routes|schemas|serializers)\//.test(generated.path));
+    assert.ok(appFiles.length >= 3, appFiles.map((generated) => generated.path).join(", "));
+    for (const generated of appFiles) assert.equal(await formatPythonFile(generated.path, generated.content), generated.content, `${generated.path} was not laid out`);
   });
 });

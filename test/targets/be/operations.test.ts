@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ConfigError, type GeneratedFile, type Target, discoverTargets, planGeneration } from "../../../src/codegen/index.js";
+import { flatPython } from "../../helpers/flat-python.js";
 
 let dir: string;
 let be: Target;
@@ -105,7 +106,7 @@ describe("operation options", () => {
   test("a misspelt option is reported at its own path, with every other problem", async () => {
     const error = await configError({
       module: "store",
-      resources: [article({ operations: ["get", { name: "list", max_limt: 5 }, { name: "go", type: "action", fn: "shop.actions.go" }] })],
+      resources: [article({ operations: ["get", { name: "list", max_limt: 5 }, { name: "go", type: "action", fn: "shop.actions.go", target: "row" }] })],
     });
     assert.deepEqual(
       error.issues.map((issue) => issue.path),
@@ -123,8 +124,17 @@ describe("operation options", () => {
 
 describe("routes", () => {
   test("list pages are bounded by the configured limits", async () => {
-    const generated = await files({ module: "store", resources: [article({ operations: [{ name: "list", default_limit: 20, max_limit: 40 }] })] });
-    assert.match(generated.get("store/routes/article.py")!.content, /limit: Annotated\[int, Query\(ge=1, le=40\)\] = 20/);
+    const list = { name: "list", modifiers: [{ type: "paginate", default_page_size: 20, max_page_size: 40 }] };
+    const generated = await files({ module: "store", resources: [article({ operations: [list] })] });
+    assert.match(flatPython(generated.get("store/schemas/article.py")!.content), /limit: int = Field\(default=20, ge=1, le=40, description="Rows per page, at most 40\."\)/);
+  });
+
+  test("an action whose params all have defaults takes an optional body; one required param makes it required", async () => {
+    const action = (params: object[]) => ({ name: "archive", type: "action", fn: "shop.actions.archive", target: "instance", params });
+    const optional = await files({ module: "store", resources: [article({ operations: [action([{ name: "reason", type: "str", default: "old" }, { name: "note", type: "str", nullable: true }])] })] });
+    assert.match(optional.get("store/routes/article.py")!.content, /params: Annotated\[ArchiveParams, Body\(default_factory=ArchiveParams\)\]/);
+    const required = await files({ module: "store", resources: [article({ operations: [action([{ name: "reason", type: "str" }, { name: "note", type: "str", nullable: true }])] })] });
+    assert.match(required.get("store/routes/article.py")!.content, /params: ArchiveParams,/);
   });
 
   test("without a get route, create answers 201 without a Location header", async () => {
@@ -148,5 +158,40 @@ describe("OpenAPI operation ids", () => {
     assert.deepEqual(ids("shop/routes/article.py"), ["shopGetArticle", "shopListArticles", "shopCreateArticle", "shopUpdateArticle", "shopDeleteArticle"]);
     assert.deepEqual(ids("shop/routes/tag.py"), ["listTags", "publishTag"]);
     assert.deepEqual(ids("archive/routes/article.py"), ["archiveGetArticle"]);
+  });
+});
+
+describe("rate_limit", () => {
+  const jwt = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "shop.auth.verify_credentials" };
+
+  test("keyed by user needs an authenticated route: a ConfigError at the entry, naming where the limit comes from", async () => {
+    const noAuth = await configError({ module: "store", resources: [article({ operations: ["get", { name: "list", rate_limit: { limit: "5/minute", key: "user" } }] })] });
+    assert.deepEqual(
+      noAuth.issues.map((issue) => `${issue.path}: ${issue.message}`),
+      ['resources[0].operations[1].rate_limit.key: rate_limit (from this operation) is keyed by "user", but the project sets no auth'],
+    );
+    const publicRoute = await configError({
+      auth: jwt,
+      rate_limit: { limit: "5/minute", key: "user" },
+      module: "store",
+      resources: [article({ operations: ["get", { name: "list", require_auth: false }] })],
+    });
+    assert.deepEqual(
+      publicRoute.issues.map((issue) => `${issue.path}: ${issue.message}`),
+      ['resources[0].operations[1]: rate_limit (from the project) is keyed by "user", but this operation sets require_auth: false'],
+    );
+  });
+
+  test("a project without a limit gets no rate-limit module, and a limited one only its limited routes", async () => {
+    const plain = await files({ module: "store", resources: [article()] });
+    assert.deepEqual([...plain.keys()].filter((path) => path.includes("rate_limit")), []);
+    const limited = await files({ module: "store", resources: [article({ rate_limit: "3/second", operations: ["get", { name: "list", rate_limit: false }] })] });
+    const module = limited.get("rate_limits.py")!.content;
+    assert.match(module, /limit_get_article = RateLimit\(\n {4}"store\.get_article", "3\/second", key=CLIENT_ADDRESS, engine=get_engine\n\)/);
+    assert.doesNotMatch(module, /list_articles/);
+    assert.ok(limited.has("runtime/rate_limit.py"));
+    const routes = limited.get("store/routes/article.py")!.content;
+    assert.match(routes, /dependencies=\[Depends\(limit_get_article\)\]/);
+    assert.match(routes, /@router\.get\("", operation_id="listArticles", responses=error_responses\(503\)\)/);
   });
 });

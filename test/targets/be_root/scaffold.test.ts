@@ -3,14 +3,13 @@
 // pyproject.toml pins exactly what the end-to-end tests run generated code against.
 
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { type Target, buildFiles, discoverTargets, loadConfig } from "../../../src/codegen/index.js";
 import { RootConfig } from "../../../src/targets/be_root/config.js";
 import { AUTH_REQUIREMENTS, DEV_REQUIREMENTS, RUNTIME_REQUIREMENTS, requirementName, runtimeRequirements } from "../../../src/targets/be_root/dependencies.js";
-import { generateInto } from "../../helpers/golden.js";
+import { generateFromConfig } from "../../helpers/golden.js";
 import { REQUIREMENTS } from "../../support/venv.js";
 
 const targets = await discoverTargets();
@@ -21,11 +20,8 @@ after(async () => {
 });
 
 async function scaffold(config: Record<string, unknown>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "codegen-be-root-"));
-  temps.push(dir);
-  await writeFile(join(dir, "root.json"), JSON.stringify(config));
-  const out = await generateInto("be_root", join(dir, "root.json"));
-  temps.push(out);
+  const { out, temps: made } = await generateFromConfig("be_root", config);
+  temps.push(...made);
   return out;
 }
 

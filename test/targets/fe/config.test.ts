@@ -14,6 +14,7 @@ describe("fe ProjectConfig", () => {
       output: "src/client",
       client: "@hey-api/client-fetch",
       tanstack_query: false,
+      pages_model: undefined,
     });
   });
 

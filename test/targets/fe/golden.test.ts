@@ -1,5 +1,6 @@
-// Golden trees of the fe target: the `openapi-ts.config.ts` of a front end,
-// compared byte for byte with test/golden/fe/. Regenerate with `npm run golden:update`.
+// Golden trees of the fe target: the `openapi-ts.config.ts` of a front end, and with
+// `pages` the blog's pages, compared byte for byte with test/golden/fe/. Regenerate with
+// `npm run golden:update`.
 
 import { join } from "node:path";
 import { test } from "node:test";
@@ -8,7 +9,7 @@ import { repoRoot } from "../../helpers/user-project.js";
 
 const configs = join(repoRoot, "test", "targets", "fe", "configs");
 
-for (const name of ["minimal", "query"]) {
+for (const name of ["minimal", "query", "pages"]) {
   test(`fe: the ${name} config matches its golden files byte for byte`, async (t) => {
     await assertGolden(t, "fe", name, join(configs, `${name}.jsonnet`));
   });

@@ -68,7 +68,7 @@ describe("package.json", () => {
   test("has the scripts the README names and pins every dependency exactly", () => {
     const manifest = JSON.parse(packageJson(parse(RootConfig, { name: "@acme/web" })));
     assert.equal(manifest.name, "@acme/web");
-    assert.deepEqual(Object.keys(manifest.scripts), ["dev", "build", "preview", "typecheck", "openapi-ts"]);
+    assert.deepEqual(Object.keys(manifest.scripts), ["dev", "build", "preview", "typecheck", "format", "format:check", "openapi-ts"]);
     assert.equal(manifest.scripts.typecheck, "tsc --noEmit");
     assert.ok("@tanstack/react-query" in manifest.dependencies);
     for (const version of [...Object.values(manifest.dependencies), ...Object.values(manifest.devDependencies)]) {
@@ -76,7 +76,7 @@ describe("package.json", () => {
     }
   });
 
-  test("leaves TanStack Query out when the config does", () => {
+  test("leaves TanStack Query and React Router (the pages' router) out when the config does", () => {
     const manifest = JSON.parse(packageJson(parse(RootConfig, { name: "web", tanstack_query: false })));
     assert.deepEqual(Object.keys(manifest.dependencies), ["react", "react-dom"]);
   });

@@ -1,10 +1,10 @@
 // The fe_root scaffold beyond its golden files: every file is the user's (skip, no banner),
 // and the starter config/fe.jsonnet is a valid `fe` config agreeing with the scaffold (the
-// client's base URL is the proxied prefix, the document comes from the backend). The fe
+// client's base URL is the proxied prefix, the document is the saved openapi.json). The fe
 // target's own file, by contrast, is regenerated on every run.
 
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -12,6 +12,7 @@ import { type Target, buildFiles, discoverTargets, loadConfig } from "../../../s
 import { ProjectConfig } from "../../../src/targets/fe/config.js";
 import { RootConfig } from "../../../src/targets/fe_root/config.js";
 import { generateInto } from "../../helpers/golden.js";
+import { repoRoot } from "../../helpers/user-project.js";
 
 const targets = await discoverTargets();
 const byName = (name: string): Target => targets.find((target) => target.name === name)!;
@@ -25,7 +26,20 @@ describe("fe_root scaffold", () => {
     const files = await buildFiles(byName("fe_root"), RootConfig.parse({ name: "web" }));
     assert.deepEqual(
       files.map((file) => file.path),
-      [".gitignore", ".nvmrc", "README.md", "config/fe.jsonnet", "index.html", "package.json", "src/App.tsx", "src/main.tsx", "tsconfig.json", "vite.config.ts"],
+      [
+        ".gitignore",
+        ".nvmrc",
+        ".prettierignore",
+        ".prettierrc.json",
+        "README.md",
+        "config/fe.jsonnet",
+        "index.html",
+        "package.json",
+        "src/App.tsx",
+        "src/main.tsx",
+        "tsconfig.json",
+        "vite.config.ts",
+      ],
     );
     for (const file of files) {
       assert.equal(file.ifExists, "skip", file.path);
@@ -40,14 +54,20 @@ describe("fe_root scaffold", () => {
       await writeFile(join(dir, "root.json"), JSON.stringify({ name: "web", backend_url: "http://127.0.0.1:9000", api_prefix: "/backend", tanstack_query }));
       const out = await generateInto("fe_root", join(dir, "root.json"));
       temps.push(out);
-      const fe = await loadConfig(join(out, "config", "fe.jsonnet"), byName("fe"), { stdlibTargets: targets });
-      assert.deepEqual(fe, {
-        input: "http://127.0.0.1:9000/openapi.json",
+      // The README's first step: save the backend's document as openapi.json.
+      await copyFile(join(repoRoot, "test", "targets", "fe", "configs", "blog.openapi.json"), join(out, "openapi.json"));
+      const { pages_model, ...fe } = await loadConfig(join(out, "config", "fe.jsonnet"), byName("fe"), { stdlibTargets: targets });
+      const { pages, ...openapiTs } = fe;
+      assert.deepEqual(openapiTs, {
+        input: "openapi.json",
         output: "src/client",
         client: "@hey-api/client-fetch",
         base_url: "/backend",
         tanstack_query,
       });
+      // With TanStack Query the starter asks for the pages, titled like the scaffold.
+      assert.equal(pages !== undefined, tanstack_query);
+      assert.equal(pages_model?.title, tanstack_query ? "web" : undefined);
     });
   }
 });

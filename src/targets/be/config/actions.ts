@@ -5,7 +5,9 @@
 import { z } from "zod";
 import { Name } from "../../../codegen/index.js";
 import { ParamList } from "./fields.js";
-import { DottedPath, Identifier, Slug, maxBodySizeAt } from "./primitives.js";
+import { DottedPath, Identifier, Slug, SnakeName, maxBodySizeAt } from "./primitives.js";
+import { RateLimitSetting } from "./rate-limit.js";
+import { kilnKeys } from "./kiln.js";
 
 /** Where an action is mounted: on one instance, or on the collection. */
 export const ActionTarget = z.enum(["instance", "collection"]);
@@ -33,7 +35,11 @@ export const ActionOptions = z
       description: "The function to call: instance first, then the params by name, the session and, with `pass_user`, the user.",
       examples: ["blog.actions.publish_article"],
     }),
-    target: ActionTarget.meta({ description: "Mount on one instance (`POST {prefix}/{pk}/{slug}`) or on the collection (`POST {prefix}/{slug}`)." }),
+    target: ActionTarget.default("instance").meta({
+      description:
+        "Mount on one instance (`POST {prefix}/{pk}/{slug}`) or on the collection (`POST {prefix}/{slug}`). Left out (as kiln " +
+        "configs do: kiln reads it from the function's signature), `instance`, with a warning.",
+    }),
     params: ParamList.default(() => []).meta({ description: "Typed body parameters, passed to the function by name; scalar fields only." }),
     status_code: z
       .int()
@@ -59,9 +65,14 @@ export const ActionOptions = z
       description: "Generate tests for this endpoint. Default: the resource's, else the app's, else the project's `generate_tests`.",
     }),
     max_body_size: maxBodySizeAt("this endpoint", "the resource's, else the app's, else the project's"),
+    rate_limit: RateLimitSetting.optional(),
     pass_user: z.boolean().default(false).meta({
       description: "Pass the authenticated user to the function as `current_user=`; the endpoint must then require a user (checked before anything is generated).",
     }),
+    representation: SnakeName.optional().meta({
+      description: 'With response "instance": the representation the action answers with. Default: the resource\'s `default_representation`.',
+    }),
+    ...kilnKeys("operation"),
   })
   .superRefine((action, ctx) => {
     // The function receives these by keyword after the params: a param of the same name could never be passed.
@@ -82,6 +93,9 @@ export const ActionOptions = z
         path: ["status_code"],
         message: `204 No Content sends no body, but this action's response is "${response}": set response: "none" or pick another status`,
       });
+    }
+    if (action.representation !== undefined && response !== "instance") {
+      ctx.addIssue({ code: "custom", path: ["representation"], message: `only applies to response "instance" (this action's response is "${response}")` });
     }
   })
   .meta({

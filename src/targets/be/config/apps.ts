@@ -5,10 +5,12 @@
 import { z } from "zod";
 import { scoped } from "../../../codegen/index.js";
 import { findDuplicates } from "./duplicates.js";
+import { KilnVersion } from "./kiln.js";
 import { MountPrefix, PythonName, maxBodySizeAt } from "./primitives.js";
 import { recordDefaulted, wasDefaulted } from "./provenance.js";
 import { checkReferences } from "./references.js";
 import { ResourceConfig } from "./resources.js";
+import { RateLimitSetting } from "./rate-limit.js";
 
 /**
  * Adds an issue for each resource of one app whose name or route prefix an earlier one
@@ -48,12 +50,14 @@ export const AppConfig = z
     generate_tests: z.boolean().optional().meta({
       description: "Generate tests for this app's endpoints (a resource's or operation entry's own value wins). Default: the project's `generate_tests`.",
     }),
+    rate_limit: RateLimitSetting.optional(),
     require_auth: z.boolean().optional().meta({
       description:
         "Whether this app's handlers require an authenticated user, with `auth` only (a resource's or operation entry's own value wins). " +
         "Default: the project's `require_auth`.",
     }),
     max_body_size: maxBodySizeAt("this app's endpoints", "the project's"),
+    version: KilnVersion,
   })
   .superRefine((app, ctx) => checkAppResources(app.resources, ctx, ["resources"]))
   .meta({ id: "AppConfig", description: "The contents of an app: one Python package of the generated backend." });

@@ -4,6 +4,7 @@
 // with the key in `secret_env`), or the user's own `get_current_user_fn`, which replaces it.
 
 import { z } from "zod";
+import { KilnSources, kilnKeys } from "./kiln.js";
 import { DottedPath, EnvVarName, NonEmptyString, UrlPath } from "./primitives.js";
 
 /** JWT signing algorithms PyJWT supports. HS* sign with a shared secret, the others with a PEM private key. */
@@ -83,6 +84,8 @@ const AuthObject = z.strictObject({
   audience: NonEmptyString.optional().meta({
     description: "`aud` claim set on issued tokens and required on received ones; without it, a token carrying any `aud` is refused. Default: none.",
   }),
+  sources: KilnSources,
+  ...kilnKeys("auth"),
 });
 type AuthObject = z.output<typeof AuthObject>;
 

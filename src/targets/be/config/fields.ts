@@ -7,17 +7,17 @@ import { findDuplicates } from "./duplicates.js";
 import { withArticle } from "./naming.js";
 import { DottedPath, PythonName, SnakeName } from "./primitives.js";
 
-export const FieldType = z.enum(["uuid", "str", "email", "int", "float", "bool", "datetime", "date", "json", "nested"]).meta({
+export const FieldType = z.enum(["uuid", "str", "email", "int", "float", "bool", "datetime", "date", "json", "nested", "link"]).meta({
   description:
     "Decides the Python annotation: `uuid` → `uuid.UUID`, `str`, `email` (an e-mail validated `str`), `int`, `float`, `bool`, " +
     "`datetime` → `datetime.datetime`, `date` → `datetime.date`, `json` → `dict[str, Any]`; `nested` dumps a related model " +
-    "inline, in `get` and `list` only.",
+    "inline and `link` shows a related row as a link object (`{ type, id, label }`), both in read shapes only.",
   examples: ["str"],
 });
 export type FieldType = z.output<typeof FieldType>;
 
-/** Every field type but `nested`: what request bodies and action parameters may use. */
-export const ScalarFieldType = FieldType.exclude(["nested"]);
+/** Every field type but `nested` and `link`: what request bodies and action parameters may use. */
+export const ScalarFieldType = FieldType.exclude(["nested", "link"]);
 export type ScalarFieldType = z.output<typeof ScalarFieldType>;
 
 /** Eager-loading strategy of a nested field (described at the field's `load`). */
@@ -45,17 +45,18 @@ const coreKeys = {
     description:
       "Scalar fields only: the resource of the same app whose primary key this field holds. Generated tests create that " +
       "resource first (through its `create` route) and send its key here; it adds no foreign key (the model declares " +
-      "those). An operation's own `fields` inherit it from the resource field of the same name.",
+      "those). An operation's own `fields` inherit it from the resource field of the same name. " +
+      "Link fields, required there: the resource whose link objects the field shows (it must set `link`).",
     examples: ["author"],
   }),
 };
 
 const nestedKeys = {
   model: DottedPath.optional().meta({ description: "Nested fields only, and required there: the related model class.", examples: ["blog.models.Author"] }),
-  many: z.boolean().optional().meta({ description: "Nested fields only: the relationship is a collection (the value is a list).", default: false }),
+  many: z.boolean().optional().meta({ description: "Nested and link fields only: the relationship is a collection (the value is a list).", default: false }),
   load: LoadStrategy.optional().meta({
     description:
-      "Nested fields only: the eager-loading strategy. `selectin` issues one extra SELECT per level (safe for scalar and " +
+      "Nested and link fields only: the eager-loading strategy (default `selectin`; `joined` for a single link). `selectin` issues one extra SELECT per level (safe for scalar and " +
       "collection relationships), `joined` a JOIN (best for many-to-one and one-to-one), `subquery` a correlated subquery; " +
       "levels may differ.",
     default: "selectin",
@@ -87,10 +88,26 @@ export interface NestedField extends ResolvedFieldCore {
 }
 
 /**
+ * A parsed link field: the related row (or rows, with `many`) of the relationship `name`,
+ * shown as the link objects of the resource named by `references`.
+ */
+export interface LinkField extends ResolvedFieldCore {
+  type: "link";
+  references: string;
+  many: boolean;
+  load: LoadStrategy;
+}
+
+/**
  * A parsed field. The recursion (`fields` of a nested field) needs this one explicit type;
  * every part of it is derived from the zod keys above.
  */
-export type FieldSpec = ScalarField | NestedField;
+export type FieldSpec = ScalarField | NestedField | LinkField;
+
+/** Whether a field holds a plain value (not a nested dump or a link): what bodies and params may use. */
+export function isScalar(field: FieldSpec): field is ScalarField {
+  return field.type !== "nested" && field.type !== "link";
+}
 
 /** A field as written in a config. */
 export type FieldSpecInput = z.input<typeof FieldCore> &
@@ -119,6 +136,15 @@ export const FieldSpec: FieldSpecSchema = FieldSpecObject.superRefine((field, ct
     if (field.references !== undefined) {
       ctx.addIssue({ code: "custom", path: ["references"], message: "only allowed on scalar fields: a nested field holds no key" });
     }
+  } else if (field.type === "link") {
+    if (field.references === undefined) {
+      ctx.addIssue({ code: "custom", path: ["references"], message: "required for a link field: the resource whose links it shows (it needs a link config)" });
+    }
+    for (const key of ["model", "fields"] as const) {
+      if (field[key] !== undefined) {
+        ctx.addIssue({ code: "custom", path: [key], message: "only allowed on nested fields: a link field shows the referenced resource's link" });
+      }
+    }
   } else {
     for (const key of ["model", "fields", "many", "load"] as const) {
       if (field[key] !== undefined) {
@@ -131,7 +157,7 @@ export const FieldSpec: FieldSpecSchema = FieldSpecObject.superRefine((field, ct
   .meta({
     description:
       "A field of a resource's read shape, of an operation's field override, or an action parameter. " +
-      "`model`, `fields`, `many` and `load` belong to nested fields only; `references` to scalar fields only.",
+      "`model`, `fields`, `many` and `load` belong to nested fields only; `references` to scalar and link fields only.",
     examples: [
       { name: "title", type: "str", description: "Headline" },
       { name: "author", type: "nested", model: "blog.models.Author", fields: [{ name: "name", type: "str" }], load: "joined" },
@@ -147,6 +173,11 @@ function resolveField(field: FieldSpecObject): FieldSpec {
     ...(field.default !== undefined && { default: field.default }),
     ...(field.description !== undefined && { description: field.description }),
   };
+  if (field.type === "link") {
+    if (field.references === undefined) throw new Error("bug: link field passed its checks without references");
+    const many = field.many ?? false;
+    return { name: field.name, type: "link", ...core, references: field.references, many, load: field.load ?? (many ? "selectin" : "joined") };
+  }
   if (field.type !== "nested") {
     return { name: field.name, type: field.type, ...core, ...(field.references !== undefined && { references: field.references }) };
   }
@@ -195,10 +226,11 @@ const expectedDefault: Record<FieldType, string> = {
   date: 'an ISO 8601 date string like "2024-01-31"',
   json: "a JSON object",
   nested: "",
+  link: "",
 };
 
 function defaultProblem(type: FieldType, value: JsonValue): string | undefined {
-  if (type === "nested") return "nested fields take no default";
+  if (type === "nested" || type === "link") return `${type} fields take no default`;
   const format = defaultFormats[type];
   if (format?.safeParse(value).success) return undefined;
   return `${withArticle(type)} field's default must be ${expectedDefault[type]}`;
@@ -231,7 +263,7 @@ export const FieldList: z.ZodArray<FieldSpecSchema> = z
  */
 export function rejectNested(fields: readonly FieldSpec[], ctx: z.RefinementCtx, path: readonly PropertyKey[], message: string): void {
   fields.forEach((field, index) => {
-    if (field.type === "nested") ctx.addIssue({ code: "custom", path: [...path, index, "type"], message });
+    if (!isScalar(field)) ctx.addIssue({ code: "custom", path: [...path, index, "type"], message: message.replace("nested", field.type) });
   });
 }
 

@@ -1,11 +1,15 @@
 // Operation entries of a resource and the options of the CRUD operations. A resource keeps
 // each entry's own options untouched; the operation named by `type` validates them with
 // its `Options` schema (`CrudOptions`, `ListOptions`, `ActionOptions`), at the same path.
+// An entry's `modifiers` are a scope of their own (see modifiers.ts).
 
 import { z } from "zod";
 import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
-import { Identifier, maxBodySizeAt } from "./primitives.js";
+import { kilnKeys } from "./kiln.js";
+import { ModifierList } from "./modifiers.js";
+import { Identifier, SnakeName, maxBodySizeAt } from "./primitives.js";
 import { recordDefaulted } from "./provenance.js";
+import { RateLimitSetting } from "./rate-limit.js";
 
 const OperationObject = z
   .looseObject({
@@ -14,6 +18,7 @@ const OperationObject = z
       examples: ["list_published"],
     }),
     type: Identifier.optional().meta({ description: "The operation to run. Default: `name`." }),
+    modifiers: ModifierList.optional().meta({ description: "Modifiers of the entry (lists only): filter, order, paginate, or types packages add." }),
   })
   .meta({
     id: "OperationEntry",
@@ -30,28 +35,13 @@ export const OperationConfig = z
   })
   .meta({
     description: "An operation name (`\"get\"`), or an object `{ name, type?, ...options }`.",
-    examples: ["get", { name: "list_published", type: "list", max_limit: 20 }],
+    examples: ["get", { name: "list_published", type: "list", modifiers: [{ type: "paginate", max_page_size: 20 }] }],
   })
   .transform((entry): OperationEntry => {
     if (typeof entry === "string") return recordDefaulted({ name: entry, type: entry }, ["name", "type"]);
     return recordDefaulted({ ...entry, type: entry.type ?? entry.name }, entry.type === undefined ? ["type"] : []);
   });
 export type OperationConfig = z.output<typeof OperationConfig>;
-
-const modifierKeys = {
-  default_limit: z.int().min(1).default(50).meta({ description: "Page size when the request gives no `limit`; at most `max_limit`." }),
-  max_limit: z.int().min(1).default(100).meta({ description: "Largest `limit` a request may ask for: a list never scans a whole table." }),
-};
-
-function checkLimits(modifiers: { default_limit: number; max_limit: number }, ctx: z.RefinementCtx): void {
-  if (modifiers.default_limit > modifiers.max_limit) {
-    ctx.addIssue({ code: "custom", path: ["default_limit"], message: `must not exceed max_limit (${modifiers.max_limit})` });
-  }
-}
-
-/** Modifiers of a list operation: paging bounds. Rows are ordered by primary key (keyset pagination). */
-export const ModifierConfig = z.strictObject(modifierKeys).superRefine(checkLimits);
-export type ModifierConfig = z.output<typeof ModifierConfig>;
 
 /** The five CRUD operations. */
 export const CrudOperationType = z.enum(["get", "list", "create", "update", "delete"]);
@@ -62,9 +52,10 @@ const crudKeys = {
   type: CrudOperationType.meta({ description: "The operation. Default: `name`." }),
   fields: FieldList.optional().meta({
     description:
-      "`create` and `update` only: the scalar fields of the request body, instead of the resource's. `get` and `list` " +
-      "answer with the resource's read shape and `delete` returns no body, so they take no `fields`. " +
-      "Default: the resource's scalar fields.",
+      "`create` and `update`: the scalar fields of the request body, instead of the resource's (default: every scalar field of " +
+      "the resource but a `uuid` or `int` primary key, which the database generates; `created_at`-style columns too, so list " +
+      "the fields clients may send). `get` and `list`: only on a resource without `fields` (kiln's style), whose read shape they make together. " +
+      "`delete` returns no body and takes none.",
   }),
   summary: z.string().optional().meta({ description: "The endpoint's summary in OpenAPI." }),
   require_auth: z.boolean().optional().meta({
@@ -76,22 +67,25 @@ const crudKeys = {
     description: "Generate tests for this endpoint. Default: the resource's, else the app's, else the project's `generate_tests`.",
   }),
   max_body_size: maxBodySizeAt("this endpoint", "the resource's, else the app's, else the project's"),
+  representation: SnakeName.optional().meta({
+    description: "get, list, create and update: the representation the endpoint answers with (see the resource's `representations`). Default: the resource's `default_representation`.",
+    examples: ["summary"],
+  }),
+  rate_limit: RateLimitSetting.optional(),
+  ...kilnKeys("operation"),
 };
 
-function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[] }, ctx: z.RefinementCtx): void {
+function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[]; representation?: string }, ctx: z.RefinementCtx): void {
+  if (options.type === "delete" && options.representation !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["representation"], message: "delete returns no body: representation has no effect here" });
+  }
   if (options.fields === undefined) return;
   if (options.type === "create" || options.type === "update") {
     rejectNested(options.fields, ctx, ["fields"], "nested fields are only allowed in get and list");
   } else if (options.type === "delete") {
     ctx.addIssue({ code: "custom", path: ["fields"], message: "delete returns no body: fields has no effect here" });
-  } else {
-    // Every route of a resource answers with one read schema, so get and list share it.
-    ctx.addIssue({
-      code: "custom",
-      path: ["fields"],
-      message: `${options.type} answers with the resource's read shape: set the resource's fields instead`,
-    });
   }
+  // get and list fields make the read shape of a resource without fields (config/operation-fields.ts); the resource checks them.
 }
 
 /** Options of `get`, `create`, `update` and `delete` (and the CRUD keys of `list`). */
@@ -104,17 +98,20 @@ export const CrudOptions = z
   });
 export type CrudOptions = z.output<typeof CrudOptions>;
 
-/** Options of `list`: the CRUD keys plus the list modifiers. */
+/** Options of `list`: the CRUD keys plus its modifiers (filter, order, paginate, …). */
 export const ListOptions = z
-  .strictObject({ ...crudKeys, type: z.literal("list").meta({ description: "The operation. Default: `name`." }), ...modifierKeys })
+  .strictObject({
+    ...crudKeys,
+    type: z.literal("list").meta({ description: "The operation. Default: `name`." }),
+    modifiers: ModifierList.default(() => []).meta({ description: "What clients may do with the list: filter, order, paginate, or modifier types packages add." }),
+  })
   .superRefine((options, ctx) => {
     checkCrudFields(options, ctx);
-    checkLimits(options, ctx);
   })
   .meta({
     description:
-      "Options of `list`. Rows are ordered by primary key and pages are keyset-paginated (`WHERE pk > <cursor>`), " +
-      "so rows inserted or deleted between requests never shift a page.",
-    examples: [{ name: "list", default_limit: 20, max_limit: 50 }],
+      "Options of `list`. Without an `order` modifier rows come in primary-key order; without a `paginate` modifier a page " +
+      "walks keyset pages of the paginate defaults (see docs/be.md, Lists).",
+    examples: [{ name: "list", modifiers: [{ type: "filter", fields: [{ name: "status", values: "literal" }] }, { type: "paginate", default_page_size: 20 }] }],
   });
 export type ListOptions = z.output<typeof ListOptions>;

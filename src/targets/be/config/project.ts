@@ -4,12 +4,15 @@
 // the user wrote (`resources[2]`, not `apps[0].config.resources[2]`).
 
 import { z } from "zod";
-import { scoped, sourcePath } from "../../../codegen/index.js";
+import { UserTemplatesConfig, scoped, sourcePath } from "../../../codegen/index.js";
 import { App, checkAppResources } from "./apps.js";
 import { AuthConfig } from "./auth.js";
 import { DatabaseConfig } from "./database.js";
 import { findDuplicates } from "./duplicates.js";
+import { KilnFramework, KilnVersion } from "./kiln.js";
 import { DEFAULT_MAX_BODY_SIZE, MountPrefix, PackagePath, PythonName } from "./primitives.js";
+import { RateLimitSetting, TrustedProxy } from "./rate-limit.js";
+import { TelemetryConfig } from "./telemetry.js";
 import { wasDefaulted } from "./provenance.js";
 import { ResourceConfig } from "./resources.js";
 
@@ -64,6 +67,15 @@ const ProjectObject = z
           "`runtime/idempotency.py`'s `metadata` (add it to your migrations). Default: one day.",
         examples: [3600],
       }),
+    user_templates: UserTemplatesConfig.optional(),
+    rate_limit: RateLimitSetting.optional(),
+    telemetry: TelemetryConfig.optional().meta({ description: "OpenTelemetry (docs/telemetry.md). Default: none, and no telemetry code." }),
+    trusted_proxies: z.array(TrustedProxy).default([]).meta({
+      description:
+        "Proxies whose `X-Forwarded-For` a rate limit keyed by `\"ip\"` believes: the client is the rightmost address no trusted " +
+        "proxy holds. Default: none (the peer's address is the client's).",
+      examples: [["10.0.0.0/8"]],
+    }),
     apps: AppList.optional().meta({
       description: "The apps of a multi-app project; app modules and app prefixes are unique. Not with `module`, `resources` or `prefix`.",
     }),
@@ -76,6 +88,8 @@ const ProjectObject = z
     prefix: MountPrefix.optional().meta({
       description: 'Single-app shorthand: the URL prefix of every route. Default: `""` (routes at the root, e.g. `/articles`).',
     }),
+    version: KilnVersion,
+    framework: KilnFramework,
   })
   .meta({
     description:
@@ -218,6 +232,10 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
     package_prefix: project.package_prefix,
     databases: project.databases ?? [defaultDatabase()],
     ...(project.auth !== undefined && { auth: project.auth }),
+    ...(project.user_templates !== undefined && { user_templates: project.user_templates }),
+    ...(project.rate_limit !== undefined && { rate_limit: project.rate_limit }),
+    ...(project.telemetry !== undefined && { telemetry: project.telemetry }),
+    trusted_proxies: project.trusted_proxies,
     generate_tests: project.generate_tests,
     require_auth: project.require_auth,
     max_body_size: project.max_body_size,

@@ -5,16 +5,17 @@
 // form a cycle (nothing could be created first).
 
 import type { z } from "zod";
-import { type FieldSpec, FieldList, ParamList, type ScalarField } from "./fields.js";
+import { type FieldSpec, FieldList, ParamList, type ScalarField, isScalar } from "./fields.js";
 import { defaultResourceName, withArticle } from "./naming.js";
-import { DottedPath } from "./primitives.js";
 import type { OperationConfig } from "./operations.js";
+import { DottedPath } from "./primitives.js";
 
 /** The parts of a parsed resource the reference rules read. */
 export interface ReferencingResource {
   /** Undefined while the resource's own defaults are not filled yet (cross-checks run first). */
   name?: string;
   model?: string;
+  link?: unknown;
   pk: string;
   pk_type: string;
   fields: FieldSpec[];
@@ -44,18 +45,18 @@ export function createBodyFields(resource: ReferencingResource): ScalarField[] |
   if (entry === undefined) return undefined;
   if (entry.fields === undefined) {
     const generatedPk = resource.pk_type !== "str";
-    return list(resource.fields).filter((field): field is ScalarField => field.type !== "nested" && !(generatedPk && field.name === resource.pk));
+    return list(resource.fields).filter((field): field is ScalarField => isScalar(field) && !(generatedPk && field.name === resource.pk));
   }
   const parsed = FieldList.safeParse(entry.fields);
   if (!parsed.success) return undefined;
-  return parsed.data.filter((field): field is ScalarField => field.type !== "nested").map((field) => inheritReference(field, resource.fields));
+  return parsed.data.filter(isScalar).map((field) => inheritReference(field, resource.fields));
 }
 
 /** `field`, with the `references` of the resource field of the same name when it has none. */
 export function inheritReference(field: ScalarField, resourceFields: readonly FieldSpec[]): ScalarField {
   if (field.references !== undefined) return field;
   const own = list(resourceFields).find((candidate) => candidate.name === field.name);
-  return own?.type !== "nested" && own?.references !== undefined ? { ...field, references: own.references } : field;
+  return own !== undefined && isScalar(own) && own.references !== undefined ? { ...field, references: own.references } : field;
 }
 
 /** A field list of a resource, where the user wrote it. */
@@ -82,14 +83,23 @@ function quoted(names: readonly string[]): string {
   return names.map((name) => `"${name}"`).join(", ");
 }
 
+// A resource whose model path is malformed has its own error: it names no resource here.
+function resourceNames(resources: readonly ReferencingResource[]): string[] {
+  return resources.flatMap((resource) => resource.name ?? (DottedPath.safeParse(resource.model).success ? [defaultResourceName(resource.model as string)] : []));
+}
+
+/** The problem with a link field showing links of `name` among `resources`, or undefined. */
+function linkProblem(name: string, resources: readonly ReferencingResource[]): string | undefined {
+  const target = resources.find((resource) => resource.name === name);
+  if (target === undefined) return `unknown resource "${name}"; resources of this app: ${quoted(resourceNames(resources))}`;
+  if (target.link === undefined) return `resource "${name}" has no link: set link: { name: <its label field> } on it`;
+  return undefined;
+}
+
 /** The problem with `field` referencing `name` among `resources`, or undefined. */
 function referenceProblem(field: ScalarField, name: string, resources: readonly ReferencingResource[]): string | undefined {
   const target = resources.find((resource) => resource.name === name);
-  if (target === undefined) {
-    // A resource whose model path is malformed has its own error: it names no resource here.
-    const names = resources.flatMap((resource) => resource.name ?? (DottedPath.safeParse(resource.model).success ? [defaultResourceName(resource.model as string)] : []));
-    return `unknown resource "${name}"; resources of this app: ${quoted(names)}`;
-  }
+  if (target === undefined) return `unknown resource "${name}"; resources of this app: ${quoted(resourceNames(resources))}`;
   if (createEntry(target) === undefined) {
     return `resource "${name}" has no create operation: tests create the referenced resource first, through its create route`;
   }
@@ -113,7 +123,7 @@ export function checkReferences(resources: readonly ReferencingResource[], ctx: 
     for (const at of fieldLists(resource, [...path, index])) {
       at.fields.forEach((field, fieldIndex) => {
         if (field?.type === "nested" || typeof field?.references !== "string") return;
-        const problem = referenceProblem(field, field.references, resources);
+        const problem = field.type === "link" ? linkProblem(field.references, resources) : referenceProblem(field, field.references, resources);
         if (problem) ctx.addIssue({ code: "custom", path: [...at.path, fieldIndex, "references"], message: problem });
       });
       checkNestedFieldsOf(at.fields, ctx, at.path);
@@ -126,7 +136,7 @@ function checkNestedFieldsOf(fields: readonly FieldSpec[], ctx: z.RefinementCtx,
   fields.forEach((field, index) => {
     if (field?.type !== "nested") return;
     list(field.fields).forEach((sub, subIndex) => {
-      if (sub?.type !== "nested" && sub?.references !== undefined) {
+      if (sub !== undefined && isScalar(sub) && sub.references !== undefined) {
         ctx.addIssue({
           code: "custom",
           path: [...path, index, "fields", subIndex, "references"],

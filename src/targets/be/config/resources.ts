@@ -6,11 +6,16 @@ import { z } from "zod";
 import { scoped } from "../../../codegen/index.js";
 import { actionSlug } from "./actions.js";
 import { findDuplicates } from "./duplicates.js";
-import { FieldList } from "./fields.js";
-import { defaultResourceName, defaultRoutePrefix } from "./naming.js";
+import { type FieldSpec, FieldList, isScalar } from "./fields.js";
+import { kilnKeys } from "./kiln.js";
+import { defaultResourceName, defaultRoutePrefix, withArticle } from "./naming.js";
+import { readShapeFromOperations } from "./operation-fields.js";
 import { OperationConfig } from "./operations.js";
 import { DottedPath, PythonName, SnakeName, UrlPath, isDunder, maxBodySizeAt } from "./primitives.js";
+import { LinksConfig, READ_REPRESENTATION, RepresentationList } from "./representations.js";
+import { SearchConfig } from "./search.js";
 import { recordDefaulted, wasDefaulted } from "./provenance.js";
+import { RateLimitSetting } from "./rate-limit.js";
 
 /** Types a primary key may have. */
 export const PkType = z.enum(["uuid", "int", "str"]);
@@ -34,8 +39,18 @@ export const ResourceConfig = z
         "slug of the model class (`StockMovement` → `/stock-movements`, `Category` → `/categories`, `Address` → `/addresses`); " +
         "set it for irregular plurals (`Person` → `/people`).",
     }),
-    pk: PythonName.default("id").meta({ description: "Primary-key attribute of the model." }),
-    pk_type: PkType.default("uuid").meta({
+    pk: z
+      .union([
+        PythonName,
+        z.strictObject({
+          name: PythonName.meta({ description: "Primary-key attribute of the model." }),
+          type: PkType.meta({ description: "Type of the primary key." }),
+        }),
+      ])
+      .default("id")
+      .meta({ description: "Primary-key attribute of the model; kiln's `{ name, type }` form sets `pk_type` too.", examples: ["id", { name: "id", type: "int" }] }),
+    pk_type: PkType.optional().meta({
+      default: "uuid",
       description: "Type of the primary key (the `{pk}` path parameter). When `fields` lists the primary key, its type must be this.",
     }),
     db_key: z.string().optional().meta({ description: "Key of the database holding the model, one of `databases`. Default: the default database." }),
@@ -43,19 +58,31 @@ export const ResourceConfig = z
       description:
         "Generate `{module}/tests/test_{name}.py` for this resource (an operation entry's own value wins). Default: the app's, else the project's `generate_tests`.",
     }),
+    rate_limit: RateLimitSetting.optional(),
     require_auth: z.boolean().optional().meta({
       description:
         "Whether the resource's handlers require an authenticated user. Only has an effect when the project sets `auth`; " +
         "an operation entry's own `require_auth` wins over it. Default: the app's, else the project's `require_auth`.",
     }),
     max_body_size: maxBodySizeAt("this resource's endpoints", "the app's, else the project's"),
-    fields: FieldList.meta({
-      description: "The read shape: the fields of `get` and `list` responses, and the fields every other operation uses unless it overrides them.",
+    fields: FieldList.optional().meta({
+      description:
+        "The read shape: the fields of `get` and `list` responses, and the fields every other operation uses unless it overrides them. " +
+        "Default (kiln's style, fields per operation): the fields of the `get` and `list` entries together, else the primary key " +
+        "and the fields of `create` and `update`.",
     }),
     operations: OperationList.meta({ description: "What the resource serves: operation names (`\"get\"`) or entries with options." }),
+    search: SearchConfig.optional(),
+    link: LinksConfig.optional(),
+    representations: RepresentationList.default(() => []).meta({ description: "Named response shapes besides `read` (the resource's `fields`); entries pick one with `representation`." }),
+    default_representation: SnakeName.default(READ_REPRESENTATION).meta({ description: "The representation entries answer with when they name none." }),
+    ...kilnKeys("resource"),
   })
   .superRefine((resource, ctx) => {
     checkOperations(resource.operations, ctx);
+    // A resource without `fields` (kiln's style) takes its read shape from its operations, later.
+    if (resource.fields !== undefined) checkSearchAndLink({ ...resource, fields: resource.fields }, ctx);
+    checkRepresentations(resource, ctx);
     // The name derived from a model path that failed its own check is not worth a second message.
     if (resource.name === undefined && DottedPath.safeParse(resource.model).success && isDunder(defaultResourceName(resource.model))) {
       ctx.addIssue({
@@ -64,13 +91,16 @@ export const ResourceConfig = z
         message: `the resource name derived from it ("${defaultResourceName(resource.model)}") is a special Python name; set name`,
       });
     }
-    const pkIndex = resource.fields.findIndex((field) => field.name === resource.pk);
+    const pk = primaryKey(resource, ctx);
+    if (resource.fields === undefined) return;
+    readFieldsOnResource(resource.operations, ctx);
+    const pkIndex = resource.fields.findIndex((field) => field.name === pk.name);
     const pkField = resource.fields[pkIndex];
-    if (pkField && pkField.type !== resource.pk_type) {
+    if (pkField && pkField.type !== pk.type) {
       ctx.addIssue({
         code: "custom",
         path: ["fields", pkIndex, "type"],
-        message: `the primary key "${resource.pk}" has pk_type "${resource.pk_type}": make them agree (set pk_type: "${pkField.type}" or change this type)`,
+        message: `the primary key "${pk.name}" has pk_type "${pk.type}": make them agree (set pk_type: "${pkField.type}" or change this type)`,
       });
     }
   })
@@ -85,16 +115,44 @@ export const ResourceConfig = z
       },
     ],
   })
-  .transform(({ model, name, route_prefix, ...rest }) => {
+  .transform(({ model, name, route_prefix, pk, pk_type, fields, ...rest }, ctx) => {
+    const key = typeof pk === "string" ? { name: pk, type: pk_type ?? "uuid" } : pk;
+    const readShape: FieldSpec[] | undefined = fields ?? readShapeFromOperations(rest.operations, key, ctx);
+    if (readShape === undefined) return z.NEVER;
     const resolved = {
       model,
       name: name ?? defaultResourceName(model),
       route_prefix: route_prefix ?? defaultRoutePrefix(model),
+      pk: key.name,
+      pk_type: key.type,
+      fields: readShape,
       ...rest,
     };
     return recordDefaulted(resolved, [...(name === undefined ? ["name"] : []), ...(route_prefix === undefined ? ["route_prefix"] : [])]);
   });
 export type ResourceConfig = z.output<typeof ResourceConfig>;
+
+/** The primary key's name and type, from `pk` and `pk_type` or kiln's `pk: { name, type }`. */
+function primaryKey(resource: { pk: string | { name: string; type: PkType }; pk_type?: PkType }, ctx: z.RefinementCtx): { name: string; type: PkType } {
+  if (typeof resource.pk === "string") return { name: resource.pk, type: resource.pk_type ?? "uuid" };
+  if (resource.pk_type !== undefined && resource.pk_type !== resource.pk.type) {
+    ctx.addIssue({ code: "custom", path: ["pk_type"], message: `pk.type already says "${resource.pk.type}": give the type once` });
+  }
+  return resource.pk;
+}
+
+/** A resource that lists its fields answers every read with them: its get and list entries take none. */
+function readFieldsOnResource(operations: readonly OperationConfig[], ctx: z.RefinementCtx): void {
+  operations.forEach((entry, index) => {
+    if ((entry.type === "get" || entry.type === "list") && entry.fields !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["operations", index, "fields"],
+        message: `${entry.type} answers with the resource's read shape: set the resource's fields instead, or drop the resource's fields and declare them per operation`,
+      });
+    }
+  });
+}
 
 // An entry written as a plain string has no `name` key: point at the entry itself.
 function namePath(entry: OperationConfig, index: number): PropertyKey[] {
@@ -125,4 +183,41 @@ function checkOperations(operations: readonly OperationConfig[], ctx: z.Refineme
 
 function slugOf(action: OperationConfig): string {
   return typeof action.slug === "string" ? action.slug : actionSlug(action.name);
+}
+
+const TEXT_TYPES = new Set(["str", "email"]);
+
+// Search and link name fields of the resource: a typo would only fail in the database.
+function checkSearchAndLink(resource: { fields: readonly FieldSpec[]; search?: SearchConfig; link?: LinksConfig }, ctx: z.RefinementCtx): void {
+  const byName = new Map(resource.fields.map((field) => [field.name, field]));
+  resource.search?.fields.forEach((name, index) => {
+    const field = byName.get(name);
+    if (field === undefined || !TEXT_TYPES.has(field.type)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["search", "fields", index],
+        message: field === undefined ? `"${name}" is not a field of this resource` : `"${name}" is ${withArticle(field.type)} field; search needs str fields`,
+      });
+    }
+  });
+  if (resource.link !== undefined) {
+    const field = byName.get(resource.link.name);
+    if (field === undefined || !isScalar(field) || field.type === "json") {
+      ctx.addIssue({ code: "custom", path: ["link", "name"], message: `"${resource.link.name}" must be a scalar field of this resource (its value labels the links)` });
+    }
+  }
+}
+
+function checkRepresentations(
+  resource: { representations: readonly { name: string }[]; default_representation: string; operations: readonly OperationConfig[] },
+  ctx: z.RefinementCtx,
+): void {
+  const known = [READ_REPRESENTATION, ...resource.representations.map((representation) => representation.name)];
+  const message = (name: string) => `unknown representation "${name}"; this resource has: ${known.join(", ")}`;
+  if (!known.includes(resource.default_representation)) ctx.addIssue({ code: "custom", path: ["default_representation"], message: message(resource.default_representation) });
+  resource.operations.forEach((entry, index) => {
+    if (typeof entry.representation === "string" && !known.includes(entry.representation)) {
+      ctx.addIssue({ code: "custom", path: ["operations", index, "representation"], message: message(entry.representation) });
+    }
+  });
 }

@@ -19,8 +19,27 @@ export {
   type NestedField,
   type ResolvedFieldCore,
   type ScalarField,
+  type LinkField,
+  isScalar,
 } from "./fields.js";
 export { defaultResourceName, defaultRoutePrefix, pluralize, withArticle } from "./naming.js";
-export { CrudOperationType, CrudOptions, ListOptions, ModifierConfig, OperationConfig } from "./operations.js";
+export { CrudOperationType, CrudOptions, ListOptions, OperationConfig } from "./operations.js";
+export { BUILTIN_MODIFIERS, ModifierConfig, ModifierList } from "./modifiers.js";
+export {
+  ALLOWED_OPERATORS,
+  DEFAULT_OPERATORS,
+  FilterConfig,
+  FilterOperator,
+  FilterValueKind,
+  LiteralType,
+  RESERVED_PARAMS,
+  StructuredFilterField,
+} from "./filters.js";
+export { OrderConfig, SortDirection } from "./ordering.js";
+export { DEFAULT_PAGINATION, PaginateConfig, PaginationMode } from "./pagination.js";
+export { SearchConfig, SearchStrategy } from "./search.js";
+export { LinksConfig, READ_REPRESENTATION, RepresentationConfig, RepresentationList } from "./representations.js";
+export { ExporterName, SamplerName, TelemetryConfig } from "./telemetry.js";
+export { RateLimitConfig, RateLimitSetting, TrustedProxy } from "./rate-limit.js";
 export { AppList, ProjectConfig, type ResolvedApp, type ResolvedResource } from "./project.js";
 export { OperationList, PkType, ResourceConfig } from "./resources.js";

@@ -4,17 +4,24 @@
 // null only for nullable columns. Fields written to a column carry the column's rules.
 
 import { ImportCollector, Name } from "../../../codegen/index.js";
-import type { FieldSpec, ScalarField } from "../config/schema.js";
+import { inheritReference } from "../config/references.js";
+import { type FieldSpec, type ScalarField, isScalar } from "../config/schema.js";
 import { columnRuled, optional, requestAnnotation } from "../python/annotations.js";
 import { fieldDefault } from "../python/literals.js";
-import { type ResourceView, modelRef } from "../resource.js";
+import { type ResourceView, collectionKey, modelRef } from "../resource.js";
 import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
 
 /** Fields of a write body: the op's own list, else the resource's scalar fields without a generated (uuid or int) primary key. */
 export function writeFields(view: ResourceView, own: readonly FieldSpec[] | undefined): ScalarField[] {
   if (own) return own as ScalarField[]; // the op's Options already rejected nested fields here
   const generatedPk = view.config.pk_type !== "str";
-  return view.config.fields.filter((field): field is ScalarField => field.type !== "nested" && !(generatedPk && field.name === view.pk));
+  return view.config.fields.filter((field): field is ScalarField => isScalar(field) && !(generatedPk && field.name === view.pk));
+}
+
+/** The collection key `spec` references (its own `references`, else the resource field's of the same name). */
+function referencesOf(view: ResourceView, spec: ScalarField): string | undefined {
+  const name = inheritReference(spec, view.config.fields).references;
+  return name === undefined ? undefined : collectionKey(view, name);
 }
 
 /** `Article.title`: the model attribute a body field is written to. */
@@ -22,18 +29,28 @@ function columnOf(view: ResourceView, spec: ScalarField): string {
   return `${view.model.local}.${spec.name}`;
 }
 
-/** A field of a request body: required unless the config says otherwise, with its default. */
-function bodyField(view: ResourceView, spec: ScalarField, column: string | undefined, names: readonly string[], imports: ImportCollector): Field {
+/**
+ * A field of a request body: required unless the config says otherwise, with its default;
+ * `column` (the model attribute it is written to) gives it the column's rules.
+ */
+function bodyField(
+  view: ResourceView,
+  spec: ScalarField,
+  column: string | undefined,
+  names: readonly string[],
+  imports: ImportCollector,
+  references?: string,
+): Field {
   const annotation = optional(requestAnnotation(spec.type, column, view.runtimePackage, imports), spec.nullable);
   const fallback = spec.default !== undefined ? fieldDefault(spec.default, imports) : spec.nullable ? "None" : undefined;
-  return fieldNamed(spec.name, names, { annotation, default: spec.required ? undefined : fallback, description: spec.description });
+  return fieldNamed(spec.name, names, { annotation, default: spec.required ? undefined : fallback, description: spec.description, references });
 }
 
 /** `{Model}Create`, added to the resource's schemas. */
 export function createSchema(module: SchemaModule, view: ResourceView, fields: readonly ScalarField[]): SchemaClass {
   const imports = new ImportCollector();
   const names = fields.map((spec) => spec.name);
-  const schemaFields = fields.map((spec) => bodyField(view, spec, columnOf(view, spec), names, imports));
+  const schemaFields = fields.map((spec) => bodyField(view, spec, columnOf(view, spec), names, imports, referencesOf(view, spec)));
   imports.addFrom(view.model.module, view.model.importName);
   return module.add(new SchemaClass({ module, name: `${view.model.name}Create`, doc: "The body of a create request.", fields: schemaFields, imports }));
 }
@@ -44,7 +61,12 @@ export function updateSchema(module: SchemaModule, view: ResourceView, fields: r
   const names = fields.map((spec) => spec.name);
   const schemaFields = fields.map((spec) => {
     const annotation = optional(requestAnnotation(spec.type, columnOf(view, spec), view.runtimePackage, imports), spec.nullable);
-    return fieldNamed(spec.name, names, { annotation: `${annotation} | MISSING`, default: "MISSING", description: spec.description });
+    return fieldNamed(spec.name, names, {
+      annotation: `${annotation} | MISSING`,
+      default: "MISSING",
+      description: spec.description,
+      references: referencesOf(view, spec),
+    });
   });
   return module.add(
     new SchemaClass({ module, name: `${view.model.name}Update`, doc: "The body of a partial update: only the fields sent are changed.", fields: schemaFields, imports }),

@@ -2,10 +2,12 @@
 // operations (get, list, create, update, delete, action) build one each and add it to the
 // routes module; the handler is also their typed handle: later operations of the same
 // entry find it in the store and amend it through its methods (`auth` calls `requireUser`).
+// Subclasses (the list's `ListHandler`) derive their parameters and body at render time.
 
-import { Handle, ImportCollector } from "../../../codegen/index.js";
+import { Handle, ImportCollector, type RenderCtx, renderTemplate } from "../../../codegen/index.js";
 import type { ActionOptions, CrudOptions, ListOptions } from "../config/schema.js";
-import { pythonInt, pythonString } from "../python/literals.js";
+import { docstringText, pythonInt, pythonString } from "../python/literals.js";
+import type { ReadSchema } from "./read-shape.js";
 import type { RoutesModule } from "./routes.js";
 
 /** A parameter of a route handler: path, query, body or dependency. */
@@ -44,6 +46,18 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
 
 const STATUS_NAMES: Record<number, string> = { 201: "HTTP_201_CREATED", 202: "HTTP_202_ACCEPTED", 204: "HTTP_204_NO_CONTENT" };
 
+/** A route-level dependency that limits the rate of requests (its 429 is documented through `answers`): its name and imports. */
+export interface RouteLimiter {
+  name: string;
+  imports: ImportCollector;
+}
+
+/** A decorator running the handler inside a telemetry span, and its imports. */
+export interface HandlerSpan {
+  decorator: string;
+  imports: ImportCollector;
+}
+
 /** The body of a handler: a template beside the operation that made it, and that template's values. */
 export interface HandlerBody {
   /** Template name under the target's directory, e.g. `operations/get/get.py.njk`. */
@@ -53,6 +67,12 @@ export interface HandlerBody {
 
 /** The parsed options of the operation entry a handler serves. */
 export type EndpointEntry = CrudOptions | ListOptions | ActionOptions;
+
+/** Python code a handler puts into its routes module, and what that code imports. */
+export interface CodeBlock {
+  code: string;
+  imports: ImportCollector;
+}
 
 /** One path operation. */
 export class RouteHandler extends Handle {
@@ -67,20 +87,21 @@ export class RouteHandler extends Handle {
   /** Path below the resource's router prefix, e.g. `/{pk}` or `/{pk}/publish-article`. */
   readonly path: string;
   readonly statusCode: number;
-  /** Docstring (and OpenAPI summary) text, as written or derived. */
-  readonly summary: string;
-  /** Python annotation of the response, or undefined for handlers that answer without a body. */
-  readonly responseModel: string | undefined;
-  /** Path, query and body parameters, in signature order. */
-  readonly params: readonly RouteParam[];
   /** `session: SessionDep`. */
   readonly session: RouteParam;
-  readonly body: HandlerBody;
-  readonly imports: ImportCollector;
+  /** The representation the route answers with, if it answers with a row. */
+  readonly representation: ReadSchema | undefined;
+  readonly #summary: string;
+  readonly #responseModel: string | undefined;
+  readonly #params: readonly RouteParam[];
+  readonly #body: HandlerBody | undefined;
+  readonly #imports: ImportCollector;
   /** Largest request body in bytes, for handlers that read one (`max_body_size`). */
   readonly maxBodySize: number | undefined;
   readonly #errors = new Set<ErrorStatus>();
   #user: RouteParam | undefined;
+  #rateLimit: RouteLimiter | undefined;
+  #span: HandlerSpan | undefined;
 
   constructor(options: {
     module: RoutesModule;
@@ -92,9 +113,10 @@ export class RouteHandler extends Handle {
     statusCode: number;
     summary: string;
     responseModel?: string;
+    representation?: ReadSchema;
     params?: readonly RouteParam[];
     session: RouteParam;
-    body: HandlerBody;
+    body?: HandlerBody;
     imports?: ImportCollector;
     maxBodySize?: number;
     /** The error statuses the handler's own code answers (more are added by `answers`). */
@@ -108,12 +130,13 @@ export class RouteHandler extends Handle {
     this.method = options.method;
     this.path = options.path;
     this.statusCode = options.statusCode;
-    this.summary = options.summary;
-    this.responseModel = options.responseModel;
-    this.params = options.params ?? [];
+    this.#summary = options.summary;
+    this.#responseModel = options.responseModel;
+    this.#params = options.params ?? [];
     this.session = options.session;
-    this.body = options.body;
-    this.imports = options.imports ?? new ImportCollector();
+    this.representation = options.representation;
+    this.#body = options.body;
+    this.#imports = options.imports ?? new ImportCollector();
     this.maxBodySize = options.maxBodySize;
     // Every handler uses the database, which may be busy or down; a body may be unreadable or too large.
     this.answers(503, ...(options.maxBodySize !== undefined ? ([400, 413] as const) : []), ...(options.errors ?? []));
@@ -130,6 +153,32 @@ export class RouteHandler extends Handle {
   /** The error statuses the route documents, in ascending order. */
   get errors(): ErrorStatus[] {
     return [...this.#errors].sort((a, b) => a - b);
+  }
+
+  /** Docstring (and OpenAPI summary) text, as written or derived. */
+  get summary(): string {
+    return this.#summary;
+  }
+
+  /** Python annotation of the response, or undefined for handlers that answer without a body. */
+  get responseModel(): string | undefined {
+    return this.#responseModel;
+  }
+
+  /** Path, query and body parameters, in signature order. */
+  get params(): readonly RouteParam[] {
+    return this.#params;
+  }
+
+  /** The body's template and values. */
+  get body(): HandlerBody {
+    if (this.#body === undefined) throw new Error(`bug: ${this.name} has no body`);
+    return this.#body;
+  }
+
+  /** What the body imports (parameters' imports come on top). */
+  get imports(): ImportCollector {
+    return this.#imports;
   }
 
   /** A custom action rather than one of the CRUD routes. */
@@ -149,24 +198,48 @@ export class RouteHandler extends Handle {
     return this.#user;
   }
 
+  /** Augmentation point of the `rate_limit` operation: the route runs `limiter` before its handler, and documents its 429. */
+  limitRate(limiter: RouteLimiter): void {
+    if (this.#rateLimit !== undefined) throw new Error(`bug: ${this.name} already has a rate limit`);
+    this.#rateLimit = limiter;
+    this.answers(429);
+  }
+
+  /** Augmentation point of the `telemetry` operation: the handler runs inside a span. */
+  traceAs(span: HandlerSpan): void {
+    if (this.#span !== undefined) throw new Error(`bug: ${this.name} is already traced`);
+    this.#span = span;
+  }
+
   /** Dependencies after the parameters: the session, then the user. */
   get dependencies(): RouteParam[] {
     return this.#user === undefined ? [this.session] : [this.session, this.#user];
   }
 
-  /** `@router.get("/{pk}", operation_id="getArticle", responses=error_responses(404, 503))`. */
+  /** `@router.get("/{pk:uuid}", operation_id="getArticle", responses=error_responses(404, 503))`. */
   get decorator(): string {
     let path = this.path;
     for (const param of this.params) if (param.converter) path = path.replace(`{${param.name}}`, `{${param.name}:${param.converter}}`);
-    const args = [pythonString(path)];
-    if (this.statusCode !== 200) {
-      const name = STATUS_NAMES[this.statusCode];
-      args.push(`status_code=${name ? `status.${name}` : this.statusCode}`);
+    return this.decoratorOf({ method: this.method, path, statusCode: this.statusCode, operationId: this.operationId, maxBodySize: this.maxBodySize, errors: this.errors });
+  }
+
+  /**
+   * The decorator of a route of this handler: its own, or another route of the same entry
+   * (a list's `POST …/search`), which runs behind the same rate limit and in the same span.
+   */
+  protected decoratorOf(route: { method: HttpMethod; path: string; statusCode: number; operationId: string; maxBodySize: number | undefined; errors: readonly ErrorStatus[] }): string {
+    const args = [pythonString(route.path)];
+    if (route.statusCode !== 200) {
+      const name = STATUS_NAMES[route.statusCode];
+      args.push(`status_code=${name ? `status.${name}` : route.statusCode}`);
     }
-    args.push(`operation_id=${pythonString(this.operationId)}`);
-    if (this.maxBodySize !== undefined) args.push(`max_body_size=${pythonInt(this.maxBodySize)}`);
-    args.push(`responses=error_responses(${this.errors.join(", ")})`);
-    return `@router.${this.method.toLowerCase()}(${args.join(", ")})`;
+    args.push(`operation_id=${pythonString(route.operationId)}`);
+    if (route.maxBodySize !== undefined) args.push(`max_body_size=${pythonInt(route.maxBodySize)}`);
+    if (this.#rateLimit) args.push(`dependencies=[Depends(${this.#rateLimit.name})]`);
+    args.push(`responses=error_responses(${route.errors.join(", ")})`);
+    const decorator = `@router.${route.method.toLowerCase()}(${args.join(", ")})`;
+    // Below the route decorator: FastAPI registers the traced function, which keeps the signature.
+    return this.#span ? `${decorator}\n${this.#span.decorator}` : decorator;
   }
 
   /** `async def name(...) -> Response:`; parameters with defaults after those without, as Python requires. */
@@ -182,6 +255,19 @@ export class RouteHandler extends Handle {
     for (const param of [...this.params, ...this.dependencies]) imports.update(param.imports);
     if (this.statusCode !== 200) imports.addFrom("fastapi", "status");
     imports.addFrom(`${this.module.view.runtimePackage}.responses`, "error_responses");
+    if (this.#rateLimit) imports.addFrom("fastapi", "Depends").update(this.#rateLimit.imports);
+    if (this.#span) imports.update(this.#span.imports);
     return imports;
   }
+
+  /** The handler's code in its routes module: the decorated function. */
+  blocks(ctx: RenderCtx): CodeBlock[] {
+    const body = renderTemplate(ctx.env, this.body.template, { ...this.body.context, handler: this }).replace(/\s+$/, "");
+    return [{ code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.allImports }];
+  }
+}
+
+/** A Python function from its parts; `decorator` may be empty (a module helper). */
+export function renderFunction(ctx: RenderCtx, parts: { decorator: string; signature: string; doc: string; body: string }): string {
+  return renderTemplate(ctx.env, "modules/handler.py.njk", { ...parts, doc: docstringText(parts.doc, "    ") }).replace(/\s+$/, "");
 }

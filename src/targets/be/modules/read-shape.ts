@@ -1,79 +1,158 @@
-// The read shape of a resource: the `{Model}Read` schema with its `{Parent}{Field}Nested`
-// sub-schemas (SPEC's nested rules 1-3), one serializer per schema, and the loader chains
-// that load every nested relationship before serialization. Built once per resource; its
-// classes join the resource's modules the first time an operation uses it.
+// The read shapes of a resource, one per representation: `read` (the resource's `fields`:
+// `{Model}Read` with its `{Parent}{Field}Nested` sub-schemas, SPEC's nested rules 1-3),
+// each named representation (`{Model}{Name}`, or a builder of the user's), one serializer
+// per schema, and the loader chains that load every nested and linked relationship
+// before serialization. A shape's classes join the resource's modules on first use. With
+// a `link` config the resource also gets `{Model}Link` and `to_{name}_link`.
 
-import { ImportCollector, Name } from "../../../codegen/index.js";
-import { type FieldSpec, type NestedField, withArticle } from "../config/schema.js";
+import { ImportCollector, Name, prefixImport } from "../../../codegen/index.js";
+import { type FieldSpec, type LinkField, type NestedField, READ_REPRESENTATION, type ResourceConfig, withArticle } from "../config/schema.js";
 import { optional, scalarAnnotation } from "../python/annotations.js";
-import { type ModelRef, type ResourceView, modelRef } from "../resource.js";
-import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
+import { pythonString } from "../python/literals.js";
+import { type ModelRef, type ResourceView, collectionKey, modelRef } from "../resource.js";
+import { Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
 import { type SerializedField, SerializerFn, type SerializerModule } from "./serializers.js";
 
 const LOADER_FUNCTIONS = { selectin: "selectinload", joined: "joinedload", subquery: "subqueryload" } as const;
 
-/** What an operation answering with the read schema uses. */
+/** A function turning a row into a response: a generated serializer or a builder of the user's. */
+export interface RowSerializer {
+  name: string;
+  module: { dotted: string };
+}
+
+/** What an operation answering with one representation uses. */
 export interface ReadSchema {
-  schema: SchemaClass;
-  serializer: SerializerFn;
+  /** The representation's name: `read`, or one of the resource's `representations`. */
+  representation: string;
+  /** The generated schema; undefined for a builder representation. */
+  schema: SchemaClass | undefined;
+  /** The response annotation: the schema's name, or `Any` for a builder. */
+  responseModel: string;
+  serializer: RowSerializer;
+  /** Scalar fields the response shows (tests compare them); undefined for a builder. */
+  fieldNames: readonly string[] | undefined;
   /** Loader chains as Python expressions, e.g. `selectinload(Article.comments).joinedload(Comment.author)`. */
   loaders: readonly string[];
   /** What the loader chains import. */
   loaderImports: ImportCollector;
+  /** What a handler answering with it imports: its schema (or `Any`) and its serializer. */
+  imports: ImportCollector;
 }
 
-/** The read shape of one resource. */
+/** Where the link schema and serializer of a resource live. */
+export function linkNames(view: ResourceView, resource: ResourceConfig): { schema: string; schemaModule: string; serializer: string; serializerModule: string; type: string } {
+  const prefix = view.runtimePackage.replace(/\.?runtime$/, "");
+  const module = view.app.module;
+  return {
+    schema: `${modelRef(resource.model).name}Link`,
+    schemaModule: prefixImport(prefix, module, "schemas", resource.name),
+    serializer: `to_${resource.name}_link`,
+    serializerModule: prefixImport(prefix, module, "serializers", resource.name),
+    type: view.operationIdPrefix === "" ? resource.name : `${module}.${resource.name}`,
+  };
+}
+
+/** The read shapes of one resource. */
 export class ReadShape {
-  readonly #schemas: SchemaClass[] = [];
-  readonly #serializers: SerializerFn[] = [];
-  readonly #read: ReadSchema;
+  readonly #view: ResourceView;
   readonly #schemaModule: SchemaModule;
   readonly #serializerModule: SerializerModule;
-  #used = false;
+  readonly #shapes = new Map<string, ReadSchema>();
 
   constructor(view: ResourceView, schemas: SchemaModule, serializers: SerializerModule) {
+    this.#view = view;
     this.#schemaModule = schemas;
     this.#serializerModule = serializers;
-    const serializer = this.#build(view, {
-      name: `${view.model.name}Read`,
-      doc: `${capitalize(withArticle(view.label))}, as returned by get and list.`,
-      fields: view.config.fields,
+    if (view.config.link) this.#addLink();
+  }
+
+  /**
+   * The representation `name` (default: the resource's `default_representation`); the
+   * first call adds its classes and serializers to the resource's modules.
+   */
+  use(name: string = this.#view.config.default_representation): ReadSchema {
+    let shape = this.#shapes.get(name);
+    if (shape === undefined) {
+      shape = this.#make(name);
+      this.#shapes.set(name, shape);
+    }
+    return shape;
+  }
+
+  #make(name: string): ReadSchema {
+    const view = this.#view;
+    const declared = view.config.representations.find((representation) => representation.name === name);
+    if (name !== READ_REPRESENTATION && declared === undefined) throw new Error(`bug: representation "${name}" passed the config checks but is not declared`);
+    const fields = declared?.fields ?? (declared === undefined ? view.config.fields : undefined);
+    const loaderImports = new ImportCollector();
+    // A builder gets the row with everything the resource's own fields show.
+    const loaders = loaderChains(view.model, fields ?? view.config.fields, loaderImports);
+    if (fields === undefined) {
+      const [module, builder] = Name.fromDotted(declared!.builder!);
+      const serializer = { name: builder.raw, module: { dotted: module } };
+      return {
+        representation: name,
+        schema: undefined,
+        responseModel: "Any",
+        serializer,
+        fieldNames: undefined,
+        loaders,
+        loaderImports,
+        imports: new ImportCollector().addFrom("typing", "Any").addFrom(module, builder.raw),
+      };
+    }
+    const pascal = name === READ_REPRESENTATION ? "Read" : new Name(name).pascal;
+    const added: { schemas: SchemaClass[]; serializers: SerializerFn[] } = { schemas: [], serializers: [] };
+    const serializer = this.#build(added, {
+      name: `${view.model.name}${pascal}`,
+      doc: name === READ_REPRESENTATION ? `${capitalize(withArticle(view.label))}, as returned by get and list.` : `${capitalize(withArticle(view.label))}, as the \`\`${name}\`\` representation shows it.`,
+      fields,
       model: view.model,
     });
-    const loaderImports = new ImportCollector();
-    const loaders = loaderChains(view.model, view.config.fields, loaderImports);
-    this.#read = { schema: serializer.schema, serializer, loaders, loaderImports };
+    // Sub-schemas first (innermost first), so every class is defined before it is used.
+    added.schemas.forEach((schema) => this.#schemaModule.add(schema));
+    added.serializers.forEach((fn) => this.#serializerModule.add(fn));
+    return {
+      representation: name,
+      schema: serializer.schema,
+      responseModel: serializer.schema.name,
+      serializer,
+      fieldNames: fields.filter((field) => field.type !== "nested" && field.type !== "link").map((field) => field.name),
+      loaders,
+      loaderImports,
+      imports: new ImportCollector().addFrom(serializer.schema.module.dotted, serializer.schema.name).addFrom(serializer.module.dotted, serializer.name),
+    };
   }
 
-  /** The read schema; the first call adds its classes and serializers to the resource's modules. */
-  use(): ReadSchema {
-    if (!this.#used) {
-      this.#used = true;
-      this.#schemas.forEach((schema) => this.#schemaModule.add(schema));
-      this.#serializers.forEach((serializer) => this.#serializerModule.add(serializer));
-    }
-    return this.#read;
-  }
-
-  #build(view: ResourceView, request: { name: string; doc: string; fields: readonly FieldSpec[]; model: ModelRef }): SerializerFn {
+  #build(added: { schemas: SchemaClass[]; serializers: SerializerFn[] }, request: { name: string; doc: string; fields: readonly FieldSpec[]; model: ModelRef }): SerializerFn {
+    const view = this.#view;
     const imports = new ImportCollector();
+    const serializerImports = new ImportCollector();
     const fields: Field[] = [];
     const serialized: SerializedField[] = [];
     const names = request.fields.map((spec) => spec.name);
     for (const spec of request.fields) {
       if (spec.type === "nested") {
-        const sub = this.#nested(view, request.name, spec);
+        const sub = this.#nested(added, request.name, spec);
         const annotation = optional(spec.many ? `list[${sub.schema.name}]` : sub.schema.name, spec.nullable);
-        const field = fieldNamed(spec.name, names, { annotation, description: spec.description });
-        fields.push(field);
+        fields.push(fieldNamed(spec.name, names, { annotation, description: spec.description }));
         serialized.push({ name: spec.name, nested: sub, many: spec.many, nullable: spec.nullable });
+      } else if (spec.type === "link") {
+        const link = this.#linkTo(spec);
+        imports.addFrom(link.schemaModule, link.schema);
+        serializerImports.addFrom(link.serializerModule, link.serializer);
+        fields.push(fieldNamed(spec.name, names, { annotation: optional(spec.many ? `list[${link.schema}]` : link.schema, spec.nullable), description: spec.description }));
+        serialized.push({ name: spec.name, nested: { name: link.serializer, argument: spec.name }, many: spec.many, nullable: spec.nullable });
       } else {
-        const field = fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(spec.type, imports), spec.nullable), description: spec.description });
-        fields.push(field);
+        const references = spec.references === undefined ? undefined : collectionKey(view, spec.references);
+        fields.push(fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(spec.type, imports), spec.nullable), description: spec.description, references }));
         serialized.push({ name: spec.name });
       }
     }
-    const schema = new SchemaClass({ module: this.#schemaModule, name: request.name, doc: request.doc, fields, imports });
+    // Clients read the key field of the resource's own read schemas from `x-pk`.
+    const pk = request.model === view.model && names.includes(view.pk) ? view.pk : undefined;
+    const schema = new SchemaClass({ module: this.#schemaModule, name: request.name, doc: request.doc, fields, pk, imports });
     const serializer = new SerializerFn({
       module: this.#serializerModule,
       name: `to_${new Name(request.name).snake}`,
@@ -81,21 +160,65 @@ export class ReadShape {
       model: request.model,
       argument: new Name(request.model.name).snake,
       fields: serialized,
+      imports: serializerImports,
     });
-    // Sub-schemas first (innermost first), so every class is defined before it is used.
-    this.#schemas.push(schema);
-    this.#serializers.push(serializer);
+    added.schemas.push(schema);
+    added.serializers.push(serializer);
     return serializer;
   }
 
-  #nested(view: ResourceView, parent: string, spec: NestedField): SerializerFn {
+  #nested(added: { schemas: SchemaClass[]; serializers: SerializerFn[] }, parent: string, spec: NestedField): SerializerFn {
     const words = new Name(spec.name).snake.replace(/_/g, " ");
-    return this.#build(view, {
+    return this.#build(added, {
       name: `${parent}${new Name(spec.name).pascal}Nested`,
       doc: `${spec.many ? `One of the ${words}` : `The ${words}`}, as embedded in \`\`${parent}\`\`.`,
       fields: spec.fields,
       model: modelRef(spec.model),
     });
+  }
+
+  #linkTo(spec: LinkField): ReturnType<typeof linkNames> {
+    const target = this.#view.app.resources.find((resource) => resource.name === spec.references);
+    if (target === undefined) throw new Error(`bug: link field "${spec.name}" references "${spec.references}", which passed the config checks but does not exist`);
+    return linkNames(this.#view, target);
+  }
+
+  /** `{Model}Link` and `to_{name}_link`: how other resources show this one. */
+  #addLink(): void {
+    const view = this.#view;
+    const link = view.config.link!;
+    const names = linkNames(view, view.config);
+    const imports = new ImportCollector().addFrom("typing", "Literal");
+    const label = view.config.fields.find((field) => field.name === link.name);
+    const schema = this.#schemaModule.add(
+      new SchemaClass({
+        module: this.#schemaModule,
+        name: names.schema,
+        doc: `${capitalize(withArticle(view.label))} where another resource refers to it: its type, key and label.`,
+        fields: [
+          new Field({ name: "type", annotation: `Literal[${pythonString(names.type)}]` }),
+          new Field({ name: "id", annotation: view.pkAnnotation }),
+          new Field({ name: "label", annotation: "str" }),
+        ],
+        imports: imports.update(view.pkImports),
+      }),
+    );
+    const argument = new Name(view.model.name).snake;
+    const text = label !== undefined && (label.type === "str" || label.type === "email") && !label.nullable;
+    this.#serializerModule.add(
+      new SerializerFn({
+        module: this.#serializerModule,
+        name: names.serializer,
+        schema,
+        model: view.model,
+        argument,
+        fields: [
+          { name: "type", value: pythonString(names.type) },
+          { name: "id", value: `${argument}.${view.pk}` },
+          { name: "label", value: text ? `${argument}.${link.name}` : `str(${argument}.${link.name})` },
+        ],
+      }),
+    );
   }
 }
 
@@ -103,17 +226,21 @@ export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-// One chain per nested leaf: SQLAlchemy merges the shared prefixes (SPEC rule 3: a joined
-// outer with a selectin inner composes as joined-then-selectin).
+// One chain per nested or linked leaf: SQLAlchemy merges the shared prefixes (SPEC rule 3:
+// a joined outer with a selectin inner composes as joined-then-selectin).
 function loaderChains(model: ModelRef, fields: readonly FieldSpec[], imports: ImportCollector, prefix = ""): string[] {
   const chains: string[] = [];
   for (const spec of fields) {
-    if (spec.type !== "nested") continue;
+    if (spec.type !== "nested" && spec.type !== "link") continue;
     imports.addFrom(model.module, model.importName);
     const loader = LOADER_FUNCTIONS[spec.load];
     // Only a chain's first loader is the imported function; the others are its methods.
     if (prefix === "") imports.addFrom("sqlalchemy.orm", loader);
     const link = `${prefix === "" ? loader : `${prefix}.${loader}`}(${model.local}.${spec.name})`;
+    if (spec.type === "link") {
+      chains.push(link);
+      continue;
+    }
     const inner = loaderChains(modelRef(spec.model), spec.fields, imports, link);
     chains.push(...(inner.length > 0 ? inner : [link]));
   }

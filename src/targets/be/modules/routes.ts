@@ -2,10 +2,12 @@
 // handlers share. Produced once per resource by `resource_files`; a helper is written only
 // when a handler asked for it (`notFound()`, `loader()`), so each is defined exactly once.
 
-import { FileFragment, type Fragment, ImportCollector, type RenderCtx, SnippetFragment, renderTemplate } from "../../../codegen/index.js";
+import { FileFragment, type Fragment, ImportCollector, type RenderCtx, SnippetFragment } from "../../../codegen/index.js";
 import { docstringText, pythonString } from "../python/literals.js";
 import type { ResourceView } from "../resource.js";
 import type { RouteHandler } from "./handler.js";
+import { READ_REPRESENTATION, type SearchConfig } from "../config/schema.js";
+import { searchExpression } from "./project-names.js";
 import type { ReadSchema } from "./read-shape.js";
 import { capitalize } from "./read-shape.js";
 
@@ -22,8 +24,11 @@ export class RoutesModule {
   readonly view: ResourceView;
   readonly #handlers: RouteHandler[] = [];
   #notFound: Helper | undefined;
-  #readOptions: { helper: Helper; read: ReadSchema } | undefined;
-  #loader: { helper: Helper; read: ReadSchema } | undefined;
+  // Keyed by the shape whose relationships they load: `read` for the resource's fields
+  // and its builders, else the representation's name.
+  readonly #readOptions = new Map<string, { helper: Helper; read: ReadSchema }>();
+  readonly #loaders = new Map<string, { helper: Helper; read: ReadSchema }>();
+  #search: SearchConfig | undefined;
 
   constructor(view: ResourceView) {
     this.view = view;
@@ -47,19 +52,35 @@ export class RoutesModule {
     return this.#notFound;
   }
 
-  /** `_READ_OPTIONS`, the loader options of everything `read` shows; undefined when it shows no relationship. */
+  /** `_READ_OPTIONS` (`_SUMMARY_OPTIONS`, …), the loader options of everything `read` shows; undefined when it shows no relationship. */
   readOptions(read: ReadSchema): Helper | undefined {
     if (read.loaders.length === 0) return undefined;
-    this.#readOptions ??= { helper: { name: "_READ_OPTIONS" }, read };
-    return this.#readOptions.helper;
+    const key = shapeKey(read);
+    let entry = this.#readOptions.get(key);
+    if (entry === undefined) {
+      entry = { helper: { name: `_${key.toUpperCase()}_OPTIONS` }, read };
+      this.#readOptions.set(key, entry);
+    }
+    return entry.helper;
   }
 
-  /** `_load_<name>(session, pk)`: the row with everything `read` shows loaded, or 404. */
+  /** `_SEARCH`, the resource's search (`TrigramSearch(...)` or `FullTextSearch(...)`), shared by its lists. */
+  search(config: SearchConfig): Helper {
+    this.#search = config;
+    return { name: "_SEARCH" };
+  }
+
+  /** `_load_<name>(session, pk)` (`_load_<name>_summary`, …): the row with everything `read` shows loaded, or 404. */
   loader(read: ReadSchema): Helper {
     this.notFound();
     this.readOptions(read);
-    this.#loader ??= { helper: { name: `_load_${this.view.name}` }, read };
-    return this.#loader.helper;
+    const key = shapeKey(read);
+    let entry = this.#loaders.get(key);
+    if (entry === undefined) {
+      entry = { helper: { name: `_load_${this.view.name}${key === READ_REPRESENTATION ? "" : `_${key}`}` }, read };
+      this.#loaders.set(key, entry);
+    }
+    return entry.helper;
   }
 
   render(ctx: RenderCtx): Fragment[] {
@@ -74,45 +95,36 @@ export class RoutesModule {
       imports.addFrom("fastapi", "HTTPException", "status").update(view.pkImports);
       context.not_found = { name: this.#notFound.name, pk: view.pk, pk_annotation: view.pkAnnotation, label: capitalize(view.label), repr: view.config.pk_type === "str" };
     }
-    if (this.#readOptions) {
-      const { helper, read } = this.#readOptions;
+    context.read_options = [...this.#readOptions.values()].map(({ helper, read }) => {
       imports.update(read.loaderImports);
-      context.read_options = {
+      return {
         name: helper.name,
-        comment: `Everything ${read.schema.name} shows, loaded up front: serializing never hits a lazy load.`,
+        comment: `Everything ${shows(read)} shows, loaded up front: serializing never hits a lazy load.`,
         tuple: `(${read.loaders.join(", ")}${read.loaders.length === 1 ? "," : ""})`,
       };
+    });
+    if (this.#search) {
+      const search = this.#search;
+      imports.addFrom(view.model.module, view.model.importName);
+      context.search = { name: "_SEARCH", expression: searchExpression(search, view.model.local, view.runtimePackage, imports), comment: `What \`\`?q=\`\` searches, and how: see ${search.strategy === "trigram" ? "indexes.py for its trigram indexes" : "indexes.py for its full-text index"}.` };
     }
-    if (this.#loader) {
-      const { helper, read } = this.#loader;
+    context.loaders = [...this.#loaders.values()].map(({ helper, read }) => {
       imports.addFrom("sqlalchemy", "select").addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom(view.model.module, view.model.importName);
       const options = this.readOptions(read);
-      context.loader = {
+      return {
         name: helper.name,
         variable: view.variable,
         model: view.model.local,
         pk: view.pk,
         pk_annotation: view.pkAnnotation,
         options: options ? `.options(*${options.name})` : "",
-        doc: docstringText(`Read ${view.label} *pk* afresh${options ? ` with everything \`\`${read.schema.name}\`\` shows` : ""}, or raise 404.`, "    "),
+        doc: docstringText(`Read ${view.label} *pk* afresh${options ? ` with everything \`\`${shows(read)}\`\` shows` : ""}, or raise 404.`, "    "),
       };
-    }
+    });
     return [
       new FileFragment({ path: this.path, template: "modules/routes.py.njk", context, imports }),
-      ...this.#handlers.map(
-        (handler) =>
-          new SnippetFragment({
-            path: this.path,
-            slot: "handlers",
-            template: "modules/handler.py.njk",
-            context: {
-              decorator: handler.decorator,
-              signature: handler.signature,
-              doc: docstringText(handler.summary, "    "),
-              body: renderTemplate(ctx.env, handler.body.template, { ...handler.body.context, handler }).replace(/\s+$/, ""),
-            },
-            imports: handler.allImports,
-          }),
+      ...this.#handlers.flatMap((handler) =>
+        handler.blocks(ctx).map((block) => new SnippetFragment({ path: this.path, slot: "handlers", value: block.code, imports: block.imports })),
       ),
     ];
   }
@@ -124,4 +136,14 @@ export class RoutesModule {
     const what = [crud ? `CRUD under \`\`${view.routePrefix}\`\`` : "", actions ? `the ${view.label} actions` : ""].filter(Boolean).join(" and ");
     return `Routes of ${view.labelPlural}${what ? `: ${what}` : ""}.`;
   }
+}
+
+/** The shape whose relationships `read` loads: a builder loads what the resource's fields show. */
+function shapeKey(read: ReadSchema): string {
+  return read.schema === undefined ? READ_REPRESENTATION : read.representation;
+}
+
+/** What a shape shows, for comments: its schema, or the resource's read shape for a builder. */
+function shows(read: ReadSchema): string {
+  return read.schema?.name ?? `the ${read.representation} builder`;
 }

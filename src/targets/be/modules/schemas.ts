@@ -3,7 +3,7 @@
 // on first use, create/update bodies, action params). An empty module writes no file.
 
 import { FileFragment, type Fragment, ImportCollector, SnippetFragment } from "../../../codegen/index.js";
-import { docstringText, pythonString } from "../python/literals.js";
+import { docstringText, keywordString, pythonString } from "../python/literals.js";
 import type { ResourceView } from "../resource.js";
 
 /** Attributes of Pydantic's `BaseModel`: a field named like one would shadow it. */
@@ -37,9 +37,12 @@ export class Field {
   readonly default: string | undefined;
   /** Text for OpenAPI, as the user wrote it. */
   readonly description: string | undefined;
+  /** The collection key of the resource whose key this field holds (`x-references` in OpenAPI). */
+  readonly references: string | undefined;
 
-  constructor(options: { name: string; attribute?: string; annotation: string; default?: string; description?: string }) {
+  constructor(options: { name: string; attribute?: string; annotation: string; default?: string; description?: string; references?: string }) {
     this.name = options.name;
+    this.references = options.references;
     this.attribute = options.attribute ?? options.name;
     this.annotation = options.annotation;
     this.default = options.default;
@@ -56,7 +59,9 @@ export class Field {
     const head = `${this.attribute}: ${this.annotation}`;
     const extra = [
       ...(this.aliased ? [`alias=${pythonString(this.name)}`] : []),
-      ...(this.description !== undefined ? [`description=${pythonString(this.description)}`] : []),
+      // A class attribute's `Field(...)` arguments sit at 8 columns once ruff breaks them.
+      ...(this.description !== undefined ? [keywordString("description", this.description, 8)] : []),
+      ...(this.references !== undefined ? [`json_schema_extra={"x-references": ${pythonString(this.references)}}`] : []),
     ];
     if (extra.length === 0) return this.default === undefined ? head : `${head} = ${this.default}`;
     if (this.default === undefined) return `${head} = Field(${extra.join(", ")})`;
@@ -71,17 +76,58 @@ export class SchemaClass {
   readonly name: string;
   /** Docstring text (escaped when rendered). */
   readonly doc: string;
-  readonly fields: readonly Field[];
-  readonly imports: ImportCollector;
+  /** The key field, written as `x-pk` in OpenAPI for clients (read schemas). */
+  readonly pk: string | undefined;
+  /** Whether unknown keys are an error (`extra="forbid"`: a list's query parameters). */
+  readonly forbidExtra: boolean;
+  readonly #fields: readonly Field[] | (() => readonly Field[]);
+  readonly #imports: ImportCollector;
 
-  constructor(options: { module: SchemaModule; name: string; doc: string; fields: readonly Field[]; imports: ImportCollector }) {
+  /**
+   * `fields` may be a function: a class whose fields other operations still decide (a
+   * list's query parameters) is added early and read when the module renders. `imports` is
+   * read after the fields, so that function may still add to it.
+   */
+  constructor(options: {
+    module: SchemaModule;
+    name: string;
+    doc: string;
+    fields: readonly Field[] | (() => readonly Field[]);
+    pk?: string;
+    imports: ImportCollector;
+    forbidExtra?: boolean;
+  }) {
     this.module = options.module;
     this.name = options.name;
     this.doc = options.doc;
-    this.fields = options.fields;
-    this.imports = options.imports;
-    if (this.fields.some((field) => field.description !== undefined || field.aliased || field.default?.startsWith("Field(")))
-      this.imports.addFrom("pydantic", "Field");
+    this.#fields = options.fields;
+    this.pk = options.pk;
+    this.#imports = options.imports;
+    this.forbidExtra = options.forbidExtra ?? false;
+  }
+
+  get fields(): readonly Field[] {
+    return typeof this.#fields === "function" ? this.#fields() : this.#fields;
+  }
+
+  /** What the class needs imported, `BaseModel` included. */
+  get imports(): ImportCollector {
+    const fields = this.fields;
+    const imports = new ImportCollector().addFrom("pydantic", "BaseModel").update(this.#imports);
+    if (fields.some((field) => field.description !== undefined || field.aliased || field.references !== undefined || field.default?.startsWith("Field("))) {
+      imports.addFrom("pydantic", "Field");
+    }
+    if (this.modelConfig !== undefined) imports.addFrom("pydantic", "ConfigDict");
+    return imports;
+  }
+
+  /** The class's `model_config = ConfigDict(...)` line, or undefined when it needs none. */
+  get modelConfig(): string | undefined {
+    const options = [
+      ...(this.forbidExtra ? ['extra="forbid"'] : []),
+      ...(this.pk !== undefined ? [`json_schema_extra={"x-pk": ${pythonString(this.pk)}}`] : []),
+    ];
+    return options.length === 0 ? undefined : `model_config = ConfigDict(${options.join(", ")})`;
   }
 
   /** Whether a field's attribute differs from its name: the class is built and dumped by alias then. */
@@ -96,9 +142,30 @@ export class SchemaClass {
 }
 
 /** The Field of `name` for a class whose fields are called `names`. */
-export function fieldNamed(name: string, names: readonly string[], options: { annotation: string; default?: string; description?: string }): Field {
+export function fieldNamed(name: string, names: readonly string[], options: { annotation: string; default?: string; description?: string; references?: string }): Field {
   return new Field({ name, attribute: pydanticAttribute(name, names), ...options });
 }
+
+/** A module-level type alias: `ArticleFilter = Annotated[...]`, with a comment above it. */
+export class TypeAlias {
+  readonly module: SchemaModule;
+  readonly name: string;
+  readonly comment: string;
+  /** The Python expression aliased. */
+  readonly expression: string;
+  readonly imports: ImportCollector;
+
+  constructor(options: { module: SchemaModule; name: string; comment: string; expression: string; imports: ImportCollector }) {
+    this.module = options.module;
+    this.name = options.name;
+    this.comment = options.comment;
+    this.expression = options.expression;
+    this.imports = options.imports;
+  }
+}
+
+/** What a schemas module holds, in definition order. */
+export type SchemaItem = SchemaClass | TypeAlias;
 
 /** The schemas module of one resource. */
 export class SchemaModule {
@@ -106,7 +173,7 @@ export class SchemaModule {
   /** Dotted import path. */
   readonly dotted: string;
   readonly #view: ResourceView;
-  readonly #classes: SchemaClass[] = [];
+  readonly #classes: SchemaItem[] = [];
 
   constructor(view: ResourceView) {
     this.#view = view;
@@ -114,13 +181,13 @@ export class SchemaModule {
     this.dotted = view.schemaModule;
   }
 
-  /** Adds a class (after those added earlier) and returns it. */
-  add(schema: SchemaClass): SchemaClass {
-    this.#classes.push(schema);
-    return schema;
+  /** Adds a class or an alias (after those added earlier) and returns it. */
+  add<T extends SchemaItem>(item: T): T {
+    this.#classes.push(item);
+    return item;
   }
 
-  get classes(): readonly SchemaClass[] {
+  get classes(): readonly SchemaItem[] {
     return this.#classes;
   }
 
@@ -131,19 +198,21 @@ export class SchemaModule {
     const doc = `Request and response schemas of ${this.#view.labelPlural}${params ? ", with the params of their actions" : ""}.`;
     return [
       new FileFragment({ path: this.path, template: "modules/schemas.py.njk", context: { doc: docstringText(doc) } }),
-      ...this.#classes.map(
-        (schema) =>
-          new SnippetFragment({
-            path: this.path,
-            slot: "classes",
-            template: "modules/schema_class.py.njk",
-            context: {
-              name: schema.name,
-              doc: docstringText(schema.doc, "    "),
-              lines: schema.fields.map((field) => field.line),
-            },
-            imports: new ImportCollector().addFrom("pydantic", "BaseModel").update(schema.imports),
-          }),
+      ...this.#classes.map((item) =>
+        item instanceof TypeAlias
+          ? new SnippetFragment({ path: this.path, slot: "classes", value: `# ${item.comment}\n${item.name} = ${item.expression}`, imports: item.imports })
+          : new SnippetFragment({
+              path: this.path,
+              slot: "classes",
+              template: "modules/schema_class.py.njk",
+              context: {
+                name: item.name,
+                doc: docstringText(item.doc, "    "),
+                config: item.modelConfig ?? "",
+                lines: item.fields.map((field) => field.line),
+              },
+              imports: item.imports,
+            }),
       ),
     ];
   }

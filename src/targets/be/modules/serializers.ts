@@ -11,10 +11,12 @@ import type { SchemaClass } from "./schemas.js";
 export interface SerializedField {
   /** The model's attribute. */
   name: string;
-  /** Sub-serializer of a nested field. */
-  nested?: SerializerFn;
+  /** Sub-serializer of a nested or link field: its function name and parameter name. */
+  nested?: { name: string; argument: string };
   many?: boolean;
   nullable?: boolean;
+  /** A Python expression of the value instead of the attribute of the same name. */
+  value?: string;
 }
 
 /** A function building a read schema from a model instance. */
@@ -28,6 +30,8 @@ export class SerializerFn {
   /** Parameter name of the instance, e.g. `article`. */
   readonly argument: string;
   readonly fields: readonly SerializedField[];
+  /** What the body calls from other modules (link serializers of other resources). */
+  readonly imports: ImportCollector;
 
   constructor(options: {
     module: SerializerModule;
@@ -36,6 +40,7 @@ export class SerializerFn {
     model: ModelRef;
     argument: string;
     fields: readonly SerializedField[];
+    imports?: ImportCollector;
   }) {
     this.module = options.module;
     this.name = options.name;
@@ -43,6 +48,7 @@ export class SerializerFn {
     this.model = options.model;
     this.argument = options.argument;
     this.fields = options.fields;
+    this.imports = options.imports ?? new ImportCollector();
   }
 
   /** `return Schema(field=value, …)` on one line (the formatter lays it out). */
@@ -52,6 +58,7 @@ export class SerializerFn {
   }
 
   #valueOf(field: SerializedField): string {
+    if (field.value !== undefined) return field.value;
     const source = `${this.argument}.${field.name}`;
     if (!field.nested) return source;
     const sub = field.nested.name;
@@ -94,7 +101,8 @@ export class SerializerModule {
             context: { serializer },
             imports: new ImportCollector()
               .addFrom(serializer.schema.module.dotted, serializer.schema.name)
-              .addFrom(serializer.model.module, serializer.model.importName),
+              .addFrom(serializer.model.module, serializer.model.importName)
+              .update(serializer.imports),
           }),
       ),
     ];

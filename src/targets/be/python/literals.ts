@@ -1,11 +1,11 @@
 // The one place user text becomes Python source. `pythonString` writes any string as a
-// double-quoted literal that reads back as exactly that string; `docstringText` escapes
+// literal, quoted as ruff writes it, that reads back as exactly that string; `docstringText` escapes
 // text for the inside of a `"""…"""` docstring. Both are total: no input can end the
 // literal early, inject code, or make the module fail to compile (`\N`, NUL, surrogates).
 
 import type { ImportCollector } from "../../../codegen/index.js";
 
-const SIMPLE_ESCAPES: Record<string, string> = { "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const SIMPLE_ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 /** `\xNN`, `\uNNNN` for one UTF-16 code unit (lone surrogates included). */
 function codeEscape(unit: number): string {
@@ -14,21 +14,58 @@ function codeEscape(unit: number): string {
 
 // Characters Python source cannot hold raw inside a string (controls, line separators that
 // editors treat as line breaks, lone surrogates that UTF-8 cannot encode).
-const NEEDS_ESCAPE = /[\\"\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NEEDS_ESCAPE = /[\\"'\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 function escape(text: string, quote: (match: string, offset: number, whole: string) => string): string {
   return text.replace(NEEDS_ESCAPE, (match, offset: number, whole: string) => {
-    if (match === '"') return quote(match, offset, whole);
+    if (match === '"' || match === "'") return quote(match, offset, whole);
     return SIMPLE_ESCAPES[match] ?? codeEscape(match.charCodeAt(0));
   });
 }
 
 /**
- * A Python string literal holding `text`, double-quoted as ruff writes them.
- * @example pythonString('say "hi"\n') // '"say \\"hi\\"\\n"'
+ * A Python string literal holding `text`, quoted as `ruff format` writes it: in double quotes,
+ * unless the text holds more `"` than `'` (then in single quotes, escaping fewer).
+ * @example pythonString('say "hi"\n') // `'say "hi"\\n'`
+ * @example pythonString("it's") // `"it's"`
  */
 export function pythonString(text: string): string {
-  return `"${escape(text, () => '\\"')}"`;
+  const quote = count(text, '"') > count(text, "'") ? "'" : '"';
+  return `${quote}${escape(text, (match) => (match === quote ? `\\${quote}` : match))}${quote}`;
+}
+
+function count(text: string, char: string): number {
+  return text.split(char).length - 1;
+}
+
+const LINE_LENGTH = 88;
+
+/**
+ * `name=<text>` for a keyword argument written at `indent` columns, laid out so `ruff format`
+ * keeps it and no line passes 88 columns: the literal itself when the line fits, else in
+ * parentheses (ruff breaks them onto a line of their own), else split at spaces into an
+ * implicit concatenation whose parts each fit (ruff never joins what cannot fit); a text
+ * holding `"` stays one literal in parentheses.
+ * @example keywordString("description", "Rows per page.", 8) // 'description="Rows per page."'
+ */
+export function keywordString(name: string, text: string, indent: number): string {
+  const literal = pythonString(text);
+  if (indent + name.length + 1 + literal.length + 1 <= LINE_LENGTH) return `${name}=${literal}`;
+  const room = LINE_LENGTH - indent - 4;
+  // Parts holding `"` are left whole: their quotes are ruff's choice for the joined text, which
+  // the layout formatter does not make (src/formatters/python-layout/strings.ts).
+  if (literal.length <= room || text.includes('"')) return `${name}=(${literal})`;
+  const parts: string[] = [];
+  let part = "";
+  for (const word of text.split(/(?<= )/)) {
+    if (part !== "" && pythonString(part + word).length > room) {
+      parts.push(pythonString(part));
+      part = "";
+    }
+    part += word;
+  }
+  parts.push(pythonString(part));
+  return `${name}=(${parts.join(" ")})`;
 }
 
 /**
@@ -43,7 +80,7 @@ export function docstringText(text: string, indent = ""): string {
   const lines = text
     .replace(/\s+$/, "")
     .split("\n")
-    .map((line) => escape(line.replace(/\s+$/, ""), (_quote, offset, whole) => (offset === whole.length - 1 || whole[offset + 1] === '"' ? '\\"' : '"')));
+    .map((line) => escape(line.replace(/\s+$/, ""), (quote, offset, whole) => (quote === '"' && (offset === whole.length - 1 || whole[offset + 1] === '"') ? '\\"' : quote)));
   if (lines.length === 1) return lines[0]!;
   return `${lines.map((line, index) => (index === 0 || line === "" ? line : `${indent}${line}`)).join("\n")}\n${indent}`;
 }

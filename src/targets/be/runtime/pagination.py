@@ -1,25 +1,38 @@
-"""Keyset pagination by primary key, with opaque cursors.
+"""Pages of generated lists: keyset (opaque cursors) or offset, always bounded.
 
-A page holds at most ``limit`` rows in key order. ``next_cursor`` encodes the last
-key of the page (URL-safe base64 of a small JSON document) and is ``None`` on the
-last page. Rows inserted or deleted between requests never shift a page: each one
-starts strictly after the previous page's last key.
+Keyset: a page holds at most ``limit`` rows; ``next_cursor`` carries every sort key of
+the page's last row (the primary key last, so the order is total) and is ``None`` on the
+last page. The next page starts strictly after that row, so rows inserted or deleted
+between requests never make a row appear twice or go missing, and a deep page costs
+what the first one does when an index covers the order. A cursor only fits the order
+it was made for; another order answers 422.
+
+Offset: ``offset`` rows are skipped (the cost grows with it); ``total`` counts every
+matching row when the request asks for it.
 """
 
 import base64
 import json
 from collections.abc import Sequence
-from typing import Any, Generic, TypeVar
+from datetime import date, datetime
+from decimal import Decimal
+from enum import Enum
+from typing import Any, Generic, Literal, TypeVar
+from uuid import UUID
 
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, TypeAdapter
-from sqlalchemy import Select
+from pydantic import BaseModel, ValidationError
+from sqlalchemy import Select, and_, false, func, or_, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import InstrumentedAttribute
+from sqlalchemy.sql.elements import ColumnElement
+
+from .ordering import SortKey
 
 ItemT = TypeVar("ItemT")
 RowT = TypeVar("RowT")
-KeyT = TypeVar("KeyT")
+
+CursorSource = Literal["query", "body"]
+"""Where a request carried its cursor: errors name it there."""
 
 
 class Page(BaseModel, Generic[ItemT]):
@@ -29,50 +42,174 @@ class Page(BaseModel, Generic[ItemT]):
     next_cursor: str | None
 
 
-def encode_cursor(key: Any) -> str:
-    """Encode the last key of a page as an opaque cursor."""
-    document = json.dumps({"after": key}, default=str)
+class OffsetPage(BaseModel, Generic[ItemT]):
+    """One page; ``next_offset`` is ``None`` on the last page, ``total`` when asked."""
+
+    items: list[ItemT]
+    next_offset: int | None
+    total: int | None
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, UUID | Decimal):
+        return str(value)
+    raise TypeError(f"cannot put a {type(value).__name__} in a cursor")
+
+
+def _signature(keys: Sequence[SortKey]) -> str:
+    return ",".join(key.signed_name for key in keys)
+
+
+def encode_cursor(keys: Sequence[SortKey], values: Sequence[Any]) -> str:
+    """An opaque cursor holding *values*, one per key of *keys*."""
+    document = json.dumps(
+        {"order": _signature(keys), "after": list(values)}, default=_plain
+    )
     return base64.urlsafe_b64encode(document.encode()).rstrip(b"=").decode()
 
 
-def decode_cursor(cursor: str, key_type: type[KeyT]) -> KeyT:
-    """Decode a cursor made by :func:`encode_cursor`; a malformed one answers 422."""
+def _invalid(cursor: str, message: str, source: CursorSource) -> RequestValidationError:
+    return RequestValidationError(
+        [
+            {
+                "type": "value_error",
+                "loc": (source, "cursor"),
+                "msg": message,
+                "input": cursor,
+            }
+        ]
+    )
+
+
+def decode_cursor(
+    cursor: str, keys: Sequence[SortKey], source: CursorSource = "query"
+) -> list[Any]:
+    """The key values of a cursor made by :func:`encode_cursor` for the same order.
+
+    A cursor that is malformed, or was made for another order, answers 422.
+    """
     try:
         document = json.loads(
             base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         )
-        return TypeAdapter(key_type).validate_python(document["after"])
-    except (ValueError, KeyError, TypeError, RecursionError):
-        raise RequestValidationError(
-            [
-                {
-                    "type": "value_error",
-                    "loc": ("query", "cursor"),
-                    "msg": "Invalid cursor",
-                    "input": cursor,
-                }
-            ]
-        ) from None
+        order, values = document["order"], document["after"]
+        if not isinstance(values, list) or len(values) != len(keys):
+            raise ValueError("wrong number of keys")
+        decoded = [
+            key.adapter.validate_python(value)
+            for key, value in zip(keys, values, strict=True)
+        ]
+    except (ValueError, KeyError, TypeError, ValidationError, RecursionError):
+        raise _invalid(cursor, "Invalid cursor", source) from None
+    if order != _signature(keys):
+        raise _invalid(
+            cursor,
+            "This cursor belongs to another order: "
+            "repeat the order of the request that returned it",
+            source,
+        )
+    return decoded
 
 
-async def paginate(
+def _after(key: SortKey, value: Any) -> ColumnElement[bool]:
+    # NULL sorts after every value ascending and before every value descending.
+    column = key.expression
+    if key.descending:
+        return column.is_not(None) if value is None else column < value
+    if value is None:
+        return false()
+    return or_(column > value, column.is_(None)) if key.nullable else column > value
+
+
+def _same(key: SortKey, value: Any) -> ColumnElement[bool]:
+    return key.expression.is_(None) if value is None else key.expression == value
+
+
+def after_condition(
+    keys: Sequence[SortKey], values: Sequence[Any]
+) -> ColumnElement[bool]:
+    """Rows strictly after the row whose sort keys are *values*, in the order of *keys*.
+
+    Keys of one direction that are never NULL compare as one row value, which an index
+    on those columns answers with a range scan; other orders expand into
+    ``k1 after v1 OR (k1 = v1 AND k2 after v2) OR …``.
+    """
+    if len({key.descending for key in keys}) == 1 and not any(
+        key.nullable for key in keys
+    ):
+        row = tuple_(*(key.expression for key in keys))
+        bound = tuple_(*values)
+        return row < bound if keys[0].descending else row > bound
+    branches = [
+        and_(
+            *(
+                _same(key, value)
+                for key, value in zip(keys[:index], values[:index], strict=True)
+            ),
+            _after(keys[index], values[index]),
+        )
+        for index in range(len(keys))
+    ]
+    return or_(*branches)
+
+
+def _sorted(statement: Select[Any], keys: Sequence[SortKey]) -> Select[Any]:
+    labels = [
+        key.expression.label(f"sort_key_{index}") for index, key in enumerate(keys)
+    ]
+    return statement.add_columns(*labels).order_by(*(key.clause for key in keys))
+
+
+async def keyset_page(
     session: AsyncSession,
     statement: Select[RowT],
-    key: InstrumentedAttribute[Any],
+    keys: Sequence[SortKey],
     *,
     limit: int,
     cursor: str | None,
-) -> tuple[Sequence[RowT], str | None]:
-    """Run *statement* for the page after *cursor*, ordered by *key*.
+    source: CursorSource = "query",
+) -> tuple[list[RowT], str | None]:
+    """Run *statement* for the page after *cursor*, ordered by *keys*.
 
     Returns the page's rows and the cursor of the next page (``None`` on the last).
+    A bad cursor answers 422, located at *source*.
     """
     if cursor is not None:
-        statement = statement.where(key > decode_cursor(cursor, key.type.python_type))
-    rows = (
-        (await session.scalars(statement.order_by(key).limit(limit + 1))).unique().all()
-    )
+        after = decode_cursor(cursor, keys, source)
+        statement = statement.where(after_condition(keys, after))
+    result = await session.execute(_sorted(statement, keys).limit(limit + 1))
+    rows = result.unique().all()
+    page = [row[0] for row in rows[:limit]]
     if len(rows) <= limit:
-        return rows, None
-    page = rows[:limit]
-    return page, encode_cursor(getattr(page[-1], key.key))
+        return page, None
+    return page, encode_cursor(keys, tuple(rows[limit - 1])[1:])
+
+
+async def offset_page(
+    session: AsyncSession,
+    statement: Select[RowT],
+    keys: Sequence[SortKey],
+    *,
+    limit: int,
+    offset: int,
+    total: bool,
+) -> tuple[list[RowT], int | None, int | None]:
+    """Run *statement* for ``limit`` rows from *offset*, ordered by *keys*.
+
+    Returns the rows, the offset of the next page (``None`` on the last) and, when
+    *total* is true, the number of rows matching *statement* (else ``None``).
+    """
+    result = await session.execute(
+        _sorted(statement, keys).offset(offset).limit(limit + 1)
+    )
+    rows = result.unique().all()
+    page = [row[0] for row in rows[:limit]]
+    next_offset = offset + limit if len(rows) > limit else None
+    if not total:
+        return page, next_offset, None
+    counted = select(func.count()).select_from(statement.order_by(None).subquery())
+    return page, next_offset, (await session.scalar(counted)) or 0

@@ -1,4 +1,5 @@
-// `RootScaffold` (project scope): the files of a new backend project around the `be` target.
+// `RootScaffold` (project scope): the files of a new backend project around the `be` target:
+// models, actions, health routes, the app, migrations, a starter config, container recipe.
 // Every file is the user's once written: the `skip` policy leaves an existing file alone
 // (unless `--force` or `--force-paths`), and none carries the "do not edit" banner.
 
@@ -17,6 +18,7 @@ function mainImports(root: RootConfig): string[] {
   const imports = [
     `from ${root.package_prefix}.${root.module}.routes import router`,
     `from ${root.package_prefix}.runtime.errors import register_error_handlers`,
+    `from ${root.package}.health import router as health_router`,
   ];
   if (root.auth) imports.push(`from ${root.package_prefix}.auth.router import router as auth_router`);
   return imports.sort();
@@ -42,15 +44,20 @@ export class RootScaffold {
       }),
       starter("README.md", "README.md.njk", context),
       starter(".gitignore", "gitignore.njk"),
+      starter(".dockerignore", "dockerignore.njk"),
+      starter(".env.example", "env.example.njk", context),
+      starter("Dockerfile", "Dockerfile.njk", context),
       starter("config/project.jsonnet", "config/project.jsonnet.njk", context),
       starter(`${pkg}/__init__.py`, "package/__init__.py.njk", context),
       starter(`${pkg}/models.py`, "package/models.py.njk", context),
+      starter(`${pkg}/actions.py`, "package/actions.py.njk", context),
+      starter(`${pkg}/health.py`, "package/health.py.njk", context),
       starter(`${pkg}/main.py`, "package/main.py.njk", { ...context, import_lines: mainImports(root) }),
       starter("alembic.ini", "alembic.ini.njk", context),
       starter("migrations/env.py", "migrations/env.py.njk", context),
       starter("migrations/script.py.mako", "migrations/script.py.mako.njk"),
-      // Alembic needs the directory; git keeps it through this empty file.
-      starter("migrations/versions/.gitkeep", ""),
+      // The starter model's table: `codegen dev` (or `alembic upgrade head`) creates it.
+      starter("migrations/versions/0001_create_notes.py", "migrations/versions/0001_create_notes.py.njk"),
     ];
     if (root.auth) files.push(starter(`${pkg}/auth.py`, "package/auth.py.njk", context));
     return files;

@@ -24,6 +24,8 @@ export function packageJson(root: RootConfig): string {
       build: "vite build",
       preview: "vite preview",
       typecheck: "tsc --noEmit",
+      format: "prettier --write .",
+      "format:check": "prettier --check .",
       "openapi-ts": "openapi-ts",
     },
     engines: { node: NODE_ENGINES },
@@ -60,6 +62,8 @@ export class RootScaffold {
       starter("config/fe.jsonnet", "config/fe.jsonnet.njk", context),
       starter("README.md", "README.md.njk", context),
       starter(".gitignore", "gitignore.njk"),
+      starter(".prettierrc.json", "prettierrc.json.njk"),
+      starter(".prettierignore", "prettierignore.njk"),
       starter(".nvmrc", "nvmrc.njk", context),
     ];
   }

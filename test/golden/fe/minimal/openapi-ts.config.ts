@@ -6,9 +6,5 @@ export default defineConfig({
   input: "openapi.json",
   // Emptied and rewritten on every run: keep your own code elsewhere.
   output: "src/client",
-  plugins: [
-    "@hey-api/client-fetch",
-    "@hey-api/typescript",
-    "@hey-api/sdk",
-  ],
+  plugins: ["@hey-api/client-fetch", "@hey-api/typescript", "@hey-api/sdk"],
 });

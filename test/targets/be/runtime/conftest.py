@@ -1,4 +1,5 @@
-"""Fixtures of the runtime helpers' tests: the database in ``TEST_DATABASE_URL``."""
+"""Fixtures of the runtime helpers' tests: the database in ``TEST_DATABASE_URL``,
+and a seeded table of items for the list helpers."""
 
 import os
 import socket
@@ -6,7 +7,14 @@ from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from items import OWNERS, Base, seed_items
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="session")
@@ -26,3 +34,21 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="session")
+async def items(engine: AsyncEngine) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """Sessions on the seeded items table (:mod:`items`), with ``pg_trgm`` created;
+    tests must not change the table."""
+    async with engine.begin() as connection:
+        await connection.execute(text("CREATE EXTENSION IF NOT EXISTS pg_trgm"))
+        await connection.run_sync(Base.metadata.create_all)
+    sessions = async_sessionmaker(engine, expire_on_commit=False)
+    async with sessions() as session:
+        session.add_all(OWNERS)
+        await session.flush()
+        session.add_all(seed_items())
+        await session.commit()
+    yield sessions
+    async with engine.begin() as connection:
+        await connection.run_sync(Base.metadata.drop_all)

@@ -1,45 +1,142 @@
-"""Keyset pagination on a real table: each row once, in key order, while rows change."""
+"""Orders and pages on a real table: keyset pages walk every row exactly once under
+any declared order (ties, NULLs, mixed directions), also while rows are inserted and
+deleted between pages; cursors are opaque, typed and tied to their order; offset
+pages count."""
 
 import base64
+import json
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 import pytest
 import pytest_asyncio
 from fastapi.exceptions import RequestValidationError
-from runtime.pagination import decode_cursor, encode_cursor, paginate
+from items import Item, seed_items
+from runtime.ordering import Ordering, SortKey, reject_repeats
+from runtime.pagination import (
+    after_condition,
+    decode_cursor,
+    encode_cursor,
+    keyset_page,
+    offset_page,
+)
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+SEED = seed_items()
+ORDERING = Ordering(
+    Item.id,
+    {
+        "rating": Item.rating,
+        "score": Item.score,
+        "name": Item.name,
+        "made_at": Item.made_at,
+    },
+    nullable=["score"],
+    default=["-made_at"],
+)
 
 
-class Base(DeclarativeBase):
-    pass
+def python_order(order_by: Sequence[str]) -> list[int]:
+    """The ids of the seed in *order_by* (then id, in the last key's direction),
+    NULLs last ascending and first descending, as PostgreSQL sorts them."""
+    rows = list(SEED)
+    terms = [*order_by, ("-id" if order_by and order_by[-1].startswith("-") else "id")]
+    for term in reversed(terms):
+        name = term.removeprefix("-")
+        descending = term.startswith("-")
+        present = [row for row in rows if getattr(row, name) is not None]
+        missing = [row for row in rows if getattr(row, name) is None]
+        present.sort(key=lambda row, name=name: getattr(row, name), reverse=descending)
+        rows = missing + present if descending else present + missing
+    return [row.id for row in rows]
 
 
-class Row(Base):
-    __tablename__ = f"runtime_rows_{uuid.uuid4().hex[:8]}"
-    id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str]
+async def walk(
+    sessions: async_sessionmaker[AsyncSession], keys: list[SortKey], limit: int
+) -> list[int]:
+    seen: list[int] = []
+    cursor: str | None = None
+    while True:
+        async with sessions() as session:
+            rows, cursor = await keyset_page(
+                session, select(Item), keys, limit=limit, cursor=cursor
+            )
+        assert len(rows) <= limit
+        seen += [row.id for row in rows]
+        if cursor is None:
+            return seen
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def session(engine: AsyncEngine) -> AsyncIterator[AsyncSession]:
-    async with engine.begin() as connection:
-        await connection.run_sync(Base.metadata.create_all)
-    async with AsyncSession(engine, expire_on_commit=False) as session:
-        session.add_all(Row(id=key, name=f"row {key}") for key in range(1, 26))
-        await session.commit()
-        yield session
-    async with engine.begin() as connection:
-        await connection.run_sync(Base.metadata.drop_all)
+ORDERS = [
+    [],
+    ["rating"],
+    ["-rating"],
+    ["score"],
+    ["-score"],
+    ["rating", "-score"],
+    ["-rating", "name"],
+    ["name", "rating"],
+]
 
 
-def test_cursor_round_trip() -> None:
-    for key in (0, 7, -3, "slug", str(uuid.uuid4())):
-        assert decode_cursor(encode_cursor(key), type(key)) == key
+@pytest.mark.parametrize("order_by", ORDERS, ids=lambda order: ",".join(order) or "key")
+@pytest.mark.parametrize("limit", [1, 7, 60, 100])
+async def test_keyset_pages_walk_every_row_once_in_order(
+    items: async_sessionmaker[AsyncSession], order_by: list[str], limit: int
+) -> None:
+    keys = ORDERING.keys(order_by) if order_by else Ordering(Item.id).keys()
+    assert await walk(items, keys, limit) == python_order(order_by)
+
+
+async def test_the_default_order_applies_without_order_by(
+    items: async_sessionmaker[AsyncSession],
+) -> None:
+    assert await walk(items, ORDERING.keys(None), 9) == python_order(["-made_at"])
+
+
+def test_the_key_ends_every_order_in_the_last_direction() -> None:
+    assert [key.signed_name for key in ORDERING.keys(["rating", "-score"])] == [
+        "rating",
+        "-score",
+        "-id",
+    ]
+    with_key = Ordering(Item.id, {"id": Item.id, "name": Item.name})
+    assert [key.signed_name for key in with_key.keys(["-id"])] == ["-id"]
+
+
+def test_order_by_names_each_field_once() -> None:
+    assert reject_repeats(["a", "-b"]) == ["a", "-b"]
+    with pytest.raises(ValueError, match="'a' appears twice"):
+        reject_repeats(["a", "-a"])
+
+
+async def test_row_values_and_expanded_conditions_agree(
+    items: async_sessionmaker[AsyncSession],
+) -> None:
+    keys = ORDERING.keys(["-rating"])
+    expanded = [SortKey(key.name, key.expression, key.descending, True) for key in keys]
+    async with items() as session:
+        for values in ([2, 30], [0, 1], [4, 60]):
+            fast = await session.scalars(
+                select(Item.id).where(after_condition(keys, values))
+            )
+            slow = await session.scalars(
+                select(Item.id).where(after_condition(expanded, values))
+            )
+            assert set(fast.all()) == set(slow.all())
+
+
+def test_cursors_round_trip_typed_values() -> None:
+    keys = ORDERING.keys(["score", "made_at"])
+    values = [None, SEED[3].made_at, 4]
+    assert decode_cursor(encode_cursor(keys, values), keys) == values
+
+
+def forged(document: Any) -> str:
+    return base64.urlsafe_b64encode(json.dumps(document).encode()).decode().rstrip("=")
 
 
 @pytest.mark.parametrize(
@@ -47,48 +144,114 @@ def test_cursor_round_trip() -> None:
     [
         "",
         "not base64!",
-        encode_cursor("text"),
-        "eyJ4IjogMX0",
-        "W10",
+        "bm90LWpzb24",
+        forged([]),
+        forged({"order": "rating,id", "after": [1]}),
+        forged({"order": "rating,id", "after": ["' OR 1=1 --", 1]}),
+        forged({"order": "rating,id", "after": [1, "1; DROP TABLE items"]}),
+        forged({"order": "rating,id", "after": {"a": 1}}),
         # Nested deeper than the JSON decoder recurses.
         base64.urlsafe_b64encode(b"[" * 100_000).decode(),
     ],
     ids=lambda cursor: cursor[:20],
 )
-def test_malformed_cursor_is_a_422_naming_the_cursor(cursor: str) -> None:
+def test_malformed_or_hostile_cursors_answer_422(cursor: str) -> None:
     with pytest.raises(RequestValidationError) as caught:
-        decode_cursor(cursor, int)
+        decode_cursor(cursor, ORDERING.keys(["rating"]))
     assert caught.value.errors()[0]["loc"] == ("query", "cursor")
 
 
-async def test_pages_walk_every_row_once_in_key_order(session: AsyncSession) -> None:
+def test_a_cursor_fits_only_its_own_order() -> None:
+    cursor = encode_cursor(ORDERING.keys(["rating"]), [1, 2])
+    with pytest.raises(RequestValidationError, match="another order"):
+        decode_cursor(cursor, ORDERING.keys(["-rating"]))
+
+
+@pytest.mark.parametrize("limit", [1, 11])
+async def test_offset_pages_count_and_end(
+    items: async_sessionmaker[AsyncSession], limit: int
+) -> None:
+    keys = ORDERING.keys(["-rating"])
     seen: list[int] = []
-    cursor: str | None = None
-    while True:
-        rows, cursor = await paginate(
-            session, select(Row), Row.id, limit=4, cursor=cursor
+    offset: int | None = 0
+    while offset is not None:
+        async with items() as session:
+            rows, offset, total = await offset_page(
+                session, select(Item), keys, limit=limit, offset=offset, total=True
+            )
+        assert total == len(SEED)
+        seen += [row.id for row in rows]
+    assert seen == python_order(["-rating"])
+    async with items() as session:
+        filtered = select(Item).where(Item.rating == 1)
+        rows, following, total = await offset_page(
+            session, filtered, keys, limit=5, offset=0, total=False
         )
-        assert len(rows) <= 4
+        assert total is None and following == 5
+        assert all(row.rating == 1 for row in rows)
+        _, _, counted = await offset_page(
+            session, filtered, keys, limit=5, offset=0, total=True
+        )
+        assert counted == sum(1 for item in SEED if item.rating == 1)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Entry(Base):
+    __tablename__ = f"entries_{uuid.uuid4().hex[:8]}"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    rating: Mapped[int]
+
+
+@pytest_asyncio.fixture
+async def entries(
+    engine: AsyncEngine,
+) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    async with engine.begin() as connection:
+        await connection.run_sync(Base.metadata.create_all)
+    sessions = async_sessionmaker(engine, expire_on_commit=False)
+    async with sessions() as session:
+        session.add_all(Entry(id=key, rating=key % 4) for key in range(1, 201))
+        await session.commit()
+    yield sessions
+    async with engine.begin() as connection:
+        await connection.run_sync(Base.metadata.drop_all)
+
+
+async def test_rows_written_between_pages_never_repeat_or_skip(
+    entries: async_sessionmaker[AsyncSession],
+) -> None:
+    """A writer inserts and deletes rows (ties of the page's sort values among them)
+    between every two pages of ``-rating``: rows present throughout appear once."""
+    keys = Ordering(Entry.id, {"rating": Entry.rating}).keys(["-rating"])
+    seen: list[int] = []
+    deleted: set[int] = set()
+    cursor: str | None = None
+    next_id = 1000
+    while True:
+        async with entries() as session:
+            rows, cursor = await keyset_page(
+                session, select(Entry), keys, limit=9, cursor=cursor
+            )
         seen += [row.id for row in rows]
         if cursor is None:
             break
-    assert seen == list(range(1, 26))
-
-
-async def test_rows_changing_between_pages_never_shift_a_page(
-    session: AsyncSession,
-) -> None:
-    first, cursor = await paginate(session, select(Row), Row.id, limit=5, cursor=None)
-    assert [row.id for row in first] == [1, 2, 3, 4, 5]
-    # A row before the cursor disappears and one appears: the next page is unaffected.
-    await session.delete(await session.get(Row, 2))
-    session.add(Row(id=0, name="new first"))
-    await session.commit()
-    second, _ = await paginate(session, select(Row), Row.id, limit=5, cursor=cursor)
-    assert [row.id for row in second] == [6, 7, 8, 9, 10]
-
-
-async def test_last_page_has_no_cursor(session: AsyncSession) -> None:
-    rows, cursor = await paginate(session, select(Row), Row.id, limit=100, cursor=None)
-    assert len(rows) == 25
-    assert cursor is None
+        async with entries() as writer:
+            for rating in range(4):
+                writer.add(Entry(id=next_id, rating=rating))
+                next_id += 1
+            survivors = (
+                await writer.scalars(select(Entry.id).where(Entry.id < 1000))
+            ).all()
+            victim = max(set(survivors) - set(seen) - deleted, default=None)
+            if victim is not None:
+                await writer.delete(await writer.get(Entry, victim))
+                deleted.add(victim)
+            await writer.commit()
+    assert len(seen) == len(set(seen)), "a row appeared twice"
+    assert set(range(1, 201)) - deleted <= set(seen), (
+        "a row present throughout was skipped"
+    )
+    assert not deleted & set(seen), "a row deleted before its page was shown"

@@ -8,7 +8,8 @@
 //     f.nested('author', 'blog.models.Author', [f.uuid('id'), f.str('name')]),
 //     f.nested('tags', 'blog.models.Tag', [f.str('label')], many=true),
 //     f.nested('editor', 'blog.models.Author', [f.uuid('id')], nullable=true),
-//   ]
+//     f.link('author', 'author'),  // { type, id, label } of the author resource's link
+//   ] + f.timestamps()
 //
 // `opts` may hold nullable, required, default, description and references (the
 // resource whose key the field holds, for generated tests); the config schema
@@ -31,6 +32,21 @@ local given(key, value) = if value == null then {} else { [key]: value };
     model: model,
     fields: fields,
   } + given('many', many) + given('load', load) + given('nullable', nullable) + given('description', description),
+
+  // The related row(s) of relationship `name` as link objects { type, id, label } of the
+  // resource `resource` (which sets `link`). load defaults to 'joined' ('selectin' with many).
+  link(name, resource, many=false, load=null):: {
+    name: name,
+    type: 'link',
+    references: resource,
+    many: many,
+  } + given('load', load),
+
+  // The primary-key field `id`, typed `type` (kiln's helper, same arguments).
+  id(type='uuid'):: { name: 'id', type: type },
+
+  // `created_at` and `updated_at`, both datetime (kiln's helper): a list to concatenate.
+  timestamps():: [{ name: 'created_at', type: 'datetime' }, { name: 'updated_at', type: 'datetime' }],
 
   uuid:: scalar('uuid'),
   str:: scalar('str'),

@@ -2,7 +2,8 @@
 // calling the user's function by its dotted path. Calling convention: the instance first
 // (instance actions), then the typed params as keywords, then `session=`, then
 // `current_user=` with `pass_user` (which needs the route to require a user). Sync and
-// async functions both work. The handler commits after the function returns.
+// async functions both work. The handler commits after the function returns. When every
+// param has a default, the request body is optional.
 
 import { type BuildContext, ImportCollector, Name, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { ActionOptions, type ProjectConfig, type ScalarField } from "../../config/schema.js";
@@ -30,20 +31,24 @@ export class Action {
   build(ctx: BuildContext<ProjectConfig>, options: ActionOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
     const instance = options.target === "instance";
-    const shape = instance || options.response === "instance" ? read.use() : undefined;
+    const shape = instance || options.response === "instance" ? read.use(options.representation) : undefined;
     const [fnModule, fnName] = Name.fromDotted(options.fn);
     const params = options.params.length > 0 ? paramsSchema(schemas, view, options, options.params as ScalarField[]) : undefined;
     const imports = new ImportCollector().addFrom(`${view.runtimePackage}.actions`, "call_action").add(fnModule);
     const routeParams: RouteParam[] = instance ? [pkParam(view)] : [];
     if (params) {
-      routeParams.push(new RouteParam({ name: "params", annotation: params.name }));
+      // Params that all have defaults make the body optional: no body (or `{}`) calls with the defaults.
+      const optional = params.fields.every((field) => field.default !== undefined);
+      const annotation = optional ? `Annotated[${params.name}, Body(default_factory=${params.name})]` : params.name;
+      if (optional) imports.addFrom("typing", "Annotated").addFrom("fastapi", "Body");
+      routeParams.push(new RouteParam({ name: "params", annotation }));
       imports.addFrom(params.module.dotted, params.name);
     }
     routeParams.push(idempotencyParam(view));
     let responseModel: string | undefined;
     if (options.response === "instance") {
-      responseModel = shape!.schema.name;
-      imports.addFrom(shape!.schema.module.dotted, shape!.schema.name).addFrom(shape!.serializer.module.dotted, shape!.serializer.name);
+      responseModel = shape!.responseModel;
+      imports.update(shape!.imports);
     } else if (options.response === "json") {
       responseModel = "Any";
       imports.addFrom("typing", "Any");
@@ -66,6 +71,7 @@ export class Action {
       statusCode: options.status_code,
       summary: options.summary ?? `Run \`\`${options.fn}\`\`${instance ? ` on one ${view.label}` : ""}${options.response === "json" ? "; answer with its result" : ""}.`,
       responseModel,
+      representation: options.response === "instance" ? shape : undefined,
       params: routeParams,
       session: sessionParam(view),
       maxBodySize: params ? cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size") : undefined,

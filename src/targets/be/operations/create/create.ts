@@ -18,7 +18,7 @@ export class Create {
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
-    const shape = read.use();
+    const shape = read.use(options.representation);
     const body = createSchema(schemas, view, writeFields(view, options.fields));
     // Built from the request's own URL, not a route name: two apps may both have a `get_<name>`.
     const located = resourceHasOperation(view, "get");
@@ -26,8 +26,7 @@ export class Create {
     const imports = new ImportCollector()
       .addFrom(view.model.module, view.model.importName)
       .addFrom(body.module.dotted, body.name)
-      .addFrom(shape.schema.module.dotted, shape.schema.name)
-      .addFrom(shape.serializer.module.dotted, shape.serializer.name);
+      .update(shape.imports);
     if (located) {
       params.push(new RouteParam({ name: "request", annotation: "Request" }), new RouteParam({ name: "response", annotation: "Response" }));
       imports.addFrom("fastapi", "Request", "Response").addFrom(`${view.runtimePackage}.responses`, "location");
@@ -43,7 +42,8 @@ export class Create {
       path: "",
       statusCode: 201,
       summary: options.summary ?? (located ? `Create ${withArticle(view.label)}; the \`\`Location\`\` header gives its URL.` : `Create ${withArticle(view.label)}.`),
-      responseModel: shape.schema.name,
+      responseModel: shape.responseModel,
+      representation: shape,
       params,
       session: sessionParam(view),
       maxBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),

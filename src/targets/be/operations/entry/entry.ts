@@ -4,14 +4,19 @@
 
 import { type BuildContext, type ValidationIssue, operation } from "../../../../codegen/index.js";
 
+/** An issue at `type` when no operation of `scope` dispatched on `type` answers to the instance's ("unknown {scope} …"). */
+export function* unknownType(ctx: BuildContext, scope: string): Iterable<ValidationIssue> {
+  const known = ctx.operations.filter((meta) => meta.scope === scope && meta.dispatchOn === "type").map((meta) => meta.name);
+  const type: unknown = ctx.instance?.type;
+  if (typeof type === "string" && !known.includes(type)) {
+    yield { path: ["type"], message: `unknown ${scope} ${JSON.stringify(type)}; expected one of: ${known.sort().join(", ")}` };
+  }
+}
+
 @operation("entry", { scope: "operation" })
 export class Entry {
-  *validate(ctx: BuildContext): Iterable<ValidationIssue> {
-    const known = ctx.operations.filter((meta) => meta.scope === "operation" && meta.dispatchOn === "type").map((meta) => meta.name);
-    const type: unknown = ctx.instance?.type;
-    if (typeof type === "string" && !known.includes(type)) {
-      yield { path: ["type"], message: `unknown operation ${JSON.stringify(type)}; expected one of: ${known.sort().join(", ")}` };
-    }
+  validate(ctx: BuildContext): Iterable<ValidationIssue> {
+    return unknownType(ctx, "operation");
   }
 
   build(): unknown[] {

@@ -13,7 +13,7 @@ export class Get {
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read } = resourceFiles(ctx);
-    const shape = read.use();
+    const shape = read.use(options.representation);
     const name = `get_${view.name}`;
     const handler = new RouteHandler({
       module: routes,
@@ -24,12 +24,13 @@ export class Get {
       path: "/{pk}",
       statusCode: 200,
       summary: options.summary ?? `Get one ${view.label}.`,
-      responseModel: shape.schema.name,
+      responseModel: shape.responseModel,
+      representation: shape,
       params: [pkParam(view)],
       session: sessionParam(view),
       errors: [404],
       body: { template: "operations/get/get.py.njk", context: { serializer: shape.serializer, loader: routes.loader(shape) } },
-      imports: new ImportCollector().addFrom(shape.schema.module.dotted, shape.schema.name).addFrom(shape.serializer.module.dotted, shape.serializer.name),
+      imports: new ImportCollector().update(shape.imports),
     });
     return [routes.add(handler)];
   }

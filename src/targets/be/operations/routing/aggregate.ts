@@ -4,6 +4,7 @@
 
 import { FileFragment, type Fragment, ImportCollector } from "../../../../codegen/index.js";
 import { docstringText, pythonString } from "../../python/literals.js";
+import type { Discovery } from "../discovery/discovery.js";
 
 /** One included router. */
 export interface RouterMount {
@@ -21,18 +22,28 @@ export class AggregateRouter {
   readonly doc: string;
   /** Prefix of the aggregating router itself, "" for none. */
   readonly routerPrefix: string;
-  readonly mounts: readonly RouterMount[];
+  readonly #mounts: readonly RouterMount[];
+  /** The project's filter discovery, included here (after the other routers) when some list filters. */
+  readonly #discovery: Discovery | undefined;
 
-  constructor(options: { path: string; doc: string; routerPrefix?: string; mounts: readonly RouterMount[] }) {
+  constructor(options: { path: string; doc: string; routerPrefix?: string; mounts: readonly RouterMount[]; discovery?: Discovery }) {
     this.path = options.path;
     this.doc = options.doc;
     this.routerPrefix = options.routerPrefix ?? "";
-    this.mounts = options.mounts;
+    this.#mounts = options.mounts;
+    this.#discovery = options.discovery;
+  }
+
+  /** The included routers, in order. */
+  get mounts(): readonly RouterMount[] {
+    const discovery = this.#discovery?.used ? [{ module: this.#discovery.dotted, alias: "discovery_router", prefix: "" }] : [];
+    return [...this.#mounts, ...discovery];
   }
 
   render(): Fragment[] {
     const imports = new ImportCollector().addFrom("fastapi", "APIRouter");
-    for (const mount of this.mounts) imports.addFrom(mount.module, `router as ${mount.alias}`);
+    const mounts = this.mounts;
+    for (const mount of mounts) imports.addFrom(mount.module, `router as ${mount.alias}`);
     return [
       new FileFragment({
         path: this.path,
@@ -40,7 +51,7 @@ export class AggregateRouter {
         context: {
           doc: docstringText(this.doc),
           router_prefix: this.routerPrefix === "" ? "" : pythonString(this.routerPrefix),
-          mounts: this.mounts.map((mount) => ({ alias: mount.alias, prefix: mount.prefix === "" ? "" : pythonString(mount.prefix) })),
+          mounts: mounts.map((mount) => ({ alias: mount.alias, prefix: mount.prefix === "" ? "" : pythonString(mount.prefix) })),
         },
         imports,
       }),

@@ -5,6 +5,7 @@
 
 import { type BuildContext, prefixImport, operation } from "../../../../codegen/index.js";
 import type { App, ProjectConfig } from "../../config/schema.js";
+import { Discovery } from "../discovery/discovery.js";
 import { AggregateRouter } from "./aggregate.js";
 
 @operation("router", { scope: "app" })
@@ -21,6 +22,7 @@ export class Router {
           alias: `${resource.name}_router`,
           prefix: "",
         })),
+        discovery: ctx.config.single_app ? ctx.store.outputUnderAncestor(ctx.instanceId, "project", Discovery) : undefined,
       }),
     ];
   }
@@ -42,6 +44,7 @@ export class ProjectRouter {
           alias: `${app.config.module}_router`,
           prefix: app.prefix,
         })),
+        discovery: ctx.store.outputUnderAncestor(ctx.instanceId, "project", Discovery),
       }),
     ];
   }

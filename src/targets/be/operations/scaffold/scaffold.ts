@@ -3,23 +3,13 @@
 // helpers are real Python modules in `src/targets/be/runtime/`, linted, type-checked and
 // tested on their own, and copied into every generated tree as they are.
 
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { type BuildContext, ImportCollector, StaticFile, operation } from "../../../../codegen/index.js";
 import type { ProjectConfig } from "../../config/schema.js";
 import { sessionModulePath } from "../../resource.js";
+import { runtimeSource } from "../../runtime-source.js";
 
 /** Runtime helpers copied into every generated tree, under `runtime/`. */
-const RUNTIME_MODULES = ["actions", "errors", "idempotency", "pagination", "queue", "responses", "values"] as const;
-
-// Read once per process: the helpers are part of the target, not of the config.
-let runtimeSources: Map<string, string> | undefined;
-function runtimeSource(name: string): string {
-  runtimeSources ??= new Map(
-    RUNTIME_MODULES.map((module) => [module, readFileSync(fileURLToPath(new URL(`../../runtime/${module}.py`, import.meta.url)), "utf8")]),
-  );
-  return runtimeSources.get(name)!;
-}
+const RUNTIME_MODULES = ["actions", "discovery", "errors", "filters", "idempotency", "indexes", "ordering", "pagination", "queue", "responses", "search", "values"] as const;
 
 @operation("scaffold", { scope: "project" })
 export class Scaffold {

@@ -6,7 +6,7 @@
 
 import { ImportCollector, Name } from "../../../../codegen/index.js";
 import { createBodyFields } from "../../config/references.js";
-import type { ActionOptions, CrudOptions, ListOptions, ScalarField } from "../../config/schema.js";
+import type { ActionOptions, CrudOptions, ScalarField } from "../../config/schema.js";
 import { writeFields } from "../../modules/bodies.js";
 import type { RouteHandler } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
@@ -42,7 +42,7 @@ export interface TestTarget {
 }
 
 /** Builds the test cases of one operation entry. */
-class Tests {
+export class Tests {
   readonly cases: TestCase[] = [];
   readonly variable: string;
   readonly pk: string;
@@ -144,9 +144,9 @@ class Tests {
     return taken ? `action_${name}` : name;
   }
 
-  /** The fields the resource's read schema shows. */
+  /** The scalar fields the entry's response shows (none known for a builder representation). */
   get readNames(): Set<string> {
-    return new Set(this.view.config.fields.map((field) => field.name));
+    return new Set(this.handler.representation?.fieldNames ?? []);
   }
 
   /** A 401 test: the request, valid in every other way, sent without a token; only for routes that require a user. */
@@ -157,14 +157,11 @@ class Tests {
 }
 
 /** The tests of a `get`, `list`, `create`, `update` or `delete` entry. */
-export function crudTests(target: TestTarget, options: CrudOptions | ListOptions, handler: RouteHandler): TestCase[] {
+export function crudTests(target: TestTarget, options: CrudOptions, handler: RouteHandler): TestCase[] {
   const tests = new Tests(target, handler, options);
   switch (options.type) {
     case "get":
       getTests(tests);
-      break;
-    case "list":
-      listTests(tests, options as ListOptions);
       break;
     case "create":
       createTests(tests);
@@ -194,24 +191,6 @@ function notFound(tests: Tests, json?: string, setup: SetupStep[] = [], needs = 
     setup,
     request: tests.request(tests.missingUrl(suffix), json),
   });
-}
-
-function listTests(tests: Tests, options: ListOptions): void {
-  const plural = tests.view.labelPlural;
-  if (tests.target.canCreate) {
-    const needs = new Needs();
-    needs.imports.addFrom("typing", "Any");
-    const make = needs.factory(`make_${tests.view.name}`);
-    tests.add("list_page", "", `\`\`${tests.route}\`\` pages with \`\`limit\`\` and \`\`cursor\`\`, each ${tests.label} once.`, needs, {
-      expect: { make, repeated: pythonString(`a page repeated one of the ${plural}`) },
-    });
-  } else {
-    tests.add("list", "", `\`\`${tests.route}\`\` answers 200 with a page of at most \`\`limit\`\` ${plural}.`, new Needs(), {});
-  }
-  tests.add("list_invalid", "_rejects_a_bad_limit", `\`\`${tests.route}\`\` answers 422 for a \`\`limit\`\` outside 1..${options.max_limit}.`, new Needs(), {
-    expect: { limits: `(0, ${options.max_limit + 1})` },
-  });
-  tests.unauthorized("PATH");
 }
 
 function createTests(tests: Tests): void {

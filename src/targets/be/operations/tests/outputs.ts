@@ -5,6 +5,7 @@
 
 import { FileFragment, type Fragment, ImportCollector, type RenderCtx, SnippetFragment, renderTemplate } from "../../../../codegen/index.js";
 import { docstringText, pythonString } from "../../python/literals.js";
+import type { Indexes } from "../indexes/indexes.js";
 
 /** A fixture a test or factory takes, e.g. `client: AsyncClient`, `make_author: Factory`. */
 export interface FixtureParam {
@@ -26,7 +27,25 @@ export interface TestRequest {
 }
 
 /** The kinds of generated test; each has its template `operations/tests/templates/{kind}.py.njk`. */
-export type TestKind = "create" | "get" | "list" | "list_page" | "list_invalid" | "update" | "delete" | "action" | "not_found" | "invalid" | "unauthorized";
+export type TestKind =
+  | "create"
+  | "get"
+  | "list"
+  | "list_page"
+  | "list_offset"
+  | "list_invalid"
+  | "list_unknown"
+  | "list_filter"
+  | "list_search"
+  | "list_search_invalid"
+  | "list_order"
+  | "list_q"
+  | "update"
+  | "delete"
+  | "action"
+  | "not_found"
+  | "invalid"
+  | "unauthorized";
 
 /** What a test module defines at its top, because some test needs it. */
 export interface ModuleNeeds {
@@ -79,7 +98,7 @@ export class TestCase {
 export class TestModule {
   readonly path: string;
   readonly #head: { doc: string; path: string; article: string };
-  readonly #cases: TestCase[] = [];
+  readonly #cases: (TestCase | (() => readonly TestCase[]))[] = [];
 
   /** @param head.path the resource's URL path, e.g. `/content/articles` */
   constructor(path: string, head: { doc: string; path: string; article: string }) {
@@ -91,9 +110,18 @@ export class TestModule {
     this.#cases.push(test);
   }
 
+  /**
+   * Adds tests decided when the module renders, in this place: a list's, which its
+   * modifiers (running after the `tests` operation) still shape.
+   */
+  defer(make: () => readonly TestCase[]): void {
+    this.#cases.push(make);
+  }
+
   render(ctx: RenderCtx): Fragment[] {
-    if (this.#cases.length === 0) return [];
-    const needs = Object.assign({}, ...this.#cases.map((test) => test.needs)) as ModuleNeeds;
+    const cases = this.#cases.flatMap((item) => (typeof item === "function" ? item() : [item]));
+    if (cases.length === 0) return [];
+    const needs = Object.assign({}, ...cases.map((test) => test.needs)) as ModuleNeeds;
     return [
       new FileFragment({
         path: this.path,
@@ -107,7 +135,7 @@ export class TestModule {
           factory: needs.factory ?? false,
         },
       }),
-      ...this.#cases.map(
+      ...cases.map(
         (test) =>
           new SnippetFragment({
             path: this.path,
@@ -155,20 +183,33 @@ export class Conftest {
   readonly context: Record<string, unknown>;
   readonly imports: ImportCollector;
   readonly #fixtures: TestFixture[] = [];
+  /** The project's recommended indexes: the test database gets them (and their extensions) when there are any. */
+  readonly #indexes: Indexes | undefined;
 
-  constructor(options: { path: string; context: Record<string, unknown>; imports: ImportCollector }) {
+  constructor(options: { path: string; context: Record<string, unknown>; imports: ImportCollector; indexes?: Indexes }) {
     this.path = options.path;
     this.context = options.context;
     this.imports = options.imports;
+    this.#indexes = options.indexes;
   }
 
   add(fixture: TestFixture): void {
     this.#fixtures.push(fixture);
   }
 
+  #head(): FileFragment {
+    const imports = new ImportCollector().update(this.imports);
+    const indexed = this.#indexes?.used ?? false;
+    if (indexed) {
+      const indexes = this.#indexes!;
+      imports.addFrom(indexes.dotted, "EXTENSIONS", "INDEXES").addFrom(indexes.runtime, "create_extensions", "create_indexes");
+    }
+    return new FileFragment({ path: this.path, template: "operations/tests/templates/conftest.py.njk", context: { ...this.context, indexed }, imports });
+  }
+
   render(ctx: RenderCtx): Fragment[] {
     return [
-      new FileFragment({ path: this.path, template: "operations/tests/templates/conftest.py.njk", context: this.context, imports: this.imports }),
+      this.#head(),
       ...this.#fixtures.map(
         (fixture) =>
           new SnippetFragment({

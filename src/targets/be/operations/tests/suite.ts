@@ -9,18 +9,29 @@ import { createBodyFields, createEntry } from "../../config/references.js";
 import type { ProjectConfig, ResolvedApp, ResourceConfig } from "../../config/schema.js";
 import { pythonString } from "../../python/literals.js";
 import { sessionModulePath } from "../../resource.js";
+import { Indexes } from "../indexes/indexes.js";
 import { authSuite } from "./auth.js";
 import { Conftest } from "./outputs.js";
 
 /** The environment variable holding the test database's URL. */
 export const TEST_DATABASE_URL_ENV = "TEST_DATABASE_URL";
 
+// Asked at every instance of an app: answered once per app and build.
+const appsWithTests = new WeakMap<BuildStore, Map<string, boolean>>();
+
 /** Whether any entry of the app at or above `instanceId` generates tests. */
 export function appHasTests(store: BuildStore, instanceId: string, project: ProjectConfig): boolean {
   const appId = store.ancestorIdOf(instanceId, "app")!;
-  return store.children(appId, { childScope: "resource" }).some(([resourceId]) =>
-    store.children(resourceId, { childScope: "operation" }).some(([entryId]) => cascaded(store, entryId, project, "generate_tests")),
-  );
+  let known = appsWithTests.get(store);
+  if (known === undefined) appsWithTests.set(store, (known = new Map()));
+  let answer = known.get(appId);
+  if (answer === undefined) {
+    answer = store.children(appId, { childScope: "resource" }).some(([resourceId]) =>
+      store.children(resourceId, { childScope: "operation" }).some(([entryId]) => cascaded(store, entryId, project, "generate_tests")),
+    );
+    known.set(appId, answer);
+  }
+  return answer;
 }
 
 /** Whether tests can create rows of `resource`: it has a create operation and its read shape shows its key. */
@@ -55,7 +66,8 @@ export function buildConftest(ctx: BuildContext<ProjectConfig>): Conftest {
     mount: project.single_app || app.prefix === "" ? "app.include_router(router)" : `app.include_router(router, prefix=${pythonString(app.prefix)})`,
     auth: authSuite(project, ctx.packagePrefix, imports) ?? false,
   };
-  return new Conftest({ path: `${module}/tests/conftest.py`, context, imports });
+  const indexes = ctx.store.outputUnderAncestor(ctx.instanceId, "project", Indexes);
+  return new Conftest({ path: `${module}/tests/conftest.py`, context, imports, indexes });
 }
 
 // `METADATA = tuple(dict.fromkeys([Author.metadata, ...]))`: each distinct MetaData once,

@@ -12,7 +12,9 @@ import { resourceFiles } from "../../modules/files.js";
 import { docstringText } from "../../python/literals.js";
 import { RouteHandler } from "../../modules/handler.js";
 import { ENDPOINT_OPERATIONS } from "../auth/augment.js";
+import { ListHandler } from "../list/list-handler.js";
 import { type TestTarget, actionTests, crudTests } from "./cases.js";
+import { listTests } from "./list-cases.js";
 import { factoryFixtures } from "./fixtures.js";
 import { Conftest, TestModule } from "./outputs.js";
 import type { ReferenceKeys } from "./samples.js";
@@ -87,9 +89,10 @@ export class Tests {
     }
     if (!cascaded(ctx.store, ctx.instanceId, ctx.config, "generate_tests")) return [];
     const target: TestTarget = { view, path, canCreate: creatable(view.config), keys };
-    const cases = entry.type === "action" ? actionTests(target, entry, handler) : crudTests(target, entry, handler);
     const module = ctx.store.outputUnderAncestor(resourceId, "resource", TestModule);
-    for (const test of cases) module.add(test);
+    // A list's modifiers run after this operation: its tests are decided when the module renders.
+    if (handler instanceof ListHandler) module.defer(() => listTests(target, handler));
+    else for (const test of entry.type === "action" ? actionTests(target, entry, handler) : crudTests(target, entry, handler)) module.add(test);
     return [];
   }
 }

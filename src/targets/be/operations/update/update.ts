@@ -17,7 +17,7 @@ export class Update {
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
-    const shape = read.use();
+    const shape = read.use(options.representation);
     const body = updateSchema(schemas, view, writeFields(view, options.fields));
     const name = `update_${view.name}`;
     const handler = new RouteHandler({
@@ -29,7 +29,8 @@ export class Update {
       path: "/{pk}",
       statusCode: 200,
       summary: options.summary ?? "Change the fields sent in the body; the others keep their values.",
-      responseModel: shape.schema.name,
+      responseModel: shape.responseModel,
+      representation: shape,
       params: [pkParam(view), new RouteParam({ name: "body", annotation: body.name })],
       session: sessionParam(view),
       maxBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
@@ -41,8 +42,7 @@ export class Update {
       imports: new ImportCollector()
         .addFrom(view.model.module, view.model.importName)
         .addFrom(body.module.dotted, body.name)
-        .addFrom(shape.schema.module.dotted, shape.schema.name)
-        .addFrom(shape.serializer.module.dotted, shape.serializer.name),
+        .update(shape.imports),
     });
     return [routes.add(handler)];
   }

@@ -13,4 +13,10 @@ from blog.api.auth.dependencies import (
 )
 from blog.api.auth.router import router
 
-__all__ = ["AuthenticatedUser", "CurrentUser", "create_access_token", "get_current_user", "router"]
+__all__ = [
+    "AuthenticatedUser",
+    "CurrentUser",
+    "create_access_token",
+    "get_current_user",
+    "router",
+]

@@ -43,7 +43,7 @@ class AccessToken(BaseModel):
     """Seconds until the token expires."""
 
 
-@router.post("/auth/token")
+@router.post("/auth/token", operation_id="issueAccessToken")
 async def issue_access_token(
     form: Annotated[OAuth2PasswordRequestForm, Depends()], response: Response
 ) -> AccessToken:

@@ -53,7 +53,17 @@ _ERRORS: dict[int, dict[str, Any]] = {
     429: {
         "model": ErrorBody,
         "description": "Too many requests; retry later.",
-        "headers": _RETRY_AFTER,
+        "headers": {
+            **_RETRY_AFTER,
+            "RateLimit": {
+                "description": "The quota left (when the limit sends headers).",
+                "schema": {"type": "string"},
+            },
+            "RateLimit-Policy": {
+                "description": "The limit's policy (when the limit sends headers).",
+                "schema": {"type": "string"},
+            },
+        },
     },
     503: {
         "model": ErrorBody,

@@ -1,11 +1,14 @@
 // The backend of Shop API. `codegen generate --target be --config config/project.jsonnet`
-// writes the API package shop.web (shop/web/) from it: regenerate after every
-// change. Models live in shop/models.py; codegen's docs/be.md lists every key.
+// (or `codegen dev`, on every save) writes the API package shop.web (shop/web/)
+// from it. Models live in shop/models.py, actions in shop/actions.py;
+// codegen's docs/be.md lists every key.
 local db = import 'be/db/databases.libsonnet';
 local f = import 'be/fields.libsonnet';
+local p = import 'be/resources/presets.libsonnet';
 local auth = import 'be/auth/jwt.libsonnet';
 
-// Fields clients may send: created_at is set by the database.
+// Fields clients may send. Left out, create and update take every field of the resource
+// but its generated key: created_at and pinned too, which the database and pin_note set.
 local noteInput = [f.str('title'), f.str('body', { default: '' })];
 
 {
@@ -17,13 +20,16 @@ local noteInput = [f.str('title'), f.str('body', { default: '' })];
   resources: [
     {
       model: 'shop.models.Note',
-      fields: [f.uuid('id'), f.str('title'), f.str('body'), f.datetime('created_at')],
+      fields: [f.uuid('id'), f.str('title'), f.str('body'), f.bool('pinned'), f.datetime('created_at')],
       operations: [
         'get',
         'list',
         { name: 'create', fields: noteInput },
         { name: 'update', fields: noteInput },
         'delete',
+        // POST /notes/{pk}/pin calls shop.actions.pin_note(note, pinned=..., session=...);
+        // every param has a default, so the body may be left out.
+        p.instanceAction('pin', 'shop.actions.pin_note', [f.bool('pinned', { default: true })]),
       ],
     },
   ],

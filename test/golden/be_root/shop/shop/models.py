@@ -28,13 +28,17 @@ class Base(DeclarativeBase):
 
 
 class Note(Base):
-    """An example model, served at /notes by config/project.jsonnet; replace it."""
+    """An example model, served at /notes by config/project.jsonnet; replace it.
+
+    The first migration (migrations/versions/0001_create_notes.py) creates its table.
+    """
 
     __tablename__ = "notes"
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
     title: Mapped[str]
     body: Mapped[str] = mapped_column(Text, default="")
+    pinned: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )

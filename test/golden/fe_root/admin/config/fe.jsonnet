@@ -1,8 +1,9 @@
 // The `fe` target's config: `codegen generate --target fe --config config/fe.jsonnet --out .`
-// writes openapi-ts.config.ts from it; `npm run openapi-ts` then writes the typed client.
+// writes openapi-ts.config.ts and the pages (src/generated/) from it; `npm run openapi-ts`
+// then writes the typed client the pages call. Both read openapi.json, the backend's
+// OpenAPI document saved in this project (see README.md).
 {
-  // The backend's OpenAPI document: its URL while it runs, or a file saved from it.
-  input: 'https://api.example.com:8443/openapi.json',
+  input: 'openapi.json',
   output: 'src/client',
   // The client calls /backend/v1/..., which the dev server passes to the backend (vite.config.ts).
   base_url: '/backend/v1',

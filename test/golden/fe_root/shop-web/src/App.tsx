@@ -1,16 +1,31 @@
 import { useEffect, useState } from "react";
 
 const TITLE = "Shop";
+const SPEC_URL = "/api/openapi.json";
 
-/** The backend as this page sees it, through the dev server's proxy at /api. */
+/** The backend as this page sees it, through the proxy at /api/. */
 type Backend =
   | { status: "loading" }
   | { status: "up"; title: string; version: string; paths: string[] }
-  | { status: "down"; reason: string };
+  | { status: "no-proxy"; answer: string }
+  | { status: "down"; answer: string };
 
 interface OpenApiDocument {
   info: { title: string; version: string };
   paths: Record<string, unknown>;
+}
+
+/**
+ * Who answered GET "/api/openapi.json": the backend (JSON), a proxy whose backend is stopped (502,
+ * 503, 504), or the server of this page itself, because nothing routes /api/ to the
+ * backend (a 404, or index.html served for every path).
+ */
+function diagnose(response: Response): "up" | "no-proxy" | "down" {
+  const type = response.headers.get("content-type") ?? "";
+  if (response.ok && type.includes("json")) return "up";
+  if ([502, 503, 504].includes(response.status)) return "down";
+  if (response.status === 404 || type.includes("text/html")) return "no-proxy";
+  return "down";
 }
 
 /** Reads the backend's OpenAPI document: proof that the proxy and the backend both work. */
@@ -18,9 +33,14 @@ function useBackend(): Backend {
   const [backend, setBackend] = useState<Backend>({ status: "loading" });
   useEffect(() => {
     const controller = new AbortController();
-    fetch("/api/openapi.json", { signal: controller.signal })
+    fetch(SPEC_URL, { signal: controller.signal })
       .then(async (response) => {
-        if (!response.ok) throw new Error(`it answered ${response.status} ${response.statusText}`);
+        const answer = `${response.status} ${response.statusText}`.trim();
+        const status = diagnose(response);
+        if (status !== "up") {
+          setBackend({ status, answer });
+          return;
+        }
         const document = (await response.json()) as OpenApiDocument;
         setBackend({
           status: "up",
@@ -31,7 +51,8 @@ function useBackend(): Backend {
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
-        setBackend({ status: "down", reason: error instanceof Error ? error.message : String(error) });
+        const answer = error instanceof Error ? error.message : String(error);
+        setBackend({ status: "down", answer });
       });
     return () => controller.abort();
   }, []);
@@ -44,8 +65,21 @@ export function App() {
     <main>
       <h1>{TITLE}</h1>
       {backend.status === "loading" && <p>Reaching the backend…</p>}
+      {backend.status === "no-proxy" && (
+        <p role="alert">
+          Nothing passes <code>/api/</code> to the backend:{" "}
+          <code>{SPEC_URL}</code> was answered by the server of this page (
+          {backend.answer}). `npm run dev` and `npm run preview` proxy it
+          (vite.config.ts); in production, route <code>/api/</code> to the
+          backend.
+        </p>
+      )}
       {backend.status === "down" && (
-        <p>The backend is not reachable ({backend.reason}). Start it, then reload.</p>
+        <p role="alert">
+          The backend does not answer behind <code>/api/</code> (
+          {backend.answer}). Start it (http://127.0.0.1:8000 in development),
+          then reload.
+        </p>
       )}
       {backend.status === "up" && (
         <>
@@ -62,8 +96,10 @@ export function App() {
         </>
       )}
       <p>
-        Write the typed client with <code>npm run openapi-ts</code>, then call the backend
-        through the functions <code>src/client</code> exports.
+        Save the backend's OpenAPI document as <code>openapi.json</code>, then
+        run <code>codegen generate --target fe --config config/fe.jsonnet</code>{" "}
+        and <code>npm run openapi-ts</code>: the generated pages replace this
+        one.
       </p>
     </main>
   );

@@ -3,12 +3,23 @@
 
 import uuid
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import MISSING, BaseModel
+from pydantic import MISSING, BaseModel, ConfigDict, Field
 
+from blog.api.runtime.filters import CommaSeparated
+from blog.api.runtime.ordering import NoRepeats
+from blog.api.runtime.search import SearchText
 from blog.api.runtime.values import DbEmail, DbText, column_rules
 from blog.models import Author
+
+
+class AuthorLink(BaseModel):
+    """An author where another resource refers to it: its type, key and label."""
+
+    type: Literal["author"]
+    id: uuid.UUID
+    label: str
 
 
 class AuthorReadArticlesNested(BaseModel):
@@ -21,11 +32,43 @@ class AuthorReadArticlesNested(BaseModel):
 class AuthorRead(BaseModel):
     """An author, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: uuid.UUID
     name: str
     email: str
     created_at: datetime
     articles: list[AuthorReadArticlesNested]
+
+
+class AuthorListQuery(BaseModel):
+    """The query parameters of ``GET /authors``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    order_by: (
+        Annotated[
+            list[Literal["name", "-name", "created_at", "-created_at"]],
+            CommaSeparated,
+            NoRepeats,
+        ]
+        | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, comma-separated, each at most once; a leading - sorts "
+            "descending. Default: name."
+        ),
+    )
+    q: SearchText | None = Field(
+        default=None, description="Text to search for; the best matches come first."
+    )
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class AuthorCreate(BaseModel):

@@ -3,38 +3,154 @@
 
 import uuid
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import MISSING, BaseModel
+from pydantic import MISSING, BaseModel, ConfigDict, Field, Tag
 
+from blog.api.content.schemas.author import AuthorLink
+from blog.api.runtime.filters import CommaSeparated, FilterUnion
+from blog.api.runtime.ordering import NoRepeats
 from blog.api.runtime.values import DbText, column_rules
 from blog.models import Comment
-
-
-class CommentReadAuthorNested(BaseModel):
-    """The author, as embedded in ``CommentRead``."""
-
-    id: uuid.UUID
-    name: str
 
 
 class CommentRead(BaseModel):
     """A comment, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: uuid.UUID
     body: str
     created_at: datetime
-    article_id: uuid.UUID
-    author_id: uuid.UUID
-    author: CommentReadAuthorNested
+    article_id: uuid.UUID = Field(json_schema_extra={"x-references": "articles"})
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
+    author: AuthorLink
+
+
+class CommentListQuery(BaseModel):
+    """The query parameters of ``GET /comments``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    article_id: uuid.UUID | None = None
+    article_id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
+    author_id: uuid.UUID | None = None
+    author_id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
+    order_by: (
+        Annotated[list[Literal["created_at", "-created_at"]], CommaSeparated, NoRepeats]
+        | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, comma-separated, each at most once; a leading - sorts "
+            "descending. Default: -created_at."
+        ),
+    )
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
+
+
+class CommentArticleIdFilter(BaseModel):
+    """A condition on ``article_id``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["article_id"]
+    op: Literal["eq"]
+    value: uuid.UUID
+
+
+class CommentArticleIdInFilter(BaseModel):
+    """A condition on ``article_id``: one of the values."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["article_id"]
+    op: Literal["in"]
+    value: list[uuid.UUID] = Field(min_length=1)
+
+
+class CommentAuthorIdFilter(BaseModel):
+    """A condition on ``author_id``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["author_id"]
+    op: Literal["eq"]
+    value: uuid.UUID
+
+
+class CommentAuthorIdInFilter(BaseModel):
+    """A condition on ``author_id``: one of the values."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["author_id"]
+    op: Literal["in"]
+    value: list[uuid.UUID] = Field(min_length=1)
+
+
+class CommentAllOf(BaseModel):
+    """Conditions on comments that must all hold: ``{"and": [...]}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    and_: list["CommentFilter"] = Field(alias="and", min_length=1)
+
+
+class CommentAnyOf(BaseModel):
+    """Conditions on comments of which one must hold: ``{"or": [...]}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    or_: list["CommentFilter"] = Field(alias="or", min_length=1)
+
+
+# A condition on comments ({"field", "op", "value"}), or an "and" / "or" group of them.
+CommentFilter = Annotated[
+    Annotated[CommentAllOf, Tag("and")]
+    | Annotated[CommentAnyOf, Tag("or")]
+    | Annotated[CommentArticleIdFilter, Tag("article_id")]
+    | Annotated[CommentArticleIdInFilter, Tag("article_id:in")]
+    | Annotated[CommentAuthorIdFilter, Tag("author_id")]
+    | Annotated[CommentAuthorIdInFilter, Tag("author_id:in")],
+    FilterUnion,
+]
+
+
+class CommentSearch(BaseModel):
+    """The body of ``POST /comments/search``: conditions, order and page."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    filter: CommentFilter | None = None
+    order_by: (
+        Annotated[list[Literal["created_at", "-created_at"]], NoRepeats] | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, each at most once; a leading - sorts descending. "
+            "Default: -created_at."
+        ),
+    )
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class CommentCreate(BaseModel):
     """The body of a create request."""
 
     body: Annotated[DbText, column_rules(Comment.body)]
-    article_id: uuid.UUID
-    author_id: uuid.UUID
+    article_id: uuid.UUID = Field(json_schema_extra={"x-references": "articles"})
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
 
 
 class CommentUpdate(BaseModel):

@@ -5,16 +5,24 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import delete, select
+from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
 from blog.api.auth.dependencies import CurrentUser
-from blog.api.content.schemas.comment import CommentCreate, CommentRead, CommentUpdate
+from blog.api.content.schemas.comment import (
+    CommentCreate,
+    CommentListQuery,
+    CommentRead,
+    CommentSearch,
+    CommentUpdate,
+)
 from blog.api.content.serializers.comment import to_comment_read
 from blog.api.db.session import SessionDep
+from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IdempotencyDep
-from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
 from blog.models import Comment
 
@@ -25,32 +33,111 @@ _READ_OPTIONS = (joinedload(Comment.author),)
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Comment with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Comment with id {pk} not found"
+    )
 
 
 async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     """Read comment *pk* afresh with everything ``CommentRead`` shows, or raise 404."""
-    comment = await session.scalar(select(Comment).where(Comment.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    comment = await session.scalar(
+        select(Comment)
+        .where(Comment.id == pk)
+        .options(*_READ_OPTIONS)
+        .execution_options(populate_existing=True)
+    )
     if comment is None:
         raise _not_found(pk)
     return comment
 
 
-@router.get("/{pk:uuid}", operation_id="getComment", responses=error_responses(401, 404, 503))
-async def get_comment(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> CommentRead:
+@router.get(
+    "/{pk:uuid}", operation_id="getComment", responses=error_responses(401, 404, 503)
+)
+async def get_comment(
+    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+) -> CommentRead:
     """Get one comment."""
     return to_comment_read(await _load_comment(session, pk))
 
 
+# The filterable columns and order of ``GET /comments``.
+_LIST_FILTERS = {"article_id": Comment.article_id, "author_id": Comment.author_id}
+_LIST_ORDER = Ordering(
+    Comment.id, {"created_at": Comment.created_at}, default=("-created_at",)
+)
+
+
+async def _list_comments(
+    session: AsyncSession,
+    where: list[ColumnElement[bool]],
+    request: CommentListQuery | CommentSearch,
+    source: CursorSource,
+) -> Page[CommentRead]:
+    """One page of comments meeting *where* and ordered as *request* asks."""
+    statement = select(Comment).options(*_READ_OPTIONS).where(*where)
+    keys = _LIST_ORDER.keys(request.order_by)
+    comments, next_cursor = await keyset_page(
+        session,
+        statement,
+        keys,
+        limit=request.limit,
+        cursor=request.cursor,
+        source=source,
+    )
+    return Page(
+        items=[to_comment_read(comment) for comment in comments],
+        next_cursor=next_cursor,
+    )
+
+
 @router.get("", operation_id="listComments", responses=error_responses(401, 503))
-async def list_comments(session: SessionDep, current_user: CurrentUser, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[CommentRead]:
-    """List comments by id, one page at a time."""
-    comments, next_cursor = await paginate(session, select(Comment).options(*_READ_OPTIONS), Comment.id, limit=limit, cursor=cursor)
-    return Page(items=[to_comment_read(comment) for comment in comments], next_cursor=next_cursor)
+async def list_comments(
+    query: Annotated[CommentListQuery, Query()],
+    session: SessionDep,
+    current_user: CurrentUser,
+) -> Page[CommentRead]:
+    """List comments, filtered, ordered by ``order_by`` (default: -created_at), one page
+    at a time.
+    """
+    return await _list_comments(
+        session, param_conditions(query, _LIST_FILTERS), query, "query"
+    )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment", max_body_size=1_048_576, responses=error_responses(400, 401, 409, 413, 503))
-async def create_comment(body: CommentCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep, current_user: CurrentUser) -> CommentRead:
+@router.post(
+    "/search",
+    operation_id="searchComments",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 401, 413, 503),
+)
+async def search_comments(
+    body: CommentSearch, session: SessionDep, current_user: CurrentUser
+) -> Page[CommentRead]:
+    """Search comments with an and/or tree of conditions, one page at a time."""
+    return await _list_comments(
+        session,
+        [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [],
+        body,
+        "body",
+    )
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createComment",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 401, 409, 413, 503),
+)
+async def create_comment(
+    body: CommentCreate,
+    request: Request,
+    response: Response,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+    current_user: CurrentUser,
+) -> CommentRead:
     """Create a comment; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     comment = Comment(**body.model_dump())
@@ -63,8 +150,15 @@ async def create_comment(body: CommentCreate, request: Request, response: Respon
     return result
 
 
-@router.patch("/{pk:uuid}", operation_id="updateComment", max_body_size=1_048_576, responses=error_responses(400, 401, 404, 409, 413, 503))
-async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep, current_user: CurrentUser) -> CommentRead:
+@router.patch(
+    "/{pk:uuid}",
+    operation_id="updateComment",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 401, 404, 409, 413, 503),
+)
+async def update_comment(
+    pk: uuid.UUID, body: CommentUpdate, session: SessionDep, current_user: CurrentUser
+) -> CommentRead:
     """Change the fields sent in the body; the others keep their values."""
     comment = await session.get(Comment, pk)
     if comment is None:
@@ -77,10 +171,19 @@ async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep
     return result
 
 
-@router.delete("/{pk:uuid}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment", responses=error_responses(401, 404, 409, 503))
-async def delete_comment(pk: uuid.UUID, session: SessionDep, current_user: CurrentUser) -> None:
+@router.delete(
+    "/{pk:uuid}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deleteComment",
+    responses=error_responses(401, 404, 409, 503),
+)
+async def delete_comment(
+    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+) -> None:
     """Delete one comment."""
-    deleted = await session.scalar(delete(Comment).where(Comment.id == pk).returning(Comment.id))
+    deleted = await session.scalar(
+        delete(Comment).where(Comment.id == pk).returning(Comment.id)
+    )
     if deleted is None:
         raise _not_found(pk)
     await session.commit()

@@ -7,63 +7,109 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import joinedload
 
-from blog.api.community.schemas.comment import CommentCreate, CommentRead, CommentUpdate
+from blog.api.community.schemas.comment import (
+    CommentCreate,
+    CommentListQuery,
+    CommentRead,
+    CommentUpdate,
+)
 from blog.api.community.serializers.comment import to_comment_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.idempotency import IdempotencyDep
-from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
 from blog.models import Comment
 
 router = APIRouter(prefix="/comments", tags=["comments"])
 
-# Everything CommentRead shows, loaded up front: serializing never hits a lazy load.
-_READ_OPTIONS = (joinedload(Comment.author),)
-
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Comment with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Comment with id {pk} not found"
+    )
 
 
 async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
-    """Read comment *pk* afresh with everything ``CommentRead`` shows, or raise 404."""
-    comment = await session.scalar(select(Comment).where(Comment.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    """Read comment *pk* afresh, or raise 404."""
+    comment = await session.scalar(
+        select(Comment)
+        .where(Comment.id == pk)
+        .execution_options(populate_existing=True)
+    )
     if comment is None:
         raise _not_found(pk)
     return comment
 
 
-@router.get("/{pk:uuid}", operation_id="getComment", responses=error_responses(404, 503))
+@router.get(
+    "/{pk:uuid}", operation_id="getComment", responses=error_responses(404, 503)
+)
 async def get_comment(pk: uuid.UUID, session: SessionDep) -> CommentRead:
     """Get one comment."""
     return to_comment_read(await _load_comment(session, pk))
 
 
+# The order of ``GET /comments``.
+_LIST_ORDER = Ordering(
+    Comment.id, {"created_at": Comment.created_at}, default=("-created_at",)
+)
+
+
 @router.get("", operation_id="listComments", responses=error_responses(503))
-async def list_comments(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[CommentRead]:
-    """List comments by id, one page at a time."""
-    comments, next_cursor = await paginate(session, select(Comment).options(*_READ_OPTIONS), Comment.id, limit=limit, cursor=cursor)
-    return Page(items=[to_comment_read(comment) for comment in comments], next_cursor=next_cursor)
+async def list_comments(
+    query: Annotated[CommentListQuery, Query()], session: SessionDep
+) -> Page[CommentRead]:
+    """List comments ordered by ``order_by`` (default: -created_at), one page at a
+    time.
+    """
+    statement = select(Comment)
+    keys = _LIST_ORDER.keys(query.order_by)
+    comments, next_cursor = await keyset_page(
+        session, statement, keys, limit=query.limit, cursor=query.cursor
+    )
+    return Page(
+        items=[to_comment_read(comment) for comment in comments],
+        next_cursor=next_cursor,
+    )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createComment", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_comment(body: CommentCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> CommentRead:
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createComment",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def create_comment(
+    body: CommentCreate,
+    request: Request,
+    response: Response,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> CommentRead:
     """Create a comment; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400)
     comment = Comment(**body.model_dump())
     session.add(comment)
     await session.flush()
-    result = to_comment_read(await _load_comment(session, comment.id))
+    result = to_comment_read(comment)
     response.headers["Location"] = location(request, comment.id)
     await idempotency.remember(session, result, status_code=201, response=response)
     await session.commit()
     return result
 
 
-@router.patch("/{pk:uuid}", operation_id="updateComment", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep) -> CommentRead:
+@router.patch(
+    "/{pk:uuid}",
+    operation_id="updateComment",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def update_comment(
+    pk: uuid.UUID, body: CommentUpdate, session: SessionDep
+) -> CommentRead:
     """Change the fields sent in the body; the others keep their values."""
     comment = await session.get(Comment, pk)
     if comment is None:
@@ -76,10 +122,17 @@ async def update_comment(pk: uuid.UUID, body: CommentUpdate, session: SessionDep
     return result
 
 
-@router.delete("/{pk:uuid}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteComment", responses=error_responses(404, 409, 503))
+@router.delete(
+    "/{pk:uuid}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deleteComment",
+    responses=error_responses(404, 409, 503),
+)
 async def delete_comment(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one comment."""
-    deleted = await session.scalar(delete(Comment).where(Comment.id == pk).returning(Comment.id))
+    deleted = await session.scalar(
+        delete(Comment).where(Comment.id == pk).returning(Comment.id)
+    )
     if deleted is None:
         raise _not_found(pk)
     await session.commit()

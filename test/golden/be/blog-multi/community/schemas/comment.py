@@ -3,30 +3,49 @@
 
 import uuid
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import MISSING, BaseModel
+from pydantic import MISSING, BaseModel, ConfigDict, Field
 
+from blog.api.runtime.filters import CommaSeparated
+from blog.api.runtime.ordering import NoRepeats
 from blog.api.runtime.values import DbText, column_rules
 from blog.models import Comment
 
 
-class CommentReadAuthorNested(BaseModel):
-    """The author, as embedded in ``CommentRead``."""
-
-    id: uuid.UUID
-    name: str
-
-
 class CommentRead(BaseModel):
     """A comment, as returned by get and list."""
+
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
 
     id: uuid.UUID
     body: str
     created_at: datetime
     article_id: uuid.UUID
     author_id: uuid.UUID
-    author: CommentReadAuthorNested
+
+
+class CommentListQuery(BaseModel):
+    """The query parameters of ``GET /comments``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    order_by: (
+        Annotated[list[Literal["created_at", "-created_at"]], CommaSeparated, NoRepeats]
+        | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, comma-separated, each at most once; a leading - sorts "
+            "descending. Default: -created_at."
+        ),
+    )
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class CommentCreate(BaseModel):

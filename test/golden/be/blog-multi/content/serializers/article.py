@@ -6,30 +6,67 @@ loaded lazily.
 """
 
 from blog.api.content.schemas.article import (
+    ArticleLink,
     ArticleRead,
     ArticleReadAuthorNested,
     ArticleReadCommentsNested,
     ArticleReadCommentsNestedAuthorNested,
-    ArticleReadTagsNested,
+    ArticleSummary,
 )
-from blog.models import Article, Author, Comment, Tag
+from blog.api.content.serializers.author import to_author_link
+from blog.api.content.serializers.tag import to_tag_link
+from blog.models import Article, Author, Comment
+
+
+def to_article_link(article: Article) -> ArticleLink:
+    return ArticleLink(type="article", id=article.id, label=article.title)
 
 
 def to_article_read_author_nested(author: Author) -> ArticleReadAuthorNested:
     return ArticleReadAuthorNested(id=author.id, name=author.name)
 
 
-def to_article_read_tags_nested(tag: Tag) -> ArticleReadTagsNested:
-    return ArticleReadTagsNested(id=tag.id, name=tag.name)
-
-
-def to_article_read_comments_nested_author_nested(author: Author) -> ArticleReadCommentsNestedAuthorNested:
+def to_article_read_comments_nested_author_nested(
+    author: Author,
+) -> ArticleReadCommentsNestedAuthorNested:
     return ArticleReadCommentsNestedAuthorNested(id=author.id, name=author.name)
 
 
 def to_article_read_comments_nested(comment: Comment) -> ArticleReadCommentsNested:
-    return ArticleReadCommentsNested(id=comment.id, body=comment.body, author=to_article_read_comments_nested_author_nested(comment.author))
+    return ArticleReadCommentsNested(
+        id=comment.id,
+        body=comment.body,
+        author=to_article_read_comments_nested_author_nested(comment.author),
+    )
 
 
 def to_article_read(article: Article) -> ArticleRead:
-    return ArticleRead(id=article.id, title=article.title, body=article.body, published=article.published, published_at=article.published_at, publish_on=article.publish_on, word_count=article.word_count, rating=article.rating, extra=article.extra, author_id=article.author_id, author=to_article_read_author_nested(article.author), tags=[to_article_read_tags_nested(tag) for tag in article.tags], comments=[to_article_read_comments_nested(comment) for comment in article.comments])
+    return ArticleRead(
+        id=article.id,
+        title=article.title,
+        body=article.body,
+        published=article.published,
+        published_at=article.published_at,
+        publish_on=article.publish_on,
+        word_count=article.word_count,
+        rating=article.rating,
+        extra=article.extra,
+        author_id=article.author_id,
+        author=to_article_read_author_nested(article.author),
+        tags=[to_tag_link(tags) for tags in article.tags],
+        comments=[
+            to_article_read_comments_nested(comment) for comment in article.comments
+        ],
+    )
+
+
+def to_article_summary(article: Article) -> ArticleSummary:
+    return ArticleSummary(
+        id=article.id,
+        title=article.title,
+        published=article.published,
+        published_at=article.published_at,
+        rating=article.rating,
+        word_count=article.word_count,
+        author=to_author_link(article.author),
+    )

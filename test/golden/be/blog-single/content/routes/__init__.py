@@ -8,6 +8,7 @@ from blog.api.content.routes.author import router as author_router
 from blog.api.content.routes.category import router as category_router
 from blog.api.content.routes.comment import router as comment_router
 from blog.api.content.routes.tag import router as tag_router
+from blog.api.discovery import router as discovery_router
 
 router = APIRouter()
 router.include_router(author_router)
@@ -15,3 +16,4 @@ router.include_router(article_router)
 router.include_router(tag_router)
 router.include_router(comment_router)
 router.include_router(category_router)
+router.include_router(discovery_router)

@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import delete, select
+from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
@@ -13,53 +13,165 @@ import blog.actions
 from blog.api.content.schemas.article import (
     ArchiveStaleArticlesParams,
     ArticleCreate,
+    ArticleListQuery,
     ArticleRead,
+    ArticleSearch,
+    ArticleSummary,
     ArticleUpdate,
     CountWordsParams,
     ScheduleArticleParams,
     TagArticleParams,
 )
-from blog.api.content.serializers.article import to_article_read
+from blog.api.content.serializers.article import to_article_read, to_article_summary
 from blog.api.db.session import SessionDep
 from blog.api.runtime.actions import call_action
+from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IdempotencyDep
-from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
+from blog.api.runtime.search import FullTextSearch
 from blog.models import Article, Comment
 
 router = APIRouter(prefix="/articles", tags=["articles"])
 
 # Everything ArticleRead shows, loaded up front: serializing never hits a lazy load.
-_READ_OPTIONS = (joinedload(Article.author), selectinload(Article.tags), selectinload(Article.comments).joinedload(Comment.author))
+_READ_OPTIONS = (
+    joinedload(Article.author),
+    selectinload(Article.tags),
+    selectinload(Article.comments).joinedload(Comment.author),
+)
+
+# Everything ArticleSummary shows, loaded up front: serializing never hits a lazy load.
+_SUMMARY_OPTIONS = (joinedload(Article.author),)
+
+# What ``?q=`` searches, and how: see indexes.py for its full-text index.
+_SEARCH = FullTextSearch(Article.title, Article.body, language="english")
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Article with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Article with id {pk} not found"
+    )
 
 
 async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     """Read article *pk* afresh with everything ``ArticleRead`` shows, or raise 404."""
-    article = await session.scalar(select(Article).where(Article.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    article = await session.scalar(
+        select(Article)
+        .where(Article.id == pk)
+        .options(*_READ_OPTIONS)
+        .execution_options(populate_existing=True)
+    )
     if article is None:
         raise _not_found(pk)
     return article
 
 
-@router.get("/{pk:uuid}", operation_id="getArticle", responses=error_responses(404, 503))
+@router.get(
+    "/{pk:uuid}", operation_id="getArticle", responses=error_responses(404, 503)
+)
 async def get_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
     """Get one article."""
     return to_article_read(await _load_article(session, pk))
 
 
+# The filterable columns and order of ``GET /articles``.
+_LIST_FILTERS = {
+    "title": Article.title,
+    "published": Article.published,
+    "rating": Article.rating,
+    "word_count": Article.word_count,
+    "publish_on": Article.publish_on,
+    "author_id": Article.author_id,
+    "id": Article.id,
+}
+_LIST_ORDER = Ordering(
+    Article.id,
+    {
+        "title": Article.title,
+        "rating": Article.rating,
+        "published_at": Article.published_at,
+        "word_count": Article.word_count,
+    },
+    nullable=("rating", "published_at"),
+    default=("-published_at",),
+)
+
+
+async def _list_articles(
+    session: AsyncSession,
+    where: list[ColumnElement[bool]],
+    request: ArticleListQuery | ArticleSearch,
+    source: CursorSource,
+) -> Page[ArticleSummary]:
+    """One page of articles meeting *where*, searched and ordered as *request* asks."""
+    statement = select(Article).options(*_SUMMARY_OPTIONS).where(*where)
+    first = None
+    if request.q:
+        statement = statement.where(_SEARCH.match(request.q))
+        first = _SEARCH.sort_key(request.q)
+    keys = _LIST_ORDER.keys(request.order_by, first=first)
+    articles, next_cursor = await keyset_page(
+        session,
+        statement,
+        keys,
+        limit=request.limit,
+        cursor=request.cursor,
+        source=source,
+    )
+    return Page(
+        items=[to_article_summary(article) for article in articles],
+        next_cursor=next_cursor,
+    )
+
+
 @router.get("", operation_id="listArticles", responses=error_responses(503))
-async def list_articles(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[ArticleRead]:
-    """List articles by id, one page at a time."""
-    articles, next_cursor = await paginate(session, select(Article).options(*_READ_OPTIONS), Article.id, limit=limit, cursor=cursor)
-    return Page(items=[to_article_read(article) for article in articles], next_cursor=next_cursor)
+async def list_articles(
+    query: Annotated[ArticleListQuery, Query()], session: SessionDep
+) -> Page[ArticleSummary]:
+    """List articles, filtered and searched, ordered by ``order_by`` (default:
+    -published_at), one page at a time.
+    """
+    return await _list_articles(
+        session, param_conditions(query, _LIST_FILTERS), query, "query"
+    )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createArticle", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_article(body: ArticleCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> ArticleRead:
+@router.post(
+    "/search",
+    operation_id="searchArticles",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 413, 503),
+)
+async def search_articles(
+    body: ArticleSearch, session: SessionDep
+) -> Page[ArticleSummary]:
+    """Search articles with an and/or tree of conditions and ``q``, one page at a
+    time.
+    """
+    return await _list_articles(
+        session,
+        [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [],
+        body,
+        "body",
+    )
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createArticle",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def create_article(
+    body: ArticleCreate,
+    request: Request,
+    response: Response,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400)
     article = Article(**body.model_dump())
@@ -72,8 +184,15 @@ async def create_article(body: ArticleCreate, request: Request, response: Respon
     return result
 
 
-@router.patch("/{pk:uuid}", operation_id="updateArticle", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def update_article(pk: uuid.UUID, body: ArticleUpdate, session: SessionDep) -> ArticleRead:
+@router.patch(
+    "/{pk:uuid}",
+    operation_id="updateArticle",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def update_article(
+    pk: uuid.UUID, body: ArticleUpdate, session: SessionDep
+) -> ArticleRead:
     """Change the fields sent in the body; the others keep their values."""
     article = await session.get(Article, pk)
     if article is None:
@@ -86,17 +205,30 @@ async def update_article(pk: uuid.UUID, body: ArticleUpdate, session: SessionDep
     return result
 
 
-@router.delete("/{pk:uuid}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteArticle", responses=error_responses(404, 409, 503))
+@router.delete(
+    "/{pk:uuid}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deleteArticle",
+    responses=error_responses(404, 409, 503),
+)
 async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one article."""
-    deleted = await session.scalar(delete(Article).where(Article.id == pk).returning(Article.id))
+    deleted = await session.scalar(
+        delete(Article).where(Article.id == pk).returning(Article.id)
+    )
     if deleted is None:
         raise _not_found(pk)
     await session.commit()
 
 
-@router.post("/{pk:uuid}/publish-article", operation_id="publishArticle", responses=error_responses(404, 409, 503))
-async def publish_article(pk: uuid.UUID, idempotency: IdempotencyDep, session: SessionDep) -> ArticleRead:
+@router.post(
+    "/{pk:uuid}/publish-article",
+    operation_id="publishArticle",
+    responses=error_responses(404, 409, 503),
+)
+async def publish_article(
+    pk: uuid.UUID, idempotency: IdempotencyDep, session: SessionDep
+) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
     await idempotency.replay(session, expires_after=86_400)
     article = await _load_article(session, pk)
@@ -108,12 +240,28 @@ async def publish_article(pk: uuid.UUID, idempotency: IdempotencyDep, session: S
     return result
 
 
-@router.post("/{pk:uuid}/schedule-article", operation_id="scheduleArticle", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def schedule_article(pk: uuid.UUID, params: ScheduleArticleParams, idempotency: IdempotencyDep, session: SessionDep) -> ArticleRead:
+@router.post(
+    "/{pk:uuid}/schedule-article",
+    operation_id="scheduleArticle",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def schedule_article(
+    pk: uuid.UUID,
+    params: ScheduleArticleParams,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
     await idempotency.replay(session, expires_after=86_400)
     article = await _load_article(session, pk)
-    await call_action(blog.actions.schedule_article, article, publish_on=params.publish_on, note=params.note, session=session)
+    await call_action(
+        blog.actions.schedule_article,
+        article,
+        publish_on=params.publish_on,
+        note=params.note,
+        session=session,
+    )
     await session.flush()
     result = to_article_read(await _load_article(session, pk))
     await idempotency.remember(session, result, status_code=200)
@@ -121,12 +269,24 @@ async def schedule_article(pk: uuid.UUID, params: ScheduleArticleParams, idempot
     return result
 
 
-@router.post("/{pk:uuid}/tag-article", operation_id="tagArticle", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def tag_article(pk: uuid.UUID, params: TagArticleParams, idempotency: IdempotencyDep, session: SessionDep) -> ArticleRead:
+@router.post(
+    "/{pk:uuid}/tag-article",
+    operation_id="tagArticle",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def tag_article(
+    pk: uuid.UUID,
+    params: TagArticleParams,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
     await idempotency.replay(session, expires_after=86_400)
     article = await _load_article(session, pk)
-    await call_action(blog.actions.tag_article, article, tag_id=params.tag_id, session=session)
+    await call_action(
+        blog.actions.tag_article, article, tag_id=params.tag_id, session=session
+    )
     await session.flush()
     result = to_article_read(await _load_article(session, pk))
     await idempotency.remember(session, result, status_code=200)
@@ -134,21 +294,39 @@ async def tag_article(pk: uuid.UUID, params: TagArticleParams, idempotency: Idem
     return result
 
 
-@router.post("/archive-stale-articles", operation_id="archiveStaleArticles", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def archive_stale_articles(params: ArchiveStaleArticlesParams, idempotency: IdempotencyDep, session: SessionDep) -> Any:
+@router.post(
+    "/archive-stale-articles",
+    operation_id="archiveStaleArticles",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def archive_stale_articles(
+    params: ArchiveStaleArticlesParams, idempotency: IdempotencyDep, session: SessionDep
+) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
     await idempotency.replay(session, expires_after=86_400)
-    result = await call_action(blog.actions.archive_stale_articles, before=params.before, session=session)
+    result = await call_action(
+        blog.actions.archive_stale_articles, before=params.before, session=session
+    )
     await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result
 
 
-@router.post("/count-words", operation_id="countWords", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def count_words(params: CountWordsParams, idempotency: IdempotencyDep, session: SessionDep) -> Any:
+@router.post(
+    "/count-words",
+    operation_id="countWords",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def count_words(
+    params: CountWordsParams, idempotency: IdempotencyDep, session: SessionDep
+) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
     await idempotency.replay(session, expires_after=86_400)
-    result = await call_action(blog.actions.count_words, text=params.text, session=session)
+    result = await call_action(
+        blog.actions.count_words, text=params.text, session=session
+    )
     await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result

@@ -9,12 +9,19 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import subqueryload
 
-from blog.api.content.schemas.author import AuthorCreate, AuthorRead, AuthorUpdate
+from blog.api.content.schemas.author import (
+    AuthorCreate,
+    AuthorListQuery,
+    AuthorRead,
+    AuthorUpdate,
+)
 from blog.api.content.serializers.author import to_author_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.idempotency import IdempotencyDep
-from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
+from blog.api.runtime.search import TrigramSearch
 from blog.models import Author
 
 router = APIRouter(prefix="/authors", tags=["authors"])
@@ -22,14 +29,24 @@ router = APIRouter(prefix="/authors", tags=["authors"])
 # Everything AuthorRead shows, loaded up front: serializing never hits a lazy load.
 _READ_OPTIONS = (subqueryload(Author.articles),)
 
+# What ``?q=`` searches, and how: see indexes.py for its trigram indexes.
+_SEARCH = TrigramSearch(Author.name)
+
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Author with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Author with id {pk} not found"
+    )
 
 
 async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
     """Read author *pk* afresh with everything ``AuthorRead`` shows, or raise 404."""
-    author = await session.scalar(select(Author).where(Author.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    author = await session.scalar(
+        select(Author)
+        .where(Author.id == pk)
+        .options(*_READ_OPTIONS)
+        .execution_options(populate_existing=True)
+    )
     if author is None:
         raise _not_found(pk)
     return author
@@ -41,15 +58,47 @@ async def get_author(pk: uuid.UUID, session: SessionDep) -> AuthorRead:
     return to_author_read(await _load_author(session, pk))
 
 
+# The order of ``GET /authors``.
+_LIST_ORDER = Ordering(
+    Author.id, {"name": Author.name, "created_at": Author.created_at}, default=("name",)
+)
+
+
 @router.get("", operation_id="listAuthors", responses=error_responses(503))
-async def list_authors(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[AuthorRead]:
-    """List authors by id, one page at a time."""
-    authors, next_cursor = await paginate(session, select(Author).options(*_READ_OPTIONS), Author.id, limit=limit, cursor=cursor)
-    return Page(items=[to_author_read(author) for author in authors], next_cursor=next_cursor)
+async def list_authors(
+    query: Annotated[AuthorListQuery, Query()], session: SessionDep
+) -> Page[AuthorRead]:
+    """List authors, searched, ordered by ``order_by`` (default: name), one page at a
+    time.
+    """
+    statement = select(Author).options(*_READ_OPTIONS)
+    first = None
+    if query.q:
+        statement = statement.where(_SEARCH.match(query.q))
+        first = _SEARCH.sort_key(query.q)
+    keys = _LIST_ORDER.keys(query.order_by, first=first)
+    authors, next_cursor = await keyset_page(
+        session, statement, keys, limit=query.limit, cursor=query.cursor
+    )
+    return Page(
+        items=[to_author_read(author) for author in authors], next_cursor=next_cursor
+    )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createAuthor", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_author(body: AuthorCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> AuthorRead:
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createAuthor",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def create_author(
+    body: AuthorCreate,
+    request: Request,
+    response: Response,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> AuthorRead:
     """Create an author; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400)
     author = Author(**body.model_dump())
@@ -62,8 +111,15 @@ async def create_author(body: AuthorCreate, request: Request, response: Response
     return result
 
 
-@router.patch("/{pk:uuid}", operation_id="updateAuthor", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def update_author(pk: uuid.UUID, body: AuthorUpdate, session: SessionDep) -> AuthorRead:
+@router.patch(
+    "/{pk:uuid}",
+    operation_id="updateAuthor",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def update_author(
+    pk: uuid.UUID, body: AuthorUpdate, session: SessionDep
+) -> AuthorRead:
     """Change the fields sent in the body; the others keep their values."""
     author = await session.get(Author, pk)
     if author is None:
@@ -76,10 +132,17 @@ async def update_author(pk: uuid.UUID, body: AuthorUpdate, session: SessionDep) 
     return result
 
 
-@router.delete("/{pk:uuid}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteAuthor", responses=error_responses(404, 409, 503))
+@router.delete(
+    "/{pk:uuid}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deleteAuthor",
+    responses=error_responses(404, 409, 503),
+)
 async def delete_author(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one author."""
-    deleted = await session.scalar(delete(Author).where(Author.id == pk).returning(Author.id))
+    deleted = await session.scalar(
+        delete(Author).where(Author.id == pk).returning(Author.id)
+    )
     if deleted is None:
         raise _not_found(pk)
     await session.commit()

@@ -9,13 +9,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.category import (
     CategoryCreate,
+    CategoryListQuery,
     CategoryRead,
     CategoryUpdate,
 )
 from blog.api.content.serializers.category import to_category_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.idempotency import IdempotencyDep
-from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import OffsetPage, offset_page
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.values import DbText, column_rules
 from blog.models import Category
@@ -24,32 +26,73 @@ router = APIRouter(prefix="/categories", tags=["categories"])
 
 
 def _not_found(pk: str) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Category with slug {pk!r} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Category with slug {pk!r} not found"
+    )
 
 
 async def _load_category(session: AsyncSession, pk: str) -> Category:
     """Read category *pk* afresh, or raise 404."""
-    category = await session.scalar(select(Category).where(Category.slug == pk).execution_options(populate_existing=True))
+    category = await session.scalar(
+        select(Category)
+        .where(Category.slug == pk)
+        .execution_options(populate_existing=True)
+    )
     if category is None:
         raise _not_found(pk)
     return category
 
 
-@router.get("/{pk:path}", operation_id="getCategory", responses=error_responses(404, 503))
-async def get_category(pk: Annotated[DbText, column_rules(Category.slug)], session: SessionDep) -> CategoryRead:
+@router.get(
+    "/{pk:path}", operation_id="getCategory", responses=error_responses(404, 503)
+)
+async def get_category(
+    pk: Annotated[DbText, column_rules(Category.slug)], session: SessionDep
+) -> CategoryRead:
     """Get one category."""
     return to_category_read(await _load_category(session, pk))
 
 
+# The order of ``GET /categories``.
+_LIST_ORDER = Ordering(Category.slug, {"title": Category.title})
+
+
 @router.get("", operation_id="listCategories", responses=error_responses(503))
-async def list_categories(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[CategoryRead]:
-    """List categories by slug, one page at a time."""
-    categories, next_cursor = await paginate(session, select(Category), Category.slug, limit=limit, cursor=cursor)
-    return Page(items=[to_category_read(category) for category in categories], next_cursor=next_cursor)
+async def list_categories(
+    query: Annotated[CategoryListQuery, Query()], session: SessionDep
+) -> OffsetPage[CategoryRead]:
+    """List categories ordered by ``order_by`` (default: slug), one page at a time."""
+    statement = select(Category)
+    keys = _LIST_ORDER.keys(query.order_by)
+    categories, next_offset, total = await offset_page(
+        session,
+        statement,
+        keys,
+        limit=query.limit,
+        offset=query.offset,
+        total=query.total,
+    )
+    return OffsetPage(
+        items=[to_category_read(category) for category in categories],
+        next_offset=next_offset,
+        total=total,
+    )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createCategory", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_category(body: CategoryCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> CategoryRead:
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createCategory",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def create_category(
+    body: CategoryCreate,
+    request: Request,
+    response: Response,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> CategoryRead:
     """Create a category; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400)
     category = Category(**body.model_dump())
@@ -62,8 +105,17 @@ async def create_category(body: CategoryCreate, request: Request, response: Resp
     return result
 
 
-@router.patch("/{pk:path}", operation_id="updateCategory", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def update_category(pk: Annotated[DbText, column_rules(Category.slug)], body: CategoryUpdate, session: SessionDep) -> CategoryRead:
+@router.patch(
+    "/{pk:path}",
+    operation_id="updateCategory",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def update_category(
+    pk: Annotated[DbText, column_rules(Category.slug)],
+    body: CategoryUpdate,
+    session: SessionDep,
+) -> CategoryRead:
     """Change the fields sent in the body; the others keep their values."""
     category = await session.get(Category, pk)
     if category is None:
@@ -76,10 +128,19 @@ async def update_category(pk: Annotated[DbText, column_rules(Category.slug)], bo
     return result
 
 
-@router.delete("/{pk:path}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteCategory", responses=error_responses(404, 409, 503))
-async def delete_category(pk: Annotated[DbText, column_rules(Category.slug)], session: SessionDep) -> None:
+@router.delete(
+    "/{pk:path}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deleteCategory",
+    responses=error_responses(404, 409, 503),
+)
+async def delete_category(
+    pk: Annotated[DbText, column_rules(Category.slug)], session: SessionDep
+) -> None:
     """Delete one category."""
-    deleted = await session.scalar(delete(Category).where(Category.slug == pk).returning(Category.slug))
+    deleted = await session.scalar(
+        delete(Category).where(Category.slug == pk).returning(Category.slug)
+    )
     if deleted is None:
         raise _not_found(pk)
     await session.commit()

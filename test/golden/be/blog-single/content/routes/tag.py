@@ -7,11 +7,12 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from blog.api.content.schemas.tag import TagCreate, TagRead, TagUpdate
+from blog.api.content.schemas.tag import TagCreate, TagListQuery, TagRead, TagUpdate
 from blog.api.content.serializers.tag import to_tag_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.idempotency import IdempotencyDep
-from blog.api.runtime.pagination import Page, paginate
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.values import column_rules
 from blog.models import Tag
@@ -20,32 +21,60 @@ router = APIRouter(prefix="/tags", tags=["tags"])
 
 
 def _not_found(pk: int) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Tag with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Tag with id {pk} not found"
+    )
 
 
 async def _load_tag(session: AsyncSession, pk: int) -> Tag:
     """Read tag *pk* afresh, or raise 404."""
-    tag = await session.scalar(select(Tag).where(Tag.id == pk).execution_options(populate_existing=True))
+    tag = await session.scalar(
+        select(Tag).where(Tag.id == pk).execution_options(populate_existing=True)
+    )
     if tag is None:
         raise _not_found(pk)
     return tag
 
 
 @router.get("/{pk:int}", operation_id="getTag", responses=error_responses(404, 503))
-async def get_tag(pk: Annotated[int, column_rules(Tag.id)], session: SessionDep) -> TagRead:
+async def get_tag(
+    pk: Annotated[int, column_rules(Tag.id)], session: SessionDep
+) -> TagRead:
     """Get one tag."""
     return to_tag_read(await _load_tag(session, pk))
 
 
+# The order of ``GET /tags``.
+_LIST_ORDER = Ordering(Tag.id, {"name": Tag.name}, default=("name",))
+
+
 @router.get("", operation_id="listTags", responses=error_responses(503))
-async def list_tags(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[TagRead]:
-    """List tags by id, one page at a time."""
-    tags, next_cursor = await paginate(session, select(Tag), Tag.id, limit=limit, cursor=cursor)
+async def list_tags(
+    query: Annotated[TagListQuery, Query()], session: SessionDep
+) -> Page[TagRead]:
+    """List tags ordered by ``order_by`` (default: name), one page at a time."""
+    statement = select(Tag)
+    keys = _LIST_ORDER.keys(query.order_by)
+    tags, next_cursor = await keyset_page(
+        session, statement, keys, limit=query.limit, cursor=query.cursor
+    )
     return Page(items=[to_tag_read(tag) for tag in tags], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createTag", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_tag(body: TagCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> TagRead:
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createTag",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def create_tag(
+    body: TagCreate,
+    request: Request,
+    response: Response,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> TagRead:
     """Create a tag; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400)
     tag = Tag(**body.model_dump())
@@ -58,8 +87,15 @@ async def create_tag(body: TagCreate, request: Request, response: Response, idem
     return result
 
 
-@router.patch("/{pk:int}", operation_id="updateTag", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def update_tag(pk: Annotated[int, column_rules(Tag.id)], body: TagUpdate, session: SessionDep) -> TagRead:
+@router.patch(
+    "/{pk:int}",
+    operation_id="updateTag",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def update_tag(
+    pk: Annotated[int, column_rules(Tag.id)], body: TagUpdate, session: SessionDep
+) -> TagRead:
     """Change the fields sent in the body; the others keep their values."""
     tag = await session.get(Tag, pk)
     if tag is None:
@@ -72,8 +108,15 @@ async def update_tag(pk: Annotated[int, column_rules(Tag.id)], body: TagUpdate, 
     return result
 
 
-@router.delete("/{pk:int}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteTag", responses=error_responses(404, 409, 503))
-async def delete_tag(pk: Annotated[int, column_rules(Tag.id)], session: SessionDep) -> None:
+@router.delete(
+    "/{pk:int}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deleteTag",
+    responses=error_responses(404, 409, 503),
+)
+async def delete_tag(
+    pk: Annotated[int, column_rules(Tag.id)], session: SessionDep
+) -> None:
     """Delete one tag."""
     deleted = await session.scalar(delete(Tag).where(Tag.id == pk).returning(Tag.id))
     if deleted is None:

@@ -3,10 +3,15 @@
 
 import uuid
 from datetime import date, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from pydantic import MISSING, BaseModel, Field
+from pydantic import MISSING, BaseModel, ConfigDict, Field, Tag
 
+from blog.api.content.schemas.author import AuthorLink
+from blog.api.content.schemas.tag import TagLink
+from blog.api.runtime.filters import CommaSeparated, FilterUnion
+from blog.api.runtime.ordering import NoRepeats
+from blog.api.runtime.search import SearchText
 from blog.api.runtime.values import (
     DbBool,
     DbDate,
@@ -18,17 +23,18 @@ from blog.api.runtime.values import (
 from blog.models import Article, Tag
 
 
+class ArticleLink(BaseModel):
+    """An article where another resource refers to it: its type, key and label."""
+
+    type: Literal["article"]
+    id: uuid.UUID
+    label: str
+
+
 class ArticleReadAuthorNested(BaseModel):
     """The author, as embedded in ``ArticleRead``."""
 
     id: uuid.UUID
-    name: str
-
-
-class ArticleReadTagsNested(BaseModel):
-    """One of the tags, as embedded in ``ArticleRead``."""
-
-    id: int
     name: str
 
 
@@ -50,6 +56,8 @@ class ArticleReadCommentsNested(BaseModel):
 class ArticleRead(BaseModel):
     """An article, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: uuid.UUID
     title: str
     body: str
@@ -59,10 +67,269 @@ class ArticleRead(BaseModel):
     word_count: int
     rating: float | None
     extra: dict[str, Any]
-    author_id: uuid.UUID
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
     author: ArticleReadAuthorNested
-    tags: list[ArticleReadTagsNested]
+    tags: list[TagLink]
     comments: list[ArticleReadCommentsNested]
+
+
+class ArticleSummary(BaseModel):
+    """An article, as the ``summary`` representation shows it."""
+
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
+    id: uuid.UUID
+    title: str
+    published: bool
+    published_at: datetime | None
+    rating: float | None
+    word_count: int
+    author: AuthorLink
+
+
+class ArticleListQuery(BaseModel):
+    """The query parameters of ``GET /articles``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    title: str | None = None
+    title__contains: str | None = None
+    title__starts_with: str | None = None
+    published: bool | None = None
+    rating: float | None = None
+    rating__gte: float | None = None
+    rating__lte: float | None = None
+    rating__is_null: bool | None = None
+    word_count__gte: int | None = None
+    word_count__lte: int | None = None
+    publish_on: date | None = None
+    publish_on__gte: date | None = None
+    publish_on__lte: date | None = None
+    publish_on__is_null: bool | None = None
+    author_id: uuid.UUID | None = None
+    author_id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
+    id: uuid.UUID | None = None
+    id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
+    order_by: (
+        Annotated[
+            list[
+                Literal[
+                    "title",
+                    "-title",
+                    "rating",
+                    "-rating",
+                    "published_at",
+                    "-published_at",
+                    "word_count",
+                    "-word_count",
+                ]
+            ],
+            CommaSeparated,
+            NoRepeats,
+        ]
+        | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, comma-separated, each at most once; a leading - sorts "
+            "descending. Default: -published_at."
+        ),
+    )
+    q: SearchText | None = Field(
+        default=None, description="Text to search for; the best matches come first."
+    )
+    limit: int = Field(
+        default=20, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
+
+
+class ArticleTitleFilter(BaseModel):
+    """A condition on ``title``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["title"]
+    op: Literal["eq", "contains", "starts_with"]
+    value: str
+
+
+class ArticlePublishedFilter(BaseModel):
+    """A condition on ``published``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["published"]
+    op: Literal["eq"]
+    value: bool
+
+
+class ArticleRatingFilter(BaseModel):
+    """A condition on ``rating``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["rating"]
+    op: Literal["eq", "gte", "lte"]
+    value: float
+
+
+class ArticleRatingNullFilter(BaseModel):
+    """A condition on ``rating``: whether it is null."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["rating"]
+    op: Literal["is_null"]
+    value: bool
+
+
+class ArticleWordCountFilter(BaseModel):
+    """A condition on ``word_count``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["word_count"]
+    op: Literal["gte", "lte"]
+    value: int
+
+
+class ArticlePublishOnFilter(BaseModel):
+    """A condition on ``publish_on``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["publish_on"]
+    op: Literal["eq", "gte", "lte"]
+    value: date
+
+
+class ArticlePublishOnNullFilter(BaseModel):
+    """A condition on ``publish_on``: whether it is null."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["publish_on"]
+    op: Literal["is_null"]
+    value: bool
+
+
+class ArticleAuthorIdFilter(BaseModel):
+    """A condition on ``author_id``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["author_id"]
+    op: Literal["eq"]
+    value: uuid.UUID
+
+
+class ArticleAuthorIdInFilter(BaseModel):
+    """A condition on ``author_id``: one of the values."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["author_id"]
+    op: Literal["in"]
+    value: list[uuid.UUID] = Field(min_length=1)
+
+
+class ArticleIdFilter(BaseModel):
+    """A condition on ``id``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["id"]
+    op: Literal["eq"]
+    value: uuid.UUID
+
+
+class ArticleIdInFilter(BaseModel):
+    """A condition on ``id``: one of the values."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["id"]
+    op: Literal["in"]
+    value: list[uuid.UUID] = Field(min_length=1)
+
+
+class ArticleAllOf(BaseModel):
+    """Conditions on articles that must all hold: ``{"and": [...]}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    and_: list["ArticleFilter"] = Field(alias="and", min_length=1)
+
+
+class ArticleAnyOf(BaseModel):
+    """Conditions on articles of which one must hold: ``{"or": [...]}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    or_: list["ArticleFilter"] = Field(alias="or", min_length=1)
+
+
+# A condition on articles ({"field", "op", "value"}), or an "and" / "or" group of them.
+ArticleFilter = Annotated[
+    Annotated[ArticleAllOf, Tag("and")]
+    | Annotated[ArticleAnyOf, Tag("or")]
+    | Annotated[ArticleTitleFilter, Tag("title")]
+    | Annotated[ArticlePublishedFilter, Tag("published")]
+    | Annotated[ArticleRatingFilter, Tag("rating")]
+    | Annotated[ArticleRatingNullFilter, Tag("rating:is_null")]
+    | Annotated[ArticleWordCountFilter, Tag("word_count")]
+    | Annotated[ArticlePublishOnFilter, Tag("publish_on")]
+    | Annotated[ArticlePublishOnNullFilter, Tag("publish_on:is_null")]
+    | Annotated[ArticleAuthorIdFilter, Tag("author_id")]
+    | Annotated[ArticleAuthorIdInFilter, Tag("author_id:in")]
+    | Annotated[ArticleIdFilter, Tag("id")]
+    | Annotated[ArticleIdInFilter, Tag("id:in")],
+    FilterUnion,
+]
+
+
+class ArticleSearch(BaseModel):
+    """The body of ``POST /articles/search``: conditions, order and page."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    filter: ArticleFilter | None = None
+    order_by: (
+        Annotated[
+            list[
+                Literal[
+                    "title",
+                    "-title",
+                    "rating",
+                    "-rating",
+                    "published_at",
+                    "-published_at",
+                    "word_count",
+                    "-word_count",
+                ]
+            ],
+            NoRepeats,
+        ]
+        | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, each at most once; a leading - sorts descending. "
+            "Default: -published_at."
+        ),
+    )
+    q: SearchText | None = Field(
+        default=None, description="Text to search for; the best matches come first."
+    )
+    limit: int = Field(
+        default=20, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class ArticleCreate(BaseModel):
@@ -71,12 +338,14 @@ class ArticleCreate(BaseModel):
     title: Annotated[DbText, column_rules(Article.title)]
     body: Annotated[DbText, column_rules(Article.body)]
     published: DbBool = False
-    published_at: Annotated[DbDatetime, column_rules(Article.published_at)] | None = None
+    published_at: Annotated[DbDatetime, column_rules(Article.published_at)] | None = (
+        None
+    )
     publish_on: DbDate | None = None
     word_count: Annotated[int, column_rules(Article.word_count)] = 0
     rating: Annotated[float, column_rules(Article.rating)] | None = None
     extra: DbJson = Field(default_factory=dict)
-    author_id: uuid.UUID
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
 
 
 class ArticleUpdate(BaseModel):
@@ -85,12 +354,16 @@ class ArticleUpdate(BaseModel):
     title: Annotated[DbText, column_rules(Article.title)] | MISSING = MISSING
     body: Annotated[DbText, column_rules(Article.body)] | MISSING = MISSING
     published: DbBool | MISSING = MISSING
-    published_at: Annotated[DbDatetime, column_rules(Article.published_at)] | None | MISSING = MISSING
+    published_at: (
+        Annotated[DbDatetime, column_rules(Article.published_at)] | None | MISSING
+    ) = MISSING
     publish_on: DbDate | None | MISSING = MISSING
     word_count: Annotated[int, column_rules(Article.word_count)] | MISSING = MISSING
     rating: Annotated[float, column_rules(Article.rating)] | None | MISSING = MISSING
     extra: DbJson | MISSING = MISSING
-    author_id: uuid.UUID | MISSING = MISSING
+    author_id: uuid.UUID | MISSING = Field(
+        default=MISSING, json_schema_extra={"x-references": "authors"}
+    )
 
 
 class ScheduleArticleParams(BaseModel):

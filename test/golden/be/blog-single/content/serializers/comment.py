@@ -5,13 +5,17 @@ Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
 """
 
-from blog.api.content.schemas.comment import CommentRead, CommentReadAuthorNested
-from blog.models import Author, Comment
-
-
-def to_comment_read_author_nested(author: Author) -> CommentReadAuthorNested:
-    return CommentReadAuthorNested(id=author.id, name=author.name)
+from blog.api.content.schemas.comment import CommentRead
+from blog.api.content.serializers.author import to_author_link
+from blog.models import Comment
 
 
 def to_comment_read(comment: Comment) -> CommentRead:
-    return CommentRead(id=comment.id, body=comment.body, created_at=comment.created_at, article_id=comment.article_id, author_id=comment.author_id, author=to_comment_read_author_nested(comment.author))
+    return CommentRead(
+        id=comment.id,
+        body=comment.body,
+        created_at=comment.created_at,
+        article_id=comment.article_id,
+        author_id=comment.author_id,
+        author=to_author_link(comment.author),
+    )

@@ -5,8 +5,12 @@ Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
 """
 
-from blog.api.content.schemas.tag import TagRead
+from blog.api.content.schemas.tag import TagLink, TagRead
 from blog.models import Tag
+
+
+def to_tag_link(tag: Tag) -> TagLink:
+    return TagLink(type="tag", id=tag.id, label=tag.name)
 
 
 def to_tag_read(tag: Tag) -> TagRead:

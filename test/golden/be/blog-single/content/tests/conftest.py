@@ -4,8 +4,9 @@
 ``TEST_DATABASE_URL`` holds the URL of a PostgreSQL database used only by tests, such
 as ``postgresql+asyncpg://user:password@localhost:5432/app_test``. The tables of the
 app's models are created in it once per run (existing tables are kept, nothing is
-dropped). Each test runs inside a transaction that is rolled back when it ends: the
-routes' commits only release savepoints, so no test sees another's rows.
+dropped), with the extensions and indexes the lists rely on.
+Each test runs inside a transaction that is rolled back when it ends: the routes'
+commits only release savepoints, so no test sees another's rows.
 """
 
 import os
@@ -28,13 +29,25 @@ from sqlalchemy.ext.asyncio import (
 
 from blog.api.content.routes import router
 from blog.api.db.session import get_session
+from blog.api.indexes import EXTENSIONS, INDEXES
 from blog.api.runtime.errors import register_error_handlers
+from blog.api.runtime.indexes import create_extensions, create_indexes
 from blog.models import Article, Author, Category, Comment, Tag
 
 URL_ENV = "TEST_DATABASE_URL"
 
 # Every model the app serves; models of one declarative base share one MetaData.
-METADATA = tuple(dict.fromkeys([Author.metadata, Article.metadata, Tag.metadata, Comment.metadata, Category.metadata]))
+METADATA = tuple(
+    dict.fromkeys(
+        [
+            Author.metadata,
+            Article.metadata,
+            Tag.metadata,
+            Comment.metadata,
+            Category.metadata,
+        ]
+    )
+)
 
 # Makes a valid create body, or creates a row through the API and returns it.
 Factory = Callable[[], Awaitable[dict[str, Any]]]
@@ -48,12 +61,14 @@ def unique(prefix: str, column: object = None) -> str:
     """
     value = f"{prefix}-{uuid.uuid4().hex[:12]}"
     length = getattr(getattr(column, "type", None), "length", None)
-    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    return (
+        value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    )
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def engine() -> AsyncIterator[AsyncEngine]:
-    """The test database, with the tables of ``METADATA`` created."""
+    """The test database, with the tables of ``METADATA`` created (and ``INDEXES``)."""
     url = os.environ.get(URL_ENV)
     if not url:
         pytest.fail(
@@ -63,8 +78,10 @@ async def engine() -> AsyncIterator[AsyncEngine]:
         )
     engine = create_async_engine(url)
     async with engine.begin() as connection:
+        await create_extensions(connection, EXTENSIONS)
         for metadata in METADATA:
             await connection.run_sync(metadata.create_all)
+        await create_indexes(connection, INDEXES)
     yield engine
     await engine.dispose()
 
@@ -90,7 +107,9 @@ def app() -> FastAPI:
 
 
 @asynccontextmanager
-async def serve(app: FastAPI, connection: AsyncConnection) -> AsyncIterator[AsyncClient]:
+async def serve(
+    app: FastAPI, connection: AsyncConnection
+) -> AsyncIterator[AsyncClient]:
     """A client of *app*; each request's session joins *connection*'s transaction."""
 
     async def test_session() -> AsyncIterator[AsyncSession]:
@@ -122,7 +141,10 @@ def author_body() -> Factory:
     """Makes valid bodies for ``POST /authors``."""
 
     async def build() -> dict[str, Any]:
-        return {"name": unique("name", Author.name), "email": unique("email") + "@example.com"}
+        return {
+            "name": unique("name", Author.name),
+            "email": unique("email") + "@example.com",
+        }
 
     return build
 
@@ -147,7 +169,17 @@ def article_body(make_author: Factory) -> Factory:
     """
 
     async def build() -> dict[str, Any]:
-        return {"title": unique("title", Article.title), "body": unique("body", Article.body), "published": True, "published_at": "2024-01-31T12:00:00Z", "publish_on": "2024-01-31", "word_count": random.randint(1, 32_767), "rating": 1.5, "extra": {"sample": 1}, "author_id": (await make_author())["id"]}
+        return {
+            "title": unique("title", Article.title),
+            "body": unique("body", Article.body),
+            "published": True,
+            "published_at": "2024-01-31T12:00:00Z",
+            "publish_on": "2024-01-31",
+            "word_count": random.randint(1, 32_767),
+            "rating": 1.5,
+            "extra": {"sample": 1},
+            "author_id": (await make_author())["id"],
+        }
 
     return build
 
@@ -194,7 +226,11 @@ def comment_body(make_article: Factory, make_author: Factory) -> Factory:
     """
 
     async def build() -> dict[str, Any]:
-        return {"body": unique("body", Comment.body), "article_id": (await make_article())["id"], "author_id": (await make_author())["id"]}
+        return {
+            "body": unique("body", Comment.body),
+            "article_id": (await make_article())["id"],
+            "author_id": (await make_author())["id"],
+        }
 
     return build
 
@@ -216,7 +252,10 @@ def category_body() -> Factory:
     """Makes valid bodies for ``POST /categories``."""
 
     async def build() -> dict[str, Any]:
-        return {"slug": unique("slug", Category.slug), "title": unique("title", Category.title)}
+        return {
+            "slug": unique("slug", Category.slug),
+            "title": unique("title", Category.title),
+        }
 
     return build
 

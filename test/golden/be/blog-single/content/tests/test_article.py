@@ -28,7 +28,9 @@ def unique(prefix: str, column: object = None) -> str:
     """
     value = f"{prefix}-{uuid.uuid4().hex[:12]}"
     length = getattr(getattr(column, "type", None), "length", None)
-    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    return (
+        value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    )
 
 
 PATH = "/articles"
@@ -75,6 +77,89 @@ async def test_list_articles_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
+async def test_list_articles_rejects_an_unknown_parameter(client: AsyncClient) -> None:
+    """``GET /articles`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
+async def test_list_articles_filters_by_each_field(
+    client: AsyncClient, make_article: Factory
+) -> None:
+    """``GET /articles`` with ``field=value`` answers the articles with that value."""
+    article = await make_article()
+    for field in ("title", "published", "rating", "id"):
+        if article[field] is None:
+            continue
+        response = await client.get(PATH, params={field: article[field], "limit": 100})
+        assert response.status_code == 200, response.text
+        items = response.json()["items"]
+        assert article["id"] in [item["id"] for item in items], field
+        assert all(item[field] == article[field] for item in items), field
+
+
+async def test_list_articles_search_filters_by_each_field(
+    client: AsyncClient, make_article: Factory
+) -> None:
+    """``POST /articles/search`` with an ``eq`` condition answers the articles with that
+    value.
+    """
+    article = await make_article()
+    for field in ("title", "published", "rating", "id"):
+        if article[field] is None:
+            continue
+        condition = {"field": field, "op": "eq", "value": article[field]}
+        body = {"filter": {"and": [condition]}, "limit": 100}
+        response = await client.post(PATH + "/search", json=body)
+        assert response.status_code == 200, response.text
+        items = response.json()["items"]
+        assert article["id"] in [item["id"] for item in items], field
+        assert all(item[field] == article[field] for item in items), field
+
+
+async def test_list_articles_search_rejects_an_unknown_field(
+    client: AsyncClient,
+) -> None:
+    """``POST /articles/search`` answers 422 for a condition on a field it does not
+    filter.
+    """
+    condition = {"field": "no_such_field", "op": "eq", "value": 1}
+    response = await client.post(PATH + "/search", json={"filter": condition})
+    assert response.status_code == 422, response.text
+
+
+async def test_list_articles_orders_by_each_field(
+    client: AsyncClient, make_article: Factory
+) -> None:
+    """``GET /articles`` sorts by each ``order_by`` field, both ways, and refuses
+    others.
+    """
+    await make_article()
+    await make_article()
+    for field in ("title", "rating", "published_at", "word_count"):
+        for sign, descending in (("", False), ("-", True)):
+            params = {"order_by": sign + field, "limit": 100}
+            response = await client.get(PATH, params=params)
+            assert response.status_code == 200, response.text
+            items = response.json()["items"]
+            values = [item[field] for item in items if item[field] is not None]
+            assert values == sorted(values, reverse=descending), sign + field
+    response = await client.get(PATH, params={"order_by": "no_such_field"})
+    assert response.status_code == 422, response.text
+
+
+async def test_list_articles_searches(
+    client: AsyncClient, make_article: Factory
+) -> None:
+    """``GET /articles`` with ``q`` finds the article it names."""
+    article = await make_article()
+    params = {"q": article["title"], "limit": 100}
+    response = await client.get(PATH, params=params)
+    assert response.status_code == 200, response.text
+    assert article["id"] in [item["id"] for item in response.json()["items"]]
+
+
 async def test_create_article(client: AsyncClient, article_body: Factory) -> None:
     """``POST /articles`` answers 201 with the new article and its ``Location``."""
     body = await article_body()
@@ -88,7 +173,9 @@ async def test_create_article(client: AsyncClient, article_body: Factory) -> Non
     assert located.json() == article
 
 
-async def test_create_article_rejects_a_bad_body(client: AsyncClient, article_body: Factory) -> None:
+async def test_create_article_rejects_a_bad_body(
+    client: AsyncClient, article_body: Factory
+) -> None:
     """``POST /articles`` answers 422 when ``title`` is not a string."""
     body = {**await article_body(), "title": 123}
     response = await client.post(PATH, json=body)
@@ -114,7 +201,9 @@ async def test_update_article_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_article_rejects_a_bad_body(client: AsyncClient, make_article: Factory) -> None:
+async def test_update_article_rejects_a_bad_body(
+    client: AsyncClient, make_article: Factory
+) -> None:
     """``PATCH /articles/{pk}`` answers 422 when ``title`` is null."""
     article = await make_article()
     response = await client.patch(f"{PATH}/{article['id']}", json={"title": None})
@@ -156,7 +245,9 @@ async def test_schedule_article(client: AsyncClient, make_article: Factory) -> N
     """``schedule-article`` runs ``blog.actions.schedule_article``, answering 200."""
     article = await make_article()
     params = {"publish_on": "2024-01-31", "note": unique("note")}
-    response = await client.post(f"{PATH}/{article['id']}/schedule-article", json=params)
+    response = await client.post(
+        f"{PATH}/{article['id']}/schedule-article", json=params
+    )
     assert response.status_code == 200, response.text
     assert response.json()["id"] == article["id"]
 
@@ -168,16 +259,22 @@ async def test_schedule_article_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_schedule_article_rejects_bad_params(client: AsyncClient, make_article: Factory) -> None:
+async def test_schedule_article_rejects_bad_params(
+    client: AsyncClient, make_article: Factory
+) -> None:
     """``schedule-article`` answers 422 when ``publish_on`` is not a date."""
     article = await make_article()
     params = {"publish_on": "not-a-date", "note": unique("note")}
-    response = await client.post(f"{PATH}/{article['id']}/schedule-article", json=params)
+    response = await client.post(
+        f"{PATH}/{article['id']}/schedule-article", json=params
+    )
     assert response.status_code == 422, response.text
     assert response.json()["detail"][0]["loc"] == ["body", "publish_on"]
 
 
-async def test_tag_article(client: AsyncClient, make_article: Factory, make_tag: Factory) -> None:
+async def test_tag_article(
+    client: AsyncClient, make_article: Factory, make_tag: Factory
+) -> None:
     """``tag-article`` runs ``blog.actions.tag_article``, answering 200."""
     article = await make_article()
     params = {"tag_id": (await make_tag())["id"]}
@@ -193,7 +290,9 @@ async def test_tag_article_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_tag_article_rejects_bad_params(client: AsyncClient, make_article: Factory) -> None:
+async def test_tag_article_rejects_bad_params(
+    client: AsyncClient, make_article: Factory
+) -> None:
     """``tag-article`` answers 422 when ``tag_id`` is not an integer."""
     article = await make_article()
     params = {"tag_id": "not-an-int"}
@@ -203,7 +302,9 @@ async def test_tag_article_rejects_bad_params(client: AsyncClient, make_article:
 
 
 async def test_archive_stale_articles(client: AsyncClient) -> None:
-    """``archive-stale-articles`` runs ``blog.actions.archive_stale_articles``, answering 200."""
+    """``archive-stale-articles`` runs ``blog.actions.archive_stale_articles``,
+    answering 200.
+    """
     params = {"before": "2024-01-31T12:00:00Z"}
     response = await client.post(f"{PATH}/archive-stale-articles", json=params)
     assert response.status_code == 200, response.text

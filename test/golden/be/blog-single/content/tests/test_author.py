@@ -28,7 +28,9 @@ def unique(prefix: str, column: object = None) -> str:
     """
     value = f"{prefix}-{uuid.uuid4().hex[:12]}"
     length = getattr(getattr(column, "type", None), "length", None)
-    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    return (
+        value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    )
 
 
 PATH = "/authors"
@@ -75,6 +77,42 @@ async def test_list_authors_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
+async def test_list_authors_rejects_an_unknown_parameter(client: AsyncClient) -> None:
+    """``GET /authors`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
+async def test_list_authors_orders_by_each_field(
+    client: AsyncClient, make_author: Factory
+) -> None:
+    """``GET /authors`` sorts by each ``order_by`` field, both ways, and refuses
+    others.
+    """
+    await make_author()
+    await make_author()
+    for field in ("name", "created_at"):
+        for sign, descending in (("", False), ("-", True)):
+            params = {"order_by": sign + field, "limit": 100}
+            response = await client.get(PATH, params=params)
+            assert response.status_code == 200, response.text
+            items = response.json()["items"]
+            values = [item[field] for item in items if item[field] is not None]
+            assert values == sorted(values, reverse=descending), sign + field
+    response = await client.get(PATH, params={"order_by": "no_such_field"})
+    assert response.status_code == 422, response.text
+
+
+async def test_list_authors_searches(client: AsyncClient, make_author: Factory) -> None:
+    """``GET /authors`` with ``q`` finds the author it names."""
+    author = await make_author()
+    params = {"q": author["name"], "limit": 100}
+    response = await client.get(PATH, params=params)
+    assert response.status_code == 200, response.text
+    assert author["id"] in [item["id"] for item in response.json()["items"]]
+
+
 async def test_create_author(client: AsyncClient, author_body: Factory) -> None:
     """``POST /authors`` answers 201 with the new author and its ``Location``."""
     body = await author_body()
@@ -88,7 +126,9 @@ async def test_create_author(client: AsyncClient, author_body: Factory) -> None:
     assert located.json() == author
 
 
-async def test_create_author_rejects_a_bad_body(client: AsyncClient, author_body: Factory) -> None:
+async def test_create_author_rejects_a_bad_body(
+    client: AsyncClient, author_body: Factory
+) -> None:
     """``POST /authors`` answers 422 when ``name`` is not a string."""
     body = {**await author_body(), "name": 123}
     response = await client.post(PATH, json=body)
@@ -114,7 +154,9 @@ async def test_update_author_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_author_rejects_a_bad_body(client: AsyncClient, make_author: Factory) -> None:
+async def test_update_author_rejects_a_bad_body(
+    client: AsyncClient, make_author: Factory
+) -> None:
     """``PATCH /authors/{pk}`` answers 422 when ``name`` is null."""
     author = await make_author()
     response = await client.patch(f"{PATH}/{author['id']}", json={"name": None})

@@ -28,7 +28,9 @@ def unique(prefix: str, column: object = None) -> str:
     """
     value = f"{prefix}-{uuid.uuid4().hex[:12]}"
     length = getattr(getattr(column, "type", None), "length", None)
-    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    return (
+        value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    )
 
 
 PATH = "/categories"
@@ -51,28 +53,58 @@ async def test_get_category_not_found(client: AsyncClient) -> None:
 
 
 async def test_list_categories(client: AsyncClient, make_category: Factory) -> None:
-    """``GET /categories`` pages with ``limit`` and ``cursor``, each category once."""
+    """``GET /categories`` pages with ``limit`` and ``offset``, each category once."""
     made = [await make_category(), await make_category()]
     seen: list[Any] = []
-    params: dict[str, Any] = {"limit": 1}
+    params: dict[str, Any] = {"limit": 1, "total": True}
     while True:
         response = await client.get(PATH, params=params)
         assert response.status_code == 200, response.text
         page = response.json()
-        assert len(page["items"]) == 1 or page["next_cursor"] is None
+        assert page["total"] >= len(made)
+        assert len(page["items"]) == 1 or page["next_offset"] is None
         seen += [item["slug"] for item in page["items"]]
         assert len(seen) == len(set(seen)), "a page repeated one of the categories"
-        if page["next_cursor"] is None:
+        if page["next_offset"] is None:
             break
-        params["cursor"] = page["next_cursor"]
+        params["offset"] = page["next_offset"]
     assert all(category["slug"] in seen for category in made)
 
 
 async def test_list_categories_rejects_a_bad_limit(client: AsyncClient) -> None:
-    """``GET /categories`` answers 422 for a ``limit`` outside 1..100."""
-    for limit in (0, 101):
+    """``GET /categories`` answers 422 for a ``limit`` outside 1..50."""
+    for limit in (0, 51):
         response = await client.get(PATH, params={"limit": limit})
         assert response.status_code == 422, response.text
+
+
+async def test_list_categories_rejects_an_unknown_parameter(
+    client: AsyncClient,
+) -> None:
+    """``GET /categories`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
+async def test_list_categories_orders_by_each_field(
+    client: AsyncClient, make_category: Factory
+) -> None:
+    """``GET /categories`` sorts by each ``order_by`` field, both ways, and refuses
+    others.
+    """
+    await make_category()
+    await make_category()
+    for field in ("title",):
+        for sign, descending in (("", False), ("-", True)):
+            params = {"order_by": sign + field, "limit": 50}
+            response = await client.get(PATH, params=params)
+            assert response.status_code == 200, response.text
+            items = response.json()["items"]
+            values = [item[field] for item in items if item[field] is not None]
+            assert values == sorted(values, reverse=descending), sign + field
+    response = await client.get(PATH, params={"order_by": "no_such_field"})
+    assert response.status_code == 422, response.text
 
 
 async def test_create_category(client: AsyncClient, category_body: Factory) -> None:
@@ -88,7 +120,9 @@ async def test_create_category(client: AsyncClient, category_body: Factory) -> N
     assert located.json() == category
 
 
-async def test_create_category_rejects_a_bad_body(client: AsyncClient, category_body: Factory) -> None:
+async def test_create_category_rejects_a_bad_body(
+    client: AsyncClient, category_body: Factory
+) -> None:
     """``POST /categories`` answers 422 when ``slug`` is not a string."""
     body = {**await category_body(), "slug": 123}
     response = await client.post(PATH, json=body)
@@ -114,7 +148,9 @@ async def test_update_category_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_category_rejects_a_bad_body(client: AsyncClient, make_category: Factory) -> None:
+async def test_update_category_rejects_a_bad_body(
+    client: AsyncClient, make_category: Factory
+) -> None:
     """``PATCH /categories/{pk}`` answers 422 when ``title`` is null."""
     category = await make_category()
     response = await client.patch(f"{PATH}/{category['slug']}", json={"title": None})

@@ -28,7 +28,9 @@ def unique(prefix: str, column: object = None) -> str:
     """
     value = f"{prefix}-{uuid.uuid4().hex[:12]}"
     length = getattr(getattr(column, "type", None), "length", None)
-    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    return (
+        value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    )
 
 
 PATH = "/comments"
@@ -75,6 +77,78 @@ async def test_list_comments_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
+async def test_list_comments_rejects_an_unknown_parameter(client: AsyncClient) -> None:
+    """``GET /comments`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
+async def test_list_comments_filters_by_each_field(
+    client: AsyncClient, make_comment: Factory
+) -> None:
+    """``GET /comments`` with ``field=value`` answers the comments with that value."""
+    comment = await make_comment()
+    for field in ("article_id", "author_id"):
+        if comment[field] is None:
+            continue
+        response = await client.get(PATH, params={field: comment[field], "limit": 100})
+        assert response.status_code == 200, response.text
+        items = response.json()["items"]
+        assert comment["id"] in [item["id"] for item in items], field
+        assert all(item[field] == comment[field] for item in items), field
+
+
+async def test_list_comments_search_filters_by_each_field(
+    client: AsyncClient, make_comment: Factory
+) -> None:
+    """``POST /comments/search`` with an ``eq`` condition answers the comments with that
+    value.
+    """
+    comment = await make_comment()
+    for field in ("article_id", "author_id"):
+        if comment[field] is None:
+            continue
+        condition = {"field": field, "op": "eq", "value": comment[field]}
+        body = {"filter": {"and": [condition]}, "limit": 100}
+        response = await client.post(PATH + "/search", json=body)
+        assert response.status_code == 200, response.text
+        items = response.json()["items"]
+        assert comment["id"] in [item["id"] for item in items], field
+        assert all(item[field] == comment[field] for item in items), field
+
+
+async def test_list_comments_search_rejects_an_unknown_field(
+    client: AsyncClient,
+) -> None:
+    """``POST /comments/search`` answers 422 for a condition on a field it does not
+    filter.
+    """
+    condition = {"field": "no_such_field", "op": "eq", "value": 1}
+    response = await client.post(PATH + "/search", json={"filter": condition})
+    assert response.status_code == 422, response.text
+
+
+async def test_list_comments_orders_by_each_field(
+    client: AsyncClient, make_comment: Factory
+) -> None:
+    """``GET /comments`` sorts by each ``order_by`` field, both ways, and refuses
+    others.
+    """
+    await make_comment()
+    await make_comment()
+    for field in ("created_at",):
+        for sign, descending in (("", False), ("-", True)):
+            params = {"order_by": sign + field, "limit": 100}
+            response = await client.get(PATH, params=params)
+            assert response.status_code == 200, response.text
+            items = response.json()["items"]
+            values = [item[field] for item in items if item[field] is not None]
+            assert values == sorted(values, reverse=descending), sign + field
+    response = await client.get(PATH, params={"order_by": "no_such_field"})
+    assert response.status_code == 422, response.text
+
+
 async def test_create_comment(client: AsyncClient, comment_body: Factory) -> None:
     """``POST /comments`` answers 201 with the new comment and its ``Location``."""
     body = await comment_body()
@@ -88,7 +162,9 @@ async def test_create_comment(client: AsyncClient, comment_body: Factory) -> Non
     assert located.json() == comment
 
 
-async def test_create_comment_rejects_a_bad_body(client: AsyncClient, comment_body: Factory) -> None:
+async def test_create_comment_rejects_a_bad_body(
+    client: AsyncClient, comment_body: Factory
+) -> None:
     """``POST /comments`` answers 422 when ``body`` is not a string."""
     body = {**await comment_body(), "body": 123}
     response = await client.post(PATH, json=body)
@@ -114,7 +190,9 @@ async def test_update_comment_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_comment_rejects_a_bad_body(client: AsyncClient, make_comment: Factory) -> None:
+async def test_update_comment_rejects_a_bad_body(
+    client: AsyncClient, make_comment: Factory
+) -> None:
     """``PATCH /comments/{pk}`` answers 422 when ``body`` is null."""
     comment = await make_comment()
     response = await client.patch(f"{PATH}/{comment['id']}", json={"body": None})

@@ -28,7 +28,9 @@ def unique(prefix: str, column: object = None) -> str:
     """
     value = f"{prefix}-{uuid.uuid4().hex[:12]}"
     length = getattr(getattr(column, "type", None), "length", None)
-    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    return (
+        value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    )
 
 
 PATH = "/tags"
@@ -75,6 +77,31 @@ async def test_list_tags_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
+async def test_list_tags_rejects_an_unknown_parameter(client: AsyncClient) -> None:
+    """``GET /tags`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
+async def test_list_tags_orders_by_each_field(
+    client: AsyncClient, make_tag: Factory
+) -> None:
+    """``GET /tags`` sorts by each ``order_by`` field, both ways, and refuses others."""
+    await make_tag()
+    await make_tag()
+    for field in ("name",):
+        for sign, descending in (("", False), ("-", True)):
+            params = {"order_by": sign + field, "limit": 100}
+            response = await client.get(PATH, params=params)
+            assert response.status_code == 200, response.text
+            items = response.json()["items"]
+            values = [item[field] for item in items if item[field] is not None]
+            assert values == sorted(values, reverse=descending), sign + field
+    response = await client.get(PATH, params={"order_by": "no_such_field"})
+    assert response.status_code == 422, response.text
+
+
 async def test_create_tag(client: AsyncClient, tag_body: Factory) -> None:
     """``POST /tags`` answers 201 with the new tag and its ``Location``."""
     body = await tag_body()
@@ -88,7 +115,9 @@ async def test_create_tag(client: AsyncClient, tag_body: Factory) -> None:
     assert located.json() == tag
 
 
-async def test_create_tag_rejects_a_bad_body(client: AsyncClient, tag_body: Factory) -> None:
+async def test_create_tag_rejects_a_bad_body(
+    client: AsyncClient, tag_body: Factory
+) -> None:
     """``POST /tags`` answers 422 when ``name`` is not a string."""
     body = {**await tag_body(), "name": 123}
     response = await client.post(PATH, json=body)
@@ -114,7 +143,9 @@ async def test_update_tag_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_tag_rejects_a_bad_body(client: AsyncClient, make_tag: Factory) -> None:
+async def test_update_tag_rejects_a_bad_body(
+    client: AsyncClient, make_tag: Factory
+) -> None:
     """``PATCH /tags/{pk}`` answers 422 when ``name`` is null."""
     tag = await make_tag()
     response = await client.patch(f"{PATH}/{tag['id']}", json={"name": None})

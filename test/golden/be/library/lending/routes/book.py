@@ -14,6 +14,7 @@ from library.api.db.session import SessionDep
 from library.api.lending.schemas.book import (
     AddGenreParams,
     BookCreate,
+    BookListQuery,
     BookRead,
     BookUpdate,
     CountBooksParams,
@@ -21,23 +22,36 @@ from library.api.lending.schemas.book import (
 from library.api.lending.serializers.book import to_book_read
 from library.api.runtime.actions import call_action
 from library.api.runtime.idempotency import IdempotencyDep
-from library.api.runtime.pagination import Page, paginate
+from library.api.runtime.ordering import Ordering
+from library.api.runtime.pagination import Page, keyset_page
 from library.api.runtime.responses import error_responses, location
 from library.models import Book
 
 router = APIRouter(prefix="/books", tags=["books"])
 
 # Everything BookRead shows, loaded up front: serializing never hits a lazy load.
-_READ_OPTIONS = (joinedload(Book.author), joinedload(Book.publisher), selectinload(Book.genres), selectinload(Book.copies))
+_READ_OPTIONS = (
+    joinedload(Book.author),
+    joinedload(Book.publisher),
+    selectinload(Book.genres),
+    selectinload(Book.copies),
+)
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Book with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Book with id {pk} not found"
+    )
 
 
 async def _load_book(session: AsyncSession, pk: uuid.UUID) -> Book:
     """Read book *pk* afresh with everything ``BookRead`` shows, or raise 404."""
-    book = await session.scalar(select(Book).where(Book.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    book = await session.scalar(
+        select(Book)
+        .where(Book.id == pk)
+        .options(*_READ_OPTIONS)
+        .execution_options(populate_existing=True)
+    )
     if book is None:
         raise _not_found(pk)
     return book
@@ -49,15 +63,37 @@ async def get_book(pk: uuid.UUID, session: SessionDep) -> BookRead:
     return to_book_read(await _load_book(session, pk))
 
 
+# The order of ``GET /books``.
+_LIST_ORDER = Ordering(Book.id)
+
+
 @router.get("", operation_id="listBooks", responses=error_responses(503))
-async def list_books(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[BookRead]:
+async def list_books(
+    query: Annotated[BookListQuery, Query()], session: SessionDep
+) -> Page[BookRead]:
     """List books by id, one page at a time."""
-    books, next_cursor = await paginate(session, select(Book).options(*_READ_OPTIONS), Book.id, limit=limit, cursor=cursor)
+    statement = select(Book).options(*_READ_OPTIONS)
+    keys = _LIST_ORDER.keys()
+    books, next_cursor = await keyset_page(
+        session, statement, keys, limit=query.limit, cursor=query.cursor
+    )
     return Page(items=[to_book_read(book) for book in books], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createBook", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_book(body: BookCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> BookRead:
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createBook",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def create_book(
+    body: BookCreate,
+    request: Request,
+    response: Response,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> BookRead:
     """Create a book; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400)
     book = Book(**body.model_dump())
@@ -70,7 +106,12 @@ async def create_book(body: BookCreate, request: Request, response: Response, id
     return result
 
 
-@router.patch("/{pk:uuid}", operation_id="updateBook", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
+@router.patch(
+    "/{pk:uuid}",
+    operation_id="updateBook",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
 async def update_book(pk: uuid.UUID, body: BookUpdate, session: SessionDep) -> BookRead:
     """Change the fields sent in the body; the others keep their values."""
     book = await session.get(Book, pk)
@@ -84,7 +125,12 @@ async def update_book(pk: uuid.UUID, body: BookUpdate, session: SessionDep) -> B
     return result
 
 
-@router.delete("/{pk:uuid}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteBook", responses=error_responses(404, 409, 503))
+@router.delete(
+    "/{pk:uuid}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deleteBook",
+    responses=error_responses(404, 409, 503),
+)
 async def delete_book(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one book."""
     deleted = await session.scalar(delete(Book).where(Book.id == pk).returning(Book.id))
@@ -93,12 +139,24 @@ async def delete_book(pk: uuid.UUID, session: SessionDep) -> None:
     await session.commit()
 
 
-@router.post("/{pk:uuid}/add-genre", operation_id="addGenre", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def add_genre(pk: uuid.UUID, params: AddGenreParams, idempotency: IdempotencyDep, session: SessionDep) -> BookRead:
+@router.post(
+    "/{pk:uuid}/add-genre",
+    operation_id="addGenre",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def add_genre(
+    pk: uuid.UUID,
+    params: AddGenreParams,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> BookRead:
     """Run ``library.actions.add_genre`` on one book."""
     await idempotency.replay(session, expires_after=86_400)
     book = await _load_book(session, pk)
-    await call_action(library.actions.add_genre, book, genre_code=params.genre_code, session=session)
+    await call_action(
+        library.actions.add_genre, book, genre_code=params.genre_code, session=session
+    )
     await session.flush()
     result = to_book_read(await _load_book(session, pk))
     await idempotency.remember(session, result, status_code=200)
@@ -106,11 +164,20 @@ async def add_genre(pk: uuid.UUID, params: AddGenreParams, idempotency: Idempote
     return result
 
 
-@router.post("/count-books", operation_id="countBooks", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def count_books(params: CountBooksParams, idempotency: IdempotencyDep, session: SessionDep) -> Any:
+@router.post(
+    "/count-books",
+    operation_id="countBooks",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def count_books(
+    params: CountBooksParams, idempotency: IdempotencyDep, session: SessionDep
+) -> Any:
     """Run ``library.actions.count_books``; answer with its result."""
     await idempotency.replay(session, expires_after=86_400)
-    result = await call_action(library.actions.count_books, text=params.text, session=session)
+    result = await call_action(
+        library.actions.count_books, text=params.text, session=session
+    )
     await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result

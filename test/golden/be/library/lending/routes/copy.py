@@ -12,6 +12,7 @@ import library.actions
 from library.api.db.session import SessionDep
 from library.api.lending.schemas.copy import (
     CopyCreate,
+    CopyListQuery,
     CopyRead,
     CopyUpdate,
     LendCopyParams,
@@ -19,7 +20,8 @@ from library.api.lending.schemas.copy import (
 from library.api.lending.serializers.copy import to_copy_read
 from library.api.runtime.actions import call_action
 from library.api.runtime.idempotency import IdempotencyDep
-from library.api.runtime.pagination import Page, paginate
+from library.api.runtime.ordering import Ordering
+from library.api.runtime.pagination import Page, keyset_page
 from library.api.runtime.responses import error_responses, location
 from library.api.runtime.values import column_rules
 from library.models import Copy
@@ -31,32 +33,63 @@ _READ_OPTIONS = (joinedload(Copy.book),)
 
 
 def _not_found(pk: int) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Copy with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Copy with id {pk} not found"
+    )
 
 
 async def _load_copy(session: AsyncSession, pk: int) -> Copy:
     """Read copy *pk* afresh with everything ``CopyRead`` shows, or raise 404."""
-    copy = await session.scalar(select(Copy).where(Copy.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    copy = await session.scalar(
+        select(Copy)
+        .where(Copy.id == pk)
+        .options(*_READ_OPTIONS)
+        .execution_options(populate_existing=True)
+    )
     if copy is None:
         raise _not_found(pk)
     return copy
 
 
 @router.get("/{pk:int}", operation_id="getCopy", responses=error_responses(404, 503))
-async def get_copy(pk: Annotated[int, column_rules(Copy.id)], session: SessionDep) -> CopyRead:
+async def get_copy(
+    pk: Annotated[int, column_rules(Copy.id)], session: SessionDep
+) -> CopyRead:
     """Get one copy."""
     return to_copy_read(await _load_copy(session, pk))
 
 
+# The order of ``GET /copies``.
+_LIST_ORDER = Ordering(Copy.id)
+
+
 @router.get("", operation_id="listCopies", responses=error_responses(503))
-async def list_copies(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[CopyRead]:
+async def list_copies(
+    query: Annotated[CopyListQuery, Query()], session: SessionDep
+) -> Page[CopyRead]:
     """List copies by id, one page at a time."""
-    copies, next_cursor = await paginate(session, select(Copy).options(*_READ_OPTIONS), Copy.id, limit=limit, cursor=cursor)
+    statement = select(Copy).options(*_READ_OPTIONS)
+    keys = _LIST_ORDER.keys()
+    copies, next_cursor = await keyset_page(
+        session, statement, keys, limit=query.limit, cursor=query.cursor
+    )
     return Page(items=[to_copy_read(copy) for copy in copies], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createCopy", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_copy(body: CopyCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> CopyRead:
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createCopy",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def create_copy(
+    body: CopyCreate,
+    request: Request,
+    response: Response,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> CopyRead:
     """Create a copy; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400)
     copy = Copy(**body.model_dump())
@@ -69,8 +102,15 @@ async def create_copy(body: CopyCreate, request: Request, response: Response, id
     return result
 
 
-@router.patch("/{pk:int}", operation_id="updateCopy", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def update_copy(pk: Annotated[int, column_rules(Copy.id)], body: CopyUpdate, session: SessionDep) -> CopyRead:
+@router.patch(
+    "/{pk:int}",
+    operation_id="updateCopy",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def update_copy(
+    pk: Annotated[int, column_rules(Copy.id)], body: CopyUpdate, session: SessionDep
+) -> CopyRead:
     """Change the fields sent in the body; the others keep their values."""
     copy = await session.get(Copy, pk)
     if copy is None:
@@ -83,8 +123,15 @@ async def update_copy(pk: Annotated[int, column_rules(Copy.id)], body: CopyUpdat
     return result
 
 
-@router.delete("/{pk:int}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteCopy", responses=error_responses(404, 409, 503))
-async def delete_copy(pk: Annotated[int, column_rules(Copy.id)], session: SessionDep) -> None:
+@router.delete(
+    "/{pk:int}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deleteCopy",
+    responses=error_responses(404, 409, 503),
+)
+async def delete_copy(
+    pk: Annotated[int, column_rules(Copy.id)], session: SessionDep
+) -> None:
     """Delete one copy."""
     deleted = await session.scalar(delete(Copy).where(Copy.id == pk).returning(Copy.id))
     if deleted is None:
@@ -92,12 +139,28 @@ async def delete_copy(pk: Annotated[int, column_rules(Copy.id)], session: Sessio
     await session.commit()
 
 
-@router.post("/{pk:int}/lend-copy", operation_id="lendCopy", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def lend_copy(pk: Annotated[int, column_rules(Copy.id)], params: LendCopyParams, idempotency: IdempotencyDep, session: SessionDep) -> CopyRead:
+@router.post(
+    "/{pk:int}/lend-copy",
+    operation_id="lendCopy",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def lend_copy(
+    pk: Annotated[int, column_rules(Copy.id)],
+    params: LendCopyParams,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> CopyRead:
     """Run ``library.actions.lend_copy`` on one copy."""
     await idempotency.replay(session, expires_after=86_400)
     copy = await _load_copy(session, pk)
-    await call_action(library.actions.lend_copy, copy, member_id=params.member_id, due_on=params.due_on, session=session)
+    await call_action(
+        library.actions.lend_copy,
+        copy,
+        member_id=params.member_id,
+        due_on=params.due_on,
+        session=session,
+    )
     await session.flush()
     result = to_copy_read(await _load_copy(session, pk))
     await idempotency.remember(session, result, status_code=200)

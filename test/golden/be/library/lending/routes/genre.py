@@ -8,10 +8,16 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from library.api.db.session import SessionDep
-from library.api.lending.schemas.genre import GenreCreate, GenreRead, GenreUpdate
+from library.api.lending.schemas.genre import (
+    GenreCreate,
+    GenreListQuery,
+    GenreRead,
+    GenreUpdate,
+)
 from library.api.lending.serializers.genre import to_genre_read
 from library.api.runtime.idempotency import IdempotencyDep
-from library.api.runtime.pagination import Page, paginate
+from library.api.runtime.ordering import Ordering
+from library.api.runtime.pagination import Page, keyset_page
 from library.api.runtime.responses import error_responses, location
 from library.api.runtime.values import DbText, column_rules
 from library.models import Genre
@@ -20,32 +26,62 @@ router = APIRouter(prefix="/genres", tags=["genres"])
 
 
 def _not_found(pk: str) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Genre with code {pk!r} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Genre with code {pk!r} not found"
+    )
 
 
 async def _load_genre(session: AsyncSession, pk: str) -> Genre:
     """Read genre *pk* afresh, or raise 404."""
-    genre = await session.scalar(select(Genre).where(Genre.code == pk).execution_options(populate_existing=True))
+    genre = await session.scalar(
+        select(Genre).where(Genre.code == pk).execution_options(populate_existing=True)
+    )
     if genre is None:
         raise _not_found(pk)
     return genre
 
 
 @router.get("/{pk:path}", operation_id="getGenre", responses=error_responses(404, 503))
-async def get_genre(pk: Annotated[DbText, column_rules(Genre.code)], session: SessionDep) -> GenreRead:
+async def get_genre(
+    pk: Annotated[DbText, column_rules(Genre.code)], session: SessionDep
+) -> GenreRead:
     """Get one genre."""
     return to_genre_read(await _load_genre(session, pk))
 
 
+# The order of ``GET /genres``.
+_LIST_ORDER = Ordering(Genre.code)
+
+
 @router.get("", operation_id="listGenres", responses=error_responses(503))
-async def list_genres(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[GenreRead]:
+async def list_genres(
+    query: Annotated[GenreListQuery, Query()], session: SessionDep
+) -> Page[GenreRead]:
     """List genres by code, one page at a time."""
-    genres, next_cursor = await paginate(session, select(Genre), Genre.code, limit=limit, cursor=cursor)
-    return Page(items=[to_genre_read(genre) for genre in genres], next_cursor=next_cursor)
+    statement = select(Genre)
+    keys = _LIST_ORDER.keys()
+    genres, next_cursor = await keyset_page(
+        session, statement, keys, limit=query.limit, cursor=query.cursor
+    )
+    return Page(
+        items=[to_genre_read(genre) for genre in genres], next_cursor=next_cursor
+    )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createGenre", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_genre(body: GenreCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> GenreRead:
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createGenre",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def create_genre(
+    body: GenreCreate,
+    request: Request,
+    response: Response,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> GenreRead:
     """Create a genre; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400)
     genre = Genre(**body.model_dump())
@@ -58,8 +94,17 @@ async def create_genre(body: GenreCreate, request: Request, response: Response, 
     return result
 
 
-@router.patch("/{pk:path}", operation_id="updateGenre", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def update_genre(pk: Annotated[DbText, column_rules(Genre.code)], body: GenreUpdate, session: SessionDep) -> GenreRead:
+@router.patch(
+    "/{pk:path}",
+    operation_id="updateGenre",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def update_genre(
+    pk: Annotated[DbText, column_rules(Genre.code)],
+    body: GenreUpdate,
+    session: SessionDep,
+) -> GenreRead:
     """Change the fields sent in the body; the others keep their values."""
     genre = await session.get(Genre, pk)
     if genre is None:
@@ -72,10 +117,19 @@ async def update_genre(pk: Annotated[DbText, column_rules(Genre.code)], body: Ge
     return result
 
 
-@router.delete("/{pk:path}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteGenre", responses=error_responses(404, 409, 503))
-async def delete_genre(pk: Annotated[DbText, column_rules(Genre.code)], session: SessionDep) -> None:
+@router.delete(
+    "/{pk:path}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deleteGenre",
+    responses=error_responses(404, 409, 503),
+)
+async def delete_genre(
+    pk: Annotated[DbText, column_rules(Genre.code)], session: SessionDep
+) -> None:
     """Delete one genre."""
-    deleted = await session.scalar(delete(Genre).where(Genre.code == pk).returning(Genre.code))
+    deleted = await session.scalar(
+        delete(Genre).where(Genre.code == pk).returning(Genre.code)
+    )
     if deleted is None:
         raise _not_found(pk)
     await session.commit()

@@ -10,11 +10,17 @@ from sqlalchemy.orm import joinedload
 
 import library.actions
 from library.api.db.session import SessionDep
-from library.api.lending.schemas.loan import LoanCreate, LoanRead, LoanUpdate
+from library.api.lending.schemas.loan import (
+    LoanCreate,
+    LoanListQuery,
+    LoanRead,
+    LoanUpdate,
+)
 from library.api.lending.serializers.loan import to_loan_read
 from library.api.runtime.actions import call_action
 from library.api.runtime.idempotency import IdempotencyDep
-from library.api.runtime.pagination import Page, paginate
+from library.api.runtime.ordering import Ordering
+from library.api.runtime.pagination import Page, keyset_page
 from library.api.runtime.responses import error_responses, location
 from library.api.runtime.values import column_rules
 from library.models import Copy, Loan
@@ -26,32 +32,63 @@ _READ_OPTIONS = (joinedload(Loan.copy).joinedload(Copy.book), joinedload(Loan.me
 
 
 def _not_found(pk: int) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Loan with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Loan with id {pk} not found"
+    )
 
 
 async def _load_loan(session: AsyncSession, pk: int) -> Loan:
     """Read loan *pk* afresh with everything ``LoanRead`` shows, or raise 404."""
-    loan = await session.scalar(select(Loan).where(Loan.id == pk).options(*_READ_OPTIONS).execution_options(populate_existing=True))
+    loan = await session.scalar(
+        select(Loan)
+        .where(Loan.id == pk)
+        .options(*_READ_OPTIONS)
+        .execution_options(populate_existing=True)
+    )
     if loan is None:
         raise _not_found(pk)
     return loan
 
 
 @router.get("/{pk:int}", operation_id="getLoan", responses=error_responses(404, 503))
-async def get_loan(pk: Annotated[int, column_rules(Loan.id)], session: SessionDep) -> LoanRead:
+async def get_loan(
+    pk: Annotated[int, column_rules(Loan.id)], session: SessionDep
+) -> LoanRead:
     """Get one loan."""
     return to_loan_read(await _load_loan(session, pk))
 
 
+# The order of ``GET /loans``.
+_LIST_ORDER = Ordering(Loan.id)
+
+
 @router.get("", operation_id="listLoans", responses=error_responses(503))
-async def list_loans(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[LoanRead]:
+async def list_loans(
+    query: Annotated[LoanListQuery, Query()], session: SessionDep
+) -> Page[LoanRead]:
     """List loans by id, one page at a time."""
-    loans, next_cursor = await paginate(session, select(Loan).options(*_READ_OPTIONS), Loan.id, limit=limit, cursor=cursor)
+    statement = select(Loan).options(*_READ_OPTIONS)
+    keys = _LIST_ORDER.keys()
+    loans, next_cursor = await keyset_page(
+        session, statement, keys, limit=query.limit, cursor=query.cursor
+    )
     return Page(items=[to_loan_read(loan) for loan in loans], next_cursor=next_cursor)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createLoan", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_loan(body: LoanCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> LoanRead:
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createLoan",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def create_loan(
+    body: LoanCreate,
+    request: Request,
+    response: Response,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> LoanRead:
     """Create a loan; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400)
     loan = Loan(**body.model_dump())
@@ -64,8 +101,15 @@ async def create_loan(body: LoanCreate, request: Request, response: Response, id
     return result
 
 
-@router.patch("/{pk:int}", operation_id="updateLoan", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def update_loan(pk: Annotated[int, column_rules(Loan.id)], body: LoanUpdate, session: SessionDep) -> LoanRead:
+@router.patch(
+    "/{pk:int}",
+    operation_id="updateLoan",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def update_loan(
+    pk: Annotated[int, column_rules(Loan.id)], body: LoanUpdate, session: SessionDep
+) -> LoanRead:
     """Change the fields sent in the body; the others keep their values."""
     loan = await session.get(Loan, pk)
     if loan is None:
@@ -78,8 +122,15 @@ async def update_loan(pk: Annotated[int, column_rules(Loan.id)], body: LoanUpdat
     return result
 
 
-@router.delete("/{pk:int}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteLoan", responses=error_responses(404, 409, 503))
-async def delete_loan(pk: Annotated[int, column_rules(Loan.id)], session: SessionDep) -> None:
+@router.delete(
+    "/{pk:int}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deleteLoan",
+    responses=error_responses(404, 409, 503),
+)
+async def delete_loan(
+    pk: Annotated[int, column_rules(Loan.id)], session: SessionDep
+) -> None:
     """Delete one loan."""
     deleted = await session.scalar(delete(Loan).where(Loan.id == pk).returning(Loan.id))
     if deleted is None:
@@ -87,8 +138,16 @@ async def delete_loan(pk: Annotated[int, column_rules(Loan.id)], session: Sessio
     await session.commit()
 
 
-@router.post("/{pk:int}/return-loan", operation_id="returnLoan", responses=error_responses(404, 409, 503))
-async def return_loan(pk: Annotated[int, column_rules(Loan.id)], idempotency: IdempotencyDep, session: SessionDep) -> LoanRead:
+@router.post(
+    "/{pk:int}/return-loan",
+    operation_id="returnLoan",
+    responses=error_responses(404, 409, 503),
+)
+async def return_loan(
+    pk: Annotated[int, column_rules(Loan.id)],
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> LoanRead:
     """Run ``library.actions.return_loan`` on one loan."""
     await idempotency.replay(session, expires_after=86_400)
     loan = await _load_loan(session, pk)

@@ -9,10 +9,16 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from library.api.db.session import SessionDep
-from library.api.lending.schemas.member import MemberCreate, MemberRead, MemberUpdate
+from library.api.lending.schemas.member import (
+    MemberCreate,
+    MemberListQuery,
+    MemberRead,
+    MemberUpdate,
+)
 from library.api.lending.serializers.member import to_member_read
 from library.api.runtime.idempotency import IdempotencyDep
-from library.api.runtime.pagination import Page, paginate
+from library.api.runtime.ordering import Ordering
+from library.api.runtime.pagination import Page, keyset_page
 from library.api.runtime.responses import error_responses, location
 from library.models import Member
 
@@ -20,12 +26,16 @@ router = APIRouter(prefix="/members", tags=["members"])
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Member with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Member with id {pk} not found"
+    )
 
 
 async def _load_member(session: AsyncSession, pk: uuid.UUID) -> Member:
     """Read member *pk* afresh, or raise 404."""
-    member = await session.scalar(select(Member).where(Member.id == pk).execution_options(populate_existing=True))
+    member = await session.scalar(
+        select(Member).where(Member.id == pk).execution_options(populate_existing=True)
+    )
     if member is None:
         raise _not_found(pk)
     return member
@@ -37,15 +47,39 @@ async def get_member(pk: uuid.UUID, session: SessionDep) -> MemberRead:
     return to_member_read(await _load_member(session, pk))
 
 
+# The order of ``GET /members``.
+_LIST_ORDER = Ordering(Member.id)
+
+
 @router.get("", operation_id="listMembers", responses=error_responses(503))
-async def list_members(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[MemberRead]:
+async def list_members(
+    query: Annotated[MemberListQuery, Query()], session: SessionDep
+) -> Page[MemberRead]:
     """List members by id, one page at a time."""
-    members, next_cursor = await paginate(session, select(Member), Member.id, limit=limit, cursor=cursor)
-    return Page(items=[to_member_read(member) for member in members], next_cursor=next_cursor)
+    statement = select(Member)
+    keys = _LIST_ORDER.keys()
+    members, next_cursor = await keyset_page(
+        session, statement, keys, limit=query.limit, cursor=query.cursor
+    )
+    return Page(
+        items=[to_member_read(member) for member in members], next_cursor=next_cursor
+    )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createMember", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_member(body: MemberCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> MemberRead:
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createMember",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def create_member(
+    body: MemberCreate,
+    request: Request,
+    response: Response,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> MemberRead:
     """Create a member; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400)
     member = Member(**body.model_dump())
@@ -58,8 +92,15 @@ async def create_member(body: MemberCreate, request: Request, response: Response
     return result
 
 
-@router.patch("/{pk:uuid}", operation_id="updateMember", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def update_member(pk: uuid.UUID, body: MemberUpdate, session: SessionDep) -> MemberRead:
+@router.patch(
+    "/{pk:uuid}",
+    operation_id="updateMember",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def update_member(
+    pk: uuid.UUID, body: MemberUpdate, session: SessionDep
+) -> MemberRead:
     """Change the fields sent in the body; the others keep their values."""
     member = await session.get(Member, pk)
     if member is None:
@@ -72,10 +113,17 @@ async def update_member(pk: uuid.UUID, body: MemberUpdate, session: SessionDep) 
     return result
 
 
-@router.delete("/{pk:uuid}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deleteMember", responses=error_responses(404, 409, 503))
+@router.delete(
+    "/{pk:uuid}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deleteMember",
+    responses=error_responses(404, 409, 503),
+)
 async def delete_member(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one member."""
-    deleted = await session.scalar(delete(Member).where(Member.id == pk).returning(Member.id))
+    deleted = await session.scalar(
+        delete(Member).where(Member.id == pk).returning(Member.id)
+    )
     if deleted is None:
         raise _not_found(pk)
     await session.commit()

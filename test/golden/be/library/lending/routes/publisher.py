@@ -10,12 +10,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from library.api.db.session import SessionDep
 from library.api.lending.schemas.publisher import (
     PublisherCreate,
+    PublisherListQuery,
     PublisherRead,
     PublisherUpdate,
 )
 from library.api.lending.serializers.publisher import to_publisher_read
 from library.api.runtime.idempotency import IdempotencyDep
-from library.api.runtime.pagination import Page, paginate
+from library.api.runtime.ordering import Ordering
+from library.api.runtime.pagination import Page, keyset_page
 from library.api.runtime.responses import error_responses, location
 from library.api.runtime.values import column_rules
 from library.models import Publisher
@@ -24,32 +26,67 @@ router = APIRouter(prefix="/publishers", tags=["publishers"])
 
 
 def _not_found(pk: int) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Publisher with id {pk} not found")
+    return HTTPException(
+        status.HTTP_404_NOT_FOUND, detail=f"Publisher with id {pk} not found"
+    )
 
 
 async def _load_publisher(session: AsyncSession, pk: int) -> Publisher:
     """Read publisher *pk* afresh, or raise 404."""
-    publisher = await session.scalar(select(Publisher).where(Publisher.id == pk).execution_options(populate_existing=True))
+    publisher = await session.scalar(
+        select(Publisher)
+        .where(Publisher.id == pk)
+        .execution_options(populate_existing=True)
+    )
     if publisher is None:
         raise _not_found(pk)
     return publisher
 
 
-@router.get("/{pk:int}", operation_id="getPublisher", responses=error_responses(404, 503))
-async def get_publisher(pk: Annotated[int, column_rules(Publisher.id)], session: SessionDep) -> PublisherRead:
+@router.get(
+    "/{pk:int}", operation_id="getPublisher", responses=error_responses(404, 503)
+)
+async def get_publisher(
+    pk: Annotated[int, column_rules(Publisher.id)], session: SessionDep
+) -> PublisherRead:
     """Get one publisher."""
     return to_publisher_read(await _load_publisher(session, pk))
 
 
+# The order of ``GET /publishers``.
+_LIST_ORDER = Ordering(Publisher.id)
+
+
 @router.get("", operation_id="listPublishers", responses=error_responses(503))
-async def list_publishers(session: SessionDep, limit: Annotated[int, Query(ge=1, le=100)] = 50, cursor: str | None = None) -> Page[PublisherRead]:
+async def list_publishers(
+    query: Annotated[PublisherListQuery, Query()], session: SessionDep
+) -> Page[PublisherRead]:
     """List publishers by id, one page at a time."""
-    publishers, next_cursor = await paginate(session, select(Publisher), Publisher.id, limit=limit, cursor=cursor)
-    return Page(items=[to_publisher_read(publisher) for publisher in publishers], next_cursor=next_cursor)
+    statement = select(Publisher)
+    keys = _LIST_ORDER.keys()
+    publishers, next_cursor = await keyset_page(
+        session, statement, keys, limit=query.limit, cursor=query.cursor
+    )
+    return Page(
+        items=[to_publisher_read(publisher) for publisher in publishers],
+        next_cursor=next_cursor,
+    )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="createPublisher", max_body_size=1_048_576, responses=error_responses(400, 409, 413, 503))
-async def create_publisher(body: PublisherCreate, request: Request, response: Response, idempotency: IdempotencyDep, session: SessionDep) -> PublisherRead:
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createPublisher",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 409, 413, 503),
+)
+async def create_publisher(
+    body: PublisherCreate,
+    request: Request,
+    response: Response,
+    idempotency: IdempotencyDep,
+    session: SessionDep,
+) -> PublisherRead:
     """Create a publisher; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400)
     publisher = Publisher(**body.model_dump())
@@ -62,8 +99,17 @@ async def create_publisher(body: PublisherCreate, request: Request, response: Re
     return result
 
 
-@router.patch("/{pk:int}", operation_id="updatePublisher", max_body_size=1_048_576, responses=error_responses(400, 404, 409, 413, 503))
-async def update_publisher(pk: Annotated[int, column_rules(Publisher.id)], body: PublisherUpdate, session: SessionDep) -> PublisherRead:
+@router.patch(
+    "/{pk:int}",
+    operation_id="updatePublisher",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 404, 409, 413, 503),
+)
+async def update_publisher(
+    pk: Annotated[int, column_rules(Publisher.id)],
+    body: PublisherUpdate,
+    session: SessionDep,
+) -> PublisherRead:
     """Change the fields sent in the body; the others keep their values."""
     publisher = await session.get(Publisher, pk)
     if publisher is None:
@@ -76,10 +122,19 @@ async def update_publisher(pk: Annotated[int, column_rules(Publisher.id)], body:
     return result
 
 
-@router.delete("/{pk:int}", status_code=status.HTTP_204_NO_CONTENT, operation_id="deletePublisher", responses=error_responses(404, 409, 503))
-async def delete_publisher(pk: Annotated[int, column_rules(Publisher.id)], session: SessionDep) -> None:
+@router.delete(
+    "/{pk:int}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deletePublisher",
+    responses=error_responses(404, 409, 503),
+)
+async def delete_publisher(
+    pk: Annotated[int, column_rules(Publisher.id)], session: SessionDep
+) -> None:
     """Delete one publisher."""
-    deleted = await session.scalar(delete(Publisher).where(Publisher.id == pk).returning(Publisher.id))
+    deleted = await session.scalar(
+        delete(Publisher).where(Publisher.id == pk).returning(Publisher.id)
+    )
     if deleted is None:
         raise _not_found(pk)
     await session.commit()

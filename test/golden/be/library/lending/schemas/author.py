@@ -5,7 +5,7 @@ import uuid
 from datetime import date
 from typing import Annotated
 
-from pydantic import MISSING, BaseModel
+from pydantic import MISSING, BaseModel, ConfigDict, Field
 
 from library.api.runtime.values import DbDate, DbText, column_rules
 from library.models import Author
@@ -30,10 +30,25 @@ class AuthorReadBooksNested(BaseModel):
 class AuthorRead(BaseModel):
     """An author, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: uuid.UUID
     name: str
     born_on: date | None
     books: list[AuthorReadBooksNested]
+
+
+class AuthorListQuery(BaseModel):
+    """The query parameters of ``GET /authors``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class AuthorCreate(BaseModel):

@@ -5,7 +5,7 @@ import uuid
 from datetime import date
 from typing import Annotated
 
-from pydantic import MISSING, BaseModel
+from pydantic import MISSING, BaseModel, ConfigDict, Field
 
 from library.api.runtime.values import DbDate, DbText, column_rules
 from library.models import Book, Genre
@@ -43,18 +43,33 @@ class BookReadCopiesNested(BaseModel):
 class BookRead(BaseModel):
     """A book, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: uuid.UUID
     title: str
     isbn: str
     published_on: date | None
     price: float
     rating: float | None
-    author_id: uuid.UUID
-    publisher_id: int | None
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
+    publisher_id: int | None = Field(json_schema_extra={"x-references": "publishers"})
     author: BookReadAuthorNested
     publisher: BookReadPublisherNested | None
     genres: list[BookReadGenresNested]
     copies: list[BookReadCopiesNested]
+
+
+class BookListQuery(BaseModel):
+    """The query parameters of ``GET /books``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class BookCreate(BaseModel):
@@ -65,8 +80,10 @@ class BookCreate(BaseModel):
     published_on: DbDate | None = None
     price: Annotated[float, column_rules(Book.price)]
     rating: Annotated[float, column_rules(Book.rating)] | None = None
-    author_id: uuid.UUID
-    publisher_id: Annotated[int, column_rules(Book.publisher_id)] | None = None
+    author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
+    publisher_id: Annotated[int, column_rules(Book.publisher_id)] | None = Field(
+        default=None, json_schema_extra={"x-references": "publishers"}
+    )
 
 
 class BookUpdate(BaseModel):
@@ -77,8 +94,12 @@ class BookUpdate(BaseModel):
     published_on: DbDate | None | MISSING = MISSING
     price: Annotated[float, column_rules(Book.price)] | MISSING = MISSING
     rating: Annotated[float, column_rules(Book.rating)] | None | MISSING = MISSING
-    author_id: uuid.UUID | MISSING = MISSING
-    publisher_id: Annotated[int, column_rules(Book.publisher_id)] | None | MISSING = MISSING
+    author_id: uuid.UUID | MISSING = Field(
+        default=MISSING, json_schema_extra={"x-references": "authors"}
+    )
+    publisher_id: Annotated[int, column_rules(Book.publisher_id)] | None | MISSING = (
+        Field(default=MISSING, json_schema_extra={"x-references": "publishers"})
+    )
 
 
 class AddGenreParams(BaseModel):

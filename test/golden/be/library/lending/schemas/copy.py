@@ -4,7 +4,7 @@
 import uuid
 from typing import Annotated
 
-from pydantic import MISSING, BaseModel
+from pydantic import MISSING, BaseModel, ConfigDict, Field
 
 from library.api.runtime.values import DbDate, DbText, column_rules
 from library.models import Copy
@@ -20,17 +20,32 @@ class CopyReadBookNested(BaseModel):
 class CopyRead(BaseModel):
     """A copy, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: int
-    book_id: uuid.UUID
+    book_id: uuid.UUID = Field(json_schema_extra={"x-references": "books"})
     barcode: str
     condition: str
     book: CopyReadBookNested
 
 
+class CopyListQuery(BaseModel):
+    """The query parameters of ``GET /copies``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
+
+
 class CopyCreate(BaseModel):
     """The body of a create request."""
 
-    book_id: uuid.UUID
+    book_id: uuid.UUID = Field(json_schema_extra={"x-references": "books"})
     barcode: Annotated[DbText, column_rules(Copy.barcode)]
     condition: Annotated[DbText, column_rules(Copy.condition)] = "good"
 
@@ -38,7 +53,9 @@ class CopyCreate(BaseModel):
 class CopyUpdate(BaseModel):
     """The body of a partial update: only the fields sent are changed."""
 
-    book_id: uuid.UUID | MISSING = MISSING
+    book_id: uuid.UUID | MISSING = Field(
+        default=MISSING, json_schema_extra={"x-references": "books"}
+    )
     barcode: Annotated[DbText, column_rules(Copy.barcode)] | MISSING = MISSING
     condition: Annotated[DbText, column_rules(Copy.condition)] | MISSING = MISSING
 

@@ -3,7 +3,7 @@
 
 from typing import Annotated
 
-from pydantic import MISSING, BaseModel
+from pydantic import MISSING, BaseModel, ConfigDict, Field
 
 from library.api.runtime.values import DbText, column_rules
 from library.models import Genre
@@ -12,8 +12,23 @@ from library.models import Genre
 class GenreRead(BaseModel):
     """A genre, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "code"})
+
     code: str
     label: str
+
+
+class GenreListQuery(BaseModel):
+    """The query parameters of ``GET /genres``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class GenreCreate(BaseModel):

@@ -5,7 +5,7 @@ import uuid
 from datetime import date, datetime
 from typing import Annotated
 
-from pydantic import MISSING, BaseModel, Field
+from pydantic import MISSING, BaseModel, ConfigDict, Field
 
 from library.api.runtime.values import DbDate, DbDatetime, column_rules
 from library.models import Loan
@@ -36,9 +36,11 @@ class LoanReadMemberNested(BaseModel):
 class LoanRead(BaseModel):
     """A loan, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: int
-    copy_id: int
-    member_id: uuid.UUID
+    copy_id: int = Field(json_schema_extra={"x-references": "copies"})
+    member_id: uuid.UUID = Field(json_schema_extra={"x-references": "members"})
     due_on: date
     borrowed_at: datetime
     returned_at: datetime | None
@@ -46,11 +48,26 @@ class LoanRead(BaseModel):
     member: LoanReadMemberNested
 
 
+class LoanListQuery(BaseModel):
+    """The query parameters of ``GET /loans``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
+
+
 class LoanCreate(BaseModel):
     """The body of a create request."""
 
-    copy_id: Annotated[int, column_rules(Loan.copy_id)]
-    member_id: uuid.UUID
+    copy_id: Annotated[int, column_rules(Loan.copy_id)] = Field(
+        json_schema_extra={"x-references": "copies"}
+    )
+    member_id: uuid.UUID = Field(json_schema_extra={"x-references": "members"})
     due_on: DbDate
 
 
@@ -58,4 +75,6 @@ class LoanUpdate(BaseModel):
     """The body of a partial update: only the fields sent are changed."""
 
     due_on: DbDate | MISSING = MISSING
-    returned_at: Annotated[DbDatetime, column_rules(Loan.returned_at)] | None | MISSING = MISSING
+    returned_at: (
+        Annotated[DbDatetime, column_rules(Loan.returned_at)] | None | MISSING
+    ) = MISSING

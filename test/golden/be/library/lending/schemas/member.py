@@ -5,7 +5,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated
 
-from pydantic import MISSING, BaseModel
+from pydantic import MISSING, BaseModel, ConfigDict, Field
 
 from library.api.runtime.values import DbEmail, DbText, column_rules
 from library.models import Member
@@ -14,11 +14,26 @@ from library.models import Member
 class MemberRead(BaseModel):
     """A member, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: uuid.UUID
     name: str
     email: str
     card_number: int
     joined_at: datetime
+
+
+class MemberListQuery(BaseModel):
+    """The query parameters of ``GET /members``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class MemberCreate(BaseModel):

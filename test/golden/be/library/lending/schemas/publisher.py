@@ -3,7 +3,7 @@
 
 from typing import Annotated
 
-from pydantic import MISSING, BaseModel, Field
+from pydantic import MISSING, BaseModel, ConfigDict, Field
 
 from library.api.runtime.values import DbText, column_rules
 from library.models import Publisher
@@ -12,20 +12,39 @@ from library.models import Publisher
 class PublisherRead(BaseModel):
     """A publisher, as returned by get and list."""
 
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
     id: int
     name: str
     country: str = Field(description="ISO 3166-1 alpha-2 code, e.g. GB")
+
+
+class PublisherListQuery(BaseModel):
+    """The query parameters of ``GET /publishers``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class PublisherCreate(BaseModel):
     """The body of a create request."""
 
     name: Annotated[DbText, column_rules(Publisher.name)]
-    country: Annotated[DbText, column_rules(Publisher.country)] = Field(description="ISO 3166-1 alpha-2 code, e.g. GB")
+    country: Annotated[DbText, column_rules(Publisher.country)] = Field(
+        description="ISO 3166-1 alpha-2 code, e.g. GB"
+    )
 
 
 class PublisherUpdate(BaseModel):
     """The body of a partial update: only the fields sent are changed."""
 
     name: Annotated[DbText, column_rules(Publisher.name)] | MISSING = MISSING
-    country: Annotated[DbText, column_rules(Publisher.country)] | MISSING = Field(default=MISSING, description="ISO 3166-1 alpha-2 code, e.g. GB")
+    country: Annotated[DbText, column_rules(Publisher.country)] | MISSING = Field(
+        default=MISSING, description="ISO 3166-1 alpha-2 code, e.g. GB"
+    )

@@ -13,13 +13,28 @@ from library.api.lending.schemas.author import (
 from library.models import Author, Book, Publisher
 
 
-def to_author_read_books_nested_publisher_nested(publisher: Publisher) -> AuthorReadBooksNestedPublisherNested:
-    return AuthorReadBooksNestedPublisherNested(id=publisher.id, name=publisher.name, country=publisher.country)
+def to_author_read_books_nested_publisher_nested(
+    publisher: Publisher,
+) -> AuthorReadBooksNestedPublisherNested:
+    return AuthorReadBooksNestedPublisherNested(
+        id=publisher.id, name=publisher.name, country=publisher.country
+    )
 
 
 def to_author_read_books_nested(book: Book) -> AuthorReadBooksNested:
-    return AuthorReadBooksNested(id=book.id, title=book.title, publisher=to_author_read_books_nested_publisher_nested(book.publisher) if book.publisher is not None else None)
+    return AuthorReadBooksNested(
+        id=book.id,
+        title=book.title,
+        publisher=to_author_read_books_nested_publisher_nested(book.publisher)
+        if book.publisher is not None
+        else None,
+    )
 
 
 def to_author_read(author: Author) -> AuthorRead:
-    return AuthorRead(id=author.id, name=author.name, born_on=author.born_on, books=[to_author_read_books_nested(book) for book in author.books])
+    return AuthorRead(
+        id=author.id,
+        name=author.name,
+        born_on=author.born_on,
+        books=[to_author_read_books_nested(book) for book in author.books],
+    )

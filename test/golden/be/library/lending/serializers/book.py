@@ -20,7 +20,9 @@ def to_book_read_author_nested(author: Author) -> BookReadAuthorNested:
 
 
 def to_book_read_publisher_nested(publisher: Publisher) -> BookReadPublisherNested:
-    return BookReadPublisherNested(id=publisher.id, name=publisher.name, country=publisher.country)
+    return BookReadPublisherNested(
+        id=publisher.id, name=publisher.name, country=publisher.country
+    )
 
 
 def to_book_read_genres_nested(genre: Genre) -> BookReadGenresNested:
@@ -32,4 +34,19 @@ def to_book_read_copies_nested(copy: Copy) -> BookReadCopiesNested:
 
 
 def to_book_read(book: Book) -> BookRead:
-    return BookRead(id=book.id, title=book.title, isbn=book.isbn, published_on=book.published_on, price=book.price, rating=book.rating, author_id=book.author_id, publisher_id=book.publisher_id, author=to_book_read_author_nested(book.author), publisher=to_book_read_publisher_nested(book.publisher) if book.publisher is not None else None, genres=[to_book_read_genres_nested(genre) for genre in book.genres], copies=[to_book_read_copies_nested(copy) for copy in book.copies])
+    return BookRead(
+        id=book.id,
+        title=book.title,
+        isbn=book.isbn,
+        published_on=book.published_on,
+        price=book.price,
+        rating=book.rating,
+        author_id=book.author_id,
+        publisher_id=book.publisher_id,
+        author=to_book_read_author_nested(book.author),
+        publisher=to_book_read_publisher_nested(book.publisher)
+        if book.publisher is not None
+        else None,
+        genres=[to_book_read_genres_nested(genre) for genre in book.genres],
+        copies=[to_book_read_copies_nested(copy) for copy in book.copies],
+    )

@@ -14,4 +14,10 @@ def to_copy_read_book_nested(book: Book) -> CopyReadBookNested:
 
 
 def to_copy_read(copy: Copy) -> CopyRead:
-    return CopyRead(id=copy.id, book_id=copy.book_id, barcode=copy.barcode, condition=copy.condition, book=to_copy_read_book_nested(copy.book))
+    return CopyRead(
+        id=copy.id,
+        book_id=copy.book_id,
+        barcode=copy.barcode,
+        condition=copy.condition,
+        book=to_copy_read_book_nested(copy.book),
+    )

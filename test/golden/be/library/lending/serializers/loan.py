@@ -19,7 +19,11 @@ def to_loan_read_copy_nested_book_nested(book: Book) -> LoanReadCopyNestedBookNe
 
 
 def to_loan_read_copy_nested(copy: Copy) -> LoanReadCopyNested:
-    return LoanReadCopyNested(id=copy.id, barcode=copy.barcode, book=to_loan_read_copy_nested_book_nested(copy.book))
+    return LoanReadCopyNested(
+        id=copy.id,
+        barcode=copy.barcode,
+        book=to_loan_read_copy_nested_book_nested(copy.book),
+    )
 
 
 def to_loan_read_member_nested(member: Member) -> LoanReadMemberNested:
@@ -27,4 +31,13 @@ def to_loan_read_member_nested(member: Member) -> LoanReadMemberNested:
 
 
 def to_loan_read(loan: Loan) -> LoanRead:
-    return LoanRead(id=loan.id, copy_id=loan.copy_id, member_id=loan.member_id, due_on=loan.due_on, borrowed_at=loan.borrowed_at, returned_at=loan.returned_at, copy=to_loan_read_copy_nested(loan.copy), member=to_loan_read_member_nested(loan.member))
+    return LoanRead(
+        id=loan.id,
+        copy_id=loan.copy_id,
+        member_id=loan.member_id,
+        due_on=loan.due_on,
+        borrowed_at=loan.borrowed_at,
+        returned_at=loan.returned_at,
+        copy=to_loan_read_copy_nested(loan.copy),
+        member=to_loan_read_member_nested(loan.member),
+    )

@@ -10,4 +10,10 @@ from library.models import Member
 
 
 def to_member_read(member: Member) -> MemberRead:
-    return MemberRead(id=member.id, name=member.name, email=member.email, card_number=member.card_number, joined_at=member.joined_at)
+    return MemberRead(
+        id=member.id,
+        name=member.name,
+        email=member.email,
+        card_number=member.card_number,
+        joined_at=member.joined_at,
+    )

@@ -10,4 +10,6 @@ from library.models import Publisher
 
 
 def to_publisher_read(publisher: Publisher) -> PublisherRead:
-    return PublisherRead(id=publisher.id, name=publisher.name, country=publisher.country)
+    return PublisherRead(
+        id=publisher.id, name=publisher.name, country=publisher.country
+    )

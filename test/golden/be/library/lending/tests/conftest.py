@@ -4,8 +4,9 @@
 ``TEST_DATABASE_URL`` holds the URL of a PostgreSQL database used only by tests, such
 as ``postgresql+asyncpg://user:password@localhost:5432/app_test``. The tables of the
 app's models are created in it once per run (existing tables are kept, nothing is
-dropped). Each test runs inside a transaction that is rolled back when it ends: the
-routes' commits only release savepoints, so no test sees another's rows.
+dropped).
+Each test runs inside a transaction that is rolled back when it ends: the routes'
+commits only release savepoints, so no test sees another's rows.
 """
 
 import os
@@ -34,7 +35,19 @@ from library.models import Author, Book, Copy, Genre, Loan, Member, Publisher
 URL_ENV = "TEST_DATABASE_URL"
 
 # Every model the app serves; models of one declarative base share one MetaData.
-METADATA = tuple(dict.fromkeys([Publisher.metadata, Author.metadata, Genre.metadata, Book.metadata, Copy.metadata, Member.metadata, Loan.metadata]))
+METADATA = tuple(
+    dict.fromkeys(
+        [
+            Publisher.metadata,
+            Author.metadata,
+            Genre.metadata,
+            Book.metadata,
+            Copy.metadata,
+            Member.metadata,
+            Loan.metadata,
+        ]
+    )
+)
 
 # Makes a valid create body, or creates a row through the API and returns it.
 Factory = Callable[[], Awaitable[dict[str, Any]]]
@@ -48,7 +61,9 @@ def unique(prefix: str, column: object = None) -> str:
     """
     value = f"{prefix}-{uuid.uuid4().hex[:12]}"
     length = getattr(getattr(column, "type", None), "length", None)
-    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    return (
+        value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    )
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
@@ -90,7 +105,9 @@ def app() -> FastAPI:
 
 
 @asynccontextmanager
-async def serve(app: FastAPI, connection: AsyncConnection) -> AsyncIterator[AsyncClient]:
+async def serve(
+    app: FastAPI, connection: AsyncConnection
+) -> AsyncIterator[AsyncClient]:
     """A client of *app*; each request's session joins *connection*'s transaction."""
 
     async def test_session() -> AsyncIterator[AsyncSession]:
@@ -122,7 +139,10 @@ def publisher_body() -> Factory:
     """Makes valid bodies for ``POST /publishers``."""
 
     async def build() -> dict[str, Any]:
-        return {"name": unique("name", Publisher.name), "country": unique("country", Publisher.country)}
+        return {
+            "name": unique("name", Publisher.name),
+            "country": unique("country", Publisher.country),
+        }
 
     return build
 
@@ -166,7 +186,10 @@ def genre_body() -> Factory:
     """Makes valid bodies for ``POST /genres``."""
 
     async def build() -> dict[str, Any]:
-        return {"code": unique("code", Genre.code), "label": unique("label", Genre.label)}
+        return {
+            "code": unique("code", Genre.code),
+            "label": unique("label", Genre.label),
+        }
 
     return build
 
@@ -191,7 +214,14 @@ def book_body(make_author: Factory) -> Factory:
     """
 
     async def build() -> dict[str, Any]:
-        return {"title": unique("title", Book.title), "isbn": unique("isbn", Book.isbn), "published_on": "2024-01-31", "price": 1.5, "rating": 1.5, "author_id": (await make_author())["id"]}
+        return {
+            "title": unique("title", Book.title),
+            "isbn": unique("isbn", Book.isbn),
+            "published_on": "2024-01-31",
+            "price": 1.5,
+            "rating": 1.5,
+            "author_id": (await make_author())["id"],
+        }
 
     return build
 
@@ -216,7 +246,11 @@ def copy_body(make_book: Factory) -> Factory:
     """
 
     async def build() -> dict[str, Any]:
-        return {"book_id": (await make_book())["id"], "barcode": unique("barcode", Copy.barcode), "condition": unique("condition", Copy.condition)}
+        return {
+            "book_id": (await make_book())["id"],
+            "barcode": unique("barcode", Copy.barcode),
+            "condition": unique("condition", Copy.condition),
+        }
 
     return build
 
@@ -238,7 +272,11 @@ def member_body() -> Factory:
     """Makes valid bodies for ``POST /members``."""
 
     async def build() -> dict[str, Any]:
-        return {"name": unique("name", Member.name), "email": unique("email") + "@example.com", "card_number": random.randint(1, 32_767)}
+        return {
+            "name": unique("name", Member.name),
+            "email": unique("email") + "@example.com",
+            "card_number": random.randint(1, 32_767),
+        }
 
     return build
 
@@ -263,7 +301,11 @@ def loan_body(make_copy: Factory, make_member: Factory) -> Factory:
     """
 
     async def build() -> dict[str, Any]:
-        return {"copy_id": (await make_copy())["id"], "member_id": (await make_member())["id"], "due_on": "2024-01-31"}
+        return {
+            "copy_id": (await make_copy())["id"],
+            "member_id": (await make_member())["id"],
+            "due_on": "2024-01-31",
+        }
 
     return build
 

@@ -28,7 +28,9 @@ def unique(prefix: str, column: object = None) -> str:
     """
     value = f"{prefix}-{uuid.uuid4().hex[:12]}"
     length = getattr(getattr(column, "type", None), "length", None)
-    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    return (
+        value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    )
 
 
 PATH = "/books"
@@ -75,6 +77,13 @@ async def test_list_books_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
+async def test_list_books_rejects_an_unknown_parameter(client: AsyncClient) -> None:
+    """``GET /books`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
 async def test_create_book(client: AsyncClient, book_body: Factory) -> None:
     """``POST /books`` answers 201 with the new book and its ``Location``."""
     body = await book_body()
@@ -88,7 +97,9 @@ async def test_create_book(client: AsyncClient, book_body: Factory) -> None:
     assert located.json() == book
 
 
-async def test_create_book_rejects_a_bad_body(client: AsyncClient, book_body: Factory) -> None:
+async def test_create_book_rejects_a_bad_body(
+    client: AsyncClient, book_body: Factory
+) -> None:
     """``POST /books`` answers 422 when ``title`` is not a string."""
     body = {**await book_body(), "title": 123}
     response = await client.post(PATH, json=body)
@@ -114,7 +125,9 @@ async def test_update_book_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_book_rejects_a_bad_body(client: AsyncClient, make_book: Factory) -> None:
+async def test_update_book_rejects_a_bad_body(
+    client: AsyncClient, make_book: Factory
+) -> None:
     """``PATCH /books/{pk}`` answers 422 when ``title`` is null."""
     book = await make_book()
     response = await client.patch(f"{PATH}/{book['id']}", json={"title": None})
@@ -138,7 +151,9 @@ async def test_delete_book_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_add_genre(client: AsyncClient, make_book: Factory, make_genre: Factory) -> None:
+async def test_add_genre(
+    client: AsyncClient, make_book: Factory, make_genre: Factory
+) -> None:
     """``add-genre`` runs ``library.actions.add_genre``, answering 200."""
     book = await make_book()
     params = {"genre_code": (await make_genre())["code"]}
@@ -154,7 +169,9 @@ async def test_add_genre_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_add_genre_rejects_bad_params(client: AsyncClient, make_book: Factory) -> None:
+async def test_add_genre_rejects_bad_params(
+    client: AsyncClient, make_book: Factory
+) -> None:
     """``add-genre`` answers 422 when ``genre_code`` is not a string."""
     book = await make_book()
     params = {"genre_code": 123}

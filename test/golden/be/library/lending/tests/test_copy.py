@@ -28,7 +28,9 @@ def unique(prefix: str, column: object = None) -> str:
     """
     value = f"{prefix}-{uuid.uuid4().hex[:12]}"
     length = getattr(getattr(column, "type", None), "length", None)
-    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    return (
+        value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    )
 
 
 PATH = "/copies"
@@ -75,6 +77,13 @@ async def test_list_copies_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
+async def test_list_copies_rejects_an_unknown_parameter(client: AsyncClient) -> None:
+    """``GET /copies`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
 async def test_create_copy(client: AsyncClient, copy_body: Factory) -> None:
     """``POST /copies`` answers 201 with the new copy and its ``Location``."""
     body = await copy_body()
@@ -88,7 +97,9 @@ async def test_create_copy(client: AsyncClient, copy_body: Factory) -> None:
     assert located.json() == copy
 
 
-async def test_create_copy_rejects_a_bad_body(client: AsyncClient, copy_body: Factory) -> None:
+async def test_create_copy_rejects_a_bad_body(
+    client: AsyncClient, copy_body: Factory
+) -> None:
     """``POST /copies`` answers 422 when ``book_id`` is not a UUID."""
     body = {**await copy_body(), "book_id": "not-a-uuid"}
     response = await client.post(PATH, json=body)
@@ -114,7 +125,9 @@ async def test_update_copy_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_copy_rejects_a_bad_body(client: AsyncClient, make_copy: Factory) -> None:
+async def test_update_copy_rejects_a_bad_body(
+    client: AsyncClient, make_copy: Factory
+) -> None:
     """``PATCH /copies/{pk}`` answers 422 when ``book_id`` is null."""
     copy = await make_copy()
     response = await client.patch(f"{PATH}/{copy['id']}", json={"book_id": None})
@@ -138,7 +151,9 @@ async def test_delete_copy_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_lend_copy(client: AsyncClient, make_copy: Factory, make_member: Factory) -> None:
+async def test_lend_copy(
+    client: AsyncClient, make_copy: Factory, make_member: Factory
+) -> None:
     """``lend-copy`` runs ``library.actions.lend_copy``, answering 200."""
     copy = await make_copy()
     params = {"member_id": (await make_member())["id"], "due_on": "2024-01-31"}
@@ -154,7 +169,9 @@ async def test_lend_copy_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_lend_copy_rejects_bad_params(client: AsyncClient, make_copy: Factory) -> None:
+async def test_lend_copy_rejects_bad_params(
+    client: AsyncClient, make_copy: Factory
+) -> None:
     """``lend-copy`` answers 422 when ``member_id`` is not a UUID."""
     copy = await make_copy()
     params = {"member_id": "not-a-uuid", "due_on": "2024-01-31"}

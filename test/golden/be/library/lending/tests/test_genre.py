@@ -28,7 +28,9 @@ def unique(prefix: str, column: object = None) -> str:
     """
     value = f"{prefix}-{uuid.uuid4().hex[:12]}"
     length = getattr(getattr(column, "type", None), "length", None)
-    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    return (
+        value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    )
 
 
 PATH = "/genres"
@@ -75,6 +77,13 @@ async def test_list_genres_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
+async def test_list_genres_rejects_an_unknown_parameter(client: AsyncClient) -> None:
+    """``GET /genres`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
 async def test_create_genre(client: AsyncClient, genre_body: Factory) -> None:
     """``POST /genres`` answers 201 with the new genre and its ``Location``."""
     body = await genre_body()
@@ -88,7 +97,9 @@ async def test_create_genre(client: AsyncClient, genre_body: Factory) -> None:
     assert located.json() == genre
 
 
-async def test_create_genre_rejects_a_bad_body(client: AsyncClient, genre_body: Factory) -> None:
+async def test_create_genre_rejects_a_bad_body(
+    client: AsyncClient, genre_body: Factory
+) -> None:
     """``POST /genres`` answers 422 when ``code`` is not a string."""
     body = {**await genre_body(), "code": 123}
     response = await client.post(PATH, json=body)
@@ -114,7 +125,9 @@ async def test_update_genre_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_genre_rejects_a_bad_body(client: AsyncClient, make_genre: Factory) -> None:
+async def test_update_genre_rejects_a_bad_body(
+    client: AsyncClient, make_genre: Factory
+) -> None:
     """``PATCH /genres/{pk}`` answers 422 when ``label`` is null."""
     genre = await make_genre()
     response = await client.patch(f"{PATH}/{genre['code']}", json={"label": None})

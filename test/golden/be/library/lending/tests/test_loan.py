@@ -60,6 +60,13 @@ async def test_list_loans_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
+async def test_list_loans_rejects_an_unknown_parameter(client: AsyncClient) -> None:
+    """``GET /loans`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
 async def test_create_loan(client: AsyncClient, loan_body: Factory) -> None:
     """``POST /loans`` answers 201 with the new loan and its ``Location``."""
     body = await loan_body()
@@ -73,7 +80,9 @@ async def test_create_loan(client: AsyncClient, loan_body: Factory) -> None:
     assert located.json() == loan
 
 
-async def test_create_loan_rejects_a_bad_body(client: AsyncClient, loan_body: Factory) -> None:
+async def test_create_loan_rejects_a_bad_body(
+    client: AsyncClient, loan_body: Factory
+) -> None:
     """``POST /loans`` answers 422 when ``copy_id`` is not an integer."""
     body = {**await loan_body(), "copy_id": "not-an-int"}
     response = await client.post(PATH, json=body)
@@ -99,7 +108,9 @@ async def test_update_loan_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_loan_rejects_a_bad_body(client: AsyncClient, make_loan: Factory) -> None:
+async def test_update_loan_rejects_a_bad_body(
+    client: AsyncClient, make_loan: Factory
+) -> None:
     """``PATCH /loans/{pk}`` answers 422 when ``due_on`` is null."""
     loan = await make_loan()
     response = await client.patch(f"{PATH}/{loan['id']}", json={"due_on": None})

@@ -28,7 +28,9 @@ def unique(prefix: str, column: object = None) -> str:
     """
     value = f"{prefix}-{uuid.uuid4().hex[:12]}"
     length = getattr(getattr(column, "type", None), "length", None)
-    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    return (
+        value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    )
 
 
 PATH = "/members"
@@ -75,6 +77,13 @@ async def test_list_members_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
+async def test_list_members_rejects_an_unknown_parameter(client: AsyncClient) -> None:
+    """``GET /members`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
 async def test_create_member(client: AsyncClient, member_body: Factory) -> None:
     """``POST /members`` answers 201 with the new member and its ``Location``."""
     body = await member_body()
@@ -88,7 +97,9 @@ async def test_create_member(client: AsyncClient, member_body: Factory) -> None:
     assert located.json() == member
 
 
-async def test_create_member_rejects_a_bad_body(client: AsyncClient, member_body: Factory) -> None:
+async def test_create_member_rejects_a_bad_body(
+    client: AsyncClient, member_body: Factory
+) -> None:
     """``POST /members`` answers 422 when ``name`` is not a string."""
     body = {**await member_body(), "name": 123}
     response = await client.post(PATH, json=body)
@@ -114,7 +125,9 @@ async def test_update_member_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_member_rejects_a_bad_body(client: AsyncClient, make_member: Factory) -> None:
+async def test_update_member_rejects_a_bad_body(
+    client: AsyncClient, make_member: Factory
+) -> None:
     """``PATCH /members/{pk}`` answers 422 when ``name`` is null."""
     member = await make_member()
     response = await client.patch(f"{PATH}/{member['id']}", json={"name": None})

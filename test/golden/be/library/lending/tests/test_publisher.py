@@ -28,7 +28,9 @@ def unique(prefix: str, column: object = None) -> str:
     """
     value = f"{prefix}-{uuid.uuid4().hex[:12]}"
     length = getattr(getattr(column, "type", None), "length", None)
-    return value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    return (
+        value if length is None or len(value) <= length else uuid.uuid4().hex[:length]
+    )
 
 
 PATH = "/publishers"
@@ -75,6 +77,15 @@ async def test_list_publishers_rejects_a_bad_limit(client: AsyncClient) -> None:
         assert response.status_code == 422, response.text
 
 
+async def test_list_publishers_rejects_an_unknown_parameter(
+    client: AsyncClient,
+) -> None:
+    """``GET /publishers`` answers 422 for a query parameter it does not know."""
+    response = await client.get(PATH, params={"no_such_parameter": "1"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["query", "no_such_parameter"]
+
+
 async def test_create_publisher(client: AsyncClient, publisher_body: Factory) -> None:
     """``POST /publishers`` answers 201 with the new publisher and its ``Location``."""
     body = await publisher_body()
@@ -88,7 +99,9 @@ async def test_create_publisher(client: AsyncClient, publisher_body: Factory) ->
     assert located.json() == publisher
 
 
-async def test_create_publisher_rejects_a_bad_body(client: AsyncClient, publisher_body: Factory) -> None:
+async def test_create_publisher_rejects_a_bad_body(
+    client: AsyncClient, publisher_body: Factory
+) -> None:
     """``POST /publishers`` answers 422 when ``name`` is not a string."""
     body = {**await publisher_body(), "name": 123}
     response = await client.post(PATH, json=body)
@@ -114,7 +127,9 @@ async def test_update_publisher_not_found(client: AsyncClient) -> None:
     assert response.status_code == 404, response.text
 
 
-async def test_update_publisher_rejects_a_bad_body(client: AsyncClient, make_publisher: Factory) -> None:
+async def test_update_publisher_rejects_a_bad_body(
+    client: AsyncClient, make_publisher: Factory
+) -> None:
     """``PATCH /publishers/{pk}`` answers 422 when ``name`` is null."""
     publisher = await make_publisher()
     response = await client.patch(f"{PATH}/{publisher['id']}", json={"name": None})

@@ -1,0 +1,91 @@
+// The blog written as a kiln config (docs/migrating-from-kiln.md): fields declared per
+// operation and no resource-level list, `version`, `pk`/`pk_type` (and kiln's later
+// `pk: { name, type }`), `route_prefix`, `require_auth` at several levels, one app mounted
+// with `apps: [{ config, prefix }]`, and kiln's helper names and arguments.
+//
+// The app is mounted at /content by the project router (blog.api.routes). Reads are
+// public; `resource.action` keeps kiln's default require_auth: true, so publishing needs a
+// token from POST /auth/token (ada / analytical-engine; JWT_SECRET must be set).
+local auth = import 'be/auth/jwt.libsonnet';
+local db = import 'be/db/databases.libsonnet';
+local fields = import 'be/fields.libsonnet';
+local list = import 'be/operations/list.libsonnet';
+local resource = import 'be/resources/presets.libsonnet';
+
+local authorBrief = [fields.id(), { name: 'name', type: 'str' }];
+
+{
+  version: '1',
+  package_prefix: 'blog.api',
+  auth: auth.jwt({
+    secret_env: 'JWT_SECRET',
+    token_url: '/auth/token',
+    exclude_paths: ['/docs', '/openapi.json'],
+    verify_credentials_fn: 'blog.auth.verify_credentials',
+  }),
+  databases: [db.postgres('primary', { default: true })],
+  require_auth: true,
+  apps: [
+    {
+      prefix: '/content',
+      config: {
+        version: '1',
+        module: 'content',
+        require_auth: false,
+        resources: [
+          // Authors: get shows their articles, list a summary; create only.
+          {
+            model: 'blog.models.Author',
+            pk: 'id',
+            pk_type: 'uuid',
+            operations: [
+              {
+                name: 'get',
+                fields: authorBrief + [
+                  { name: 'email', type: 'email' },
+                  fields.nested('articles', 'blog.models.Article', [fields.id(), { name: 'title', type: 'str' }], many=true),
+                ],
+              },
+              list.searchable(fields=authorBrief),
+              { name: 'create', fields: [{ name: 'name', type: 'str' }, { name: 'email', type: 'email' }] },
+            ],
+          },
+          // Articles: served at /posts, written by anyone, published by signed-in users.
+          {
+            model: 'blog.models.Article',
+            pk: { name: 'id', type: 'uuid' },
+            route_prefix: '/posts',
+            require_auth: false,
+            operations: [
+              {
+                name: 'get',
+                fields: [
+                  fields.id(),
+                  { name: 'title', type: 'str' },
+                  { name: 'body', type: 'str' },
+                  { name: 'published', type: 'bool' },
+                  { name: 'author_id', type: 'uuid' },
+                  fields.nested('author', 'blog.models.Author', authorBrief, load='joined'),
+                ],
+              },
+              {
+                name: 'create',
+                fields: [{ name: 'title', type: 'str' }, { name: 'body', type: 'str' }, { name: 'author_id', type: 'uuid' }],
+              },
+              { name: 'update', fields: [{ name: 'title', type: 'str' }] },
+              { name: 'delete', require_auth: false },
+              resource.action(name='publish', fn='blog.actions.publish_article'),
+            ],
+          },
+          // Tags: create-only (no reads), an integer key.
+          {
+            model: 'blog.models.Tag',
+            pk: 'id',
+            pk_type: 'int',
+            operations: [{ name: 'create', fields: [{ name: 'name', type: 'str' }] }],
+          },
+        ],
+      },
+    },
+  ],
+}

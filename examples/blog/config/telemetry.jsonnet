@@ -1,0 +1,18 @@
+// The blog with JWT authentication and OpenTelemetry (docs/telemetry.md):
+// `codegen generate --target be --config config/telemetry.jsonnet` adds telemetry.py;
+// call `setup_telemetry(app)` from it at startup. Spans and metrics go over OTLP/HTTP to
+// OTEL_EXPORTER_OTLP_ENDPOINT; a tenth of new traces is kept, and every trace a caller
+// already sampled.
+local base = import 'auth.jsonnet';
+
+base {
+  telemetry: {
+    service_name: 'blog-api',
+    service_version: '1.0.0',
+    environment_env: 'BLOG_ENVIRONMENT',
+    sampler: 'parentbased_traceidratio',
+    sampler_ratio: 0.1,
+    exporter: 'otlp_http',
+    resource_attributes: { team: 'blog' },
+  },
+}

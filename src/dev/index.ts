@@ -1,0 +1,144 @@
+// `codegen dev`: one command from a project made by `be_root` to a running stack. It finds
+// the Python environment, starts the database (the project's embedded PostgreSQL unless the
+// URL variable is set), generates the API, makes up a development signing secret when the
+// config needs one, migrates, serves with reload, regenerates on config changes and serves
+// the front end beside it; SIGINT or SIGTERM stops all of it.
+
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { type Target, countActions, discoverTargets, generate, loadConfig } from "../codegen/index.js";
+import { type Watcher, watchGeneration } from "../codegen/watch.js";
+import { type DevDatabase, startProjectDatabase } from "./postgres.js";
+import { type Server, runCommand, startServer } from "./processes.js";
+import { projectPython } from "./python.js";
+import { developmentSecret } from "./secrets.js";
+import { DevError, type DevProject, readDevProject } from "./project.js";
+
+export { DevError } from "./project.js";
+
+export interface DevOptions {
+  /** The backend project. */
+  root: string;
+  /** Port of the backend. @default $PORT, else 8000 */
+  port?: number;
+  /** The front end to serve: a directory, `false` for none. @default `frontend/` or `../frontend` when it holds a Vite project */
+  frontend?: string | false;
+  /** Reports errors of a regeneration (the watch goes on). */
+  onGenerateError(error: unknown): void;
+  /** Resolves when the user asks to stop (Ctrl-C). */
+  stopRequested: Promise<void>;
+}
+
+const say = (line: string) => process.stderr.write(`codegen dev: ${line}\n`);
+
+/** Runs the stack until `stopRequested` resolves or the backend server exits. Returns the exit status. */
+export async function runDev(options: DevOptions): Promise<number> {
+  const project = await readDevProject(options.root, options.frontend);
+  const port = options.port ?? (process.env.PORT ? Number(process.env.PORT) : 8000);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new DevError(`the backend port must be a number from 1 to 65535 (PORT is ${process.env.PORT})`);
+  const cleanups: (() => Promise<void> | void)[] = [];
+  try {
+    const targets = await discoverTargets({ cwd: project.root });
+    const be = targets.find((target) => target.name === "be");
+    if (!be) throw new DevError("the be target is not installed");
+    const generation = { target: be, configFile: project.configFile, stdlibTargets: targets, cwd: project.root };
+    const config = await generateOnce(generation);
+
+    const python = await projectPython(project.root, process.env, say);
+    const secret = await developmentSecret(project.root, config, process.env);
+    for (const variable of Object.keys(secret)) say(`${variable}: a development secret kept in .codegen/dev-secret (export ${variable} to use another)`);
+    const databaseUrl = await database(project, cleanups);
+    const env = { ...process.env, ...secret, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
+    await migrate(python, project, env);
+
+    const backend = startServer("backend", python, ["-m", "uvicorn", project.app, "--reload", "--host", "127.0.0.1", "--port", String(port)], {
+      cwd: project.root,
+      env,
+    });
+    cleanups.push(() => backend.stop());
+    const watcher = await watchConfig(generation, options.onGenerateError);
+    cleanups.push(() => watcher.close());
+    const frontend = project.frontend ? await serveFrontend(project.frontend, cleanups) : undefined;
+
+    say(`backend on http://127.0.0.1:${port} (/docs, /health, /ready)${frontend ? `; front end from ${frontend}` : ""}; Ctrl-C stops everything`);
+    const backendExit = backend.exited.then((status) => ({ status }));
+    const outcome = await Promise.race([options.stopRequested.then(() => undefined), backendExit]);
+    if (outcome !== undefined) {
+      say(`the backend server exited with status ${outcome.status}; stopping`);
+      return outcome.status === 0 ? 1 : outcome.status;
+    }
+    return 0;
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
+
+async function database(project: DevProject, cleanups: (() => Promise<void> | void)[]): Promise<string> {
+  const given = process.env[project.databaseUrlEnv];
+  if (given) {
+    say(`database from ${project.databaseUrlEnv}`);
+    return given;
+  }
+  const db: DevDatabase = await startProjectDatabase(project.root, project.name);
+  cleanups.push(() => db.stop());
+  const where = path.relative(project.root, db.dataDir).startsWith("..") ? `${db.dataDir}: as root, its postgres user cannot enter the project` : `${path.relative(project.root, db.dataDir)}/`;
+  say(`embedded PostgreSQL for this project (data in ${where}; set ${project.databaseUrlEnv} to use another server)`);
+  return db.url;
+}
+
+type Generation = { target: Target; configFile: string; stdlibTargets: Target[]; cwd: string };
+
+/** Generates the API once; returns the parsed config. */
+async function generateOnce(generation: Generation): Promise<{ auth?: { secret_env?: string; algorithm?: string } }> {
+  const config = await loadConfig(generation.configFile, generation.target, { stdlibTargets: generation.stdlibTargets });
+  const result = await generate(generation);
+  for (const warning of result.warnings) say(`warning: ${path.relative(generation.cwd, generation.configFile)}: ${warning.path || "(root)"}: ${warning.message}`);
+  const counts = countActions(result.plan);
+  say(`generated ${path.relative(generation.cwd, result.outDir) || "."}: ${counts.create + counts.overwrite} written, ${counts.unchanged} unchanged`);
+  return config as { auth?: { secret_env?: string; algorithm?: string } };
+}
+
+async function watchConfig(generation: Generation, onError: (error: unknown) => void): Promise<Watcher> {
+  let first = true;
+  return watchGeneration(generation, {
+    onRun(result) {
+      const counts = countActions(result.plan);
+      // The watch starts with a run of its own, right after the first generation: nothing to say.
+      if (!first || counts.create + counts.overwrite + counts.delete > 0) {
+        say(`regenerated: ${counts.create + counts.overwrite} written, ${counts.delete} deleted`);
+      }
+      first = false;
+    },
+    onError(error) {
+      first = false;
+      onError(error);
+      say("the generated API was left as it was; fix the config and save again");
+    },
+  });
+}
+
+/** `alembic upgrade head`, then whether the models still match the migrations. */
+async function migrate(python: string, project: DevProject, env: NodeJS.ProcessEnv): Promise<void> {
+  if (!existsSync(path.join(project.root, "alembic.ini"))) {
+    say("no alembic.ini: migrations skipped");
+    return;
+  }
+  if ((await runCommand(python, ["-m", "alembic", "upgrade", "head"], { cwd: project.root, env })) !== 0) {
+    throw new DevError("alembic upgrade head failed (above); fix the migration and run codegen dev again");
+  }
+  if ((await runCommand(python, ["-m", "alembic", "check"], { cwd: project.root, env })) !== 0) {
+    say('the models differ from the migrations: write one with alembic revision --autogenerate -m "<what changed>", read it, and restart');
+  }
+}
+
+/** `npm run dev` in the front end (after `npm install` when it has no node_modules). */
+async function serveFrontend(dir: string, cleanups: (() => Promise<void> | void)[]): Promise<string> {
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  if (!existsSync(path.join(dir, "node_modules"))) {
+    say(`installing the front end's packages (npm install in ${dir})`);
+    if ((await runCommand(npm, ["install"], { cwd: dir, env: process.env })) !== 0) throw new DevError(`npm install failed in ${dir}`);
+  }
+  const server: Server = startServer("frontend", npm, ["run", "dev"], { cwd: dir, env: process.env });
+  cleanups.push(() => server.stop());
+  return dir;
+}

@@ -1,0 +1,149 @@
+// Keys of kiln configs (roddarjohn/kiln, the design codegen follows) that mean nothing here.
+// Each level's schema accepts them through `kilnKeys(level)`, and `kilnWarnings` finds them in
+// the evaluated config, so a kiln config generates unchanged and every ignored key is named.
+// docs/migrating-from-kiln.md lists these and every other difference.
+
+import { z } from "zod";
+import { type ConfigIssue, formatConfigPath } from "../../../codegen/index.js";
+
+/** Where a key sits: `auth`, a resource, an operation entry (kiln's keys of the project and apps all mean something here). */
+export type KilnLevel = "auth" | "resource" | "operation";
+
+/** Per level, each key accepted without effect and why it has none. */
+const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
+  auth: {
+    cookie_name: "codegen's tokens travel in the Authorization header only (sources: [\"bearer\"])",
+    cookie_secure: "codegen's tokens travel in the Authorization header only (sources: [\"bearer\"])",
+    cookie_samesite: "codegen's tokens travel in the Authorization header only (sources: [\"bearer\"])",
+  },
+  resource: {
+    trace: "with telemetry set, every handler has its span; there is no per-resource switch",
+    include_actions_in_dump: "responses carry no actions list in codegen",
+    permissions_endpoint: "codegen generates no /permissions routes",
+  },
+  operation: {
+    trace: "with telemetry set, every handler has its span; there is no per-operation switch",
+  },
+};
+
+/** Keys that would change who may call a route: dropping them with a warning would open routes, so they are errors. */
+const LOGIN =
+  "not supported: codegen's token endpoint takes an OAuth2 password form and calls verify_credentials_fn(username, password); " +
+  "move your check there (docs/migrating-from-kiln.md)";
+const REJECTED: Partial<Record<KilnLevel, Readonly<Record<string, string>>>> = {
+  auth: {
+    credentials_schema: LOGIN,
+    session_schema: LOGIN,
+    validate_fn: LOGIN,
+    session_store: "not supported: codegen keeps no deny-list of revoked tokens, and ignoring yours would keep revoked sessions valid",
+  },
+  operation: {
+    can: "not supported: codegen has no per-operation permission guards, and ignoring one would open the route to every user; " +
+      "remove it and check permissions in your own dependency or action (docs/migrating-from-kiln.md)",
+  },
+};
+
+/**
+ * The zod keys of `level` for kiln's keys: each ignored key accepts any value, each rejected
+ * key is an error when present. Spread into the level's `strictObject`.
+ */
+export function kilnKeys(level: KilnLevel): Record<string, z.ZodType> {
+  const keys: Record<string, z.ZodType> = {};
+  for (const [key, reason] of Object.entries(IGNORED[level])) {
+    keys[key] = z.unknown().optional().meta({ description: `Accepted from kiln configs, without effect (a warning says so): ${reason}.` });
+  }
+  for (const [key, reason] of Object.entries(REJECTED[level] ?? {})) {
+    keys[key] = z
+      .unknown()
+      .refine(() => false, { message: reason })
+      .optional()
+      .meta({ description: `A kiln key, rejected: ${reason}.` });
+  }
+  return keys;
+}
+
+/** kiln's config format version: "1", the only one; codegen reads the same format. */
+export const KilnVersion = z.literal("1", { error: 'the only config version is "1"' }).optional().meta({
+  description: 'The config format version, as kiln writes it: `"1"`, the only one. Optional.',
+});
+
+/** kiln's token transports: codegen reads the Authorization header (`bearer`) only. */
+export const KilnSources = z
+  .array(z.literal("bearer", { error: 'codegen reads tokens from the Authorization header only: "bearer"' }))
+  .optional()
+  .meta({ description: 'Token transports, as kiln writes them: `["bearer"]`, the only one (the `Authorization` header). Optional.' });
+
+/** kiln's target framework: FastAPI, the only one codegen generates. */
+export const KilnFramework = z.literal("fastapi", { error: 'codegen generates FastAPI only: "fastapi"' }).optional().meta({
+  description: 'The generated framework, as kiln writes it: `"fastapi"`, the only one. Optional.',
+});
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const entries = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/**
+ * Warnings for a valid config: every kiln key it carries that has no effect, an action whose
+ * `target` codegen had to assume, and a list whose rows carry more than its own `fields`.
+ */
+export function kilnWarnings(raw: unknown): ConfigIssue[] {
+  if (!isObject(raw)) return [];
+  const warnings: ConfigIssue[] = [];
+  const ignored = (value: Json, level: KilnLevel, path: string) => {
+    for (const key of Object.keys(IGNORED[level])) {
+      if (value[key] !== undefined) warnings.push({ path: formatConfigPath([key], path), message: `ignored (a kiln key): ${IGNORED[level][key]}` });
+    }
+  };
+  if (isObject(raw.auth)) ignored(raw.auth, "auth", "auth");
+  const resourceLists: [unknown, string][] = [[raw.resources, "resources"]];
+  entries(raw.apps).forEach((app, index) => {
+    if (!isObject(app) || !isObject(app.config)) return;
+    resourceLists.push([app.config.resources, `apps[${index}].config.resources`]);
+  });
+  for (const [resources, listPath] of resourceLists) {
+    entries(resources).forEach((resource, index) => {
+      if (!isObject(resource)) return;
+      const path = `${listPath}[${index}]`;
+      ignored(resource, "resource", path);
+      warnings.push(...readShapeWarnings(resource, path));
+      entries(resource.operations).forEach((entry, entryIndex) => {
+        if (!isObject(entry)) return;
+        const entryPath = `${path}.operations[${entryIndex}]`;
+        ignored(entry, "operation", entryPath);
+        if (entry.type === "action" && entry.target === undefined) {
+          warnings.push({
+            path: entryPath,
+            message:
+              "no target: kiln reads it from the function's signature, codegen does not import your code; " +
+              'mounted on one instance (POST {prefix}/{pk}/{slug}); set target: "instance" or "collection" to say so',
+          });
+        }
+      });
+    });
+  }
+  return warnings;
+}
+
+/** A kiln-style resource (fields per operation) answers every read with one shape: say when a list gains fields. */
+function readShapeWarnings(resource: Json, path: string): ConfigIssue[] {
+  if (resource.fields !== undefined) return [];
+  const reads = entries(resource.operations)
+    .map((entry, index) => ({ entry, index }))
+    .filter((item): item is { entry: Json; index: number } => isObject(item.entry) && isRead(item.entry) && Array.isArray(item.entry.fields));
+  const shape = new Set(reads.flatMap(({ entry }) => fieldNames(entry.fields)));
+  return reads.flatMap(({ entry, index }) => {
+    const own = new Set(fieldNames(entry.fields));
+    const extra = [...shape].filter((name) => !own.has(name));
+    if (extra.length === 0) return [];
+    return [{
+      path: `${path}.operations[${index}].fields`,
+      message:
+        `every read of a resource answers with one shape in codegen (its get and list fields together): ` +
+        `this ${String(entry.type ?? entry.name)} also returns ${extra.join(", ")}`,
+    }];
+  });
+}
+
+const isRead = (entry: Json) => (entry.type ?? entry.name) === "get" || (entry.type ?? entry.name) === "list";
+const fieldNames = (fields: unknown): string[] => entries(fields).flatMap((field) => (isObject(field) && typeof field.name === "string" ? [field.name] : []));

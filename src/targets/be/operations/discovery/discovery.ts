@@ -1,0 +1,149 @@
+// `discovery` (project scope): `discovery.py`, the project-wide `GET /_filters` and
+// `POST /_values` over every filtered list, built on `runtime/discovery.py`. The lists and
+// what each one filters are read from the store once the build is done (every modifier
+// has run), in one query. Nothing is written when no list filters.
+
+import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, PROJECT, operation, prefixImport } from "../../../../codegen/index.js";
+import { type AppConfig, excludedBy, type ProjectConfig, type ResourceConfig } from "../../config/schema.js";
+import { docstringText, pythonString } from "../../python/literals.js";
+import { ProjectNames } from "../../modules/project-names.js";
+import { ListHandler } from "../list/list-handler.js";
+import type { FilterField } from "../list/query.js";
+
+/** The discovery module of a project; rendered only when some list filters. */
+export class Discovery {
+  readonly path = "discovery.py";
+  readonly dotted: string;
+  readonly #project: ProjectConfig;
+  readonly #packagePrefix: string;
+  readonly #store: BuildStore;
+  #lists: ListHandler[] | undefined;
+
+  /** @param store the build's store, read once the build is done. */
+  constructor(project: ProjectConfig, packagePrefix: string, store: BuildStore) {
+    this.#project = project;
+    this.#packagePrefix = packagePrefix;
+    this.#store = store;
+    this.dotted = prefixImport(packagePrefix, "discovery");
+  }
+
+  /** The lists with filters, in config order. */
+  get #filtered(): ListHandler[] {
+    this.#lists ??= this.#store.outputsUnder(PROJECT.name, ListHandler).filter((handler) => handler.query.filters !== undefined);
+    return this.#lists;
+  }
+
+  /** Whether the module exists (some list filters); routers include it only then. */
+  get used(): boolean {
+    return this.#filtered.length > 0;
+  }
+
+  /** `/_filters` as mounted: under the single app's prefix, else at the root. */
+  #routePath(route: string): string {
+    return `${this.#project.single_app ? this.#project.apps[0].prefix : ""}${route}`;
+  }
+
+  render(): Fragment[] {
+    if (!this.used) return [];
+    const project = this.#project;
+    const runtime = prefixImport(this.#packagePrefix, "runtime", "discovery");
+    const imports = new ImportCollector()
+      .addFrom("fastapi", "APIRouter")
+      .addFrom(runtime, "Catalog", "FilterCatalog", "FilterSpec", "ListSpec", "ValuesPage", "ValuesRequest");
+    const names = new ProjectNames(project, this.#packagePrefix, imports);
+    const rows = new Map<string, string>();
+    const rowsOf = (resource: ResourceConfig): string => {
+      const constant = `_${names.id(resource, "_").toUpperCase()}_ROWS`;
+      if (!rows.has(constant)) {
+        imports.addFrom(runtime, "Rows");
+        const model = names.model(resource);
+        const args = [`${model}.${resource.pk}`, `${model}.${resource.link!.name}`, names.sessions(resource)];
+        if (resource.search) args.push(`search=${names.search(resource, model)}`);
+        rows.set(constant, `${constant} = Rows(${args.join(", ")})`);
+      }
+      return constant;
+    };
+    const lists = this.#filtered.map((handler) => {
+      const resource = handler.view.config;
+      const path = `${handler.view.appPrefix}${resource.route_prefix}`;
+      const specs = handler.query.filters!.map((field) => `FilterSpec(${pythonString(field.name)}, ${tuple(field.operators.map(pythonString))}, ${this.#source(field, resource, handler.view.app, { names, rowsOf, imports, runtime })})`);
+      const args = [pythonString(names.id(resource)), pythonString(handler.entry.name), pythonString(`${path}${handler.path}`), pythonString(`${path}${handler.searchPath}`), tuple(specs)];
+      if (handler.query.search) args.push("search=True");
+      const order = handler.query.order;
+      if (order) {
+        imports.addFrom(runtime, "OrderInfo");
+        args.push(`order=OrderInfo(fields=[${order.fields.map((field) => pythonString(field.name)).join(", ")}], default=[${order.default.map(pythonString).join(", ")}])`);
+      }
+      return `ListSpec(${args.join(", ")})`;
+    });
+    const user = this.#user(imports);
+    return [
+      new FileFragment({
+        path: this.path,
+        template: "operations/discovery/discovery.py.njk",
+        context: {
+          doc: docstringText("Filter discovery over every filtered list: ``GET /_filters`` and ``POST /_values``."),
+          rows: [...rows.values()],
+          lists,
+          params: user ?? "",
+        },
+        imports,
+      }),
+    ];
+  }
+
+  /** `current_user: CurrentUser` when the project's auth covers the discovery routes. */
+  #user(imports: ImportCollector): string | undefined {
+    const auth = this.#project.auth;
+    if (auth === undefined || !this.#project.require_auth) return undefined;
+    const excluded = ["/_filters", "/_values"].every((route) => excludedBy(this.#routePath(route), auth.exclude_paths) !== undefined);
+    if (excluded) return undefined;
+    imports.addFrom(prefixImport(this.#packagePrefix, "auth", "dependencies"), "CurrentUser");
+    return "current_user: CurrentUser";
+  }
+
+  #source(field: FilterField, resource: ResourceConfig, app: AppConfig, context: SourceNames): string {
+    const { names, rowsOf, imports, runtime } = context;
+    const column = () => `${names.model(resource)}.${field.name}`;
+    switch (field.kind) {
+      case "enum":
+        imports.addFrom(runtime, "EnumSource").update(field.imports);
+        return `EnumSource(${field.enumClass})`;
+      case "bool":
+        imports.addFrom(runtime, "BoolSource");
+        return "BoolSource()";
+      case "free_text":
+        imports.addFrom(runtime, "FreeTextSource");
+        return `FreeTextSource(${column()}, ${names.sessions(resource)})`;
+      case "literal":
+        imports.addFrom(runtime, "LiteralSource");
+        return `LiteralSource(${pythonString(field.literalType!)}, ${column()}, ${names.sessions(resource)})`;
+      case "ref": {
+        const target = app.resources.find((candidate) => candidate.name === field.refResource)!;
+        imports.addFrom(runtime, "RefSource");
+        return `RefSource(${pythonString(names.id(target))}, ${rowsOf(target)})`;
+      }
+      case "self":
+        imports.addFrom(runtime, "SelfSource");
+        return `SelfSource(${pythonString(names.id(resource))}, ${rowsOf(resource)})`;
+    }
+  }
+}
+
+interface SourceNames {
+  names: ProjectNames;
+  rowsOf: (resource: ResourceConfig) => string;
+  imports: ImportCollector;
+  runtime: string;
+}
+
+function tuple(items: readonly string[]): string {
+  return `(${items.join(", ")}${items.length === 1 ? "," : ""})`;
+}
+
+@operation("discovery", { scope: "project" })
+export class DiscoveryOperation {
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    return [new Discovery(ctx.config, ctx.packagePrefix, ctx.store)];
+  }
+}

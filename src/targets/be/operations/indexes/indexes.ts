@@ -1,0 +1,133 @@
+// `indexes` (project scope): `indexes.py`, the indexes the generated lists rely on, as
+// SQLAlchemy `Index` objects, with the PostgreSQL extensions they need: (field, key) for
+// each declared order, the key column of each `ref` filter, and each resource's search
+// indexes (built by the same runtime objects the queries use, so their expressions match).
+
+import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, PROJECT, operation, prefixImport } from "../../../../codegen/index.js";
+import type { ProjectConfig, ResourceConfig } from "../../config/schema.js";
+import { ProjectNames } from "../../modules/project-names.js";
+import { docstringText, pythonString } from "../../python/literals.js";
+import { ListHandler } from "../list/list-handler.js";
+
+/** PostgreSQL's limit on identifier length. */
+const MAX_NAME = 63;
+
+interface PlannedIndex {
+  /** What it indexes (model and columns): two lists of one model share their indexes. */
+  key: string;
+  name: string;
+  comment: string;
+  expression: string;
+}
+
+/** The recommended indexes of a project's lists; rendered only when there is one. */
+export class Indexes {
+  readonly path = "indexes.py";
+  readonly #project: ProjectConfig;
+  readonly #packagePrefix: string;
+  readonly #store: BuildStore;
+  #used: boolean | undefined;
+
+  /** @param store the build's store: its lists (their order, ref filters, search) are read once the build is done. */
+  constructor(project: ProjectConfig, packagePrefix: string, store: BuildStore) {
+    this.#project = project;
+    this.#packagePrefix = packagePrefix;
+    this.#store = store;
+  }
+
+  /** Whether the module exists (some list needs an index); the generated conftest creates them then. Read after the build. */
+  get used(): boolean {
+    this.#used ??= this.#plan(new ImportCollector()).indexes.length > 0;
+    return this.#used;
+  }
+
+  /** The module's dotted path. */
+  get dotted(): string {
+    return prefixImport(this.#packagePrefix, "indexes");
+  }
+
+  /** The runtime module creating extensions and indexes. */
+  get runtime(): string {
+    return prefixImport(this.#packagePrefix, "runtime", "indexes");
+  }
+
+  render(): Fragment[] {
+    const imports = new ImportCollector().addFrom("sqlalchemy", "Index");
+    const { indexes, extensions } = this.#plan(imports);
+    if (indexes.length === 0) return [];
+    return [
+      new FileFragment({
+        path: this.path,
+        template: "operations/indexes/indexes.py.njk",
+        context: {
+          doc: docstringText(
+            "The indexes the generated lists rely on, and the extensions they need.\n\n" +
+              "Create them in a migration (importing this module lets Alembic's autogenerate see\n" +
+              "them; create the extensions first), or with ``create_extensions`` and\n" +
+              "``create_indexes`` from ``runtime.indexes``.",
+          ),
+          extensions: `(${extensions.map(pythonString).join(", ")}${extensions.length === 1 ? "," : ""})`,
+          indexes,
+        },
+        imports,
+      }),
+    ];
+  }
+
+  #plan(imports: ImportCollector): { indexes: PlannedIndex[]; extensions: string[] } {
+    const planned = new Map<string, PlannedIndex>();
+    const extensions = new Set<string>();
+    const searched = new Set<ResourceConfig>();
+    const plan = (index: PlannedIndex) => {
+      if (!planned.has(index.key)) planned.set(index.key, index);
+    };
+    const names = new ProjectNames(this.#project, this.#packagePrefix, imports);
+    for (const handler of this.#store.outputsUnder(PROJECT.name, ListHandler)) {
+      const resource = handler.view.config;
+      // Imported only when an index uses it: a list with nothing to index imports nothing.
+      const model = () => names.model(resource);
+      const base = names.id(resource, "_");
+      const route = `${handler.method} ${resource.route_prefix}${handler.path}`;
+      for (const field of handler.query.order?.fields ?? []) {
+        if (field.name === resource.pk) continue;
+        const name = indexName(`ix_${base}_${field.name}_${resource.pk}`);
+        const pages = handler.query.pagination.mode === "keyset" ? ", and its keyset pages" : "";
+        plan({
+          key: `${resource.model}(${field.name}, ${resource.pk})`,
+          name,
+          comment: `${route}?order_by=${field.name} (either direction)${pages}`,
+          expression: `Index(${pythonString(name)}, ${model()}.${field.name}, ${model()}.${resource.pk})`,
+        });
+      }
+      for (const field of handler.query.filters ?? []) {
+        if (field.kind !== "ref") continue;
+        const name = indexName(`ix_${base}_${field.name}`);
+        plan({ key: `${resource.model}(${field.name})`, name, comment: `${route}?${field.name}=… (a key of ${field.refResource})`, expression: `Index(${pythonString(name)}, ${model()}.${field.name})` });
+      }
+      const search = resource.search;
+      if (search && !searched.has(resource)) {
+        searched.add(resource);
+        if (search.strategy === "trigram") extensions.add("pg_trgm");
+        const name = indexName(`ix_${base}_search`);
+        plan({ key: `${resource.model} search`, name, comment: `${route}?q=… (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`, expression: `*${names.search(resource, model())}.indexes(${pythonString(name)})` });
+      }
+    }
+    return { indexes: [...planned.values()], extensions: [...extensions].sort() };
+  }
+}
+
+/** `name`, shortened to PostgreSQL's 63 characters with a stable hash when longer. */
+function indexName(name: string): string {
+  if (name.length <= MAX_NAME) return name;
+  let hash = 0;
+  for (const char of name) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  const suffix = hash.toString(16).padStart(8, "0");
+  return `${name.slice(0, MAX_NAME - suffix.length - 1)}_${suffix}`;
+}
+
+@operation("indexes", { scope: "project" })
+export class IndexesOperation {
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    return [new Indexes(ctx.config, ctx.packagePrefix, ctx.store)];
+  }
+}

@@ -1,0 +1,292 @@
+// The handler of a `list` entry and its typed handle: `ListHandler` owns the entry's
+// `ListQuery`, which its modifiers amend (`filterBy`, `orderBy`, `paginate`, `where`), and
+// renders from the final query: `GET {prefix}` with a query-parameter model, and with
+// filters also `POST {prefix}/search` (an and/or tree) sharing one page helper.
+
+import { ImportCollector, Name, type RenderCtx, renderTemplate } from "../../../../codegen/index.js";
+import type { ListOptions, SearchConfig } from "../../config/schema.js";
+import { type CodeBlock, type ErrorStatus, RouteHandler, RouteParam, renderFunction } from "../../modules/handler.js";
+import type { ReadSchema } from "../../modules/read-shape.js";
+import type { Helper, RoutesModule } from "../../modules/routes.js";
+import { Field } from "../../modules/schemas.js";
+import { pythonString } from "../../python/literals.js";
+import { type ResourceView, operationId } from "../../resource.js";
+import { ListQuery } from "./query.js";
+
+/** The part of a list's page the GET and POST routes share, as the page template reads it. */
+interface PageContext {
+  request: string;
+  where: string;
+  source: string;
+}
+
+/** A `list` entry's handler: `GET {prefix}`, and `POST {prefix}/search` once filtered. */
+export class ListHandler extends RouteHandler {
+  readonly query = new ListQuery();
+  readonly view: ResourceView;
+  readonly read: ReadSchema;
+  /** Class names and Python names derived from the entry. */
+  readonly names: {
+    /** `ArticleListQuery`: the query-parameter model. */
+    queryModel: string;
+    /** `ArticleSearch`: the body of `POST /search`. */
+    searchBody: string;
+    /** `Article` (entry `list`) or `ArticleListPublished`: prefix of the entry's filter classes. */
+    prefix: string;
+    /** `_LIST`: prefix of the entry's module constants. */
+    constant: string;
+  };
+  readonly #routes: RoutesModule;
+  readonly #readOptions: Helper | undefined;
+  #search: Helper | undefined;
+
+  /** Largest body of `POST …/search`, in bytes (the entry's `max_body_size`). */
+  readonly #searchBodySize: number;
+
+  constructor(options: { routes: RoutesModule; entry: ListOptions; view: ResourceView; read: ReadSchema; session: RouteParam; searchBodySize: number }) {
+    const { view, entry } = options;
+    const name = entry.name === "list" ? `list_${view.plural}` : `${entry.name}_${view.plural}`;
+    super({
+      module: options.routes,
+      entry,
+      name,
+      operationId: operationId(view, name),
+      method: "GET",
+      path: "",
+      statusCode: 200,
+      summary: entry.summary ?? "",
+      session: options.session,
+      representation: options.read,
+    });
+    this.view = view;
+    this.read = options.read;
+    this.#routes = options.routes;
+    this.#searchBodySize = options.searchBodySize;
+    this.#readOptions = options.routes.readOptions(options.read);
+    const prefix = entry.name === "list" ? view.model.name : `${view.model.name}${new Name(entry.name).pascal}`;
+    this.names = {
+      queryModel: `${prefix}${entry.name === "list" ? "List" : ""}Query`,
+      searchBody: entry.name === "list" ? `${view.model.name}Search` : `${prefix}Search`,
+      prefix,
+      constant: `_${entry.name.toUpperCase()}`,
+    };
+  }
+
+  /** Searches the list with `?q=` (the resource's search), through the routes module's `_SEARCH`. */
+  searchWith(search: SearchConfig): void {
+    this.query.searchWith(search);
+    this.#search = this.#routes.search(search);
+  }
+
+  /** The path of the search route, below the resource's prefix. */
+  get searchPath(): string {
+    return `${this.path}/search`;
+  }
+
+  get searchName(): string {
+    return this.name.replace(/^list_/, "search_");
+  }
+
+  override get summary(): string {
+    const written = (this.entry as ListOptions).summary;
+    if (written !== undefined) return written;
+    const how = [this.query.filters ? "filtered" : "", this.query.search ? "searched" : ""].filter(Boolean).join(" and ");
+    const order = this.query.order ? `ordered by \`\`order_by\`\` (default: ${this.#defaultOrder()})` : `by ${this.view.pk}`;
+    return `List ${this.view.labelPlural}${how ? `, ${how},` : ""} ${order}, one page at a time.`;
+  }
+
+  override get params(): readonly RouteParam[] {
+    return [
+      new RouteParam({
+        name: "query",
+        annotation: `Annotated[${this.names.queryModel}, Query()]`,
+        imports: new ImportCollector().addFrom("typing", "Annotated").addFrom("fastapi", "Query").addFrom(this.view.schemaModule, this.names.queryModel),
+      }),
+    ];
+  }
+
+  override get responseModel(): string {
+    return `${this.#offset ? "OffsetPage" : "Page"}[${this.read.responseModel}]`;
+  }
+
+  override get imports(): ImportCollector {
+    return new ImportCollector().update(this.read.imports).addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "OffsetPage" : "Page");
+  }
+
+  get #offset(): boolean {
+    return this.query.pagination.mode === "offset";
+  }
+
+  #defaultOrder(): string {
+    const terms = this.query.order?.default ?? [];
+    return terms.length > 0 ? terms.join(", ") : this.view.pk;
+  }
+
+  override blocks(ctx: RenderCtx): CodeBlock[] {
+    const search = this.#search;
+    const pageContext = (page: PageContext) => ({ ...this.#pageContext(search), ...page });
+    const blocks = [this.#constants()];
+    const filters = this.query.filters;
+    if (filters === undefined) {
+      const body = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "query", where: "", source: "" })).replace(/\s+$/, "");
+      blocks.push({ code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.#pageImports(search).update(this.allImports) });
+      return blocks;
+    }
+    const helper = `_${this.name}`;
+    const requestType = `${this.names.queryModel} | ${this.names.searchBody}`;
+    const helperBody = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "request", where: "*where", source: ", source=source" })).replace(/\s+$/, "");
+    blocks.push({
+      code: renderFunction(ctx, {
+        decorator: "",
+        signature: `async def ${helper}(session: AsyncSession, where: list[ColumnElement[bool]], request: ${requestType}, source: CursorSource) -> ${this.responseModel}:`,
+        doc: `One page of ${this.view.labelPlural} meeting *where*${search ? ", searched" : ""} and ordered as *request* asks.`,
+        body: helperBody,
+      }),
+      imports: this.#pageImports(search)
+        .addFrom("sqlalchemy", "ColumnElement")
+        .addFrom("sqlalchemy.ext.asyncio", "AsyncSession")
+        .addFrom(this.view.schemaModule, this.names.queryModel, this.names.searchBody)
+        .addFrom(`${this.view.runtimePackage}.pagination`, "CursorSource")
+        .update(this.imports),
+    });
+    const filtersName = `${this.names.constant}_FILTERS`;
+    blocks.push({
+      code: renderFunction(ctx, {
+        decorator: this.decorator,
+        signature: this.signature,
+        doc: this.summary,
+        body: `    return await ${helper}(session, param_conditions(query, ${filtersName}), query, "query")`,
+      }),
+      imports: new ImportCollector().addFrom(`${this.view.runtimePackage}.filters`, "param_conditions").update(this.allImports),
+    });
+    const searchOperation = operationId(this.view, this.searchName);
+    const bodyParam = new RouteParam({ name: "body", annotation: this.names.searchBody, imports: new ImportCollector().addFrom(this.view.schemaModule, this.names.searchBody) });
+    const ordered = [bodyParam, ...this.dependencies];
+    blocks.push({
+      code: renderFunction(ctx, {
+        decorator: this.decoratorOf({
+          method: "POST",
+          path: this.searchPath,
+          statusCode: 200,
+          operationId: searchOperation,
+          maxBodySize: this.#searchBodySize,
+          errors: [...new Set<ErrorStatus>([...this.errors, 400, 413])].sort((a, b) => a - b),
+        }),
+        signature: `async def ${this.searchName}(${ordered.map((param) => param.declaration).join(", ")}) -> ${this.responseModel}:`,
+        doc: `Search ${this.view.labelPlural} with an and/or tree of conditions${search ? " and ``q``" : ""}, one page at a time.`,
+        body: `    return await ${helper}(session, [tree_condition(body.filter, ${filtersName})] if body.filter else [], body, "body")`,
+      }),
+      imports: [bodyParam, ...this.dependencies].reduce(
+        (imports, param) => imports.update(param.imports),
+        new ImportCollector().addFrom(`${this.view.runtimePackage}.filters`, "tree_condition").update(this.allImports),
+      ),
+    });
+    return blocks;
+  }
+
+  /** `_LIST_FILTERS = {...}` and `_LIST_ORDER = Ordering(...)`, with a comment saying whose they are. */
+  #constants(): CodeBlock {
+    const model = this.view.model.local;
+    const column = (name: string) => `${model}.${name}`;
+    const imports = new ImportCollector().addFrom(this.view.model.module, this.view.model.importName).addFrom(`${this.view.runtimePackage}.ordering`, "Ordering");
+    const lines: string[] = [];
+    const filters = this.query.filters;
+    if (filters) lines.push(`${this.names.constant}_FILTERS = {${filters.map((field) => `${pythonString(field.name)}: ${column(field.name)}`).join(", ")}}`);
+    const order = this.query.order;
+    const args = [column(this.view.pk)];
+    if (order) {
+      args.push(`{${order.fields.map((field) => `${pythonString(field.name)}: ${column(field.name)}`).join(", ")}}`);
+      const nullable = order.fields.filter((field) => field.nullable).map((field) => pythonString(field.name));
+      if (nullable.length > 0) args.push(`nullable=(${nullable.join(", ")}${nullable.length === 1 ? "," : ""})`);
+      if (order.default.length > 0) args.push(`default=(${order.default.map(pythonString).join(", ")}${order.default.length === 1 ? "," : ""})`);
+    }
+    lines.push(`${this.names.constant}_ORDER = Ordering(${args.join(", ")})`);
+    const what = [filters ? "filterable columns" : "", "order"].filter(Boolean).join(" and ");
+    return { code: `# The ${what} of \`\`${this.method} ${this.view.routePrefix}\`\`.\n${lines.join("\n")}`, imports };
+  }
+
+  #pageContext(search: Helper | undefined): Record<string, unknown> {
+    const conditions = this.query.conditions.map((condition) => condition.expression);
+    return {
+      statement: `select(${this.view.model.local})${this.#readOptions ? `.options(*${this.#readOptions.name})` : ""}`,
+      conditions: conditions.join(", "),
+      search: search?.name,
+      order: `${this.names.constant}_ORDER`,
+      ordered: this.query.order !== undefined,
+      offset: this.#offset,
+      rows: this.view.plural === this.view.variable ? `${this.view.plural}_page` : this.view.plural,
+      row: this.view.variable,
+      serializer: this.read.serializer.name,
+    };
+  }
+
+  #pageImports(search: Helper | undefined): ImportCollector {
+    const imports = new ImportCollector()
+      .addFrom("sqlalchemy", "select")
+      .addFrom(this.view.model.module, this.view.model.importName)
+      .addFrom(this.read.serializer.module.dotted, this.read.serializer.name)
+      .addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "offset_page" : "keyset_page");
+    for (const condition of this.query.conditions) imports.update(condition.imports);
+    return imports;
+  }
+
+  /** The fields of the query-parameter model: filters, `order_by`, `q`, then the page's. */
+  queryFields(imports: ImportCollector): Field[] {
+    const fields: Field[] = [];
+    for (const filter of this.query.filters ?? []) {
+      imports.update(filter.imports);
+      for (const op of filter.operators) {
+        const name = op === "eq" ? filter.name : `${filter.name}__${op}`;
+        fields.push(new Field({ name, annotation: `${this.#valueAnnotation(filter.annotation, op, true, imports)} | None`, default: "None" }));
+      }
+    }
+    return [...fields, ...this.#requestFields(imports, true)];
+  }
+
+  /** The fields of the search body after `filter`: `order_by`, `q`, then the page's. */
+  searchFields(imports: ImportCollector): Field[] {
+    return this.#requestFields(imports, false);
+  }
+
+  /** The annotation of a filter's value for `op`: a list for `in`, a boolean for `is_null`. */
+  #valueAnnotation(annotation: string, op: string, query: boolean, imports: ImportCollector): string {
+    if (op === "is_null") return "bool";
+    if (op !== "in") return annotation;
+    if (!query) return `list[${annotation}]`;
+    imports.addFrom("typing", "Annotated").addFrom(`${this.view.runtimePackage}.filters`, "CommaSeparated");
+    return `Annotated[list[${annotation}], CommaSeparated]`;
+  }
+
+  #requestFields(imports: ImportCollector, query: boolean): Field[] {
+    const fields: Field[] = [];
+    const order = this.query.order;
+    if (order) {
+      imports.addFrom("typing", "Annotated", "Literal").addFrom(`${this.view.runtimePackage}.ordering`, "NoRepeats");
+      const names = order.fields.flatMap((field) => [field.name, `-${field.name}`]).map(pythonString).join(", ");
+      if (query) imports.addFrom(`${this.view.runtimePackage}.filters`, "CommaSeparated");
+      fields.push(
+        new Field({
+          name: "order_by",
+          annotation: `Annotated[list[Literal[${names}]], ${query ? "CommaSeparated, " : ""}NoRepeats] | None`,
+          default: "None",
+          description: `Fields to sort by, ${query ? "comma-separated, " : ""}each at most once; a leading - sorts descending. Default: ${this.#defaultOrder()}.`,
+        }),
+      );
+    }
+    if (this.query.search) {
+      imports.addFrom(`${this.view.runtimePackage}.search`, "SearchText");
+      fields.push(new Field({ name: "q", annotation: "SearchText | None", default: "None", description: "Text to search for; the best matches come first." }));
+    }
+    const { default_page_size: size, max_page_size: max } = this.query.pagination;
+    fields.push(new Field({ name: "limit", annotation: "int", default: `Field(default=${size}, ge=1, le=${max})`, description: `Rows per page, at most ${max}.` }));
+    if (this.#offset) {
+      fields.push(
+        new Field({ name: "offset", annotation: "int", default: "Field(default=0, ge=0)", description: "Rows to skip." }),
+        new Field({ name: "total", annotation: "bool", default: "False", description: "Also count every matching row (one more query)." }),
+      );
+    } else {
+      fields.push(new Field({ name: "cursor", annotation: "str | None", default: "None", description: "The next_cursor of the previous page." }));
+    }
+    return fields;
+  }
+}

@@ -1,0 +1,63 @@
+// `rate_limits` (project) holds the rate-limits module; `rate_limit` (operation entry, after
+// the endpoint and `auth`) gives each handler the limit its entry inherits through the
+// cascade (entry → resource → app → project), amending it only through `limitRate`.
+
+import { type BuildContext, GenerationError, type ValidationIssue, operation } from "../../../../codegen/index.js";
+import { cascadeSource, cascaded } from "../../cascade.js";
+import { type ProjectConfig, type RateLimitConfig, RateLimitSetting, type ResolvedApp } from "../../config/schema.js";
+import { RouteHandler } from "../../modules/handler.js";
+import { ENDPOINT_OPERATIONS } from "../auth/augment.js";
+import { routePath } from "../auth/decide.js";
+import { RateLimitsModule } from "./rate-limits.js";
+
+@operation("rate_limits", { scope: "project" })
+export class RateLimits {
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    return [new RateLimitsModule({ packagePrefix: ctx.packagePrefix, trustedProxies: ctx.config.trusted_proxies })];
+  }
+}
+
+/** The limit the entry `instanceId` inherits, parsed (an entry's own options are kept as written), or undefined for none. */
+export function rateLimitOf(ctx: BuildContext<ProjectConfig>): RateLimitConfig | undefined {
+  const setting = cascaded(ctx.store, ctx.instanceId, ctx.config, "rate_limit");
+  if (setting === undefined) return undefined;
+  const parsed = RateLimitSetting.safeParse(setting);
+  return parsed.success && parsed.data !== false ? parsed.data : undefined;
+}
+
+@operation("rate_limit", { scope: "operation", requires: [...ENDPOINT_OPERATIONS, "auth"] })
+export class RateLimit {
+  *validate(ctx: BuildContext<ProjectConfig>): Iterable<ValidationIssue> {
+    // The entry's own `rate_limit` is parsed by its endpoint operation's options.
+    const limit = rateLimitOf(ctx);
+    if (limit?.key !== "user") return;
+    const source = cascadeSource(ctx.store, ctx.instanceId, "rate_limit");
+    const where = source === "this operation" ? ["rate_limit", "key"] : [];
+    if (ctx.config.auth === undefined) {
+      yield { path: where, message: `rate_limit (from ${source}) is keyed by "user", but the project sets no auth` };
+    } else if (!cascaded(ctx.store, ctx.instanceId, ctx.config, "require_auth")) {
+      yield {
+        path: where,
+        message: `rate_limit (from ${source}) is keyed by "user", but ${cascadeSource(ctx.store, ctx.instanceId, "require_auth")} sets require_auth: false`,
+      };
+    }
+  }
+
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    const limit = rateLimitOf(ctx);
+    if (limit === undefined) return [];
+    const module = ctx.store.outputUnderAncestor(ctx.instanceId, "project", RateLimitsModule);
+    const app = ctx.store.ancestorOf(ctx.instanceId, "app") as ResolvedApp;
+    for (const handler of ctx.store.outputsUnder(ctx.instanceId, RouteHandler)) {
+      if (limit.key === "user" && handler.user === undefined) {
+        throw new GenerationError(
+          `${ctx.configPath}: rate_limit is keyed by "user", but the route ${routePath(ctx.store, ctx.instanceId, handler.path)} is excluded from authentication (exclude_paths)`,
+        );
+      }
+      const variable = ctx.config.single_app ? `limit_${handler.name}` : `limit_${app.config.module}_${handler.name}`;
+      const route = `${handler.method} ${routePath(ctx.store, ctx.instanceId, handler.path) || "/"}`;
+      handler.limitRate(module.add({ variable, route, bucket: `${app.config.module}.${handler.name}`, config: limit }));
+    }
+    return [];
+  }
+}

@@ -1,0 +1,135 @@
+"""Filters of generated lists: query parameters and and/or trees, turned into SQL.
+
+A list declares its filterable fields and their operators; the generated schemas
+validate every value and operator before these helpers run, so they only build
+conditions. Values are always bound parameters: nothing a client sends becomes SQL.
+A query parameter is ``field`` (``eq``) or ``field__op``; the conditions of a query
+string and of a tree's ``and`` group all hold at once.
+"""
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, cast, get_args
+
+from pydantic import BaseModel, BeforeValidator, Discriminator
+from sqlalchemy import and_, false, or_, true
+from sqlalchemy.sql.elements import ColumnElement
+
+from .ordering import ColumnLike, as_expression
+
+Operator = Literal[
+    "eq", "neq", "gt", "gte", "lt", "lte", "contains", "starts_with", "in", "is_null"
+]
+
+OPERATORS: tuple[Operator, ...] = get_args(Operator)
+
+# Operators whose value is not one value of the field: a list, or a boolean.
+_SHAPED_OPERATORS = ("in", "is_null")
+
+
+def split_commas(value: Any) -> Any:
+    """Turn ``a,b`` (and repeated parameters) into one list of values."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return value
+    parts: list[Any] = []
+    for item in value:
+        parts.extend(item.split(",") if isinstance(item, str) else [item])
+    return parts
+
+
+CommaSeparated = BeforeValidator(split_commas)
+"""Annotation of ``__in`` query parameters: ``?status__in=a,b`` or repeated."""
+
+
+def condition(column: ColumnLike, op: Operator, value: Any) -> ColumnElement[bool]:
+    """The SQL condition ``column <op> value``; ``value`` is bound, never inlined.
+
+    ``contains`` and ``starts_with`` ignore case and match ``%`` and ``_`` literally.
+    """
+    column = as_expression(column)
+    if op == "eq":
+        return column == value
+    if op == "neq":
+        return column != value
+    if op == "gt":
+        return column > value
+    if op == "gte":
+        return column >= value
+    if op == "lt":
+        return column < value
+    if op == "lte":
+        return column <= value
+    if op == "contains":
+        return column.icontains(value, autoescape=True)
+    if op == "starts_with":
+        return column.istartswith(value, autoescape=True)
+    if op == "in":
+        return column.in_(value)
+    return column.is_(None) if value else column.is_not(None)
+
+
+def param_conditions(
+    params: BaseModel, columns: Mapping[str, ColumnLike]
+) -> list[ColumnElement[bool]]:
+    """The conditions of the filter parameters a request set (``rating__gte=3``)."""
+    clauses: list[ColumnElement[bool]] = []
+    for name in sorted(params.model_fields_set):
+        field, _, op = name.partition("__")
+        if field in columns:
+            clauses.append(
+                condition(columns[field], _operator(op or "eq"), getattr(params, name))
+            )
+    return clauses
+
+
+def tree_condition(node: Any, columns: Mapping[str, ColumnLike]) -> ColumnElement[bool]:
+    """The condition of a validated filter tree node.
+
+    A node is a group (``and_`` or ``or_``: a list of nodes) or a condition (``field``,
+    ``op``, ``value``), as the generated filter schemas define them.
+    """
+    group = getattr(node, "and_", None)
+    if group is not None:
+        return and_(true(), *_children(group, columns))
+    group = getattr(node, "or_", None)
+    if group is not None:
+        return or_(false(), *_children(group, columns))
+    return condition(columns[node.field], _operator(node.op), node.value)
+
+
+def _children(
+    nodes: Iterable[Any], columns: Mapping[str, ColumnLike]
+) -> list[ColumnElement[bool]]:
+    return [tree_condition(child, columns) for child in nodes]
+
+
+def _operator(name: str) -> Operator:
+    if name not in OPERATORS:
+        raise ValueError(f"unknown filter operator {name!r}")
+    return cast(Operator, name)
+
+
+def filter_tag(value: Any) -> str | None:
+    """Which member of a generated filter union a tree node is.
+
+    ``and`` and ``or`` for groups; for a condition its field, with ``:in`` or
+    ``:is_null`` for the operators whose value has another shape.
+    """
+    data = value if isinstance(value, dict) else getattr(value, "__dict__", {})
+    if "and" in data or "and_" in data:
+        return "and"
+    if "or" in data or "or_" in data:
+        return "or"
+    field, op = data.get("field"), data.get("op")
+    if not isinstance(field, str):
+        return None
+    return f"{field}:{op}" if op in _SHAPED_OPERATORS else field
+
+
+FilterUnion = Discriminator(
+    filter_tag,
+    custom_error_type="unknown_filter",
+    custom_error_message="Unknown filter field, or an operator it does not allow",
+)
+"""The discriminator of a generated filter union (see :func:`filter_tag`)."""

@@ -1,0 +1,249 @@
+"""Rate limits whose counters live in PostgreSQL, so every worker and machine agrees.
+
+Each limit is a fixed window that starts at a client's first request and ends
+``seconds`` later; one ``INSERT … ON CONFLICT DO UPDATE`` per request counts the hit
+in every window of the route at once and returns the counts, so concurrent requests
+are counted exactly. Over a limit the route answers 429 with ``Retry-After`` and the
+``RateLimit`` / ``RateLimit-Policy`` fields of the IETF httpapi draft; under it,
+those fields too unless ``headers=False``.
+"""
+
+import inspect
+import ipaddress
+import itertools
+import math
+import re
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends, HTTPException, Request, Response, status
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+TABLE = "rate_limit_counters"
+
+_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+_LIMIT = re.compile(r"^\s*(\d+)\s*/\s*(second|minute|hour|day)s?\s*$")
+
+_CREATE = f"""
+CREATE TABLE IF NOT EXISTS {TABLE} (
+    bucket text NOT NULL,
+    window_seconds integer NOT NULL,
+    window_start timestamptz NOT NULL,
+    hits integer NOT NULL,
+    PRIMARY KEY (bucket, window_seconds)
+)
+"""
+
+# One statement counts the hit in every window; a window that has ended restarts now.
+_HIT = f"""
+INSERT INTO {TABLE} AS c (bucket, window_seconds, window_start, hits)
+SELECT :bucket, w, now(), 1 FROM unnest(CAST(:windows AS integer[])) AS w
+ON CONFLICT (bucket, window_seconds) DO UPDATE SET
+    window_start = CASE
+        WHEN c.window_start + make_interval(secs => c.window_seconds) <= now()
+        THEN now() ELSE c.window_start END,
+    hits = CASE
+        WHEN c.window_start + make_interval(secs => c.window_seconds) <= now()
+        THEN 1 ELSE c.hits + 1 END
+RETURNING c.window_seconds, c.hits,
+    EXTRACT(EPOCH FROM c.window_start + make_interval(secs => c.window_seconds) - now())
+"""
+
+# Windows that ended an hour ago or more: their rows would only restart.
+_PRUNE = f"""
+DELETE FROM {TABLE}
+WHERE window_start + make_interval(secs => window_seconds) < now() - interval '1 hour'
+"""
+
+_UNDEFINED_TABLE = "42P01"
+
+ClientKey = Callable[[Request], "str | None | Awaitable[str | None]"]
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most ``count`` requests per ``seconds``."""
+
+    count: int
+    seconds: int
+
+
+def parse_limits(spec: str) -> tuple[Limit, ...]:
+    """``"5/second;1000/hour"`` as limits, shortest window first.
+
+    Raises ``ValueError`` for anything else, or for two limits of one window.
+    """
+    limits: dict[int, Limit] = {}
+    for part in spec.split(";"):
+        match = _LIMIT.match(part)
+        if not match or int(match[1]) < 1:
+            raise ValueError(f"bad rate limit {part.strip()!r}: expected like 5/minute")
+        limit = Limit(int(match[1]), _UNITS[match[2]])
+        if limit.seconds in limits:
+            raise ValueError(f"two limits per {match[2]} in {spec!r}")
+        limits[limit.seconds] = limit
+    return tuple(sorted(limits.values(), key=lambda limit: limit.seconds))
+
+
+class ClientAddress:
+    """The client's IP address: the peer's, or ``X-Forwarded-For``'s behind proxies.
+
+    The header is read only when the direct peer is a trusted proxy; then the rightmost
+    address that is not a trusted proxy is the client (the ones left of it are whatever
+    the client chose to send).
+    """
+
+    def __init__(self, trusted_proxies: Iterable[str] = ()) -> None:
+        self.trusted = tuple(ipaddress.ip_network(net) for net in trusted_proxies)
+
+    def _is_trusted(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.trusted)
+
+    def __call__(self, request: Request) -> str | None:
+        peer = request.client.host if request.client else None
+        if peer is None or not self._is_trusted(peer):
+            return peer
+        forwarded = ",".join(request.headers.getlist("x-forwarded-for"))
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        for hop in reversed(hops):
+            if not self._is_trusted(hop):
+                return hop
+        return hops[0] if hops else peer
+
+
+def user_key(user: Any) -> str:
+    """A stable key of an authenticated user: its ``subject``, else its ``id``."""
+    for attribute in ("subject", "id"):
+        value = getattr(user, attribute, None)
+        if value is not None:
+            return str(value)
+    return str(user)
+
+
+class RateLimit:
+    """A FastAPI dependency enforcing ``limits`` on one route, per client key.
+
+    ``key`` maps a request to the client's key (``None``: the request is not limited);
+    without one, the limit is keyed per user through :meth:`per_user`. ``engine``
+    returns the engine of the database holding the counters.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        limits: str,
+        *,
+        key: ClientKey | None = None,
+        engine: Callable[[], AsyncEngine],
+        headers: bool = True,
+        prune_every: int = 1000,
+    ) -> None:
+        self.name = name
+        self.limits = parse_limits(limits)
+        self.key = key
+        self.engine = engine
+        self.headers = headers
+        self.policy = ", ".join(
+            f'"{limit.seconds}s";q={limit.count};w={limit.seconds}'
+            for limit in self.limits
+        )
+        self._windows = [limit.seconds for limit in self.limits]
+        self._calls = itertools.count(1)
+        self._prune_every = prune_every
+
+    async def __call__(self, request: Request, response: Response) -> None:
+        if self.key is None:
+            raise TypeError(f"{self.name} is keyed per user: depend on per_user(...)")
+        client = self.key(request)
+        if inspect.isawaitable(client):
+            client = await client
+        await self.check(client, response)
+
+    def per_user(self, current_user: Callable[..., Any]) -> Callable[..., Any]:
+        """This limit keyed by the user that ``current_user`` (a dependency) gives."""
+
+        async def limit_per_user(
+            response: Response, user: Annotated[Any, Depends(current_user)]
+        ) -> None:
+            await self.check(user_key(user), response)
+
+        return limit_per_user
+
+    async def check(self, client: str | None, response: Response) -> None:
+        """Count one request of *client*; raise 429 when it exceeds a limit."""
+        if client is None:
+            return
+        counts = await self._hit(f"{self.name}:{client}")
+        over = [c for c in counts if c[1] > self._limit(c[0]).count]
+        worst = max(over, key=lambda c: c[2]) if over else self._nearest(counts)
+        window, hits, reset = worst
+        allowed = self._limit(window).count
+        remaining = max(allowed - hits, 0)
+        fields = {
+            "RateLimit-Policy": self.policy,
+            "RateLimit": f'"{window}s";r={remaining};t={math.ceil(reset)}',
+        }
+        if over:
+            raise HTTPException(
+                status.HTTP_429_TOO_MANY_REQUESTS,
+                detail=f"Rate limit exceeded: {allowed} requests per {window}s",
+                headers={"Retry-After": str(max(math.ceil(reset), 1)), **fields},
+            )
+        if self.headers:
+            response.headers.update(fields)
+
+    def _limit(self, seconds: int) -> Limit:
+        return next(limit for limit in self.limits if limit.seconds == seconds)
+
+    def _nearest(
+        self, counts: Sequence[tuple[int, int, float]]
+    ) -> tuple[int, int, float]:
+        # Under every limit: report the one with the fewest requests left.
+        return min(counts, key=lambda c: (self._limit(c[0]).count - c[1], c[0]))
+
+    async def _hit(self, bucket: str) -> list[tuple[int, int, float]]:
+        engine = self.engine()
+        parameters = {"bucket": bucket, "windows": self._windows}
+        try:
+            rows = await _autocommit(engine, _HIT, parameters)
+        except DBAPIError as error:
+            if _sqlstate(error) != _UNDEFINED_TABLE:
+                raise
+            await install(engine)
+            rows = await _autocommit(engine, _HIT, parameters)
+        if next(self._calls) % self._prune_every == 0:
+            await _autocommit(engine, _PRUNE, {})
+        return [(int(row[0]), int(row[1]), float(row[2])) for row in rows]
+
+
+async def install(engine: AsyncEngine) -> None:
+    """Create the counters' table unless it exists (once, whatever runs it at once)."""
+    async with engine.begin() as connection:
+        # Concurrent CREATE TABLE IF NOT EXISTS can still collide: one at a time.
+        await connection.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:t))"), {"t": TABLE}
+        )
+        await connection.execute(text(_CREATE))
+
+
+async def _autocommit(
+    engine: AsyncEngine, statement: str, parameters: dict[str, Any]
+) -> list[Any]:
+    # Its own connection, outside the request's transaction (a request that fails still
+    # counts), and without BEGIN/COMMIT: the one statement is atomic by itself.
+    async with engine.connect() as connection:
+        autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
+        result = await autocommit.execute(text(statement), parameters)
+        return list(result.all()) if result.returns_rows else []
+
+
+def _sqlstate(error: DBAPIError) -> str | None:
+    cause = error.orig.__cause__ if error.orig is not None else None
+    return getattr(cause, "sqlstate", None) or getattr(error.orig, "sqlstate", None)

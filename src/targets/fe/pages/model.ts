@@ -1,0 +1,319 @@
+// The pages of a front end, decided once from the OpenAPI document and the `pages` config:
+// per resource its names, key and title fields, columns, forms and actions, with every
+// reference and nested link resolved to another resource. Problems are reported at the
+// config path that can fix them; operations and templates only read the result.
+
+import { Name } from "../../../codegen/index.js";
+import type { PagesConfig, ResourcePages } from "./config.js";
+import { TEXT_KINDS } from "./kinds.js";
+import { type ApiField, type ApiList, type ApiModel, type ApiOperation, type ApiResource, type ApiSchema, DocumentProblem, readOpenApi } from "./openapi.js";
+
+export interface PageField {
+  name: string;
+  label: string;
+  kind: ApiField["kind"];
+  nullable: boolean;
+  required: boolean;
+  many: boolean;
+  default?: unknown;
+  multiline: boolean;
+  /** Key of the resource whose key this scalar field holds. */
+  references?: string;
+  /** For a nested field: the resource its objects are rows of, when the pages have one. */
+  link?: string;
+  nested?: ApiSchema;
+}
+
+export interface PageOperation {
+  /** The SDK function openapi-ts writes for the operation (`listArticles`). */
+  fn: string;
+  secured: boolean;
+}
+
+export interface PageList extends PageOperation {
+  /** The items' type: the read type, unless the list answers with a shape of its own (`ArticleSummary`). */
+  itemType: string;
+  /** The list page's columns: fields of the items. */
+  columns: PageField[];
+  pageSize: number;
+  /** How the list page asks for the next page (see `ApiList`). */
+  paging: "cursor" | "offset";
+  /** Largest page the list serves: the pickers' option count. */
+  maxLimit: number;
+}
+
+export interface PageForm extends PageOperation {
+  /** The request body's type (`ArticleCreate`). */
+  bodyType: string;
+  fields: PageField[];
+}
+
+export interface PageAction extends PageOperation {
+  label: string;
+  slug: string;
+  target: "instance" | "collection";
+  /** The params type and fields, for an action with a body. */
+  params?: PageForm;
+  /** It answers with the refreshed row (instance actions of the be target do). */
+  answersWithRow: boolean;
+}
+
+export interface PageResource {
+  /** `articles`; also the route (`/articles`) and the directory of its pages. */
+  key: string;
+  /** The API's collection path. */
+  path: string;
+  /** `Article`: prefixes the components (`ArticleList`). */
+  pascal: string;
+  /** `article`: the row variable, and prefixes helpers (`articlePath`). */
+  camel: string;
+  label: string;
+  plural: string;
+  keyField: string;
+  keyKind: "uuid" | "int" | "str";
+  titleField: string;
+  readType: string;
+  readFields: PageField[];
+  list?: PageList;
+  get?: PageOperation;
+  create?: PageForm;
+  update?: PageForm;
+  delete?: PageOperation;
+  actions: PageAction[];
+}
+
+export interface PagesModel {
+  title: string;
+  resources: PageResource[];
+  navigation: PageResource[];
+  /** The token operation's SDK function, when the backend has the password flow. */
+  tokenFn?: string;
+}
+
+/** A problem and the config path it is reported at. */
+export interface PagesIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+const TITLE_CANDIDATES = ["name", "title", "label", "slug", "username", "email"];
+const DEFAULT_COLUMNS = 6;
+const DEFAULT_PAGE_SIZE = 25;
+
+/** The name openapi-ts gives an operation's SDK function or a schema's type. */
+export function clientName(raw: string, pascal = false): string {
+  const parts = raw.split(/[^A-Za-z0-9]+/).filter((part) => part !== "");
+  const joined = parts.map((part, index) => (index === 0 ? part : part[0]!.toUpperCase() + part.slice(1))).join("");
+  const first = pascal ? joined[0]!.toUpperCase() : joined[0]!.toLowerCase();
+  return first + joined.slice(1);
+}
+
+/** "published_at" → "Published at"; "StockMovement" → "Stock movement". */
+export function sentence(raw: string): string {
+  const words = new Name(raw).snake.split("_").filter((word) => word !== "");
+  const text = words.join(" ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** `fields` without a reference whose row is also shown nested (`author_id` beside `author`). */
+export function withoutShadowedReferences(fields: readonly PageField[]): PageField[] {
+  const nested = new Set(fields.filter((field) => field.kind === "nested" && !field.many).map((field) => field.name));
+  return fields.filter((field) => !(field.references && nested.has(field.name.replace(/_id$/, ""))));
+}
+
+/** Builds the model, or returns the problems found (each at its config path). */
+export function buildPagesModel(pages: PagesConfig): { model?: PagesModel; issues: PagesIssue[] } {
+  let api: ApiModel;
+  try {
+    api = readOpenApi(pages.openapi);
+  } catch (error) {
+    if (!(error instanceof DocumentProblem)) throw error;
+    return { issues: [{ path: ["openapi", ...error.path], message: error.message }] };
+  }
+  return new ModelBuilder(pages, api).build();
+}
+
+class ModelBuilder {
+  private readonly issues: PagesIssue[] = [];
+  private readonly byKey = new Map<string, ApiResource>();
+
+  constructor(
+    private readonly pages: PagesConfig,
+    private readonly api: ApiModel,
+  ) {
+    for (const resource of api.resources) this.byKey.set(resource.path.slice(1), resource);
+  }
+
+  build(): { model?: PagesModel; issues: PagesIssue[] } {
+    if (this.api.resources.length === 0) {
+      this.issue(["openapi", "paths"], "the document has no resources: no list at {prefix} nor get at {prefix}/{pk}");
+    }
+    for (const key of Object.keys(this.pages.resources)) {
+      if (!this.byKey.has(key)) this.issue(["resources", key], `no resource at /${key} in the OpenAPI document; ${this.known()}`);
+    }
+    const resources = this.api.resources.map((resource) => this.resource(resource));
+    const keys = new Set(resources.map((resource) => resource.key));
+    const navigationKeys = this.pages.navigation ?? resources.filter((resource) => resource.list).map((resource) => resource.key);
+    this.pages.navigation?.forEach((key, index) => {
+      const resource = resources.find((candidate) => candidate.key === key);
+      if (!resource) this.issue(["navigation", index], `no resource at /${key} in the OpenAPI document; ${this.known()}`);
+      else if (!resource.list) this.issue(["navigation", index], `/${key} has no list to navigate to`);
+    });
+    for (const resource of resources) {
+      const fields = [...resource.readFields, ...(resource.create?.fields ?? []), ...(resource.update?.fields ?? []), ...resource.actions.flatMap((action) => action.params?.fields ?? [])];
+      const unknown = new Map(fields.filter((field) => field.references && !keys.has(field.references)).map((field) => [field.name, field.references!]));
+      for (const [name, references] of unknown) {
+        this.issue(["resources", resource.key, "fields", name, "references"], `no resource at /${references} in the OpenAPI document; ${this.known()}`);
+      }
+    }
+    if (this.issues.length > 0) return { issues: this.issues };
+    const navigation = navigationKeys.map((key) => resources.find((resource) => resource.key === key)!);
+    const tokenFn = this.api.tokenOperation ? clientName(this.api.tokenOperation.operationId) : undefined;
+    return { model: { title: this.pages.title ?? (this.api.title || "Admin"), resources, navigation, tokenFn }, issues: [] };
+  }
+
+  private issue(path: (string | number)[], message: string): void {
+    this.issues.push({ path, message });
+  }
+
+  private known(): string {
+    return `known resources: ${[...this.byKey.keys()].map((key) => `"${key}"`).join(", ")}`;
+  }
+
+  private resource(api: ApiResource): PageResource {
+    const key = api.path.slice(1);
+    const config: ResourcePages = this.pages.resources[key] ?? { fields: {} };
+    const at = (...path: (string | number)[]) => ["resources", key, ...path];
+    const base = api.read.name.replace(/Read$/, "") || api.read.name;
+    const pascal = clientName(base, true);
+    const readFields = api.read.fields.map((field) => this.field(field, config, api));
+    const fieldNames = new Set(readFields.map((field) => field.name));
+
+    for (const name of Object.keys(config.fields)) {
+      const schemas = [api.read, api.create?.body, api.update?.body, ...api.actions.map((action) => action.body)];
+      if (!schemas.some((schema) => schema?.fields.some((field) => field.name === name))) {
+        this.issue(at("fields", name), `no field "${name}" in the schemas of /${key}`);
+      }
+    }
+    const keyField = config.key ?? api.read.pk ?? this.defaultKey(api);
+    if (!fieldNames.has(keyField)) this.issue(at("key"), `the read schema ${api.read.name} has no field "${keyField}"; set key`);
+    const titleField = config.title_field ?? TITLE_CANDIDATES.find((name) => readFields.some((field) => field.name === name && TEXT_KINDS.has(field.kind))) ?? readFields.find((field) => TEXT_KINDS.has(field.kind) && field.name !== keyField)?.name ?? keyField;
+    if (config.title_field && !fieldNames.has(config.title_field)) {
+      this.issue(at("title_field"), `the read schema ${api.read.name} has no field "${config.title_field}"`);
+    }
+    config.columns?.forEach((name, index) => {
+      if (!fieldNames.has(name)) this.issue(at("columns", index), `the read schema ${api.read.name} has no field "${name}"`);
+    });
+
+    const operation = (op: ApiOperation | undefined): PageOperation | undefined => op && { fn: clientName(op.operationId), secured: op.secured };
+    const list = (op: ApiList | undefined): PageList | undefined => {
+      if (!op) return undefined;
+      // A list may answer with a representation of its own (a slimmer shape): its page shows those fields,
+      // and configured columns (read fields) it lacks are left out.
+      const items = op.response && op.response.name !== api.read.name ? op.response : api.read;
+      const fields = items === api.read ? readFields : items.fields.map((field) => this.field(field, config, api));
+      return {
+        fn: clientName(op.operationId),
+        secured: op.secured,
+        itemType: clientName(items.name, true),
+        columns: config.columns
+          ? config.columns.flatMap((name) => fields.filter((field) => field.name === name))
+          : this.defaultColumns(fields, keyField, titleField, api.pkKind),
+        pageSize: config.page_size ?? Math.min(op.defaultLimit, DEFAULT_PAGE_SIZE),
+        paging: op.paging,
+        maxLimit: op.maxLimit,
+      };
+    };
+    const form = (op: ApiOperation | undefined): PageForm | undefined => {
+      if (!op?.body) return undefined;
+      return { fn: clientName(op.operationId), secured: op.secured, bodyType: clientName(op.body.name, true), fields: op.body.fields.map((field) => this.field(field, config, api)) };
+    };
+    return {
+      key,
+      path: api.path,
+      pascal,
+      camel: pascal[0]!.toLowerCase() + pascal.slice(1),
+      label: config.label ?? sentence(base),
+      plural: config.plural ?? sentence(key.split("/").at(-1)!.replace(/-/g, "_")),
+      keyField,
+      keyKind: api.pkKind,
+      titleField,
+      readType: clientName(api.read.name, true),
+      readFields,
+      list: list(api.list),
+      get: operation(api.get),
+      create: form(api.create),
+      update: form(api.update),
+      delete: operation(api.delete),
+      actions: api.actions.map((action) => ({
+        fn: clientName(action.operationId),
+        secured: action.secured,
+        label: sentence(action.slug.replace(/-/g, "_")),
+        slug: action.slug,
+        target: action.target,
+        params: form(action),
+        answersWithRow: action.response?.name === api.read.name,
+      })),
+    };
+  }
+
+  private defaultKey(api: ApiResource): string {
+    const fields = api.read.fields;
+    if (fields.some((field) => field.name === "id")) return "id";
+    const kind = api.pkKind === "int" ? "int" : api.pkKind === "uuid" ? "uuid" : "str";
+    return fields.find((field) => field.kind === kind)?.name ?? fields[0]?.name ?? "id";
+  }
+
+  private defaultColumns(fields: PageField[], keyField: string, titleField: string, pkKind: string): PageField[] {
+    const shown = withoutShadowedReferences(fields).filter(
+      (field) => field.kind !== "json" && !field.many && !(field.name === keyField && pkKind === "uuid"),
+    );
+    const title = shown.find((field) => field.name === titleField);
+    return [...(title ? [title] : []), ...shown.filter((field) => field !== title)].slice(0, DEFAULT_COLUMNS);
+  }
+
+  private field(field: ApiField, config: ResourcePages, owner: ApiResource): PageField {
+    const settings = config.fields[field.name];
+    const references = field.kind === "nested" ? undefined : settings?.references === null ? undefined : (settings?.references ?? field.references ?? this.conventionalReference(field));
+    const referenced = references ? this.byKey.get(references) : undefined;
+    return {
+      name: field.name,
+      label: settings?.label ?? (referenced ? sentence(referenced.read.name.replace(/Read$/, "")) : sentence(field.name)),
+      kind: field.kind,
+      nullable: field.nullable,
+      required: field.required,
+      many: field.many,
+      ...("default" in field && { default: field.default }),
+      multiline: settings?.multiline ?? false,
+      ...(references && { references }),
+      ...(field.kind === "nested" && { nested: field.nested, link: this.nestedLink(field, owner) }),
+    };
+  }
+
+  /** `author_id` holding a uuid → the resource whose rows are `Author…Read` with a uuid key. */
+  private conventionalReference(field: ApiField): string | undefined {
+    const match = /^(.+)_id$/.exec(field.name);
+    if (!match) return undefined;
+    for (const [key, resource] of this.byKey) {
+      const singular = new Name(resource.read.name.replace(/Read$/, "")).snake;
+      const kindMatches = resource.pkKind === field.kind || (resource.pkKind === "str" && TEXT_KINDS.has(field.kind));
+      if (singular === match[1] && kindMatches) return key;
+    }
+    return undefined;
+  }
+
+  /** The resource a nested field's objects are rows of: `author` → authors, `tags` → tags. */
+  private nestedLink(field: ApiField, owner: ApiResource): string | undefined {
+    const settings = this.pages.resources[owner.path.slice(1)]?.fields[field.name];
+    if (settings?.references === null) return undefined;
+    if (settings?.references) return settings.references;
+    for (const [key, resource] of this.byKey) {
+      const singular = new Name(resource.read.name.replace(/Read$/, "")).snake;
+      const plural = key.split("/").at(-1)!.replace(/-/g, "_");
+      const named = field.many ? plural === field.name : singular === field.name;
+      const keyField = resource.read.pk ?? (resource.read.fields.some((candidate) => candidate.name === "id") ? "id" : undefined);
+      if (named && keyField && field.nested?.fields.some((candidate) => candidate.name === keyField)) return key;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,318 @@
+// Reads the backend's OpenAPI document into the facts the pages need: resources (grouped by
+// the `be` target's HTTP conventions: list and create at `{prefix}`, get, update and delete
+// at `{prefix}/{pk}`, actions below), their schemas' fields with types and nullability,
+// the operations' ids and security, and the password-flow token endpoint. Nothing here
+// knows the `be` config: the document is the contract between the two ends.
+
+/** A field type the pages know how to show and edit. */
+export type FieldKind = "uuid" | "str" | "email" | "int" | "float" | "bool" | "date" | "datetime" | "json" | "nested";
+
+export interface ApiField {
+  name: string;
+  kind: FieldKind;
+  nullable: boolean;
+  /** Listed in the schema's `required`. */
+  required: boolean;
+  /** A list of values (nested only, today). */
+  many: boolean;
+  /** The schema's `default`, when it has one. */
+  default?: unknown;
+  /** The nested schema of a `nested` field. */
+  nested?: ApiSchema;
+  /** `x-references` of the property: the key of the resource this field points at. */
+  references?: string;
+}
+
+export interface ApiSchema {
+  /** The component's name (`ArticleRead`). */
+  name: string;
+  fields: ApiField[];
+  /** `x-pk` of the schema: the key field. */
+  pk?: string;
+}
+
+export interface ApiOperation {
+  operationId: string;
+  method: "get" | "post" | "patch" | "delete";
+  path: string;
+  /** The operation declares security: it needs a signed-in user. */
+  secured: boolean;
+  body?: ApiSchema;
+  response?: ApiSchema;
+  summary?: string;
+}
+
+export interface ApiList extends ApiOperation {
+  /** How the next page is asked for: `cursor` (keyset pages, `next_cursor`) or `offset` (`next_offset`). */
+  paging: "cursor" | "offset";
+  maxLimit: number;
+  defaultLimit: number;
+}
+
+export interface ApiAction extends ApiOperation {
+  slug: string;
+  target: "instance" | "collection";
+}
+
+export interface ApiResource {
+  /** The collection path: `/articles`. */
+  path: string;
+  /** Type of the `{pk}` path parameter. */
+  pkKind: "uuid" | "int" | "str";
+  read: ApiSchema;
+  list?: ApiList;
+  get?: ApiOperation;
+  create?: ApiOperation;
+  update?: ApiOperation;
+  delete?: ApiOperation;
+  actions: ApiAction[];
+}
+
+export interface ApiModel {
+  title: string;
+  resources: ApiResource[];
+  /** The OAuth2 password flow's token operation, when the backend has one. */
+  tokenOperation?: ApiOperation;
+}
+
+/** A problem with the document, at a path inside it. */
+export class DocumentProblem extends Error {
+  readonly path: (string | number)[];
+  constructor(path: (string | number)[], message: string) {
+    super(message);
+    this.path = path;
+  }
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const PATH_PARAM = /^\{[^}]+\}$/;
+/** Collection paths and action slugs the pages can route to and name files after; others are left out. */
+const COLLECTION_PATH = /^(\/[a-z0-9][a-z0-9_-]*)+$/;
+const SLUG = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** Reads the document; throws `DocumentProblem` for a part the pages cannot use. */
+export function readOpenApi(document: Json): ApiModel {
+  const reader = new Reader(document);
+  return reader.model();
+}
+
+class Reader {
+  private readonly schemas: Json;
+  private readonly paths: Json;
+  private readonly cache = new Map<string, ApiSchema>();
+
+  constructor(private readonly document: Json) {
+    const components = isObject(document.components) ? document.components : {};
+    this.schemas = isObject(components.schemas) ? components.schemas : {};
+    if (!isObject(document.paths)) throw new DocumentProblem(["paths"], "the OpenAPI document has no paths");
+    this.paths = document.paths;
+  }
+
+  model(): ApiModel {
+    const info = isObject(this.document.info) ? this.document.info : {};
+    const resources: ApiResource[] = [];
+    for (const path of Object.keys(this.paths)) {
+      const resource = this.resourceAt(path);
+      if (resource) resources.push(resource);
+    }
+    return { title: typeof info.title === "string" ? info.title : "", resources, tokenOperation: this.tokenOperation() };
+  }
+
+  private operation(path: string, method: ApiOperation["method"]): Json | undefined {
+    const item = this.paths[path];
+    return isObject(item) && isObject(item[method]) ? item[method] : undefined;
+  }
+
+  /** The resource whose collection is `path`: it has a list, or an item path with a get. */
+  private resourceAt(path: string): ApiResource | undefined {
+    if (!COLLECTION_PATH.test(path)) return undefined;
+    const itemPath = Object.keys(this.paths).find(
+      (candidate) => candidate.startsWith(`${path}/`) && PATH_PARAM.test(candidate.slice(path.length + 1)),
+    );
+    const listOp = this.operation(path, "get");
+    const list = listOp ? this.listOf(path, listOp) : undefined;
+    const getOp = itemPath ? this.operation(itemPath, "get") : undefined;
+    if (!list && !getOp) return undefined;
+    const get = getOp && itemPath ? this.describe(itemPath, "get", getOp) : undefined;
+    const read = get?.response ?? list?.response;
+    if (!read) return undefined;
+    const at = (method: ApiOperation["method"], where: string | undefined) => {
+      const op = where ? this.operation(where, method) : undefined;
+      return op && where ? this.describe(where, method, op) : undefined;
+    };
+    const createOp = this.operation(path, "post");
+    return {
+      path,
+      pkKind: itemPath ? this.pkKind(itemPath) : "str",
+      read,
+      list,
+      get,
+      create: createOp && isObject(createOp.responses) && "201" in createOp.responses ? this.describe(path, "post", createOp) : undefined,
+      update: at("patch", itemPath),
+      delete: at("delete", itemPath),
+      actions: this.actionsOf(path, itemPath),
+    };
+  }
+
+  private listOf(path: string, op: Json): ApiList | undefined {
+    const page = this.responseSchema(op);
+    if (!page) return undefined;
+    const items = page.fields.find((field) => field.name === "items");
+    const cursor = page.fields.some((field) => field.name === "next_cursor");
+    const offset = page.fields.some((field) => field.name === "next_offset");
+    if (!items?.nested || !items.many || !(cursor || offset)) return undefined;
+    const parameters = Array.isArray(op.parameters) ? op.parameters.filter(isObject) : [];
+    const limit = parameters.find((parameter) => parameter.name === "limit" && parameter.in === "query");
+    const limitSchema = limit && isObject(limit.schema) ? limit.schema : {};
+    return {
+      ...this.describe(path, "get", op),
+      response: items.nested,
+      paging: cursor ? "cursor" : "offset",
+      maxLimit: typeof limitSchema.maximum === "number" ? limitSchema.maximum : 100,
+      defaultLimit: typeof limitSchema.default === "number" ? limitSchema.default : 50,
+    };
+  }
+
+  private actionsOf(path: string, itemPath: string | undefined): ApiAction[] {
+    const actions: ApiAction[] = [];
+    const listOp = this.operation(path, "get");
+    const page = listOp ? this.responseSchema(listOp) : undefined;
+    for (const candidate of Object.keys(this.paths)) {
+      const base = itemPath && candidate.startsWith(`${itemPath}/`) ? itemPath : candidate.startsWith(`${path}/`) ? path : undefined;
+      if (base === undefined) continue;
+      const slug = candidate.slice(base.length + 1);
+      if (!SLUG.test(slug)) continue;
+      const op = this.operation(candidate, "post");
+      if (!op) continue;
+      // A POST answering with the list's page is the list's search (`POST …/search`), not an action.
+      if (base === path && page !== undefined && this.responseSchema(op) === page) continue;
+      actions.push({ ...this.describe(candidate, "post", op), slug, target: base === path ? "collection" : "instance" });
+    }
+    return actions;
+  }
+
+  private describe(path: string, method: ApiOperation["method"], op: Json): ApiOperation {
+    if (typeof op.operationId !== "string") {
+      throw new DocumentProblem(["paths", path, method, "operationId"], "the operation has no operationId");
+    }
+    const body = isObject(op.requestBody) ? this.contentSchema(op.requestBody, ["paths", path, method, "requestBody"]) : undefined;
+    return {
+      operationId: op.operationId,
+      method,
+      path,
+      secured: Array.isArray(op.security) && op.security.length > 0,
+      body,
+      response: this.responseSchema(op),
+      summary: typeof op.summary === "string" ? op.summary : undefined,
+    };
+  }
+
+  /** The success response's schema: one object per component (cached), so two answers of the same shape are `===`. */
+  private responseSchema(op: Json): ApiSchema | undefined {
+    const responses = isObject(op.responses) ? op.responses : {};
+    for (const status of ["200", "201"]) {
+      const response = responses[status];
+      if (isObject(response)) return this.contentSchema(response, []);
+    }
+    return undefined;
+  }
+
+  private contentSchema(holder: Json, path: (string | number)[]): ApiSchema | undefined {
+    const content = isObject(holder.content) ? holder.content : {};
+    const media = Object.values(content).find(isObject);
+    const schema = media && isObject(media.schema) ? media.schema : undefined;
+    const ref = schema && typeof schema.$ref === "string" ? schema.$ref : undefined;
+    return ref ? this.schema(ref, path) : undefined;
+  }
+
+  private pkKind(itemPath: string): ApiResource["pkKind"] {
+    const op = this.operation(itemPath, "get") ?? this.operation(itemPath, "patch") ?? this.operation(itemPath, "delete");
+    const parameters = op && Array.isArray(op.parameters) ? op.parameters.filter(isObject) : [];
+    const parameter = parameters.find((candidate) => candidate.in === "path");
+    const schema = parameter && isObject(parameter.schema) ? parameter.schema : {};
+    if (schema.type === "integer") return "int";
+    return schema.format === "uuid" ? "uuid" : "str";
+  }
+
+  /** The component schema `ref` points at, with its fields. */
+  schema(ref: string, path: (string | number)[]): ApiSchema {
+    const name = ref.replace(/^#\/components\/schemas\//, "");
+    const cached = this.cache.get(name);
+    if (cached) return cached;
+    const raw = this.schemas[name];
+    if (!ref.startsWith("#/components/schemas/") || !isObject(raw)) {
+      throw new DocumentProblem(path, `"${ref}" names no schema of the document's components`);
+    }
+    const schema: ApiSchema = { name, fields: [], pk: typeof raw["x-pk"] === "string" ? raw["x-pk"] : undefined };
+    this.cache.set(name, schema);
+    const required = Array.isArray(raw.required) ? raw.required : [];
+    const properties = isObject(raw.properties) ? raw.properties : {};
+    for (const [field, property] of Object.entries(properties)) {
+      if (!isObject(property)) continue;
+      schema.fields.push(this.field(field, property, required.includes(field), ["components", "schemas", name, "properties", field]));
+    }
+    return schema;
+  }
+
+  private field(name: string, property: Json, required: boolean, path: (string | number)[]): ApiField {
+    const variants = Array.isArray(property.anyOf) ? property.anyOf.filter(isObject) : [property];
+    const nonNull = variants.filter((variant) => variant.type !== "null");
+    const nullable = nonNull.length < variants.length;
+    if (nonNull.length !== 1) throw new DocumentProblem(path, "a field of several types cannot be shown or edited by the pages");
+    const type = nonNull[0]!;
+    const field: ApiField = {
+      name,
+      nullable,
+      required,
+      many: false,
+      kind: "str",
+      ...("default" in property && { default: property.default }),
+      ...(typeof property["x-references"] === "string" && { references: property["x-references"] }),
+    };
+    if (typeof type.$ref === "string") return { ...field, kind: "nested", nested: this.schema(type.$ref, path) };
+    if (type.type === "array" && isObject(type.items) && typeof type.items.$ref === "string") {
+      return { ...field, kind: "nested", many: true, nested: this.schema(type.items.$ref, path) };
+    }
+    const kind = scalarKind(type);
+    if (!kind) throw new DocumentProblem(path, `a field of type ${JSON.stringify(type.type ?? type)} cannot be shown or edited by the pages`);
+    return { ...field, kind };
+  }
+
+  private tokenOperation(): ApiOperation | undefined {
+    const components = isObject(this.document.components) ? this.document.components : {};
+    const schemes = isObject(components.securitySchemes) ? Object.values(components.securitySchemes).filter(isObject) : [];
+    for (const scheme of schemes) {
+      const flows = isObject(scheme.flows) ? scheme.flows : {};
+      const password = isObject(flows.password) ? flows.password : undefined;
+      if (scheme.type !== "oauth2" || !password || typeof password.tokenUrl !== "string") continue;
+      const path = `/${password.tokenUrl.replace(/^\//, "")}`;
+      const op = this.operation(path, "post");
+      if (op) return this.describe(path, "post", op);
+    }
+    return undefined;
+  }
+}
+
+function scalarKind(type: Json): FieldKind | undefined {
+  switch (type.type) {
+    case "string":
+      if (type.format === "uuid") return "uuid";
+      if (type.format === "email") return "email";
+      if (type.format === "date") return "date";
+      if (type.format === "date-time") return "datetime";
+      return "str";
+    case "integer":
+      return "int";
+    case "number":
+      return "float";
+    case "boolean":
+      return "bool";
+    case "object":
+      return "json";
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,268 @@
+// The files of one resource's pages under src/generated/<key>/: shared helpers, the list,
+// the detail page, the create and edit forms, and the actions. Each builder writes the
+// file's code pieces and records the symbols they use; the templates lay them out.
+
+import { type Lookup, cell, sortValue } from "./cells.js";
+import { Imports, commentText, jsxAttr, jsxText, member, tsString } from "./code.js";
+import { type FormField, bodyValue, draftMember, initialValue, inputElement, valueFromRow } from "./inputs.js";
+import { type PageAction, type PageField, type PageForm, type PageList, type PageResource, withoutShadowedReferences } from "./model.js";
+import { CLIENT, choiceLabelHook, choicesHook, helpersModule, pageModule, pathFn, titleFn } from "./names.js";
+import { PageFile } from "./output.js";
+import { createPresence, updatePresence } from "./presence.js";
+
+const GENERATED = "src/generated";
+
+/** Key of the row as the path parameter `pk` wants it, from a route's string. */
+const routeKey = (resource: PageResource, text: string) => (resource.keyKind === "int" ? `Number(${text})` : text);
+
+const lower = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** "an article", "a tag": for doc comments only. */
+const withArticle = (text: string) => `${/^[aeiou]/i.test(text) ? "an" : "a"} ${lower(text)}`;
+
+function file(resource: PageResource, module: string, template: string, imports: Imports, context: Record<string, unknown>): PageFile {
+  return new PageFile({
+    path: `${GENERATED}/${module}.${template === "helpers.ts.njk" ? "ts" : "tsx"}`,
+    template: `pages/${template}`,
+    imports: imports.collector,
+    context: { ...common(resource), ...context },
+  });
+}
+
+function common(resource: PageResource) {
+  return {
+    pascal: resource.pascal,
+    row: resource.camel,
+    read_type: resource.readType,
+    route: `/${resource.key}`,
+    label_lower: commentText(lower(resource.label)),
+    key_access: member(resource.camel, resource.keyField),
+    item_path: `${resource.path}/{pk}`,
+  };
+}
+
+/** Every file of `resource`'s pages. */
+export function resourceFiles(resource: PageResource, lookup: Lookup): PageFile[] {
+  return [
+    helpersFile(resource),
+    ...(resource.list ? [listFile(resource, resource.list, lookup)] : []),
+    ...(resource.get ? [detailFile(resource, lookup)] : []),
+    ...(resource.create ? [createFile(resource, resource.create, lookup)] : []),
+    ...(resource.update && resource.get ? [editFile(resource, resource.update, lookup)] : []),
+    ...(resource.actions.length > 0 ? [actionsFile(resource, lookup)] : []),
+  ];
+}
+
+function helpersFile(resource: PageResource): PageFile {
+  const imports = new Imports(resource.key);
+  imports.type(CLIENT, resource.readType);
+  if (resource.list || resource.get) imports.from("@tanstack/react-query", "useQuery");
+  if (resource.list) {
+    imports.type("runtime/picker", "Choice");
+    imports.use("runtime/picker", "matchingChoices");
+  }
+  return file(resource, helpersModule(resource), "helpers.ts.njk", imports, {
+    article: commentText(withArticle(resource.label)),
+    plural: commentText(resource.plural),
+    path_fn: pathFn(resource),
+    title_fn: titleFn(resource),
+    key_literal: tsString(resource.keyField),
+    title_literal: tsString(resource.titleField),
+    title_access: member(resource.camel, resource.titleField),
+    title_field_label: commentText(lower(resource.readFields.find((field) => field.name === resource.titleField)?.label ?? resource.titleField)),
+    list: resource.list !== undefined,
+    get: resource.get !== undefined,
+    choices_hook: choicesHook(resource),
+    choice_label_hook: choiceLabelHook(resource),
+    list_options: resource.list ? imports.use(CLIENT, `${resource.list.fn}Options`) : "",
+    get_options: resource.get ? imports.use(CLIENT, `${resource.get.fn}Options`) : "",
+    max_limit: resource.list?.maxLimit,
+    key_param: routeKey(resource, "key"),
+  });
+}
+
+function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageFile {
+  const imports = new Imports(resource.key);
+  imports.from("@tanstack/react-query", "useQuery");
+  imports.type(CLIENT, list.itemType);
+  for (const name of ["DataTable", "Pager", "useCursorTrail", "useOrdering"]) imports.use("runtime/list", name);
+  imports.type("runtime/list", "Column");
+  imports.use("runtime/shell", "QueryView");
+  imports.use("runtime/shell", "Notice");
+  if (resource.create) imports.from("react-router", "Link");
+  const row = resource.camel;
+  const columns = list.columns.map((field) => ({
+    id: tsString(field.name),
+    label: tsString(field.label),
+    value: sortValue(field, row, imports, lookup),
+    cell: field.name === resource.titleField && resource.get ? titleLink(resource, imports) : cell(field, row, imports, lookup),
+  }));
+  const collection = resource.actions.filter((action) => action.target === "collection");
+  return file(resource, pageModule(resource, "List"), "list.tsx.njk", imports, {
+    read_type: list.itemType,
+    page_size: list.pageSize,
+    // The trail keeps each page's position as text: a cursor, or an offset.
+    page_query: list.paging === "cursor" ? "cursor: trail.cursor" : "offset: Number(trail.cursor ?? 0)",
+    next_page: list.paging === "cursor" ? "page.next_cursor" : "page.next_offset === null ? null : String(page.next_offset)",
+    paging: list.paging,
+    columns,
+    plural: commentText(resource.plural),
+    plural_jsx: jsxText(resource.plural),
+    new_jsx: jsxText(`New ${lower(resource.label)}`),
+    caption: jsxText(`${resource.plural}, page`),
+    list_path: resource.path,
+    list_options: imports.use(CLIENT, `${list.fn}Options`),
+    create: resource.create !== undefined,
+    actions: collection.map((action) => imports.use(pageModule(resource, "Actions"), actionComponent(action))),
+  });
+}
+
+function titleLink(resource: PageResource, imports: Imports): string {
+  const row = resource.camel;
+  const link = imports.from("react-router", "Link");
+  return `<${link} to={${imports.use(helpersModule(resource), pathFn(resource))}(${row})}>{${imports.use(helpersModule(resource), titleFn(resource))}(${row})}</${link}>`;
+}
+
+function detailFile(resource: PageResource, lookup: Lookup): PageFile {
+  const imports = new Imports(resource.key);
+  imports.from("@tanstack/react-query", "useQuery");
+  imports.from("react-router", "useParams");
+  imports.type(CLIENT, resource.readType);
+  imports.use("runtime/shell", "QueryView");
+  imports.use("runtime/shell", "Notice");
+  const edit = resource.update !== undefined;
+  if (edit) {
+    imports.from("react-router", "Link");
+    imports.use(helpersModule(resource), pathFn(resource));
+  }
+  if (resource.delete) imports.use("runtime/dialog", "DeleteButton");
+  const instance = resource.actions.filter((action) => action.target === "instance");
+  return file(resource, pageModule(resource, "Detail"), "detail.tsx.njk", imports, {
+    get_options: imports.use(CLIENT, `${resource.get!.fn}Options`),
+    route_key: routeKey(resource, "pk"),
+    title_fn: imports.use(helpersModule(resource), titleFn(resource)),
+    path_fn: pathFn(resource),
+    edit,
+    delete: resource.delete !== undefined,
+    delete_mutation: resource.delete ? imports.use(CLIENT, `${resource.delete.fn}Mutation`) : "",
+    deleted_notice: tsString(`${resource.label} deleted.`),
+    delete_title: tsString(`Delete this ${lower(resource.label)}?`),
+    fields: withoutShadowedReferences(resource.readFields).map((field) => ({ label: jsxText(field.label), cell: cell(field, resource.camel, imports, lookup) })),
+    actions: instance.map((action) => imports.use(pageModule(resource, "Actions"), actionComponent(action))),
+  });
+}
+
+/** Draft members, initial values, body values and inputs of a form's fields. */
+function formParts(fields: FormField[], imports: Imports, lookup: Lookup, initial: (input: FormField) => string) {
+  const body = fields.map((input) => ({ name: input.field.name, value: bodyValue(input, "draft") }));
+  return {
+    draft_members: fields.map(draftMember),
+    field_names: fields.map(({ field }) => tsString(field.name)).join(", "),
+    initial: fields.map((input) => ({ name: input.field.name, value: initial(input) })),
+    body,
+    // A body of checkboxes only parses nothing: the parameter is then marked unused for tsc.
+    parser: body.some((field) => field.value.startsWith("parse.")) ? "parse" : "_parse",
+    inputs: fields.map((input) => inputElement(input, imports, lookup, { draft: "draft", errors: "form.errors.fields" })),
+  };
+}
+
+function formImports(resource: PageResource): Imports {
+  const imports = new Imports(resource.key);
+  for (const name of ["useMutation", "useQueryClient"]) imports.from("@tanstack/react-query", name);
+  imports.from("react-router", "useNavigate");
+  imports.type("runtime/draft", "DraftParser");
+  for (const name of ["FormFrame", "useDraft", "useFormErrors"]) imports.use("runtime/forms", name);
+  imports.use(helpersModule(resource), pathFn(resource));
+  return imports;
+}
+
+function createFile(resource: PageResource, form: PageForm, lookup: Lookup): PageFile {
+  const imports = formImports(resource);
+  const fields = form.fields.map((field) => ({ field, presence: createPresence(field) }));
+  const heading = `New ${lower(resource.label)}`;
+  return file(resource, pageModule(resource, "Create"), "create.tsx.njk", imports, {
+    ...formParts(fields, imports, lookup, (input) => initialValue(input, imports)),
+    draft_type: `${resource.pascal}CreateDraft`,
+    body_fn: `${resource.camel}CreateBody`,
+    body_type: imports.type(CLIENT, form.bodyType),
+    fn: form.fn,
+    mutation: imports.use(CLIENT, `${form.fn}Mutation`),
+    path_fn: pathFn(resource),
+    created_notice: tsString(`${resource.label} created.`),
+    create_path: `/${resource.key}/new`,
+    heading: jsxText(heading),
+    form_label: jsxAttr("label", heading),
+  });
+}
+
+function editFile(resource: PageResource, form: PageForm, lookup: Lookup): PageFile {
+  const imports = formImports(resource);
+  imports.from("@tanstack/react-query", "useQuery");
+  imports.from("react-router", "useParams");
+  imports.type(CLIENT, resource.readType);
+  imports.use("runtime/shell", "QueryView");
+  const readField = (field: PageField) => resource.readFields.find((candidate) => candidate.name === field.name);
+  const fields = form.fields.map((field) => ({ field, presence: updatePresence(field, readField(field)) }));
+  const title = imports.use(helpersModule(resource), titleFn(resource));
+  return file(resource, pageModule(resource, "Edit"), "edit.tsx.njk", imports, {
+    ...formParts(fields, imports, lookup, (input) => valueFromRow(input, resource.camel, readField(input.field), imports)),
+    draft_type: `${resource.pascal}EditDraft`,
+    body_fn: `${resource.camel}UpdateBody`,
+    body_type: imports.type(CLIENT, form.bodyType),
+    fn: form.fn,
+    mutation: imports.use(CLIENT, `${form.fn}Mutation`),
+    get_options: imports.use(CLIENT, `${resource.get!.fn}Options`),
+    route_key: routeKey(resource, "pk"),
+    path_fn: pathFn(resource),
+    saved_notice: tsString(`${resource.label} saved.`),
+    heading_expr: `\`Edit \${${title}(${resource.camel})}\``,
+    form_label: jsxAttr("label", `Edit ${lower(resource.label)}`),
+  });
+}
+
+/** The component of an action: `PublishArticleAction`. */
+export function actionComponent(action: PageAction): string {
+  return `${action.fn.charAt(0).toUpperCase()}${action.fn.slice(1)}Action`;
+}
+
+function actionsFile(resource: PageResource, lookup: Lookup): PageFile {
+  const imports = new Imports(resource.key);
+  for (const name of ["useMutation", "useQueryClient"]) imports.from("@tanstack/react-query", name);
+  imports.use("runtime/actions", "ActionPanel");
+  const instance = resource.actions.some((action) => action.target === "instance");
+  if (instance) imports.type(CLIENT, resource.readType);
+  const actions = resource.actions.map((action) => {
+    const pathOption = action.target === "instance" ? `path: { pk: ${member(resource.camel, resource.keyField)} }` : "";
+    const context = {
+      component: actionComponent(action),
+      title: action.label,
+      fn: action.fn,
+      path: action.target === "instance" ? `${resource.path}/{pk}/${action.slug}` : `${resource.path}/${action.slug}`,
+      instance: action.target === "instance",
+      mutation: imports.use(CLIENT, `${action.fn}Mutation`),
+      label_attr: jsxAttr("label", action.label),
+      result: action.target === "collection" && !action.answersWithRow,
+      path_option: pathOption === "" ? "" : `${pathOption}, `,
+      path_option_bare: pathOption === "" ? "" : ` ${pathOption} `,
+      params: action.params !== undefined,
+    };
+    if (!action.params) {
+      imports.use("runtime/errors", "explain");
+      return context;
+    }
+    imports.from("react", "useState");
+    imports.type("runtime/draft", "DraftParser");
+    for (const name of ["FormFrame", "useDraft", "useFormErrors"]) imports.use("runtime/forms", name);
+    const fields = action.params.fields.map((field) => ({ field, presence: createPresence(field) }));
+    const base = action.fn.charAt(0).toUpperCase() + action.fn.slice(1);
+    return {
+      ...context,
+      ...formParts(fields, imports, lookup, (input) => initialValue(input, imports)),
+      draft_type: `${base}Draft`,
+      empty: `empty${base}`,
+      body_fn: `${action.fn}Body`,
+      body_type: imports.type(CLIENT, action.params.bodyType),
+    };
+  });
+  return file(resource, pageModule(resource, "Actions"), "actions.tsx.njk", imports, { actions });
+}

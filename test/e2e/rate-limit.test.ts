@@ -1,0 +1,166 @@
+/**
+ * End-to-end: rate limits of the generated blog, served by two uvicorn worker processes
+ * against one real PostgreSQL. With "5/minute" on POST /articles, exactly 5 of 20
+ * concurrent requests pass and the rest are 429 with Retry-After, RateLimit and
+ * RateLimit-Policy; `false` on the list leaves it unlimited; and the median latency of a
+ * limited route is measured against an unlimited one in the same run.
+ */
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { rm, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { JsonClient, type Reply } from "../support/http.js";
+import { freePort } from "../support/ports.js";
+import { type Postgres, startPostgres } from "../support/postgres.js";
+import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
+import { ensureVenv } from "../support/venv.js";
+import { generateBlogApi, prepareBlogProject } from "./support/blog.js";
+
+const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "../support");
+
+// The blog with a limited article resource: its create entry 5 a minute, its list unlimited
+// by `false`; tags limited so loosely that nothing is refused, categories not limited at all.
+const CONFIG = `
+local base = import 'project.jsonnet';
+base {
+  generate_tests: false,
+  resources: [
+    if resource.model == 'blog.models.Article' then resource {
+      rate_limit: '100/minute',
+      operations: [
+        if op == 'create' then { name: 'create', rate_limit: '5/minute' }
+        // The blog's list is an entry with modifiers: keep them, switch its limit off.
+        else if std.isObject(op) && op.name == 'list' then op { rate_limit: false }
+        else op
+        for op in super.operations
+      ],
+    }
+    else if resource.model == 'blog.models.Tag' then resource { rate_limit: '1000000/minute' }
+    else resource
+    for resource in super.resources
+  ],
+}
+`;
+
+let postgres: Postgres | undefined;
+let server: RunningProcess | undefined;
+let projectDir: string | undefined;
+let api: JsonClient;
+const workerPids = new Set<string>();
+
+async function send(method: string, path: string, body?: unknown): Promise<Reply> {
+  const reply = await api.send(method, path, body);
+  const pid = reply.headers.get("x-worker-pid");
+  if (pid) workerPids.add(pid);
+  return reply;
+}
+
+before(async () => {
+  const venv = await ensureVenv();
+  projectDir = await prepareBlogProject();
+  await writeFile(join(projectDir, "config", "rate_limit_e2e.jsonnet"), CONFIG);
+  await rm(join(projectDir, "blog", "api"), { recursive: true, force: true });
+  await generateBlogApi(join(projectDir, "config", "rate_limit_e2e.jsonnet"), join(projectDir, "blog", "api"));
+  postgres = await startPostgres();
+  const port = await freePort();
+  server = startProcess(venv.python, [join(SUPPORT_DIR, "workers.py"), "--port", String(port), "--workers", "2"], {
+    cwd: projectDir,
+    env: { ...process.env, DATABASE_URL: postgres.asyncUrl, PYTHONPATH: `${projectDir}:${SUPPORT_DIR}`, PYTHONDONTWRITEBYTECODE: "1" },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${baseUrl}/openapi.json`, server);
+  api = new JsonClient(baseUrl);
+  // Both workers boot on their own; wait until each has answered once.
+  const deadline = Date.now() + 20_000;
+  while (workerPids.size < 2 && Date.now() < deadline) await Promise.all(Array.from({ length: 8 }, () => send("GET", "/openapi.json")));
+});
+
+after(async () => {
+  await server?.stop();
+  await postgres?.stop();
+  if (projectDir) await rm(projectDir, { recursive: true, force: true });
+});
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+describe("rate limits across two worker processes", () => {
+  it("runs two workers", () => {
+    assert.equal(workerPids.size, 2, `workers seen: ${[...workerPids].join(", ")}\n${server?.output()}`);
+  });
+
+  it('lets exactly 5 of 20 concurrent POST /articles through "5/minute"; the rest are 429 with the headers', async () => {
+    const author = await send("POST", "/authors", { name: "Ada", email: `ada-${randomBytes(4).toString("hex")}@example.com` });
+    assert.equal(author.status, 201);
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => send("POST", "/articles", { title: `Burst ${index}`, body: "b", author_id: author.body.id })),
+    );
+    const passed = replies.filter((reply) => reply.status === 201);
+    const refused = replies.filter((reply) => reply.status === 429);
+    assert.equal(passed.length, 5, replies.map((reply) => reply.status).join(" "));
+    assert.equal(refused.length, 15);
+    const pidsOfBurst = new Set(replies.map((reply) => reply.headers.get("x-worker-pid")));
+    for (const reply of refused) {
+      const retryAfter = Number(reply.headers.get("retry-after"));
+      assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After: ${reply.headers.get("retry-after")}`);
+      assert.equal(reply.headers.get("ratelimit-policy"), '"60s";q=5;w=60');
+      assert.match(reply.headers.get("ratelimit") ?? "", /^"60s";r=0;t=([1-9]|[1-5]\d|60)$/);
+      assert.match(reply.body.detail, /^Rate limit exceeded: 5 requests per 60s$/);
+    }
+    // Each passing request saw its own count: 4, 3, 2, 1 and 0 left.
+    const remaining = passed.map((reply) => /;r=(\d+);/.exec(reply.headers.get("ratelimit") ?? "")?.[1]).sort();
+    assert.deepEqual(remaining, ["0", "1", "2", "3", "4"]);
+    // Both workers answered the burst, so the count of 5 was shared between processes (a
+    // counter in each worker's memory would have let more through).
+    assert.equal(pidsOfBurst.size, 2, `the burst reached one worker only: ${[...pidsOfBurst].join(", ")}`);
+  });
+
+  it("leaves the list unlimited where the entry says rate_limit: false", async () => {
+    const replies = await Promise.all(Array.from({ length: 20 }, () => send("GET", "/articles?limit=1")));
+    assert.deepEqual(
+      replies.map((reply) => reply.status),
+      Array(20).fill(200),
+    );
+    assert.ok(replies.every((reply) => reply.headers.get("ratelimit") === null));
+  });
+
+  it("documents the 429 in OpenAPI on limited operations only", async () => {
+    const spec = (await send("GET", "/openapi.json")).body;
+    assert.ok(spec.paths["/articles"].post.responses["429"], "createArticle documents 429");
+    assert.deepEqual(Object.keys(spec.paths["/articles"].post.responses["429"].headers).sort(), ["RateLimit", "RateLimit-Policy", "Retry-After"]);
+    assert.equal(spec.paths["/articles"].get.responses["429"], undefined);
+  });
+
+  it("measures the median latency of a limited route against an unlimited one", async (t) => {
+    const tag = await send("POST", "/tags", { name: `tag-${randomBytes(4).toString("hex")}` });
+    const category = await send("POST", "/categories", { slug: `c-${randomBytes(4).toString("hex")}`, title: "C" });
+    assert.equal(tag.status, 201);
+    assert.equal(category.status, 201);
+    const limited: number[] = [];
+    const unlimited: number[] = [];
+    const time = async (path: string, into: number[]) => {
+      const start = performance.now();
+      const reply = await send("GET", path);
+      into.push(performance.now() - start);
+      assert.equal(reply.status, 200);
+      return reply;
+    };
+    // Warm both workers' pools, then interleave so both routes see the same conditions.
+    for (let round = 0; round < 300; round++) {
+      const sample = round >= 50;
+      const reply = await time(`/tags/${tag.body.id}`, sample ? limited : []);
+      if (round === 0) assert.match(reply.headers.get("ratelimit") ?? "", /^"60s";r=\d+;t=\d+$/);
+      await time(`/categories/${category.body.slug}`, sample ? unlimited : []);
+    }
+    const [withLimit, withoutLimit] = [median(limited), median(unlimited)];
+    t.diagnostic(`p50 GET /tags/{pk} (limited): ${withLimit.toFixed(2)} ms; GET /categories/{pk} (unlimited): ${withoutLimit.toFixed(2)} ms; ` +
+      `overhead ${(withLimit - withoutLimit).toFixed(2)} ms over ${limited.length} requests each`);
+    // The limit costs one statement on its own connection: measurable, never a multiple.
+    assert.ok(withLimit < withoutLimit * 3 + 5, `limited ${withLimit} ms vs unlimited ${withoutLimit} ms`);
+  });
+});

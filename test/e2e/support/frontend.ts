@@ -1,0 +1,119 @@
+/**
+ * The blog's generated front end, for the browser tests and the screenshot script: the
+ * authenticated blog backend (config/auth.jsonnet), its OpenAPI document saved into a
+ * front end made by `fe_root` with the example's config/fe.jsonnet, the pages and the
+ * client generated, packages linked from the cache. Building and serving are the caller's.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { generateWithCli } from "../../helpers/codegen-cli.js";
+import { JsonClient } from "../../support/http.js";
+import { linkNodeModules } from "../../support/node-modules.js";
+import type { Venv } from "../../support/venv.js";
+import { EXAMPLE_DIR, prepareBlogProject } from "./blog.js";
+
+const execFileAsync = promisify(execFile);
+
+export const FRONTEND_EXAMPLE = join(EXAMPLE_DIR, "frontend");
+export const DEMO_LOGIN = { username: "ada", password: "analytical-engine" };
+
+/** Environment of child processes: no Node options or npm script variables of the test run. */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith("npm_package_") && !key.startsWith("npm_lifecycle_")),
+  );
+  return { ...env, NODE_OPTIONS: "", NO_COLOR: "1", FORCE_COLOR: "0", PYTHONDONTWRITEBYTECODE: "1", ...extra };
+}
+
+/** Runs a command to completion; resolves with its output, or rejects with it unless it exits 0. */
+export async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = childEnv()): Promise<string> {
+  try {
+    const { stdout, stderr } = await execFileAsync(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+    return stdout + stderr;
+  } catch (error) {
+    const { stdout = "", stderr = "", message } = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${stdout}${stderr || message}`);
+  }
+}
+
+/** Like `run`, for a command expected to fail: resolves with its output. */
+export async function runFailing(command: string, args: string[], cwd: string): Promise<string> {
+  try {
+    await execFileAsync(command, args, { cwd, env: childEnv(), maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    return stdout + stderr;
+  }
+  throw new Error(`${command} ${args.join(" ")} succeeded in ${cwd}; it should have failed`);
+}
+
+export const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+
+export interface BlogFrontend {
+  /** The backend project (examples/blog with blog/api generated). */
+  backendDir: string;
+  /** The front end's root. */
+  frontendDir: string;
+}
+
+/** The blog backend's OpenAPI document, as FastAPI writes it (no server, no database). */
+export async function openApiDocument(backendDir: string, venv: Venv): Promise<string> {
+  const env = childEnv({
+    PYTHONPATH: backendDir,
+    JWT_SECRET: "x".repeat(64),
+    DATABASE_URL: "postgresql+asyncpg://nobody:nothing@127.0.0.1:9/none",
+  });
+  return run(venv.python, ["-c", "import json; from blog.main import app; print(json.dumps(app.openapi(), indent=2))"], backendDir, env);
+}
+
+/** Everything up to `npm run openapi-ts`: the front end is ready to type-check and build. */
+export async function prepareBlogFrontend(venv: Venv): Promise<BlogFrontend> {
+  const backendDir = await prepareBlogProject("config/auth.jsonnet");
+  const frontendDir = join(await mkdtemp(join(tmpdir(), "codegen-frontend-")), "blog-web");
+  await mkdir(join(frontendDir, "config"), { recursive: true });
+  await generateWithCli(frontendDir, "fe_root", join(FRONTEND_EXAMPLE, "fe_root.jsonnet"), ".");
+  await copyFile(join(FRONTEND_EXAMPLE, "config", "fe.jsonnet"), join(frontendDir, "config", "fe.jsonnet"));
+  const [document] = await Promise.all([openApiDocument(backendDir, venv), linkNodeModules(frontendDir)]);
+  await writeFile(join(frontendDir, "openapi.json"), document);
+  await generateWithCli(frontendDir, "fe", "config/fe.jsonnet", ".");
+  await run(NPM, ["run", "openapi-ts"], frontendDir);
+  return { backendDir, frontendDir };
+}
+
+/** A client of the API with ada's token. */
+export async function signedInClient(apiUrl: string): Promise<JsonClient> {
+  const response = await fetch(`${apiUrl}/auth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(DEMO_LOGIN),
+  });
+  assert.equal(response.status, 200);
+  const token = ((await response.json()) as { access_token: string }).access_token;
+  return new JsonClient(apiUrl, { authorization: `Bearer ${token}` });
+}
+
+/** An author, two tags, and 25 articles by her, some published, some rated, some scheduled. */
+export async function seedArticles(client: JsonClient): Promise<{ titles: string[] }> {
+  const author = await client.post("/authors", { name: "Ada Lovelace", email: "ada@example.com" });
+  assert.equal(author.status, 201, JSON.stringify(author.body));
+  for (const name of ["news", "notes"]) assert.equal((await client.post("/tags", { name })).status, 201);
+  const titles = Array.from({ length: 25 }, (_, index) => `Note ${String.fromCharCode(65 + ((index * 7) % 26))}${index}`);
+  for (const title of titles) {
+    const index = titles.indexOf(title);
+    const article = await client.post("/articles", {
+      title,
+      body: "one two three",
+      word_count: 3,
+      author_id: author.body.id,
+      published: index % 3 === 0,
+      rating: index % 4 === 0 ? null : 3 + (index % 5) / 2,
+      publish_on: index % 5 === 0 ? `2031-0${1 + (index % 9)}-15` : null,
+    });
+    assert.equal(article.status, 201, JSON.stringify(article.body));
+  }
+  return { titles };
+}

@@ -1,0 +1,159 @@
+/**
+ * End-to-end: the blog generated with `telemetry` (examples/blog/config/telemetry.jsonnet),
+ * its `setup_telemetry(app)` installed over a real PostgreSQL. With the SDK's in-memory
+ * exporter: server, handler and SQL spans, parent-linked; the resource; HTTP metrics; no
+ * attribute holding the password, the token or the signing secret; samplers taking effect.
+ * With `otlp_http`: one export reaching a local receiver that decodes the protobuf.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { type Postgres, startPostgres } from "../support/postgres.js";
+import { type RunningProcess, startProcess } from "../support/processes.js";
+import { type Venv, ensureVenv } from "../support/venv.js";
+import { prepareBlogProject } from "./support/blog.js";
+
+const run = promisify(execFile);
+const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "../support");
+const SECRET = randomBytes(48).toString("base64url");
+
+interface Span {
+  name: string;
+  kind: string;
+  trace_id: string;
+  span_id: string;
+  parent_id: string | null;
+  attributes: Record<string, string>;
+  resource: Record<string, string>;
+}
+interface Report {
+  secrets: { token: string };
+  metrics: string[];
+  spans: Span[];
+}
+
+let venv: Venv;
+let postgres: Postgres | undefined;
+let projectDir: string | undefined;
+
+before(async () => {
+  [venv, postgres, projectDir] = await Promise.all([ensureVenv(), startPostgres(), prepareBlogProject("config/telemetry.jsonnet")]);
+});
+
+after(async () => {
+  await postgres?.stop();
+  if (projectDir) await rm(projectDir, { recursive: true, force: true });
+});
+
+/** Runs the driver (creating an author with an unused e-mail address) and parses its report. */
+async function drive(args: string[], env: Record<string, string> = {}): Promise<Report> {
+  const email = `ada-${randomBytes(4).toString("hex")}@example.com`;
+  const { stdout } = await run(venv.python, [join(SUPPORT_DIR, "telemetry_run.py"), "--email", email, ...args], {
+    cwd: projectDir,
+    env: {
+      ...process.env,
+      DATABASE_URL: postgres!.asyncUrl,
+      JWT_SECRET: SECRET,
+      BLOG_ENVIRONMENT: "e2e",
+      PYTHONPATH: projectDir,
+      PYTHONDONTWRITEBYTECODE: "1",
+      ...env,
+    },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as Report;
+}
+
+function only(spans: Span[], predicate: (span: Span) => boolean, what: string): Span {
+  const found = spans.filter(predicate);
+  assert.equal(found.length, 1, `expected one ${what}, found ${found.length}: ${spans.map((span) => span.name).join(", ")}`);
+  return found[0]!;
+}
+
+describe("telemetry of the generated blog", () => {
+  let report: Report;
+  before(async () => {
+    report = await drive(["--exporter", "memory", "--sampler", "always_on"]);
+  });
+
+  it("links the server span, the handler span and the SQL spans", () => {
+    const server = only(report.spans, (span) => span.name === "POST /authors" && span.kind === "SERVER", "server span of POST /authors");
+    const handler = only(report.spans, (span) => span.name === "author.create", "handler span author.create");
+    assert.equal(handler.parent_id, server.span_id);
+    assert.equal(handler.trace_id, server.trace_id);
+    assert.deepEqual(
+      { resource: handler.attributes["handler.resource"], operation: handler.attributes["handler.operation"] },
+      { resource: "author", operation: "create" },
+    );
+    const inserts = report.spans.filter((span) => span.kind === "CLIENT" && span.parent_id === handler.span_id && /^INSERT/.test(span.name));
+    assert.ok(inserts.length >= 1, `no INSERT span under author.create: ${report.spans.map((span) => `${span.name}<${span.parent_id}`).join(", ")}`);
+    assert.equal(inserts[0]!.attributes["db.system"] ?? inserts[0]!.attributes["db.system.name"], "postgresql");
+
+    const get = only(report.spans, (span) => span.name === "author.get", "handler span author.get");
+    const getServer = only(report.spans, (span) => span.name === "GET /authors/{pk}" && span.kind === "SERVER", "server span of GET /authors/{pk}");
+    assert.equal(get.parent_id, getServer.span_id);
+    assert.ok(report.spans.some((span) => span.kind === "CLIENT" && span.parent_id === get.span_id && /^SELECT/.test(span.name)));
+    assert.ok(report.spans.some((span) => span.name === "article.list"));
+  });
+
+  it("names the service on every span and records HTTP metrics", () => {
+    for (const span of report.spans) {
+      assert.equal(span.resource["service.name"], "blog-api");
+      assert.equal(span.resource["service.version"], "1.0.0");
+      assert.equal(span.resource["deployment.environment.name"], "e2e");
+      assert.equal(span.resource.team, "blog");
+    }
+    assert.ok(report.metrics.some((name) => name.startsWith("http.server.")), report.metrics.join(", "));
+  });
+
+  it("puts no password, token or secret in any span attribute", () => {
+    assert.ok(report.secrets.token.length > 20);
+    const forbidden = ["analytical-engine", report.secrets.token, SECRET, "Bearer"];
+    for (const span of report.spans) {
+      for (const [key, value] of Object.entries(span.attributes)) {
+        for (const secret of forbidden) assert.ok(!value.includes(secret), `${span.name} ${key} holds a credential: ${value}`);
+      }
+    }
+    assert.ok(report.spans.some((span) => span.name === "POST /auth/token"), "the token request is traced, without its body");
+  });
+
+  it("honours the sampler: always_off records nothing; a zero ratio keeps only traces a caller sampled", async () => {
+    const off = await drive(["--exporter", "memory", "--sampler", "always_off"]);
+    assert.deepEqual(off.spans, []);
+    const ratio = await drive(["--exporter", "memory", "--sampler", "parentbased_traceidratio", "--ratio", "0"]);
+    assert.ok(ratio.spans.length >= 3, ratio.spans.map((span) => span.name).join(", "));
+    assert.ok(ratio.spans.every((span) => span.trace_id === "4bf92f3577b34da6a3ce929d0e0e4736"));
+    assert.ok(ratio.spans.some((span) => span.name === "article.list"));
+  });
+
+  it("exports over OTLP/HTTP to a receiver that decodes the protobuf", async () => {
+    const receiver: RunningProcess = startProcess(venv.python, [join(SUPPORT_DIR, "otlp_receiver.py")], {
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+    });
+    try {
+      const deadline = Date.now() + 15_000;
+      while (!receiver.output().includes("\n") && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+      const port = (JSON.parse(receiver.output().split("\n")[0]!) as { port: number }).port;
+      const exported = await drive(["--exporter", "otlp_http"], { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` });
+      assert.deepEqual(exported.spans, [], "the in-memory exporter is not used");
+      const lines = receiver
+        .output()
+        .split("\n")
+        .slice(1)
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { path: string; content_type: string; spans: { name: string; service: string }[] });
+      assert.ok(lines.length >= 1, `the receiver got nothing:\n${receiver.output()}`);
+      assert.ok(lines.every((line) => line.path === "/v1/traces" && line.content_type === "application/x-protobuf"));
+      const names = lines.flatMap((line) => line.spans.map((span) => span.name));
+      assert.ok(names.includes("author.create") && names.includes("POST /authors"), names.join(", "));
+      assert.ok(lines.flatMap((line) => line.spans).every((span) => span.service === "blog-api"));
+    } finally {
+      await receiver.stop();
+    }
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The browser of the end-to-end tests: Debian's Chromium, driven by playwright-core.
+ *
+ * Playwright's own browser download is not reachable from our machines, so the tests use
+ * the distribution's build at /usr/bin/chromium and install it with apt-get when it is
+ * missing (CI runs as root). Every launch gets a fresh profile directory, removed on close.
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { type BrowserContext, chromium } from "playwright-core";
+
+const run = promisify(execFile);
+
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Flags for a quiet, headless, sandbox-less Chromium that never calls home. */
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+let installing: Promise<void> | undefined;
+
+/** Installs Debian's chromium package unless /usr/bin/chromium exists. */
+export function ensureChromium(): Promise<void> {
+  if (existsSync(CHROMIUM)) return Promise.resolve();
+  installing ??= (async () => {
+    const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+    try {
+      await run("apt-get", ["update", "-qq"], { env, maxBuffer: 64 * 1024 * 1024 });
+      await run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], { env, maxBuffer: 64 * 1024 * 1024 });
+    } catch (error) {
+      const detail = (error as { stderr?: string }).stderr ?? String(error);
+      throw new Error(`could not install Chromium with apt-get (the browser tests need root and Debian's packages):\n${detail}`);
+    }
+    if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium, but ${CHROMIUM} is still missing`);
+  })().catch((error: unknown) => {
+    installing = undefined;
+    throw error;
+  });
+  return installing;
+}
+
+/** A browser with a fresh profile; closing it removes the profile. */
+export interface TestBrowser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/**
+ * Installs Chromium if needed and launches it headless with a fresh profile directory
+ * (Playwright passes it as `--user-data-dir`, which it only accepts this way).
+ */
+export async function launchChromium(options: { viewport?: { width: number; height: number } } = {}): Promise<TestBrowser> {
+  await ensureChromium();
+  const profile = await mkdtemp(join(tmpdir(), "codegen-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}

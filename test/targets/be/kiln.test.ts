@@ -1,0 +1,207 @@
+// kiln's config shapes (docs/migrating-from-kiln.md): fields per operation, `pk` in both
+// forms, `version` and `framework`, kiln's helper calls; kiln keys without effect parse and
+// are named in warnings at their paths, and `can` is refused rather than dropped.
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { describe, test } from "node:test";
+import { Jsonnet } from "@hanazuki/node-jsonnet";
+import { configIssuesOf } from "../../../src/codegen/index.js";
+import { kilnWarnings } from "../../../src/targets/be/config/kiln.js";
+import { CrudOptions, FilterConfig, OrderConfig, PaginateConfig, ProjectConfig } from "../../../src/targets/be/config/schema.js";
+
+const stdlibParent = fileURLToPath(new URL("../../../src/targets/be/jsonnet", import.meta.url));
+
+async function evaluate(code: string): Promise<any> {
+  return JSON.parse(await new Jsonnet().addJpath(stdlibParent).evaluateSnippet(code));
+}
+
+function issues(input: unknown): string[] {
+  const result = ProjectConfig.safeParse(input);
+  assert.equal(result.success, false, "expected the config to be rejected");
+  return configIssuesOf(result.error!).map((issue) => `${issue.path}: ${issue.message}`);
+}
+
+function parse(input: unknown): ProjectConfig {
+  const result = ProjectConfig.safeParse(input);
+  if (!result.success) assert.fail(JSON.stringify(configIssuesOf(result.error)));
+  return result.data;
+}
+
+const id = { name: "id", type: "uuid" };
+const title = { name: "title", type: "str" };
+const author = { name: "author", type: "nested", model: "blog.models.Author", fields: [id] };
+
+/** A kiln single-app config: no resource-level fields. */
+function kilnConfig(resource: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  return { version: "1", module: "blog", resources: [{ model: "blog.models.Article", ...resource }], ...extra };
+}
+
+describe("fields declared per operation", () => {
+  test("the read shape is the get and list fields together, get's first", () => {
+    const config = parse(kilnConfig({ operations: [{ name: "list", fields: [id, title] }, { name: "get", fields: [id, author] }] }));
+    assert.deepEqual(config.apps[0]!.config.resources[0]!.fields.map((field) => field.name), ["id", "title", "author"]);
+  });
+
+  test("a resource without reads answers with its key and its create and update fields", () => {
+    const config = parse(kilnConfig({ pk_type: "int", operations: [{ name: "create", fields: [title] }, { name: "update", fields: [title] }] }));
+    const fields = config.apps[0]!.config.resources[0]!.fields;
+    assert.deepEqual(fields.map((field) => [field.name, field.type]), [["id", "int"], ["title", "str"]]);
+  });
+
+  test("a field read with two types, a key typed unlike pk_type, and no fields at all are errors at the entry", () => {
+    assert.deepEqual(issues(kilnConfig({ operations: [{ name: "get", fields: [id, title] }, { name: "list", fields: [id, { name: "title", type: "int" }] }] })), [
+      'resources[0].operations[1].fields[1].type: "title" is str at operations[0].fields[1]: one resource reads a field with one type',
+    ]);
+    assert.deepEqual(issues(kilnConfig({ pk_type: "int", operations: [{ name: "get", fields: [id] }] })), [
+      'resources[0].operations[0].fields[0].type: the primary key "id" has pk_type "int": make them agree (set pk_type: "uuid" or change this type)',
+    ]);
+    assert.deepEqual(issues(kilnConfig({ operations: ["get", "delete"] })), [
+      "resources[0].fields: required: list the resource's fields, or give its get, list, create or update entries their own fields",
+    ]);
+    assert.deepEqual(issues(kilnConfig({ operations: [{ name: "get", fields: [{ name: "id", type: "uid" }] }] })).length, 1);
+  });
+
+  test("pk as kiln's { name, type } sets pk and pk_type; a second type is an error", () => {
+    const config = parse(kilnConfig({ pk: { name: "slug", type: "str" }, operations: [{ name: "get", fields: [{ name: "slug", type: "str" }] }] }));
+    const resource = config.apps[0]!.config.resources[0]!;
+    assert.deepEqual([resource.pk, resource.pk_type], ["slug", "str"]);
+    assert.deepEqual(issues(kilnConfig({ pk: { name: "id", type: "int" }, pk_type: "uuid", operations: [{ name: "get", fields: [id] }] }))[0], 'resources[0].pk_type: pk.type already says "int": give the type once');
+  });
+});
+
+describe("kiln keys", () => {
+  test("version and framework take kiln's only values", () => {
+    parse(kilnConfig({ operations: [{ name: "get", fields: [id] }] }, { framework: "fastapi" }));
+    assert.deepEqual(issues(kilnConfig({ operations: [{ name: "get", fields: [id] }] }, { version: "2", framework: "django" })), [
+      'version: the only config version is "1"',
+      'framework: codegen generates FastAPI only: "fastapi"',
+    ]);
+  });
+
+  test("keys without effect parse and are named in warnings; an action without target is one too", () => {
+    const raw = {
+      telemetry: { service_name: "blog" },
+      apps: [
+        {
+          prefix: "/blog",
+          config: {
+            version: "1",
+            module: "blog",
+            resources: [
+              {
+                model: "blog.models.Article",
+                trace: false,
+                // kiln's link names its label field too; codegen needs it (docs/migrating-from-kiln.md).
+                link: { name: "title", kind: "id_name" },
+                operations: [
+                  { name: "get", fields: [id, title], trace: false },
+                  { name: "list", fields: [id] },
+                  { name: "publish", type: "action", fn: "blog.actions.publish" },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+    };
+    parse(raw);
+    assert.deepEqual(kilnWarnings(raw).map((warning) => warning.path), [
+      "apps[0].config.resources[0].trace",
+      "apps[0].config.resources[0].operations[1].fields",
+      "apps[0].config.resources[0].operations[0].trace",
+      "apps[0].config.resources[0].operations[2]",
+    ]);
+    assert.match(kilnWarnings(raw)[0]!.message, /^ignored \(a kiln key\): with telemetry set, every handler has its span/);
+    assert.match(kilnWarnings(raw)[1]!.message, /this list also returns title$/);
+  });
+
+  test("can is refused: ignoring a guard would open the route", () => {
+    // Entry options are checked by their operation, after the project's schema.
+    const result = CrudOptions.safeParse({ name: "get", type: "get", fields: [id], can: "blog.perms.can_read" });
+    assert.equal(result.success, false);
+    assert.match(configIssuesOf(result.error!)[0]!.message, /^not supported: codegen has no per-operation permission guards/);
+  });
+});
+
+describe("kiln's helper calls", () => {
+  test("presets.action with kiln's arguments keeps kiln's require_auth default; ours with a target follows the cascade", async () => {
+    const entries = await evaluate(`
+      local resource = import 'be/resources/presets.libsonnet';
+      [
+        resource.action(name='publish', fn='blog.actions.publish'),
+        resource.action(name='ping', fn='blog.actions.ping', require_auth=false, status_code=202),
+        resource.action('archive', 'blog.actions.archive', true),
+        resource.action('tag', 'blog.actions.tag', 'instance'),
+        resource.instanceAction('feature', 'blog.actions.feature', opts={ require_auth: false }),
+      ]
+    `);
+    assert.deepEqual(entries, [
+      { name: "publish", type: "action", fn: "blog.actions.publish", require_auth: true },
+      { name: "ping", type: "action", fn: "blog.actions.ping", require_auth: false, status_code: 202 },
+      { name: "archive", type: "action", fn: "blog.actions.archive", require_auth: true },
+      { name: "tag", type: "action", fn: "blog.actions.tag", target: "instance" },
+      { name: "feature", type: "action", fn: "blog.actions.feature", target: "instance", require_auth: false },
+    ]);
+  });
+
+  test("kiln's early import path kiln/… reaches the same helpers as be/…", async () => {
+    for (const file of ["fields", "auth/jwt", "db/databases", "operations/list", "resources/presets"]) {
+      assert.deepEqual(
+        await evaluate(`std.objectFieldsAll(import 'kiln/${file}.libsonnet')`),
+        await evaluate(`std.objectFieldsAll(import 'be/${file}.libsonnet')`),
+        file,
+      );
+    }
+    assert.deepEqual(await evaluate(`(import 'kiln/fields.libsonnet').id('int')`), { name: "id", type: "int" });
+  });
+
+  test("fields.id, fields.timestamps and list.searchable", async () => {
+    const values = await evaluate(`
+      local fields = import 'be/fields.libsonnet';
+      local list = import 'be/operations/list.libsonnet';
+      [fields.id(), fields.id('int'), fields.timestamps(), list.searchable(fields=[fields.id()]), list.searchable([fields.id()], order={ fields: ['id'] })]
+    `);
+    assert.deepEqual(values, [
+      { name: "id", type: "uuid" },
+      { name: "id", type: "int" },
+      [{ name: "created_at", type: "datetime" }, { name: "updated_at", type: "datetime" }],
+      { name: "list", fields: [{ name: "id", type: "uuid" }] },
+      { name: "list", fields: [{ name: "id", type: "uuid" }], modifiers: [{ type: "order", fields: ["id"] }] },
+    ]);
+  });
+
+  test("list.searchable's filter, order and paginate are modifiers the list's modifier schemas accept", async () => {
+    const entry = await evaluate(`
+      (import 'be/operations/list.libsonnet').searchable(
+        filter={ fields: [{ name: 'title', values: 'free_text' }] }, order={ fields: ['title'], default: 'title' }, paginate={ mode: 'offset' },
+      )
+    `);
+    assert.deepEqual(entry.modifiers.map((modifier: { type: string }) => modifier.type), ["filter", "order", "paginate"]);
+    for (const [schema, modifier] of [[FilterConfig, entry.modifiers[0]], [OrderConfig, entry.modifiers[1]], [PaginateConfig, entry.modifiers[2]]] as const) {
+      const result = schema.safeParse(modifier);
+      assert.ok(result.success, JSON.stringify(result.error?.issues));
+    }
+    assert.equal(parse(kilnConfig({ operations: ["get", { ...entry, fields: [id, title] }] })).apps[0]!.config.resources[0]!.operations[1]!.modifiers?.length, 3);
+  });
+});
+
+describe("kiln's auth keys", () => {
+  const auth = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify_credentials" };
+  const app = { module: "blog", resources: [{ model: "blog.models.Article", operations: [{ name: "get", fields: [id] }] }] };
+
+  test("sources: ['bearer'] is what codegen does; cookie settings are ignored with a warning", () => {
+    const raw = { ...app, auth: { ...auth, sources: ["bearer"], cookie_secure: false } };
+    parse(raw);
+    assert.deepEqual(kilnWarnings(raw).map((warning) => warning.path), ["auth.cookie_secure"]);
+  });
+
+  test("a cookie transport, kiln's own login types and a session store are refused", () => {
+    assert.deepEqual(
+      issues({ ...app, auth: { ...auth, sources: ["bearer", "cookie"], validate_fn: "blog.auth.validate", session_store: "blog.auth.store" } }).map(
+        (issue) => issue.split(":")[0],
+      ),
+      ["auth.sources[1]", "auth.validate_fn", "auth.session_store"],
+    );
+  });
+});

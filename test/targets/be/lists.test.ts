@@ -1,0 +1,117 @@
+// Lists through the real pipeline (config → engine → renderers), checked on the generated
+// text: what each modifier adds and only then (the search route, discovery, indexes),
+// that modifiers amend the list whatever their order, auth on the search route, and
+// representations with their own loaders.
+
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { type GeneratedFile, type Target, discoverTargets, planGeneration } from "../../../src/codegen/index.js";
+import { flatPython } from "../../helpers/flat-python.js";
+
+let dir: string;
+let be: Target;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "codegen-be-lists-"));
+  be = (await discoverTargets()).find((target) => target.name === "be")!;
+});
+after(() => rm(dir, { recursive: true, force: true }));
+
+const author = {
+  model: "shop.models.Author",
+  fields: [
+    { name: "id", type: "uuid" },
+    { name: "name", type: "str" },
+  ],
+  link: { name: "name" },
+  search: { fields: ["name"] },
+  operations: ["get", "list"],
+};
+
+const article = (list: object | string, extra: object = {}) => ({
+  model: "shop.models.Article",
+  fields: [
+    { name: "id", type: "uuid" },
+    { name: "title", type: "str" },
+    { name: "rating", type: "float", nullable: true },
+    { name: "author_id", type: "uuid" },
+    { name: "author", type: "link", references: "author" },
+  ],
+  operations: ["get", list],
+  ...extra,
+});
+
+const filter = { type: "filter", fields: [{ name: "title", values: "free_text" }, { name: "author_id", values: "ref", ref_resource: "author" }] };
+const order = { type: "order", fields: ["rating"], default: "rating", default_dir: "desc" };
+
+async function files(config: object): Promise<Map<string, string>> {
+  const configFile = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(configFile, JSON.stringify(config));
+  const result = await planGeneration({ target: be, configFile, outDir: join(dir, "out") });
+  // Matched whatever the layout: each bracketed construct on one line.
+  return new Map(result.files.map((file: GeneratedFile) => [file.path, flatPython(file.content)]));
+}
+
+describe("list modifiers", () => {
+  test("a plain list has a query model refusing unknown parameters, and no search route, discovery or indexes", async () => {
+    const generated = await files({ module: "store", resources: [{ ...author, search: undefined }, article("list")] });
+    const routes = generated.get("store/routes/article.py")!;
+    assert.match(generated.get("store/schemas/article.py")!, /class ArticleListQuery\(BaseModel\):[\s\S]*model_config = ConfigDict\(extra="forbid"\)/);
+    assert.match(routes, /_LIST_ORDER = Ordering\(Article\.id\)/);
+    assert.doesNotMatch(routes, /@router\.post\("\/search"/);
+    assert.equal(generated.has("discovery.py"), false);
+    assert.equal(generated.has("indexes.py"), false);
+  });
+
+  test("modifiers amend the list in any order: filters, the search route, the order, discovery and indexes", async () => {
+    for (const modifiers of [[filter, order], [order, filter]]) {
+      const generated = await files({ module: "store", resources: [author, article({ name: "list", modifiers })] });
+      const routes = generated.get("store/routes/article.py")!;
+      assert.match(routes, /@router\.post\(\s*"\/search",\s*operation_id="searchArticles",/);
+      assert.match(routes, /_LIST_ORDER = Ordering\(Article\.id, \{"rating": Article\.rating\}, nullable=\("rating",\), default=\("-rating",\)\)/);
+      assert.match(routes, /_LIST_FILTERS = \{"title": Article\.title, "author_id": Article\.author_id\}/);
+      const schemas = generated.get("store/schemas/article.py")!;
+      assert.match(schemas, /author_id__in: Annotated\[list\[uuid\.UUID\], CommaSeparated\] \| None = None/);
+      assert.match(schemas, /ArticleFilter = Annotated\[Annotated\[ArticleAllOf, Tag\("and"\)\]/);
+      assert.match(generated.get("discovery.py")!, /RefSource\("author", _AUTHOR_ROWS\)/);
+      assert.match(generated.get("indexes.py")!, /Index\("ix_article_author_id", Article\.author_id\)/);
+      assert.match(generated.get("indexes.py")!, /Index\("ix_article_rating_id", Article\.rating, Article\.id\)/);
+      assert.match(generated.get("store/routes/__init__.py")!, /router\.include_router\(discovery_router\)/);
+    }
+  });
+
+  test("the search route and discovery require the user the list requires", async () => {
+    const auth = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "shop.auth.verify" };
+    const open = await files({ module: "store", auth, resources: [author, article({ name: "list", modifiers: [filter], require_auth: false })] });
+    assert.match(open.get("store/routes/article.py")!, /async def search_articles\(body: ArticleSearch, session: SessionDep\)/);
+    const closed = await files({ module: "store", auth, resources: [author, article({ name: "list", modifiers: [filter] })] });
+    assert.match(closed.get("store/routes/article.py")!, /async def search_articles\(body: ArticleSearch, session: SessionDep, current_user: CurrentUser\)/);
+    assert.match(closed.get("discovery.py")!, /async def list_filters\(current_user: CurrentUser\)/);
+  });
+
+  test("link fields load their relationship and serialize through the target's link", async () => {
+    const generated = await files({ module: "store", resources: [author, article("list")] });
+    assert.match(generated.get("store/serializers/article.py")!, /author=to_author_link\(article\.author\)/);
+    assert.match(generated.get("store/routes/article.py")!, /_READ_OPTIONS = \(joinedload\(Article\.author\),\)/);
+    assert.match(generated.get("store/schemas/author.py")!, /class AuthorLink\(BaseModel\):[\s\S]*type: Literal\["author"\]\n    id: uuid\.UUID\n    label: str/);
+  });
+
+  test("representations answer with their own schema, loaded by their own options", async () => {
+    const representations = [
+      { name: "summary", fields: [{ name: "id", type: "uuid" }, { name: "title", type: "str" }] },
+      { name: "card", builder: "shop.cards.article_card" },
+    ];
+    const generated = await files({
+      module: "store",
+      resources: [author, article({ name: "list", representation: "summary" }, { representations, operations: ["get", { name: "list", representation: "summary" }, { name: "update", representation: "card" }] })],
+    });
+    const routes = generated.get("store/routes/article.py")!;
+    assert.match(routes, /-> Page\[ArticleSummary\]:/);
+    assert.match(routes, /async def update_article\(.*\) -> Any:/);
+    assert.match(routes, /result = article_card\(await _load_article\(session, article\.id\)\)/);
+    assert.match(generated.get("store/schemas/article.py")!, /class ArticleSummary\(BaseModel\):/);
+  });
+});

@@ -1,0 +1,159 @@
+"""Rate limits counted in a real PostgreSQL: exact under concurrency, headers, keys."""
+
+import asyncio
+import uuid
+from collections.abc import Callable
+
+import pytest
+from fastapi import Depends, FastAPI, Request
+from httpx import ASGITransport, AsyncClient
+from runtime.rate_limit import (
+    ClientAddress,
+    ClientKey,
+    Limit,
+    RateLimit,
+    parse_limits,
+    user_key,
+)
+from runtime.responses import error_responses
+from sqlalchemy.ext.asyncio import AsyncEngine
+from starlette.datastructures import Headers
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+def test_parse_limits_orders_windows_and_rejects_bad_specs() -> None:
+    assert parse_limits("1000/hour; 5/second") == (Limit(5, 1), Limit(1000, 3600))
+    assert parse_limits("3/minutes") == (Limit(3, 60),)
+    for bad in ("5", "five/minute", "0/minute", "5/week", "1/minute;2/minute"):
+        with pytest.raises(ValueError):
+            parse_limits(bad)
+
+
+def _request(peer: str, forwarded: str | None = None) -> Request:
+    headers = Headers({"x-forwarded-for": forwarded} if forwarded else {})
+    return Request({"type": "http", "client": (peer, 1234), "headers": headers.raw})
+
+
+def test_client_address_trusts_forwarded_for_only_from_trusted_proxies() -> None:
+    direct = ClientAddress()
+    assert direct(_request("203.0.113.9", "198.51.100.1")) == "203.0.113.9"
+    proxied = ClientAddress(["10.0.0.0/8"])
+    # The client may send any X-Forwarded-For; only hops added by trusted proxies count.
+    request = _request("10.0.0.2", "1.2.3.4, 198.51.100.7, 10.0.0.3")
+    assert proxied(request) == "198.51.100.7"
+    assert proxied(_request("203.0.113.9", "198.51.100.7")) == "203.0.113.9"
+    assert proxied(_request("10.0.0.2")) == "10.0.0.2"
+
+
+def test_user_key_prefers_subject_then_id() -> None:
+    class Subject:
+        subject = "ada"
+
+    class Row:
+        id = 7
+
+    assert (user_key(Subject()), user_key(Row()), user_key("x")) == ("ada", "7", "x")
+
+
+def _app(limit: RateLimit, *extra: Callable[..., object]) -> FastAPI:
+    app = FastAPI()
+
+    @app.get("/", dependencies=[Depends(limit)], responses=error_responses(429))
+    async def index() -> dict[str, bool]:
+        return {"ok": True}
+
+    for dependency in extra:
+
+        @app.get("/user", dependencies=[Depends(dependency)])
+        async def user() -> dict[str, bool]:
+            return {"ok": True}
+
+    return app
+
+
+def _client(app: FastAPI, peer: str = "192.0.2.1") -> AsyncClient:
+    transport = ASGITransport(app=app, client=(peer, 5000))
+    return AsyncClient(transport=transport, base_url="http://test")
+
+
+def _limit(
+    engine: AsyncEngine,
+    name: str,
+    limits: str,
+    key: ClientKey | None = None,
+    headers: bool = True,
+) -> RateLimit:
+    """A limit under a name of its own (the tests share one database's counters),
+    keyed by the client's address unless ``key`` says otherwise."""
+    return RateLimit(
+        f"{name}-{uuid.uuid4()}",
+        limits,
+        key=key or ClientAddress(),
+        engine=lambda: engine,
+        headers=headers,
+    )
+
+
+async def test_exactly_the_limit_passes_under_concurrency(engine: AsyncEngine) -> None:
+    limit = _limit(engine, "concurrent", "5/minute")
+    async with _client(_app(limit)) as client:
+        responses = await asyncio.gather(*(client.get("/") for _ in range(20)))
+    codes = sorted(response.status_code for response in responses)
+    assert codes == [200] * 5 + [429] * 15
+    refused = next(r for r in responses if r.status_code == 429)
+    assert 1 <= int(refused.headers["retry-after"]) <= 60
+    assert refused.headers["ratelimit-policy"] == '"60s";q=5;w=60'
+    assert refused.headers["ratelimit"].startswith('"60s";r=0;t=')
+    passed = [r.headers["ratelimit"] for r in responses if r.status_code == 200]
+    assert sorted(h.split(";")[1] for h in passed) == [f"r={n}" for n in range(5)]
+
+
+async def test_keys_are_counted_apart_and_a_window_restarts(
+    engine: AsyncEngine,
+) -> None:
+    limit = _limit(engine, "window", "2/second", headers=False)
+    app = _app(limit)
+    async with _client(app, "192.0.2.1") as first, _client(app, "192.0.2.2") as second:
+        assert [(await first.get("/")).status_code for _ in range(3)] == [200, 200, 429]
+        other = await second.get("/")
+        assert other.status_code == 200
+        assert "ratelimit" not in other.headers  # headers=False: only on a 429
+        await asyncio.sleep(1.1)
+        assert (await first.get("/")).status_code == 200
+
+
+async def test_several_windows_count_in_one_statement(engine: AsyncEngine) -> None:
+    limit = _limit(engine, "multi", "3/second;4/hour")
+    async with _client(_app(limit)) as client:
+        codes = [(await client.get("/")).status_code for _ in range(3)]
+        await asyncio.sleep(1.1)
+        later = [await client.get("/") for _ in range(2)]
+    assert codes == [200, 200, 200]
+    assert [r.status_code for r in later] == [200, 429]
+    assert later[1].headers["ratelimit"].startswith('"3600s";r=0;')
+    assert later[1].headers["ratelimit-policy"] == '"1s";q=3;w=1, "3600s";q=4;w=3600'
+
+
+async def test_a_key_of_none_is_not_limited_and_per_user_keys_by_user(
+    engine: AsyncEngine,
+) -> None:
+    unlimited = _limit(engine, "none", "1/minute", key=lambda _: None)
+
+    class User:
+        def __init__(self, subject: str) -> None:
+            self.subject = subject
+
+    def current_user(request: Request) -> User:
+        return User(request.headers["x-user"])
+
+    per_user = _limit(engine, "user", "1/minute")
+    async with _client(_app(unlimited, per_user.per_user(current_user))) as client:
+        assert [(await client.get("/")).status_code for _ in range(3)] == [200] * 3
+        ada = [
+            (await client.get("/user", headers={"x-user": "ada"})).status_code
+            for _ in range(2)
+        ]
+        bob = await client.get("/user", headers={"x-user": "bob"})
+    assert ada == [200, 429]
+    assert bob.status_code == 200

@@ -1,0 +1,211 @@
+// The pages' model, read from the blog backend's saved OpenAPI document: resources found by
+// the HTTP conventions, keys, titles, columns, references and nested links; the config's
+// presentation keys; every mistake reported at its config path; and user text escaped.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { buildFiles, discoverTargets } from "../../../src/codegen/index.js";
+import { ProjectConfig } from "../../../src/targets/fe/config.js";
+import { jsxAttr, jsxText } from "../../../src/targets/fe/pages/code.js";
+import { clientName, sentence } from "../../../src/targets/fe/pages/model.js";
+import { assertIssues, parse } from "../../helpers/schema.js";
+import { repoRoot } from "../../helpers/user-project.js";
+
+const BLOG = readFileSync(join(repoRoot, "test", "targets", "fe", "configs", "blog.openapi.json"), "utf8");
+const base = { input: "openapi.json", tanstack_query: true };
+
+function model(pages: Record<string, unknown> = {}, openapi = BLOG) {
+  return parse(ProjectConfig, { ...base, pages: { openapi, ...pages } }).pages_model!;
+}
+
+/** The blog document with `change` applied. */
+function changed(change: (document: any) => void): string {
+  const document = JSON.parse(BLOG);
+  change(document);
+  return JSON.stringify(document);
+}
+
+describe("the pages' model of the blog document", () => {
+  const blog = model();
+  const resource = (key: string) => blog.resources.find((candidate) => candidate.key === key)!;
+
+  test("finds every resource, in the document's order, with its operations", () => {
+    assert.deepEqual(blog.resources.map((candidate) => candidate.key), ["authors", "articles", "tags", "comments", "categories"]);
+    const articles = resource("articles");
+    assert.deepEqual(
+      [articles.list?.fn, articles.get?.fn, articles.create?.fn, articles.update?.fn, articles.delete?.fn],
+      ["listArticles", "getArticle", "createArticle", "updateArticle", "deleteArticle"],
+    );
+    assert.deepEqual(
+      articles.actions.map((action) => [action.fn, action.target, action.params?.bodyType ?? null]),
+      [
+        ["publishArticle", "instance", null],
+        ["scheduleArticle", "instance", "ScheduleArticleParams"],
+        ["tagArticle", "instance", "TagArticleParams"],
+        ["archiveStaleArticles", "collection", "ArchiveStaleArticlesParams"],
+        ["countWords", "collection", "CountWordsParams"],
+        ["reviewArticle", "instance", null],
+      ],
+    );
+    assert.equal(articles.list!.secured, false, "anyone may list articles (config/auth.jsonnet)");
+    assert.equal(articles.create!.secured, true);
+    assert.equal(blog.tokenFn, "issueAccessTokenAuthTokenPost");
+    assert.equal(blog.title, "Blog");
+  });
+
+  test("a POST answering with the list's page is the list's search, not an action", () => {
+    const withSearch = changed((document) => {
+      const list = document.paths["/articles"].get;
+      document.paths["/articles/search"] = { post: { operationId: "searchArticles", responses: { 200: list.responses["200"] } } };
+    });
+    const actions = model({}, withSearch).resources.find((candidate) => candidate.key === "articles")!.actions;
+    assert.equal(actions.some((action) => action.fn === "searchArticles"), false);
+    assert.equal(actions.length, 6);
+  });
+
+  test("a list answering with a shape of its own, paged by offset: its type, its columns, its paging", () => {
+    const summary = changed((document) => {
+      const read = document.components.schemas.ArticleRead.properties;
+      document.components.schemas.ArticleSummary = { type: "object", properties: { id: read.id, title: read.title, author: read.author, rating: read.rating } };
+      document.components.schemas.Page_ArticleSummary_ = {
+        type: "object",
+        properties: { items: { type: "array", items: { $ref: "#/components/schemas/ArticleSummary" } }, next_offset: { anyOf: [{ type: "integer" }, { type: "null" }] } },
+      };
+      document.paths["/articles"].get.responses["200"].content["application/json"].schema.$ref = "#/components/schemas/Page_ArticleSummary_";
+      document.paths["/articles"].get.parameters[0].schema = { type: "integer", maximum: 40, default: 20 };
+    });
+    const articles = (pages: Record<string, unknown>) => model(pages, summary).resources.find((candidate) => candidate.key === "articles")!.list!;
+    const list = articles({});
+    assert.deepEqual([list.itemType, list.paging, list.pageSize, list.maxLimit], ["ArticleSummary", "offset", 20, 40]);
+    assert.deepEqual(list.columns.map((field) => field.name), ["title", "author", "rating"]);
+    // Configured columns are read fields: those the summary lacks are left out.
+    const configured = articles({ resources: { articles: { columns: ["rating", "body", "title"] } } });
+    assert.deepEqual(configured.columns.map((field) => field.name), ["rating", "title"]);
+  });
+
+  test("keeps the order of each schema's properties (importstr, not import)", () => {
+    assert.deepEqual(resource("articles").create!.fields.map((field) => field.name), [
+      "title", "body", "published", "published_at", "publish_on", "word_count", "rating", "extra", "author_id",
+    ]);
+  });
+
+  test("names, keys, titles and default columns", () => {
+    const articles = resource("articles");
+    assert.deepEqual([articles.pascal, articles.label, articles.plural, articles.keyField, articles.keyKind, articles.titleField], ["Article", "Article", "Articles", "id", "uuid", "title"]);
+    assert.deepEqual(articles.list!.columns.map((field) => field.name), ["title", "body", "published", "published_at", "publish_on", "word_count"]);
+    assert.deepEqual([resource("tags").keyKind, resource("tags").keyField], ["int", "id"]);
+    // No `id`: the first field of the key's type; a title among the usual names.
+    assert.deepEqual([resource("categories").keyField, resource("categories").titleField], ["slug", "title"]);
+    assert.equal(resource("comments").titleField, "body", "the first text field when no usual name is there");
+  });
+
+  test("references by convention, nested objects linked to their resources", () => {
+    const field = (key: string, name: string) => resource(key).readFields.find((candidate) => candidate.name === name)!;
+    assert.equal(field("articles", "author_id").references, "authors");
+    assert.equal(field("articles", "author_id").label, "Author");
+    assert.equal(field("comments", "article_id").references, "articles");
+    assert.deepEqual([field("articles", "author").link, field("articles", "tags").link, field("articles", "comments").link], ["authors", "tags", "comments"]);
+    const tagId = resource("articles").actions.find((action) => action.fn === "tagArticle")!.params!.fields[0]!;
+    assert.deepEqual([tagId.name, tagId.references], ["tag_id", "tags"]);
+  });
+
+  test("the document's x-pk and x-references come before the conventions", () => {
+    const document = changed((doc) => {
+      doc.components.schemas.CategoryRead["x-pk"] = "title";
+      doc.components.schemas.ArticleCreate.properties.author_id["x-references"] = "comments";
+    });
+    const withHints = model({}, document);
+    assert.equal(withHints.resources.find((candidate) => candidate.key === "categories")!.keyField, "title");
+    const create = withHints.resources.find((candidate) => candidate.key === "articles")!.create!;
+    assert.equal(create.fields.find((field) => field.name === "author_id")!.references, "comments");
+  });
+
+  test("the config's presentation keys", () => {
+    const custom = model({
+      title: "Editorial",
+      navigation: ["tags", "articles"],
+      resources: {
+        articles: { label: "Story", plural: "Stories", title_field: "body", columns: ["author", "title"], page_size: 5, fields: { author_id: { label: "Writer" }, body: { multiline: true } } },
+        comments: { fields: { article_id: { references: null } } },
+      },
+    });
+    assert.equal(custom.title, "Editorial");
+    assert.deepEqual(custom.navigation.map((candidate) => candidate.key), ["tags", "articles"]);
+    const articles = custom.resources.find((candidate) => candidate.key === "articles")!;
+    assert.deepEqual([articles.label, articles.plural, articles.titleField, articles.list!.pageSize], ["Story", "Stories", "body", 5]);
+    assert.deepEqual(articles.list!.columns.map((field) => field.name), ["author", "title"]);
+    assert.equal(articles.create!.fields.find((field) => field.name === "author_id")!.label, "Writer");
+    assert.equal(articles.create!.fields.find((field) => field.name === "body")!.multiline, true);
+    const comments = custom.resources.find((candidate) => candidate.key === "comments")!;
+    assert.equal(comments.readFields.find((field) => field.name === "article_id")!.references, undefined);
+  });
+});
+
+describe("pages config errors", () => {
+  test("every mistake at its path", () => {
+    assertIssues(ProjectConfig, { ...base, pages: { openapi: BLOG, navigation: ["articles", "posts"], resources: { posts: {}, articles: { columns: ["title", "summary"], key: "uuid", title_field: "headline", fields: { author_id: { references: "writers" }, nope: {} } } } } }, [
+      { path: "pages.resources.posts", message: 'no resource at /posts in the OpenAPI document; known resources: "authors", "articles", "tags", "comments", "categories"' },
+      { path: "pages.resources.articles.fields.nope", message: 'no field "nope" in the schemas of /articles' },
+      { path: "pages.resources.articles.key", message: 'the read schema ArticleRead has no field "uuid"; set key' },
+      { path: "pages.resources.articles.title_field", message: 'the read schema ArticleRead has no field "headline"' },
+      { path: "pages.resources.articles.columns[1]", message: 'the read schema ArticleRead has no field "summary"' },
+      { path: "pages.navigation[1]", message: 'no resource at /posts in the OpenAPI document; known resources: "authors", "articles", "tags", "comments", "categories"' },
+      { path: "pages.resources.articles.fields.author_id.references", message: 'no resource at /writers in the OpenAPI document; known resources: "authors", "articles", "tags", "comments", "categories"' },
+    ]);
+  });
+
+  test("the document: text, JSON, OpenAPI 3", () => {
+    assertIssues(ProjectConfig, { ...base, pages: { openapi: JSON.parse(BLOG) } }, [
+      { path: "pages.openapi", message: "must be the document's text: importstr '../openapi.json' (not import)" },
+    ]);
+    const notJson = ProjectConfig.safeParse({ ...base, pages: { openapi: "{ nope" } });
+    assert.deepEqual(notJson.error?.issues.map((issue) => [issue.path.join("."), issue.message.split(":")[0]]), [["pages.openapi", "is not JSON"]]);
+    assertIssues(ProjectConfig, { ...base, pages: { openapi: JSON.stringify({ swagger: "2.0", info: { title: "x" }, paths: {} }) } }, [
+      { path: "pages.openapi.openapi", message: "Invalid input: expected string, received undefined" },
+    ]);
+    assertIssues(ProjectConfig, { ...base, pages: { openapi: changed((doc) => (doc.components.schemas.ArticleRead.properties.title = { anyOf: [{ type: "string" }, { type: "integer" }] })) } }, [
+      { path: "pages.openapi.components.schemas.ArticleRead.properties.title", message: "a field of several types cannot be shown or edited by the pages" },
+    ]);
+  });
+
+  test("pages need TanStack Query, the fetch client and a client inside src/", () => {
+    assertIssues(ProjectConfig, { input: "openapi.json", client: "@hey-api/client-axios", output: "client", pages: { openapi: BLOG } }, [
+      { path: "tanstack_query", message: "must be true with pages: the pages call the backend through the TanStack Query helpers" },
+      { path: "client", message: 'must be "@hey-api/client-fetch" with pages' },
+      { path: "output", message: 'must be a directory inside src/ with pages, like "src/client"' },
+    ]);
+  });
+});
+
+describe("names and text in generated code", () => {
+  test("client names follow openapi-ts", () => {
+    assert.equal(clientName("listArticles"), "listArticles");
+    assert.equal(clientName("issue_access_token_auth_token_post"), "issueAccessTokenAuthTokenPost");
+    assert.equal(clientName("Page_ArticleRead_", true), "PageArticleRead");
+    assert.equal(sentence("published_at"), "Published at");
+    assert.equal(sentence("StockMovement"), "Stock movement");
+  });
+
+  test("JSX text and attributes: as written when JSX reads them back unchanged, else a string literal", () => {
+    assert.equal(jsxText("New article"), "New article");
+    assert.equal(jsxText('Say "hi" {x} <b> & co'), '{"Say \\"hi\\" {x} <b> & co"}');
+    assert.equal(jsxText(" padded"), '{" padded"}');
+    assert.equal(jsxAttr("label", "It's {ok} <fine>"), 'label="It\'s {ok} <fine>"');
+    assert.equal(jsxAttr("label", 'A "quote" & more'), 'label={"A \\"quote\\" & more"}');
+  });
+
+  test("labels with quotes, braces and tags reach the pages escaped", async () => {
+    const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
+    const label = 'Posts "quoted" {braced} <b> & co */';
+    const config = parse(ProjectConfig, { ...base, pages: { openapi: BLOG, resources: { articles: { plural: label } } } });
+    const files = await buildFiles(fe, config);
+    const list = files.find((file) => file.path === "src/generated/articles/ArticleList.tsx")!.content;
+    // A string literal (prettier picks the quotes), and a comment that stays one.
+    assert.ok(list.includes(`<h1>{'Posts "quoted" {braced} <b> & co */'}</h1>`), list);
+    assert.ok(list.includes('/** Posts "quoted" {braced} <b> & co *\\/, a page at a time'), list);
+    const routes = files.find((file) => file.path === "src/generated/routes.tsx")!.content;
+    assert.ok(routes.includes(`label: '${label}'`), routes);
+  });
+});
