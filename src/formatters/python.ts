@@ -70,7 +70,7 @@ export const pythonImports: ImportFormatter = (collector: ImportCollector, optio
       ...bare.sort(compareModules).map((module) => `import ${module}`),
       ...from
         .sort(([a], [b]) => compareModules(a, b))
-        .map(([module, names]) => fromLine(module, names.sort(compareNames))),
+        .flatMap(([module, names]) => fromStatements(module, names)),
     ];
     blocks.push(lines.join("\n"));
   }
@@ -85,6 +85,20 @@ function classify(module: string, firstParty: readonly string[]): Section {
   // `_thread`, `_collections_abc` and friends are private stdlib modules.
   if (STDLIB.has(top) || (top.startsWith("_") && !top.startsWith("__"))) return Section.Stdlib;
   return Section.ThirdParty;
+}
+
+/**
+ * The from-import statements of `module`: the plain names in one, and each `name as alias`
+ * in one of its own (isort's default, `combine_as_imports` off), ordered by their first name.
+ */
+function fromStatements(module: string, names: readonly string[]): string[] {
+  const plain = names.filter((name) => !name.includes(" as ")).sort(compareNames);
+  const statements: { key: string; names: string[] }[] = names.filter((name) => name.includes(" as ")).map((name) => ({ key: name, names: [name] }));
+  if (plain.length > 0) statements.push({ key: plain[0]!, names: plain });
+  // `Tag` before `Tag as TagModel`: the bare name compares first on ties.
+  const imported = (key: string) => key.split(" as ")[0]!;
+  statements.sort((a, b) => compareNames(imported(a.key), imported(b.key)) || Number(a.key.includes(" as ")) - Number(b.key.includes(" as ")) || naturalCompare(a.key, b.key));
+  return statements.map((statement) => fromLine(module, statement.names));
 }
 
 function fromLine(module: string, names: string[]): string {

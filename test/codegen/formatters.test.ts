@@ -68,6 +68,19 @@ describe("pythonImports", () => {
     assert.equal(pythonImports(imports, {}), "from pkg import *, MAX_SIZE, A, Model, b_value, helper");
   });
 
+  it("writes each aliased name in a statement of its own, ordered as ruff's isort orders them", () => {
+    const imports = new ImportCollector().addFrom("blog.models", "Zed", "Tag as TagModel", "Tag", "Page as PageModel", "Author as AuthorModel");
+    assert.equal(
+      pythonImports(imports, {}),
+      [
+        "from blog.models import Author as AuthorModel",
+        "from blog.models import Page as PageModel",
+        "from blog.models import Tag, Zed",
+        "from blog.models import Tag as TagModel",
+      ].join("\n"),
+    );
+  });
+
   it("keeps an 88-character from-import on one line and wraps a longer one", () => {
     const fits = new ImportCollector().addFrom("m", "x".repeat(74));
     assert.equal(pythonImports(fits, {}), `from m import ${"x".repeat(74)}`);

@@ -8,16 +8,16 @@ import { pluralize } from "./config/schema.js";
 import { scalarAnnotation } from "./python/annotations.js";
 
 /**
- * Class names the generated modules that also import models (routes, serializers,
- * `discovery.py`, `indexes.py`) import for themselves. A model class named like one (a
+ * Class names the generated modules that also import models (routes, schemas,
+ * serializers, `discovery.py`, `indexes.py`) import for themselves. A model class named like one (a
  * model `Page`, `CurrentUser`) is imported under an alias there (`Page as PageModel`) or
  * spelled with its module. Only PascalCase names: a model class name is one.
  * test/targets/be/names.test.ts checks the golden trees' imports against it.
  */
 export const GENERATED_NAMES: ReadonlySet<string> = new Set([
-  // fastapi, typing, sqlalchemy
-  "APIRouter", "Annotated", "Any", "AsyncSession", "Body", "ColumnElement", "Depends", "HTTPException", "Index", "Literal", "MISSING", "Path",
-  "Query", "Request", "Response",
+  // fastapi, typing, sqlalchemy, pydantic
+  "APIRouter", "Annotated", "Any", "AsyncSession", "BaseModel", "Body", "ColumnElement", "ConfigDict", "Depends", "Field", "HTTPException", "Index",
+  "Literal", "MISSING", "Path", "Query", "Request", "Response", "Tag",
   // the project's own modules: auth, db, runtime
   "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
   "DbJson", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion",

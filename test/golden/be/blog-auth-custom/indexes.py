@@ -8,8 +8,9 @@ them; create the extensions first), or with ``create_extensions`` and
 
 from sqlalchemy import Index
 
+import blog.models
 from blog.api.runtime.search import FullTextSearch, TrigramSearch
-from blog.models import Article, Author, Category, Comment, Tag
+from blog.models import Article, Author, Category, Comment
 
 # Extensions the indexes and searches need: create them before the indexes.
 EXTENSIONS = ("pg_trgm",)
@@ -36,7 +37,7 @@ INDEXES = (
         "ix_article_search"
     ),
     # GET /tags?order_by=name (either direction), and its keyset pages
-    Index("ix_tag_name_id", Tag.name, Tag.id),
+    Index("ix_tag_name_id", blog.models.Tag.name, blog.models.Tag.id),
     # GET /comments?order_by=created_at (either direction), and its keyset pages
     Index("ix_comment_created_at_id", Comment.created_at, Comment.id),
     # GET /comments?article_id=… (a key of article)

@@ -54,10 +54,11 @@ def get_sessionmaker() -> async_sessionmaker[AsyncSession]:
 
 
 async def get_session() -> AsyncIterator[AsyncSession]:
-    """FastAPI dependency: one session per request, closed (and rolled back if uncommitted) after it.
+    """FastAPI dependency: one session per request, closed after it.
 
-    A connection lost during the request (a database restart) cannot be rolled back; it
-    is discarded, and the answer the request already has stands.
+    Closing rolls back what was not committed. A connection lost during the request (a
+    database restart) cannot be rolled back; it is discarded, and the answer the
+    request already has stands.
     """
     session = get_sessionmaker()()
     try:

@@ -16,7 +16,7 @@ from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.values import column_rules
-from blog.models import Tag
+from blog.models import Tag as TagModel
 
 router = APIRouter(prefix="/tags", tags=["tags"])
 
@@ -27,10 +27,12 @@ def _not_found(pk: int) -> HTTPException:
     )
 
 
-async def _load_tag(session: AsyncSession, pk: int) -> Tag:
+async def _load_tag(session: AsyncSession, pk: int) -> TagModel:
     """Read tag *pk* afresh, or raise 404."""
     tag = await session.scalar(
-        select(Tag).where(Tag.id == pk).execution_options(populate_existing=True)
+        select(TagModel)
+        .where(TagModel.id == pk)
+        .execution_options(populate_existing=True)
     )
     if tag is None:
         raise _not_found(pk)
@@ -41,7 +43,7 @@ async def _load_tag(session: AsyncSession, pk: int) -> Tag:
     "/{pk:int}", operation_id="getTag", responses=error_responses(401, 404, 503)
 )
 async def get_tag(
-    pk: Annotated[int, column_rules(Tag.id)],
+    pk: Annotated[int, column_rules(TagModel.id)],
     session: SessionDep,
     current_user: CurrentUser,
 ) -> TagRead:
@@ -50,7 +52,7 @@ async def get_tag(
 
 
 # The order of ``GET /tags``.
-_LIST_ORDER = Ordering(Tag.id, {"name": Tag.name}, default=("name",))
+_LIST_ORDER = Ordering(TagModel.id, {"name": TagModel.name}, default=("name",))
 
 
 @router.get("", operation_id="listTags", responses=error_responses(401, 503))
@@ -60,7 +62,7 @@ async def list_tags(
     current_user: CurrentUser,
 ) -> Page[TagRead]:
     """List tags ordered by ``order_by`` (default: name), one page at a time."""
-    statement = select(Tag)
+    statement = select(TagModel)
     keys = _LIST_ORDER.keys(query.order_by)
     tags, next_cursor = await keyset_page(
         session, statement, keys, limit=query.limit, cursor=query.cursor
@@ -85,7 +87,7 @@ async def create_tag(
 ) -> TagRead:
     """Create a tag; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    tag = Tag(**body.model_dump())
+    tag = TagModel(**body.model_dump())
     session.add(tag)
     await session.flush()
     result = to_tag_read(tag)
@@ -102,13 +104,13 @@ async def create_tag(
     responses=error_responses(400, 401, 404, 409, 413, 503),
 )
 async def update_tag(
-    pk: Annotated[int, column_rules(Tag.id)],
+    pk: Annotated[int, column_rules(TagModel.id)],
     body: TagUpdate,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> TagRead:
     """Change the fields sent in the body; the others keep their values."""
-    tag = await session.get(Tag, pk)
+    tag = await session.get(TagModel, pk)
     if tag is None:
         raise _not_found(pk)
     for name, value in body.model_dump(exclude_unset=True).items():
@@ -126,12 +128,14 @@ async def update_tag(
     responses=error_responses(401, 404, 409, 503),
 )
 async def delete_tag(
-    pk: Annotated[int, column_rules(Tag.id)],
+    pk: Annotated[int, column_rules(TagModel.id)],
     session: SessionDep,
     current_user: CurrentUser,
 ) -> None:
     """Delete one tag."""
-    deleted = await session.scalar(delete(Tag).where(Tag.id == pk).returning(Tag.id))
+    deleted = await session.scalar(
+        delete(TagModel).where(TagModel.id == pk).returning(TagModel.id)
+    )
     if deleted is None:
         raise _not_found(pk)
     await session.commit()

@@ -8,7 +8,7 @@ from blog.api.content.serializers.tag import to_tag_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.idempotency import IdempotencyDep
 from blog.api.runtime.responses import error_responses
-from blog.models import Tag
+from blog.models import Tag as TagModel
 
 router = APIRouter(prefix="/tags", tags=["tags"])
 
@@ -25,7 +25,7 @@ async def create_tag(
 ) -> TagRead:
     """Create a tag."""
     await idempotency.replay(session, expires_after=86_400)
-    tag = Tag(**body.model_dump())
+    tag = TagModel(**body.model_dump())
     session.add(tag)
     await session.flush()
     result = to_tag_read(tag)

@@ -6,7 +6,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict
 
 from blog.api.runtime.values import DbText, column_rules
-from blog.models import Tag
+from blog.models import Tag as TagModel
 
 
 class TagRead(BaseModel):
@@ -21,4 +21,4 @@ class TagRead(BaseModel):
 class TagCreate(BaseModel):
     """The body of a create request."""
 
-    name: Annotated[DbText, column_rules(Tag.name)]
+    name: Annotated[DbText, column_rules(TagModel.name)]

@@ -6,8 +6,8 @@ loaded lazily.
 """
 
 from blog.api.content.schemas.tag import TagRead
-from blog.models import Tag
+from blog.models import Tag as TagModel
 
 
-def to_tag_read(tag: Tag) -> TagRead:
+def to_tag_read(tag: TagModel) -> TagRead:
     return TagRead(id=tag.id, name=tag.name)

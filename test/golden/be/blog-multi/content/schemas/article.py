@@ -20,7 +20,8 @@ from blog.api.runtime.values import (
     DbText,
     column_rules,
 )
-from blog.models import Article, Tag
+from blog.models import Article
+from blog.models import Tag as TagModel
 
 
 class ArticleLink(BaseModel):
@@ -376,7 +377,7 @@ class ScheduleArticleParams(BaseModel):
 class TagArticleParams(BaseModel):
     """Params of the ``tag-article`` action."""
 
-    tag_id: Annotated[int, column_rules(Tag.id)]
+    tag_id: Annotated[int, column_rules(TagModel.id)]
 
 
 class ArchiveStaleArticlesParams(BaseModel):

@@ -6,12 +6,12 @@ loaded lazily.
 """
 
 from blog.api.content.schemas.tag import TagLink, TagRead
-from blog.models import Tag
+from blog.models import Tag as TagModel
 
 
-def to_tag_link(tag: Tag) -> TagLink:
+def to_tag_link(tag: TagModel) -> TagLink:
     return TagLink(type="tag", id=tag.id, label=tag.name)
 
 
-def to_tag_read(tag: Tag) -> TagRead:
+def to_tag_read(tag: TagModel) -> TagRead:
     return TagRead(id=tag.id, name=tag.name)

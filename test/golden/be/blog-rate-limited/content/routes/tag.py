@@ -22,7 +22,7 @@ from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.values import column_rules
-from blog.models import Tag
+from blog.models import Tag as TagModel
 
 router = APIRouter(prefix="/tags", tags=["tags"])
 
@@ -33,10 +33,12 @@ def _not_found(pk: int) -> HTTPException:
     )
 
 
-async def _load_tag(session: AsyncSession, pk: int) -> Tag:
+async def _load_tag(session: AsyncSession, pk: int) -> TagModel:
     """Read tag *pk* afresh, or raise 404."""
     tag = await session.scalar(
-        select(Tag).where(Tag.id == pk).execution_options(populate_existing=True)
+        select(TagModel)
+        .where(TagModel.id == pk)
+        .execution_options(populate_existing=True)
     )
     if tag is None:
         raise _not_found(pk)
@@ -50,14 +52,14 @@ async def _load_tag(session: AsyncSession, pk: int) -> Tag:
     responses=error_responses(404, 429, 503),
 )
 async def get_tag(
-    pk: Annotated[int, column_rules(Tag.id)], session: SessionDep
+    pk: Annotated[int, column_rules(TagModel.id)], session: SessionDep
 ) -> TagRead:
     """Get one tag."""
     return to_tag_read(await _load_tag(session, pk))
 
 
 # The order of ``GET /tags``.
-_LIST_ORDER = Ordering(Tag.id, {"name": Tag.name}, default=("name",))
+_LIST_ORDER = Ordering(TagModel.id, {"name": TagModel.name}, default=("name",))
 
 
 @router.get(
@@ -70,7 +72,7 @@ async def list_tags(
     query: Annotated[TagListQuery, Query()], session: SessionDep
 ) -> Page[TagRead]:
     """List tags ordered by ``order_by`` (default: name), one page at a time."""
-    statement = select(Tag)
+    statement = select(TagModel)
     keys = _LIST_ORDER.keys(query.order_by)
     tags, next_cursor = await keyset_page(
         session, statement, keys, limit=query.limit, cursor=query.cursor
@@ -95,7 +97,7 @@ async def create_tag(
 ) -> TagRead:
     """Create a tag; the ``Location`` header gives its URL."""
     await idempotency.replay(session, expires_after=86_400)
-    tag = Tag(**body.model_dump())
+    tag = TagModel(**body.model_dump())
     session.add(tag)
     await session.flush()
     result = to_tag_read(tag)
@@ -113,10 +115,10 @@ async def create_tag(
     responses=error_responses(400, 404, 409, 413, 429, 503),
 )
 async def update_tag(
-    pk: Annotated[int, column_rules(Tag.id)], body: TagUpdate, session: SessionDep
+    pk: Annotated[int, column_rules(TagModel.id)], body: TagUpdate, session: SessionDep
 ) -> TagRead:
     """Change the fields sent in the body; the others keep their values."""
-    tag = await session.get(Tag, pk)
+    tag = await session.get(TagModel, pk)
     if tag is None:
         raise _not_found(pk)
     for name, value in body.model_dump(exclude_unset=True).items():
@@ -135,10 +137,12 @@ async def update_tag(
     responses=error_responses(404, 409, 429, 503),
 )
 async def delete_tag(
-    pk: Annotated[int, column_rules(Tag.id)], session: SessionDep
+    pk: Annotated[int, column_rules(TagModel.id)], session: SessionDep
 ) -> None:
     """Delete one tag."""
-    deleted = await session.scalar(delete(Tag).where(Tag.id == pk).returning(Tag.id))
+    deleted = await session.scalar(
+        delete(TagModel).where(TagModel.id == pk).returning(TagModel.id)
+    )
     if deleted is None:
         raise _not_found(pk)
     await session.commit()

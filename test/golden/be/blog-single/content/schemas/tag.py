@@ -8,7 +8,7 @@ from pydantic import MISSING, BaseModel, ConfigDict, Field
 from blog.api.runtime.filters import CommaSeparated
 from blog.api.runtime.ordering import NoRepeats
 from blog.api.runtime.values import DbText, column_rules
-from blog.models import Tag
+from blog.models import Tag as TagModel
 
 
 class TagLink(BaseModel):
@@ -53,10 +53,10 @@ class TagListQuery(BaseModel):
 class TagCreate(BaseModel):
     """The body of a create request."""
 
-    name: Annotated[DbText, column_rules(Tag.name)]
+    name: Annotated[DbText, column_rules(TagModel.name)]
 
 
 class TagUpdate(BaseModel):
     """The body of a partial update: only the fields sent are changed."""
 
-    name: Annotated[DbText, column_rules(Tag.name)] | MISSING = MISSING
+    name: Annotated[DbText, column_rules(TagModel.name)] | MISSING = MISSING

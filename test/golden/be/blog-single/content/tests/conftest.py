@@ -33,6 +33,7 @@ from blog.api.indexes import EXTENSIONS, INDEXES
 from blog.api.runtime.errors import register_error_handlers
 from blog.api.runtime.indexes import create_extensions, create_indexes
 from blog.models import Article, Author, Category, Comment, Tag
+from blog.models import Tag as TagModel
 
 URL_ENV = "TEST_DATABASE_URL"
 
@@ -201,7 +202,7 @@ def tag_body() -> Factory:
     """Makes valid bodies for ``POST /tags``."""
 
     async def build() -> dict[str, Any]:
-        return {"name": unique("name", Tag.name)}
+        return {"name": unique("name", TagModel.name)}
 
     return build
 

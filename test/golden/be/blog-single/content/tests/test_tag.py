@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from httpx import AsyncClient
 
-from blog.models import Tag
+from blog.models import Tag as TagModel
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -128,7 +128,7 @@ async def test_create_tag_rejects_a_bad_body(
 async def test_update_tag(client: AsyncClient, make_tag: Factory) -> None:
     """``PATCH /tags/{pk}`` changes ``name``, and the change is kept."""
     tag = await make_tag()
-    value = unique("name", Tag.name)
+    value = unique("name", TagModel.name)
     response = await client.patch(f"{PATH}/{tag['id']}", json={"name": value})
     assert response.status_code == 200, response.text
     assert response.json()["name"] == value
