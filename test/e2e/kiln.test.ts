@@ -71,6 +71,13 @@ describe("a kiln-style config", () => {
     const page = await api.get("/content/authors?limit=100");
     expectStatus(page, 200);
     assert.ok(page.body.items.some((item: { id: string }) => item.id === author.body.id));
+    // kiln's order modifier, as list.searchable writes it: by name unless order_by says otherwise.
+    const names = (items: { name: string }[]) => items.map((item) => item.name);
+    const byName = names(page.body.items);
+    assert.deepEqual(byName, [...byName].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const descending = await api.get("/content/authors?limit=100&order_by=-name");
+    expectStatus(descending, 200);
+    assert.deepEqual(names(descending.body.items), [...byName].reverse());
 
     const renamed = await api.patch(`/content/posts/${article.body.id}`, { title: "Analytical engines" });
     expectStatus(renamed, 200);

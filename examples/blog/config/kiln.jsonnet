@@ -46,7 +46,12 @@ local authorBrief = [fields.id(), { name: 'name', type: 'str' }];
                   fields.nested('articles', 'blog.models.Article', [fields.id(), { name: 'title', type: 'str' }], many=true),
                 ],
               },
-              list.searchable(fields=authorBrief),
+              // kiln's modifier options; cursor_field is accepted with a warning (keyset pages follow the order).
+              list.searchable(
+                fields=authorBrief,
+                order={ fields: ['name'], default: 'name' },
+                paginate={ mode: 'keyset', cursor_field: 'id', default_page_size: 20, max_page_size: 100 },
+              ),
               { name: 'create', fields: [{ name: 'name', type: 'str' }, { name: 'email', type: 'email' }] },
             ],
           },

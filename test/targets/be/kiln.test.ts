@@ -96,7 +96,7 @@ describe("kiln keys", () => {
                 link: { name: "title", kind: "id_name" },
                 operations: [
                   { name: "get", fields: [id, title], trace: false },
-                  { name: "list", fields: [id] },
+                  { name: "list", fields: [id], modifiers: [{ type: "paginate", mode: "keyset", cursor_field: "id" }] },
                   { name: "publish", type: "action", fn: "blog.actions.publish" },
                 ],
               },
@@ -110,10 +110,12 @@ describe("kiln keys", () => {
       "apps[0].config.resources[0].trace",
       "apps[0].config.resources[0].operations[1].fields",
       "apps[0].config.resources[0].operations[0].trace",
+      "apps[0].config.resources[0].operations[1].modifiers[0].cursor_field",
       "apps[0].config.resources[0].operations[2]",
     ]);
     assert.match(kilnWarnings(raw)[0]!.message, /^ignored \(a kiln key\): with telemetry set, every handler has its span/);
     assert.match(kilnWarnings(raw)[1]!.message, /this list also returns title$/);
+    assert.match(kilnWarnings(raw)[3]!.message, /^ignored \(a kiln key\): a keyset cursor holds every sort key of the page's last row/);
   });
 
   test("can is refused: ignoring a guard would open the route", () => {

@@ -6,8 +6,11 @@
 import { z } from "zod";
 import { type ConfigIssue, formatConfigPath } from "../../../codegen/index.js";
 
-/** Where a key sits: `auth`, a resource, an operation entry (kiln's keys of the project and apps all mean something here). */
-export type KilnLevel = "auth" | "resource" | "operation";
+/**
+ * Where a key sits: `auth`, a resource, an operation entry, a list's `paginate` modifier
+ * (kiln's keys of the project and apps all mean something here).
+ */
+export type KilnLevel = "auth" | "resource" | "operation" | "paginate";
 
 /** Per level, each key accepted without effect and why it has none. */
 const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
@@ -23,6 +26,11 @@ const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
   },
   operation: {
     trace: "with telemetry set, every handler has its span; there is no per-operation switch",
+  },
+  paginate: {
+    cursor_field:
+      "a keyset cursor holds every sort key of the page's last row (the list's order, then the primary key), so pages follow " +
+      "the order; to page by a column, make it the order modifier's default",
   },
 };
 
@@ -111,6 +119,9 @@ export function kilnWarnings(raw: unknown): ConfigIssue[] {
         if (!isObject(entry)) return;
         const entryPath = `${path}.operations[${entryIndex}]`;
         ignored(entry, "operation", entryPath);
+        entries(entry.modifiers).forEach((modifier, modifierIndex) => {
+          if (isObject(modifier) && modifier.type === "paginate") ignored(modifier, "paginate", `${entryPath}.modifiers[${modifierIndex}]`);
+        });
         if (entry.type === "action" && entry.target === undefined) {
           warnings.push({
             path: entryPath,

@@ -2,6 +2,7 @@
 // bounds. A list without one pages by keyset with the defaults below: never unbounded.
 
 import { z } from "zod";
+import { kilnKeys } from "./kiln.js";
 
 /** How pages are addressed: by an opaque cursor (`keyset`) or by row count (`offset`). */
 export const PaginationMode = z.enum(["keyset", "offset"]);
@@ -17,6 +18,7 @@ export const PaginateConfig = z
     mode: PaginationMode.default("keyset").meta({ description: "`keyset`: `cursor` and `next_cursor`, a deep page costs what the first does. `offset`: `offset`, `next_offset` and `total` on request." }),
     default_page_size: z.int().min(1).default(50).meta({ description: "Page size (`limit`) when the request gives none; at most `max_page_size`." }),
     max_page_size: z.int().min(1).default(100).meta({ description: "The largest `limit` a request may ask for." }),
+    ...kilnKeys("paginate"),
   })
   .superRefine((config, ctx) => {
     if (config.default_page_size > config.max_page_size) {

@@ -50,16 +50,16 @@ async def get_author(pk: uuid.UUID, session: SessionDep) -> AuthorRead:
 
 
 # The order of ``GET /authors``.
-_LIST_ORDER = Ordering(Author.id)
+_LIST_ORDER = Ordering(Author.id, {"name": Author.name}, default=("name",))
 
 
 @router.get("", operation_id="listAuthors", responses=error_responses(503))
 async def list_authors(
     query: Annotated[AuthorListQuery, Query()], session: SessionDep
 ) -> Page[AuthorRead]:
-    """List authors by id, one page at a time."""
+    """List authors ordered by ``order_by`` (default: name), one page at a time."""
     statement = select(Author).options(*_READ_OPTIONS)
-    keys = _LIST_ORDER.keys()
+    keys = _LIST_ORDER.keys(query.order_by)
     authors, next_cursor = await keyset_page(
         session, statement, keys, limit=query.limit, cursor=query.cursor
     )

@@ -2,10 +2,12 @@
 """Request and response schemas of authors."""
 
 import uuid
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from blog.api.runtime.filters import CommaSeparated
+from blog.api.runtime.ordering import NoRepeats
 from blog.api.runtime.values import DbEmail, DbText, column_rules
 from blog.models import Author
 
@@ -33,8 +35,17 @@ class AuthorListQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    order_by: (
+        Annotated[list[Literal["name", "-name"]], CommaSeparated, NoRepeats] | None
+    ) = Field(
+        default=None,
+        description=(
+            "Fields to sort by, comma-separated, each at most once; a leading - sorts "
+            "descending. Default: name."
+        ),
+    )
     limit: int = Field(
-        default=50, ge=1, le=100, description="Rows per page, at most 100."
+        default=20, ge=1, le=100, description="Rows per page, at most 100."
     )
     cursor: str | None = Field(
         default=None, description="The next_cursor of the previous page."
