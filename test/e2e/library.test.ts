@@ -139,6 +139,7 @@ describe("library: probes of the domain", () => {
     const refused = await api.delete(`/authors/${volume.author_id}`);
     expectStatus(refused, 409);
     assert.equal(refused.body.constraint, "fk_books_author_id_authors");
+    assert.match(refused.body.detail, /^This row is still referenced by other rows/);
     // RESTRICT two levels down: a copy with a loan on record.
     const reader = await member();
     const lent = await api.post(`/copies/${copy.id}/lend-copy`, { member_id: reader.id, due_on: "2030-01-31" });

@@ -12,7 +12,7 @@ import pytest_asyncio
 from fastapi import Body, FastAPI
 from httpx import ASGITransport, AsyncClient
 from runtime.errors import register_error_handlers
-from sqlalchemy import ForeignKey, UniqueConstraint, text
+from sqlalchemy import ForeignKey, UniqueConstraint, delete, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -52,6 +52,12 @@ async def client(engine: AsyncEngine) -> AsyncIterator[AsyncClient]:
             session.add(Author(email=email))
             await session.commit()
 
+    @app.delete("/authors/{email}")
+    async def remove_author(email: str) -> None:
+        async with AsyncSession(engine) as session:
+            await session.execute(delete(Author).where(Author.email == email))
+            await session.commit()
+
     @app.post("/books/{author_id}")
     async def add_book(author_id: int) -> None:
         async with AsyncSession(engine) as session:
@@ -79,6 +85,25 @@ async def test_missing_referenced_row(client: AsyncClient) -> None:
     response = await client.post("/books/424242")
     assert response.status_code == 409
     assert response.json()["constraint"] == f"fk_author_{SUFFIX}"
+    assert response.json()["detail"].startswith("A referenced row does not exist")
+
+
+async def test_deleting_a_referenced_row_says_it_is_still_referenced(
+    client: AsyncClient, engine: AsyncEngine
+) -> None:
+    assert (await client.post("/authors/grace@example.com")).status_code == 200
+    async with AsyncSession(engine) as session:
+        author = await session.scalar(
+            select(Author.id).where(Author.email == "grace@example.com")
+        )
+    assert (await client.post(f"/books/{author}")).status_code == 200
+    response = await client.delete("/authors/grace@example.com")
+    assert response.status_code == 409
+    assert response.json() == {
+        "detail": "This row is still referenced by other rows: "
+        "delete or change them first.",
+        "constraint": f"fk_author_{SUFFIX}",
+    }
 
 
 async def test_value_the_database_refuses_is_422(
