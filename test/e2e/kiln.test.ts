@@ -78,6 +78,14 @@ describe("a kiln-style config", () => {
     const descending = await api.get("/content/authors?limit=100&order_by=-name");
     expectStatus(descending, 200);
     assert.deepEqual(names(descending.body.items), [...byName].reverse());
+    // kiln's filter, a bare field name: name is free text.
+    const named = await api.get("/content/authors?limit=100&name=Ada");
+    expectStatus(named, 200);
+    assert.ok(named.body.items.some((item: { id: string }) => item.id === author.body.id));
+    assert.deepEqual([...new Set(names(named.body.items))], ["Ada"]);
+    const partly = await api.get("/content/authors?limit=100&name__contains=d");
+    expectStatus(partly, 200);
+    assert.ok(partly.body.items.length > 0 && partly.body.items.every((item: { name: string }) => item.name.toLowerCase().includes("d")));
 
     const renamed = await api.patch(`/content/posts/${article.body.id}`, { title: "Analytical engines" });
     expectStatus(renamed, 200);

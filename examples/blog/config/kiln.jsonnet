@@ -46,9 +46,11 @@ local authorBrief = [fields.id(), { name: 'name', type: 'str' }];
                   fields.nested('articles', 'blog.models.Article', [fields.id(), { name: 'title', type: 'str' }], many=true),
                 ],
               },
-              // kiln's modifier options; cursor_field is accepted with a warning (keyset pages follow the order).
+              // kiln's modifier options: filter fields by name; cursor_field is accepted with a
+              // warning (keyset pages follow the order).
               list.searchable(
                 fields=authorBrief,
+                filter={ fields: ['name'] },
                 order={ fields: ['name'], default: 'name' },
                 paginate={ mode: 'keyset', cursor_field: 'id', default_page_size: 20, max_page_size: 100 },
               ),

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { type GeneratedFile, type Target, discoverTargets, planGeneration } from "../../../src/codegen/index.js";
+import { ConfigError, type GeneratedFile, type Target, discoverTargets, planGeneration } from "../../../src/codegen/index.js";
 import { flatPython } from "../../helpers/flat-python.js";
 
 let dir: string;
@@ -113,5 +113,48 @@ describe("list modifiers", () => {
     assert.match(routes, /async def update_article\(.*\) -> Any:/);
     assert.match(routes, /result = article_card\(await _load_article\(session, article\.id\)\)/);
     assert.match(generated.get("store/schemas/article.py")!, /class ArticleSummary\(BaseModel\):/);
+  });
+});
+
+describe("kiln's filter fields", () => {
+  // `references` needs a create on the target: generated tests create it first.
+  const creatableAuthor = { ...author, operations: ["get", "list", "create"] };
+  const referencing = (filterModifier: object) =>
+    article({ name: "list", modifiers: [filterModifier] }, {
+      fields: [
+        { name: "id", type: "uuid" },
+        { name: "title", type: "str" },
+        { name: "rating", type: "float", nullable: true },
+        { name: "published", type: "bool" },
+        { name: "author_id", type: "uuid", references: "author" },
+        { name: "meta", type: "json" },
+      ],
+    });
+
+  test("bare names take their values from the field's type: free_text, literal, bool, ref to a linked resource", async () => {
+    const generated = await files({ module: "store", resources: [creatableAuthor, referencing({ type: "filter", fields: ["title", "rating", "published", "author_id"] })] });
+    const query = generated.get("store/schemas/article.py")!;
+    for (const param of ["title__contains", "title__starts_with", "rating__gte", "rating__lte", "published", "author_id__in"]) {
+      assert.match(query, new RegExp(`^    ${param}: `, "m"), param);
+    }
+    assert.doesNotMatch(query, /^    published__in: /m);
+    // The ref field is offered through /_values, as a structured ref field is.
+    assert.match(generated.get("discovery.py")!, /RefSource\(/);
+  });
+
+  test("no fields: every scalar field but json ones, by name", async () => {
+    const generated = await files({ module: "store", resources: [creatableAuthor, referencing({ type: "filter" })] });
+    assert.match(generated.get("store/routes/article.py")!, /_LIST_FILTERS = \{"id": Article\.id, "title": Article\.title, "rating": Article\.rating, "published": Article\.published, "author_id": Article\.author_id\}/);
+  });
+
+  test("a bare name that is no field of the resource is an error at its path", async () => {
+    const configFile = join(dir, "bad-filter.json");
+    await writeFile(configFile, JSON.stringify({ module: "store", resources: [creatableAuthor, referencing({ type: "filter", fields: ["title", "colour"] })] }));
+    const error = await planGeneration({ target: be, configFile, outDir: join(dir, "out") }).catch((caught: unknown) => caught);
+    assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
+    assert.deepEqual(
+      error.issues.map((issue) => [issue.path, issue.message]),
+      [["resources[1].operations[1].modifiers[0].fields[1]", '"colour" is not a field of this resource; name one of its fields, or give { name, values, type }']],
+    );
   });
 });

@@ -114,17 +114,27 @@ export const FilterConfig = z
   .strictObject({
     type: z.literal("filter"),
     fields: z
-      .array(StructuredFilterField)
+      .array(z.union([PythonName, StructuredFilterField]))
       .min(1, "must list at least one field")
-      .meta({ description: "The filterable fields; each at most once." }),
+      .optional()
+      .meta({
+        description:
+          "The filterable fields; each at most once. A bare name (kiln's form) takes its values from the resource field's type: " +
+          "bool, free_text (str, email), ref (a field with `references` to a resource with a `link`), else literal. " +
+          "Default: every scalar field of the resource but json ones, by name.",
+      }),
   })
   .superRefine((config, ctx) => {
-    for (const duplicate of findDuplicates(config.fields, (field) => field.name)) {
-      ctx.addIssue({ code: "custom", path: ["fields", duplicate.index, "name"], message: `"${duplicate.key}" is already filtered by fields[${duplicate.first}]` });
+    const fields = config.fields ?? [];
+    const nameOf = (field: string | StructuredFilterField) => (typeof field === "string" ? field : field.name);
+    for (const duplicate of findDuplicates(fields, nameOf)) {
+      const path = typeof fields[duplicate.index] === "string" ? ["fields", duplicate.index] : ["fields", duplicate.index, "name"];
+      ctx.addIssue({ code: "custom", path, message: `"${duplicate.key}" is already filtered by fields[${duplicate.first}]` });
     }
-    config.fields.forEach((field, index) => {
-      if ((RESERVED_PARAMS as readonly string[]).includes(field.name)) {
-        ctx.addIssue({ code: "custom", path: ["fields", index, "name"], message: `"${field.name}" is a query parameter of every list (${RESERVED_PARAMS.join(", ")}); it cannot be a filter field` });
+    fields.map(nameOf).forEach((name, index) => {
+      if ((RESERVED_PARAMS as readonly string[]).includes(name)) {
+        const path = typeof fields[index] === "string" ? ["fields", index] : ["fields", index, "name"];
+        ctx.addIssue({ code: "custom", path, message: `"${name}" is a query parameter of every list (${RESERVED_PARAMS.join(", ")}); it cannot be a filter field` });
       }
     });
   })

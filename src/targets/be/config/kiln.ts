@@ -31,6 +31,7 @@ const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
     cursor_field:
       "a keyset cursor holds every sort key of the page's last row (the list's order, then the primary key), so pages follow " +
       "the order; to page by a column, make it the order modifier's default",
+    cursor_type: "a keyset cursor's values take the types of the order's columns",
   },
 };
 

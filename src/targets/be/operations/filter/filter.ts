@@ -12,7 +12,7 @@ import { pythonString } from "../../python/literals.js";
 import type { ListHandler } from "../list/list-handler.js";
 import type { FilterField } from "../list/query.js";
 import { listHandler, modifiedApp, modifiedResource, modifiesList, onlyOnePerList } from "../modifier/context.js";
-import { filterProblems, resolveFilterField } from "./resolve.js";
+import { filterProblems, resolveFilterField, structuredFields } from "./resolve.js";
 
 @operation("filter", { scope: "modifier", dispatchOn: "type" })
 export class Filter {
@@ -23,7 +23,17 @@ export class Filter {
     yield* onlyOnePerList(ctx, "filter");
     const resource = modifiedResource(ctx);
     const app = modifiedApp(ctx);
-    for (const [index, field] of options.fields.entries()) {
+    for (const [index, field] of structuredFields(options, resource, app).entries()) {
+      const given = options.fields?.[index];
+      if (typeof given === "string") {
+        // kiln's form: a bare name, whose problems are the name's.
+        if (!resource.fields.some((own) => own.name === given)) {
+          yield { path: ["fields", index], message: `"${given}" is not a field of this resource; name one of its fields, or give { name, values, type }` };
+          continue;
+        }
+        for (const problem of filterProblems(field, resource, app)) yield { path: ["fields", index], message: problem.message };
+        continue;
+      }
       for (const problem of filterProblems(field, resource, app)) yield { path: ["fields", index, problem.key], message: problem.message };
     }
     const clash = resource.operations.find((entry) => entry.type === "action" && entry.target === "collection" && (typeof entry.slug === "string" ? entry.slug : actionSlug(entry.name)) === "search");
@@ -35,7 +45,7 @@ export class Filter {
   build(ctx: BuildContext<ProjectConfig>, options: FilterConfig): unknown[] {
     const resource = modifiedResource(ctx);
     const app = modifiedApp(ctx);
-    const fields = options.fields.map((field) => resolveFilterField(field, resource, app));
+    const fields = structuredFields(options, resource, app).map((field) => resolveFilterField(field, resource, app));
     const handler = listHandler(ctx);
     handler.query.filterBy(fields);
     addSearchSchemas(ctx, handler, fields);

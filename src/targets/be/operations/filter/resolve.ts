@@ -4,7 +4,7 @@
 // `filterProblems` and builds with `resolveFilterField`; they agree by construction.
 
 import { ImportCollector, Name } from "../../../../codegen/index.js";
-import type { LiteralType, ResolvedApp, ResourceConfig, StructuredFilterField } from "../../config/schema.js";
+import { DEFAULT_OPERATORS, type FilterConfig, type LiteralType, type ResolvedApp, type ResourceConfig, type StructuredFilterField, isScalar } from "../../config/schema.js";
 import { scalarAnnotation } from "../../python/annotations.js";
 import type { FilterField } from "../list/query.js";
 
@@ -74,6 +74,33 @@ export function filterProblems(field: StructuredFilterField, resource: ResourceC
     }
   }
   return problems;
+}
+
+/**
+ * The filter's fields as structured fields: a bare name (kiln's form) takes its values from
+ * the resource field's type, and no `fields` at all means every scalar field but json ones.
+ * A bare name that is no field of the resource becomes a `literal` without a type, which
+ * `filterProblems` reports.
+ */
+export function structuredFields(options: FilterConfig, resource: ResourceConfig, app: ResolvedApp): StructuredFilterField[] {
+  const given = options.fields ?? resource.fields.filter((field) => isScalar(field) && field.type !== "json").map((field) => field.name);
+  return given.map((field) => (typeof field === "string" ? inferredField(field, resource, app) : field));
+}
+
+function inferredField(name: string, resource: ResourceConfig, app: ResolvedApp): StructuredFilterField {
+  const own = resource.fields.find((field) => field.name === name);
+  const structured = (values: StructuredFilterField["values"], extra: Partial<StructuredFilterField> = {}): StructuredFilterField => ({
+    name,
+    values,
+    operators: [...DEFAULT_OPERATORS[values]],
+    ...extra,
+  });
+  if (own === undefined || !isScalar(own)) return structured("literal");
+  if (own.type === "bool") return structured("bool");
+  const target = own.references === undefined ? undefined : refTarget(app, own.references);
+  if (target?.link !== undefined) return structured("ref", { ref_resource: target.name });
+  if (own.type === "str" || own.type === "email") return structured("free_text");
+  return structured("literal");
 }
 
 /** `field` as the list's query reads it. Only for fields without `filterProblems`. */

@@ -5,16 +5,22 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from blog.api.content.schemas.author import AuthorCreate, AuthorListQuery, AuthorRead
+from blog.api.content.schemas.author import (
+    AuthorCreate,
+    AuthorListQuery,
+    AuthorRead,
+    AuthorSearch,
+)
 from blog.api.content.serializers.author import to_author_read
 from blog.api.db.session import SessionDep
+from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IdempotencyDep
 from blog.api.runtime.ordering import Ordering
-from blog.api.runtime.pagination import Page, keyset_page
+from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
 from blog.models import Author
 
@@ -49,22 +55,58 @@ async def get_author(pk: uuid.UUID, session: SessionDep) -> AuthorRead:
     return to_author_read(await _load_author(session, pk))
 
 
-# The order of ``GET /authors``.
+# The filterable columns and order of ``GET /authors``.
+_LIST_FILTERS = {"name": Author.name}
 _LIST_ORDER = Ordering(Author.id, {"name": Author.name}, default=("name",))
+
+
+async def _list_authors(
+    session: AsyncSession,
+    where: list[ColumnElement[bool]],
+    request: AuthorListQuery | AuthorSearch,
+    source: CursorSource,
+) -> Page[AuthorRead]:
+    """One page of authors meeting *where* and ordered as *request* asks."""
+    statement = select(Author).options(*_READ_OPTIONS).where(*where)
+    keys = _LIST_ORDER.keys(request.order_by)
+    authors, next_cursor = await keyset_page(
+        session,
+        statement,
+        keys,
+        limit=request.limit,
+        cursor=request.cursor,
+        source=source,
+    )
+    return Page(
+        items=[to_author_read(author) for author in authors], next_cursor=next_cursor
+    )
 
 
 @router.get("", operation_id="listAuthors", responses=error_responses(503))
 async def list_authors(
     query: Annotated[AuthorListQuery, Query()], session: SessionDep
 ) -> Page[AuthorRead]:
-    """List authors ordered by ``order_by`` (default: name), one page at a time."""
-    statement = select(Author).options(*_READ_OPTIONS)
-    keys = _LIST_ORDER.keys(query.order_by)
-    authors, next_cursor = await keyset_page(
-        session, statement, keys, limit=query.limit, cursor=query.cursor
+    """List authors, filtered, ordered by ``order_by`` (default: name), one page at a
+    time.
+    """
+    return await _list_authors(
+        session, param_conditions(query, _LIST_FILTERS), query, "query"
     )
-    return Page(
-        items=[to_author_read(author) for author in authors], next_cursor=next_cursor
+
+
+@router.post(
+    "/search",
+    operation_id="searchAuthors",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 413, 503),
+)
+async def search_authors(body: AuthorSearch, session: SessionDep) -> Page[AuthorRead]:
+    """Search authors with an and/or tree of conditions, one page at a time."""
+    return await _list_authors(
+        session,
+        [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [],
+        body,
+        "body",
     )
 
 

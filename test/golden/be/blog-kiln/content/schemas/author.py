@@ -4,9 +4,9 @@
 import uuid
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, Tag
 
-from blog.api.runtime.filters import CommaSeparated
+from blog.api.runtime.filters import CommaSeparated, FilterUnion
 from blog.api.runtime.ordering import NoRepeats
 from blog.api.runtime.values import DbEmail, DbText, column_rules
 from blog.models import Author
@@ -35,6 +35,9 @@ class AuthorListQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    name: str | None = None
+    name__contains: str | None = None
+    name__starts_with: str | None = None
     order_by: (
         Annotated[list[Literal["name", "-name"]], CommaSeparated, NoRepeats] | None
     ) = Field(
@@ -42,6 +45,62 @@ class AuthorListQuery(BaseModel):
         description=(
             "Fields to sort by, comma-separated, each at most once; a leading - sorts "
             "descending. Default: name."
+        ),
+    )
+    limit: int = Field(
+        default=20, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
+
+
+class AuthorNameFilter(BaseModel):
+    """A condition on ``name``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["name"]
+    op: Literal["eq", "contains", "starts_with"]
+    value: str
+
+
+class AuthorAllOf(BaseModel):
+    """Conditions on authors that must all hold: ``{"and": [...]}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    and_: list["AuthorFilter"] = Field(alias="and", min_length=1)
+
+
+class AuthorAnyOf(BaseModel):
+    """Conditions on authors of which one must hold: ``{"or": [...]}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    or_: list["AuthorFilter"] = Field(alias="or", min_length=1)
+
+
+# A condition on authors ({"field", "op", "value"}), or an "and" / "or" group of them.
+AuthorFilter = Annotated[
+    Annotated[AuthorAllOf, Tag("and")]
+    | Annotated[AuthorAnyOf, Tag("or")]
+    | Annotated[AuthorNameFilter, Tag("name")],
+    FilterUnion,
+]
+
+
+class AuthorSearch(BaseModel):
+    """The body of ``POST /authors/search``: conditions, order and page."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    filter: AuthorFilter | None = None
+    order_by: Annotated[list[Literal["name", "-name"]], NoRepeats] | None = Field(
+        default=None,
+        description=(
+            "Fields to sort by, each at most once; a leading - sorts descending. "
+            "Default: name."
         ),
     )
     limit: int = Field(
