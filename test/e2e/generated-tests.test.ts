@@ -196,7 +196,7 @@ describe("generated tests of the blog example", () => {
     cleanup.push(projectDir);
     const routes = join(projectDir, "blog/api/content/routes/category.py");
     const source = await readFile(routes, "utf8");
-    const broken = source.replace('@router.post("", status_code=status.HTTP_201_CREATED, ', '@router.post("", ');
+    const broken = source.replace(/status_code=status\.HTTP_201_CREATED,\s*/, "");
     assert.notEqual(broken, source, "the category create route is not where the test expects it");
     await writeFile(routes, broken);
 

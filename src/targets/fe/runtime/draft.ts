@@ -15,6 +15,9 @@ type Value<T, P extends Presence> = P extends "required"
 /** Messages of the fields a draft could not be converted at. */
 export type DraftErrors = Record<string, string>;
 
+/** A value inside a `json` field, as the client's types spell it. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
 /** Converts input values to body values, collecting a message per field it rejects. */
 export class DraftParser {
   readonly errors: DraftErrors = {};
@@ -71,18 +74,18 @@ export class DraftParser {
     field: string,
     input: string,
     presence: P,
-  ): Value<{ [key: string]: unknown }, P> {
+  ): Value<{ [key: string]: JsonValue }, P> {
     if (input.trim() === "") return this.empty(field, presence, {});
     try {
       const value: unknown = JSON.parse(input);
       if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-        return value as Value<{ [key: string]: unknown }, P>;
+        return value as Value<{ [key: string]: JsonValue }, P>;
       }
     } catch {
       // Reported below, like any other value that is not an object.
     }
     this.errors[field] = 'Enter a JSON object, like {"key": "value"}.';
-    return {} as Value<{ [key: string]: unknown }, P>;
+    return {} as Value<{ [key: string]: JsonValue }, P>;
   }
 
   /** True when every field converted. */
