@@ -15,17 +15,31 @@ export function formatConfigPath(segments: readonly PropertyKey[], base = ""): s
   return path;
 }
 
-/** One `ConfigIssue` per zod problem (one per unknown key), with paths under `base`. */
+/**
+ * One `ConfigIssue` per zod problem (one per unknown key), with paths under `base`. A value
+ * that fits none of a union's options is reported with the problems of the one option of
+ * its own type (a string where names or objects may go), when exactly one is.
+ */
 export function configIssuesOf(error: z.ZodError, base = ""): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  for (const issue of error.issues) {
+  const add = (issue: z.core.$ZodIssue, prefix: readonly PropertyKey[]) => {
+    const path = [...prefix, ...issue.path];
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
-        issues.push({ path: formatConfigPath([...issue.path, key], base), message: "unknown key" });
-      }
-    } else {
-      issues.push({ path: formatConfigPath(issue.path, base), message: issue.message });
+      for (const key of issue.keys) issues.push({ path: formatConfigPath([...path, key], base), message: "unknown key" });
+      return;
     }
-  }
+    // A union with a message of its own says what it expects; zod's default says nothing.
+    const option = issue.code === "invalid_union" && issue.message === "Invalid input" ? optionOfItsType(issue.errors) : undefined;
+    if (option !== undefined) for (const inner of option) add(inner, path);
+    else issues.push({ path: formatConfigPath(path, base), message: issue.message });
+  };
+  for (const issue of error.issues) add(issue, []);
   return issues;
+}
+
+/** The problems of the only union option whose failure is not the value's own type. */
+function optionOfItsType(options: readonly (readonly z.core.$ZodIssue[])[]): readonly z.core.$ZodIssue[] | undefined {
+  const notOfItsType = (problem: z.core.$ZodIssue) => problem.path.length === 0 && (problem.code === "invalid_type" || problem.code === "invalid_value");
+  const ofItsType = options.filter((problems) => !problems.some(notOfItsType));
+  return ofItsType.length === 1 ? ofItsType[0] : undefined;
 }

@@ -60,6 +60,20 @@ describe("configIssuesOf", () => {
     ]);
   });
 
+  it("reports a value that fits no option of a union with the problems of the option of its type", () => {
+    const entry = z.union([z.string(), z.strictObject({ name: z.string(), size: z.int() })]);
+    const result = z.array(entry).safeParse(["plain", { name: "a", size: "big", colour: 1 }]);
+    assert.deepEqual(configIssuesOf(result.error!), [
+      { path: "[1].size", message: "Invalid input: expected number, received string" },
+      { path: "[1].colour", message: "unknown key" },
+    ]);
+    // Two options of its type, or a union that says what it expects: the union's own message.
+    const ambiguous = z.union([z.strictObject({ a: z.string() }), z.strictObject({ b: z.string() })]).safeParse({ c: 1 });
+    assert.deepEqual(configIssuesOf(ambiguous.error!), [{ path: "", message: "Invalid input" }]);
+    const described = z.union([z.string(), z.strictObject({ name: z.string() })], { error: "a name or { name }" }).safeParse({});
+    assert.deepEqual(configIssuesOf(described.error!), [{ path: "", message: "a name or { name }" }]);
+  });
+
   it("prefixes paths with a base", () => {
     assert.deepEqual(
       issuesOf({ name: "n", items: [{ size: 0 }] }, "apps[1].config").map((issue) => issue.path),

@@ -389,7 +389,8 @@ describe("lists: search, links and discovery", () => {
     assert.deepEqual((await values("released_on", "2024-01-1")).map((value) => value.value), ["2024-01-10", "2024-01-11", "2024-01-12"]);
     const unknown = await api.post("/_values", { resource: "product", field: "weight" });
     expectStatus(unknown, 422);
-    assert.deepEqual(unknown.body.detail[0].loc, ["body", "field"]);
+    // The body is one model per resource, told apart by `resource`: the field is named under it.
+    assert.deepEqual(unknown.body.detail[0].loc, ["body", "product", "field"]);
     expectStatus(await api.post("/_values", { resource: "nothing", field: "name" }), 422);
   });
 });

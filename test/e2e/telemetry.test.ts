@@ -95,7 +95,7 @@ describe("telemetry of the generated blog", () => {
     assert.equal(inserts[0]!.attributes["db.system"] ?? inserts[0]!.attributes["db.system.name"], "postgresql");
 
     const get = only(report.spans, (span) => span.name === "author.get", "handler span author.get");
-    const getServer = only(report.spans, (span) => span.name === "GET /authors/{pk}" && span.kind === "SERVER", "server span of GET /authors/{pk}");
+    const getServer = only(report.spans, (span) => span.name === "GET /authors/{pk:uuid}" && span.kind === "SERVER", "server span of GET /authors/{pk:uuid}");
     assert.equal(get.parent_id, getServer.span_id);
     assert.ok(report.spans.some((span) => span.kind === "CLIENT" && span.parent_id === get.span_id && /^SELECT/.test(span.name)));
     assert.ok(report.spans.some((span) => span.name === "article.list"));

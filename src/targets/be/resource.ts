@@ -22,7 +22,7 @@ export const GENERATED_NAMES: ReadonlySet<string> = new Set([
   "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
   "DbJson", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion",
   "FreeTextSource", "FullTextSearch", "IdempotencyDep", "ListSpec", "LiteralSource", "NoRepeats", "OffsetPage", "OrderInfo", "Ordering", "Page",
-  "RefSource", "Rows", "SearchText", "SelfSource", "SessionDep", "TrigramSearch", "ValuesPage", "ValuesRequest",
+  "RefSource", "Rows", "SearchText", "SelfSource", "SessionDep", "TrigramSearch", "ValuesOptions", "ValuesPage",
 ]);
 
 /** A model class as generated code imports and names it. */

@@ -59,8 +59,13 @@ describe("FilterConfig", () => {
   test("fields are non-empty, unique, and not a list's own parameters", () => {
     assertIssues(FilterConfig, { type: "filter", fields: [] }, [{ path: "fields", message: "must list at least one field" }]);
     assertIssues(FilterConfig, { type: "filter", fields: [{ name: "a", values: "bool" }, { name: "a", values: "bool" }, { name: "q", values: "free_text" }] }, [
-      { path: "fields[1].name", message: '"a" is already filtered by fields[0]' },
       { path: "fields[2].name", message: '"q" is a query parameter of every list (limit, cursor, offset, total, order_by, q); it cannot be a filter field' },
+      { path: "fields[1].name", message: '"a" is already filtered by fields[0]' },
+    ]);
+    // kiln's bare names: the same checks, at the entry's own path.
+    assertIssues(FilterConfig, { type: "filter", fields: ["a", "a", "q"] }, [
+      { path: "fields[2]", message: '"q" is a query parameter of every list (limit, cursor, offset, total, order_by, q); it cannot be a filter field' },
+      { path: "fields[1]", message: '"a" is already filtered by fields[0]' },
     ]);
   });
 });

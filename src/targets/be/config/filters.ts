@@ -51,6 +51,14 @@ export const DEFAULT_OPERATORS: Record<FilterValueKind, readonly FilterOperator[
   literal: ["eq", "gt", "gte", "lt", "lte"],
 };
 
+/** Query parameter names a list uses itself: a filter field may not take them. */
+export const RESERVED_PARAMS = ["limit", "cursor", "offset", "total", "order_by", "q"] as const;
+
+/** A filter field's name: a model attribute that is not one of a list's own parameters. */
+const FilterFieldName = PythonName.refine((name) => !(RESERVED_PARAMS as readonly string[]).includes(name), {
+  error: (issue) => `"${String(issue.input)}" is a query parameter of every list (${RESERVED_PARAMS.join(", ")}); it cannot be a filter field`,
+});
+
 /** The key each kind requires, and the kinds that take it. */
 const KIND_KEYS = { enum: "enum", literal: "type", ref: "ref_resource" } as const;
 
@@ -61,7 +69,7 @@ const KIND_KEYS = { enum: "enum", literal: "type", ref: "ref_resource" } as cons
  */
 export const StructuredFilterField = z
   .strictObject({
-    name: PythonName.meta({ description: "The model attribute filtered; a query parameter `name` (eq) or `name__op`.", examples: ["status", "author_id"] }),
+    name: FilterFieldName.meta({ description: "The model attribute filtered; a query parameter `name` (eq) or `name__op`.", examples: ["status", "author_id"] }),
     values: FilterValueKind,
     operators: z
       .array(FilterOperator)
@@ -103,9 +111,6 @@ export const StructuredFilterField = z
   .meta({ description: "A filterable field of a list: its values, its operators and the key its kind needs." });
 export type StructuredFilterField = z.output<typeof StructuredFilterField>;
 
-/** Query parameter names a list uses itself: a filter field may not take them. */
-export const RESERVED_PARAMS = ["limit", "cursor", "offset", "total", "order_by", "q"] as const;
-
 /**
  * Options of the `filter` modifier.
  * @example { type: "filter", fields: [{ name: "title", values: "free_text" }, { name: "published", values: "bool" }] }
@@ -114,7 +119,7 @@ export const FilterConfig = z
   .strictObject({
     type: z.literal("filter"),
     fields: z
-      .array(z.union([PythonName, StructuredFilterField]))
+      .array(z.union([FilterFieldName, StructuredFilterField]))
       .min(1, "must list at least one field")
       .optional()
       .meta({
@@ -124,20 +129,21 @@ export const FilterConfig = z
           "Default: every scalar field of the resource but json ones, by name.",
       }),
   })
-  .superRefine((config, ctx) => {
-    const fields = config.fields ?? [];
-    const nameOf = (field: string | StructuredFilterField) => (typeof field === "string" ? field : field.name);
-    for (const duplicate of findDuplicates(fields, nameOf)) {
-      const path = typeof fields[duplicate.index] === "string" ? ["fields", duplicate.index] : ["fields", duplicate.index, "name"];
-      ctx.addIssue({ code: "custom", path, message: `"${duplicate.key}" is already filtered by fields[${duplicate.first}]` });
-    }
-    fields.map(nameOf).forEach((name, index) => {
-      if ((RESERVED_PARAMS as readonly string[]).includes(name)) {
-        const path = typeof fields[index] === "string" ? ["fields", index] : ["fields", index, "name"];
-        ctx.addIssue({ code: "custom", path, message: `"${name}" is a query parameter of every list (${RESERVED_PARAMS.join(", ")}); it cannot be a filter field` });
+  .superRefine(
+    (config, ctx) => {
+      // Also when some field has a problem of its own: every problem is reported at once.
+      const fields: unknown[] = config.fields ?? [];
+      const nameOf = (field: unknown) => {
+        const name = typeof field === "string" ? field : (field as { name?: unknown } | null)?.name;
+        return typeof name === "string" ? name : undefined;
+      };
+      for (const duplicate of findDuplicates(fields, nameOf)) {
+        const path = typeof duplicate.item === "string" ? ["fields", duplicate.index] : ["fields", duplicate.index, "name"];
+        ctx.addIssue({ code: "custom", path, message: `"${duplicate.key}" is already filtered by fields[${duplicate.first}]` });
       }
-    });
-  })
+    },
+    { when: (payload) => Array.isArray((payload.value as { fields?: unknown } | undefined)?.fields) },
+  )
   .meta({
     description: "The `filter` modifier: the fields a list can be filtered by, in query parameters (`?price__gte=3`) and in `POST {path}/search`.",
     examples: [{ type: "filter", fields: [{ name: "title", values: "free_text" }, { name: "author_id", values: "ref", ref_resource: "author" }] }],

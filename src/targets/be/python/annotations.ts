@@ -72,6 +72,21 @@ export function pathKeyAnnotation(type: ScalarType, column: string, runtimePacka
   return ruled(type === "str" ? "DbText" : undefined, type, column, runtimePackage, imports);
 }
 
+/** Types a filter value is checked as: text without NUL, dates as ISO text (never seconds). */
+const FILTER_VALUE: Partial<Record<ScalarType, string>> = { str: "DbText", email: "DbText", date: "DbDate", datetime: "DbDatetime" };
+
+/**
+ * The annotation of a value a list is filtered by (a query parameter, a condition of the
+ * search body): compared with the column, never written to it, so no column rules; text
+ * and dates are checked as their schema says, other types as the query gives them.
+ */
+export function filterValueAnnotation(type: ScalarType, runtimePackage: string, imports: ImportCollector): string {
+  const checked = FILTER_VALUE[type];
+  if (checked === undefined) return scalarAnnotation(type, imports);
+  imports.addFrom(`${runtimePackage}.values`, checked);
+  return checked;
+}
+
 function ruled(storable: string | undefined, type: ScalarType, column: string | undefined, runtimePackage: string, imports: ImportCollector): string {
   const ruledColumn = column !== undefined && COLUMN_RULED.has(type);
   // A number column's rules carry the number checks themselves (see `ColumnRules`).

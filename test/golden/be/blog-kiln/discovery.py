@@ -3,6 +3,8 @@
 /_values``.
 """
 
+from typing import Literal
+
 from fastapi import APIRouter
 
 from blog.api.auth.dependencies import CurrentUser
@@ -14,9 +16,10 @@ from blog.api.runtime.discovery import (
     FreeTextSource,
     ListSpec,
     OrderInfo,
+    ValuesOptions,
     ValuesPage,
-    ValuesRequest,
 )
+from blog.api.runtime.responses import error_responses
 from blog.models import Author
 
 router = APIRouter(tags=["discovery"])
@@ -42,7 +45,14 @@ CATALOG = Catalog(
 )
 
 
-@router.get("/_filters", operation_id="listFilters")
+class AuthorValues(ValuesOptions):
+    """``POST /_values`` for a filter field of authors."""
+
+    resource: Literal["author"]
+    field: Literal["name"]
+
+
+@router.get("/_filters", operation_id="listFilters", responses=error_responses(401))
 async def list_filters(current_user: CurrentUser) -> FilterCatalog:
     """Every filtered list: its filter fields, their operators and where their values
     come from.
@@ -50,9 +60,14 @@ async def list_filters(current_user: CurrentUser) -> FilterCatalog:
     return CATALOG.describe()
 
 
-@router.post("/_values", operation_id="listFilterValues")
+@router.post(
+    "/_values",
+    operation_id="listFilterValues",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 401, 413, 503),
+)
 async def list_filter_values(
-    body: ValuesRequest, current_user: CurrentUser
+    body: AuthorValues, current_user: CurrentUser
 ) -> ValuesPage:
     """Values to offer for one filter field of a resource, best first."""
     return await CATALOG.values(body)

@@ -3,6 +3,8 @@
 /_values``.
 """
 
+from typing import Literal
+
 from fastapi import APIRouter
 
 from blog.api.db.session import get_sessionmaker
@@ -18,9 +20,10 @@ from blog.api.runtime.discovery import (
     RefSource,
     Rows,
     SelfSource,
+    ValuesOptions,
     ValuesPage,
-    ValuesRequest,
 )
+from blog.api.runtime.responses import error_responses
 from blog.api.runtime.search import FullTextSearch, TrigramSearch
 from blog.models import Article, Author
 
@@ -78,6 +81,15 @@ CATALOG = Catalog(
 )
 
 
+class ArticleValues(ValuesOptions):
+    """``POST /_values`` for a filter field of articles."""
+
+    resource: Literal["article"]
+    field: Literal[
+        "author_id", "id", "publish_on", "published", "rating", "title", "word_count"
+    ]
+
+
 @router.get("/_filters", operation_id="listFilters")
 async def list_filters() -> FilterCatalog:
     """Every filtered list: its filter fields, their operators and where their values
@@ -86,7 +98,12 @@ async def list_filters() -> FilterCatalog:
     return CATALOG.describe()
 
 
-@router.post("/_values", operation_id="listFilterValues")
-async def list_filter_values(body: ValuesRequest) -> ValuesPage:
+@router.post(
+    "/_values",
+    operation_id="listFilterValues",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 413, 503),
+)
+async def list_filter_values(body: ArticleValues) -> ValuesPage:
     """Values to offer for one filter field of a resource, best first."""
     return await CATALOG.values(body)

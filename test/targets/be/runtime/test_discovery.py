@@ -18,7 +18,7 @@ from runtime.discovery import (
     RefSource,
     Rows,
     SelfSource,
-    ValuesRequest,
+    ValuesOptions,
 )
 from runtime.search import TrigramSearch
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -77,13 +77,21 @@ def test_describe_lists_every_field(items: async_sessionmaker[AsyncSession]) -> 
     assert values["made_on"] == {"kind": "literal", "type": "date"}
 
 
+class AnyValues(ValuesOptions):
+    """A ``POST /_values`` body naming any resource and field (generated bodies name
+    theirs as literals; the catalog still refuses pairs it does not know)."""
+
+    resource: str
+    field: str
+
+
 async def values(
     sessions: async_sessionmaker[AsyncSession],
     field: str,
     q: str | None = None,
     limit: int = 20,
 ) -> list[tuple[object, str]]:
-    request = ValuesRequest(resource="item", field=field, q=q, limit=limit)
+    request = AnyValues(resource="item", field=field, q=q, limit=limit)
     page = await catalog(sessions).values(request)
     return [(choice.value, choice.label) for choice in page.values]
 
@@ -118,5 +126,5 @@ async def test_values_reject_unknown_resources_and_fields(
         ("item", "rating", "field"),
     ):
         with pytest.raises(RequestValidationError) as caught:
-            await catalog(items).values(ValuesRequest(resource=resource, field=field))
+            await catalog(items).values(AnyValues(resource=resource, field=field))
         assert caught.value.errors()[0]["loc"] == ("body", loc)

@@ -117,6 +117,9 @@ REFUSED: list[tuple[dict[str, Any], str]] = [
     ({"id": True}, "id"),
     ({"ratio": "1.5"}, "ratio"),
     ({"at": 0}, "at"),
+    # Digits as text: Pydantic would read them as seconds (a query parameter is text).
+    ({"at": "0"}, "at"),
+    ({"at": "1700000000.5"}, "at"),
     ({"price": 1000.0}, "price"),
     ({"ratio": float("inf")}, "ratio"),
     ({"ratio": float("nan")}, "ratio"),

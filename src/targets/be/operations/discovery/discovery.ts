@@ -3,9 +3,9 @@
 // what each one filters are read from the store once the build is done (every modifier
 // has run), in one query. Nothing is written when no list filters.
 
-import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, PROJECT, operation, prefixImport } from "../../../../codegen/index.js";
+import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, Name, PROJECT, operation, prefixImport } from "../../../../codegen/index.js";
 import { type AppConfig, excludedBy, type ProjectConfig, type ResourceConfig } from "../../config/schema.js";
-import { docstringText, pythonString } from "../../python/literals.js";
+import { docstringText, pythonInt, pythonString } from "../../python/literals.js";
 import { ProjectNames } from "../../modules/project-names.js";
 import { ListHandler } from "../list/list-handler.js";
 import type { FilterField } from "../list/query.js";
@@ -49,7 +49,8 @@ export class Discovery {
     const runtime = prefixImport(this.#packagePrefix, "runtime", "discovery");
     const imports = new ImportCollector()
       .addFrom("fastapi", "APIRouter")
-      .addFrom(runtime, "Catalog", "FilterCatalog", "FilterSpec", "ListSpec", "ValuesPage", "ValuesRequest");
+      .addFrom(runtime, "Catalog", "FilterCatalog", "FilterSpec", "ListSpec", "ValuesOptions", "ValuesPage")
+      .addFrom("typing", "Literal");
     const names = new ProjectNames(project, this.#packagePrefix, imports);
     const rows = new Map<string, string>();
     const rowsOf = (resource: ResourceConfig): string => {
@@ -76,7 +77,12 @@ export class Discovery {
       }
       return `ListSpec(${args.join(", ")})`;
     });
+    const bodies = this.#valuesBodies(names);
+    if (bodies.length > 1) imports.addFrom("typing", "Annotated").addFrom("pydantic", "Field");
     const user = this.#user(imports);
+    // What each route can answer besides 422: a user's absence, a body it cannot read, a busy database.
+    const authErrors = user === undefined ? [] : [401];
+    imports.addFrom(prefixImport(this.#packagePrefix, "runtime", "responses"), "error_responses");
     return [
       new FileFragment({
         path: this.path,
@@ -85,11 +91,35 @@ export class Discovery {
           doc: docstringText("Filter discovery over every filtered list: ``GET /_filters`` and ``POST /_values``."),
           rows: [...rows.values()],
           lists,
+          bodies,
+          body: bodies.length === 1 ? bodies[0]!.name : `Annotated[${bodies.map((body) => body.name).join(" | ")}, Field(discriminator="resource")]`,
           params: user ?? "",
+          filters_errors: authErrors.join(", "),
+          values_errors: [400, ...authErrors, 413, 503].join(", "),
+          max_body_size: pythonInt(project.max_body_size),
         },
         imports,
       }),
     ];
+  }
+
+  /**
+   * One `POST /_values` body per filtered resource, its `resource` and `field` literals: the
+   * pairs the catalog answers, so a body the schema allows is never refused.
+   */
+  #valuesBodies(names: ProjectNames): ValuesBody[] {
+    const bodies = new Map<string, ValuesBody & { fields: Set<string> }>();
+    for (const handler of this.#filtered) {
+      const resource = handler.view.config;
+      const id = names.id(resource);
+      let body = bodies.get(id);
+      if (body === undefined) {
+        body = { name: `${new Name(names.id(resource, "_")).pascal}Values`, label: handler.view.labelPlural, resource: pythonString(id), fields: new Set(), literals: "" };
+        bodies.set(id, body);
+      }
+      for (const field of handler.query.filters!) body.fields.add(field.name);
+    }
+    return [...bodies.values()].map(({ fields, ...body }) => ({ ...body, literals: [...fields].sort().map(pythonString).join(", ") }));
   }
 
   /** `current_user: CurrentUser` when the project's auth covers the discovery routes. */
@@ -128,6 +158,17 @@ export class Discovery {
         return `SelfSource(${pythonString(names.id(resource))}, ${rowsOf(resource)})`;
     }
   }
+}
+
+/** A `POST /_values` body class of one resource. */
+interface ValuesBody {
+  name: string;
+  /** `articles`, for its docstring. */
+  label: string;
+  /** The resource's id as a Python string. */
+  resource: string;
+  /** Its filter fields' names as Python strings, comma-separated. */
+  literals: string;
 }
 
 interface SourceNames {

@@ -45,7 +45,8 @@ export class Filter {
   build(ctx: BuildContext<ProjectConfig>, options: FilterConfig): unknown[] {
     const resource = modifiedResource(ctx);
     const app = modifiedApp(ctx);
-    const fields = structuredFields(options, resource, app).map((field) => resolveFilterField(field, resource, app));
+    const { runtimePackage } = resourceFiles(ctx).view;
+    const fields = structuredFields(options, resource, app).map((field) => resolveFilterField(field, resource, app, runtimePackage));
     const handler = listHandler(ctx);
     handler.query.filterBy(fields);
     addSearchSchemas(ctx, handler, fields);

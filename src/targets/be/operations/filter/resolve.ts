@@ -5,7 +5,7 @@
 
 import { ImportCollector, Name } from "../../../../codegen/index.js";
 import { DEFAULT_OPERATORS, type FilterConfig, type LiteralType, type ResolvedApp, type ResourceConfig, type StructuredFilterField, isScalar } from "../../config/schema.js";
-import { scalarAnnotation } from "../../python/annotations.js";
+import { filterValueAnnotation, scalarAnnotation } from "../../python/annotations.js";
 import type { FilterField } from "../list/query.js";
 
 /** The literal type of a resource field's type, for `literal` filters without `type`. */
@@ -104,7 +104,7 @@ function inferredField(name: string, resource: ResourceConfig, app: ResolvedApp)
 }
 
 /** `field` as the list's query reads it. Only for fields without `filterProblems`. */
-export function resolveFilterField(field: StructuredFilterField, resource: ResourceConfig, app: ResolvedApp): FilterField {
+export function resolveFilterField(field: StructuredFilterField, resource: ResourceConfig, app: ResolvedApp, runtimePackage: string): FilterField {
   const imports = new ImportCollector();
   const base = { name: field.name, kind: field.values, operators: field.operators, imports };
   switch (field.values) {
@@ -116,10 +116,10 @@ export function resolveFilterField(field: StructuredFilterField, resource: Resou
     case "bool":
       return { ...base, annotation: "bool" };
     case "free_text":
-      return { ...base, annotation: "str" };
+      return { ...base, annotation: filterValueAnnotation("str", runtimePackage, imports) };
     case "literal": {
       const type = literalType(field, resource)!;
-      return { ...base, annotation: scalarAnnotation(type, imports), literalType: type };
+      return { ...base, annotation: filterValueAnnotation(type, runtimePackage, imports), literalType: type };
     }
     case "ref":
       return { ...base, annotation: scalarAnnotation(refTarget(app, field.ref_resource!)!.pk_type, imports), refResource: field.ref_resource };

@@ -35,9 +35,9 @@ class AuthorListQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str | None = None
-    name__contains: str | None = None
-    name__starts_with: str | None = None
+    name: DbText | None = None
+    name__contains: DbText | None = None
+    name__starts_with: DbText | None = None
     order_by: (
         Annotated[list[Literal["name", "-name"]], CommaSeparated, NoRepeats] | None
     ) = Field(
@@ -62,7 +62,7 @@ class AuthorNameFilter(BaseModel):
 
     field: Literal["name"]
     op: Literal["eq", "contains", "starts_with"]
-    value: str
+    value: DbText
 
 
 class AuthorAllOf(BaseModel):
