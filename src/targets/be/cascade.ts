@@ -1,6 +1,6 @@
 // Settings that cascade: an operation entry's own value wins, then its resource's, its
 // app's, then the project's (which may have a default). One rule, resolved here only, so every
-// cascading setting (`require_auth`, `generate_tests`, `rate_limit`, `max_body_size`) behaves alike.
+// cascading setting (`require_auth`, `generate_tests`, `rate_limit`, `max_body_size`, `groups`) behaves alike.
 
 import type { BuildStore } from "../../codegen/index.js";
 import type { ProjectConfig, RateLimitConfig, ResolvedApp } from "./config/schema.js";
@@ -12,6 +12,8 @@ export interface CascadingSettings {
   max_body_size: number;
   /** `false` or unset: no limit. */
   rate_limit: RateLimitConfig | false | undefined;
+  /** Only members of one of these groups may call the route; unset: no group check (the project sets none). */
+  groups: string[] | undefined;
 }
 
 export type CascadingKey = keyof CascadingSettings;
@@ -33,7 +35,7 @@ export function cascaded<K extends CascadingKey>(store: BuildStore, instanceId: 
     const value = level?.[key];
     if (value !== undefined) return value as CascadingSettings[K];
   }
-  return project[key] as CascadingSettings[K];
+  return (project as Level)[key] as CascadingSettings[K];
 }
 
 /**

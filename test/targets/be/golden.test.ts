@@ -17,6 +17,7 @@ const TREES = [
   ["blog-multi", join(example, "multi.jsonnet")],
   ["blog-auth", join(example, "auth.jsonnet")],
   ["blog-auth-custom", join(example, "auth_custom.jsonnet")],
+  ["blog-authz", join(example, "authz.jsonnet")],
   ["blog-rate-limited", join(example, "rate_limited.jsonnet")],
   ["blog-telemetry", join(example, "telemetry.jsonnet")],
   ["blog-kiln", join(example, "kiln.jsonnet")],

@@ -118,11 +118,10 @@ describe("kiln keys", () => {
     assert.match(kilnWarnings(raw)[3]!.message, /^ignored \(a kiln key\): a keyset cursor holds every sort key of the page's last row/);
   });
 
-  test("can is refused: ignoring a guard would open the route", () => {
-    // Entry options are checked by their operation, after the project's schema.
+  test("can is ours now: a guard's dotted path, kept as written", () => {
     const result = CrudOptions.safeParse({ name: "get", type: "get", fields: [id], can: "blog.perms.can_read" });
-    assert.equal(result.success, false);
-    assert.match(configIssuesOf(result.error!)[0]!.message, /^not supported: codegen has no per-operation permission guards/);
+    assert.equal(result.success, true);
+    assert.equal(result.data!.can, "blog.perms.can_read");
   });
 });
 

@@ -3,6 +3,7 @@
 // the response kind and the status code.
 
 import { z } from "zod";
+import { GroupList, GuardPath } from "./authz.js";
 import { Name } from "../../../codegen/index.js";
 import { ParamList } from "./fields.js";
 import { DottedPath, Identifier, Slug, SnakeName, maxBodySizeAt } from "./primitives.js";
@@ -72,6 +73,8 @@ export const ActionOptions = z
     representation: SnakeName.optional().meta({
       description: 'With response "instance": the representation the action answers with. Default: the resource\'s `default_representation`.',
     }),
+    groups: GroupList.optional(),
+    can: GuardPath.optional(),
     ...kilnKeys("operation"),
   })
   .superRefine((action, ctx) => {

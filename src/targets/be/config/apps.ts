@@ -3,6 +3,7 @@
 // is mounted.
 
 import { z } from "zod";
+import { GroupList } from "./authz.js";
 import { scoped } from "../../../codegen/index.js";
 import { findDuplicates } from "./duplicates.js";
 import { KilnVersion } from "./kiln.js";
@@ -57,6 +58,7 @@ export const AppConfig = z
         "Default: the project's `require_auth`.",
     }),
     max_body_size: maxBodySizeAt("this app's endpoints", "the project's"),
+    groups: GroupList.optional(),
     version: KilnVersion,
   })
   .superRefine((app, ctx) => checkAppResources(app.resources, ctx, ["resources"]))

@@ -4,6 +4,7 @@
 // with the key in `secret_env`), or the user's own `get_current_user_fn`, which replaces it.
 
 import { z } from "zod";
+import { GroupConfig } from "./authz.js";
 import { KilnSources, kilnKeys } from "./kiln.js";
 import { DottedPath, EnvVarName, NonEmptyString, UrlPath } from "./primitives.js";
 
@@ -84,6 +85,7 @@ const AuthObject = z.strictObject({
   audience: NonEmptyString.optional().meta({
     description: "`aud` claim set on issued tokens and required on received ones; without it, a token carrying any `aud` is refused. Default: none.",
   }),
+  groups: GroupConfig.optional(),
   sources: KilnSources,
   ...kilnKeys("auth"),
 });
@@ -100,6 +102,8 @@ export interface JwtAuth {
   token_lifetime_seconds: number;
   issuer?: string;
   audience?: string;
+  /** Where users' groups come from; unset: the `groups` claim (`DEFAULT_GROUP_CLAIM`). */
+  groups?: GroupConfig;
   get_current_user_fn?: undefined;
 }
 
@@ -108,10 +112,19 @@ export interface CustomAuth {
   type: "jwt";
   exclude_paths: string[];
   get_current_user_fn: string;
+  /** Your membership function; no default (your user has no token claims we know of). */
+  groups?: { fn: string };
 }
 
 function checkFlow(auth: AuthObject, ctx: z.RefinementCtx): void {
   if (auth.get_current_user_fn !== undefined) {
+    if (auth.groups !== undefined && "claim" in auth.groups) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["groups", "claim"],
+        message: "groups from a token claim need the generated JWT flow: with get_current_user_fn, name your membership function in groups.fn",
+      });
+    }
     for (const key of JWT_ONLY_KEYS) {
       if (auth[key] !== undefined) {
         ctx.addIssue({
@@ -156,7 +169,8 @@ export const AuthConfig = AuthObject.superRefine(checkFlow)
   })
   .transform((auth): JwtAuth | CustomAuth => {
   if (auth.get_current_user_fn !== undefined) {
-    return { type: auth.type, exclude_paths: auth.exclude_paths, get_current_user_fn: auth.get_current_user_fn };
+    const groups = auth.groups !== undefined && "fn" in auth.groups ? { groups: auth.groups } : {};
+    return { type: auth.type, exclude_paths: auth.exclude_paths, get_current_user_fn: auth.get_current_user_fn, ...groups };
   }
   return {
     type: auth.type,
@@ -168,6 +182,7 @@ export const AuthConfig = AuthObject.superRefine(checkFlow)
     token_lifetime_seconds: auth.token_lifetime_seconds ?? JWT_DEFAULTS.token_lifetime_seconds,
     ...(auth.issuer !== undefined && { issuer: auth.issuer }),
     ...(auth.audience !== undefined && { audience: auth.audience }),
+    ...(auth.groups !== undefined && { groups: auth.groups }),
   };
 });
 export type AuthConfig = z.output<typeof AuthConfig>;

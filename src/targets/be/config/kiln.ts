@@ -46,10 +46,6 @@ const REJECTED: Partial<Record<KilnLevel, Readonly<Record<string, string>>>> = {
     validate_fn: LOGIN,
     session_store: "not supported: codegen keeps no deny-list of revoked tokens, and ignoring yours would keep revoked sessions valid",
   },
-  operation: {
-    can: "not supported: codegen has no per-operation permission guards, and ignoring one would open the route to every user; " +
-      "remove it and check permissions in your own dependency or action (docs/migrating-from-kiln.md)",
-  },
 };
 
 /**

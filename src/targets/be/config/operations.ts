@@ -4,6 +4,7 @@
 // An entry's `modifiers` are a scope of their own (see modifiers.ts).
 
 import { z } from "zod";
+import { GroupList, GuardPath } from "./authz.js";
 import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
 import { kilnKeys } from "./kiln.js";
 import { ModifierList } from "./modifiers.js";
@@ -72,6 +73,8 @@ const crudKeys = {
     examples: ["summary"],
   }),
   rate_limit: RateLimitSetting.optional(),
+  groups: GroupList.optional(),
+  can: GuardPath.optional(),
   ...kilnKeys("operation"),
 };
 

@@ -4,6 +4,7 @@
 // the user wrote (`resources[2]`, not `apps[0].config.resources[2]`).
 
 import { z } from "zod";
+import { checkAuthz } from "./authz.js";
 import { UserTemplatesConfig, scoped, sourcePath } from "../../../codegen/index.js";
 import { App, checkAppResources } from "./apps.js";
 import { AuthConfig } from "./auth.js";
@@ -225,6 +226,8 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
   checkDbKeys(project, ctx);
   if (project.apps) checkApps(project.apps, ctx);
   if (project.resources) checkAppResources(project.resources, ctx, ["resources"]);
+  if (project.apps) checkAuthz(project, project.apps, (index) => ["apps", index, "config"], ctx);
+  else if (project.resources) checkAuthz(project, [{ config: { resources: project.resources } }], () => [], ctx);
 }).transform((project) => {
   const singleApp = project.apps === undefined;
   const apps = project.apps ?? [shorthandApp(project)];

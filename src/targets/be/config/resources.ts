@@ -3,6 +3,7 @@
 // action slugs, a primary key typed two ways) live here, each at the entry at fault.
 
 import { z } from "zod";
+import { GroupList, VisiblePath } from "./authz.js";
 import { scoped } from "../../../codegen/index.js";
 import { actionSlug } from "./actions.js";
 import { findDuplicates } from "./duplicates.js";
@@ -65,6 +66,8 @@ export const ResourceConfig = z
         "an operation entry's own `require_auth` wins over it. Default: the app's, else the project's `require_auth`.",
     }),
     max_body_size: maxBodySizeAt("this resource's endpoints", "the app's, else the project's"),
+    groups: GroupList.optional(),
+    visible: VisiblePath.optional(),
     fields: FieldList.optional().meta({
       description:
         "The read shape: the fields of `get` and `list` responses, and the fields every other operation uses unless it overrides them. " +

@@ -43,3 +43,4 @@ export { ExporterName, SamplerName, TelemetryConfig } from "./telemetry.js";
 export { RateLimitConfig, RateLimitSetting, TrustedProxy } from "./rate-limit.js";
 export { AppList, ProjectConfig, type ResolvedApp, type ResolvedResource } from "./project.js";
 export { OperationList, PkType, ResourceConfig } from "./resources.js";
+export { DEFAULT_GROUP_CLAIM, GroupConfig, GroupList, GuardPath, VisiblePath, authzKeysUsed, type AuthzLevel } from "./authz.js";

@@ -74,6 +74,18 @@ export interface CodeBlock {
   imports: ImportCollector;
 }
 
+/**
+ * What the `authz` operation asks of a handler: `checks` run first in its body (a group
+ * check, a collection guard); `guard` (the guard's Python name) runs on the row once it is
+ * loaded; `visible` (an expression over `current_user`) restricts the rows it may load.
+ */
+export interface HandlerAuthz {
+  checks: readonly string[];
+  guard?: string;
+  visible?: string;
+  imports: ImportCollector;
+}
+
 /** One path operation. */
 export class RouteHandler extends Handle {
   readonly module: RoutesModule;
@@ -102,6 +114,7 @@ export class RouteHandler extends Handle {
   #user: RouteParam | undefined;
   #rateLimit: RouteLimiter | undefined;
   #span: HandlerSpan | undefined;
+  #authz: HandlerAuthz | undefined;
 
   constructor(options: {
     module: RoutesModule;
@@ -193,6 +206,31 @@ export class RouteHandler extends Handle {
     this.answers(401);
   }
 
+  /**
+   * Augmentation point of the `authz` operation: the group check, guard and row visibility
+   * the handler applies; a check or a guard may answer 403.
+   */
+  authorize(authz: HandlerAuthz): void {
+    if (this.#authz !== undefined) throw new Error(`bug: ${this.name} is already authorized`);
+    this.#authz = authz;
+    if (authz.checks.length > 0 || authz.guard !== undefined) this.answers(403);
+  }
+
+  /** The guard run on the loaded row, as the body templates call it. */
+  get guard(): string | undefined {
+    return this.#authz?.guard;
+  }
+
+  /** The visibility condition the row must meet, as the body templates pass it. */
+  get visible(): string | undefined {
+    return this.#authz?.visible;
+  }
+
+  /** Lines that open the handler's body (each indented, ending in a newline). */
+  protected get checks(): string {
+    return (this.#authz?.checks ?? []).map((check) => `${check}\n`).join("");
+  }
+
   /** The `current_user` dependency, once `auth` decided the route needs one. */
   get user(): RouteParam | undefined {
     return this.#user;
@@ -257,12 +295,13 @@ export class RouteHandler extends Handle {
     imports.addFrom(`${this.module.view.runtimePackage}.responses`, "error_responses");
     if (this.#rateLimit) imports.addFrom("fastapi", "Depends").update(this.#rateLimit.imports);
     if (this.#span) imports.update(this.#span.imports);
+    if (this.#authz) imports.update(this.#authz.imports);
     return imports;
   }
 
   /** The handler's code in its routes module: the decorated function. */
   blocks(ctx: RenderCtx): CodeBlock[] {
-    const body = renderTemplate(ctx.env, this.body.template, { ...this.body.context, handler: this }).replace(/\s+$/, "");
+    const body = this.checks + renderTemplate(ctx.env, this.body.template, { ...this.body.context, handler: this }).replace(/\s+$/, "");
     return [{ code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.allImports }];
   }
 }

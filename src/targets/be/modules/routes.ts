@@ -29,6 +29,7 @@ export class RoutesModule {
   readonly #readOptions = new Map<string, { helper: Helper; read: ReadSchema }>();
   readonly #loaders = new Map<string, { helper: Helper; read: ReadSchema }>();
   #search: SearchConfig | undefined;
+  #visible: { fn: string; userType: string; imports: ImportCollector } | undefined;
 
   constructor(view: ResourceView) {
     this.view = view;
@@ -70,6 +71,16 @@ export class RoutesModule {
     return { name: "_SEARCH" };
   }
 
+  /**
+   * `_visible(current_user)`: the rows of the resource the user may see, by the consumer's
+   * `fn` (the resource's `visible`); loaders then take the condition (`*where`), so a hidden
+   * row is a 404. `userType` annotates the user (`AuthenticatedUser`), imported by `imports`.
+   */
+  visibility(fn: string, userType: string, imports: ImportCollector): Helper {
+    this.#visible ??= { fn, userType, imports };
+    return { name: "_visible" };
+  }
+
   /** `_load_<name>(session, pk)` (`_load_<name>_summary`, …): the row with everything `read` shows loaded, or 404. */
   loader(read: ReadSchema): Helper {
     this.notFound();
@@ -108,6 +119,17 @@ export class RoutesModule {
       imports.addFrom(view.model.module, view.model.importName);
       context.search = { name: "_SEARCH", expression: searchExpression(search, view.model.local, view.runtimePackage, imports), comment: `What \`\`?q=\`\` searches, and how: see ${search.strategy === "trigram" ? "indexes.py for its trigram indexes" : "indexes.py for its full-text index"}.` };
     }
+    const visible = this.#visible;
+    if (visible) {
+      const [fnModule] = visible.fn.split(/\.(?=[^.]+$)/);
+      imports.add(fnModule!).addFrom("sqlalchemy", "ColumnElement").addFrom(`${view.runtimePackage}.authz`, "visibility").update(visible.imports);
+      context.visible = {
+        name: "_visible",
+        user: `${visible.userType} | None`,
+        fn: visible.fn,
+        doc: docstringText(`The ${view.labelPlural} *current_user* may see, as \`\`${visible.fn}\`\` says.`, "    "),
+      };
+    }
     context.loaders = [...this.#loaders.values()].map(({ helper, read }) => {
       imports.addFrom("sqlalchemy", "select").addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom(view.model.module, view.model.importName);
       const options = this.readOptions(read);
@@ -118,7 +140,11 @@ export class RoutesModule {
         pk: view.pk,
         pk_annotation: view.pkAnnotation,
         options: options ? `.options(*${options.name})` : "",
-        doc: docstringText(`Read ${view.label} *pk* afresh${options ? ` with everything \`\`${shows(read)}\`\` shows` : ""}, or raise 404.`, "    "),
+        where: visible !== undefined,
+        doc: docstringText(
+          `Read ${view.label} *pk* afresh${options ? ` with everything \`\`${shows(read)}\`\` shows` : ""}, or raise 404${visible ? " (also when it fails *where*)" : ""}.`,
+          "    ",
+        ),
       };
     });
     return [

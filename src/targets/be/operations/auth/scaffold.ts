@@ -1,8 +1,10 @@
 // `auth_scaffold` (project scope, only with `auth`): the `auth/` package, for the generated
-// JWT flow or for the user's own `get_current_user_fn` (see `package.ts`).
+// JWT flow or for the user's own `get_current_user_fn` (see `package.ts`), and `groups.py`
+// when some route admits only some groups (see `groups.ts`).
 
 import { type BuildContext, operation } from "../../../../codegen/index.js";
-import type { ProjectConfig } from "../../config/schema.js";
+import { type ProjectConfig, authzKeysUsed } from "../../config/schema.js";
+import { groupsModule } from "./groups.js";
 import { authPackage } from "./package.js";
 
 @operation("auth_scaffold", { scope: "project" })
@@ -12,6 +14,8 @@ export class AuthScaffold {
   }
 
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
-    return authPackage(ctx.config.auth!, ctx.packagePrefix);
+    const modules = authPackage(ctx.config.auth!, ctx.packagePrefix);
+    if (authzKeysUsed(ctx.config.apps).has("groups")) modules.push(groupsModule(ctx.config.auth!, ctx.packagePrefix));
+    return modules;
   }
 }

@@ -28,7 +28,7 @@ export class Delete {
       params: [pkParam(view)],
       session: sessionParam(view),
       errors: [404, 409],
-      body: { template: "operations/delete/delete.py.njk", context: { model: view.model.local, pk: view.pk, notFound: routes.notFound() } },
+      body: { template: "operations/delete/delete.py.njk", context: { row: view.variable, model: view.model.local, pk: view.pk, notFound: routes.notFound() } },
       imports: new ImportCollector().addFrom("sqlalchemy", "delete").addFrom(view.model.module, view.model.importName),
     });
     return [routes.add(handler)];

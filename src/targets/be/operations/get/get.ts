@@ -29,7 +29,7 @@ export class Get {
       params: [pkParam(view)],
       session: sessionParam(view),
       errors: [404],
-      body: { template: "operations/get/get.py.njk", context: { serializer: shape.serializer, loader: routes.loader(shape) } },
+      body: { template: "operations/get/get.py.njk", context: { row: view.variable, serializer: shape.serializer, loader: routes.loader(shape) } },
       imports: new ImportCollector().update(shape.imports),
     });
     return [routes.add(handler)];

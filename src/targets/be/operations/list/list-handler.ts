@@ -18,6 +18,8 @@ interface PageContext {
   request: string;
   where: string;
   source: string;
+  /** Whether the page is the route's own body, where conditions over the request can be evaluated. */
+  perRequest: boolean;
 }
 
 /** A `list` entry's handler: `GET {prefix}`, and `POST {prefix}/search` once filtered. */
@@ -124,17 +126,21 @@ export class ListHandler extends RouteHandler {
 
   override blocks(ctx: RenderCtx): CodeBlock[] {
     const search = this.#search;
-    const pageContext = (page: PageContext) => ({ ...this.#pageContext(search), ...page });
+    const pageContext = (page: PageContext) => ({ ...this.#pageContext(search, page.perRequest), ...page });
     const blocks = [this.#constants()];
     const filters = this.query.filters;
     if (filters === undefined) {
-      const body = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "query", where: "", source: "" })).replace(/\s+$/, "");
+      const page = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "query", where: "", source: "", perRequest: true }));
+      const body = this.checks + page.replace(/\s+$/, "");
       blocks.push({ code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.#pageImports(search).update(this.allImports) });
       return blocks;
     }
     const helper = `_${this.name}`;
     const requestType = `${this.names.queryModel} | ${this.names.searchBody}`;
-    const helperBody = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "request", where: "*where", source: ", source=source" })).replace(/\s+$/, "");
+    const helperBody = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "request", where: "*where", source: ", source=source", perRequest: false })).replace(/\s+$/, "");
+    // Conditions over the request (row visibility) join the route's own before the helper runs.
+    const perRequest = this.query.conditions.filter((condition) => condition.perRequest).map((condition) => condition.expression);
+    const withRequest = (where: string) => (perRequest.length === 0 ? where : `[*${where}, ${perRequest.join(", ")}]`);
     blocks.push({
       code: renderFunction(ctx, {
         decorator: "",
@@ -155,7 +161,7 @@ export class ListHandler extends RouteHandler {
         decorator: this.decorator,
         signature: this.signature,
         doc: this.summary,
-        body: `    return await ${helper}(session, param_conditions(query, ${filtersName}), query, "query")`,
+        body: `${this.checks}    return await ${helper}(session, ${withRequest(`param_conditions(query, ${filtersName})`)}, query, "query")`,
       }),
       imports: new ImportCollector().addFrom(`${this.view.runtimePackage}.filters`, "param_conditions").update(this.allImports),
     });
@@ -174,7 +180,10 @@ export class ListHandler extends RouteHandler {
         }),
         signature: `async def ${this.searchName}(${ordered.map((param) => param.declaration).join(", ")}) -> ${this.responseModel}:`,
         doc: `Search ${this.view.labelPlural} with an and/or tree of conditions${search ? " and ``q``" : ""}, one page at a time.`,
-        body: `    return await ${helper}(session, [tree_condition(body.filter, ${filtersName})] if body.filter else [], body, "body")`,
+        body:
+          perRequest.length === 0
+            ? `${this.checks}    return await ${helper}(session, [tree_condition(body.filter, ${filtersName})] if body.filter else [], body, "body")`
+            : `${this.checks}    where = [tree_condition(body.filter, ${filtersName})] if body.filter else []\n    return await ${helper}(session, ${withRequest("where")}, body, "body")`,
       }),
       imports: [bodyParam, ...this.dependencies].reduce(
         (imports, param) => imports.update(param.imports),
@@ -205,8 +214,8 @@ export class ListHandler extends RouteHandler {
     return { code: `# The ${what} of \`\`${this.method} ${this.view.routePrefix}\`\`.\n${lines.join("\n")}`, imports };
   }
 
-  #pageContext(search: Helper | undefined): Record<string, unknown> {
-    const conditions = this.query.conditions.map((condition) => condition.expression);
+  #pageContext(search: Helper | undefined, perRequest: boolean): Record<string, unknown> {
+    const conditions = this.query.conditions.filter((condition) => perRequest || !condition.perRequest).map((condition) => condition.expression);
     return {
       statement: `select(${this.view.model.local})${this.#readOptions ? `.options(*${this.#readOptions.name})` : ""}`,
       conditions: conditions.join(", "),

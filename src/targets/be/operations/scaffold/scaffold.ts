@@ -4,11 +4,11 @@
 // tested on their own, and copied into every generated tree as they are.
 
 import { type BuildContext, ImportCollector, StaticFile, operation } from "../../../../codegen/index.js";
-import type { ProjectConfig } from "../../config/schema.js";
+import { type ProjectConfig, authzKeysUsed } from "../../config/schema.js";
 import { sessionModulePath } from "../../resource.js";
 import { runtimeSource } from "../../runtime-source.js";
 
-/** Runtime helpers copied into every generated tree, under `runtime/`. */
+/** Runtime helpers copied into every generated tree, under `runtime/` (and `authz` into those that authorize). */
 const RUNTIME_MODULES = ["actions", "discovery", "errors", "filters", "idempotency", "indexes", "ordering", "pagination", "queue", "responses", "search", "values"] as const;
 
 @operation("scaffold", { scope: "project" })
@@ -36,7 +36,9 @@ export class Scaffold {
         databases: project.databases.map((database) => database.key),
       },
     });
-    const runtime = RUNTIME_MODULES.map(
+    // The authorization helpers only where some route is authorized, so other trees stay as they were.
+    const modules = authzKeysUsed(project.apps).size > 0 ? [...RUNTIME_MODULES, "authz"] : RUNTIME_MODULES;
+    const runtime = modules.map(
       (name) => new StaticFile({ path: `runtime/${name}.py`, template: "operations/scaffold/verbatim.njk", context: { source: runtimeSource(name) } }),
     );
     return [dbInit, ...sessions, ...runtime];

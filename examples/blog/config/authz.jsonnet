@@ -1,0 +1,46 @@
+// The single-app blog with authorization (docs/authorization.md) on top of JWT auth:
+// groups come from the token's `roles` claim; blog/authz.py holds the functions named here.
+//
+// Articles:
+// - every route needs a user in one of the groups the resource names, and a row is visible
+//   only as blog.authz.visible_articles says: published ones, one's own, or all for editors
+//   and admins (a hidden row is a 404, and lists leave it out);
+// - create: writers, editors and admins; publish: editors and admins; delete: admins;
+// - update: the guard blog.authz.can_edit_article (the author, an editor or an admin).
+local auth = import 'be/auth/jwt.libsonnet';
+local db = import 'be/db/databases.libsonnet';
+local p = import 'be/resources/presets.libsonnet';
+local r = import 'resources.libsonnet';
+
+local writers = ['writer', 'editor', 'admin'];
+
+{
+  package_prefix: 'blog.api',
+  databases: [db.postgres('primary', { url_env: 'DATABASE_URL', default: true })],
+  auth: auth.jwt({
+    secret_env: 'JWT_SECRET',
+    verify_credentials_fn: 'blog.auth.verify_credentials',
+    issuer: 'blog',
+    audience: 'blog-api',
+    groups: { claim: 'roles' },
+  }),
+  module: 'content',
+  resources: [
+    r.author,
+    r.article {
+      groups: ['reader'] + writers,
+      visible: 'blog.authz.visible_articles',
+      operations: [
+        if op == 'create' then { name: 'create', groups: writers }
+        else if op == 'update' then { name: 'update', can: 'blog.authz.can_edit_article' }
+        else if op == 'delete' then { name: 'delete', groups: ['admin'] }
+        else if std.isObject(op) && op.name == 'publish_article' then op { groups: ['editor', 'admin'] }
+        else op
+        for op in super.operations
+      ],
+    },
+    r.tag,
+    r.comment,
+    r.category { require_auth: false },
+  ],
+}

@@ -1,0 +1,123 @@
+// Authorization settings (docs/authorization.md): where a user's groups come from
+// (`auth.groups`, `GroupConfig`), the groups a route admits (`groups`, cascading like
+// `require_auth`), per-operation guards (`can`) and a resource's row visibility (`visible`).
+
+import { z } from "zod";
+import { DottedPath } from "./primitives.js";
+
+/** The claim groups come from when `auth.groups` says nothing. */
+export const DEFAULT_GROUP_CLAIM = "groups";
+
+/** A group name, as the token claim or the membership function gives it. */
+const GroupName = z.string().regex(/^[^\s]+$/, "must be a group name without spaces, like \"editors\"");
+
+/** `groups` at an operation entry, a resource or an app: the groups whose members may call the routes. */
+export const GroupList = z
+  .array(GroupName)
+  .min(1, "must name at least one group: to let every user in, leave groups out")
+  .meta({
+    id: "GroupList",
+    description:
+      "Only members of one of these groups may call the routes (403 for other users, 401 without credentials); the routes must " +
+      "require a user. Cascades: an operation entry's own value wins, then its resource's, then its app's. Default: no group check.",
+    examples: [["editors", "admin"]],
+  });
+
+/** `can`: a guard of the consumer's, `async (user, obj, session) -> bool`. */
+export const GuardPath = DottedPath.meta({
+  description:
+    "Dotted path of your guard `async def can(user, obj, session) -> bool`: instance operations pass the row (loaded, before " +
+    "anything changes), collection operations (list, create, collection actions) pass `None`; `False` answers 403. The route " +
+    "must require a user.",
+  examples: ["blog.authz.can_edit_article"],
+});
+
+/** `visible`: the rows of a resource a user may see. */
+export const VisiblePath = DottedPath.meta({
+  description:
+    "Dotted path of your function `(user) -> ColumnElement[bool] | None`: a SQLAlchemy condition over the model that the rows a " +
+    "user may see meet (`None`: every row). Lists answer only those rows; get, update, delete and instance actions answer 404 " +
+    "for the others. Routes without a user pass `None` as the user. Needs the project's `auth`.",
+  examples: ["blog.authz.visible_articles"],
+});
+
+/** `auth.groups`: where a user's groups come from. */
+export const GroupConfig = z
+  .union([
+    z.strictObject({
+      claim: z.string().min(1).meta({ description: "The token claim holding the user's groups: a list of strings (or one string).", default: DEFAULT_GROUP_CLAIM, examples: ["roles"] }),
+    }),
+    z.strictObject({
+      fn: DottedPath.meta({
+        description: "Dotted path of your `async def groups(user) -> set[str]` (any iterable of strings), called once per request that checks groups.",
+        examples: ["blog.authz.user_groups"],
+      }),
+    }),
+  ])
+  .meta({
+    id: "GroupConfig",
+    description:
+      "Where a user's groups come from: a claim of the access token (`{ claim: \"roles\" }`) or your function " +
+      "(`{ fn: \"blog.authz.user_groups\" }`). Default: the `groups` claim (the JWT flow only: with `get_current_user_fn`, give `fn`).",
+    examples: [{ claim: "roles" }, { fn: "blog.authz.user_groups" }],
+  });
+export type GroupConfig = z.output<typeof GroupConfig>;
+
+/** The authorization keys of one level, as the cascade and the `authz` operation read them. */
+export interface AuthzLevel {
+  groups?: string[];
+  can?: string;
+  visible?: string;
+}
+
+type Levels = readonly { config: AuthzLevel & { resources: readonly (AuthzLevel & { operations: readonly unknown[] })[] } }[];
+
+/** Each authorization key set in the project, with its config path (`apps[0].config.resources[1].groups`). */
+function* authzSettings(apps: Levels, pathOf: (app: number) => PropertyKey[]): Iterable<[keyof AuthzLevel, PropertyKey[]]> {
+  const keys = ["groups", "can", "visible"] as const;
+  for (const [a, app] of apps.entries()) {
+    for (const key of keys) if (app.config[key] !== undefined) yield [key, [...pathOf(a), key]];
+    for (const [r, resource] of app.config.resources.entries()) {
+      for (const key of keys) if (resource[key] !== undefined) yield [key, [...pathOf(a), "resources", r, key]];
+      for (const [o, entry] of resource.operations.entries()) {
+        if (typeof entry !== "object" || entry === null) continue;
+        for (const key of keys) if ((entry as AuthzLevel)[key] !== undefined) yield [key, [...pathOf(a), "resources", r, "operations", o, key]];
+      }
+    }
+  }
+}
+
+/**
+ * The authorization keys some app, resource or operation entry of the project sets.
+ * @example authzKeysUsed(project.apps).has("groups") // the auth package gets groups.py
+ */
+export function authzKeysUsed(apps: Levels): Set<keyof AuthzLevel> {
+  return new Set([...authzSettings(apps, () => [])].map(([key]) => key));
+}
+
+/**
+ * Project-wide rules of authorization: every key needs `auth` (there is no user to check
+ * otherwise), and `groups` with `get_current_user_fn` needs `auth.groups.fn`.
+ */
+export function checkAuthz(
+  project: { auth?: { get_current_user_fn?: string; groups?: GroupConfig } },
+  apps: Levels,
+  pathOf: (app: number) => PropertyKey[],
+  ctx: z.RefinementCtx,
+): void {
+  let groupsWithoutSource = false;
+  for (const [key, path] of authzSettings(apps, pathOf)) {
+    if (project.auth === undefined) {
+      ctx.addIssue({ code: "custom", path, message: `needs the project's auth: without it no route knows its user (docs/authorization.md)` });
+    } else if (key === "groups" && project.auth.get_current_user_fn !== undefined && project.auth.groups === undefined) {
+      groupsWithoutSource = true;
+    }
+  }
+  if (groupsWithoutSource) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["auth", "groups"],
+      message: 'required when routes set groups with get_current_user_fn: name your membership function, { fn: "pkg.mod.user_groups" }',
+    });
+  }
+}

@@ -1,0 +1,88 @@
+// `authz` (an augmenter, operation scope, after `auth`): the authorization of each handler
+// of an entry — the cascading `groups` check, the entry's guard (`can`) and the resource's
+// row visibility (`visible`) — handed to the handler through `RouteHandler.authorize`, and to
+// a list's query through `ListQuery.where`. Its `validate` rejects checks on routes without a user.
+
+import { type BuildContext, ImportCollector, type ValidationIssue, operation, prefixImport } from "../../../../codegen/index.js";
+import { type AuthzLevel, type ProjectConfig, type ResourceConfig, actionSlug } from "../../config/schema.js";
+import { cascaded } from "../../cascade.js";
+import { resourceFiles } from "../../modules/files.js";
+import { RouteHandler } from "../../modules/handler.js";
+import { pythonString } from "../../python/literals.js";
+import { decideAuth } from "../auth/decide.js";
+import { ListHandler } from "../list/list-handler.js";
+
+type Entry = AuthzLevel & { name: string; type: string; target?: "instance" | "collection"; slug?: string };
+
+/** The path of an entry's main route below its resource, as its endpoint operation makes it. */
+function entryPath(entry: Entry): string {
+  const slug = entry.slug ?? actionSlug(entry.name);
+  if (entry.type === "action") return entry.target === "collection" ? `/${slug}` : `/{pk}/${slug}`;
+  return entry.type === "list" || entry.type === "create" ? "" : "/{pk}";
+}
+
+/** Whether the entry's route works on one row (its guard gets the row), rather than on the collection (`None`). */
+function onInstance(entry: Entry): boolean {
+  return entry.type === "action" ? entry.target !== "collection" : ["get", "update", "delete"].includes(entry.type);
+}
+
+/** The Python type of the current user: `AuthenticatedUser` of the JWT flow, `Any` with `get_current_user_fn`. */
+export function userType(project: ProjectConfig, packagePrefix: string): { name: string; imports: ImportCollector } {
+  if (project.auth?.get_current_user_fn !== undefined) return { name: "Any", imports: new ImportCollector().addFrom("typing", "Any") };
+  return { name: "AuthenticatedUser", imports: new ImportCollector().addFrom(prefixImport(packagePrefix, "auth", "dependencies"), "AuthenticatedUser") };
+}
+
+@operation("authz", { scope: "operation", requires: ["auth"] })
+export class Authz {
+  when(ctx: BuildContext<ProjectConfig>): boolean {
+    return ctx.config.auth !== undefined;
+  }
+
+  // The entry as written (its keys beyond the augmenter's own options): this augmenter runs at every entry.
+  *validate(ctx: BuildContext<ProjectConfig>): Iterable<ValidationIssue> {
+    const options = ctx.instance as Entry;
+    const decision = decideAuth(ctx.config, ctx.store, ctx.instanceId, entryPath(options));
+    if (decision.required) return;
+    for (const key of ["groups", "can"] as const) {
+      if (options[key] !== undefined) {
+        const what = key === "groups" ? "admits only members of these groups" : "asks this guard";
+        yield { path: [key], message: `${what}, but this endpoint is not authenticated: ${decision.reason}` };
+      }
+    }
+  }
+
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    const options = ctx.instance as Entry;
+    const resource = ctx.store.ancestorOf(ctx.instanceId, "resource") as ResourceConfig & AuthzLevel;
+    const groups = cascaded(ctx.store, ctx.instanceId, ctx.config, "groups");
+    const runtime = prefixImport(ctx.packagePrefix, "runtime");
+    for (const handler of ctx.store.outputsUnder(ctx.instanceId, RouteHandler)) {
+      const imports = new ImportCollector();
+      const checks: string[] = [];
+      // A route without a user has no groups to check: only an entry's own `groups` is refused there (validate).
+      if (groups !== undefined && handler.user !== undefined) {
+        checks.push(`    await require_groups(current_user, ${[...groups].sort().map(pythonString).join(", ")})`);
+        imports.addFrom(prefixImport(ctx.packagePrefix, "auth", "groups"), "require_groups");
+      }
+      let guard: string | undefined;
+      if (options.can !== undefined) {
+        imports.add(options.can.slice(0, options.can.lastIndexOf("."))).addFrom(`${runtime}.authz`, "forbidden");
+        if (onInstance(options)) guard = options.can;
+        else checks.push(`    if not await ${options.can}(current_user, None, session):\n        raise forbidden()`);
+      }
+      let visible: string | undefined;
+      if (resource.visible !== undefined && (onInstance(options) || options.type === "list")) {
+        const user = userType(ctx.config, ctx.packagePrefix);
+        const helper = resourceFiles(ctx).routes.visibility(resource.visible, user.name, user.imports);
+        visible = `${helper.name}(${handler.user === undefined ? "None" : "current_user"})`;
+        if (handler instanceof ListHandler) handler.query.where({ expression: visible, imports: new ImportCollector(), perRequest: true });
+        else if (options.type === "update" || (options.type === "delete" && guard !== undefined)) imports.addFrom("sqlalchemy", "select");
+      }
+      if (options.type === "delete" && guard !== undefined) imports.addFrom("sqlalchemy", "select");
+      if (checks.length > 0 || guard !== undefined || visible !== undefined) {
+        handler.authorize({ checks, ...(guard !== undefined && { guard }), ...(visible !== undefined && handler.constructor !== ListHandler && { visible }), imports });
+      }
+    }
+    return [];
+  }
+}
