@@ -3,7 +3,10 @@
 /_values``.
 """
 
+from typing import Annotated, Literal
+
 from fastapi import APIRouter
+from pydantic import Field
 
 from blog.api.auth.dependencies import CurrentUser
 from blog.api.db.session import get_sessionmaker
@@ -19,9 +22,10 @@ from blog.api.runtime.discovery import (
     RefSource,
     Rows,
     SelfSource,
+    ValuesOptions,
     ValuesPage,
-    ValuesRequest,
 )
+from blog.api.runtime.responses import error_responses
 from blog.api.runtime.search import FullTextSearch, TrigramSearch
 from blog.models import Article, Author
 
@@ -90,7 +94,23 @@ CATALOG = Catalog(
 )
 
 
-@router.get("/_filters", operation_id="listFilters")
+class ArticleValues(ValuesOptions):
+    """``POST /_values`` for a filter field of articles."""
+
+    resource: Literal["article"]
+    field: Literal[
+        "author_id", "id", "publish_on", "published", "rating", "title", "word_count"
+    ]
+
+
+class CommentValues(ValuesOptions):
+    """``POST /_values`` for a filter field of comments."""
+
+    resource: Literal["comment"]
+    field: Literal["article_id", "author_id"]
+
+
+@router.get("/_filters", operation_id="listFilters", responses=error_responses(401))
 async def list_filters(current_user: CurrentUser) -> FilterCatalog:
     """Every filtered list: its filter fields, their operators and where their values
     come from.
@@ -98,9 +118,15 @@ async def list_filters(current_user: CurrentUser) -> FilterCatalog:
     return CATALOG.describe()
 
 
-@router.post("/_values", operation_id="listFilterValues")
+@router.post(
+    "/_values",
+    operation_id="listFilterValues",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 401, 413, 503),
+)
 async def list_filter_values(
-    body: ValuesRequest, current_user: CurrentUser
+    body: Annotated[ArticleValues | CommentValues, Field(discriminator="resource")],
+    current_user: CurrentUser,
 ) -> ValuesPage:
     """Values to offer for one filter field of a resource, best first."""
     return await CATALOG.values(body)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol
 from uuid import UUID
 
 from fastapi.exceptions import RequestValidationError
@@ -119,15 +119,32 @@ class FilterCatalog(BaseModel):
     lists: list[ListInfo]
 
 
-class ValuesRequest(BaseModel):
-    """Body of ``POST /_values``: a resource, one of its filter fields, typed text."""
+class ValuesOptions(BaseModel):
+    """What every ``POST /_values`` body holds besides its resource and field: typed
+    text and how many values. The generated ``discovery.py`` declares one body per
+    filtered resource on this base (``ArticleValues``), whose ``resource`` and ``field``
+    are literals: the schema names exactly the pairs that are answered."""
 
     model_config = ConfigDict(extra="forbid")
 
-    resource: str
-    field: str
     q: str | None = None
     limit: int = Field(default=20, ge=1, le=100)
+
+
+class ValuesRequest(Protocol):
+    """Body of ``POST /_values``: a resource, one of its filter fields, typed text."""
+
+    @property
+    def resource(self) -> str: ...
+
+    @property
+    def field(self) -> str: ...
+
+    @property
+    def q(self) -> str | None: ...
+
+    @property
+    def limit(self) -> int: ...
 
 
 class ValuesPage(BaseModel):

@@ -38,6 +38,10 @@ _CONFLICTS = {
     "23502": "A required value is missing.",
     "23514": "A value is outside its allowed range.",
 }
+# A delete violates a foreign key only one way: other rows still point at this one.
+_STILL_REFERENCED = (
+    "This row is still referenced by other rows: delete or change them first."
+)
 # SQLSTATE classes and codes that mean "try again later", not "your request is wrong":
 # connection exceptions, insufficient resources, operator intervention (shutdown,
 # restart, statement timeout) and transaction rollbacks (serialization, deadlock).
@@ -97,13 +101,14 @@ async def integrity_error_handler(request: Request, exc: Exception) -> JSONRespo
     driver_error = (
         exc.orig.__cause__ if isinstance(exc, IntegrityError) and exc.orig else None
     )
-    sqlstate = getattr(driver_error, "sqlstate", None)
+    sqlstate = getattr(driver_error, "sqlstate", None) or ""
+    detail = _CONFLICTS.get(sqlstate, "The change violates a database constraint.")
+    if sqlstate == "23503" and request.method == "DELETE":
+        detail = _STILL_REFERENCED
     return JSONResponse(
         status_code=status.HTTP_409_CONFLICT,
         content={
-            "detail": _CONFLICTS.get(
-                sqlstate or "", "The change violates a database constraint."
-            ),
+            "detail": detail,
             "constraint": getattr(driver_error, "constraint_name", None),
         },
     )

@@ -4,13 +4,14 @@
 The ``Db*`` types refuse what the database would reject with an error (a NUL or a lone
 surrogate in text, a non-finite number, a date-time that overflows once converted to
 UTC, an integer past what a JSON number holds exactly), and accept only the JSON type
-their schema names (no ``"1"`` for an integer, no number for a date).
+their schema names (no ``"1"`` for an integer, no number for a date, not even as text).
 ``column_rules(Model.attribute)`` adds what the mapped column itself states: the
 length of a ``String(n)``, the range of an integer or ``Numeric(p, s)`` column. A
 failed check is a 422 naming the field, and every constraint is in the OpenAPI
 schema, so what the schema allows is accepted.
 """
 
+import re
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -41,6 +42,7 @@ A B-tree index entry holds at most 2,704 bytes; 500 characters of at most 4 byte
 each always fit, so a long unique value is a 422 instead of a failed insert.
 """
 _NO_NUL = r"^[^\x00]*$"
+_SECONDS = re.compile(r"\s*[-+]?\d+(\.\d*)?\s*")
 
 
 def _storable_text(value: str) -> str:
@@ -62,9 +64,12 @@ def _json_number(value: Any) -> Any:
 
 
 def _iso_text(value: Any) -> Any:
-    """Dates and date-times come as ISO 8601 text, never as a number of seconds."""
-    if isinstance(value, int | float):
-        raise ValueError("must be an ISO 8601 string")  # noqa: TRY004
+    """Dates and date-times come as ISO 8601 text, never as a number of seconds (nor
+    its digits as text, which Pydantic would read as one: a query parameter is text)."""
+    if isinstance(value, int | float) or (
+        isinstance(value, str) and _SECONDS.fullmatch(value)
+    ):
+        raise ValueError("must be an ISO 8601 string")
     return value
 
 

@@ -93,9 +93,9 @@ class ArticleListQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    title: str | None = None
-    title__contains: str | None = None
-    title__starts_with: str | None = None
+    title: DbText | None = None
+    title__contains: DbText | None = None
+    title__starts_with: DbText | None = None
     published: bool | None = None
     rating: float | None = None
     rating__gte: float | None = None
@@ -103,9 +103,9 @@ class ArticleListQuery(BaseModel):
     rating__is_null: bool | None = None
     word_count__gte: int | None = None
     word_count__lte: int | None = None
-    publish_on: date | None = None
-    publish_on__gte: date | None = None
-    publish_on__lte: date | None = None
+    publish_on: DbDate | None = None
+    publish_on__gte: DbDate | None = None
+    publish_on__lte: DbDate | None = None
     publish_on__is_null: bool | None = None
     author_id: uuid.UUID | None = None
     author_id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
@@ -154,7 +154,7 @@ class ArticleTitleFilter(BaseModel):
 
     field: Literal["title"]
     op: Literal["eq", "contains", "starts_with"]
-    value: str
+    value: DbText
 
 
 class ArticlePublishedFilter(BaseModel):
@@ -204,7 +204,7 @@ class ArticlePublishOnFilter(BaseModel):
 
     field: Literal["publish_on"]
     op: Literal["eq", "gte", "lte"]
-    value: date
+    value: DbDate
 
 
 class ArticlePublishOnNullFilter(BaseModel):
