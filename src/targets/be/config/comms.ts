@@ -18,10 +18,7 @@ export const TemplateSource = z
 export type TemplateSource = z.output<typeof TemplateSource>;
 
 /** A subject or body template: inline Jinja2 text, or a `TemplateSource`. */
-const Template = z.union([z.string(), TemplateSource], { error: "expected template text, or { file } naming a template file" }).meta({
-  description: "Jinja2 text rendered with the message's context (undefined variables are errors), or `{ file }`.",
-  examples: ["New article: {{ title }}", { file: "templates/article_published.txt" }],
-});
+const Template = z.union([z.string(), TemplateSource], { error: "expected template text, or { file } naming a template file" });
 
 const SmtpTarget = z
   .strictObject({
@@ -36,7 +33,7 @@ const SmtpTarget = z
     username_env: EnvVarName.default("SMTP_USERNAME").meta({ description: "Variable holding the login name; no login when unset or empty." }),
     password_env: EnvVarName.default("SMTP_PASSWORD").meta({ description: "Variable holding the password." }),
   })
-  .meta({ description: "E-mail over SMTP; every setting is read from the environment when a message is sent." });
+  .meta({ id: "SmtpTarget", description: "E-mail over SMTP; every setting is read from the environment when a message is sent." });
 
 const WebhookTarget = z
   .strictObject({
@@ -45,7 +42,10 @@ const WebhookTarget = z
     url_env: EnvVarName.meta({ description: "Variable holding the URL the message is POSTed to." }),
     secret_env: EnvVarName.meta({ description: "Variable holding the HMAC-SHA256 signing secret." }),
   })
-  .meta({ description: "A signed JSON POST: `Comms-Signature` is HMAC-SHA256 over `{timestamp}.{body}`, sent with `Comms-Timestamp`." });
+  .meta({
+    id: "WebhookTarget",
+    description: "A signed JSON POST: `Comms-Signature` is HMAC-SHA256 over `{timestamp}.{body}`, sent with `Comms-Timestamp`.",
+  });
 
 /** Where messages go. */
 export const CommsTargetConfig = z
@@ -61,8 +61,14 @@ export const CommTypeConfig = z
       description: "Dotted path of the Pydantic model the templates are rendered with.",
       examples: ["blog.messages.ArticlePublished"],
     }),
-    subject: Template,
-    body: Template,
+    subject: Template.meta({
+      description: "Jinja2 text of the subject, rendered with the context (an undefined variable is an error), or `{ file }`.",
+      examples: ["New on the blog: {{ title }}"],
+    }),
+    body: Template.meta({
+      description: "Jinja2 text of the body, or `{ file }`; HTML-escaped values with `html: true`.",
+      examples: ["{{ author }} has published {{ title }}.", { file: "templates/article_published.txt" }],
+    }),
     html: z.boolean().default(false).meta({ description: "The body is HTML: context values are escaped, and e-mails are sent as `text/html`." }),
     targets: z.array(PythonName).min(1, "must name at least one target").meta({ description: "Names of the targets that deliver it." }),
   })
@@ -71,8 +77,8 @@ export type CommTypeConfig = z.output<typeof CommTypeConfig>;
 
 export const CommsConfig = z
   .strictObject({
-    types: z.array(CommTypeConfig).min(1, "must list at least one message type"),
-    targets: z.array(CommsTargetConfig).min(1, "must list at least one target"),
+    types: z.array(CommTypeConfig).min(1, "must list at least one message type").meta({ description: "The message types; names are unique." }),
+    targets: z.array(CommsTargetConfig).min(1, "must list at least one target").meta({ description: "Where messages go; names are unique." }),
     max_attempts: z.int().min(1, "must be at least 1").default(5).meta({ description: "Delivery attempts of a message before it is marked failed." }),
     retry_delay: z.number().positive("must be a positive number of seconds").default(10).meta({
       description: "Seconds before the first retry; each later one waits twice as long.",
