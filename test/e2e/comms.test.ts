@@ -23,6 +23,7 @@ import { JsonClient } from "../support/http.js";
 import { freePort } from "../support/ports.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type RunningProcess, startProcess } from "../support/processes.js";
+import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
 
@@ -55,6 +56,7 @@ let receiver: Server | undefined;
 let server: BlogServer | undefined;
 let api: JsonClient;
 let env: NodeJS.ProcessEnv;
+let staticChecks: Promise<CheckResult[]>;
 const hooks: Hook[] = [];
 
 function signatureOf(timestamp: string, body: string): string {
@@ -138,6 +140,8 @@ before(async () => {
     startPostgres(),
     mkdtemp(join(tmpdir(), "codegen-smtp-")),
   ]);
+  // pyright takes a while: start it now, collect it in its own test.
+  staticChecks = Promise.all([ruffCheck(venv, projectDir, ["blog"]), pyright(venv, projectDir, ["blog"])]);
   const smtpPort = await freePort();
   sink = startProcess(venv.python, [join(SUPPORT_DIR, "smtp_sink.py"), "--port", String(smtpPort), "--out", join(sinkDir, "mails.jsonl"), "--hold-domain", HOLD_DOMAIN, "--hold", "20"], {
     env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
@@ -172,6 +176,10 @@ after(async () => {
 });
 
 describe("comms", () => {
+  it("the generated comms module and the action calling it pass ruff and pyright", async () => {
+    for (const check of await staticChecks) assert.ok(check.ok, check.output);
+  });
+
   it("a request that rolls back writes no message and no job", async () => {
     const { id, title } = await article();
     const reply = await api.post(`/articles/${id}/announce`, { recipient: "reader@example.com", tag_id: 987_654 });

@@ -120,7 +120,10 @@ ENTRYPOINT = "comms_deliver"
 class Target(Protocol):
     """Where messages of a type go."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """What message types call the target."""
+        ...
 
     def recipients(self, to: Sequence[str]) -> list[str]:
         """The recipients one message has at this target."""
@@ -350,7 +353,7 @@ class Comms:
             if target is None:
                 raise LookupError(f"no target {delivery.target!r} in this worker")
             await target.deliver(delivery)
-        except Exception as exc:  # any failure of a send is recorded and retried
+        except Exception as exc:  # noqa: BLE001 - any failure is recorded and retried
             error = f"{type(exc).__name__}: {exc}"[:2000]
         async with AsyncSession(engine) as session, session.begin():
             await self._finish(session, delivery, claim, error)
