@@ -143,11 +143,19 @@ export async function buildGeneration(options: GenerateOptions): Promise<BuiltGe
   const { target, configFile } = options;
   if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
   const raw = await timed(options, "load config", () => evaluateConfigFile(configFile, options.stdlibTargets ?? [target]));
-  const config = await timed(options, "validate", () => validateConfig(raw, target, configFile));
+  const config = await timed(options, "validate", () => withConfigFiles(target, validateConfig(raw, target, configFile), configFile));
   const warnings = configWarningsOf(raw, target);
   const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, { configFile, cwd: options.cwd, timer: options.timer });
   const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
   return { target, configFile, outDir, files, originsOf, userTemplatesDir, warnings };
+}
+
+/** The validated config with the files it names read (`Target.readConfigFiles`). */
+function withConfigFiles<C>(target: Target<C>, config: C, configFile: string): C {
+  if (!target.readConfigFiles) return config;
+  const read = target.readConfigFiles(config, configFile);
+  if (read.issues.length > 0) throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: configFile, issues: read.issues });
+  return read.config;
 }
 
 /** Plans a built generation against the output directory as it is now. */

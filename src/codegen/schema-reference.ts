@@ -101,7 +101,9 @@ class ReferenceWriter {
     if (typeof schema.$ref === "string") parts.push(this.#refType(schema.$ref));
     if (schema.const !== undefined) parts.push(`\`${JSON.stringify(schema.const)}\``);
     if (Array.isArray(schema.enum)) parts.push(schema.enum.map((value) => `\`${JSON.stringify(value)}\``).join(" \\| "));
-    if (Array.isArray(schema.anyOf)) parts.push((schema.anyOf as JsonSchema[]).map((option) => this.#type(option, path)).join(" or "));
+    // zod writes a union as `anyOf`, a discriminated union as `oneOf`.
+    const options = schema.anyOf ?? schema.oneOf;
+    if (Array.isArray(options)) parts.push((options as JsonSchema[]).map((option) => this.#type(option, path)).join(" or "));
     if (parts.length > 0) return parts.join(", ");
     if (typeof schema.title === "string") return schema.title;
     switch (schema.type) {

@@ -59,6 +59,13 @@ export interface Target<C = any> {
    * @example configWarnings: (raw) => (hasKey(raw, "telemetry") ? [{ path: "telemetry", message: "has no effect" }] : [])
    */
   configWarnings?(raw: unknown): ConfigIssue[];
+  /**
+   * Reads the files a valid config names by paths relative to the config file (templates
+   * kept beside it, say) and returns the config with their contents. An unreadable file is
+   * an issue at its config path; any issue stops the run before anything is built.
+   * @default the config is used as validated, and no file is read
+   */
+  readConfigFiles?(config: C, configFile: string): { config: C; issues: ConfigIssue[] };
 }
 
 /**

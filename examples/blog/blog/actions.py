@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from sqlalchemy import insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from blog.messages import ArticlePublished
 from blog.models import Article, article_tags
 
 
@@ -90,3 +91,21 @@ def review_article(
 ) -> None:
     """Record that the current user reviewed *article* (``pass_user: true``)."""
     article.extra = {**article.extra, "reviewed_by": current_user.subject}
+
+
+async def announce_article(
+    article: Article, *, recipient: str, tag_id: int, session: AsyncSession
+) -> None:
+    """Publish *article*, tag it *tag_id*, and announce it to *recipient* and the
+    feed. The message is written in the request's transaction: an unknown tag
+    conflicts (409), and then nothing is published, tagged or sent."""
+    # blog/api/comms.py is generated only from config/comms.jsonnet: imported here, so
+    # the trees of the other configs, which have no route calling this, import cleanly.
+    from blog.api.comms import send_comm  # pyright: ignore[reportMissingImports]
+
+    publish_article(article, session=session)
+    context = ArticlePublished(
+        title=article.title, author=article.author.name, summary=article.body[:200]
+    )
+    await send_comm(session, "article_published", context, to=[recipient])
+    await tag_article(article, tag_id=tag_id, session=session)

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { Target } from "../../codegen/index.js";
 import { formatPythonFile } from "../../formatters/python-layout/index.js";
 import { projectJsonSchema } from "./config/json-schema.js";
+import { readTemplateFiles } from "./config/comms.js";
 import { kilnWarnings } from "./config/kiln.js";
 import { ProjectConfig } from "./config/schema.js";
 import { registerRenderers } from "./render.js";
@@ -34,6 +35,12 @@ export const target: Target<ProjectConfig> = {
   aggregates: (path) => path === "__init__.py" || path.endsWith("/__init__.py"),
   // kiln's keys that mean nothing here are accepted (config/kiln.ts) and named in warnings.
   configWarnings: kilnWarnings,
+  // Message templates kept in files (`{ file }`) are read now, relative to the config.
+  readConfigFiles: (config, configFile) => {
+    if (config.comms === undefined) return { config, issues: [] };
+    const { comms, issues } = readTemplateFiles(config.comms, configFile);
+    return { config: { ...config, comms }, issues };
+  },
 };
 
 function firstPartyPackages(config: ProjectConfig): string[] {

@@ -1,8 +1,9 @@
 """Test-only launcher: serve ``<package>.main:app`` with SQL statement counting.
 
-Creates the tables (``<package>.models.create_tables`` and the generated
-``idempotency_keys``) and, when the generated tree has ``<package>.api.indexes``, the
-extensions and indexes it recommends; then runs uvicorn on 127.0.0.1:<port>. With
+Creates the tables (``<package>.models.create_tables``, the generated
+``idempotency_keys``, the comms outbox when the tree has ``comms.py``) and, when the
+generated tree has ``<package>.api.indexes``, the extensions and indexes it
+recommends; then runs uvicorn on 127.0.0.1:<port>. With
 ``--frontend DIR`` it serves ``<package>.site.build_site``: the API under ``/api`` and
 the front end built into DIR at ``/``, as in production. Unless ``--no-count`` is
 given, every response carries ``X-SQL-Statements``: the number of statements the
@@ -71,6 +72,10 @@ async def prepare_database(package: str, session: ModuleType) -> None:
     idempotency = import_module(f"{package}.api.runtime.idempotency")
     async with engine.begin() as connection:
         await connection.run_sync(idempotency.metadata.create_all)
+    if find_spec(f"{package}.api.comms") is not None:
+        comms = import_module(f"{package}.api.runtime.comms")
+        async with engine.begin() as connection:
+            await connection.run_sync(comms.metadata.create_all)
     if indexes is not None:
         async with engine.begin() as connection:
             await runtime.create_indexes(connection, indexes.INDEXES)

@@ -20,6 +20,7 @@ const TREES = [
   ["blog-authz", join(example, "authz.jsonnet")],
   ["blog-rate-limited", join(example, "rate_limited.jsonnet")],
   ["blog-telemetry", join(example, "telemetry.jsonnet")],
+  ["blog-comms", join(example, "comms.jsonnet")],
   ["blog-kiln", join(example, "kiln.jsonnet")],
   ["library", join(repoRoot, "examples/library/config/library.jsonnet")],
 ] as const;

@@ -14,6 +14,7 @@ import { KilnFramework, KilnVersion } from "./kiln.js";
 import { DEFAULT_MAX_BODY_SIZE, MountPrefix, PackagePath, PythonName } from "./primitives.js";
 import { RateLimitSetting, TrustedProxy } from "./rate-limit.js";
 import { TelemetryConfig } from "./telemetry.js";
+import { CommsConfig } from "./comms.js";
 import { wasDefaulted } from "./provenance.js";
 import { ResourceConfig } from "./resources.js";
 
@@ -71,6 +72,7 @@ const ProjectObject = z
     user_templates: UserTemplatesConfig.optional(),
     rate_limit: RateLimitSetting.optional(),
     telemetry: TelemetryConfig.optional().meta({ description: "OpenTelemetry (docs/telemetry.md). Default: none, and no telemetry code." }),
+    comms: CommsConfig.optional().meta({ description: "Outgoing e-mails and webhooks (docs/comms.md). Default: none, and no comms code." }),
     trusted_proxies: z.array(TrustedProxy).default([]).meta({
       description:
         "Proxies whose `X-Forwarded-For` a rate limit keyed by `\"ip\"` believes: the client is the rightmost address no trusted " +
@@ -238,6 +240,7 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
     ...(project.user_templates !== undefined && { user_templates: project.user_templates }),
     ...(project.rate_limit !== undefined && { rate_limit: project.rate_limit }),
     ...(project.telemetry !== undefined && { telemetry: project.telemetry }),
+    ...(project.comms !== undefined && { comms: project.comms }),
     trusted_proxies: project.trusted_proxies,
     generate_tests: project.generate_tests,
     require_auth: project.require_auth,

@@ -41,6 +41,7 @@ export { SearchConfig, SearchStrategy } from "./search.js";
 export { LinksConfig, READ_REPRESENTATION, RepresentationConfig, RepresentationList } from "./representations.js";
 export { ExporterName, SamplerName, TelemetryConfig } from "./telemetry.js";
 export { RateLimitConfig, RateLimitSetting, TrustedProxy } from "./rate-limit.js";
+export { CommTypeConfig, CommsConfig, CommsTargetConfig, TemplateSource } from "./comms.js";
 export { AppList, ProjectConfig, type ResolvedApp, type ResolvedResource } from "./project.js";
 export { OperationList, PkType, ResourceConfig } from "./resources.js";
 export { DEFAULT_GROUP_CLAIM, GroupConfig, GroupList, GuardPath, VisiblePath, authzKeysUsed, type AuthzLevel } from "./authz.js";
