@@ -13,6 +13,10 @@ type Value<T, P extends Presence> = P extends "required"
     ? T | undefined
     : T | null;
 
+/** A value JSON can hold: what `JSON.parse` gives, and what a backend's JSON field takes. */
+export type JsonValue =
+  string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
 /** Messages of the fields a draft could not be converted at. */
 export type DraftErrors = Record<string, string>;
 
@@ -92,22 +96,22 @@ export class DraftParser {
     field: string,
     input: string,
     presence: P,
-  ): Value<{ [key: string]: unknown }, P> {
+  ): Value<{ [key: string]: JsonValue }, P> {
     if (input.trim() === "") return this.empty(field, presence, {});
     try {
-      const value: unknown = JSON.parse(input);
+      const value = JSON.parse(input) as JsonValue;
       if (
         typeof value === "object" &&
         value !== null &&
         !Array.isArray(value)
       ) {
-        return value as Value<{ [key: string]: unknown }, P>;
+        return value as Value<{ [key: string]: JsonValue }, P>;
       }
     } catch {
       // Reported below, like any other value that is not an object.
     }
     this.errors[field] = 'Enter a JSON object, like {"key": "value"}.';
-    return {} as Value<{ [key: string]: unknown }, P>;
+    return {} as Value<{ [key: string]: JsonValue }, P>;
   }
 
   /** True when every field converted. */
