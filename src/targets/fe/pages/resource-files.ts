@@ -96,7 +96,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
   // The page's URL carries the list's query (order, search, filters) when it has one.
   const narrowed = list.search || list.orderFields.length > 0 || list.filters !== undefined;
   if (narrowed) imports.use("runtime/list", "useUrlQuery");
-  if (list.search) imports.use("runtime/filters", "SearchBox");
+  if (list.search) imports.use("runtime/search", "SearchBox");
   const columns = list.columns.map((field) => ({
     id: tsString(field.name),
     label: tsString(field.label),
@@ -118,7 +118,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     caption: jsxText(`${resource.plural}, page`),
     list_path: resource.path,
     list_options: imports.use(CLIENT, `${list.fn}Options`),
-    url_query: narrowed ? `...useUrlQuery<${imports.type(CLIENT, `${clientName(list.fn, true)}Data`)}["query"]>(), ` : "",
+    url_query_type: narrowed ? `${imports.type(CLIENT, `${clientName(list.fn, true)}Data`)}["query"]` : undefined,
     search_label: list.search ? jsxAttr("label", `Search ${resource.plural.toLowerCase()}`) : undefined,
     filters: list.filters ? imports.use(pageModule(resource, "Filters"), `${resource.pascal}Filters`) : undefined,
     create: resource.create !== undefined,

@@ -1,10 +1,10 @@
-// Narrowing a list: the search box (`?q=`) and the filter bar, whose controls come from the
-// backend's filter catalog (`GET /_filters`) at run time. Every value lives in the URL under
-// the list's own query parameter (`author_id=…`, `rating__gte=4`), so a view is bookmarkable,
-// back and forward walk it, and any change starts again at the first page.
+// The filter bar of a list: its controls come from the backend's filter catalog
+// (`GET /_filters`) at run time. Every value lives in the URL under the list's own query
+// parameter (`author_id=…`, `rating__gte=4`), so a view is bookmarkable, back and forward
+// walk it, and any change starts again at the first page.
 
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { FieldFrame } from "./fields";
 import { type Choice, ReferencePicker } from "./picker";
 import { useListParams } from "./list";
@@ -51,31 +51,6 @@ export type ValuesLookup = (request: {
 export interface FilterFieldPresentation {
   label: string;
   useChoiceLabel?: (key: string) => string | undefined;
-}
-
-/** `?q=`: the list's full-text or trigram search; the best matches come first. */
-export function SearchBox({ label }: { label: string }) {
-  const { params, change } = useListParams();
-  const current = params.get("q") ?? "";
-  const [text, setText] = useState(current);
-  useEffect(() => setText(current), [current]);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    change({ q: text.trim() === "" ? null : text.trim() });
-  };
-  return (
-    <form role="search" className="search" onSubmit={submit}>
-      <input
-        type="search"
-        aria-label={label}
-        placeholder={label}
-        maxLength={200}
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-      />
-      <button type="submit">Search</button>
-    </form>
-  );
 }
 
 interface FilterBarProps {

@@ -8,7 +8,6 @@ import {
   listArticlesOptions,
 } from "../client";
 import { Flag, Plain } from "../runtime/display";
-import { SearchBox } from "../runtime/filters";
 import {
   type Column,
   DataTable,
@@ -17,6 +16,7 @@ import {
   useOrdering,
   useUrlQuery,
 } from "../runtime/list";
+import { SearchBox } from "../runtime/search";
 import { Notice, QueryView } from "../runtime/shell";
 import { articlePath, articleTitle } from "./article";
 import { ArchiveStaleArticlesAction, CountWordsAction } from "./ArticleActions";
@@ -59,13 +59,11 @@ const columns: Column<ArticleSummary>[] = [
 export function ArticleList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  // The order, the search and the filters, as the URL has them.
+  const narrowing = useUrlQuery<ListArticlesData["query"]>();
   const query = useQuery(
     listArticlesOptions({
-      query: {
-        ...useUrlQuery<ListArticlesData["query"]>(),
-        limit: PAGE_SIZE,
-        cursor: trail.cursor,
-      },
+      query: { ...narrowing, limit: PAGE_SIZE, cursor: trail.cursor },
     }),
   );
   return (

@@ -7,7 +7,6 @@ import {
   listAuthorsOptions,
 } from "../client";
 import { DateTime, Plain } from "../runtime/display";
-import { SearchBox } from "../runtime/filters";
 import {
   type Column,
   DataTable,
@@ -16,6 +15,7 @@ import {
   useOrdering,
   useUrlQuery,
 } from "../runtime/list";
+import { SearchBox } from "../runtime/search";
 import { Notice, QueryView } from "../runtime/shell";
 import { authorPath, authorTitle } from "./author";
 
@@ -47,13 +47,11 @@ const columns: Column<AuthorRead>[] = [
 export function AuthorList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  // The order, the search and the filters, as the URL has them.
+  const narrowing = useUrlQuery<ListAuthorsData["query"]>();
   const query = useQuery(
     listAuthorsOptions({
-      query: {
-        ...useUrlQuery<ListAuthorsData["query"]>(),
-        limit: PAGE_SIZE,
-        cursor: trail.cursor,
-      },
+      query: { ...narrowing, limit: PAGE_SIZE, cursor: trail.cursor },
     }),
   );
   return (

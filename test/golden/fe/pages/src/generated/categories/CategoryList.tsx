@@ -40,10 +40,12 @@ const columns: Column<CategoryRead>[] = [
 export function CategoryList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  // The order, the search and the filters, as the URL has them.
+  const narrowing = useUrlQuery<ListCategoriesData["query"]>();
   const query = useQuery(
     listCategoriesOptions({
       query: {
-        ...useUrlQuery<ListCategoriesData["query"]>(),
+        ...narrowing,
         limit: PAGE_SIZE,
         offset: Number(trail.cursor ?? 0),
       },

@@ -61,13 +61,11 @@ const columns: Column<CommentRead>[] = [
 export function CommentList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  // The order, the search and the filters, as the URL has them.
+  const narrowing = useUrlQuery<ListCommentsData["query"]>();
   const query = useQuery(
     listCommentsOptions({
-      query: {
-        ...useUrlQuery<ListCommentsData["query"]>(),
-        limit: PAGE_SIZE,
-        cursor: trail.cursor,
-      },
+      query: { ...narrowing, limit: PAGE_SIZE, cursor: trail.cursor },
     }),
   );
   return (

@@ -34,13 +34,11 @@ const columns: Column<TagRead>[] = [
 export function TagList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  // The order, the search and the filters, as the URL has them.
+  const narrowing = useUrlQuery<ListTagsData["query"]>();
   const query = useQuery(
     listTagsOptions({
-      query: {
-        ...useUrlQuery<ListTagsData["query"]>(),
-        limit: PAGE_SIZE,
-        cursor: trail.cursor,
-      },
+      query: { ...narrowing, limit: PAGE_SIZE, cursor: trail.cursor },
     }),
   );
   return (
