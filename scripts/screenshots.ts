@@ -33,9 +33,10 @@ try {
     await page.getByText("Signed in as ada").waitFor();
     await mkdir(OUT, { recursive: true });
 
-    // The list, ordered by title.
-    await page.goto(`${server.baseUrl}/articles?sort=title`);
+    // The list of published articles, ordered by title: the filter bar shows the flag chosen.
+    await page.goto(`${server.baseUrl}/articles?order_by=title&published=true`);
     await page.getByRole("table").getByText("Articles, page 1").waitFor();
+    await page.getByRole("group", { name: "Filter articles" }).waitFor();
     await page.screenshot({ path: join(OUT, "list.png") });
 
     // A detail, after two actions with params.

@@ -51,7 +51,7 @@ describe("the pages' model of the blog document", () => {
     );
     assert.equal(articles.list!.secured, false, "anyone may list articles (config/auth.jsonnet)");
     assert.equal(articles.create!.secured, true);
-    assert.equal(blog.tokenFn, "issueAccessTokenAuthTokenPost");
+    assert.equal(blog.tokenFn, "issueAccessToken");
     assert.equal(blog.title, "Blog");
   });
 
@@ -74,7 +74,7 @@ describe("the pages' model of the blog document", () => {
         properties: { items: { type: "array", items: { $ref: "#/components/schemas/ArticleSummary" } }, next_offset: { anyOf: [{ type: "integer" }, { type: "null" }] } },
       };
       document.paths["/articles"].get.responses["200"].content["application/json"].schema.$ref = "#/components/schemas/Page_ArticleSummary_";
-      document.paths["/articles"].get.parameters[0].schema = { type: "integer", maximum: 40, default: 20 };
+      document.paths["/articles"].get.parameters.find((parameter: { name: string }) => parameter.name === "limit").schema = { type: "integer", maximum: 40, default: 20 };
     });
     const articles = (pages: Record<string, unknown>) => model(pages, summary).resources.find((candidate) => candidate.key === "articles")!.list!;
     const list = articles({});
@@ -83,6 +83,28 @@ describe("the pages' model of the blog document", () => {
     // Configured columns are read fields: those the summary lacks are left out.
     const configured = articles({ resources: { articles: { columns: ["rating", "body", "title"] } } });
     assert.deepEqual(configured.columns.map((field) => field.name), ["rating", "title"]);
+  });
+
+  test("a list's query: search, the fields order_by takes, the filters and their labels", () => {
+    const list = resource("articles").list!;
+    assert.equal(list.search, true);
+    assert.deepEqual(list.orderFields, ["title", "rating", "published_at", "word_count"]);
+    assert.deepEqual([list.filters?.catalogFn, list.filters?.valuesFn], ["listFilters", "listFilterValues"]);
+    assert.equal(list.filters?.needsSession, true, "the list is public, the catalog is not (config/auth.jsonnet)");
+    assert.deepEqual(list.filters?.fields, [
+      { name: "title", label: "Title" },
+      { name: "published", label: "Published" },
+      { name: "rating", label: "Rating" },
+      { name: "word_count", label: "Word count" },
+      { name: "publish_on", label: "Publish on" },
+      { name: "author_id", label: "Author", references: "authors" },
+      { name: "id", label: "Article", references: "articles" },
+    ]);
+    // Tags are ordered, not searched nor filtered; without /_filters no list has a filter bar.
+    const tags = resource("tags").list!;
+    assert.deepEqual([tags.search, tags.orderFields, tags.filters], [false, ["name"], undefined]);
+    const noDiscovery = model({}, changed((document) => delete document.paths["/_values"]));
+    assert.equal(noDiscovery.resources.find((candidate) => candidate.key === "articles")!.list!.filters, undefined);
   });
 
   test("keeps the order of each schema's properties (importstr, not import)", () => {
@@ -94,7 +116,8 @@ describe("the pages' model of the blog document", () => {
   test("names, keys, titles and default columns", () => {
     const articles = resource("articles");
     assert.deepEqual([articles.pascal, articles.label, articles.plural, articles.keyField, articles.keyKind, articles.titleField], ["Article", "Article", "Articles", "id", "uuid", "title"]);
-    assert.deepEqual(articles.list!.columns.map((field) => field.name), ["title", "body", "published", "published_at", "publish_on", "word_count"]);
+    // The list answers with the summary representation: its columns are the summary's fields.
+    assert.deepEqual(articles.list!.columns.map((field) => field.name), ["title", "published", "published_at", "rating", "word_count", "author"]);
     assert.deepEqual([resource("tags").keyKind, resource("tags").keyField], ["int", "id"]);
     // No `id`: the first field of the key's type; a title among the usual names.
     assert.deepEqual([resource("categories").keyField, resource("categories").titleField], ["slug", "title"]);

@@ -55,12 +55,3 @@ function nestedCell(field: PageField, value: string, imports: Imports, lookup: L
   const list = `<ul className="many">{${value}.map(${params} => <li key={${itemKey}}>${nestedItem(field, "item", imports, lookup)}</li>)}</ul>`;
   return `${value}.length === 0 ? ${empty()} : ${list}`;
 }
-
-/** The value a column orders its rows by. */
-export function sortValue(field: PageField, row: string, imports: Imports, lookup: Lookup): string {
-  const value = member(row, field.name);
-  if (field.kind !== "nested") return value;
-  if (field.many) return `${value}.length`;
-  const title = nestedTitle(field, field.nullable ? `${value}` : value, imports, lookup);
-  return field.nullable ? `${value} === null ? null : ${title}` : title;
-}

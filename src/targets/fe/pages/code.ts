@@ -25,9 +25,15 @@ export function commentText(text: string): string {
   return text.replace(/\*\//g, "*\\/");
 }
 
+/** An object literal's key for any field name (`title`, `"two words"`). */
+export function propertyKey(field: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(field) ? field : tsString(field);
+}
+
 /** A property access that works for any field name (`row.title`, `row["two words"]`). */
 export function member(object: string, field: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(field) ? `${object}.${field}` : `${object}[${tsString(field)}]`;
+  const key = propertyKey(field);
+  return key === field ? `${object}.${field}` : `${object}[${key}]`;
 }
 
 /** The imports of one generated file, added as its code uses symbols. */

@@ -40,6 +40,22 @@ export interface PageList extends PageOperation {
   paging: "cursor" | "offset";
   /** Largest page the list serves: the pickers' option count. */
   maxLimit: number;
+  /** The list takes `q`: its page has a search box. */
+  search: boolean;
+  /** The fields `order_by` may name: their columns' headers order the list. */
+  orderFields: string[];
+  /** The filter bar, when the backend describes its filters (`GET /_filters`). */
+  filters?: PageFilters;
+}
+
+/** A list's filter bar: the discovery operations' SDK functions, and what the pages know of each field. */
+export interface PageFilters {
+  catalogFn: string;
+  valuesFn: string;
+  /** The list is public but its catalog needs a signed-in reader: the bar shows to those only. */
+  needsSession: boolean;
+  /** Each filtered field: its label and, for a key, the resource whose row names it. */
+  fields: { name: string; label: string; references?: string }[];
 }
 
 export interface PageForm extends PageOperation {
@@ -222,6 +238,9 @@ class ModelBuilder {
         pageSize: config.page_size ?? Math.min(op.defaultLimit, DEFAULT_PAGE_SIZE),
         paging: op.paging,
         maxLimit: op.maxLimit,
+        search: op.query.search,
+        orderFields: op.query.orderFields,
+        filters: this.filters(op, readFields, key, keyField, config.label ?? sentence(base)),
       };
     };
     const form = (op: ApiOperation | undefined): PageForm | undefined => {
@@ -255,6 +274,18 @@ class ModelBuilder {
         answersWithRow: action.response?.name === api.read.name,
       })),
     };
+  }
+
+  /** A key filter (`id`) picks rows of the list's own resource, named by its label. */
+  private filters(op: ApiList, readFields: PageField[], key: string, keyField: string, label: string): PageFilters | undefined {
+    const discovery = this.api.discovery;
+    if (!discovery || op.query.filterFields.length === 0) return undefined;
+    const fields = op.query.filterFields.map((name) => {
+      if (name === keyField) return { name, label, references: key };
+      const field = readFields.find((candidate) => candidate.name === name);
+      return { name, label: field?.label ?? sentence(name), ...(field?.references && { references: field.references }) };
+    });
+    return { catalogFn: clientName(discovery.catalogOperationId), valuesFn: clientName(discovery.valuesOperationId), needsSession: discovery.secured && !op.secured && this.api.tokenOperation !== undefined, fields };
   }
 
   private defaultKey(api: ApiResource): string {

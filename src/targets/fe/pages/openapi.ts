@@ -4,6 +4,8 @@
 // the operations' ids and security, and the password-flow token endpoint. Nothing here
 // knows the `be` config: the document is the contract between the two ends.
 
+import { type ApiDiscovery, type ApiListQuery, readDiscovery, readListQuery } from "./list-query.js";
+
 /** A field type the pages know how to show and edit. */
 export type FieldKind = "uuid" | "str" | "email" | "int" | "float" | "bool" | "date" | "datetime" | "json" | "nested";
 
@@ -47,6 +49,7 @@ export interface ApiList extends ApiOperation {
   paging: "cursor" | "offset";
   maxLimit: number;
   defaultLimit: number;
+  query: ApiListQuery;
 }
 
 export interface ApiAction extends ApiOperation {
@@ -73,6 +76,8 @@ export interface ApiModel {
   resources: ApiResource[];
   /** The OAuth2 password flow's token operation, when the backend has one. */
   tokenOperation?: ApiOperation;
+  /** `GET /_filters` and `POST /_values`, when the backend describes its filters. */
+  discovery?: ApiDiscovery;
 }
 
 /** A problem with the document, at a path inside it. */
@@ -118,7 +123,7 @@ class Reader {
       const resource = this.resourceAt(path);
       if (resource) resources.push(resource);
     }
-    return { title: typeof info.title === "string" ? info.title : "", resources, tokenOperation: this.tokenOperation() };
+    return { title: typeof info.title === "string" ? info.title : "", resources, tokenOperation: this.tokenOperation(), discovery: readDiscovery(this.paths) };
   }
 
   private operation(path: string, method: ApiOperation["method"]): Json | undefined {
@@ -173,6 +178,7 @@ class Reader {
       paging: cursor ? "cursor" : "offset",
       maxLimit: typeof limitSchema.maximum === "number" ? limitSchema.maximum : 100,
       defaultLimit: typeof limitSchema.default === "number" ? limitSchema.default : 50,
+      query: readListQuery(parameters),
     };
   }
 

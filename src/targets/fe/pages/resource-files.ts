@@ -2,10 +2,11 @@
 // the detail page, the create and edit forms, and the actions. Each builder writes the
 // file's code pieces and records the symbols they use; the templates lay them out.
 
-import { type Lookup, cell, sortValue } from "./cells.js";
+import { type Lookup, cell } from "./cells.js";
 import { Imports, commentText, jsxAttr, jsxText, member, tsString } from "./code.js";
+import { filtersFile } from "./filter-files.js";
 import { type FormField, bodyValue, draftMember, initialValue, inputElement, valueFromRow } from "./inputs.js";
-import { type PageAction, type PageField, type PageForm, type PageList, type PageResource, withoutShadowedReferences } from "./model.js";
+import { type PageAction, type PageField, type PageForm, type PageList, type PageResource, clientName, withoutShadowedReferences } from "./model.js";
 import { CLIENT, choiceLabelHook, choicesHook, helpersModule, pageModule, pathFn, titleFn } from "./names.js";
 import { PageFile } from "./output.js";
 import { createPresence, updatePresence } from "./presence.js";
@@ -46,6 +47,7 @@ export function resourceFiles(resource: PageResource, lookup: Lookup): PageFile[
   return [
     helpersFile(resource),
     ...(resource.list ? [listFile(resource, resource.list, lookup)] : []),
+    ...(resource.list?.filters ? [filtersFile(resource, resource.list.filters, lookup)] : []),
     ...(resource.get ? [detailFile(resource, lookup)] : []),
     ...(resource.create ? [createFile(resource, resource.create, lookup)] : []),
     ...(resource.update && resource.get ? [editFile(resource, resource.update, lookup)] : []),
@@ -91,10 +93,14 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
   imports.use("runtime/shell", "Notice");
   if (resource.create) imports.from("react-router", "Link");
   const row = resource.camel;
+  // The page's URL carries the list's query (order, search, filters) when it has one.
+  const narrowed = list.search || list.orderFields.length > 0 || list.filters !== undefined;
+  if (narrowed) imports.use("runtime/list", "useUrlQuery");
+  if (list.search) imports.use("runtime/search", "SearchBox");
   const columns = list.columns.map((field) => ({
     id: tsString(field.name),
     label: tsString(field.label),
-    value: sortValue(field, row, imports, lookup),
+    sortable: list.orderFields.includes(field.name),
     cell: field.name === resource.titleField && resource.get ? titleLink(resource, imports) : cell(field, row, imports, lookup),
   }));
   const collection = resource.actions.filter((action) => action.target === "collection");
@@ -112,6 +118,9 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     caption: jsxText(`${resource.plural}, page`),
     list_path: resource.path,
     list_options: imports.use(CLIENT, `${list.fn}Options`),
+    url_query_type: narrowed ? `${imports.type(CLIENT, `${clientName(list.fn, true)}Data`)}["query"]` : undefined,
+    search_label: list.search ? jsxAttr("label", `Search ${resource.plural.toLowerCase()}`) : undefined,
+    filters: list.filters ? imports.use(pageModule(resource, "Filters"), `${resource.pascal}Filters`) : undefined,
     create: resource.create !== undefined,
     actions: collection.map((action) => imports.use(pageModule(resource, "Actions"), actionComponent(action))),
   });

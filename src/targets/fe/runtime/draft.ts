@@ -12,6 +12,9 @@ type Value<T, P extends Presence> = P extends "required"
     ? T | undefined
     : T | null;
 
+/** A value JSON can hold: what `JSON.parse` gives, and what a backend's JSON field takes. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
 /** Messages of the fields a draft could not be converted at. */
 export type DraftErrors = Record<string, string>;
 
@@ -77,7 +80,7 @@ export class DraftParser {
   ): Value<{ [key: string]: JsonValue }, P> {
     if (input.trim() === "") return this.empty(field, presence, {});
     try {
-      const value: unknown = JSON.parse(input);
+      const value = JSON.parse(input) as JsonValue;
       if (typeof value === "object" && value !== null && !Array.isArray(value)) {
         return value as Value<{ [key: string]: JsonValue }, P>;
       }

@@ -1,20 +1,55 @@
-// The pieces of a list page: a table whose column headers order its rows, and keyset
-// paging. Both live in the URL (`?sort=-title&cursor=…&cursor=…`), so a view can be
-// bookmarked and the browser's back button walks pages back.
-//
-// Ordering applies to the rows of the page shown: the backend serves pages in key order.
-// When a list declares server-side ordering, `sort` is the parameter to send instead.
+// The pieces of a list page: a table whose sortable column headers set the backend's
+// `order_by`, and paging. All of it lives in the URL (`?order_by=-title&cursor=…&cursor=…`),
+// beside the search and the filters (runtime/filters), so a view can be bookmarked and the
+// browser's back button walks it back. Changing the order, a search or a filter starts again
+// at the first page: a cursor is only valid for the query it was made for.
 
 import type { ReactNode } from "react";
 import { useSearchParams } from "react-router";
-import { type Shown, compareShown } from "./display";
 
-/** One column: its header, the value it sorts by, and the cell it shows. */
+/** One column: its header, whether the list can be ordered by it, and the cell it shows. */
 export interface Column<T> {
   id: string;
   label: string;
-  value: (row: T) => Shown;
+  /** `order_by` takes the column's id. */
+  sortable?: boolean;
   cell: (row: T) => ReactNode;
+}
+
+/** The page's query parameters, and a way to change some of them (paging starts over). */
+export function useListParams(): {
+  params: URLSearchParams;
+  change: (changes: Record<string, string | null>) => void;
+} {
+  const [params, setParams] = useSearchParams();
+  return {
+    params,
+    change: (changes) => {
+      const next = new URLSearchParams(params);
+      next.delete("cursor");
+      for (const [name, value] of Object.entries(changes)) {
+        if (value === null) next.delete(name);
+        else next.set(name, value);
+      }
+      setParams(next);
+    },
+  };
+}
+
+/**
+ * Every query parameter of the page's URL but the cursor, as the list's query: the order,
+ * the search and the filters. The URL is the reader's to edit; the backend checks each value
+ * and answers 422 naming a bad one, which the page shows.
+ */
+export function useUrlQuery<Query>(): Query {
+  const [params] = useSearchParams();
+  const query: Record<string, string | string[]> = {};
+  for (const name of new Set(params.keys())) {
+    if (name === "cursor") continue;
+    const values = params.getAll(name);
+    query[name] = values.length === 1 ? values[0]! : values;
+  }
+  return query as Query;
 }
 
 /** Where a keyset list is: the cursors that led to this page, oldest first. */
@@ -44,29 +79,23 @@ export function useCursorTrail(): CursorTrail {
   };
 }
 
-/** The column the rows are ordered by (`?sort=title`, `?sort=-title`), if any. */
+/** The column the list is ordered by (`?order_by=title`, `?order_by=-title`), if any. */
 export interface Ordering {
   column: string | null;
   descending: boolean;
-  /** Ascending, then descending, then no ordering. */
+  /** Ascending, then descending, then the list's default order. */
   toggle: (column: string) => void;
 }
 
 export function useOrdering(): Ordering {
-  const [params, setParams] = useSearchParams();
-  const sort = params.get("sort") ?? "";
-  const descending = sort.startsWith("-");
-  const column = sort === "" ? null : sort.replace(/^-/, "");
+  const { params, change } = useListParams();
+  const order = params.get("order_by") ?? "";
+  const descending = order.startsWith("-");
+  const column = order === "" ? null : order.replace(/^-/, "");
   return {
     column,
     descending,
-    toggle: (id) => {
-      const next = new URLSearchParams(params);
-      if (column !== id) next.set("sort", id);
-      else if (!descending) next.set("sort", `-${id}`);
-      else next.delete("sort");
-      setParams(next);
-    },
+    toggle: (id) => change({ order_by: column !== id ? id : !descending ? `-${id}` : null }),
   };
 }
 
@@ -79,47 +108,50 @@ interface TableProps<T> {
 }
 
 export function DataTable<T>({ caption, columns, rows, rowKey, ordering }: TableProps<T>) {
-  const column = columns.find((candidate) => candidate.id === ordering.column);
-  const sorted = column
-    ? [...rows].sort((a, b) => {
-        const order = compareShown(column.value(a), column.value(b));
-        return ordering.descending ? -order : order;
-      })
-    : rows;
   return (
-    <table>
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          {columns.map((candidate) => {
-            const active = candidate.id === ordering.column;
-            const sort = active ? (ordering.descending ? "descending" : "ascending") : undefined;
-            return (
-              <th key={candidate.id} scope="col" aria-sort={sort}>
-                <button
-                  type="button"
-                  className="sort"
-                  title={`Order by ${candidate.label}`}
-                  onClick={() => ordering.toggle(candidate.id)}
-                >
-                  {candidate.label}
-                  <span aria-hidden="true">{active ? (ordering.descending ? " ↓" : " ↑") : ""}</span>
-                </button>
-              </th>
-            );
-          })}
-        </tr>
-      </thead>
-      <tbody>
-        {sorted.map((row) => (
-          <tr key={rowKey(row)}>
-            {columns.map((candidate) => (
-              <td key={candidate.id}>{candidate.cell(row)}</td>
-            ))}
+    <>
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((candidate) => {
+              const active = candidate.id === ordering.column;
+              const sort = active ? (ordering.descending ? "descending" : "ascending") : undefined;
+              if (!candidate.sortable) {
+                return (
+                  <th key={candidate.id} scope="col">
+                    {candidate.label}
+                  </th>
+                );
+              }
+              return (
+                <th key={candidate.id} scope="col" aria-sort={sort}>
+                  <button
+                    type="button"
+                    className="sort"
+                    title={`Order by ${candidate.label}`}
+                    onClick={() => ordering.toggle(candidate.id)}
+                  >
+                    {candidate.label}
+                    <span aria-hidden="true">{active ? (ordering.descending ? " ↓" : " ↑") : ""}</span>
+                  </button>
+                </th>
+              );
+            })}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((candidate) => (
+                <td key={candidate.id}>{candidate.cell(row)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rows.length === 0 && <p className="none">Nothing to show.</p>}
+    </>
   );
 }
 

@@ -5,7 +5,7 @@
 // another way (an HttpOnly cookie, say); the pages only use the exports below.
 
 import { useSyncExternalStore } from "react";
-import { client, issueAccessTokenAuthTokenPost } from "./client";
+import { client, issueAccessToken } from "./client";
 
 export interface Session {
   username: string;
@@ -74,7 +74,7 @@ export async function signIn(
   username: string,
   password: string,
 ): Promise<void> {
-  const { data } = await issueAccessTokenAuthTokenPost({
+  const { data } = await issueAccessToken({
     body: { username, password },
     throwOnError: true,
   });

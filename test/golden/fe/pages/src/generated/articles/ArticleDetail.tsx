@@ -18,7 +18,7 @@ import {
   Plain,
 } from "../runtime/display";
 import { Notice, QueryView } from "../runtime/shell";
-import { tagPath, tagTitle } from "../tags/tag";
+import { tagPath } from "../tags/tag";
 import { articlePath, articleTitle } from "./article";
 import {
   PublishArticleAction,
@@ -93,7 +93,7 @@ function ArticleRecord({ article }: { article: ArticleRead }) {
             <ul className="many">
               {article.tags.map((item) => (
                 <li key={String(item.id)}>
-                  <Link to={tagPath(item)}>{tagTitle(item)}</Link>
+                  <Link to={tagPath(item)}>{String(item.label)}</Link>
                 </li>
               ))}
             </ul>

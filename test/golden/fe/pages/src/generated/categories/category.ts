@@ -23,7 +23,7 @@ export function useCategoryChoices(search: string): {
   loading: boolean;
 } {
   // The first page of the list, filtered here; a search endpoint would take `search` instead.
-  const query = useQuery(listCategoriesOptions({ query: { limit: 100 } }));
+  const query = useQuery(listCategoriesOptions({ query: { limit: 50 } }));
   const rows = (query.data?.items ?? []).map((category) => ({
     key: String(category.slug),
     label: categoryTitle(category),

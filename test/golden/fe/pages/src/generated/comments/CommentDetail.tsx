@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
 import { articlePath } from "../articles/article";
-import { authorPath, authorTitle } from "../authors/author";
+import { authorPath } from "../authors/author";
 import {
   type CommentRead,
   deleteCommentMutation,
@@ -63,7 +63,7 @@ function CommentRecord({ comment }: { comment: CommentRead }) {
         <dd>
           {
             <Link to={authorPath(comment.author)}>
-              {authorTitle(comment.author)}
+              {String(comment.author.label)}
             </Link>
           }
         </dd>

@@ -2,8 +2,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { articlePath } from "../articles/article";
-import { authorPath, authorTitle } from "../authors/author";
-import { type CommentRead, listCommentsOptions } from "../client";
+import { authorPath } from "../authors/author";
+import {
+  type CommentRead,
+  type ListCommentsData,
+  listCommentsOptions,
+} from "../client";
 import { DateTime } from "../runtime/display";
 import {
   type Column,
@@ -11,9 +15,11 @@ import {
   Pager,
   useCursorTrail,
   useOrdering,
+  useUrlQuery,
 } from "../runtime/list";
 import { Notice, QueryView } from "../runtime/shell";
 import { commentPath, commentTitle } from "./comment";
+import { CommentFilters } from "./CommentFilters";
 
 const PAGE_SIZE = 25;
 
@@ -21,7 +27,6 @@ const columns: Column<CommentRead>[] = [
   {
     id: "body",
     label: "Body",
-    value: (comment) => comment.body,
     cell: (comment) => (
       <Link to={commentPath(comment)}>{commentTitle(comment)}</Link>
     ),
@@ -29,13 +34,12 @@ const columns: Column<CommentRead>[] = [
   {
     id: "created_at",
     label: "Created at",
-    value: (comment) => comment.created_at,
+    sortable: true,
     cell: (comment) => <DateTime value={comment.created_at} />,
   },
   {
     id: "article_id",
     label: "Article",
-    value: (comment) => comment.article_id,
     cell: (comment) => (
       <Link to={articlePath({ id: comment.article_id })}>
         {comment.article_id}
@@ -45,9 +49,10 @@ const columns: Column<CommentRead>[] = [
   {
     id: "author",
     label: "Author",
-    value: (comment) => authorTitle(comment.author),
     cell: (comment) => (
-      <Link to={authorPath(comment.author)}>{authorTitle(comment.author)}</Link>
+      <Link to={authorPath(comment.author)}>
+        {String(comment.author.label)}
+      </Link>
     ),
   },
 ];
@@ -56,8 +61,12 @@ const columns: Column<CommentRead>[] = [
 export function CommentList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  // The order, the search and the filters, as the URL has them.
+  const narrowing = useUrlQuery<ListCommentsData["query"]>();
   const query = useQuery(
-    listCommentsOptions({ query: { limit: PAGE_SIZE, cursor: trail.cursor } }),
+    listCommentsOptions({
+      query: { ...narrowing, limit: PAGE_SIZE, cursor: trail.cursor },
+    }),
   );
   return (
     <section>
@@ -68,6 +77,7 @@ export function CommentList() {
         </Link>
       </div>
       <Notice />
+      <CommentFilters />
       <QueryView query={query}>
         {(page) => (
           <>

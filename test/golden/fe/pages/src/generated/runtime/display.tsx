@@ -2,9 +2,6 @@
 // How values of each field type read on a page: dates and times in the reader's locale,
 // flags as words, JSON as formatted code, and an explicit mark for "no value".
 
-/** A value shown in a table cell or a detail list. */
-export type Shown = string | number | boolean | null | undefined | object;
-
 /** The mark shown for null. */
 export function Empty() {
   return <span className="empty">—</span>;
@@ -47,17 +44,4 @@ export function Plain({
 export function Json({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <Empty />;
   return <code className="json">{JSON.stringify(value)}</code>;
-}
-
-/** Compares two cell values for sorting: nulls last, numbers and flags by value, text by locale. */
-export function compareShown(a: Shown, b: Shown): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined) return 1;
-  if (b === null || b === undefined) return -1;
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  if (typeof a === "boolean" && typeof b === "boolean")
-    return Number(a) - Number(b);
-  const text = (value: Shown) =>
-    typeof value === "object" ? JSON.stringify(value) : String(value);
-  return text(a).localeCompare(text(b));
 }
