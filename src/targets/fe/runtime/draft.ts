@@ -18,9 +18,6 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 /** Messages of the fields a draft could not be converted at. */
 export type DraftErrors = Record<string, string>;
 
-/** A value inside a `json` field, as the client's types spell it. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
 /** Converts input values to body values, collecting a message per field it rejects. */
 export class DraftParser {
   readonly errors: DraftErrors = {};

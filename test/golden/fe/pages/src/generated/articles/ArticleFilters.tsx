@@ -22,8 +22,12 @@ const fields: Record<string, FilterFieldPresentation> = {
   id: { label: "Article", useChoiceLabel: useArticleChoiceLabel },
 };
 
+// The backend types each resource's body apart (its resource and fields as literals); the
+// bar asks only for the pairs the catalog listed, which the client cannot know statically.
+type ValuesBody = Parameters<typeof listFilterValues>[0]["body"];
 const lookup: ValuesLookup = async (body) =>
-  (await listFilterValues({ body, throwOnError: true })).data.values;
+  (await listFilterValues({ body: body as ValuesBody, throwOnError: true }))
+    .data.values;
 
 /** The filters of articles: a control per field `GET /_filters` lists, values from `POST /_values`. */
 export function ArticleFilters() {

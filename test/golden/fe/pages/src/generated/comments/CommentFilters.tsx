@@ -16,8 +16,12 @@ const fields: Record<string, FilterFieldPresentation> = {
   author_id: { label: "Author", useChoiceLabel: useAuthorChoiceLabel },
 };
 
+// The backend types each resource's body apart (its resource and fields as literals); the
+// bar asks only for the pairs the catalog listed, which the client cannot know statically.
+type ValuesBody = Parameters<typeof listFilterValues>[0]["body"];
 const lookup: ValuesLookup = async (body) =>
-  (await listFilterValues({ body, throwOnError: true })).data.values;
+  (await listFilterValues({ body: body as ValuesBody, throwOnError: true }))
+    .data.values;
 
 /** The filters of comments: a control per field `GET /_filters` lists, values from `POST /_values`. */
 export function CommentFilters() {
