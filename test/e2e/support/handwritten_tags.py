@@ -8,6 +8,8 @@ blog example on ``PYTHONPATH``.
 
 import argparse
 import asyncio
+import base64
+import json
 import os
 from collections.abc import AsyncIterator
 from typing import Annotated
@@ -16,7 +18,7 @@ import uvicorn
 from blog.models import Tag, create_tables
 from fastapi import Depends, FastAPI, HTTPException, Query
 from pydantic import BaseModel
-from sqlalchemy import select
+from sqlalchemy import select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 
 engine = create_async_engine(
@@ -56,12 +58,17 @@ async def list_tags(
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
     cursor: str | None = None,
 ) -> TagPage:
-    statement = select(Tag).order_by(Tag.id).limit(limit + 1)
+    # By name, as the blog's tag list is ordered; the id breaks ties.
+    statement = select(Tag).order_by(Tag.name, Tag.id).limit(limit + 1)
     if cursor is not None:
-        statement = statement.where(Tag.id > int(cursor))
+        name, tag_id = json.loads(base64.urlsafe_b64decode(cursor))
+        statement = statement.where(tuple_(Tag.name, Tag.id) > (name, tag_id))
     tags = (await session.scalars(statement)).all()
     items = [TagOut(id=tag.id, name=tag.name) for tag in tags[:limit]]
-    next_cursor = str(items[-1].id) if len(tags) > limit else None
+    next_cursor = None
+    if len(tags) > limit:
+        last = json.dumps([items[-1].name, items[-1].id]).encode()
+        next_cursor = base64.urlsafe_b64encode(last).decode()
     return TagPage(items=items, next_cursor=next_cursor)
 
 

@@ -5,6 +5,7 @@ The URL comes from ``DATABASE_URL`` when the engine is first needed, so importin
 this module needs neither the variable nor the database.
 """
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from contextlib import suppress
@@ -64,8 +65,12 @@ async def get_session() -> AsyncIterator[AsyncSession]:
     try:
         yield session
     finally:
+        # Closed in a task of its own, as ``async with`` closes a session: requests
+        # waiting
+        # for a connection then get one in turn (closed inline, under load some waited
+        # seconds while newer requests went first).
         with suppress(DBAPIError, OSError):
-            await session.close()
+            await asyncio.shield(session.close())
 
 
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
