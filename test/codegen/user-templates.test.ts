@@ -62,7 +62,7 @@ describe("user templates (be, blog example, through the CLI)", async () => {
     await writeFile(getOverride, "{% if audit %}\n    log(pk)\n{% endif %}\n    return {{ serializer.name }}(await {{ loader.name }}(session, pk))\n");
     const run = await generate("with-overrides.jsonnet", "unknown");
     assert.equal(run.code, 1);
-    assert.ok(run.stderr.includes(`${getOverride}:1:7: unknown variable "audit" in the override of operations/get/get.py.njk (it is given: serializer, loader)`), run.stderr);
+    assert.ok(run.stderr.includes(`${getOverride}:1:7: unknown variable "audit" in the override of operations/get/get.py.njk (it is given: handler, row, loader, serializer)`), run.stderr);
     assert.doesNotMatch(run.stderr, /\n\s+at /, "no stack trace");
     await assert.rejects(readdir(path.join(project, "unknown")), { code: "ENOENT" });
   });

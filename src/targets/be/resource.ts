@@ -19,7 +19,7 @@ export const GENERATED_NAMES: ReadonlySet<string> = new Set([
   "APIRouter", "Annotated", "Any", "AsyncSession", "BaseModel", "Body", "ColumnElement", "ConfigDict", "Depends", "Field", "HTTPException", "Index",
   "Literal", "MISSING", "Path", "Query", "Request", "Response", "Tag",
   // the project's own modules: auth, db, runtime
-  "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
+  "AuthenticatedUser", "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
   "DbJson", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion",
   "FreeTextSource", "FullTextSearch", "IdempotencyDep", "ListSpec", "LiteralSource", "NoRepeats", "OffsetPage", "OrderInfo", "Ordering", "Page",
   "RefSource", "Rows", "SearchText", "SelfSource", "SessionDep", "TrigramSearch", "ValuesOptions", "ValuesPage",

@@ -22,6 +22,8 @@ const SEMANTIC_CASES: Record<string, string> = {
   "apps-and-shorthand": "apps excludes module/resources/prefix: a rule across keys (zod superRefine)",
   "colliding-action-explicit-slug": "action slugs unique within a resource: across entries",
   "colliding-action-slugs": "derived action slugs unique within a resource: across entries, on derived values",
+  "comms-missing-template": "a template file that must exist: the file system, not the config's shape",
+  "comms-unknown-target": "a message type's targets are declared ones: across entries",
   "delete-with-fields": "which operation types take `fields`: checked by the operation's options across `type` and `fields`",
   "dotted-path-keyword": "no part of a dotted path is a keyword: a refinement besides the pattern",
   "duplicate-app-modules": "app modules unique: across entries",

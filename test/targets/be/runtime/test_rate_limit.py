@@ -7,13 +7,13 @@ from collections.abc import Callable
 import pytest
 from fastapi import Depends, FastAPI, Request
 from httpx import ASGITransport, AsyncClient
+from runtime.idempotency import owner_of
 from runtime.rate_limit import (
     ClientAddress,
     ClientKey,
     Limit,
     RateLimit,
     parse_limits,
-    user_key,
 )
 from runtime.responses import error_responses
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -46,14 +46,14 @@ def test_client_address_trusts_forwarded_for_only_from_trusted_proxies() -> None
     assert proxied(_request("10.0.0.2")) == "10.0.0.2"
 
 
-def test_user_key_prefers_subject_then_id() -> None:
+def test_a_user_is_keyed_by_subject_then_id() -> None:
     class Subject:
         subject = "ada"
 
     class Row:
         id = 7
 
-    assert (user_key(Subject()), user_key(Row()), user_key("x")) == ("ada", "7", "x")
+    assert (owner_of(Subject()), owner_of(Row()), owner_of("x")) == ("ada", "7", "x")
 
 
 def _app(limit: RateLimit, *extra: Callable[..., object]) -> FastAPI:

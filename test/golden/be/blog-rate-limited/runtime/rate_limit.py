@@ -23,6 +23,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from .idempotency import owner_of
+
 TABLE = "rate_limit_counters"
 
 _UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
@@ -119,15 +121,6 @@ class ClientAddress:
         return hops[0] if hops else peer
 
 
-def user_key(user: Any) -> str:
-    """A stable key of an authenticated user: its ``subject``, else its ``id``."""
-    for attribute in ("subject", "id"):
-        value = getattr(user, attribute, None)
-        if value is not None:
-            return str(value)
-    return str(user)
-
-
 class RateLimit:
     """A FastAPI dependency enforcing ``limits`` on one route, per client key.
 
@@ -173,7 +166,7 @@ class RateLimit:
         async def limit_per_user(
             response: Response, user: Annotated[Any, Depends(current_user)]
         ) -> None:
-            await self.check(user_key(user), response)
+            await self.check(owner_of(user), response)
 
         return limit_per_user
 
