@@ -140,6 +140,11 @@ class Tag(Base):
     assert.equal(note.status, 201, JSON.stringify(note.body));
     assert.equal(note.body.body, "");
     assert.ok(Date.parse(note.body.created_at) > 0, "created_at comes from the database default");
+    // The starter's list is newest first, not in the random order of uuid keys.
+    const later = await api.post("/notes", { title: "Call the plumber" });
+    assert.equal(later.status, 201, JSON.stringify(later.body));
+    const listed = await api.get("/notes");
+    assert.deepEqual(listed.body.items.slice(0, 2).map((item: { id: string }) => item.id), [later.body.id, note.body.id]);
 
     const [ruff, types] = await statics;
     check(ruff, "ruff check");

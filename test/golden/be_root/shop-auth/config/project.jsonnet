@@ -4,6 +4,7 @@
 // codegen's docs/be.md lists every key.
 local db = import 'be/db/databases.libsonnet';
 local f = import 'be/fields.libsonnet';
+local l = import 'be/operations/list.libsonnet';
 local p = import 'be/resources/presets.libsonnet';
 local auth = import 'be/auth/jwt.libsonnet';
 
@@ -23,7 +24,8 @@ local noteInput = [f.str('title'), f.str('body', { default: '' })];
       fields: [f.uuid('id'), f.str('title'), f.str('body'), f.bool('pinned'), f.datetime('created_at')],
       operations: [
         'get',
-        'list',
+        // Newest first: random uuid keys give no useful order of their own (docs/be.md, lists).
+        l.searchable(order={ fields: ['created_at', 'title'], default: 'created_at', default_dir: 'desc' }),
         { name: 'create', fields: noteInput },
         { name: 'update', fields: noteInput },
         'delete',
