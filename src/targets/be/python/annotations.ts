@@ -87,6 +87,17 @@ export function filterValueAnnotation(type: ScalarType, runtimePackage: string, 
   return checked;
 }
 
+/**
+ * The annotation of a value a list is filtered by in the JSON body of its search: only the
+ * JSON type the schema names, as a request body's values (no `false` for an integer).
+ */
+export function filterBodyAnnotation(type: ScalarType, runtimePackage: string, imports: ImportCollector): string {
+  const checked = type === "email" ? "DbText" : STORABLE[type];
+  if (checked === undefined || type === "json") return scalarAnnotation(type, imports);
+  imports.addFrom(`${runtimePackage}.values`, checked);
+  return checked;
+}
+
 function ruled(storable: string | undefined, type: ScalarType, column: string | undefined, runtimePackage: string, imports: ImportCollector): string {
   const ruledColumn = column !== undefined && COLUMN_RULED.has(type);
   // A number column's rules carry the number checks themselves (see `ColumnRules`).

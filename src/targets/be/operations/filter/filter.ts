@@ -64,7 +64,7 @@ interface Shape {
 const SHAPES: readonly Shape[] = [
   { suffix: "Filter", ops: (op) => op !== "in" && op !== "is_null", value: (annotation) => ({ annotation }) },
   { suffix: "InFilter", ops: (op) => op === "in", value: (annotation) => ({ annotation: `list[${annotation}]`, default: "Field(min_length=1)" }) },
-  { suffix: "NullFilter", ops: (op) => op === "is_null", value: () => ({ annotation: "bool" }) },
+  { suffix: "NullFilter", ops: (op) => op === "is_null", value: () => ({ annotation: "DbBool" }) },
 ];
 
 function addSearchSchemas(ctx: BuildContext<ProjectConfig>, handler: ListHandler, fields: readonly FilterField[]): void {
@@ -78,7 +78,9 @@ function addSearchSchemas(ctx: BuildContext<ProjectConfig>, handler: ListHandler
       const ops = field.operators.filter(shape.ops);
       if (ops.length === 0) continue;
       const name = `${prefix}${new Name(field.name).pascal}${shape.suffix}`;
-      const value = shape.value(field.annotation);
+      const value = shape.value(field.bodyAnnotation);
+      const imports = new ImportCollector().update(literal).update(field.imports);
+      if (shape.suffix === "NullFilter") imports.addFrom(`${view.runtimePackage}.values`, "DbBool");
       schemas.add(
         new SchemaClass({
           module: schemas,
@@ -89,7 +91,7 @@ function addSearchSchemas(ctx: BuildContext<ProjectConfig>, handler: ListHandler
             new Field({ name: "op", annotation: `Literal[${ops.map(pythonString).join(", ")}]` }),
             new Field({ name: "value", ...value }),
           ],
-          imports: new ImportCollector().update(literal).update(field.imports),
+          imports,
           forbidExtra: true,
         }),
       );

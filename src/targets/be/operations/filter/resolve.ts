@@ -5,7 +5,7 @@
 
 import { ImportCollector, Name } from "../../../../codegen/index.js";
 import { DEFAULT_OPERATORS, type FilterConfig, type LiteralType, type ResolvedApp, type ResourceConfig, type StructuredFilterField, isScalar } from "../../config/schema.js";
-import { filterValueAnnotation, scalarAnnotation } from "../../python/annotations.js";
+import { type ScalarType, filterBodyAnnotation, filterValueAnnotation } from "../../python/annotations.js";
 import type { FilterField } from "../list/query.js";
 
 /** The literal type of a resource field's type, for `literal` filters without `type`. */
@@ -107,23 +107,27 @@ function inferredField(name: string, resource: ResourceConfig, app: ResolvedApp)
 export function resolveFilterField(field: StructuredFilterField, resource: ResourceConfig, app: ResolvedApp, runtimePackage: string): FilterField {
   const imports = new ImportCollector();
   const base = { name: field.name, kind: field.values, operators: field.operators, imports };
+  const annotations = (type: ScalarType) => ({
+    annotation: filterValueAnnotation(type, runtimePackage, imports),
+    bodyAnnotation: filterBodyAnnotation(type, runtimePackage, imports),
+  });
   switch (field.values) {
     case "enum": {
       const [module, name] = Name.fromDotted(field.enum!);
       imports.addFrom(module, name.raw);
-      return { ...base, annotation: name.raw, enumClass: name.raw };
+      return { ...base, annotation: name.raw, bodyAnnotation: name.raw, enumClass: name.raw };
     }
     case "bool":
-      return { ...base, annotation: "bool" };
+      return { ...base, ...annotations("bool") };
     case "free_text":
-      return { ...base, annotation: filterValueAnnotation("str", runtimePackage, imports) };
+      return { ...base, ...annotations("str") };
     case "literal": {
       const type = literalType(field, resource)!;
-      return { ...base, annotation: filterValueAnnotation(type, runtimePackage, imports), literalType: type };
+      return { ...base, ...annotations(type), literalType: type };
     }
     case "ref":
-      return { ...base, annotation: scalarAnnotation(refTarget(app, field.ref_resource!)!.pk_type, imports), refResource: field.ref_resource };
+      return { ...base, ...annotations(refTarget(app, field.ref_resource!)!.pk_type), refResource: field.ref_resource };
     case "self":
-      return { ...base, annotation: scalarAnnotation(resource.pk_type, imports) };
+      return { ...base, ...annotations(resource.pk_type) };
   }
 }

@@ -10,8 +10,10 @@ export interface FilterField {
   name: string;
   kind: FilterValueKind;
   operators: readonly FilterOperator[];
-  /** Python annotation of one value, e.g. `uuid.UUID` or `Status`. */
+  /** Python annotation of one value in a query parameter, e.g. `uuid.UUID` or `Status`. */
   annotation: string;
+  /** The same in the search's JSON body, which takes only the JSON type its schema names (`DbInt`). */
+  bodyAnnotation: string;
   /** What the annotation imports. */
   imports: ImportCollector;
   /** For `literal`: the value type (discovery shows it). */

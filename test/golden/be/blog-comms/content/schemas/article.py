@@ -17,6 +17,7 @@ from blog.api.runtime.values import (
     DbDate,
     DbDatetime,
     DbEmail,
+    DbFloat,
     DbInt,
     DbJson,
     DbText,
@@ -166,7 +167,7 @@ class ArticlePublishedFilter(BaseModel):
 
     field: Literal["published"]
     op: Literal["eq"]
-    value: bool
+    value: DbBool
 
 
 class ArticleRatingFilter(BaseModel):
@@ -176,7 +177,7 @@ class ArticleRatingFilter(BaseModel):
 
     field: Literal["rating"]
     op: Literal["eq", "gte", "lte"]
-    value: float
+    value: DbFloat
 
 
 class ArticleRatingNullFilter(BaseModel):
@@ -186,7 +187,7 @@ class ArticleRatingNullFilter(BaseModel):
 
     field: Literal["rating"]
     op: Literal["is_null"]
-    value: bool
+    value: DbBool
 
 
 class ArticleWordCountFilter(BaseModel):
@@ -196,7 +197,7 @@ class ArticleWordCountFilter(BaseModel):
 
     field: Literal["word_count"]
     op: Literal["gte", "lte"]
-    value: int
+    value: DbInt
 
 
 class ArticlePublishOnFilter(BaseModel):
@@ -216,7 +217,7 @@ class ArticlePublishOnNullFilter(BaseModel):
 
     field: Literal["publish_on"]
     op: Literal["is_null"]
-    value: bool
+    value: DbBool
 
 
 class ArticleAuthorIdFilter(BaseModel):

@@ -16,6 +16,8 @@ from blog.api.runtime.values import (
     DbBool,
     DbDate,
     DbDatetime,
+    DbFloat,
+    DbInt,
     DbJson,
     DbText,
     column_rules,
@@ -164,7 +166,7 @@ class ArticlePublishedFilter(BaseModel):
 
     field: Literal["published"]
     op: Literal["eq"]
-    value: bool
+    value: DbBool
 
 
 class ArticleRatingFilter(BaseModel):
@@ -174,7 +176,7 @@ class ArticleRatingFilter(BaseModel):
 
     field: Literal["rating"]
     op: Literal["eq", "gte", "lte"]
-    value: float
+    value: DbFloat
 
 
 class ArticleRatingNullFilter(BaseModel):
@@ -184,7 +186,7 @@ class ArticleRatingNullFilter(BaseModel):
 
     field: Literal["rating"]
     op: Literal["is_null"]
-    value: bool
+    value: DbBool
 
 
 class ArticleWordCountFilter(BaseModel):
@@ -194,7 +196,7 @@ class ArticleWordCountFilter(BaseModel):
 
     field: Literal["word_count"]
     op: Literal["gte", "lte"]
-    value: int
+    value: DbInt
 
 
 class ArticlePublishOnFilter(BaseModel):
@@ -214,7 +216,7 @@ class ArticlePublishOnNullFilter(BaseModel):
 
     field: Literal["publish_on"]
     op: Literal["is_null"]
-    value: bool
+    value: DbBool
 
 
 class ArticleAuthorIdFilter(BaseModel):
