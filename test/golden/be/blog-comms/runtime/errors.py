@@ -66,9 +66,14 @@ def _finite(value: Any) -> Any:
     return value
 
 
-def _sqlstate(exc: DBAPIError) -> str:
-    driver_error = exc.orig.__cause__ if exc.orig is not None else None
-    return str(getattr(driver_error, "sqlstate", None) or "")
+def _driver_error(exc: DBAPIError) -> BaseException | None:
+    # SQLAlchemy wraps asyncpg's exception, which carries PostgreSQL's fields, twice.
+    return exc.orig.__cause__ if exc.orig is not None else None
+
+
+def sqlstate(exc: DBAPIError) -> str:
+    """The SQLSTATE PostgreSQL answered with (``"23505"``), or ``""`` for none."""
+    return str(getattr(_driver_error(exc), "sqlstate", None) or "")
 
 
 def _unavailable(detail: str) -> JSONResponse:
@@ -98,18 +103,16 @@ async def validation_error_handler(request: Request, exc: Exception) -> JSONResp
 
 async def integrity_error_handler(request: Request, exc: Exception) -> JSONResponse:
     """Turn an ``IntegrityError`` raised while handling *request* into a 409."""
-    driver_error = (
-        exc.orig.__cause__ if isinstance(exc, IntegrityError) and exc.orig else None
-    )
-    sqlstate = getattr(driver_error, "sqlstate", None) or ""
-    detail = _CONFLICTS.get(sqlstate, "The change violates a database constraint.")
-    if sqlstate == "23503" and request.method == "DELETE":
+    assert isinstance(exc, IntegrityError)
+    state = sqlstate(exc)
+    detail = _CONFLICTS.get(state, "The change violates a database constraint.")
+    if state == "23503" and request.method == "DELETE":
         detail = _STILL_REFERENCED
     return JSONResponse(
         status_code=status.HTTP_409_CONFLICT,
         content={
             "detail": detail,
-            "constraint": getattr(driver_error, "constraint_name", None),
+            "constraint": getattr(_driver_error(exc), "constraint_name", None),
         },
     )
 
@@ -118,10 +121,10 @@ async def database_error_handler(request: Request, exc: Exception) -> JSONRespon
     """A data exception is a 422; an unavailable database a 503; others go on."""
     if not isinstance(exc, DBAPIError):
         raise exc
-    sqlstate = _sqlstate(exc)
-    if exc.connection_invalidated or sqlstate.startswith(_UNAVAILABLE_CLASSES):
+    state = sqlstate(exc)
+    if exc.connection_invalidated or state.startswith(_UNAVAILABLE_CLASSES):
         return _unavailable("The database is unavailable; retry shortly.")
-    if sqlstate.startswith("22") or sqlstate == "54000":
+    if state.startswith("22") or state == "54000":
         # Class 22 (data exception) includes asyncpg's own refusals ("22000").
         return _refused_value(
             "The database cannot store a value of this request: "

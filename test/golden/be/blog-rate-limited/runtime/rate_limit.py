@@ -23,6 +23,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from .errors import sqlstate
 from .idempotency import owner_of
 
 TABLE = "rate_limit_counters"
@@ -208,7 +209,7 @@ class RateLimit:
         try:
             rows = await _autocommit(engine, _HIT, parameters)
         except DBAPIError as error:
-            if _sqlstate(error) != _UNDEFINED_TABLE:
+            if sqlstate(error) != _UNDEFINED_TABLE:
                 raise
             await install(engine)
             rows = await _autocommit(engine, _HIT, parameters)
@@ -236,8 +237,3 @@ async def _autocommit(
         autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
         result = await autocommit.execute(text(statement), parameters)
         return list(result.all()) if result.returns_rows else []
-
-
-def _sqlstate(error: DBAPIError) -> str | None:
-    cause = error.orig.__cause__ if error.orig is not None else None
-    return getattr(cause, "sqlstate", None) or getattr(error.orig, "sqlstate", None)
