@@ -9,8 +9,9 @@ from typing import Annotated
 
 import pytest
 import pytest_asyncio
+from clients import asgi_client
 from fastapi import Body, FastAPI
-from httpx import ASGITransport, AsyncClient
+from httpx import AsyncClient
 from runtime.errors import register_error_handlers
 from sqlalchemy import ForeignKey, UniqueConstraint, delete, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
@@ -64,8 +65,7 @@ async def client(engine: AsyncEngine) -> AsyncIterator[AsyncClient]:
             session.add(Book(author_id=author_id))
             await session.commit()
 
-    transport = ASGITransport(app=app)
-    async with AsyncClient(transport=transport, base_url="http://test") as client:
+    async with asgi_client(app) as client:
         yield client
     async with engine.begin() as connection:
         await connection.run_sync(Base.metadata.drop_all)
@@ -124,8 +124,7 @@ async def test_unsafe_validation_input_still_answers_json() -> None:
     async def take(body: Annotated[float, Body(allow_inf_nan=False)]) -> None:
         pass
 
-    transport = ASGITransport(app=app)
-    async with AsyncClient(transport=transport, base_url="http://test") as client:
+    async with asgi_client(app) as client:
         for text in ("Infinity", "NaN", '"\\ud800"'):
             response = await client.post(
                 "/numbers",
@@ -155,8 +154,7 @@ async def test_pool_exhaustion_and_statement_timeout_are_503(
         async with AsyncSession(small) as session:
             await session.execute(text("SELECT pg_sleep(:s)"), {"s": seconds})
 
-    transport = ASGITransport(app=app)
-    async with AsyncClient(transport=transport, base_url="http://test") as client:
+    async with asgi_client(app) as client:
         slow, busy = await asyncio.gather(
             client.get("/sleep/1"), client.get("/sleep/0")
         )
@@ -178,8 +176,7 @@ async def test_unreachable_database_is_503(free_port: int) -> None:
         async with AsyncSession(dead) as session:
             await session.execute(text("SELECT 1"))
 
-    transport = ASGITransport(app=app)
-    async with AsyncClient(transport=transport, base_url="http://test") as client:
+    async with asgi_client(app) as client:
         response = await client.get("/rows")
     await dead.dispose()
     assert response.status_code == 503, response.text
@@ -198,8 +195,7 @@ async def test_405_lists_every_method_of_the_path() -> None:
     async def delete_item(pk: int) -> None:
         pass
 
-    transport = ASGITransport(app=app)
-    async with AsyncClient(transport=transport, base_url="http://test") as client:
+    async with asgi_client(app) as client:
         response = await client.put("/items/1")
         missing = await client.get("/nothing")
     assert response.status_code == 405

@@ -8,8 +8,9 @@ from typing import Annotated
 
 import pytest
 import pytest_asyncio
+from clients import asgi_client
 from fastapi import FastAPI, Header, Response
-from httpx import ASGITransport, AsyncClient
+from httpx import AsyncClient
 from pydantic import BaseModel
 from runtime.errors import register_error_handlers
 from runtime.idempotency import IdempotencyDep, metadata
@@ -69,8 +70,7 @@ async def client(engine: AsyncEngine) -> AsyncIterator[AsyncClient]:
             await session.commit()
             return result
 
-    transport = ASGITransport(app=app)
-    async with AsyncClient(transport=transport, base_url="http://test") as client:
+    async with asgi_client(app) as client:
         yield client
     async with engine.begin() as connection:
         await connection.run_sync(Base.metadata.drop_all)

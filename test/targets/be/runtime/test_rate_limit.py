@@ -5,8 +5,8 @@ import uuid
 from collections.abc import Callable
 
 import pytest
+from clients import asgi_client
 from fastapi import Depends, FastAPI, Request
-from httpx import ASGITransport, AsyncClient
 from runtime.idempotency import owner_of
 from runtime.rate_limit import (
     ClientAddress,
@@ -72,11 +72,6 @@ def _app(limit: RateLimit, *extra: Callable[..., object]) -> FastAPI:
     return app
 
 
-def _client(app: FastAPI, peer: str = "192.0.2.1") -> AsyncClient:
-    transport = ASGITransport(app=app, client=(peer, 5000))
-    return AsyncClient(transport=transport, base_url="http://test")
-
-
 def _limit(
     engine: AsyncEngine,
     name: str,
@@ -97,7 +92,7 @@ def _limit(
 
 async def test_exactly_the_limit_passes_under_concurrency(engine: AsyncEngine) -> None:
     limit = _limit(engine, "concurrent", "5/minute")
-    async with _client(_app(limit)) as client:
+    async with asgi_client(_app(limit)) as client:
         responses = await asyncio.gather(*(client.get("/") for _ in range(20)))
     codes = sorted(response.status_code for response in responses)
     assert codes == [200] * 5 + [429] * 15
@@ -114,7 +109,10 @@ async def test_keys_are_counted_apart_and_a_window_restarts(
 ) -> None:
     limit = _limit(engine, "window", "2/second", headers=False)
     app = _app(limit)
-    async with _client(app, "192.0.2.1") as first, _client(app, "192.0.2.2") as second:
+    async with (
+        asgi_client(app, "192.0.2.1") as first,
+        asgi_client(app, "192.0.2.2") as second,
+    ):
         assert [(await first.get("/")).status_code for _ in range(3)] == [200, 200, 429]
         other = await second.get("/")
         assert other.status_code == 200
@@ -125,7 +123,7 @@ async def test_keys_are_counted_apart_and_a_window_restarts(
 
 async def test_several_windows_count_in_one_statement(engine: AsyncEngine) -> None:
     limit = _limit(engine, "multi", "3/second;4/hour")
-    async with _client(_app(limit)) as client:
+    async with asgi_client(_app(limit)) as client:
         codes = [(await client.get("/")).status_code for _ in range(3)]
         await asyncio.sleep(1.1)
         later = [await client.get("/") for _ in range(2)]
@@ -148,7 +146,7 @@ async def test_a_key_of_none_is_not_limited_and_per_user_keys_by_user(
         return User(request.headers["x-user"])
 
     per_user = _limit(engine, "user", "1/minute")
-    async with _client(_app(unlimited, per_user.per_user(current_user))) as client:
+    async with asgi_client(_app(unlimited, per_user.per_user(current_user))) as client:
         assert [(await client.get("/")).status_code for _ in range(3)] == [200] * 3
         ada = [
             (await client.get("/user", headers={"x-user": "ada"})).status_code

@@ -2,8 +2,8 @@
 documents each status with its body."""
 
 import pytest
+from clients import asgi_client
 from fastapi import FastAPI, Request
-from httpx import ASGITransport, AsyncClient
 from runtime.responses import ConflictBody, ErrorBody, error_responses, location
 
 KEYS = ["plain", "with space", "a/b", "ünïcödé", "漢字", "100%", "?#&=+", "..x"]
@@ -21,8 +21,7 @@ async def test_location_resolves_for_any_key() -> None:
     async def read(pk: str) -> str:
         return pk
 
-    transport = ASGITransport(app=app)
-    async with AsyncClient(transport=transport, base_url="http://test") as client:
+    async with asgi_client(app) as client:
         for key in KEYS:
             url = (await client.post("/things", params={"key": key})).json()
             assert url.isascii(), url

@@ -1,8 +1,8 @@
 """Telemetry helpers with the SDK's in-memory exporters: samplers, resource, spans."""
 
 import pytest
+from clients import asgi_client
 from fastapi import FastAPI
-from httpx import ASGITransport, AsyncClient
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import (
     InMemorySpanExporter,
@@ -86,8 +86,7 @@ async def test_a_handler_span_sits_under_the_server_span() -> None:
         metric_reader=reader,
         exporter="none",
     )
-    transport = ASGITransport(app=app)
-    async with AsyncClient(transport=transport, base_url="http://test") as client:
+    async with asgi_client(app) as client:
         reply = await client.get("/items/7")
     assert reply.json() == {"pk": 7}  # FastAPI still sees the handler's signature
     installed.tracer_provider.force_flush()  # type: ignore[union-attr]
