@@ -412,12 +412,8 @@ class Comms:
             )
         ).scalar_one_or_none()
         if lease_until is not None:
-            queue = await get_queue(session)
-            await queue.enqueue(
-                ENTRYPOINT,
-                str(delivery_id).encode(),
-                execute_after=max(lease_until, timedelta(0)) + timedelta(seconds=1),
-            )
+            after = max(lease_until, timedelta(0)) + timedelta(seconds=1)
+            await _deliver_later(session, delivery_id, after)
 
     async def _finish(
         self,
@@ -456,9 +452,12 @@ class Comms:
         )
         if status == "retrying" and result.one_or_none() is not None:
             delay = self.retry_delay * 2 ** (delivery.attempts - 1)
-            queue = await get_queue(session)
-            await queue.enqueue(
-                ENTRYPOINT,
-                str(delivery.id).encode(),
-                execute_after=timedelta(seconds=delay),
-            )
+            await _deliver_later(session, delivery.id, timedelta(seconds=delay))
+
+
+async def _deliver_later(
+    session: AsyncSession, delivery_id: uuid.UUID, after: timedelta
+) -> None:
+    # One more delivery job, in *session*'s transaction.
+    queue = await get_queue(session)
+    await queue.enqueue(ENTRYPOINT, str(delivery_id).encode(), execute_after=after)
