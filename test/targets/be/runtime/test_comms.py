@@ -88,9 +88,7 @@ async def db(tables: AsyncEngine) -> AsyncIterator[AsyncEngine]:
     yield tables
     async with tables.begin() as conn:
         await conn.execute(delete(comm_outbox))
-        await conn.execute(
-            text("DELETE FROM pgqueuer WHERE entrypoint = :e"), {"e": ENTRYPOINT}
-        )
+    await drop_jobs(tables)
 
 
 async def jobs(engine: AsyncEngine) -> list[Row[Any]]:
@@ -100,6 +98,14 @@ async def jobs(engine: AsyncEngine) -> list[Row[Any]]:
             " WHERE entrypoint = :e ORDER BY id"
         )
         return list((await conn.execute(query, {"e": ENTRYPOINT})).all())
+
+
+async def drop_jobs(engine: AsyncEngine) -> None:
+    """Delete the delivery jobs, so that a test runs its deliveries itself."""
+    async with engine.begin() as conn:
+        await conn.execute(
+            text("DELETE FROM pgqueuer WHERE entrypoint = :e"), {"e": ENTRYPOINT}
+        )
 
 
 async def rows(engine: AsyncEngine) -> list[Row[Any]]:
@@ -202,10 +208,7 @@ async def test_failures_are_recorded_and_retried_with_backoff_then_given_up(
     mail = Recorder("mail", failures=5)
     comms = comms_with(mail, max_attempts=3)
     [delivery_id] = await send(db, comms)
-    async with db.begin() as conn:
-        await conn.execute(
-            text("DELETE FROM pgqueuer WHERE entrypoint = :e"), {"e": ENTRYPOINT}
-        )
+    await drop_jobs(db)
     lease = timedelta(seconds=30)
     for _ in range(3):
         await comms.deliver(db, delivery_id, lease=lease)
@@ -228,10 +231,7 @@ async def test_a_held_lease_keeps_others_off_and_an_expired_one_is_retried(
     mail = Recorder("mail")
     comms = comms_with(mail)
     [delivery_id] = await send(db, comms)
-    async with db.begin() as conn:
-        await conn.execute(
-            text("DELETE FROM pgqueuer WHERE entrypoint = :e"), {"e": ENTRYPOINT}
-        )
+    await drop_jobs(db)
     # A worker claimed the row and died before finishing: its attempt stays "sending".
     async with AsyncSession(db) as session, session.begin():
         await comms._claim(session, delivery_id, uuid.uuid4(), timedelta(minutes=5))
