@@ -3,7 +3,7 @@
 The load test's baseline: what a developer would write without codegen for the same
 list, get and create routes, on the same model, database, pool settings and server.
 Run as ``python handwritten_tags.py --port <port>`` with ``DATABASE_URL`` set and the
-blog example on ``PYTHONPATH``.
+blog example on ``PYTHONPATH``; served as ``serve.py`` serves the generated routes.
 """
 
 import argparse
@@ -14,10 +14,10 @@ import os
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-import uvicorn
 from blog.models import Tag, create_tables
 from fastapi import Depends, FastAPI, HTTPException, Query
 from pydantic import BaseModel
+from serve import run_server
 from sqlalchemy import select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 
@@ -99,14 +99,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     port = parser.parse_args().port
     asyncio.run(prepare_database())
-    uvicorn.run(
-        app,
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        access_log=False,
-        backlog=4096,
-    )
+    run_server(app, port)
 
 
 if __name__ == "__main__":

@@ -104,10 +104,16 @@ def main() -> None:
     served = app
     if args.frontend is not None:
         served = import_module(f"{args.package}.site").build_site(app, args.frontend)
+    run_server(served, args.port)
+
+
+def run_server(app: ASGIApp, port: int) -> None:
+    """Serve *app* on 127.0.0.1:*port*; handwritten_tags.py serves the load test's
+    baseline through this too, so both sides run on the same server settings."""
     uvicorn.run(
-        served,
+        app,
         host="127.0.0.1",
-        port=args.port,
+        port=port,
         log_level="warning",
         access_log=False,
         backlog=4096,
