@@ -5,7 +5,7 @@
 
 import { ImportCollector, Name, type RenderCtx, renderTemplate } from "../../../../codegen/index.js";
 import type { ListOptions, SearchConfig } from "../../config/schema.js";
-import { type CodeBlock, type ErrorStatus, RouteHandler, RouteParam, renderFunction } from "../../modules/handler.js";
+import { type CodeBlock, RouteHandler, RouteParam, renderFunction } from "../../modules/handler.js";
 import type { ReadSchema } from "../../modules/read-shape.js";
 import type { Helper, RoutesModule } from "../../modules/routes.js";
 import { Field } from "../../modules/schemas.js";
@@ -176,7 +176,6 @@ export class ListHandler extends RouteHandler {
           statusCode: 200,
           operationId: searchOperation,
           maxBodySize: this.#searchBodySize,
-          errors: [...new Set<ErrorStatus>([...this.errors, 400, 413])].sort((a, b) => a - b),
         }),
         signature: `async def ${this.searchName}(${ordered.map((param) => param.declaration).join(", ")}) -> ${this.responseModel}:`,
         doc: `Search ${this.view.labelPlural} with an and/or tree of conditions${search ? " and ``q``" : ""}, one page at a time.`,
