@@ -70,17 +70,19 @@ export class Authz {
         if (onInstance(options)) guard = options.can;
         else checks.push(`    if not await ${options.can}(current_user, None, session):\n        raise forbidden()`);
       }
+      // A list's rows meet the condition through its query; another route's row through its body template.
       let visible: string | undefined;
       if (resource.visible !== undefined && (onInstance(options) || options.type === "list")) {
         const user = userType(ctx.config, ctx.packagePrefix);
         const helper = resourceFiles(ctx).routes.visibility(resource.visible, user.name, user.imports);
-        visible = `${helper.name}(${handler.user === undefined ? "None" : "current_user"})`;
-        if (handler instanceof ListHandler) handler.query.where({ expression: visible, imports: new ImportCollector(), perRequest: true });
-        else if (options.type === "update" || (options.type === "delete" && guard !== undefined)) imports.addFrom("sqlalchemy", "select");
+        const condition = `${helper.name}(${handler.user === undefined ? "None" : "current_user"})`;
+        if (handler instanceof ListHandler) handler.query.where({ expression: condition, imports: new ImportCollector(), perRequest: true });
+        else visible = condition;
       }
-      if (options.type === "delete" && guard !== undefined) imports.addFrom("sqlalchemy", "select");
+      // The body templates load the row with select() where a condition or a guard needs it (see update.py.njk, delete.py.njk).
+      if ((options.type === "update" && visible !== undefined) || (options.type === "delete" && guard !== undefined)) imports.addFrom("sqlalchemy", "select");
       if (checks.length > 0 || guard !== undefined || visible !== undefined) {
-        handler.authorize({ checks, ...(guard !== undefined && { guard }), ...(visible !== undefined && handler.constructor !== ListHandler && { visible }), imports });
+        handler.authorize({ checks, ...(guard !== undefined && { guard }), ...(visible !== undefined && { visible }), imports });
       }
     }
     return [];
