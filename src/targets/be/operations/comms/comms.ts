@@ -7,7 +7,7 @@ import type { CommsConfig, CommsTargetConfig, ProjectConfig } from "../../config
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonLiteral, pythonString } from "../../python/literals.js";
 import { sessionModulePath } from "../../resource.js";
-import { runtimeSource } from "../../runtime-source.js";
+import { runtimeHelperFile } from "../../runtime-source.js";
 
 @operation("comms_scaffold", { scope: "project" })
 export class CommsScaffold {
@@ -55,7 +55,7 @@ export class CommsScaffold {
         },
         imports,
       }),
-      new StaticFile({ path: "runtime/comms.py", template: "operations/scaffold/verbatim.njk", context: { source: runtimeSource("comms") } }),
+      new StaticFile(runtimeHelperFile("comms")),
     ];
   }
 }
