@@ -31,6 +31,7 @@ export class CommsScaffold {
       .addFrom(prefixImport(runtime, "comms"), "CommType", "Comms", ...targetClasses)
       .addFrom(prefixImport(runtime, "queue"), "open_worker_driver")
       .addFrom(prefixImport(ctx.packagePrefix, ...sessionModulePath(ctx.config, undefined)), "URL_ENV", "get_engine");
+    // The target's readConfigFiles replaced every { file } template with its text (config/comms.ts).
     const types = comms.types.map((type) => {
       const [module, model] = Name.fromDotted(type.context);
       imports.addFrom(module, model.raw);
