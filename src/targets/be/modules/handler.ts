@@ -280,9 +280,14 @@ export class RouteHandler extends Handle {
 
   /** `async def name(...) -> Response:`; parameters with defaults after those without, as Python requires. */
   get signature(): string {
-    const all = [...this.params, ...this.dependencies];
+    return this.signatureOf(this.name, this.params);
+  }
+
+  /** The signature of a route of this handler (its own, or a list's search) taking `params`, then the dependencies. */
+  protected signatureOf(name: string, params: readonly RouteParam[]): string {
+    const all = [...params, ...this.dependencies];
     const ordered = [...all.filter((param) => param.default === undefined), ...all.filter((param) => param.default !== undefined)];
-    return `async def ${this.name}(${ordered.map((param) => param.declaration).join(", ")}) -> ${this.responseModel ?? "None"}:`;
+    return `async def ${name}(${ordered.map((param) => param.declaration).join(", ")}) -> ${this.responseModel ?? "None"}:`;
   }
 
   /** Everything the handler's code imports. */

@@ -167,7 +167,6 @@ export class ListHandler extends RouteHandler {
     });
     const searchOperation = operationId(this.view, this.searchName);
     const bodyParam = new RouteParam({ name: "body", annotation: this.names.searchBody, imports: new ImportCollector().addFrom(this.view.schemaModule, this.names.searchBody) });
-    const ordered = [bodyParam, ...this.dependencies];
     blocks.push({
       code: renderFunction(ctx, {
         decorator: this.decoratorOf({
@@ -177,17 +176,14 @@ export class ListHandler extends RouteHandler {
           operationId: searchOperation,
           maxBodySize: this.#searchBodySize,
         }),
-        signature: `async def ${this.searchName}(${ordered.map((param) => param.declaration).join(", ")}) -> ${this.responseModel}:`,
+        signature: this.signatureOf(this.searchName, [bodyParam]),
         doc: `Search ${this.view.labelPlural} with an and/or tree of conditions${search ? " and ``q``" : ""}, one page at a time.`,
         body:
           perRequest.length === 0
             ? `${this.checks}    return await ${helper}(session, [tree_condition(body.filter, ${filtersName})] if body.filter else [], body, "body")`
             : `${this.checks}    where = [tree_condition(body.filter, ${filtersName})] if body.filter else []\n    return await ${helper}(session, ${withRequest("where")}, body, "body")`,
       }),
-      imports: [bodyParam, ...this.dependencies].reduce(
-        (imports, param) => imports.update(param.imports),
-        new ImportCollector().addFrom(`${this.view.runtimePackage}.filters`, "tree_condition").update(this.allImports),
-      ),
+      imports: new ImportCollector().addFrom(`${this.view.runtimePackage}.filters`, "tree_condition").update(bodyParam.imports).update(this.allImports),
     });
     return blocks;
   }
