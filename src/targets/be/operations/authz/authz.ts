@@ -9,6 +9,7 @@ import { cascaded } from "../../cascade.js";
 import { resourceFiles } from "../../modules/files.js";
 import { RouteHandler } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
+import { userType } from "../auth/augment.js";
 import { decideAuth } from "../auth/decide.js";
 import { ListHandler } from "../list/list-handler.js";
 
@@ -24,12 +25,6 @@ function entryPath(entry: Entry): string {
 /** Whether the entry's route works on one row (its guard gets the row), rather than on the collection (`None`). */
 function onInstance(entry: Entry): boolean {
   return entry.type === "action" ? entry.target !== "collection" : ["get", "update", "delete"].includes(entry.type);
-}
-
-/** The Python type of the current user: `AuthenticatedUser` of the JWT flow, `Any` with `get_current_user_fn`. */
-export function userType(project: ProjectConfig, packagePrefix: string): { name: string; imports: ImportCollector } {
-  if (project.auth?.get_current_user_fn !== undefined) return { name: "Any", imports: new ImportCollector().addFrom("typing", "Any") };
-  return { name: "AuthenticatedUser", imports: new ImportCollector().addFrom(prefixImport(packagePrefix, "auth", "dependencies"), "AuthenticatedUser") };
 }
 
 @operation("authz", { scope: "operation", requires: ["auth"] })
@@ -73,7 +68,7 @@ export class Authz {
       // A list's rows meet the condition through its query; another route's row through its body template.
       let visible: string | undefined;
       if (resource.visible !== undefined && (onInstance(options) || options.type === "list")) {
-        const user = userType(ctx.config, ctx.packagePrefix);
+        const user = userType(ctx.config.auth!, ctx.packagePrefix);
         const helper = resourceFiles(ctx).routes.visibility(resource.visible, user.name, user.imports);
         const condition = `${helper.name}(${handler.user === undefined ? "None" : "current_user"})`;
         if (handler instanceof ListHandler) handler.query.where({ expression: condition, imports: new ImportCollector(), perRequest: true });
