@@ -4,23 +4,16 @@
 // a list's query through `ListQuery.where`. Its `validate` rejects checks on routes without a user.
 
 import { type BuildContext, ImportCollector, type ValidationIssue, operation, prefixImport } from "../../../../codegen/index.js";
-import { type AuthzLevel, type ProjectConfig, type ResourceConfig, actionSlug } from "../../config/schema.js";
+import type { AuthzLevel, ProjectConfig, ResourceConfig } from "../../config/schema.js";
 import { cascaded } from "../../cascade.js";
 import { resourceFiles } from "../../modules/files.js";
 import { RouteHandler } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
 import { userType } from "../auth/augment.js";
-import { decideAuth } from "../auth/decide.js";
+import { decideAuth, entryPath } from "../auth/decide.js";
 import { ListHandler } from "../list/list-handler.js";
 
 type Entry = AuthzLevel & { name: string; type: string; target?: "instance" | "collection"; slug?: string };
-
-/** The path of an entry's main route below its resource, as its endpoint operation makes it. */
-function entryPath(entry: Entry): string {
-  const slug = entry.slug ?? actionSlug(entry.name);
-  if (entry.type === "action") return entry.target === "collection" ? `/${slug}` : `/{pk}/${slug}`;
-  return entry.type === "list" || entry.type === "create" ? "" : "/{pk}";
-}
 
 /** Whether the entry's route works on one row (its guard gets the row), rather than on the collection (`None`). */
 function onInstance(entry: Entry): boolean {
