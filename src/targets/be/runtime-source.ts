@@ -9,13 +9,22 @@ const runtimeDir = fileURLToPath(new URL("./runtime/", import.meta.url));
 let helpers: ReadonlySet<string> | undefined;
 
 /** The source of `runtime/<name>.py`. */
-export function runtimeSource(name: string): string {
+function runtimeSource(name: string): string {
   let source = sources.get(name);
   if (source === undefined) {
     source = readFileSync(`${runtimeDir}${name}.py`, "utf8");
     sources.set(name, source);
   }
   return source;
+}
+
+/**
+ * The options of the output (a `StaticFile` from `build`, a `FileFragment` from `render`) that
+ * copies the helper `runtime/<name>.py` into the generated tree.
+ * @example new StaticFile(runtimeHelperFile("comms"))
+ */
+export function runtimeHelperFile(name: string): { path: string; template: string; context: { source: string } } {
+  return { path: `runtime/${name}.py`, template: "operations/scaffold/verbatim.njk", context: { source: runtimeSource(name) } };
 }
 
 /**

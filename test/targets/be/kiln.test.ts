@@ -1,6 +1,7 @@
 // kiln's config shapes (docs/migrating-from-kiln.md): fields per operation, `pk` in both
 // forms, `version` and `framework`, kiln's helper calls; kiln keys without effect parse and
-// are named in warnings at their paths, and `can` is refused rather than dropped.
+// are named in warnings at their paths, keys that would open routes are refused, and `can`
+// is codegen's own guard now.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";

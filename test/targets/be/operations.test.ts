@@ -180,6 +180,16 @@ describe("rate_limit", () => {
       publicRoute.issues.map((issue) => `${issue.path}: ${issue.message}`),
       ['resources[0].operations[1]: rate_limit (from the project) is keyed by "user", but this operation sets require_auth: false'],
     );
+    // A route excluded from authentication is reported with the rest, before anything is built.
+    const excluded = await configError({
+      auth: { ...jwt, exclude_paths: ["/articles"] },
+      module: "store",
+      resources: [article({ operations: ["get", { name: "list", rate_limit: { limit: "5/minute", key: "user" } }] })],
+    });
+    assert.deepEqual(
+      excluded.issues.map((issue) => `${issue.path}: ${issue.message}`),
+      ['resources[0].operations[1].rate_limit.key: rate_limit (from this operation) is keyed by "user", but its path "/articles" matches exclude_paths entry "/articles"'],
+    );
   });
 
   test("a project without a limit gets no rate-limit module, and a limited one only its limited routes", async () => {

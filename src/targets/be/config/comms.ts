@@ -107,12 +107,6 @@ export const CommsConfig = z
   .meta({ id: "CommsConfig", description: "Outgoing messages (docs/comms.md): types, targets, and delivery retries." });
 export type CommsConfig = z.output<typeof CommsConfig>;
 
-/** A message type with its templates' text, files read. */
-export interface ResolvedCommType extends Omit<CommTypeConfig, "subject" | "body"> {
-  subject: string;
-  body: string;
-}
-
 /**
  * `comms` with every `TemplateSource` replaced by its file's text, read relative to
  * `configFile`; a file that cannot be read is an issue at its config path.

@@ -59,7 +59,8 @@ export type RateLimitConfig = z.output<typeof RateLimitConfig>;
 /** A level's `rate_limit`: limits (a string is `{ limit }`), or `false` for none. */
 export const RateLimitSetting = z
   .union([z.literal(false), RateLimitString, RateLimitConfig], { error: 'expected limits like "5/minute", { limit, key?, headers? }, or false' })
-  .transform((setting): RateLimitConfig | false => (typeof setting === "string" ? { limit: setting, key: "ip", headers: true } : setting))
+  // A bare string takes RateLimitConfig's own defaults (key "ip", headers on).
+  .transform((setting): RateLimitConfig | false => (typeof setting === "string" ? RateLimitConfig.parse({ limit: setting }) : setting))
   .meta({
     description:
       'Rate limits of every route below this level (each route counts apart): `"5/minute"`, `{ limit, key, headers }`, or `false` ' +

@@ -94,7 +94,10 @@ export const ResourceConfig = z
         message: `the resource name derived from it ("${defaultResourceName(resource.model)}") is a special Python name; set name`,
       });
     }
-    const pk = primaryKey(resource, ctx);
+    if (typeof resource.pk !== "string" && resource.pk_type !== undefined && resource.pk_type !== resource.pk.type) {
+      ctx.addIssue({ code: "custom", path: ["pk_type"], message: `pk.type already says "${resource.pk.type}": give the type once` });
+    }
+    const pk = primaryKey(resource);
     if (resource.fields === undefined) return;
     readFieldsOnResource(resource.operations, ctx);
     const pkIndex = resource.fields.findIndex((field) => field.name === pk.name);
@@ -119,7 +122,7 @@ export const ResourceConfig = z
     ],
   })
   .transform(({ model, name, route_prefix, pk, pk_type, fields, ...rest }, ctx) => {
-    const key = typeof pk === "string" ? { name: pk, type: pk_type ?? "uuid" } : pk;
+    const key = primaryKey({ pk, pk_type });
     const readShape: FieldSpec[] | undefined = fields ?? readShapeFromOperations(rest.operations, key, ctx);
     if (readShape === undefined) return z.NEVER;
     const resolved = {
@@ -135,13 +138,9 @@ export const ResourceConfig = z
   });
 export type ResourceConfig = z.output<typeof ResourceConfig>;
 
-/** The primary key's name and type, from `pk` and `pk_type` or kiln's `pk: { name, type }`. */
-function primaryKey(resource: { pk: string | { name: string; type: PkType }; pk_type?: PkType }, ctx: z.RefinementCtx): { name: string; type: PkType } {
-  if (typeof resource.pk === "string") return { name: resource.pk, type: resource.pk_type ?? "uuid" };
-  if (resource.pk_type !== undefined && resource.pk_type !== resource.pk.type) {
-    ctx.addIssue({ code: "custom", path: ["pk_type"], message: `pk.type already says "${resource.pk.type}": give the type once` });
-  }
-  return resource.pk;
+/** The primary key's name and type, from `pk` and `pk_type` or kiln's `pk: { name, type }` (which wins; the refinement reports a conflict). */
+function primaryKey(resource: { pk: string | { name: string; type: PkType }; pk_type?: PkType }): { name: string; type: PkType } {
+  return typeof resource.pk === "string" ? { name: resource.pk, type: resource.pk_type ?? "uuid" } : resource.pk;
 }
 
 /** A resource that lists its fields answers every read with them: its get and list entries take none. */

@@ -151,8 +151,8 @@ export class RouteHandler extends Handle {
     this.#body = options.body;
     this.#imports = options.imports ?? new ImportCollector();
     this.maxBodySize = options.maxBodySize;
-    // Every handler uses the database, which may be busy or down; a body may be unreadable or too large.
-    this.answers(503, ...(options.maxBodySize !== undefined ? ([400, 413] as const) : []), ...(options.errors ?? []));
+    // Every handler uses the database, which may be busy or down.
+    this.answers(503, ...(options.errors ?? []));
   }
 
   /**
@@ -161,11 +161,6 @@ export class RouteHandler extends Handle {
    */
   answers(...statuses: ErrorStatus[]): void {
     for (const status of statuses) this.#errors.add(status);
-  }
-
-  /** The error statuses the route documents, in ascending order. */
-  get errors(): ErrorStatus[] {
-    return [...this.#errors].sort((a, b) => a - b);
   }
 
   /** Docstring (and OpenAPI summary) text, as written or derived. */
@@ -258,14 +253,15 @@ export class RouteHandler extends Handle {
   get decorator(): string {
     let path = this.path;
     for (const param of this.params) if (param.converter) path = path.replace(`{${param.name}}`, `{${param.name}:${param.converter}}`);
-    return this.decoratorOf({ method: this.method, path, statusCode: this.statusCode, operationId: this.operationId, maxBodySize: this.maxBodySize, errors: this.errors });
+    return this.decoratorOf({ method: this.method, path, statusCode: this.statusCode, operationId: this.operationId, maxBodySize: this.maxBodySize });
   }
 
   /**
    * The decorator of a route of this handler: its own, or another route of the same entry
-   * (a list's `POST …/search`), which runs behind the same rate limit and in the same span.
+   * (a list's `POST …/search`), which runs behind the same rate limit and in the same span,
+   * and answers the same errors (and 400 and 413 when it reads a body).
    */
-  protected decoratorOf(route: { method: HttpMethod; path: string; statusCode: number; operationId: string; maxBodySize: number | undefined; errors: readonly ErrorStatus[] }): string {
+  protected decoratorOf(route: { method: HttpMethod; path: string; statusCode: number; operationId: string; maxBodySize: number | undefined }): string {
     const args = [pythonString(route.path)];
     if (route.statusCode !== 200) {
       const name = STATUS_NAMES[route.statusCode];
@@ -274,7 +270,9 @@ export class RouteHandler extends Handle {
     args.push(`operation_id=${pythonString(route.operationId)}`);
     if (route.maxBodySize !== undefined) args.push(`max_body_size=${pythonInt(route.maxBodySize)}`);
     if (this.#rateLimit) args.push(`dependencies=[Depends(${this.#rateLimit.name})]`);
-    args.push(`responses=error_responses(${route.errors.join(", ")})`);
+    // A body may be unreadable (not UTF-8) or too large.
+    const errors = new Set<ErrorStatus>(route.maxBodySize === undefined ? this.#errors : [...this.#errors, 400, 413]);
+    args.push(`responses=error_responses(${[...errors].sort((a, b) => a - b).join(", ")})`);
     const decorator = `@router.${route.method.toLowerCase()}(${args.join(", ")})`;
     // Below the route decorator: FastAPI registers the traced function, which keeps the signature.
     return this.#span ? `${decorator}\n${this.#span.decorator}` : decorator;
@@ -282,9 +280,14 @@ export class RouteHandler extends Handle {
 
   /** `async def name(...) -> Response:`; parameters with defaults after those without, as Python requires. */
   get signature(): string {
-    const all = [...this.params, ...this.dependencies];
+    return this.signatureOf(this.name, this.params);
+  }
+
+  /** The signature of a route of this handler (its own, or a list's search) taking `params`, then the dependencies. */
+  protected signatureOf(name: string, params: readonly RouteParam[]): string {
+    const all = [...params, ...this.dependencies];
     const ordered = [...all.filter((param) => param.default === undefined), ...all.filter((param) => param.default !== undefined)];
-    return `async def ${this.name}(${ordered.map((param) => param.declaration).join(", ")}) -> ${this.responseModel ?? "None"}:`;
+    return `async def ${name}(${ordered.map((param) => param.declaration).join(", ")}) -> ${this.responseModel ?? "None"}:`;
   }
 
   /** Everything the handler's code imports. */

@@ -26,10 +26,7 @@ export function pkParam(view: ResourceView): RouteParam {
   return new RouteParam({ name: "pk", annotation, imports, converter: KEY_CONVERTERS[view.config.pk_type] });
 }
 
-/**
- * `idempotency: IdempotencyDep`, the `Idempotency-Key` header of a `POST` route, and the
- * template values its handler needs to replay and remember answers.
- */
+/** `idempotency: IdempotencyDep`: the `Idempotency-Key` header of a `POST` route, whose body replays and remembers answers with it. */
 export function idempotencyParam(view: ResourceView): RouteParam {
   return new RouteParam({
     name: "idempotency",

@@ -76,15 +76,19 @@ export function pathKeyAnnotation(type: ScalarType, column: string, runtimePacka
 const FILTER_VALUE: Partial<Record<ScalarType, string>> = { str: "DbText", email: "DbText", date: "DbDate", datetime: "DbDatetime" };
 
 /**
+ * Types a filter value is checked as in a search's JSON body: the JSON type the schema names,
+ * as in a request body; an e-mail address as any text (it is compared, not stored). No json:
+ * filters compare scalar columns only.
+ */
+const FILTER_BODY_VALUE: Partial<Record<ScalarType, string>> = { ...STORABLE, email: "DbText", json: undefined };
+
+/**
  * The annotation of a value a list is filtered by (a query parameter, a condition of the
  * search body): compared with the column, never written to it, so no column rules; text
  * and dates are checked as their schema says, other types as the query gives them.
  */
 export function filterValueAnnotation(type: ScalarType, runtimePackage: string, imports: ImportCollector): string {
-  const checked = FILTER_VALUE[type];
-  if (checked === undefined) return scalarAnnotation(type, imports);
-  imports.addFrom(`${runtimePackage}.values`, checked);
-  return checked;
+  return checkedAs(FILTER_VALUE[type], type, runtimePackage, imports);
 }
 
 /**
@@ -92,8 +96,12 @@ export function filterValueAnnotation(type: ScalarType, runtimePackage: string, 
  * JSON type the schema names, as a request body's values (no `false` for an integer).
  */
 export function filterBodyAnnotation(type: ScalarType, runtimePackage: string, imports: ImportCollector): string {
-  const checked = type === "email" ? "DbText" : STORABLE[type];
-  if (checked === undefined || type === "json") return scalarAnnotation(type, imports);
+  return checkedAs(FILTER_BODY_VALUE[type], type, runtimePackage, imports);
+}
+
+/** `checked` (a type of `runtime/values.py`), imported; the plain annotation of `type` without one. */
+function checkedAs(checked: string | undefined, type: ScalarType, runtimePackage: string, imports: ImportCollector): string {
+  if (checked === undefined) return scalarAnnotation(type, imports);
   imports.addFrom(`${runtimePackage}.values`, checked);
   return checked;
 }
@@ -102,8 +110,7 @@ function ruled(storable: string | undefined, type: ScalarType, column: string | 
   const ruledColumn = column !== undefined && COLUMN_RULED.has(type);
   // A number column's rules carry the number checks themselves (see `ColumnRules`).
   const plain = ruledColumn && (type === "int" || type === "float");
-  if (storable && !plain) imports.addFrom(`${runtimePackage}.values`, storable);
-  const base = storable && !plain ? storable : scalarAnnotation(type, imports);
+  const base = checkedAs(plain ? undefined : storable, type, runtimePackage, imports);
   if (!ruledColumn) return base;
   imports.addFrom("typing", "Annotated").addFrom(`${runtimePackage}.values`, "column_rules");
   return `Annotated[${base}, column_rules(${column})]`;

@@ -14,7 +14,7 @@ import { idempotencyParam, pkParam, sessionParam } from "../../modules/params.js
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
-import { decideAuth } from "../auth/decide.js";
+import { decideAuth, entryPath } from "../auth/decide.js";
 
 @operation("action", { scope: "operation", dispatchOn: "type" })
 export class Action {
@@ -22,7 +22,7 @@ export class Action {
 
   *validate(ctx: BuildContext<ProjectConfig>, options: ActionOptions): Iterable<ValidationIssue> {
     if (!options.pass_user) return;
-    const decision = decideAuth(ctx.config, ctx.store, ctx.instanceId, actionPath(options));
+    const decision = decideAuth(ctx.config, ctx.store, ctx.instanceId, entryPath(options));
     if (!decision.required) {
       yield { path: ["pass_user"], message: `passes current_user to the function, but this endpoint is not authenticated: ${decision.reason}` };
     }
@@ -67,7 +67,7 @@ export class Action {
       name,
       operationId: operationId(view, name),
       method: "POST",
-      path: actionPath(options),
+      path: entryPath(options),
       statusCode: options.status_code,
       summary: options.summary ?? `Run \`\`${options.fn}\`\`${instance ? ` on one ${view.label}` : ""}${options.response === "json" ? "; answer with its result" : ""}.`,
       responseModel,
@@ -93,8 +93,4 @@ export class Action {
     });
     return [routes.add(handler)];
   }
-}
-
-function actionPath(options: ActionOptions): string {
-  return options.target === "instance" ? `/{pk}/${options.slug}` : `/${options.slug}`;
 }

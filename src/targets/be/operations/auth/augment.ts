@@ -1,9 +1,10 @@
 // `auth` (an augmenter, operation scope): once the endpoint operation of an entry has built
 // its handler, the handler takes `current_user: CurrentUser` when the route requires a user
-// (see `decide.ts`). It amends the handler only through `RouteHandler.requireUser`.
+// (see `decide.ts`). It amends the handler only through `RouteHandler.requireUser`. `userType`
+// is the Python type of that user, for the modules that annotate it (groups, visibility).
 
 import { type BuildContext, ImportCollector, operation, prefixImport } from "../../../../codegen/index.js";
-import type { ProjectConfig } from "../../config/schema.js";
+import type { AuthConfig, ProjectConfig } from "../../config/schema.js";
 import { RouteHandler, RouteParam } from "../../modules/handler.js";
 import { decideAuth } from "./decide.js";
 
@@ -31,4 +32,10 @@ function currentUserParam(packagePrefix: string): RouteParam {
     annotation: "CurrentUser",
     imports: new ImportCollector().addFrom(prefixImport(packagePrefix, "auth", "dependencies"), "CurrentUser"),
   });
+}
+
+/** The Python type of the current user: `AuthenticatedUser` of the JWT flow, `Any` with `get_current_user_fn`. */
+export function userType(auth: AuthConfig, packagePrefix: string): { name: string; imports: ImportCollector } {
+  if (auth.get_current_user_fn !== undefined) return { name: "Any", imports: new ImportCollector().addFrom("typing", "Any") };
+  return { name: "AuthenticatedUser", imports: new ImportCollector().addFrom(prefixImport(packagePrefix, "auth", "dependencies"), "AuthenticatedUser") };
 }

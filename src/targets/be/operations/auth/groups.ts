@@ -6,15 +6,14 @@ import { ImportCollector, prefixImport } from "../../../../codegen/index.js";
 import { type AuthConfig, DEFAULT_GROUP_CLAIM } from "../../config/schema.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonString } from "../../python/literals.js";
+import { userType } from "./augment.js";
 
 /** The groups module for `auth`; its imports go through `packagePrefix`. */
 export function groupsModule(auth: AuthConfig, packagePrefix: string): PythonModule {
   const runtime = prefixImport(packagePrefix, "runtime", "authz");
-  const imports = new ImportCollector().addFrom(runtime, "require_membership");
-  const custom = auth.get_current_user_fn !== undefined;
-  if (custom) imports.addFrom("typing", "Any");
-  else imports.addFrom(prefixImport(packagePrefix, "auth", "dependencies"), "AuthenticatedUser");
-  if (custom && auth.groups === undefined) throw new Error("bug: groups with get_current_user_fn and no groups.fn passed validation");
+  const user = userType(auth, packagePrefix);
+  const imports = new ImportCollector().addFrom(runtime, "require_membership").update(user.imports);
+  if (auth.get_current_user_fn !== undefined && auth.groups === undefined) throw new Error("bug: groups with get_current_user_fn and no groups.fn passed validation");
   const source = auth.groups ?? { claim: DEFAULT_GROUP_CLAIM };
   let context: Record<string, unknown>;
   if ("fn" in source) {
@@ -27,7 +26,7 @@ export function groupsModule(auth: AuthConfig, packagePrefix: string): PythonMod
   return new PythonModule({
     path: "auth/groups.py",
     template: "operations/auth/package/groups.py.njk",
-    context: { ...context, user: custom ? "Any" : "AuthenticatedUser" },
+    context: { ...context, user: user.name },
     imports,
   });
 }

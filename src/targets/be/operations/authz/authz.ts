@@ -4,32 +4,20 @@
 // a list's query through `ListQuery.where`. Its `validate` rejects checks on routes without a user.
 
 import { type BuildContext, ImportCollector, type ValidationIssue, operation, prefixImport } from "../../../../codegen/index.js";
-import { type AuthzLevel, type ProjectConfig, type ResourceConfig, actionSlug } from "../../config/schema.js";
+import type { AuthzLevel, ProjectConfig, ResourceConfig } from "../../config/schema.js";
 import { cascaded } from "../../cascade.js";
 import { resourceFiles } from "../../modules/files.js";
 import { RouteHandler } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
-import { decideAuth } from "../auth/decide.js";
+import { userType } from "../auth/augment.js";
+import { decideAuth, entryPath } from "../auth/decide.js";
 import { ListHandler } from "../list/list-handler.js";
 
 type Entry = AuthzLevel & { name: string; type: string; target?: "instance" | "collection"; slug?: string };
 
-/** The path of an entry's main route below its resource, as its endpoint operation makes it. */
-function entryPath(entry: Entry): string {
-  const slug = entry.slug ?? actionSlug(entry.name);
-  if (entry.type === "action") return entry.target === "collection" ? `/${slug}` : `/{pk}/${slug}`;
-  return entry.type === "list" || entry.type === "create" ? "" : "/{pk}";
-}
-
 /** Whether the entry's route works on one row (its guard gets the row), rather than on the collection (`None`). */
 function onInstance(entry: Entry): boolean {
   return entry.type === "action" ? entry.target !== "collection" : ["get", "update", "delete"].includes(entry.type);
-}
-
-/** The Python type of the current user: `AuthenticatedUser` of the JWT flow, `Any` with `get_current_user_fn`. */
-export function userType(project: ProjectConfig, packagePrefix: string): { name: string; imports: ImportCollector } {
-  if (project.auth?.get_current_user_fn !== undefined) return { name: "Any", imports: new ImportCollector().addFrom("typing", "Any") };
-  return { name: "AuthenticatedUser", imports: new ImportCollector().addFrom(prefixImport(packagePrefix, "auth", "dependencies"), "AuthenticatedUser") };
 }
 
 @operation("authz", { scope: "operation", requires: ["auth"] })
@@ -70,17 +58,19 @@ export class Authz {
         if (onInstance(options)) guard = options.can;
         else checks.push(`    if not await ${options.can}(current_user, None, session):\n        raise forbidden()`);
       }
+      // A list's rows meet the condition through its query; another route's row through its body template.
       let visible: string | undefined;
       if (resource.visible !== undefined && (onInstance(options) || options.type === "list")) {
-        const user = userType(ctx.config, ctx.packagePrefix);
+        const user = userType(ctx.config.auth!, ctx.packagePrefix);
         const helper = resourceFiles(ctx).routes.visibility(resource.visible, user.name, user.imports);
-        visible = `${helper.name}(${handler.user === undefined ? "None" : "current_user"})`;
-        if (handler instanceof ListHandler) handler.query.where({ expression: visible, imports: new ImportCollector(), perRequest: true });
-        else if (options.type === "update" || (options.type === "delete" && guard !== undefined)) imports.addFrom("sqlalchemy", "select");
+        const condition = `${helper.name}(${handler.user === undefined ? "None" : "current_user"})`;
+        if (handler instanceof ListHandler) handler.query.where({ expression: condition, imports: new ImportCollector(), perRequest: true });
+        else visible = condition;
       }
-      if (options.type === "delete" && guard !== undefined) imports.addFrom("sqlalchemy", "select");
+      // The body templates load the row with select() where a condition or a guard needs it (see update.py.njk, delete.py.njk).
+      if ((options.type === "update" && visible !== undefined) || (options.type === "delete" && guard !== undefined)) imports.addFrom("sqlalchemy", "select");
       if (checks.length > 0 || guard !== undefined || visible !== undefined) {
-        handler.authorize({ checks, ...(guard !== undefined && { guard }), ...(visible !== undefined && handler.constructor !== ListHandler && { visible }), imports });
+        handler.authorize({ checks, ...(guard !== undefined && { guard }), ...(visible !== undefined && { visible }), imports });
       }
     }
     return [];

@@ -7,7 +7,7 @@ import type { CommsConfig, CommsTargetConfig, ProjectConfig } from "../../config
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonLiteral, pythonString } from "../../python/literals.js";
 import { sessionModulePath } from "../../resource.js";
-import { runtimeSource } from "../../runtime-source.js";
+import { runtimeHelperFile } from "../../runtime-source.js";
 
 @operation("comms_scaffold", { scope: "project" })
 export class CommsScaffold {
@@ -31,6 +31,7 @@ export class CommsScaffold {
       .addFrom(prefixImport(runtime, "comms"), "CommType", "Comms", ...targetClasses)
       .addFrom(prefixImport(runtime, "queue"), "open_worker_driver")
       .addFrom(prefixImport(ctx.packagePrefix, ...sessionModulePath(ctx.config, undefined)), "URL_ENV", "get_engine");
+    // The target's readConfigFiles replaced every { file } template with its text (config/comms.ts).
     const types = comms.types.map((type) => {
       const [module, model] = Name.fromDotted(type.context);
       imports.addFrom(module, model.raw);
@@ -55,7 +56,7 @@ export class CommsScaffold {
         },
         imports,
       }),
-      new StaticFile({ path: "runtime/comms.py", template: "operations/scaffold/verbatim.njk", context: { source: runtimeSource("comms") } }),
+      new StaticFile(runtimeHelperFile("comms")),
     ];
   }
 }

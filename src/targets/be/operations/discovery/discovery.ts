@@ -7,6 +7,7 @@ import { type BuildContext, type BuildStore, FileFragment, type Fragment, Import
 import { type AppConfig, excludedBy, type ProjectConfig, type ResourceConfig } from "../../config/schema.js";
 import { docstringText, pythonInt, pythonString } from "../../python/literals.js";
 import { ProjectNames } from "../../modules/project-names.js";
+import type { ResourceView } from "../../resource.js";
 import { ListHandler } from "../list/list-handler.js";
 import type { FilterField } from "../list/query.js";
 
@@ -108,18 +109,20 @@ export class Discovery {
    * pairs the catalog answers, so a body the schema allows is never refused.
    */
   #valuesBodies(names: ProjectNames): ValuesBody[] {
-    const bodies = new Map<string, ValuesBody & { fields: Set<string> }>();
+    // A resource's lists, by its id: their filter fields together.
+    const byResource = new Map<string, { view: ResourceView; fields: Set<string> }>();
     for (const handler of this.#filtered) {
-      const resource = handler.view.config;
-      const id = names.id(resource);
-      let body = bodies.get(id);
-      if (body === undefined) {
-        body = { name: `${new Name(names.id(resource, "_")).pascal}Values`, label: handler.view.labelPlural, resource: pythonString(id), fields: new Set(), literals: "" };
-        bodies.set(id, body);
-      }
-      for (const field of handler.query.filters!) body.fields.add(field.name);
+      const id = names.id(handler.view.config);
+      const lists = byResource.get(id) ?? { view: handler.view, fields: new Set<string>() };
+      byResource.set(id, lists);
+      for (const field of handler.query.filters!) lists.fields.add(field.name);
     }
-    return [...bodies.values()].map(({ fields, ...body }) => ({ ...body, literals: [...fields].sort().map(pythonString).join(", ") }));
+    return [...byResource].map(([id, { view, fields }]) => ({
+      name: `${new Name(names.id(view.config, "_")).pascal}Values`,
+      label: view.labelPlural,
+      resource: pythonString(id),
+      literals: [...fields].sort().map(pythonString).join(", "),
+    }));
   }
 
   /** `current_user: CurrentUser` when the project's auth covers the discovery routes. */

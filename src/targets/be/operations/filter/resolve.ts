@@ -80,7 +80,7 @@ export function filterProblems(field: StructuredFilterField, resource: ResourceC
  * The filter's fields as structured fields: a bare name (kiln's form) takes its values from
  * the resource field's type, and no `fields` at all means every scalar field but json ones.
  * A bare name that is no field of the resource becomes a `literal` without a type, which
- * `filterProblems` reports.
+ * the filter operation's `validate` refuses before `filterProblems` sees it.
  */
 export function structuredFields(options: FilterConfig, resource: ResourceConfig, app: ResolvedApp): StructuredFilterField[] {
   const given = options.fields ?? resource.fields.filter((field) => isScalar(field) && field.type !== "json").map((field) => field.name);

@@ -5,7 +5,7 @@
 
 import { ImportCollector, Name, type RenderCtx, renderTemplate } from "../../../../codegen/index.js";
 import type { ListOptions, SearchConfig } from "../../config/schema.js";
-import { type CodeBlock, type ErrorStatus, RouteHandler, RouteParam, renderFunction } from "../../modules/handler.js";
+import { type CodeBlock, RouteHandler, RouteParam, renderFunction } from "../../modules/handler.js";
 import type { ReadSchema } from "../../modules/read-shape.js";
 import type { Helper, RoutesModule } from "../../modules/routes.js";
 import { Field } from "../../modules/schemas.js";
@@ -25,7 +25,6 @@ interface PageContext {
 /** A `list` entry's handler: `GET {prefix}`, and `POST {prefix}/search` once filtered. */
 export class ListHandler extends RouteHandler {
   readonly query = new ListQuery();
-  readonly view: ResourceView;
   readonly read: ReadSchema;
   /** Class names and Python names derived from the entry. */
   readonly names: {
@@ -38,15 +37,15 @@ export class ListHandler extends RouteHandler {
     /** `_LIST`: prefix of the entry's module constants. */
     constant: string;
   };
-  readonly #routes: RoutesModule;
   readonly #readOptions: Helper | undefined;
   #search: Helper | undefined;
 
   /** Largest body of `POST …/search`, in bytes (the entry's `max_body_size`). */
   readonly #searchBodySize: number;
 
-  constructor(options: { routes: RoutesModule; entry: ListOptions; view: ResourceView; read: ReadSchema; session: RouteParam; searchBodySize: number }) {
-    const { view, entry } = options;
+  constructor(options: { routes: RoutesModule; entry: ListOptions; read: ReadSchema; session: RouteParam; searchBodySize: number }) {
+    const { entry } = options;
+    const view = options.routes.view;
     const name = entry.name === "list" ? `list_${view.plural}` : `${entry.name}_${view.plural}`;
     super({
       module: options.routes,
@@ -60,9 +59,7 @@ export class ListHandler extends RouteHandler {
       session: options.session,
       representation: options.read,
     });
-    this.view = view;
     this.read = options.read;
-    this.#routes = options.routes;
     this.#searchBodySize = options.searchBodySize;
     this.#readOptions = options.routes.readOptions(options.read);
     const prefix = entry.name === "list" ? view.model.name : `${view.model.name}${new Name(entry.name).pascal}`;
@@ -77,7 +74,12 @@ export class ListHandler extends RouteHandler {
   /** Searches the list with `?q=` (the resource's search), through the routes module's `_SEARCH`. */
   searchWith(search: SearchConfig): void {
     this.query.searchWith(search);
-    this.#search = this.#routes.search(search);
+    this.#search = this.module.search(search);
+  }
+
+  /** The resource the list serves (its routes module's). */
+  get view(): ResourceView {
+    return this.module.view;
   }
 
   /** The path of the search route, below the resource's prefix. */
@@ -167,7 +169,6 @@ export class ListHandler extends RouteHandler {
     });
     const searchOperation = operationId(this.view, this.searchName);
     const bodyParam = new RouteParam({ name: "body", annotation: this.names.searchBody, imports: new ImportCollector().addFrom(this.view.schemaModule, this.names.searchBody) });
-    const ordered = [bodyParam, ...this.dependencies];
     blocks.push({
       code: renderFunction(ctx, {
         decorator: this.decoratorOf({
@@ -176,19 +177,15 @@ export class ListHandler extends RouteHandler {
           statusCode: 200,
           operationId: searchOperation,
           maxBodySize: this.#searchBodySize,
-          errors: [...new Set<ErrorStatus>([...this.errors, 400, 413])].sort((a, b) => a - b),
         }),
-        signature: `async def ${this.searchName}(${ordered.map((param) => param.declaration).join(", ")}) -> ${this.responseModel}:`,
+        signature: this.signatureOf(this.searchName, [bodyParam]),
         doc: `Search ${this.view.labelPlural} with an and/or tree of conditions${search ? " and ``q``" : ""}, one page at a time.`,
         body:
           perRequest.length === 0
             ? `${this.checks}    return await ${helper}(session, [tree_condition(body.filter, ${filtersName})] if body.filter else [], body, "body")`
             : `${this.checks}    where = [tree_condition(body.filter, ${filtersName})] if body.filter else []\n    return await ${helper}(session, ${withRequest("where")}, body, "body")`,
       }),
-      imports: [bodyParam, ...this.dependencies].reduce(
-        (imports, param) => imports.update(param.imports),
-        new ImportCollector().addFrom(`${this.view.runtimePackage}.filters`, "tree_condition").update(this.allImports),
-      ),
+      imports: new ImportCollector().addFrom(`${this.view.runtimePackage}.filters`, "tree_condition").update(bodyParam.imports).update(this.allImports),
     });
     return blocks;
   }

@@ -21,7 +21,6 @@ export class List {
     const handler = new ListHandler({
       routes,
       entry: options,
-      view,
       read: read.use(options.representation),
       session: sessionParam(view),
       searchBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),

@@ -2,12 +2,12 @@
 // the endpoint and `auth`) gives each handler the limit its entry inherits through the
 // cascade (entry → resource → app → project), amending it only through `limitRate`.
 
-import { type BuildContext, GenerationError, type ValidationIssue, operation } from "../../../../codegen/index.js";
+import { type BuildContext, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { cascadeSource, cascaded } from "../../cascade.js";
 import { type ProjectConfig, type RateLimitConfig, RateLimitSetting, type ResolvedApp } from "../../config/schema.js";
 import { RouteHandler } from "../../modules/handler.js";
 import { ENDPOINT_OPERATIONS } from "../auth/augment.js";
-import { routePath } from "../auth/decide.js";
+import { decideAuth, entryPath, routePath } from "../auth/decide.js";
 import { RateLimitsModule } from "./rate-limits.js";
 
 @operation("rate_limits", { scope: "project" })
@@ -31,16 +31,11 @@ export class RateLimit {
     // The entry's own `rate_limit` is parsed by its endpoint operation's options.
     const limit = rateLimitOf(ctx);
     if (limit?.key !== "user") return;
+    // The route must get a user: the auth augmenter decides the same way (no auth, require_auth: false, exclude_paths).
+    const decision = decideAuth(ctx.config, ctx.store, ctx.instanceId, entryPath(ctx.instance as Parameters<typeof entryPath>[0]));
+    if (decision.required) return;
     const source = cascadeSource(ctx.store, ctx.instanceId, "rate_limit");
-    const where = source === "this operation" ? ["rate_limit", "key"] : [];
-    if (ctx.config.auth === undefined) {
-      yield { path: where, message: `rate_limit (from ${source}) is keyed by "user", but the project sets no auth` };
-    } else if (!cascaded(ctx.store, ctx.instanceId, ctx.config, "require_auth")) {
-      yield {
-        path: where,
-        message: `rate_limit (from ${source}) is keyed by "user", but ${cascadeSource(ctx.store, ctx.instanceId, "require_auth")} sets require_auth: false`,
-      };
-    }
+    yield { path: source === "this operation" ? ["rate_limit", "key"] : [], message: `rate_limit (from ${source}) is keyed by "user", but ${decision.reason}` };
   }
 
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
@@ -49,11 +44,7 @@ export class RateLimit {
     const module = ctx.store.outputUnderAncestor(ctx.instanceId, "project", RateLimitsModule);
     const app = ctx.store.ancestorOf(ctx.instanceId, "app") as ResolvedApp;
     for (const handler of ctx.store.outputsUnder(ctx.instanceId, RouteHandler)) {
-      if (limit.key === "user" && handler.user === undefined) {
-        throw new GenerationError(
-          `${ctx.configPath}: rate_limit is keyed by "user", but the route ${routePath(ctx.store, ctx.instanceId, handler.path)} is excluded from authentication (exclude_paths)`,
-        );
-      }
+      if (limit.key === "user" && handler.user === undefined) throw new Error(`bug: ${handler.name} is limited per user but takes none (validate lets it through)`);
       const variable = ctx.config.single_app ? `limit_${handler.name}` : `limit_${app.config.module}_${handler.name}`;
       const route = `${handler.method} ${routePath(ctx.store, ctx.instanceId, handler.path) || "/"}`;
       handler.limitRate(module.add({ variable, route, bucket: `${app.config.module}.${handler.name}`, config: limit }));

@@ -6,7 +6,7 @@ import { FileFragment, type Fragment, ImportCollector, Name, prefixImport } from
 import type { RateLimitConfig } from "../../config/schema.js";
 import type { RouteLimiter } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
-import { runtimeSource } from "../../runtime-source.js";
+import { runtimeHelperFile } from "../../runtime-source.js";
 
 /** One limited route. */
 interface LimitedRoute {
@@ -75,7 +75,7 @@ export class RateLimitsModule {
         },
         imports,
       }),
-      new FileFragment({ path: "runtime/rate_limit.py", template: "operations/scaffold/verbatim.njk", context: { source: runtimeSource("rate_limit") } }),
+      new FileFragment(runtimeHelperFile("rate_limit")),
     ];
   }
 }

@@ -6,7 +6,7 @@
 import { type BuildContext, ImportCollector, StaticFile, operation } from "../../../../codegen/index.js";
 import { type ProjectConfig, authzKeysUsed } from "../../config/schema.js";
 import { sessionModulePath } from "../../resource.js";
-import { runtimeSource } from "../../runtime-source.js";
+import { runtimeHelperFile } from "../../runtime-source.js";
 
 /** Runtime helpers copied into every generated tree, under `runtime/` (and `authz` into those that authorize). */
 const RUNTIME_MODULES = ["actions", "discovery", "errors", "filters", "idempotency", "indexes", "ordering", "pagination", "queue", "responses", "search", "values"] as const;
@@ -38,9 +38,7 @@ export class Scaffold {
     });
     // The authorization helpers only where some route is authorized, so other trees stay as they were.
     const modules = authzKeysUsed(project.apps).size > 0 ? [...RUNTIME_MODULES, "authz"] : RUNTIME_MODULES;
-    const runtime = modules.map(
-      (name) => new StaticFile({ path: `runtime/${name}.py`, template: "operations/scaffold/verbatim.njk", context: { source: runtimeSource(name) } }),
-    );
+    const runtime = modules.map((name) => new StaticFile(runtimeHelperFile(name)));
     return [dbInit, ...sessions, ...runtime];
   }
 }

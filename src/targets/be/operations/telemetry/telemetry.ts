@@ -10,7 +10,7 @@ import { RouteHandler } from "../../modules/handler.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonLiteral, pythonString } from "../../python/literals.js";
 import { type ResourceView, sessionModulePath } from "../../resource.js";
-import { runtimeSource } from "../../runtime-source.js";
+import { runtimeHelperFile } from "../../runtime-source.js";
 import { ENDPOINT_OPERATIONS } from "../auth/augment.js";
 
 @operation("telemetry_scaffold", { scope: "project" })
@@ -39,7 +39,7 @@ export class TelemetryScaffold {
         context: { settings: settingsArguments(telemetry), engines: engines.join(", "), exporter: exporterText(telemetry), logs: telemetry.logs },
         imports,
       }),
-      new StaticFile({ path: "runtime/telemetry.py", template: "operations/scaffold/verbatim.njk", context: { source: runtimeSource("telemetry") } }),
+      new StaticFile(runtimeHelperFile("telemetry")),
     ];
   }
 }
