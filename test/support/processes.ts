@@ -1,12 +1,14 @@
 /**
  * Long-running child processes for tests: servers and workers.
  *
- * Each process leads its own process group, so `stop()` reaches everything it
- * spawned (uvicorn workers, reloaders, shells). Groups still running when Node
- * exits (a crashed or interrupted test) are killed on the way out.
+ * Each process leads its own process group (src/dev/processes.ts's `spawnGroup`, as
+ * `codegen dev` starts its servers), so `stop()` reaches everything it spawned (uvicorn
+ * workers, reloaders, shells). Groups still running when Node exits (a crashed or
+ * interrupted test) are killed on the way out.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
+import { spawnGroup } from "../../src/dev/processes.js";
 
 export interface StartOptions {
   cwd?: string;
@@ -19,8 +21,8 @@ export interface RunningProcess {
   output(): string;
   /** True once the process has exited. */
   exited(): boolean;
-  /** Resolves with the exit code once the process has exited (null when a signal ended it or it never started). */
-  readonly exitCode: Promise<number | null>;
+  /** Resolves with the exit status once the process has exited: its code, 128 when a signal ended it, 127 when it never started. */
+  readonly exitCode: Promise<number>;
   /** SIGTERM the whole group, SIGKILL it if still alive after `graceMs`; resolves once it exited. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -28,41 +30,27 @@ export interface RunningProcess {
 const running = new Set<ChildProcess>();
 
 process.on("exit", () => {
-  for (const child of running) killGroup(child, "SIGKILL");
-});
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // The group is already gone.
+  for (const child of running) {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // The group is already gone.
+    }
   }
-}
+});
 
 /** Spawn `command` in a new process group, capturing its output. */
 export function startProcess(command: string, args: string[], options: StartOptions = {}): RunningProcess {
-  const child = spawn(command, args, {
-    cwd: options.cwd,
-    env: options.env ?? process.env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  running.add(child);
+  const group = spawnGroup(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+  const { child } = group;
+  if (child.pid !== undefined) running.add(child);
   let output = "";
   let hasExited = false;
-  const exit = new Promise<number | null>((resolve) => {
-    child.on("exit", (code) => {
-      hasExited = true;
-      running.delete(child);
-      resolve(code);
-    });
-    child.on("error", (error) => {
-      output += `\n[spawn error] ${error.message}\n`;
-      hasExited = true;
-      running.delete(child);
-      resolve(null);
-    });
+  child.on("error", (error) => (output += `\n[spawn error] ${error.message}\n`));
+  const exitCode = group.exited.then((status) => {
+    hasExited = true;
+    running.delete(child);
+    return status;
   });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -71,15 +59,10 @@ export function startProcess(command: string, args: string[], options: StartOpti
     child,
     output: () => output,
     exited: () => hasExited,
-    exitCode: exit,
-    async stop(graceMs = 5000) {
-      if (hasExited) return;
-      killGroup(child, "SIGTERM");
-      const timer = sleep(graceMs).then(() => "timeout" as const);
-      if ((await Promise.race([exit.then(() => "exited" as const), timer])) === "timeout") {
-        killGroup(child, "SIGKILL");
-        await exit;
-      }
+    exitCode,
+    async stop(graceMs) {
+      await group.stop(graceMs);
+      await exitCode;
     },
   };
 }

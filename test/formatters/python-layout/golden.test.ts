@@ -1,6 +1,6 @@
 // formatPython over every generated file of the golden trees (the runtime helpers are copied): ruff's own formatting of each
 // file is a fixed point; the files as generated today (some lines laid out by hand, not as
-// ruff would) and their one-line-per-statement form (what templates will write) come out
+// ruff would) and their one-line-per-statement form (flatPython: what templates write) come out
 // exactly as `ruff format` makes them. Also measures the speed on that form, inflated.
 
 import assert from "node:assert/strict";
@@ -11,51 +11,10 @@ import { fileURLToPath } from "node:url";
 
 import { formatPython } from "../../../src/formatters/python-layout/index.js";
 import { isRuntimeHelper } from "../../../src/targets/be/runtime-source.js";
+import { flatPython } from "../../helpers/flat-python.js";
 import { ruffFormat } from "./ruff.js";
 
 const GOLDEN = resolve(fileURLToPath(import.meta.url), "../../../golden/be");
-
-/**
- * Without the trailing commas that keep brackets expanded (so ruff joins what fits), but
- * the comma of a one-element tuple, which is not magic: without it `(x,)` becomes `(x)`.
- * Strings and comments are skipped, so their commas and brackets count for nothing.
- */
-function withoutMagicCommas(source: string): string {
-  const open: { char: string; commas: number }[] = [];
-  const drop = new Set<number>();
-  let lastComma = -1;
-  for (let index = 0; index < source.length; index++) {
-    const char = source[index]!;
-    if (char === "#") {
-      index = source.indexOf("\n", index) - 1;
-      if (index < 0) break;
-      continue;
-    }
-    if (char === '"' || char === "'") {
-      const quote = source.startsWith(char.repeat(3), index) ? char.repeat(3) : char;
-      let end = index + quote.length;
-      while (!source.startsWith(quote, end)) end += source[end] === "\\" ? 2 : 1;
-      index = end + quote.length - 1;
-      continue;
-    }
-    if (char === "(" || char === "[" || char === "{") open.push({ char, commas: 0 });
-    else if (char === "," && open.length > 0) {
-      open[open.length - 1]!.commas++;
-      lastComma = index;
-    } else if (char === ")" || char === "]" || char === "}") {
-      const bracket = open.pop();
-      const trailing = lastComma >= 0 && /^,\s*\n\s*$/.test(source.slice(lastComma, index));
-      if (trailing && !(bracket?.char === "(" && bracket.commas === 1)) drop.add(lastComma);
-    } else if (!/\s/.test(char)) lastComma = -1;
-  }
-  let result = "";
-  let from = 0;
-  for (const index of [...drop].sort((a, b) => a - b)) {
-    result += source.slice(from, index);
-    from = index + 1;
-  }
-  return result + source.slice(from);
-}
 
 describe("formatPython on the golden trees", () => {
   let paths: string[];
@@ -72,7 +31,7 @@ describe("formatPython on the golden trees", () => {
     sources = await Promise.all(paths.map((path) => readFile(join(GOLDEN, path), "utf8")));
     assert.ok(paths.length > 50, `only ${paths.length} Python files under ${GOLDEN}`);
     formatted = await ruffFormat(sources);
-    oneLine = await ruffFormat(sources.map(withoutMagicCommas), 320);
+    oneLine = await ruffFormat(sources.map(flatPython), 320);
     oneLineFormatted = await ruffFormat(oneLine);
   });
 
