@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { JsonClient, type Reply } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { ensureVenv } from "../support/venv.js";
-import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+import { type BlogServer, prepareBlogProject, serveBlog, signedInClient } from "./support/blog.js";
 
 const SECRET = randomBytes(32).toString("base64url");
 
@@ -40,16 +40,6 @@ after(async () => {
 
 function expectStatus(reply: Reply, status: number): void {
   assert.equal(reply.status, status, `expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
-}
-
-async function token(): Promise<string> {
-  const response = await fetch(`${server!.baseUrl}/auth/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ username: "ada", password: "analytical-engine" }),
-  });
-  assert.equal(response.status, 200);
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 describe("a kiln-style config", () => {
@@ -99,7 +89,7 @@ describe("a kiln-style config", () => {
     const author = await api.post("/content/authors", { name: "Grace", email: `grace-${randomBytes(4).toString("hex")}@example.com` });
     const article = await api.post("/content/posts", { title: "Compilers", body: "A-0", author_id: author.body.id });
     expectStatus(await api.post(`/content/posts/${article.body.id}/publish`), 401);
-    const published = await api.with({ authorization: `Bearer ${await token()}` }).post(`/content/posts/${article.body.id}/publish`);
+    const published = await (await signedInClient(server!.baseUrl)).post(`/content/posts/${article.body.id}/publish`);
     expectStatus(published, 200);
     assert.equal(published.body.published, true);
     expectStatus(await api.delete(`/content/posts/${article.body.id}`), 204);
