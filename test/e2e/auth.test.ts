@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { JsonClient, type Reply } from "../support/http.js";
+import { JsonClient, type Reply, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
@@ -92,10 +92,6 @@ async function requestToken(username: string, password: string, url = `${jwtServ
 
 // ---------------------------------------------------------------------------------------
 // Assertions
-
-function expectStatus(reply: { status: number; body?: unknown }, status: number): void {
-  assert.equal(reply.status, status, `expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
-}
 
 function expectChallenge(reply: Reply, what: string): void {
   assert.equal(reply.status, 401, `${what}: expected 401, got ${reply.status}: ${JSON.stringify(reply.body)}`);

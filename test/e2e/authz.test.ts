@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { JsonClient, type Reply } from "../support/http.js";
+import { JsonClient, type Reply, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
@@ -41,10 +41,6 @@ function client(role: Role): JsonClient {
   }[role] as [string, string[]];
   // A token for `sub` in the groups `roles`, signed as the app signs its own.
   return anonymous.with({ authorization: `Bearer ${signJwt(claims({ sub, roles }), SECRET)}` });
-}
-
-function expectStatus(reply: Reply, status: number, what: string): void {
-  assert.equal(reply.status, status, `${what}: expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
 }
 
 let authors: { author: string; other: string };

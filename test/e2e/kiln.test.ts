@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { JsonClient, type Reply } from "../support/http.js";
+import { JsonClient, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog, signedInClient } from "./support/blog.js";
@@ -37,10 +37,6 @@ after(async () => {
   await postgres?.stop();
   if (projectDir) await rm(projectDir, { recursive: true, force: true });
 });
-
-function expectStatus(reply: Reply, status: number): void {
-  assert.equal(reply.status, status, `expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
-}
 
 describe("a kiln-style config", () => {
   it("serves each resource under the app's prefix and the resource's route_prefix, with the per-operation fields", async () => {
