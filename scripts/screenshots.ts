@@ -11,8 +11,8 @@ import { fileURLToPath } from "node:url";
 import { launchChromium } from "../test/support/chromium.js";
 import { startPostgres } from "../test/support/postgres.js";
 import { ensureVenv } from "../test/support/venv.js";
-import { serveBlog } from "../test/e2e/support/blog.js";
-import { DEMO_LOGIN, NPM, prepareBlogFrontend, run, seedArticles, signedInClient } from "../test/e2e/support/frontend.js";
+import { DEMO_LOGIN, serveBlog, signedInClient } from "../test/e2e/support/blog.js";
+import { NPM, prepareBlogFrontend, run, seedArticles } from "../test/e2e/support/frontend.js";
 
 const OUT = resolve(fileURLToPath(import.meta.url), "../../docs/screenshots");
 

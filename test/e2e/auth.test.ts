@@ -9,18 +9,17 @@
  * that is wrong in exactly one way.
  */
 import assert from "node:assert/strict";
-import { createHmac, generateKeyPairSync, randomBytes, randomUUID, sign } from "node:crypto";
+import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { JsonClient, type Reply } from "../support/http.js";
+import { JsonClient, type Reply, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+import { AUDIENCE, type Claims, ISSUER, claims, now, signJwt } from "./support/jwt.js";
 
 const SECRET = randomBytes(48).toString("base64url");
-const ISSUER = "blog";
-const AUDIENCE = "blog-api";
 const LIFETIME = 900;
 
 let venv: Venv;
@@ -59,30 +58,12 @@ after(async () => {
 // ---------------------------------------------------------------------------------------
 // Tokens
 
-type Claims = Record<string, unknown>;
-
-function now(): number {
-  return Math.floor(Date.now() / 1000);
-}
-
-/** Claims of a valid token for `sub`; an `undefined` override drops the claim. */
-function claims(overrides: Claims = {}): Claims {
-  const base: Claims = { sub: "ada", iat: now(), exp: now() + 600, iss: ISSUER, aud: AUDIENCE };
-  return Object.fromEntries(Object.entries({ ...base, ...overrides }).filter(([, value]) => value !== undefined));
-}
-
 const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
 
-/** A compact JWS of `payload`, signed with `alg` (`none`: no signature). */
+/** A compact JWS of `payload`, signed with `alg` (default HS256) and the server's secret unless `secret` says otherwise. */
 function mint(payload: Claims, options: { alg?: string; secret?: string } = {}): string {
   const alg = options.alg ?? "HS256";
-  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  const input = `${encode({ alg, typ: "JWT" })}.${encode(payload)}`;
-  let signature = "";
-  if (alg.startsWith("HS")) signature = createHmac(`sha${alg.slice(2)}`, options.secret ?? SECRET).update(input).digest("base64url");
-  else if (alg === "RS256") signature = sign("sha256", Buffer.from(input), rsa.privateKey).toString("base64url");
-  else if (alg !== "none") throw new Error(`mint: unsupported alg ${alg}`);
-  return `${input}.${signature}`;
+  return signJwt(payload, alg === "RS256" ? rsa.privateKey : (options.secret ?? SECRET), alg);
 }
 
 /** `token` with its payload replaced and its signature kept. */
@@ -111,10 +92,6 @@ async function requestToken(username: string, password: string, url = `${jwtServ
 
 // ---------------------------------------------------------------------------------------
 // Assertions
-
-function expectStatus(reply: { status: number; body?: unknown }, status: number): void {
-  assert.equal(reply.status, status, `expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
-}
 
 function expectChallenge(reply: Reply, what: string): void {
   assert.equal(reply.status, 401, `${what}: expected 401, got ${reply.status}: ${JSON.stringify(reply.body)}`);

@@ -7,14 +7,15 @@
  * rows `get` answers, in a number of statements that does not grow with the rows.
  */
 import assert from "node:assert/strict";
-import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { JsonClient, type Reply } from "../support/http.js";
+import { JsonClient, type Reply, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+import { claims, signJwt } from "./support/jwt.js";
 
 const SECRET = randomBytes(48).toString("base64url");
 
@@ -23,14 +24,6 @@ let postgres: Postgres | undefined;
 let dir: string | undefined;
 let server: BlogServer | undefined;
 let staticChecks: Promise<CheckResult[]>;
-
-/** A token for `sub` in the groups `roles`, signed as the app signs its own. */
-function token(sub: string, roles: string[]): string {
-  const now = Math.floor(Date.now() / 1000);
-  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  const input = `${encode({ alg: "HS256", typ: "JWT" })}.${encode({ sub, iat: now, exp: now + 600, iss: "blog", aud: "blog-api", roles })}`;
-  return `${input}.${createHmac("sha256", SECRET).update(input).digest("base64url")}`;
-}
 
 type Role = "anonymous" | "reader" | "author" | "editor" | "admin";
 const ROLES: Role[] = ["anonymous", "reader", "author", "editor", "admin"];
@@ -46,11 +39,8 @@ function client(role: Role): JsonClient {
     editor: [`ed-${run}@example.com`, ["editor"]],
     admin: [`root-${run}@example.com`, ["admin"]],
   }[role] as [string, string[]];
-  return anonymous.with({ authorization: `Bearer ${token(sub, roles)}` });
-}
-
-function expectStatus(reply: Reply, status: number, what: string): void {
-  assert.equal(reply.status, status, `${what}: expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
+  // A token for `sub` in the groups `roles`, signed as the app signs its own.
+  return anonymous.with({ authorization: `Bearer ${signJwt(claims({ sub, roles }), SECRET)}` });
 }
 
 let authors: { author: string; other: string };

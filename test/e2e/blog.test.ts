@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { JsonClient, type Reply } from "../support/http.js";
+import { JsonClient, type Reply, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { ensureVenv } from "../support/venv.js";
@@ -43,10 +43,6 @@ after(async () => {
 /** A short random suffix keeping unique columns unique across tests. */
 function unique(): string {
   return randomBytes(4).toString("hex");
-}
-
-function expectStatus(reply: Reply, status: number): void {
-  assert.equal(reply.status, status, `expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
 }
 
 async function created(path: string, body: unknown): Promise<Reply> {

@@ -32,8 +32,8 @@ import { freePort } from "../support/ports.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
-import { type BlogServer, serveBlog } from "./support/blog.js";
-import { type BlogFrontend, DEMO_LOGIN, NPM, childEnv, prepareBlogFrontend, run, runFailing, seedArticles, signedInClient } from "./support/frontend.js";
+import { type BlogServer, DEMO_LOGIN, serveBlog, signedInClient } from "./support/blog.js";
+import { type BlogFrontend, NPM, childEnv, prepareBlogFrontend, run, runFailing, seedArticles } from "./support/frontend.js";
 
 let venv: Venv;
 let postgres: Postgres | undefined;

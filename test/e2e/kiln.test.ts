@@ -8,10 +8,10 @@ import { randomBytes } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { JsonClient, type Reply } from "../support/http.js";
+import { JsonClient, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { ensureVenv } from "../support/venv.js";
-import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+import { type BlogServer, prepareBlogProject, serveBlog, signedInClient } from "./support/blog.js";
 
 const SECRET = randomBytes(32).toString("base64url");
 
@@ -37,20 +37,6 @@ after(async () => {
   await postgres?.stop();
   if (projectDir) await rm(projectDir, { recursive: true, force: true });
 });
-
-function expectStatus(reply: Reply, status: number): void {
-  assert.equal(reply.status, status, `expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
-}
-
-async function token(): Promise<string> {
-  const response = await fetch(`${server!.baseUrl}/auth/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ username: "ada", password: "analytical-engine" }),
-  });
-  assert.equal(response.status, 200);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 describe("a kiln-style config", () => {
   it("serves each resource under the app's prefix and the resource's route_prefix, with the per-operation fields", async () => {
@@ -99,7 +85,7 @@ describe("a kiln-style config", () => {
     const author = await api.post("/content/authors", { name: "Grace", email: `grace-${randomBytes(4).toString("hex")}@example.com` });
     const article = await api.post("/content/posts", { title: "Compilers", body: "A-0", author_id: author.body.id });
     expectStatus(await api.post(`/content/posts/${article.body.id}/publish`), 401);
-    const published = await api.with({ authorization: `Bearer ${await token()}` }).post(`/content/posts/${article.body.id}/publish`);
+    const published = await (await signedInClient(server!.baseUrl)).post(`/content/posts/${article.body.id}/publish`);
     expectStatus(published, 200);
     assert.equal(published.body.published, true);
     expectStatus(await api.delete(`/content/posts/${article.body.id}`), 204);

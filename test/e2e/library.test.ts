@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { JsonClient, type Reply } from "../support/http.js";
+import { JsonClient, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
@@ -48,10 +48,6 @@ let counter = 0;
 function unique(prefix: string): string {
   counter += 1;
   return `${prefix}${Date.now().toString(36)}${counter}`;
-}
-
-function expectStatus(reply: Reply, status: number): void {
-  assert.equal(reply.status, status, `expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
 }
 
 async function created(path: string, body: unknown): Promise<any> {

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { JsonClient, type Reply } from "../support/http.js";
+import { JsonClient, type Reply, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { ensureVenv } from "../support/venv.js";
@@ -41,10 +41,6 @@ after(async () => {
   await staticChecks?.catch(() => undefined);
   if (projectDir) await rm(projectDir, { recursive: true, force: true });
 });
-
-function expectStatus(reply: Reply, status: number): void {
-  assert.equal(reply.status, status, `expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
-}
 
 const ids = (rows: readonly { id: string }[]): string[] => rows.map((row) => row.id).sort();
 

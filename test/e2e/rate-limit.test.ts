@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -16,7 +16,7 @@ import { freePort } from "../support/ports.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
 import { ensureVenv } from "../support/venv.js";
-import { generateBlogApi, prepareBlogProject } from "./support/blog.js";
+import { prepareBlogProject } from "./support/blog.js";
 
 const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "../support");
 
@@ -59,10 +59,7 @@ async function send(method: string, path: string, body?: unknown): Promise<Reply
 
 before(async () => {
   const venv = await ensureVenv();
-  projectDir = await prepareBlogProject();
-  await writeFile(join(projectDir, "config", "rate_limit_e2e.jsonnet"), CONFIG);
-  await rm(join(projectDir, "blog", "api"), { recursive: true, force: true });
-  await generateBlogApi(join(projectDir, "config", "rate_limit_e2e.jsonnet"), join(projectDir, "blog", "api"));
+  projectDir = await prepareBlogProject("config/override.jsonnet", CONFIG);
   postgres = await startPostgres();
   const port = await freePort();
   server = startProcess(venv.python, [join(SUPPORT_DIR, "workers.py"), "--port", String(port), "--workers", "2"], {

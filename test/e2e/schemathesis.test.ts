@@ -9,18 +9,16 @@
  * time and a failure replays.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
-import { promisify } from "node:util";
 import { type Postgres, startPostgres } from "../support/postgres.js";
+import { type CheckResult, runCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, prepareLibraryProject, serveBlog } from "./support/blog.js";
 
-const run = promisify(execFile);
 /** test/e2e/support: its `schemathesis_hooks.py` gives each request an Idempotency-Key of its own. */
 const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "../support");
 
@@ -59,13 +57,8 @@ after(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
-interface Outcome {
-  ok: boolean;
-  output: string;
-}
-
 /** `st run` against the API at `baseUrl`, every check, bounded and seeded. */
-async function schemathesis(baseUrl: string): Promise<Outcome> {
+function schemathesis(baseUrl: string): Promise<CheckResult> {
   const args = [
     "--config-file",
     join(workDir!, "schemathesis.toml"),
@@ -87,13 +80,7 @@ async function schemathesis(baseUrl: string): Promise<Outcome> {
     "true",
   ];
   const env = { ...process.env, SCHEMATHESIS_HOOKS: "schemathesis_hooks", PYTHONPATH: SUPPORT_DIR };
-  try {
-    const { stdout, stderr } = await run(`${venv.bin}/st`, args, { cwd: workDir, env, maxBuffer: 64 * 1024 * 1024, timeout: (MAX_TIME + 120) * 1000 });
-    return { ok: true, output: stdout + stderr };
-  } catch (error) {
-    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
-    return { ok: false, output: stdout + stderr };
-  }
+  return runCheck(join(venv.bin, "st"), args, workDir!, { env, timeoutMs: (MAX_TIME + 120) * 1000 });
 }
 
 /** The summary lines of a run, for the test log: phases, failures and case counts. */

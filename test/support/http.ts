@@ -2,8 +2,10 @@
  * A small JSON-over-HTTP client for driving generated backends in tests.
  *
  * Every reply carries the parsed body and the `X-SQL-Statements` count that the
- * test launcher adds (see test/e2e/support/serve.py).
+ * test launcher adds (see test/e2e/support/serve.py); `expectStatus` asserts a reply's
+ * status and shows its body when the status is wrong.
  */
+import assert from "node:assert/strict";
 
 export interface Reply {
   status: number;
@@ -57,4 +59,10 @@ export class JsonClient {
       statements: Number(response.headers.get("x-sql-statements") ?? -1),
     };
   }
+}
+
+/** Asserts `reply.status`, showing the body when it differs; `what` names the request in the message. */
+export function expectStatus(reply: { status: number; body?: unknown }, status: number, what?: string): void {
+  const prefix = what === undefined ? "" : `${what}: `;
+  assert.equal(reply.status, status, `${prefix}expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
 }

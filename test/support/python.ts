@@ -1,6 +1,7 @@
 /**
  * Static checks of Python trees: `ruff check` from the test venv and `pyright`
- * (the pinned npm package) resolving imports against that venv.
+ * (the pinned npm package) resolving imports against that venv; `runCheck` runs any other
+ * checking tool the same way.
  */
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
@@ -16,10 +17,18 @@ export interface CheckResult {
   output: string;
 }
 
-/** Runs a checking tool to completion in `cwd`: ok when it exits 0, with its output either way. */
-export async function runCheck(command: string, args: string[], cwd: string): Promise<CheckResult> {
+/**
+ * Runs a checking tool to completion in `cwd`: ok when it exits 0, with its output either way.
+ * `env` replaces the environment; past `timeoutMs` the tool is killed and the check fails.
+ */
+export async function runCheck(
+  command: string,
+  args: string[],
+  cwd: string,
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<CheckResult> {
   try {
-    const { stdout, stderr } = await run(command, args, { cwd, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(command, args, { cwd, env: options.env, timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024 });
     return { ok: true, output: stdout + stderr };
   } catch (error) {
     const { stdout = "", stderr = "", message } = error as { stdout?: string; stderr?: string; message: string };

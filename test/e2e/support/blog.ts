@@ -4,11 +4,13 @@
  * The blog example, the lending library (examples/library, package `library`), and the list
  * test project (test/e2e/lists, package `catalog`).
  */
+import assert from "node:assert/strict";
 import { cp, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { discoverTargets, generate } from "../../../src/codegen/index.js";
+import { JsonClient } from "../../support/http.js";
 import { freePort } from "../../support/ports.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../../support/processes.js";
 import type { Venv } from "../../support/venv.js";
@@ -17,6 +19,9 @@ const EXAMPLES = resolve(fileURLToPath(import.meta.url), "../../../../examples")
 export const EXAMPLE_DIR = join(EXAMPLES, "blog");
 
 export const CATALOG_DIR = resolve(fileURLToPath(import.meta.url), "../../lists");
+
+/** The blog's demo user: blog.auth.verify_credentials lets her in with this password. */
+export const DEMO_LOGIN = { username: "ada", password: "analytical-engine" };
 
 /**
  * Copy `source` into a new temporary directory, generate `<pkg>/api` there from `config`
@@ -89,4 +94,16 @@ export async function serveBlog(
     throw error;
   }
   return { baseUrl, process: proc };
+}
+
+/** A client of the blog API at `apiUrl` (a config with auth) carrying the demo user's token. */
+export async function signedInClient(apiUrl: string): Promise<JsonClient> {
+  const response = await fetch(`${apiUrl}/auth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(DEMO_LOGIN),
+  });
+  assert.equal(response.status, 200);
+  const token = ((await response.json()) as { access_token: string }).access_token;
+  return new JsonClient(apiUrl, { authorization: `Bearer ${token}` });
 }

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { generateWithCli } from "../../helpers/codegen-cli.js";
-import { JsonClient } from "../../support/http.js";
+import type { JsonClient } from "../../support/http.js";
 import { linkNodeModules } from "../../support/node-modules.js";
 import type { Venv } from "../../support/venv.js";
 import { EXAMPLE_DIR, prepareBlogProject } from "./blog.js";
@@ -19,7 +19,6 @@ import { EXAMPLE_DIR, prepareBlogProject } from "./blog.js";
 const execFileAsync = promisify(execFile);
 
 export const FRONTEND_EXAMPLE = join(EXAMPLE_DIR, "frontend");
-export const DEMO_LOGIN = { username: "ada", password: "analytical-engine" };
 
 /** Environment of child processes: no Node options or npm script variables of the test run. */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -82,18 +81,6 @@ export async function prepareBlogFrontend(venv: Venv): Promise<BlogFrontend> {
   await generateWithCli(frontendDir, "fe", "config/fe.jsonnet", ".");
   await run(NPM, ["run", "openapi-ts"], frontendDir);
   return { backendDir, frontendDir };
-}
-
-/** A client of the API with ada's token. */
-export async function signedInClient(apiUrl: string): Promise<JsonClient> {
-  const response = await fetch(`${apiUrl}/auth/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(DEMO_LOGIN),
-  });
-  assert.equal(response.status, 200);
-  const token = ((await response.json()) as { access_token: string }).access_token;
-  return new JsonClient(apiUrl, { authorization: `Bearer ${token}` });
 }
 
 /** An author, two tags, and 25 articles by her, some published, some rated, some scheduled. */
