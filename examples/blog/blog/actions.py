@@ -30,13 +30,14 @@ from sqlalchemy import insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.messages import ArticlePublished
-from blog.models import Article, article_tags
+from blog.models import Article, ArticleStatus, article_tags
 
 
 def publish_article(article: Article, *, session: AsyncSession) -> None:
     """Publish *article* now."""
     article.published = True
     article.published_at = datetime.now(UTC)
+    article.status = ArticleStatus.published
 
 
 async def schedule_article(
@@ -63,11 +64,12 @@ async def tag_article(article: Article, *, tag_id: int, session: AsyncSession) -
 async def archive_stale_articles(
     *, before: datetime, session: AsyncSession
 ) -> dict[str, Any]:
-    """Unpublish every article published before *before*; report how many."""
+    """Unpublish and archive every article published before *before*; report how
+    many."""
     archived = await session.scalars(
         update(Article)
         .where(Article.published, Article.published_at < before)
-        .values(published=False)
+        .values(published=False, status=ArticleStatus.archived)
         .returning(Article.id)
     )
     return {"archived": len(archived.all())}

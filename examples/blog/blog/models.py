@@ -5,11 +5,21 @@ changes them. Constraint names follow ``NAMING_CONVENTION`` so that API errors
 can name them predictably (``uq_authors_email``, ``fk_comments_article_id_articles``).
 """
 
+import enum
 import uuid
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Column, DateTime, ForeignKey, MetaData, Table, Text, func
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Enum,
+    ForeignKey,
+    MetaData,
+    Table,
+    Text,
+    func,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -68,6 +78,14 @@ class Tag(Base):
     name: Mapped[str] = mapped_column(unique=True)
 
 
+class ArticleStatus(enum.StrEnum):
+    """Where an article is in its life: its actions move it (publish, archive)."""
+
+    draft = "draft"
+    published = "published"
+    archived = "archived"
+
+
 class Article(Base):
     __tablename__ = "articles"
 
@@ -75,6 +93,9 @@ class Article(Base):
     title: Mapped[str]
     body: Mapped[str] = mapped_column(Text)
     published: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[ArticleStatus] = mapped_column(
+        Enum(ArticleStatus, name="article_status"), default=ArticleStatus.draft
+    )
     published_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     publish_on: Mapped[date | None]
     word_count: Mapped[int] = mapped_column(default=0)

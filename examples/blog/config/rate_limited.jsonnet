@@ -16,7 +16,7 @@ base {
   resources: [
     if resource.model == 'blog.models.Article' then resource {
       operations: [
-        if op == 'create' then { name: 'create', rate_limit: '5/minute;20/hour' }
+        if std.isObject(op) && op.name == 'create' then op { rate_limit: '5/minute;20/hour' }
         else if std.isObject(op) && op.name == 'list' then op { rate_limit: false }
         else op
         for op in super.operations

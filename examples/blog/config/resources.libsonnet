@@ -60,6 +60,8 @@ local keep(modifier) = modifier.type != 'filter' || modifier.fields != [];
       f.str('title'),
       f.str('body'),
       f.bool('published', { default: false }),
+      // blog.models.ArticleStatus; the actions move it (publish, archive), the bodies never send it.
+      f.str('status', { description: 'draft, published or archived' }),
       f.datetime('published_at', { nullable: true }),
       f.date('publish_on', { nullable: true }),
       f.int('word_count', { default: 0 }),
@@ -77,6 +79,8 @@ local keep(modifier) = modifier.type != 'filter' || modifier.fields != [];
       ], many=true, load='selectin'),
     ],
     link: { name: 'title' },
+    // Every scalar field but the key and the status, which only the actions change.
+    local writable = [field for field in self.fields if !std.member(['id', 'status'], field.name) && !std.member(['nested', 'link'], field.type)],
     // The list answers with a slim shape; get and the writes with the full one.
     representations: [
       {
@@ -85,6 +89,7 @@ local keep(modifier) = modifier.type != 'filter' || modifier.fields != [];
           f.uuid('id'),
           f.str('title'),
           f.bool('published'),
+          f.str('status'),
           f.datetime('published_at', { nullable: true }),
           f.float('rating', { nullable: true }),
           f.int('word_count'),
@@ -100,6 +105,7 @@ local keep(modifier) = modifier.type != 'filter' || modifier.fields != [];
         filters=[
           l.freeText('title'),
           l.bool('published'),
+          l.enum('status', 'blog.models.ArticleStatus', ['eq', 'neq', 'in']),
           l.literal('rating', ['eq', 'gte', 'lte', 'is_null']),
           l.literal('word_count', ['gte', 'lte']),
           l.literal('publish_on', ['eq', 'gte', 'lte', 'is_null']),
@@ -111,8 +117,8 @@ local keep(modifier) = modifier.type != 'filter' || modifier.fields != [];
         dir='desc',
         page_size=20,
       ) { representation: 'summary' },
-      'create',
-      'update',
+      { name: 'create', fields: writable },
+      { name: 'update', fields: writable },
       'delete',
       p.instanceAction('publish_article', 'blog.actions.publish_article'),
       p.instanceAction('schedule_article', 'blog.actions.schedule_article', [

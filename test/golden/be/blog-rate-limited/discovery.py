@@ -13,6 +13,7 @@ from blog.api.db.session import get_sessionmaker
 from blog.api.runtime.discovery import (
     BoolSource,
     Catalog,
+    EnumSource,
     FilterCatalog,
     FilterSpec,
     FreeTextSource,
@@ -27,7 +28,7 @@ from blog.api.runtime.discovery import (
 )
 from blog.api.runtime.responses import error_responses
 from blog.api.runtime.search import FullTextSearch, TrigramSearch
-from blog.models import Article, Author
+from blog.models import Article, ArticleStatus, Author
 
 router = APIRouter(tags=["discovery"])
 
@@ -56,6 +57,7 @@ CATALOG = Catalog(
                 FreeTextSource(Article.title, get_sessionmaker),
             ),
             FilterSpec("published", ("eq",), BoolSource()),
+            FilterSpec("status", ("eq", "neq", "in"), EnumSource(ArticleStatus)),
             FilterSpec(
                 "rating",
                 ("eq", "gte", "lte", "is_null"),
@@ -99,7 +101,14 @@ class ArticleValues(ValuesOptions):
 
     resource: Literal["article"]
     field: Literal[
-        "author_id", "id", "publish_on", "published", "rating", "title", "word_count"
+        "author_id",
+        "id",
+        "publish_on",
+        "published",
+        "rating",
+        "status",
+        "title",
+        "word_count",
     ]
 
 

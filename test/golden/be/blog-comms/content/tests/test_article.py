@@ -89,7 +89,7 @@ async def test_list_articles_filters_by_each_field(
 ) -> None:
     """``GET /articles`` with ``field=value`` answers the articles with that value."""
     article = await make_article()
-    for field in ("title", "published", "rating", "id"):
+    for field in ("title", "published", "status", "rating", "id"):
         if article[field] is None:
             continue
         response = await client.get(PATH, params={field: article[field], "limit": 100})
@@ -106,7 +106,7 @@ async def test_list_articles_search_filters_by_each_field(
     value.
     """
     article = await make_article()
-    for field in ("title", "published", "rating", "id"):
+    for field in ("title", "published", "status", "rating", "id"):
         if article[field] is None:
             continue
         condition = {"field": field, "op": "eq", "value": article[field]}
