@@ -8,9 +8,11 @@
  *    regenerating changes nothing (`--check`) and never touches src/custom/.
  * 2. A person signs in, lists articles, pages forward and back, orders a column, opens a
  *    detail, runs actions (with params, and one the backend refuses), creates an article
- *    with a bad value (the backend's 422 shows at the field), fixes it, edits it, deletes
- *    it, filters the list by author (an autocomplete) and by a flag, orders and searches it,
- *    reloads it (every control comes back from the URL), pages through categories by
+ *    with a bad value (the backend's 422 shows at the field; its author picker asks
+ *    `POST /_values`), fixes it, edits it, deletes it, filters the list by author (an
+ *    autocomplete, then "not" that author), by status (an enum, several at once), by a
+ *    rating being set or empty and by a flag, orders and searches it, reloads it (every
+ *    control comes back from the URL), pages through categories by
  *    offset, signs out, and is sent to the login page by the next protected page (and by
  *    a 401).
  * 3. The client's types are enforced: a required field the pages do not send fails `tsc`.
@@ -206,7 +208,15 @@ describe("the blog's generated front end", () => {
     const form = page.getByRole("form", { name: "New article" });
     await form.getByLabel("Title").fill("Written in the browser");
     await form.getByLabel("Body").fill("Three small words");
+    // The author picker asks POST /_values for the articles' author_id, as the filter bar does,
+    // never the authors' list.
+    const authorsListed: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/authors") authorsListed.push(request.url());
+    });
+    const valuesAsked = page.waitForRequest((request) => request.url() === `${base}/api/_values` && request.postDataJSON()?.field === "author_id" && request.postDataJSON()?.q === "Ada");
     await form.getByRole("combobox", { name: "Written by" }).fill("Ada");
+    assert.equal((await valuesAsked).postDataJSON().resource, "article");
     await page.getByRole("option", { name: "Ada Lovelace" }).click();
     await form.getByLabel("Word count").fill("2.5");
     await form.getByRole("button", { name: "Create" }).click();
@@ -222,6 +232,7 @@ describe("the blog's generated front end", () => {
     await page.getByRole("heading", { level: 1, name: "Written in the browser" }).waitFor();
     const created = page.url().split("/").at(-1)!;
     assert.equal((await api.get(`/articles/${created}`)).body.word_count, 3);
+    assert.deepEqual(authorsListed, [], "no picker fell back to the authors' list");
 
     // Edit: only the changed field is sent, the page shows the saved row.
     await page.getByRole("link", { name: "Edit" }).click();
@@ -246,13 +257,18 @@ describe("the blog's generated front end", () => {
     const grace = await api.post("/authors", { name: "Grace Hopper", email: "grace@example.com" });
     assert.equal(grace.status, 201, JSON.stringify(grace.body));
     const graceArticles = [
-      { title: "Compilers for everyone", body: "why compilers matter", published: true },
+      { title: "Compilers for everyone", body: "why compilers matter", published: true, rating: 4.5 },
       { title: "Nanoseconds explained", body: "a length of wire", published: false },
       { title: "Debugging a moth", body: "notes on relays and compilers", published: true },
     ];
+    const graceIds: string[] = [];
     for (const article of graceArticles) {
-      assert.equal((await api.post("/articles", { ...article, word_count: 4, author_id: grace.body.id })).status, 201);
+      const reply = await api.post("/articles", { ...article, word_count: 4, author_id: grace.body.id });
+      assert.equal(reply.status, 201);
+      graceIds.push(reply.body.id);
     }
+    // Its action moves the moth's status from draft to published.
+    assert.equal((await api.post(`/articles/${graceIds[2]}/publish-article`, {})).body.status, "published");
     await page.getByRole("navigation", { name: "Resources" }).getByRole("link", { name: "Articles" }).click();
     await table.getByText("Articles, page 1").waitFor();
     await page.getByRole("button", { name: "Next" }).click();
@@ -272,14 +288,42 @@ describe("the blog's generated front end", () => {
     await table.getByRole("button", { name: "Title" }).click();
     await waitForTitles(page, await apiTitles(api, `${byGrace}&order_by=-title`));
     assert.deepEqual(await titlesOf(page), ["Nanoseconds explained", "Debugging a moth", "Compilers for everyone"]);
+    // An enum whose catalog offers `in`: a checkbox per value, sent as one status__in.
+    const status = filters.getByRole("group", { name: "Status" });
+    await status.getByRole("checkbox", { name: "Published" }).check();
+    await waitForTitles(page, await apiTitles(api, `${byGrace}&order_by=-title&status__in=published`));
+    assert.deepEqual(await titlesOf(page), ["Debugging a moth"]);
+    await status.getByRole("checkbox", { name: "Draft" }).check();
+    const byStatus = `${byGrace}&order_by=-title&status__in=published,draft`;
+    await waitForTitles(page, await apiTitles(api, byStatus));
+    assert.equal((await titlesOf(page)).length, 3);
+    assert.match(page.url(), /status__in=published%2Cdraft/);
+    // is_null: a rating set, or none.
+    const rated = filters.getByLabel("Rating is");
+    await rated.selectOption({ label: "set" });
+    await waitForTitles(page, await apiTitles(api, `${byStatus}&rating__is_null=false`));
+    assert.deepEqual(await titlesOf(page), ["Compilers for everyone"]);
+    await rated.selectOption({ label: "empty" });
+    await waitForTitles(page, await apiTitles(api, `${byStatus}&rating__is_null=true`));
+    assert.deepEqual(await titlesOf(page), ["Nanoseconds explained", "Debugging a moth"]);
+    await rated.selectOption({ label: "Any" });
+    // neq: the author picker's "not" toggle moves the chosen author to author_id__neq.
+    await filters.getByRole("checkbox", { name: "Written by: not" }).check();
+    const notGrace = await apiTitles(api, `author_id__neq=${grace.body.id}&order_by=-title&status__in=published,draft`);
+    await waitForTitles(page, notGrace);
+    assert.ok(notGrace.length > 0 && notGrace.every((title) => !graceArticles.some((article) => article.title === title)));
+    assert.match(page.url(), new RegExp(`author_id__neq=${grace.body.id}`));
+    await filters.getByRole("checkbox", { name: "Written by: not" }).uncheck();
+    await waitForTitles(page, await apiTitles(api, byStatus));
     // A flag: yes, no or any.
-    await filters.getByLabel("Published").selectOption({ label: "Yes" });
-    await waitForTitles(page, await apiTitles(api, `${byGrace}&order_by=-title&published=true`));
+    const published = filters.getByRole("combobox", { name: "Published", exact: true });
+    await published.selectOption({ label: "Yes" });
+    await waitForTitles(page, await apiTitles(api, `${byStatus}&published=true`));
     assert.deepEqual(await titlesOf(page), ["Debugging a moth", "Compilers for everyone"]);
     // The search box: full-text, over every article Grace published.
     await page.getByRole("searchbox", { name: "Search articles" }).fill("relays");
     await page.getByRole("searchbox", { name: "Search articles" }).press("Enter");
-    await waitForTitles(page, await apiTitles(api, `${byGrace}&order_by=-title&published=true&q=relays`));
+    await waitForTitles(page, await apiTitles(api, `${byStatus}&published=true&q=relays`));
     assert.deepEqual(await titlesOf(page), ["Debugging a moth"]);
     // A range of numbers: nothing of Grace's has 5 words or more.
     await filters.getByLabel("Word count from").fill("5");
@@ -294,13 +338,14 @@ describe("the blog's generated front end", () => {
     await waitForTitles(page, ["Debugging a moth"]);
     assert.equal(page.url(), bookmarked);
     assert.equal(await filters.getByRole("combobox", { name: "Written by" }).inputValue(), "Grace Hopper");
-    assert.equal(await filters.getByLabel("Published").inputValue(), "true");
+    assert.equal(await published.inputValue(), "true");
+    assert.ok((await status.getByRole("checkbox", { name: "Draft" }).isChecked()) && !(await status.getByRole("checkbox", { name: "Archived" }).isChecked()));
     assert.equal(await page.getByRole("searchbox", { name: "Search articles" }).inputValue(), "relays");
     assert.equal(await table.getByRole("columnheader", { name: "Title" }).getAttribute("aria-sort"), "descending");
     // Clearing the filters keeps the search and the order.
     await filters.getByRole("button", { name: "Clear filters" }).click();
     await waitForTitles(page, await apiTitles(api, "order_by=-title&q=relays"));
-    assert.doesNotMatch(page.url(), /author_id|published/);
+    assert.doesNotMatch(page.url(), /author_id|published|status/);
 
     // Numbered pages: the categories' list pages by offset (20 a page), forward and back.
     const topics = Array.from({ length: 23 }, (_, index) => `Topic ${String(index).padStart(2, "0")}`);

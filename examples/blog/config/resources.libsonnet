@@ -109,7 +109,7 @@ local keep(modifier) = modifier.type != 'filter' || modifier.fields != [];
           l.literal('rating', ['eq', 'gte', 'lte', 'is_null']),
           l.literal('word_count', ['gte', 'lte']),
           l.literal('publish_on', ['eq', 'gte', 'lte', 'is_null']),
-          l.ref('author_id', 'author'),
+          l.ref('author_id', 'author', ['eq', 'neq', 'in']),
           l.selfRef('id'),
         ],
         order=['title', 'rating', 'published_at', 'word_count'],

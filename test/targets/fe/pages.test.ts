@@ -89,11 +89,11 @@ describe("the pages' model of the blog document", () => {
     const list = resource("articles").list!;
     assert.equal(list.search, true);
     assert.deepEqual(list.orderFields, ["title", "rating", "published_at", "word_count"]);
-    assert.deepEqual([list.filters?.catalogFn, list.filters?.valuesFn], ["listFilters", "listFilterValues"]);
-    assert.equal(list.filters?.needsSession, true, "the list is public, the catalog is not (config/auth.jsonnet)");
+    assert.deepEqual(blog.catalog, { catalogFn: "listFilters", valuesFn: "listFilterValues", needsSession: true }, "the list is public, the catalog is not (config/auth.jsonnet)");
     assert.deepEqual(list.filters?.fields, [
       { name: "title", label: "Title" },
       { name: "published", label: "Published" },
+      { name: "status", label: "Status" },
       { name: "rating", label: "Rating" },
       { name: "word_count", label: "Word count" },
       { name: "publish_on", label: "Publish on" },
@@ -105,6 +105,7 @@ describe("the pages' model of the blog document", () => {
     assert.deepEqual([tags.search, tags.orderFields, tags.filters], [false, ["name"], undefined]);
     const noDiscovery = model({}, changed((document) => delete document.paths["/_values"]));
     assert.equal(noDiscovery.resources.find((candidate) => candidate.key === "articles")!.list!.filters, undefined);
+    assert.equal(noDiscovery.catalog, undefined, "nor do the forms' pickers ask /_values");
   });
 
   test("keeps the order of each schema's properties (importstr, not import)", () => {
@@ -117,7 +118,7 @@ describe("the pages' model of the blog document", () => {
     const articles = resource("articles");
     assert.deepEqual([articles.pascal, articles.label, articles.plural, articles.keyField, articles.keyKind, articles.titleField], ["Article", "Article", "Articles", "id", "uuid", "title"]);
     // The list answers with the summary representation: its columns are the summary's fields.
-    assert.deepEqual(articles.list!.columns.map((field) => field.name), ["title", "published", "published_at", "rating", "word_count", "author"]);
+    assert.deepEqual(articles.list!.columns.map((field) => field.name), ["title", "published", "status", "published_at", "rating", "word_count"]);
     assert.deepEqual([resource("tags").keyKind, resource("tags").keyField], ["int", "id"]);
     // No `id`: the first field of the key's type; a title among the usual names.
     assert.deepEqual([resource("categories").keyField, resource("categories").titleField], ["slug", "title"]);

@@ -8,6 +8,7 @@ import { posix } from "node:path";
 import type { Lookup } from "./cells.js";
 import { Imports, tsString } from "./code.js";
 import type { PagesModel } from "./model.js";
+import { catalogFile } from "./filter-files.js";
 import { pageModule } from "./names.js";
 import { PageFile } from "./output.js";
 import { resourceFiles } from "./resource-files.js";
@@ -40,7 +41,8 @@ export function pageFiles(model: PagesModel, clientDir: string, storageKey: stri
       template: "pages/client.ts.njk",
       context: { client_dir: posix.relative(GENERATED, clientDir) },
     }),
-    ...model.resources.flatMap((resource) => resourceFiles(resource, lookup)),
+    ...model.resources.flatMap((resource) => resourceFiles(resource, lookup, model.catalog !== undefined)),
+    ...(model.catalog ? [catalogFile(model.catalog)] : []),
     routesFile(model, auth),
     appFile(model, auth),
     ...(auth

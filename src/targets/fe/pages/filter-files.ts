@@ -1,20 +1,20 @@
-// The filter bar of a list page, `src/generated/<key>/<Name>Filters.tsx`: the labels of the
-// filtered fields and the label hooks of the rows they point at, known when generating; the
-// controls come from the backend's catalog (`GET /_filters`) when the page runs.
+// The filter bar of a list page, `src/generated/<key>/<Name>Filters.tsx`, and the catalog
+// module the bars and the forms' pickers share, `src/generated/catalog.ts`: the labels and
+// label hooks are known when generating; the controls and values come from the backend's
+// catalog (`GET /_filters`, `POST /_values`) when the page runs.
 
 import type { Lookup } from "./cells.js";
 import { Imports, commentText, jsxAttr, propertyKey, tsString } from "./code.js";
-import type { PageFilters, PageResource } from "./model.js";
-import { CLIENT, choiceLabelHook, helpersModule, pageModule } from "./names.js";
+import type { PageCatalog, PageFilters, PageResource } from "./model.js";
+import { CATALOG, CLIENT, choiceLabelHook, helpersModule, pageModule } from "./names.js";
 import { PageFile } from "./output.js";
 
 export function filtersFile(resource: PageResource, filters: PageFilters, lookup: Lookup): PageFile {
   const imports = new Imports(resource.key);
-  imports.from("@tanstack/react-query", "useQuery");
   imports.use("runtime/filters", "FilterBar");
   imports.type("runtime/filters", "FilterFieldPresentation");
-  imports.type("runtime/filters", "ValuesLookup");
-  if (filters.needsSession) imports.use("session", "useSession");
+  imports.use(CATALOG, "lookupValues");
+  imports.use(CATALOG, "useFilterCatalog");
   const fields = filters.fields.map((field) => {
     const target = field.references ? lookup(field.references) : undefined;
     return {
@@ -30,12 +30,28 @@ export function filtersFile(resource: PageResource, filters: PageFilters, lookup
     context: {
       pascal: resource.pascal,
       fields,
-      guarded: filters.needsSession,
       plural_lower: commentText(resource.plural.toLowerCase()),
       path_attr: jsxAttr("path", resource.path),
       label_attr: jsxAttr("label", resource.plural),
-      values_fn: imports.use(CLIENT, filters.valuesFn),
-      catalog_options: imports.use(CLIENT, `${filters.catalogFn}Options`),
+    },
+  });
+}
+
+export function catalogFile(catalog: PageCatalog): PageFile {
+  const imports = new Imports("");
+  imports.from("@tanstack/react-query", "useQuery");
+  for (const name of ["FilterCatalog", "ListedChoices", "ReferenceField", "ValuesLookup"]) imports.type("runtime/values", name);
+  imports.use("runtime/values", "useReferenceValues");
+  imports.type("runtime/picker", "Choice");
+  if (catalog.needsSession) imports.use("session", "useSession");
+  return new PageFile({
+    path: `src/generated/${CATALOG}.ts`,
+    template: "pages/catalog.ts.njk",
+    imports: imports.collector,
+    context: {
+      values_fn: imports.use(CLIENT, catalog.valuesFn),
+      catalog_options: imports.use(CLIENT, `${catalog.catalogFn}Options`),
+      needs_session: catalog.needsSession,
     },
   });
 }

@@ -7,7 +7,16 @@ import { type Imports, jsxAttr, member, tsString } from "./code.js";
 import { KIND_CODE } from "./kinds.js";
 import type { Presence } from "./presence.js";
 import type { PageField } from "./model.js";
-import { choiceLabelHook, choicesHook, helpersModule } from "./names.js";
+import { CATALOG, choiceLabelHook, choicesHook, helpersModule } from "./names.js";
+
+/**
+ * Where a form's reference pickers find rows: `valuesFor`, the form's list path when the
+ * backend has a filter catalog, lets them ask `POST /_values`; `lookup` names the helpers.
+ */
+export interface Pickers {
+  lookup: Lookup;
+  valuesFor?: string;
+}
 
 /** One field of a form, with how an empty input is sent. */
 export interface FormField {
@@ -51,7 +60,7 @@ export function bodyValue(input: FormField, draft: string): string {
 }
 
 /** The input element of the field, bound to `draft`, `set` and `errors`. */
-export function inputElement(input: FormField, imports: Imports, lookup: Lookup, names: { draft: string; errors: string }): string {
+export function inputElement(input: FormField, imports: Imports, pickers: Pickers, names: { draft: string; errors: string }): string {
   const { field, presence } = input;
   const common = [
     jsxAttr("label", field.label),
@@ -62,9 +71,12 @@ export function inputElement(input: FormField, imports: Imports, lookup: Lookup,
   ].join(" ");
   const fields = "runtime/fields";
   if (field.references) {
-    const target = lookup(field.references);
+    const target = pickers.lookup(field.references);
     const module = helpersModule(target);
-    return `<${imports.use("runtime/picker", "ReferencePicker")} ${common} useChoices={${imports.use(module, choicesHook(target))}} useChoiceLabel={${imports.use(module, choiceLabelHook(target))}} />`;
+    const listed = imports.use(module, choicesHook(target));
+    const reference = `{ path: ${tsString(pickers.valuesFor ?? "")}, field: ${tsString(field.name)}, target: ${tsString(target.path)} }`;
+    const choices = pickers.valuesFor === undefined ? listed : `(search) => ${imports.use(CATALOG, "useReferenceChoices")}(${reference}, search, ${listed})`;
+    return `<${imports.use("runtime/picker", "ReferencePicker")} ${common} useChoices={${choices}} useChoiceLabel={${imports.use(module, choiceLabelHook(target))}} />`;
   }
   if (isCheckbox(input)) return `<${imports.use(fields, "CheckboxField")} ${common} />`;
   if (field.kind === "bool") return `<${imports.use(fields, "FlagSelectField")} ${common} />`;

@@ -48,14 +48,18 @@ export interface PageList extends PageOperation {
   filters?: PageFilters;
 }
 
-/** A list's filter bar: the discovery operations' SDK functions, and what the pages know of each field. */
+/** A list's filter bar: what the pages know of each field (the controls come from the catalog). */
 export interface PageFilters {
-  catalogFn: string;
-  valuesFn: string;
-  /** The list is public but its catalog needs a signed-in reader: the bar shows to those only. */
-  needsSession: boolean;
   /** Each filtered field: its label and, for a key, the resource whose row names it. */
   fields: { name: string; label: string; references?: string }[];
+}
+
+/** The backend's discovery routes (`GET /_filters`, `POST /_values`): their SDK functions. */
+export interface PageCatalog {
+  catalogFn: string;
+  valuesFn: string;
+  /** The catalog needs a signed-in reader: nobody else asks for it. */
+  needsSession: boolean;
 }
 
 export interface PageForm extends PageOperation {
@@ -104,6 +108,8 @@ export interface PagesModel {
   navigation: PageResource[];
   /** The token operation's SDK function, when the backend has the password flow. */
   tokenFn?: string;
+  /** The filter catalog and its values, when the backend serves them: filter bars and pickers read them. */
+  catalog?: PageCatalog;
 }
 
 /** A problem and the config path it is reported at. */
@@ -185,7 +191,13 @@ class ModelBuilder {
     if (this.issues.length > 0) return { issues: this.issues };
     const navigation = navigationKeys.map((key) => resources.find((resource) => resource.key === key)!);
     const tokenFn = this.api.tokenOperation ? clientName(this.api.tokenOperation.operationId) : undefined;
-    return { model: { title: this.pages.title ?? (this.api.title || "Admin"), resources, navigation, tokenFn }, issues: [] };
+    const discovery = this.api.discovery;
+    const catalog = discovery && {
+      catalogFn: clientName(discovery.catalogOperationId),
+      valuesFn: clientName(discovery.valuesOperationId),
+      needsSession: discovery.secured && tokenFn !== undefined,
+    };
+    return { model: { title: this.pages.title ?? (this.api.title || "Admin"), resources, navigation, tokenFn, ...(catalog && { catalog }) }, issues: [] };
   }
 
   private issue(path: (string | number)[], message: string): void {
@@ -278,14 +290,13 @@ class ModelBuilder {
 
   /** A key filter (`id`) picks rows of the list's own resource, named by its label. */
   private filters(op: ApiList, readFields: PageField[], key: string, keyField: string, label: string): PageFilters | undefined {
-    const discovery = this.api.discovery;
-    if (!discovery || op.query.filterFields.length === 0) return undefined;
+    if (!this.api.discovery || op.query.filterFields.length === 0) return undefined;
     const fields = op.query.filterFields.map((name) => {
       if (name === keyField) return { name, label, references: key };
       const field = readFields.find((candidate) => candidate.name === name);
       return { name, label: field?.label ?? sentence(name), ...(field?.references && { references: field.references }) };
     });
-    return { catalogFn: clientName(discovery.catalogOperationId), valuesFn: clientName(discovery.valuesOperationId), needsSession: discovery.secured && !op.secured && this.api.tokenOperation !== undefined, fields };
+    return { fields };
   }
 
   private defaultKey(api: ApiResource): string {

@@ -17,3 +17,6 @@ export const choiceLabelHook = (resource: PageResource) => `use${resource.pascal
 
 /** The client module under src/generated/ (re-exports the SDK, types and TanStack Query helpers). */
 export const CLIENT = "client";
+
+/** The module the filter bars and the forms' pickers share: the catalog and `/_values`. */
+export const CATALOG = "catalog";

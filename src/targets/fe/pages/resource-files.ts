@@ -5,7 +5,7 @@
 import { type Lookup, cell } from "./cells.js";
 import { Imports, commentText, jsxAttr, jsxText, member, tsString } from "./code.js";
 import { filtersFile } from "./filter-files.js";
-import { type FormField, bodyValue, draftMember, initialValue, inputElement, valueFromRow } from "./inputs.js";
+import { type FormField, type Pickers, bodyValue, draftMember, initialValue, inputElement, valueFromRow } from "./inputs.js";
 import { type PageAction, type PageField, type PageForm, type PageList, type PageResource, clientName, withoutShadowedReferences } from "./model.js";
 import { CLIENT, choiceLabelHook, choicesHook, helpersModule, pageModule, pathFn, titleFn } from "./names.js";
 import { PageFile } from "./output.js";
@@ -42,16 +42,17 @@ function common(resource: PageResource) {
   };
 }
 
-/** Every file of `resource`'s pages. */
-export function resourceFiles(resource: PageResource, lookup: Lookup): PageFile[] {
+/** Every file of `resource`'s pages; with a `catalog`, the forms' pickers ask `POST /_values`. */
+export function resourceFiles(resource: PageResource, lookup: Lookup, catalog: boolean): PageFile[] {
+  const pickers: Pickers = { lookup, valuesFor: catalog ? resource.path : undefined };
   return [
     helpersFile(resource),
     ...(resource.list ? [listFile(resource, resource.list, lookup)] : []),
     ...(resource.list?.filters ? [filtersFile(resource, resource.list.filters, lookup)] : []),
     ...(resource.get ? [detailFile(resource, lookup)] : []),
-    ...(resource.create ? [createFile(resource, resource.create, lookup)] : []),
-    ...(resource.update && resource.get ? [editFile(resource, resource.update, lookup)] : []),
-    ...(resource.actions.length > 0 ? [actionsFile(resource, lookup)] : []),
+    ...(resource.create ? [createFile(resource, resource.create, pickers)] : []),
+    ...(resource.update && resource.get ? [editFile(resource, resource.update, pickers)] : []),
+    ...(resource.actions.length > 0 ? [actionsFile(resource, pickers)] : []),
   ];
 }
 
@@ -162,7 +163,7 @@ function detailFile(resource: PageResource, lookup: Lookup): PageFile {
 }
 
 /** Draft members, initial values, body values and inputs of a form's fields. */
-function formParts(fields: FormField[], imports: Imports, lookup: Lookup, initial: (input: FormField) => string) {
+function formParts(fields: FormField[], imports: Imports, pickers: Pickers, initial: (input: FormField) => string) {
   const body = fields.map((input) => ({ name: input.field.name, value: bodyValue(input, "draft") }));
   return {
     draft_members: fields.map(draftMember),
@@ -171,7 +172,7 @@ function formParts(fields: FormField[], imports: Imports, lookup: Lookup, initia
     body,
     // A body of checkboxes only parses nothing: the parameter is then marked unused for tsc.
     parser: body.some((field) => field.value.startsWith("parse.")) ? "parse" : "_parse",
-    inputs: fields.map((input) => inputElement(input, imports, lookup, { draft: "draft", errors: "form.errors.fields" })),
+    inputs: fields.map((input) => inputElement(input, imports, pickers, { draft: "draft", errors: "form.errors.fields" })),
   };
 }
 
@@ -185,12 +186,12 @@ function formImports(resource: PageResource): Imports {
   return imports;
 }
 
-function createFile(resource: PageResource, form: PageForm, lookup: Lookup): PageFile {
+function createFile(resource: PageResource, form: PageForm, pickers: Pickers): PageFile {
   const imports = formImports(resource);
   const fields = form.fields.map((field) => ({ field, presence: createPresence(field) }));
   const heading = `New ${lower(resource.label)}`;
   return file(resource, pageModule(resource, "Create"), "create.tsx.njk", imports, {
-    ...formParts(fields, imports, lookup, (input) => initialValue(input, imports)),
+    ...formParts(fields, imports, pickers, (input) => initialValue(input, imports)),
     draft_type: `${resource.pascal}CreateDraft`,
     body_fn: `${resource.camel}CreateBody`,
     body_type: imports.type(CLIENT, form.bodyType),
@@ -204,7 +205,7 @@ function createFile(resource: PageResource, form: PageForm, lookup: Lookup): Pag
   });
 }
 
-function editFile(resource: PageResource, form: PageForm, lookup: Lookup): PageFile {
+function editFile(resource: PageResource, form: PageForm, pickers: Pickers): PageFile {
   const imports = formImports(resource);
   imports.from("@tanstack/react-query", "useQuery");
   imports.from("react-router", "useParams");
@@ -214,7 +215,7 @@ function editFile(resource: PageResource, form: PageForm, lookup: Lookup): PageF
   const fields = form.fields.map((field) => ({ field, presence: updatePresence(field, readField(field)) }));
   const title = imports.use(helpersModule(resource), titleFn(resource));
   return file(resource, pageModule(resource, "Edit"), "edit.tsx.njk", imports, {
-    ...formParts(fields, imports, lookup, (input) => valueFromRow(input, resource.camel, readField(input.field), imports)),
+    ...formParts(fields, imports, pickers, (input) => valueFromRow(input, resource.camel, readField(input.field), imports)),
     draft_type: `${resource.pascal}EditDraft`,
     body_fn: `${resource.camel}UpdateBody`,
     body_type: imports.type(CLIENT, form.bodyType),
@@ -234,7 +235,7 @@ export function actionComponent(action: PageAction): string {
   return `${action.fn.charAt(0).toUpperCase()}${action.fn.slice(1)}Action`;
 }
 
-function actionsFile(resource: PageResource, lookup: Lookup): PageFile {
+function actionsFile(resource: PageResource, pickers: Pickers): PageFile {
   const imports = new Imports(resource.key);
   for (const name of ["useMutation", "useQueryClient"]) imports.from("@tanstack/react-query", name);
   imports.use("runtime/actions", "ActionPanel");
@@ -266,7 +267,7 @@ function actionsFile(resource: PageResource, lookup: Lookup): PageFile {
     const base = action.fn.charAt(0).toUpperCase() + action.fn.slice(1);
     return {
       ...context,
-      ...formParts(fields, imports, lookup, (input) => initialValue(input, imports)),
+      ...formParts(fields, imports, pickers, (input) => initialValue(input, imports)),
       draft_type: `${base}Draft`,
       empty: `empty${base}`,
       body_fn: `${action.fn}Body`,

@@ -73,7 +73,9 @@ CATALOG = Catalog(
                 ("eq", "gte", "lte", "is_null"),
                 LiteralSource("date", Article.publish_on, get_sessionmaker),
             ),
-            FilterSpec("author_id", ("eq", "in"), RefSource("author", _AUTHOR_ROWS)),
+            FilterSpec(
+                "author_id", ("eq", "neq", "in"), RefSource("author", _AUTHOR_ROWS)
+            ),
             FilterSpec("id", ("eq", "in"), SelfSource("article", _ARTICLE_ROWS)),
         ),
         search=True,

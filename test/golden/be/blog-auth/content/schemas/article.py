@@ -115,6 +115,7 @@ class ArticleListQuery(BaseModel):
     publish_on__lte: DbDate | None = None
     publish_on__is_null: bool | None = None
     author_id: uuid.UUID | None = None
+    author_id__neq: uuid.UUID | None = None
     author_id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
     id: uuid.UUID | None = None
     id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
@@ -250,7 +251,7 @@ class ArticleAuthorIdFilter(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     field: Literal["author_id"]
-    op: Literal["eq"]
+    op: Literal["eq", "neq"]
     value: uuid.UUID
 
 

@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { useAuthorChoiceLabel, useAuthorChoices } from "../authors/author";
+import { useReferenceChoices } from "../catalog";
 import { type ArticleCreate, createArticleMutation } from "../client";
 import type { DraftParser } from "../runtime/draft";
 import { CheckboxField, TextAreaField, TextField } from "../runtime/fields";
@@ -158,7 +159,13 @@ export function ArticleCreate() {
           value={draft.author_id}
           onChange={set("author_id")}
           error={form.errors.fields.author_id}
-          useChoices={useAuthorChoices}
+          useChoices={(search) =>
+            useReferenceChoices(
+              { path: "/articles", field: "author_id", target: "/authors" },
+              search,
+              useAuthorChoices,
+            )
+          }
           useChoiceLabel={useAuthorChoiceLabel}
         />
       </FormFrame>

@@ -67,6 +67,8 @@ function ArticleRecord({ article }: { article: ArticleRead }) {
         <dd>{<Plain value={article.body} />}</dd>
         <dt>Published</dt>
         <dd>{<Flag value={article.published} />}</dd>
+        <dt>Status</dt>
+        <dd>{<Plain value={article.status} />}</dd>
         <dt>Published at</dt>
         <dd>{<DateTime value={article.published_at} />}</dd>
         <dt>Publish on</dt>

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams } from "react-router";
 import { useAuthorChoiceLabel, useAuthorChoices } from "../authors/author";
+import { useReferenceChoices } from "../catalog";
 import {
   type ArticleRead,
   type ArticleUpdate,
@@ -196,7 +197,13 @@ function ArticleEditForm({ article }: { article: ArticleRead }) {
           value={draft.author_id}
           onChange={set("author_id")}
           error={form.errors.fields.author_id}
-          useChoices={useAuthorChoices}
+          useChoices={(search) =>
+            useReferenceChoices(
+              { path: "/articles", field: "author_id", target: "/authors" },
+              search,
+              useAuthorChoices,
+            )
+          }
           useChoiceLabel={useAuthorChoiceLabel}
         />
       </FormFrame>

@@ -17,13 +17,16 @@ export function articleTitle(article: Pick<ArticleRead, "title">): string {
   return String(article.title);
 }
 
-/** Articles whose title contains `search`, for reference pickers. */
-export function useArticleChoices(search: string): {
-  choices: Choice[];
-  loading: boolean;
-} {
-  // The first page of the list, filtered here; a search endpoint would take `search` instead.
-  const query = useQuery(listArticlesOptions({ query: { limit: 100 } }));
+/** Articles whose title contains `search`, for reference pickers; asked only when `enabled`. */
+export function useArticleChoices(
+  search: string,
+  enabled = true,
+): { choices: Choice[]; loading: boolean } {
+  // The first page of the list, filtered here: for a backend without `POST /_values`.
+  const query = useQuery({
+    ...listArticlesOptions({ query: { limit: 100 } }),
+    enabled,
+  });
   const rows = (query.data?.items ?? []).map((article) => ({
     key: String(article.id),
     label: articleTitle(article),

@@ -17,13 +17,16 @@ export function authorTitle(author: Pick<AuthorRead, "name">): string {
   return String(author.name);
 }
 
-/** Authors whose name contains `search`, for reference pickers. */
-export function useAuthorChoices(search: string): {
-  choices: Choice[];
-  loading: boolean;
-} {
-  // The first page of the list, filtered here; a search endpoint would take `search` instead.
-  const query = useQuery(listAuthorsOptions({ query: { limit: 100 } }));
+/** Authors whose name contains `search`, for reference pickers; asked only when `enabled`. */
+export function useAuthorChoices(
+  search: string,
+  enabled = true,
+): { choices: Choice[]; loading: boolean } {
+  // The first page of the list, filtered here: for a backend without `POST /_values`.
+  const query = useQuery({
+    ...listAuthorsOptions({ query: { limit: 100 } }),
+    enabled,
+  });
   const rows = (query.data?.items ?? []).map((author) => ({
     key: String(author.id),
     label: authorTitle(author),

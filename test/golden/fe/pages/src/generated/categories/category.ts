@@ -17,13 +17,16 @@ export function categoryTitle(category: Pick<CategoryRead, "title">): string {
   return String(category.title);
 }
 
-/** Categories whose title contains `search`, for reference pickers. */
-export function useCategoryChoices(search: string): {
-  choices: Choice[];
-  loading: boolean;
-} {
-  // The first page of the list, filtered here; a search endpoint would take `search` instead.
-  const query = useQuery(listCategoriesOptions({ query: { limit: 50 } }));
+/** Categories whose title contains `search`, for reference pickers; asked only when `enabled`. */
+export function useCategoryChoices(
+  search: string,
+  enabled = true,
+): { choices: Choice[]; loading: boolean } {
+  // The first page of the list, filtered here: for a backend without `POST /_values`.
+  const query = useQuery({
+    ...listCategoriesOptions({ query: { limit: 50 } }),
+    enabled,
+  });
   const rows = (query.data?.items ?? []).map((category) => ({
     key: String(category.slug),
     label: categoryTitle(category),

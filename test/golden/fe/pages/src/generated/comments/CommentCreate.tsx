@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { useArticleChoiceLabel, useArticleChoices } from "../articles/article";
 import { useAuthorChoiceLabel, useAuthorChoices } from "../authors/author";
+import { useReferenceChoices } from "../catalog";
 import { type CommentCreate, createCommentMutation } from "../client";
 import type { DraftParser } from "../runtime/draft";
 import { TextAreaField } from "../runtime/fields";
@@ -79,7 +80,13 @@ export function CommentCreate() {
           value={draft.article_id}
           onChange={set("article_id")}
           error={form.errors.fields.article_id}
-          useChoices={useArticleChoices}
+          useChoices={(search) =>
+            useReferenceChoices(
+              { path: "/comments", field: "article_id", target: "/articles" },
+              search,
+              useArticleChoices,
+            )
+          }
           useChoiceLabel={useArticleChoiceLabel}
         />
         <ReferencePicker
@@ -88,7 +95,13 @@ export function CommentCreate() {
           value={draft.author_id}
           onChange={set("author_id")}
           error={form.errors.fields.author_id}
-          useChoices={useAuthorChoices}
+          useChoices={(search) =>
+            useReferenceChoices(
+              { path: "/comments", field: "author_id", target: "/authors" },
+              search,
+              useAuthorChoices,
+            )
+          }
           useChoiceLabel={useAuthorChoiceLabel}
         />
       </FormFrame>

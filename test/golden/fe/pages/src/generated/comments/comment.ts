@@ -17,13 +17,16 @@ export function commentTitle(comment: Pick<CommentRead, "body">): string {
   return String(comment.body);
 }
 
-/** Comments whose body contains `search`, for reference pickers. */
-export function useCommentChoices(search: string): {
-  choices: Choice[];
-  loading: boolean;
-} {
-  // The first page of the list, filtered here; a search endpoint would take `search` instead.
-  const query = useQuery(listCommentsOptions({ query: { limit: 100 } }));
+/** Comments whose body contains `search`, for reference pickers; asked only when `enabled`. */
+export function useCommentChoices(
+  search: string,
+  enabled = true,
+): { choices: Choice[]; loading: boolean } {
+  // The first page of the list, filtered here: for a backend without `POST /_values`.
+  const query = useQuery({
+    ...listCommentsOptions({ query: { limit: 100 } }),
+    enabled,
+  });
   const rows = (query.data?.items ?? []).map((comment) => ({
     key: String(comment.id),
     label: commentTitle(comment),

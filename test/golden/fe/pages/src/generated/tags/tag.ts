@@ -13,13 +13,16 @@ export function tagTitle(tag: Pick<TagRead, "name">): string {
   return String(tag.name);
 }
 
-/** Tags whose name contains `search`, for reference pickers. */
-export function useTagChoices(search: string): {
-  choices: Choice[];
-  loading: boolean;
-} {
-  // The first page of the list, filtered here; a search endpoint would take `search` instead.
-  const query = useQuery(listTagsOptions({ query: { limit: 100 } }));
+/** Tags whose name contains `search`, for reference pickers; asked only when `enabled`. */
+export function useTagChoices(
+  search: string,
+  enabled = true,
+): { choices: Choice[]; loading: boolean } {
+  // The first page of the list, filtered here: for a backend without `POST /_values`.
+  const query = useQuery({
+    ...listTagsOptions({ query: { limit: 100 } }),
+    enabled,
+  });
   const rows = (query.data?.items ?? []).map((tag) => ({
     key: String(tag.id),
     label: tagTitle(tag),

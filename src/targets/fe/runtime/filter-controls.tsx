@@ -1,0 +1,313 @@
+// The controls of one filter field, by the kind of its values and the operators the catalog
+// offers: a select or a picker (eq, with a *not* toggle for neq), a group of checkboxes
+// (in), text or a from/to range, and an *is set / is empty* select (is_null). Each writes
+// its own query parameter (`field`, `field__neq`, `field__in`, `field__is_null`, …).
+
+import { type ReactNode, useEffect, useId, useState } from "react";
+import { FieldFrame } from "./fields";
+import type { FilterFieldPresentation } from "./filters";
+import { useListParams } from "./list";
+import { ReferencePicker } from "./picker";
+import {
+  type CatalogChoice,
+  type CatalogFilter,
+  type ValuesLookup,
+  seenLabels,
+  useValueChoices,
+} from "./values";
+
+interface ControlProps {
+  filter: CatalogFilter;
+  resource: string;
+  lookup: ValuesLookup;
+  presentation: FilterFieldPresentation;
+}
+
+const has = (filter: CatalogFilter, op: string) =>
+  filter.operators.includes(op);
+
+/** The query parameter of `op` on `field`: `author_id`, `rating__gte`. */
+const parameter = (field: string, op: string) =>
+  op === "eq" ? field : `${field}__${op}`;
+
+/** The field's controls: one for its values, and one for is_null when offered. */
+export function FilterControl(props: ControlProps) {
+  const { filter, presentation } = props;
+  return (
+    <>
+      <ValueControl {...props} />
+      {has(filter, "is_null") && (
+        <PresenceSelect field={filter.field} label={presentation.label} />
+      )}
+    </>
+  );
+}
+
+function ValueControl({ filter, resource, lookup, presentation }: ControlProps) {
+  const { params, change } = useListParams();
+  const { values } = filter;
+  const { label } = presentation;
+  const set = (name: string) => (value: string) =>
+    change({ [name]: value === "" ? null : value });
+  if (values.kind === "enum" && has(filter, "in")) {
+    return (
+      <ChoiceGroup label={label} field={filter.field} choices={values.choices} />
+    );
+  }
+  if (
+    values.kind === "enum" ||
+    values.kind === "bool" ||
+    values.kind === "ref" ||
+    values.kind === "self"
+  ) {
+    if (!has(filter, "eq") && !has(filter, "neq")) return null;
+    return (
+      <Negatable filter={filter} label={label}>
+        {(name, write) =>
+          values.kind === "ref" || values.kind === "self" ? (
+            <ReferencePicker
+              label={label}
+              value={params.get(name) ?? ""}
+              onChange={write}
+              useChoices={(search) =>
+                useValueChoices(
+                  lookup,
+                  { resource, field: filter.field },
+                  search,
+                )
+              }
+              useChoiceLabel={
+                presentation.useChoiceLabel ?? ((key) => seenLabels.get(key))
+              }
+            />
+          ) : (
+            <FieldFrame label={label}>
+              {({ input }) => (
+                <select
+                  id={input}
+                  value={params.get(name) ?? ""}
+                  onChange={(event) => write(event.target.value)}
+                >
+                  <option value="">Any</option>
+                  {(values.kind === "enum" ? values.choices : FLAG_CHOICES).map(
+                    (choice) => (
+                      <option
+                        key={String(choice.value)}
+                        value={String(choice.value)}
+                      >
+                        {choice.label}
+                      </option>
+                    ),
+                  )}
+                </select>
+              )}
+            </FieldFrame>
+          )
+        }
+      </Negatable>
+    );
+  }
+  const type = values.kind === "literal" ? INPUT_TYPES[values.type] : "text";
+  if (has(filter, "gte") && has(filter, "lte")) {
+    return (
+      <>
+        <DraftInput
+          label={`${label} from`}
+          type={type}
+          value={params.get(`${filter.field}__gte`) ?? ""}
+          onCommit={set(`${filter.field}__gte`)}
+        />
+        <DraftInput
+          label={`${label} to`}
+          type={type}
+          value={params.get(`${filter.field}__lte`) ?? ""}
+          onCommit={set(`${filter.field}__lte`)}
+        />
+      </>
+    );
+  }
+  const op = textOperator(filter);
+  if (op === undefined) return null;
+  const name = parameter(filter.field, op);
+  return (
+    <DraftInput
+      label={label}
+      type={type}
+      value={params.get(name) ?? ""}
+      onCommit={set(name)}
+    />
+  );
+}
+
+const FLAG_CHOICES: CatalogChoice[] = [
+  { value: true, label: "Yes" },
+  { value: false, label: "No" },
+];
+
+/** The operator of a typed value: text is searched within, the rest compared equal. */
+function textOperator(filter: CatalogFilter): string | undefined {
+  const text =
+    filter.values.kind === "free_text" ||
+    (filter.values.kind === "literal" && filter.values.type === "str");
+  const preferred = text ? ["contains", "starts_with", "eq"] : ["eq"];
+  return (
+    preferred.find((op) => has(filter, op)) ??
+    filter.operators.find((op) => !["in", "neq", "is_null"].includes(op))
+  );
+}
+
+/**
+ * A single-value control with, when the catalog offers both eq and neq, a *not* toggle that
+ * moves the value from `field` to `field__neq`.
+ */
+function Negatable({
+  filter,
+  label,
+  children,
+}: {
+  filter: CatalogFilter;
+  label: string;
+  children: (name: string, write: (value: string) => void) => ReactNode;
+}) {
+  const { params, change } = useListParams();
+  const toggle = useId();
+  const eq = parameter(filter.field, "eq");
+  const neq = parameter(filter.field, "neq");
+  const negated = !has(filter, "eq") || (has(filter, "neq") && params.has(neq));
+  const name = negated ? neq : eq;
+  const write = (value: string) =>
+    change({ [name]: value === "" ? null : value });
+  if (!has(filter, "eq") || !has(filter, "neq")) return children(name, write);
+  return (
+    <div className="negatable">
+      {children(name, write)}
+      <span className="filter-not">
+        <input
+          id={toggle}
+          type="checkbox"
+          aria-label={`${label}: not`}
+          checked={negated}
+          onChange={(event) => {
+            const value = params.get(name);
+            const next = event.target.checked ? neq : eq;
+            change({ [name]: null, [next]: value });
+          }}
+        />
+        <label htmlFor={toggle}>not</label>
+      </span>
+    </div>
+  );
+}
+
+/** The values of an enum as checkboxes: any number of them, sent as `field__in=a,b`. */
+function ChoiceGroup({
+  label,
+  field,
+  choices,
+}: {
+  label: string;
+  field: string;
+  choices: CatalogChoice[];
+}) {
+  const { params, change } = useListParams();
+  const name = parameter(field, "in");
+  // `field=value` in a bookmark or a hand-written URL shows as one checked value.
+  const chosen = [
+    ...(params.get(name)?.split(",") ?? []),
+    ...(params.has(field) ? [params.get(field)!] : []),
+  ].filter((value) => value !== "");
+  const toggle = (value: string, on: boolean) => {
+    const next = on
+      ? [...chosen, value]
+      : chosen.filter((candidate) => candidate !== value);
+    change({ [field]: null, [name]: next.length > 0 ? next.join(",") : null });
+  };
+  return (
+    <fieldset className="choices">
+      <legend>{label}</legend>
+      {choices.map((choice) => {
+        const value = String(choice.value);
+        return (
+          <label key={value}>
+            <input
+              type="checkbox"
+              checked={chosen.includes(value)}
+              onChange={(event) => toggle(value, event.target.checked)}
+            />
+            {choice.label}
+          </label>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+/** Whether the field has a value at all: `field__is_null=false` (set) or `true` (empty). */
+function PresenceSelect({ field, label }: { field: string; label: string }) {
+  const { params, change } = useListParams();
+  const name = parameter(field, "is_null");
+  return (
+    <FieldFrame label={`${label} is`}>
+      {({ input }) => (
+        <select
+          id={input}
+          value={params.get(name) ?? ""}
+          onChange={(event) =>
+            change({
+              [name]: event.target.value === "" ? null : event.target.value,
+            })
+          }
+        >
+          <option value="">Any</option>
+          <option value="false">set</option>
+          <option value="true">empty</option>
+        </select>
+      )}
+    </FieldFrame>
+  );
+}
+
+const INPUT_TYPES: Record<string, string> = {
+  str: "text",
+  uuid: "text",
+  int: "number",
+  float: "number",
+  date: "date",
+  datetime: "datetime-local",
+};
+
+/** An input whose text reaches the URL on Enter or when it loses focus, not on every key. */
+function DraftInput({
+  label,
+  type,
+  value,
+  onCommit,
+}: {
+  label: string;
+  type: string;
+  value: string;
+  onCommit: (value: string) => void;
+}) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  const commit = () => {
+    if (text.trim() !== value) onCommit(text.trim());
+  };
+  return (
+    <FieldFrame label={label}>
+      {({ input }) => (
+        <input
+          id={input}
+          type={type}
+          step={type === "number" ? "any" : undefined}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onBlur={commit}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") commit();
+          }}
+        />
+      )}
+    </FieldFrame>
+  );
+}
