@@ -352,6 +352,8 @@ describe("blog backend: actions", () => {
     expectStatus(reply, 200);
     assert.equal(reply.body.id, article.id);
     assert.equal(reply.body.published, true);
+    assert.equal(reply.body.status, "published", "the action moves the status (article.status was draft)");
+    assert.equal(article.status, "draft");
     assert.ok(Math.abs(Date.parse(reply.body.published_at) - Date.now()) < 60_000, reply.body.published_at);
     assert.equal(reply.body.author.id, author.id);
     assert.deepEqual((await api.get(`/articles/${article.id}`)).body, reply.body);
@@ -411,8 +413,17 @@ describe("blog backend: actions", () => {
     const reply = await api.post("/articles/archive-stale-articles", { before: "2000-01-01T00:00:00Z" });
     expectStatus(reply, 200);
     assert.deepEqual(reply.body, { archived: 2 });
-    for (const article of old) assert.equal((await api.get(`/articles/${article.id}`)).body.published, false);
-    assert.equal((await api.get(`/articles/${newer.id}`)).body.published, true);
+    for (const article of old) {
+      const { body } = await api.get(`/articles/${article.id}`);
+      assert.deepEqual([body.published, body.status], [false, "archived"]);
+    }
+    const kept = (await api.get(`/articles/${newer.id}`)).body;
+    assert.deepEqual([kept.published, kept.status], [true, "draft"]);
+    // The status filters the list like any enum, several values at once; a value it does not know is a 422.
+    const archived = await api.get(`/articles?author_id=${author.id}&status__in=archived,published&limit=10`);
+    expectStatus(archived, 200);
+    assert.deepEqual(archived.body.items.map((item: { id: string }) => item.id).sort(), old.map((article) => article.id).sort());
+    expectStatus(await api.get("/articles?status=retired"), 422);
   });
 
   it("runs a sync collection action (count-words)", async () => {
@@ -476,6 +487,7 @@ describe("blog backend: nested reads", () => {
         id: article.id,
         title: full.title,
         published: false,
+        status: "draft",
         published_at: null,
         rating: 4.5,
         word_count: full.word_count,

@@ -43,7 +43,12 @@ export function FilterControl(props: ControlProps) {
   );
 }
 
-function ValueControl({ filter, resource, lookup, presentation }: ControlProps) {
+function ValueControl({
+  filter,
+  resource,
+  lookup,
+  presentation,
+}: ControlProps) {
   const { params, change } = useListParams();
   const { values } = filter;
   const { label } = presentation;
@@ -51,7 +56,11 @@ function ValueControl({ filter, resource, lookup, presentation }: ControlProps) 
     change({ [name]: value === "" ? null : value });
   if (values.kind === "enum" && has(filter, "in")) {
     return (
-      <ChoiceGroup label={label} field={filter.field} choices={values.choices} />
+      <ChoiceGroup
+        label={label}
+        field={filter.field}
+        choices={values.choices}
+      />
     );
   }
   if (
@@ -171,9 +180,13 @@ function Negatable({
 }) {
   const { params, change } = useListParams();
   const toggle = useId();
+  // Toggled before a value is chosen, the toggle is only this page's until one is.
+  const [wanted, setWanted] = useState(false);
   const eq = parameter(filter.field, "eq");
   const neq = parameter(filter.field, "neq");
-  const negated = !has(filter, "eq") || (has(filter, "neq") && params.has(neq));
+  const negated =
+    !has(filter, "eq") ||
+    (has(filter, "neq") && (params.has(neq) || (wanted && !params.has(eq))));
   const name = negated ? neq : eq;
   const write = (value: string) =>
     change({ [name]: value === "" ? null : value });
@@ -189,8 +202,9 @@ function Negatable({
           checked={negated}
           onChange={(event) => {
             const value = params.get(name);
-            const next = event.target.checked ? neq : eq;
-            change({ [name]: null, [next]: value });
+            setWanted(event.target.checked);
+            if (value === null) return;
+            change({ [name]: null, [event.target.checked ? neq : eq]: value });
           }}
         />
         <label htmlFor={toggle}>not</label>
@@ -213,8 +227,10 @@ function ChoiceGroup({
   const name = parameter(field, "in");
   // `field=value` in a bookmark or a hand-written URL shows as one checked value.
   const chosen = [
-    ...(params.get(name)?.split(",") ?? []),
-    ...(params.has(field) ? [params.get(field)!] : []),
+    ...new Set([
+      ...(params.get(name)?.split(",") ?? []),
+      ...(params.has(field) ? [params.get(field)!] : []),
+    ]),
   ].filter((value) => value !== "");
   const toggle = (value: string, on: boolean) => {
     const next = on

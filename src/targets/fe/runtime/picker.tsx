@@ -1,6 +1,6 @@
 // The reference picker: a combobox (WAI-ARIA 1.2 pattern) whose options are the referenced
 // resource's rows, shown by their label, holding the row's key. Where the options come from
-// is the caller's hook (today the referenced list, filtered here; later `/_values`).
+// is the caller's hook (`POST /_values`, or the referenced list filtered here).
 
 import { useEffect, useId, useState } from "react";
 import { FieldFrame } from "./fields";
