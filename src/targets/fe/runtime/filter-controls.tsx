@@ -3,7 +3,8 @@
 // (in), text or a from/to range, and an *is set / is empty* select (is_null). Each writes
 // its own query parameter (`field`, `field__neq`, `field__in`, `field__is_null`, …).
 
-import { type ReactNode, useEffect, useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
+import { DraftInput, INPUT_TYPES } from "./draft-input";
 import { FieldFrame } from "./fields";
 import type { FilterFieldPresentation } from "./filters";
 import { useListParams } from "./list";
@@ -278,51 +279,6 @@ function PresenceSelect({ field, label }: { field: string; label: string }) {
           <option value="false">set</option>
           <option value="true">empty</option>
         </select>
-      )}
-    </FieldFrame>
-  );
-}
-
-const INPUT_TYPES: Record<string, string> = {
-  str: "text",
-  uuid: "text",
-  int: "number",
-  float: "number",
-  date: "date",
-  datetime: "datetime-local",
-};
-
-/** An input whose text reaches the URL on Enter or when it loses focus, not on every key. */
-function DraftInput({
-  label,
-  type,
-  value,
-  onCommit,
-}: {
-  label: string;
-  type: string;
-  value: string;
-  onCommit: (value: string) => void;
-}) {
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
-  const commit = () => {
-    if (text.trim() !== value) onCommit(text.trim());
-  };
-  return (
-    <FieldFrame label={label}>
-      {({ input }) => (
-        <input
-          id={input}
-          type={type}
-          step={type === "number" ? "any" : undefined}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          onBlur={commit}
-          onKeyDown={(event) => {
-            if (event.key === "Enter") commit();
-          }}
-        />
       )}
     </FieldFrame>
   );
