@@ -25,6 +25,12 @@ export const PostHookPath = DottedPath.meta({
   examples: ["blog.hooks.record_article_created"],
 });
 
+const SERIALIZER_DESCRIPTION =
+  "get, list (each item), create and update: your function turning the row (loaded with everything the resource's `fields` " +
+  "show) into the response, instead of the generated serializer; a plain function, no I/O. A dotted path (the response is " +
+  "any JSON value, which OpenAPI cannot describe), or `{ fn, schema }` with the Pydantic model it returns.";
+const SERIALIZER_EXAMPLES = ["blog.hooks.tag_label", { fn: "blog.hooks.author_card", schema: "blog.hooks.AuthorCard" }];
+
 /**
  * `serializer`: your function turning the row into the response, and the Pydantic model it
  * returns, if any (the response's OpenAPI schema).
@@ -45,16 +51,12 @@ export const SerializerConfig = z
     ],
     { error: 'expected a dotted path like "blog.hooks.author_card", or { fn, schema? }' },
   )
-  .meta({
-    id: "SerializerConfig",
-    description:
-      "get, list (each item), create and update: your function turning the row (loaded with everything the resource's `fields` " +
-      "show) into the response, instead of the generated serializer; a plain function, no I/O. A dotted path (the response is " +
-      "any JSON value, which OpenAPI cannot describe), or `{ fn, schema }` with the Pydantic model it returns.",
-    examples: ["blog.hooks.tag_label", { fn: "blog.hooks.author_card", schema: "blog.hooks.AuthorCard" }],
-  })
+  .meta({ id: "SerializerConfig", description: SERIALIZER_DESCRIPTION, examples: SERIALIZER_EXAMPLES })
   .transform((serializer): { fn: string; schema?: string } => (typeof serializer === "string" ? { fn: serializer } : serializer));
 export type SerializerConfig = z.output<typeof SerializerConfig>;
+
+/** `serializer` as an entry's key, described where the reference lists the entry's keys. */
+export const SerializerSetting = SerializerConfig.optional().meta({ description: SERIALIZER_DESCRIPTION, examples: SERIALIZER_EXAMPLES });
 
 /** The hook keys of an entry, as its options carry them. */
 export interface HookKeys {

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { GroupList, GuardPath } from "./authz.js";
 import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
-import { PostHookPath, PreHookPath, SerializerConfig, checkHooks } from "./hooks.js";
+import { PostHookPath, PreHookPath, type SerializerConfig, SerializerSetting, checkHooks } from "./hooks.js";
 import { kilnKeys } from "./kiln.js";
 import { ModifierList } from "./modifiers.js";
 import { Identifier, SnakeName, maxBodySizeAt } from "./primitives.js";
@@ -78,7 +78,7 @@ const crudKeys = {
   can: GuardPath.optional(),
   pre: PreHookPath.optional(),
   post: PostHookPath.optional(),
-  serializer: SerializerConfig.optional(),
+  serializer: SerializerSetting,
   ...kilnKeys("operation"),
 };
 
