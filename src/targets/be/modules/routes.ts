@@ -25,7 +25,7 @@ export class RoutesModule {
   readonly #handlers: RouteHandler[] = [];
   #notFound: Helper | undefined;
   // Keyed by the shape whose relationships they load: `read` for the resource's fields
-  // and its builders, else the representation's name.
+  // and the user's builders and serializers, else the representation's name.
   readonly #readOptions = new Map<string, { helper: Helper; read: ReadSchema }>();
   readonly #loaders = new Map<string, { helper: Helper; read: ReadSchema }>();
   #search: SearchConfig | undefined;
@@ -164,7 +164,7 @@ export class RoutesModule {
   }
 }
 
-/** The shape whose relationships `read` loads: a builder loads what the resource's fields show. */
+/** The shape whose relationships `read` loads: a builder or serializer of the user's gets what the resource's fields show. */
 function shapeKey(read: ReadSchema): string {
   return read.schema === undefined ? READ_REPRESENTATION : read.representation;
 }
