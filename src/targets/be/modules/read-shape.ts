@@ -27,7 +27,7 @@ export interface ReadSchema {
   representation: string;
   /** The generated schema; undefined for a builder representation or an entry's own serializer. */
   schema: SchemaClass | undefined;
-  /** The response annotation: the schema's name; for a function of the user's, its model's name or `Any`. */
+  /** The response annotation: the schema's name; for a function of the user's, its model's dotted path or `Any`. */
   responseModel: string;
   serializer: RowSerializer;
   /** Scalar fields the response shows (tests compare them); undefined for a builder. */
@@ -130,13 +130,13 @@ export class ReadShape {
     const loaders = loaderChains(this.#view.model, this.#view.config.fields, loaderImports);
     const [module, name] = Name.fromDotted(fn);
     const imports = new ImportCollector().addFrom(module, name.raw);
+    // The model by its dotted path, like a guard: a class of the user's never shadows a generated import (`Page`).
     let responseModel = "Any";
     if (schema === undefined) {
       imports.addFrom("typing", "Any");
     } else {
-      const [schemaModule, schemaName] = Name.fromDotted(schema);
-      imports.addFrom(schemaModule, schemaName.raw);
-      responseModel = schemaName.raw;
+      imports.add(Name.fromDotted(schema)[0]);
+      responseModel = schema;
     }
     return {
       representation,

@@ -9,6 +9,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import subqueryload
 
+import blog.hooks
 from blog.api.content.schemas.author import (
     AuthorCreate,
     AuthorListQuery,
@@ -22,7 +23,7 @@ from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.search import TrigramSearch
-from blog.hooks import AuthorCard, author_card
+from blog.hooks import author_card
 from blog.models import Author
 
 router = APIRouter(prefix="/authors", tags=["authors"])
@@ -54,7 +55,7 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
 
 
 @router.get("/{pk:uuid}", operation_id="getAuthor", responses=error_responses(404, 503))
-async def get_author(pk: uuid.UUID, session: SessionDep) -> AuthorCard:
+async def get_author(pk: uuid.UUID, session: SessionDep) -> blog.hooks.AuthorCard:
     """Get one author."""
     return author_card(await _load_author(session, pk))
 
