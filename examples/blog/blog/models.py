@@ -132,6 +132,20 @@ class Comment(Base):
     author: Mapped[Author] = relationship()
 
 
+class Activity(Base):
+    """What the ``post`` hooks of blog/hooks.py record once a write is committed."""
+
+    __tablename__ = "activity"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    kind: Mapped[str]
+    subject_id: Mapped[uuid.UUID]
+    summary: Mapped[str]
+    at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
 async def create_tables(engine: AsyncEngine) -> None:
     """Create every table of the blog, for the demo and the tests.
 

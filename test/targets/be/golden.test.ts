@@ -1,7 +1,7 @@
 // Golden trees: the blog example's generated backend (single-app, multi-app, with each
 // auth flow: JWT, and a get_current_user_fn of its own; with rate limits; with
-// telemetry; written as a kiln config) and the lending library's, compared byte for byte
-// with the files under test/golden/be/. A template change shows up here as a diff to read like a user would.
+// telemetry; with hooks and serializers; written as a kiln config) and the lending
+// library's, compared byte for byte with the files under test/golden/be/. A template change shows up here as a diff to read like a user would.
 // Regenerate with `npm run golden:update`.
 
 import { rm } from "node:fs/promises";
@@ -21,6 +21,7 @@ const TREES = [
   ["blog-rate-limited", join(example, "rate_limited.jsonnet")],
   ["blog-telemetry", join(example, "telemetry.jsonnet")],
   ["blog-comms", join(example, "comms.jsonnet")],
+  ["blog-hooks", join(example, "hooks.jsonnet")],
   ["blog-kiln", join(example, "kiln.jsonnet")],
   ["library", join(repoRoot, "examples/library/config/library.jsonnet")],
 ] as const;

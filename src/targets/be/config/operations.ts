@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { GroupList, GuardPath } from "./authz.js";
 import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
+import { PostHookPath, PreHookPath, type SerializerConfig, SerializerSetting, checkHooks } from "./hooks.js";
 import { kilnKeys } from "./kiln.js";
 import { ModifierList } from "./modifiers.js";
 import { Identifier, SnakeName, maxBodySizeAt } from "./primitives.js";
@@ -75,10 +76,14 @@ const crudKeys = {
   rate_limit: RateLimitSetting.optional(),
   groups: GroupList.optional(),
   can: GuardPath.optional(),
+  pre: PreHookPath.optional(),
+  post: PostHookPath.optional(),
+  serializer: SerializerSetting,
   ...kilnKeys("operation"),
 };
 
-function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[]; representation?: string }, ctx: z.RefinementCtx): void {
+function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[]; representation?: string; pre?: string; post?: string; serializer?: SerializerConfig }, ctx: z.RefinementCtx): void {
+  checkHooks(options, ctx);
   if (options.type === "delete" && options.representation !== undefined) {
     ctx.addIssue({ code: "custom", path: ["representation"], message: "delete returns no body: representation has no effect here" });
   }

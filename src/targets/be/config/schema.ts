@@ -44,4 +44,5 @@ export { RateLimitConfig, RateLimitSetting, TrustedProxy } from "./rate-limit.js
 export { CommTypeConfig, CommsConfig, CommsTargetConfig, TemplateSource } from "./comms.js";
 export { AppList, ProjectConfig, type ResolvedApp, type ResolvedResource } from "./project.js";
 export { OperationList, PkType, ResourceConfig } from "./resources.js";
+export { PostHookPath, PreHookPath, SerializerConfig, hooksUsed } from "./hooks.js";
 export { DEFAULT_GROUP_CLAIM, GroupConfig, GroupList, GuardPath, VisiblePath, authzKeysUsed, type AuthzLevel } from "./authz.js";

@@ -6,7 +6,7 @@
 // a `link` config the resource also gets `{Model}Link` and `to_{name}_link`.
 
 import { ImportCollector, Name, prefixImport } from "../../../codegen/index.js";
-import { type FieldSpec, type LinkField, type NestedField, READ_REPRESENTATION, type ResourceConfig, withArticle } from "../config/schema.js";
+import { type FieldSpec, type LinkField, type NestedField, READ_REPRESENTATION, type ResourceConfig, type SerializerConfig, withArticle } from "../config/schema.js";
 import { optional, scalarAnnotation } from "../python/annotations.js";
 import { pythonString } from "../python/literals.js";
 import { type ModelRef, type ResourceView, collectionKey, modelRef } from "../resource.js";
@@ -15,7 +15,7 @@ import { type SerializedField, SerializerFn, type SerializerModule } from "./ser
 
 const LOADER_FUNCTIONS = { selectin: "selectinload", joined: "joinedload", subquery: "subqueryload" } as const;
 
-/** A function turning a row into a response: a generated serializer or a builder of the user's. */
+/** A function turning a row into a response: a generated serializer, or a builder or serializer of the user's. */
 export interface RowSerializer {
   name: string;
   module: { dotted: string };
@@ -25,9 +25,9 @@ export interface RowSerializer {
 export interface ReadSchema {
   /** The representation's name: `read`, or one of the resource's `representations`. */
   representation: string;
-  /** The generated schema; undefined for a builder representation. */
+  /** The generated schema; undefined for a builder representation or an entry's own serializer. */
   schema: SchemaClass | undefined;
-  /** The response annotation: the schema's name, or `Any` for a builder. */
+  /** The response annotation: the schema's name; for a function of the user's, its model's dotted path or `Any`. */
   responseModel: string;
   serializer: RowSerializer;
   /** Scalar fields the response shows (tests compare them); undefined for a builder. */
@@ -80,28 +80,19 @@ export class ReadShape {
     return shape;
   }
 
+  /** The shape an entry answers with: its own `serializer`, else its `representation` (default: the resource's). */
+  of(entry: { representation?: string; serializer?: SerializerConfig }): ReadSchema {
+    return entry.serializer === undefined ? this.use(entry.representation) : this.custom(entry.serializer);
+  }
+
   #make(name: string): ReadSchema {
     const view = this.#view;
     const declared = view.config.representations.find((representation) => representation.name === name);
     if (name !== READ_REPRESENTATION && declared === undefined) throw new Error(`bug: representation "${name}" passed the config checks but is not declared`);
     const fields = declared?.fields ?? (declared === undefined ? view.config.fields : undefined);
+    if (fields === undefined) return this.#userFunction(name, declared!.builder!);
     const loaderImports = new ImportCollector();
-    // A builder gets the row with everything the resource's own fields show.
-    const loaders = loaderChains(view.model, fields ?? view.config.fields, loaderImports);
-    if (fields === undefined) {
-      const [module, builder] = Name.fromDotted(declared!.builder!);
-      const serializer = { name: builder.raw, module: { dotted: module } };
-      return {
-        representation: name,
-        schema: undefined,
-        responseModel: "Any",
-        serializer,
-        fieldNames: undefined,
-        loaders,
-        loaderImports,
-        imports: new ImportCollector().addFrom("typing", "Any").addFrom(module, builder.raw),
-      };
-    }
+    const loaders = loaderChains(view.model, fields, loaderImports);
     const pascal = name === READ_REPRESENTATION ? "Read" : new Name(name).pascal;
     const added: { schemas: SchemaClass[]; serializers: SerializerFn[] } = { schemas: [], serializers: [] };
     const serializer = this.#build(added, {
@@ -122,6 +113,40 @@ export class ReadShape {
       loaders,
       loaderImports,
       imports: new ImportCollector().addFrom(serializer.schema.module.dotted, serializer.schema.name).addFrom(serializer.module.dotted, serializer.name),
+    };
+  }
+
+  /**
+   * The response of an entry with a `serializer` of its own: the user's function, answering
+   * the Pydantic model `schema` names (or any JSON value without one).
+   */
+  custom(serializer: SerializerConfig): ReadSchema {
+    return this.#userFunction(READ_REPRESENTATION, serializer.fn, serializer.schema);
+  }
+
+  /** A shape a function of the user's makes (a builder, a serializer): it gets the row with everything the resource's own fields show. */
+  #userFunction(representation: string, fn: string, schema?: string): ReadSchema {
+    const loaderImports = new ImportCollector();
+    const loaders = loaderChains(this.#view.model, this.#view.config.fields, loaderImports);
+    const [module, name] = Name.fromDotted(fn);
+    const imports = new ImportCollector().addFrom(module, name.raw);
+    // The model by its dotted path, like a guard: a class of the user's never shadows a generated import (`Page`).
+    let responseModel = "Any";
+    if (schema === undefined) {
+      imports.addFrom("typing", "Any");
+    } else {
+      imports.add(Name.fromDotted(schema)[0]);
+      responseModel = schema;
+    }
+    return {
+      representation,
+      schema: undefined,
+      responseModel,
+      serializer: { name: name.raw, module: { dotted: module } },
+      fieldNames: undefined,
+      loaders,
+      loaderImports,
+      imports,
     };
   }
 

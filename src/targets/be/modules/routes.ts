@@ -25,7 +25,7 @@ export class RoutesModule {
   readonly #handlers: RouteHandler[] = [];
   #notFound: Helper | undefined;
   // Keyed by the shape whose relationships they load: `read` for the resource's fields
-  // and its builders, else the representation's name.
+  // and the user's builders and serializers, else the representation's name.
   readonly #readOptions = new Map<string, { helper: Helper; read: ReadSchema }>();
   readonly #loaders = new Map<string, { helper: Helper; read: ReadSchema }>();
   #search: SearchConfig | undefined;
@@ -110,7 +110,7 @@ export class RoutesModule {
       imports.update(read.loaderImports);
       return {
         name: helper.name,
-        comment: `Everything ${shows(read)} shows, loaded up front: serializing never hits a lazy load.`,
+        comment: `Everything ${shows(read, view)} shows, loaded up front: serializing never hits a lazy load.`,
         tuple: `(${read.loaders.join(", ")}${read.loaders.length === 1 ? "," : ""})`,
       };
     });
@@ -142,7 +142,7 @@ export class RoutesModule {
         options: options ? `.options(*${options.name})` : "",
         where: visible !== undefined,
         doc: docstringText(
-          `Read ${view.label} *pk* afresh${options ? ` with everything \`\`${shows(read)}\`\` shows` : ""}, or raise 404${visible ? " (also when it fails *where*)" : ""}.`,
+          `Read ${view.label} *pk* afresh${options ? ` with everything \`\`${shows(read, view)}\`\` shows` : ""}, or raise 404${visible ? " (also when it fails *where*)" : ""}.`,
           "    ",
         ),
       };
@@ -164,12 +164,12 @@ export class RoutesModule {
   }
 }
 
-/** The shape whose relationships `read` loads: a builder loads what the resource's fields show. */
+/** The shape whose relationships `read` loads: a builder or serializer of the user's gets what the resource's fields show. */
 function shapeKey(read: ReadSchema): string {
   return read.schema === undefined ? READ_REPRESENTATION : read.representation;
 }
 
-/** What a shape shows, for comments: its schema, or the resource's read shape for a builder. */
-function shows(read: ReadSchema): string {
-  return read.schema?.name ?? `the ${read.representation} builder`;
+/** What a shape shows, for comments: its schema, or for a function of the user's the resource's read schema, whose relationships it gets loaded. */
+function shows(read: ReadSchema, view: ResourceView): string {
+  return read.schema?.name ?? `${view.model.name}Read`;
 }

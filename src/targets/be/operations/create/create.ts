@@ -6,6 +6,7 @@ import { type BuildContext, ImportCollector, operation } from "../../../../codeg
 import { CrudOptions, type ProjectConfig, withArticle } from "../../config/schema.js";
 import { createSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
+import { HookCalls } from "../../modules/hooks.js";
 import { RouteHandler, RouteParam } from "../../modules/handler.js";
 import { idempotencyParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
@@ -18,15 +19,17 @@ export class Create {
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
-    const shape = read.use(options.representation);
+    const shape = read.of(options);
     const body = createSchema(schemas, view, writeFields(view, options.fields));
     // Built from the request's own URL, not a route name: two apps may both have a `get_<name>`.
     const located = resourceHasOperation(view, "get");
     const params = [new RouteParam({ name: "body", annotation: body.name })];
+    const hooks = new HookCalls(view, options, { passUser: ctx.config.auth !== undefined });
     const imports = new ImportCollector()
       .addFrom(view.model.module, view.model.importName)
       .addFrom(body.module.dotted, body.name)
-      .update(shape.imports);
+      .update(shape.imports)
+      .update(hooks.imports);
     if (located) {
       params.push(new RouteParam({ name: "request", annotation: "Request" }), new RouteParam({ name: "response", annotation: "Response" }));
       imports.addFrom("fastapi", "Request", "Response").addFrom(`${view.runtimePackage}.responses`, "location");
@@ -60,6 +63,7 @@ export class Create {
           located,
           by_alias: body.aliased,
           expiry: pythonInt(ctx.config.idempotency_expiry),
+          hooks,
         },
       },
       imports,

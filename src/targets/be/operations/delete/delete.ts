@@ -5,6 +5,7 @@
 import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
+import { HookCalls } from "../../modules/hooks.js";
 import { RouteHandler } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
@@ -15,6 +16,7 @@ export class Delete {
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes } = resourceFiles(ctx);
+    const hooks = new HookCalls(view, options, { passUser: ctx.config.auth !== undefined });
     const name = `delete_${view.name}`;
     const handler = new RouteHandler({
       module: routes,
@@ -28,8 +30,8 @@ export class Delete {
       params: [pkParam(view)],
       session: sessionParam(view),
       errors: [404, 409],
-      body: { template: "operations/delete/delete.py.njk", context: { row: view.variable, model: view.model.local, pk: view.pk, notFound: routes.notFound() } },
-      imports: new ImportCollector().addFrom("sqlalchemy", "delete").addFrom(view.model.module, view.model.importName),
+      body: { template: "operations/delete/delete.py.njk", context: { row: view.variable, model: view.model.local, pk: view.pk, notFound: routes.notFound(), hooks } },
+      imports: new ImportCollector().addFrom("sqlalchemy", "delete").addFrom(view.model.module, view.model.importName).update(hooks.imports),
     });
     return [routes.add(handler)];
   }

@@ -13,7 +13,7 @@ export class Get {
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read } = resourceFiles(ctx);
-    const shape = read.use(options.representation);
+    const shape = read.of(options);
     const name = `get_${view.name}`;
     const handler = new RouteHandler({
       module: routes,

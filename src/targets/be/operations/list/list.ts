@@ -21,7 +21,7 @@ export class List {
     const handler = new ListHandler({
       routes,
       entry: options,
-      read: read.use(options.representation),
+      read: read.of(options),
       session: sessionParam(view),
       searchBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
     });

@@ -4,11 +4,11 @@
 // tested on their own, and copied into every generated tree as they are.
 
 import { type BuildContext, ImportCollector, StaticFile, operation } from "../../../../codegen/index.js";
-import { type ProjectConfig, authzKeysUsed } from "../../config/schema.js";
+import { type ProjectConfig, authzKeysUsed, hooksUsed } from "../../config/schema.js";
 import { sessionModulePath } from "../../resource.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
 
-/** Runtime helpers copied into every generated tree, under `runtime/` (and `authz` into those that authorize). */
+/** Runtime helpers copied into every generated tree, under `runtime/` (`authz` into those that authorize, `hooks` into those with hooks). */
 const RUNTIME_MODULES = ["actions", "discovery", "errors", "filters", "idempotency", "indexes", "ordering", "pagination", "queue", "responses", "search", "values"] as const;
 
 @operation("scaffold", { scope: "project" })
@@ -36,8 +36,10 @@ export class Scaffold {
         databases: project.databases.map((database) => database.key),
       },
     });
-    // The authorization helpers only where some route is authorized, so other trees stay as they were.
-    const modules = authzKeysUsed(project.apps).size > 0 ? [...RUNTIME_MODULES, "authz"] : RUNTIME_MODULES;
+    // The authorization and hook helpers only where some route uses them, so other trees stay as they were.
+    const modules: string[] = [...RUNTIME_MODULES];
+    if (authzKeysUsed(project.apps).size > 0) modules.push("authz");
+    if (hooksUsed(project.apps)) modules.push("hooks");
     const runtime = modules.map((name) => new StaticFile(runtimeHelperFile(name)));
     return [dbInit, ...sessions, ...runtime];
   }

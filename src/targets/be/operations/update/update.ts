@@ -6,6 +6,7 @@ import { type BuildContext, ImportCollector, operation } from "../../../../codeg
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
 import { updateSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
+import { HookCalls } from "../../modules/hooks.js";
 import { RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { cascaded } from "../../cascade.js";
@@ -17,8 +18,9 @@ export class Update {
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
-    const shape = read.use(options.representation);
+    const shape = read.of(options);
     const body = updateSchema(schemas, view, writeFields(view, options.fields));
+    const hooks = new HookCalls(view, options, { passUser: ctx.config.auth !== undefined });
     const name = `update_${view.name}`;
     const handler = new RouteHandler({
       module: routes,
@@ -37,12 +39,13 @@ export class Update {
       errors: [404, 409],
       body: {
         template: "operations/update/update.py.njk",
-        context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), by_alias: body.aliased },
+        context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), by_alias: body.aliased, hooks },
       },
       imports: new ImportCollector()
         .addFrom(view.model.module, view.model.importName)
         .addFrom(body.module.dotted, body.name)
-        .update(shape.imports),
+        .update(shape.imports)
+        .update(hooks.imports),
     });
     return [routes.add(handler)];
   }

@@ -1,0 +1,36 @@
+// The `pre` and `post` hooks of a create, update or delete entry (docs/hooks.md), as its body
+// template calls them: `before_write(<pre>, values, …)` before the write, `after_commit(<post>,
+// row, …)` after the commit. Every call passes `session=`, and `current_user=` in projects
+// with `auth` (`None` on a public route), so one hook serves routes with and without a user.
+
+import { ImportCollector } from "../../../codegen/index.js";
+import type { ResourceView } from "../resource.js";
+import type { RouteHandler } from "./handler.js";
+
+/** The hooks of one entry, and what calling them imports. */
+export class HookCalls {
+  /** The `pre` hook's dotted path, called as written (its module is imported). */
+  readonly pre: string | undefined;
+  readonly post: string | undefined;
+  readonly imports = new ImportCollector();
+  readonly #passUser: boolean;
+
+  constructor(view: ResourceView, entry: { pre?: string; post?: string }, options: { passUser: boolean }) {
+    this.pre = entry.pre;
+    this.post = entry.post;
+    this.#passUser = options.passUser;
+    for (const [hook, runner] of [
+      [entry.pre, "before_write"],
+      [entry.post, "after_commit"],
+    ] as const) {
+      if (hook === undefined) continue;
+      this.imports.add(hook.slice(0, hook.lastIndexOf("."))).addFrom(`${view.runtimePackage}.hooks`, runner);
+    }
+  }
+
+  /** `, session=session, current_user=…`: the keywords each call ends with, once `auth` has decided whether `handler` has a user. */
+  keywords(handler: RouteHandler): string {
+    if (!this.#passUser) return ", session=session";
+    return `, session=session, current_user=${handler.user === undefined ? "None" : "current_user"}`;
+  }
+}
