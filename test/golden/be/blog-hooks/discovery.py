@@ -12,6 +12,7 @@ from blog.api.db.session import get_sessionmaker
 from blog.api.runtime.discovery import (
     BoolSource,
     Catalog,
+    EnumSource,
     FilterCatalog,
     FilterSpec,
     FreeTextSource,
@@ -26,7 +27,7 @@ from blog.api.runtime.discovery import (
 )
 from blog.api.runtime.responses import error_responses
 from blog.api.runtime.search import FullTextSearch, TrigramSearch
-from blog.models import Article, Author
+from blog.models import Article, ArticleStatus, Author
 
 router = APIRouter(tags=["discovery"])
 
@@ -55,6 +56,7 @@ CATALOG = Catalog(
                 FreeTextSource(Article.title, get_sessionmaker),
             ),
             FilterSpec("published", ("eq",), BoolSource()),
+            FilterSpec("status", ("eq", "neq", "in"), EnumSource(ArticleStatus)),
             FilterSpec(
                 "rating",
                 ("eq", "gte", "lte", "is_null"),
@@ -70,7 +72,9 @@ CATALOG = Catalog(
                 ("eq", "gte", "lte", "is_null"),
                 LiteralSource("date", Article.publish_on, get_sessionmaker),
             ),
-            FilterSpec("author_id", ("eq", "in"), RefSource("author", _AUTHOR_ROWS)),
+            FilterSpec(
+                "author_id", ("eq", "neq", "in"), RefSource("author", _AUTHOR_ROWS)
+            ),
             FilterSpec("id", ("eq", "in"), SelfSource("article", _ARTICLE_ROWS)),
         ),
         search=True,
@@ -98,7 +102,14 @@ class ArticleValues(ValuesOptions):
 
     resource: Literal["article"]
     field: Literal[
-        "author_id", "id", "publish_on", "published", "rating", "title", "word_count"
+        "author_id",
+        "id",
+        "publish_on",
+        "published",
+        "rating",
+        "status",
+        "title",
+        "word_count",
     ]
 
 

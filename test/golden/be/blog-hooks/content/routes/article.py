@@ -82,6 +82,7 @@ async def get_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
 _LIST_FILTERS = {
     "title": Article.title,
     "published": Article.published,
+    "status": Article.status,
     "rating": Article.rating,
     "word_count": Article.word_count,
     "publish_on": Article.publish_on,

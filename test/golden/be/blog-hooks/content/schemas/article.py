@@ -22,7 +22,7 @@ from blog.api.runtime.values import (
     DbText,
     column_rules,
 )
-from blog.models import Article
+from blog.models import Article, ArticleStatus
 from blog.models import Tag as TagModel
 
 
@@ -65,6 +65,7 @@ class ArticleRead(BaseModel):
     title: str
     body: str
     published: bool
+    status: str = Field(description="draft, published or archived")
     published_at: datetime | None
     publish_on: date | None
     word_count: int
@@ -84,6 +85,7 @@ class ArticleSummary(BaseModel):
     id: uuid.UUID
     title: str
     published: bool
+    status: str
     published_at: datetime | None
     rating: float | None
     word_count: int
@@ -99,6 +101,9 @@ class ArticleListQuery(BaseModel):
     title__contains: DbText | None = None
     title__starts_with: DbText | None = None
     published: bool | None = None
+    status: ArticleStatus | None = None
+    status__neq: ArticleStatus | None = None
+    status__in: Annotated[list[ArticleStatus], CommaSeparated] | None = None
     rating: float | None = None
     rating__gte: float | None = None
     rating__lte: float | None = None
@@ -110,6 +115,7 @@ class ArticleListQuery(BaseModel):
     publish_on__lte: DbDate | None = None
     publish_on__is_null: bool | None = None
     author_id: uuid.UUID | None = None
+    author_id__neq: uuid.UUID | None = None
     author_id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
     id: uuid.UUID | None = None
     id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
@@ -169,6 +175,26 @@ class ArticlePublishedFilter(BaseModel):
     value: DbBool
 
 
+class ArticleStatusFilter(BaseModel):
+    """A condition on ``status``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["status"]
+    op: Literal["eq", "neq"]
+    value: ArticleStatus
+
+
+class ArticleStatusInFilter(BaseModel):
+    """A condition on ``status``: one of the values."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["status"]
+    op: Literal["in"]
+    value: list[ArticleStatus] = Field(min_length=1)
+
+
 class ArticleRatingFilter(BaseModel):
     """A condition on ``rating``."""
 
@@ -225,7 +251,7 @@ class ArticleAuthorIdFilter(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     field: Literal["author_id"]
-    op: Literal["eq"]
+    op: Literal["eq", "neq"]
     value: uuid.UUID
 
 
@@ -281,6 +307,8 @@ ArticleFilter = Annotated[
     | Annotated[ArticleAnyOf, Tag("or")]
     | Annotated[ArticleTitleFilter, Tag("title")]
     | Annotated[ArticlePublishedFilter, Tag("published")]
+    | Annotated[ArticleStatusFilter, Tag("status")]
+    | Annotated[ArticleStatusInFilter, Tag("status:in")]
     | Annotated[ArticleRatingFilter, Tag("rating")]
     | Annotated[ArticleRatingNullFilter, Tag("rating:is_null")]
     | Annotated[ArticleWordCountFilter, Tag("word_count")]
