@@ -78,7 +78,7 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     timer,
     lock: { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait },
   };
-  if (flags.watch) return watchForever(options);
+  if (flags.watch) return watchForever({ ...options, timer: undefined }, flags.timings);
   let status: number;
   if (flags.check || flags.dryRun) {
     const result = await generation.planGeneration(options);
@@ -96,30 +96,46 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
   return status;
 }
 
-/** `--watch`: regenerate on every change until interrupted; a failing run is reported and the watch goes on. */
-async function watchForever(options: GenerateOptions): Promise<number> {
+/**
+ * `--watch`: regenerate on every change until SIGINT or SIGTERM; a failing run is reported and
+ * the watch goes on. The first signal stops the run in progress at its next phase boundary (a
+ * write completes and releases the lock) and exits 0; a second one exits at once with 130.
+ */
+async function watchForever(options: GenerateOptions, timings: true | string | undefined): Promise<number> {
+  const stop = new AbortController();
+  const onSignal = (): void => {
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort();
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, onSignal);
   const [{ watchGeneration }, { countActions }] = await Promise.all([import("./codegen/watch.js"), import("./codegen/generate.js")]);
-  const watcher = await watchGeneration(options, {
-    onRun(result, ms) {
-      reportWarnings(result, options.configFile);
-      reportRecovery(result.recovered, result.outDir);
-      reportKept(result);
-      const counts = countActions(result.plan);
-      process.stdout.write(
-        `codegen: ${files(counts.create + counts.overwrite)} written, ${counts.unchanged} unchanged, ${counts.delete} deleted, ` +
-          `in ${result.outDir} (${ms.toFixed(0)} ms); watching for changes\n`,
-      );
+  let first = true;
+  const watcher = await watchGeneration(
+    { ...options, signal: stop.signal },
+    {
+      onRun(result, run) {
+        reportWarnings(result, options.configFile);
+        reportRecovery(result.recovered, result.outDir);
+        reportKept(result);
+        const counts = countActions(result.plan);
+        process.stdout.write(
+          `codegen: ${files(counts.create + counts.overwrite)} written, ${counts.unchanged} unchanged, ${counts.delete} deleted, ` +
+            `in ${result.outDir} (${run.ms.toFixed(0)} ms); watching for changes\n`,
+        );
+        if (timings !== undefined) reportTimings(run.timer, timings === "json", first ? undefined : run.ms);
+        first = false;
+      },
+      async onError(error) {
+        await reportError(error, process.argv.includes("--verbose"));
+        process.stderr.write("codegen: the output was left as it was; watching for changes\n");
+        first = false;
+      },
     },
-    async onError(error) {
-      await reportError(error, process.argv.includes("--verbose"));
-      process.stderr.write("codegen: the output was left as it was; watching for changes\n");
-    },
-  });
-  await new Promise<void>((resolve) => {
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
-  });
+  );
+  if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener("abort", resolve, { once: true }));
   watcher.close();
   await watcher.idle();
+  process.stderr.write("codegen: stopped watching\n");
   return 0;
 }
 
@@ -147,15 +163,21 @@ function reportRecovery(recovered: Recovery | undefined, outDir: string): void {
   process.stderr.write(`codegen: ${done} ${which} in ${outDir} before writing\n`);
 }
 
-/** `--timings`: one line of milliseconds per phase on stderr; `--timings json`: one JSON line with absolute times. */
-function reportTimings(timer: PhaseTimer, json: boolean): void {
-  const startupMs = spanStartMs(timer);
+/**
+ * `--timings`: one line of milliseconds per phase on stderr; `--timings json`: one JSON line
+ * with absolute times. A rerun of `--watch` (`runMs` given) has no start-up: its line ends with
+ * the run's time from the change instead of the process's total.
+ */
+function reportTimings(timer: PhaseTimer, json: boolean, runMs?: number): void {
+  const startupMs = runMs === undefined ? spanStartMs(timer) : undefined;
   if (json) {
-    process.stderr.write(`codegen-timings ${JSON.stringify({ startupMs, spans: timer.spans })}\n`);
+    process.stderr.write(`codegen-timings ${JSON.stringify(runMs === undefined ? { startupMs, spans: timer.spans } : { runMs, spans: timer.spans })}\n`);
     return;
   }
-  const parts = [`start-up ${startupMs.toFixed(0)} ms`, ...[...timer.totals()].map(([phase, ms]) => `${phase} ${ms.toFixed(0)} ms`)];
-  process.stderr.write(`codegen: timings: ${parts.join(", ")}; total ${performance.now().toFixed(0)} ms\n`);
+  const phases = [...timer.totals()].map(([phase, ms]) => `${phase} ${ms.toFixed(0)} ms`);
+  const parts = startupMs === undefined ? phases : [`start-up ${startupMs.toFixed(0)} ms`, ...phases];
+  const total = runMs === undefined ? `total ${performance.now().toFixed(0)} ms` : `run ${runMs.toFixed(0)} ms`;
+  process.stderr.write(`codegen: timings: ${parts.join(", ")}; ${total}\n`);
 }
 
 /** Milliseconds from the process's start to the first timed phase: Node, module loading, target discovery. */
@@ -279,7 +301,12 @@ function buildProgram(): Command {
         .default(60)
         .argParser(parseSeconds),
     )
-    .addOption(new Option("--watch", "stay running: regenerate whenever the config, a file it imports or a template changes").conflicts(["check", "dryRun"]))
+    .addOption(
+      new Option(
+        "--watch",
+        "stay running: regenerate whenever the config, a file it imports or a template changes, writing only changed files (Ctrl-C stops)",
+      ).conflicts(["check", "dryRun"]),
+    )
     .option("--timings [format]", "print how long each phase took on stderr (format json: one line with absolute times)")
     .action(async (flags: GenerateFlags) => {
       exitCode = await runGenerate(flags);

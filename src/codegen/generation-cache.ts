@@ -1,0 +1,113 @@
+// What one process carries from a run of a generation to the next (watch mode): the loaded
+// operation registry, compiled templates, each file's formatted text, and a jsonnet config's
+// evaluation while none of the files it read changed. Every entry is checked against what it
+// was made from (or dropped when that changes), so a reused value is never stale.
+
+import { extname } from "node:path";
+import type nunjucks from "nunjucks";
+
+import { evaluateConfigFile, evaluateJsonnetText, jsonnetLibraryDirs } from "./config.js";
+import { type JsonnetInputs, jsonnetInputs } from "./jsonnet-imports.js";
+import { loadImportFormatters } from "./import-formatters.js";
+import { type OperationRegistry, loadRegistry } from "./registry.js";
+import type { Target } from "./target.js";
+import { createTemplateEnv } from "./templating.js";
+import { GeneratedFile } from "./writer.js";
+
+/**
+ * Reusable results of earlier runs in this process; pass the same one to every run of a watch.
+ * Plugins are loaded once; templates stay compiled until {@link templatesChanged}.
+ * @example const cache = new GenerationCache(); await generate({ ...options, cache });
+ */
+export class GenerationCache {
+  #registries = new Map<string, Promise<OperationRegistry>>();
+  #formatters: Promise<unknown> | undefined;
+  #envs = new Map<string, nunjucks.Environment>();
+  #formatted = new Map<string, { input: string; output: string }>();
+  #config: { file: string; inputs: Map<string, string>; json: string } | undefined;
+  #inputs: JsonnetInputs | undefined;
+
+  /** The registry of `group`, loaded once per working directory. */
+  registry(group: string, cwd: string | undefined): Promise<OperationRegistry> {
+    const key = `${cwd ?? ""}\0${group}`;
+    let registry = this.#registries.get(key);
+    if (!registry) {
+      registry = loadRegistry(group, { cwd });
+      // A failed load (a broken plugin) is tried again next run rather than remembered.
+      registry.catch(() => this.#registries.delete(key));
+      this.#registries.set(key, registry);
+    }
+    return registry;
+  }
+
+  /** Registers the installed import formatters, once. */
+  async importFormatters(cwd: string | undefined): Promise<void> {
+    this.#formatters ??= loadImportFormatters({ cwd });
+    await this.#formatters;
+  }
+
+  /** A template environment over `dirs` that keeps its compiled templates until {@link templatesChanged}. */
+  templateEnv(dirs: readonly string[]): nunjucks.Environment {
+    const key = dirs.join("\0");
+    let env = this.#envs.get(key);
+    if (!env) {
+      env = createTemplateEnv(...dirs);
+      this.#envs.set(key, env);
+    }
+    return env;
+  }
+
+  /** A template file changed (or appeared, or went): the next run compiles templates afresh. */
+  templatesChanged(): void {
+    this.#envs.clear();
+  }
+
+  /**
+   * `files` through the target's formatter, reusing the last run's result for a file whose
+   * rendered text did not change (`Target.formatFile` is a pure function of path and content).
+   */
+  async format(files: readonly GeneratedFile[], format: (path: string, content: string) => Promise<string>): Promise<GeneratedFile[]> {
+    const next = new Map<string, { input: string; output: string }>();
+    const formatted = await Promise.all(
+      files.map(async (file) => {
+        const known = this.#formatted.get(file.path);
+        const output = known?.input === file.content ? known.output : await format(file.path, file.content);
+        next.set(file.path, { input: file.content, output });
+        return output === file.content ? file : new GeneratedFile({ path: file.path, content: output, ifExists: file.ifExists, executable: file.executable });
+      }),
+    );
+    this.#formatted = next;
+    return formatted;
+  }
+
+  /**
+   * The config's data, as `evaluateConfigFile` gives it. A jsonnet config is evaluated again
+   * only when the config or a file it imports changed (compared by content); otherwise the
+   * last evaluation's JSON is parsed again, so no run sees another's objects.
+   */
+  async evaluatedConfig(configFile: string, stdlibTargets: readonly Target[]): Promise<unknown> {
+    if (extname(configFile) !== ".jsonnet") {
+      this.#inputs = undefined;
+      return evaluateConfigFile(configFile, stdlibTargets);
+    }
+    const inputs = jsonnetInputs(configFile, jsonnetLibraryDirs(stdlibTargets));
+    this.#inputs = inputs;
+    const last = this.#config;
+    if (last?.file === configFile && sameContents(last.inputs, inputs.files)) return JSON.parse(last.json);
+    this.#config = undefined;
+    const json = await evaluateJsonnetText(configFile, stdlibTargets);
+    this.#config = { file: configFile, inputs: inputs.files, json };
+    return JSON.parse(json);
+  }
+
+  /** The files the last jsonnet evaluation read and the unresolved imports, or undefined for a JSON config. */
+  get lastConfigInputs(): JsonnetInputs | undefined {
+    return this.#inputs;
+  }
+}
+
+function sameContents(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [file, content] of a) if (b.get(file) !== content) return false;
+  return true;
+}
