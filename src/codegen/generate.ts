@@ -15,7 +15,7 @@ import type { Fragment } from "./fragments.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import { type Recovery, hasJournal, recoverInterruptedRun } from "./journal.js";
 import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
-import { formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
+import { type Manifest, formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
 import { OutputTree } from "./output-tree.js";
 import { loadRegistry } from "./registry.js";
 import { RenderRegistry, type RenderCtx, registry as processRenderers } from "./render.js";
@@ -109,7 +109,8 @@ export async function planGeneration(options: GenerateOptions): Promise<Generate
   const built = await buildGeneration(options);
   return timed(options, "write", async () => {
     await waitForUnlocked(built.outDir, options.lock);
-    return planBuilt(built, options);
+    const { next: _recorded, ...result } = await planBuilt(built, options);
+    return result;
   });
 }
 
@@ -125,16 +126,25 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 /** The writing half of {@link generate}, for a generation already built (watch mode rebuilds, then calls this). */
 export async function writeBuilt(
   built: BuiltGeneration,
-  options: Pick<GenerateOptions, "force" | "forcePaths" | "timer" | "lock" | "signal">,
+  options: Pick<GenerateOptions, "force" | "forcePaths" | "timer" | "lock" | "signal" | "cache">,
 ): Promise<GenerateResult & { written: number; recovered: Recovery | undefined }> {
   return timed(options, "write", () =>
     withOutputLock(
       built.outDir,
       async () => {
+        const memory = options.cache?.outputMemory(built.outDir);
         const recovered = recoverInterruptedRun(built.outDir);
-        const result = await planBuilt(built, options);
-        const written = await applyPlan(result.plan, { manifest: result.manifest });
-        return { ...result, written, recovered };
+        if (recovered) memory?.forget();
+        try {
+          const { next, ...result } = await planBuilt(built, options);
+          const written = await applyPlan(result.plan, { manifest: result.manifest });
+          memory?.rememberApplied(result.plan);
+          if (result.manifest) memory?.rememberManifest(result.manifest.content, next);
+          return { ...result, written, recovered };
+        } catch (error) {
+          memory?.forget();
+          throw error;
+        }
       },
       options.lock,
     ),
@@ -167,18 +177,22 @@ function withConfigFiles<C>(target: Target<C>, config: C, configFile: string): C
   return read.config;
 }
 
-/** Plans a built generation against the output directory as it is now. */
-async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, "force" | "forcePaths">): Promise<GenerateResult> {
+/** Plans a built generation against the output directory as it is now; `next` is the manifest's new content, parsed. */
+async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, "force" | "forcePaths" | "cache">): Promise<GenerateResult & { next: Manifest }> {
   const { outDir, files, target } = built;
+  // Watch mode: what this process last wrote there spares reading unchanged files and re-hashing them.
+  const memory = options.cache?.outputMemory(outDir);
   try {
     const tree = new OutputTree(outDir);
     const writes = planWritesIn(tree, files, {
       force: options.force,
       forcePaths: options.forcePaths,
       aggregates: target.aggregates?.bind(target),
+      knownToHold: memory && ((file, content) => memory.holds(file, content)),
     });
-    const stored = await readManifest(outDir);
-    const { next, stale } = updateManifest(stored.recorded, target.name, writes);
+    const stored = await readManifest(outDir, memory && ((text) => memory.parsedManifest(text)));
+    if (stored.text !== undefined) memory?.rememberManifest(stored.text, stored.recorded);
+    const { next, stale } = updateManifest(stored.recorded, target.name, writes, memory && ((path, content) => memory.sha256(path, content)));
     const { deletions, kept } = planDeletionsIn(tree, stale);
     const temps = planTempRemovals(tree, writes);
     const plan: PlannedChange[] = [...writes, ...deletions, ...temps].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -186,7 +200,7 @@ async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, 
     // Rewritten only when it changes; not created at all while there is nothing to record.
     const needed = stored.text === undefined ? !isEmptyManifest(next) : stored.text !== content;
     const manifest = needed ? { absolutePath: manifestPath(outDir), content } : undefined;
-    return { outDir, files, plan, kept, manifest, interrupted: hasJournal(outDir), warnings: built.warnings };
+    return { outDir, files, plan, kept, manifest, interrupted: hasJournal(outDir), warnings: built.warnings, next };
   } catch (error) {
     // Only a problem with generated paths is the config's doing; name it and where it came from.
     if (error instanceof GenerationError && error.outputPaths.length > 0) {

@@ -1,6 +1,6 @@
 // What one process carries from a run of a generation to the next (watch mode): the loaded
-// operation registry, compiled templates, each file's formatted text, and a jsonnet config's
-// evaluation while none of the files it read changed. Every entry is checked against what it
+// operation registry, compiled templates, each file's formatted text, a jsonnet config's
+// evaluation while none of the files it read changed, and what the output directory holds. Every entry is checked against what it
 // was made from (or dropped when that changes), so a reused value is never stale.
 
 import { extname } from "node:path";
@@ -9,6 +9,7 @@ import type nunjucks from "nunjucks";
 import { evaluateConfigFile, evaluateJsonnetText, jsonnetLibraryDirs } from "./config.js";
 import { type JsonnetInputs, jsonnetInputs } from "./jsonnet-imports.js";
 import { loadImportFormatters } from "./import-formatters.js";
+import { OutputMemory } from "./output-memory.js";
 import { type OperationRegistry, loadRegistry } from "./registry.js";
 import type { Target } from "./target.js";
 import { createTemplateEnv } from "./templating.js";
@@ -26,6 +27,17 @@ export class GenerationCache {
   #formatted = new Map<string, { input: string; output: string }>();
   #config: { file: string; inputs: Map<string, string>; json: string } | undefined;
   #inputs: JsonnetInputs | undefined;
+  #outputs = new Map<string, OutputMemory>();
+
+  /** What earlier runs wrote to (or found in) the output directory `outDir` (absolute). */
+  outputMemory(outDir: string): OutputMemory {
+    let memory = this.#outputs.get(outDir);
+    if (!memory) {
+      memory = new OutputMemory();
+      this.#outputs.set(outDir, memory);
+    }
+    return memory;
+  }
 
   /** The registry of `group`, loaded once per working directory. */
   registry(group: string, cwd: string | undefined): Promise<OperationRegistry> {
