@@ -10,7 +10,7 @@
  * json), `--no-build` (time dist/ as it is).
  */
 import { type ChildProcessByStdio, spawn } from "node:child_process";
-import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
@@ -46,6 +46,11 @@ class Watch {
   #take(append: () => void): void {
     append();
     this.#wake?.();
+  }
+
+  /** Output not consumed yet, if any. */
+  pending(): string {
+    return (this.#stdout + this.#stderr).trim();
   }
 
   /** The next match of `pattern` in stdout or stderr (consumed), and when it was read. */
@@ -123,8 +128,11 @@ async function main(): Promise<void> {
     for (let run = 1; run <= runs; run++) {
       const index = Math.floor(size / 2) + 7;
       const before = await mtimes(out);
-      await new Promise((resolve) => setTimeout(resolve, 50)); // a later mtime than before, and a quiet watch
-      await writeFile(configFile, editedConfig(size, index, 20 + run, format));
+      await new Promise((resolve) => setTimeout(resolve, 300)); // a later mtime than before, and a quiet watch
+      if (watch.pending()) throw new Error(`an extra run before edit ${run}: ${watch.pending()}`);
+      // Saved whole (temp file renamed over the config): one event, as most editors do.
+      await writeFile(`${configFile}.tmp`, editedConfig(size, index, 20 + run, format));
+      await rename(`${configFile}.tmp`, configFile);
       const written = performance.now();
       const summary = await watch.next("stdout", SUMMARY);
       const timings = JSON.parse((await watch.next("stderr", TIMINGS)).match[1]!) as { runMs: number; spans: Span[] };

@@ -9,6 +9,7 @@ import { readFile, readdir, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
+import { runCodegen } from "./helpers/codegen-cli.js";
 import { treeHashes } from "./helpers/trees.js";
 import { makeTempDir, removeTempDirs, repoRoot, tsxLoader } from "./helpers/user-project.js";
 
@@ -101,6 +102,14 @@ before(async () => {
 after(removeTempDirs);
 
 describe("codegen generate --watch", () => {
+  it("is a usage error with --check or --dry-run", async () => {
+    for (const flag of ["--check", "--dry-run"]) {
+      const run = await runCodegen(work, ["generate", "-t", "be", "-c", "missing.jsonnet", "--watch", flag]);
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, /cannot be used with option/);
+    }
+  });
+
   it("regenerates what changed, survives a config error, and stops cleanly on SIGTERM", async (t) => {
     const configFile = path.join(work, "config.jsonnet");
     const resourcesFile = path.join(work, "resources.libsonnet");

@@ -85,7 +85,9 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
       const result = await writeBuilt(built, runOptions);
       handlers.onRun(result, { ms: performance.now() - started, timer });
     } catch (error) {
-      if (!abort.signal.aborted) handlers.onError(error, { ms: performance.now() - started, timer });
+      // A run that failed while a newer change came in may have read a half-saved file: the next run tells.
+      const superseded = again || firstChange !== undefined;
+      if (!abort.signal.aborted && !superseded) handlers.onError(error, { ms: performance.now() - started, timer });
     }
     if (closed) return;
     const read = cache.lastConfigInputs;
