@@ -267,8 +267,8 @@ async function buildOutput(
   const rendered = await timed(options, "render", () => renderStore(target, config, store, env, options.configFile, overrides));
   const userTemplatesDir = overrides?.dir;
   if (!target.formatFile) return { ...rendered, userTemplatesDir };
-  const format = target.formatFile.bind(target);
-  const formatted = await timed(options, "format", () => (cache ? cache.format(rendered.files, format) : formatFiles(rendered.files, format)));
+  const format = cache ? cache.formatter(target.formatFile.bind(target)) : target.formatFile.bind(target);
+  const formatted = await timed(options, "format", () => formatFiles(rendered.files, format));
   return { files: formatted, originsOf: rendered.originsOf, userTemplatesDir };
 }
 

@@ -13,7 +13,6 @@ import { OutputMemory } from "./output-memory.js";
 import { type OperationRegistry, loadRegistry } from "./registry.js";
 import type { Target } from "./target.js";
 import { createTemplateEnv } from "./templating.js";
-import { GeneratedFile } from "./writer.js";
 
 /**
  * Reusable results of earlier runs in this process; pass the same one to every run of a watch.
@@ -75,21 +74,17 @@ export class GenerationCache {
   }
 
   /**
-   * `files` through the target's formatter, reusing the last run's result for a file whose
-   * rendered text did not change (`Target.formatFile` is a pure function of path and content).
+   * The target's formatter, remembering its last result per path: a file whose assembled text
+   * did not change is not formatted again (`Target.formatFile` is a pure function of path and content).
    */
-  async format(files: readonly GeneratedFile[], format: (path: string, content: string) => Promise<string>): Promise<GeneratedFile[]> {
-    const next = new Map<string, { input: string; output: string }>();
-    const formatted = await Promise.all(
-      files.map(async (file) => {
-        const known = this.#formatted.get(file.path);
-        const output = known?.input === file.content ? known.output : await format(file.path, file.content);
-        next.set(file.path, { input: file.content, output });
-        return output === file.content ? file : new GeneratedFile({ path: file.path, content: output, ifExists: file.ifExists, executable: file.executable });
-      }),
-    );
-    this.#formatted = next;
-    return formatted;
+  formatter(format: (path: string, content: string) => Promise<string>): (path: string, content: string) => Promise<string> {
+    return async (path, content) => {
+      const known = this.#formatted.get(path);
+      if (known?.input === content) return known.output;
+      const output = await format(path, content);
+      this.#formatted.set(path, { input: content, output });
+      return output;
+    };
   }
 
   /**
