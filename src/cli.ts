@@ -5,16 +5,13 @@
 
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import type { GenerateOptions, GenerateResult } from "./codegen/generate.js";
-import type { Recovery } from "./codegen/journal.js";
-import type { LockHolder } from "./codegen/lock.js";
+import type { GenerateOptions } from "./codegen/generate.js";
 import type { Target } from "./codegen/target.js";
-import type { PhaseTimer } from "./codegen/timings.js";
+import { EXIT_ERROR, announceWait, check, dryRun, reportError, reportKept, reportRecovery, reportTimings, reportWarnings, write } from "./cli-report.js";
 
 /** Usage mistakes (unknown target, missing --target): exit status 2 like commander's own. */
 class UsageError extends Error {}
 
-const EXIT_ERROR = 1;
 const EXIT_USAGE = 2;
 
 function packageVersion(): string {
@@ -78,7 +75,7 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     timer,
     lock: { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait },
   };
-  if (flags.watch) return watchForever(options);
+  if (flags.watch) return (await import("./cli-watch.js")).watchForever({ ...options, timer: undefined }, flags.timings);
   let status: number;
   if (flags.check || flags.dryRun) {
     const result = await generation.planGeneration(options);
@@ -94,119 +91,6 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
   }
   if (timer) reportTimings(timer, flags.timings === "json");
   return status;
-}
-
-/** `--watch`: regenerate on every change until interrupted; a failing run is reported and the watch goes on. */
-async function watchForever(options: GenerateOptions): Promise<number> {
-  const [{ watchGeneration }, { countActions }] = await Promise.all([import("./codegen/watch.js"), import("./codegen/generate.js")]);
-  const watcher = await watchGeneration(options, {
-    onRun(result, ms) {
-      reportWarnings(result, options.configFile);
-      reportRecovery(result.recovered, result.outDir);
-      reportKept(result);
-      const counts = countActions(result.plan);
-      process.stdout.write(
-        `codegen: ${files(counts.create + counts.overwrite)} written, ${counts.unchanged} unchanged, ${counts.delete} deleted, ` +
-          `in ${result.outDir} (${ms.toFixed(0)} ms); watching for changes\n`,
-      );
-    },
-    async onError(error) {
-      await reportError(error, process.argv.includes("--verbose"));
-      process.stderr.write("codegen: the output was left as it was; watching for changes\n");
-    },
-  });
-  await new Promise<void>((resolve) => {
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
-  });
-  watcher.close();
-  await watcher.idle();
-  return 0;
-}
-
-/** Config keys accepted but without effect: one line each, naming the file and the config path. */
-function reportWarnings(result: GenerateResult, configFile: string): void {
-  for (const warning of result.warnings) {
-    process.stderr.write(`codegen: warning: ${configFile}: ${warning.path || "(root)"}: ${warning.message}\n`);
-  }
-}
-
-function reportKept(result: GenerateResult): void {
-  for (const kept of result.kept) {
-    process.stderr.write(`codegen: warning: kept ${kept.path}: no longer generated, but ${kept.reason}; delete it yourself if unneeded\n`);
-  }
-}
-
-function announceWait(holder: LockHolder): void {
-  process.stderr.write(`codegen: waiting for the codegen run of pid ${holder.pid} (since ${holder.since}) to finish writing there\n`);
-}
-
-function reportRecovery(recovered: Recovery | undefined, outDir: string): void {
-  if (!recovered) return;
-  const which = recovered.pid === undefined ? "an interrupted run" : `the run of pid ${recovered.pid} interrupted since ${recovered.started}`;
-  const done = recovered.outcome === "completed" ? "completed" : "rolled back";
-  process.stderr.write(`codegen: ${done} ${which} in ${outDir} before writing\n`);
-}
-
-/** `--timings`: one line of milliseconds per phase on stderr; `--timings json`: one JSON line with absolute times. */
-function reportTimings(timer: PhaseTimer, json: boolean): void {
-  const startupMs = spanStartMs(timer);
-  if (json) {
-    process.stderr.write(`codegen-timings ${JSON.stringify({ startupMs, spans: timer.spans })}\n`);
-    return;
-  }
-  const parts = [`start-up ${startupMs.toFixed(0)} ms`, ...[...timer.totals()].map(([phase, ms]) => `${phase} ${ms.toFixed(0)} ms`)];
-  process.stderr.write(`codegen: timings: ${parts.join(", ")}; total ${performance.now().toFixed(0)} ms\n`);
-}
-
-/** Milliseconds from the process's start to the first timed phase: Node, module loading, target discovery. */
-function spanStartMs(timer: PhaseTimer): number {
-  const first = timer.spans[0];
-  if (!first) return performance.now();
-  const nowUs = Number(process.hrtime.bigint() / 1000n);
-  return performance.now() - (nowUs - first.startUs) / 1000;
-}
-
-const files = (count: number) => `${count} ${count === 1 ? "file" : "files"}`;
-
-/** `--check`: the entries that would change the tree, one `<action> <path>` per line; exit 1 if any. */
-function check(result: GenerateResult, driftOf: typeof import("./codegen/generate.js").driftOf): number {
-  const drift = driftOf(result.plan);
-  if (result.interrupted) {
-    process.stdout.write(drift.map((entry) => `${entry.action} ${entry.path}\n`).join(""));
-    process.stderr.write(`codegen: an interrupted run left ${result.outDir} half-written; run codegen generate without --check to complete it\n`);
-    return EXIT_ERROR;
-  }
-  if (drift.length === 0) {
-    process.stdout.write(`codegen: up to date, ${files(result.plan.length)} checked, in ${result.outDir}\n`);
-    return 0;
-  }
-  process.stdout.write(drift.map((entry) => `${entry.action} ${entry.path}\n`).join(""));
-  process.stderr.write(`codegen: ${files(drift.length)} out of date in ${result.outDir}; run codegen generate without --check\n`);
-  return EXIT_ERROR;
-}
-
-/** `--dry-run`: every entry of the plan, then the summary saying nothing was written. */
-function dryRun(result: GenerateResult, countActions: typeof import("./codegen/generate.js").countActions): number {
-  const counts = countActions(result.plan);
-  if (result.interrupted) {
-    process.stderr.write(`codegen: an interrupted run left ${result.outDir} half-written; a real run completes it first\n`);
-  }
-  process.stdout.write(result.plan.map((entry) => `${entry.action} ${entry.path}\n`).join(""));
-  process.stdout.write(
-    `codegen: dry run, nothing written: ${files(counts.create + counts.overwrite)} to write, ${counts.unchanged} unchanged, ` +
-      `${counts.skip} skipped, ${counts.delete} to delete, in ${result.outDir}\n`,
-  );
-  return 0;
-}
-
-/** The plain run, already written: one summary line. */
-function write(result: GenerateResult, countActions: typeof import("./codegen/generate.js").countActions): number {
-  const counts = countActions(result.plan);
-  process.stdout.write(
-    `codegen: ${files(counts.create + counts.overwrite)} written, ${counts.unchanged} unchanged, ` +
-      `${counts.skip} skipped, ${counts.delete} deleted, in ${result.outDir}\n`,
-  );
-  return 0;
 }
 
 /** `schema`: the JSON Schema of a target's config (or its Markdown reference) on stdout. */
@@ -279,7 +163,12 @@ function buildProgram(): Command {
         .default(60)
         .argParser(parseSeconds),
     )
-    .addOption(new Option("--watch", "stay running: regenerate whenever the config, a file it imports or a template changes").conflicts(["check", "dryRun"]))
+    .addOption(
+      new Option(
+        "--watch",
+        "stay running: regenerate whenever the config, a file it imports or a template changes, writing only changed files (Ctrl-C stops)",
+      ).conflicts(["check", "dryRun"]),
+    )
     .option("--timings [format]", "print how long each phase took on stderr (format json: one line with absolute times)")
     .action(async (flags: GenerateFlags) => {
       exitCode = await runGenerate(flags);
@@ -304,19 +193,6 @@ function buildProgram(): Command {
       exitCode = await runDevCommand(flags);
     });
   return program;
-}
-
-/** Prints an error: a user's mistake as `<prefix>: <message>`, anything else as an internal error. */
-async function reportError(error: unknown, verbose: boolean): Promise<void> {
-  const { CLIError } = await import("./codegen/errors.js");
-  if (error instanceof CLIError) {
-    process.stderr.write(`${error.prefix}: ${error.message}\n`);
-    if (verbose && error.stack) process.stderr.write(`${error.stack}\n`);
-    return;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`Error: internal error in codegen: ${message}\n`);
-  process.stderr.write(verbose && error instanceof Error ? `${error.stack}\n` : "(run with --verbose for the stack trace)\n");
 }
 
 /** Set by a command that ends with a status other than 0 without an error (`generate --check`). */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cp, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
@@ -188,7 +188,8 @@ describe("codegen generate with a single installed target", () => {
     const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8"));
     pkg.codegen = { "codegen.import_formatters": pkg.codegen["codegen.import_formatters"] };
     await writeFile(path.join(engine, "package.json"), JSON.stringify(pkg, null, 2));
-    for (const part of ["cli.ts", "codegen", "formatters"]) {
+    const cliModules = (await readdir(path.join(repoRoot, "src"))).filter((name) => /^cli.*\.ts$/.test(name));
+    for (const part of [...cliModules, "codegen", "formatters"]) {
       await cp(path.join(repoRoot, "src", part), path.join(engine, "src", part), { recursive: true });
     }
     await symlink(path.join(repoRoot, "node_modules"), path.join(engine, "node_modules"), "dir");

@@ -90,18 +90,27 @@ function parseJson(file: string, text: string): unknown {
 }
 
 async function evaluateJsonnet(file: string, stdlibTargets: readonly Target[]): Promise<unknown> {
+  return JSON.parse(await evaluateJsonnetText(file, stdlibTargets));
+}
+
+/** The jsonnet library paths a config may import from, in the order they are added (later ones win). */
+export function jsonnetLibraryDirs(stdlibTargets: readonly Target[]): string[] {
+  return stdlibTargets.flatMap((target) => (target.jsonnetStdlibDir ? [dirname(target.jsonnetStdlibDir)] : []));
+}
+
+/**
+ * A jsonnet config evaluated to JSON text (not parsed: watch mode keeps the text to reuse).
+ * @throws ConfigError naming the file, with libjsonnet's message.
+ */
+export async function evaluateJsonnetText(file: string, stdlibTargets: readonly Target[]): Promise<string> {
   await readText(file); // the same clear message as for JSON when the file is missing
   // Loaded lazily: the native module costs start-up time that `--help` should not pay.
   const { Jsonnet } = await import("@hanazuki/node-jsonnet");
   const jsonnet = new Jsonnet();
-  for (const target of stdlibTargets) {
-    if (target.jsonnetStdlibDir) jsonnet.addJpath(dirname(target.jsonnetStdlibDir));
-  }
-  let output: string;
+  for (const dir of jsonnetLibraryDirs(stdlibTargets)) jsonnet.addJpath(dir);
   try {
-    output = await jsonnet.evaluateFile(file);
+    return await jsonnet.evaluateFile(file);
   } catch (error) {
     throw new ConfigError(`jsonnet ${(error as Error).message.trim().replace(/\t/g, "  ")}`, { file });
   }
-  return JSON.parse(output);
 }

@@ -5,15 +5,17 @@
 // writes holding the output directory's lock, after completing an interrupted run.
 
 import { resolve } from "node:path";
+import type nunjucks from "nunjucks";
 import { configWarningsOf, evaluateConfigFile, validateConfig } from "./config.js";
 import { Engine } from "./engine.js";
+import type { GenerationCache } from "./generation-cache.js";
 import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
 import { assemble } from "./assembler.js";
 import type { Fragment } from "./fragments.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import { type Recovery, hasJournal, recoverInterruptedRun } from "./journal.js";
 import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
-import { formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
+import { type Manifest, formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
 import { OutputTree } from "./output-tree.js";
 import { loadRegistry } from "./registry.js";
 import { RenderRegistry, type RenderCtx, registry as processRenderers } from "./render.js";
@@ -53,6 +55,10 @@ export interface GenerateOptions {
   timer?: PhaseTimer;
   /** How long to wait for another run writing to the same directory, and who to tell. */
   lock?: LockOptions;
+  /** Results of earlier runs in this process to reuse (watch mode). @default none: everything is loaded and computed afresh */
+  cache?: GenerationCache;
+  /** Stops the run at the next phase boundary (never inside the write): it rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** What a run produced and decided, before or after writing: the one result every mode reads. */
@@ -103,7 +109,8 @@ export async function planGeneration(options: GenerateOptions): Promise<Generate
   const built = await buildGeneration(options);
   return timed(options, "write", async () => {
     await waitForUnlocked(built.outDir, options.lock);
-    return planBuilt(built, options);
+    const { next: _recorded, ...result } = await planBuilt(built, options);
+    return result;
   });
 }
 
@@ -119,16 +126,25 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 /** The writing half of {@link generate}, for a generation already built (watch mode rebuilds, then calls this). */
 export async function writeBuilt(
   built: BuiltGeneration,
-  options: Pick<GenerateOptions, "force" | "forcePaths" | "timer" | "lock">,
+  options: Pick<GenerateOptions, "force" | "forcePaths" | "timer" | "lock" | "signal" | "cache">,
 ): Promise<GenerateResult & { written: number; recovered: Recovery | undefined }> {
   return timed(options, "write", () =>
     withOutputLock(
       built.outDir,
       async () => {
+        const memory = options.cache?.outputMemory(built.outDir);
         const recovered = recoverInterruptedRun(built.outDir);
-        const result = await planBuilt(built, options);
-        const written = await applyPlan(result.plan, { manifest: result.manifest });
-        return { ...result, written, recovered };
+        if (recovered) memory?.forget();
+        try {
+          const { next, ...result } = await planBuilt(built, options);
+          const written = await applyPlan(result.plan, { manifest: result.manifest });
+          memory?.rememberApplied(result.plan);
+          if (result.manifest) memory?.rememberManifest(result.manifest.content, next);
+          return { ...result, written, recovered };
+        } catch (error) {
+          memory?.forget();
+          throw error;
+        }
       },
       options.lock,
     ),
@@ -142,10 +158,13 @@ export async function writeBuilt(
 export async function buildGeneration(options: GenerateOptions): Promise<BuiltGeneration> {
   const { target, configFile } = options;
   if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
-  const raw = await timed(options, "load config", () => evaluateConfigFile(configFile, options.stdlibTargets ?? [target]));
+  const stdlibTargets = options.stdlibTargets ?? [target];
+  const raw = await timed(options, "load config", () =>
+    options.cache ? options.cache.evaluatedConfig(configFile, stdlibTargets) : evaluateConfigFile(configFile, stdlibTargets),
+  );
   const config = await timed(options, "validate", () => withConfigFiles(target, validateConfig(raw, target, configFile), configFile));
   const warnings = configWarningsOf(raw, target);
-  const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, { configFile, cwd: options.cwd, timer: options.timer });
+  const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, options);
   const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
   return { target, configFile, outDir, files, originsOf, userTemplatesDir, warnings };
 }
@@ -158,18 +177,22 @@ function withConfigFiles<C>(target: Target<C>, config: C, configFile: string): C
   return read.config;
 }
 
-/** Plans a built generation against the output directory as it is now. */
-async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, "force" | "forcePaths">): Promise<GenerateResult> {
+/** Plans a built generation against the output directory as it is now; `next` is the manifest's new content, parsed. */
+async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, "force" | "forcePaths" | "cache">): Promise<GenerateResult & { next: Manifest }> {
   const { outDir, files, target } = built;
+  // Watch mode: what this process last wrote there spares reading unchanged files and re-hashing them.
+  const memory = options.cache?.outputMemory(outDir);
   try {
     const tree = new OutputTree(outDir);
     const writes = planWritesIn(tree, files, {
       force: options.force,
       forcePaths: options.forcePaths,
       aggregates: target.aggregates?.bind(target),
+      knownToHold: memory && ((file, content) => memory.holds(file, content)),
     });
-    const stored = await readManifest(outDir);
-    const { next, stale } = updateManifest(stored.recorded, target.name, writes);
+    const stored = await readManifest(outDir, memory && ((text) => memory.parsedManifest(text)));
+    if (stored.text !== undefined) memory?.rememberManifest(stored.text, stored.recorded);
+    const { next, stale } = updateManifest(stored.recorded, target.name, writes, memory && ((path, content) => memory.sha256(path, content)));
     const { deletions, kept } = planDeletionsIn(tree, stale);
     const temps = planTempRemovals(tree, writes);
     const plan: PlannedChange[] = [...writes, ...deletions, ...temps].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -177,7 +200,7 @@ async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, 
     // Rewritten only when it changes; not created at all while there is nothing to record.
     const needed = stored.text === undefined ? !isEmptyManifest(next) : stored.text !== content;
     const manifest = needed ? { absolutePath: manifestPath(outDir), content } : undefined;
-    return { outDir, files, plan, kept, manifest, interrupted: hasJournal(outDir), warnings: built.warnings };
+    return { outDir, files, plan, kept, manifest, interrupted: hasJournal(outDir), warnings: built.warnings, next };
   } catch (error) {
     // Only a problem with generated paths is the config's doing; name it and where it came from.
     if (error instanceof GenerationError && error.outputPaths.length > 0) {
@@ -187,7 +210,9 @@ async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, 
   }
 }
 
-function timed<T>(options: { timer?: PhaseTimer }, phase: Parameters<PhaseTimer["time"]>[0], fn: () => Promise<T> | T): Promise<T> {
+/** Runs one phase, timed when the run has a timer; an aborted run stops before the phase starts. */
+function timed<T>(options: { timer?: PhaseTimer; signal?: AbortSignal }, phase: Parameters<PhaseTimer["time"]>[0], fn: () => Promise<T> | T): Promise<T> {
+  options.signal?.throwIfAborted();
   return options.timer ? options.timer.time(phase, fn) : Promise.resolve().then(fn);
 }
 
@@ -221,11 +246,12 @@ interface BuiltOutput {
 async function buildOutput(
   target: Target,
   config: unknown,
-  options: { configFile?: string; cwd?: string; timer?: PhaseTimer },
+  options: { configFile?: string; cwd?: string; timer?: PhaseTimer; cache?: GenerationCache; signal?: AbortSignal },
 ): Promise<BuiltOutput> {
+  const { cache } = options;
   const store = await timed(options, "build", async () => {
-    await loadImportFormatters({ cwd: options.cwd });
-    const registry = await loadRegistry(target.operationsEntryPoint, { cwd: options.cwd });
+    await (cache ? cache.importFormatters(options.cwd) : loadImportFormatters({ cwd: options.cwd }));
+    const registry = await (cache ? cache.registry(target.operationsEntryPoint, options.cwd) : loadRegistry(target.operationsEntryPoint, { cwd: options.cwd }));
     try {
       return new Engine(registry, { packagePrefix: packagePrefixOf(target, config), scopes: discoverScopes(target.schema) }).build(config);
     } catch (error) {
@@ -236,29 +262,38 @@ async function buildOutput(
   });
   const overrides = options.configFile === undefined ? undefined : userTemplatesOf(config, options.configFile);
   if (overrides) checkOverrides(target, overrides);
-  const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile, overrides));
+  const templateDirs = overrides ? [overrides.dir, target.templateDir] : [target.templateDir];
+  const env = cache ? cache.templateEnv(templateDirs) : createTemplateEnv(...templateDirs);
+  const rendered = await timed(options, "render", () => renderStore(target, config, store, env, options.configFile, overrides));
   const userTemplatesDir = overrides?.dir;
   if (!target.formatFile) return { ...rendered, userTemplatesDir };
-  const format = target.formatFile.bind(target);
-  return { files: await timed(options, "format", () => formatFiles(rendered.files, format)), originsOf: rendered.originsOf, userTemplatesDir };
+  const format = cache ? cache.formatter(target.formatFile.bind(target)) : target.formatFile.bind(target);
+  const formatted = await timed(options, "format", () => formatFiles(rendered.files, format));
+  return { files: formatted, originsOf: rendered.originsOf, userTemplatesDir };
 }
 
 /** Renders every output of the store and assembles the files. */
-function renderStore(target: Target, config: unknown, store: BuildStore, configFile: string | undefined, overrides: UserTemplates | undefined): BuiltOutput {
+function renderStore(
+  target: Target,
+  config: unknown,
+  store: BuildStore,
+  env: nunjucks.Environment,
+  configFile: string | undefined,
+  overrides: UserTemplates | undefined,
+): BuiltOutput {
   try {
-    return renderWith(target, config, store, configFile, overrides?.dir);
+    return renderWith(target, config, store, env, configFile);
   } catch (error) {
     // A failing override is the user's mistake: say which file and line, not where we called it.
     throw (overrides && overrideRenderError(error, overrides)) ?? error;
   }
 }
 
-function renderWith(target: Target, config: unknown, store: BuildStore, configFile: string | undefined, userDir: string | undefined): BuiltOutput {
+function renderWith(target: Target, config: unknown, store: BuildStore, env: nunjucks.Environment, configFile: string | undefined): BuiltOutput {
   const packagePrefix = packagePrefixOf(target, config);
 
   const renderers = new RenderRegistry({ fallback: processRenderers });
   target.registerRenderers?.(renderers);
-  const env = userDir === undefined ? createTemplateEnv(target.templateDir) : createTemplateEnv(userDir, target.templateDir);
   const fragments: Fragment[] = [];
   const origins = new Map<Fragment, string>();
   for (const [instanceId, , outputs] of store.entries()) {

@@ -54,11 +54,12 @@ export interface StoredManifest {
 }
 
 /**
- * The manifest in `outDir`; empty when there is none yet.
+ * The manifest in `outDir`; empty when there is none yet. `parsedBefore` may return what the
+ * same text parsed to earlier (watch mode), sparing the validation.
  * @throws GenerationError naming the file when it cannot be read or is not a valid manifest.
  * @example (await readManifest("blog/api")).recorded.get("be")
  */
-export async function readManifest(outDir: string): Promise<StoredManifest> {
+export async function readManifest(outDir: string, parsedBefore?: (text: string) => Manifest | undefined): Promise<StoredManifest> {
   const file = manifestPath(outDir);
   const corrupt = (problem: string) =>
     new GenerationError(
@@ -74,6 +75,8 @@ export async function readManifest(outDir: string): Promise<StoredManifest> {
     if (code === "EISDIR") throw corrupt("it is a directory, not a file");
     throw error;
   }
+  const known = parsedBefore?.(text);
+  if (known) return { recorded: known, text };
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -130,7 +133,12 @@ export interface ManifestUpdate {
  * user's once written and never are. Other targets' sections are kept as they were.
  * @throws GenerationError when a generated file would be the manifest itself.
  */
-export function updateManifest(previous: Manifest, target: string, writes: readonly PlannedWrite[]): ManifestUpdate {
+export function updateManifest(
+  previous: Manifest,
+  target: string,
+  writes: readonly PlannedWrite[],
+  hash: (path: string, content: string) => string = (_path, content) => sha256(content),
+): ManifestUpdate {
   const clash = writes.find((write) => write.path === MANIFEST_FILE);
   if (clash) {
     throw new GenerationError(`output path "${clash.file.path}" is reserved for codegen's manifest`, { outputPaths: [clash.file.path] });
@@ -142,7 +150,7 @@ export function updateManifest(previous: Manifest, target: string, writes: reado
 
   const recorded = writes
     .filter((write) => write.file.ifExists === "overwrite")
-    .map((write) => ({ path: write.path, sha256: sha256(write.file.content) }));
+    .map((write) => ({ path: write.path, sha256: hash(write.path, write.file.content) }));
   const next = new Map(previous);
   next.set(target, recorded);
   return { next, stale };

@@ -48,6 +48,8 @@ export interface Target<C = any> {
   /**
    * Formats one assembled file (banner included) before it is planned, written or checked,
    * e.g. with the output language's formatter; return `content` for files left as they are.
+   * Must be a pure function of `path` and `content`: watch mode reuses its result for a file
+   * whose assembled text did not change.
    * @default files are written as the templates render them
    */
   formatFile?(path: string, content: string): Promise<string>;

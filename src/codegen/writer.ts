@@ -107,6 +107,11 @@ export interface WriteOptions {
    * target's `aggregates` hook. @default none does
    */
   aggregates?: (path: string) => boolean;
+  /**
+   * Whether the file at an absolute path is known to hold exactly the given content (watch
+   * mode's `OutputMemory.holds`): such a file is `unchanged` without being read. @default every existing file is read
+   */
+  knownToHold?: (absolutePath: string, content: string) => boolean;
 }
 
 /**
@@ -134,13 +139,15 @@ export function planWritesIn(tree: OutputTree, files: Iterable<GeneratedFile>, o
   const entries = validatePaths(files);
   const forced = options.force ? [] : [...(options.forcePaths ?? [])].map(compileForcePattern);
   return entries.map(([file, relative]): PlannedWrite => {
-    const { existing } = tree.file(relative);
+    const absolutePath = path.join(tree.root, relative);
+    const known = options.knownToHold !== undefined && tree.locate(relative).kind === "file" && options.knownToHold(absolutePath, file.content);
+    const existing = known ? undefined : tree.file(relative).existing;
     let action: WriteAction;
-    if (existing === undefined) action = "create";
+    if (!known && existing === undefined) action = "create";
     else if (file.ifExists === "skip" && !options.force && !forced.some((glob) => glob.test(relative))) action = "skip";
-    else if (sameBytes(existing, file.content)) action = "unchanged";
+    else if (known || sameBytes(existing!, file.content)) action = "unchanged";
     else action = "overwrite";
-    const planned: PlannedWrite = { file, path: relative, absolutePath: path.join(tree.root, relative), action };
+    const planned: PlannedWrite = { file, path: relative, absolutePath, action };
     if (options.aggregates?.(relative)) planned.aggregates = true;
     return planned;
   });

@@ -1,0 +1,120 @@
+// What one process carries from a run of a generation to the next (watch mode): the loaded
+// operation registry, compiled templates, each file's formatted text, a jsonnet config's
+// evaluation while none of the files it read changed, and what the output directory holds. Every entry is checked against what it
+// was made from (or dropped when that changes), so a reused value is never stale.
+
+import { extname } from "node:path";
+import type nunjucks from "nunjucks";
+
+import { evaluateConfigFile, evaluateJsonnetText, jsonnetLibraryDirs } from "./config.js";
+import { type JsonnetInputs, jsonnetInputs } from "./jsonnet-imports.js";
+import { loadImportFormatters } from "./import-formatters.js";
+import { OutputMemory } from "./output-memory.js";
+import { type OperationRegistry, loadRegistry } from "./registry.js";
+import type { Target } from "./target.js";
+import { createTemplateEnv } from "./templating.js";
+
+/**
+ * Reusable results of earlier runs in this process; pass the same one to every run of a watch.
+ * Plugins are loaded once; templates stay compiled until {@link templatesChanged}.
+ * @example const cache = new GenerationCache(); await generate({ ...options, cache });
+ */
+export class GenerationCache {
+  #registries = new Map<string, Promise<OperationRegistry>>();
+  #formatters: Promise<unknown> | undefined;
+  #envs = new Map<string, nunjucks.Environment>();
+  #formatted = new Map<string, { input: string; output: string }>();
+  #config: { file: string; inputs: Map<string, string>; json: string } | undefined;
+  #inputs: JsonnetInputs | undefined;
+  #outputs = new Map<string, OutputMemory>();
+
+  /** What earlier runs wrote to (or found in) the output directory `outDir` (absolute). */
+  outputMemory(outDir: string): OutputMemory {
+    let memory = this.#outputs.get(outDir);
+    if (!memory) {
+      memory = new OutputMemory();
+      this.#outputs.set(outDir, memory);
+    }
+    return memory;
+  }
+
+  /** The registry of `group`, loaded once per working directory. */
+  registry(group: string, cwd: string | undefined): Promise<OperationRegistry> {
+    const key = `${cwd ?? ""}\0${group}`;
+    let registry = this.#registries.get(key);
+    if (!registry) {
+      registry = loadRegistry(group, { cwd });
+      // A failed load (a broken plugin) is tried again next run rather than remembered.
+      registry.catch(() => this.#registries.delete(key));
+      this.#registries.set(key, registry);
+    }
+    return registry;
+  }
+
+  /** Registers the installed import formatters, once. */
+  async importFormatters(cwd: string | undefined): Promise<void> {
+    this.#formatters ??= loadImportFormatters({ cwd });
+    await this.#formatters;
+  }
+
+  /** A template environment over `dirs` that keeps its compiled templates until {@link templatesChanged}. */
+  templateEnv(dirs: readonly string[]): nunjucks.Environment {
+    const key = dirs.join("\0");
+    let env = this.#envs.get(key);
+    if (!env) {
+      env = createTemplateEnv(...dirs);
+      this.#envs.set(key, env);
+    }
+    return env;
+  }
+
+  /** A template file changed (or appeared, or went): the next run compiles templates afresh. */
+  templatesChanged(): void {
+    this.#envs.clear();
+  }
+
+  /**
+   * The target's formatter, remembering its last result per path: a file whose assembled text
+   * did not change is not formatted again (`Target.formatFile` is a pure function of path and content).
+   */
+  formatter(format: (path: string, content: string) => Promise<string>): (path: string, content: string) => Promise<string> {
+    return async (path, content) => {
+      const known = this.#formatted.get(path);
+      if (known?.input === content) return known.output;
+      const output = await format(path, content);
+      this.#formatted.set(path, { input: content, output });
+      return output;
+    };
+  }
+
+  /**
+   * The config's data, as `evaluateConfigFile` gives it. A jsonnet config is evaluated again
+   * only when the config or a file it imports changed (compared by content); otherwise the
+   * last evaluation's JSON is parsed again, so no run sees another's objects.
+   */
+  async evaluatedConfig(configFile: string, stdlibTargets: readonly Target[]): Promise<unknown> {
+    if (extname(configFile) !== ".jsonnet") {
+      this.#inputs = undefined;
+      return evaluateConfigFile(configFile, stdlibTargets);
+    }
+    const inputs = jsonnetInputs(configFile, jsonnetLibraryDirs(stdlibTargets));
+    this.#inputs = inputs;
+    const last = this.#config;
+    if (last?.file === configFile && sameContents(last.inputs, inputs.files)) return JSON.parse(last.json);
+    this.#config = undefined;
+    const json = await evaluateJsonnetText(configFile, stdlibTargets);
+    this.#config = { file: configFile, inputs: inputs.files, json };
+    return JSON.parse(json);
+  }
+
+  /** The files the last jsonnet evaluation read and the unresolved imports, or undefined for a JSON config. */
+  get lastConfigInputs(): JsonnetInputs | undefined {
+    return this.#inputs;
+  }
+}
+
+function sameContents(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [file, content] of a) if (b.get(file) !== content) return false;
+  return true;
+}

@@ -1,0 +1,86 @@
+// What a warm process remembers of one output directory between runs (watch mode): the text
+// each file held when it last wrote or read it, with the file's identity on disk (inode, size,
+// modification and change times), each text's sha256, and the manifest as last parsed. A file
+// whose identity is unchanged still holds that text, so planning need not read it again; any
+// write to it (ours, the user's, another run's) changes its change time, and then it is read.
+// As in git's "racy clean" rule, a file modified just before it was remembered is not trusted
+// (a write in the same timestamp tick would keep its identity): it is read next time.
+
+import { lstatSync } from "node:fs";
+
+import type { Manifest } from "./manifest.js";
+import { sha256 } from "./prune.js";
+import type { PlannedChange } from "./writer.js";
+
+/** A file's identity on disk: any write, rename over it or chmod changes it. */
+type Identity = string;
+
+/** How recent a modification must be, when a file is remembered, for it not to be trusted: well above any file system's timestamp tick. */
+const RACY_NS = 100_000_000n;
+
+/** See the module comment. One per output directory; only ever used under its lock. */
+export class OutputMemory {
+  #files = new Map<string, { content: string; identity: Identity }>();
+  #hashes = new Map<string, { content: string; sha256: string }>();
+  #manifest: { text: string; recorded: Manifest } | undefined;
+
+  /** Whether the file at `absolutePath` is known to hold exactly `content` (it is then not read). */
+  holds(absolutePath: string, content: string): boolean {
+    const known = this.#files.get(absolutePath);
+    return known !== undefined && known.content === content && identityOf(absolutePath)?.identity === known.identity;
+  }
+
+  /**
+   * Remembers what the files of a carried-out plan now hold: every written or unchanged file.
+   * Called after the plan was applied, still under the lock; the rest is forgotten.
+   */
+  rememberApplied(plan: readonly PlannedChange[]): void {
+    const next = new Map<string, { content: string; identity: Identity }>();
+    const hashes = new Map<string, { content: string; sha256: string }>();
+    const nowNs = BigInt(Date.now()) * 1_000_000n;
+    for (const entry of plan) {
+      if (entry.action !== "create" && entry.action !== "overwrite" && entry.action !== "unchanged") continue;
+      const hash = this.#hashes.get(entry.path);
+      if (hash) hashes.set(entry.path, hash);
+      const known = this.#files.get(entry.absolutePath);
+      if (entry.action === "unchanged" && known?.content === entry.file.content) {
+        next.set(entry.absolutePath, known);
+        continue;
+      }
+      const found = identityOf(entry.absolutePath);
+      if (found && nowNs - found.mtimeNs > RACY_NS) next.set(entry.absolutePath, { content: entry.file.content, identity: found.identity });
+    }
+    this.#files = next;
+    this.#hashes = hashes;
+  }
+
+  /** Forgets every file (after a failed write, whose outcome on disk is not known here). */
+  forget(): void {
+    this.#files.clear();
+    this.#manifest = undefined;
+  }
+
+  /** The sha256 of `content`, generated at `path`, computed again only when it changed. */
+  sha256(path: string, content: string): string {
+    const known = this.#hashes.get(path);
+    if (known?.content === content) return known.sha256;
+    const hash = sha256(content);
+    this.#hashes.set(path, { content, sha256: hash });
+    return hash;
+  }
+
+  /** The manifest parsed from `text` last time, if the text is the same. */
+  parsedManifest(text: string): Manifest | undefined {
+    return this.#manifest?.text === text ? this.#manifest.recorded : undefined;
+  }
+
+  rememberManifest(text: string, recorded: Manifest): void {
+    this.#manifest = { text, recorded };
+  }
+}
+
+function identityOf(file: string): { identity: Identity; mtimeNs: bigint } | undefined {
+  const info = lstatSync(file, { bigint: true, throwIfNoEntry: false });
+  if (!info?.isFile()) return undefined;
+  return { identity: `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`, mtimeNs: info.mtimeNs };
+}

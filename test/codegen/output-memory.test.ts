@@ -1,0 +1,60 @@
+// Watch mode's memory of the output directory: a file is trusted to hold what was written only
+// while its identity on disk (inode, size, mtime, ctime) is unchanged and was not racy; a user's
+// edit that keeps the size and even the mtime is still seen (ctime), and rewritten.
+import assert from "node:assert/strict";
+import { readFile, readdir, stat, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+
+import { benchConfig } from "../../bench/configs.js";
+import { countActions, generate } from "../../src/codegen/generate.js";
+import { GenerationCache } from "../../src/codegen/generation-cache.js";
+import { discoverTargets, type Target } from "../../src/codegen/target.js";
+import { makeTempDir, removeTempDirs } from "../helpers/user-project.js";
+
+let work: string;
+let be: Target;
+before(async () => {
+  work = await makeTempDir("codegen-output-memory-");
+  be = (await discoverTargets()).find((target) => target.name === "be")!;
+});
+after(removeTempDirs);
+
+/** Sets every file's atime and mtime `seconds` into the past (which changes their ctime). */
+async function age(dir: string, seconds: number): Promise<void> {
+  const then = new Date(Date.now() - seconds * 1000);
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) await utimes(path.join(entry.parentPath, entry.name), then, then);
+  }
+}
+
+describe("OutputMemory through generate", () => {
+  it("trusts an untouched file without reading it, and sees an edit that keeps size and mtime", async () => {
+    const config = path.join(work, "config.json");
+    await writeFile(config, JSON.stringify(benchConfig(2)));
+    const out = path.join(work, "out");
+    const cache = new GenerationCache();
+    const options = { target: be, configFile: config, outDir: out, cache };
+    const memory = cache.outputMemory(out);
+    const schema = path.join(out, "app00", "schemas", "model0001.py");
+
+    await generate(options);
+    const content = await readFile(schema, "utf8");
+    assert.equal(memory.holds(schema, content), false, "a file written just now is racy: not trusted");
+    await age(out, 5);
+    assert.equal(countActions((await generate(options)).plan).overwrite, 0);
+    assert.equal(memory.holds(schema, content), true, "read once, unchanged and old: trusted");
+    assert.equal(memory.holds(schema, `${content} `), false, "only for the content it holds");
+
+    // The user edits the file in place: same size, mtime put back as it was.
+    const edited = content.replace("from", "FROM");
+    assert.equal(edited.length, content.length);
+    const { mtime } = await stat(schema);
+    await writeFile(schema, edited);
+    await utimes(schema, mtime, mtime);
+    assert.equal(memory.holds(schema, content), false, "the change time gives the edit away");
+    const result = await generate(options);
+    assert.deepEqual(result.plan.filter((entry) => entry.action === "overwrite").map((entry) => entry.path), ["app00/schemas/model0001.py"]);
+    assert.equal(await readFile(schema, "utf8"), content);
+  });
+});
