@@ -10,6 +10,7 @@ import { Engine } from "./engine.js";
 import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
 import { assemble } from "./assembler.js";
 import type { Fragment } from "./fragments.js";
+import { formatFiles } from "./format-pool.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import { type Recovery, hasJournal, recoverInterruptedRun } from "./journal.js";
 import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
@@ -238,9 +239,9 @@ async function buildOutput(
   if (overrides) checkOverrides(target, overrides);
   const rendered = await timed(options, "render", () => renderStore(target, config, store, options.configFile, overrides));
   const userTemplatesDir = overrides?.dir;
-  if (!target.formatFile) return { ...rendered, userTemplatesDir };
-  const format = target.formatFile.bind(target);
-  return { files: await timed(options, "format", () => formatFiles(rendered.files, format)), originsOf: rendered.originsOf, userTemplatesDir };
+  const formatter = target.formatter;
+  if (formatter === undefined) return { ...rendered, userTemplatesDir };
+  return { files: await timed(options, "format", () => formatFiles(rendered.files, formatter)), originsOf: rendered.originsOf, userTemplatesDir };
 }
 
 /** Renders every output of the store and assembles the files. */
@@ -287,16 +288,6 @@ function renderWith(target: Target, config: unknown, store: BuildStore, configFi
   } catch (error) {
     throw error instanceof GenerationError && configFile ? error.withContext({ file: configFile }) : error;
   }
-}
-
-/** Each file through the target's formatter; a file it leaves as it is keeps its object. */
-async function formatFiles(files: GeneratedFile[], format: (path: string, content: string) => Promise<string>): Promise<GeneratedFile[]> {
-  return Promise.all(
-    files.map(async (file) => {
-      const content = await format(file.path, file.content);
-      return content === file.content ? file : new GeneratedFile({ path: file.path, content, ifExists: file.ifExists, executable: file.executable });
-    }),
-  );
 }
 
 /** `blog.api` → `blog/api`; an empty prefix → the current directory. */

@@ -1,0 +1,52 @@
+// The format pool as users run it: the built engine (dist/), whose worker threads load
+// compiled modules; under this repository's TypeScript loader the pool stays on one thread.
+import assert from "node:assert/strict";
+import { before, describe, it } from "node:test";
+
+import { ensureBuilt } from "../../bench/dist.js";
+import type { formatFiles as FormatFiles } from "../../src/codegen/format-pool.js";
+import type { GeneratedFile as GeneratedFileClass } from "../../src/codegen/writer.js";
+
+const formatter = new URL("../fixtures/formatters/upper-pages.mjs", import.meta.url).href;
+let formatFiles: typeof FormatFiles;
+let GeneratedFile: typeof GeneratedFileClass;
+
+before(async () => {
+  await ensureBuilt();
+  ({ formatFiles } = await import(new URL("../../dist/codegen/format-pool.js", import.meta.url).href));
+  ({ GeneratedFile } = await import(new URL("../../dist/codegen/writer.js", import.meta.url).href));
+});
+
+/** 300 files of 10 kB: past the size from which the pool uses workers. */
+function largeRun(): GeneratedFileClass[] {
+  return Array.from({ length: 300 }, (_, index) => new GeneratedFile({ path: index % 2 ? `pages/${index}.txt` : `other/${index}.txt`, content: `page ${index} `.repeat(1000) }));
+}
+
+describe("formatFiles", () => {
+  it("gives the same files in the same order with worker threads as on the main thread alone", async () => {
+    const files = largeRun();
+    const alone = await formatFiles(files, formatter, 0);
+    const pooled = await formatFiles(files, formatter, 2);
+    assert.deepEqual(pooled.map((file) => [file.path, file.content]), alone.map((file) => [file.path, file.content]));
+    assert.equal(pooled[1]!.content, files[1]!.content.toUpperCase(), "files under pages/ were formatted");
+    for (let index = 0; index < files.length; index += 2) assert.equal(pooled[index], files[index], "a file left as it is keeps its object");
+  });
+
+  it("formats the last share in a worker thread, and a small run on the main thread", async () => {
+    const thread = new GeneratedFile({ path: "thread.txt", content: "" });
+    const [large] = (await formatFiles([...largeRun(), thread], formatter, 1)).slice(-1);
+    assert.notEqual(large!.content, "0");
+    const [small] = await formatFiles([thread], formatter, 1);
+    assert.equal(small!.content, "0");
+  });
+
+  it("fails with the formatter's message when a file in a worker's share cannot be formatted", async () => {
+    const files = [...largeRun(), new GeneratedFile({ path: "boom.txt", content: "x" })];
+    await assert.rejects(formatFiles(files, formatter, 2), { message: "boom.txt: line 1: cannot lay out this" });
+  });
+
+  it("names a module without a formatFile export", async () => {
+    const module = new URL("../../dist/codegen/writer.js", import.meta.url).href;
+    await assert.rejects(formatFiles([], module, 0), /has no formatFile export/);
+  });
+});
