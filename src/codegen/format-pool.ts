@@ -46,22 +46,54 @@ function formatterOf(module: string): Promise<FormatFile> {
 
 /**
  * Each file through the module's `formatFile`; a file it leaves as it is keeps its object.
+ * A file whose content is what this process formatted at the same path before (a watch
+ * mode's next run, say) takes the earlier answer without formatting it again.
  * @param module an importable URL of the formatter module (a target's `formatter`)
  * @param workers how many worker threads may help @default `defaultWorkers()`
  */
 export async function formatFiles(files: GeneratedFile[], module: string, workers = defaultWorkers()): Promise<GeneratedFile[]> {
   const format = await formatterOf(module);
-  const bytes = files.reduce((sum, file) => sum + file.content.length, 0);
+  const cache = cacheOf(module);
+  const answers = new Map<GeneratedFile, string | null>();
+  const pending = files.filter((file) => {
+    const earlier = cache.get(file.path);
+    if (earlier?.content !== file.content) return true;
+    answers.set(file, earlier.formatted);
+    return false;
+  });
+  const bytes = pending.reduce((sum, file) => sum + file.content.length, 0);
   const parallel = WORKER_SCRIPT !== undefined && !module.endsWith(".ts") && workers >= 1 && bytes >= PARALLEL_BYTES;
-  const shares = parallel ? splitBySize(files, workers + 1, bytes) : [files];
+  const shares = parallel ? splitBySize(pending, workers + 1, bytes) : [pending];
   const [own, ...others] = shares;
-  const contents = await Promise.all([formatHere(own!, format), ...others.map((share) => formatInWorker(share, module))]);
-  const formatted = contents.flat();
-  // Shares are contiguous, so the answers line up with `files`.
-  return files.map((file, index) => {
-    const content = formatted[index];
+  const contents = (await Promise.all([formatHere(own!, format), ...others.map((share) => formatInWorker(share, module))])).flat();
+  // Shares are contiguous, so the answers line up with `pending`.
+  pending.forEach((file, index) => {
+    const formatted = contents[index] ?? null;
+    answers.set(file, formatted);
+    cache.set(file.path, { content: file.content, formatted });
+  });
+  return files.map((file) => {
+    const content = answers.get(file);
     return content === null || content === undefined ? file : new GeneratedFile({ path: file.path, content, ifExists: file.ifExists, executable: file.executable });
   });
+}
+
+/** What a path was formatted to last: `formatted` is null when the formatter left it as it was. */
+interface CachedFormat {
+  content: string;
+  formatted: string | null;
+}
+
+/** Per formatter module, the last answer for each path. */
+const caches = new Map<string, Map<string, CachedFormat>>();
+
+function cacheOf(module: string): Map<string, CachedFormat> {
+  let cache = caches.get(module);
+  if (!cache) {
+    cache = new Map();
+    caches.set(module, cache);
+  }
+  return cache;
 }
 
 /** `CODEGEN_FORMAT_WORKERS` when set (0: the main thread only), else one less than the cores, at most 3. */

@@ -49,7 +49,8 @@ export interface Target<C = any> {
    * An importable URL of a module whose `formatFile(path, content): Promise<string>` export
    * formats one assembled file (banner included) before it is planned, written or checked,
    * e.g. with the output language's formatter, returning `content` for files left as they
-   * are. A module, not a function, so a large run can format in worker threads.
+   * are. A module, not a function, so a large run can format in worker threads. The answer
+   * must depend on the path and content alone: a process reuses it for the same input.
    * @default files are written as the templates render them
    * @example formatter: new URL("./format.js", import.meta.url).href
    */

@@ -17,31 +17,43 @@ before(async () => {
   ({ GeneratedFile } = await import(new URL("../../dist/codegen/writer.js", import.meta.url).href));
 });
 
-/** 300 files of 10 kB: past the size from which the pool uses workers. */
-function largeRun(): GeneratedFileClass[] {
-  return Array.from({ length: 300 }, (_, index) => new GeneratedFile({ path: index % 2 ? `pages/${index}.txt` : `other/${index}.txt`, content: `page ${index} `.repeat(1000) }));
+/** 300 files of 10 kB under `dir`, past the size from which the pool uses workers (paths are the pool's cache keys). */
+function largeRun(dir: string): GeneratedFileClass[] {
+  return Array.from({ length: 300 }, (_, index) => new GeneratedFile({ path: `${dir}/${index % 2 ? "pages" : "other"}/${index}.txt`, content: `page ${index} `.repeat(1000) }));
 }
+
+const contentsOf = (files: GeneratedFileClass[]) => files.map((file) => file.content);
 
 describe("formatFiles", () => {
   it("gives the same files in the same order with worker threads as on the main thread alone", async () => {
-    const files = largeRun();
-    const alone = await formatFiles(files, formatter, 0);
+    const files = largeRun("pooled");
+    const alone = await formatFiles(largeRun("alone"), formatter, 0);
     const pooled = await formatFiles(files, formatter, 2);
-    assert.deepEqual(pooled.map((file) => [file.path, file.content]), alone.map((file) => [file.path, file.content]));
+    assert.deepEqual(contentsOf(pooled), contentsOf(alone));
+    assert.deepEqual(pooled.map((file) => file.path), files.map((file) => file.path));
     assert.equal(pooled[1]!.content, files[1]!.content.toUpperCase(), "files under pages/ were formatted");
     for (let index = 0; index < files.length; index += 2) assert.equal(pooled[index], files[index], "a file left as it is keeps its object");
   });
 
   it("formats the last share in a worker thread, and a small run on the main thread", async () => {
-    const thread = new GeneratedFile({ path: "thread.txt", content: "" });
-    const [large] = (await formatFiles([...largeRun(), thread], formatter, 1)).slice(-1);
+    const thread = (content: string) => new GeneratedFile({ path: "thread.txt", content });
+    const [large] = (await formatFiles([...largeRun("threads"), thread("large")], formatter, 1)).slice(-1);
     assert.notEqual(large!.content, "0");
-    const [small] = await formatFiles([thread], formatter, 1);
+    const [small] = await formatFiles([thread("small")], formatter, 1);
     assert.equal(small!.content, "0");
   });
 
+  it("formats a path again only when its content changed since this process last formatted it", async () => {
+    const counted = (content: string) => new GeneratedFile({ path: "calls.txt", content });
+    const [first] = await formatFiles([counted("a")], formatter, 0);
+    const [same] = await formatFiles([counted("a")], formatter, 0);
+    const [changed] = await formatFiles([counted("b")], formatter, 0);
+    assert.equal(same!.content, first!.content);
+    assert.equal(Number(changed!.content), Number(first!.content) + 1);
+  });
+
   it("fails with the formatter's message when a file in a worker's share cannot be formatted", async () => {
-    const files = [...largeRun(), new GeneratedFile({ path: "boom.txt", content: "x" })];
+    const files = [...largeRun("failing"), new GeneratedFile({ path: "boom.txt", content: "x" })];
     await assert.rejects(formatFiles(files, formatter, 2), { message: "boom.txt: line 1: cannot lay out this" });
   });
 
