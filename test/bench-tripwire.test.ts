@@ -19,9 +19,10 @@ after(removeTempDirs);
 
 describe("generation speed tripwire", () => {
   it(`generates 1,000 resources in a median of at most ${2 * GOAL_SECONDS} s (${RUNS} fresh processes)`, {
-    // The be target's own share (validate, build, render: about 2 s on this machine) is being
-    // rewritten on the lead's branch; remove this once it lands and the tripwire passes.
-    todo: "the be target rewrite must land first: the engine's share alone is within the goal",
+    // Issue 15's goal is not met yet: the be target's validate, build and render take about
+    // 2 s of CPU at 1,000 resources, and laying out their 16 MB of Python about 1 s more.
+    // Remove this once the median passes; until then the run still measures and reports.
+    todo: "issue 15: 1,000 resources take several seconds, not 0.6 s (bench/README.md)",
   }, async () => {
     await ensureBuilt();
     const work = await makeTempDir("codegen-tripwire-");

@@ -12,6 +12,7 @@ import type { GenerationCache } from "./generation-cache.js";
 import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
 import { assemble } from "./assembler.js";
 import type { Fragment } from "./fragments.js";
+import { formatFiles } from "./format-pool.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import { type Recovery, hasJournal, recoverInterruptedRun } from "./journal.js";
 import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
@@ -266,9 +267,9 @@ async function buildOutput(
   const env = cache ? cache.templateEnv(templateDirs) : createTemplateEnv(...templateDirs);
   const rendered = await timed(options, "render", () => renderStore(target, config, store, env, options.configFile, overrides));
   const userTemplatesDir = overrides?.dir;
-  if (!target.formatFile) return { ...rendered, userTemplatesDir };
-  const format = cache ? cache.formatter(target.formatFile.bind(target)) : target.formatFile.bind(target);
-  const formatted = await timed(options, "format", () => formatFiles(rendered.files, format));
+  const formatter = target.formatter;
+  if (formatter === undefined) return { ...rendered, userTemplatesDir };
+  const formatted = await timed(options, "format", () => formatFiles(rendered.files, formatter, { memory: cache?.formatted }));
   return { files: formatted, originsOf: rendered.originsOf, userTemplatesDir };
 }
 
@@ -322,16 +323,6 @@ function renderWith(target: Target, config: unknown, store: BuildStore, env: nun
   } catch (error) {
     throw error instanceof GenerationError && configFile ? error.withContext({ file: configFile }) : error;
   }
-}
-
-/** Each file through the target's formatter; a file it leaves as it is keeps its object. */
-async function formatFiles(files: GeneratedFile[], format: (path: string, content: string) => Promise<string>): Promise<GeneratedFile[]> {
-  return Promise.all(
-    files.map(async (file) => {
-      const content = await format(file.path, file.content);
-      return content === file.content ? file : new GeneratedFile({ path: file.path, content, ifExists: file.ifExists, executable: file.executable });
-    }),
-  );
 }
 
 /** `blog.api` → `blog/api`; an empty prefix → the current directory. */

@@ -8,6 +8,7 @@ import type nunjucks from "nunjucks";
 
 import { evaluateConfigFile, evaluateJsonnetText, jsonnetLibraryDirs } from "./config.js";
 import { type JsonnetInputs, jsonnetInputs } from "./jsonnet-imports.js";
+import type { FormatMemory } from "./format-pool.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import { OutputMemory } from "./output-memory.js";
 import { type OperationRegistry, loadRegistry } from "./registry.js";
@@ -23,7 +24,6 @@ export class GenerationCache {
   #registries = new Map<string, Promise<OperationRegistry>>();
   #formatters: Promise<unknown> | undefined;
   #envs = new Map<string, nunjucks.Environment>();
-  #formatted = new Map<string, { input: string; output: string }>();
   #config: { file: string; inputs: Map<string, string>; json: string } | undefined;
   #inputs: JsonnetInputs | undefined;
   #outputs = new Map<string, OutputMemory>();
@@ -74,18 +74,10 @@ export class GenerationCache {
   }
 
   /**
-   * The target's formatter, remembering its last result per path: a file whose assembled text
-   * did not change is not formatted again (`Target.formatFile` is a pure function of path and content).
+   * The formatter's last answer per path: a file whose assembled text did not change is not
+   * formatted again (`Target.formatter` answers by path and content alone).
    */
-  formatter(format: (path: string, content: string) => Promise<string>): (path: string, content: string) => Promise<string> {
-    return async (path, content) => {
-      const known = this.#formatted.get(path);
-      if (known?.input === content) return known.output;
-      const output = await format(path, content);
-      this.#formatted.set(path, { input: content, output });
-      return output;
-    };
-  }
+  readonly formatted: FormatMemory = new Map();
 
   /**
    * The config's data, as `evaluateConfigFile` gives it. A jsonnet config is evaluated again

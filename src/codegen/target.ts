@@ -46,13 +46,16 @@ export interface Target<C = any> {
    */
   aggregates?(path: string): boolean;
   /**
-   * Formats one assembled file (banner included) before it is planned, written or checked,
-   * e.g. with the output language's formatter; return `content` for files left as they are.
-   * Must be a pure function of `path` and `content`: watch mode reuses its result for a file
-   * whose assembled text did not change.
+   * An importable URL of a module whose `formatFile(path, content): Promise<string>` export
+   * formats one assembled file (banner included) before it is planned, written or checked,
+   * e.g. with the output language's formatter, returning `content` for files left as they
+   * are. A module, not a function, so a large run can format in worker threads. The answer
+   * must depend on the path and content alone: watch mode reuses it for a file whose
+   * assembled text did not change.
    * @default files are written as the templates render them
+   * @example formatter: new URL("./format.js", import.meta.url).href
    */
-  formatFile?(path: string, content: string): Promise<string>;
+  formatter?: string;
   /**
    * Keys of a valid config that the target accepts but that change nothing (a key kept for
    * compatibility with another tool, say), each with its config path and why. Called with

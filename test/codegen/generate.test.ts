@@ -113,9 +113,11 @@ describe("planGeneration", () => {
   });
 });
 
-describe("a target's formatFile", () => {
+describe("a target's formatter", () => {
+  const formatter = new URL("../fixtures/formatters/upper-pages.mjs", import.meta.url).href;
+
   it("prints every assembled file before the plan, so a second run finds them unchanged", async () => {
-    const formatting: Target = { ...toy, formatFile: async (file, content) => (file.startsWith("pages/") ? content.toUpperCase() : content) };
+    const formatting: Target = { ...toy, formatter };
     const opts = await options(TWO_PAGES, { target: formatting });
     const first = await generate(opts);
     assert.equal(first.files.find((file) => file.path === "pages/about.txt")!.content, `${BANNER.toUpperCase()}ABOUT X3\n`);

@@ -164,7 +164,7 @@ function isSingleToken(body: string): boolean {
   }
 }
 
-/** `content` through `formatPython` when `path` is a Python module, any other file as it is: a target's `formatFile`. */
+/** `content` through `formatPython` when `path` is a Python module, any other file as it is: the `formatFile` of a target's formatter module. */
 export async function formatPythonFile(path: string, content: string): Promise<string> {
   return path.endsWith(".py") ? formatPython(content) : content;
 }

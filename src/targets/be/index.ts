@@ -4,13 +4,11 @@
 
 import { fileURLToPath } from "node:url";
 import type { Target } from "../../codegen/index.js";
-import { formatPythonFile } from "../../formatters/python-layout/index.js";
 import { projectJsonSchema } from "./config/json-schema.js";
 import { readTemplateFiles } from "./config/comms.js";
 import { kilnWarnings } from "./config/kiln.js";
 import { ProjectConfig } from "./config/schema.js";
 import { registerRenderers } from "./render.js";
-import { isRuntimeHelper } from "./runtime-source.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -25,9 +23,8 @@ export const target: Target<ProjectConfig> = {
   operationsEntryPoint: "be.operations",
   jsonnetStdlibDir: here("./jsonnet/be"),
   registerRenderers,
-  // Templates write one logical line per line; this lays out the long ones as `ruff format` would.
-  // The runtime helpers are copied as written: kept ruff-formatted in src/targets/be/runtime.
-  formatFile: (path, content) => (isRuntimeHelper(path) ? Promise.resolve(content) : formatPythonFile(path, content)),
+  // Templates write one logical line per line; the formatter lays out the long ones.
+  formatter: new URL("./format.js", import.meta.url).href,
   packagePrefix: (config) => config.package_prefix,
   // Generated modules and the user's own (models, actions) share the top-level package.
   importOptions: (config) => ({ firstParty: firstPartyPackages(config) }),

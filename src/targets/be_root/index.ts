@@ -4,7 +4,6 @@
 
 import { fileURLToPath } from "node:url";
 import type { Target } from "../../codegen/index.js";
-import { formatPythonFile } from "../../formatters/python-layout/index.js";
 import { RootConfig } from "./config.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -19,6 +18,5 @@ export const target: Target<RootConfig> = {
   // The project root is the output directory: `--out` defaults to the current directory,
   // never to the generated API's package (the config's `package_prefix`).
   packagePrefix: () => "",
-  // Generated modules are what `ruff format` makes of them, whatever the names' lengths.
-  formatFile: formatPythonFile,
+  formatter: new URL("./format.js", import.meta.url).href,
 };

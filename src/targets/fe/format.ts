@@ -11,7 +11,7 @@ const PARSERS = new Map([
 ]);
 
 /** `content` as prettier prints it, for the file types above. */
-export async function formatFrontEndFile(path: string, content: string): Promise<string> {
+export async function formatFile(path: string, content: string): Promise<string> {
   const extension = path.slice(path.lastIndexOf("."));
   const parser = PARSERS.get(extension);
   return parser ? format(content, { parser, filepath: path }) : content;

@@ -6,7 +6,6 @@
 import { fileURLToPath } from "node:url";
 import type { Target } from "../../codegen/index.js";
 import { ProjectConfig } from "./config.js";
-import { formatFrontEndFile } from "./format.js";
 import { registerPageRenderers } from "./pages/output.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -21,5 +20,5 @@ export const target: Target<ProjectConfig> = {
   // Files go to the front end's root: `--out` defaults to the current directory.
   packagePrefix: () => "",
   registerRenderers: registerPageRenderers,
-  formatFile: formatFrontEndFile,
+  formatter: new URL("./format.js", import.meta.url).href,
 };

@@ -13,7 +13,7 @@ const PARSERS = new Map([
 ]);
 
 /** `content` as prettier prints it, for the file types above. */
-export async function formatStarterFile(path: string, content: string): Promise<string> {
+export async function formatFile(path: string, content: string): Promise<string> {
   const parser = PARSERS.get(path.slice(path.lastIndexOf(".")));
   // package.json as npm writes it: prettier's "json-stringify" printer is npm's own layout.
   if (path.endsWith("package.json")) return format(content, { parser: "json-stringify" });

@@ -5,7 +5,6 @@
 import { fileURLToPath } from "node:url";
 import type { Target } from "../../codegen/index.js";
 import { RootConfig } from "./config.js";
-import { formatStarterFile } from "./format.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -18,5 +17,5 @@ export const target: Target<RootConfig> = {
   operationsEntryPoint: "fe_root.operations",
   // The project root is the output directory: `--out` defaults to the current directory.
   packagePrefix: () => "",
-  formatFile: formatStarterFile,
+  formatter: new URL("./format.js", import.meta.url).href,
 };

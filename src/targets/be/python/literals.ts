@@ -35,7 +35,9 @@ export function pythonString(text: string): string {
 }
 
 function count(text: string, char: string): number {
-  return text.split(char).length - 1;
+  let found = 0;
+  for (let index = text.indexOf(char); index !== -1; index = text.indexOf(char, index + 1)) found++;
+  return found;
 }
 
 const LINE_LENGTH = 88;

@@ -1,0 +1,11 @@
+// The `be` target's formatter module (its `formatter`): templates write one logical line per
+// line and this lays out the long ones as `ruff format` would. The runtime helpers are copied
+// as written: they are kept ruff-formatted in src/targets/be/runtime.
+
+import { formatPythonFile } from "../../formatters/python-layout/index.js";
+import { isRuntimeHelper } from "./runtime-source.js";
+
+/** A generated file as the user's `ruff format` would leave it. */
+export async function formatFile(path: string, content: string): Promise<string> {
+  return isRuntimeHelper(path) ? content : formatPythonFile(path, content);
+}
