@@ -72,7 +72,9 @@ export async function formatFiles(files: GeneratedFile[], module: string, option
   const parallel = WORKER_SCRIPT !== undefined && !module.endsWith(".ts") && workers >= 1 && bytes >= PARALLEL_BYTES;
   const shares = parallel ? splitBySize(pending, workers + 1, bytes) : [pending];
   const [own, ...others] = shares;
-  const contents = (await Promise.all([formatHere(own!, format), ...others.map((share) => formatInWorker(share, module))])).flat();
+  // Workers first: formatting here is synchronous work that would hold back their start.
+  const inWorkers = others.map((share) => formatInWorker(share, module));
+  const contents = (await Promise.all([formatHere(own!, format), ...inWorkers])).flat();
   // Shares are contiguous, so the answers line up with `pending`.
   pending.forEach((file, index) => {
     const formatted = contents[index] ?? null;
