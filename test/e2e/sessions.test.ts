@@ -233,6 +233,22 @@ describe("sessions: CORS", () => {
   });
 });
 
+describe("sessions: the per-request cost of the deny-list", () => {
+  it("is one statement per authenticated request, and none without a token", async () => {
+    const token = (await login()).reply.body.access_token as string;
+    const created = await bearer(token).post("/authors", author());
+    const article = await bearer(token).post("/articles", { title: "t", body: "b", author_id: created.body.id, published: true });
+    expectStatus(article, 201);
+    // The same public route and row: anonymous, then with a token (the revocation lookup on top).
+    const anonymous = await api.get(`/articles/${article.body.id}`);
+    const signedIn = await bearer(token).get(`/articles/${article.body.id}`);
+    expectStatus(anonymous, 200);
+    expectStatus(signedIn, 200);
+    assert.ok(anonymous.statements > 0);
+    assert.equal(signedIn.statements, anonymous.statements + 1);
+  });
+});
+
 describe("sessions: public routes see the user when a token is present", () => {
   it("a draft is visible to its author on the public get and list, and to nobody else", async () => {
     const email = `writer-${randomUUID()}@example.com`;

@@ -8,12 +8,11 @@ also deletes the rows whose tokens have expired: the table holds at most the tok
 revoked within one token lifetime.
 """
 
-from typing import Any
-
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from .autocommit import autocommit
 from .errors import sqlstate
 
 TABLE = "revoked_tokens"
@@ -53,32 +52,21 @@ async def revoke(engine: AsyncEngine, jti: str, expires_at: int) -> None:
     """List the token *jti*, valid until *expires_at* (seconds since the epoch)."""
     parameters = {"jti": jti, "expires_at": expires_at}
     try:
-        await _autocommit(engine, _REVOKE, parameters)
+        await autocommit(engine, _REVOKE, parameters)
     except DBAPIError as error:
         if sqlstate(error) != _UNDEFINED_TABLE:
             raise
         await install(engine)
-        await _autocommit(engine, _REVOKE, parameters)
+        await autocommit(engine, _REVOKE, parameters)
 
 
 async def is_revoked(engine: AsyncEngine, jti: str) -> bool:
     """Whether the token *jti* has been revoked (one primary-key lookup)."""
     try:
-        rows = await _autocommit(engine, _IS_REVOKED, {"jti": jti})
+        rows = await autocommit(engine, _IS_REVOKED, {"jti": jti})
     except DBAPIError as error:
         # No table yet: no token was ever revoked in this database.
         if sqlstate(error) != _UNDEFINED_TABLE:
             raise
         return False
     return bool(rows[0][0])
-
-
-async def _autocommit(
-    engine: AsyncEngine, statement: str, parameters: dict[str, Any]
-) -> list[Any]:
-    # Its own pooled connection, outside the request's transaction: the lookup runs
-    # before the handler opens one, and a revocation stands whatever the request does.
-    async with engine.connect() as connection:
-        autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
-        result = await autocommit.execute(text(statement), parameters)
-        return list(result.all()) if result.returns_rows else []

@@ -30,7 +30,7 @@ export class AuthScaffold {
     if (authzKeysUsed(ctx.config.apps).has("groups")) outputs.push(groupsModule(auth, ctx.packagePrefix, groupClaim !== undefined));
     if (auth.get_current_user_fn === undefined) {
       if (auth.cookie !== undefined) outputs.push(new StaticFile(runtimeHelperFile("sessions")));
-      if (auth.logout_url !== undefined) outputs.push(new StaticFile(runtimeHelperFile("revocation")));
+      if (auth.logout_url !== undefined) outputs.push(new StaticFile(runtimeHelperFile("revocation")), new StaticFile(runtimeHelperFile("autocommit")));
     }
     return outputs;
   }
