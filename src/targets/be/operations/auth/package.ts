@@ -147,7 +147,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
   });
 
   const exports = ["AuthenticatedUser", "CurrentUser", "create_access_token", "get_current_user", ...(flow.optionalUser ? ["OptionalUser", "get_optional_user"] : [])];
-  const init = initModule({ custom: false, token_url: auth.token_url, secret_env: auth.secret_env }, modules, exports);
+  const init = initModule({ custom: false, token_url: auth.token_url, secret_env: auth.secret_env, cookie: flow.cookie !== undefined, bearer: flow.bearer }, modules, exports);
   return [init, dependencies, router];
 }
 
