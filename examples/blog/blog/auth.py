@@ -3,6 +3,8 @@
 * ``verify_credentials`` (``verify_credentials_fn`` in config/auth.jsonnet) checks a
   username and password for the generated token endpoint and returns the user's subject,
   the ``sub`` claim of the token it issues.
+* ``verify_login`` (config/sessions.jsonnet) checks the same, and returns the user: the
+  token endpoint then also writes the user's ``groups`` into the token's groups claim.
 * ``current_user`` (``get_current_user_fn`` in config/auth_custom.jsonnet) replaces the
   generated JWT flow: it accepts opaque API tokens sent as
   ``Authorization: Bearer <token>``.
@@ -30,6 +32,8 @@ class User:
     subject: str
     """Stable identifier: the ``sub`` claim of the user's tokens."""
     name: str
+    groups: frozenset[str] = frozenset()
+    """The user's roles (config/authz.jsonnet's groups)."""
 
 
 @dataclass(frozen=True)
@@ -39,8 +43,8 @@ class _Login:
     password_hash: bytes
 
 
-_ADA = User("ada", "Ada Lovelace")
-_GRACE = User("grace", "Grace Hopper")
+_ADA = User("ada", "Ada Lovelace", frozenset({"writer"}))
+_GRACE = User("grace", "Grace Hopper", frozenset({"editor"}))
 
 _LOGINS = {
     "ada": _Login(
@@ -73,15 +77,21 @@ def _scrypt(password: str, salt: bytes) -> bytes:
     return hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1, dklen=32)
 
 
-def verify_credentials(username: str, password: str) -> str | None:
-    """The subject of the user *username* when *password* is theirs, else None.
+def verify_login(username: str, password: str) -> User | None:
+    """The user *username* when *password* is theirs, else None.
 
     A plain function: the generated token endpoint runs it in a worker thread, so the
     deliberately slow hash does not block the event loop.
     """
     login = _LOGINS.get(username, _UNKNOWN)
     matches = hmac.compare_digest(_scrypt(password, login.salt), login.password_hash)
-    return login.user.subject if matches and login is not _UNKNOWN else None
+    return login.user if matches and login is not _UNKNOWN else None
+
+
+def verify_credentials(username: str, password: str) -> str | None:
+    """The subject of the user *username* when *password* is theirs, else None."""
+    user = verify_login(username, password)
+    return None if user is None else user.subject
 
 
 _bearer = HTTPBearer(auto_error=False)

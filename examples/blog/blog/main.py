@@ -3,7 +3,8 @@
 Tables are not created on import; run migrations (or ``Base.metadata.create_all``)
 before serving. When the backend is generated with auth (config/auth.jsonnet or
 config/auth_custom.jsonnet), the generated ``blog.api.auth`` package is mounted too: it
-serves the token endpoint and refuses to start without the signing key.
+serves the token endpoint and refuses to start without the signing key. With ``cors``
+(config/sessions.jsonnet), the generated ``add_cors`` installs the CORS middleware.
 """
 
 from importlib import import_module
@@ -22,3 +23,5 @@ register_error_handlers(app)
 # simply write: from blog.api.auth import router as auth_router
 if find_spec("blog.api.auth") is not None:
     app.include_router(import_module("blog.api.auth").router)
+if find_spec("blog.api.cors") is not None:
+    import_module("blog.api.cors").add_cors(app)

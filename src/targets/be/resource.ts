@@ -21,7 +21,7 @@ export const GENERATED_NAMES: ReadonlySet<string> = new Set([
   // the project's own modules: auth, db, runtime
   "AuthenticatedUser", "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
   "DbJson", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion",
-  "FreeTextSource", "FullTextSearch", "IdempotencyDep", "ListSpec", "LiteralSource", "NoRepeats", "OffsetPage", "OrderInfo", "Ordering", "Page",
+  "FreeTextSource", "FullTextSearch", "IdempotencyDep", "ListSpec", "LiteralSource", "NoRepeats", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page",
   "RefSource", "Rows", "SearchText", "SelfSource", "SessionDep", "TrigramSearch", "ValuesOptions", "ValuesPage",
 ]);
 

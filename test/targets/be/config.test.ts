@@ -490,6 +490,7 @@ describe("AuthConfig", () => {
       token_url: "/auth/token",
       exclude_paths: [],
       token_lifetime_seconds: 3600,
+      sources: ["bearer"],
     });
   });
 
@@ -537,7 +538,7 @@ describe("AuthConfig", () => {
       issuer: "blog",
       audience: "web",
     };
-    assert.deepEqual(parse(AuthConfig, full), full);
+    assert.deepEqual(parse(AuthConfig, full), { ...full, sources: ["bearer"] });
   });
 
   test("rejects bad values and unknown keys", () => {
@@ -776,7 +777,7 @@ describe("ProjectConfig", () => {
     const parsed = parse(ProjectConfig, { package_prefix: "backend.api", module: "blog", prefix: "", resources: [article()], auth });
     assert.equal(parsed.package_prefix, "backend.api");
     assert.equal(parsed.apps[0].prefix, "");
-    assert.deepEqual(parsed.auth, { ...auth, algorithm: "HS256", token_url: "/auth/token", exclude_paths: [], token_lifetime_seconds: 3600 });
+    assert.deepEqual(parsed.auth, { ...auth, algorithm: "HS256", token_url: "/auth/token", exclude_paths: [], token_lifetime_seconds: 3600, sources: ["bearer"] });
   });
 
   test("a multi-app project keeps each level's generate_tests as written (the cascade resolves them); its problems are reported under apps", () => {

@@ -192,18 +192,26 @@ describe("kiln's auth keys", () => {
   const auth = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify_credentials" };
   const app = { module: "blog", resources: [{ model: "blog.models.Article", operations: [{ name: "get", fields: [id] }] }] };
 
-  test("sources: ['bearer'] is what codegen does; cookie settings are ignored with a warning", () => {
-    const raw = { ...app, auth: { ...auth, sources: ["bearer"], cookie_secure: false } };
-    parse(raw);
-    assert.deepEqual(kilnWarnings(raw).map((warning) => warning.path), ["auth.cookie_secure"]);
+  test("sources and the cookie keys mean what they mean in kiln, and warn of nothing", () => {
+    const raw = { ...app, auth: { ...auth, sources: ["bearer", "cookie"], cookie_name: "session", cookie_secure: false, cookie_samesite: "lax" } };
+    const config = parse(raw);
+    assert.deepEqual(kilnWarnings(raw), []);
+    assert.deepEqual(config.auth, {
+      ...auth,
+      algorithm: "HS256",
+      token_url: "/auth/token",
+      exclude_paths: [],
+      token_lifetime_seconds: 3600,
+      sources: ["bearer", "cookie"],
+      cookie: { name: "session", secure: false, same_site: "lax" },
+      logout_url: "/auth/logout",
+    });
   });
 
-  test("a cookie transport, kiln's own login types and a session store are refused", () => {
+  test("kiln's own login types and a session store are refused", () => {
     assert.deepEqual(
-      issues({ ...app, auth: { ...auth, sources: ["bearer", "cookie"], validate_fn: "blog.auth.validate", session_store: "blog.auth.store" } }).map(
-        (issue) => issue.split(":")[0],
-      ),
-      ["auth.sources[1]", "auth.validate_fn", "auth.session_store"],
+      issues({ ...app, auth: { ...auth, validate_fn: "blog.auth.validate", session_store: "blog.auth.store" } }).map((issue) => issue.split(":")[0]),
+      ["auth.validate_fn", "auth.session_store"],
     );
   });
 });

@@ -5,8 +5,9 @@
 
 import { z } from "zod";
 import { GroupConfig } from "./authz.js";
-import { KilnSources, kilnKeys } from "./kiln.js";
+import { kilnKeys } from "./kiln.js";
 import { DottedPath, EnvVarName, NonEmptyString, UrlPath } from "./primitives.js";
+import { type SessionCookie, type TokenSource, checkSessions, resolveSessions, sessionKeys } from "./sessions.js";
 
 /** JWT signing algorithms PyJWT supports. HS* sign with a shared secret, the others with a PEM private key. */
 export const JwtAlgorithm = z.enum([
@@ -41,7 +42,10 @@ export const ExcludePath = z
 const JWT_DEFAULTS = { algorithm: "HS256", token_url: "/auth/token", token_lifetime_seconds: 3600 } as const;
 
 /** Keys that configure the generated JWT flow, and mean nothing once `get_current_user_fn` replaces it. */
-const JWT_ONLY_KEYS = ["secret_env", "algorithm", "token_url", "verify_credentials_fn", "token_lifetime_seconds", "issuer", "audience"] as const;
+const JWT_ONLY_KEYS = [
+  "secret_env", "algorithm", "token_url", "verify_credentials_fn", "token_lifetime_seconds", "issuer", "audience",
+  "sources", "cookie_name", "cookie_secure", "cookie_samesite", "logout_url",
+] as const;
 
 const AuthObject = z.strictObject({
   type: z.literal("jwt").meta({ description: "The authentication scheme; `jwt` is the only one (`auth.jwt()` sets it)." }),
@@ -86,7 +90,7 @@ const AuthObject = z.strictObject({
     description: "`aud` claim set on issued tokens and required on received ones; without it, a token carrying any `aud` is refused. Default: none.",
   }),
   groups: GroupConfig.optional(),
-  sources: KilnSources,
+  ...sessionKeys,
   ...kilnKeys("auth"),
 });
 type AuthObject = z.output<typeof AuthObject>;
@@ -104,6 +108,12 @@ export interface JwtAuth {
   audience?: string;
   /** Where users' groups come from; unset: the `groups` claim (`DEFAULT_GROUP_CLAIM`). */
   groups?: GroupConfig;
+  /** Where requests carry the token; `["bearer"]` unless configured. */
+  sources: TokenSource[];
+  /** The session cookie, when `sources` includes `"cookie"`. */
+  cookie?: SessionCookie;
+  /** The logout endpoint's path; tokens then carry a `jti` that the deny-list keys. */
+  logout_url?: string;
   get_current_user_fn?: undefined;
 }
 
@@ -150,6 +160,7 @@ function checkFlow(auth: AuthObject, ctx: z.RefinementCtx): void {
       message: "required unless get_current_user_fn is set: the dotted path of the function that checks credentials",
     });
   }
+  checkSessions(auth, ctx);
 }
 
 /**
@@ -183,6 +194,7 @@ export const AuthConfig = AuthObject.superRefine(checkFlow)
     ...(auth.issuer !== undefined && { issuer: auth.issuer }),
     ...(auth.audience !== undefined && { audience: auth.audience }),
     ...(auth.groups !== undefined && { groups: auth.groups }),
+    ...resolveSessions(auth),
   };
 });
 export type AuthConfig = z.output<typeof AuthConfig>;

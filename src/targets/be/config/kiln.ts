@@ -14,11 +14,7 @@ export type KilnLevel = "auth" | "resource" | "operation" | "paginate";
 
 /** Per level, each key accepted without effect and why it has none. */
 const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
-  auth: {
-    cookie_name: "codegen's tokens travel in the Authorization header only (sources: [\"bearer\"])",
-    cookie_secure: "codegen's tokens travel in the Authorization header only (sources: [\"bearer\"])",
-    cookie_samesite: "codegen's tokens travel in the Authorization header only (sources: [\"bearer\"])",
-  },
+  auth: {},
   resource: {
     trace: "with telemetry set, every handler has its span; there is no per-resource switch",
     include_actions_in_dump: "responses carry no actions list in codegen",
@@ -44,7 +40,9 @@ const REJECTED: Partial<Record<KilnLevel, Readonly<Record<string, string>>>> = {
     credentials_schema: LOGIN,
     session_schema: LOGIN,
     validate_fn: LOGIN,
-    session_store: "not supported: codegen keeps no deny-list of revoked tokens, and ignoring yours would keep revoked sessions valid",
+    session_store:
+      "not supported: codegen revokes tokens through its own deny-list in PostgreSQL (logout_url, docs/auth.md); ignoring your store " +
+      "would keep the sessions it revoked valid",
   },
 };
 
@@ -72,11 +70,6 @@ export const KilnVersion = z.literal("1", { error: 'the only config version is "
   description: 'The config format version, as kiln writes it: `"1"`, the only one. Optional.',
 });
 
-/** kiln's token transports: codegen reads the Authorization header (`bearer`) only. */
-export const KilnSources = z
-  .array(z.literal("bearer", { error: 'codegen reads tokens from the Authorization header only: "bearer"' }))
-  .optional()
-  .meta({ description: 'Token transports, as kiln writes them: `["bearer"]`, the only one (the `Authorization` header). Optional.' });
 
 /** kiln's target framework: FastAPI, the only one codegen generates. */
 export const KilnFramework = z.literal("fastapi", { error: 'codegen generates FastAPI only: "fastapi"' }).optional().meta({

@@ -15,6 +15,7 @@ import { DEFAULT_MAX_BODY_SIZE, MountPrefix, PackagePath, PythonName } from "./p
 import { RateLimitSetting, TrustedProxy } from "./rate-limit.js";
 import { TelemetryConfig } from "./telemetry.js";
 import { CommsConfig } from "./comms.js";
+import { CorsConfig } from "./cors.js";
 import { wasDefaulted } from "./provenance.js";
 import { ResourceConfig } from "./resources.js";
 
@@ -72,6 +73,9 @@ const ProjectObject = z
     user_templates: UserTemplatesConfig.optional(),
     rate_limit: RateLimitSetting.optional(),
     telemetry: TelemetryConfig.optional().meta({ description: "OpenTelemetry (docs/telemetry.md). Default: none, and no telemetry code." }),
+    cors: CorsConfig.optional().meta({
+      description: "Cross-origin requests from browsers (docs/auth.md, CORS). Default: none, and no CORS code.",
+    }),
     comms: CommsConfig.optional().meta({ description: "Outgoing e-mails and webhooks (docs/comms.md). Default: none, and no comms code." }),
     trusted_proxies: z.array(TrustedProxy).default([]).meta({
       description:
@@ -241,6 +245,7 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
     ...(project.rate_limit !== undefined && { rate_limit: project.rate_limit }),
     ...(project.telemetry !== undefined && { telemetry: project.telemetry }),
     ...(project.comms !== undefined && { comms: project.comms }),
+    ...(project.cors !== undefined && { cors: project.cors }),
     trusted_proxies: project.trusted_proxies,
     generate_tests: project.generate_tests,
     require_auth: project.require_auth,

@@ -4,6 +4,8 @@
 
 export { ActionOptions, ActionResponse, ActionTarget, actionSlug } from "./actions.js";
 export { App, AppConfig, ResourceList } from "./apps.js";
+export { CorsConfig, Origin } from "./cors.js";
+export { type SessionCookie, type TokenSource } from "./sessions.js";
 export { AuthConfig, ExcludePath, JwtAlgorithm, excludedBy, isHmac, type CustomAuth, type JwtAuth } from "./auth.js";
 export { DatabaseConfig, defaultUrlEnv } from "./database.js";
 export {

@@ -112,6 +112,7 @@ export class RouteHandler extends Handle {
   readonly maxBodySize: number | undefined;
   readonly #errors = new Set<ErrorStatus>();
   #user: RouteParam | undefined;
+  #optionalUser: RouteParam | undefined;
   #rateLimit: RouteLimiter | undefined;
   #span: HandlerSpan | undefined;
   #authz: HandlerAuthz | undefined;
@@ -202,6 +203,20 @@ export class RouteHandler extends Handle {
   }
 
   /**
+   * Augmentation point of the `authz` operation on a route without a required user: the
+   * handler takes the user when the request carries valid credentials, else `None`.
+   */
+  acceptUser(user: RouteParam): void {
+    if (this.#user !== undefined || this.#optionalUser !== undefined) throw new Error(`bug: ${this.name} already takes a user`);
+    this.#optionalUser = user;
+  }
+
+  /** The optional `current_user` dependency of a public route, once `authz` asked for it. */
+  get optionalUser(): RouteParam | undefined {
+    return this.#optionalUser;
+  }
+
+  /**
    * Augmentation point of the `authz` operation: the group check, guard and row visibility
    * the handler applies; a check or a guard may answer 403.
    */
@@ -244,9 +259,10 @@ export class RouteHandler extends Handle {
     this.#span = span;
   }
 
-  /** Dependencies after the parameters: the session, then the user. */
+  /** Dependencies after the parameters: the session, then the user (required or optional). */
   get dependencies(): RouteParam[] {
-    return this.#user === undefined ? [this.session] : [this.session, this.#user];
+    const user = this.#user ?? this.#optionalUser;
+    return user === undefined ? [this.session] : [this.session, user];
   }
 
   /** `@router.get("/{pk:uuid}", operation_id="getArticle", responses=error_responses(404, 503))`. */

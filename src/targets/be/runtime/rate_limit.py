@@ -22,6 +22,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from .autocommit import autocommit
 from .errors import sqlstate
 from .idempotency import owner_of
 
@@ -206,14 +207,14 @@ class RateLimit:
         engine = self.engine()
         parameters = {"bucket": bucket, "windows": self._windows}
         try:
-            rows = await _autocommit(engine, _HIT, parameters)
+            rows = await autocommit(engine, _HIT, parameters)
         except DBAPIError as error:
             if sqlstate(error) != _UNDEFINED_TABLE:
                 raise
             await install(engine)
-            rows = await _autocommit(engine, _HIT, parameters)
+            rows = await autocommit(engine, _HIT, parameters)
         if next(self._calls) % self._prune_every == 0:
-            await _autocommit(engine, _PRUNE, {})
+            await autocommit(engine, _PRUNE, {})
         return [(int(row[0]), int(row[1]), float(row[2])) for row in rows]
 
 
@@ -225,14 +226,3 @@ async def install(engine: AsyncEngine) -> None:
             text("SELECT pg_advisory_xact_lock(hashtext(:t))"), {"t": TABLE}
         )
         await connection.execute(text(_CREATE))
-
-
-async def _autocommit(
-    engine: AsyncEngine, statement: str, parameters: dict[str, Any]
-) -> list[Any]:
-    # Its own connection, outside the request's transaction (a request that fails still
-    # counts), and without BEGIN/COMMIT: the one statement is atomic by itself.
-    async with engine.connect() as connection:
-        autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
-        result = await autocommit.execute(text(statement), parameters)
-        return list(result.all()) if result.returns_rows else []

@@ -3,13 +3,25 @@
 // Written only when some app, resource or entry sets `groups`.
 
 import { ImportCollector, prefixImport } from "../../../../codegen/index.js";
-import { type AuthConfig, DEFAULT_GROUP_CLAIM } from "../../config/schema.js";
+import { type AuthConfig, DEFAULT_GROUP_CLAIM, type ProjectConfig, authzKeysUsed } from "../../config/schema.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonString } from "../../python/literals.js";
 import { userType } from "./augment.js";
 
+/**
+ * The claim the token endpoint writes a user's groups into (when `verify_credentials`
+ * gives them): the JWT flow's group claim, once the project reads groups from it (some
+ * route sets `groups`, or `auth.groups` names the claim). Undefined otherwise.
+ */
+export function tokenGroupClaim(project: ProjectConfig): string | undefined {
+  const auth = project.auth;
+  if (auth === undefined || auth.get_current_user_fn !== undefined) return undefined;
+  if (auth.groups !== undefined) return "claim" in auth.groups ? auth.groups.claim : undefined;
+  return authzKeysUsed(project.apps).has("groups") ? DEFAULT_GROUP_CLAIM : undefined;
+}
+
 /** The groups module for `auth`; its imports go through `packagePrefix`. */
-export function groupsModule(auth: AuthConfig, packagePrefix: string): PythonModule {
+export function groupsModule(auth: AuthConfig, packagePrefix: string, tokenGroups: boolean): PythonModule {
   const runtime = prefixImport(packagePrefix, "runtime", "authz");
   const user = userType(auth, packagePrefix);
   const imports = new ImportCollector().addFrom(runtime, "require_membership").update(user.imports);
@@ -21,7 +33,9 @@ export function groupsModule(auth: AuthConfig, packagePrefix: string): PythonMod
     context = { fn: source.fn };
   } else {
     imports.addFrom(runtime, "groups_in_claim");
-    context = { claim: source.claim, claim_literal: pythonString(source.claim) };
+    // The token endpoint writes the claim too: one constant, in dependencies.py.
+    if (tokenGroups) imports.addFrom(prefixImport(packagePrefix, "auth", "dependencies"), "GROUP_CLAIM");
+    context = { claim: source.claim, claim_literal: pythonString(source.claim), claim_imported: tokenGroups };
   }
   return new PythonModule({
     path: "auth/groups.py",

@@ -3,26 +3,59 @@
 // `router.py` (the OAuth2 password-flow token endpoint and the startup key check). With
 // `get_current_user_fn`, `dependencies.py` wraps the user's dependency and `router.py` is
 // an empty router, so applications include the package the same way with either flow.
+// Cookie sessions, logout, the optional user and groups in issued tokens are switches of
+// the JWT flow's templates, each off unless the config asks for it.
 
 import { ImportCollector, Name, prefixImport } from "../../../../codegen/index.js";
 import { type AuthConfig, type CustomAuth, type JwtAuth, isHmac } from "../../config/schema.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonLiteral, pythonString } from "../../python/literals.js";
 
+/** What the project asks of the JWT flow beyond `auth` itself. */
+export interface AuthPackageOptions {
+  packagePrefix: string;
+  /** Origins besides the API's own that cookie-authenticated unsafe requests may come from (the CORS origins with credentials). */
+  trustedOrigins: readonly string[];
+  /** Some public route reads the user when a request carries credentials (`OptionalUser`). */
+  optionalUser: boolean;
+  /** The claim the token endpoint writes the user's groups into, when it does. */
+  groupClaim: string | undefined;
+}
+
 /** The three modules of `auth/` for `auth`, importing each other through `packagePrefix`. */
-export function authPackage(auth: AuthConfig, packagePrefix: string): PythonModule[] {
-  const modules = { dependencies: prefixImport(packagePrefix, "auth", "dependencies"), router: prefixImport(packagePrefix, "auth", "router") };
-  return auth.get_current_user_fn === undefined ? jwtPackage(auth, modules) : customPackage(auth, modules);
+export function authPackage(auth: AuthConfig, options: AuthPackageOptions): PythonModule[] {
+  const prefix = options.packagePrefix;
+  const modules = {
+    dependencies: prefixImport(prefix, "auth", "dependencies"),
+    router: prefixImport(prefix, "auth", "router"),
+    db: prefixImport(prefix, "db"),
+    runtime: (name: string) => prefixImport(prefix, "runtime", name),
+  };
+  return auth.get_current_user_fn === undefined ? jwtPackage(auth, modules, options) : customPackage(auth, modules);
 }
 
 interface AuthModules {
   dependencies: string;
   router: string;
+  db: string;
+  runtime: (name: string) => string;
 }
 
-function jwtPackage(auth: JwtAuth, modules: AuthModules): PythonModule[] {
+/** The switches of the JWT flow's templates. */
+function flowOf(auth: JwtAuth, options: AuthPackageOptions) {
+  return {
+    bearer: auth.sources.includes("bearer"),
+    cookie: auth.cookie,
+    revocation: auth.logout_url !== undefined,
+    optionalUser: options.optionalUser,
+    groupClaim: options.groupClaim,
+  };
+}
+
+function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOptions): PythonModule[] {
   const hmac = isHmac(auth.algorithm);
-  const claims = ["sub", "iat", "exp", ...(auth.issuer ? ["iss"] : []), ...(auth.audience ? ["aud"] : [])];
+  const flow = flowOf(auth, options);
+  const claims = ["sub", "iat", "exp", ...(flow.revocation ? ["jti"] : []), ...(auth.issuer ? ["iss"] : []), ...(auth.audience ? ["aud"] : [])];
   const dependencyImports = new ImportCollector()
     .add("os")
     .add("time")
@@ -30,8 +63,13 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules): PythonModule[] {
     .addFrom("dataclasses", "dataclass")
     .addFrom("functools", "cache")
     .addFrom("typing", "Annotated", "Any")
-    .addFrom("fastapi", "Depends", "HTTPException", "status")
-    .addFrom("fastapi.security", "OAuth2PasswordBearer");
+    .addFrom("fastapi", "Depends", "HTTPException", "status");
+  if (flow.bearer || (flow.optionalUser && flow.cookie === undefined)) dependencyImports.addFrom("fastapi.security", "OAuth2PasswordBearer");
+  if (flow.cookie !== undefined) {
+    dependencyImports.addFrom("fastapi", "Request").addFrom("fastapi.security", "APIKeyCookie").addFrom(modules.runtime("sessions"), "SessionCookie", "check_origin");
+  }
+  if (flow.revocation) dependencyImports.add("secrets").addFrom(modules.db, "get_engine").addFrom(modules.runtime("revocation"), "is_revoked");
+  if (flow.groupClaim !== undefined) dependencyImports.addFrom("collections.abc", "Iterable");
   if (!hmac) {
     dependencyImports
       .addFrom("cryptography.exceptions", "UnsupportedAlgorithm")
@@ -54,11 +92,43 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules): PythonModule[] {
       claims,
       claims_list: claims.map(pythonString).join(", "),
       checked: listed(["the signature", "``exp``", ...(auth.issuer ? ["``iss``"] : []), ...(auth.audience ? ["``aud``"] : [])]),
+      ...templateSwitches(flow),
+      ...(flow.cookie !== undefined && {
+        cookie_args: [
+          `name=${pythonString(flow.cookie.name)}`,
+          `secure=${pythonLiteral(flow.cookie.secure)}`,
+          `same_site=${pythonString(flow.cookie.same_site)}`,
+        ].join(", "),
+        trusted_origins: options.trustedOrigins.length === 0 ? "" : `{${[...options.trustedOrigins].sort().map(pythonString).join(", ")}}`,
+      }),
+      ...(flow.groupClaim !== undefined && { group_claim: flow.groupClaim, group_claim_literal: pythonString(flow.groupClaim) }),
     },
     imports: dependencyImports,
   });
 
   const [verifyModule, verifyName] = Name.fromDotted(auth.verify_credentials_fn);
+  const routerImports = new ImportCollector()
+    .add("inspect")
+    .addFrom("collections.abc", "AsyncIterator")
+    .addFrom("contextlib", "asynccontextmanager")
+    .addFrom("typing", "Annotated", "Any")
+    .addFrom("fastapi", "APIRouter", "Depends", "HTTPException", "Response", "status")
+    .addFrom("fastapi.concurrency", "run_in_threadpool")
+    .addFrom("fastapi.security", "OAuth2PasswordRequestForm")
+    .addFrom("pydantic", "BaseModel")
+    .addFrom(modules.dependencies, "TOKEN_LIFETIME_SECONDS", "check_signing_key", "create_access_token")
+    .addFrom(verifyModule, verifyName.raw);
+  if (flow.bearer) routerImports.addFrom("typing", "Literal");
+  if (flow.cookie !== undefined) {
+    routerImports.addFrom("fastapi", "Request").addFrom(modules.runtime("sessions"), "check_origin").addFrom(modules.dependencies, "COOKIE", "TRUSTED_ORIGINS");
+  }
+  if (flow.cookie !== undefined || flow.revocation) routerImports.addFrom(modules.runtime("responses"), "error_responses");
+  if (flow.revocation) {
+    routerImports
+      .addFrom(modules.dependencies, "CurrentUser")
+      .addFrom(modules.db, "get_engine")
+      .addFrom(modules.runtime("revocation"), "revoke", "install as install_revocations");
+  }
   const router = new PythonModule({
     path: "auth/router.py",
     template: "operations/auth/package/router.py.njk",
@@ -69,22 +139,15 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules): PythonModule[] {
       verify_fn: auth.verify_credentials_fn,
       verify_fn_name: verifyName.raw,
       returns_message: pythonString(`${auth.verify_credentials_fn} must return the user's subject `),
+      groups_message: pythonString(`${auth.verify_credentials_fn} must give the user's groups as strings `),
+      ...templateSwitches(flow),
+      ...(auth.logout_url !== undefined && { logout_url: auth.logout_url, logout_url_literal: pythonString(auth.logout_url) }),
     },
-    imports: new ImportCollector()
-      .add("inspect")
-      .addFrom("collections.abc", "AsyncIterator")
-      .addFrom("contextlib", "asynccontextmanager")
-      .addFrom("typing", "Annotated", "Any", "Literal")
-      .addFrom("fastapi", "APIRouter", "Depends", "HTTPException", "Response", "status")
-      .addFrom("fastapi.concurrency", "run_in_threadpool")
-      .addFrom("fastapi.security", "OAuth2PasswordRequestForm")
-      .addFrom("pydantic", "BaseModel")
-      .addFrom(modules.dependencies, "TOKEN_LIFETIME_SECONDS", "check_signing_key", "create_access_token")
-      .addFrom(verifyModule, verifyName.raw),
+    imports: routerImports,
   });
 
-  const exports = ["AuthenticatedUser", "CurrentUser", "create_access_token", "get_current_user"];
-  const init = initModule({ custom: false, token_url: auth.token_url, secret_env: auth.secret_env }, modules, exports);
+  const exports = ["AuthenticatedUser", "CurrentUser", "create_access_token", "get_current_user", ...(flow.optionalUser ? ["OptionalUser", "get_optional_user"] : [])];
+  const init = initModule({ custom: false, token_url: auth.token_url, secret_env: auth.secret_env, cookie: flow.cookie !== undefined, bearer: flow.bearer }, modules, exports);
   return [init, dependencies, router];
 }
 
@@ -116,6 +179,17 @@ function initModule(context: Record<string, unknown>, modules: AuthModules, name
     context: { ...context, exports: all.map(pythonString).join(", ") },
     imports: new ImportCollector().addFrom(modules.dependencies, ...names).addFrom(modules.router, "router"),
   });
+}
+
+/** The flow's switches as both templates read them. */
+function templateSwitches(flow: ReturnType<typeof flowOf>): Record<string, unknown> {
+  return {
+    bearer: flow.bearer,
+    cookie: flow.cookie !== undefined,
+    revocation: flow.revocation,
+    optional_user: flow.optionalUser,
+    token_groups: flow.groupClaim !== undefined,
+  };
 }
 
 /** `a`, `a and b`, `a, b and c`. */

@@ -1,21 +1,37 @@
-// `auth_scaffold` (project scope, only with `auth`): the `auth/` package, for the generated
-// JWT flow or for the user's own `get_current_user_fn` (see `package.ts`), and `groups.py`
-// when some route admits only some groups (see `groups.ts`).
+// `auth_scaffold` (project scope, only with `auth`, after the routes are built): the `auth/`
+// package, for the generated JWT flow or for the user's own `get_current_user_fn` (see
+// `package.ts`), `groups.py` when some route admits only some groups (see `groups.ts`), and
+// the runtime helpers of cookie sessions and logout when the config asks for them. It runs
+// after the routes so it knows whether a public route reads the optional user.
 
-import { type BuildContext, operation } from "../../../../codegen/index.js";
+import { type BuildContext, StaticFile, operation } from "../../../../codegen/index.js";
 import { type ProjectConfig, authzKeysUsed } from "../../config/schema.js";
-import { groupsModule } from "./groups.js";
+import { RouteHandler } from "../../modules/handler.js";
+import { runtimeHelperFile } from "../../runtime-source.js";
+import { groupsModule, tokenGroupClaim } from "./groups.js";
 import { authPackage } from "./package.js";
 
-@operation("auth_scaffold", { scope: "project" })
+@operation("auth_scaffold", { scope: "project", afterChildren: true })
 export class AuthScaffold {
   when(ctx: BuildContext<ProjectConfig>): boolean {
     return ctx.config.auth !== undefined;
   }
 
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
-    const modules = authPackage(ctx.config.auth!, ctx.packagePrefix);
-    if (authzKeysUsed(ctx.config.apps).has("groups")) modules.push(groupsModule(ctx.config.auth!, ctx.packagePrefix));
-    return modules;
+    const auth = ctx.config.auth!;
+    const cors = ctx.config.cors;
+    const groupClaim = tokenGroupClaim(ctx.config);
+    const outputs: unknown[] = authPackage(auth, {
+      packagePrefix: ctx.packagePrefix,
+      trustedOrigins: cors?.allow_credentials ? cors.allow_origins : [],
+      optionalUser: ctx.store.outputsUnder(ctx.instanceId, RouteHandler).some((handler) => handler.optionalUser !== undefined),
+      groupClaim,
+    });
+    if (authzKeysUsed(ctx.config.apps).has("groups")) outputs.push(groupsModule(auth, ctx.packagePrefix, groupClaim !== undefined));
+    if (auth.get_current_user_fn === undefined) {
+      if (auth.cookie !== undefined) outputs.push(new StaticFile(runtimeHelperFile("sessions")));
+      if (auth.logout_url !== undefined) outputs.push(new StaticFile(runtimeHelperFile("revocation")), new StaticFile(runtimeHelperFile("autocommit")));
+    }
+    return outputs;
   }
 }

@@ -7,7 +7,7 @@ import { type BuildContext, ImportCollector, type ValidationIssue, operation, pr
 import type { AuthzLevel, ProjectConfig, ResourceConfig } from "../../config/schema.js";
 import { cascaded } from "../../cascade.js";
 import { resourceFiles } from "../../modules/files.js";
-import { RouteHandler } from "../../modules/handler.js";
+import { RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
 import { userType } from "../auth/augment.js";
 import { decideAuth, entryPath } from "../auth/decide.js";
@@ -63,7 +63,9 @@ export class Authz {
       if (resource.visible !== undefined && (onInstance(options) || options.type === "list")) {
         const user = userType(ctx.config.auth!, ctx.packagePrefix);
         const helper = resourceFiles(ctx).routes.visibility(resource.visible, user.name, user.imports);
-        const condition = `${helper.name}(${handler.user === undefined ? "None" : "current_user"})`;
+        // A public route of the JWT flow sees the user when a request carries valid credentials.
+        if (handler.user === undefined && ctx.config.auth!.get_current_user_fn === undefined) handler.acceptUser(optionalUserParam(ctx.packagePrefix));
+        const condition = `${helper.name}(${handler.user === undefined && handler.optionalUser === undefined ? "None" : "current_user"})`;
         if (handler instanceof ListHandler) handler.query.where({ expression: condition, imports: new ImportCollector(), perRequest: true });
         else visible = condition;
       }
@@ -75,4 +77,13 @@ export class Authz {
     }
     return [];
   }
+}
+
+/** `current_user: OptionalUser`, from the generated `auth.dependencies`: the user, or `None` without valid credentials. */
+function optionalUserParam(packagePrefix: string): RouteParam {
+  return new RouteParam({
+    name: "current_user",
+    annotation: "OptionalUser",
+    imports: new ImportCollector().addFrom(prefixImport(packagePrefix, "auth", "dependencies"), "OptionalUser"),
+  });
 }

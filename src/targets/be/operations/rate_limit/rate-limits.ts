@@ -1,6 +1,7 @@
 // `rate_limits.py`: one `RateLimit` per limited route, so a reader finds every policy of the
 // API in one module, and the routes depend on them by name. Written, with the runtime helper
-// `runtime/rate_limit.py`, only when some route is limited: a project without limits gets neither.
+// `runtime/rate_limit.py` (and `runtime/autocommit.py`, which it runs its statements with), only
+// when some route is limited: a project without limits gets none of them.
 
 import { FileFragment, type Fragment, ImportCollector, Name, prefixImport } from "../../../../codegen/index.js";
 import type { RateLimitConfig } from "../../config/schema.js";
@@ -76,6 +77,7 @@ export class RateLimitsModule {
         imports,
       }),
       new FileFragment(runtimeHelperFile("rate_limit")),
+      new FileFragment(runtimeHelperFile("autocommit")),
     ];
   }
 }

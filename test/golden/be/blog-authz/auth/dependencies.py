@@ -9,6 +9,7 @@ startup, and the application refuses to start without a usable one.
 
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Annotated, Any
@@ -27,6 +28,9 @@ MIN_SECRET_BYTES = 32
 _GENERATE_HINT = (
     'generate one with: python -c "import secrets; print(secrets.token_urlsafe(64))"'
 )
+# The claim issued tokens carry the user's groups in, when verify_credentials gives
+# them.
+GROUP_CLAIM = "roles"
 
 # Swagger UI's Authorize button posts the login form to this URL. It is relative, as
 # FastAPI recommends, so it still points at the token endpoint behind a root_path.
@@ -65,19 +69,22 @@ def check_signing_key() -> None:
     signing_secret()
 
 
-def create_access_token(subject: str) -> str:
-    """A signed access token for *subject*.
+def create_access_token(subject: str, groups: Iterable[str] | None = None) -> str:
+    """A signed access token for *subject*, in *groups* when given.
 
-    Claims: ``sub``, ``iat``, ``exp``, ``iss``, ``aud``.
+    Claims: ``sub``, ``iat``, ``exp``, ``iss``, ``aud``; ``roles`` holds
+    *groups* when given.
     """
     now = int(time.time())
-    claims = {
+    claims: dict[str, Any] = {
         "sub": subject,
         "iat": now,
         "exp": now + TOKEN_LIFETIME_SECONDS,
         "iss": ISSUER,
         "aud": AUDIENCE,
     }
+    if groups is not None:
+        claims[GROUP_CLAIM] = sorted(groups)
     return jwt.encode(claims, signing_secret(), algorithm=ALGORITHM)
 
 

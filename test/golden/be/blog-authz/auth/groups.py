@@ -4,10 +4,8 @@
 Handlers of routes that admit some groups only call ``require_groups`` first.
 """
 
-from blog.api.auth.dependencies import AuthenticatedUser
+from blog.api.auth.dependencies import GROUP_CLAIM, AuthenticatedUser
 from blog.api.runtime.authz import groups_in_claim, require_membership
-
-GROUP_CLAIM = "roles"
 
 
 async def user_groups(user: AuthenticatedUser) -> frozenset[str]:

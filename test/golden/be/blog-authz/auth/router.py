@@ -48,37 +48,55 @@ async def issue_access_token(
     form: Annotated[OAuth2PasswordRequestForm, Depends()], response: Response
 ) -> AccessToken:
     """Trade a username and password (form fields) for a bearer token, or 401."""
-    subject = await _verify_credentials(form.username, form.password)
-    if subject is None:
+    login = await _verify_credentials(form.username, form.password)
+    if login is None:
         raise HTTPException(
             status.HTTP_401_UNAUTHORIZED,
             detail="Incorrect username or password",
             headers={"WWW-Authenticate": "Bearer"},
         )
+    token = create_access_token(*login)
     # A token is a credential: no cache may keep it (RFC 6749, section 5.1).
     response.headers["Cache-Control"] = "no-store"
     return AccessToken(
-        access_token=create_access_token(subject),
+        access_token=token,
         token_type="bearer",
         expires_in=TOKEN_LIFETIME_SECONDS,
     )
 
 
-async def _verify_credentials(username: str, password: str) -> str | None:
-    """The subject ``verify_credentials`` returns, or None for wrong credentials.
+async def _verify_credentials(
+    username: str, password: str
+) -> tuple[str, frozenset[str] | None] | None:
+    """Subject and groups from ``verify_credentials``, or None for wrong credentials.
 
-    An ``async def`` function is awaited; a plain one runs in a worker thread, so
-    hashing a password never blocks the event loop.
+    It returns the subject (a non-empty str), or a user with a ``subject`` and
+    ``groups`` (strings) to put in the token. An ``async def`` function is awaited;
+    a plain one runs in a worker thread, so hashing never blocks the event loop.
     """
     if inspect.iscoroutinefunction(verify_credentials):
-        subject: object = await verify_credentials(username, password)
+        login: object = await verify_credentials(username, password)
     else:
-        subject = await run_in_threadpool(verify_credentials, username, password)
-    if subject is None:
+        login = await run_in_threadpool(verify_credentials, username, password)
+    if login is None:
         return None
+    subject, groups = login, None
+    if not isinstance(login, str):
+        subject, groups = (
+            getattr(login, "subject", None),
+            getattr(login, "groups", None),
+        )
     if not isinstance(subject, str) or not subject:
         raise TypeError(
             "blog.auth.verify_credentials must return the user's subject "
-            f"(a non-empty str), or None for wrong credentials; it returned {subject!r}"
+            "(a non-empty str, or a user whose subject is one), or None for wrong "
+            f"credentials; it returned {login!r}"
         )
-    return subject
+    if groups is None:
+        return subject, None
+    if isinstance(groups, str) or not all(isinstance(g, str) for g in groups):
+        raise TypeError(
+            "blog.auth.verify_credentials must give the user's groups as strings "
+            f"(or None); it returned {groups!r}"
+        )
+    return subject, frozenset(groups)

@@ -1,0 +1,47 @@
+// The single-app blog for a browser front end (docs/auth.md): the token endpoint also sets
+// an HttpOnly session cookie, POST /auth/logout revokes a token (a deny-list in PostgreSQL),
+// and a front end on http://app.blog.test may call the API with its cookies (CORS).
+//
+// - sources: requests carry the token as a bearer token or in the cookie; a cookie-
+//   authenticated unsafe request must come from the API's own origin or app.blog.test;
+// - cookie_secure: false, because this example runs on http://127.0.0.1 (never in production);
+// - blog.auth.verify_login returns the user with its roles: the token endpoint writes them
+//   into the `roles` claim, which groups read (deleting an article takes an editor or admin);
+// - anyone may read articles; blog.authz.visible_articles shows drafts to their author and
+//   to editors, also on these public routes when the request carries a valid token.
+local auth = import 'be/auth/jwt.libsonnet';
+local db = import 'be/db/databases.libsonnet';
+local r = import 'resources.libsonnet';
+
+{
+  package_prefix: 'blog.api',
+  databases: [db.postgres('primary', { url_env: 'DATABASE_URL', default: true })],
+  auth: auth.jwt({
+    secret_env: 'JWT_SECRET',
+    verify_credentials_fn: 'blog.auth.verify_login',
+    token_lifetime_seconds: 900,
+    issuer: 'blog',
+    audience: 'blog-api',
+    sources: ['bearer', 'cookie'],
+    cookie_secure: false,
+    groups: { claim: 'roles' },
+  }),
+  cors: { allow_origins: ['http://app.blog.test'], allow_credentials: true },
+  module: 'content',
+  resources: [
+    r.author,
+    r.article {
+      visible: 'blog.authz.visible_articles',
+      operations: [
+        if op == 'get' then { name: 'get', require_auth: false }
+        else if std.isObject(op) && op.name == 'list' then op { require_auth: false }
+        else if op == 'delete' then { name: 'delete', groups: ['editor', 'admin'] }
+        else op
+        for op in super.operations
+      ],
+    },
+    r.tag,
+    r.comment,
+    r.category { require_auth: false },
+  ],
+}

@@ -1,0 +1,94 @@
+// Cookie sessions and logout of the generated JWT flow (docs/auth.md): where requests carry
+// the token (`sources`, kiln's key), the cookie's attributes, and the logout endpoint that
+// revokes a token through the deny-list in PostgreSQL. All default to today's bearer-only flow.
+
+import { z } from "zod";
+import { UrlPath } from "./primitives.js";
+
+/** Where a request may carry its access token. */
+export const TokenSource = z.enum(["bearer", "cookie"]);
+export type TokenSource = z.output<typeof TokenSource>;
+
+export const SESSION_DEFAULTS = { cookie_name: "access_token", cookie_secure: true, cookie_samesite: "strict", logout_url: "/auth/logout" } as const;
+
+/** The cookie the token endpoint sets, every attribute resolved. */
+export interface SessionCookie {
+  name: string;
+  secure: boolean;
+  same_site: "strict" | "lax" | "none";
+}
+
+/** The keys of `auth` this file owns, spread into its schema. */
+export const sessionKeys = {
+  sources: z
+    .array(TokenSource)
+    .min(1, 'must name at least one source: "bearer", "cookie" or both')
+    .refine((sources) => new Set(sources).size === sources.length, { message: "names a source twice" })
+    .optional()
+    .meta({
+      description:
+        'Where requests carry the access token: `["bearer"]` (the `Authorization` header), `["cookie"]` (an `HttpOnly` cookie the ' +
+        'token endpoint sets; the token is then never in a response body), or both. Cookie-authenticated unsafe requests must come ' +
+        "from a trusted origin (docs/auth.md, CSRF).",
+      default: ["bearer"],
+      examples: [["bearer", "cookie"]],
+    }),
+  cookie_name: z
+    .string()
+    .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "must be a cookie name: letters, digits and !#$%&'*+-.^_`|~")
+    .optional()
+    .meta({ description: 'Name of the session cookie. Only with `"cookie"` in `sources`.', default: SESSION_DEFAULTS.cookie_name }),
+  cookie_secure: z.boolean().optional().meta({
+    description:
+      "The cookie's `Secure` attribute: browsers send it over HTTPS only. Set `false` only for development on `http://localhost`. " +
+      'Only with `"cookie"` in `sources`.',
+    default: SESSION_DEFAULTS.cookie_secure,
+  }),
+  cookie_samesite: z.enum(["strict", "lax", "none"]).optional().meta({
+    description:
+      "The cookie's `SameSite` attribute. `strict` keeps browsers from sending it on any cross-site request; `none` (a front end " +
+      'on another site) needs `cookie_secure`. Only with `"cookie"` in `sources`.',
+    default: SESSION_DEFAULTS.cookie_samesite,
+  }),
+  logout_url: UrlPath.optional().meta({
+    description:
+      "Path of the logout endpoint, which revokes the request's token (a deny-list in PostgreSQL keyed by its `jti`). Issued tokens " +
+      'then carry a `jti`. Default: `/auth/logout` with `"cookie"` in `sources` (an `HttpOnly` cookie cannot be cleared otherwise), ' +
+      "no logout endpoint without.",
+    examples: ["/auth/logout"],
+  }),
+};
+
+/** The session keys a bearer-only flow must not set, and `get_current_user_fn` none of. */
+export const COOKIE_KEYS = ["cookie_name", "cookie_secure", "cookie_samesite"] as const;
+
+type SessionInput = { [K in keyof typeof sessionKeys]?: z.output<(typeof sessionKeys)[K]> };
+
+/** Issues of the session keys that depend on each other: cookie attributes without a cookie, `SameSite=None` without `Secure`. */
+export function checkSessions(auth: SessionInput, ctx: z.RefinementCtx): void {
+  const cookie = auth.sources?.includes("cookie") ?? false;
+  for (const key of COOKIE_KEYS) {
+    if (!cookie && auth[key] !== undefined) {
+      ctx.addIssue({ code: "custom", path: [key], message: 'has no effect: sources does not include "cookie"; add it, or remove this key' });
+    }
+  }
+  if (cookie && auth.cookie_samesite === "none" && auth.cookie_secure === false) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["cookie_samesite"],
+      message: 'cannot be "none" with cookie_secure: false: browsers refuse a SameSite=None cookie that is not Secure',
+    });
+  }
+}
+
+/** The resolved session settings of the JWT flow. */
+export function resolveSessions(auth: SessionInput): { sources: TokenSource[]; cookie?: SessionCookie; logout_url?: string } {
+  const sources = auth.sources ?? ["bearer"];
+  if (!sources.includes("cookie")) return { sources, ...(auth.logout_url !== undefined && { logout_url: auth.logout_url }) };
+  const cookie: SessionCookie = {
+    name: auth.cookie_name ?? SESSION_DEFAULTS.cookie_name,
+    secure: auth.cookie_secure ?? SESSION_DEFAULTS.cookie_secure,
+    same_site: auth.cookie_samesite ?? SESSION_DEFAULTS.cookie_samesite,
+  };
+  return { sources, cookie, logout_url: auth.logout_url ?? SESSION_DEFAULTS.logout_url };
+}

@@ -1,0 +1,72 @@
+"""Revoked access tokens: a deny-list in PostgreSQL, keyed by the token's ``jti``.
+
+Copied into a generated tree whose auth has a logout endpoint. Logging out inserts
+the token's id with its expiry; every authenticated request then asks, in one
+primary-key lookup, whether its token's id is listed. A row is useless once its
+token has expired (the signature check refuses the token first), so each revocation
+also deletes the rows whose tokens have expired: the table holds at most the tokens
+revoked within one token lifetime.
+"""
+
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from .autocommit import autocommit
+from .errors import sqlstate
+
+TABLE = "revoked_tokens"
+
+_CREATE = (
+    f"""CREATE TABLE IF NOT EXISTS {TABLE} (
+        jti text PRIMARY KEY,
+        expires_at timestamptz NOT NULL
+    )""",
+    f"CREATE INDEX IF NOT EXISTS {TABLE}_expires_at ON {TABLE} (expires_at)",
+)
+
+# One statement: forget the tokens that have expired, list this one.
+_REVOKE = f"""
+WITH expired AS (DELETE FROM {TABLE} WHERE expires_at < now())
+INSERT INTO {TABLE} (jti, expires_at) VALUES (:jti, to_timestamp(:expires_at))
+ON CONFLICT (jti) DO NOTHING
+"""
+
+_IS_REVOKED = f"SELECT EXISTS (SELECT FROM {TABLE} WHERE jti = :jti)"
+
+_UNDEFINED_TABLE = "42P01"
+
+
+async def install(engine: AsyncEngine) -> None:
+    """Create the deny-list's table unless it exists (once, however many run it)."""
+    async with engine.begin() as connection:
+        # Concurrent CREATE TABLE IF NOT EXISTS can still collide: one at a time.
+        await connection.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:t))"), {"t": TABLE}
+        )
+        for statement in _CREATE:
+            await connection.execute(text(statement))
+
+
+async def revoke(engine: AsyncEngine, jti: str, expires_at: int) -> None:
+    """List the token *jti*, valid until *expires_at* (seconds since the epoch)."""
+    parameters = {"jti": jti, "expires_at": expires_at}
+    try:
+        await autocommit(engine, _REVOKE, parameters)
+    except DBAPIError as error:
+        if sqlstate(error) != _UNDEFINED_TABLE:
+            raise
+        await install(engine)
+        await autocommit(engine, _REVOKE, parameters)
+
+
+async def is_revoked(engine: AsyncEngine, jti: str) -> bool:
+    """Whether the token *jti* has been revoked (one primary-key lookup)."""
+    try:
+        rows = await autocommit(engine, _IS_REVOKED, {"jti": jti})
+    except DBAPIError as error:
+        # No table yet: no token was ever revoked in this database.
+        if sqlstate(error) != _UNDEFINED_TABLE:
+            raise
+        return False
+    return bool(rows[0][0])
