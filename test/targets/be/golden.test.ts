@@ -18,6 +18,7 @@ const TREES = [
   ["blog-auth", join(example, "auth.jsonnet")],
   ["blog-auth-custom", join(example, "auth_custom.jsonnet")],
   ["blog-authz", join(example, "authz.jsonnet")],
+  ["blog-opa", join(example, "opa.jsonnet")],
   ["blog-rate-limited", join(example, "rate_limited.jsonnet")],
   ["blog-telemetry", join(example, "telemetry.jsonnet")],
   ["blog-comms", join(example, "comms.jsonnet")],

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { GroupConfig } from "./authz.js";
 import { KilnSources, kilnKeys } from "./kiln.js";
+import { OpaConfig } from "./opa.js";
 import { DottedPath, EnvVarName, NonEmptyString, UrlPath } from "./primitives.js";
 
 /** JWT signing algorithms PyJWT supports. HS* sign with a shared secret, the others with a PEM private key. */
@@ -86,6 +87,7 @@ const AuthObject = z.strictObject({
     description: "`aud` claim set on issued tokens and required on received ones; without it, a token carrying any `aud` is refused. Default: none.",
   }),
   groups: GroupConfig.optional(),
+  opa: OpaConfig.optional(),
   sources: KilnSources,
   ...kilnKeys("auth"),
 });
@@ -104,6 +106,8 @@ export interface JwtAuth {
   audience?: string;
   /** Where users' groups come from; unset: the `groups` claim (`DEFAULT_GROUP_CLAIM`). */
   groups?: GroupConfig;
+  /** The OPA server of routes with `opa: true`. */
+  opa?: OpaConfig;
   get_current_user_fn?: undefined;
 }
 
@@ -114,6 +118,7 @@ export interface CustomAuth {
   get_current_user_fn: string;
   /** Your membership function; no default (your user has no token claims we know of). */
   groups?: { fn: string };
+  opa?: undefined;
 }
 
 function checkFlow(auth: AuthObject, ctx: z.RefinementCtx): void {
@@ -123,6 +128,13 @@ function checkFlow(auth: AuthObject, ctx: z.RefinementCtx): void {
         code: "custom",
         path: ["groups", "claim"],
         message: "groups from a token claim need the generated JWT flow: with get_current_user_fn, name your membership function in groups.fn",
+      });
+    }
+    if (auth.opa !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["opa"],
+        message: "needs the generated JWT flow: OPA's input.subject is the token's subject, groups and claims, which get_current_user_fn does not give",
       });
     }
     for (const key of JWT_ONLY_KEYS) {
@@ -183,6 +195,7 @@ export const AuthConfig = AuthObject.superRefine(checkFlow)
     ...(auth.issuer !== undefined && { issuer: auth.issuer }),
     ...(auth.audience !== undefined && { audience: auth.audience }),
     ...(auth.groups !== undefined && { groups: auth.groups }),
+    ...(auth.opa !== undefined && { opa: auth.opa }),
   };
 });
 export type AuthConfig = z.output<typeof AuthConfig>;

@@ -5,6 +5,7 @@
 
 import { z } from "zod";
 import { GroupList, GuardPath } from "./authz.js";
+import { OpaSetting } from "./opa.js";
 import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
 import { kilnKeys } from "./kiln.js";
 import { ModifierList } from "./modifiers.js";
@@ -74,6 +75,7 @@ const crudKeys = {
   }),
   rate_limit: RateLimitSetting.optional(),
   groups: GroupList.optional(),
+  opa: OpaSetting.optional(),
   can: GuardPath.optional(),
   ...kilnKeys("operation"),
 };
