@@ -1,11 +1,12 @@
-"""Decisions of an Open Policy Agent server for generated routes (docs/authorization.md).
+"""Decisions of an Open Policy Agent server for generated routes.
 
-One ``PolicyClient`` per process holds one pooled ``httpx.AsyncClient``, opened by its
-``lifespan`` and closed at shutdown. A route's ``RequestPolicy`` asks it over OPA's REST
-Data API (``POST /v1/data/<decision>``) whether the user may act, and over its Compile API
-(``POST /v1/compile``, the object unknown) which rows a list may show; it remembers each
-answer, so no decision is asked twice in one request. OPA unreachable, slow or answering
-an error: 503 when failing closed (the default), allowed when failing open.
+One ``PolicyClient`` per process holds one pooled ``httpx.AsyncClient``, opened by
+its ``lifespan`` and closed at shutdown. A route's ``RequestPolicy`` asks it over
+OPA's REST Data API (``POST /v1/data/<decision>``) whether the user may act, and
+over its Compile API (``POST /v1/compile``, the object unknown) which rows a list
+may show; it remembers each answer, so no decision is asked twice in one request.
+OPA unreachable, slow or answering an error: 503 when failing closed (the
+default), allowed when failing open. See docs/authorization.md.
 """
 
 import asyncio
@@ -56,7 +57,7 @@ class RowPolicy:
 
 
 def object_fields(row: Any) -> dict[str, Any]:
-    """The column values of a loaded *row*, JSON-safe (UUIDs, dates and decimals as text)."""
+    """The column values of a loaded *row*, JSON-safe (UUIDs and dates as text)."""
     attributes = inspect(type(row)).column_attrs
     return jsonable_encoder(
         {attribute.key: getattr(row, attribute.key) for attribute in attributes}
@@ -64,7 +65,7 @@ def object_fields(row: Any) -> dict[str, Any]:
 
 
 class PolicyClient:
-    """The OPA server of this process, at the URL in ``url_env``, asked about ``decision``."""
+    """The OPA server at the URL in ``url_env``, asked about ``decision``."""
 
     def __init__(
         self,
@@ -83,19 +84,22 @@ class PolicyClient:
         self._users = 0
 
     def rows(self, row_policy: RowPolicy) -> RowPolicy:
-        """Register *row_policy*: startup compiles it once to check the policy's shape."""
+        """Register *row_policy*: startup compiles it to check the policy's shape."""
         self.row_policies.append(row_policy)
         return row_policy
 
     @asynccontextmanager
     async def lifespan(self, _app: Any) -> AsyncIterator[None]:
-        """Open the HTTP client (once, however many routers include this) and check row policies."""
+        """Open the HTTP client and check the row policies; close it at shutdown.
+
+        Reentrant: however many routers include it, one client serves the process.
+        """
         if self._users == 0:
             url = os.environ.get(self.url_env, "")
             if not url:
                 raise RuntimeError(
-                    f"{self.url_env} is not set: it must hold the URL of the OPA server "
-                    "that authorizes requests, like http://127.0.0.1:8181"
+                    f"{self.url_env} is not set: it must hold the URL of the OPA "
+                    "server that authorizes requests, like http://127.0.0.1:8181"
                 )
             self._http = httpx.AsyncClient(
                 base_url=url.rstrip("/"), timeout=self.timeout_seconds
@@ -111,10 +115,10 @@ class PolicyClient:
                 self._http = None
 
     async def _check_row_policies(self) -> None:
-        """Refuse to start when a list's policy falls outside what row filters translate.
+        """Refuse to start when a list's policy is outside what row filters translate.
 
-        A representative subject (no groups, no claims) is asked once per listed resource;
-        an unreachable OPA only logs a warning, as OPA may start after the application.
+        A representative subject (no groups, no claims) is asked once per resource;
+        an unreachable OPA only logs a warning, as OPA may start after the app.
         """
         for row_policy in self.row_policies:
             subject = {"id": "", "groups": [], "claims": {}}
@@ -132,8 +136,9 @@ class PolicyClient:
             try:
                 row_condition(result, row_policy.columns)
             except UnsupportedPolicy as error:
+                what = f"the OPA policy {self.decision}"
                 raise RuntimeError(
-                    f"the OPA policy {self.decision} cannot filter {row_policy.resource} rows: {error}"
+                    f"{what} cannot filter {row_policy.resource} rows: {error}"
                 ) from error
 
     async def _post(self, path: str, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -207,7 +212,7 @@ class RequestPolicy:
     _answers: dict[str, Any] = field(default_factory=dict)
 
     async def allows(self, action: str, resource: str, row: Any = None) -> bool:
-        """Whether the policy lets the subject do *action* on *resource* (the *row*, if any)."""
+        """Whether the policy lets the subject do *action* on *resource* (*row*)."""
         policy_input = _input(self.subject, action, resource, row)
         key = json.dumps(policy_input, sort_keys=True)
         if key not in self._answers:
@@ -226,7 +231,7 @@ class RequestPolicy:
             )
 
     async def visible(self, row_policy: RowPolicy) -> ColumnElement[bool]:
-        """The rows of *row_policy* the subject may see, as a condition for the list's query."""
+        """The rows of *row_policy* the subject may see, as a list's condition."""
         policy_input = _input(self.subject, row_policy.action, row_policy.resource)
         key = "rows:" + json.dumps(policy_input, sort_keys=True)
         if key not in self._answers:

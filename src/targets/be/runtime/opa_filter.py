@@ -1,4 +1,4 @@
-"""Row filters from OPA's partial evaluation: Compile API results as SQLAlchemy conditions.
+"""Row filters from OPA's partial evaluation: Compile API results as SQL conditions.
 
 ``POST /v1/compile`` with ``input.object`` unknown answers ``result.queries``: a list of
 queries that are ORed, each a list of expressions that are ANDed, over the object's
@@ -37,7 +37,7 @@ _SCALARS = ("string", "number", "boolean", "null")
 
 
 class UnsupportedPolicy(Exception):
-    """The policy's partial evaluation holds an expression outside the supported subset."""
+    """The policy's partial evaluation holds an expression outside the subset."""
 
 
 def row_condition(result: Mapping[str, Any], columns: Columns) -> ColumnElement[bool]:
@@ -172,7 +172,7 @@ def _python_type(column: Column) -> type | None:
 
 
 def _coerce(column: Column, value: Any, expression: Mapping[str, Any]) -> Any:
-    """*value* (JSON) as the column's Python type; a mismatch is the policy's mistake."""
+    """*value* (JSON) as the column's Python type; a mismatch is the policy's bug."""
     python_type = _python_type(column)
     if python_type is None:
         return value
