@@ -14,6 +14,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
+import { generateFromConfig } from "../helpers/golden.js";
 import { JsonClient, type Reply, expectStatus } from "../support/http.js";
 import { type OpaServer, opaTest, startOpa } from "../support/opa.js";
 import { freePort } from "../support/ports.js";
@@ -122,11 +123,22 @@ after(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe("the example policy", () => {
-  it("passes its own opa test suite", async () => {
+describe("the policies", () => {
+  it("of the example pass their own opa test suite", async () => {
     const result = await opaTest([join(dir!, "policy")]);
     assert.ok(result.ok, result.output);
     assert.match(result.output, /PASS: 6\/6/);
+  });
+
+  it("of be_root's starter pass their own opa test suite", async () => {
+    const { out, temps } = await generateFromConfig("be_root", { name: "shop", auth: true, opa: true });
+    try {
+      const result = await opaTest([join(out, "policy")]);
+      assert.ok(result.ok, result.output);
+      assert.match(result.output, /PASS: 5\/5/);
+    } finally {
+      for (const temp of temps) await rm(temp, { recursive: true, force: true });
+    }
   });
 });
 
