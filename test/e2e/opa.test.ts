@@ -8,7 +8,7 @@
  * a policy row filters cannot translate stops the application at startup.
  */
 import assert from "node:assert/strict";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import { join } from "node:path";
@@ -23,15 +23,11 @@ import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
 import { claims, signJwt } from "./support/jwt.js";
+import { BlogRoles, type Matrix, ROLES, type Role, expectConstantStatements, expectListIsGet, expectMatrix, listedIds } from "./support/roles.js";
 
 const SECRET = randomBytes(48).toString("base64url");
 /** The config's `auth.opa.timeout_seconds`, in milliseconds. */
 const TIMEOUT_MS = 500;
-
-type Role = "anonymous" | "reader" | "author" | "editor" | "admin";
-const ROLES: Role[] = ["anonymous", "reader", "author", "editor", "admin"];
-const run = randomUUID().slice(0, 8);
-const EMAIL = { author: `ada-${run}@example.com`, other: `bob-${run}@example.com` };
 
 let venv: Venv;
 let postgres: Postgres | undefined;
@@ -40,7 +36,9 @@ let proxy: DelayingProxy | undefined;
 let dir: string | undefined;
 let server: BlogServer | undefined;
 let staticChecks: Promise<CheckResult[]>;
-let authors: { author: string; other: string };
+
+// The policy knows an author by the token's author_id claim; the guard by the subject's email.
+const blog: BlogRoles = new BlogRoles(() => server!.baseUrl, SECRET, (role): Record<string, string> => (role === "author" ? { author_id: blog.authors.author } : {}));
 
 /**
  * An HTTP proxy in front of OPA that can hold each request for `delayMs` first: OPA slower
@@ -76,29 +74,6 @@ async function startProxy(target: () => string): Promise<DelayingProxy> {
   return state;
 }
 
-function client(role: Role): JsonClient {
-  const anonymous = new JsonClient(server!.baseUrl);
-  if (role === "anonymous") return anonymous;
-  const [sub, roles, extra] = {
-    reader: [`reader-${run}@example.com`, ["reader"], {}],
-    // The policy knows an author by the token's author_id claim; the guard by the subject's email.
-    author: [EMAIL.author, ["writer"], { author_id: authors.author }],
-    editor: [`ed-${run}@example.com`, ["editor"], {}],
-    admin: [`root-${run}@example.com`, ["admin"], {}],
-  }[role] as [string, string[], Record<string, string>];
-  return anonymous.with({ authorization: `Bearer ${signJwt(claims({ sub, roles, ...extra }), SECRET)}` });
-}
-
-async function article(author: string, published: boolean): Promise<string> {
-  const reply = await client("admin").post("/articles", { title: `t-${randomUUID()}`, body: "words", published, author_id: author });
-  expectStatus(reply, 201, "admin creates an article");
-  return (reply.body as { id: string }).id;
-}
-
-function ids(reply: Reply): Set<string> {
-  return new Set((reply.body as { items: { id: string }[] }).items.map((item) => item.id));
-}
-
 before(async () => {
   venv = await ensureVenv();
   dir = await prepareBlogProject("config/opa.jsonnet");
@@ -106,12 +81,7 @@ before(async () => {
   [postgres, opa] = await Promise.all([startPostgres(), startOpa([join(dir, "policy")])]);
   proxy = await startProxy(() => opa!.url);
   server = await serveBlog(dir, venv, postgres.asyncUrl, { JWT_SECRET: SECRET, OPA_URL: proxy.url });
-  authors = { author: "", other: "" };
-  for (const key of ["author", "other"] as const) {
-    const reply = await client("admin").post("/authors", { name: EMAIL[key], email: EMAIL[key] });
-    expectStatus(reply, 201, "admin creates an author");
-    authors[key] = (reply.body as { id: string }).id;
-  }
+  await blog.createAuthors();
 });
 
 after(async () => {
@@ -145,7 +115,7 @@ describe("the policies", () => {
 describe("the permission matrix of articles with OPA", () => {
   // Who decides: 401 the token; create, delete and publish their groups; update the guard;
   // get (403 for a draft one may not see) and publishing a published article the policy.
-  const MATRIX: Record<string, Record<Role, number>> = {
+  const MATRIX: Matrix = {
     "get a published article": { anonymous: 401, reader: 200, author: 200, editor: 200, admin: 200 },
     "get the author's draft": { anonymous: 401, reader: 403, author: 200, editor: 200, admin: 200 },
     "get another author's draft": { anonymous: 401, reader: 403, author: 403, editor: 200, admin: 200 },
@@ -160,30 +130,27 @@ describe("the permission matrix of articles with OPA", () => {
 
   for (const role of ROLES) {
     it(`answers ${role} as the matrix says`, async () => {
-      const as = client(role);
+      const as = blog.client(role);
+      const { authors } = blog;
       const rows = {
-        published: await article(authors.author, true),
-        draft: await article(authors.author, false),
-        otherDraft: await article(authors.other, false),
-        otherPublished: await article(authors.other, true),
+        published: await blog.article(authors.author, true),
+        draft: await blog.article(authors.author, false),
+        otherDraft: await blog.article(authors.other, false),
+        otherPublished: await blog.article(authors.other, true),
       };
       const replies: Record<string, Reply> = {
         "get a published article": await as.get(`/articles/${rows.published}`),
         "get the author's draft": await as.get(`/articles/${rows.draft}`),
         "get another author's draft": await as.get(`/articles/${rows.otherDraft}`),
         list: await as.get("/articles?limit=100"),
-        create: await as.post("/articles", { title: "new", body: "b", author_id: authors.author }),
+        create: await as.post("/articles", { title: "new", body: "b", author_id: blog.authors.author }),
         "update the author's published article": await as.patch(`/articles/${rows.published}`, { title: "changed" }),
         "update another author's published article": await as.patch(`/articles/${rows.otherPublished}`, { title: "changed" }),
         "publish another author's draft": await as.post(`/articles/${rows.otherDraft}/publish-article`),
         "publish a published article": await as.post(`/articles/${rows.published}/publish-article`),
         "delete a published article": await as.delete(`/articles/${rows.otherPublished}`),
       };
-      for (const [route, expected] of Object.entries(MATRIX)) {
-        const reply = replies[route]!;
-        expectStatus(reply, expected[role], `${role}: ${route}`);
-        if (reply.status === 401 || reply.status === 403) assert.equal(typeof (reply.body as { detail?: unknown }).detail, "string", `${role}: ${route}: a JSON detail`);
-      }
+      expectMatrix(MATRIX, replies, role);
       // The policy, not groups, refused these: its own message.
       if (role === "editor") assert.match((replies["publish a published article"]!.body as { detail: string }).detail, /policy/);
       if (role === "reader") assert.match((replies["get the author's draft"]!.body as { detail: string }).detail, /policy/);
@@ -193,52 +160,37 @@ describe("the permission matrix of articles with OPA", () => {
 
 describe("lists filtered by OPA's partial evaluation", () => {
   it("answer each role exactly the rows it may get, in statements that do not grow with the rows", async () => {
-    const rows = [await article(authors.author, true), await article(authors.author, false), await article(authors.other, false), await article(authors.other, true)];
-    for (const role of ROLES.filter((role) => role !== "anonymous")) {
-      const as = client(role);
-      const listed = await as.get("/articles?limit=100");
-      expectStatus(listed, 200, `${role} lists`);
-      const shown = ids(listed);
-      for (const id of shown) expectStatus(await as.get(`/articles/${id}`), 200, `${role} gets a listed row`);
-      for (const id of rows) assert.equal(shown.has(id), (await as.get(`/articles/${id}`)).status === 200, `${role}: row ${id} listed exactly when get answers it`);
-    }
+    const { authors } = blog;
+    const rows = [await blog.article(authors.author, true), await blog.article(authors.author, false), await blog.article(authors.other, false), await blog.article(authors.other, true)];
+    const shown = new Map<Role, Set<string>>();
+    for (const role of ROLES.filter((role) => role !== "anonymous")) shown.set(role, await expectListIsGet(blog.client(role), rows, role));
     // Not everything: a reader sees the published rows only, the author her own drafts too.
-    const reader = ids(await client("reader").get("/articles?limit=100"));
+    const reader = shown.get("reader")!;
     assert.ok(reader.has(rows[0]!) && !reader.has(rows[1]!) && !reader.has(rows[2]!));
-    const author = ids(await client("author").get("/articles?limit=100"));
+    const author = shown.get("author")!;
     assert.ok(author.has(rows[1]!) && !author.has(rows[2]!));
-
-    const before = await client("reader").get("/articles?limit=100");
-    for (let i = 0; i < 20; i++) await article(i % 2 === 0 ? authors.author : authors.other, i % 3 === 0);
-    for (const role of ["reader", "author", "editor"] as Role[]) {
-      const first = await client(role).get("/articles?limit=100");
-      const search = await client(role).post("/articles/search", { limit: 100 });
-      expectStatus(search, 200, `${role} searches`);
-      assert.deepEqual(ids(search), ids(first), `${role}: the search route shows what the list shows`);
-      assert.ok(first.statements > 0);
-      assert.equal(first.statements, before.statements, `${role}: statements per list page stay ${before.statements}`);
-    }
+    await expectConstantStatements(blog, await blog.client("reader").get("/articles?limit=100"), ["reader", "author", "editor"]);
   });
 
   it("ask OPA once per request", async () => {
-    const id = await article(authors.other, true);
+    const id = await blog.article(blog.authors.other, true);
     proxy!.calls.length = 0;
-    expectStatus(await client("reader").get(`/articles/${id}`), 200, "reader gets");
+    expectStatus(await blog.client("reader").get(`/articles/${id}`), 200, "reader gets");
     assert.deepEqual(proxy!.calls, ["/v1/data/blog/authz/allow"]);
     proxy!.calls.length = 0;
-    expectStatus(await client("reader").get("/articles?limit=5"), 200, "reader lists");
+    expectStatus(await blog.client("reader").get("/articles?limit=5"), 200, "reader lists");
     assert.deepEqual(proxy!.calls, ["/v1/compile"]);
   });
 });
 
 describe("when OPA fails, failing closed", () => {
   it("answers 503 within the timeout while OPA is slower than it", async () => {
-    const id = await article(authors.other, true);
+    const id = await blog.article(blog.authors.other, true);
     proxy!.delayMs = 5_000;
     try {
       for (const path of [`/articles/${id}`, "/articles?limit=5"]) {
         const started = Date.now();
-        const reply = await client("reader").get(path);
+        const reply = await blog.client("reader").get(path);
         const elapsed = Date.now() - started;
         expectStatus(reply, 503, `GET ${path} with OPA slow`);
         assert.equal(typeof (reply.body as { detail?: unknown }).detail, "string");
@@ -248,25 +200,25 @@ describe("when OPA fails, failing closed", () => {
     } finally {
       proxy!.delayMs = 0;
     }
-    expectStatus(await client("reader").get(`/articles/${id}`), 200, "OPA answers again");
+    expectStatus(await blog.client("reader").get(`/articles/${id}`), 200, "OPA answers again");
   });
 
   it("answers 503 while OPA is stopped, and decides again once it is back", async () => {
-    const id = await article(authors.other, true);
+    const id = await blog.article(blog.authors.other, true);
     const port = Number(new URL(opa!.url).port);
     await opa!.stop();
     try {
       const started = Date.now();
-      const reply = await client("reader").get(`/articles/${id}`);
+      const reply = await blog.client("reader").get(`/articles/${id}`);
       expectStatus(reply, 503, "get with OPA stopped");
       assert.ok(Date.now() - started < TIMEOUT_MS + 1_000);
-      expectStatus(await client("reader").get("/articles?limit=5"), 503, "list with OPA stopped");
+      expectStatus(await blog.client("reader").get("/articles?limit=5"), 503, "list with OPA stopped");
       // Routes that do not ask OPA still work.
-      expectStatus(await client("reader").get("/tags"), 200, "tags without OPA");
+      expectStatus(await blog.client("reader").get("/tags"), 200, "tags without OPA");
     } finally {
       opa = await startOpa([join(dir!, "policy")], port);
     }
-    expectStatus(await client("reader").get(`/articles/${id}`), 200, "OPA is back");
+    expectStatus(await blog.client("reader").get(`/articles/${id}`), 200, "OPA is back");
   });
 });
 
@@ -276,14 +228,14 @@ describe("failing open", () => {
     // Nothing listens there: every call to OPA fails.
     const open = await serveBlog(openDir, venv, postgres!.asyncUrl, { JWT_SECRET: SECRET, OPA_URL: `http://127.0.0.1:${await freePort()}` });
     try {
-      const draft = await article(authors.other, false);
-      const reader = new JsonClient(open.baseUrl).with({ authorization: `Bearer ${signJwt(claims({ sub: `r-${run}`, roles: ["reader"] }), SECRET)}` });
+      const draft = await blog.article(blog.authors.other, false);
+      const reader = new JsonClient(open.baseUrl).with({ authorization: `Bearer ${signJwt(claims({ sub: `r-${blog.run}`, roles: ["reader"] }), SECRET)}` });
       expectStatus(await reader.get(`/articles/${draft}`), 200, "a reader gets a draft the policy would refuse");
       const listed = await reader.get("/articles?limit=100");
       expectStatus(listed, 200, "a reader lists");
-      assert.ok(ids(listed).has(draft), "the list shows the draft too");
+      assert.ok(listedIds(listed).has(draft), "the list shows the draft too");
       // Groups still decide without OPA.
-      expectStatus(await reader.post("/articles", { title: "x", body: "b", author_id: authors.author }), 403, "groups refuse the reader's create");
+      expectStatus(await reader.post("/articles", { title: "x", body: "b", author_id: blog.authors.author }), 403, "groups refuse the reader's create");
     } finally {
       await open.process.stop();
       await rm(openDir, { recursive: true, force: true });
