@@ -10,12 +10,12 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { JsonClient, type Reply } from "../support/http.js";
+import { JsonClient } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
-import { BlogRoles, type Matrix, ROLES, expectConstantStatements, expectListIsGet, expectMatrix } from "./support/roles.js";
+import { BlogRoles, type Matrix, ROLES, expectConstantStatements, expectListIsGet, expectMatrix, matrixReplies } from "./support/roles.js";
 
 const SECRET = randomBytes(48).toString("base64url");
 
@@ -61,27 +61,7 @@ describe("the permission matrix of articles", () => {
 
   for (const role of ROLES) {
     it(`answers ${role} as the matrix says`, async () => {
-      const as = blog.client(role);
-      const { authors } = blog;
-      const rows = {
-        published: await blog.article(authors.author, true),
-        draft: await blog.article(authors.author, false),
-        otherDraft: await blog.article(authors.other, false),
-        otherPublished: await blog.article(authors.other, true),
-      };
-      const replies: Record<string, Reply> = {
-        "get a published article": await as.get(`/articles/${rows.published}`),
-        "get the author's draft": await as.get(`/articles/${rows.draft}`),
-        "get another author's draft": await as.get(`/articles/${rows.otherDraft}`),
-        list: await as.get("/articles?limit=100"),
-        create: await as.post("/articles", { title: "new", body: "b", author_id: authors.author }),
-        "update the author's published article": await as.patch(`/articles/${rows.published}`, { title: "changed" }),
-        "update another author's draft": await as.patch(`/articles/${rows.otherDraft}`, { title: "changed" }),
-        "update another author's published article": await as.patch(`/articles/${rows.otherPublished}`, { title: "changed" }),
-        "delete a published article": await as.delete(`/articles/${rows.otherPublished}`),
-        "publish the author's draft": await as.post(`/articles/${rows.draft}/publish-article`),
-        "publish another author's draft": await as.post(`/articles/${rows.otherDraft}/publish-article`),
-      };
+      const replies = await matrixReplies(blog, role);
       expectMatrix(MATRIX, replies, role);
       const refused = replies["create"]!;
       if (role === "reader") assert.match((refused.body as { detail: string }).detail, /admin, editor, writer/);

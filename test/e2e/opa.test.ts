@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
 import { generateFromConfig } from "../helpers/golden.js";
-import { JsonClient, type Reply, expectStatus } from "../support/http.js";
+import { JsonClient, expectStatus } from "../support/http.js";
 import { type OpaServer, opaTest, startOpa } from "../support/opa.js";
 import { freePort } from "../support/ports.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
@@ -23,7 +23,7 @@ import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
 import { claims, signJwt } from "./support/jwt.js";
-import { BlogRoles, type Matrix, ROLES, type Role, expectConstantStatements, expectListIsGet, expectMatrix, listedIds } from "./support/roles.js";
+import { BlogRoles, type Matrix, ROLES, type Role, expectConstantStatements, expectListIsGet, expectMatrix, matrixReplies, listedIds } from "./support/roles.js";
 
 const SECRET = randomBytes(48).toString("base64url");
 /** The config's `auth.opa.timeout_seconds`, in milliseconds. */
@@ -130,26 +130,7 @@ describe("the permission matrix of articles with OPA", () => {
 
   for (const role of ROLES) {
     it(`answers ${role} as the matrix says`, async () => {
-      const as = blog.client(role);
-      const { authors } = blog;
-      const rows = {
-        published: await blog.article(authors.author, true),
-        draft: await blog.article(authors.author, false),
-        otherDraft: await blog.article(authors.other, false),
-        otherPublished: await blog.article(authors.other, true),
-      };
-      const replies: Record<string, Reply> = {
-        "get a published article": await as.get(`/articles/${rows.published}`),
-        "get the author's draft": await as.get(`/articles/${rows.draft}`),
-        "get another author's draft": await as.get(`/articles/${rows.otherDraft}`),
-        list: await as.get("/articles?limit=100"),
-        create: await as.post("/articles", { title: "new", body: "b", author_id: blog.authors.author }),
-        "update the author's published article": await as.patch(`/articles/${rows.published}`, { title: "changed" }),
-        "update another author's published article": await as.patch(`/articles/${rows.otherPublished}`, { title: "changed" }),
-        "publish another author's draft": await as.post(`/articles/${rows.otherDraft}/publish-article`),
-        "publish a published article": await as.post(`/articles/${rows.published}/publish-article`),
-        "delete a published article": await as.delete(`/articles/${rows.otherPublished}`),
-      };
+      const replies = await matrixReplies(blog, role);
       expectMatrix(MATRIX, replies, role);
       // The policy, not groups, refused these: its own message.
       if (role === "editor") assert.match((replies["publish a published article"]!.body as { detail: string }).detail, /policy/);

@@ -62,6 +62,36 @@ export class BlogRoles {
   }
 }
 
+/**
+ * The replies to `role` of every route a matrix may check, each on fresh rows: an article
+ * of the author and one of the other author, published and draft. In an order where no
+ * route changes a row a later one needs as it was.
+ */
+export async function matrixReplies(blog: BlogRoles, role: Role): Promise<Record<string, Reply>> {
+  const as = blog.client(role);
+  const { authors } = blog;
+  const rows = {
+    published: await blog.article(authors.author, true),
+    draft: await blog.article(authors.author, false),
+    otherDraft: await blog.article(authors.other, false),
+    otherPublished: await blog.article(authors.other, true),
+  };
+  return {
+    "get a published article": await as.get(`/articles/${rows.published}`),
+    "get the author's draft": await as.get(`/articles/${rows.draft}`),
+    "get another author's draft": await as.get(`/articles/${rows.otherDraft}`),
+    list: await as.get("/articles?limit=100"),
+    create: await as.post("/articles", { title: "new", body: "b", author_id: authors.author }),
+    "update the author's published article": await as.patch(`/articles/${rows.published}`, { title: "changed" }),
+    "update another author's draft": await as.patch(`/articles/${rows.otherDraft}`, { title: "changed" }),
+    "update another author's published article": await as.patch(`/articles/${rows.otherPublished}`, { title: "changed" }),
+    "publish a published article": await as.post(`/articles/${rows.published}/publish-article`),
+    "publish the author's draft": await as.post(`/articles/${rows.draft}/publish-article`),
+    "publish another author's draft": await as.post(`/articles/${rows.otherDraft}/publish-article`),
+    "delete a published article": await as.delete(`/articles/${rows.otherPublished}`),
+  };
+}
+
 /** Each reply has the status `matrix` gives `role` for its route; a 401 or 403 has a JSON detail. */
 export function expectMatrix(matrix: Matrix, replies: Record<string, Reply>, role: Role): void {
   for (const [route, expected] of Object.entries(matrix)) {
