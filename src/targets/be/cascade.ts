@@ -1,6 +1,6 @@
 // Settings that cascade: an operation entry's own value wins, then its resource's, its
 // app's, then the project's (which may have a default). One rule, resolved here only, so every
-// cascading setting (`require_auth`, `generate_tests`, `rate_limit`, `max_body_size`, `groups`) behaves alike.
+// cascading setting (`require_auth`, `generate_tests`, `rate_limit`, `max_body_size`, `groups`, `opa`) behaves alike.
 
 import type { BuildStore } from "../../codegen/index.js";
 import type { ProjectConfig, RateLimitConfig, ResolvedApp } from "./config/schema.js";
@@ -14,6 +14,8 @@ export interface CascadingSettings {
   rate_limit: RateLimitConfig | false | undefined;
   /** Only members of one of these groups may call the route; unset: no group check (the project sets none). */
   groups: string[] | undefined;
+  /** Whether the route asks the OPA server of `auth.opa`; unset: it does not. */
+  opa: boolean | undefined;
 }
 
 export type CascadingKey = keyof CascadingSettings;

@@ -21,8 +21,8 @@ export const GENERATED_NAMES: ReadonlySet<string> = new Set([
   // the project's own modules: auth, db, runtime
   "AuthenticatedUser", "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
   "DbJson", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion",
-  "FreeTextSource", "FullTextSearch", "IdempotencyDep", "ListSpec", "LiteralSource", "NoRepeats", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page",
-  "RefSource", "Rows", "SearchText", "SelfSource", "SessionDep", "TrigramSearch", "ValuesOptions", "ValuesPage",
+  "FreeTextSource", "FullTextSearch", "IdempotencyDep", "ListSpec", "LiteralSource", "NoRepeats", "OPA", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page",
+  "Policy", "RefSource", "RowPolicy", "Rows", "SearchText", "SelfSource", "SessionDep", "TrigramSearch", "ValuesOptions", "ValuesPage",
 ]);
 
 /** A model class as generated code imports and names it. */

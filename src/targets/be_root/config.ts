@@ -84,14 +84,22 @@ const RootObject = z
       description: "JWT authentication: the starter config sets `auth` (secret in `JWT_SECRET`), `main.py` mounts the token endpoint, and " +
         "`<package>/auth.py` holds the credentials check you write.",
     }),
+    opa: z.boolean().default(false).meta({
+      description:
+        "Authorization by an Open Policy Agent server (needs `auth`): the starter config sets `auth.opa` (URL in `OPA_URL`) and " +
+        "`opa: true` on its resource, and `policy/authz.rego` holds the policy, with its `opa test` tests in `policy/authz_test.rego`.",
+    }),
   })
   .meta({
     description: "The config of the `be_root` target: a new backend project around the `be` target. Every key but `name` has a default.",
-    examples: [{ name: "shop", auth: true }],
+    examples: [{ name: "shop", auth: true }, { name: "shop", auth: true, opa: true }],
   });
 
 /** The config of the `be_root` target: a new backend project around the `be` target. */
 export const RootConfig = RootObject.superRefine((root, ctx) => {
+  if (root.opa && !root.auth) {
+    ctx.addIssue({ code: "custom", path: ["opa"], message: "needs auth: true, since OPA decides what a signed-in user may do" });
+  }
   // A bad name is reported at `name`; a package derived from it would only repeat that.
   if (root.package === undefined && !PROJECT_NAME.test(root.name)) return;
   const derived = packageFromName(root.name);

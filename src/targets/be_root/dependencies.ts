@@ -16,6 +16,9 @@ export const RUNTIME_REQUIREMENTS: readonly string[] = [
 /** Extra runtime requirements of a backend with JWT authentication (the token endpoint parses a form). */
 export const AUTH_REQUIREMENTS: readonly string[] = ["pyjwt==2.15.1", "python-multipart==0.0.34"];
 
+/** Extra runtime requirements of a backend that asks OPA (one pooled async HTTP client per process). */
+export const OPA_REQUIREMENTS: readonly string[] = ["httpx==0.28.1"];
+
 /** Development requirements: generated tests and linting. */
 export const DEV_REQUIREMENTS: readonly string[] = [
   "httpx==0.28.1",
@@ -30,7 +33,7 @@ export function requirementName(requirement: string): string {
 }
 
 /** The runtime requirements of a project, sorted by name. */
-export function runtimeRequirements(options: { auth: boolean }): string[] {
-  const all = [...RUNTIME_REQUIREMENTS, ...(options.auth ? AUTH_REQUIREMENTS : [])];
+export function runtimeRequirements(options: { auth: boolean; opa?: boolean }): string[] {
+  const all = [...RUNTIME_REQUIREMENTS, ...(options.auth ? AUTH_REQUIREMENTS : []), ...(options.opa ? OPA_REQUIREMENTS : [])];
   return all.sort((a, b) => requirementName(a).localeCompare(requirementName(b)));
 }

@@ -19,6 +19,7 @@ const TREES = [
   ["blog-auth-custom", join(example, "auth_custom.jsonnet")],
   ["blog-authz", join(example, "authz.jsonnet")],
   ["blog-sessions", join(example, "sessions.jsonnet")],
+  ["blog-opa", join(example, "opa.jsonnet")],
   ["blog-rate-limited", join(example, "rate_limited.jsonnet")],
   ["blog-telemetry", join(example, "telemetry.jsonnet")],
   ["blog-comms", join(example, "comms.jsonnet")],

@@ -17,6 +17,7 @@ describe("be_root RootConfig", () => {
       python: "3.11",
       database_url_env: "DATABASE_URL",
       auth: false,
+      opa: false,
     });
   });
 
@@ -49,7 +50,13 @@ describe("be_root RootConfig", () => {
       python: "3.13",
       database_url_env: "STORE_DB",
       auth: true,
+      opa: false,
     });
+  });
+
+  test("opa needs auth", () => {
+    assertIssues(RootConfig, { name: "shop", opa: true }, [{ path: "opa", message: "needs auth: true, since OPA decides what a signed-in user may do" }]);
+    assert.equal(parse(RootConfig, { name: "shop", auth: true, opa: true }).opa, true);
   });
 
   test("the name is required and must be a Python project name", () => {

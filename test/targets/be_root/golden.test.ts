@@ -8,7 +8,7 @@ import { repoRoot } from "../../helpers/user-project.js";
 
 const configs = join(repoRoot, "test", "targets", "be_root", "configs");
 
-for (const name of ["shop", "shop-auth"]) {
+for (const name of ["shop", "shop-auth", "shop-opa"]) {
   test(`be_root: the ${name} scaffold matches its golden files byte for byte`, async (t) => {
     await assertGolden(t, "be_root", name, join(configs, `${name}.jsonnet`));
   });

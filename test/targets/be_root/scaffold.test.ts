@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { type Target, buildFiles, discoverTargets, loadConfig } from "../../../src/codegen/index.js";
 import { RootConfig } from "../../../src/targets/be_root/config.js";
-import { AUTH_REQUIREMENTS, DEV_REQUIREMENTS, RUNTIME_REQUIREMENTS, requirementName, runtimeRequirements } from "../../../src/targets/be_root/dependencies.js";
+import { AUTH_REQUIREMENTS, DEV_REQUIREMENTS, OPA_REQUIREMENTS, RUNTIME_REQUIREMENTS, requirementName, runtimeRequirements } from "../../../src/targets/be_root/dependencies.js";
 import { generateFromConfig } from "../../helpers/golden.js";
 import { REQUIREMENTS } from "../../support/venv.js";
 
@@ -57,6 +57,16 @@ describe("be_root scaffold", () => {
       assert.equal(/^from shop\.api\.auth\.router import router as auth_router$/m.test(main), auth);
     });
   }
+
+  test("with opa, the starter config asks OPA about notes, and the policy and its tests are written", async () => {
+    const out = await scaffold({ name: "shop", auth: true, opa: true });
+    const be = await loadConfig(join(out, "config", "project.jsonnet"), byName("be"), { stdlibTargets: targets });
+    assert.deepEqual(be.auth.opa, { decision: "authz/allow", url_env: "OPA_URL", timeout_seconds: 1, fail: "closed" });
+    assert.equal(be.apps[0].config.resources[0].opa, true);
+    assert.match(await readFile(join(out, "policy", "authz.rego"), "utf8"), /^package authz$/m);
+    assert.match(await readFile(join(out, "policy", "authz_test.rego"), "utf8"), /^import data\.authz$/m);
+    assert.match(await readFile(join(out, "pyproject.toml"), "utf8"), /"httpx==/);
+  });
 });
 
 describe("be_root dependencies", () => {
@@ -66,7 +76,7 @@ describe("be_root dependencies", () => {
       const requirement = line.replace(/#.*/, "").trim();
       if (requirement) pins.set(requirementName(requirement), requirement);
     }
-    for (const requirement of [...RUNTIME_REQUIREMENTS, ...AUTH_REQUIREMENTS, ...DEV_REQUIREMENTS]) {
+    for (const requirement of [...RUNTIME_REQUIREMENTS, ...AUTH_REQUIREMENTS, ...OPA_REQUIREMENTS, ...DEV_REQUIREMENTS]) {
       assert.equal(pins.get(requirementName(requirement)), requirement, `${requirement} is not pinned so in ${REQUIREMENTS}`);
     }
   });

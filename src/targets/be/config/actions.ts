@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { GroupList, GuardPath } from "./authz.js";
+import { OpaSetting } from "./opa.js";
 import { Name } from "../../../codegen/index.js";
 import { ParamList } from "./fields.js";
 import { DottedPath, Identifier, Slug, SnakeName, maxBodySizeAt } from "./primitives.js";
@@ -74,6 +75,7 @@ export const ActionOptions = z
       description: 'With response "instance": the representation the action answers with. Default: the resource\'s `default_representation`.',
     }),
     groups: GroupList.optional(),
+    opa: OpaSetting.optional(),
     can: GuardPath.optional(),
     ...kilnKeys("operation"),
   })

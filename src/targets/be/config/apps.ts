@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { GroupList } from "./authz.js";
+import { OpaSetting } from "./opa.js";
 import { scoped } from "../../../codegen/index.js";
 import { findDuplicates } from "./duplicates.js";
 import { KilnVersion } from "./kiln.js";
@@ -59,6 +60,7 @@ export const AppConfig = z
     }),
     max_body_size: maxBodySizeAt("this app's endpoints", "the project's"),
     groups: GroupList.optional(),
+    opa: OpaSetting.optional(),
     version: KilnVersion,
   })
   .superRefine((app, ctx) => checkAppResources(app.resources, ctx, ["resources"]))

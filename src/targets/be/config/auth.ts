@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { GroupConfig } from "./authz.js";
 import { kilnKeys } from "./kiln.js";
+import { OpaConfig } from "./opa.js";
 import { DottedPath, EnvVarName, NonEmptyString, UrlPath } from "./primitives.js";
 import { type SessionCookie, type TokenSource, checkSessions, resolveSessions, sessionKeys } from "./sessions.js";
 
@@ -91,6 +92,7 @@ const AuthObject = z.strictObject({
   }),
   groups: GroupConfig.optional(),
   ...sessionKeys,
+  opa: OpaConfig.optional(),
   ...kilnKeys("auth"),
 });
 type AuthObject = z.output<typeof AuthObject>;
@@ -114,6 +116,8 @@ export interface JwtAuth {
   cookie?: SessionCookie;
   /** The logout endpoint's path; tokens then carry a `jti` that the deny-list keys. */
   logout_url?: string;
+  /** The OPA server of routes with `opa: true`. */
+  opa?: OpaConfig;
   get_current_user_fn?: undefined;
 }
 
@@ -124,6 +128,7 @@ export interface CustomAuth {
   get_current_user_fn: string;
   /** Your membership function; no default (your user has no token claims we know of). */
   groups?: { fn: string };
+  opa?: undefined;
 }
 
 function checkFlow(auth: AuthObject, ctx: z.RefinementCtx): void {
@@ -133,6 +138,13 @@ function checkFlow(auth: AuthObject, ctx: z.RefinementCtx): void {
         code: "custom",
         path: ["groups", "claim"],
         message: "groups from a token claim need the generated JWT flow: with get_current_user_fn, name your membership function in groups.fn",
+      });
+    }
+    if (auth.opa !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["opa"],
+        message: "needs the generated JWT flow: OPA's input.subject is the token's subject, groups and claims, which get_current_user_fn does not give",
       });
     }
     for (const key of JWT_ONLY_KEYS) {
@@ -195,6 +207,7 @@ export const AuthConfig = AuthObject.superRefine(checkFlow)
     ...(auth.audience !== undefined && { audience: auth.audience }),
     ...(auth.groups !== undefined && { groups: auth.groups }),
     ...resolveSessions(auth),
+    ...(auth.opa !== undefined && { opa: auth.opa }),
   };
 });
 export type AuthConfig = z.output<typeof AuthConfig>;

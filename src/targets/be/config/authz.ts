@@ -68,13 +68,14 @@ export interface AuthzLevel {
   groups?: string[];
   can?: string;
   visible?: string;
+  opa?: boolean;
 }
 
 type Levels = readonly { config: AuthzLevel & { resources: readonly (AuthzLevel & { operations: readonly unknown[] })[] } }[];
 
 /** Each authorization key set in the project, with its config path (`apps[0].config.resources[1].groups`). */
 function* authzSettings(apps: Levels, pathOf: (app: number) => PropertyKey[]): Iterable<[keyof AuthzLevel, PropertyKey[]]> {
-  const keys = ["groups", "can", "visible"] as const;
+  const keys = ["groups", "can", "visible", "opa"] as const;
   for (const [a, app] of apps.entries()) {
     for (const key of keys) if (app.config[key] !== undefined) yield [key, [...pathOf(a), key]];
     for (const [r, resource] of app.config.resources.entries()) {
@@ -97,10 +98,10 @@ export function authzKeysUsed(apps: Levels): Set<keyof AuthzLevel> {
 
 /**
  * Project-wide rules of authorization: every key needs `auth` (there is no user to check
- * otherwise), and `groups` with `get_current_user_fn` needs `auth.groups.fn`.
+ * otherwise), `groups` with `get_current_user_fn` needs `auth.groups.fn`, and `opa: true` needs `auth.opa`.
  */
 export function checkAuthz(
-  project: { auth?: { get_current_user_fn?: string; groups?: GroupConfig } },
+  project: { auth?: { get_current_user_fn?: string; groups?: GroupConfig; opa?: unknown } },
   apps: Levels,
   pathOf: (app: number) => PropertyKey[],
   ctx: z.RefinementCtx,
@@ -111,6 +112,8 @@ export function checkAuthz(
       ctx.addIssue({ code: "custom", path, message: `needs the project's auth: without it no route knows its user (docs/authorization.md)` });
     } else if (key === "groups" && project.auth.get_current_user_fn !== undefined && project.auth.groups === undefined) {
       groupsWithoutSource = true;
+    } else if (key === "opa" && project.auth.opa === undefined) {
+      ctx.addIssue({ code: "custom", path, message: 'needs auth.opa: the OPA server to ask, like { decision: "blog/authz/allow" } (docs/authorization.md)' });
     }
   }
   if (groupsWithoutSource) {

@@ -5,6 +5,7 @@
 
 import { z } from "zod";
 import { GroupList, GuardPath } from "./authz.js";
+import { OpaSetting } from "./opa.js";
 import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
 import { PostHookPath, PreHookPath, type SerializerConfig, SerializerSetting, checkHooks } from "./hooks.js";
 import { kilnKeys } from "./kiln.js";
@@ -75,6 +76,7 @@ const crudKeys = {
   }),
   rate_limit: RateLimitSetting.optional(),
   groups: GroupList.optional(),
+  opa: OpaSetting.optional(),
   can: GuardPath.optional(),
   pre: PreHookPath.optional(),
   post: PostHookPath.optional(),

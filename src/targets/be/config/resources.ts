@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { GroupList, VisiblePath } from "./authz.js";
+import { OpaSetting } from "./opa.js";
 import { scoped } from "../../../codegen/index.js";
 import { actionSlug } from "./actions.js";
 import { findDuplicates } from "./duplicates.js";
@@ -67,6 +68,7 @@ export const ResourceConfig = z
     }),
     max_body_size: maxBodySizeAt("this resource's endpoints", "the app's, else the project's"),
     groups: GroupList.optional(),
+    opa: OpaSetting.optional(),
     visible: VisiblePath.optional(),
     fields: FieldList.optional().meta({
       description:

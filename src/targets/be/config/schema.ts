@@ -48,3 +48,4 @@ export { AppList, ProjectConfig, type ResolvedApp, type ResolvedResource } from 
 export { OperationList, PkType, ResourceConfig } from "./resources.js";
 export { PostHookPath, PreHookPath, SerializerConfig, hooksUsed } from "./hooks.js";
 export { DEFAULT_GROUP_CLAIM, GroupConfig, GroupList, GuardPath, VisiblePath, authzKeysUsed, type AuthzLevel } from "./authz.js";
+export { OPA_DEFAULTS, OpaConfig, OpaSetting } from "./opa.js";

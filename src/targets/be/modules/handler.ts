@@ -76,13 +76,17 @@ export interface CodeBlock {
 
 /**
  * What the `authz` operation asks of a handler: `checks` run first in its body (a group
- * check, a collection guard); `guard` (the guard's Python name) runs on the row once it is
- * loaded; `visible` (an expression over `current_user`) restricts the rows it may load.
+ * check, a collection guard, a policy decision without a row); `policy` (the action and
+ * resource OPA is asked about) and then `guard` (the guard's Python name) run on the row
+ * once it is loaded; `visible` (an expression over `current_user`) restricts the rows it
+ * may load; `params` are dependencies the checks need (the request's `policy`).
  */
 export interface HandlerAuthz {
   checks: readonly string[];
+  policy?: string;
   guard?: string;
   visible?: string;
+  params?: readonly RouteParam[];
   imports: ImportCollector;
 }
 
@@ -223,12 +227,22 @@ export class RouteHandler extends Handle {
   authorize(authz: HandlerAuthz): void {
     if (this.#authz !== undefined) throw new Error(`bug: ${this.name} is already authorized`);
     this.#authz = authz;
-    if (authz.checks.length > 0 || authz.guard !== undefined) this.answers(403);
+    if (authz.checks.length > 0 || authz.guard !== undefined || authz.policy !== undefined) this.answers(403);
   }
 
   /** The guard run on the loaded row, as the body templates call it. */
   get guard(): string | undefined {
     return this.#authz?.guard;
+  }
+
+  /** The policy decision about the loaded row: `"get", "article"`, the arguments of `policy.require` before the row. */
+  get policy(): string | undefined {
+    return this.#authz?.policy;
+  }
+
+  /** Whether a check runs on the loaded row (a policy decision, a guard): the body templates load it first. */
+  get checksRow(): boolean {
+    return this.#authz?.guard !== undefined || this.#authz?.policy !== undefined;
   }
 
   /** The visibility condition the row must meet, as the body templates pass it. */
@@ -259,10 +273,10 @@ export class RouteHandler extends Handle {
     this.#span = span;
   }
 
-  /** Dependencies after the parameters: the session, then the user (required or optional). */
+  /** Dependencies after the parameters: the session, then the user (required or optional), then what authorization needs. */
   get dependencies(): RouteParam[] {
     const user = this.#user ?? this.#optionalUser;
-    return user === undefined ? [this.session] : [this.session, user];
+    return [this.session, ...(user === undefined ? [] : [user]), ...(this.#authz?.params ?? [])];
   }
 
   /** `@router.get("/{pk:uuid}", operation_id="getArticle", responses=error_responses(404, 503))`. */

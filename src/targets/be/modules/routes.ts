@@ -30,6 +30,7 @@ export class RoutesModule {
   readonly #loaders = new Map<string, { helper: Helper; read: ReadSchema }>();
   #search: SearchConfig | undefined;
   #visible: { fn: string; userType: string; imports: ImportCollector } | undefined;
+  #policyRows: { resource: string; action: string; imports: ImportCollector } | undefined;
 
   constructor(view: ResourceView) {
     this.view = view;
@@ -81,6 +82,16 @@ export class RoutesModule {
     return { name: "_visible" };
   }
 
+  /**
+   * `_POLICY_ROWS`: the rows of the resource OPA lets a user `action` (the resource's get),
+   * as lists ask for them; registered with the policy client (`imports` brings `OPA`), which
+   * checks at startup that row filters can translate the policy.
+   */
+  policyRows(resource: string, action: string, imports: ImportCollector): Helper {
+    this.#policyRows ??= { resource, action, imports };
+    return { name: "_POLICY_ROWS" };
+  }
+
   /** `_load_<name>(session, pk)` (`_load_<name>_summary`, …): the row with everything `read` shows loaded, or 404. */
   loader(read: ReadSchema): Helper {
     this.notFound();
@@ -118,6 +129,14 @@ export class RoutesModule {
       const search = this.#search;
       imports.addFrom(view.model.module, view.model.importName);
       context.search = { name: "_SEARCH", expression: searchExpression(search, view.model.local, view.runtimePackage, imports), comment: `What \`\`?q=\`\` searches, and how: see ${search.strategy === "trigram" ? "indexes.py for its trigram indexes" : "indexes.py for its full-text index"}.` };
+    }
+    const rows = this.#policyRows;
+    if (rows) {
+      imports.addFrom(view.model.module, view.model.importName).addFrom(`${view.runtimePackage}.opa`, "RowPolicy").update(rows.imports);
+      context.policy_rows = {
+        comment: `The ${view.labelPlural} a list shows: those the OPA policy lets the user ${rows.action}.`,
+        expression: `OPA.rows(RowPolicy(${pythonString(rows.resource)}, ${pythonString(rows.action)}, ${view.model.local}))`,
+      };
     }
     const visible = this.#visible;
     if (visible) {

@@ -1,12 +1,13 @@
 // `RootScaffold` (project scope): the files of a new backend project around the `be` target:
-// models, actions, health routes, the app, migrations, a starter config, container recipe.
+// models, actions, health routes, the app, migrations, a starter config, container recipe,
+// and with `opa` a starter Rego policy with its tests.
 // Every file is the user's once written: the `skip` policy leaves an existing file alone
 // (unless `--force` or `--force-paths`), and none carries the "do not edit" banner.
 
 import { StaticFile, operation } from "../../../codegen/index.js";
 import type { BuildContext } from "../../../codegen/index.js";
 import type { RootConfig } from "../config.js";
-import { DEV_REQUIREMENTS, runtimeRequirements } from "../dependencies.js";
+import { DEV_REQUIREMENTS, OPA_REQUIREMENTS, runtimeRequirements } from "../dependencies.js";
 
 /** A user-owned file: written once, no banner. */
 function starter(path: string, template: string, context: Record<string, unknown> = {}): StaticFile {
@@ -39,8 +40,9 @@ export class RootScaffold {
     const files = [
       starter("pyproject.toml", "pyproject.toml.njk", {
         ...context,
-        dependencies: runtimeRequirements({ auth: root.auth }),
-        dev_dependencies: DEV_REQUIREMENTS,
+        dependencies: runtimeRequirements({ auth: root.auth, opa: root.opa }),
+        // httpx is a runtime requirement with OPA: not twice.
+        dev_dependencies: root.opa ? DEV_REQUIREMENTS.filter((requirement) => !OPA_REQUIREMENTS.includes(requirement)) : DEV_REQUIREMENTS,
       }),
       starter("README.md", "README.md.njk", context),
       starter(".gitignore", "gitignore.njk"),
@@ -60,6 +62,7 @@ export class RootScaffold {
       starter("migrations/versions/0001_create_notes.py", "migrations/versions/0001_create_notes.py.njk"),
     ];
     if (root.auth) files.push(starter(`${pkg}/auth.py`, "package/auth.py.njk", context));
+    if (root.opa) files.push(starter("policy/authz.rego", "policy/authz.rego.njk", context), starter("policy/authz_test.rego", "policy/authz_test.rego.njk", context));
     return files;
   }
 }

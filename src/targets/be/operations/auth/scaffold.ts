@@ -1,13 +1,14 @@
 // `auth_scaffold` (project scope, only with `auth`, after the routes are built): the `auth/`
 // package, for the generated JWT flow or for the user's own `get_current_user_fn` (see
-// `package.ts`), `groups.py` when some route admits only some groups (see `groups.ts`), and
-// the runtime helpers of cookie sessions and logout when the config asks for them. It runs
-// after the routes so it knows whether a public route reads the optional user.
+// `package.ts`), `groups.py` when some route admits only some groups or asks OPA (see
+// `groups.ts`), and the runtime helpers of cookie sessions and logout when the config asks
+// for them. It runs after the routes so it knows whether a public route reads the optional user.
 
 import { type BuildContext, StaticFile, operation } from "../../../../codegen/index.js";
 import { type ProjectConfig, authzKeysUsed } from "../../config/schema.js";
 import { RouteHandler } from "../../modules/handler.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
+import { opaUsed } from "../opa/opa.js";
 import { groupsModule, tokenGroupClaim } from "./groups.js";
 import { authPackage } from "./package.js";
 
@@ -27,7 +28,8 @@ export class AuthScaffold {
       optionalUser: ctx.store.outputsUnder(ctx.instanceId, RouteHandler).some((handler) => handler.optionalUser !== undefined),
       groupClaim,
     });
-    if (authzKeysUsed(ctx.config.apps).has("groups")) outputs.push(groupsModule(auth, ctx.packagePrefix, groupClaim !== undefined));
+    // OPA's input.subject carries the user's groups too.
+    if (authzKeysUsed(ctx.config.apps).has("groups") || opaUsed(ctx.config)) outputs.push(groupsModule(auth, ctx.packagePrefix, groupClaim !== undefined));
     if (auth.get_current_user_fn === undefined) {
       if (auth.cookie !== undefined) outputs.push(new StaticFile(runtimeHelperFile("sessions")));
       if (auth.logout_url !== undefined) outputs.push(new StaticFile(runtimeHelperFile("revocation")), new StaticFile(runtimeHelperFile("autocommit")));

@@ -1,7 +1,8 @@
 // `authz` (an augmenter, operation scope, after `auth`): the authorization of each handler
-// of an entry — the cascading `groups` check, the entry's guard (`can`) and the resource's
-// row visibility (`visible`) — handed to the handler through `RouteHandler.authorize`, and to
-// a list's query through `ListQuery.where`. Its `validate` rejects checks on routes without a user.
+// of an entry — the cascading `groups` check, OPA's decision (cascading `opa`, see
+// `policy.ts`), the entry's guard (`can`) and the resource's row visibility (`visible`) —
+// handed to the handler through `RouteHandler.authorize`, and to a list's query through
+// `ListQuery.where`. Its `validate` rejects checks on routes without a user.
 
 import { type BuildContext, ImportCollector, type ValidationIssue, operation, prefixImport } from "../../../../codegen/index.js";
 import type { AuthzLevel, ProjectConfig, ResourceConfig } from "../../config/schema.js";
@@ -12,6 +13,7 @@ import { pythonString } from "../../python/literals.js";
 import { userType } from "../auth/augment.js";
 import { decideAuth, entryPath } from "../auth/decide.js";
 import { ListHandler } from "../list/list-handler.js";
+import { policyAuthz } from "./policy.js";
 
 type Entry = AuthzLevel & { name: string; type: string; target?: "instance" | "collection"; slug?: string };
 
@@ -31,9 +33,9 @@ export class Authz {
     const options = ctx.instance as Entry;
     const decision = decideAuth(ctx.config, ctx.store, ctx.instanceId, entryPath(options));
     if (decision.required) return;
-    for (const key of ["groups", "can"] as const) {
-      if (options[key] !== undefined) {
-        const what = key === "groups" ? "admits only members of these groups" : "asks this guard";
+    for (const key of ["groups", "can", "opa"] as const) {
+      if (options[key] !== undefined && options[key] !== false) {
+        const what = { groups: "admits only members of these groups", can: "asks this guard", opa: "asks the OPA policy" }[key];
         yield { path: [key], message: `${what}, but this endpoint is not authenticated: ${decision.reason}` };
       }
     }
@@ -43,6 +45,7 @@ export class Authz {
     const options = ctx.instance as Entry;
     const resource = ctx.store.ancestorOf(ctx.instanceId, "resource") as ResourceConfig & AuthzLevel;
     const groups = cascaded(ctx.store, ctx.instanceId, ctx.config, "groups");
+    const opa = ctx.config.auth?.opa !== undefined && cascaded(ctx.store, ctx.instanceId, ctx.config, "opa") === true;
     const runtime = prefixImport(ctx.packagePrefix, "runtime");
     for (const handler of ctx.store.outputsUnder(ctx.instanceId, RouteHandler)) {
       const imports = new ImportCollector();
@@ -51,6 +54,12 @@ export class Authz {
       if (groups !== undefined && handler.user !== undefined) {
         checks.push(`    await require_groups(current_user, ${[...groups].sort().map(pythonString).join(", ")})`);
         imports.addFrom(prefixImport(ctx.packagePrefix, "auth", "groups"), "require_groups");
+      }
+      // OPA, like groups, needs a user: a route without one asks nothing (validate refuses an entry's own `opa` there).
+      const policy = opa && handler.user !== undefined ? policyAuthz(ctx, handler, options, onInstance(options)) : undefined;
+      if (policy !== undefined) {
+        checks.push(...policy.checks);
+        imports.update(policy.imports);
       }
       let guard: string | undefined;
       if (options.can !== undefined) {
@@ -70,9 +79,17 @@ export class Authz {
         else visible = condition;
       }
       // The body templates load the row with select() where a condition or a guard needs it (see update.py.njk, delete.py.njk).
-      if ((options.type === "update" && visible !== undefined) || (options.type === "delete" && guard !== undefined)) imports.addFrom("sqlalchemy", "select");
-      if (checks.length > 0 || guard !== undefined || visible !== undefined) {
-        handler.authorize({ checks, ...(guard !== undefined && { guard }), ...(visible !== undefined && { visible }), imports });
+      const rowPolicy = policy?.policy;
+      if ((options.type === "update" && visible !== undefined) || (options.type === "delete" && (guard !== undefined || rowPolicy !== undefined))) imports.addFrom("sqlalchemy", "select");
+      if (checks.length > 0 || guard !== undefined || visible !== undefined || policy !== undefined) {
+        handler.authorize({
+          checks,
+          ...(rowPolicy !== undefined && { policy: rowPolicy }),
+          ...(guard !== undefined && { guard }),
+          ...(visible !== undefined && { visible }),
+          ...(policy !== undefined && { params: policy.params }),
+          imports,
+        });
       }
     }
     return [];

@@ -14,6 +14,7 @@ import type { FilterField } from "../list/query.js";
 /** The discovery module of a project; rendered only when some list filters. */
 export class Discovery {
   readonly path = "discovery.py";
+  readonly alias = "discovery_router";
   readonly dotted: string;
   readonly #project: ProjectConfig;
   readonly #packagePrefix: string;

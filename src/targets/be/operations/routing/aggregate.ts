@@ -4,7 +4,6 @@
 
 import { FileFragment, type Fragment, ImportCollector } from "../../../../codegen/index.js";
 import { docstringText, pythonString } from "../../python/literals.js";
-import type { Discovery } from "../discovery/discovery.js";
 
 /** One included router. */
 export interface RouterMount {
@@ -16,6 +15,16 @@ export interface RouterMount {
   prefix: string;
 }
 
+/** A project-level router included after the others when it exists: filter discovery, the OPA policy's lifespan. */
+export interface ProjectRouterSource {
+  /** Whether the module exists; routers include it only then. */
+  readonly used: boolean;
+  /** Dotted module holding its `router`. */
+  readonly dotted: string;
+  /** Name the router is imported as. */
+  readonly alias: string;
+}
+
 export class AggregateRouter {
   /** The aggregating file, e.g. `content/routes/__init__.py` or `routes/__init__.py`. */
   readonly path: string;
@@ -23,21 +32,21 @@ export class AggregateRouter {
   /** Prefix of the aggregating router itself, "" for none. */
   readonly routerPrefix: string;
   readonly #mounts: readonly RouterMount[];
-  /** The project's filter discovery, included here (after the other routers) when some list filters. */
-  readonly #discovery: Discovery | undefined;
+  /** The project's own routers (filter discovery, the OPA policy), included here after the others when they exist. */
+  readonly #projectRouters: readonly (ProjectRouterSource | undefined)[];
 
-  constructor(options: { path: string; doc: string; routerPrefix?: string; mounts: readonly RouterMount[]; discovery?: Discovery }) {
+  constructor(options: { path: string; doc: string; routerPrefix?: string; mounts: readonly RouterMount[]; projectRouters?: readonly (ProjectRouterSource | undefined)[] }) {
     this.path = options.path;
     this.doc = options.doc;
     this.routerPrefix = options.routerPrefix ?? "";
     this.#mounts = options.mounts;
-    this.#discovery = options.discovery;
+    this.#projectRouters = options.projectRouters ?? [];
   }
 
   /** The included routers, in order. */
   get mounts(): readonly RouterMount[] {
-    const discovery = this.#discovery?.used ? [{ module: this.#discovery.dotted, alias: "discovery_router", prefix: "" }] : [];
-    return [...this.#mounts, ...discovery];
+    const own = this.#projectRouters.filter((source) => source?.used).map((source) => ({ module: source!.dotted, alias: source!.alias, prefix: "" }));
+    return [...this.#mounts, ...own];
   }
 
   render(): Fragment[] {

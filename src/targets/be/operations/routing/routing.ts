@@ -6,7 +6,8 @@
 import { type BuildContext, prefixImport, operation } from "../../../../codegen/index.js";
 import type { App, ProjectConfig } from "../../config/schema.js";
 import { Discovery } from "../discovery/discovery.js";
-import { AggregateRouter } from "./aggregate.js";
+import { PolicyRouter } from "../opa/opa.js";
+import { AggregateRouter, type ProjectRouterSource } from "./aggregate.js";
 
 @operation("router", { scope: "app" })
 export class Router {
@@ -22,7 +23,7 @@ export class Router {
           alias: `${resource.name}_router`,
           prefix: "",
         })),
-        discovery: ctx.config.single_app ? ctx.store.outputUnderAncestor(ctx.instanceId, "project", Discovery) : undefined,
+        projectRouters: ctx.config.single_app ? projectRouters(ctx) : [],
       }),
     ];
   }
@@ -44,8 +45,13 @@ export class ProjectRouter {
           alias: `${app.config.module}_router`,
           prefix: app.prefix,
         })),
-        discovery: ctx.store.outputUnderAncestor(ctx.instanceId, "project", Discovery),
+        projectRouters: projectRouters(ctx),
       }),
     ];
   }
+}
+
+/** The project's own routers the top-level router includes: filter discovery, then the OPA policy's. */
+function projectRouters(ctx: BuildContext<ProjectConfig>): (ProjectRouterSource | undefined)[] {
+  return [ctx.store.outputUnderAncestor(ctx.instanceId, "project", Discovery), ctx.store.outputsUnderAncestor(ctx.instanceId, "project", PolicyRouter)[0]];
 }

@@ -1,0 +1,47 @@
+// The blog with an Open Policy Agent server deciding part of its authorization
+// (docs/authorization.md), beside groups and a guard. The policy is
+// examples/blog/policy/authz.rego; the server's URL comes from OPA_URL.
+//
+// Articles ask OPA (`opa: true` on the resource, so on every route of it):
+// - get answers 403 for an article the policy does not let the user see (published ones,
+//   one's own by the token's `author_id` claim, or all for editors and admins), and a list
+//   shows exactly those rows, filtered in SQL from OPA's partial evaluation;
+// - publish: only drafts (groups still limit it to editors and admins);
+// - the other routes: the groups and the guard below decide, the policy allows them.
+local auth = import 'be/auth/jwt.libsonnet';
+local db = import 'be/db/databases.libsonnet';
+local r = import 'resources.libsonnet';
+
+local writers = ['writer', 'editor', 'admin'];
+
+{
+  package_prefix: 'blog.api',
+  databases: [db.postgres('primary', { url_env: 'DATABASE_URL', default: true })],
+  auth: auth.jwt({
+    secret_env: 'JWT_SECRET',
+    verify_credentials_fn: 'blog.auth.verify_credentials',
+    issuer: 'blog',
+    audience: 'blog-api',
+    groups: { claim: 'roles' },
+    opa: { decision: 'blog/authz/allow', url_env: 'OPA_URL', timeout_seconds: 0.5 },
+  }),
+  module: 'content',
+  resources: [
+    r.author,
+    r.article {
+      groups: ['reader'] + writers,
+      opa: true,
+      operations: [
+        if op == 'create' then { name: 'create', groups: writers }
+        else if op == 'update' then { name: 'update', can: 'blog.authz.can_edit_article' }
+        else if op == 'delete' then { name: 'delete', groups: ['admin'] }
+        else if std.isObject(op) && op.name == 'publish_article' then op { groups: ['editor', 'admin'] }
+        else op
+        for op in super.operations
+      ],
+    },
+    r.tag,
+    r.comment,
+    r.category { require_auth: false },
+  ],
+}

@@ -1,0 +1,69 @@
+// `opa_scaffold` (project scope, with `auth.opa` and some `opa: true`): `policy.py`, the
+// project's OPA client and its per-request `Policy` dependency, the runtime helpers it runs
+// on (runtime/opa.py, runtime/opa_filter.py), and the `PolicyRouter` handle the top-level
+// router includes so the client's lifespan runs. See `authorize.ts` for the handlers' side.
+
+import { type BuildContext, Handle, ImportCollector, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
+import type { AuthzLevel, JwtAuth, OpaConfig, ProjectConfig } from "../../config/schema.js";
+import { PythonModule } from "../../modules/python-module.js";
+import { pythonString } from "../../python/literals.js";
+import { runtimeHelperFile } from "../../runtime-source.js";
+
+/** The policy module's router, for the aggregating router to include (its lifespan opens the OPA client). */
+export class PolicyRouter extends Handle {
+  readonly dotted: string;
+  readonly alias = "policy_router";
+  readonly used = true;
+
+  constructor(packagePrefix: string) {
+    super();
+    this.dotted = prefixImport(packagePrefix, "policy");
+  }
+}
+
+type Levels = ProjectConfig["apps"];
+
+/**
+ * Whether the project asks OPA: `auth.opa` is set and some app, resource or entry says `opa: true`.
+ * @example opaUsed(ctx.config) // false for every project without `auth.opa`
+ */
+export function opaUsed(project: ProjectConfig): boolean {
+  if (project.auth?.opa === undefined) return false;
+  const on = (level: unknown) => (level as AuthzLevel).opa === true;
+  return (project.apps as Levels).some(
+    (app) => on(app.config) || app.config.resources.some((resource) => on(resource) || resource.operations.some((entry) => typeof entry === "object" && on(entry))),
+  );
+}
+
+@operation("opa_scaffold", { scope: "project" })
+export class OpaScaffold {
+  when(ctx: BuildContext<ProjectConfig>): boolean {
+    return opaUsed(ctx.config);
+  }
+
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    const auth = ctx.config.auth as JwtAuth;
+    return [policyModule(auth.opa!, ctx.packagePrefix), ...["opa", "opa_filter"].map((name) => new StaticFile(runtimeHelperFile(name))), new PolicyRouter(ctx.packagePrefix)];
+  }
+}
+
+function policyModule(opa: OpaConfig, packagePrefix: string): PythonModule {
+  return new PythonModule({
+    path: "policy.py",
+    template: "operations/opa/policy.py.njk",
+    context: {
+      decision: opa.decision,
+      decision_literal: pythonString(opa.decision),
+      url_env: opa.url_env,
+      url_env_literal: pythonString(opa.url_env),
+      timeout: Number.isInteger(opa.timeout_seconds) ? `${opa.timeout_seconds}.0` : String(opa.timeout_seconds),
+      fail_open: opa.fail === "open",
+    },
+    imports: new ImportCollector()
+      .addFrom("typing", "Annotated")
+      .addFrom("fastapi", "APIRouter", "Depends")
+      .addFrom(prefixImport(packagePrefix, "auth", "dependencies"), "CurrentUser")
+      .addFrom(prefixImport(packagePrefix, "auth", "groups"), "user_groups")
+      .addFrom(prefixImport(packagePrefix, "runtime", "opa"), "PolicyClient", "RequestPolicy"),
+  });
+}

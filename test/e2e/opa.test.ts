@@ -1,0 +1,252 @@
+/**
+ * End-to-end: OPA authorization of the generated blog backend (examples/blog/config/opa.jsonnet,
+ * policy examples/blog/policy/authz.rego) against a real OPA server (test/support/opa.ts) and a
+ * real PostgreSQL. A permission matrix where groups, the guard `blog.authz.can_edit_article`
+ * and OPA each decide part; lists answer exactly the rows `get` answers, filtered in SQL from
+ * OPA's partial evaluation, in a number of statements that does not grow with the rows; OPA
+ * stopped or slower than the timeout answers 503 in time (fail closed) or allows (fail open);
+ * a policy row filters cannot translate stops the application at startup.
+ */
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { after, before, describe, it } from "node:test";
+import { generateFromConfig } from "../helpers/golden.js";
+import { JsonClient, expectStatus } from "../support/http.js";
+import { type OpaServer, opaTest, startOpa } from "../support/opa.js";
+import { freePort } from "../support/ports.js";
+import { type Postgres, startPostgres } from "../support/postgres.js";
+import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
+import { type Venv, ensureVenv } from "../support/venv.js";
+import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+import { claims, signJwt } from "./support/jwt.js";
+import { BlogRoles, type Matrix, ROLES, type Role, expectConstantStatements, expectListIsGet, expectMatrix, matrixReplies, listedIds } from "./support/roles.js";
+
+const SECRET = randomBytes(48).toString("base64url");
+/** The config's `auth.opa.timeout_seconds`, in milliseconds. */
+const TIMEOUT_MS = 500;
+
+let venv: Venv;
+let postgres: Postgres | undefined;
+let opa: OpaServer | undefined;
+let proxy: DelayingProxy | undefined;
+let dir: string | undefined;
+let server: BlogServer | undefined;
+let staticChecks: Promise<CheckResult[]>;
+
+// The policy knows an author by the token's author_id claim; the guard by the subject's email.
+const blog: BlogRoles = new BlogRoles(() => server!.baseUrl, SECRET, (role): Record<string, string> => (role === "author" ? { author_id: blog.authors.author } : {}));
+
+/**
+ * An HTTP proxy in front of OPA that can hold each request for `delayMs` first: OPA slower
+ * than the backend's timeout, without touching the policy.
+ */
+interface DelayingProxy {
+  url: string;
+  delayMs: number;
+  /** Requests forwarded so far, by path. */
+  calls: string[];
+  server: Server;
+}
+
+async function startProxy(target: () => string): Promise<DelayingProxy> {
+  const state: DelayingProxy = { url: "", delayMs: 0, calls: [], server: undefined as unknown as Server };
+  state.server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", async () => {
+      state.calls.push(request.url ?? "");
+      if (state.delayMs > 0) await sleep(state.delayMs);
+      try {
+        const upstream = await fetch(`${target()}${request.url}`, { method: request.method, headers: { "content-type": "application/json" }, body: Buffer.concat(chunks) });
+        response.writeHead(upstream.status, { "content-type": "application/json" }).end(Buffer.from(await upstream.arrayBuffer()));
+      } catch {
+        if (!response.headersSent) response.writeHead(502).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => state.server.listen(0, "127.0.0.1", resolve));
+  const address = state.server.address() as { port: number };
+  state.url = `http://127.0.0.1:${address.port}`;
+  return state;
+}
+
+before(async () => {
+  venv = await ensureVenv();
+  dir = await prepareBlogProject("config/opa.jsonnet");
+  staticChecks = Promise.all([ruffCheck(venv, dir, ["blog"]), pyright(venv, dir, ["blog"])]);
+  [postgres, opa] = await Promise.all([startPostgres(), startOpa([join(dir, "policy")])]);
+  proxy = await startProxy(() => opa!.url);
+  server = await serveBlog(dir, venv, postgres.asyncUrl, { JWT_SECRET: SECRET, OPA_URL: proxy.url });
+  await blog.createAuthors();
+});
+
+after(async () => {
+  await server?.process.stop();
+  await opa?.stop();
+  await new Promise((resolve) => proxy?.server.close(resolve) ?? resolve(undefined));
+  await postgres?.stop();
+  await staticChecks?.catch(() => undefined);
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe("the policies", () => {
+  it("of the example pass their own opa test suite", async () => {
+    const result = await opaTest([join(dir!, "policy")]);
+    assert.ok(result.ok, result.output);
+    assert.match(result.output, /PASS: 6\/6/);
+  });
+
+  it("of be_root's starter pass their own opa test suite", async () => {
+    const { out, temps } = await generateFromConfig("be_root", { name: "shop", auth: true, opa: true });
+    try {
+      const result = await opaTest([join(out, "policy")]);
+      assert.ok(result.ok, result.output);
+      assert.match(result.output, /PASS: 5\/5/);
+    } finally {
+      for (const temp of temps) await rm(temp, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the permission matrix of articles with OPA", () => {
+  // Who decides: 401 the token; create, delete and publish their groups; update the guard;
+  // get (403 for a draft one may not see) and publishing a published article the policy.
+  const MATRIX: Matrix = {
+    "get a published article": { anonymous: 401, reader: 200, author: 200, editor: 200, admin: 200 },
+    "get the author's draft": { anonymous: 401, reader: 403, author: 200, editor: 200, admin: 200 },
+    "get another author's draft": { anonymous: 401, reader: 403, author: 403, editor: 200, admin: 200 },
+    list: { anonymous: 401, reader: 200, author: 200, editor: 200, admin: 200 },
+    create: { anonymous: 401, reader: 403, author: 201, editor: 201, admin: 201 },
+    "update the author's published article": { anonymous: 401, reader: 403, author: 200, editor: 200, admin: 200 },
+    "update another author's published article": { anonymous: 401, reader: 403, author: 403, editor: 200, admin: 200 },
+    "delete a published article": { anonymous: 401, reader: 403, author: 403, editor: 403, admin: 204 },
+    "publish another author's draft": { anonymous: 401, reader: 403, author: 403, editor: 200, admin: 200 },
+    "publish a published article": { anonymous: 401, reader: 403, author: 403, editor: 403, admin: 403 },
+  };
+
+  for (const role of ROLES) {
+    it(`answers ${role} as the matrix says`, async () => {
+      const replies = await matrixReplies(blog, role);
+      expectMatrix(MATRIX, replies, role);
+      // The policy, not groups, refused these: its own message.
+      if (role === "editor") assert.match((replies["publish a published article"]!.body as { detail: string }).detail, /policy/);
+      if (role === "reader") assert.match((replies["get the author's draft"]!.body as { detail: string }).detail, /policy/);
+    });
+  }
+});
+
+describe("lists filtered by OPA's partial evaluation", () => {
+  it("answer each role exactly the rows it may get, in statements that do not grow with the rows", async () => {
+    const { authors } = blog;
+    const rows = [await blog.article(authors.author, true), await blog.article(authors.author, false), await blog.article(authors.other, false), await blog.article(authors.other, true)];
+    const shown = new Map<Role, Set<string>>();
+    for (const role of ROLES.filter((role) => role !== "anonymous")) shown.set(role, await expectListIsGet(blog.client(role), rows, role));
+    // Not everything: a reader sees the published rows only, the author her own drafts too.
+    const reader = shown.get("reader")!;
+    assert.ok(reader.has(rows[0]!) && !reader.has(rows[1]!) && !reader.has(rows[2]!));
+    const author = shown.get("author")!;
+    assert.ok(author.has(rows[1]!) && !author.has(rows[2]!));
+    await expectConstantStatements(blog, await blog.client("reader").get("/articles?limit=100"), ["reader", "author", "editor"]);
+  });
+
+  it("ask OPA once per request", async () => {
+    const id = await blog.article(blog.authors.other, true);
+    proxy!.calls.length = 0;
+    expectStatus(await blog.client("reader").get(`/articles/${id}`), 200, "reader gets");
+    assert.deepEqual(proxy!.calls, ["/v1/data/blog/authz/allow"]);
+    proxy!.calls.length = 0;
+    expectStatus(await blog.client("reader").get("/articles?limit=5"), 200, "reader lists");
+    assert.deepEqual(proxy!.calls, ["/v1/compile"]);
+  });
+});
+
+describe("when OPA fails, failing closed", () => {
+  it("answers 503 within the timeout while OPA is slower than it", async () => {
+    const id = await blog.article(blog.authors.other, true);
+    proxy!.delayMs = 5_000;
+    try {
+      for (const path of [`/articles/${id}`, "/articles?limit=5"]) {
+        const started = Date.now();
+        const reply = await blog.client("reader").get(path);
+        const elapsed = Date.now() - started;
+        expectStatus(reply, 503, `GET ${path} with OPA slow`);
+        assert.equal(typeof (reply.body as { detail?: unknown }).detail, "string");
+        assert.ok(reply.headers.get("retry-after"), "a Retry-After header");
+        assert.ok(elapsed < TIMEOUT_MS + 1_000, `answered in ${elapsed} ms, the timeout being ${TIMEOUT_MS} ms`);
+      }
+    } finally {
+      proxy!.delayMs = 0;
+    }
+    expectStatus(await blog.client("reader").get(`/articles/${id}`), 200, "OPA answers again");
+  });
+
+  it("answers 503 while OPA is stopped, and decides again once it is back", async () => {
+    const id = await blog.article(blog.authors.other, true);
+    const port = Number(new URL(opa!.url).port);
+    await opa!.stop();
+    try {
+      const started = Date.now();
+      const reply = await blog.client("reader").get(`/articles/${id}`);
+      expectStatus(reply, 503, "get with OPA stopped");
+      assert.ok(Date.now() - started < TIMEOUT_MS + 1_000);
+      expectStatus(await blog.client("reader").get("/articles?limit=5"), 503, "list with OPA stopped");
+      // Routes that do not ask OPA still work.
+      expectStatus(await blog.client("reader").get("/tags"), 200, "tags without OPA");
+    } finally {
+      opa = await startOpa([join(dir!, "policy")], port);
+    }
+    expectStatus(await blog.client("reader").get(`/articles/${id}`), 200, "OPA is back");
+  });
+});
+
+describe("failing open", () => {
+  it("allows what OPA would have decided, and lists every row, while OPA is unreachable", async () => {
+    const openDir = await prepareBlogProject("config/override.jsonnet", "(import 'opa.jsonnet') + { auth+: { opa+: { fail: 'open' } } }");
+    // Nothing listens there: every call to OPA fails.
+    const open = await serveBlog(openDir, venv, postgres!.asyncUrl, { JWT_SECRET: SECRET, OPA_URL: `http://127.0.0.1:${await freePort()}` });
+    try {
+      const draft = await blog.article(blog.authors.other, false);
+      const reader = new JsonClient(open.baseUrl).with({ authorization: `Bearer ${signJwt(claims({ sub: `r-${blog.run}`, roles: ["reader"] }), SECRET)}` });
+      expectStatus(await reader.get(`/articles/${draft}`), 200, "a reader gets a draft the policy would refuse");
+      const listed = await reader.get("/articles?limit=100");
+      expectStatus(listed, 200, "a reader lists");
+      assert.ok(listedIds(listed).has(draft), "the list shows the draft too");
+      // Groups still decide without OPA.
+      expectStatus(await reader.post("/articles", { title: "x", body: "b", author_id: blog.authors.author }), 403, "groups refuse the reader's create");
+    } finally {
+      await open.process.stop();
+      await rm(openDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a policy outside what row filters translate", () => {
+  it("stops the application at startup with a message naming the expression", async () => {
+    const policyDir = join(dir!, "unsupported-policy");
+    await rm(policyDir, { recursive: true, force: true });
+    await mkdir(policyDir);
+    await writeFile(
+      join(policyDir, "authz.rego"),
+      'package blog.authz\n\ndefault allow := false\n\nallow if {\n\tinput.action == "get"\n\tstartswith(input.object.title, "public-")\n}\n',
+    );
+    const bad = await startOpa([policyDir]);
+    try {
+      await assert.rejects(
+        serveBlog(dir!, venv, postgres!.asyncUrl, { JWT_SECRET: SECRET, OPA_URL: bad.url }),
+        (error: Error) => /cannot filter article rows/.test(error.message) && /startswith/.test(error.message),
+      );
+    } finally {
+      await bad.stop();
+    }
+  });
+});
+
+describe("the generated code", () => {
+  it("passes ruff and pyright", async () => {
+    for (const result of await staticChecks) assert.ok(result.ok, result.output);
+  });
+});

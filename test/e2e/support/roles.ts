@@ -1,0 +1,130 @@
+/**
+ * The roles of the blog's permission matrices (test/e2e/authz.test.ts, test/e2e/opa.test.ts):
+ * a client per role with a token signed as the app signs its own, the articles they act
+ * on, and the checks both matrices make: statuses with JSON details, and lists that hold
+ * exactly the rows `get` answers.
+ */
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { JsonClient, type Reply, expectStatus } from "../../support/http.js";
+import { type Claims, claims, signJwt } from "./jwt.js";
+
+export type Role = "anonymous" | "reader" | "author" | "editor" | "admin";
+export const ROLES: Role[] = ["anonymous", "reader", "author", "editor", "admin"];
+
+/** Expected status per route and role. */
+export type Matrix = Record<string, Record<Role, number>>;
+
+export class BlogRoles {
+  readonly #baseUrl: () => string;
+  readonly #secret: string;
+  /** Unique per run, so rows of earlier runs never collide. */
+  readonly run = randomUUID().slice(0, 8);
+  readonly email = { author: `ada-${this.run}@example.com`, other: `bob-${this.run}@example.com` };
+  /** The author rows of `email`, once `createAuthors` made them. */
+  authors = { author: "", other: "" };
+  readonly #extra: (role: Role) => Claims;
+
+  /** `extra`: claims a role's token carries besides `sub` and `roles`. */
+  constructor(baseUrl: () => string, secret: string, extra: (role: Role) => Claims = () => ({})) {
+    this.#baseUrl = baseUrl;
+    this.#secret = secret;
+    this.#extra = extra;
+  }
+
+  /** A client of `role`: the author is `email.author`, the token's `roles` claim its groups. */
+  client(role: Role): JsonClient {
+    const anonymous = new JsonClient(this.#baseUrl());
+    if (role === "anonymous") return anonymous;
+    const [sub, roles] = {
+      reader: [`reader-${this.run}@example.com`, ["reader"]],
+      author: [this.email.author, ["writer"]],
+      editor: [`ed-${this.run}@example.com`, ["editor"]],
+      admin: [`root-${this.run}@example.com`, ["admin"]],
+    }[role] as [string, string[]];
+    return anonymous.with({ authorization: `Bearer ${signJwt(claims({ sub, roles, ...this.#extra(role) }), this.#secret)}` });
+  }
+
+  /** The two authors, created by the admin. */
+  async createAuthors(): Promise<void> {
+    for (const key of ["author", "other"] as const) {
+      const reply = await this.client("admin").post("/authors", { name: this.email[key], email: this.email[key] });
+      expectStatus(reply, 201, "admin creates an author");
+      this.authors[key] = (reply.body as { id: string }).id;
+    }
+  }
+
+  /** A new article of `author`, created by the admin; its id. */
+  async article(author: string, published: boolean): Promise<string> {
+    const reply = await this.client("admin").post("/articles", { title: `t-${randomUUID()}`, body: "words", published, author_id: author });
+    expectStatus(reply, 201, "admin creates an article");
+    return (reply.body as { id: string }).id;
+  }
+}
+
+/**
+ * The replies to `role` of every route a matrix may check, each on fresh rows: an article
+ * of the author and one of the other author, published and draft. In an order where no
+ * route changes a row a later one needs as it was.
+ */
+export async function matrixReplies(blog: BlogRoles, role: Role): Promise<Record<string, Reply>> {
+  const as = blog.client(role);
+  const { authors } = blog;
+  const rows = {
+    published: await blog.article(authors.author, true),
+    draft: await blog.article(authors.author, false),
+    otherDraft: await blog.article(authors.other, false),
+    otherPublished: await blog.article(authors.other, true),
+  };
+  return {
+    "get a published article": await as.get(`/articles/${rows.published}`),
+    "get the author's draft": await as.get(`/articles/${rows.draft}`),
+    "get another author's draft": await as.get(`/articles/${rows.otherDraft}`),
+    list: await as.get("/articles?limit=100"),
+    create: await as.post("/articles", { title: "new", body: "b", author_id: authors.author }),
+    "update the author's published article": await as.patch(`/articles/${rows.published}`, { title: "changed" }),
+    "update another author's draft": await as.patch(`/articles/${rows.otherDraft}`, { title: "changed" }),
+    "update another author's published article": await as.patch(`/articles/${rows.otherPublished}`, { title: "changed" }),
+    "publish a published article": await as.post(`/articles/${rows.published}/publish-article`),
+    "publish the author's draft": await as.post(`/articles/${rows.draft}/publish-article`),
+    "publish another author's draft": await as.post(`/articles/${rows.otherDraft}/publish-article`),
+    "delete a published article": await as.delete(`/articles/${rows.otherPublished}`),
+  };
+}
+
+/** Each reply has the status `matrix` gives `role` for its route; a 401 or 403 has a JSON detail. */
+export function expectMatrix(matrix: Matrix, replies: Record<string, Reply>, role: Role): void {
+  for (const [route, expected] of Object.entries(matrix)) {
+    const reply = replies[route]!;
+    expectStatus(reply, expected[role], `${role}: ${route}`);
+    if (reply.status === 401 || reply.status === 403) assert.equal(typeof (reply.body as { detail?: unknown }).detail, "string", `${role}: ${route}: a JSON detail`);
+  }
+}
+
+/** The ids of a page's items. */
+export function listedIds(reply: Reply): Set<string> {
+  return new Set((reply.body as { items: { id: string }[] }).items.map((item) => item.id));
+}
+
+/** `as` lists exactly the articles it may get: every listed one answers get, and each of `rows` is listed when get answers it. */
+export async function expectListIsGet(as: JsonClient, rows: string[], role: Role): Promise<Set<string>> {
+  const listed = await as.get("/articles?limit=100");
+  expectStatus(listed, 200, `${role} lists`);
+  const shown = listedIds(listed);
+  for (const id of shown) expectStatus(await as.get(`/articles/${id}`), 200, `${role} gets a listed row`);
+  for (const id of rows) assert.equal(shown.has(id), (await as.get(`/articles/${id}`)).status === 200, `${role}: row ${id} listed exactly when get answers it`);
+  return shown;
+}
+
+/** After 20 more articles, `roles`' list pages cost `before.statements` statements still, and the search route shows what the list shows. */
+export async function expectConstantStatements(blog: BlogRoles, before: Reply, roles: Role[]): Promise<void> {
+  for (let i = 0; i < 20; i++) await blog.article(i % 2 === 0 ? blog.authors.author : blog.authors.other, i % 3 === 0);
+  for (const role of roles) {
+    const first = await blog.client(role).get("/articles?limit=100");
+    const search = await blog.client(role).post("/articles/search", { limit: 100 });
+    expectStatus(search, 200, `${role} searches`);
+    assert.deepEqual(listedIds(search), listedIds(first), `${role}: the search route shows what the list shows`);
+    assert.ok(first.statements > 0);
+    assert.equal(first.statements, before.statements, `${role}: statements per list page stay ${before.statements}`);
+  }
+}

@@ -1,0 +1,1 @@
+"""shop: your models and the application; the API package inside is generated."""

@@ -1,0 +1,99 @@
+// OPA authorization (`auth.opa`, cascading `opa: true`) through the real pipeline: which
+// handlers ask the policy and how, the project-level module and its router, and the config
+// errors, each at the path the user wrote. The e2e test (test/e2e/opa.test.ts) runs it.
+
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { ConfigError, type Target, discoverTargets, planGeneration } from "../../../src/codegen/index.js";
+
+let dir: string;
+let be: Target;
+let configs = 0;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "codegen-be-opa-"));
+  be = (await discoverTargets()).find((target) => target.name === "be")!;
+});
+after(() => rm(dir, { recursive: true, force: true }));
+
+const opa = { decision: "shop/authz/allow" };
+const auth = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "shop.auth.verify_credentials", opa };
+const article = (extra: object = {}) => ({
+  model: "shop.models.Article",
+  fields: [
+    { name: "id", type: "uuid" },
+    { name: "title", type: "str" },
+  ],
+  operations: ["get", "list", "create", "update", "delete", { name: "publish", type: "action", fn: "shop.actions.publish", target: "instance" }],
+  ...extra,
+});
+
+async function plan(config: object): Promise<Map<string, string> | ConfigError> {
+  const configFile = join(dir, `config-${(configs += 1)}.json`);
+  await writeFile(configFile, JSON.stringify(config));
+  try {
+    const result = await planGeneration({ target: be, configFile, outDir: join(dir, "out") });
+    return new Map(result.files.map((file) => [file.path, file.content]));
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+}
+
+async function files(config: object): Promise<Map<string, string>> {
+  const result = await plan(config);
+  assert.ok(result instanceof Map, `expected files, got ${String(result)}`);
+  return result;
+}
+
+async function issues(config: object): Promise<string[]> {
+  const result = await plan(config);
+  assert.ok(result instanceof ConfigError, "expected a ConfigError");
+  return result.issues.map((issue) => `${issue.path}: ${issue.message}`);
+}
+
+test("a resource's opa: true makes each route ask the policy: about the row, without one, or for a list's rows", async () => {
+  const generated = await files({ module: "store", auth, resources: [article({ opa: true })] });
+  const routes = generated.get("store/routes/article.py")!;
+  assert.match(routes, /^_POLICY_ROWS = OPA\.rows\(RowPolicy\("article", "get", Article\)\)$/m);
+  assert.match(routes, /article = await _load_article\(session, pk\)\n\s+await policy\.require\("get", "article", article\)/);
+  assert.match(routes, /await policy\.require\("create", "article"\)\n/);
+  assert.match(routes, /await policy\.require\("delete", "article", article\)\n\s+await session\.execute\(delete/);
+  assert.match(routes, /await policy\.require\("publish", "article", article\)/);
+  assert.match(routes, /await policy\.visible\(_POLICY_ROWS\)/);
+  assert.ok(generated.has("policy.py") && generated.has("runtime/opa.py") && generated.has("runtime/opa_filter.py") && generated.has("auth/groups.py"));
+  assert.match(generated.get("store/routes/__init__.py")!, /^router\.include_router\(policy_router\)$/m);
+  assert.match(generated.get("policy.py")!, /decision="shop\/authz\/allow",\n\s+timeout_seconds=1\.0,\n\s+fail_open=False,/);
+});
+
+test("an entry's opa: false wins over its resource's, and routes without a user ask nothing", async () => {
+  const generated = await files({
+    module: "store",
+    auth,
+    resources: [article({ opa: true, operations: ["get", { name: "list", opa: false }, { name: "create", require_auth: false }] })],
+  });
+  const routes = generated.get("store/routes/article.py")!;
+  assert.match(routes, /policy\.require\("get"/);
+  assert.doesNotMatch(routes, /_POLICY_ROWS|policy\.visible|policy\.require\("create"/);
+});
+
+test("a project without opa gets no OPA line", async () => {
+  const { opa: _, ...plain } = auth;
+  const generated = await files({ module: "store", auth: plain, resources: [article()] });
+  assert.ok(![...generated.keys()].some((path) => /opa|policy/.test(path)));
+  for (const [path, content] of generated) assert.doesNotMatch(content, /\bopa\b|RequestPolicy|policy: Policy|policy\.(require|visible)/i, path);
+});
+
+test("config errors name their paths", async () => {
+  const { opa: _, ...plain } = auth;
+  assert.ok((await issues({ module: "store", auth: plain, resources: [article({ opa: true })] })).some((issue) => issue.startsWith("resources[0].opa: needs auth.opa")));
+  assert.ok((await issues({ module: "store", auth: { ...auth, opa: { decision: "allow" } }, resources: [article()] })).some((issue) => issue.startsWith('auth.opa.decision: must be a rule path like "blog/authz/allow"')));
+  assert.ok((await issues({ module: "store", auth: { ...auth, opa: { ...opa, fail: "sometimes" } }, resources: [article()] })).some((issue) => issue.startsWith("auth.opa.fail:")));
+  const custom = { type: "jwt", get_current_user_fn: "shop.auth.current_user", opa };
+  assert.ok((await issues({ module: "store", auth: custom, resources: [article()] })).some((issue) => issue.startsWith("auth.opa: needs the generated JWT flow")));
+  const open = { module: "store", auth, resources: [article({ operations: ["get", { name: "list", opa: true, require_auth: false }] })] };
+  assert.deepEqual(await issues(open), ["resources[0].operations[1].opa: asks the OPA policy, but this endpoint is not authenticated: this operation sets require_auth: false"]);
+});
