@@ -30,7 +30,7 @@ base {
     if resource.model == 'blog.models.Article' then resource {
       rate_limit: '100/minute',
       operations: [
-        if op == 'create' then { name: 'create', rate_limit: '5/minute' }
+        if std.isObject(op) && op.name == 'create' then op { rate_limit: '5/minute' }
         // The blog's list is an entry with modifiers: keep them, switch its limit off.
         else if std.isObject(op) && op.name == 'list' then op { rate_limit: false }
         else op

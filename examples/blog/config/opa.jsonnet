@@ -32,8 +32,8 @@ local writers = ['writer', 'editor', 'admin'];
       groups: ['reader'] + writers,
       opa: true,
       operations: [
-        if op == 'create' then { name: 'create', groups: writers }
-        else if op == 'update' then { name: 'update', can: 'blog.authz.can_edit_article' }
+        if std.isObject(op) && op.name == 'create' then op { groups: writers }
+        else if std.isObject(op) && op.name == 'update' then op { can: 'blog.authz.can_edit_article' }
         else if op == 'delete' then { name: 'delete', groups: ['admin'] }
         else if std.isObject(op) && op.name == 'publish_article' then op { groups: ['editor', 'admin'] }
         else op

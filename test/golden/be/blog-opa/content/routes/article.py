@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
 import blog.actions
+import blog.authz
 from blog.api.auth.dependencies import CurrentUser
 from blog.api.auth.groups import require_groups
 from blog.api.content.schemas.article import (
@@ -28,6 +29,7 @@ from blog.api.content.serializers.article import to_article_read, to_article_sum
 from blog.api.db.session import SessionDep
 from blog.api.policy import OPA, Policy
 from blog.api.runtime.actions import call_action
+from blog.api.runtime.authz import forbidden
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IdempotencyDep
 from blog.api.runtime.opa import RowPolicy
@@ -196,7 +198,7 @@ async def create_article(
     policy: Policy,
 ) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
-    await require_groups(current_user, "admin", "editor", "reader", "writer")
+    await require_groups(current_user, "admin", "editor", "writer")
     await policy.require("create", "article")
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = Article(**body.model_dump())
@@ -228,6 +230,8 @@ async def update_article(
     if article is None:
         raise _not_found(pk)
     await policy.require("update", "article", article)
+    if not await blog.authz.can_edit_article(current_user, article, session):
+        raise forbidden()
     for name, value in body.model_dump(exclude_unset=True).items():
         setattr(article, name, value)
     await session.flush()
