@@ -20,7 +20,7 @@ export const RepresentationConfig = z
     name: SnakeName.meta({ description: "Its name, which entries give as `representation`; `read` is the resource's own `fields`.", examples: ["summary"] }),
     fields: FieldList.optional().meta({ description: "The fields of the shape (nested fields allowed); a `{Model}{Name}` schema and its serializer are generated." }),
     builder: DottedPath.optional().meta({
-      description: "Instead of `fields`: a function of yours called with the row (loaded with everything the resource's `fields` show), returning a JSON-serializable value or a Pydantic model; sync or async.",
+      description: "Instead of `fields`: a function of yours called with the row (loaded with everything the resource's `fields` show), returning a JSON-serializable value or a Pydantic model. It is called as a plain function, so it must not be async.",
       examples: ["blog.cards.article_card"],
     }),
   })
