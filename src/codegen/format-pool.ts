@@ -22,6 +22,12 @@ type FormatFile = (path: string, content: string) => Promise<string>;
 const PARALLEL_BYTES = 2_000_000;
 /** Workers beyond a few gain little: the main thread still assembles and writes alone. */
 const MAX_WORKERS = 3;
+/**
+ * Fewer cores than this, and no worker by default: on 2 cores the threads' garbage collectors
+ * fight over them, and a 16 MB run formatted in 1.36-1.61 s with a worker against
+ * 1.45-1.55 s without, for 50 MB more memory (bench/README.md).
+ */
+const MIN_CORES = 4;
 
 /**
  * Node 20's workers do not get the module hooks of `--import` (tsx, in this repository's
@@ -87,10 +93,12 @@ export async function formatFiles(files: GeneratedFile[], module: string, option
   });
 }
 
-/** `CODEGEN_FORMAT_WORKERS` when set (0: the main thread only), else one less than the cores, at most 3. */
+/** `CODEGEN_FORMAT_WORKERS` when set (0: the main thread only), else one less than the cores, at most 3, and none below 4 cores. */
 function defaultWorkers(): number {
   const configured = Number.parseInt(process.env.CODEGEN_FORMAT_WORKERS ?? "", 10);
-  return Number.isInteger(configured) && configured >= 0 ? configured : Math.min(availableParallelism() - 1, MAX_WORKERS);
+  if (Number.isInteger(configured) && configured >= 0) return configured;
+  const cores = availableParallelism();
+  return cores < MIN_CORES ? 0 : Math.min(cores - 1, MAX_WORKERS);
 }
 
 async function formatHere(files: GeneratedFile[], format: FormatFile): Promise<(string | null)[]> {
