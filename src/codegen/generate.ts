@@ -5,29 +5,20 @@
 // writes holding the output directory's lock, after completing an interrupted run.
 
 import { resolve } from "node:path";
-import type nunjucks from "nunjucks";
+
+import { buildOutput } from "./build-output.js";
 import { configWarningsOf, evaluateConfigFile, validateConfig } from "./config.js";
-import { Engine } from "./engine.js";
-import type { GenerationCache } from "./generation-cache.js";
 import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
-import { assemble } from "./assembler.js";
-import type { Fragment } from "./fragments.js";
-import { formatFiles } from "./format-pool.js";
-import { loadImportFormatters } from "./import-formatters.js";
+import type { GenerationCache } from "./generation-cache.js";
 import { type Recovery, hasJournal, recoverInterruptedRun } from "./journal.js";
 import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
 import { type Manifest, formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
 import { OutputTree } from "./output-tree.js";
-import { loadRegistry } from "./registry.js";
-import { RenderRegistry, type RenderCtx, registry as processRenderers } from "./render.js";
-import { discoverScopes } from "./scopes.js";
-import type { BuildStore } from "./store.js";
+import { planDeletionsIn } from "./prune.js";
 import { type Target, packagePrefixOf } from "./target.js";
-import { createTemplateEnv } from "./templating.js";
-import { type UserTemplates, checkOverrides, overrideRenderError, userTemplatesOf } from "./user-templates.js";
-import { PhaseTimer } from "./timings.js";
+import { type PhaseTimer, timed } from "./timings.js";
 import {
-  GeneratedFile,
+  type GeneratedFile,
   type KeptFile,
   type ManifestWrite,
   type PlanAction,
@@ -36,7 +27,6 @@ import {
   planTempRemovals,
   planWritesIn,
 } from "./writer.js";
-import { planDeletionsIn } from "./prune.js";
 
 /** One `codegen generate` run. */
 export interface GenerateOptions {
@@ -211,12 +201,6 @@ async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, 
   }
 }
 
-/** Runs one phase, timed when the run has a timer; an aborted run stops before the phase starts. */
-function timed<T>(options: { timer?: PhaseTimer; signal?: AbortSignal }, phase: Parameters<PhaseTimer["time"]>[0], fn: () => Promise<T> | T): Promise<T> {
-  options.signal?.throwIfAborted();
-  return options.timer ? options.timer.time(phase, fn) : Promise.resolve().then(fn);
-}
-
 /** How many plan entries have each action. */
 export function countActions(plan: readonly PlannedChange[]): Record<PlanAction, number> {
   const counts: Record<PlanAction, number> = { create: 0, overwrite: 0, unchanged: 0, skip: 0, delete: 0 };
@@ -230,99 +214,6 @@ export function countActions(plan: readonly PlannedChange[]): Record<PlanAction,
  */
 export function driftOf(plan: readonly PlannedChange[]): PlannedChange[] {
   return plan.filter((entry) => entry.action === "create" || entry.action === "overwrite" || entry.action === "delete");
-}
-
-/** Runs the engine and renderers over an already validated config. */
-export async function buildFiles(target: Target, config: unknown, options: { configFile?: string; cwd?: string } = {}): Promise<GeneratedFile[]> {
-  return (await buildOutput(target, config, options)).files;
-}
-
-/** The files, and for each output path the config paths of the scope instances whose outputs made it. */
-interface BuiltOutput {
-  files: GeneratedFile[];
-  originsOf: (outputPath: string) => string[];
-  userTemplatesDir?: string;
-}
-
-async function buildOutput(
-  target: Target,
-  config: unknown,
-  options: { configFile?: string; cwd?: string; timer?: PhaseTimer; cache?: GenerationCache; signal?: AbortSignal },
-): Promise<BuiltOutput> {
-  const { cache } = options;
-  const store = await timed(options, "build", async () => {
-    await (cache ? cache.importFormatters(options.cwd) : loadImportFormatters({ cwd: options.cwd }));
-    const registry = await (cache ? cache.registry(target.operationsEntryPoint, options.cwd) : loadRegistry(target.operationsEntryPoint, { cwd: options.cwd }));
-    try {
-      return new Engine(registry, { packagePrefix: packagePrefixOf(target, config), scopes: discoverScopes(target.schema) }).build(config);
-    } catch (error) {
-      // The engine knows neither the file nor the target; say both, as the loader does.
-      if (!(error instanceof ConfigError)) throw error;
-      throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: error.file ?? options.configFile, issues: error.issues });
-    }
-  });
-  const overrides = options.configFile === undefined ? undefined : userTemplatesOf(config, options.configFile);
-  if (overrides) checkOverrides(target, overrides);
-  const templateDirs = overrides ? [overrides.dir, target.templateDir] : [target.templateDir];
-  const env = cache ? cache.templateEnv(templateDirs) : createTemplateEnv(...templateDirs);
-  const rendered = await timed(options, "render", () => renderStore(target, config, store, env, options.configFile, overrides));
-  const userTemplatesDir = overrides?.dir;
-  const formatter = target.formatter;
-  if (formatter === undefined) return { ...rendered, userTemplatesDir };
-  const formatted = await timed(options, "format", () => formatFiles(rendered.files, formatter, { memory: cache?.formatted }));
-  return { files: formatted, originsOf: rendered.originsOf, userTemplatesDir };
-}
-
-/** Renders every output of the store and assembles the files. */
-function renderStore(
-  target: Target,
-  config: unknown,
-  store: BuildStore,
-  env: nunjucks.Environment,
-  configFile: string | undefined,
-  overrides: UserTemplates | undefined,
-): BuiltOutput {
-  try {
-    return renderWith(target, config, store, env, configFile);
-  } catch (error) {
-    // A failing override is the user's mistake: say which file and line, not where we called it.
-    throw (overrides && overrideRenderError(error, overrides)) ?? error;
-  }
-}
-
-function renderWith(target: Target, config: unknown, store: BuildStore, env: nunjucks.Environment, configFile: string | undefined): BuiltOutput {
-  const packagePrefix = packagePrefixOf(target, config);
-
-  const renderers = new RenderRegistry({ fallback: processRenderers });
-  target.registerRenderers?.(renderers);
-  const fragments: Fragment[] = [];
-  const origins = new Map<Fragment, string>();
-  for (const [instanceId, , outputs] of store.entries()) {
-    const ctx: RenderCtx = { env, config, packagePrefix, language: target.language, targetName: target.name, store, instanceId };
-    const origin = store.configPathOf(instanceId);
-    for (const output of outputs) {
-      for (const fragment of renderers.render(output, ctx)) {
-        fragments.push(fragment);
-        origins.set(fragment, origin);
-      }
-    }
-  }
-  // Only an error needs to know which instances made a path: worked out then, not per fragment.
-  const originsOf = (outputPath: string): string[] => [
-    ...new Set(fragments.filter((fragment) => fragment.path === outputPath).map((fragment) => origins.get(fragment)!)),
-  ];
-  try {
-    const assembled = assemble(fragments, {
-      env,
-      language: target.language,
-      targetName: target.name,
-      importOptions: target.importOptions?.(config),
-      originOf: (fragment) => origins.get(fragment),
-    });
-    return { files: assembled, originsOf };
-  } catch (error) {
-    throw error instanceof GenerationError && configFile ? error.withContext({ file: configFile }) : error;
-  }
 }
 
 /** `blog.api` → `blog/api`; an empty prefix → the current directory. */

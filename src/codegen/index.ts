@@ -21,8 +21,8 @@ export { FileSystemError } from "./fs-errors.js";
 export { COMMIT_MARK, JOURNAL_FILE, recoverInterruptedRun, type Recovery } from "./journal.js";
 export { LOCK_FILE, LockTimeoutError, waitForUnlocked, withOutputLock, type LockHolder, type LockOptions } from "./lock.js";
 export { PHASES, PhaseTimer, type Phase, type PhaseSpan } from "./timings.js";
+export { buildFiles } from "./build-output.js";
 export {
-  buildFiles,
   buildGeneration,
   writeBuilt,
   type BuiltGeneration,

@@ -47,3 +47,9 @@ export class PhaseTimer {
 export function nowUs(): number {
   return Number(process.hrtime.bigint() / 1000n);
 }
+
+/** Runs one phase of a run, timed when the run has a timer; an aborted run stops before the phase starts. */
+export function timed<T>(options: { timer?: PhaseTimer; signal?: AbortSignal }, phase: Phase, fn: () => Promise<T> | T): Promise<T> {
+  options.signal?.throwIfAborted();
+  return options.timer ? options.timer.time(phase, fn) : Promise.resolve().then(fn);
+}

@@ -1,0 +1,115 @@
+// A validated config to files in memory: the engine builds the outputs, the renderers turn
+// them into fragments (a config's template overrides first), the assembler joins those into
+// files, and the target's formatter lays them out. No output directory is read or written.
+
+import type nunjucks from "nunjucks";
+
+import { assemble } from "./assembler.js";
+import { Engine } from "./engine.js";
+import { ConfigError, GenerationError } from "./errors.js";
+import { formatFiles } from "./format-pool.js";
+import type { Fragment } from "./fragments.js";
+import type { GenerationCache } from "./generation-cache.js";
+import { loadImportFormatters } from "./import-formatters.js";
+import { loadRegistry } from "./registry.js";
+import { RenderRegistry, type RenderCtx, registry as processRenderers } from "./render.js";
+import { discoverScopes } from "./scopes.js";
+import type { BuildStore } from "./store.js";
+import { type Target, packagePrefixOf } from "./target.js";
+import { createTemplateEnv } from "./templating.js";
+import { type PhaseTimer, timed } from "./timings.js";
+import { type UserTemplates, checkOverrides, overrideRenderError, userTemplatesOf } from "./user-templates.js";
+import type { GeneratedFile } from "./writer.js";
+
+/** Runs the engine and renderers over an already validated config. */
+export async function buildFiles(target: Target, config: unknown, options: { configFile?: string; cwd?: string } = {}): Promise<GeneratedFile[]> {
+  return (await buildOutput(target, config, options)).files;
+}
+
+/** The files, and for each output path the config paths of the scope instances whose outputs made it. */
+export interface BuiltOutput {
+  files: GeneratedFile[];
+  originsOf: (outputPath: string) => string[];
+  userTemplatesDir?: string;
+}
+
+export async function buildOutput(
+  target: Target,
+  config: unknown,
+  options: { configFile?: string; cwd?: string; timer?: PhaseTimer; cache?: GenerationCache; signal?: AbortSignal },
+): Promise<BuiltOutput> {
+  const { cache } = options;
+  const store = await timed(options, "build", async () => {
+    await (cache ? cache.importFormatters(options.cwd) : loadImportFormatters({ cwd: options.cwd }));
+    const registry = await (cache ? cache.registry(target.operationsEntryPoint, options.cwd) : loadRegistry(target.operationsEntryPoint, { cwd: options.cwd }));
+    try {
+      return new Engine(registry, { packagePrefix: packagePrefixOf(target, config), scopes: discoverScopes(target.schema) }).build(config);
+    } catch (error) {
+      // The engine knows neither the file nor the target; say both, as the loader does.
+      if (!(error instanceof ConfigError)) throw error;
+      throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: error.file ?? options.configFile, issues: error.issues });
+    }
+  });
+  const overrides = options.configFile === undefined ? undefined : userTemplatesOf(config, options.configFile);
+  if (overrides) checkOverrides(target, overrides);
+  const templateDirs = overrides ? [overrides.dir, target.templateDir] : [target.templateDir];
+  const env = cache ? cache.templateEnv(templateDirs) : createTemplateEnv(...templateDirs);
+  const rendered = await timed(options, "render", () => renderStore(target, config, store, env, options.configFile, overrides));
+  const userTemplatesDir = overrides?.dir;
+  const formatter = target.formatter;
+  if (formatter === undefined) return { ...rendered, userTemplatesDir };
+  const formatted = await timed(options, "format", () => formatFiles(rendered.files, formatter, { memory: cache?.formatted }));
+  return { files: formatted, originsOf: rendered.originsOf, userTemplatesDir };
+}
+
+/** Renders every output of the store and assembles the files. */
+function renderStore(
+  target: Target,
+  config: unknown,
+  store: BuildStore,
+  env: nunjucks.Environment,
+  configFile: string | undefined,
+  overrides: UserTemplates | undefined,
+): BuiltOutput {
+  try {
+    return renderWith(target, config, store, env, configFile);
+  } catch (error) {
+    // A failing override is the user's mistake: say which file and line, not where we called it.
+    throw (overrides && overrideRenderError(error, overrides)) ?? error;
+  }
+}
+
+function renderWith(target: Target, config: unknown, store: BuildStore, env: nunjucks.Environment, configFile: string | undefined): BuiltOutput {
+  const packagePrefix = packagePrefixOf(target, config);
+
+  const renderers = new RenderRegistry({ fallback: processRenderers });
+  target.registerRenderers?.(renderers);
+  const fragments: Fragment[] = [];
+  const origins = new Map<Fragment, string>();
+  for (const [instanceId, , outputs] of store.entries()) {
+    const ctx: RenderCtx = { env, config, packagePrefix, language: target.language, targetName: target.name, store, instanceId };
+    const origin = store.configPathOf(instanceId);
+    for (const output of outputs) {
+      for (const fragment of renderers.render(output, ctx)) {
+        fragments.push(fragment);
+        origins.set(fragment, origin);
+      }
+    }
+  }
+  // Only an error needs to know which instances made a path: worked out then, not per fragment.
+  const originsOf = (outputPath: string): string[] => [
+    ...new Set(fragments.filter((fragment) => fragment.path === outputPath).map((fragment) => origins.get(fragment)!)),
+  ];
+  try {
+    const assembled = assemble(fragments, {
+      env,
+      language: target.language,
+      targetName: target.name,
+      importOptions: target.importOptions?.(config),
+      originOf: (fragment) => origins.get(fragment),
+    });
+    return { files: assembled, originsOf };
+  } catch (error) {
+    throw error instanceof GenerationError && configFile ? error.withContext({ file: configFile }) : error;
+  }
+}
