@@ -35,8 +35,7 @@ export {
   type GenerateResult,
 } from "./generate.js";
 export { GenerationCache } from "./generation-cache.js";
-export { SETTLE_MS, watchGeneration, type WatchHandlers, type WatchRun, type Watcher } from "./watch.js";
-export { jsonnetImports, jsonnetInputs, type JsonnetImport, type JsonnetInputs } from "./jsonnet-imports.js";
+export { watchGeneration, type WatchHandlers, type WatchRun, type Watcher } from "./watch.js";
 export { fnmatch } from "./globs.js";
 export { SCHEMA_KEY, configJsonSchema, inputJsonSchema, type JsonSchema } from "./json-schema.js";
 export { configReference } from "./schema-reference.js";

@@ -40,7 +40,7 @@ export interface Watcher {
 }
 
 /** How long a burst of file events must stay quiet before a run starts (editors write in several steps). */
-export const SETTLE_MS = 25;
+const SETTLE_MS = 25;
 
 /** Files of a target's template directory that a warm process cannot reload (its code): changes to them are ignored. */
 const isTargetCode = (name: string): boolean => /\.(?:[cm]?[jt]s|map)$/.test(name);
