@@ -27,7 +27,11 @@ export class OutputMemory {
   /** Whether the file at `absolutePath` is known to hold exactly `content` (it is then not read). */
   holds(absolutePath: string, content: string): boolean {
     const known = this.#files.get(absolutePath);
-    return known !== undefined && known.content === content && identityOf(absolutePath)?.identity === known.identity;
+    if (known === undefined || known.content !== content) return false;
+    if (identityOf(absolutePath)?.identity === known.identity) return true;
+    // Written since, maybe with the same text: forgotten, so the run that reads it remembers its new identity.
+    this.#files.delete(absolutePath);
+    return false;
   }
 
   /**
@@ -43,6 +47,7 @@ export class OutputMemory {
       const hash = this.#hashes.get(entry.path);
       if (hash) hashes.set(entry.path, hash);
       const known = this.#files.get(entry.absolutePath);
+      // Still known after planning: `holds` vouched for it (it forgets a file whose identity changed).
       if (entry.action === "unchanged" && known?.content === entry.file.content) {
         next.set(entry.absolutePath, known);
         continue;

@@ -57,4 +57,27 @@ describe("OutputMemory through generate", () => {
     assert.deepEqual(result.plan.filter((entry) => entry.action === "overwrite").map((entry) => entry.path), ["app00/schemas/model0001.py"]);
     assert.equal(await readFile(schema, "utf8"), content);
   });
+
+  it("trusts a file again once a run has read it back after someone rewrote the same text", async () => {
+    const config = path.join(work, "config.json");
+    await writeFile(config, JSON.stringify(benchConfig(2)));
+    const out = path.join(work, "rewritten");
+    const cache = new GenerationCache();
+    const options = { target: be, configFile: config, outDir: out, cache };
+    const memory = cache.outputMemory(out);
+    const schema = path.join(out, "app00", "schemas", "model0001.py");
+
+    await generate(options);
+    await age(out, 5);
+    await generate(options);
+    const content = await readFile(schema, "utf8");
+    assert.equal(memory.holds(schema, content), true);
+
+    // Another process (a plain `codegen generate`, a checkout) writes the very same text again.
+    await writeFile(schema, content);
+    await age(out, 5);
+    assert.equal(memory.holds(schema, content), false, "a new identity: read again");
+    assert.equal(countActions((await generate(options)).plan).overwrite, 0);
+    assert.equal(memory.holds(schema, content), true, "read back unchanged and old: trusted under its new identity");
+  });
 });
