@@ -26,13 +26,14 @@ import { parseArgs } from "node:util";
 import { SIZES, writeBenchConfigs } from "./configs.js";
 import { CLI, ensureBuilt } from "./dist.js";
 import { type RunTimings, hotItemsByPhase, parseTimings, phaseTotals } from "./profile.js";
+import { PHASES as ENGINE_PHASES } from "../src/codegen/timings.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 const GNU_TIME = "/usr/bin/time";
 const PEAK_RSS_HOOK = join(ROOT, "bench", "peak-rss.mjs");
 const SCENARIOS = ["write", "jsonnet", "no-change", "check", "dry-run"] as const;
 type Scenario = (typeof SCENARIOS)[number];
-const PHASES = ["start-up", "load config", "validate", "build", "render", "format", "write"];
+const PHASES = ["start-up", ...ENGINE_PHASES];
 
 interface Sample {
   seconds: number;

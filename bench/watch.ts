@@ -17,9 +17,9 @@ import type { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import { benchConfig, benchJsonnet } from "./configs.js";
 import { CLI, ensureBuilt } from "./dist.js";
+import { PHASES } from "../src/codegen/timings.js";
 import { type Span, phaseTotals } from "./profile.js";
 
-const PHASES = ["load config", "validate", "build", "render", "format", "write"];
 const SUMMARY = /codegen: (\d+) files? written, (\d+) unchanged, (\d+) deleted, in .*\n/;
 const TIMINGS = /codegen-timings (\{.*\})\n/;
 
