@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     process.stderr.write(`first run: ${first.match[1]} files written\n`);
     await watch.next("stderr", TIMINGS);
     for (let run = 1; run <= runs; run++) {
-      const index = Math.floor(size / 2) + 7;
+      const index = Math.min(size - 1, Math.floor(size / 2) + 7); // a resource that exists at every --size
       const before = await mtimes(out);
       await new Promise((resolve) => setTimeout(resolve, 300)); // a later mtime than before, and a quiet watch
       if (watch.pending()) throw new Error(`an extra run before edit ${run}: ${watch.pending()}`);
