@@ -3,7 +3,7 @@
 // row, …)` after the commit. Every call passes `session=`, and `current_user=` in projects
 // with `auth` (`None` on a public route), so one hook serves routes with and without a user.
 
-import { ImportCollector } from "../../../codegen/index.js";
+import { ImportCollector, Name } from "../../../codegen/index.js";
 import type { ResourceView } from "../resource.js";
 import type { RouteHandler } from "./handler.js";
 
@@ -24,7 +24,7 @@ export class HookCalls {
       [entry.post, "after_commit"],
     ] as const) {
       if (hook === undefined) continue;
-      this.imports.add(hook.slice(0, hook.lastIndexOf("."))).addFrom(`${view.runtimePackage}.hooks`, runner);
+      this.imports.add(Name.fromDotted(hook)[0]).addFrom(`${view.runtimePackage}.hooks`, runner);
     }
   }
 
