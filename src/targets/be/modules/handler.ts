@@ -221,8 +221,8 @@ export class RouteHandler extends Handle {
   }
 
   /**
-   * Augmentation point of the `authz` operation: the group check, guard and row visibility
-   * the handler applies; a check or a guard may answer 403.
+   * Augmentation point of the `authz` operation: the checks, policy decision, guard and row
+   * visibility the handler applies; a check, the policy or the guard may answer 403.
    */
   authorize(authz: HandlerAuthz): void {
     if (this.#authz !== undefined) throw new Error(`bug: ${this.name} is already authorized`);
