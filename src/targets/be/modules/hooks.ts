@@ -13,12 +13,13 @@ export class HookCalls {
   readonly pre: string | undefined;
   readonly post: string | undefined;
   readonly imports = new ImportCollector();
+  /** Whether the project has `auth`: then every call passes `current_user=`. */
   readonly #passUser: boolean;
 
-  constructor(view: ResourceView, entry: { pre?: string; post?: string }, options: { passUser: boolean }) {
+  constructor(view: ResourceView, entry: { pre?: string; post?: string }) {
     this.pre = entry.pre;
     this.post = entry.post;
-    this.#passUser = options.passUser;
+    this.#passUser = view.project.auth !== undefined;
     for (const [hook, runner] of [
       [entry.pre, "before_write"],
       [entry.post, "after_commit"],
