@@ -1,7 +1,8 @@
 // The `pre` and `post` hooks of a create, update or delete entry (docs/hooks.md), as its body
 // template calls them: `before_write(<pre>, values, …)` before the write, `after_commit(<post>,
 // row, …)` after the commit. Every call passes `session=`, and `current_user=` in projects
-// with `auth` (`None` on a public route), so one hook serves routes with and without a user.
+// with `auth` (`None` on a public route that does not see the user), so one hook serves
+// routes with and without a user.
 
 import { ImportCollector, Name } from "../../../codegen/index.js";
 import type { ResourceView } from "../resource.js";
@@ -29,9 +30,8 @@ export class HookCalls {
     }
   }
 
-  /** `, session=session, current_user=…`: the keywords each call ends with, once `auth` has decided whether `handler` has a user. */
+  /** `, session=session, current_user=…`: the keywords each call ends with, once `auth` and `authz` have decided whether `handler` has a user. */
   keywords(handler: RouteHandler): string {
-    if (!this.#passUser) return ", session=session";
-    return `, session=session, current_user=${handler.user === undefined ? "None" : "current_user"}`;
+    return this.#passUser ? `, session=session, current_user=${handler.currentUser}` : ", session=session";
   }
 }
