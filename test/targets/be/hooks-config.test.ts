@@ -1,6 +1,6 @@
 // Hooks and serializers in the config and in the generated routes: each key is refused, at
 // its path, on an operation it cannot apply to or with a malformed dotted path; hooks get
-// `current_user=` in projects with auth (None on public routes); a tree without hooks gets no
+// `current_user=` in projects with auth (None on a public route that does not see the user); a tree without hooks gets no
 // runtime/hooks.py.
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -96,6 +96,17 @@ describe("generated hook calls", () => {
     assert.match(routes, /row=article, session=session, current_user=None,? \)/);
     assert.match(routes, / import blog\.hooks /);
     assert.ok(tree.has("runtime/hooks.py"));
+  });
+
+  test("a public route that sees the signed-in user (a resource with visible) passes it on, not None", async () => {
+    const auth = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify" };
+    const operations = [{ name: "update", pre: "blog.hooks.stamp", post: "blog.hooks.notify", require_auth: false }];
+    const config = { module: "blog", auth, resources: [{ model: "blog.models.Article", fields, visible: "blog.authz.visible", operations }] };
+    const routes = (await files(config)).get("blog/routes/article.py")!.replace(/\s+/g, " ");
+    assert.match(routes, /current_user: OptionalUser/);
+    assert.match(routes, /row=article, session=session, current_user=current_user,? \)/);
+    assert.match(routes, /await after_commit\( blog\.hooks\.notify, article, session=session, current_user=current_user \)/);
+    assert.doesNotMatch(routes, /current_user=None/);
   });
 
   test("without hooks there is no runtime/hooks.py and no hook call", async () => {

@@ -11,8 +11,8 @@ export const PreHookPath = DottedPath.meta({
   description:
     "create and update: dotted path of your function `(values, *, session, row, current_user) -> values`, called inside the " +
     "request's transaction before the write, with the validated body as a dict (update: only the fields sent, and `row=` the " +
-    "loaded row); what it returns is what is stored. Sync or async; `current_user=` only in projects with `auth` (`None` on public " +
-    "routes). Raise `fastapi.HTTPException` to refuse the write.",
+    "loaded row); what it returns is what is stored. Sync or async; `current_user=` only in projects with `auth` (`None` on a public " +
+    "route that does not see the user). Raise `fastapi.HTTPException` to refuse the write.",
   examples: ["blog.hooks.count_words"],
 });
 

@@ -220,9 +220,14 @@ export class RouteHandler extends Handle {
     return this.#optionalUser;
   }
 
+  /** What the body passes on as the user: `current_user` when the handler takes one (required or optional), else `None`. */
+  get currentUser(): "current_user" | "None" {
+    return this.#user === undefined && this.#optionalUser === undefined ? "None" : "current_user";
+  }
+
   /**
-   * Augmentation point of the `authz` operation: the group check, guard and row visibility
-   * the handler applies; a check or a guard may answer 403.
+   * Augmentation point of the `authz` operation: the checks, policy decision, guard and row
+   * visibility the handler applies; a check, the policy or the guard may answer 403.
    */
   authorize(authz: HandlerAuthz): void {
     if (this.#authz !== undefined) throw new Error(`bug: ${this.name} is already authorized`);

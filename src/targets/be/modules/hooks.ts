@@ -1,9 +1,10 @@
 // The `pre` and `post` hooks of a create, update or delete entry (docs/hooks.md), as its body
 // template calls them: `before_write(<pre>, values, …)` before the write, `after_commit(<post>,
 // row, …)` after the commit. Every call passes `session=`, and `current_user=` in projects
-// with `auth` (`None` on a public route), so one hook serves routes with and without a user.
+// with `auth` (`None` on a public route that does not see the user), so one hook serves
+// routes with and without a user.
 
-import { ImportCollector } from "../../../codegen/index.js";
+import { ImportCollector, Name } from "../../../codegen/index.js";
 import type { ResourceView } from "../resource.js";
 import type { RouteHandler } from "./handler.js";
 
@@ -13,24 +14,24 @@ export class HookCalls {
   readonly pre: string | undefined;
   readonly post: string | undefined;
   readonly imports = new ImportCollector();
+  /** Whether the project has `auth`: then every call passes `current_user=`. */
   readonly #passUser: boolean;
 
-  constructor(view: ResourceView, entry: { pre?: string; post?: string }, options: { passUser: boolean }) {
+  constructor(view: ResourceView, entry: { pre?: string; post?: string }) {
     this.pre = entry.pre;
     this.post = entry.post;
-    this.#passUser = options.passUser;
+    this.#passUser = view.project.auth !== undefined;
     for (const [hook, runner] of [
       [entry.pre, "before_write"],
       [entry.post, "after_commit"],
     ] as const) {
       if (hook === undefined) continue;
-      this.imports.add(hook.slice(0, hook.lastIndexOf("."))).addFrom(`${view.runtimePackage}.hooks`, runner);
+      this.imports.add(Name.fromDotted(hook)[0]).addFrom(`${view.runtimePackage}.hooks`, runner);
     }
   }
 
-  /** `, session=session, current_user=…`: the keywords each call ends with, once `auth` has decided whether `handler` has a user. */
+  /** `, session=session, current_user=…`: the keywords each call ends with, once `auth` and `authz` have decided whether `handler` has a user. */
   keywords(handler: RouteHandler): string {
-    if (!this.#passUser) return ", session=session";
-    return `, session=session, current_user=${handler.user === undefined ? "None" : "current_user"}`;
+    return this.#passUser ? `, session=session, current_user=${handler.currentUser}` : ", session=session";
   }
 }

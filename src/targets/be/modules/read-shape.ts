@@ -82,7 +82,9 @@ export class ReadShape {
 
   /** The shape an entry answers with: its own `serializer`, else its `representation` (default: the resource's). */
   of(entry: { representation?: string; serializer?: SerializerConfig }): ReadSchema {
-    return entry.serializer === undefined ? this.use(entry.representation) : this.custom(entry.serializer);
+    if (entry.serializer === undefined) return this.use(entry.representation);
+    // The user's function, answering the Pydantic model `schema` names (or any JSON value without one).
+    return this.#userFunction(READ_REPRESENTATION, entry.serializer.fn, entry.serializer.schema);
   }
 
   #make(name: string): ReadSchema {
@@ -114,14 +116,6 @@ export class ReadShape {
       loaderImports,
       imports: new ImportCollector().addFrom(serializer.schema.module.dotted, serializer.schema.name).addFrom(serializer.module.dotted, serializer.name),
     };
-  }
-
-  /**
-   * The response of an entry with a `serializer` of its own: the user's function, answering
-   * the Pydantic model `schema` names (or any JSON value without one).
-   */
-  custom(serializer: SerializerConfig): ReadSchema {
-    return this.#userFunction(READ_REPRESENTATION, serializer.fn, serializer.schema);
   }
 
   /** A shape a function of the user's makes (a builder, a serializer): it gets the row with everything the resource's own fields show. */

@@ -24,7 +24,7 @@ export class Create {
     // Built from the request's own URL, not a route name: two apps may both have a `get_<name>`.
     const located = resourceHasOperation(view, "get");
     const params = [new RouteParam({ name: "body", annotation: body.name })];
-    const hooks = new HookCalls(view, options, { passUser: ctx.config.auth !== undefined });
+    const hooks = new HookCalls(view, options);
     const imports = new ImportCollector()
       .addFrom(view.model.module, view.model.importName)
       .addFrom(body.module.dotted, body.name)

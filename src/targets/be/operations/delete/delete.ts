@@ -16,7 +16,7 @@ export class Delete {
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes } = resourceFiles(ctx);
-    const hooks = new HookCalls(view, options, { passUser: ctx.config.auth !== undefined });
+    const hooks = new HookCalls(view, options);
     const name = `delete_${view.name}`;
     const handler = new RouteHandler({
       module: routes,

@@ -33,9 +33,9 @@ export class AggregateRouter {
   readonly routerPrefix: string;
   readonly #mounts: readonly RouterMount[];
   /** The project's own routers (filter discovery, the OPA policy), included here after the others when they exist. */
-  readonly #projectRouters: readonly (ProjectRouterSource | undefined)[];
+  readonly #projectRouters: readonly ProjectRouterSource[];
 
-  constructor(options: { path: string; doc: string; routerPrefix?: string; mounts: readonly RouterMount[]; projectRouters?: readonly (ProjectRouterSource | undefined)[] }) {
+  constructor(options: { path: string; doc: string; routerPrefix?: string; mounts: readonly RouterMount[]; projectRouters?: readonly ProjectRouterSource[] }) {
     this.path = options.path;
     this.doc = options.doc;
     this.routerPrefix = options.routerPrefix ?? "";
@@ -45,7 +45,7 @@ export class AggregateRouter {
 
   /** The included routers, in order. */
   get mounts(): readonly RouterMount[] {
-    const own = this.#projectRouters.filter((source) => source?.used).map((source) => ({ module: source!.dotted, alias: source!.alias, prefix: "" }));
+    const own = this.#projectRouters.filter((source) => source.used).map((source) => ({ module: source.dotted, alias: source.alias, prefix: "" }));
     return [...this.#mounts, ...own];
   }
 

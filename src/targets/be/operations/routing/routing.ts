@@ -52,6 +52,6 @@ export class ProjectRouter {
 }
 
 /** The project's own routers the top-level router includes: filter discovery, then the OPA policy's. */
-function projectRouters(ctx: BuildContext<ProjectConfig>): (ProjectRouterSource | undefined)[] {
-  return [ctx.store.outputUnderAncestor(ctx.instanceId, "project", Discovery), ctx.store.outputsUnderAncestor(ctx.instanceId, "project", PolicyRouter)[0]];
+function projectRouters(ctx: BuildContext<ProjectConfig>): ProjectRouterSource[] {
+  return [ctx.store.outputUnderAncestor(ctx.instanceId, "project", Discovery), ...ctx.store.outputsUnderAncestor(ctx.instanceId, "project", PolicyRouter)];
 }

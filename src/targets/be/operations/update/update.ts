@@ -20,7 +20,7 @@ export class Update {
     const { view, routes, read, schemas } = resourceFiles(ctx);
     const shape = read.of(options);
     const body = updateSchema(schemas, view, writeFields(view, options.fields));
-    const hooks = new HookCalls(view, options, { passUser: ctx.config.auth !== undefined });
+    const hooks = new HookCalls(view, options);
     const name = `update_${view.name}`;
     const handler = new RouteHandler({
       module: routes,
