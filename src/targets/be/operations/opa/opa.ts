@@ -52,9 +52,7 @@ function policyModule(opa: OpaConfig, packagePrefix: string): PythonModule {
     path: "policy.py",
     template: "operations/opa/policy.py.njk",
     context: {
-      decision: opa.decision,
       decision_literal: pythonString(opa.decision),
-      url_env: opa.url_env,
       url_env_literal: pythonString(opa.url_env),
       timeout: Number.isInteger(opa.timeout_seconds) ? `${opa.timeout_seconds}.0` : String(opa.timeout_seconds),
       fail_open: opa.fail === "open",
