@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { cachedBuild, hashOf } from "./cache.js";
 import { freePort } from "./ports.js";
 import { type RunningProcess, startProcess, waitForHttp } from "./processes.js";
+import { type CheckResult, runCheck } from "./python.js";
 
 const run = promisify(execFile);
 
@@ -89,14 +90,7 @@ export async function startOpa(paths: string[], port?: number): Promise<OpaServe
   return { url, process: proc, stop: () => proc.stop() };
 }
 
-/** `opa test -v` on `paths`: its exit status and output. */
-export async function opaTest(paths: string[]): Promise<{ ok: boolean; output: string }> {
-  const opa = await ensureOpa();
-  try {
-    const { stdout, stderr } = await run(opa, ["test", "-v", ...paths]);
-    return { ok: true, output: stdout + stderr };
-  } catch (error) {
-    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
-    return { ok: false, output: stdout + stderr };
-  }
+/** `opa test -v` on `paths` (absolute): its exit status and output. */
+export async function opaTest(paths: string[]): Promise<CheckResult> {
+  return runCheck(await ensureOpa(), ["test", "-v", ...paths], process.cwd());
 }

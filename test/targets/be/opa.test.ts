@@ -67,6 +67,9 @@ test("a resource's opa: true makes each route ask the policy: about the row, wit
   assert.ok(generated.has("policy.py") && generated.has("runtime/opa.py") && generated.has("runtime/opa_filter.py") && generated.has("auth/groups.py"));
   assert.match(generated.get("store/routes/__init__.py")!, /^router\.include_router\(policy_router\)$/m);
   assert.match(generated.get("policy.py")!, /decision="shop\/authz\/allow",\n\s+timeout_seconds=1\.0,\n\s+fail_open=False,/);
+  // The policy's input carries the user's groups: the token endpoint writes the claim groups.py reads.
+  assert.match(generated.get("auth/dependencies.py")!, /^GROUP_CLAIM = "groups"$/m);
+  assert.match(generated.get("auth/groups.py")!, /^from auth\.dependencies import GROUP_CLAIM, AuthenticatedUser$/m);
 });
 
 test("an entry's opa: false wins over its resource's, and routes without a user ask nothing", async () => {

@@ -1,23 +1,33 @@
 // `auth/groups.py`: a user's groups (from a token claim, or the consumer's function named
 // by `auth.groups.fn`) and `require_groups`, the check handlers of routes with `groups` run.
-// Written only when some app, resource or entry sets `groups`.
+// Written only when the project reads groups: some app, resource or entry sets `groups`,
+// or asks OPA (whose input carries the user's groups).
 
 import { ImportCollector, prefixImport } from "../../../../codegen/index.js";
 import { type AuthConfig, DEFAULT_GROUP_CLAIM, type ProjectConfig, authzKeysUsed } from "../../config/schema.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonString } from "../../python/literals.js";
+import { opaUsed } from "../opa/opa.js";
 import { userType } from "./augment.js";
 
 /**
+ * Whether the project reads a user's groups: some route sets `groups`, or asks OPA.
+ * @example groupsRead(ctx.config) // then auth/groups.py is written
+ */
+export function groupsRead(project: ProjectConfig): boolean {
+  return authzKeysUsed(project.apps).has("groups") || opaUsed(project);
+}
+
+/**
  * The claim the token endpoint writes a user's groups into (when `verify_credentials`
- * gives them): the JWT flow's group claim, once the project reads groups from it (some
- * route sets `groups`, or `auth.groups` names the claim). Undefined otherwise.
+ * gives them): the JWT flow's group claim, once the project reads groups from it (see
+ * `groupsRead`, or `auth.groups` names the claim). Undefined otherwise.
  */
 export function tokenGroupClaim(project: ProjectConfig): string | undefined {
   const auth = project.auth;
   if (auth === undefined || auth.get_current_user_fn !== undefined) return undefined;
   if (auth.groups !== undefined) return "claim" in auth.groups ? auth.groups.claim : undefined;
-  return authzKeysUsed(project.apps).has("groups") ? DEFAULT_GROUP_CLAIM : undefined;
+  return groupsRead(project) ? DEFAULT_GROUP_CLAIM : undefined;
 }
 
 /** The groups module for `auth`; its imports go through `packagePrefix`. */

@@ -5,11 +5,10 @@
 // for them. It runs after the routes so it knows whether a public route reads the optional user.
 
 import { type BuildContext, StaticFile, operation } from "../../../../codegen/index.js";
-import { type ProjectConfig, authzKeysUsed } from "../../config/schema.js";
+import type { ProjectConfig } from "../../config/schema.js";
 import { RouteHandler } from "../../modules/handler.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
-import { opaUsed } from "../opa/opa.js";
-import { groupsModule, tokenGroupClaim } from "./groups.js";
+import { groupsModule, groupsRead, tokenGroupClaim } from "./groups.js";
 import { authPackage } from "./package.js";
 
 @operation("auth_scaffold", { scope: "project", afterChildren: true })
@@ -28,8 +27,7 @@ export class AuthScaffold {
       optionalUser: ctx.store.outputsUnder(ctx.instanceId, RouteHandler).some((handler) => handler.optionalUser !== undefined),
       groupClaim,
     });
-    // OPA's input.subject carries the user's groups too.
-    if (authzKeysUsed(ctx.config.apps).has("groups") || opaUsed(ctx.config)) outputs.push(groupsModule(auth, ctx.packagePrefix, groupClaim !== undefined));
+    if (groupsRead(ctx.config)) outputs.push(groupsModule(auth, ctx.packagePrefix, groupClaim !== undefined));
     if (auth.get_current_user_fn === undefined) {
       if (auth.cookie !== undefined) outputs.push(new StaticFile(runtimeHelperFile("sessions")));
       if (auth.logout_url !== undefined) outputs.push(new StaticFile(runtimeHelperFile("revocation")), new StaticFile(runtimeHelperFile("autocommit")));

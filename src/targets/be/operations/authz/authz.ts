@@ -57,10 +57,7 @@ export class Authz {
       }
       // OPA, like groups, needs a user: a route without one asks nothing (validate refuses an entry's own `opa` there).
       const policy = opa && handler.user !== undefined ? policyAuthz(ctx, handler, options, onInstance(options)) : undefined;
-      if (policy !== undefined) {
-        checks.push(...policy.checks);
-        imports.update(policy.imports);
-      }
+      if (policy !== undefined) checks.push(...policy.checks);
       let guard: string | undefined;
       if (options.can !== undefined) {
         imports.add(options.can.slice(0, options.can.lastIndexOf("."))).addFrom(`${runtime}.authz`, "forbidden");

@@ -16,15 +16,11 @@ export interface PolicyAuthz {
   /** `"get", "article"`: the decision about the loaded row of an instance route. */
   policy?: string;
   params: RouteParam[];
-  imports: ImportCollector;
 }
 
 /** The action a list's rows must be allowed for: the name of the resource's get entry, else `get`. */
 function getAction(resource: ResourceConfig): string {
-  for (const entry of resource.operations) {
-    if (typeof entry === "object" && entry !== null && (entry as { type?: string }).type === "get") return (entry as { name: string }).name;
-  }
-  return "get";
+  return resource.operations.find((entry) => entry.type === "get")?.name ?? "get";
 }
 
 /**
@@ -39,8 +35,8 @@ export function policyAuthz(ctx: BuildContext<ProjectConfig>, handler: RouteHand
   if (handler instanceof ListHandler) {
     const rows = handler.module.policyRows(resource.name, getAction(resource), new ImportCollector().addFrom(policyModule, "OPA"));
     handler.query.where({ expression: `await policy.visible(${rows.name})`, imports: new ImportCollector(), perRequest: true });
-    return { checks: [], params: [param], imports: new ImportCollector() };
+    return { checks: [], params: [param] };
   }
-  if (onInstance) return { checks: [], policy: subject, params: [param], imports: new ImportCollector() };
-  return { checks: [`    await policy.require(${subject})`], params: [param], imports: new ImportCollector() };
+  if (onInstance) return { checks: [], policy: subject, params: [param] };
+  return { checks: [`    await policy.require(${subject})`], params: [param] };
 }

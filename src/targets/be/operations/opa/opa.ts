@@ -21,18 +21,14 @@ export class PolicyRouter extends Handle {
   }
 }
 
-type Levels = ProjectConfig["apps"];
-
 /**
  * Whether the project asks OPA: `auth.opa` is set and some app, resource or entry says `opa: true`.
  * @example opaUsed(ctx.config) // false for every project without `auth.opa`
  */
 export function opaUsed(project: ProjectConfig): boolean {
   if (project.auth?.opa === undefined) return false;
-  const on = (level: unknown) => (level as AuthzLevel).opa === true;
-  return (project.apps as Levels).some(
-    (app) => on(app.config) || app.config.resources.some((resource) => on(resource) || resource.operations.some((entry) => typeof entry === "object" && on(entry))),
-  );
+  const on = (level: AuthzLevel) => level.opa === true;
+  return project.apps.some((app) => on(app.config) || app.config.resources.some((resource) => on(resource) || resource.operations.some((entry) => on(entry as AuthzLevel))));
 }
 
 @operation("opa_scaffold", { scope: "project" })
@@ -52,9 +48,7 @@ function policyModule(opa: OpaConfig, packagePrefix: string): PythonModule {
     path: "policy.py",
     template: "operations/opa/policy.py.njk",
     context: {
-      decision: opa.decision,
       decision_literal: pythonString(opa.decision),
-      url_env: opa.url_env,
       url_env_literal: pythonString(opa.url_env),
       timeout: Number.isInteger(opa.timeout_seconds) ? `${opa.timeout_seconds}.0` : String(opa.timeout_seconds),
       fail_open: opa.fail === "open",

@@ -19,12 +19,9 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request, Response, status
-from sqlalchemy import text
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .autocommit import autocommit
-from .errors import sqlstate
 from .idempotency import owner_of
 
 TABLE = "rate_limit_counters"
@@ -62,8 +59,6 @@ _PRUNE = f"""
 DELETE FROM {TABLE}
 WHERE window_start + make_interval(secs => window_seconds) < now() - interval '1 hour'
 """
-
-_UNDEFINED_TABLE = "42P01"
 
 ClientKey = Callable[[Request], "str | None | Awaitable[str | None]"]
 
@@ -207,23 +202,7 @@ class RateLimit:
     async def _hit(self, bucket: str) -> list[tuple[int, int, float]]:
         engine = self.engine()
         parameters = {"bucket": bucket, "windows": self._windows}
-        try:
-            rows = await autocommit(engine, _HIT, parameters)
-        except DBAPIError as error:
-            if sqlstate(error) != _UNDEFINED_TABLE:
-                raise
-            await install(engine)
-            rows = await autocommit(engine, _HIT, parameters)
+        rows = await autocommit(engine, _HIT, parameters, creating=(TABLE, [_CREATE]))
         if next(self._calls) % self._prune_every == 0:
             await autocommit(engine, _PRUNE, {})
         return [(int(row[0]), int(row[1]), float(row[2])) for row in rows]
-
-
-async def install(engine: AsyncEngine) -> None:
-    """Create the counters' table unless it exists (once, whatever runs it at once)."""
-    async with engine.begin() as connection:
-        # Concurrent CREATE TABLE IF NOT EXISTS can still collide: one at a time.
-        await connection.execute(
-            text("SELECT pg_advisory_xact_lock(hashtext(:t))"), {"t": TABLE}
-        )
-        await connection.execute(text(_CREATE))

@@ -9,11 +9,10 @@ also deletes the rows whose tokens have expired: the table holds at most the tok
 revoked within one token lifetime.
 """
 
-from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from .autocommit import autocommit
+from .autocommit import UNDEFINED_TABLE, autocommit, create_table
 from .errors import sqlstate
 
 TABLE = "revoked_tokens"
@@ -35,30 +34,16 @@ ON CONFLICT (jti) DO NOTHING
 
 _IS_REVOKED = f"SELECT EXISTS (SELECT FROM {TABLE} WHERE jti = :jti)"
 
-_UNDEFINED_TABLE = "42P01"
-
 
 async def install(engine: AsyncEngine) -> None:
     """Create the deny-list's table unless it exists (once, however many run it)."""
-    async with engine.begin() as connection:
-        # Concurrent CREATE TABLE IF NOT EXISTS can still collide: one at a time.
-        await connection.execute(
-            text("SELECT pg_advisory_xact_lock(hashtext(:t))"), {"t": TABLE}
-        )
-        for statement in _CREATE:
-            await connection.execute(text(statement))
+    await create_table(engine, TABLE, _CREATE)
 
 
 async def revoke(engine: AsyncEngine, jti: str, expires_at: int) -> None:
     """List the token *jti*, valid until *expires_at* (seconds since the epoch)."""
     parameters = {"jti": jti, "expires_at": expires_at}
-    try:
-        await autocommit(engine, _REVOKE, parameters)
-    except DBAPIError as error:
-        if sqlstate(error) != _UNDEFINED_TABLE:
-            raise
-        await install(engine)
-        await autocommit(engine, _REVOKE, parameters)
+    await autocommit(engine, _REVOKE, parameters, creating=(TABLE, _CREATE))
 
 
 async def is_revoked(engine: AsyncEngine, jti: str) -> bool:
@@ -67,7 +52,7 @@ async def is_revoked(engine: AsyncEngine, jti: str) -> bool:
         rows = await autocommit(engine, _IS_REVOKED, {"jti": jti})
     except DBAPIError as error:
         # No table yet: no token was ever revoked in this database.
-        if sqlstate(error) != _UNDEFINED_TABLE:
+        if sqlstate(error) != UNDEFINED_TABLE:
             raise
         return False
     return bool(rows[0][0])
