@@ -25,7 +25,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { generateWithCli, runCodegen } from "../helpers/codegen-cli.js";
 import { type TestBrowser, ensureChromium, launchChromium } from "../support/chromium.js";
 import type { JsonClient } from "../support/http.js";
@@ -204,16 +204,18 @@ describe("the blog's generated front end", () => {
     await page.getByRole("region", { name: "Tag article" }).getByRole("button", { name: "Cancel" }).click();
 
     // A new article with a value the backend refuses: its 422 is shown at the field.
+    // The author picker asks POST /_values for the articles' author_id, as the filter bar does,
+    // never the authors' list. Watched from before the form opens: a picker falling back to the
+    // list asks for it as soon as it renders, not when the reader types.
+    const authorsListed: string[] = [];
+    const watchAuthorsList = (request: Request) => {
+      if (new URL(request.url()).pathname === "/api/authors") authorsListed.push(request.url());
+    };
+    page.on("request", watchAuthorsList);
     await page.goto(`${base}/articles/new`);
     const form = page.getByRole("form", { name: "New article" });
     await form.getByLabel("Title").fill("Written in the browser");
     await form.getByLabel("Body").fill("Three small words");
-    // The author picker asks POST /_values for the articles' author_id, as the filter bar does,
-    // never the authors' list.
-    const authorsListed: string[] = [];
-    page.on("request", (request) => {
-      if (new URL(request.url()).pathname === "/api/authors") authorsListed.push(request.url());
-    });
     const valuesAsked = page.waitForRequest((request) => request.url() === `${base}/api/_values` && request.postDataJSON()?.field === "author_id" && request.postDataJSON()?.q === "Ada");
     await form.getByRole("combobox", { name: "Written by" }).fill("Ada");
     assert.equal((await valuesAsked).postDataJSON().resource, "article");
@@ -232,6 +234,7 @@ describe("the blog's generated front end", () => {
     await page.getByRole("heading", { level: 1, name: "Written in the browser" }).waitFor();
     const created = page.url().split("/").at(-1)!;
     assert.equal((await api.get(`/articles/${created}`)).body.word_count, 3);
+    page.off("request", watchAuthorsList);
     assert.deepEqual(authorsListed, [], "no picker fell back to the authors' list");
 
     // Edit: only the changed field is sent, the page shows the saved row.
