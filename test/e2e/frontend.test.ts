@@ -4,8 +4,9 @@
  * served the production way: the backend serves the built front end at `/` and its API
  * under `/api` (examples/blog/blog/site.py).
  *
- * 1. The front end passes `tsc --noEmit` (strict), `prettier --check` and `vite build`;
- *    regenerating changes nothing (`--check`) and never touches src/custom/.
+ * 1. The backend's OpenAPI document is the one test/targets/fe saved; the front end passes
+ *    `tsc --noEmit` (strict), `prettier --check` and `vite build`; regenerating changes
+ *    nothing (`--check`) and never touches src/custom/.
  * 2. A person signs in, lists articles, pages forward and back, orders a column, opens a
  *    detail, runs actions (with params, and one the backend refuses), creates an article
  *    with a bad value (the backend's 422 shows at the field; its author picker asks
@@ -27,6 +28,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Page, Request } from "playwright-core";
 import { generateWithCli, runCodegen } from "../helpers/codegen-cli.js";
+import { repoRoot } from "../helpers/user-project.js";
 import { type TestBrowser, ensureChromium, launchChromium } from "../support/chromium.js";
 import type { JsonClient } from "../support/http.js";
 import { linkNodeModules } from "../support/node-modules.js";
@@ -67,6 +69,13 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 describe("the blog's generated front end", () => {
+  it("is built from the document the fe target's own tests read", async () => {
+    // test/targets/fe (the pages' model, the fe golden tree) reads a saved copy of this
+    // backend's OpenAPI document: a backend change that alters it must be saved there too.
+    const saved = await readFile(join(repoRoot, "test", "targets", "fe", "configs", "blog.openapi.json"), "utf8");
+    assert.equal(await readFile(join(frontend.frontendDir, "openapi.json"), "utf8"), saved, "test/targets/fe/configs/blog.openapi.json is not the document config/auth.jsonnet's backend serves: save it anew");
+  });
+
   it("type-checks strictly, passes prettier byte for byte, builds, and regenerates to the same files", { timeout: 180_000 }, async () => {
     const dir = frontend.frontendDir;
     const generated = await filesUnder(join(dir, "src", "generated"));
