@@ -4,8 +4,9 @@
  * served the production way: the backend serves the built front end at `/` and its API
  * under `/api` (examples/blog/blog/site.py).
  *
- * 1. The front end passes `tsc --noEmit` (strict), `prettier --check` and `vite build`;
- *    regenerating changes nothing (`--check`) and never touches src/custom/.
+ * 1. The backend's OpenAPI document is the one test/targets/fe saved; the front end passes
+ *    `tsc --noEmit` (strict), `prettier --check` and `vite build`; regenerating changes
+ *    nothing (`--check`) and never touches src/custom/.
  * 2. A person signs in, lists articles, pages forward and back, orders a column, opens a
  *    detail, runs actions (with params, and one the backend refuses), creates an article
  *    with a bad value (the backend's 422 shows at the field; its author picker asks
@@ -25,8 +26,9 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { generateWithCli, runCodegen } from "../helpers/codegen-cli.js";
+import { repoRoot } from "../helpers/user-project.js";
 import { type TestBrowser, ensureChromium, launchChromium } from "../support/chromium.js";
 import type { JsonClient } from "../support/http.js";
 import { linkNodeModules } from "../support/node-modules.js";
@@ -67,6 +69,13 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 describe("the blog's generated front end", () => {
+  it("is built from the document the fe target's own tests read", async () => {
+    // test/targets/fe (the pages' model, the fe golden tree) reads a saved copy of this
+    // backend's OpenAPI document: a backend change that alters it must be saved there too.
+    const saved = await readFile(join(repoRoot, "test", "targets", "fe", "configs", "blog.openapi.json"), "utf8");
+    assert.equal(await readFile(join(frontend.frontendDir, "openapi.json"), "utf8"), saved, "test/targets/fe/configs/blog.openapi.json is not the document config/auth.jsonnet's backend serves: save it anew");
+  });
+
   it("type-checks strictly, passes prettier byte for byte, builds, and regenerates to the same files", { timeout: 180_000 }, async () => {
     const dir = frontend.frontendDir;
     const generated = await filesUnder(join(dir, "src", "generated"));
@@ -204,16 +213,18 @@ describe("the blog's generated front end", () => {
     await page.getByRole("region", { name: "Tag article" }).getByRole("button", { name: "Cancel" }).click();
 
     // A new article with a value the backend refuses: its 422 is shown at the field.
+    // The author picker asks POST /_values for the articles' author_id, as the filter bar does,
+    // never the authors' list. Watched from before the form opens: a picker falling back to the
+    // list asks for it as soon as it renders, not when the reader types.
+    const authorsListed: string[] = [];
+    const watchAuthorsList = (request: Request) => {
+      if (new URL(request.url()).pathname === "/api/authors") authorsListed.push(request.url());
+    };
+    page.on("request", watchAuthorsList);
     await page.goto(`${base}/articles/new`);
     const form = page.getByRole("form", { name: "New article" });
     await form.getByLabel("Title").fill("Written in the browser");
     await form.getByLabel("Body").fill("Three small words");
-    // The author picker asks POST /_values for the articles' author_id, as the filter bar does,
-    // never the authors' list.
-    const authorsListed: string[] = [];
-    page.on("request", (request) => {
-      if (new URL(request.url()).pathname === "/api/authors") authorsListed.push(request.url());
-    });
     const valuesAsked = page.waitForRequest((request) => request.url() === `${base}/api/_values` && request.postDataJSON()?.field === "author_id" && request.postDataJSON()?.q === "Ada");
     await form.getByRole("combobox", { name: "Written by" }).fill("Ada");
     assert.equal((await valuesAsked).postDataJSON().resource, "article");
@@ -232,6 +243,7 @@ describe("the blog's generated front end", () => {
     await page.getByRole("heading", { level: 1, name: "Written in the browser" }).waitFor();
     const created = page.url().split("/").at(-1)!;
     assert.equal((await api.get(`/articles/${created}`)).body.word_count, 3);
+    page.off("request", watchAuthorsList);
     assert.deepEqual(authorsListed, [], "no picker fell back to the authors' list");
 
     // Edit: only the changed field is sent, the page shows the saved row.

@@ -26,13 +26,8 @@ local r = import 'resources.libsonnet';
   module: 'content',
   resources: [
     r.author,
-    r.article {
-      operations: [
-        if op == 'get' then { name: 'get', require_auth: false }
-        else if std.isObject(op) && op.name == 'list' then op { require_auth: false }
-        else op
-        for op in super.operations
-      ] + [
+    r.amendOperations(r.article, { get: { require_auth: false }, list: { require_auth: false } }) {
+      operations+: [
         p.instanceAction('review_article', 'blog.actions.review_article', [], { pass_user: true }),
       ],
     },

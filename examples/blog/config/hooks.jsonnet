@@ -7,27 +7,20 @@
 // The generated tests expect each write to store what was sent and each response to show
 // the resource's fields, which these hooks change: they are off here.
 local base = import 'project.jsonnet';
-
-local hooked(resource, hooks) = resource {
-  operations: [
-    local name = if std.isObject(op) then op.name else op;
-    if std.objectHas(hooks, name) then (if std.isObject(op) then op else { name: op }) + hooks[name] else op
-    for op in super.operations
-  ],
-};
+local r = import 'resources.libsonnet';
 
 base {
   generate_tests: false,
   resources: [
-    if resource.model == 'blog.models.Article' then hooked(resource, {
+    if resource.model == 'blog.models.Article' then r.amendOperations(resource, {
       create: { pre: 'blog.hooks.count_words', post: 'blog.hooks.record_article_created' },
       update: { pre: 'blog.hooks.count_words' },
       delete: { post: 'blog.hooks.record_article_deleted' },
     })
-    else if resource.model == 'blog.models.Author' then hooked(resource, {
+    else if resource.model == 'blog.models.Author' then r.amendOperations(resource, {
       get: { serializer: { fn: 'blog.hooks.author_card', schema: 'blog.hooks.AuthorCard' } },
     })
-    else if resource.model == 'blog.models.Tag' then hooked(resource, {
+    else if resource.model == 'blog.models.Tag' then r.amendOperations(resource, {
       list: { serializer: 'blog.hooks.tag_label' },
     })
     else resource

@@ -28,18 +28,15 @@ local writers = ['writer', 'editor', 'admin'];
   module: 'content',
   resources: [
     r.author,
-    r.article {
+    r.amendOperations(r.article {
       groups: ['reader'] + writers,
       opa: true,
-      operations: [
-        if std.isObject(op) && op.name == 'create' then op { groups: writers }
-        else if std.isObject(op) && op.name == 'update' then op { can: 'blog.authz.can_edit_article' }
-        else if op == 'delete' then { name: 'delete', groups: ['admin'] }
-        else if std.isObject(op) && op.name == 'publish_article' then op { groups: ['editor', 'admin'] }
-        else op
-        for op in super.operations
-      ],
-    },
+    }, {
+      create: { groups: writers },
+      update: { can: 'blog.authz.can_edit_article' },
+      delete: { groups: ['admin'] },
+      publish_article: { groups: ['editor', 'admin'] },
+    }),
     r.tag,
     r.comment,
     r.category { require_auth: false },

@@ -9,19 +9,16 @@
 // - writing comments: 10 a minute per authenticated user;
 // - categories: 30 a minute per client, without headers on successful responses.
 local base = import 'auth.jsonnet';
+local r = import 'resources.libsonnet';
 
 base {
   rate_limit: '100/minute',
   trusted_proxies: ['10.0.0.0/8'],
   resources: [
-    if resource.model == 'blog.models.Article' then resource {
-      operations: [
-        if std.isObject(op) && op.name == 'create' then op { rate_limit: '5/minute;20/hour' }
-        else if std.isObject(op) && op.name == 'list' then op { rate_limit: false }
-        else op
-        for op in super.operations
-      ],
-    }
+    if resource.model == 'blog.models.Article' then r.amendOperations(resource, {
+      create: { rate_limit: '5/minute;20/hour' },
+      list: { rate_limit: false },
+    })
     else if resource.model == 'blog.models.Comment' then resource { rate_limit: { limit: '10/minute', key: 'user' } }
     else if resource.model == 'blog.models.Category' then resource { rate_limit: { limit: '30/minute', headers: false } }
     else resource

@@ -29,6 +29,20 @@ local keep(modifier) = modifier.type != 'filter' || modifier.fields != [];
     ],
   },
 
+  // `resource` with some operations amended: `changes` maps an operation's name to the fields
+  // merged into it (a bare 'delete' becomes { name: 'delete' } first). A name the resource has
+  // no operation of is an error, so a typo cannot leave an operation unamended.
+  amendOperations(resource, changes)::
+    local nameOf(op) = if std.isObject(op) then op.name else op;
+    local unknown = std.setDiff(std.set(std.objectFields(changes)), std.set(std.map(nameOf, resource.operations)));
+    assert unknown == [] : 'amendOperations: no operation named ' + std.join(', ', unknown);
+    resource {
+      operations: [
+        if std.objectHas(changes, nameOf(op)) then (if std.isObject(op) then op else { name: op }) + changes[nameOf(op)] else op
+        for op in super.operations
+      ],
+    },
+
   author: {
     model: 'blog.models.Author',
     fields: [

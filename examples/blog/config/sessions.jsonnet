@@ -30,16 +30,11 @@ local r = import 'resources.libsonnet';
   module: 'content',
   resources: [
     r.author,
-    r.article {
-      visible: 'blog.authz.visible_articles',
-      operations: [
-        if op == 'get' then { name: 'get', require_auth: false }
-        else if std.isObject(op) && op.name == 'list' then op { require_auth: false }
-        else if op == 'delete' then { name: 'delete', groups: ['editor', 'admin'] }
-        else op
-        for op in super.operations
-      ],
-    },
+    r.amendOperations(r.article { visible: 'blog.authz.visible_articles' }, {
+      get: { require_auth: false },
+      list: { require_auth: false },
+      delete: { groups: ['editor', 'admin'] },
+    }),
     r.tag,
     r.comment,
     r.category { require_auth: false },
