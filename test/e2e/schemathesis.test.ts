@@ -83,6 +83,16 @@ function schemathesis(baseUrl: string): Promise<CheckResult> {
   return runCheck(join(venv.bin, "st"), args, workDir!, { env, timeoutMs: (MAX_TIME + 120) * 1000 });
 }
 
+/**
+ * CPython 3.11.7's AST constructor miscounts its recursion depth when two threads parse at
+ * once (python/cpython#106905, fixed in 3.11.8): hypothesis parses source to describe a
+ * filter, and a run with two workers can crash with that `SystemError` before it sends a
+ * request. Such a run failed no check of our API, so it is run again, once.
+ */
+function crashedOnCpythonAstRace(outcome: CheckResult): boolean {
+  return !outcome.ok && outcome.output.includes("AST constructor recursion depth mismatch") && !/=+ FAILURES =+/.test(outcome.output);
+}
+
 /** The summary lines of a run, for the test log: phases, failures and case counts. */
 function summary(output: string): string {
   return output.slice(output.lastIndexOf("SUMMARY")).trim();
@@ -109,7 +119,11 @@ for (const [name, prepare, pkg] of [
     });
 
     it("finds no failure of any check", async () => {
-      const outcome = await schemathesis(server!.baseUrl);
+      let outcome = await schemathesis(server!.baseUrl);
+      if (crashedOnCpythonAstRace(outcome)) {
+        console.log("schemathesis crashed on CPython's AST recursion-depth race (python/cpython#106905); running it again");
+        outcome = await schemathesis(server!.baseUrl);
+      }
       const generated = /(\d+) generated/.exec(outcome.output);
       assert.ok(outcome.ok, `${outcome.output}\n\nserver output:\n${server!.process.output()}`);
       assert.ok(generated && Number(generated[1]) >= 500, `too few test cases ran:\n${summary(outcome.output)}`);
