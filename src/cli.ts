@@ -117,10 +117,11 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
  */
 async function reportIfUpToDate(flags: GenerateFlags): Promise<number | undefined> {
   const targetName = await pickTargetName(flags.target);
+  // Only light modules: the target and the pipeline load when the full run needs them.
   const [{ checkUpToDate, stampKeyOf }, { PhaseTimer }, generation] = await Promise.all([
     import("./codegen/up-to-date.js"),
     import("./codegen/timings.js"),
-    import("./codegen/generate.js"),
+    import("./codegen/plan-summary.js"),
   ]);
   const timer = flags.timings === undefined ? undefined : new PhaseTimer();
   const key = stampKeyOf({ targetName, configFile: flags.config, outDir: flags.out });

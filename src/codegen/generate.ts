@@ -19,11 +19,12 @@ import { planDeletionsIn } from "./prune.js";
 import { type Target, packagePrefixOf } from "./target.js";
 import { type PhaseTimer, timed } from "./timings.js";
 import { type StampRecord, recordUpToDate, stampKeyOf } from "./up-to-date.js";
+
+export { countActions, driftOf } from "./plan-summary.js";
 import {
   type GeneratedFile,
   type KeptFile,
   type ManifestWrite,
-  type PlanAction,
   type PlannedChange,
   type PlannedWrite,
   applyPlan,
@@ -234,21 +235,6 @@ async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, 
     }
     throw error;
   }
-}
-
-/** How many plan entries have each action. */
-export function countActions(plan: readonly { action: PlanAction }[]): Record<PlanAction, number> {
-  const counts: Record<PlanAction, number> = { create: 0, overwrite: 0, unchanged: 0, skip: 0, delete: 0 };
-  for (const entry of plan) counts[entry.action]++;
-  return counts;
-}
-
-/**
- * The entries that make the output directory differ from what this run generates: files to
- * create or overwrite and stale files to delete (an existing `skip` file is not drift).
- */
-export function driftOf<E extends { action: PlanAction }>(plan: readonly E[]): E[] {
-  return plan.filter((entry) => entry.action === "create" || entry.action === "overwrite" || entry.action === "delete");
 }
 
 /** `blog.api` → `blog/api`; an empty prefix → the current directory. */

@@ -99,20 +99,16 @@ export async function checkUpToDate(
   });
   if (!fresh) return undefined;
   return timed(options, "write", async () => {
-    if (options.mode === "read") {
-      await waitForUnlocked(fresh.outDir, options.lock);
-      return verify(fresh)?.result;
-    }
-    return withOutputLock(
-      fresh.outDir,
-      async () => {
-        const verified = verify(fresh);
-        // Racy files just checked by content and no longer racy: trusted by identity next time.
-        if (verified?.refreshed) writeStamp(file, verified.refreshed);
-        return verified?.result;
-      },
-      options.lock,
-    );
+    const verifyAndRefresh = async () => {
+      const verified = verify(fresh);
+      // Racy files just checked by content and no longer racy are trusted by identity next time.
+      // Safe without the lock too: a write since changed their identities, so this stamp fails then.
+      if (verified?.refreshed) writeStamp(file, verified.refreshed);
+      return verified?.result;
+    };
+    if (options.mode === "write") return withOutputLock(fresh.outDir, verifyAndRefresh, options.lock);
+    await waitForUnlocked(fresh.outDir, options.lock);
+    return verifyAndRefresh();
   });
 }
 
