@@ -162,11 +162,7 @@ export async function writeBuilt(
           const written = await applyPlan(result.plan, { manifest: result.manifest });
           memory?.rememberApplied(result.plan);
           if (result.manifest) memory?.rememberManifest(result.manifest.content, next);
-          if (stamping) {
-            const extraInputs = built.configFilesRead && [...(built.userTemplatesDir ? [built.userTemplatesDir] : []), ...built.configFilesRead];
-            const writes = result.plan.filter((entry): entry is PlannedWrite => entry.action !== "delete");
-            await recordUpToDate({ ...stamping, extraInputs, outDir: built.outDir, warnings: result.warnings, writes, keptAny: result.kept.length > 0 });
-          }
+          if (stamping) await stampAfterWrite(stamping, built, result, next);
           return { ...result, written, recovered };
         } catch (error) {
           memory?.forget();
@@ -176,6 +172,20 @@ export async function writeBuilt(
       options.lock,
     ),
   );
+}
+
+/** Records the up-to-date stamp of a run that just wrote (still under the lock); never throws. */
+async function stampAfterWrite(stamping: Stamping, built: BuiltGeneration, result: GenerateResult, next: Manifest): Promise<void> {
+  const extraInputs = built.configFilesRead && [...(built.userTemplatesDir ? [built.userTemplatesDir] : []), ...built.configFilesRead];
+  await recordUpToDate({
+    ...stamping,
+    extraInputs,
+    outDir: built.outDir,
+    warnings: result.warnings,
+    writes: result.plan.filter((entry): entry is PlannedWrite => entry.action !== "delete"),
+    keptAny: result.kept.length > 0,
+    recordedSha256: new Map((next.get(built.target.name) ?? []).map((file) => [file.path, file.sha256])),
+  });
 }
 
 /**

@@ -165,6 +165,8 @@ export interface StampRecord {
   writes: readonly PlannedWrite[];
   /** Stale files kept: they would be warned about again, so no stamp. */
   keptAny: boolean;
+  /** The sha256 of each file's content the manifest records, so it is not computed twice. */
+  recordedSha256: ReadonlyMap<string, string>;
 }
 
 /**
@@ -174,12 +176,21 @@ export interface StampRecord {
  */
 export async function recordUpToDate(record: StampRecord): Promise<void> {
   const file = stampFile(record.key);
+  let stamp: Stamp | undefined;
   try {
-    const stamp = await stampOf(record);
-    if (stamp) writeStamp(file, stamp);
-    else rmSync(file, { force: true });
+    stamp = await stampOf(record);
   } catch {
+    stamp = undefined;
+  }
+  if (stamp) writeStamp(file, stamp);
+  else removeStamp(file);
+}
+
+function removeStamp(file: string): void {
+  try {
     rmSync(file, { force: true });
+  } catch {
+    // An old stamp left behind is harmless: the tree no longer matches it.
   }
 }
 
@@ -207,7 +218,7 @@ async function stampOf(record: StampRecord): Promise<Stamp | undefined> {
       files.push([write.path, "skip", "", null]);
       continue;
     }
-    const racy = isRacy(info.mtimeNs, info.ctimeNs, nowNs) ? sha256(write.file.content) : null;
+    const racy = isRacy(info.mtimeNs, info.ctimeNs, nowNs) ? (record.recordedSha256.get(write.path) ?? sha256(write.file.content)) : null;
     files.push([write.path, "unchanged", identityOf(info), racy]);
   }
   const dirIdentities: [string, string][] = [];
