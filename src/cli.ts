@@ -111,7 +111,7 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
 }
 
 /**
- * The up-to-date check (docs/regeneration.md#nothing-to-do): when the stamp of an earlier
+ * The up-to-date check (docs/regeneration.md, "Nothing to do"): when the stamp of an earlier
  * write vouches for the tree, reports as the full run would and returns the exit status,
  * without loading the target; otherwise undefined, and the full run decides.
  */
