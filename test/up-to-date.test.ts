@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
 
 import { runCodegen as codegen } from "./helpers/codegen-cli.js";
-import { FIXTURE_PACKAGE, createUserProject, removeTempDirs } from "./helpers/user-project.js";
+import { FIXTURE_PACKAGE, createUserProject, removeTempDirs, repoRoot } from "./helpers/user-project.js";
 
 // The up-to-date check (docs/regeneration.md#nothing-to-do) through the CLI: a run with nothing
 // to do skips the pipeline (its `--timings` line has no validate phase) and touches nothing;
@@ -141,6 +141,21 @@ describe("the up-to-date check", () => {
     const unforced = await run();
     assert.match(unforced.stderr, FULL);
     assert.match(unforced.stdout, /^codegen: 0 files written, 3 unchanged, 2 skipped/);
+  });
+
+  it("runs in full when a file the config names changed (the be target's comms templates)", async () => {
+    const dir = await createUserProject({ fixture: false });
+    await cp(path.join(repoRoot, "examples", "blog", "config"), path.join(dir, "config"), { recursive: true });
+    const run = () => codegen(dir, ["generate", "-t", "be", "-c", "config/comms.jsonnet", "-o", "out", "--timings"]);
+    assert.match((await run()).stderr, FULL);
+    await sleep(150);
+    assert.match((await run()).stderr, FAST);
+    const template = path.join(dir, "config", "templates", "article_published.txt");
+    await writeFile(template, `${await readFile(template, "utf8")}Edited.\n`);
+    const changed = await run();
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.match(changed.stderr, FULL);
+    assert.match(changed.stdout, /^codegen: 1 file written/);
   });
 
   it("runs in full over a temp file a killed run left", async () => {
