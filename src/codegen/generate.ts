@@ -96,8 +96,8 @@ export interface BuiltGeneration {
   userTemplatesDir: string | undefined;
   /** Config keys the target accepted but that change nothing (`Target.configWarnings`). */
   warnings: ConfigIssue[];
-  /** Files the target's `readConfigFiles` read (absolute), or undefined when it does not say. */
-  configFilesRead: readonly string[] | undefined;
+  /** Files the target's `readConfigFiles` read (absolute); undefined when unknown (then no up-to-date stamp is recorded). */
+  configFilesRead?: readonly string[];
 }
 
 /**
