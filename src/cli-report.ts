@@ -3,21 +3,25 @@
 // as `<prefix>: <message>`, anything else as an internal error). Writes to stdout and stderr only.
 
 import type { GenerateResult } from "./codegen/generate.js";
+import type { PlanAction } from "./codegen/writer.js";
 import type { Recovery } from "./codegen/journal.js";
 import type { LockHolder } from "./codegen/lock.js";
 import type { PhaseTimer } from "./codegen/timings.js";
+
+/** What the reports read of a run: a full run's result, or an up-to-date check's answer. */
+export type RunSummary = Pick<GenerateResult, "outDir" | "kept" | "warnings" | "interrupted"> & { plan: readonly { action: PlanAction; path: string }[] };
 
 /** Exit status of a run that found a problem (`--check` with drift). */
 export const EXIT_ERROR = 1;
 
 /** Config keys accepted but without effect: one line each, naming the file and the config path. */
-export function reportWarnings(result: GenerateResult, configFile: string): void {
+export function reportWarnings(result: RunSummary, configFile: string): void {
   for (const warning of result.warnings) {
     process.stderr.write(`codegen: warning: ${configFile}: ${warning.path || "(root)"}: ${warning.message}\n`);
   }
 }
 
-export function reportKept(result: GenerateResult): void {
+export function reportKept(result: RunSummary): void {
   for (const kept of result.kept) {
     process.stderr.write(`codegen: warning: kept ${kept.path}: no longer generated, but ${kept.reason}; delete it yourself if unneeded\n`);
   }
@@ -63,7 +67,7 @@ function spanStartMs(timer: PhaseTimer): number {
 export const files = (count: number) => `${count} ${count === 1 ? "file" : "files"}`;
 
 /** `--check`: the entries that would change the tree, one `<action> <path>` per line; exit 1 if any. */
-export function check(result: GenerateResult, driftOf: typeof import("./codegen/generate.js").driftOf): number {
+export function check(result: RunSummary, driftOf: typeof import("./codegen/generate.js").driftOf): number {
   const drift = driftOf(result.plan);
   if (result.interrupted) {
     process.stdout.write(drift.map((entry) => `${entry.action} ${entry.path}\n`).join(""));
@@ -80,7 +84,7 @@ export function check(result: GenerateResult, driftOf: typeof import("./codegen/
 }
 
 /** `--dry-run`: every entry of the plan, then the summary saying nothing was written. */
-export function dryRun(result: GenerateResult, countActions: typeof import("./codegen/generate.js").countActions): number {
+export function dryRun(result: RunSummary, countActions: typeof import("./codegen/generate.js").countActions): number {
   const counts = countActions(result.plan);
   if (result.interrupted) {
     process.stderr.write(`codegen: an interrupted run left ${result.outDir} half-written; a real run completes it first\n`);
@@ -94,7 +98,7 @@ export function dryRun(result: GenerateResult, countActions: typeof import("./co
 }
 
 /** The plain run, already written: one summary line. */
-export function write(result: GenerateResult, countActions: typeof import("./codegen/generate.js").countActions): number {
+export function write(result: RunSummary, countActions: typeof import("./codegen/generate.js").countActions): number {
   const counts = countActions(result.plan);
   process.stdout.write(
     `codegen: ${files(counts.create + counts.overwrite)} written, ${counts.unchanged} unchanged, ` +

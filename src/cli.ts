@@ -26,16 +26,28 @@ async function installedTargets(): Promise<Target[]> {
 
 /** Loads only the target the run needs (`--target`, or the only one installed). */
 async function pickTarget(name: string | undefined): Promise<Target> {
-  const { loadTarget, targetNames } = await import("./codegen/target.js");
-  const installed = await targetNames();
-  const names = installed.join(", ") || "(none)";
-  if (name === undefined) {
-    if (installed.length !== 1) throw new UsageError(`--target is required when several targets are installed (installed: ${names})`);
-    name = installed[0]!;
-  }
-  const target = await loadTarget(name);
-  if (!target) throw new UsageError(`unknown target "${name}" (installed: ${names})`);
+  const { loadTarget } = await import("./codegen/target.js");
+  const picked = await pickTargetName(name);
+  const target = await loadTarget(picked);
+  if (!target) throw new UsageError(`unknown target "${picked}" (installed: ${await installedNames()})`);
   return target;
+}
+
+/** The target's name (`--target`, or the only one installed), read from the manifests without loading any. */
+async function pickTargetName(name: string | undefined): Promise<string> {
+  const { targetNames } = await import("./codegen/target.js");
+  const installed = await targetNames();
+  if (name === undefined) {
+    if (installed.length !== 1) throw new UsageError(`--target is required when several targets are installed (installed: ${await installedNames()})`);
+    return installed[0]!;
+  }
+  if (!installed.includes(name)) throw new UsageError(`unknown target "${name}" (installed: ${await installedNames()})`);
+  return name;
+}
+
+async function installedNames(): Promise<string> {
+  const { targetNames } = await import("./codegen/target.js");
+  return (await targetNames()).join(", ") || "(none)";
 }
 
 interface GenerateFlags {
@@ -60,6 +72,10 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
   if (flags.timings !== undefined && flags.timings !== true && flags.timings !== "json") {
     throw new UsageError(`--timings: unknown format "${flags.timings}" (use --timings, or --timings json)`);
   }
+  if (!flags.watch) {
+    const status = await reportIfUpToDate(flags);
+    if (status !== undefined) return status;
+  }
   const target = await pickTarget(flags.target);
   // Only a jsonnet config can import the other targets' stdlibs: only then load them all.
   const stdlibTargets = flags.config.endsWith(".jsonnet") ? await installedTargets() : [target];
@@ -74,6 +90,7 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     stdlibTargets,
     timer,
     lock: { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait },
+    recordUpToDate: true,
   };
   if (flags.watch) return (await import("./cli-watch.js")).watchForever({ ...options, timer: undefined }, flags.timings);
   let status: number;
@@ -89,6 +106,35 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     reportKept(result);
     status = write(result, generation.countActions);
   }
+  if (timer) reportTimings(timer, flags.timings === "json");
+  return status;
+}
+
+/**
+ * The up-to-date check (docs/regeneration.md, "Nothing to do"): when the stamp of an earlier
+ * write vouches for the tree, reports as the full run would and returns the exit status,
+ * without loading the target; otherwise undefined, and the full run decides.
+ */
+async function reportIfUpToDate(flags: GenerateFlags): Promise<number | undefined> {
+  const targetName = await pickTargetName(flags.target);
+  // Only light modules: the target and the pipeline load when the full run needs them.
+  const [{ checkUpToDate, stampKeyOf }, { PhaseTimer }, generation] = await Promise.all([
+    import("./codegen/up-to-date.js"),
+    import("./codegen/timings.js"),
+    import("./codegen/plan-summary.js"),
+  ]);
+  const timer = flags.timings === undefined ? undefined : new PhaseTimer();
+  const key = stampKeyOf({ targetName, configFile: flags.config, outDir: flags.out });
+  const mode = flags.check || flags.dryRun ? "read" : "write";
+  const lock = { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait };
+  const result = await checkUpToDate(key, { force: flags.force ?? false, forcePaths: flags.forcePaths ?? [], mode, lock, timer });
+  if (!result) return undefined;
+  reportWarnings(result, flags.config);
+  const status = flags.check
+    ? check(result, generation.driftOf)
+    : flags.dryRun
+      ? dryRun(result, generation.countActions)
+      : write(result, generation.countActions);
   if (timer) reportTimings(timer, flags.timings === "json");
   return status;
 }

@@ -7,22 +7,26 @@
 import { resolve } from "node:path";
 
 import { buildOutput } from "./build-output.js";
-import { configWarningsOf, evaluateConfigFile, validateConfig } from "./config.js";
+import { configWarningsOf, evaluateConfigFile, jsonnetLibraryDirs, validateConfig } from "./config.js";
 import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
 import type { GenerationCache } from "./generation-cache.js";
 import { type Recovery, hasJournal, recoverInterruptedRun } from "./journal.js";
 import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
 import { type Manifest, formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
 import { OutputTree } from "./output-tree.js";
+import { inputFingerprint } from "./input-fingerprint.js";
 import { planDeletionsIn } from "./prune.js";
 import { type Target, packagePrefixOf } from "./target.js";
 import { type PhaseTimer, timed } from "./timings.js";
+import { type StampRecord, recordUpToDate, stampKeyOf } from "./up-to-date.js";
+
+export { countActions, driftOf } from "./plan-summary.js";
 import {
   type GeneratedFile,
   type KeptFile,
   type ManifestWrite,
-  type PlanAction,
   type PlannedChange,
+  type PlannedWrite,
   applyPlan,
   planTempRemovals,
   planWritesIn,
@@ -50,6 +54,11 @@ export interface GenerateOptions {
   cache?: GenerationCache;
   /** Stops the run at the next phase boundary (never inside the write): it rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * After writing, record an up-to-date stamp (up-to-date.ts) so a later run with the same
+   * inputs and an untouched tree skips the pipeline; the CLI does. @default false
+   */
+  recordUpToDate?: boolean;
 }
 
 /** What a run produced and decided, before or after writing: the one result every mode reads. */
@@ -87,6 +96,8 @@ export interface BuiltGeneration {
   userTemplatesDir: string | undefined;
   /** Config keys the target accepted but that change nothing (`Target.configWarnings`). */
   warnings: ConfigIssue[];
+  /** Files the target's `readConfigFiles` read (absolute); undefined when unknown (then no up-to-date stamp is recorded). */
+  configFilesRead?: readonly string[];
 }
 
 /**
@@ -111,13 +122,33 @@ export async function planGeneration(options: GenerateOptions): Promise<Generate
  * @returns the result with the number of files written and what was recovered, if anything.
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult & { written: number; recovered: Recovery | undefined }> {
-  return writeBuilt(await buildGeneration(options), options);
+  // The inputs' fingerprint is taken before they are read, so a change during the run is seen.
+  const stamping = options.recordUpToDate ? await startStamp(options) : undefined;
+  return writeBuilt(await buildGeneration(options), options, stamping);
+}
+
+/** What {@link writeBuilt} needs to record an up-to-date stamp after its write. */
+type Stamping = Pick<StampRecord, "key" | "before" | "startedNs" | "inputs">;
+
+async function startStamp(options: GenerateOptions): Promise<Stamping | undefined> {
+  const startedNs = BigInt(Date.now()) * 1_000_000n;
+  const key = stampKeyOf({ targetName: options.target.name, configFile: options.configFile, cwd: options.cwd, outDir: options.outDir });
+  const inputs = {
+    ...key,
+    libraryDirs: jsonnetLibraryDirs(options.stdlibTargets ?? [options.target]),
+    force: options.force ?? false,
+    forcePaths: [...(options.forcePaths ?? [])],
+  };
+  // An unreadable config: the run reports it; no stamp.
+  const before = await inputFingerprint({ ...inputs, extraInputs: [] }).catch(() => undefined);
+  return before === undefined ? undefined : { key, before, startedNs, inputs };
 }
 
 /** The writing half of {@link generate}, for a generation already built (watch mode rebuilds, then calls this). */
 export async function writeBuilt(
   built: BuiltGeneration,
   options: Pick<GenerateOptions, "force" | "forcePaths" | "timer" | "lock" | "signal" | "cache">,
+  stamping?: Stamping,
 ): Promise<GenerateResult & { written: number; recovered: Recovery | undefined }> {
   return timed(options, "write", () =>
     withOutputLock(
@@ -131,6 +162,7 @@ export async function writeBuilt(
           const written = await applyPlan(result.plan, { manifest: result.manifest });
           memory?.rememberApplied(result.plan);
           if (result.manifest) memory?.rememberManifest(result.manifest.content, next);
+          if (stamping) await stampAfterWrite(stamping, built, result, next);
           return { ...result, written, recovered };
         } catch (error) {
           memory?.forget();
@@ -140,6 +172,20 @@ export async function writeBuilt(
       options.lock,
     ),
   );
+}
+
+/** Records the up-to-date stamp of a run that just wrote (still under the lock); never throws. */
+async function stampAfterWrite(stamping: Stamping, built: BuiltGeneration, result: GenerateResult, next: Manifest): Promise<void> {
+  const extraInputs = built.configFilesRead && [...(built.userTemplatesDir ? [built.userTemplatesDir] : []), ...built.configFilesRead];
+  await recordUpToDate({
+    ...stamping,
+    extraInputs,
+    outDir: built.outDir,
+    warnings: result.warnings,
+    writes: result.plan.filter((entry): entry is PlannedWrite => entry.action !== "delete"),
+    keptAny: result.kept.length > 0,
+    recordedSha256: new Map((next.get(built.target.name) ?? []).map((file) => [file.path, file.sha256])),
+  });
 }
 
 /**
@@ -153,19 +199,19 @@ export async function buildGeneration(options: GenerateOptions): Promise<BuiltGe
   const raw = await timed(options, "load config", () =>
     options.cache ? options.cache.evaluatedConfig(configFile, stdlibTargets) : evaluateConfigFile(configFile, stdlibTargets),
   );
-  const config = await timed(options, "validate", () => withConfigFiles(target, validateConfig(raw, target, configFile), configFile));
+  const { config, configFilesRead } = await timed(options, "validate", () => withConfigFiles(target, validateConfig(raw, target, configFile), configFile));
   const warnings = configWarningsOf(raw, target);
   const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, options);
   const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
-  return { target, configFile, outDir, files, originsOf, userTemplatesDir, warnings };
+  return { target, configFile, outDir, files, originsOf, userTemplatesDir, warnings, configFilesRead };
 }
 
-/** The validated config with the files it names read (`Target.readConfigFiles`). */
-function withConfigFiles<C>(target: Target<C>, config: C, configFile: string): C {
-  if (!target.readConfigFiles) return config;
+/** The validated config with the files it names read (`Target.readConfigFiles`), and which files those were. */
+function withConfigFiles<C>(target: Target<C>, config: C, configFile: string): { config: C; configFilesRead: readonly string[] | undefined } {
+  if (!target.readConfigFiles) return { config, configFilesRead: [] };
   const read = target.readConfigFiles(config, configFile);
   if (read.issues.length > 0) throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: configFile, issues: read.issues });
-  return read.config;
+  return { config: read.config, configFilesRead: read.files };
 }
 
 /** Plans a built generation against the output directory as it is now; `next` is the manifest's new content, parsed. */
@@ -199,21 +245,6 @@ async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, 
     }
     throw error;
   }
-}
-
-/** How many plan entries have each action. */
-export function countActions(plan: readonly PlannedChange[]): Record<PlanAction, number> {
-  const counts: Record<PlanAction, number> = { create: 0, overwrite: 0, unchanged: 0, skip: 0, delete: 0 };
-  for (const entry of plan) counts[entry.action]++;
-  return counts;
-}
-
-/**
- * The entries that make the output directory differ from what this run generates: files to
- * create or overwrite and stale files to delete (an existing `skip` file is not drift).
- */
-export function driftOf(plan: readonly PlannedChange[]): PlannedChange[] {
-  return plan.filter((entry) => entry.action === "create" || entry.action === "overwrite" || entry.action === "delete");
 }
 
 /** `blog.api` → `blog/api`; an empty prefix → the current directory. */

@@ -5,9 +5,6 @@
 
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
-
-import { configIssuesOf } from "./config-path.js";
 import { GenerationError } from "./errors.js";
 import { errorCode, normaliseOutputPath } from "./paths.js";
 import { type RecordedFile, sha256 } from "./prune.js";
@@ -24,26 +21,6 @@ const MANIFEST_VERSION = 1;
 const NOTE =
   "Written by codegen generate: the files each target generated here, so that a later run can delete the ones it " +
   "no longer generates (only while they are unchanged). Keep it with the generated files; do not edit it.";
-
-const Recorded = z.strictObject({
-  path: z.string().refine(isCanonicalPath, "must be a normalised path inside the output directory, not the manifest itself"),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits"),
-});
-
-const ManifestFile = z.strictObject({
-  note: z.string().optional(),
-  version: z.literal(MANIFEST_VERSION, { error: `must be ${MANIFEST_VERSION} (this manifest was written by another codegen version)` }),
-  targets: z.record(
-    z.string().min(1),
-    z.array(Recorded).superRefine((files, ctx) => {
-      const seen = new Set<string>();
-      files.forEach((file, index) => {
-        if (seen.has(file.path)) ctx.addIssue({ code: "custom", path: [index, "path"], message: `"${file.path}" is listed twice` });
-        seen.add(file.path);
-      });
-    }),
-  ),
-});
 
 /** A manifest as found on disk. */
 export interface StoredManifest {
@@ -83,12 +60,11 @@ export async function readManifest(outDir: string, parsedBefore?: (text: string)
   } catch (error) {
     throw corrupt(`not valid JSON (${(error as Error).message})`);
   }
-  const result = ManifestFile.safeParse(data);
-  if (!result.success) {
-    const issues = configIssuesOf(result.error);
-    throw corrupt(issues.map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; "));
-  }
-  return { recorded: new Map(Object.entries(result.data.targets)), text };
+  // Loaded here, not at start-up: zod costs the up-to-date check's start-up more than its whole work.
+  const { parseManifestData } = await import("./manifest-schema.js");
+  const parsed = parseManifestData(data, MANIFEST_VERSION, isCanonicalPath);
+  if ("problem" in parsed) throw corrupt(parsed.problem);
+  return { recorded: new Map(Object.entries(parsed.targets)), text };
 }
 
 /** Where the manifest of `outDir` lives. */

@@ -93,6 +93,15 @@ export async function loadEntryPoint(entry: EntryPoint): Promise<unknown> {
   return module[exportName];
 }
 
+/**
+ * The directories of every package visible from `cwd` that declares codegen entry points,
+ * this package first (`own`): the code a run may load, for the up-to-date check's fingerprint.
+ */
+export async function codegenPackageDirs(cwd: string): Promise<{ dir: string; own: boolean }[]> {
+  const found = await manifests(path.resolve(cwd));
+  return found.map((manifest, index) => ({ dir: manifest.packageDir, own: index === 0 }));
+}
+
 /** Manifests visible from `cwd`, own package first; scanned once per cwd. */
 function manifests(cwd: string): Promise<Manifest[]> {
   let scan = scans.get(cwd);

@@ -68,9 +68,11 @@ export interface Target<C = any> {
    * Reads the files a valid config names by paths relative to the config file (templates
    * kept beside it, say) and returns the config with their contents. An unreadable file is
    * an issue at its config path; any issue stops the run before anything is built.
+   * `files` lists the absolute paths it read: a later run is skipped as up to date only
+   * while they are unchanged; without it, no run of such a config is ever skipped.
    * @default the config is used as validated, and no file is read
    */
-  readConfigFiles?(config: C, configFile: string): { config: C; issues: ConfigIssue[] };
+  readConfigFiles?(config: C, configFile: string): { config: C; issues: ConfigIssue[]; files?: string[] };
 }
 
 /**

@@ -34,9 +34,9 @@ export const target: Target<ProjectConfig> = {
   configWarnings: kilnWarnings,
   // Message templates kept in files (`{ file }`) are read now, relative to the config.
   readConfigFiles: (config, configFile) => {
-    if (config.comms === undefined) return { config, issues: [] };
-    const { comms, issues } = readTemplateFiles(config.comms, configFile);
-    return { config: { ...config, comms }, issues };
+    if (config.comms === undefined) return { config, issues: [], files: [] };
+    const { comms, issues, files } = readTemplateFiles(config.comms, configFile);
+    return { config: { ...config, comms }, issues, files };
   },
 };
 

@@ -109,13 +109,15 @@ export type CommsConfig = z.output<typeof CommsConfig>;
 
 /**
  * `comms` with every `TemplateSource` replaced by its file's text, read relative to
- * `configFile`; a file that cannot be read is an issue at its config path.
+ * `configFile`, and the files read; a file that cannot be read is an issue at its config path.
  */
-export function readTemplateFiles(comms: CommsConfig, configFile: string): { comms: CommsConfig; issues: ConfigIssue[] } {
+export function readTemplateFiles(comms: CommsConfig, configFile: string): { comms: CommsConfig; issues: ConfigIssue[]; files: string[] } {
   const issues: ConfigIssue[] = [];
+  const files: string[] = [];
   const read = (template: string | TemplateSource, path: string): string => {
     if (typeof template === "string") return template;
     const file = resolve(dirname(configFile), template.file);
+    files.push(file);
     try {
       return readFileSync(file, "utf8");
     } catch (error) {
@@ -129,5 +131,5 @@ export function readTemplateFiles(comms: CommsConfig, configFile: string): { com
     subject: read(type.subject, `comms.types[${index}].subject`),
     body: read(type.body, `comms.types[${index}].body`),
   }));
-  return { comms: { ...comms, types }, issues };
+  return { comms: { ...comms, types }, issues, files };
 }
