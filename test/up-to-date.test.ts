@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cp, mkdtemp, readFile, readdir, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, readdir, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -165,5 +165,20 @@ describe("the up-to-date check", () => {
     assert.equal(checked.code, 1);
     assert.equal(checked.stdout, "delete greetings/.codegen-0123456789ab-0.tmp\n");
     assert.match((await run()).stderr, FULL);
+  });
+
+  it("forgets, at most once a day, the stamps of output directories that are gone", async () => {
+    const stamps = path.join(cacheDir, "up-to-date");
+    const earlier = new Set(await readdir(stamps).catch(() => []));
+    const gone = await generatedProject();
+    const gonesStamp = (await readdir(stamps)).filter((name) => name.endsWith(".json") && !earlier.has(name));
+    assert.equal(gonesStamp.length, 1);
+    await rm(gone.out, { recursive: true, force: true });
+    // The marker says the last pruning was two days ago, so the next write prunes.
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    await utimes(path.join(stamps, ".pruned"), twoDaysAgo, twoDaysAgo);
+    const kept = await generatedProject();
+    assert.ok(!(await readdir(stamps)).includes(gonesStamp[0]!), "the stamp outlived its output directory");
+    assert.match((await kept.run()).stderr, FAST);
   });
 });

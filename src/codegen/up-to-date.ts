@@ -274,8 +274,33 @@ function writeStamp(file: string, stamp: Stamp): void {
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(stamp));
     renameSync(temp, file);
+    pruneStamps(path.dirname(file));
   } catch {
     // Best effort, see recordUpToDate.
+  }
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A stamp no run has refreshed for this long is deleted, as is one whose output directory is gone. */
+const STAMP_MAX_AGE_MS = 30 * DAY_MS;
+
+/**
+ * At most once a day (a marker file's mtime says when), removes the stamps of output
+ * directories that no longer exist and those older than 30 days, so temporary trees and old
+ * projects do not fill the cache.
+ */
+function pruneStamps(dir: string): void {
+  const marker = path.join(dir, ".pruned");
+  const now = Date.now();
+  const last = lstatSync(marker, { throwIfNoEntry: false });
+  if (last && now - last.mtimeMs < DAY_MS) return;
+  writeFileSync(marker, "");
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith(".json")) continue;
+    const file = path.join(dir, name);
+    const info = lstatSync(file, { throwIfNoEntry: false });
+    const stamp = info && now - info.mtimeMs < STAMP_MAX_AGE_MS ? readStamp(file) : undefined;
+    if (stamp === undefined || lstatSync(stamp.outDir, { throwIfNoEntry: false }) === undefined) removeStamp(file);
   }
 }
 
