@@ -60,12 +60,27 @@ export interface ExtraRoute {
   signedIn?: boolean;
 }
 
-/** Where each page is, and whether it needs a signed-in user (its operation declares security). */
-export const pageRoutes: { id: PageId; path: string; signedIn: boolean }[] = [
+/** Where each page is, whether it needs a signed-in user (its operation declares security), and which groups may use it (`x-groups`). */
+export const pageRoutes: {
+  id: PageId;
+  path: string;
+  signedIn: boolean;
+  groups?: readonly string[];
+}[] = [
   { id: "authors.list", path: "/authors", signedIn: true },
-  { id: "authors.create", path: "/authors/new", signedIn: true },
+  {
+    id: "authors.create",
+    path: "/authors/new",
+    signedIn: true,
+    groups: ["admin", "editor"],
+  },
   { id: "authors.detail", path: "/authors/:pk", signedIn: true },
-  { id: "authors.edit", path: "/authors/:pk/edit", signedIn: true },
+  {
+    id: "authors.edit",
+    path: "/authors/:pk/edit",
+    signedIn: true,
+    groups: ["admin", "editor"],
+  },
   { id: "articles.list", path: "/articles", signedIn: false },
   { id: "articles.create", path: "/articles/new", signedIn: true },
   { id: "articles.detail", path: "/articles/:pk", signedIn: false },
@@ -84,8 +99,8 @@ export const pageRoutes: { id: PageId; path: string; signedIn: boolean }[] = [
   { id: "categories.edit", path: "/categories/:pk/edit", signedIn: false },
 ];
 
-/** The resources in the navigation, in order. */
-export const navigation: NavItem[] = [
+/** The resources in the navigation, in order, with the groups that may list them. */
+export const navigation: (NavItem & { groups?: readonly string[] })[] = [
   { path: "/articles", label: "Articles" },
   { path: "/authors", label: "Authors" },
   { path: "/tags", label: "Tags" },
