@@ -6,7 +6,7 @@
 // - cookie_secure: false, because the example runs on http://127.0.0.1 (never in production);
 // - blog.auth.verify_login returns the user with its roles (ada: writer, grace: editor), which
 //   the token endpoint writes into the `roles` claim and GET /auth/session answers;
-// - only editors and admins delete or publish articles, and add or edit authors;
+// - only editors and admins delete or publish articles, add or edit authors, and list comments;
 // - anyone may read articles and categories; tags and count-words are public through exclude_paths.
 local auth = import 'be/auth/jwt.libsonnet';
 local db = import 'be/db/databases.libsonnet';
@@ -43,7 +43,7 @@ local editors = ['editor', 'admin'];
       ],
     },
     r.tag,
-    r.comment,
+    r.amendOperations(r.comment, { list: { groups: editors } }),
     r.category { require_auth: false },
   ],
 }

@@ -89,7 +89,12 @@ export const pageRoutes: {
   { id: "tags.create", path: "/tags/new", signedIn: false },
   { id: "tags.detail", path: "/tags/:pk", signedIn: false },
   { id: "tags.edit", path: "/tags/:pk/edit", signedIn: false },
-  { id: "comments.list", path: "/comments", signedIn: true },
+  {
+    id: "comments.list",
+    path: "/comments",
+    signedIn: true,
+    groups: ["admin", "editor"],
+  },
   { id: "comments.create", path: "/comments/new", signedIn: true },
   { id: "comments.detail", path: "/comments/:pk", signedIn: true },
   { id: "comments.edit", path: "/comments/:pk/edit", signedIn: true },
@@ -105,7 +110,7 @@ export const navigation: (NavItem & { groups?: readonly string[] })[] = [
   { path: "/authors", label: "Authors" },
   { path: "/tags", label: "Tags" },
   { path: "/categories", label: "Categories" },
-  { path: "/comments", label: "Comments" },
+  { path: "/comments", label: "Comments", groups: ["admin", "editor"] },
 ];
 
 /** Where "/" leads. */
