@@ -483,6 +483,25 @@ describe("the blog's generated front end", () => {
     }
   });
 
+  it("keeps a bearer token for a backend that offers no cookie: the pages still type-check", { timeout: 120_000 }, async () => {
+    const dir = frontend.frontendDir;
+    const documentPath = join(dir, "openapi.json");
+    const original = await readFile(documentPath, "utf8");
+    const document = JSON.parse(original);
+    delete document.components.securitySchemes.APIKeyCookie;
+    await writeFile(documentPath, JSON.stringify(document));
+    try {
+      await generateWithCli(dir, "fe", "config/fe.jsonnet", ".");
+      const session = await readFile(join(dir, "src", "generated", "session.ts"), "utf8");
+      assert.match(session, /localStorage\.setItem/);
+      assert.doesNotMatch(session, /getCurrentSession/);
+      await run(NPM, ["run", "typecheck"], dir);
+    } finally {
+      await writeFile(documentPath, original);
+      await generateWithCli(dir, "fe", "config/fe.jsonnet", ".");
+    }
+  });
+
   it("fe_root's starter page, behind a reverse proxy: the backend, a stopped backend, a missing proxy", { timeout: 120_000 }, async () => {
     // The API alone, at its root: what a reverse proxy passes /api/ to.
     const apiOnly = await serveBlog(frontend.backendDir, venv, postgres!.asyncUrl, { JWT_SECRET: randomBytes(48).toString("base64url") });
