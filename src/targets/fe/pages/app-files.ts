@@ -53,6 +53,7 @@ export function pageFiles(model: PagesModel, clientDir: string, storageKey: stri
                 template: "pages/session-cookie.ts.njk",
                 context: {
                   token_fn: model.tokenFn,
+                  sdk_fns: [model.tokenFn!, model.cookieSession.sessionFn, model.cookieSession.logoutFn].sort().join(", "),
                   session_fn: model.cookieSession.sessionFn,
                   logout_fn: model.cookieSession.logoutFn,
                   session_path: tsString(model.cookieSession.sessionPath),

@@ -7,9 +7,9 @@
 import { useSyncExternalStore } from "react";
 import {
   client,
-  revokeAccessToken,
   getCurrentSession,
   issueAccessToken,
+  revokeAccessToken,
 } from "./client";
 
 export interface Session {
