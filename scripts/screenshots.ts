@@ -1,7 +1,8 @@
 /**
  * `npm run screenshots`: pictures of the blog's generated pages for the docs, taken by the
- * browser the tests use, of the stack the browser test runs (examples/blog with auth, its
- * front end built and served by the backend, on embedded PostgreSQL with seeded articles).
+ * browser the tests use, of the stack the browser test runs (examples/blog's config/frontend.jsonnet, its
+ * front end built and served by the backend, on embedded PostgreSQL with seeded articles), as
+ * an editor, who sees every button.
  * Writes docs/screenshots/{list,detail,form}.png.
  */
 import { randomBytes } from "node:crypto";
@@ -11,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { launchChromium } from "../test/support/chromium.js";
 import { startPostgres } from "../test/support/postgres.js";
 import { ensureVenv } from "../test/support/venv.js";
-import { DEMO_LOGIN, serveBlog, signedInClient } from "../test/e2e/support/blog.js";
+import { EDITOR_LOGIN, serveBlog, signedInClient } from "../test/e2e/support/blog.js";
 import { NPM, prepareBlogFrontend, run, seedArticles } from "../test/e2e/support/frontend.js";
 
 const OUT = resolve(fileURLToPath(import.meta.url), "../../docs/screenshots");
@@ -23,14 +24,14 @@ try {
   const server = await serveBlog(frontend.backendDir, venv, postgres.asyncUrl, { JWT_SECRET: randomBytes(48).toString("base64url") }, { frontend: join(frontend.frontendDir, "dist") });
   const browser = await launchChromium({ viewport: { width: 1200, height: 760 } });
   try {
-    const api = await signedInClient(`${server.baseUrl}/api`);
+    const api = await signedInClient(`${server.baseUrl}/api`, EDITOR_LOGIN);
     await seedArticles(api);
     const page = await browser.context.newPage();
     await page.goto(`${server.baseUrl}/login`);
-    await page.getByLabel("Username").fill(DEMO_LOGIN.username);
-    await page.getByLabel("Password").fill(DEMO_LOGIN.password);
+    await page.getByLabel("Username").fill(EDITOR_LOGIN.username);
+    await page.getByLabel("Password").fill(EDITOR_LOGIN.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByText("Signed in as ada").waitFor();
+    await page.getByText("Signed in as grace").waitFor();
     await mkdir(OUT, { recursive: true });
 
     // The list of published articles, ordered by title: the filter bar shows the flag chosen.

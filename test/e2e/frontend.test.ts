@@ -11,11 +11,13 @@
  *    detail, runs actions (with params, and one the backend refuses), creates an article
  *    with a bad value (the backend's 422 shows at the field; its author picker asks
  *    `POST /_values`), fixes it, edits it, deletes it, filters the list by author (an
- *    autocomplete, then "not" that author), by status (an enum, several at once), by a
+ *    autocomplete, then "not" that author, then several authors at once), by status (an enum, several at once), by a
  *    rating being set or empty and by a flag, orders and searches it, reloads it (every
  *    control comes back from the URL), pages through categories by
  *    offset, signs out, and is sent to the login page by the next protected page (and by
- *    a 401).
+ *    a 401). The session is the backend's HttpOnly cookie (config/frontend.jsonnet): never in
+ *    localStorage, revoked by signing out. What the user's groups cannot use (x-groups) is
+ *    hidden from a writer, and its page reached by address says "Not allowed"; an editor sees it.
  * 3. The client's types are enforced: a required field the pages do not send fails `tsc`.
  * 4. The starter page of fe_root, built and served by `vite preview` proxying /api/ (a
  *    reverse proxy), reaches the backend, then tells a stopped backend from a missing proxy.
@@ -26,7 +28,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Page, Request } from "playwright-core";
+import type { Cookie, Locator, Page, Request } from "playwright-core";
 import { generateWithCli, runCodegen } from "../helpers/codegen-cli.js";
 import { repoRoot } from "../helpers/user-project.js";
 import { type TestBrowser, ensureChromium, launchChromium } from "../support/chromium.js";
@@ -36,7 +38,7 @@ import { freePort } from "../support/ports.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
-import { type BlogServer, DEMO_LOGIN, serveBlog, signedInClient } from "./support/blog.js";
+import { type BlogServer, DEMO_LOGIN, EDITOR_LOGIN, serveBlog, signedInClient } from "./support/blog.js";
 import { type BlogFrontend, NPM, childEnv, prepareBlogFrontend, run, runFailing, seedArticles } from "./support/frontend.js";
 
 let venv: Venv;
@@ -118,7 +120,8 @@ describe("the blog's generated front end", () => {
     const started = Date.now();
     server = await serveBlog(frontend.backendDir, venv, postgres!.asyncUrl, { JWT_SECRET: randomBytes(48).toString("base64url") }, { frontend: join(frontend.frontendDir, "dist") });
     const base = server.baseUrl;
-    api = await signedInClient(`${base}/api`);
+    // Grace, an editor, may do everything config/frontend.jsonnet restricts to editors; so may her browser.
+    api = await signedInClient(`${base}/api`, EDITOR_LOGIN);
     const seed = await seedArticles(api);
     browser = await launchChromium();
     const page = await browser.context.newPage();
@@ -128,14 +131,24 @@ describe("the blog's generated front end", () => {
     // Sign in: a protected page sends the reader to the login page, and back afterwards.
     await page.goto(`${base}/articles/new`);
     await page.waitForURL(/\/login\?next=%2Farticles%2Fnew$/);
-    await page.getByLabel("Username").fill(DEMO_LOGIN.username);
+    await page.getByLabel("Username").fill(EDITOR_LOGIN.username);
     await page.getByLabel("Password").fill("wrong password");
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("alert").filter({ hasText: "Wrong username or password." }).waitFor();
-    await page.getByLabel("Password").fill(DEMO_LOGIN.password);
+    await page.getByLabel("Password").fill(EDITOR_LOGIN.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(`${base}/articles/new`);
-    await page.getByText("Signed in as ada").waitFor();
+    await page.getByText("Signed in as grace").waitFor();
+    // The session is the backend's HttpOnly cookie: no script can read it, and nothing of it is in localStorage.
+    const session = await sessionCookie(browser);
+    assert.ok(session !== undefined, "the token endpoint set the session cookie");
+    assert.equal(session.httpOnly, true);
+    assert.equal(session.sameSite, "Strict");
+    assert.doesNotMatch(String(await page.evaluate("document.cookie")), /access_token/);
+    const stored = String(await page.evaluate("JSON.stringify(Object.entries(localStorage))"));
+    assert.ok(!stored.includes(session.value) && !/eyJ/.test(stored), `localStorage holds no token: ${stored}`);
+    // An editor lists comments: the navigation offers them.
+    await page.getByRole("navigation", { name: "Resources" }).getByRole("link", { name: "Comments" }).waitFor();
 
     // The list: 25 articles, 10 a page, keyset pages forward and back (in the URL).
     await page.getByRole("navigation", { name: "Resources" }).getByRole("link", { name: "Articles" }).click();
@@ -183,6 +196,9 @@ describe("the blog's generated front end", () => {
     await page.getByRole("heading", { level: 1, name: opened }).waitFor();
     const record = page.locator("dl.record");
     await record.getByRole("link", { name: "Ada Lovelace" }).waitFor();
+    // An editor may publish and delete: both buttons are there.
+    await page.getByRole("button", { name: "Publish article" }).waitFor();
+    assert.equal(await page.getByRole("button", { name: "Delete" }).count(), 1);
     assert.equal(await valueOf(page, "Word count"), "3");
 
     // An action with params: the form, the run, the refreshed row.
@@ -226,7 +242,7 @@ describe("the blog's generated front end", () => {
     await form.getByLabel("Title").fill("Written in the browser");
     await form.getByLabel("Body").fill("Three small words");
     const valuesAsked = page.waitForRequest((request) => request.url() === `${base}/api/_values` && request.postDataJSON()?.field === "author_id" && request.postDataJSON()?.q === "Ada");
-    await form.getByRole("combobox", { name: "Written by" }).fill("Ada");
+    await form.getByRole("combobox", { name: "Written by", exact: true }).fill("Ada");
     assert.equal((await valuesAsked).postDataJSON().resource, "article");
     await page.getByRole("option", { name: "Ada Lovelace" }).click();
     await form.getByLabel("Word count").fill("2.5");
@@ -287,7 +303,7 @@ describe("the blog's generated front end", () => {
     await table.getByText("Articles, page 2").waitFor();
     const filters = page.getByRole("group", { name: "Filter articles" });
     // A reference, through the autocomplete fed by POST /_values: paging starts over.
-    await filters.getByRole("combobox", { name: "Written by" }).fill("grace");
+    await filters.getByRole("combobox", { name: "Written by", exact: true }).fill("grace");
     await page.getByRole("option", { name: "Grace Hopper" }).click();
     await table.getByText("Articles, page 1").waitFor();
     assert.doesNotMatch(page.url(), /cursor=/);
@@ -352,7 +368,8 @@ describe("the blog's generated front end", () => {
     await page.reload();
     await waitForTitles(page, ["Debugging a moth"]);
     assert.equal(page.url(), bookmarked);
-    assert.equal(await filters.getByRole("combobox", { name: "Written by" }).inputValue(), "Grace Hopper");
+    // The author is named once the authors' label hook has her (by her key until then).
+    await waitForInput(filters.getByRole("combobox", { name: "Written by", exact: true }), "Grace Hopper");
     assert.equal(await published.inputValue(), "true");
     assert.ok((await status.getByRole("checkbox", { name: "Draft" }).isChecked()) && !(await status.getByRole("checkbox", { name: "Archived" }).isChecked()));
     assert.equal(await page.getByRole("searchbox", { name: "Search articles" }).inputValue(), "relays");
@@ -361,6 +378,32 @@ describe("the blog's generated front end", () => {
     await filters.getByRole("button", { name: "Clear filters" }).click();
     await waitForTitles(page, await apiTitles(api, "order_by=-title&q=relays"));
     assert.doesNotMatch(page.url(), /author_id|published|status/);
+    // Several authors at once (author_id__in): picked through POST /_values, shown as a list, removable.
+    await page.goto(`${base}/articles?order_by=title`);
+    await waitForTitles(page, await apiTitles(api, "order_by=title"));
+    const anyOf = filters.getByRole("combobox", { name: "Written by: any of" });
+    await anyOf.fill("grace");
+    await page.getByRole("option", { name: "Grace Hopper" }).click();
+    await waitForTitles(page, await apiTitles(api, `order_by=title&author_id__in=${grace.body.id}`));
+    assert.deepEqual(await titlesOf(page), ["Compilers for everyone", "Debugging a moth", "Nanoseconds explained"]);
+    await anyOf.fill("ada");
+    await page.getByRole("option", { name: "Ada Lovelace" }).click();
+    const chosenAuthors = filters.getByRole("list", { name: "Written by: chosen" });
+    // A chosen row is named by its label once the authors' label hook has it (by its key until then).
+    await chosenAuthors.getByRole("listitem").filter({ hasText: "Ada Lovelace" }).waitFor();
+    assert.deepEqual((await chosenAuthors.getByRole("listitem").allInnerTexts()).map((text) => text.replace("×", "").trim()), ["Grace Hopper", "Ada Lovelace"]);
+    const both = decodeURIComponent(/author_id__in=([^&]*)/.exec(page.url())![1]!);
+    assert.equal(both.split(",").length, 2);
+    assert.equal(both.split(",")[0], grace.body.id);
+    await waitForTitles(page, await apiTitles(api, `order_by=title&author_id__in=${both}`));
+    assert.equal((await titlesOf(page)).length, 10, "both authors' articles, a page of them");
+    await chosenAuthors.getByRole("button", { name: "Remove Grace Hopper" }).click();
+    const adaOnly = both.split(",")[1]!;
+    await waitForTitles(page, await apiTitles(api, `order_by=title&author_id__in=${adaOnly}`));
+    assert.ok(!(await titlesOf(page)).some((title) => graceArticles.some((article) => article.title === title)), "none of Grace's");
+    await page.reload();
+    await chosenAuthors.getByRole("listitem").filter({ hasText: "Ada Lovelace" }).waitFor();
+    assert.deepEqual(await chosenAuthors.getByRole("listitem").allInnerTexts().then((texts) => texts.map((text) => text.replace("×", "").trim())), ["Ada Lovelace"]);
 
     // Numbered pages: the categories' list pages by offset (20 a page), forward and back.
     const topics = Array.from({ length: 23 }, (_, index) => `Topic ${String(index).padStart(2, "0")}`);
@@ -383,9 +426,15 @@ describe("the blog's generated front end", () => {
     await page.getByRole("link", { name: "About" }).click();
     await page.getByText("About this blog").waitFor();
 
-    // Sign out; the next protected page sends the reader to log in.
+    // Sign out: the backend revokes the token (a copy of the cookie is refused) and clears the cookie;
+    // the next protected page sends the reader to log in.
+    const signedOut = (await sessionCookie(browser))!.value;
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("link", { name: "Sign in" }).waitFor();
+    assert.equal(await sessionCookie(browser), undefined, "the cookie is cleared");
+    const replayed = await fetch(`${base}/api/authors`, { headers: { cookie: `access_token=${signedOut}` } });
+    assert.equal(replayed.status, 401);
+    assert.equal(((await replayed.json()) as { detail: string }).detail, "The access token has been revoked");
     // The articles stay public, and searchable; their filter catalog needs a user, so no filters.
     await page.goto(`${base}/articles?q=relays`);
     await waitForTitles(page, ["Debugging a moth"]);
@@ -395,11 +444,37 @@ describe("the blog's generated front end", () => {
     await page.waitForURL(/\/login\?next=%2Fauthors$/);
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
 
-    // A session the backend no longer accepts: its 401 sends the reader to log in too.
-    await page.evaluate(
-      `localStorage.setItem("codegen.session:Blog", JSON.stringify({ username: "ada", token: "revoked", expiresAt: Date.now() + 60000 }))`,
-    );
-    await page.goto(`${base}/authors`);
+    // A writer's groups: what only editors may use is not offered, and its page says so.
+    await page.getByLabel("Username").fill(DEMO_LOGIN.username);
+    await page.getByLabel("Password").fill(DEMO_LOGIN.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${base}/authors`);
+    await page.getByText("Signed in as ada").waitFor();
+    await table.getByText("Authors, page 1").waitFor();
+    assert.equal(await page.getByRole("link", { name: "New author" }).count(), 0, "only editors add authors");
+    const resources = page.getByRole("navigation", { name: "Resources" });
+    await resources.getByRole("link", { name: "Articles" }).waitFor();
+    assert.equal(await resources.getByRole("link", { name: "Comments" }).count(), 0, "only editors list comments");
+    await page.goto(`${base}/articles/${graceIds[0]}`);
+    await page.getByRole("heading", { level: 1, name: "Compilers for everyone" }).waitFor();
+    await page.getByRole("button", { name: "Schedule article…" }).waitFor();
+    await page.getByRole("link", { name: "Edit" }).waitFor();
+    assert.equal(await page.getByRole("button", { name: "Publish article" }).count(), 0, "only editors publish");
+    assert.equal(await page.getByRole("button", { name: "Delete" }).count(), 0, "only editors delete");
+    // The server still decides: the same delete from this browser's session is refused.
+    const refused = await page.evaluate(`fetch("/api/articles/${graceIds[0]}", { method: "DELETE" }).then((response) => response.status)`);
+    assert.equal(refused, 403);
+    // A page the writer may not use, reached by its address: a clear refusal, no form.
+    await page.goto(`${base}/authors/new`);
+    await page.getByRole("heading", { name: "Not allowed" }).waitFor();
+    assert.equal(await page.getByRole("form").count(), 0);
+    await page.goto(`${base}/comments`);
+    await page.getByRole("heading", { name: "Not allowed" }).waitFor();
+
+    // A session the backend stops accepting (revoked elsewhere): the next call's 401 sends the reader to log in.
+    const revoked = await fetch(`${base}/api/auth/logout`, { method: "POST", headers: { cookie: `access_token=${(await sessionCookie(browser))!.value}`, origin: base } });
+    assert.equal(revoked.status, 204);
+    await resources.getByRole("link", { name: "Authors" }).click();
     await page.waitForURL(/\/login\?next=%2Fauthors$/);
 
     // Not found, inside the shell.
@@ -431,6 +506,25 @@ describe("the blog's generated front end", () => {
     } finally {
       await writeFile(documentPath, original);
       await run(NPM, ["run", "openapi-ts"], dir);
+      await generateWithCli(dir, "fe", "config/fe.jsonnet", ".");
+    }
+  });
+
+  it("keeps a bearer token for a backend that offers no cookie: the pages still type-check", { timeout: 120_000 }, async () => {
+    const dir = frontend.frontendDir;
+    const documentPath = join(dir, "openapi.json");
+    const original = await readFile(documentPath, "utf8");
+    const document = JSON.parse(original);
+    delete document.components.securitySchemes.APIKeyCookie;
+    await writeFile(documentPath, JSON.stringify(document));
+    try {
+      await generateWithCli(dir, "fe", "config/fe.jsonnet", ".");
+      const session = await readFile(join(dir, "src", "generated", "session.ts"), "utf8");
+      assert.match(session, /localStorage\.setItem/);
+      assert.doesNotMatch(session, /getCurrentSession/);
+      await run(NPM, ["run", "typecheck"], dir);
+    } finally {
+      await writeFile(documentPath, original);
       await generateWithCli(dir, "fe", "config/fe.jsonnet", ".");
     }
   });
@@ -473,6 +567,11 @@ describe("the blog's generated front end", () => {
   });
 });
 
+/** The session cookie of the browser, if it has one. */
+async function sessionCookie(browser: TestBrowser | undefined): Promise<Cookie | undefined> {
+  return (await browser!.context.cookies()).find((cookie) => cookie.name === "access_token");
+}
+
 /** The titles in the list's first column, top to bottom. */
 async function titlesOf(page: Page): Promise<string[]> {
   return (await page.locator("table tbody tr td:first-child").allInnerTexts()).map((text) => text.trim());
@@ -497,6 +596,14 @@ async function waitForTitles(page: Page, expected: string[]): Promise<void> {
 /** The value next to `label` on a detail page. */
 async function valueOf(page: Page, label: string): Promise<string> {
   return (await page.locator("dl.record dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]").innerText()).trim();
+}
+
+async function waitForInput(input: Locator, expected: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await input.inputValue()) !== expected) {
+    if (Date.now() > deadline) assert.equal(await input.inputValue(), expected);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 async function waitForValue(page: Page, label: string, expected: string): Promise<void> {

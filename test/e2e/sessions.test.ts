@@ -203,6 +203,24 @@ describe("sessions: logout", () => {
   });
 });
 
+describe("sessions: who is signed in", () => {
+  it("answers the token's subject, groups and expiry, by cookie or bearer token; 401 without, and after logout", async () => {
+    const { cookie, reply } = await login(GRACE);
+    const answer = await browser(cookie).get("/auth/session");
+    expectStatus(answer, 200, "GET /auth/session with the cookie (a safe method: no Origin needed)");
+    assert.equal(answer.body.subject, "grace");
+    assert.deepEqual(answer.body.groups, ["editor"], "the roles claim the token endpoint wrote");
+    assert.ok(Math.abs(answer.body.expires_at - (now() + reply.body.expires_in)) <= 5, `expires_at ${answer.body.expires_at}`);
+    assert.deepEqual((await bearer(reply.body.access_token as string).get("/auth/session")).body, answer.body, "the bearer token of the same login");
+    assert.deepEqual((await bearer((await login()).reply.body.access_token as string).get("/auth/session")).body.groups, ["writer"]);
+    const anonymous = await api.get("/auth/session");
+    expectStatus(anonymous, 401, "nobody signed in");
+    assert.equal(anonymous.body.detail, "Not authenticated");
+    expectStatus(await browser(cookie, ownOrigin()).post("/auth/logout"), 204, "logout");
+    expectStatus(await browser(cookie).get("/auth/session"), 401, "the revoked cookie");
+  });
+});
+
 describe("sessions: CORS", () => {
   async function preflight(origin: string): Promise<Response> {
     return fetch(`${server!.baseUrl}/articles`, {
@@ -282,5 +300,8 @@ describe("sessions: the generated code", () => {
     const logout = openapi.paths["/auth/logout"].post;
     assert.equal(logout.operationId, "revokeAccessToken");
     assert.ok("204" in logout.responses && "401" in logout.responses && "403" in logout.responses);
+    const session = openapi.paths["/auth/session"].get;
+    assert.equal(session.operationId, "getCurrentSession");
+    assert.deepEqual(openapi.components.schemas.CurrentSession.required, ["subject", "groups", "expires_at"]);
   });
 });

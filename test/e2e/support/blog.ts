@@ -22,6 +22,8 @@ export const CATALOG_DIR = resolve(fileURLToPath(import.meta.url), "../../lists"
 
 /** The blog's demo user: blog.auth.verify_credentials lets her in with this password. */
 export const DEMO_LOGIN = { username: "ada", password: "analytical-engine" };
+/** Grace is an editor (blog/auth.py's roles); Ada a writer. */
+export const EDITOR_LOGIN = { username: "grace", password: "compiler-1952" };
 
 /**
  * Copy `source` into a new temporary directory, generate `<pkg>/api` there from `config`
@@ -96,12 +98,12 @@ export async function serveBlog(
   return { baseUrl, process: proc };
 }
 
-/** A client of the blog API at `apiUrl` (a config with auth) carrying the demo user's token. */
-export async function signedInClient(apiUrl: string): Promise<JsonClient> {
+/** A client of the blog API at `apiUrl` (a config with auth) carrying the bearer token of `login` (the demo user's by default). */
+export async function signedInClient(apiUrl: string, login: { username: string; password: string } = DEMO_LOGIN): Promise<JsonClient> {
   const response = await fetch(`${apiUrl}/auth/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(DEMO_LOGIN),
+    body: new URLSearchParams(login),
   });
   assert.equal(response.status, 200);
   const token = ((await response.json()) as { access_token: string }).access_token;

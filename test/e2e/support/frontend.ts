@@ -1,6 +1,6 @@
 /**
  * The blog's generated front end, for the browser tests and the screenshot script: the
- * authenticated blog backend (config/auth.jsonnet), its OpenAPI document saved into a
+ * blog backend with cookie sessions and groups (config/frontend.jsonnet), its OpenAPI document saved into a
  * front end made by `fe_root` with the example's config/fe.jsonnet, the pages and the
  * client generated, packages linked from the cache. Building and serving are the caller's.
  */
@@ -71,7 +71,7 @@ export async function openApiDocument(backendDir: string, venv: Venv): Promise<s
 
 /** Everything up to `npm run openapi-ts`: the front end is ready to type-check and build. */
 export async function prepareBlogFrontend(venv: Venv): Promise<BlogFrontend> {
-  const backendDir = await prepareBlogProject("config/auth.jsonnet");
+  const backendDir = await prepareBlogProject("config/frontend.jsonnet");
   const frontendDir = join(await mkdtemp(join(tmpdir(), "codegen-frontend-")), "blog-web");
   await mkdir(join(frontendDir, "config"), { recursive: true });
   await generateWithCli(frontendDir, "fe_root", join(FRONTEND_EXAMPLE, "fe_root.jsonnet"), ".");

@@ -205,6 +205,7 @@ describe("kiln's auth keys", () => {
       sources: ["bearer", "cookie"],
       cookie: { name: "session", secure: false, same_site: "lax" },
       logout_url: "/auth/logout",
+      session_url: "/auth/session",
     });
   });
 

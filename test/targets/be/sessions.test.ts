@@ -102,6 +102,19 @@ describe("what each setting generates", () => {
     assert.ok(files.has("runtime/revocation.py") && !files.has("runtime/sessions.py"));
   });
 
+  test("the session endpoint: there with cookies (groups only when the project reads them), opt-in with bearer", async () => {
+    const cookie = (await plan({ auth: { ...jwt, sources: ["cookie"] } })).get("auth/router.py")!;
+    assert.match(cookie, /@router\.get\(\n\s+"\/auth\/session",\n\s+operation_id="getCurrentSession",/);
+    assert.match(cookie, /groups=\[\],/);
+    const grouped = { ...article, operations: ["get", "list", { name: "create", groups: ["editor"] }] };
+    const withGroups = (await plan({ resources: [grouped], auth: { ...jwt, sources: ["cookie"] } })).get("auth/router.py")!;
+    assert.match(withGroups, /groups=sorted\(await user_groups\(current_user\)\),/);
+    assert.doesNotMatch((await plan({ auth: jwt })).get("auth/router.py")!, /getCurrentSession/);
+    assert.match((await plan({ auth: { ...jwt, session_url: "/me" } })).get("auth/router.py")!, /"\/me",\n\s+operation_id="getCurrentSession"/);
+    const refused = await issues({ auth: { type: "jwt", get_current_user_fn: "shop.auth.current_user", session_url: "/me" } });
+    assert.deepEqual(refused.map((issue) => issue.path), ["auth.session_url"]);
+  });
+
   test("cors: cors.py with the settings, and its credentialed origins trusted by the origin check", async () => {
     const files = await plan({ auth: { ...jwt, sources: ["bearer", "cookie"] }, cors: { allow_origins: ["http://localhost:5173"], allow_credentials: true, max_age: 60 } });
     const cors = files.get("cors.py")!;

@@ -49,7 +49,7 @@ describe("the pages' model of the blog document", () => {
         ["reviewArticle", "instance", null],
       ],
     );
-    assert.equal(articles.list!.secured, false, "anyone may list articles (config/auth.jsonnet)");
+    assert.equal(articles.list!.secured, false, "anyone may list articles (config/frontend.jsonnet)");
     assert.equal(articles.create!.secured, true);
     assert.equal(blog.tokenFn, "issueAccessToken");
     assert.equal(blog.title, "Blog");
@@ -89,7 +89,7 @@ describe("the pages' model of the blog document", () => {
     const list = resource("articles").list!;
     assert.equal(list.search, true);
     assert.deepEqual(list.orderFields, ["title", "rating", "published_at", "word_count"]);
-    assert.deepEqual(blog.catalog, { catalogFn: "listFilters", valuesFn: "listFilterValues", needsSession: true }, "the list is public, the catalog is not (config/auth.jsonnet)");
+    assert.deepEqual(blog.catalog, { catalogFn: "listFilters", valuesFn: "listFilterValues", needsSession: true }, "the list is public, the catalog is not (config/frontend.jsonnet)");
     assert.deepEqual(list.filters?.fields, [
       { name: "title", label: "Title" },
       { name: "published", label: "Published" },
@@ -164,6 +164,31 @@ describe("the pages' model of the blog document", () => {
     assert.equal(articles.create!.fields.find((field) => field.name === "body")!.multiline, true);
     const comments = custom.resources.find((candidate) => candidate.key === "comments")!;
     assert.equal(comments.readFields.find((field) => field.name === "article_id")!.references, undefined);
+  });
+});
+
+describe("the session and groups, from the document", () => {
+  test("a backend that reads the token from a cookie gets cookie sessions; without the scheme, bearer tokens", () => {
+    assert.deepEqual(model().cookieSession, { sessionFn: "getCurrentSession", logoutFn: "revokeAccessToken", sessionPath: "/auth/session" });
+    const bearerOnly = model({}, changed((document) => delete document.components.securitySchemes.APIKeyCookie));
+    assert.equal(bearerOnly.cookieSession, undefined);
+    assert.equal(bearerOnly.tokenFn, "issueAccessToken");
+    const noSessionEndpoint = model({}, changed((document) => delete document.paths["/auth/session"]));
+    assert.equal(noSessionEndpoint.cookieSession, undefined, "without GET /auth/session the page could not know who is signed in");
+    assert.ok(!model().resources.some((resource) => resource.key === "auth/session"), "the session endpoint is no resource");
+  });
+
+  test("x-groups restrict an operation; operations without it are open to every user", () => {
+    const blog = model();
+    const articles = blog.resources.find((resource) => resource.key === "articles")!;
+    assert.deepEqual(articles.delete!.groups, ["admin", "editor"]);
+    assert.deepEqual(articles.actions.find((action) => action.fn === "publishArticle")!.groups, ["admin", "editor"]);
+    assert.equal(articles.update!.groups, undefined);
+    assert.equal(articles.actions.find((action) => action.fn === "scheduleArticle")!.groups, undefined);
+    assert.deepEqual(blog.resources.find((resource) => resource.key === "comments")!.list!.groups, ["admin", "editor"]);
+    // Without a token flow there is no session to ask, so nothing is hidden.
+    const noLogin = model({}, changed((document) => delete document.components.securitySchemes.OAuth2PasswordBearer));
+    assert.equal(noLogin.resources.find((resource) => resource.key === "articles")!.delete!.groups, undefined);
   });
 });
 

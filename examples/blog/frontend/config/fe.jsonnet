@@ -1,5 +1,5 @@
 // The blog's pages: everything about the backend comes from openapi.json (the document of
-// config/auth.jsonnet's backend); this file only says how it reads.
+// config/frontend.jsonnet's backend); this file only says how it reads.
 {
   input: 'openapi.json',
   output: 'src/client',

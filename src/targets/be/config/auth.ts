@@ -45,7 +45,7 @@ const JWT_DEFAULTS = { algorithm: "HS256", token_url: "/auth/token", token_lifet
 /** Keys that configure the generated JWT flow, and mean nothing once `get_current_user_fn` replaces it. */
 const JWT_ONLY_KEYS = [
   "secret_env", "algorithm", "token_url", "verify_credentials_fn", "token_lifetime_seconds", "issuer", "audience",
-  "sources", "cookie_name", "cookie_secure", "cookie_samesite", "logout_url",
+  "sources", "cookie_name", "cookie_secure", "cookie_samesite", "logout_url", "session_url",
 ] as const;
 
 const AuthObject = z.strictObject({
@@ -116,6 +116,8 @@ export interface JwtAuth {
   cookie?: SessionCookie;
   /** The logout endpoint's path; tokens then carry a `jti` that the deny-list keys. */
   logout_url?: string;
+  /** The session endpoint's path (`GET`: the token's subject, groups and expiry). */
+  session_url?: string;
   /** The OPA server of routes with `opa: true`. */
   opa?: OpaConfig;
   get_current_user_fn?: undefined;

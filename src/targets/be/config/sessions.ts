@@ -9,7 +9,7 @@ import { UrlPath } from "./primitives.js";
 export const TokenSource = z.enum(["bearer", "cookie"]);
 export type TokenSource = z.output<typeof TokenSource>;
 
-export const SESSION_DEFAULTS = { cookie_name: "access_token", cookie_secure: true, cookie_samesite: "strict", logout_url: "/auth/logout" } as const;
+export const SESSION_DEFAULTS = { cookie_name: "access_token", cookie_secure: true, cookie_samesite: "strict", logout_url: "/auth/logout", session_url: "/auth/session" } as const;
 
 /** The cookie the token endpoint sets, every attribute resolved. */
 export interface SessionCookie {
@@ -57,6 +57,13 @@ export const sessionKeys = {
       "no logout endpoint without.",
     examples: ["/auth/logout"],
   }),
+  session_url: UrlPath.optional().meta({
+    description:
+      "Path of the session endpoint: `GET` answers who the request's token belongs to (its subject, groups and expiry), or 401. " +
+      "A front end keeping its session in an `HttpOnly` cookie asks it, since no script can read the token. Default: " +
+      '`/auth/session` with `"cookie"` in `sources`, no session endpoint without.',
+    examples: ["/auth/session"],
+  }),
 };
 
 /** The session keys a bearer-only flow must not set, and `get_current_user_fn` none of. */
@@ -82,13 +89,20 @@ export function checkSessions(auth: SessionInput, ctx: z.RefinementCtx): void {
 }
 
 /** The resolved session settings of the JWT flow. */
-export function resolveSessions(auth: SessionInput): { sources: TokenSource[]; cookie?: SessionCookie; logout_url?: string } {
+export function resolveSessions(auth: SessionInput): { sources: TokenSource[]; cookie?: SessionCookie; logout_url?: string; session_url?: string } {
   const sources = auth.sources ?? ["bearer"];
-  if (!sources.includes("cookie")) return { sources, ...(auth.logout_url !== undefined && { logout_url: auth.logout_url }) };
+  if (!sources.includes("cookie")) {
+    return { sources, ...(auth.logout_url !== undefined && { logout_url: auth.logout_url }), ...(auth.session_url !== undefined && { session_url: auth.session_url }) };
+  }
   const cookie: SessionCookie = {
     name: auth.cookie_name ?? SESSION_DEFAULTS.cookie_name,
     secure: auth.cookie_secure ?? SESSION_DEFAULTS.cookie_secure,
     same_site: auth.cookie_samesite ?? SESSION_DEFAULTS.cookie_samesite,
   };
-  return { sources, cookie, logout_url: auth.logout_url ?? SESSION_DEFAULTS.logout_url };
+  return {
+    sources,
+    cookie,
+    logout_url: auth.logout_url ?? SESSION_DEFAULTS.logout_url,
+    session_url: auth.session_url ?? SESSION_DEFAULTS.session_url,
+  };
 }

@@ -120,6 +120,7 @@ export class RouteHandler extends Handle {
   #rateLimit: RouteLimiter | undefined;
   #span: HandlerSpan | undefined;
   #authz: HandlerAuthz | undefined;
+  #groups: readonly string[] | undefined;
 
   constructor(options: {
     module: RoutesModule;
@@ -166,6 +167,14 @@ export class RouteHandler extends Handle {
    */
   answers(...statuses: ErrorStatus[]): void {
     for (const status of statuses) this.#errors.add(status);
+  }
+
+  /**
+   * Augmentation point: only members of `groups` may call the route (the `authz` operation).
+   * OpenAPI says so in the operation's `x-groups`, which front ends read to hide what a user cannot use.
+   */
+  admitsGroups(groups: readonly string[]): void {
+    this.#groups = [...groups].sort();
   }
 
   /** Docstring (and OpenAPI summary) text, as written or derived. */
@@ -308,6 +317,7 @@ export class RouteHandler extends Handle {
     // A body may be unreadable (not UTF-8) or too large.
     const errors = new Set<ErrorStatus>(route.maxBodySize === undefined ? this.#errors : [...this.#errors, 400, 413]);
     args.push(`responses=error_responses(${[...errors].sort((a, b) => a - b).join(", ")})`);
+    if (this.#groups !== undefined) args.push(`openapi_extra={"x-groups": [${this.#groups.map(pythonString).join(", ")}]}`);
     const decorator = `@router.${route.method.toLowerCase()}(${args.join(", ")})`;
     // Below the route decorator: FastAPI registers the traced function, which keeps the signature.
     return this.#span ? `${decorator}\n${this.#span.decorator}` : decorator;

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { posix } from "node:path";
 import type { Lookup } from "./cells.js";
-import { Imports, tsString } from "./code.js";
-import type { PagesModel } from "./model.js";
+import { Imports, groupsArray, tsString } from "./code.js";
+import type { PageOperation, PagesModel } from "./model.js";
 import { catalogFile } from "./filter-files.js";
 import { pageModule } from "./names.js";
 import { PageFile } from "./output.js";
@@ -47,11 +47,23 @@ export function pageFiles(model: PagesModel, clientDir: string, storageKey: stri
     appFile(model, auth),
     ...(auth
       ? [
-          new PageFile({
-            path: `${GENERATED}/session.ts`,
-            template: "pages/session.ts.njk",
-            context: { token_fn: model.tokenFn, storage_key: tsString(storageKey) },
-          }),
+          model.cookieSession
+            ? new PageFile({
+                path: `${GENERATED}/session.ts`,
+                template: "pages/session-cookie.ts.njk",
+                context: {
+                  token_fn: model.tokenFn,
+                  sdk_fns: [model.tokenFn!, model.cookieSession.sessionFn, model.cookieSession.logoutFn].sort().join(", "),
+                  session_fn: model.cookieSession.sessionFn,
+                  logout_fn: model.cookieSession.logoutFn,
+                  session_path: tsString(model.cookieSession.sessionPath),
+                },
+              })
+            : new PageFile({
+                path: `${GENERATED}/session.ts`,
+                template: "pages/session.ts.njk",
+                context: { token_fn: model.tokenFn, storage_key: tsString(storageKey) },
+              }),
           new PageFile({ path: `${GENERATED}/Login.tsx`, template: "pages/Login.tsx.njk", context: {} }),
         ]
       : []),
@@ -66,17 +78,18 @@ function routesFile(model: PagesModel, auth: boolean): PageFile {
   imports.type("runtime/shell", "NavItem");
   const pages = model.resources.flatMap((resource) => {
     const route = `/${resource.key}`;
-    const page = (kind: string, component: string, path: string, signedIn: boolean) => ({
+    const page = (kind: string, component: string, path: string, op: PageOperation) => ({
       id: tsString(`${resource.key}.${kind}`),
       component: imports.use(pageModule(resource, component), `${resource.pascal}${component}`),
       path: tsString(path),
-      signed_in: auth && signedIn ? "true" : "false",
+      signed_in: auth && op.secured ? "true" : "false",
+      groups: groupsArray(op),
     });
     return [
-      ...(resource.list ? [page("list", "List", route, resource.list.secured)] : []),
-      ...(resource.create ? [page("create", "Create", `${route}/new`, resource.create.secured)] : []),
-      ...(resource.get ? [page("detail", "Detail", `${route}/:pk`, resource.get.secured)] : []),
-      ...(resource.update && resource.get ? [page("edit", "Edit", `${route}/:pk/edit`, resource.update.secured)] : []),
+      ...(resource.list ? [page("list", "List", route, resource.list)] : []),
+      ...(resource.create ? [page("create", "Create", `${route}/new`, resource.create)] : []),
+      ...(resource.get ? [page("detail", "Detail", `${route}/:pk`, resource.get)] : []),
+      ...(resource.update && resource.get ? [page("edit", "Edit", `${route}/:pk/edit`, resource.update)] : []),
     ];
   });
   const home = model.navigation[0] ? `/${model.navigation[0].key}` : "/login";
@@ -87,7 +100,7 @@ function routesFile(model: PagesModel, auth: boolean): PageFile {
     context: {
       pages,
       auth,
-      navigation: model.navigation.map((resource) => ({ path: tsString(`/${resource.key}`), label: tsString(resource.plural) })),
+      navigation: model.navigation.map((resource) => ({ path: tsString(`/${resource.key}`), label: tsString(resource.plural), groups: groupsArray(resource.list) })),
       home: tsString(home),
     },
   });
@@ -99,7 +112,7 @@ function appFile(model: PagesModel, auth: boolean): PageFile {
   for (const name of ["extraRoutes", "overrides"]) imports.collector.addFrom("../custom/pages", name);
   for (const name of ["HOME", "navigation", "pageRoutes", "pages"]) imports.use("routes", name);
   for (const name of ["Layout", "NotFound"]) imports.use("runtime/shell", name);
-  if (auth) for (const name of ["Account", "LoginPage", "RequireSession"]) imports.use("Login", name);
+  if (auth) for (const name of ["Account", "LoginPage", "RequireGroups", "RequireSession", "useAllowedItems"]) imports.use("Login", name);
   return new PageFile({
     path: `${GENERATED}/App.tsx`,
     template: "pages/App.tsx.njk",

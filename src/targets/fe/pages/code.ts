@@ -72,3 +72,8 @@ export class Imports {
     return relative.startsWith(".") ? relative : `./${relative}`;
   }
 }
+
+/** `["admin", "editor"]` for an operation only those groups may call; "" when every user may. */
+export function groupsArray(op: { groups?: readonly string[] } | undefined): string {
+  return op?.groups === undefined ? "" : `[${op.groups.map(tsString).join(", ")}]`;
+}

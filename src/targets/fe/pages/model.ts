@@ -28,6 +28,8 @@ export interface PageOperation {
   /** The SDK function openapi-ts writes for the operation (`listArticles`). */
   fn: string;
   secured: boolean;
+  /** Only members of these groups may call it: the pages hide it from others (with a session to ask). */
+  groups?: readonly string[];
 }
 
 export interface PageList extends PageOperation {
@@ -108,6 +110,8 @@ export interface PagesModel {
   navigation: PageResource[];
   /** The token operation's SDK function, when the backend has the password flow. */
   tokenFn?: string;
+  /** The session is the backend's HttpOnly cookie (docs/fe.md, Sessions): its SDK functions and the session endpoint's path. */
+  cookieSession?: { sessionFn: string; logoutFn: string; sessionPath: string };
   /** The filter catalog and its values, when the backend serves them: filter bars and pickers read them. */
   catalog?: PageCatalog;
 }
@@ -197,7 +201,10 @@ class ModelBuilder {
       valuesFn: clientName(discovery.valuesOperationId),
       needsSession: discovery.secured && tokenFn !== undefined,
     };
-    return { model: { title: this.pages.title ?? (this.api.title || "Admin"), resources, navigation, tokenFn, ...(catalog && { catalog }) }, issues: [] };
+    const cookie = tokenFn === undefined ? undefined : this.api.cookieSession;
+    const cookieSession = cookie && { sessionFn: clientName(cookie.sessionOperationId), logoutFn: clientName(cookie.logoutOperationId), sessionPath: cookie.sessionPath };
+    const title = this.pages.title ?? (this.api.title || "Admin");
+    return { model: { title, resources, navigation, tokenFn, ...(cookieSession && { cookieSession }), ...(catalog && { catalog }) }, issues: [] };
   }
 
   private issue(path: (string | number)[], message: string): void {
@@ -233,7 +240,9 @@ class ModelBuilder {
       if (!fieldNames.has(name)) this.issue(at("columns", index), `the read schema ${api.read.name} has no field "${name}"`);
     });
 
-    const operation = (op: ApiOperation | undefined): PageOperation | undefined => op && { fn: clientName(op.operationId), secured: op.secured };
+    // Operations are hidden by group only in front ends with a session; the backend still refuses the others.
+    const access = (op: ApiOperation) => ({ secured: op.secured, ...(this.api.tokenOperation && op.groups && { groups: op.groups }) });
+    const operation = (op: ApiOperation | undefined): PageOperation | undefined => op && { fn: clientName(op.operationId), ...access(op) };
     const list = (op: ApiList | undefined): PageList | undefined => {
       if (!op) return undefined;
       // A list may answer with a representation of its own (a slimmer shape): its page shows those fields,
@@ -242,7 +251,7 @@ class ModelBuilder {
       const fields = items === api.read ? readFields : items.fields.map((field) => this.field(field, config, api));
       return {
         fn: clientName(op.operationId),
-        secured: op.secured,
+        ...access(op),
         itemType: clientName(items.name, true),
         columns: config.columns
           ? config.columns.flatMap((name) => fields.filter((field) => field.name === name))
@@ -257,7 +266,7 @@ class ModelBuilder {
     };
     const form = (op: ApiOperation | undefined): PageForm | undefined => {
       if (!op?.body) return undefined;
-      return { fn: clientName(op.operationId), secured: op.secured, bodyType: clientName(op.body.name, true), fields: op.body.fields.map((field) => this.field(field, config, api)) };
+      return { fn: clientName(op.operationId), ...access(op), bodyType: clientName(op.body.name, true), fields: op.body.fields.map((field) => this.field(field, config, api)) };
     };
     return {
       key,
@@ -278,7 +287,7 @@ class ModelBuilder {
       delete: operation(api.delete),
       actions: api.actions.map((action) => ({
         fn: clientName(action.operationId),
-        secured: action.secured,
+        ...access(action),
         label: sentence(action.slug.replace(/-/g, "_")),
         slug: action.slug,
         target: action.target,

@@ -39,6 +39,8 @@ export interface ApiOperation {
   path: string;
   /** The operation declares security: it needs a signed-in user. */
   secured: boolean;
+  /** `x-groups`: only members of one of these groups may call it (the backend answers others 403). */
+  groups?: string[];
   body?: ApiSchema;
   response?: ApiSchema;
   summary?: string;
@@ -76,9 +78,24 @@ export interface ApiModel {
   resources: ApiResource[];
   /** The OAuth2 password flow's token operation, when the backend has one. */
   tokenOperation?: ApiOperation;
+  /** The session endpoint and logout, when the backend keeps the token in a cookie. */
+  cookieSession?: ApiCookieSession;
   /** `GET /_filters` and `POST /_values`, when the backend describes its filters. */
   discovery?: ApiDiscovery;
 }
+
+/** A backend whose token may travel in a cookie (an `apiKey` scheme `in: cookie`), with its session endpoint and logout. */
+export interface ApiCookieSession {
+  /** `getCurrentSession`: who the cookie's token belongs to; its path. */
+  sessionPath: string;
+  /** `revokeAccessToken`: revokes the token and clears the cookie. */
+  logoutOperationId: string;
+  sessionOperationId: string;
+}
+
+/** The operation ids of the `be` target's session endpoint and logout (docs/auth.md). */
+const SESSION_OPERATION_ID = "getCurrentSession";
+const LOGOUT_OPERATION_ID = "revokeAccessToken";
 
 /** A problem with the document, at a path inside it. */
 export class DocumentProblem extends Error {
@@ -123,7 +140,14 @@ class Reader {
       const resource = this.resourceAt(path);
       if (resource) resources.push(resource);
     }
-    return { title: typeof info.title === "string" ? info.title : "", resources, tokenOperation: this.tokenOperation(), discovery: readDiscovery(this.paths) };
+    const cookieSession = this.cookieSession();
+    return {
+      title: typeof info.title === "string" ? info.title : "",
+      resources,
+      tokenOperation: this.tokenOperation(),
+      ...(cookieSession && { cookieSession }),
+      discovery: readDiscovery(this.paths),
+    };
   }
 
   private operation(path: string, method: ApiOperation["method"]): Json | undefined {
@@ -138,6 +162,8 @@ class Reader {
       (candidate) => candidate.startsWith(`${path}/`) && PATH_PARAM.test(candidate.slice(path.length + 1)),
     );
     const listOp = this.operation(path, "get");
+    // The session endpoint answers who is signed in, not a page of rows (and a list of groups the pages cannot show).
+    if (listOp?.operationId === SESSION_OPERATION_ID) return undefined;
     const list = listOp ? this.listOf(path, listOp) : undefined;
     const getOp = itemPath ? this.operation(itemPath, "get") : undefined;
     if (!list && !getOp) return undefined;
@@ -210,6 +236,7 @@ class Reader {
       method,
       path,
       secured: Array.isArray(op.security) && op.security.length > 0,
+      ...(Array.isArray(op["x-groups"]) && { groups: op["x-groups"].filter((group): group is string => typeof group === "string") }),
       body,
       response: this.responseSchema(op),
       summary: typeof op.summary === "string" ? op.summary : undefined,
@@ -287,10 +314,13 @@ class Reader {
     return { ...field, kind };
   }
 
-  private tokenOperation(): ApiOperation | undefined {
+  private securitySchemes(): Json[] {
     const components = isObject(this.document.components) ? this.document.components : {};
-    const schemes = isObject(components.securitySchemes) ? Object.values(components.securitySchemes).filter(isObject) : [];
-    for (const scheme of schemes) {
+    return isObject(components.securitySchemes) ? Object.values(components.securitySchemes).filter(isObject) : [];
+  }
+
+  private tokenOperation(): ApiOperation | undefined {
+    for (const scheme of this.securitySchemes()) {
       const flows = isObject(scheme.flows) ? scheme.flows : {};
       const password = isObject(flows.password) ? flows.password : undefined;
       if (scheme.type !== "oauth2" || !password || typeof password.tokenUrl !== "string") continue;
@@ -299,6 +329,20 @@ class Reader {
       if (op) return this.describe(path, "post", op);
     }
     return undefined;
+  }
+
+  /** The session endpoint and logout, found by their operation ids, when a scheme reads the token from a cookie. */
+  private cookieSession(): ApiCookieSession | undefined {
+    if (!this.securitySchemes().some((scheme) => scheme.type === "apiKey" && scheme.in === "cookie")) return undefined;
+    // Only their ids and paths matter: the pages call them, they show none of their schemas.
+    let sessionPath: string | undefined;
+    let logout = false;
+    for (const [path, item] of Object.entries(this.paths)) {
+      if (!isObject(item)) continue;
+      if (isObject(item.get) && item.get.operationId === SESSION_OPERATION_ID) sessionPath = path;
+      if (isObject(item.post) && item.post.operationId === LOGOUT_OPERATION_ID) logout = true;
+    }
+    return sessionPath !== undefined && logout ? { sessionPath, sessionOperationId: SESSION_OPERATION_ID, logoutOperationId: LOGOUT_OPERATION_ID } : undefined;
   }
 }
 

@@ -3,10 +3,10 @@
 // file's code pieces and records the symbols they use; the templates lay them out.
 
 import { type Lookup, cell } from "./cells.js";
-import { Imports, commentText, jsxAttr, jsxText, member, tsString } from "./code.js";
+import { Imports, commentText, groupsArray, jsxAttr, jsxText, member, tsString } from "./code.js";
 import { filtersFile } from "./filter-files.js";
 import { type FormField, type Pickers, bodyValue, draftMember, initialValue, inputElement, valueFromRow } from "./inputs.js";
-import { type PageAction, type PageField, type PageForm, type PageList, type PageResource, clientName, withoutShadowedReferences } from "./model.js";
+import { type PageAction, type PageField, type PageForm, type PageList, type PageOperation, type PageResource, clientName, withoutShadowedReferences } from "./model.js";
 import { CLIENT, choiceLabelHook, choicesHook, helpersModule, pageModule, pathFn, titleFn } from "./names.js";
 import { PageFile } from "./output.js";
 import { createPresence, updatePresence } from "./presence.js";
@@ -40,6 +40,21 @@ function common(resource: PageResource) {
     key_access: member(resource.camel, resource.keyField),
     item_path: `${resource.path}/{pk}`,
   };
+}
+
+/**
+ * The groups literal of an operation only some groups may call (`["admin", "editor"]`), whose
+ * button the page wraps in `Allowed`; "" for an operation open to every user.
+ */
+function groupsLiteral(op: PageOperation | undefined, imports: Imports): string {
+  const groups = groupsArray(op);
+  if (groups !== "") imports.use("Login", "Allowed");
+  return groups;
+}
+
+/** An action's component, and the groups that may run it (see `groupsLiteral`). */
+function actionUse(resource: PageResource, action: PageAction, imports: Imports) {
+  return { component: imports.use(pageModule(resource, "Actions"), actionComponent(action)), groups: groupsLiteral(action, imports) };
 }
 
 /** Every file of `resource`'s pages; with a `catalog`, the forms' pickers ask `POST /_values`. */
@@ -123,7 +138,8 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     search_label: list.search ? jsxAttr("label", `Search ${resource.plural.toLowerCase()}`) : undefined,
     filters: list.filters ? imports.use(pageModule(resource, "Filters"), `${resource.pascal}Filters`) : undefined,
     create: resource.create !== undefined,
-    actions: collection.map((action) => imports.use(pageModule(resource, "Actions"), actionComponent(action))),
+    create_groups: groupsLiteral(resource.create, imports),
+    actions: collection.map((action) => actionUse(resource, action, imports)),
   });
 }
 
@@ -153,12 +169,14 @@ function detailFile(resource: PageResource, lookup: Lookup): PageFile {
     title_fn: imports.use(helpersModule(resource), titleFn(resource)),
     path_fn: pathFn(resource),
     edit,
+    edit_groups: groupsLiteral(resource.update, imports),
     delete: resource.delete !== undefined,
+    delete_groups: groupsLiteral(resource.delete, imports),
     delete_mutation: resource.delete ? imports.use(CLIENT, `${resource.delete.fn}Mutation`) : "",
     deleted_notice: tsString(`${resource.label} deleted.`),
     delete_title: tsString(`Delete this ${lower(resource.label)}?`),
     fields: withoutShadowedReferences(resource.readFields).map((field) => ({ label: jsxText(field.label), cell: cell(field, resource.camel, imports, lookup) })),
-    actions: instance.map((action) => imports.use(pageModule(resource, "Actions"), actionComponent(action))),
+    actions: instance.map((action) => actionUse(resource, action, imports)),
   });
 }
 

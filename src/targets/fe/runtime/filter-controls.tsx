@@ -1,6 +1,6 @@
 // The controls of one filter field, by the kind of its values and the operators the catalog
 // offers: a select or a picker (eq, with a *not* toggle for neq), a group of checkboxes
-// (in), text or a from/to range, and an *is set / is empty* select (is_null). Each writes
+// (in) or, for references, a picker of several rows (in), text or a from/to range, and an *is set / is empty* select (is_null). Each writes
 // its own query parameter (`field`, `field__neq`, `field__in`, `field__is_null`, …).
 
 import { type ReactNode, useId, useState } from "react";
@@ -9,6 +9,7 @@ import { FieldFrame } from "./fields";
 import type { FilterFieldPresentation } from "./filters";
 import { useListParams } from "./list";
 import { ReferencePicker } from "./picker";
+import { ReferenceSet } from "./reference-set";
 import {
   type CatalogChoice,
   type CatalogFilter,
@@ -70,25 +71,21 @@ function ValueControl({
     values.kind === "ref" ||
     values.kind === "self"
   ) {
-    if (!has(filter, "eq") && !has(filter, "neq")) return null;
-    return (
+    const reference = values.kind === "ref" || values.kind === "self";
+    const useChoices = (search: string) =>
+      useValueChoices(lookup, { resource, field: filter.field }, search);
+    const useChoiceLabel =
+      presentation.useChoiceLabel ?? ((key: string) => seenLabels.get(key));
+    const single = (has(filter, "eq") || has(filter, "neq")) && (
       <Negatable filter={filter} label={label}>
         {(name, write) =>
-          values.kind === "ref" || values.kind === "self" ? (
+          reference ? (
             <ReferencePicker
               label={label}
               value={params.get(name) ?? ""}
               onChange={write}
-              useChoices={(search) =>
-                useValueChoices(
-                  lookup,
-                  { resource, field: filter.field },
-                  search,
-                )
-              }
-              useChoiceLabel={
-                presentation.useChoiceLabel ?? ((key) => seenLabels.get(key))
-              }
+              useChoices={useChoices}
+              useChoiceLabel={useChoiceLabel}
             />
           ) : (
             <FieldFrame label={label}>
@@ -115,6 +112,19 @@ function ValueControl({
           )
         }
       </Negatable>
+    );
+    return (
+      <>
+        {single}
+        {reference && has(filter, "in") && (
+          <ReferenceSet
+            field={filter.field}
+            label={label}
+            useChoices={useChoices}
+            useChoiceLabel={useChoiceLabel}
+          />
+        )}
+      </>
     );
   }
   const type = values.kind === "literal" ? INPUT_TYPES[values.type] : "text";

@@ -20,6 +20,8 @@ export interface AuthPackageOptions {
   optionalUser: boolean;
   /** The claim the token endpoint writes the user's groups into, when it does. */
   groupClaim: string | undefined;
+  /** The project reads users' groups (`auth/groups.py` is written): the session endpoint answers them. */
+  readsGroups: boolean;
 }
 
 /** The three modules of `auth/` for `auth`, importing each other through `packagePrefix`. */
@@ -122,10 +124,12 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
   if (flow.cookie !== undefined) {
     routerImports.addFrom("fastapi", "Request").addFrom(modules.runtime("sessions"), "check_origin").addFrom(modules.dependencies, "COOKIE", "TRUSTED_ORIGINS");
   }
-  if (flow.cookie !== undefined || flow.revocation) routerImports.addFrom(modules.runtime("responses"), "error_responses");
+  const session = auth.session_url !== undefined;
+  if (flow.cookie !== undefined || flow.revocation || session) routerImports.addFrom(modules.runtime("responses"), "error_responses");
+  if (flow.revocation || session) routerImports.addFrom(modules.dependencies, "CurrentUser");
+  if (session && options.readsGroups) routerImports.addFrom(prefixImport(options.packagePrefix, "auth", "groups"), "user_groups");
   if (flow.revocation) {
     routerImports
-      .addFrom(modules.dependencies, "CurrentUser")
       .addFrom(modules.db, "get_engine")
       .addFrom(modules.runtime("revocation"), "revoke", "install as install_revocations");
   }
@@ -142,6 +146,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
       groups_message: pythonString(`${auth.verify_credentials_fn} must give the user's groups as strings `),
       ...templateSwitches(flow),
       ...(auth.logout_url !== undefined && { logout_url: auth.logout_url, logout_url_literal: pythonString(auth.logout_url) }),
+      ...(auth.session_url !== undefined && { session_url: auth.session_url, session_url_literal: pythonString(auth.session_url), reads_groups: options.readsGroups }),
     },
     imports: routerImports,
   });

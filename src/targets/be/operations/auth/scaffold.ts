@@ -26,6 +26,7 @@ export class AuthScaffold {
       trustedOrigins: cors?.allow_credentials ? cors.allow_origins : [],
       optionalUser: ctx.store.outputsUnder(ctx.instanceId, RouteHandler).some((handler) => handler.optionalUser !== undefined),
       groupClaim,
+      readsGroups: groupsRead(ctx.config),
     });
     if (groupsRead(ctx.config)) outputs.push(groupsModule(auth, ctx.packagePrefix, groupClaim !== undefined));
     if (auth.get_current_user_fn === undefined) {

@@ -53,6 +53,7 @@ export class Authz {
       // A route without a user has no groups to check: only an entry's own `groups` is refused there (validate).
       if (groups !== undefined && handler.user !== undefined) {
         checks.push(`    await require_groups(current_user, ${[...groups].sort().map(pythonString).join(", ")})`);
+        handler.admitsGroups(groups);
         imports.addFrom(prefixImport(ctx.packagePrefix, "auth", "groups"), "require_groups");
       }
       // OPA, like groups, needs a user: a route without one asks nothing (validate refuses an entry's own `opa` there).

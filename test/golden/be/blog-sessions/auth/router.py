@@ -6,6 +6,7 @@ access token. Including ``router`` in the application also adds its startup chec
 without a usable key in ``JWT_SECRET`` the application refuses to start.
 The endpoint sets the token in the session cookie too.
 ``POST /auth/logout`` revokes the request's token and clears the cookie.
+``GET /auth/session`` says who the request's token belongs to.
 """
 
 import inspect
@@ -26,6 +27,7 @@ from blog.api.auth.dependencies import (
     check_signing_key,
     create_access_token,
 )
+from blog.api.auth.groups import user_groups
 from blog.api.db import get_engine
 from blog.api.runtime.responses import error_responses
 from blog.api.runtime.revocation import install as install_revocations
@@ -99,6 +101,30 @@ async def revoke_access_token(current_user: CurrentUser, response: Response) -> 
     claims = current_user.claims
     await revoke(get_engine(), claims["jti"], claims["exp"])
     COOKIE.clear(response)
+
+
+class CurrentSession(BaseModel):
+    """Who the request's access token belongs to."""
+
+    subject: str
+    groups: list[str]
+    """The user's groups, sorted."""
+    expires_at: int
+    """When the token expires, in seconds since the epoch."""
+
+
+@router.get(
+    "/auth/session",
+    operation_id="getCurrentSession",
+    responses=error_responses(401),
+)
+async def get_current_session(current_user: CurrentUser) -> CurrentSession:
+    """Who is signed in: the token's subject, groups and expiry, or 401."""
+    return CurrentSession(
+        subject=current_user.subject,
+        groups=sorted(await user_groups(current_user)),
+        expires_at=current_user.claims["exp"],
+    )
 
 
 async def _verify_credentials(

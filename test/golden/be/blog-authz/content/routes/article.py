@@ -85,6 +85,7 @@ async def _load_article(
     "/{pk:uuid}",
     operation_id="getArticle",
     responses=error_responses(401, 403, 404, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def get_article(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
@@ -145,7 +146,12 @@ async def _list_articles(
     )
 
 
-@router.get("", operation_id="listArticles", responses=error_responses(401, 403, 503))
+@router.get(
+    "",
+    operation_id="listArticles",
+    responses=error_responses(401, 403, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+)
 async def list_articles(
     query: Annotated[ArticleListQuery, Query()],
     session: SessionDep,
@@ -168,6 +174,7 @@ async def list_articles(
     operation_id="searchArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def search_articles(
     body: ArticleSearch, session: SessionDep, current_user: CurrentUser
@@ -186,6 +193,7 @@ async def search_articles(
     operation_id="createArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "writer"]},
 )
 async def create_article(
     body: ArticleCreate,
@@ -213,6 +221,7 @@ async def create_article(
     operation_id="updateArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 404, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def update_article(
     pk: uuid.UUID, body: ArticleUpdate, session: SessionDep, current_user: CurrentUser
@@ -239,6 +248,7 @@ async def update_article(
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deleteArticle",
     responses=error_responses(401, 403, 404, 409, 503),
+    openapi_extra={"x-groups": ["admin"]},
 )
 async def delete_article(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
@@ -259,6 +269,7 @@ async def delete_article(
     "/{pk:uuid}/publish-article",
     operation_id="publishArticle",
     responses=error_responses(401, 403, 404, 409, 503),
+    openapi_extra={"x-groups": ["admin", "editor"]},
 )
 async def publish_article(
     pk: uuid.UUID,
@@ -283,6 +294,7 @@ async def publish_article(
     operation_id="scheduleArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 404, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def schedule_article(
     pk: uuid.UUID,
@@ -314,6 +326,7 @@ async def schedule_article(
     operation_id="tagArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 404, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def tag_article(
     pk: uuid.UUID,
@@ -341,6 +354,7 @@ async def tag_article(
     operation_id="archiveStaleArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def archive_stale_articles(
     params: ArchiveStaleArticlesParams,
@@ -364,6 +378,7 @@ async def archive_stale_articles(
     operation_id="countWords",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def count_words(
     params: CountWordsParams,

@@ -81,6 +81,7 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     "/{pk:uuid}",
     operation_id="getArticle",
     responses=error_responses(401, 403, 404, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def get_article(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser, policy: Policy
@@ -143,7 +144,12 @@ async def _list_articles(
     )
 
 
-@router.get("", operation_id="listArticles", responses=error_responses(401, 403, 503))
+@router.get(
+    "",
+    operation_id="listArticles",
+    responses=error_responses(401, 403, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+)
 async def list_articles(
     query: Annotated[ArticleListQuery, Query()],
     session: SessionDep,
@@ -167,6 +173,7 @@ async def list_articles(
     operation_id="searchArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def search_articles(
     body: ArticleSearch, session: SessionDep, current_user: CurrentUser, policy: Policy
@@ -187,6 +194,7 @@ async def search_articles(
     operation_id="createArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "writer"]},
 )
 async def create_article(
     body: ArticleCreate,
@@ -216,6 +224,7 @@ async def create_article(
     operation_id="updateArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 404, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def update_article(
     pk: uuid.UUID,
@@ -245,6 +254,7 @@ async def update_article(
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deleteArticle",
     responses=error_responses(401, 403, 404, 409, 503),
+    openapi_extra={"x-groups": ["admin"]},
 )
 async def delete_article(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser, policy: Policy
@@ -263,6 +273,7 @@ async def delete_article(
     "/{pk:uuid}/publish-article",
     operation_id="publishArticle",
     responses=error_responses(401, 403, 404, 409, 503),
+    openapi_extra={"x-groups": ["admin", "editor"]},
 )
 async def publish_article(
     pk: uuid.UUID,
@@ -289,6 +300,7 @@ async def publish_article(
     operation_id="scheduleArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 404, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def schedule_article(
     pk: uuid.UUID,
@@ -322,6 +334,7 @@ async def schedule_article(
     operation_id="tagArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 404, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def tag_article(
     pk: uuid.UUID,
@@ -351,6 +364,7 @@ async def tag_article(
     operation_id="archiveStaleArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def archive_stale_articles(
     params: ArchiveStaleArticlesParams,
@@ -376,6 +390,7 @@ async def archive_stale_articles(
     operation_id="countWords",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def count_words(
     params: CountWordsParams,

@@ -230,6 +230,7 @@ async def update_article(
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deleteArticle",
     responses=error_responses(401, 403, 404, 409, 503),
+    openapi_extra={"x-groups": ["admin", "editor"]},
 )
 async def delete_article(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser

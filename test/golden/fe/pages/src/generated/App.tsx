@@ -2,7 +2,13 @@
 import "./runtime/styles.css";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router";
 import { extraRoutes, overrides } from "../custom/pages";
-import { Account, LoginPage, RequireSession } from "./Login";
+import {
+  Account,
+  LoginPage,
+  RequireGroups,
+  RequireSession,
+  useAllowedItems,
+} from "./Login";
 import { HOME, navigation, pageRoutes, pages } from "./routes";
 import { Layout, NotFound } from "./runtime/shell";
 
@@ -13,23 +19,30 @@ export function GeneratedApp() {
   const extraNavigation = extraRoutes.flatMap((route) =>
     route.label ? [{ path: route.path, label: route.label }] : [],
   );
+  // What the signed-in user's groups cannot list is not offered; the backend still refuses it.
+  const allowedNavigation = useAllowedItems(navigation);
   return (
     <BrowserRouter>
       <Layout
         title={TITLE}
-        navigation={[...navigation, ...extraNavigation]}
+        navigation={[...allowedNavigation, ...extraNavigation]}
         account={<Account />}
       >
         <Routes>
           <Route path="/" element={<Navigate to={HOME} replace />} />
           {pageRoutes.map((route) => {
             const Page = overrides[route.id] ?? pages[route.id];
-            const page = route.signedIn ? (
-              <RequireSession>
+            const allowed = route.groups ? (
+              <RequireGroups groups={route.groups}>
                 <Page />
-              </RequireSession>
+              </RequireGroups>
             ) : (
               <Page />
+            );
+            const page = route.signedIn ? (
+              <RequireSession>{allowed}</RequireSession>
+            ) : (
+              allowed
             );
             return <Route key={route.id} path={route.path} element={page} />;
           })}

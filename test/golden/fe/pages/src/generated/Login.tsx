@@ -10,7 +10,15 @@ import {
 import { ApiError } from "./runtime/errors";
 import { TextField } from "./runtime/fields";
 import { FormFrame } from "./runtime/forms";
-import { onRefused, signIn, signOut, useSession } from "./session";
+import { Loading } from "./runtime/shell";
+import {
+  allows,
+  onRefused,
+  signIn,
+  signOut,
+  useAllowed,
+  useSession,
+} from "./session";
 
 /** The login page's address, coming back to `next` afterwards. */
 function loginPath(next: string): string {
@@ -37,6 +45,7 @@ export function Account() {
     [navigate, here],
   );
 
+  if (session === undefined) return <div className="account" />;
   if (session === null) {
     return (
       <div className="account">
@@ -52,8 +61,7 @@ export function Account() {
       <button
         type="button"
         onClick={() => {
-          signOut();
-          navigate("/");
+          void signOut().finally(() => navigate("/"));
         }}
       >
         Sign out
@@ -66,8 +74,52 @@ export function Account() {
 export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
   const here = useHere();
+  if (session === undefined) return <Loading />;
   if (session === null) return <Navigate to={loginPath(here)} replace />;
   return <>{children}</>;
+}
+
+/** Shows `children` to members of `groups` (undefined: to everyone); nothing to others. */
+export function Allowed({
+  groups,
+  children,
+}: {
+  groups: readonly string[] | undefined;
+  children: ReactNode;
+}) {
+  return useAllowed(groups) ? <>{children}</> : null;
+}
+
+/** Shows `children` to members of `groups`; tells anyone else they may not use the page. */
+export function RequireGroups({
+  groups,
+  children,
+}: {
+  groups: readonly string[] | undefined;
+  children: ReactNode;
+}) {
+  const session = useSession();
+  if (session === undefined) return <Loading />;
+  if (allows(session, groups)) return <>{children}</>;
+  return (
+    <section>
+      <h1>Not allowed</h1>
+      <p>
+        Your account may not use this page.{" "}
+        <Link to="/">Back to the start</Link>
+      </p>
+    </section>
+  );
+}
+
+/** The items whose groups the signed-in user is in (all of them while nobody is). */
+export function useAllowedItems<Item extends { groups?: readonly string[] }>(
+  items: readonly Item[],
+): Item[] {
+  const session = useSession();
+  return items.filter(
+    (item) => session === null || allows(session, item.groups),
+  );
 }
 
 export function LoginPage() {

@@ -26,13 +26,14 @@ export function useFilterCatalog(): {
   isLoading: boolean;
 } {
   const session = useSession();
+  const signedIn = session !== null && session !== undefined;
   const catalog = useQuery({
     ...listFiltersOptions(),
     staleTime: Infinity,
-    enabled: session !== null,
+    enabled: signedIn,
   });
   // After signing out the cached catalog stays behind: it is not this reader's.
-  return session === null ? { isLoading: false } : catalog;
+  return signedIn ? catalog : { isLoading: false };
 }
 
 /**

@@ -60,12 +60,27 @@ export interface ExtraRoute {
   signedIn?: boolean;
 }
 
-/** Where each page is, and whether it needs a signed-in user (its operation declares security). */
-export const pageRoutes: { id: PageId; path: string; signedIn: boolean }[] = [
+/** Where each page is, whether it needs a signed-in user (its operation declares security), and which groups may use it (`x-groups`). */
+export const pageRoutes: {
+  id: PageId;
+  path: string;
+  signedIn: boolean;
+  groups?: readonly string[];
+}[] = [
   { id: "authors.list", path: "/authors", signedIn: true },
-  { id: "authors.create", path: "/authors/new", signedIn: true },
+  {
+    id: "authors.create",
+    path: "/authors/new",
+    signedIn: true,
+    groups: ["admin", "editor"],
+  },
   { id: "authors.detail", path: "/authors/:pk", signedIn: true },
-  { id: "authors.edit", path: "/authors/:pk/edit", signedIn: true },
+  {
+    id: "authors.edit",
+    path: "/authors/:pk/edit",
+    signedIn: true,
+    groups: ["admin", "editor"],
+  },
   { id: "articles.list", path: "/articles", signedIn: false },
   { id: "articles.create", path: "/articles/new", signedIn: true },
   { id: "articles.detail", path: "/articles/:pk", signedIn: false },
@@ -74,7 +89,12 @@ export const pageRoutes: { id: PageId; path: string; signedIn: boolean }[] = [
   { id: "tags.create", path: "/tags/new", signedIn: false },
   { id: "tags.detail", path: "/tags/:pk", signedIn: false },
   { id: "tags.edit", path: "/tags/:pk/edit", signedIn: false },
-  { id: "comments.list", path: "/comments", signedIn: true },
+  {
+    id: "comments.list",
+    path: "/comments",
+    signedIn: true,
+    groups: ["admin", "editor"],
+  },
   { id: "comments.create", path: "/comments/new", signedIn: true },
   { id: "comments.detail", path: "/comments/:pk", signedIn: true },
   { id: "comments.edit", path: "/comments/:pk/edit", signedIn: true },
@@ -84,13 +104,13 @@ export const pageRoutes: { id: PageId; path: string; signedIn: boolean }[] = [
   { id: "categories.edit", path: "/categories/:pk/edit", signedIn: false },
 ];
 
-/** The resources in the navigation, in order. */
-export const navigation: NavItem[] = [
+/** The resources in the navigation, in order, with the groups that may list them. */
+export const navigation: (NavItem & { groups?: readonly string[] })[] = [
   { path: "/articles", label: "Articles" },
   { path: "/authors", label: "Authors" },
   { path: "/tags", label: "Tags" },
   { path: "/categories", label: "Categories" },
-  { path: "/comments", label: "Comments" },
+  { path: "/comments", label: "Comments", groups: ["admin", "editor"] },
 ];
 
 /** Where "/" leads. */

@@ -8,6 +8,7 @@ import {
   getArticleOptions,
 } from "../client";
 import { commentPath, commentTitle } from "../comments/comment";
+import { Allowed } from "../Login";
 import { DeleteButton } from "../runtime/dialog";
 import {
   DateOnly,
@@ -47,14 +48,16 @@ function ArticleRecord({ article }: { article: ArticleRead }) {
           <Link className="button" to={`${articlePath(article)}/edit`}>
             Edit
           </Link>
-          <DeleteButton
-            options={deleteArticleMutation()}
-            variables={{ path: { pk: article.id } }}
-            title={"Delete this article?"}
-            name={articleTitle(article)}
-            after="/articles"
-            notice={"Article deleted."}
-          />
+          <Allowed groups={["admin", "editor"]}>
+            <DeleteButton
+              options={deleteArticleMutation()}
+              variables={{ path: { pk: article.id } }}
+              title={"Delete this article?"}
+              name={articleTitle(article)}
+              after="/articles"
+              notice={"Article deleted."}
+            />
+          </Allowed>
         </div>
       </div>
       <Notice />
@@ -118,7 +121,9 @@ function ArticleRecord({ article }: { article: ArticleRead }) {
       </dl>
       <h2>Actions</h2>
       <div className="actions">
-        <PublishArticleAction article={article} />
+        <Allowed groups={["admin", "editor"]}>
+          <PublishArticleAction article={article} />
+        </Allowed>
         <ScheduleArticleAction article={article} />
         <TagArticleAction article={article} />
         <ReviewArticleAction article={article} />

@@ -7,6 +7,7 @@ import {
   deleteAuthorMutation,
   getAuthorOptions,
 } from "../client";
+import { Allowed } from "../Login";
 import { DeleteButton } from "../runtime/dialog";
 import { DateTime, Empty, Plain } from "../runtime/display";
 import { Notice, QueryView } from "../runtime/shell";
@@ -29,9 +30,11 @@ function AuthorRecord({ author }: { author: AuthorRead }) {
       <div className="page-head">
         <h1>{authorTitle(author)}</h1>
         <div className="buttons">
-          <Link className="button" to={`${authorPath(author)}/edit`}>
-            Edit
-          </Link>
+          <Allowed groups={["admin", "editor"]}>
+            <Link className="button" to={`${authorPath(author)}/edit`}>
+              Edit
+            </Link>
+          </Allowed>
           <DeleteButton
             options={deleteAuthorMutation()}
             variables={{ path: { pk: author.id } }}

@@ -6,6 +6,7 @@ import {
   type ListAuthorsData,
   listAuthorsOptions,
 } from "../client";
+import { Allowed } from "../Login";
 import { DateTime, Plain } from "../runtime/display";
 import {
   type Column,
@@ -58,9 +59,11 @@ export function AuthorList() {
     <section>
       <div className="page-head">
         <h1>Authors</h1>
-        <Link className="button primary" to="/authors/new">
-          New author
-        </Link>
+        <Allowed groups={["admin", "editor"]}>
+          <Link className="button primary" to="/authors/new">
+            New author
+          </Link>
+        </Allowed>
       </div>
       <Notice />
       <SearchBox label="Search authors" />

@@ -1,0 +1,49 @@
+// The blog behind its generated front end (examples/blog/frontend, docs/fe.md): the browser
+// keeps the session in an HttpOnly cookie, and what a user's groups cannot use is hidden.
+//
+// - sources: the browser signs in for the cookie (the front end picks it whenever the API
+//   offers one); scripts and tests may still send a bearer token;
+// - cookie_secure: false, because the example runs on http://127.0.0.1 (never in production);
+// - blog.auth.verify_login returns the user with its roles (ada: writer, grace: editor), which
+//   the token endpoint writes into the `roles` claim and GET /auth/session answers;
+// - only editors and admins delete or publish articles, add or edit authors, and list comments;
+// - anyone may read articles and categories; tags and count-words are public through exclude_paths.
+local auth = import 'be/auth/jwt.libsonnet';
+local db = import 'be/db/databases.libsonnet';
+local p = import 'be/resources/presets.libsonnet';
+local r = import 'resources.libsonnet';
+
+local editors = ['editor', 'admin'];
+
+{
+  package_prefix: 'blog.api',
+  databases: [db.postgres('primary', { url_env: 'DATABASE_URL', default: true })],
+  auth: auth.jwt({
+    secret_env: 'JWT_SECRET',
+    verify_credentials_fn: 'blog.auth.verify_login',
+    token_lifetime_seconds: 900,
+    issuer: 'blog',
+    audience: 'blog-api',
+    sources: ['bearer', 'cookie'],
+    cookie_secure: false,
+    groups: { claim: 'roles' },
+    exclude_paths: ['/articles/count-words', '/tags*'],
+  }),
+  module: 'content',
+  resources: [
+    r.amendOperations(r.author, { create: { groups: editors }, update: { groups: editors } }),
+    r.amendOperations(r.article, {
+      get: { require_auth: false },
+      list: { require_auth: false },
+      delete: { groups: editors },
+      publish_article: { groups: editors },
+    }) {
+      operations+: [
+        p.instanceAction('review_article', 'blog.actions.review_article', [], { pass_user: true }),
+      ],
+    },
+    r.tag,
+    r.amendOperations(r.comment, { list: { groups: editors } }),
+    r.category { require_auth: false },
+  ],
+}
