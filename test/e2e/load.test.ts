@@ -149,9 +149,11 @@ describe("load on the generated blog backend", () => {
     );
   });
 
-  // The goal, not yet met: 0.70–0.76x after the list modifiers and the hardening met (the
-  // generated routes check more per request); measured above on every run, kept visible here.
-  it("serves at 0.9x the hand-written routes' throughput per CPU second or better", { todo: "issue 17: measured 0.70-0.76x" }, () => {
+  // The goal, not yet met with margin: the generated routes check more per request (the
+  // hardening of issue 17, list modifiers). With the resources' routes merged into the app
+  // router and cached sort keys, four runs on a busy shared machine read 0.94, 0.86, 0.83 and
+  // 0.91x; measured above on every run, kept visible here.
+  it("serves at 0.9x the hand-written routes' throughput per CPU second or better", { todo: "issue 17: measured 0.83-0.94x" }, () => {
     assert.ok(cpuRatio !== undefined && cpuRatio >= 0.9, `the generated routes served ${cpuRatio?.toFixed(2)}x the hand-written requests per CPU second`);
   });
 

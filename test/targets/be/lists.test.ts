@@ -83,6 +83,15 @@ describe("list modifiers", () => {
     }
   });
 
+  test("a single app's routes are its router's own, under its prefix; discovery is included under it too", async () => {
+    const generated = await files({ module: "store", prefix: "/api", resources: [author, article({ name: "list", modifiers: [filter] })] });
+    assert.match(generated.get("store/routes/article.py")!, /^router = APIRouter\(prefix="\/api\/articles", tags=\["articles"\]\)$/m);
+    const aggregate = generated.get("store/routes/__init__.py")!;
+    assert.match(aggregate, /^router = APIRouter\(routes=\[\*author_router\.routes, \*article_router\.routes\]\)$/m);
+    assert.match(aggregate, /^router\.include_router\(discovery_router, prefix="\/api"\)$/m);
+    assert.doesNotMatch(aggregate, /include_router\((author|article)_router/);
+  });
+
   test("the search route and discovery require the user the list requires", async () => {
     const auth = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "shop.auth.verify" };
     const open = await files({ module: "store", auth, resources: [author, article({ name: "list", modifiers: [filter], require_auth: false })] });

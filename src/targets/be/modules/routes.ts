@@ -110,7 +110,8 @@ export class RoutesModule {
     const imports = new ImportCollector().addFrom("fastapi", "APIRouter");
     const context: Record<string, unknown> = {
       doc: docstringText(this.#doc()),
-      prefix: pythonString(view.routePrefix),
+      // A single app's routes are its own under its prefix (routing/routing.ts merges them).
+      prefix: pythonString(`${view.project.single_app ? view.appPrefix : ""}${view.routePrefix}`),
       tag: pythonString(view.routePrefix.replace(/^\//, "").replace(/\//g, "-") || view.name),
     };
     if (this.#notFound) {

@@ -1,6 +1,7 @@
-// An aggregating `routes/__init__.py`: one router that includes other routers, each imported
-// under an alias and included (with a prefix or without), in config order. One output per
-// file, made by the one operation that aggregates there.
+// An aggregating `routes/__init__.py`: one router holding the routes of some routers (an
+// app's resources: their routes carry their full path) and including others (apps, each under
+// its prefix; the project's own routers), in config order. One output per file, made by the
+// one operation that aggregates there.
 
 import { FileFragment, type Fragment, ImportCollector } from "../../../../codegen/index.js";
 import { docstringText, pythonString } from "../../python/literals.js";
@@ -29,37 +30,47 @@ export class AggregateRouter {
   /** The aggregating file, e.g. `content/routes/__init__.py` or `routes/__init__.py`. */
   readonly path: string;
   readonly doc: string;
-  /** Prefix of the aggregating router itself, "" for none. */
-  readonly routerPrefix: string;
+  /** Routers whose routes become the aggregating router's own (a level less to match per request). */
+  readonly #merged: readonly RouterMount[];
+  /** Prefix the project's own routers are included at, "" for none. */
+  readonly #projectPrefix: string;
   readonly #mounts: readonly RouterMount[];
   /** The project's own routers (filter discovery, the OPA policy), included here after the others when they exist. */
   readonly #projectRouters: readonly ProjectRouterSource[];
 
-  constructor(options: { path: string; doc: string; routerPrefix?: string; mounts: readonly RouterMount[]; projectRouters?: readonly ProjectRouterSource[] }) {
+  constructor(options: {
+    path: string;
+    doc: string;
+    merged?: readonly RouterMount[];
+    mounts?: readonly RouterMount[];
+    projectRouters?: readonly ProjectRouterSource[];
+    projectPrefix?: string;
+  }) {
     this.path = options.path;
     this.doc = options.doc;
-    this.routerPrefix = options.routerPrefix ?? "";
-    this.#mounts = options.mounts;
+    this.#merged = options.merged ?? [];
+    this.#mounts = options.mounts ?? [];
+    this.#projectPrefix = options.projectPrefix ?? "";
     this.#projectRouters = options.projectRouters ?? [];
   }
 
   /** The included routers, in order. */
   get mounts(): readonly RouterMount[] {
-    const own = this.#projectRouters.filter((source) => source.used).map((source) => ({ module: source.dotted, alias: source.alias, prefix: "" }));
+    const own = this.#projectRouters.filter((source) => source.used).map((source) => ({ module: source.dotted, alias: source.alias, prefix: this.#projectPrefix }));
     return [...this.#mounts, ...own];
   }
 
   render(): Fragment[] {
     const imports = new ImportCollector().addFrom("fastapi", "APIRouter");
     const mounts = this.mounts;
-    for (const mount of mounts) imports.addFrom(mount.module, `router as ${mount.alias}`);
+    for (const mount of [...this.#merged, ...mounts]) imports.addFrom(mount.module, `router as ${mount.alias}`);
     return [
       new FileFragment({
         path: this.path,
         template: "operations/routing/aggregate.py.njk",
         context: {
           doc: docstringText(this.doc),
-          router_prefix: this.routerPrefix === "" ? "" : pythonString(this.routerPrefix),
+          merged: this.#merged.map((mount) => mount.alias),
           mounts: mounts.map((mount) => ({ alias: mount.alias, prefix: mount.prefix === "" ? "" : pythonString(mount.prefix) })),
         },
         imports,

@@ -1,7 +1,7 @@
-// `router` (app scope) aggregates the app's resource routers into `{module}/routes/__init__.py`;
-// `project_router` (project scope, multi-app projects only) mounts every app's router at
-// the app's prefix in the top-level `routes/__init__.py`. A single app applies its prefix
-// to its own router.
+// `router` (app scope) gathers the routes of the app's resource routers into
+// `{module}/routes/__init__.py`; `project_router` (project scope, multi-app projects only)
+// mounts every app's router at the app's prefix in the top-level `routes/__init__.py`. A
+// single app's prefix is in its resource routers' own prefixes (modules/routes.ts).
 
 import { type BuildContext, prefixImport, operation } from "../../../../codegen/index.js";
 import type { App, ProjectConfig } from "../../config/schema.js";
@@ -17,13 +17,13 @@ export class Router {
       new AggregateRouter({
         path: `${app.config.module}/routes/__init__.py`,
         doc: `All routes of the \`\`${app.config.module}\`\` app, under one router.`,
-        routerPrefix: ctx.config.single_app ? app.prefix : "",
-        mounts: app.config.resources.map((resource) => ({
+        merged: app.config.resources.map((resource) => ({
           module: prefixImport(ctx.packagePrefix, app.config.module, "routes", resource.name),
           alias: `${resource.name}_router`,
           prefix: "",
         })),
         projectRouters: ctx.config.single_app ? projectRouters(ctx) : [],
+        projectPrefix: ctx.config.single_app ? app.prefix : "",
       }),
     ];
   }

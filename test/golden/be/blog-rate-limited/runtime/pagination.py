@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
+from functools import lru_cache
 from typing import Any, Generic, Literal, TypeVar
 from uuid import UUID
 
@@ -159,10 +160,19 @@ def after_condition(
 
 
 def _sorted(statement: Select[Any], keys: Sequence[SortKey]) -> Select[Any]:
-    labels = [
+    labels, clauses = _sort_columns(tuple(keys))
+    return statement.add_columns(*labels).order_by(*clauses)
+
+
+@lru_cache(maxsize=256)
+def _sort_columns(
+    keys: tuple[SortKey, ...],
+) -> tuple[list[ColumnElement[Any]], list[ColumnElement[Any]]]:
+    # Once per order (an Ordering reuses its keys), not per request.
+    labels: list[ColumnElement[Any]] = [
         key.expression.label(f"sort_key_{index}") for index, key in enumerate(keys)
     ]
-    return statement.add_columns(*labels).order_by(*(key.clause for key in keys))
+    return labels, [key.clause for key in keys]
 
 
 async def keyset_page(

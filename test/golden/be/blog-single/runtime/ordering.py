@@ -10,7 +10,7 @@ value ascending, before every value descending.
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from pydantic import AfterValidator, TypeAdapter
@@ -26,16 +26,20 @@ def as_expression(column: ColumnLike) -> ColumnElement[Any]:
     return column.expression if isinstance(column, QueryableAttribute) else column
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SortKey:
-    """One key of an order: what to sort by, which way, and whether it may be NULL."""
+    """One key of an order: what to sort by, which way, and whether it may be NULL.
+
+    Keys compare (and hash) by identity: an ``Ordering`` hands out the same keys for the
+    same ``order_by``, so what is derived from them is built once, not per request.
+    """
 
     name: str
     expression: ColumnElement[Any]
     descending: bool = False
     nullable: bool = False
 
-    @property
+    @cached_property
     def clause(self) -> UnaryExpression[Any]:
         """The ``ORDER BY`` term."""
         return self.expression.desc() if self.descending else self.expression.asc()
@@ -92,6 +96,8 @@ class Ordering:
         }
         self._nullable = frozenset(nullable)
         self._default = tuple(default)
+        # Bounded: order_by may combine its fields in many ways.
+        self._order_keys = lru_cache(maxsize=64)(self._build_keys)
 
     @property
     def key_name(self) -> str:
@@ -100,10 +106,16 @@ class Ordering:
 
     def keys(
         self, order_by: Sequence[str] | None = None, *, first: SortKey | None = None
-    ) -> list[SortKey]:
+    ) -> tuple[SortKey, ...]:
         """The sort keys of a request: *first* (a search's relevance), then *order_by*
         (else the default, unless *first* is given), then the primary key."""
-        terms = order_by if order_by else (() if first else self._default)
+        if first is None:
+            return self._order_keys(tuple(order_by or self._default))
+        return self._build_keys(tuple(order_by or ()), first)
+
+    def _build_keys(
+        self, terms: tuple[str, ...], first: SortKey | None = None
+    ) -> tuple[SortKey, ...]:
         keys = [first] if first else []
         for term in terms:
             name = term.removeprefix("-")
@@ -118,4 +130,4 @@ class Ordering:
         if not any(key.expression.compare(self._key) for key in keys):
             descending = keys[-1].descending if keys else False
             keys.append(SortKey(self.key_name, self._key, descending))
-        return keys
+        return tuple(keys)

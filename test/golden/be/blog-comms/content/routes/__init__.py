@@ -10,10 +10,15 @@ from blog.api.content.routes.comment import router as comment_router
 from blog.api.content.routes.tag import router as tag_router
 from blog.api.discovery import router as discovery_router
 
-router = APIRouter()
-router.include_router(author_router)
-router.include_router(article_router)
-router.include_router(tag_router)
-router.include_router(comment_router)
-router.include_router(category_router)
+# The resources' routes are this router's own, not included routers: FastAPI matches a
+# request through every level of included routers, on every request.
+router = APIRouter(
+    routes=[
+        *author_router.routes,
+        *article_router.routes,
+        *tag_router.routes,
+        *comment_router.routes,
+        *category_router.routes,
+    ]
+)
 router.include_router(discovery_router)

@@ -7,7 +7,8 @@ from blog.api.content.routes.article import router as article_router
 from blog.api.content.routes.author import router as author_router
 from blog.api.content.routes.tag import router as tag_router
 
-router = APIRouter()
-router.include_router(author_router)
-router.include_router(article_router)
-router.include_router(tag_router)
+# The resources' routes are this router's own, not included routers: FastAPI matches a
+# request through every level of included routers, on every request.
+router = APIRouter(
+    routes=[*author_router.routes, *article_router.routes, *tag_router.routes]
+)

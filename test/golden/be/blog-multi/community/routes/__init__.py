@@ -5,5 +5,6 @@ from fastapi import APIRouter
 
 from blog.api.community.routes.comment import router as comment_router
 
-router = APIRouter()
-router.include_router(comment_router)
+# The resources' routes are this router's own, not included routers: FastAPI matches a
+# request through every level of included routers, on every request.
+router = APIRouter(routes=[*comment_router.routes])

@@ -11,11 +11,16 @@ from library.api.lending.routes.loan import router as loan_router
 from library.api.lending.routes.member import router as member_router
 from library.api.lending.routes.publisher import router as publisher_router
 
-router = APIRouter()
-router.include_router(publisher_router)
-router.include_router(author_router)
-router.include_router(genre_router)
-router.include_router(book_router)
-router.include_router(copy_router)
-router.include_router(member_router)
-router.include_router(loan_router)
+# The resources' routes are this router's own, not included routers: FastAPI matches a
+# request through every level of included routers, on every request.
+router = APIRouter(
+    routes=[
+        *publisher_router.routes,
+        *author_router.routes,
+        *genre_router.routes,
+        *book_router.routes,
+        *copy_router.routes,
+        *member_router.routes,
+        *loan_router.routes,
+    ]
+)
