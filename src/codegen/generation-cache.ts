@@ -1,8 +1,8 @@
 // What one process carries from a run of a generation to the next (watch mode): the loaded
 // operation registry, compiled templates and what they rendered, each file's formatted text,
 // a jsonnet config's evaluation while none of the files it read changed, and what the output
-// directory holds. Every entry is checked against what it
-// was made from (or dropped when that changes), so a reused value is never stale.
+// directory holds. Every entry is checked against what it was made from (or dropped when
+// that changes), so a reused value is never stale.
 
 import { extname } from "node:path";
 import type nunjucks from "nunjucks";

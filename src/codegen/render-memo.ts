@@ -1,8 +1,8 @@
 // What the assembler rendered in the last run of a process (watch mode), for one template
 // environment: a file or snippet whose template and context are the same plain data again
 // (compared as JSON text) gets the last text back instead of a nunjucks render, and a file
-// whose imports are the same gets the last import block. Anything
-// JSON cannot carry exactly (class instances, functions, undefined, NaN) is rendered afresh.
+// whose imports are the same gets the last import block. Anything JSON cannot carry exactly
+// (class instances, functions, undefined, NaN) is rendered afresh.
 
 import type nunjucks from "nunjucks";
 import { type ImportCollector, type ImportFormatOptions, type ImportFormatter, formatImports, importFormatterFor } from "./imports.js";
