@@ -43,7 +43,6 @@ describe("plainJson", () => {
     }
     const getter = Object.defineProperty({}, "x", { get: () => 1, enumerable: true });
     const hidden = Object.defineProperty({}, "x", { value: 1, enumerable: false });
-    // eslint-disable-next-line no-sparse-arrays
     const cases: unknown[] = [new Point(), { f: () => 1 }, { u: undefined }, [Number.NaN], [Infinity], [-0], getter, hidden, { [Symbol("s")]: 1 }, [1, , 2], new Map(), 1n, new Date(0)];
     for (const value of cases) assert.equal(plainJson(value), undefined, `${String(value)} is not plain data`);
   });
