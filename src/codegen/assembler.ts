@@ -10,6 +10,7 @@ import { GenerationError } from "./errors.js";
 import { FileFragment, type Fragment, SnippetFragment } from "./fragments.js";
 import { ImportCollector, type ImportFormatOptions, formatImports } from "./imports.js";
 import type { IfExists } from "./outputs.js";
+import type { RenderMemo } from "./render-memo.js";
 import { renderTemplate } from "./templating.js";
 import { GeneratedFile } from "./writer.js";
 
@@ -26,6 +27,8 @@ export interface AssembleOptions {
    * rendered (`people[1]`). Conflict errors name them. @default none known
    */
   originOf?: (fragment: Fragment) => string | undefined;
+  /** What the last run rendered with `env` (watch mode), reused where template and context are unchanged. @default none */
+  memo?: RenderMemo;
 }
 
 /** Context key under which a file's formatted imports reach its template. */
@@ -51,15 +54,37 @@ export function assemble(fragments: Iterable<Fragment>, options: AssembleOptions
   const files = new Map<string, MergedFile>();
   const snippets: SnippetFragment[] = [];
   const originOf = options.originOf ?? (() => undefined);
+  const memo = options.memo?.env === options.env ? options.memo : undefined;
+  memo?.begin();
   for (const fragment of fragments) {
     if (fragment instanceof FileFragment) mergeFile(files, fragment, originOf(fragment));
     else snippets.push(fragment);
   }
-  for (const snippet of snippets) appendSnippet(files, snippet, options.env, originOf(snippet));
+  const render: TemplateRenderer = memo
+    ? {
+        imports: (path, collector) => memo.imports(path, collector, options.language, options.importOptions),
+        file: (path, template, context) => memo.file(path, template, context),
+        snippet: (template, context) => memo.snippet(template, context),
+      }
+    : {
+        imports: (_path, collector) => formatImports(collector, options.language, options.importOptions),
+        file: (_path, template, context) => renderTemplate(options.env, template, context),
+        snippet: (template, context) => renderTemplate(options.env, template, context),
+      };
+  for (const snippet of snippets) appendSnippet(files, snippet, render, originOf(snippet));
 
-  return [...files.values()]
+  const assembled = [...files.values()]
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    .map((file) => renderFile(file, options));
+    .map((file) => renderFile(file, render, options));
+  memo?.settle();
+  return assembled;
+}
+
+/** Renders a file's or a snippet's template: through the run's memo in watch mode, afresh otherwise. */
+interface TemplateRenderer {
+  imports(path: string, collector: ImportCollector): string;
+  file(path: string, template: string, context: object): string;
+  snippet(template: string, context: object): string;
 }
 
 function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment, origin: string | undefined): void {
@@ -106,7 +131,7 @@ function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment, origi
 function appendSnippet(
   files: Map<string, MergedFile>,
   snippet: SnippetFragment,
-  env: nunjucks.Environment,
+  render: TemplateRenderer,
   origin: string | undefined,
 ): void {
   const file = files.get(snippet.path);
@@ -122,7 +147,7 @@ function appendSnippet(
       origin,
     ]);
   }
-  const item = snippet.template !== undefined ? renderTemplate(env, snippet.template, snippet.context).trim() : snippet.value;
+  const item = snippet.template !== undefined ? render.snippet(snippet.template, snippet.context).trim() : snippet.value;
   // The first snippet copies the fragment's list (never changed in place); later ones append to the copy.
   if (file.ownSlots.has(snippet.slot)) (slot as unknown[]).push(item);
   else {
@@ -132,15 +157,15 @@ function appendSnippet(
   file.imports.update(snippet.imports);
 }
 
-function renderFile(file: MergedFile, options: AssembleOptions): GeneratedFile {
+function renderFile(file: MergedFile, render: TemplateRenderer, options: AssembleOptions): GeneratedFile {
   if (IMPORTS_KEY in file.context) {
     throw new GenerationError(`${file.path}: context key "${IMPORTS_KEY}" is reserved for the file's imports`, {
       sources: defined([file.keyOrigins.get(IMPORTS_KEY)]),
       outputPaths: [file.path],
     });
   }
-  const imports = file.imports.isEmpty ? "" : formatImports(file.imports, options.language, options.importOptions);
-  let content = file.template.trim() === "" ? "" : renderTemplate(options.env, file.template, { ...file.context, [IMPORTS_KEY]: imports });
+  const imports = file.imports.isEmpty ? "" : render.imports(file.path, file.imports);
+  let content = file.template.trim() === "" ? "" : render.file(file.path, file.template, { ...file.context, [IMPORTS_KEY]: imports });
   // trimEnd strips exactly what /\s+$/ matches, without the regex's quadratic backtracking.
   if (content !== "") content = `${content.trimEnd()}\n`;
   if (file.banner && content !== "") content = withBanner(content, bannerFor(file.path, options.targetName, options.language));

@@ -12,6 +12,7 @@ import type { Fragment } from "./fragments.js";
 import type { GenerationCache } from "./generation-cache.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import { loadRegistry } from "./registry.js";
+import type { RenderMemo } from "./render-memo.js";
 import { RenderRegistry, type RenderCtx, registry as processRenderers } from "./render.js";
 import { discoverScopes } from "./scopes.js";
 import type { BuildStore } from "./store.js";
@@ -54,7 +55,7 @@ export async function buildOutput(
   if (overrides) checkOverrides(target, overrides);
   const templateDirs = overrides ? [overrides.dir, target.templateDir] : [target.templateDir];
   const env = cache ? cache.templateEnv(templateDirs) : createTemplateEnv(...templateDirs);
-  const rendered = await timed(options, "render", () => renderStore(target, config, store, env, options.configFile, overrides));
+  const rendered = await timed(options, "render", () => renderStore(target, config, store, env, options.configFile, overrides, cache?.renderMemo(env)));
   const userTemplatesDir = overrides?.dir;
   const formatter = target.formatter;
   if (formatter === undefined) return { ...rendered, userTemplatesDir };
@@ -70,16 +71,24 @@ function renderStore(
   env: nunjucks.Environment,
   configFile: string | undefined,
   overrides: UserTemplates | undefined,
+  memo: RenderMemo | undefined,
 ): BuiltOutput {
   try {
-    return renderWith(target, config, store, env, configFile);
+    return renderWith(target, config, store, env, configFile, memo);
   } catch (error) {
     // A failing override is the user's mistake: say which file and line, not where we called it.
     throw (overrides && overrideRenderError(error, overrides)) ?? error;
   }
 }
 
-function renderWith(target: Target, config: unknown, store: BuildStore, env: nunjucks.Environment, configFile: string | undefined): BuiltOutput {
+function renderWith(
+  target: Target,
+  config: unknown,
+  store: BuildStore,
+  env: nunjucks.Environment,
+  configFile: string | undefined,
+  memo: RenderMemo | undefined,
+): BuiltOutput {
   const packagePrefix = packagePrefixOf(target, config);
 
   const renderers = new RenderRegistry({ fallback: processRenderers });
@@ -107,6 +116,7 @@ function renderWith(target: Target, config: unknown, store: BuildStore, env: nun
       targetName: target.name,
       importOptions: target.importOptions?.(config),
       originOf: (fragment) => origins.get(fragment),
+      memo,
     });
     return { files: assembled, originsOf };
   } catch (error) {

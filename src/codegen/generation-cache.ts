@@ -1,7 +1,8 @@
 // What one process carries from a run of a generation to the next (watch mode): the loaded
-// operation registry, compiled templates, each file's formatted text, a jsonnet config's
-// evaluation while none of the files it read changed, and what the output directory holds. Every entry is checked against what it
-// was made from (or dropped when that changes), so a reused value is never stale.
+// operation registry, compiled templates and what they rendered, each file's formatted text,
+// a jsonnet config's evaluation while none of the files it read changed, and what the output
+// directory holds. Every entry is checked against what it was made from (or dropped when
+// that changes), so a reused value is never stale.
 
 import { extname } from "node:path";
 import type nunjucks from "nunjucks";
@@ -12,6 +13,7 @@ import type { FormatMemory } from "./format-pool.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import { OutputMemory } from "./output-memory.js";
 import { type OperationRegistry, loadRegistry } from "./registry.js";
+import { RenderMemo } from "./render-memo.js";
 import type { Target } from "./target.js";
 import { createTemplateEnv } from "./templating.js";
 
@@ -24,6 +26,7 @@ export class GenerationCache {
   #registries = new Map<string, Promise<OperationRegistry>>();
   #formatters: Promise<unknown> | undefined;
   #envs = new Map<string, nunjucks.Environment>();
+  #renderMemos = new WeakMap<nunjucks.Environment, RenderMemo>();
   #config: { file: string; inputs: Map<string, string>; json: string } | undefined;
   #inputs: JsonnetInputs | undefined;
   #outputs = new Map<string, OutputMemory>();
@@ -66,6 +69,16 @@ export class GenerationCache {
       this.#envs.set(key, env);
     }
     return env;
+  }
+
+  /** What the last run rendered with `env` (a cached {@link templateEnv}), to reuse where nothing changed. */
+  renderMemo(env: nunjucks.Environment): RenderMemo {
+    let memo = this.#renderMemos.get(env);
+    if (!memo) {
+      memo = new RenderMemo(env);
+      this.#renderMemos.set(env, memo);
+    }
+    return memo;
   }
 
   /** A template file changed (or appeared, or went): the next run compiles templates afresh. */
