@@ -60,9 +60,14 @@ export function formatPython(source: string, options: FormatOptions = {}): strin
 /** Newlines inside the logical line `logicalLineEnd` last scanned. */
 let scannedNewlines = 0;
 
-/** Characters the line scanner must look at: newline, brackets, quotes, `#` and backslash. */
-const SIGNIFICANT = new Uint8Array(128);
-for (const char of "\n()[]{}\"'#\\") SIGNIFICANT[char.charCodeAt(0)] = 1;
+/**
+ * The characters the line scanner must look at: newline, brackets, quotes, `#` and backslash.
+ * A regex finds the next one: on these sources V8 scans 3-4 times faster than a
+ * `charCodeAt` loop does (bench/format.ts).
+ */
+const SIGNIFICANT = /[\n()[\]{}"'#\\]/g;
+/** What ends a one-line string's scan: its quote, a backslash or a newline. */
+const SINGLE_QUOTED_STOP = { 34: /["\\\n]/g, 39: /['\\\n]/g } as Record<number, RegExp>;
 
 /**
  * Where the logical line starting at `start` ends: its newline (or the source's end), with
@@ -75,9 +80,9 @@ function logicalLineEnd(source: string, start: number): number {
   let pos = start;
   const length = source.length;
   for (;;) {
-    let code = source.charCodeAt(pos);
-    while (pos < length && (code >= 128 || SIGNIFICANT[code] === 0)) code = source.charCodeAt(++pos);
+    pos = nextMatch(SIGNIFICANT, source, pos);
     if (pos >= length) break;
+    const code = source.charCodeAt(pos);
     if (code === 10) {
       if (depth === 0) break;
       newlines++;
@@ -90,12 +95,9 @@ function logicalLineEnd(source: string, start: number): number {
         pos = close;
         continue;
       }
-      pos++;
-      while (pos < length) {
-        const inner = source.charCodeAt(pos);
-        if (inner === code || inner === 10) break;
-        pos += inner === 92 ? 2 : 1;
-      }
+      const stop = SINGLE_QUOTED_STOP[code]!;
+      pos = nextMatch(stop, source, pos + 1);
+      while (pos < length && source.charCodeAt(pos) === 92) pos = nextMatch(stop, source, pos + 2);
       if (source.charCodeAt(pos) === 10) continue;
     } else if (code === 35) {
       const commentEnd = source.indexOf("\n", pos);
@@ -113,6 +115,13 @@ function logicalLineEnd(source: string, start: number): number {
   }
   scannedNewlines = newlines;
   return pos < length ? pos : length;
+}
+
+/** Where `pattern` (global) next matches in `source` from `from`, or the source's length. */
+function nextMatch(pattern: RegExp, source: string, from: number): number {
+  pattern.lastIndex = from;
+  const found = pattern.exec(source);
+  return found === null ? source.length : found.index;
 }
 
 /** Past the closing `'''` or `"""` of a triple-quoted string whose content starts at `from`. */
