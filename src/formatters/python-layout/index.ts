@@ -43,7 +43,7 @@ export function formatPython(source: string, options: FormatOptions = {}): strin
     const oneLine = newlines === 0 && (ascii ? end - start <= LINE_WIDTH : textWidth(source.slice(start, end)) <= LINE_WIDTH);
     if (!oneLine) {
       const text = source.slice(start, end);
-      const laidOut = layOut(text, newlines + 1, lineNumber, wrapProse);
+      const laidOut = rememberedLayout(text, newlines + 1, lineNumber, wrapProse);
       if (laidOut !== text) {
         out.push(source.slice(copied, start), laidOut);
         copied = end;
@@ -60,9 +60,32 @@ export function formatPython(source: string, options: FormatOptions = {}): strin
 /** Newlines inside the logical line `logicalLineEnd` last scanned. */
 let scannedNewlines = 0;
 
-/** Characters the line scanner must look at: newline, brackets, quotes, `#` and backslash. */
-const SIGNIFICANT = new Uint8Array(128);
-for (const char of "\n()[]{}\"'#\\") SIGNIFICANT[char.charCodeAt(0)] = 1;
+/**
+ * The characters the line scanner must look at: newline, brackets, quotes, `#` and backslash.
+ * A regex finds the next one: on these sources V8 scans 3-4 times faster than a
+ * `charCodeAt` loop does (bench/format.ts).
+ */
+const SIGNIFICANT = /[\n()[\]{}"'#\\]/g;
+/** What ends a one-line string's scan: its quote, a backslash or a newline. */
+const SINGLE_QUOTED_STOP = { 34: /["\\\n]/g, 39: /['\\\n]/g } as Record<number, RegExp>;
+
+/**
+ * A physical line that is a whole logical line for certain, matched up to its newline: no
+ * comment, backslash or triple quote, one-line strings without escapes, and brackets closed
+ * on the line (two levels deep at most). Most generated lines are (85% on 1,000 resources);
+ * the scanner below decides for the others, and would find the same end for these, only
+ * more slowly. Each repetition starts with a different character, so a failing match
+ * backtracks in linear time.
+ */
+const SIMPLE_LINE = (() => {
+  const plain = `[^\\n()[\\]{}"'#\\\\]`;
+  // `(?!")`: a closing quote right after another quote opens a triple-quoted string.
+  const atom = `${plain}|"[^"\\\\\\n]*"(?!")|'[^'\\\\\\n]*'(?!')`;
+  const bracketed = (inner: string) => `\\((?:${inner})*\\)|\\[(?:${inner})*\\]|\\{(?:${inner})*\\}`;
+  const depthOne = bracketed(atom);
+  const depthTwo = bracketed(`${atom}|${depthOne}`);
+  return new RegExp(`(?:${atom}|${depthTwo})*(?=\\n|$)`, "y");
+})();
 
 /**
  * Where the logical line starting at `start` ends: its newline (or the source's end), with
@@ -70,14 +93,19 @@ for (const char of "\n()[]{}\"'#\\") SIGNIFICANT[char.charCodeAt(0)] = 1;
  * continuations are followed; f-string replacement fields are not (the tokenizer does that).
  */
 function logicalLineEnd(source: string, start: number): number {
+  SIMPLE_LINE.lastIndex = start;
+  if (SIMPLE_LINE.test(source)) {
+    scannedNewlines = 0;
+    return SIMPLE_LINE.lastIndex;
+  }
   let depth = 0;
   let newlines = 0;
   let pos = start;
   const length = source.length;
   for (;;) {
-    let code = source.charCodeAt(pos);
-    while (pos < length && (code >= 128 || SIGNIFICANT[code] === 0)) code = source.charCodeAt(++pos);
+    pos = nextMatch(SIGNIFICANT, source, pos);
     if (pos >= length) break;
+    const code = source.charCodeAt(pos);
     if (code === 10) {
       if (depth === 0) break;
       newlines++;
@@ -90,12 +118,9 @@ function logicalLineEnd(source: string, start: number): number {
         pos = close;
         continue;
       }
-      pos++;
-      while (pos < length) {
-        const inner = source.charCodeAt(pos);
-        if (inner === code || inner === 10) break;
-        pos += inner === 92 ? 2 : 1;
-      }
+      const stop = SINGLE_QUOTED_STOP[code]!;
+      pos = nextMatch(stop, source, pos + 1);
+      while (pos < length && source.charCodeAt(pos) === 92) pos = nextMatch(stop, source, pos + 2);
       if (source.charCodeAt(pos) === 10) continue;
     } else if (code === 35) {
       const commentEnd = source.indexOf("\n", pos);
@@ -115,6 +140,15 @@ function logicalLineEnd(source: string, start: number): number {
   return pos < length ? pos : length;
 }
 
+/**
+ * Where `pattern` (global, matching one character) next matches in `source` from `from`, or
+ * the source's length. `test` rather than `exec`: no match array to allocate.
+ */
+function nextMatch(pattern: RegExp, source: string, from: number): number {
+  pattern.lastIndex = from;
+  return pattern.test(source) ? pattern.lastIndex - 1 : source.length;
+}
+
 /** Past the closing `'''` or `"""` of a triple-quoted string whose content starts at `from`. */
 function tripleQuoteEnd(source: string, from: number, quote: number): number {
   const closing = String.fromCharCode(quote).repeat(3);
@@ -124,6 +158,30 @@ function tripleQuoteEnd(source: string, from: number, quote: number): number {
     if (backslashes % 2 === 0) return index + 3;
   }
   return source.length;
+}
+
+/**
+ * Layouts already computed, by line (its indentation included) and `wrapProse`: a layout
+ * depends on nothing else, and a generated tree repeats a quarter of its long lines (40,000
+ * long lines, 30,000 distinct, on 1,000 resources). Cleared when full, to bound the memory.
+ */
+const layouts = new Map<string, string>();
+const MAX_REMEMBERED_LAYOUTS = 50_000;
+
+function rememberedLayout(text: string, physicalLines: number, lineNumber: number, wrapProse: boolean): string {
+  const key = wrapProse ? text : `\0${text}`;
+  let laidOut = layouts.get(key);
+  if (laidOut === undefined) {
+    laidOut = layOut(text, physicalLines, lineNumber, wrapProse);
+    if (layouts.size >= MAX_REMEMBERED_LAYOUTS) layouts.clear();
+    layouts.set(key, laidOut);
+  }
+  return laidOut;
+}
+
+/** Forgets the layouts computed so far (benchmarks time the work, not the memory). */
+export function forgetLayouts(): void {
+  layouts.clear();
 }
 
 function layOut(text: string, physicalLines: number, lineNumber: number, wrapProse: boolean): string {

@@ -41,12 +41,9 @@ export function tokenize(source: string): Token[] {
   let afterBackslash = false;
   let comments: string[] | undefined;
   const push = (kind: TokenKind, text: string) => {
-    const token: Token = { kind, text, afterNewline, afterBackslash };
-    if (comments) {
-      token.comments = comments;
-      comments = undefined;
-    }
-    tokens.push(token);
+    // Every token gets every field, in one order: one object shape for the parser's reads.
+    tokens.push({ kind, text, afterNewline, afterBackslash, comments, commentsTaken: false });
+    comments = undefined;
     afterNewline = false;
     afterBackslash = false;
   };

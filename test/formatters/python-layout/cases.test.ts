@@ -484,6 +484,31 @@ NESTED = {
 ]
 `,
   },
+  {
+    name: "short lines that open a string or a bracket continue onto the next (the line scanner's fast path declines them)",
+    input: `doc = """a ( [ { "
+" ' # this line inside the string is longer than eighty-eight columns: it is not laid out
+"""
+empty = ""
+marks = call("(", "#", "]", "'", '"', "[{(", [f(g(h(1))), {"k": [2]}],
+    "a string element that makes this physical line longer than eighty-eight columns")
+`,
+    expected: `doc = """a ( [ { "
+" ' # this line inside the string is longer than eighty-eight columns: it is not laid out
+"""
+empty = ""
+marks = call(
+    "(",
+    "#",
+    "]",
+    "'",
+    '"',
+    "[{(",
+    [f(g(h(1))), {"k": [2]}],
+    "a string element that makes this physical line longer than eighty-eight columns",
+)
+`,
+  },
 ]
 
 describe("formatPython lays out long lines as ruff does", () => {
