@@ -257,4 +257,19 @@ describe("names and text in generated code", () => {
     const routes = files.find((file) => file.path === "src/generated/routes.tsx")!.content;
     assert.ok(routes.includes(`label: '${label}'`), routes);
   });
+
+  test("a section whose actions are all limited to groups shows its heading only to those groups", async () => {
+    const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
+    const publishOnly = ["publish-article", "schedule-article", "tag-article", "review-article"];
+    const limited = changed((document) => {
+      for (const [index, action] of publishOnly.entries()) document.paths[`/articles/{pk}/${action}`].post["x-groups"] = index === 0 ? ["editor"] : ["admin"];
+    });
+    const files = await buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi: limited } }));
+    const page = (name: string) => files.find((file) => file.path === `src/generated/articles/${name}.tsx`)!.content;
+    // Instance actions: all limited, so the heading is wrapped with the union of their groups.
+    assert.match(page("ArticleDetail"), /<Allowed groups=\{\["admin", "editor"\]\}>\s*<h2>Actions<\/h2>/);
+    // Collection actions: open to everyone, so the heading stands alone.
+    assert.match(page("ArticleList"), /\n\s*<h2>Actions<\/h2>/);
+    assert.doesNotMatch(page("ArticleList"), /<Allowed[^>]*>\s*<h2>Actions/);
+  });
 });

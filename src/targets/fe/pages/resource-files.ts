@@ -46,7 +46,7 @@ function common(resource: PageResource) {
  * The groups literal of an operation only some groups may call (`["admin", "editor"]`), whose
  * button the page wraps in `Allowed`; "" for an operation open to every user.
  */
-function groupsLiteral(op: PageOperation | undefined, imports: Imports): string {
+function groupsLiteral(op: Pick<PageOperation, "groups"> | undefined, imports: Imports): string {
   const groups = groupsArray(op);
   if (groups !== "") imports.use("Login", "Allowed");
   return groups;
@@ -55,6 +55,16 @@ function groupsLiteral(op: PageOperation | undefined, imports: Imports): string 
 /** An action's component, and the groups that may run it (see `groupsLiteral`). */
 function actionUse(resource: PageResource, action: PageAction, imports: Imports) {
   return { component: imports.use(pageModule(resource, "Actions"), actionComponent(action)), groups: groupsLiteral(action, imports) };
+}
+
+/**
+ * A page's actions, and the groups that may see their section at all: when every action is
+ * limited to groups, a user in none of them sees no "Actions" heading over nothing.
+ */
+function actionsSection(resource: PageResource, actions: PageAction[], imports: Imports) {
+  const limited = actions.length > 0 && actions.every((action) => action.groups !== undefined);
+  const anyGroup = limited ? { groups: [...new Set(actions.flatMap((action) => action.groups!))].sort() } : undefined;
+  return { actions: actions.map((action) => actionUse(resource, action, imports)), actions_groups: groupsLiteral(anyGroup, imports) };
 }
 
 /** Every file of `resource`'s pages; with a `catalog`, the forms' pickers ask `POST /_values`. */
@@ -139,7 +149,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     filters: list.filters ? imports.use(pageModule(resource, "Filters"), `${resource.pascal}Filters`) : undefined,
     create: resource.create !== undefined,
     create_groups: groupsLiteral(resource.create, imports),
-    actions: collection.map((action) => actionUse(resource, action, imports)),
+    ...actionsSection(resource, collection, imports),
   });
 }
 
@@ -176,7 +186,7 @@ function detailFile(resource: PageResource, lookup: Lookup): PageFile {
     deleted_notice: tsString(`${resource.label} deleted.`),
     delete_title: tsString(`Delete this ${lower(resource.label)}?`),
     fields: withoutShadowedReferences(resource.readFields).map((field) => ({ label: jsxText(field.label), cell: cell(field, resource.camel, imports, lookup) })),
-    actions: instance.map((action) => actionUse(resource, action, imports)),
+    ...actionsSection(resource, instance, imports),
   });
 }
 
