@@ -39,6 +39,21 @@ export async function buildOutput(
   config: unknown,
   options: { configFile?: string; cwd?: string; timer?: PhaseTimer; cache?: GenerationCache; signal?: AbortSignal },
 ): Promise<BuiltOutput> {
+  // The store and the fragments die with `renderOutput`'s frame: formatting a large run must
+  // not hold them too (peak memory, bench/README.md).
+  const rendered = await renderOutput(target, config, options);
+  const formatter = target.formatter;
+  if (formatter === undefined) return rendered;
+  const formatted = await timed(options, "format", () => formatFiles(rendered.files, formatter, { memory: options.cache?.formatted }));
+  return { ...rendered, files: formatted };
+}
+
+/** Builds the store and renders it into assembled, unformatted files. */
+async function renderOutput(
+  target: Target,
+  config: unknown,
+  options: { configFile?: string; cwd?: string; timer?: PhaseTimer; cache?: GenerationCache },
+): Promise<BuiltOutput> {
   const { cache } = options;
   const store = await timed(options, "build", async () => {
     await (cache ? cache.importFormatters(options.cwd) : loadImportFormatters({ cwd: options.cwd }));
@@ -56,11 +71,7 @@ export async function buildOutput(
   const templateDirs = overrides ? [overrides.dir, target.templateDir] : [target.templateDir];
   const env = cache ? cache.templateEnv(templateDirs) : createTemplateEnv(...templateDirs);
   const rendered = await timed(options, "render", () => renderStore(target, config, store, env, options.configFile, overrides, cache?.renderMemo(env)));
-  const userTemplatesDir = overrides?.dir;
-  const formatter = target.formatter;
-  if (formatter === undefined) return { ...rendered, userTemplatesDir };
-  const formatted = await timed(options, "format", () => formatFiles(rendered.files, formatter, { memory: cache?.formatted }));
-  return { files: formatted, originsOf: rendered.originsOf, userTemplatesDir };
+  return { ...rendered, userTemplatesDir: overrides?.dir };
 }
 
 /** Renders every output of the store and assembles the files. */
@@ -95,6 +106,8 @@ function renderWith(
   target.registerRenderers?.(renderers);
   const fragments: Fragment[] = [];
   const origins = new Map<Fragment, string>();
+  // Kept past assembly for errors in planning, in place of the fragments: one set per path.
+  const originsByPath = new Map<string, Set<string>>();
   for (const [instanceId, , outputs] of store.entries()) {
     const ctx: RenderCtx = { env, config, packagePrefix, language: target.language, targetName: target.name, store, instanceId };
     const origin = store.configPathOf(instanceId);
@@ -102,13 +115,14 @@ function renderWith(
       for (const fragment of renderers.render(output, ctx)) {
         fragments.push(fragment);
         origins.set(fragment, origin);
+        const pathOrigins = originsByPath.get(fragment.path);
+        if (pathOrigins) pathOrigins.add(origin);
+        else originsByPath.set(fragment.path, new Set([origin]));
       }
     }
   }
-  // Only an error needs to know which instances made a path: worked out then, not per fragment.
-  const originsOf = (outputPath: string): string[] => [
-    ...new Set(fragments.filter((fragment) => fragment.path === outputPath).map((fragment) => origins.get(fragment)!)),
-  ];
+  // Made outside this scope: a closure here would share its context, and so keep `fragments` alive.
+  const originsOf = originsLookup(originsByPath);
   try {
     const assembled = assemble(fragments, {
       env,
@@ -122,4 +136,8 @@ function renderWith(
   } catch (error) {
     throw error instanceof GenerationError && configFile ? error.withContext({ file: configFile }) : error;
   }
+}
+
+function originsLookup(originsByPath: ReadonlyMap<string, ReadonlySet<string>>): (outputPath: string) => string[] {
+  return (outputPath) => [...(originsByPath.get(outputPath) ?? [])];
 }

@@ -62,35 +62,49 @@ export interface FormatOptions {
 
 /**
  * Each file through the module's `formatFile`; a file it leaves as it is keeps its object.
+ * The array is updated in place and returned: each file's unformatted text is dropped as soon
+ * as it is formatted, so a large run never holds both texts of every file (peak memory).
  * @param module an importable URL of the formatter module (a target's `formatter`)
  */
 export async function formatFiles(files: GeneratedFile[], module: string, options: FormatOptions = {}): Promise<GeneratedFile[]> {
   const { workers = defaultWorkers(), memory } = options;
   const format = await formatterOf(module);
-  const answers = new Map<GeneratedFile, string | null>();
-  const pending = files.filter((file) => {
+  const pending: number[] = [];
+  let bytes = 0;
+  files.forEach((file, index) => {
     const earlier = memory?.get(file.path);
-    if (earlier?.content !== file.content) return true;
-    answers.set(file, earlier.formatted);
-    return false;
+    if (earlier?.content === file.content) files[index] = withContent(file, earlier.formatted);
+    else {
+      pending.push(index);
+      bytes += file.content.length;
+    }
   });
-  const bytes = pending.reduce((sum, file) => sum + file.content.length, 0);
   const parallel = WORKER_SCRIPT !== undefined && !module.endsWith(".ts") && workers >= 1 && bytes >= PARALLEL_BYTES;
-  const shares = parallel ? splitBySize(pending, workers + 1, bytes) : [pending];
-  const [own, ...others] = shares;
-  // Workers first: formatting here is synchronous work that would hold back their start.
-  const inWorkers = others.map((share) => formatInWorker(share, module));
-  const contents = (await Promise.all([formatHere(own!, format), ...inWorkers])).flat();
-  // Shares are contiguous, so the answers line up with `pending`.
-  pending.forEach((file, index) => {
-    const formatted = contents[index] ?? null;
-    answers.set(file, formatted);
+  const [own, ...others] = parallel ? splitBySize(pending, files, workers + 1, bytes) : [pending];
+  const settle = (index: number, formatted: string | null): void => {
+    const file = files[index]!;
     memory?.set(file.path, { content: file.content, formatted });
+    files[index] = withContent(file, formatted);
+  };
+  // Workers first: formatting here is synchronous work that would hold back their start.
+  const inWorkers = others.map(async (share) => {
+    const contents = await formatInWorker(share.map((index) => files[index]!), module);
+    share.forEach((index, at) => settle(index, contents[at] ?? null));
   });
-  return files.map((file) => {
-    const content = answers.get(file);
-    return content === null || content === undefined ? file : new GeneratedFile({ path: file.path, content, ifExists: file.ifExists, executable: file.executable });
-  });
+  // A failure here must not leave a worker's rejection unhandled; it is awaited below.
+  for (const share of inWorkers) share.catch(() => {});
+  for (const index of own!) {
+    const file = files[index]!;
+    const content = await format(file.path, file.content);
+    settle(index, content === file.content ? null : content);
+  }
+  await Promise.all(inWorkers);
+  return files;
+}
+
+/** The file with its formatted content (null: as it was). */
+function withContent(file: GeneratedFile, formatted: string | null): GeneratedFile {
+  return formatted === null ? file : new GeneratedFile({ path: file.path, content: formatted, ifExists: file.ifExists, executable: file.executable });
 }
 
 /** `CODEGEN_FORMAT_WORKERS` when set (0: the main thread only), else one less than the cores, at most 3, and none below 4 cores. */
@@ -99,13 +113,6 @@ function defaultWorkers(): number {
   if (Number.isInteger(configured) && configured >= 0) return configured;
   const cores = availableParallelism();
   return cores < MIN_CORES ? 0 : Math.min(cores - 1, MAX_WORKERS);
-}
-
-async function formatHere(files: GeneratedFile[], format: FormatFile): Promise<(string | null)[]> {
-  return Promise.all(files.map(async (file) => {
-    const content = await format(file.path, file.content);
-    return content === file.content ? null : content;
-  }));
 }
 
 function formatInWorker(files: GeneratedFile[], module: string): Promise<(string | null)[]> {
@@ -125,18 +132,18 @@ function formatInWorker(files: GeneratedFile[], module: string): Promise<(string
   }).finally(() => void worker.terminate());
 }
 
-/** `count` contiguous shares of about `bytes / count` each. */
-function splitBySize(files: GeneratedFile[], count: number, bytes: number): GeneratedFile[][] {
-  const shares: GeneratedFile[][] = [[]];
+/** The indices of `pending` in `count` contiguous shares of about `bytes / count` each. */
+function splitBySize(pending: number[], files: GeneratedFile[], count: number, bytes: number): number[][] {
+  const shares: number[][] = [[]];
   const target = bytes / count;
   let filled = 0;
-  for (const file of files) {
+  for (const index of pending) {
     if (filled >= target && shares.length < count) {
       shares.push([]);
       filled = 0;
     }
-    shares.at(-1)!.push(file);
-    filled += file.content.length;
+    shares.at(-1)!.push(index);
+    filled += files[index]!.content.length;
   }
   return shares;
 }
