@@ -97,8 +97,10 @@ export class BuildStore {
    * @throws KeyError when `id` is not registered.
    */
   ancestorIdOf(id: string, scopeName: string): string | undefined {
-    for (let current: string | undefined = id; current !== undefined; current = this.#record(current).parent) {
-      if (this.#record(current).scope.name === scopeName) return current;
+    for (let current: string | undefined = id; current !== undefined; ) {
+      const record = this.#record(current);
+      if (record.scope.name === scopeName) return current;
+      current = record.parent;
     }
     return undefined;
   }
@@ -163,14 +165,40 @@ export class BuildStore {
   outputUnderAncestor<T>(id: string, scopeName: string, Type: OutputType<T>): T {
     const ancestorId = this.ancestorIdOf(id, scopeName);
     if (ancestorId === undefined) throw new LookupError(`instance "${id}" has no "${scopeName}" ancestor`);
-    for (const { items } of this.#entriesUnder(ancestorId)) for (const item of items) if (item instanceof Type) return item;
+    const first = this.#firstUnder(ancestorId, Type);
+    if (first !== undefined) return first;
     throw new LookupError(`no ${Type.name} output under "${ancestorId}"`);
+  }
+
+  /** The first output of class `Type` at or below `ancestorId` in store order, found without sorting the subtree. */
+  #firstUnder<T>(ancestorId: string, Type: OutputType<T>): T | undefined {
+    if (this.#isOnlyRoot(ancestorId)) {
+      for (const { items } of this.#outputs) for (const item of items) if (item instanceof Type) return item;
+      return undefined;
+    }
+    let first: T | undefined;
+    let firstOrder = Infinity;
+    const pending = [ancestorId];
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+      for (const entry of this.#outputsById.get(id) ?? []) {
+        if (entry.order >= firstOrder) continue;
+        const found = entry.items.find((item) => item instanceof Type) as T | undefined;
+        if (found !== undefined) [first, firstOrder] = [found, entry.order];
+      }
+      const children = this.#instances.get(id)?.children;
+      if (children) for (const child of children) pending.push(child);
+    }
+    return first;
+  }
+
+  #isOnlyRoot(id: string): boolean {
+    const record = this.#instances.get(id);
+    return record !== undefined && record.parent === undefined && this.#rootCount === 1;
   }
 
   /** Entries at `ancestorId` or below it, in store order; under the only root, all of them. */
   #entriesUnder(ancestorId: string): readonly OutputEntry[] {
-    const record = this.#instances.get(ancestorId);
-    if (record !== undefined && record.parent === undefined && this.#rootCount === 1) return this.#outputs;
+    if (this.#isOnlyRoot(ancestorId)) return this.#outputs;
     const entries: OutputEntry[] = [];
     const pending = [ancestorId];
     for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
