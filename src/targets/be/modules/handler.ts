@@ -338,7 +338,8 @@ export class RouteHandler extends Handle {
   /** Everything the handler's code imports. */
   get allImports(): ImportCollector {
     const imports = new ImportCollector().update(this.imports);
-    for (const param of [...this.params, ...this.dependencies]) imports.update(param.imports);
+    for (const param of this.params) imports.update(param.imports);
+    for (const param of this.dependencies) imports.update(param.imports);
     if (this.statusCode !== 200) imports.addFrom("fastapi", "status");
     imports.addFrom(`${this.module.view.runtimePackage}.responses`, "error_responses");
     if (this.#rateLimit) imports.addFrom("fastapi", "Depends").update(this.#rateLimit.imports);
