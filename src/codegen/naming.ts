@@ -9,6 +9,10 @@ const LOWER_TO_UPPER = /([a-z0-9])([A-Z])/g;
 /** Splits the end of an acronym run from the capitalised word after it (`HTTPServer` → `HTTP_Server`). */
 const ACRONYM_TO_WORD = /([A-Z]+)([A-Z][a-z])/g;
 
+// Conversions are pure functions of `raw` and a build asks for the same names many times.
+const pascalCache = new Map<string, string>();
+const snakeCache = new Map<string, string>();
+
 /**
  * An identifier from a config, in PascalCase or snake_case, with its derived forms.
  *
@@ -34,8 +38,12 @@ export class Name {
    * @example new Name("publish_article").pascal; // "PublishArticle"
    */
   get pascal(): string {
-    if (!this.raw.includes("_")) return capitalize(this.raw);
-    return this.raw.split("_").map(capitalize).join("");
+    let pascal = pascalCache.get(this.raw);
+    if (pascal === undefined) {
+      pascal = this.raw.includes("_") ? this.raw.split("_").map(capitalize).join("") : capitalize(this.raw);
+      pascalCache.set(this.raw, pascal);
+    }
+    return pascal;
   }
 
   /**
@@ -56,8 +64,12 @@ export class Name {
    * @example new Name("APIKey").snake; // "api_key"
    */
   get snake(): string {
-    if (this.raw.includes("_")) return this.raw.toLowerCase();
-    return this.raw.replace(ACRONYM_TO_WORD, "$1_$2").replace(LOWER_TO_UPPER, "$1_$2").toLowerCase();
+    let snake = snakeCache.get(this.raw);
+    if (snake === undefined) {
+      snake = this.raw.includes("_") ? this.raw.toLowerCase() : this.raw.replace(ACRONYM_TO_WORD, "$1_$2").replace(LOWER_TO_UPPER, "$1_$2").toLowerCase();
+      snakeCache.set(this.raw, snake);
+    }
+    return snake;
   }
 
   /**

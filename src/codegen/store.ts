@@ -27,10 +27,12 @@ interface InstanceRecord {
 export class BuildStore {
   readonly #scopes: ScopeTree;
   readonly #instances = new Map<string, InstanceRecord>();
-  // Keyed by `${id}\0${opName}`; Map order is insertion order of the first add.
-  readonly #outputs = new Map<string, OutputEntry>();
+  // Every entry in order of its first add (`order` is its index).
+  readonly #outputs: OutputEntry[] = [];
   // The same entries per instance, so subtree queries visit only the subtree.
   readonly #outputsById = new Map<string, OutputEntry[]>();
+  // Instances registered without a parent: a query under the only root needs no walk.
+  #rootCount = 0;
 
   /** @param scopes the build's scope tree: derives scopes from ids and checks `childScope` names. */
   constructor(scopes: ScopeTree) {
@@ -53,6 +55,7 @@ export class BuildStore {
     if (this.#instances.has(id)) throw new ValueError(`instance "${id}" is already registered`);
     const parent = options.parent ?? parentIdOf(id);
     if (parent !== undefined) this.#record(parent).children.push(id);
+    else this.#rootCount++;
     this.#instances.set(id, {
       instance,
       scope: options.scope ?? this.#scopes.scopeFor(id),
@@ -68,22 +71,23 @@ export class BuildStore {
    */
   add(id: string, opName: string, ...objects: unknown[]): void {
     this.#record(id);
-    const key = `${id}\0${opName}`;
-    const entry = this.#outputs.get(key);
-    if (entry) {
-      entry.items.push(...objects);
-      return;
-    }
-    const created: OutputEntry = { id, opName, items: [...objects], order: this.#outputs.size };
-    this.#outputs.set(key, created);
     const atId = this.#outputsById.get(id);
+    if (atId) {
+      for (const entry of atId) {
+        if (entry.opName !== opName) continue;
+        for (const object of objects) entry.items.push(object);
+        return;
+      }
+    }
+    const created: OutputEntry = { id, opName, items: objects, order: this.#outputs.length };
+    this.#outputs.push(created);
     if (atId) atId.push(created);
     else this.#outputsById.set(id, [created]);
   }
 
   /** `[instance id, op name, outputs]` for every add, in order of each pair's first add. */
   entries(): [id: string, opName: string, items: readonly unknown[]][] {
-    return [...this.#outputs.values()].map(({ id, opName, items }) => [id, opName, items]);
+    return this.#outputs.map(({ id, opName, items }) => [id, opName, items]);
   }
 
   /**
@@ -93,8 +97,10 @@ export class BuildStore {
    * @throws KeyError when `id` is not registered.
    */
   ancestorIdOf(id: string, scopeName: string): string | undefined {
-    for (let current: string | undefined = id; current !== undefined; current = this.#record(current).parent) {
-      if (this.#record(current).scope.name === scopeName) return current;
+    for (let current: string | undefined = id; current !== undefined; ) {
+      const record = this.#record(current);
+      if (record.scope.name === scopeName) return current;
+      current = record.parent;
     }
     return undefined;
   }
@@ -140,15 +146,8 @@ export class BuildStore {
    * @example store.outputsUnder("project.apps.0", RouteHandler)
    */
   outputsUnder<T>(ancestorId: string, Type: OutputType<T>): T[] {
-    const entries: OutputEntry[] = [];
-    const pending = [ancestorId];
-    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
-      entries.push(...(this.#outputsById.get(id) ?? []));
-      pending.push(...(this.#instances.get(id)?.children ?? []));
-    }
-    entries.sort((a, b) => a.order - b.order);
     const found: T[] = [];
-    for (const { items } of entries) for (const item of items) if (item instanceof Type) found.push(item);
+    for (const { items } of this.#entriesUnder(ancestorId)) for (const item of items) if (item instanceof Type) found.push(item);
     return found;
   }
 
@@ -166,9 +165,50 @@ export class BuildStore {
   outputUnderAncestor<T>(id: string, scopeName: string, Type: OutputType<T>): T {
     const ancestorId = this.ancestorIdOf(id, scopeName);
     if (ancestorId === undefined) throw new LookupError(`instance "${id}" has no "${scopeName}" ancestor`);
-    const [first] = this.outputsUnder(ancestorId, Type);
-    if (first === undefined) throw new LookupError(`no ${Type.name} output under "${ancestorId}"`);
+    const first = this.#firstUnder(ancestorId, Type);
+    if (first !== undefined) return first;
+    throw new LookupError(`no ${Type.name} output under "${ancestorId}"`);
+  }
+
+  /** The first output of class `Type` at or below `ancestorId` in store order, found without sorting the subtree. */
+  #firstUnder<T>(ancestorId: string, Type: OutputType<T>): T | undefined {
+    if (this.#isOnlyRoot(ancestorId)) {
+      for (const { items } of this.#outputs) for (const item of items) if (item instanceof Type) return item;
+      return undefined;
+    }
+    let first: T | undefined;
+    let firstOrder = Infinity;
+    const pending = [ancestorId];
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+      for (const entry of this.#outputsById.get(id) ?? []) {
+        if (entry.order >= firstOrder) continue;
+        const found = entry.items.find((item) => item instanceof Type) as T | undefined;
+        if (found !== undefined) [first, firstOrder] = [found, entry.order];
+      }
+      const children = this.#instances.get(id)?.children;
+      if (children) for (const child of children) pending.push(child);
+    }
     return first;
+  }
+
+  #isOnlyRoot(id: string): boolean {
+    const record = this.#instances.get(id);
+    return record !== undefined && record.parent === undefined && this.#rootCount === 1;
+  }
+
+  /** Entries at `ancestorId` or below it, in store order; under the only root, all of them. */
+  #entriesUnder(ancestorId: string): readonly OutputEntry[] {
+    if (this.#isOnlyRoot(ancestorId)) return this.#outputs;
+    const entries: OutputEntry[] = [];
+    const pending = [ancestorId];
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+      const atId = this.#outputsById.get(id);
+      if (atId) for (const entry of atId) entries.push(entry);
+      const children = this.#instances.get(id)?.children;
+      if (children) for (const child of children) pending.push(child);
+    }
+    entries.sort((a, b) => a.order - b.order);
+    return entries;
   }
 
   #record(id: string): InstanceRecord {

@@ -131,7 +131,22 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
 
 // OpenAPI operation ids must be unique across the whole project.
 function sharedName(project: ProjectConfig, name: string): boolean {
-  return project.apps.filter((app) => app.config.resources.some((resource) => resource.name === name)).length > 1;
+  return (appsPerResourceName(project).get(name) ?? 0) > 1;
+}
+
+// How many apps have a resource of each name, counted once per project: a view is built per resource.
+const appsPerName = new WeakMap<ProjectConfig, Map<string, number>>();
+
+function appsPerResourceName(project: ProjectConfig): Map<string, number> {
+  let counts = appsPerName.get(project);
+  if (counts === undefined) {
+    counts = new Map();
+    for (const app of project.apps) {
+      for (const name of new Set(app.config.resources.map((resource) => resource.name))) counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    appsPerName.set(project, counts);
+  }
+  return counts;
 }
 
 /**

@@ -338,7 +338,8 @@ export class RouteHandler extends Handle {
   /** Everything the handler's code imports. */
   get allImports(): ImportCollector {
     const imports = new ImportCollector().update(this.imports);
-    for (const param of [...this.params, ...this.dependencies]) imports.update(param.imports);
+    for (const param of this.params) imports.update(param.imports);
+    for (const param of this.dependencies) imports.update(param.imports);
     if (this.statusCode !== 200) imports.addFrom("fastapi", "status");
     imports.addFrom(`${this.module.view.runtimePackage}.responses`, "error_responses");
     if (this.#rateLimit) imports.addFrom("fastapi", "Depends").update(this.#rateLimit.imports);
@@ -349,12 +350,12 @@ export class RouteHandler extends Handle {
 
   /** The handler's code in its routes module: the decorated function. */
   blocks(ctx: RenderCtx): CodeBlock[] {
-    const body = this.checks + renderTemplate(ctx.env, this.body.template, { ...this.body.context, handler: this }).replace(/\s+$/, "");
+    const body = this.checks + renderTemplate(ctx.env, this.body.template, { ...this.body.context, handler: this }).trimEnd();
     return [{ code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.allImports }];
   }
 }
 
 /** A Python function from its parts; `decorator` may be empty (a module helper). */
 export function renderFunction(ctx: RenderCtx, parts: { decorator: string; signature: string; doc: string; body: string }): string {
-  return renderTemplate(ctx.env, "modules/handler.py.njk", { ...parts, doc: docstringText(parts.doc, "    ") }).replace(/\s+$/, "");
+  return renderTemplate(ctx.env, "modules/handler.py.njk", { ...parts, doc: docstringText(parts.doc, "    ") }).trimEnd();
 }

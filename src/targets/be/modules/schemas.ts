@@ -57,12 +57,11 @@ export class Field {
   /** `attribute: annotation = default`, the alias and description folded into `Field(...)`. */
   get line(): string {
     const head = `${this.attribute}: ${this.annotation}`;
-    const extra = [
-      ...(this.aliased ? [`alias=${pythonString(this.name)}`] : []),
-      // A class attribute's `Field(...)` arguments sit at 8 columns once ruff breaks them.
-      ...(this.description !== undefined ? [keywordString("description", this.description, 8)] : []),
-      ...(this.references !== undefined ? [`json_schema_extra={"x-references": ${pythonString(this.references)}}`] : []),
-    ];
+    const extra: string[] = [];
+    if (this.aliased) extra.push(`alias=${pythonString(this.name)}`);
+    // A class attribute's `Field(...)` arguments sit at 8 columns once ruff breaks them.
+    if (this.description !== undefined) extra.push(keywordString("description", this.description, 8));
+    if (this.references !== undefined) extra.push(`json_schema_extra={"x-references": ${pythonString(this.references)}}`);
     if (extra.length === 0) return this.default === undefined ? head : `${head} = ${this.default}`;
     if (this.default === undefined) return `${head} = Field(${extra.join(", ")})`;
     if (this.default.startsWith("Field(")) return `${head} = ${this.default.slice(0, -1)}, ${extra.join(", ")})`;

@@ -16,7 +16,11 @@ function codeEscape(unit: number): string {
 // editors treat as line breaks, lone surrogates that UTF-8 cannot encode).
 const NEEDS_ESCAPE = /[\\"'\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+// A superset of NEEDS_ESCAPE without lookarounds: most texts match neither and are returned as they are.
+const MAY_NEED_ESCAPE = /[\\"'\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff]/;
+
 function escape(text: string, quote: (match: string, offset: number, whole: string) => string): string {
+  if (!MAY_NEED_ESCAPE.test(text)) return text;
   return text.replace(NEEDS_ESCAPE, (match, offset: number, whole: string) => {
     if (match === '"' || match === "'") return quote(match, offset, whole);
     return SIMPLE_ESCAPES[match] ?? codeEscape(match.charCodeAt(0));
@@ -80,9 +84,9 @@ export function keywordString(name: string, text: string, indent: number): strin
  */
 export function docstringText(text: string, indent = ""): string {
   const lines = text
-    .replace(/\s+$/, "")
+    .trimEnd()
     .split("\n")
-    .map((line) => escape(line.replace(/\s+$/, ""), (quote, offset, whole) => (quote === '"' && (offset === whole.length - 1 || whole[offset + 1] === '"') ? '\\"' : quote)));
+    .map((line) => escape(line.trimEnd(), (quote, offset, whole) => (quote === '"' && (offset === whole.length - 1 || whole[offset + 1] === '"') ? '\\"' : quote)));
   if (lines.length === 1) return lines[0]!;
   return `${lines.map((line, index) => (index === 0 || line === "" ? line : `${indent}${line}`)).join("\n")}\n${indent}`;
 }

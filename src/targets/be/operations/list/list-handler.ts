@@ -133,13 +133,13 @@ export class ListHandler extends RouteHandler {
     const filters = this.query.filters;
     if (filters === undefined) {
       const page = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "query", where: "", source: "", perRequest: true }));
-      const body = this.checks + page.replace(/\s+$/, "");
+      const body = this.checks + page.trimEnd();
       blocks.push({ code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.#pageImports(search).update(this.allImports) });
       return blocks;
     }
     const helper = `_${this.name}`;
     const requestType = `${this.names.queryModel} | ${this.names.searchBody}`;
-    const helperBody = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "request", where: "*where", source: ", source=source", perRequest: false })).replace(/\s+$/, "");
+    const helperBody = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "request", where: "*where", source: ", source=source", perRequest: false })).trimEnd();
     // Conditions over the request (row visibility) join the route's own before the helper runs.
     const perRequest = this.query.conditions.filter((condition) => condition.perRequest).map((condition) => condition.expression);
     const withRequest = (where: string) => (perRequest.length === 0 ? where : `[*${where}, ${perRequest.join(", ")}]`);

@@ -144,7 +144,7 @@ export class TestModule {
             context: {
               signature: `async def ${test.name}(${test.fixtures.map((param) => `${param.name}: ${param.annotation}`).join(", ")}) -> None:`,
               doc: docstringText(test.doc, "    "),
-              body: renderTemplate(ctx.env, `operations/tests/templates/${test.kind}.py.njk`, { setup: test.setup, request: test.request, ...test.expect }).replace(/\s+$/, ""),
+              body: renderTemplate(ctx.env, `operations/tests/templates/${test.kind}.py.njk`, { setup: test.setup, request: test.request, ...test.expect }).trimEnd(),
             },
             imports: test.imports,
           }),
@@ -219,7 +219,7 @@ export class Conftest {
             context: {
               signature: `def ${fixture.name}(${fixture.fixtures.map((param) => `${param.name}: ${param.annotation}`).join(", ")}) -> Factory:`,
               doc: docstringText(fixture.doc, "    "),
-              body: renderTemplate(ctx.env, `operations/tests/templates/fixture_${fixture.kind}.py.njk`, fixture.context).replace(/\s+$/, ""),
+              body: renderTemplate(ctx.env, `operations/tests/templates/fixture_${fixture.kind}.py.njk`, fixture.context).trimEnd(),
             },
             imports: fixture.imports,
           }),
