@@ -8,7 +8,7 @@ import { GroupConfig } from "./authz.js";
 import { kilnKeys } from "./kiln.js";
 import { OpaConfig } from "./opa.js";
 import { DottedPath, EnvVarName, NonEmptyString, UrlPath } from "./primitives.js";
-import { type SessionCookie, type TokenSource, checkSessions, resolveSessions, sessionKeys } from "./sessions.js";
+import { SESSION_KEYS, type SessionCookie, type TokenSource, checkSessions, resolveSessions, sessionKeys } from "./sessions.js";
 
 /** JWT signing algorithms PyJWT supports. HS* sign with a shared secret, the others with a PEM private key. */
 export const JwtAlgorithm = z.enum([
@@ -45,7 +45,7 @@ const JWT_DEFAULTS = { algorithm: "HS256", token_url: "/auth/token", token_lifet
 /** Keys that configure the generated JWT flow, and mean nothing once `get_current_user_fn` replaces it. */
 const JWT_ONLY_KEYS = [
   "secret_env", "algorithm", "token_url", "verify_credentials_fn", "token_lifetime_seconds", "issuer", "audience",
-  "sources", "cookie_name", "cookie_secure", "cookie_samesite", "logout_url", "session_url",
+  ...SESSION_KEYS,
 ] as const;
 
 const AuthObject = z.strictObject({

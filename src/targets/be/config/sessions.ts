@@ -66,8 +66,11 @@ export const sessionKeys = {
   }),
 };
 
-/** The session keys a bearer-only flow must not set, and `get_current_user_fn` none of. */
-export const COOKIE_KEYS = ["cookie_name", "cookie_secure", "cookie_samesite"] as const;
+/** The keys `sessionKeys` adds to `auth`, none of which `get_current_user_fn` may set. */
+export const SESSION_KEYS = Object.keys(sessionKeys) as (keyof typeof sessionKeys)[];
+
+/** The session keys a bearer-only flow must not set. */
+const COOKIE_KEYS = ["cookie_name", "cookie_secure", "cookie_samesite"] as const;
 
 type SessionInput = { [K in keyof typeof sessionKeys]?: z.output<(typeof sessionKeys)[K]> };
 

@@ -30,7 +30,7 @@ export class RoutesModule {
   readonly #loaders = new Map<string, { helper: Helper; read: ReadSchema }>();
   #search: SearchConfig | undefined;
   #visible: { fn: string; userType: string; imports: ImportCollector } | undefined;
-  #policyRows: { resource: string; action: string; imports: ImportCollector } | undefined;
+  #policyRows: { action: string; imports: ImportCollector } | undefined;
 
   constructor(view: ResourceView) {
     this.view = view;
@@ -87,8 +87,8 @@ export class RoutesModule {
    * as lists ask for them; registered with the policy client (`imports` brings `OPA`), which
    * checks at startup that row filters can translate the policy.
    */
-  policyRows(resource: string, action: string, imports: ImportCollector): Helper {
-    this.#policyRows ??= { resource, action, imports };
+  policyRows(action: string, imports: ImportCollector): Helper {
+    this.#policyRows ??= { action, imports };
     return { name: "_POLICY_ROWS" };
   }
 
@@ -136,7 +136,7 @@ export class RoutesModule {
       imports.addFrom(view.model.module, view.model.importName).addFrom(`${view.runtimePackage}.opa`, "RowPolicy").update(rows.imports);
       context.policy_rows = {
         comment: `The ${view.labelPlural} a list shows: those the OPA policy lets the user ${rows.action}.`,
-        expression: `OPA.rows(RowPolicy(${pythonString(rows.resource)}, ${pythonString(rows.action)}, ${view.model.local}))`,
+        expression: `OPA.rows(RowPolicy(${pythonString(view.name)}, ${pythonString(rows.action)}, ${view.model.local}))`,
       };
     }
     const visible = this.#visible;

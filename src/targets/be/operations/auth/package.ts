@@ -66,7 +66,8 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
     .addFrom("functools", "cache")
     .addFrom("typing", "Annotated", "Any")
     .addFrom("fastapi", "Depends", "HTTPException", "status");
-  if (flow.bearer || (flow.optionalUser && flow.cookie === undefined)) dependencyImports.addFrom("fastapi.security", "OAuth2PasswordBearer");
+  // Without the cookie, `sources` is `["bearer"]`: the optional user's scheme is a bearer one too.
+  if (flow.bearer) dependencyImports.addFrom("fastapi.security", "OAuth2PasswordBearer");
   if (flow.cookie !== undefined) {
     dependencyImports.addFrom("fastapi", "Request").addFrom("fastapi.security", "APIKeyCookie").addFrom(modules.runtime("sessions"), "SessionCookie", "check_origin");
   }

@@ -72,7 +72,7 @@ export class Authz {
         const helper = resourceFiles(ctx).routes.visibility(resource.visible, user.name, user.imports);
         // A public route of the JWT flow sees the user when a request carries valid credentials.
         if (handler.user === undefined && ctx.config.auth!.get_current_user_fn === undefined) handler.acceptUser(optionalUserParam(ctx.packagePrefix));
-        const condition = `${helper.name}(${handler.user === undefined && handler.optionalUser === undefined ? "None" : "current_user"})`;
+        const condition = `${helper.name}(${handler.currentUser})`;
         if (handler instanceof ListHandler) handler.query.where({ expression: condition, imports: new ImportCollector(), perRequest: true });
         else visible = condition;
       }

@@ -33,7 +33,7 @@ export function policyAuthz(ctx: BuildContext<ProjectConfig>, handler: RouteHand
   const param = new RouteParam({ name: "policy", annotation: "Policy", imports: new ImportCollector().addFrom(policyModule, "Policy") });
   const subject = `${pythonString(entry.name)}, ${pythonString(resource.name)}`;
   if (handler instanceof ListHandler) {
-    const rows = handler.module.policyRows(resource.name, getAction(resource), new ImportCollector().addFrom(policyModule, "OPA"));
+    const rows = handler.module.policyRows(getAction(resource), new ImportCollector().addFrom(policyModule, "OPA"));
     handler.query.where({ expression: `await policy.visible(${rows.name})`, imports: new ImportCollector(), perRequest: true });
     return { checks: [], params: [param] };
   }

@@ -1,7 +1,7 @@
 // `opa_scaffold` (project scope, with `auth.opa` and some `opa: true`): `policy.py`, the
 // project's OPA client and its per-request `Policy` dependency, the runtime helpers it runs
 // on (runtime/opa.py, runtime/opa_filter.py), and the `PolicyRouter` handle the top-level
-// router includes so the client's lifespan runs. See `authorize.ts` for the handlers' side.
+// router includes so the client's lifespan runs. See `authz/policy.ts` for the handlers' side.
 
 import { type BuildContext, Handle, ImportCollector, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
 import type { AuthzLevel, JwtAuth, OpaConfig, ProjectConfig } from "../../config/schema.js";

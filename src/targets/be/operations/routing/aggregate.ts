@@ -6,12 +6,16 @@
 import { FileFragment, type Fragment, ImportCollector } from "../../../../codegen/index.js";
 import { docstringText, pythonString } from "../../python/literals.js";
 
-/** One included router. */
-export interface RouterMount {
-  /** Dotted module holding the mounted `router`. */
+/** A router imported from another module. */
+export interface RouterImport {
+  /** Dotted module holding its `router`. */
   module: string;
   /** Name the router is imported as. */
   alias: string;
+}
+
+/** One included router. */
+export interface RouterMount extends RouterImport {
   /** Prefix passed to `include_router`, "" for none. */
   prefix: string;
 }
@@ -31,7 +35,7 @@ export class AggregateRouter {
   readonly path: string;
   readonly doc: string;
   /** Routers whose routes become the aggregating router's own (a level less to match per request). */
-  readonly #merged: readonly RouterMount[];
+  readonly #merged: readonly RouterImport[];
   /** Prefix the project's own routers are included at, "" for none. */
   readonly #projectPrefix: string;
   readonly #mounts: readonly RouterMount[];
@@ -41,7 +45,7 @@ export class AggregateRouter {
   constructor(options: {
     path: string;
     doc: string;
-    merged?: readonly RouterMount[];
+    merged?: readonly RouterImport[];
     mounts?: readonly RouterMount[];
     projectRouters?: readonly ProjectRouterSource[];
     projectPrefix?: string;

@@ -20,7 +20,6 @@ export class Router {
         merged: app.config.resources.map((resource) => ({
           module: prefixImport(ctx.packagePrefix, app.config.module, "routes", resource.name),
           alias: `${resource.name}_router`,
-          prefix: "",
         })),
         projectRouters: ctx.config.single_app ? projectRouters(ctx) : [],
         projectPrefix: ctx.config.single_app ? app.prefix : "",
