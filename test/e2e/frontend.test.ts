@@ -208,7 +208,7 @@ describe("the blog's generated front end", () => {
     await schedule.getByLabel("Note").fill("after the holidays");
     await schedule.getByRole("button", { name: "Run" }).click();
     await page.getByRole("status").filter({ hasText: "Schedule article: done." }).waitFor();
-    await waitForValue(page, "Publish on", "2030-01-02");
+    await eventually(() => valueOf(page, "Publish on"), "2030-01-02");
     assert.match(await valueOf(page, "Extra"), /"schedule_note":"after the holidays"/);
 
     // A reference picker in an action; then the same tag again, which the backend refuses (409).
@@ -369,7 +369,7 @@ describe("the blog's generated front end", () => {
     await waitForTitles(page, ["Debugging a moth"]);
     assert.equal(page.url(), bookmarked);
     // The author is named once the authors' label hook has her (by her key until then).
-    await waitForInput(filters.getByRole("combobox", { name: "Written by", exact: true }), "Grace Hopper");
+    await eventually(() => filters.getByRole("combobox", { name: "Written by", exact: true }).inputValue(), "Grace Hopper");
     assert.equal(await published.inputValue(), "true");
     assert.ok((await status.getByRole("checkbox", { name: "Draft" }).isChecked()) && !(await status.getByRole("checkbox", { name: "Archived" }).isChecked()));
     assert.equal(await page.getByRole("searchbox", { name: "Search articles" }).inputValue(), "relays");
@@ -391,7 +391,7 @@ describe("the blog's generated front end", () => {
     const chosenAuthors = filters.getByRole("list", { name: "Written by: chosen" });
     // A chosen row is named by its label once the authors' label hook has it (by its key until then).
     await chosenAuthors.getByRole("listitem").filter({ hasText: "Ada Lovelace" }).waitFor();
-    assert.deepEqual((await chosenAuthors.getByRole("listitem").allInnerTexts()).map((text) => text.replace("×", "").trim()), ["Grace Hopper", "Ada Lovelace"]);
+    assert.deepEqual(await chosenNames(chosenAuthors), ["Grace Hopper", "Ada Lovelace"]);
     const both = decodeURIComponent(/author_id__in=([^&]*)/.exec(page.url())![1]!);
     assert.equal(both.split(",").length, 2);
     assert.equal(both.split(",")[0], grace.body.id);
@@ -403,7 +403,7 @@ describe("the blog's generated front end", () => {
     assert.ok(!(await titlesOf(page)).some((title) => graceArticles.some((article) => article.title === title)), "none of Grace's");
     await page.reload();
     await chosenAuthors.getByRole("listitem").filter({ hasText: "Ada Lovelace" }).waitFor();
-    assert.deepEqual(await chosenAuthors.getByRole("listitem").allInnerTexts().then((texts) => texts.map((text) => text.replace("×", "").trim())), ["Ada Lovelace"]);
+    assert.deepEqual(await chosenNames(chosenAuthors), ["Ada Lovelace"]);
 
     // Numbered pages: the categories' list pages by offset (20 a page), forward and back.
     const topics = Array.from({ length: 23 }, (_, index) => `Topic ${String(index).padStart(2, "0")}`);
@@ -586,30 +586,24 @@ async function apiTitles(api: JsonClient, query: string): Promise<string[]> {
 
 /** Waits until the list shows `expected`, top to bottom (the page refetches as the URL changes). */
 async function waitForTitles(page: Page, expected: string[]): Promise<void> {
+  await eventually(() => titlesOf(page), expected);
+}
+
+/** Waits until `read` gives `expected`, failing with what it gives after 10 s. */
+async function eventually<T>(read: () => Promise<T>, expected: T): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (JSON.stringify(await titlesOf(page)) !== JSON.stringify(expected)) {
-    if (Date.now() > deadline) assert.deepEqual(await titlesOf(page), expected);
-    await page.waitForTimeout(100);
+  while (JSON.stringify(await read()) !== JSON.stringify(expected)) {
+    if (Date.now() > deadline) assert.deepEqual(await read(), expected);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The rows chosen in a reference set, by the text each shows (without its remove button's ×). */
+async function chosenNames(list: Locator): Promise<string[]> {
+  return (await list.getByRole("listitem").allInnerTexts()).map((text) => text.replace("×", "").trim());
 }
 
 /** The value next to `label` on a detail page. */
 async function valueOf(page: Page, label: string): Promise<string> {
   return (await page.locator("dl.record dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]").innerText()).trim();
-}
-
-async function waitForInput(input: Locator, expected: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while ((await input.inputValue()) !== expected) {
-    if (Date.now() > deadline) assert.equal(await input.inputValue(), expected);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function waitForValue(page: Page, label: string, expected: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while ((await valueOf(page, label)) !== expected) {
-    if (Date.now() > deadline) assert.equal(await valueOf(page, label), expected);
-    await page.waitForTimeout(100);
-  }
 }
