@@ -4,6 +4,7 @@
 
 import type { GenerateResult } from "./codegen/generate.js";
 import type { PlanAction } from "./codegen/writer.js";
+import { countActions, driftOf } from "./codegen/plan-summary.js";
 import type { Recovery } from "./codegen/journal.js";
 import type { LockHolder } from "./codegen/lock.js";
 import type { PhaseTimer } from "./codegen/timings.js";
@@ -67,7 +68,7 @@ function spanStartMs(timer: PhaseTimer): number {
 export const files = (count: number) => `${count} ${count === 1 ? "file" : "files"}`;
 
 /** `--check`: the entries that would change the tree, one `<action> <path>` per line; exit 1 if any. */
-export function check(result: RunSummary, driftOf: typeof import("./codegen/generate.js").driftOf): number {
+export function check(result: RunSummary): number {
   const drift = driftOf(result.plan);
   if (result.interrupted) {
     process.stdout.write(drift.map((entry) => `${entry.action} ${entry.path}\n`).join(""));
@@ -84,7 +85,7 @@ export function check(result: RunSummary, driftOf: typeof import("./codegen/gene
 }
 
 /** `--dry-run`: every entry of the plan, then the summary saying nothing was written. */
-export function dryRun(result: RunSummary, countActions: typeof import("./codegen/generate.js").countActions): number {
+export function dryRun(result: RunSummary): number {
   const counts = countActions(result.plan);
   if (result.interrupted) {
     process.stderr.write(`codegen: an interrupted run left ${result.outDir} half-written; a real run completes it first\n`);
@@ -98,7 +99,7 @@ export function dryRun(result: RunSummary, countActions: typeof import("./codege
 }
 
 /** The plain run, already written: one summary line. */
-export function write(result: RunSummary, countActions: typeof import("./codegen/generate.js").countActions): number {
+export function write(result: RunSummary): number {
   const counts = countActions(result.plan);
   process.stdout.write(
     `codegen: ${files(counts.create + counts.overwrite)} written, ${counts.unchanged} unchanged, ` +

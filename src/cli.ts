@@ -98,13 +98,13 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     const result = await generation.planGeneration(options);
     reportWarnings(result, options.configFile);
     reportKept(result);
-    status = flags.check ? check(result, generation.driftOf) : dryRun(result, generation.countActions);
+    status = flags.check ? check(result) : dryRun(result);
   } else {
     const result = await generation.generate(options);
     reportWarnings(result, options.configFile);
     reportRecovery(result.recovered, result.outDir);
     reportKept(result);
-    status = write(result, generation.countActions);
+    status = write(result);
   }
   if (timer) reportTimings(timer, flags.timings === "json");
   return status;
@@ -118,11 +118,7 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
 async function reportIfUpToDate(flags: GenerateFlags): Promise<number | undefined> {
   const targetName = await pickTargetName(flags.target);
   // Only light modules: the target and the pipeline load when the full run needs them.
-  const [{ checkUpToDate, stampKeyOf }, { PhaseTimer }, generation] = await Promise.all([
-    import("./codegen/up-to-date.js"),
-    import("./codegen/timings.js"),
-    import("./codegen/plan-summary.js"),
-  ]);
+  const [{ checkUpToDate, stampKeyOf }, { PhaseTimer }] = await Promise.all([import("./codegen/up-to-date.js"), import("./codegen/timings.js")]);
   const timer = flags.timings === undefined ? undefined : new PhaseTimer();
   const key = stampKeyOf({ targetName, configFile: flags.config, outDir: flags.out });
   const mode = flags.check || flags.dryRun ? "read" : "write";
@@ -130,11 +126,7 @@ async function reportIfUpToDate(flags: GenerateFlags): Promise<number | undefine
   const result = await checkUpToDate(key, { force: flags.force ?? false, forcePaths: flags.forcePaths ?? [], mode, lock, timer });
   if (!result) return undefined;
   reportWarnings(result, flags.config);
-  const status = flags.check
-    ? check(result, generation.driftOf)
-    : flags.dryRun
-      ? dryRun(result, generation.countActions)
-      : write(result, generation.countActions);
+  const status = flags.check ? check(result) : flags.dryRun ? dryRun(result) : write(result);
   if (timer) reportTimings(timer, flags.timings === "json");
   return status;
 }

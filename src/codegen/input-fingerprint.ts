@@ -5,10 +5,11 @@
 // size, mode, mtime, ctime), as make does: any reinstall or rebuild changes it.
 
 import { createHash } from "node:crypto";
-import { type BigIntStats, lstatSync, readFileSync, readdirSync } from "node:fs";
+import { lstatSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { identityOf } from "./file-identity.js";
 import { jsonnetInputs } from "./jsonnet-imports.js";
 import { codegenPackageDirs } from "./plugins.js";
 
@@ -60,11 +61,6 @@ export async function inputFingerprint(inputs: FingerprintInputs): Promise<strin
   }
   for (const extra of inputs.extraInputs) addTree(add, extra);
   return hash.digest("hex");
-}
-
-/** The identity of a file or directory entry: any write, rename over it or chmod changes it. */
-export function identityOf(info: BigIntStats): string {
-  return `${info.dev}:${info.ino}:${info.mode}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
 function identityOfPath(file: string): string {

@@ -6,17 +6,15 @@
 // As in git's "racy clean" rule, a file modified just before it was remembered is not trusted
 // (a write in the same timestamp tick would keep its identity): it is read next time.
 
-import { lstatSync } from "node:fs";
+import { type BigIntStats, lstatSync } from "node:fs";
 
+import { RACY_NS, identityOf } from "./file-identity.js";
 import type { Manifest } from "./manifest.js";
 import { sha256 } from "./prune.js";
 import type { PlannedChange } from "./writer.js";
 
 /** A file's identity on disk: any write, rename over it or chmod changes it. */
 type Identity = string;
-
-/** How recent a modification must be, when a file is remembered, for it not to be trusted: well above any file system's timestamp tick. */
-const RACY_NS = 100_000_000n;
 
 /** See the module comment. One per output directory; only ever used under its lock. */
 export class OutputMemory {
@@ -28,7 +26,7 @@ export class OutputMemory {
   holds(absolutePath: string, content: string): boolean {
     const known = this.#files.get(absolutePath);
     if (known === undefined || known.content !== content) return false;
-    if (identityOf(absolutePath)?.identity === known.identity) return true;
+    if (fileIdentity(absolutePath)?.identity === known.identity) return true;
     // Written since, maybe with the same text: forgotten, so the run that reads it remembers its new identity.
     this.#files.delete(absolutePath);
     return false;
@@ -52,8 +50,8 @@ export class OutputMemory {
         next.set(entry.absolutePath, known);
         continue;
       }
-      const found = identityOf(entry.absolutePath);
-      if (found && nowNs - found.mtimeNs > RACY_NS) next.set(entry.absolutePath, { content: entry.file.content, identity: found.identity });
+      const found = fileIdentity(entry.absolutePath);
+      if (found && nowNs - found.info.mtimeNs > RACY_NS) next.set(entry.absolutePath, { content: entry.file.content, identity: found.identity });
     }
     this.#files = next;
     this.#hashes = hashes;
@@ -84,8 +82,7 @@ export class OutputMemory {
   }
 }
 
-function identityOf(file: string): { identity: Identity; mtimeNs: bigint } | undefined {
+function fileIdentity(file: string): { identity: Identity; info: BigIntStats } | undefined {
   const info = lstatSync(file, { bigint: true, throwIfNoEntry: false });
-  if (!info?.isFile()) return undefined;
-  return { identity: `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`, mtimeNs: info.mtimeNs };
+  return info?.isFile() ? { identity: identityOf(info), info } : undefined;
 }

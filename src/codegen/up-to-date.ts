@@ -12,7 +12,8 @@ import path from "node:path";
 
 import type { ConfigIssue } from "./errors.js";
 import { compileForcePattern } from "./globs.js";
-import { type FingerprintInputs, identityOf, inputFingerprint } from "./input-fingerprint.js";
+import { identityOf, isRacy } from "./file-identity.js";
+import { type FingerprintInputs, inputFingerprint } from "./input-fingerprint.js";
 import { hasJournal, isTempName } from "./journal.js";
 import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
 import { manifestPath } from "./manifest.js";
@@ -30,9 +31,6 @@ export interface StampKey {
   /** `--out` made absolute, or undefined when the config's package prefix decides. */
   out: string | undefined;
 }
-
-/** A file modified this close to the moment its identity is recorded is not trusted (git's "racy clean"): its content is checked next time. */
-const RACY_NS = 100_000_000n;
 
 interface Stamp {
   version: 1;
@@ -134,7 +132,7 @@ function verify(stamp: Stamp): { result: UpToDateResult; refreshed: Stamp | unde
       if (identityOf(info) !== identity) throw new NotUpToDate();
       if (racySha === null) return [relative, action, identity, null];
       if (sha256(readFileSync(path.join(root, relative))) !== racySha) throw new NotUpToDate();
-      if (isRacy(info.mtimeNs, info.ctimeNs, nowNs)) return [relative, action, identity, racySha];
+      if (isRacy(info, nowNs)) return [relative, action, identity, racySha];
       refreshed = true;
       return [relative, action, identity, null];
     });
@@ -199,7 +197,7 @@ async function stampOf(record: StampRecord): Promise<Stamp | undefined> {
   if ((await inputFingerprint({ ...record.inputs, extraInputs: [] })) !== record.before) return undefined;
   for (const extra of record.extraInputs) {
     const info = lstatSync(extra, { bigint: true, throwIfNoEntry: false });
-    if (info && isRacy(info.mtimeNs, info.ctimeNs, record.startedNs)) return undefined;
+    if (info && isRacy(info, record.startedNs)) return undefined;
   }
   const fingerprint = await inputFingerprint({ ...record.inputs, extraInputs: record.extraInputs });
   const root = record.outDir;
@@ -218,7 +216,7 @@ async function stampOf(record: StampRecord): Promise<Stamp | undefined> {
       files.push([write.path, "skip", "", null]);
       continue;
     }
-    const racy = isRacy(info.mtimeNs, info.ctimeNs, nowNs) ? (record.recordedSha256.get(write.path) ?? sha256(write.file.content)) : null;
+    const racy = isRacy(info, nowNs) ? (record.recordedSha256.get(write.path) ?? sha256(write.file.content)) : null;
     files.push([write.path, "unchanged", identityOf(info), racy]);
   }
   const dirIdentities: [string, string][] = [];
@@ -239,10 +237,6 @@ async function stampOf(record: StampRecord): Promise<Stamp | undefined> {
     dirs: dirIdentities,
     files,
   };
-}
-
-function isRacy(mtimeNs: bigint, ctimeNs: bigint, nowNs: bigint): boolean {
-  return nowNs - mtimeNs < RACY_NS || nowNs - ctimeNs < RACY_NS;
 }
 
 function identityOrNull(file: string): string | null {
