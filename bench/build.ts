@@ -2,10 +2,10 @@
 // then the engine over the result, as `generate` runs them. Fresh store each pass; median of
 // the passes after the first (the first is what a fresh process pays: cold code).
 //
-//   node --import tsx bench/build.ts [--size 1000] [--passes 7] [--dist dist] [--cpu-prof out.cpuprofile]
+//   node --import tsx bench/build.ts [--size 1000] [--passes 7] [--dist dist] [--cpu-prof out.cpuprofile [--cold]]
 //
 // `--dist` names a built `dist/` (inside a directory holding the package.json) to time, so two
-// commits' builds can be run alternately; `--cpu-prof` profiles the timed passes only.
+// commits' builds can be run alternately; `--cpu-prof` profiles the timed passes only, or with `--cold` the first pass only.
 
 import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
@@ -23,6 +23,7 @@ const { values } = parseArgs({
     passes: { type: "string", default: "7" },
     dist: { type: "string", default: "dist" },
     "cpu-prof": { type: "string" },
+    cold: { type: "boolean", default: false },
   },
 });
 const size = Number(values.size);
@@ -64,13 +65,14 @@ async function pass() {
 }
 
 const load = loadavg()[0]!.toFixed(2);
-const first = await pass();
 const profiler = values["cpu-prof"] === undefined ? undefined : new Session();
 if (profiler) {
   profiler.connect();
   await profiler.post("Profiler.enable");
   await profiler.post("Profiler.start");
 }
+const first = await pass();
+if (profiler && values.cold) await stopProfile(1);
 const runs: Awaited<ReturnType<typeof pass>>[] = [];
 for (let index = 0; index < passes; index++) runs.push(await pass());
 const median = (list: number[]): number => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
@@ -81,14 +83,21 @@ console.log(
     `build ${ms("build")} ms (CPU ${ms("buildCpu")}), GC ${ms("gc")} ms/pass; load ${load} → ${loadavg()[0]!.toFixed(2)}`,
 );
 
-if (profiler) {
-  const { profile } = await profiler.post("Profiler.stop");
+if (profiler && !values.cold) await stopProfile(passes);
+
+/** Writes the profile and prints its top functions, per pass. */
+async function stopProfile(passCount: number): Promise<void> {
+  const { profile } = await profiler!.post("Profiler.stop");
   await writeFile(values["cpu-prof"]!, JSON.stringify(profile));
-  printTopSelfTime(profile, 30);
+  printTopSelfTime(profile, 30, passCount);
 }
 
 /** The functions with the most self time in a V8 CPU profile, one per line. */
-function printTopSelfTime(profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[]; timeDeltas?: number[] }, count: number): void {
+function printTopSelfTime(
+  profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[]; timeDeltas?: number[] },
+  count: number,
+  passCount: number,
+): void {
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const selfTime = new Map<string, number>();
   let total = 0;
@@ -100,6 +109,6 @@ function printTopSelfTime(profile: { nodes: { id: number; callFrame: { functionN
     total += delta;
   });
   for (const [key, micros] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, count)) {
-    console.log(`${(micros / 1000 / passes).toFixed(0).padStart(6)} ms/pass ${((100 * micros) / total).toFixed(1).padStart(5)}%  ${key}`);
+    console.log(`${(micros / 1000 / passCount).toFixed(0).padStart(6)} ms/pass ${((100 * micros) / total).toFixed(1).padStart(5)}%  ${key}`);
   }
 }
