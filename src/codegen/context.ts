@@ -1,5 +1,6 @@
 // What an operation sees while it builds: the whole config, the scope instance it runs at,
-// and the store of everything built so far. One context per (operation, instance) run.
+// and the store of everything built so far. One frozen context per instance, shared by the
+// operations that run there.
 import type { OperationMeta } from "./operation.js";
 import type { Scope } from "./scopes.js";
 import type { BuildStore } from "./store.js";

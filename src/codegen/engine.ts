@@ -18,6 +18,8 @@ interface Instance {
   value: any;
   configPath: string;
   children: Instance[];
+  /** The operations that apply here, filled by the validation phase. */
+  runs: PlannedRun[];
 }
 
 /** An operation that applies at one instance, with its validated options. */
@@ -69,17 +71,16 @@ export class Engine {
   build(config: unknown): BuildStore {
     const store = new BuildStore(this.#scopes);
     const root = this.#collect(this.#scopes.root, config, this.#scopes.root.name, pathOf(config, ""));
-    const register = (instance: Instance): void => {
-      store.registerInstance(instance.id, instance.value, { scope: instance.scope, configPath: instance.configPath });
-      instance.children.forEach(register);
+    const register = (instance: Instance, parent: string | undefined): void => {
+      store.registerInstance(instance.id, instance.value, { parent, scope: instance.scope, configPath: instance.configPath });
+      for (const child of instance.children) register(child, instance.id);
     };
-    register(root);
+    register(root, undefined);
 
-    const plans = new Map<Instance, PlannedRun[]>();
     const issues: ConfigIssue[] = [];
     const plan = (instance: Instance): void => {
-      plans.set(instance, this.#plan(instance, issues));
-      instance.children.forEach(plan);
+      instance.runs = this.#plan(instance, issues);
+      for (const child of instance.children) plan(child);
     };
     plan(root);
 
@@ -90,18 +91,27 @@ export class Engine {
       if (!op) ops.set(cls, (op = new cls()));
       return op;
     };
-    const contextAt = (instance: Instance): BuildContext => ({
-      config,
-      scope: instance.scope,
-      instance: instance.value,
-      instanceId: instance.id,
-      configPath: instance.configPath,
-      store,
-      packagePrefix: this.#packagePrefix,
-      operations: this.#operations,
-    });
+    // One frozen context per instance, shared by its operations: 10,000s fewer objects on large configs.
+    const contexts = new Map<Instance, BuildContext>();
+    const contextAt = (instance: Instance): BuildContext => {
+      let ctx = contexts.get(instance);
+      if (!ctx) {
+        ctx = Object.freeze({
+          config,
+          scope: instance.scope,
+          instance: instance.value,
+          instanceId: instance.id,
+          configPath: instance.configPath,
+          store,
+          packagePrefix: this.#packagePrefix,
+          operations: this.#operations,
+        });
+        contexts.set(instance, ctx);
+      }
+      return ctx;
+    };
     const validate = (instance: Instance): void => {
-      for (const { cls, options } of plans.get(instance)!) {
+      for (const { cls, options } of instance.runs) {
         const op = opOf(cls);
         if (!op.validate) continue;
         const ctx = contextAt(instance);
@@ -110,7 +120,7 @@ export class Engine {
           issues.push({ path: formatConfigPath(issue.path ?? [], instance.configPath), message: issue.message });
         }
       }
-      instance.children.forEach(validate);
+      for (const child of instance.children) validate(child);
     };
     validate(root);
     if (issues.length > 0) throw new ConfigError("invalid configuration", { issues });
@@ -126,10 +136,10 @@ export class Engine {
       store.add(instance.id, meta.name, ...outputs);
     };
     const visit = (instance: Instance): void => {
-      const runs = plans.get(instance)!;
-      for (const planned of runs) if (!planned.meta.afterChildren) run(instance, planned);
-      instance.children.forEach(visit);
-      for (const planned of runs) if (planned.meta.afterChildren) run(instance, planned);
+      for (const planned of instance.runs) if (!planned.meta.afterChildren) run(instance, planned);
+      for (const child of instance.children) visit(child);
+      for (const planned of instance.runs) if (planned.meta.afterChildren) run(instance, planned);
+      contexts.delete(instance);
     };
     visit(root);
     return store;
@@ -154,7 +164,7 @@ export class Engine {
         children.push(this.#collect(childScope, item, `${id}.${childScope.configKey}.${index}`, itemPath));
       });
     }
-    return { id, scope, value, configPath, children };
+    return { id, scope, value, configPath, children, runs: [] };
   }
 
   /** The operations that apply at `instance` with their parsed options; problems go to `issues`. */
@@ -163,6 +173,11 @@ export class Engine {
     const runs: PlannedRun[] = [];
     for (const [meta, cls] of group) {
       if (meta.dispatchOn !== undefined && instance.value?.[meta.dispatchOn] !== meta.name) continue;
+      // An operation without `Options` reads nothing from its instance: any object passes as `{}`.
+      if (cls.Options === undefined && isPlainObject(instance.value)) {
+        runs.push({ meta, cls, options: {} });
+        continue;
+      }
       const parsed = (cls.Options ?? EmptyOptions).safeParse(instance.value);
       if (parsed.success) runs.push({ meta, cls, options: parsed.data });
       else issues.push(...configIssuesOf(parsed.error, instance.configPath));
@@ -178,6 +193,11 @@ function pathOf(value: unknown, fallback: string): string {
     if (typeof written === "string") return written;
   }
   return fallback;
+}
+
+/** What `EmptyOptions` (a non-strict `z.object({})`) accepts: any non-array object. */
+function isPlainObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A short rendering of a value for messages: strings quoted, objects by kind. */

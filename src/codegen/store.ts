@@ -33,6 +33,11 @@ export class BuildStore {
   readonly #outputsById = new Map<string, OutputEntry[]>();
   // Instances registered without a parent: a query under the only root needs no walk.
   #rootCount = 0;
+  // `#firstUnder` answers found so far, per type and ancestor id. A new entry comes after every
+  // existing one, so a first found stays first; only extending an existing entry can change it.
+  readonly #firstFound = new Map<OutputType<unknown>, Map<string, unknown>>();
+  // Per type, how many entries a first-under-the-root search has already seen without a match.
+  readonly #rootScanned = new Map<OutputType<unknown>, number>();
 
   /** @param scopes the build's scope tree: derives scopes from ids and checks `childScope` names. */
   constructor(scopes: ScopeTree) {
@@ -76,6 +81,8 @@ export class BuildStore {
       for (const entry of atId) {
         if (entry.opName !== opName) continue;
         for (const object of objects) entry.items.push(object);
+        this.#firstFound.clear();
+        this.#rootScanned.clear();
         return;
       }
     }
@@ -170,20 +177,45 @@ export class BuildStore {
     throw new LookupError(`no ${Type.name} output under "${ancestorId}"`);
   }
 
-  /** The first output of class `Type` at or below `ancestorId` in store order, found without sorting the subtree. */
+  /** The first output of class `Type` at or below `ancestorId` in store order, remembered once found. */
   #firstUnder<T>(ancestorId: string, Type: OutputType<T>): T | undefined {
-    if (this.#isOnlyRoot(ancestorId)) {
-      for (const { items } of this.#outputs) for (const item of items) if (item instanceof Type) return item;
-      return undefined;
+    let found = this.#firstFound.get(Type);
+    const known = found?.get(ancestorId);
+    if (known !== undefined) return known as T;
+    const first = this.#isOnlyRoot(ancestorId) ? this.#firstAtRoot(Type) : this.#firstInSubtree(ancestorId, Type);
+    if (first === undefined) return undefined;
+    if (!found) this.#firstFound.set(Type, (found = new Map()));
+    found.set(ancestorId, first);
+    return first;
+  }
+
+  /** The first output of class `Type` in the store, scanning only entries no earlier search has seen. */
+  #firstAtRoot<T>(Type: OutputType<T>): T | undefined {
+    const outputs = this.#outputs;
+    for (let index = this.#rootScanned.get(Type) ?? 0; index < outputs.length; index++) {
+      for (const item of outputs[index]!.items) if (item instanceof Type) return item;
     }
+    this.#rootScanned.set(Type, outputs.length);
+    return undefined;
+  }
+
+  /** The first output of class `Type` at or below `ancestorId`, by walking the subtree without sorting it. */
+  #firstInSubtree<T>(ancestorId: string, Type: OutputType<T>): T | undefined {
     let first: T | undefined;
     let firstOrder = Infinity;
     const pending = [ancestorId];
     for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
-      for (const entry of this.#outputsById.get(id) ?? []) {
-        if (entry.order >= firstOrder) continue;
-        const found = entry.items.find((item) => item instanceof Type) as T | undefined;
-        if (found !== undefined) [first, firstOrder] = [found, entry.order];
+      const atId = this.#outputsById.get(id);
+      if (atId) {
+        for (const entry of atId) {
+          if (entry.order >= firstOrder) continue;
+          for (const item of entry.items) {
+            if (!(item instanceof Type)) continue;
+            first = item;
+            firstOrder = entry.order;
+            break;
+          }
+        }
       }
       const children = this.#instances.get(id)?.children;
       if (children) for (const child of children) pending.push(child);

@@ -28,16 +28,30 @@ type Level = { readonly [K in CascadingKey]?: CascadingSettings[K] };
  * @example cascaded(ctx.store, ctx.instanceId, ctx.config, "require_auth") // false when the resource says so
  */
 export function cascaded<K extends CascadingKey>(store: BuildStore, instanceId: string, project: ProjectConfig, key: K): CascadingSettings[K] {
-  const levels: (Level | undefined)[] = [
-    store.ancestorOf(instanceId, "operation") as Level | undefined,
-    store.ancestorOf(instanceId, "resource") as Level | undefined,
-    (store.ancestorOf(instanceId, "app") as ResolvedApp | undefined)?.config,
-  ];
-  for (const level of levels) {
+  for (const level of levelsAt(store, instanceId)) {
     const value = level?.[key];
     if (value !== undefined) return value as CascadingSettings[K];
   }
   return (project as Level)[key] as CascadingSettings[K];
+}
+
+// The levels above an instance, per store: every operation asks for several settings.
+const levelsByStore = new WeakMap<BuildStore, Map<string, readonly (Level | undefined)[]>>();
+
+/** The operation entry, resource and app levels at or above `instanceId`, nearest first. */
+function levelsAt(store: BuildStore, instanceId: string): readonly (Level | undefined)[] {
+  let byId = levelsByStore.get(store);
+  if (!byId) levelsByStore.set(store, (byId = new Map()));
+  let levels = byId.get(instanceId);
+  if (!levels) {
+    levels = [
+      store.ancestorOf(instanceId, "operation") as Level | undefined,
+      store.ancestorOf(instanceId, "resource") as Level | undefined,
+      (store.ancestorOf(instanceId, "app") as ResolvedApp | undefined)?.config,
+    ];
+    byId.set(instanceId, levels);
+  }
+  return levels;
 }
 
 /**

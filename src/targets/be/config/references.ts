@@ -67,16 +67,26 @@ interface FieldsAt {
 
 // Every list whose fields may carry `references`: the resource's fields, each operation's
 // `fields` and each action's `params` (those that parse; the operations report the others).
+// A list that mentions no `references` anywhere has nothing to check, so it is not parsed.
 function fieldLists(resource: ReferencingResource, path: readonly PropertyKey[]): FieldsAt[] {
   const lists: FieldsAt[] = [{ fields: list(resource.fields), path: [...path, "fields"] }];
   list(resource.operations).forEach((entry, index) => {
     for (const key of ["fields", "params"] as const) {
-      if (typeof entry !== "object" || entry === null || entry[key] === undefined) continue;
+      if (typeof entry !== "object" || entry === null || !mentionsReferences(entry[key])) continue;
       const parsed = (key === "fields" ? FieldList : ParamList).safeParse(entry[key]);
       if (parsed.success) lists.push({ fields: parsed.data, path: [...path, "operations", index, key] });
     }
   });
   return lists;
+}
+
+/** Whether `value` (config data as written) holds a `references` key at any depth. */
+function mentionsReferences(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(mentionsReferences);
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.hasOwn(value, "references")) return true;
+  for (const key in value) if (mentionsReferences((value as Record<string, unknown>)[key])) return true;
+  return false;
 }
 
 function quoted(names: readonly string[]): string {
@@ -160,6 +170,8 @@ interface Edge {
 function checkCycles(resources: readonly ReferencingResource[], ctx: z.RefinementCtx, path: readonly PropertyKey[]): void {
   const edges = new Map<number, Edge[]>();
   resources.forEach((resource, from) => {
+    // A create body holds references only from its own fields or, by inheritance, the resource's.
+    if (!mentionsReferences(resource.fields) && !mentionsReferences(createEntry(resource)?.fields)) return;
     const required = (createBodyFields(resource) ?? []).filter((field) => field.required && field.references !== undefined);
     edges.set(
       from,
