@@ -55,35 +55,41 @@ export function registeredLanguages(): string[] {
  * imports.format("python"); // "import uuid\n\nfrom requests import Request, Session"
  */
 export class ImportCollector {
-  readonly #bare = new Set<string>();
-  readonly #from = new Map<string, Set<string>>();
+  // Made on first use: most collectors (a snippet's, a parameter's) stay empty, and a large
+  // run makes over a hundred thousand of them.
+  #bare: Set<string> | undefined;
+  #from: Map<string, Set<string>> | undefined;
 
   /** Adds a bare import of `module`. Returns the collector for chaining. */
   add(module: string): this {
-    this.#bare.add(module);
+    (this.#bare ??= new Set()).add(module);
     return this;
   }
 
   /** Adds `names` imported from `module`; no names adds nothing. Returns the collector for chaining. */
   addFrom(module: string, ...names: string[]): this {
     if (names.length === 0) return this;
-    let existing = this.#from.get(module);
-    if (!existing) {
-      existing = new Set();
-      this.#from.set(module, existing);
-    }
-    for (const name of names) existing.add(name);
+    const from = (this.#from ??= new Map());
+    const existing = from.get(module);
+    if (existing) for (const name of names) existing.add(name);
+    else from.set(module, new Set(names));
     return this;
   }
 
   /** Merges every import of `other` into this collector. Returns the collector for chaining. */
   update(other: ImportCollector): this {
-    for (const module of other.#bare) this.#bare.add(module);
-    for (const [module, names] of other.#from) {
-      if (names.size === 0) continue;
-      const existing = this.#from.get(module);
-      if (existing) for (const name of names) existing.add(name);
-      else this.#from.set(module, new Set(names));
+    const bare = other.#bare;
+    if (bare !== undefined && bare.size > 0) {
+      if (this.#bare === undefined) this.#bare = new Set(bare);
+      else for (const module of bare) this.#bare.add(module);
+    }
+    const otherFrom = other.#from;
+    if (otherFrom === undefined) return this;
+    const from = (this.#from ??= new Map());
+    for (const [module, names] of otherFrom) {
+      const existing = from.get(module);
+      if (existing === undefined) from.set(module, new Set(names));
+      else if (existing !== names) for (const name of names) existing.add(name);
     }
     return this;
   }
@@ -105,7 +111,7 @@ export class ImportCollector {
 
   /** Modules imported bare, sorted. */
   get bareModules(): string[] {
-    return [...this.#bare].sort();
+    return this.#bare === undefined ? [] : [...this.#bare].sort();
   }
 
   /** From-imports by module: a read-only copy, modules and names in sorted order. */
@@ -115,12 +121,14 @@ export class ImportCollector {
 
   /** From-imports as `[module, names]` pairs sorted by module, names sorted within each. */
   get sortedFromImports(): [module: string, names: string[]][] {
-    return [...this.#from.keys()].sort().map((module) => [module, [...this.#from.get(module)!].sort()]);
+    const from = this.#from;
+    if (from === undefined) return [];
+    return [...from.keys()].sort().map((module) => [module, [...from.get(module)!].sort()]);
   }
 
   /** True when nothing has been added. */
   get isEmpty(): boolean {
-    return this.#bare.size === 0 && this.#from.size === 0;
+    return (this.#bare === undefined || this.#bare.size === 0) && (this.#from === undefined || this.#from.size === 0);
   }
 }
 
