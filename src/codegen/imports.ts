@@ -46,6 +46,12 @@ export function registeredLanguages(): string[] {
   return [...formatters.keys()].sort();
 }
 
+/** The names a collector imports from one module; `shared` once another collector holds the same set (copied before either adds to it). */
+interface ImportedNames {
+  names: Set<string>;
+  shared: boolean;
+}
+
 /**
  * Bare imports (`import os`) and from-imports (`from os import path`) of one file.
  * Adding the same module or name twice keeps one copy; every view is sorted.
@@ -58,7 +64,7 @@ export class ImportCollector {
   // Made on first use: most collectors (a snippet's, a parameter's) stay empty, and a large
   // run makes over a hundred thousand of them.
   #bare: Set<string> | undefined;
-  #from: Map<string, Set<string>> | undefined;
+  #from: Map<string, ImportedNames> | undefined;
 
   /** Adds a bare import of `module`. Returns the collector for chaining. */
   add(module: string): this {
@@ -71,8 +77,11 @@ export class ImportCollector {
     if (names.length === 0) return this;
     const from = (this.#from ??= new Map());
     const existing = from.get(module);
-    if (existing) for (const name of names) existing.add(name);
-    else from.set(module, new Set(names));
+    if (existing === undefined) from.set(module, { names: new Set(names), shared: false });
+    else {
+      const own = existing.shared ? this.#own(from, module, existing) : existing.names;
+      for (const name of names) own.add(name);
+    }
     return this;
   }
 
@@ -86,12 +95,25 @@ export class ImportCollector {
     const otherFrom = other.#from;
     if (otherFrom === undefined) return this;
     const from = (this.#from ??= new Map());
-    for (const [module, names] of otherFrom) {
+    for (const [module, imported] of otherFrom) {
       const existing = from.get(module);
-      if (existing === undefined) from.set(module, new Set(names));
-      else if (existing !== names) for (const name of names) existing.add(name);
+      if (existing === undefined) {
+        // Both collectors hold the same names until either adds to them (see #own).
+        imported.shared = true;
+        from.set(module, imported);
+      } else if (existing !== imported) {
+        const own = existing.shared ? this.#own(from, module, existing) : existing.names;
+        for (const name of imported.names) own.add(name);
+      }
     }
     return this;
+  }
+
+  /** This collector's own copy of the names of `module` it shares with another, to add to. */
+  #own(from: Map<string, ImportedNames>, module: string, shared: ImportedNames): Set<string> {
+    const names = new Set(shared.names);
+    from.set(module, { names, shared: false });
+    return names;
   }
 
   /**
@@ -123,7 +145,7 @@ export class ImportCollector {
   get sortedFromImports(): [module: string, names: string[]][] {
     const from = this.#from;
     if (from === undefined) return [];
-    return [...from.keys()].sort().map((module) => [module, [...from.get(module)!].sort()]);
+    return [...from.keys()].sort().map((module) => [module, [...from.get(module)!.names].sort()]);
   }
 
   /** True when nothing has been added. */
