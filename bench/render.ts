@@ -69,7 +69,7 @@ for (let index = 0; index < passes; index++) {
 const median = (list: number[]): number => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 console.log(
   `render ${first.length} files: first pass ${firstMs.toFixed(0)} ms, then median ${median(times).toFixed(0)} ms ` +
-    `(${Math.min(...times).toFixed(0)}–${Math.max(...times).toFixed(0)}), CPU ${median(cpus).toFixed(0)} ms, GC ${median(gcs).toFixed(0)} ms/pass; ` +
+    `(${Math.min(...times).toFixed(0)}–${Math.max(...times).toFixed(0)}), CPU ${median(cpus).toFixed(0)} ms (min ${Math.min(...cpus).toFixed(0)}), GC ${median(gcs).toFixed(0)} ms/pass; ` +
     `load ${load} → ${loadavg()[0]!.toFixed(2)}; output sha256 ${digest.digest("hex").slice(0, 12)}`,
 );
 
