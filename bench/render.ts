@@ -2,22 +2,30 @@
 // each pass (untimed; renderers may cache on outputs), then times rendering and assembling
 // it as `generate` does. Median of several passes; GC time from `performance` entries.
 //
-//   node --conditions=codegen-source --import tsx bench/render.ts [--size 1000] [--passes 7] [--cpu-prof out.cpuprofile]
+//   node --conditions=codegen-source --import tsx bench/render.ts [--size 1000] [--passes 7] [--cpu-prof out.cpuprofile] [--dist dist]
+//
+// `--cpu-prof` profiles the timed passes only and prints the top functions by self time per pass.
 
 import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
 import { PerformanceObserver, performance } from "node:perf_hooks";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
-import { Engine, discoverScopes, discoverTargets, loadImportFormatters, loadRegistry, packagePrefixOf } from "../src/codegen/index.js";
-import { renderWith } from "../src/codegen/build-output.js";
-import { createTemplateEnv } from "../src/codegen/templating.js";
-import { ProjectConfig } from "../src/targets/be/config/schema.js";
 import { benchConfig } from "./configs.js";
 
-const { values } = parseArgs({ options: { size: { type: "string", default: "1000" }, passes: { type: "string", default: "7" }, "cpu-prof": { type: "string" } } });
+const { values } = parseArgs({
+  options: { size: { type: "string", default: "1000" }, passes: { type: "string", default: "7" }, "cpu-prof": { type: "string" }, dist: { type: "string" } },
+});
+// `--dist <dir>` times a built tree (this one's `dist`, or another commit's) instead of the sources.
+const root = values.dist === undefined ? "../src" : pathToFileURL(resolve(values.dist)).href;
+const { Engine, discoverScopes, discoverTargets, loadImportFormatters, loadRegistry, packagePrefixOf } = (await import(`${root}/codegen/index.js`)) as typeof import("../src/codegen/index.js");
+const { renderWith } = (await import(`${root}/codegen/build-output.js`)) as typeof import("../src/codegen/build-output.js");
+const { createTemplateEnv } = (await import(`${root}/codegen/templating.js`)) as typeof import("../src/codegen/templating.js");
+const { ProjectConfig } = (await import(`${root}/targets/be/config/schema.js`)) as typeof import("../src/targets/be/config/schema.js");
 const size = Number(values.size);
 const passes = Number(values.passes);
 
