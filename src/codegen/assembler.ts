@@ -38,7 +38,9 @@ interface MergedFile {
   path: string;
   template: string;
   context: Record<string, unknown>;
+  /** The declaring fragment's collector until something adds to it, then the file's own copy. */
   imports: ImportCollector;
+  ownImports: boolean;
   ifExists: IfExists;
   executable: boolean;
   banner: boolean;
@@ -96,7 +98,8 @@ function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment, origi
       path: fragment.path,
       template: fragment.template,
       context: { ...fragment.context },
-      imports: copyImports(fragment.imports),
+      imports: fragment.imports,
+      ownImports: false,
       ifExists: fragment.ifExists,
       executable: fragment.executable,
       banner: fragment.banner,
@@ -122,7 +125,7 @@ function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment, origi
     if (!(key in existing.context)) existing.keyOrigins.set(key, origin);
     existing.context[key] = value;
   }
-  existing.imports.update(fragment.imports);
+  addImports(existing, fragment.imports);
   if (fragment.ifExists === "overwrite") existing.ifExists = "overwrite";
   existing.executable ||= fragment.executable;
   existing.banner &&= fragment.banner;
@@ -135,26 +138,25 @@ function appendSnippet(
   origin: string | undefined,
 ): void {
   const file = files.get(snippet.path);
-  const fail = (problem: string, sources: (string | undefined)[]) =>
-    new GenerationError(problem, { sources: defined(sources), outputPaths: [snippet.path] });
   if (!file) {
-    throw fail(`${snippet.path}: a snippet for slot "${snippet.slot}" has no file fragment declaring the file`, [origin]);
+    throw snippetError(snippet, `a snippet for slot "${snippet.slot}" has no file fragment declaring the file`, [origin]);
   }
   const slot = file.context[snippet.slot] ?? [];
   if (!Array.isArray(slot)) {
-    throw fail(`${snippet.path}: context key "${snippet.slot}" is not a list; snippets cannot append to it`, [
-      file.keyOrigins.get(snippet.slot),
-      origin,
-    ]);
+    throw snippetError(snippet, `context key "${snippet.slot}" is not a list; snippets cannot append to it`, [file.keyOrigins.get(snippet.slot), origin]);
   }
   const item = snippet.template !== undefined ? render.snippet(snippet.template, snippet.context).trim() : snippet.value;
   // The first snippet copies the fragment's list (never changed in place); later ones append to the copy.
-  if (file.ownSlots.has(snippet.slot)) (slot as unknown[]).push(item);
+  if (file.ownSlots.has(snippet.slot)) slot.push(item);
   else {
     file.context[snippet.slot] = [...slot, item];
     file.ownSlots.add(snippet.slot);
   }
-  file.imports.update(snippet.imports);
+  addImports(file, snippet.imports);
+}
+
+function snippetError(snippet: SnippetFragment, problem: string, sources: (string | undefined)[]): GenerationError {
+  return new GenerationError(`${snippet.path}: ${problem}`, { sources: defined(sources), outputPaths: [snippet.path] });
 }
 
 function renderFile(file: MergedFile, render: TemplateRenderer, options: AssembleOptions): GeneratedFile {
@@ -165,7 +167,9 @@ function renderFile(file: MergedFile, render: TemplateRenderer, options: Assembl
     });
   }
   const imports = file.imports.isEmpty ? "" : render.imports(file.path, file.imports);
-  let content = file.template.trim() === "" ? "" : render.file(file.path, file.template, { ...file.context, [IMPORTS_KEY]: imports });
+  // The context is the file's own copy (mergeFile), so the imports go in without another copy.
+  file.context[IMPORTS_KEY] = imports;
+  let content = file.template.trim() === "" ? "" : render.file(file.path, file.template, file.context);
   // trimEnd strips exactly what /\s+$/ matches, without the regex's quadratic backtracking.
   if (content !== "") content = `${content.trimEnd()}\n`;
   if (file.banner && content !== "") content = withBanner(content, bannerFor(file.path, options.targetName, options.language));
@@ -176,8 +180,12 @@ function defined(sources: (string | undefined)[]): string[] {
   return sources.filter((source): source is string => source !== undefined);
 }
 
-function copyImports(imports: ImportCollector): ImportCollector {
-  const copy = new ImportCollector();
-  copy.update(imports);
-  return copy;
+/** Merges `imports` into the file's, copying the declaring fragment's collector first: a renderer may share it between files. */
+function addImports(file: MergedFile, imports: ImportCollector): void {
+  if (imports.isEmpty) return;
+  if (!file.ownImports) {
+    file.imports = new ImportCollector().update(file.imports);
+    file.ownImports = true;
+  }
+  file.imports.update(imports);
 }

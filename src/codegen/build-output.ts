@@ -92,7 +92,8 @@ function renderStore(
   }
 }
 
-function renderWith(
+/** Renders every output of a built store and assembles the files: the `render` phase alone (bench/render.ts times it). */
+export function renderWith(
   target: Target,
   config: unknown,
   store: BuildStore,

@@ -46,6 +46,12 @@ export function registeredLanguages(): string[] {
   return [...formatters.keys()].sort();
 }
 
+/** The names a collector imports from one module; `shared` once another collector holds the same set (copied before either adds to it). */
+interface ImportedNames {
+  names: Set<string>;
+  shared: boolean;
+}
+
 /**
  * Bare imports (`import os`) and from-imports (`from os import path`) of one file.
  * Adding the same module or name twice keeps one copy; every view is sorted.
@@ -55,37 +61,59 @@ export function registeredLanguages(): string[] {
  * imports.format("python"); // "import uuid\n\nfrom requests import Request, Session"
  */
 export class ImportCollector {
-  readonly #bare = new Set<string>();
-  readonly #from = new Map<string, Set<string>>();
+  // Made on first use: most collectors (a snippet's, a parameter's) stay empty, and a large
+  // run makes over a hundred thousand of them.
+  #bare: Set<string> | undefined;
+  #from: Map<string, ImportedNames> | undefined;
 
   /** Adds a bare import of `module`. Returns the collector for chaining. */
   add(module: string): this {
-    this.#bare.add(module);
+    (this.#bare ??= new Set()).add(module);
     return this;
   }
 
   /** Adds `names` imported from `module`; no names adds nothing. Returns the collector for chaining. */
   addFrom(module: string, ...names: string[]): this {
     if (names.length === 0) return this;
-    let existing = this.#from.get(module);
-    if (!existing) {
-      existing = new Set();
-      this.#from.set(module, existing);
+    const from = (this.#from ??= new Map());
+    const existing = from.get(module);
+    if (existing === undefined) from.set(module, { names: new Set(names), shared: false });
+    else {
+      const own = existing.shared ? this.#own(from, module, existing) : existing.names;
+      for (const name of names) own.add(name);
     }
-    for (const name of names) existing.add(name);
     return this;
   }
 
   /** Merges every import of `other` into this collector. Returns the collector for chaining. */
   update(other: ImportCollector): this {
-    for (const module of other.#bare) this.#bare.add(module);
-    for (const [module, names] of other.#from) {
-      if (names.size === 0) continue;
-      const existing = this.#from.get(module);
-      if (existing) for (const name of names) existing.add(name);
-      else this.#from.set(module, new Set(names));
+    const bare = other.#bare;
+    if (bare !== undefined && bare.size > 0) {
+      if (this.#bare === undefined) this.#bare = new Set(bare);
+      else for (const module of bare) this.#bare.add(module);
+    }
+    const otherFrom = other.#from;
+    if (otherFrom === undefined) return this;
+    const from = (this.#from ??= new Map());
+    for (const [module, imported] of otherFrom) {
+      const existing = from.get(module);
+      if (existing === undefined) {
+        // Both collectors hold the same names until either adds to them (see #own).
+        imported.shared = true;
+        from.set(module, imported);
+      } else if (existing !== imported) {
+        const own = existing.shared ? this.#own(from, module, existing) : existing.names;
+        for (const name of imported.names) own.add(name);
+      }
     }
     return this;
+  }
+
+  /** This collector's own copy of the names of `module` it shares with another, to add to. */
+  #own(from: Map<string, ImportedNames>, module: string, shared: ImportedNames): Set<string> {
+    const names = new Set(shared.names);
+    from.set(module, { names, shared: false });
+    return names;
   }
 
   /**
@@ -105,7 +133,7 @@ export class ImportCollector {
 
   /** Modules imported bare, sorted. */
   get bareModules(): string[] {
-    return [...this.#bare].sort();
+    return this.#bare === undefined ? [] : [...this.#bare].sort();
   }
 
   /** From-imports by module: a read-only copy, modules and names in sorted order. */
@@ -115,12 +143,14 @@ export class ImportCollector {
 
   /** From-imports as `[module, names]` pairs sorted by module, names sorted within each. */
   get sortedFromImports(): [module: string, names: string[]][] {
-    return [...this.#from.keys()].sort().map((module) => [module, [...this.#from.get(module)!].sort()]);
+    const from = this.#from;
+    if (from === undefined) return [];
+    return [...from.keys()].sort().map((module) => [module, [...from.get(module)!.names].sort()]);
   }
 
   /** True when nothing has been added. */
   get isEmpty(): boolean {
-    return this.#bare.size === 0 && this.#from.size === 0;
+    return (this.#bare === undefined || this.#bare.size === 0) && (this.#from === undefined || this.#from.size === 0);
   }
 }
 

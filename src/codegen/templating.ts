@@ -28,9 +28,28 @@ export function createTemplateEnv(...dirs: string[]): nunjucks.Environment {
  */
 export function renderTemplate(env: nunjucks.Environment, name: string, context: object): string {
   try {
-    return env.render(name, context);
+    return templateOf(env, name).render(context);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`cannot render template "${name}": ${reason}`, { cause: error });
   }
+}
+
+// Compiled templates by environment and name: `env.render` looks each name up through its
+// loaders and two callbacks on every call, and a large run renders tens of thousands. An
+// environment never sees its templates change (GenerationCache makes a new one when they do).
+const compiled = new WeakMap<nunjucks.Environment, Map<string, nunjucks.Template>>();
+
+function templateOf(env: nunjucks.Environment, name: string): nunjucks.Template {
+  let templates = compiled.get(env);
+  if (templates === undefined) {
+    templates = new Map();
+    compiled.set(env, templates);
+  }
+  let template = templates.get(name);
+  if (template === undefined) {
+    template = env.getTemplate(name);
+    templates.set(name, template);
+  }
+  return template;
 }

@@ -50,38 +50,38 @@ enum Section {
  */
 export const pythonImports: ImportFormatter = (collector: ImportCollector, options: ImportFormatOptions): string => {
   const firstParty = options.firstParty ?? [];
-  const sections = new Map<Section, { bare: string[]; from: [string, string[]][] }>();
-  const sectionOf = (module: string) => {
+  const sections: SectionLines[] = [];
+  const sectionOf = (module: string): SectionLines => {
     const section = classify(module, firstParty);
-    let entry = sections.get(section);
-    if (!entry) {
-      entry = { bare: [], from: [] };
-      sections.set(section, entry);
-    }
-    return entry;
+    return (sections[section] ??= { bare: [], from: [] });
   };
   for (const module of collector.bareModules) sectionOf(module).bare.push(module);
-  for (const [module, names] of collector.sortedFromImports) sectionOf(module).from.push([module, names]);
+  for (const [module, names] of collector.sortedFromImports) sectionOf(module).from.push({ module, names });
 
   const blocks: string[] = [];
-  for (const section of [...sections.keys()].sort((a, b) => a - b)) {
-    const { bare, from } = sections.get(section)!;
-    const lines = [
-      ...bare.sort(compareModules).map((module) => `import ${module}`),
-      ...from
-        .sort(([a], [b]) => compareModules(a, b))
-        .flatMap(([module, names]) => fromStatements(module, names)),
-    ];
+  // A sparse array: its indexes are the sections, and iteration skips the empty ones in order.
+  for (const section of sections) {
+    if (section === undefined) continue;
+    const lines: string[] = [];
+    for (const module of sortModules(section.bare)) lines.push(`import ${module}`);
+    for (const { module, names } of sortModules(section.from)) lines.push(...fromStatements(module, names));
     blocks.push(lines.join("\n"));
   }
   return blocks.join("\n\n");
 };
 
+/** The bare modules and the from-imports (module and names) of one section. */
+interface SectionLines {
+  bare: string[];
+  from: { module: string; names: string[] }[];
+}
+
 function classify(module: string, firstParty: readonly string[]): Section {
   if (module.startsWith(".")) return Section.Local;
   if (module === "__future__") return Section.Future;
   if (firstParty.some((pkg) => module === pkg || module.startsWith(`${pkg}.`))) return Section.FirstParty;
-  const top = module.split(".")[0];
+  const dot = module.indexOf(".");
+  const top = dot === -1 ? module : module.slice(0, dot);
   // `_thread`, `_collections_abc` and friends are private stdlib modules.
   if (STDLIB.has(top) || (top.startsWith("_") && !top.startsWith("__"))) return Section.Stdlib;
   return Section.ThirdParty;
@@ -92,12 +92,20 @@ function classify(module: string, firstParty: readonly string[]): Section {
  * in one of its own (isort's default, `combine_as_imports` off), ordered by their first name.
  */
 function fromStatements(module: string, names: readonly string[]): string[] {
-  const plain = names.filter((name) => !name.includes(" as ")).sort(compareNames);
-  const statements: { key: string; names: string[] }[] = names.filter((name) => name.includes(" as ")).map((name) => ({ key: name, names: [name] }));
-  if (plain.length > 0) statements.push({ key: plain[0]!, names: plain });
+  const plain: string[] = [];
+  const statements: { key: string; imported: string; aliased: boolean; names: string[] }[] = [];
+  for (const name of names) {
+    const as = name.indexOf(" as ");
+    if (as === -1) plain.push(name);
+    else statements.push({ key: name, imported: name.slice(0, as), aliased: true, names: [name] });
+  }
+  if (statements.length === 0) return [fromLine(module, sortNames(plain))];
+  if (plain.length > 0) {
+    const sorted = sortNames(plain);
+    statements.push({ key: sorted[0]!, imported: sorted[0]!, aliased: false, names: sorted });
+  }
   // `Tag` before `Tag as TagModel`: the bare name compares first on ties.
-  const imported = (key: string) => key.split(" as ")[0]!;
-  statements.sort((a, b) => compareNames(imported(a.key), imported(b.key)) || Number(a.key.includes(" as ")) - Number(b.key.includes(" as ")) || naturalCompare(a.key, b.key));
+  statements.sort((a, b) => compareNames(a.imported, b.imported) || Number(a.aliased) - Number(b.aliased) || naturalCompare(a.key, b.key));
   return statements.map((statement) => fromLine(module, statement.names));
 }
 
@@ -107,10 +115,32 @@ function fromLine(module: string, names: string[]): string {
   return `from ${module} import (\n${names.map((name) => `    ${name},\n`).join("")})`;
 }
 
-/** Module order: `from .. import` before `from . import` (furthest first), then by name ignoring case. */
-function compareModules(a: string, b: string): number {
-  const depth = (module: string) => module.length - module.replace(/^\.+/, "").length;
-  return depth(b) - depth(a) || naturalCompare(a.toLowerCase(), b.toLowerCase()) || naturalCompare(a, b);
+/**
+ * Module order: `from .. import` before `from . import` (furthest first), then by name
+ * ignoring case. Each module's sort key is made once, not at every comparison.
+ */
+function sortModules<T extends string | { module: string }>(items: T[]): T[] {
+  if (items.length < 2) return items;
+  const keyed = items.map((item) => {
+    const module = typeof item === "string" ? item : item.module;
+    return { item, module, dots: leadingDots(module), lower: module.toLowerCase() };
+  });
+  keyed.sort((a, b) => b.dots - a.dots || naturalCompare(a.lower, b.lower) || naturalCompare(a.module, b.module));
+  return keyed.map((entry) => entry.item);
+}
+
+function leadingDots(module: string): number {
+  let dots = 0;
+  while (module.charCodeAt(dots) === DOT) dots++;
+  return dots;
+}
+
+/** `names` in {@link compareNames} order, each name's rank and lowercase made once rather than at every comparison. */
+function sortNames(names: string[]): string[] {
+  if (names.length < 2) return names;
+  const keyed = names.map((name) => ({ name, rank: nameRank(name), lower: name.toLowerCase() }));
+  keyed.sort((a, b) => a.rank - b.rank || naturalCompare(a.lower, b.lower) || naturalCompare(a.name, b.name));
+  return keyed.map((entry) => entry.name);
 }
 
 /** Imported-name order: `*`, then CONSTANTS, Classes, functions; each ignoring case, then exact. */
@@ -121,20 +151,69 @@ function compareNames(a: string, b: string): number {
 function nameRank(name: string): number {
   if (name === "*") return 0;
   if (name.length > 1 && name === name.toUpperCase() && name !== name.toLowerCase()) return 1;
-  if (/^[A-Z]/.test(name)) return 2;
+  const first = name.charCodeAt(0);
+  if (first >= UPPER_A && first <= UPPER_Z) return 2;
   return 3;
 }
 
-/** Compares strings with digit runs taken as numbers (`v2` before `v10`), like isort's natural sort. */
+const DOT = 46;
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+const UPPER_A = 65;
+const UPPER_Z = 90;
+/** Digit runs longer than this may not fit a double exactly: compared through `Number`, as written. */
+const EXACT_DIGITS = 15;
+
+/**
+ * Compares strings with digit runs taken as numbers (`v2` before `v10`), like isort's natural
+ * sort: runs of digits and of non-digits compared pairwise, a shorter list of runs first. Scans
+ * in place, without splitting: a large run sorts its imports with hundreds of thousands of comparisons.
+ */
 function naturalCompare(a: string, b: string): number {
-  const chunks = (s: string) => s.match(/\d+|\D+/g) ?? [];
-  const left = chunks(a);
-  const right = chunks(b);
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const [x, y] = [left[i], right[i]];
-    const bothNumbers = /^\d/.test(x) && /^\d/.test(y);
-    const order = bothNumbers ? Number(x) - Number(y) : x < y ? -1 : x > y ? 1 : 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const digits = isDigit(a.charCodeAt(i));
+    const endA = runEnd(a, i, digits);
+    const endB = runEnd(b, j, isDigit(b.charCodeAt(j)));
+    const order = digits && isDigit(b.charCodeAt(j)) ? compareNumbers(a, i, endA, b, j, endB) : compareSpans(a, i, endA, b, j, endB);
     if (order !== 0) return order;
+    i = endA;
+    j = endB;
   }
-  return left.length - right.length;
+  // Every run so far equal: the string with runs left over has more of them.
+  return i < a.length ? 1 : j < b.length ? -1 : 0;
+}
+
+function isDigit(code: number): boolean {
+  return code >= DIGIT_0 && code <= DIGIT_9;
+}
+
+/** Where the run of digits (or of non-digits) starting at `start` ends. */
+function runEnd(text: string, start: number, digits: boolean): number {
+  let end = start + 1;
+  while (end < text.length && isDigit(text.charCodeAt(end)) === digits) end++;
+  return end;
+}
+
+function compareNumbers(a: string, i: number, endA: number, b: string, j: number, endB: number): number {
+  if (endA - i > EXACT_DIGITS || endB - j > EXACT_DIGITS) return Number(a.slice(i, endA)) - Number(b.slice(j, endB));
+  return digitValue(a, i, endA) - digitValue(b, j, endB);
+}
+
+function digitValue(text: string, start: number, end: number): number {
+  let value = 0;
+  for (let index = start; index < end; index++) value = value * 10 + (text.charCodeAt(index) - DIGIT_0);
+  return value;
+}
+
+/** `a.slice(i, endA)` against `b.slice(j, endB)` in code-unit order, as `<` compares strings. */
+function compareSpans(a: string, i: number, endA: number, b: string, j: number, endB: number): number {
+  const length = Math.min(endA - i, endB - j);
+  for (let offset = 0; offset < length; offset++) {
+    const order = a.charCodeAt(i + offset) - b.charCodeAt(j + offset);
+    if (order !== 0) return order < 0 ? -1 : 1;
+  }
+  const rest = endA - i - (endB - j);
+  return rest < 0 ? -1 : rest > 0 ? 1 : 0;
 }

@@ -74,6 +74,22 @@ describe("ImportCollector", () => {
     assert.deepEqual(target.sortedFromImports, [["typing", ["Any", "Optional"]]]);
     assert.deepEqual(other.sortedFromImports, [["typing", ["Optional"]]]);
   });
+
+  it("keeps collectors apart after update, whichever of them is added to later", () => {
+    // `update` shares the other collector's names of a module it lacks; adding to either must not reach the other.
+    const source = new ImportCollector().addFrom("typing", "Any");
+    const first = new ImportCollector().update(source);
+    const second = new ImportCollector().update(source);
+    source.addFrom("typing", "Optional");
+    first.addFrom("typing", "Union");
+    second.update(new ImportCollector().addFrom("typing", "Literal"));
+    assert.deepEqual(source.sortedFromImports, [["typing", ["Any", "Optional"]]]);
+    assert.deepEqual(first.sortedFromImports, [["typing", ["Any", "Union"]]]);
+    assert.deepEqual(second.sortedFromImports, [["typing", ["Any", "Literal"]]]);
+    // A collector updated from one it already shares names with (the same set) keeps them once.
+    first.update(first);
+    assert.deepEqual(first.sortedFromImports, [["typing", ["Any", "Union"]]]);
+  });
 });
 
 describe("ImportCollector.format", () => {

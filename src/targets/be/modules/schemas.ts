@@ -111,13 +111,30 @@ export class SchemaClass {
 
   /** What the class needs imported, `BaseModel` included. */
   get imports(): ImportCollector {
-    const fields = this.fields;
+    return this.#importsOf(this.fields, this.modelConfig);
+  }
+
+  /** `imports` of these fields, read first: a function of fields may still add to the class's imports. */
+  #importsOf(fields: readonly Field[], modelConfig: string | undefined): ImportCollector {
     const imports = new ImportCollector().addFrom("pydantic", "BaseModel").update(this.#imports);
     if (fields.some((field) => field.description !== undefined || field.aliased || field.references !== undefined || field.default?.startsWith("Field("))) {
       imports.addFrom("pydantic", "Field");
     }
-    if (this.modelConfig !== undefined) imports.addFrom("pydantic", "ConfigDict");
+    if (modelConfig !== undefined) imports.addFrom("pydantic", "ConfigDict");
     return imports;
+  }
+
+  /** The class in the schemas module at `path`; its fields are read once (a list's query parameters are derived when read). */
+  snippet(path: string): SnippetFragment {
+    const fields = this.fields;
+    const modelConfig = this.modelConfig;
+    return new SnippetFragment({
+      path,
+      slot: "classes",
+      template: "modules/schema_class.py.njk",
+      context: { name: this.name, doc: docstringText(this.doc, "    "), config: modelConfig ?? "", lines: fields.map((field) => field.line) },
+      imports: this.#importsOf(fields, modelConfig),
+    });
   }
 
   /** The class's `model_config = ConfigDict(...)` line, or undefined when it needs none. */
@@ -200,18 +217,7 @@ export class SchemaModule {
       ...this.#classes.map((item) =>
         item instanceof TypeAlias
           ? new SnippetFragment({ path: this.path, slot: "classes", value: `# ${item.comment}\n${item.name} = ${item.expression}`, imports: item.imports })
-          : new SnippetFragment({
-              path: this.path,
-              slot: "classes",
-              template: "modules/schema_class.py.njk",
-              context: {
-                name: item.name,
-                doc: docstringText(item.doc, "    "),
-                config: item.modelConfig ?? "",
-                lines: item.fields.map((field) => field.line),
-              },
-              imports: item.imports,
-            }),
+          : item.snippet(this.path),
       ),
     ];
   }

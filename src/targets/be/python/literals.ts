@@ -27,6 +27,10 @@ function escape(text: string, quote: (match: string, offset: number, whole: stri
   });
 }
 
+// Made once: every literal of a large run passes one of them.
+const escapeSingle = (match: string): string => (match === "'" ? "\\'" : match);
+const escapeDouble = (match: string): string => (match === '"' ? '\\"' : match);
+
 /**
  * A Python string literal holding `text`, quoted as `ruff format` writes it: in double quotes,
  * unless the text holds more `"` than `'` (then in single quotes, escaping fewer).
@@ -34,8 +38,7 @@ function escape(text: string, quote: (match: string, offset: number, whole: stri
  * @example pythonString("it's") // `"it's"`
  */
 export function pythonString(text: string): string {
-  const quote = count(text, '"') > count(text, "'") ? "'" : '"';
-  return `${quote}${escape(text, (match) => (match === quote ? `\\${quote}` : match))}${quote}`;
+  return count(text, '"') > count(text, "'") ? `'${escape(text, escapeSingle)}'` : `"${escape(text, escapeDouble)}"`;
 }
 
 function count(text: string, char: string): number {
@@ -83,12 +86,16 @@ export function keywordString(name: string, text: string, indent: number): strin
  * @example docstringText("Summary.\n\nMore.", "    ") // 'Summary.\n\n    More.\n    '
  */
 export function docstringText(text: string, indent = ""): string {
-  const lines = text
-    .trimEnd()
-    .split("\n")
-    .map((line) => escape(line.trimEnd(), (quote, offset, whole) => (quote === '"' && (offset === whole.length - 1 || whole[offset + 1] === '"') ? '\\"' : quote)));
-  if (lines.length === 1) return lines[0]!;
+  const trimmed = text.trimEnd();
+  // Most docstrings are one line: no arrays.
+  if (!trimmed.includes("\n")) return escape(trimmed, escapeDocstringQuote);
+  const lines = trimmed.split("\n").map((line) => escape(line.trimEnd(), escapeDocstringQuote));
   return `${lines.map((line, index) => (index === 0 || line === "" ? line : `${indent}${line}`)).join("\n")}\n${indent}`;
+}
+
+/** A `"` that could close a docstring: followed by another, or the last character. */
+function escapeDocstringQuote(quote: string, offset: number, whole: string): string {
+  return quote === '"' && (offset === whole.length - 1 || whole[offset + 1] === '"') ? '\\"' : quote;
 }
 
 /** A JSON value as a Python literal: `true` → `True`, `null` → `None`, strings through `pythonString`. */

@@ -1,0 +1,112 @@
+// The `render` phase alone, in process: builds the 1,000-resource `be` store afresh before
+// each pass (untimed; renderers may cache on outputs), then times rendering and assembling
+// it as `generate` does. Median of several passes; GC time from `performance` entries.
+//
+//   node --conditions=codegen-source --import tsx bench/render.ts [--size 1000] [--passes 7] [--cpu-prof out.cpuprofile] [--dist dist]
+//
+// `--cpu-prof` profiles the timed passes only and prints the top functions by self time per pass.
+
+import { createHash } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { Session } from "node:inspector/promises";
+import { loadavg } from "node:os";
+import { PerformanceObserver, performance } from "node:perf_hooks";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+
+import { benchConfig } from "./configs.js";
+
+const { values } = parseArgs({
+  options: { size: { type: "string", default: "1000" }, passes: { type: "string", default: "7" }, "cpu-prof": { type: "string" }, dist: { type: "string" } },
+});
+// `--dist <dir>` times a built tree (this one's `dist`, or another commit's) instead of the sources.
+const root = values.dist === undefined ? "../src" : pathToFileURL(resolve(values.dist)).href;
+const { Engine, discoverScopes, discoverTargets, loadImportFormatters, loadRegistry, packagePrefixOf } = (await import(`${root}/codegen/index.js`)) as typeof import("../src/codegen/index.js");
+const { renderWith } = (await import(`${root}/codegen/build-output.js`)) as typeof import("../src/codegen/build-output.js");
+const { createTemplateEnv } = (await import(`${root}/codegen/templating.js`)) as typeof import("../src/codegen/templating.js");
+const { ProjectConfig } = (await import(`${root}/targets/be/config/schema.js`)) as typeof import("../src/targets/be/config/schema.js");
+const size = Number(values.size);
+const passes = Number(values.passes);
+
+const target = (await discoverTargets()).find((candidate) => candidate.name === "be")!;
+const config = ProjectConfig.parse(benchConfig(size));
+await loadImportFormatters();
+const registry = await loadRegistry(target.operationsEntryPoint);
+const buildStore = () => new Engine(registry, { packagePrefix: packagePrefixOf(target, config), scopes: discoverScopes(target.schema) }).build(config);
+
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ["gc"] });
+
+const load = loadavg()[0]!.toFixed(2);
+// The first pass is what a fresh process pays: a new template environment (templates parsed and compiled), cold code.
+let store = buildStore();
+const firstStart = performance.now();
+const first = renderWith(target, config, store, createTemplateEnv(target.templateDir), undefined, undefined).files;
+const firstMs = performance.now() - firstStart;
+const digest = createHash("sha256");
+for (const file of first) digest.update(file.path).update("\0").update(file.content).update("\0");
+
+const profiler = values["cpu-prof"] === undefined ? undefined : new Session();
+if (profiler) {
+  profiler.connect();
+  await profiler.post("Profiler.enable");
+}
+const profiles: Profile[] = [];
+const times: number[] = [];
+const cpus: number[] = [];
+const gcs: number[] = [];
+for (let index = 0; index < passes; index++) {
+  store = buildStore();
+  await new Promise((resolve) => setTimeout(resolve, 0)); // let the GC observer report the build's collections
+  const env = createTemplateEnv(target.templateDir); // as a fresh process: templates compiled within the pass
+  if (profiler) await profiler.post("Profiler.start");
+  const gcBefore = gcMs;
+  const cpuBefore = process.cpuUsage();
+  const start = performance.now();
+  renderWith(target, config, store, env, undefined, undefined);
+  times.push(performance.now() - start);
+  const cpu = process.cpuUsage(cpuBefore);
+  cpus.push((cpu.user + cpu.system) / 1000);
+  if (profiler) profiles.push((await profiler.post("Profiler.stop")).profile);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  gcs.push(gcMs - gcBefore);
+}
+const median = (list: number[]): number => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+console.log(
+  `render ${first.length} files: first pass ${firstMs.toFixed(0)} ms, then median ${median(times).toFixed(0)} ms ` +
+    `(${Math.min(...times).toFixed(0)}–${Math.max(...times).toFixed(0)}), CPU ${median(cpus).toFixed(0)} ms (min ${Math.min(...cpus).toFixed(0)}), GC ${median(gcs).toFixed(0)} ms/pass; ` +
+    `load ${load} → ${loadavg()[0]!.toFixed(2)}; output sha256 ${digest.digest("hex").slice(0, 12)}`,
+);
+
+if (profiler) {
+  await writeFile(values["cpu-prof"]!, JSON.stringify(profiles.at(-1)));
+  printTopSelfTime(profiles, 30);
+}
+
+interface Profile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** The functions with the most self time over the timed passes' profiles, per pass, one per line. */
+function printTopSelfTime(profiles: Profile[], count: number): void {
+  const selfTime = new Map<string, number>();
+  let total = 0;
+  for (const profile of profiles) {
+    const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+    (profile.samples ?? []).forEach((id, index) => {
+      const frame = frames.get(id)!;
+      const key = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").slice(-1)[0]}:${frame.lineNumber + 1}`;
+      const delta = profile.timeDeltas?.[index] ?? 0;
+      selfTime.set(key, (selfTime.get(key) ?? 0) + delta);
+      total += delta;
+    });
+  }
+  for (const [key, micros] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, count)) {
+    console.log(`${(micros / 1000 / passes).toFixed(0).padStart(6)} ms/pass ${((100 * micros) / total).toFixed(1).padStart(5)}%  ${key}`);
+  }
+}
