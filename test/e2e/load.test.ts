@@ -19,14 +19,26 @@ import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
-import { type LoadRequest, type LoadResult, describeLoad, runLoad } from "./support/load.js";
+import { type LoadRequest, type LoadResult, describeLoad, loadAgent, runLoad } from "./support/load.js";
 
 const HANDWRITTEN = resolve(fileURLToPath(import.meta.url), "../support/handwritten_tags.py");
 
 /** Concurrent clients of the throughput runs. */
 const CLIENTS = 200;
 const WARMUP_MS = 3_000;
-const ROUND_MS = 10_000;
+/**
+ * Measured rounds: both servers under load at the same time, each from its own clients,
+ * so a busy moment of the shared machine slows both alike; each round gives one ratio.
+ */
+const ROUNDS = 8;
+const ROUND_MS = 4_000;
+/**
+ * The generated routes serve at least this share of the hand-written requests per CPU
+ * second, on a quiet or a loaded machine: below it, a change made requests much dearer.
+ */
+const FLOOR_RATIO = 0.8;
+/** The goal of issue 17, not yet met with margin on a loaded machine (see its test). */
+const GOAL_RATIO = 0.9;
 
 let venv: Venv;
 let postgres: Postgres | undefined;
@@ -91,6 +103,16 @@ function tagMix(known: number[]): () => LoadRequest {
   };
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function listed(ratios: number[]): string {
+  return ratios.map((ratio) => ratio.toFixed(2)).join(", ");
+}
+
 function assertNoServerError(result: LoadResult, label: string): void {
   // 0 counts network errors: a refused, reset or timed-out (hung) request.
   const bad = [...result.statuses].filter(([status]) => status === 0 || status >= 500);
@@ -119,43 +141,53 @@ describe("load on the generated blog backend", () => {
   });
 
   // Throughput is compared per CPU second of each server process as well as per wall
-  // second: the test machine is shared, and a busy moment slows whichever server runs then.
-  // Requests per server CPU second is what one core of a dedicated machine would serve.
-  let cpuRatio: number | undefined;
+  // second: requests per server CPU second is what one core of a dedicated machine would
+  // serve. The two servers run side by side in every round, so whatever else the shared
+  // machine does at that moment weighs on both; the median of the rounds' ratios is the
+  // verdict, so one disturbed round cannot decide it either way.
+  const cpuRatios: number[] = [];
   it(`serves ${CLIENTS} clients without a 5xx, beside the hand-written routes`, async () => {
+    // Each server keeps its clients' connections from the warm-up to the last round: the
+    // rounds measure requests, not connection set-up.
     const servers = [
-      { name: "generated", baseUrl: generated.baseUrl, serverPid: generated.process.child.pid },
-      { name: "handwritten", baseUrl: handwritten.baseUrl, serverPid: handwritten.process.child.pid },
+      { baseUrl: generated.baseUrl, serverPid: generated.process.child.pid, agent: loadAgent(CLIENTS) },
+      { baseUrl: handwritten.baseUrl, serverPid: handwritten.process.child.pid, agent: loadAgent(CLIENTS) },
     ];
-    const rounds = new Map<string, LoadResult[]>(servers.map((server) => [server.name, []]));
-    for (const { baseUrl } of servers) await runLoad({ baseUrl, clients: CLIENTS, durationMs: WARMUP_MS, next: tagMix(known) });
-    // Alternate, so a slow moment of the machine hits both.
-    for (let round = 0; round < 2; round++) {
-      for (const { name, baseUrl, serverPid } of servers) {
-        const result = await runLoad({ baseUrl, clients: CLIENTS, durationMs: ROUND_MS, next: tagMix(known), serverPid });
-        assertNoServerError(result, name);
-        rounds.get(name)!.push(result);
-        console.log(`${name} round ${round + 1}: ${describeLoad(result)}`);
-      }
+    cleanups.push(async () => servers.forEach(({ agent }) => agent.destroy()));
+    // Warmed alike, together: the same mix for the same time, so both pools are full and
+    // every statement is cached before the first measured round.
+    await Promise.all(servers.map(({ baseUrl, agent }) => runLoad({ baseUrl, clients: CLIENTS, durationMs: WARMUP_MS, next: tagMix(known), agent })));
+    const wallRatios: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const [mine, theirs] = await Promise.all(
+        servers.map(({ baseUrl, serverPid, agent }) => runLoad({ baseUrl, clients: CLIENTS, durationMs: ROUND_MS, next: tagMix(known), serverPid, agent })),
+      );
+      assertNoServerError(mine!, "generated");
+      assertNoServerError(theirs!, "handwritten");
+      const cpuRatio = mine!.requests / mine!.serverCpuSeconds! / (theirs!.requests / theirs!.serverCpuSeconds!);
+      cpuRatios.push(cpuRatio);
+      wallRatios.push(mine!.throughput / theirs!.throughput);
+      console.log(`round ${round + 1}: ${cpuRatio.toFixed(2)} per server CPU second\n  generated:   ${describeLoad(mine!)}\n  handwritten: ${describeLoad(theirs!)}`);
     }
-    const total = (name: string, measure: (result: LoadResult) => number) => rounds.get(name)!.reduce((sum, result) => sum + measure(result), 0);
-    const perWall = (name: string) => total(name, (result) => result.requests) / total(name, (result) => result.seconds);
-    const perCpu = (name: string) => total(name, (result) => result.requests) / total(name, (result) => result.serverCpuSeconds!);
-    const wallRatio = perWall("generated") / perWall("handwritten");
-    cpuRatio = perCpu("generated") / perCpu("handwritten");
     console.log(
-      `generated/handwritten: ${wallRatio.toFixed(2)} per wall second (${perWall("generated").toFixed(0)}/s vs ${perWall("handwritten").toFixed(0)}/s), ` +
-        `${cpuRatio.toFixed(2)} per server CPU second (${perCpu("generated").toFixed(0)} vs ${perCpu("handwritten").toFixed(0)})`,
+      `generated/handwritten, median of ${ROUNDS} rounds: ${median(cpuRatios).toFixed(2)} per server CPU second (${listed(cpuRatios)}), ` +
+        `${median(wallRatios).toFixed(2)} per wall second (${listed(wallRatios)})`,
     );
   });
 
-  // The goal, not yet met with margin: the generated routes check more per request (the
-  // hardening of issue 17, list modifiers). With the resources' routes merged into the app
-  // router and cached sort keys, four runs on a busy shared machine read 0.94, 0.86, 0.83 and
-  // 0.91x; measured above on every run, kept visible here.
-  it("serves at 0.9x the hand-written routes' throughput per CPU second or better", { todo: "issue 17: measured 0.83-0.94x" }, () => {
-    assert.ok(cpuRatio !== undefined && cpuRatio >= 0.9, `the generated routes served ${cpuRatio?.toFixed(2)}x the hand-written requests per CPU second`);
-  });
+  const verdict = (goal: number) => () => {
+    assert.equal(cpuRatios.length, ROUNDS, "the throughput rounds did not all run");
+    const ratio = median(cpuRatios);
+    assert.ok(ratio >= goal, `the generated routes served ${ratio.toFixed(2)}x the hand-written requests per CPU second (rounds: ${listed(cpuRatios)})`);
+  };
+
+  it(`serves at ${FLOOR_RATIO}x the hand-written routes' throughput per CPU second or better`, verdict(FLOOR_RATIO));
+
+  // The goal. Measured with this test (median of 8 side-by-side rounds) on a machine at a
+  // load average of 7-12 on 2 cores: 0.86x and 0.88x before the runtime changes of issue
+  // 17, 0.90x, 0.91x, 0.92x and 0.93x after; the rounds of one run spread from 0.75x to
+  // 1.18x. A loaded machine would fail it too often to assert.
+  it(`serves at ${GOAL_RATIO}x the hand-written routes' throughput per CPU second or better`, { todo: "issue 17: 0.90-0.93x on a loaded machine" }, verdict(GOAL_RATIO));
 
   // Creates carry an Idempotency-Key, and a client retries one answered 503 (or not at all)
   // with the same key, as a careful client would: a create that was committed before its

@@ -33,6 +33,11 @@ export interface LoadResult {
   serverCpuSeconds: number | undefined;
 }
 
+/** Keep-alive connections for `clients` concurrent clients, to share between runs; `destroy()` it after the last. */
+export function loadAgent(clients: number): Agent {
+  return new Agent({ keepAlive: true, maxSockets: clients });
+}
+
 /** Sends `next()`'s requests from `clients` concurrent clients for `durationMs`. */
 export async function runLoad(options: {
   baseUrl: string;
@@ -43,9 +48,14 @@ export async function runLoad(options: {
   timeoutMs?: number;
   /** The server's process id: its CPU time during the run is measured (Linux). */
   serverPid?: number;
+  /**
+   * Keep-alive connections to reuse, from `loadAgent`: a run measured after another on
+   * the same agent finds its connections open. Default: a fresh agent, closed after the run.
+   */
+  agent?: Agent;
 }): Promise<LoadResult> {
   const url = new URL(options.baseUrl);
-  const agent = new Agent({ keepAlive: true, maxSockets: options.clients });
+  const agent = options.agent ?? loadAgent(options.clients);
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   const cpuBefore = options.serverPid === undefined ? 0 : await cpuSeconds(options.serverPid);
@@ -89,7 +99,7 @@ export async function runLoad(options: {
     while (performance.now() < deadline) await send(options.next(index));
   };
   await Promise.all(Array.from({ length: options.clients }, (_, index) => client(index)));
-  agent.destroy();
+  if (options.agent === undefined) agent.destroy();
 
   const seconds = (performance.now() - started) / 1000;
   const serverCpuSeconds = options.serverPid === undefined ? undefined : (await cpuSeconds(options.serverPid)) - cpuBefore;

@@ -151,7 +151,10 @@ export class RoutesModule {
       };
     }
     context.loaders = [...this.#loaders.values()].map(({ helper, read }) => {
-      imports.addFrom("sqlalchemy", "select").addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom(view.model.module, view.model.importName);
+      imports.addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom(view.model.module, view.model.importName);
+      // Without a visibility condition, Session.get reads the row by its key through
+      // SQLAlchemy's cached statement instead of building a select per request.
+      if (visible) imports.addFrom("sqlalchemy", "select");
       const options = this.readOptions(read);
       return {
         name: helper.name,
@@ -159,7 +162,7 @@ export class RoutesModule {
         model: view.model.local,
         pk: view.pk,
         pk_annotation: view.pkAnnotation,
-        options: options ? `.options(*${options.name})` : "",
+        options: options?.name ?? "",
         where: visible !== undefined,
         doc: docstringText(
           `Read ${view.label} *pk* afresh${options ? ` with everything \`\`${shows(read, view)}\`\` shows` : ""}, or raise 404${visible ? " (also when it fails *where*)" : ""}.`,

@@ -25,6 +25,14 @@ def as_expression(column: ColumnLike) -> ColumnElement[Any]:
     return column.expression if isinstance(column, QueryableAttribute) else column
 
 
+def _attribute_name(column: ColumnLike, model: object) -> str | None:
+    # Only an attribute of the listed model (the primary key's) can be read back from
+    # the objects a page holds; any other expression is selected beside them.
+    if isinstance(column, QueryableAttribute) and column.class_ is model:
+        return column.key
+    return None
+
+
 @dataclass(frozen=True, eq=False)
 class SortKey:
     """One key of an order: what to sort by, which way, and whether it may be NULL.
@@ -37,6 +45,9 @@ class SortKey:
     expression: ColumnElement[Any]
     descending: bool = False
     nullable: bool = False
+    attribute: str | None = None
+    """The listed model's attribute holding the key's value, when the key is one of
+    its columns: a page reads its cursor from its last object, selecting no more."""
 
     @cached_property
     def clause(self) -> UnaryExpression[Any]:
@@ -90,8 +101,14 @@ class Ordering:
     ) -> None:
         """*key* is the primary key; *default* is used when a request gives no order."""
         self._key = as_expression(key)
+        model = key.class_ if isinstance(key, QueryableAttribute) else None
+        self._key_attribute = _attribute_name(key, model)
         self._fields = {
             name: as_expression(column) for name, column in (fields or {}).items()
+        }
+        self._attributes = {
+            name: _attribute_name(column, model)
+            for name, column in (fields or {}).items()
         }
         self._nullable = frozenset(nullable)
         self._default = tuple(default)
@@ -124,9 +141,17 @@ class Ordering:
                     self._fields[name],
                     term.startswith("-"),
                     name in self._nullable,
+                    self._attributes[name],
                 )
             )
         if not any(key.expression.compare(self._key) for key in keys):
             descending = keys[-1].descending if keys else False
-            keys.append(SortKey(self.key_name, self._key, descending))
+            keys.append(
+                SortKey(
+                    self.key_name,
+                    self._key,
+                    descending,
+                    attribute=self._key_attribute,
+                )
+            )
         return tuple(keys)

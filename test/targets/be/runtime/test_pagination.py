@@ -91,6 +91,25 @@ async def test_keyset_pages_walk_every_row_once_in_order(
     assert await walk(items, keys, limit) == python_order(order_by)
 
 
+# The same order by the table's columns instead of the model's attributes: such keys
+# cannot be read from the page's objects, so they are selected beside them.
+SELECTED_KEYS = Ordering(
+    Item.__table__.c.id,
+    {name: Item.__table__.c[name] for name in ("rating", "score", "name", "made_at")},
+    nullable=["score"],
+)
+
+
+@pytest.mark.parametrize("order_by", ORDERS, ids=lambda order: ",".join(order) or "key")
+async def test_keys_that_are_not_model_attributes_walk_the_same_order(
+    items: async_sessionmaker[AsyncSession], order_by: list[str]
+) -> None:
+    keys = SELECTED_KEYS.keys(order_by)
+    assert all(key.attribute is None for key in keys)
+    assert all(key.attribute is not None for key in ORDERING.keys(order_by or None))
+    assert await walk(items, list(keys), 7) == python_order(order_by)
+
+
 async def test_the_default_order_applies_without_order_by(
     items: async_sessionmaker[AsyncSession],
 ) -> None:

@@ -171,7 +171,9 @@ async def _idempotency(
         ),
     ] = None,
 ) -> Idempotency:
-    route = getattr(request.scope.get("route"), "path", request.url.path)
+    # The matched route's template; the URL only when no route matched (built lazily:
+    # parsing the URL costs more than the rest of this dependency).
+    route = getattr(request.scope.get("route"), "path", None) or request.url.path
     fingerprint = ""
     if idempotency_key is not None:
         # Another key in the path, or another body, makes another request.

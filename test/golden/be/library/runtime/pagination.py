@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
-from functools import lru_cache
 from typing import Any, Generic, Literal, TypeVar
 from uuid import UUID
 
@@ -159,20 +158,11 @@ def after_condition(
     return or_(*branches)
 
 
-def _sorted(statement: Select[Any], keys: Sequence[SortKey]) -> Select[Any]:
-    labels, clauses = _sort_columns(tuple(keys))
-    return statement.add_columns(*labels).order_by(*clauses)
-
-
-@lru_cache(maxsize=256)
-def _sort_columns(
-    keys: tuple[SortKey, ...],
-) -> tuple[list[ColumnElement[Any]], list[ColumnElement[Any]]]:
-    # Once per order (an Ordering reuses its keys), not per request.
-    labels: list[ColumnElement[Any]] = [
-        key.expression.label(f"sort_key_{index}") for index, key in enumerate(keys)
-    ]
-    return labels, [key.clause for key in keys]
+def _key_attributes(keys: Sequence[SortKey]) -> list[str] | None:
+    # Keys that are the listed model's columns are read from its objects; an order by
+    # anything else (a search's relevance) selects its keys beside them.
+    names = [key.attribute for key in keys if key.attribute is not None]
+    return names if len(names) == len(keys) else None
 
 
 async def keyset_page(
@@ -192,8 +182,20 @@ async def keyset_page(
     if cursor is not None:
         after = decode_cursor(cursor, keys, source)
         statement = statement.where(after_condition(keys, after))
-    result = await session.execute(_sorted(statement, keys).limit(limit + 1))
-    rows = result.unique().all()
+    statement = statement.order_by(*(key.clause for key in keys)).limit(limit + 1)
+    attributes = _key_attributes(keys)
+    if attributes is not None:
+        objects = (await session.scalars(statement)).unique().all()
+        page = list(objects[:limit])
+        if len(objects) <= limit:
+            return page, None
+        return page, encode_cursor(
+            keys, [getattr(page[-1], name) for name in attributes]
+        )
+    labels = [
+        key.expression.label(f"sort_key_{index}") for index, key in enumerate(keys)
+    ]
+    rows = (await session.execute(statement.add_columns(*labels))).unique().all()
     page = [row[0] for row in rows[:limit]]
     if len(rows) <= limit:
         return page, None
@@ -214,11 +216,13 @@ async def offset_page(
     Returns the rows, the offset of the next page (``None`` on the last) and, when
     *total* is true, the number of rows matching *statement* (else ``None``).
     """
-    result = await session.execute(
-        _sorted(statement, keys).offset(offset).limit(limit + 1)
+    page_statement = (
+        statement.order_by(*(key.clause for key in keys))
+        .offset(offset)
+        .limit(limit + 1)
     )
-    rows = result.unique().all()
-    page = [row[0] for row in rows[:limit]]
+    rows = (await session.scalars(page_statement)).unique().all()
+    page = list(rows[:limit])
     next_offset = offset + limit if len(rows) > limit else None
     if not total:
         return page, next_offset, None

@@ -80,5 +80,8 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 def location(request: Request, key: object) -> str:
     """The absolute URL of the row *key* under the collection *request* posted to."""
-    path = f"{request.url.path.rstrip('/')}/{quote(str(key), safe='')}"
-    return str(request.url.replace(path=path, query=""))
+    url = request.url
+    # Scheme, host and path joined by hand: ``url.replace`` would parse the URL again.
+    return (
+        f"{url.scheme}://{url.netloc}{url.path.rstrip('/')}/{quote(str(key), safe='')}"
+    )

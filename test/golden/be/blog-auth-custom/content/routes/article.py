@@ -58,11 +58,8 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
 
 async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     """Read article *pk* afresh with everything ``ArticleRead`` shows, or raise 404."""
-    article = await session.scalar(
-        select(Article)
-        .where(Article.id == pk)
-        .options(*_READ_OPTIONS)
-        .execution_options(populate_existing=True)
+    article = await session.get(
+        Article, pk, options=_READ_OPTIONS, populate_existing=True
     )
     if article is None:
         raise _not_found(pk)

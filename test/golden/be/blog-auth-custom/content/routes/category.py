@@ -33,11 +33,7 @@ def _not_found(pk: str) -> HTTPException:
 
 async def _load_category(session: AsyncSession, pk: str) -> Category:
     """Read category *pk* afresh, or raise 404."""
-    category = await session.scalar(
-        select(Category)
-        .where(Category.slug == pk)
-        .execution_options(populate_existing=True)
-    )
+    category = await session.get(Category, pk, populate_existing=True)
     if category is None:
         raise _not_found(pk)
     return category

@@ -28,11 +28,7 @@ def _not_found(pk: int) -> HTTPException:
 
 async def _load_tag(session: AsyncSession, pk: int) -> TagModel:
     """Read tag *pk* afresh, or raise 404."""
-    tag = await session.scalar(
-        select(TagModel)
-        .where(TagModel.id == pk)
-        .execution_options(populate_existing=True)
-    )
+    tag = await session.get(TagModel, pk, populate_existing=True)
     if tag is None:
         raise _not_found(pk)
     return tag

@@ -39,11 +39,8 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
 
 async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     """Read comment *pk* afresh with everything ``CommentRead`` shows, or raise 404."""
-    comment = await session.scalar(
-        select(Comment)
-        .where(Comment.id == pk)
-        .options(*_READ_OPTIONS)
-        .execution_options(populate_existing=True)
+    comment = await session.get(
+        Comment, pk, options=_READ_OPTIONS, populate_existing=True
     )
     if comment is None:
         raise _not_found(pk)

@@ -33,11 +33,7 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
 
 async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     """Read comment *pk* afresh, or raise 404."""
-    comment = await session.scalar(
-        select(Comment)
-        .where(Comment.id == pk)
-        .execution_options(populate_existing=True)
-    )
+    comment = await session.get(Comment, pk, populate_existing=True)
     if comment is None:
         raise _not_found(pk)
     return comment

@@ -41,11 +41,8 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
 
 async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
     """Read author *pk* afresh with everything ``AuthorRead`` shows, or raise 404."""
-    author = await session.scalar(
-        select(Author)
-        .where(Author.id == pk)
-        .options(*_READ_OPTIONS)
-        .execution_options(populate_existing=True)
+    author = await session.get(
+        Author, pk, options=_READ_OPTIONS, populate_existing=True
     )
     if author is None:
         raise _not_found(pk)

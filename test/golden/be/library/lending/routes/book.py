@@ -46,12 +46,7 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
 
 async def _load_book(session: AsyncSession, pk: uuid.UUID) -> Book:
     """Read book *pk* afresh with everything ``BookRead`` shows, or raise 404."""
-    book = await session.scalar(
-        select(Book)
-        .where(Book.id == pk)
-        .options(*_READ_OPTIONS)
-        .execution_options(populate_existing=True)
-    )
+    book = await session.get(Book, pk, options=_READ_OPTIONS, populate_existing=True)
     if book is None:
         raise _not_found(pk)
     return book

@@ -40,12 +40,7 @@ def _not_found(pk: int) -> HTTPException:
 
 async def _load_copy(session: AsyncSession, pk: int) -> Copy:
     """Read copy *pk* afresh with everything ``CopyRead`` shows, or raise 404."""
-    copy = await session.scalar(
-        select(Copy)
-        .where(Copy.id == pk)
-        .options(*_READ_OPTIONS)
-        .execution_options(populate_existing=True)
-    )
+    copy = await session.get(Copy, pk, options=_READ_OPTIONS, populate_existing=True)
     if copy is None:
         raise _not_found(pk)
     return copy

@@ -33,9 +33,7 @@ def _not_found(pk: str) -> HTTPException:
 
 async def _load_genre(session: AsyncSession, pk: str) -> Genre:
     """Read genre *pk* afresh, or raise 404."""
-    genre = await session.scalar(
-        select(Genre).where(Genre.code == pk).execution_options(populate_existing=True)
-    )
+    genre = await session.get(Genre, pk, populate_existing=True)
     if genre is None:
         raise _not_found(pk)
     return genre

@@ -39,12 +39,7 @@ def _not_found(pk: int) -> HTTPException:
 
 async def _load_loan(session: AsyncSession, pk: int) -> Loan:
     """Read loan *pk* afresh with everything ``LoanRead`` shows, or raise 404."""
-    loan = await session.scalar(
-        select(Loan)
-        .where(Loan.id == pk)
-        .options(*_READ_OPTIONS)
-        .execution_options(populate_existing=True)
-    )
+    loan = await session.get(Loan, pk, options=_READ_OPTIONS, populate_existing=True)
     if loan is None:
         raise _not_found(pk)
     return loan

@@ -33,9 +33,7 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
 
 async def _load_member(session: AsyncSession, pk: uuid.UUID) -> Member:
     """Read member *pk* afresh, or raise 404."""
-    member = await session.scalar(
-        select(Member).where(Member.id == pk).execution_options(populate_existing=True)
-    )
+    member = await session.get(Member, pk, populate_existing=True)
     if member is None:
         raise _not_found(pk)
     return member

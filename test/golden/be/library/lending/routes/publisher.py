@@ -33,11 +33,7 @@ def _not_found(pk: int) -> HTTPException:
 
 async def _load_publisher(session: AsyncSession, pk: int) -> Publisher:
     """Read publisher *pk* afresh, or raise 404."""
-    publisher = await session.scalar(
-        select(Publisher)
-        .where(Publisher.id == pk)
-        .execution_options(populate_existing=True)
-    )
+    publisher = await session.get(Publisher, pk, populate_existing=True)
     if publisher is None:
         raise _not_found(pk)
     return publisher
