@@ -28,8 +28,8 @@ MIN_SECRET_BYTES = 32
 _GENERATE_HINT = (
     'generate one with: python -c "import secrets; print(secrets.token_urlsafe(64))"'
 )
-# The claim issued tokens carry the user's groups in, when verify_credentials gives
-# them.
+# The claim in which issued tokens carry the user's groups (when verify_credentials
+# gives them).
 GROUP_CLAIM = "roles"
 
 # Swagger UI's Authorize button posts the login form to this URL. It is relative, as

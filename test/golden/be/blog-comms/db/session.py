@@ -66,9 +66,8 @@ async def get_session() -> AsyncIterator[AsyncSession]:
         yield session
     finally:
         # Closed in a task of its own, as ``async with`` closes a session: requests
-        # waiting
-        # for a connection then get one in turn (closed inline, under load some waited
-        # seconds while newer requests went first).
+        # waiting for a connection then get one in turn (closed inline, under load some
+        # waited seconds while newer requests went first).
         with suppress(DBAPIError, OSError):
             await asyncio.shield(session.close())
 
