@@ -29,14 +29,14 @@ export class ShapeMemory {
     if (count <= 0) return undefined;
     const hash = shapeHash(text, found, count);
     const candidates = this.byHash.get(hash);
-    const slots = found.slice(0, 3 * count);
-    this.scanned = { text, slots };
-    if (candidates === undefined) return undefined;
-    for (const template of candidates) {
-      if (!sameShape(template, text, slots)) continue;
-      this.scanned = undefined; // known: laid out anew only when its layout is not reusable
-      return template.parts === null ? undefined : fill(template.parts, text, slots);
+    if (candidates !== undefined) {
+      for (const template of candidates) {
+        if (!sameShape(template, text, found, 3 * count)) continue;
+        // A shape whose layout is not reusable is laid out anew, not remembered again.
+        return template.parts === null ? undefined : fill(template.parts, text, found, 3 * count);
+      }
     }
+    this.scanned = { text, slots: found.slice(0, 3 * count) };
     return undefined;
   }
 
@@ -67,13 +67,14 @@ const found = new Int32Array(3 * MAX_SLOTS);
 const NAME = 1;
 const STRING = 2;
 
-function sameShape(template: Template, text: string, slots: Int32Array): boolean {
+/** Whether `text`, with the first `length` entries of `slots`, is of the template's shape. */
+function sameShape(template: Template, text: string, slots: Int32Array, length: number): boolean {
   const other = template.text;
-  if (other.length !== text.length || template.slots.length !== slots.length) return false;
-  for (let index = 0; index < slots.length; index++) if (template.slots[index] !== slots[index]) return false;
+  if (other.length !== text.length || template.slots.length !== length) return false;
+  for (let index = 0; index < length; index++) if (template.slots[index] !== slots[index]) return false;
   let pos = 0;
-  for (let index = 0; index <= slots.length; index += 3) {
-    const end = index < slots.length ? slots[index]! : text.length;
+  for (let index = 0; index <= length; index += 3) {
+    const end = index < length ? slots[index]! : text.length;
     for (; pos < end; pos++) if (text.charCodeAt(pos) !== other.charCodeAt(pos)) return false;
     pos = slots[index + 1]!;
   }
@@ -111,10 +112,10 @@ function cut(layout: string, text: string, slots: Int32Array): string[] | null {
 }
 
 /** The layout of `text` from its shape's parts: the line's own slots between them. */
-function fill(parts: readonly string[], text: string, slots: Int32Array): string {
-  let out = parts[0]!;
-  for (let index = 0; index < slots.length; index += 3) out += text.slice(slots[index]!, slots[index + 1]!) + parts[index / 3 + 1]!;
-  return out;
+function fill(parts: readonly string[], text: string, slots: Int32Array, length: number): string {
+  const pieces = [parts[0]!];
+  for (let index = 0; index < length; index += 3) pieces.push(text.slice(slots[index]!, slots[index + 1]!), parts[index / 3 + 1]!);
+  return pieces.join("");
 }
 
 /** Keywords, soft keywords included, by first character: a layout reads them by text, so they are no slots. */
