@@ -66,6 +66,7 @@ const MAX_SLOTS = 1024;
 const found = new Int32Array(3 * MAX_SLOTS);
 const NAME = 1;
 const STRING = 2;
+const FSTRING = 3;
 
 /** Whether `text`, with the first `length` entries of `slots`, is of the template's shape. */
 function sameShape(template: Template, text: string, slots: Int32Array, length: number): boolean {
@@ -140,9 +141,23 @@ const isPlainStringChar = (code: number) => code >= 32 && code <= 126 && code !=
 const STRING_PREFIX = /^[bfruBFRU]{1,2}$/;
 
 /**
+ * Whether the f-string quoted from `quoteAt` to `close` is one-line, its content printable
+ * ASCII without quotes or backslashes: the tokenizer takes it as one opaque token, and any
+ * content of its width that tokenizes to the same end is laid out alike.
+ */
+function isPlainFString(text: string, quoteAt: number, close: number): boolean {
+  if (close - quoteAt < 3 || text.charCodeAt(close - 1) !== text.charCodeAt(quoteAt)) return false;
+  for (let pos = quoteAt + 1; pos < close - 1; pos++) {
+    const code = text.charCodeAt(pos);
+    if (code < 32 || code > 126 || code === 34 || code === 39 || code === 92) return false;
+  }
+  return true;
+}
+
+/**
  * Writes the slots of `text` into `into` as `[start, end, kind]` and returns how many: names
- * other than keywords, and the contents of unprefixed one-line strings in `"` or `'` made of
- * plain characters. Comments, numbers, prefixed and other strings are copied as they are.
+ * other than keywords, the contents of unprefixed one-line strings in `"` or `'` made of
+ * plain characters, and of plain f-strings. Comments, numbers, prefixed and other strings are copied as they are.
  * -1 when the text has a character other than printable ASCII and newlines, a name right
  * before a quote that is no string prefix, an unclosed string or too many slots.
  */
@@ -161,14 +176,18 @@ function scanSlots(text: string, into: Int32Array): number {
       while (end < length && isNameChar(text.charCodeAt(end))) end++;
       const next = text.charCodeAt(end);
       if (next === 34 || next === 39) {
-        // A string prefix (`f"`, `rb'`): the string is copied as it is.
+        // A string prefix (`f"`, `rb'`): the string is copied as it is, but a plain f-string's content.
         if (end - pos > 2 || !STRING_PREFIX.test(text.slice(pos, end))) return -1;
-        pos = quotedEnd(text, end, /[fF]/.test(text.slice(pos, end)));
-        if (pos < 0) return -1;
-        continue;
+        const formatted = /[fF]/.test(text.slice(pos, end));
+        const close = quotedEnd(text, end, formatted);
+        if (close < 0) return -1;
+        if (end - pos === 1 && formatted && isPlainFString(text, end, close)) [slotStart, slotEnd, kind] = [end + 1, close - 1, FSTRING];
+        pos = close;
+        if (slotStart < 0) continue;
+      } else {
+        if (!isKeptName(text, pos, end)) [slotStart, slotEnd] = [pos, end];
+        pos = end;
       }
-      if (!isKeptName(text, pos, end)) [slotStart, slotEnd] = [pos, end];
-      pos = end;
     } else if (code === 34 || code === 39) {
       let end = pos + 1;
       while (end < length && isPlainStringChar(text.charCodeAt(end))) end++;

@@ -97,6 +97,9 @@ describe("line shapes", () => {
     const line = `    result = await session.scalar(select(Article).where(Article.slug == slug).limit(1), timeout="30 seconds")`;
     const other = `    answer = await session.scalar(select(Comment).where(Comment.slug == slug).limit(1), timeout="10 minutes")`;
     assert.equal(reusedLayout(line, other), freshLayout(other));
+    const fString = `        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Article with id {pk} not found in {where}")`;
+    const otherFString = `        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"Comment with id {id} not found in {there}")`;
+    assert.equal(reusedLayout(fString, otherFString), freshLayout(otherFString));
     forgetLayouts();
     assert.equal(formatPython(`${line}\n${other}\n`), `${freshLayout(line)}\n${freshLayout(other)}\n`);
   });
@@ -108,5 +111,8 @@ describe("line shapes", () => {
     assert.equal(reusedLayout(call, call.replace("None", "True")), undefined);
     assert.equal(reusedLayout(call, call.replace("first_argument", "first_argumen")), undefined);
     assert.equal(reusedLayout(call, call.replace("first_argument", "not")), undefined);
+    // An f-string whose replacement field would not close is not of the shape.
+    const fString = `value = some_function(first_argument, f"{second_argument}", third_argument, fourth_arg=None)`;
+    assert.equal(reusedLayout(fString, fString.replace("{second_argument}", "{second_argument")), undefined);
   });
 });
