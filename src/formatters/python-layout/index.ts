@@ -5,6 +5,7 @@
 import { DocBuilder } from "./doc.js";
 import { propagateExpand } from "./ir.js";
 import { logicalLineEnd, scannedNewlines } from "./logical-lines.js";
+import { longCallLayout } from "./long-calls.js";
 import { parseStatement } from "./parse-stmt.js";
 import { LINE_WIDTH, printDoc } from "./printer.js";
 import { wrapComment, wrapDocstring } from "./prose.js";
@@ -78,13 +79,17 @@ function rememberedLayout(text: string, physicalLines: number, lineNumber: numbe
   if (laidOut === undefined) {
     laidOut = shapes.layoutOf(text);
     if (laidOut === undefined) {
-      laidOut = layOut(text, physicalLines, lineNumber, wrapProse);
-      shapes.remember(text, laidOut);
+      shapes.remember(text, (laidOut = layOut(text, physicalLines, lineNumber, wrapProse)));
     }
     if (layouts.size >= MAX_REMEMBERED_LAYOUTS) layouts.clear();
     layouts.set(key, laidOut);
   }
   return laidOut;
+}
+
+/** The layout of one logical line (its indentation included), even one that fits as it is. */
+export function layOutLine(text: string, options: FormatOptions = {}): string {
+  return rememberedLayout(text, text.split("\n").length, 1, options.wrapProse ?? true);
 }
 
 /** Forgets the layouts computed so far (benchmarks time the work, not the memory). */
@@ -94,6 +99,8 @@ export function forgetLayouts(): void {
 }
 
 function layOut(text: string, physicalLines: number, lineNumber: number, wrapProse: boolean): string {
+  const long = longCallLayout(text, (line) => rememberedLayout(line, 1, lineNumber, wrapProse));
+  if (long !== undefined) return long;
   let indentWidth = 0;
   while (text.charCodeAt(indentWidth) === 32) indentWidth++;
   const indent = text.slice(0, indentWidth);
