@@ -64,9 +64,8 @@ export class ShapeMemory {
 /** Scratch space for a scan's slots (a line with more is not shaped). */
 const MAX_SLOTS = 1024;
 const found = new Int32Array(3 * MAX_SLOTS);
-const NAME = 1;
-const STRING = 2;
-const FSTRING = 3;
+/** The kinds of slot (an object's properties: see `Kind` in logical-lines.ts). */
+const Slot = { Name: 1, String: 2, FString: 3 } as const;
 
 /** Whether `text`, with the first `length` entries of `slots`, is of the template's shape. */
 function sameShape(template: Template, text: string, slots: Int32Array, length: number): boolean {
@@ -170,7 +169,7 @@ function scanSlots(text: string, into: Int32Array): number {
     const code = text.charCodeAt(pos);
     let slotStart = -1;
     let slotEnd = 0;
-    let kind = NAME;
+    let kind: number = Slot.Name;
     if (isNameStart(code)) {
       let end = pos + 1;
       while (end < length && isNameChar(text.charCodeAt(end))) end++;
@@ -181,18 +180,27 @@ function scanSlots(text: string, into: Int32Array): number {
         const formatted = /[fF]/.test(text.slice(pos, end));
         const close = quotedEnd(text, end, formatted);
         if (close < 0) return -1;
-        if (end - pos === 1 && formatted && isPlainFString(text, end, close)) [slotStart, slotEnd, kind] = [end + 1, close - 1, FSTRING];
+        if (end - pos === 1 && formatted && isPlainFString(text, end, close)) {
+          slotStart = end + 1;
+          slotEnd = close - 1;
+          kind = Slot.FString;
+        }
         pos = close;
         if (slotStart < 0) continue;
       } else {
-        if (!isKeptName(text, pos, end)) [slotStart, slotEnd] = [pos, end];
+        if (!isKeptName(text, pos, end)) {
+          slotStart = pos;
+          slotEnd = end;
+        }
         pos = end;
       }
     } else if (code === 34 || code === 39) {
       let end = pos + 1;
       while (end < length && isPlainStringChar(text.charCodeAt(end))) end++;
       if (end > pos + 1 && text.charCodeAt(end) === code) {
-        [slotStart, slotEnd, kind] = [pos + 1, end, STRING];
+        slotStart = pos + 1;
+        slotEnd = end;
+        kind = Slot.String;
         pos = end + 1;
       } else {
         pos = quotedEnd(text, pos, false);
