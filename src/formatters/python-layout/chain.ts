@@ -68,20 +68,26 @@ export function subscript(f: DocBuilder, e: Subscript, layout: ChainLayout): voi
 /** `(args)`: flat, else hugging one indented line, else one per line with a trailing comma. */
 export function callArguments(f: DocBuilder, e: Call): void {
   if (e.args.length === 0) return emptyParenthesized(f, "(", ")");
-  const all = () => {
-    const joiner = new CommaJoiner(f);
-    const [only] = e.args;
-    if (e.args.length === 1 && only.k === "arg") {
-      const value = only.value;
-      if (value.k === "generator") joiner.entry(() => generator(f, value, true));
-      else joiner.entry(() => formatExpr(f, value, value.parens > 0 ? "always" : "never"));
-    } else {
-      for (const arg of e.args) joiner.entry(() => (arg.k === "arg" ? formatExpr(f, arg.value) : keyword(f, arg)));
-    }
-    joiner.finish(e.trailingComma);
-    closingComments(f, e.closingComments);
-  };
-  parenthesized(f, "(", () => f.group(all), ")");
+  parenthesized(f, "(", () => f.group(() => argumentList(f, e)), ")");
+}
+
+/**
+ * The comma-separated arguments. A function of its own, not a closure made per call: on
+ * Node 20 each new closure re-entered the optimized code an earlier one had deoptimized
+ * ("wrong map"), up to 2,000 deopts in a fresh process's first pass (bench/format.ts).
+ */
+function argumentList(f: DocBuilder, e: Call): void {
+  const joiner = new CommaJoiner(f);
+  const [only] = e.args;
+  if (e.args.length === 1 && only.k === "arg") {
+    const value = only.value;
+    if (value.k === "generator") joiner.entry(() => generator(f, value, true));
+    else joiner.entry(() => formatExpr(f, value, value.parens > 0 ? "always" : "never"));
+  } else {
+    for (const arg of e.args) joiner.entry(() => (arg.k === "arg" ? formatExpr(f, arg.value) : keyword(f, arg)));
+  }
+  joiner.finish(e.trailingComma);
+  closingComments(f, e.closingComments);
 }
 
 function keyword(f: DocBuilder, arg: Keyword): void {

@@ -9,14 +9,18 @@ import { textWidth } from "./width.js";
 function wrapWords(words: readonly string[], firstWidth: number, width: number): string[] {
   const lines: string[] = [];
   let current = "";
+  let currentWidth = 0;
   for (const word of words) {
     const limit = lines.length === 0 ? firstWidth : width;
-    if (current === "") current = word;
-    else if (textWidth(current) + 1 + textWidth(word) <= limit) current += ` ${word}`;
-    else {
-      lines.push(current);
-      current = word;
+    const wordWidth = textWidth(word);
+    if (current !== "" && currentWidth + 1 + wordWidth <= limit) {
+      current += ` ${word}`;
+      currentWidth += 1 + wordWidth;
+      continue;
     }
+    if (current !== "") lines.push(current);
+    current = word;
+    currentWidth = wordWidth;
   }
   lines.push(current);
   return lines;
