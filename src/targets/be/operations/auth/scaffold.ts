@@ -21,14 +21,15 @@ export class AuthScaffold {
     const auth = ctx.config.auth!;
     const cors = ctx.config.cors;
     const groupClaim = tokenGroupClaim(ctx.config);
+    const readsGroups = groupsRead(ctx.config);
     const outputs: unknown[] = authPackage(auth, {
       packagePrefix: ctx.packagePrefix,
       trustedOrigins: cors?.allow_credentials ? cors.allow_origins : [],
       optionalUser: ctx.store.outputsUnder(ctx.instanceId, RouteHandler).some((handler) => handler.optionalUser !== undefined),
       groupClaim,
-      readsGroups: groupsRead(ctx.config),
+      readsGroups,
     });
-    if (groupsRead(ctx.config)) outputs.push(groupsModule(auth, ctx.packagePrefix, groupClaim !== undefined));
+    if (readsGroups) outputs.push(groupsModule(auth, ctx.packagePrefix, groupClaim !== undefined));
     if (auth.get_current_user_fn === undefined) {
       if (auth.cookie !== undefined) outputs.push(new StaticFile(runtimeHelperFile("sessions")));
       if (auth.logout_url !== undefined) outputs.push(new StaticFile(runtimeHelperFile("revocation")), new StaticFile(runtimeHelperFile("autocommit")));
