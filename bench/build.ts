@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 import { benchConfig } from "./configs.js";
+import { printTopSelfTime } from "./profile.js";
 
 const { values } = parseArgs({
   options: {
@@ -89,26 +90,5 @@ if (profiler && !values.cold) await stopProfile(passes);
 async function stopProfile(passCount: number): Promise<void> {
   const { profile } = await profiler!.post("Profiler.stop");
   await writeFile(values["cpu-prof"]!, JSON.stringify(profile));
-  printTopSelfTime(profile, 30, passCount);
-}
-
-/** The functions with the most self time in a V8 CPU profile, one per line. */
-function printTopSelfTime(
-  profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[]; timeDeltas?: number[] },
-  count: number,
-  passCount: number,
-): void {
-  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
-  const selfTime = new Map<string, number>();
-  let total = 0;
-  (profile.samples ?? []).forEach((id, index) => {
-    const frame = frames.get(id)!;
-    const key = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").slice(-2).join("/")}:${frame.lineNumber + 1}`;
-    const delta = profile.timeDeltas?.[index] ?? 0;
-    selfTime.set(key, (selfTime.get(key) ?? 0) + delta);
-    total += delta;
-  });
-  for (const [key, micros] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, count)) {
-    console.log(`${(micros / 1000 / passCount).toFixed(0).padStart(6)} ms/pass ${((100 * micros) / total).toFixed(1).padStart(5)}%  ${key}`);
-  }
+  printTopSelfTime([profile], 30, passCount);
 }

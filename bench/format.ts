@@ -19,6 +19,7 @@ import { forgetLayouts } from "../src/formatters/python-layout/index.js";
 import { formatFile } from "../src/targets/be/format.js";
 import { ProjectConfig } from "../src/targets/be/config/schema.js";
 import { benchConfig } from "./configs.js";
+import { printTopSelfTime } from "./profile.js";
 
 const { values } = parseArgs({ options: { size: { type: "string", default: "1000" }, passes: { type: "string", default: "7" }, "cpu-prof": { type: "string" } } });
 const size = Number(values.size);
@@ -88,22 +89,5 @@ console.log(
 if (profiler) {
   const { profile } = await profiler.post("Profiler.stop");
   await writeFile(values["cpu-prof"]!, JSON.stringify(profile));
-  printTopSelfTime(profile, 25);
-}
-
-/** The functions with the most self time in a V8 CPU profile, one per line. */
-function printTopSelfTime(profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[]; timeDeltas?: number[] }, count: number): void {
-  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
-  const selfTime = new Map<string, number>();
-  let total = 0;
-  (profile.samples ?? []).forEach((id, index) => {
-    const frame = frames.get(id)!;
-    const key = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").slice(-1)[0]}`;
-    const delta = profile.timeDeltas?.[index] ?? 0;
-    selfTime.set(key, (selfTime.get(key) ?? 0) + delta);
-    total += delta;
-  });
-  for (const [key, micros] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, count)) {
-    console.log(`${(micros / 1000 / passes).toFixed(0).padStart(6)} ms/pass ${((100 * micros) / total).toFixed(1).padStart(5)}%  ${key}`);
-  }
+  printTopSelfTime([profile], 25, passes);
 }

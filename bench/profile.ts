@@ -84,3 +84,28 @@ function describe(node: ProfileNode): string {
   const short = url.replace(/^file:\/\//, "").replace(/^.*?\/(node_modules|dist|src)\//, "$1/");
   return `${name} (${short}:${lineNumber + 1})`;
 }
+
+/** A V8 CPU profile as the inspector's `Profiler.stop` returns it (the in-process benches). */
+export interface InspectorProfile {
+  nodes: ProfileNode[];
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** Prints the `count` functions with the most self time over `profiles`, in ms per pass (of `passes`), one per line. */
+export function printTopSelfTime(profiles: readonly InspectorProfile[], count: number, passes: number): void {
+  const selfTime = new Map<string, number>();
+  let total = 0;
+  for (const profile of profiles) {
+    const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+    (profile.samples ?? []).forEach((id, index) => {
+      const name = describe(nodes.get(id)!);
+      const delta = profile.timeDeltas?.[index] ?? 0;
+      selfTime.set(name, (selfTime.get(name) ?? 0) + delta);
+      total += delta;
+    });
+  }
+  for (const [name, micros] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, count)) {
+    console.log(`${(micros / 1000 / passes).toFixed(0).padStart(6)} ms/pass ${((100 * micros) / total).toFixed(1).padStart(5)}%  ${name}`);
+  }
+}

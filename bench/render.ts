@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 import { benchConfig } from "./configs.js";
+import { type InspectorProfile, printTopSelfTime } from "./profile.js";
 
 const { values } = parseArgs({
   options: { size: { type: "string", default: "1000" }, passes: { type: "string", default: "7" }, "cpu-prof": { type: "string" }, dist: { type: "string" } },
@@ -54,7 +55,7 @@ if (profiler) {
   profiler.connect();
   await profiler.post("Profiler.enable");
 }
-const profiles: Profile[] = [];
+const profiles: InspectorProfile[] = [];
 const times: number[] = [];
 const cpus: number[] = [];
 const gcs: number[] = [];
@@ -83,30 +84,5 @@ console.log(
 
 if (profiler) {
   await writeFile(values["cpu-prof"]!, JSON.stringify(profiles.at(-1)));
-  printTopSelfTime(profiles, 30);
-}
-
-interface Profile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
-  samples?: number[];
-  timeDeltas?: number[];
-}
-
-/** The functions with the most self time over the timed passes' profiles, per pass, one per line. */
-function printTopSelfTime(profiles: Profile[], count: number): void {
-  const selfTime = new Map<string, number>();
-  let total = 0;
-  for (const profile of profiles) {
-    const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
-    (profile.samples ?? []).forEach((id, index) => {
-      const frame = frames.get(id)!;
-      const key = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").slice(-1)[0]}:${frame.lineNumber + 1}`;
-      const delta = profile.timeDeltas?.[index] ?? 0;
-      selfTime.set(key, (selfTime.get(key) ?? 0) + delta);
-      total += delta;
-    });
-  }
-  for (const [key, micros] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, count)) {
-    console.log(`${(micros / 1000 / passes).toFixed(0).padStart(6)} ms/pass ${((100 * micros) / total).toFixed(1).padStart(5)}%  ${key}`);
-  }
+  printTopSelfTime(profiles, 30, passes);
 }
