@@ -59,6 +59,7 @@ export {
   type ImportFormatter,
 } from "./imports.js";
 export { Name, prefixImport } from "./naming.js";
+export { WeakCache } from "./weak-cache.js";
 export {
   EmptyOptions,
   OperationMeta,
