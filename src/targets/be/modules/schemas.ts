@@ -109,12 +109,7 @@ export class SchemaClass {
     return typeof this.#fields === "function" ? this.#fields() : this.#fields;
   }
 
-  /** What the class needs imported, `BaseModel` included. */
-  get imports(): ImportCollector {
-    return this.#importsOf(this.fields, this.modelConfig);
-  }
-
-  /** `imports` of these fields, read first: a function of fields may still add to the class's imports. */
+  /** What the class needs imported, `BaseModel` included, from fields read first (a function of fields may still add to the class's imports). */
   #importsOf(fields: readonly Field[], modelConfig: string | undefined): ImportCollector {
     const imports = new ImportCollector().addFrom("pydantic", "BaseModel").update(this.#imports);
     if (fields.some((field) => field.description !== undefined || field.aliased || field.references !== undefined || field.default?.startsWith("Field("))) {
