@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 
 import { benchConfig } from "./configs.js";
 import { printTopSelfTime } from "./profile.js";
+import { median } from "../test/support/stats.js";
 
 const { values } = parseArgs({
   options: {
@@ -76,7 +77,6 @@ const first = await pass();
 if (profiler && values.cold) await stopProfile(1);
 const runs: Awaited<ReturnType<typeof pass>>[] = [];
 for (let index = 0; index < passes; index++) runs.push(await pass());
-const median = (list: number[]): number => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 const ms = (key: "validate" | "build" | "validateCpu" | "buildCpu" | "gc"): string => median(runs.map((run) => run[key])).toFixed(0);
 console.log(
   `${values.dist} ${size} resources, ${first.outputs} outputs: first pass validate ${first.validate.toFixed(0)} ms (CPU ${first.validateCpu.toFixed(0)}), ` +

@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { median } from "../test/support/stats.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 const CLI = join(ROOT, "dist", "cli.js");
@@ -22,12 +23,6 @@ function timeOnce(args: string[]): number {
   if (run.error) throw run.error;
   if (run.status !== 0) throw new Error(`codegen ${args.join(" ")} exited ${run.status}:\n${run.stderr}`);
   return elapsed;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function main(): void {

@@ -20,6 +20,7 @@ import { formatFile } from "../src/targets/be/format.js";
 import { ProjectConfig } from "../src/targets/be/config/schema.js";
 import { benchConfig } from "./configs.js";
 import { printTopSelfTime } from "./profile.js";
+import { median } from "../test/support/stats.js";
 
 const { values } = parseArgs({ options: { size: { type: "string", default: "1000" }, passes: { type: "string", default: "7" }, "cpu-prof": { type: "string" } } });
 const size = Number(values.size);
@@ -77,7 +78,6 @@ for (let index = 0; index < passes; index++) {
   await new Promise((resolve) => setTimeout(resolve, 0)); // let the GC observer report
   gcs.push(gcMs - gcBefore);
 }
-const median = (list: number[]): number => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 const ms = median(times);
 console.log(
   `format ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB: first pass ${firstMs.toFixed(0)} ms (CPU ${firstCpuMs.toFixed(0)}), ` +

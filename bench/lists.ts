@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { prepareProject, serveBlog } from "../test/e2e/support/blog.js";
 import { startPostgres } from "../test/support/postgres.js";
 import { ensureVenv } from "../test/support/venv.js";
+import { median } from "../test/support/stats.js";
 
 const PROJECT = resolve(fileURLToPath(import.meta.url), "../lists");
 const PAGE = 20;
@@ -30,12 +31,6 @@ async function get(url: string): Promise<{ ms: number; body: any }> {
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (response.status !== 200) throw new Error(`${url}: ${response.status} ${JSON.stringify(body)}`);
   return { ms, body };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** p50 of `first` and of `deep`, requested alternately so both see the same machine load. */

@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 
 import { benchConfig } from "./configs.js";
 import { type InspectorProfile, printTopSelfTime } from "./profile.js";
+import { median } from "../test/support/stats.js";
 
 const { values } = parseArgs({
   options: { size: { type: "string", default: "1000" }, passes: { type: "string", default: "7" }, "cpu-prof": { type: "string" }, dist: { type: "string" } },
@@ -75,7 +76,6 @@ for (let index = 0; index < passes; index++) {
   await new Promise((resolve) => setTimeout(resolve, 0));
   gcs.push(gcMs - gcBefore);
 }
-const median = (list: number[]): number => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 console.log(
   `render ${first.length} files: first pass ${firstMs.toFixed(0)} ms, then median ${median(times).toFixed(0)} ms ` +
     `(${Math.min(...times).toFixed(0)}–${Math.max(...times).toFixed(0)}), CPU ${median(cpus).toFixed(0)} ms (min ${Math.min(...cpus).toFixed(0)}), GC ${median(gcs).toFixed(0)} ms/pass; ` +

@@ -27,6 +27,7 @@ import { SIZES, writeBenchConfigs } from "./configs.js";
 import { CLI, ensureBuilt } from "./dist.js";
 import { type RunTimings, hotItemsByPhase, parseTimings, phaseTotals } from "./profile.js";
 import { PHASES as ENGINE_PHASES } from "../src/codegen/timings.js";
+import { median } from "../test/support/stats.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 const GNU_TIME = "/usr/bin/time";
@@ -128,12 +129,6 @@ async function runScenario(scenario: Scenario, size: number, config: string, run
   }
   if (upToDate) await rm(upToDate, { recursive: true, force: true });
   return row;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function summaryTable(rows: Row[]): string {

@@ -20,6 +20,7 @@ import { type RunningProcess, startProcess, waitForHttp } from "../support/proce
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
 import { type LoadRequest, type LoadResult, describeLoad, loadAgent, runLoad } from "./support/load.js";
+import { median } from "../support/stats.js";
 
 const HANDWRITTEN = resolve(fileURLToPath(import.meta.url), "../support/handwritten_tags.py");
 
@@ -101,12 +102,6 @@ function tagMix(known: number[]): () => LoadRequest {
       },
     };
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function listed(ratios: number[]): string {

@@ -17,6 +17,7 @@ import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
 import { ensureVenv } from "../support/venv.js";
 import { prepareBlogProject } from "./support/blog.js";
+import { median } from "../support/stats.js";
 
 const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "../support");
 
@@ -79,12 +80,6 @@ after(async () => {
   await postgres?.stop();
   if (projectDir) await rm(projectDir, { recursive: true, force: true });
 });
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 describe("rate limits across two worker processes", () => {
   it("runs two workers", () => {
