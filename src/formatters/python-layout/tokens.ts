@@ -125,7 +125,8 @@ function operatorAt(source: string, pos: number): string {
   return one;
 }
 
-function isStringPrefix(letters: string): boolean {
+/** Whether `letters` (a name right before a quote) are a string prefix Python accepts: `f`, `rb`, `Fr`... */
+export function isStringPrefix(letters: string): boolean {
   const lower = letters.toLowerCase();
   return lower === "r" || lower === "b" || lower === "f" || lower === "u" || lower === "rb" || lower === "br" || lower === "rf" || lower === "fr";
 }
