@@ -16,8 +16,8 @@ export interface Token {
    * The own-line comments right before this token, as ruff writes them. A parser that lays
    * them out sets `commentsTaken`; a statement with comments nobody took is unsupported.
    */
-  comments?: string[];
-  commentsTaken?: boolean;
+  comments: string[] | undefined;
+  commentsTaken: boolean;
 }
 
 /** A construct the formatter does not lay out; the caller names the line. */
