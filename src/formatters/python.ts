@@ -161,8 +161,6 @@ const DIGIT_0 = 48;
 const DIGIT_9 = 57;
 const UPPER_A = 65;
 const UPPER_Z = 90;
-/** Digit runs longer than this may not fit a double exactly: compared through `Number`, as written. */
-const EXACT_DIGITS = 15;
 
 /**
  * Compares strings with digit runs taken as numbers (`v2` before `v10`), like isort's natural
@@ -196,15 +194,15 @@ function runEnd(text: string, start: number, digits: boolean): number {
   return end;
 }
 
+/**
+ * The digit runs `a[i, endA)` and `b[j, endB)` compared as the numbers they spell, exactly at
+ * any length (`Number` rounds past 15 digits): leading zeros aside, the longer run is the
+ * larger, and runs of one length compare digit by digit.
+ */
 function compareNumbers(a: string, i: number, endA: number, b: string, j: number, endB: number): number {
-  if (endA - i > EXACT_DIGITS || endB - j > EXACT_DIGITS) return Number(a.slice(i, endA)) - Number(b.slice(j, endB));
-  return digitValue(a, i, endA) - digitValue(b, j, endB);
-}
-
-function digitValue(text: string, start: number, end: number): number {
-  let value = 0;
-  for (let index = start; index < end; index++) value = value * 10 + (text.charCodeAt(index) - DIGIT_0);
-  return value;
+  while (i < endA - 1 && a.charCodeAt(i) === DIGIT_0) i++;
+  while (j < endB - 1 && b.charCodeAt(j) === DIGIT_0) j++;
+  return endA - i - (endB - j) || compareSpans(a, i, endA, b, j, endB);
 }
 
 /** `a.slice(i, endA)` against `b.slice(j, endB)` in code-unit order, as `<` compares strings. */

@@ -4,7 +4,7 @@
 // serves every line of the shape. A shape whose layout moved or merged a slot is not reused.
 
 import { KEYWORDS } from "./stream.js";
-import { stringEnd, Unsupported } from "./tokens.js";
+import { isStringPrefix, stringEnd, Unsupported } from "./tokens.js";
 
 /** A shape's first line, its slots as `[start, end, kind]` triples, and its layout cut around them (null: not reusable). */
 interface Template {
@@ -137,7 +137,6 @@ const isNameChar = (code: number) => isNameStart(code) || (code >= 48 && code <=
 const isDigit = (code: number) => code >= 48 && code <= 57;
 /** One-line string content no layout reads: printable ASCII but quotes, backslash and braces (which joining strings may double). */
 const isPlainStringChar = (code: number) => code >= 32 && code <= 126 && code !== 34 && code !== 39 && code !== 92 && code !== 123 && code !== 125;
-const STRING_PREFIX = /^[bfruBFRU]{1,2}$/;
 
 /**
  * Whether the f-string quoted from `quoteAt` to `close` is one-line, its content printable
@@ -176,7 +175,7 @@ function scanSlots(text: string, into: Int32Array): number {
       const next = text.charCodeAt(end);
       if (next === 34 || next === 39) {
         // A string prefix (`f"`, `rb'`): the string is copied as it is, but a plain f-string's content.
-        if (end - pos > 2 || !STRING_PREFIX.test(text.slice(pos, end))) return -1;
+        if (!isStringPrefix(text.slice(pos, end))) return -1;
         const formatted = /[fF]/.test(text.slice(pos, end));
         const close = quotedEnd(text, end, formatted);
         if (close < 0) return -1;

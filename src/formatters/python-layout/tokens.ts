@@ -16,8 +16,8 @@ export interface Token {
    * The own-line comments right before this token, as ruff writes them. A parser that lays
    * them out sets `commentsTaken`; a statement with comments nobody took is unsupported.
    */
-  comments?: string[];
-  commentsTaken?: boolean;
+  comments: string[] | undefined;
+  commentsTaken: boolean;
 }
 
 /** A construct the formatter does not lay out; the caller names the line. */
@@ -125,7 +125,8 @@ function operatorAt(source: string, pos: number): string {
   return one;
 }
 
-function isStringPrefix(letters: string): boolean {
+/** Whether `letters` (a name right before a quote) are a string prefix Python accepts: `f`, `rb`, `Fr`... */
+export function isStringPrefix(letters: string): boolean {
   const lower = letters.toLowerCase();
   return lower === "r" || lower === "b" || lower === "f" || lower === "u" || lower === "rb" || lower === "br" || lower === "rf" || lower === "fr";
 }
