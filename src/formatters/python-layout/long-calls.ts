@@ -22,7 +22,7 @@ export function longCallLayout(text: string, layOutLine: (line: string) => strin
   if (text.length < LONG_CALL_WIDTH || text.includes("\n") || !text.endsWith(")")) return undefined;
   const header = HEAD.exec(text)?.[0];
   if (header === undefined) return undefined;
-  const args = callArguments(text.slice(header.length, -1));
+  const args = topLevelArguments(text.slice(header.length, -1));
   if (args === undefined || args.length < 2) return undefined;
   const close = `${" ".repeat(header.length - header.trimStart().length)})`;
   const lines = [header];
@@ -45,7 +45,7 @@ export function longCallLayout(text: string, layOutLine: (line: string) => strin
 }
 
 /** The top-level arguments of an argument list's text, trimmed; undefined for an empty one or a trailing comma. */
-function callArguments(inner: string): string[] | undefined {
+function topLevelArguments(inner: string): string[] | undefined {
   let tokens;
   try {
     tokens = tokenize(inner);
