@@ -20,6 +20,8 @@ interface Instance {
   children: Instance[];
   /** The operations that apply here, filled by the validation phase. */
   runs: PlannedRun[];
+  /** The context its operations share, made on first use (`contextAt`). */
+  context?: BuildContext;
 }
 
 /** An operation that applies at one instance, with its validated options. */
@@ -91,25 +93,18 @@ export class Engine {
       if (!op) ops.set(cls, (op = new cls()));
       return op;
     };
-    // One frozen context per instance, shared by its operations: 10,000s fewer objects on large configs.
-    const contexts = new Map<Instance, BuildContext>();
-    const contextAt = (instance: Instance): BuildContext => {
-      let ctx = contexts.get(instance);
-      if (!ctx) {
-        ctx = Object.freeze({
-          config,
-          scope: instance.scope,
-          instance: instance.value,
-          instanceId: instance.id,
-          configPath: instance.configPath,
-          store,
-          packagePrefix: this.#packagePrefix,
-          operations: this.#operations,
-        });
-        contexts.set(instance, ctx);
-      }
-      return ctx;
-    };
+    // One frozen context per instance, made when its first operation needs it and shared by the rest.
+    const contextAt = (instance: Instance): BuildContext =>
+      (instance.context ??= Object.freeze({
+        config,
+        scope: instance.scope,
+        instance: instance.value,
+        instanceId: instance.id,
+        configPath: instance.configPath,
+        store,
+        packagePrefix: this.#packagePrefix,
+        operations: this.#operations,
+      }));
     const validate = (instance: Instance): void => {
       for (const { cls, options } of instance.runs) {
         const op = opOf(cls);
@@ -139,7 +134,6 @@ export class Engine {
       for (const planned of instance.runs) if (!planned.meta.afterChildren) run(instance, planned);
       for (const child of instance.children) visit(child);
       for (const planned of instance.runs) if (planned.meta.afterChildren) run(instance, planned);
-      contexts.delete(instance);
     };
     visit(root);
     return store;

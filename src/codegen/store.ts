@@ -36,8 +36,6 @@ export class BuildStore {
   // `#firstUnder` answers found so far, per type and ancestor id. A new entry comes after every
   // existing one, so a first found stays first; only extending an existing entry can change it.
   readonly #firstFound = new Map<OutputType<unknown>, Map<string, unknown>>();
-  // Per type, how many entries a first-under-the-root search has already seen without a match.
-  readonly #rootScanned = new Map<OutputType<unknown>, number>();
 
   /** @param scopes the build's scope tree: derives scopes from ids and checks `childScope` names. */
   constructor(scopes: ScopeTree) {
@@ -82,7 +80,6 @@ export class BuildStore {
         if (entry.opName !== opName) continue;
         for (const object of objects) entry.items.push(object);
         this.#firstFound.clear();
-        this.#rootScanned.clear();
         return;
       }
     }
@@ -182,45 +179,15 @@ export class BuildStore {
     let found = this.#firstFound.get(Type);
     const known = found?.get(ancestorId);
     if (known !== undefined) return known as T;
-    const first = this.#isOnlyRoot(ancestorId) ? this.#firstAtRoot(Type) : this.#firstInSubtree(ancestorId, Type);
-    if (first === undefined) return undefined;
-    if (!found) this.#firstFound.set(Type, (found = new Map()));
-    found.set(ancestorId, first);
-    return first;
-  }
-
-  /** The first output of class `Type` in the store, scanning only entries no earlier search has seen. */
-  #firstAtRoot<T>(Type: OutputType<T>): T | undefined {
-    const outputs = this.#outputs;
-    for (let index = this.#rootScanned.get(Type) ?? 0; index < outputs.length; index++) {
-      for (const item of outputs[index]!.items) if (item instanceof Type) return item;
-    }
-    this.#rootScanned.set(Type, outputs.length);
-    return undefined;
-  }
-
-  /** The first output of class `Type` at or below `ancestorId`, by walking the subtree without sorting it. */
-  #firstInSubtree<T>(ancestorId: string, Type: OutputType<T>): T | undefined {
-    let first: T | undefined;
-    let firstOrder = Infinity;
-    const pending = [ancestorId];
-    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
-      const atId = this.#outputsById.get(id);
-      if (atId) {
-        for (const entry of atId) {
-          if (entry.order >= firstOrder) continue;
-          for (const item of entry.items) {
-            if (!(item instanceof Type)) continue;
-            first = item;
-            firstOrder = entry.order;
-            break;
-          }
-        }
+    for (const { items } of this.#entriesUnder(ancestorId)) {
+      for (const item of items) {
+        if (!(item instanceof Type)) continue;
+        if (!found) this.#firstFound.set(Type, (found = new Map()));
+        found.set(ancestorId, item);
+        return item;
       }
-      const children = this.#instances.get(id)?.children;
-      if (children) for (const child of children) pending.push(child);
     }
-    return first;
+    return undefined;
   }
 
   #isOnlyRoot(id: string): boolean {

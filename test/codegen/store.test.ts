@@ -143,4 +143,18 @@ describe("BuildStore outputs", () => {
       (e: unknown) => e instanceof LookupError && /no Route output under "project.apps.0"/.test(e.message),
     );
   });
+
+  it("outputUnderAncestor answers again after an earlier entry is extended, under the root and under a subtree", () => {
+    const store = sampleStore();
+    store.add("project.apps.0.resources.0", "get", new Route("/r0"));
+    store.add("project.apps.0.resources.1", "get", new Schema("later"));
+    const first = (scope: string) => store.outputUnderAncestor("project.apps.0.jobs.0", scope, Schema).name;
+    assert.deepEqual([first("project"), first("app")], ["later", "later"]);
+    // A new entry comes after every existing one: the first found stays first.
+    store.add("project.apps.0.jobs.0", "list", new Schema("newest"));
+    assert.deepEqual([first("project"), first("app")], ["later", "later"]);
+    // Extending the earliest entry puts a match before the one remembered.
+    store.add("project.apps.0.resources.0", "get", new Schema("earlier"));
+    assert.deepEqual([first("project"), first("app")], ["earlier", "earlier"]);
+  });
 });
