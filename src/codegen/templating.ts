@@ -3,6 +3,7 @@
 // target's. Output is code, never HTML: nothing is escaped, and block tags leave no blank lines.
 
 import nunjucks from "nunjucks";
+import { WeakCache } from "./weak-cache.js";
 
 /**
  * Creates an environment loading templates from `dirs`, earlier directories first.
@@ -38,18 +39,8 @@ export function renderTemplate(env: nunjucks.Environment, name: string, context:
 // Compiled templates by environment and name: `env.render` looks each name up through its
 // loaders and two callbacks on every call, and a large run renders tens of thousands. An
 // environment never sees its templates change (GenerationCache makes a new one when they do).
-const compiled = new WeakMap<nunjucks.Environment, Map<string, nunjucks.Template>>();
+const compiled = new WeakCache<nunjucks.Environment, string, nunjucks.Template>();
 
 function templateOf(env: nunjucks.Environment, name: string): nunjucks.Template {
-  let templates = compiled.get(env);
-  if (templates === undefined) {
-    templates = new Map();
-    compiled.set(env, templates);
-  }
-  let template = templates.get(name);
-  if (template === undefined) {
-    template = env.getTemplate(name);
-    templates.set(name, template);
-  }
-  return template;
+  return compiled.get(env, name, () => env.getTemplate(name));
 }
