@@ -2,9 +2,11 @@
 // every path and decides each file's action, writing nothing. `applyPlan` carries out a plan
 // under a journal (journal.ts): temp files beside their targets, renamed into place in commit
 // order (aggregating files last) only once every temp is written, then the stale files
-// deleted, then the manifest. Syscalls are synchronous: one per step, no round trips.
+// deleted, then the manifest. Temp files are written several at a time (stageTemps); every
+// other step is one synchronous syscall, in order.
 
-import { chmodSync, lstatSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { chmod, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 import { FileSystemError, asFileSystemError, attempt } from "./fs-errors.js";
@@ -201,7 +203,7 @@ export async function applyPlan(plan: readonly PlannedChange[], options: ApplyOp
   const deletions = plan.filter((entry): entry is PlannedDeletion => entry.action === "delete");
   const root = rootOf(plan, options.manifest);
   if (root !== undefined && (writes.length > 0 || deletions.length > 0 || options.manifest)) {
-    commit(root, writes, deletions, options.manifest);
+    await commit(root, writes, deletions, options.manifest);
   }
   for (const entry of plan) {
     if (entry.action === "unchanged" && entry.file.executable) ensureExecutable(entry.absolutePath);
@@ -254,7 +256,7 @@ function rootOf(plan: readonly PlannedChange[], manifest: ManifestWrite | undefi
 }
 
 /** The journaled write: stage every temp, mark committed, rename, delete, manifest, close. */
-function commit(root: string, writes: readonly PlannedWrite[], deletions: readonly PlannedDeletion[], manifest: ManifestWrite | undefined): void {
+async function commit(root: string, writes: readonly PlannedWrite[], deletions: readonly PlannedDeletion[], manifest: ManifestWrite | undefined): Promise<void> {
   const targets = writes.map((entry) => entry.path);
   const journal: Journal = {
     version: 1,
@@ -266,7 +268,7 @@ function commit(root: string, writes: readonly PlannedWrite[], deletions: readon
     deletions: deletions.map((entry) => ({ path: entry.path, sha256: entry.sha256 ?? "" })),
     dirs: missingDirs(root, targets),
   };
-  const contents = writes.map((entry) => ({
+  const contents: StagedContent[] = writes.map((entry) => ({
     target: entry.absolutePath,
     content: entry.file.content,
     executable: entry.file.executable,
@@ -279,24 +281,18 @@ function commit(root: string, writes: readonly PlannedWrite[], deletions: readon
   const createdRoot = attempt("create the output directory", root, () => mkdirSync(root, { recursive: true }));
   const madeDirs = [...journal.dirs.map((dir) => path.join(root, dir)), ...(createdRoot ? dirsUpTo(root, createdRoot) : [])];
   startJournal(root, journal);
-  let staged = 0;
+  const started: string[] = [];
   try {
     for (const dir of journal.dirs) {
       const absolute = path.join(root, dir);
       attempt("create directory", absolute, () => mkdirSync(absolute));
     }
-    for (; staged < contents.length; staged++) {
-      const { target, content, executable, replaces } = contents[staged]!;
-      const temp = temps[staged]!;
-      attempt("write", target, () => writeFileSync(temp, content, { flag: "wx" }));
-      const mode = replaces ? targetMode(target, executable) : executable ? 0o755 : undefined;
-      if (mode !== undefined) attempt("set the permissions of", target, () => chmodSync(temp, mode));
-    }
+    await stageTemps(contents, temps, started);
     markCommitted(root);
   } catch (error) {
     // Nothing is in place yet: undo everything, so the directory is as it was. The cleanup is
     // best effort: its own failures must not hide the error that stopped the run.
-    bestEffort(() => temps.slice(0, staged + 1).forEach(removeIfPresent));
+    for (const temp of started) bestEffort(() => removeIfPresent(temp));
     bestEffort(() => closeJournal(root));
     bestEffort(() => removeEmptyDirs(madeDirs));
     throw withOutcome(error, "nothing was changed in the output directory");
@@ -310,6 +306,80 @@ function commit(root: string, writes: readonly PlannedWrite[], deletions: readon
     // Past the commit mark a run is completed, never undone: the next run finishes it.
     throw withOutcome(error, "the output directory is partly updated; run codegen generate again to complete it");
   }
+}
+
+/** One file's new content, bound for a temp file beside its target. */
+interface StagedContent {
+  target: string;
+  content: string;
+  executable: boolean;
+  /** The target exists and keeps its permissions. */
+  replaces: boolean;
+}
+
+// Temp files written at once: enough to keep libuv's four file-system threads busy.
+const STAGING_CONCURRENCY = 8;
+
+/**
+ * Writes each content to its temp file, several at a time: creating a file costs the disk far
+ * more than the CPU (about 0.5 ms each on an ext4 volume, most of a large run's write phase),
+ * and creations in different threads overlap. After a failure no new write starts; the ones
+ * under way finish, then the first error is thrown. `started` receives every temp a write was
+ * begun for, so the caller can remove them.
+ */
+async function stageTemps(contents: readonly StagedContent[], temps: readonly string[], started: string[]): Promise<void> {
+  const order = acrossDirectories(temps);
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const stageOne = async (index: number): Promise<void> => {
+    const { target, content, executable, replaces } = contents[index]!;
+    const temp = temps[index]!;
+    started.push(temp);
+    try {
+      await writeFile(temp, content, { flag: "wx" });
+    } catch (error) {
+      throw asFileSystemError(error, "write", target);
+    }
+    const mode = replaces ? targetMode(target, executable) : executable ? 0o755 : undefined;
+    if (mode === undefined) return;
+    try {
+      await chmod(temp, mode);
+    } catch (error) {
+      throw asFileSystemError(error, "set the permissions of", target);
+    }
+  };
+  const worker = async (): Promise<void> => {
+    while (failure === undefined && next < contents.length) {
+      try {
+        await stageOne(order[next++]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(STAGING_CONCURRENCY, contents.length) }, worker));
+  if (failure) throw failure.error;
+}
+
+/**
+ * The indexes of `files`, taking one file of each directory in turn: a file system creates one
+ * file at a time in a directory (it locks the directory), so concurrent creations overlap only
+ * in different directories.
+ */
+function acrossDirectories(files: readonly string[]): number[] {
+  const byDirectory = new Map<string, number[]>();
+  files.forEach((file, index) => {
+    const directory = path.dirname(file);
+    const indexes = byDirectory.get(directory);
+    if (indexes) indexes.push(index);
+    else byDirectory.set(directory, [index]);
+  });
+  const groups = [...byDirectory.values()];
+  const order: number[] = [];
+  for (let round = 0; order.length < files.length; round++) {
+    for (const group of groups) if (round < group.length) order.push(group[round]!);
+  }
+  return order;
 }
 
 /** Directories the targets need that do not exist yet, relative, parents first. */
