@@ -4,10 +4,16 @@
 // is a bug and says so. Heavy modules load lazily so `--help` starts fast.
 
 import { readFileSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { GenerateOptions } from "./codegen/generate.js";
 import type { Target } from "./codegen/target.js";
 import { EXIT_ERROR, announceWait, check, dryRun, reportError, reportKept, reportRecovery, reportTimings, reportWarnings, write } from "./cli-report.js";
+
+// Every function is compiled to baseline machine code on its first call instead of being
+// interpreted until it is hot: a run is one pass over thousands of files, too short for the
+// interpreter to pay off (format phase of 1,000 resources: 657-691 ms -> 448-461 ms).
+setFlagsFromString("--always-sparkplug");
 
 /** Usage mistakes (unknown target, missing --target): exit status 2 like commander's own. */
 class UsageError extends Error {}
