@@ -66,12 +66,12 @@ export function assemble(fragments: Iterable<Fragment>, options: AssembleOptions
     ? {
         imports: (path, collector) => memo.imports(path, collector, options.language, options.importOptions),
         file: (path, template, context) => memo.file(path, template, context),
-        snippet: (template, context) => memo.snippet(template, context),
+        snippet: (path, slot, index, template, context) => memo.snippet(path, slot, index, template, context),
       }
     : {
         imports: (_path, collector) => formatImports(collector, options.language, options.importOptions),
         file: (_path, template, context) => renderTemplate(options.env, template, context),
-        snippet: (template, context) => renderTemplate(options.env, template, context),
+        snippet: (_path, _slot, _index, template, context) => renderTemplate(options.env, template, context),
       };
   for (const snippet of snippets) appendSnippet(files, snippet, render, originOf(snippet));
 
@@ -86,7 +86,8 @@ export function assemble(fragments: Iterable<Fragment>, options: AssembleOptions
 interface TemplateRenderer {
   imports(path: string, collector: ImportCollector): string;
   file(path: string, template: string, context: object): string;
-  snippet(template: string, context: object): string;
+  /** A snippet's template, for the item at `index` of `slot` in the file at `path`. */
+  snippet(path: string, slot: string, index: number, template: string, context: object): string;
 }
 
 function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment, origin: string | undefined): void {
@@ -145,7 +146,7 @@ function appendSnippet(
   if (!Array.isArray(slot)) {
     throw snippetError(snippet, `context key "${snippet.slot}" is not a list; snippets cannot append to it`, [file.keyOrigins.get(snippet.slot), origin]);
   }
-  const item = snippet.template !== undefined ? render.snippet(snippet.template, snippet.context).trim() : snippet.value;
+  const item = snippet.template !== undefined ? render.snippet(snippet.path, snippet.slot, slot.length, snippet.template, snippet.context).trim() : snippet.value;
   // The first snippet copies the fragment's list (never changed in place); later ones append to the copy.
   if (file.ownSlots.has(snippet.slot)) slot.push(item);
   else {
