@@ -32,11 +32,13 @@ interface ImportBlock {
 /** Memory of one environment's renders, between runs; bound to the environment it was made for. */
 export class RenderMemo {
   readonly env: nunjucks.Environment;
-  // Files by path, snippets by place (path, slot, index in the slot): what the last run rendered there.
+  // Files by path, snippets by place (path, slot, count of snippets before it there): what the last run rendered there.
   #files = new Map<string, Rendered | typeof NOT_PLAIN>();
   #nextFiles = new Map<string, Rendered | typeof NOT_PLAIN>();
   #snippets = new Map<string, Rendered | typeof NOT_PLAIN>();
   #nextSnippets = new Map<string, Rendered | typeof NOT_PLAIN>();
+  // Snippets of this run so far per file and slot, which place the next one.
+  #arrivals = new Map<string, number>();
   // Import blocks by path.
   #imports = new Map<string, ImportBlock>();
   #nextImports = new Map<string, ImportBlock>();
@@ -50,6 +52,7 @@ export class RenderMemo {
     this.#nextFiles = new Map();
     this.#nextSnippets = new Map();
     this.#nextImports = new Map();
+    this.#arrivals = new Map();
   }
 
   /** Ends a successful run: only what it rendered is kept, so memory follows the output's size. */
@@ -66,11 +69,15 @@ export class RenderMemo {
   }
 
   /**
-   * `renderTemplate(env, template, context)` of a snippet, reused when the snippet at the same
-   * place (`path`, `slot`, `index` in the slot) had the same template and context last run.
+   * `renderTemplate(env, template, context)` of the next snippet of this run for `slot` of the
+   * file at `path`, reused when the snippet at that place (the same file, slot and count of
+   * snippets before it) had the same template and context last run.
    */
-  snippet(path: string, slot: string, index: number, template: string, context: object): string {
-    return this.#render(this.#snippets, this.#nextSnippets, `${path}\0${slot}\0${index}`, template, context);
+  snippet(path: string, slot: string, template: string, context: object): string {
+    const slotKey = `${path}\0${slot}`;
+    const index = this.#arrivals.get(slotKey) ?? 0;
+    this.#arrivals.set(slotKey, index + 1);
+    return this.#render(this.#snippets, this.#nextSnippets, `${slotKey}\0${index}`, template, context);
   }
 
   /**

@@ -125,7 +125,7 @@ describe("RenderMemo", () => {
     for (let run = 0; run < 2; run++) {
       memo.begin();
       assert.equal(memo.file("a.py", "t.njk", { x: new Box() }), "value box");
-      assert.equal(memo.snippet("a.py", "items", 0, "t.njk", { x: new Box() }), "value box");
+      assert.equal(memo.snippet("a.py", "items", "t.njk", { x: new Box() }), "value box");
       memo.settle();
     }
     assert.equal(renders(), 4);
@@ -134,29 +134,30 @@ describe("RenderMemo", () => {
   it("keeps only what the last successful run rendered", () => {
     const { memo, renders } = counted();
     memo.begin();
-    memo.snippet("a.py", "items", 0, "t.njk", { x: 1 });
+    memo.snippet("a.py", "items", "t.njk", { x: 1 });
     memo.settle();
     // A run that fails before settling neither forgets the last run nor is remembered.
     memo.begin();
-    memo.snippet("a.py", "items", 0, "t.njk", { x: 2 });
+    memo.snippet("a.py", "items", "t.njk", { x: 2 });
     memo.begin();
-    assert.equal(memo.snippet("a.py", "items", 0, "t.njk", { x: 1 }), "value 1");
-    assert.equal(memo.snippet("a.py", "items", 0, "t.njk", { x: 2 }), "value 2");
+    assert.equal(memo.snippet("a.py", "items", "t.njk", { x: 1 }), "value 1");
+    assert.equal(memo.snippet("a.py", "items", "t.njk", { x: 2 }), "value 2");
     assert.equal(renders(), 3);
     memo.settle();
     // A run that did not use a snippet drops it.
     memo.begin();
     memo.settle();
     memo.begin();
-    memo.snippet("a.py", "items", 0, "t.njk", { x: 1 });
+    memo.snippet("a.py", "items", "t.njk", { x: 1 });
     assert.equal(renders(), 4);
     memo.settle();
-    // The same snippet at another place (file, slot or index) is rendered there.
+    // The same snippet at another place (file, slot or count of snippets before it) is rendered there.
     memo.begin();
-    memo.snippet("b.py", "items", 0, "t.njk", { x: 1 });
-    memo.snippet("a.py", "other", 0, "t.njk", { x: 1 });
-    memo.snippet("a.py", "items", 1, "t.njk", { x: 1 });
-    assert.equal(renders(), 7);
+    memo.snippet("b.py", "items", "t.njk", { x: 1 });
+    memo.snippet("a.py", "other", "t.njk", { x: 1 });
+    memo.snippet("a.py", "items", "t.njk", { x: 2 });
+    memo.snippet("a.py", "items", "t.njk", { x: 1 });
+    assert.equal(renders(), 8);
   });
 
   it("compares with the context as it was rendered, not as it is now", () => {
