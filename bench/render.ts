@@ -1,8 +1,10 @@
 // The `render` phase alone, in process: builds the 1,000-resource `be` store afresh before
 // each pass (untimed; renderers may cache on outputs), then times rendering and assembling
 // it as `generate` does. Median of several passes; GC time from `performance` entries.
+// `--memo`: every pass after the first is a watch-mode rerun (same environment, the render
+// memo of the pass before it), as a rerun after an edit that changed no output.
 //
-//   node --conditions=codegen-source --import tsx bench/render.ts [--size 1000] [--passes 7] [--cpu-prof out.cpuprofile] [--dist dist]
+//   node --conditions=codegen-source --import tsx bench/render.ts [--size 1000] [--passes 7] [--cpu-prof out.cpuprofile] [--dist dist] [--memo]
 //
 // `--cpu-prof` profiles the timed passes only and prints the top functions by self time per pass.
 
@@ -14,19 +16,22 @@ import { PerformanceObserver, performance } from "node:perf_hooks";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { setFlagsFromString } from "node:v8";
 
 import { benchConfig } from "./configs.js";
 import { type InspectorProfile, printTopSelfTime } from "./profile.js";
 import { median } from "../test/support/stats.js";
 
 const { values } = parseArgs({
-  options: { size: { type: "string", default: "1000" }, passes: { type: "string", default: "7" }, "cpu-prof": { type: "string" }, dist: { type: "string" } },
+  options: { size: { type: "string", default: "1000" }, passes: { type: "string", default: "7" }, "cpu-prof": { type: "string" }, dist: { type: "string" }, memo: { type: "boolean", default: false } },
 });
+setFlagsFromString("--always-sparkplug"); // as the CLI runs (src/cli.ts)
 // `--dist <dir>` times a built tree (this one's `dist`, or another commit's) instead of the sources.
 const root = values.dist === undefined ? "../src" : pathToFileURL(resolve(values.dist)).href;
 const { Engine, discoverScopes, discoverTargets, loadImportFormatters, loadRegistry, packagePrefixOf } = (await import(`${root}/codegen/index.js`)) as typeof import("../src/codegen/index.js");
 const { renderWith } = (await import(`${root}/codegen/build-output.js`)) as typeof import("../src/codegen/build-output.js");
 const { createTemplateEnv } = (await import(`${root}/codegen/templating.js`)) as typeof import("../src/codegen/templating.js");
+const { RenderMemo } = (await import(`${root}/codegen/render-memo.js`)) as typeof import("../src/codegen/render-memo.js");
 const { ProjectConfig } = (await import(`${root}/targets/be/config/schema.js`)) as typeof import("../src/targets/be/config/schema.js");
 const size = Number(values.size);
 const passes = Number(values.passes);
@@ -45,11 +50,18 @@ new PerformanceObserver((list) => {
 const load = loadavg()[0]!.toFixed(2);
 // The first pass is what a fresh process pays: a new template environment (templates parsed and compiled), cold code.
 let store = buildStore();
+const firstEnv = createTemplateEnv(target.templateDir);
+const memo = values.memo ? new RenderMemo(firstEnv) : undefined;
 const firstStart = performance.now();
-const first = renderWith(target, config, store, createTemplateEnv(target.templateDir), undefined, undefined).files;
+const first = renderWith(target, config, store, firstEnv, undefined, memo).files;
 const firstMs = performance.now() - firstStart;
-const digest = createHash("sha256");
-for (const file of first) digest.update(file.path).update("\0").update(file.content).update("\0");
+const digestOf = (files: { path: string; content: string }[]) => {
+  const digest = createHash("sha256");
+  for (const file of files) digest.update(file.path).update("\0").update(file.content).update("\0");
+  return digest.digest("hex").slice(0, 12);
+};
+const firstDigest = digestOf(first);
+let digestOfRerun: string | undefined;
 
 const profiler = values["cpu-prof"] === undefined ? undefined : new Session();
 if (profiler) {
@@ -63,23 +75,26 @@ const gcs: number[] = [];
 for (let index = 0; index < passes; index++) {
   store = buildStore();
   await new Promise((resolve) => setTimeout(resolve, 0)); // let the GC observer report the build's collections
-  const env = createTemplateEnv(target.templateDir); // as a fresh process: templates compiled within the pass
+  // As a fresh process, templates compiled within the pass; a watch rerun keeps the environment and its memo.
+  const env = memo ? firstEnv : createTemplateEnv(target.templateDir);
   if (profiler) await profiler.post("Profiler.start");
   const gcBefore = gcMs;
   const cpuBefore = process.cpuUsage();
   const start = performance.now();
-  renderWith(target, config, store, env, undefined, undefined);
+  const files = renderWith(target, config, store, env, undefined, memo).files;
   times.push(performance.now() - start);
   const cpu = process.cpuUsage(cpuBefore);
   cpus.push((cpu.user + cpu.system) / 1000);
   if (profiler) profiles.push((await profiler.post("Profiler.stop")).profile);
+  if (memo && index === 0) digestOfRerun = digestOf(files);
   await new Promise((resolve) => setTimeout(resolve, 0));
   gcs.push(gcMs - gcBefore);
 }
 console.log(
   `render ${first.length} files: first pass ${firstMs.toFixed(0)} ms, then median ${median(times).toFixed(0)} ms ` +
     `(${Math.min(...times).toFixed(0)}–${Math.max(...times).toFixed(0)}), CPU ${median(cpus).toFixed(0)} ms (min ${Math.min(...cpus).toFixed(0)}), GC ${median(gcs).toFixed(0)} ms/pass; ` +
-    `load ${load} → ${loadavg()[0]!.toFixed(2)}; output sha256 ${digest.digest("hex").slice(0, 12)}`,
+    `load ${load} → ${loadavg()[0]!.toFixed(2)}; output sha256 ${firstDigest}` +
+    (digestOfRerun === undefined ? "" : `, rerun's ${digestOfRerun}`),
 );
 
 if (profiler) {

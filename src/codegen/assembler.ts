@@ -51,29 +51,42 @@ interface MergedFile {
   ownSlots: Set<string>;
 }
 
-/** Merges fragments into files. Throws `GenerationError` naming the file, template or key on a conflict. */
+/** A snippet as it arrived: its item already rendered (the fragment and its context can go), to be placed once every file is merged. */
+interface ArrivedSnippet {
+  path: string;
+  slot: string;
+  item: unknown;
+  imports: ImportCollector;
+  origin: string | undefined;
+}
+
+/**
+ * Merges fragments into files. Throws `GenerationError` naming the file, template or key on a conflict.
+ * A snippet's template is rendered as the snippet arrives, so its context dies young instead of
+ * living (and being promoted by the garbage collector) until every fragment is in.
+ */
 export function assemble(fragments: Iterable<Fragment>, options: AssembleOptions): GeneratedFile[] {
   const files = new Map<string, MergedFile>();
-  const snippets: SnippetFragment[] = [];
+  const snippets: ArrivedSnippet[] = [];
   const originOf = options.originOf ?? (() => undefined);
   const memo = options.memo?.env === options.env ? options.memo : undefined;
   memo?.begin();
-  for (const fragment of fragments) {
-    if (fragment instanceof FileFragment) mergeFile(files, fragment, originOf(fragment));
-    else snippets.push(fragment);
-  }
   const render: TemplateRenderer = memo
     ? {
         imports: (path, collector) => memo.imports(path, collector, options.language, options.importOptions),
         file: (path, template, context) => memo.file(path, template, context),
-        snippet: (template, context) => memo.snippet(template, context),
+        snippet: (path, slot, template, context) => memo.snippet(path, slot, template, context),
       }
     : {
         imports: (_path, collector) => formatImports(collector, options.language, options.importOptions),
         file: (_path, template, context) => renderTemplate(options.env, template, context),
-        snippet: (template, context) => renderTemplate(options.env, template, context),
+        snippet: (_path, _slot, template, context) => renderTemplate(options.env, template, context),
       };
-  for (const snippet of snippets) appendSnippet(files, snippet, render, originOf(snippet));
+  for (const fragment of fragments) {
+    if (fragment instanceof FileFragment) mergeFile(files, fragment, originOf(fragment));
+    else snippets.push(arrive(fragment, render, originOf(fragment)));
+  }
+  for (const snippet of snippets) appendSnippet(files, snippet);
 
   const assembled = [...files.values()]
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
@@ -86,7 +99,13 @@ export function assemble(fragments: Iterable<Fragment>, options: AssembleOptions
 interface TemplateRenderer {
   imports(path: string, collector: ImportCollector): string;
   file(path: string, template: string, context: object): string;
-  snippet(template: string, context: object): string;
+  /** A snippet's template, for the next snippet arriving for `slot` of the file at `path`. */
+  snippet(path: string, slot: string, template: string, context: object): string;
+}
+
+function arrive(snippet: SnippetFragment, render: TemplateRenderer, origin: string | undefined): ArrivedSnippet {
+  const item = snippet.template !== undefined ? render.snippet(snippet.path, snippet.slot, snippet.template, snippet.context).trim() : snippet.value;
+  return { path: snippet.path, slot: snippet.slot, item, imports: snippet.imports, origin };
 }
 
 function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment, origin: string | undefined): void {
@@ -131,31 +150,25 @@ function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment, origi
   existing.banner &&= fragment.banner;
 }
 
-function appendSnippet(
-  files: Map<string, MergedFile>,
-  snippet: SnippetFragment,
-  render: TemplateRenderer,
-  origin: string | undefined,
-): void {
+function appendSnippet(files: Map<string, MergedFile>, snippet: ArrivedSnippet): void {
   const file = files.get(snippet.path);
   if (!file) {
-    throw snippetError(snippet, `a snippet for slot "${snippet.slot}" has no file fragment declaring the file`, [origin]);
+    throw snippetError(snippet, `a snippet for slot "${snippet.slot}" has no file fragment declaring the file`, [snippet.origin]);
   }
   const slot = file.context[snippet.slot] ?? [];
   if (!Array.isArray(slot)) {
-    throw snippetError(snippet, `context key "${snippet.slot}" is not a list; snippets cannot append to it`, [file.keyOrigins.get(snippet.slot), origin]);
+    throw snippetError(snippet, `context key "${snippet.slot}" is not a list; snippets cannot append to it`, [file.keyOrigins.get(snippet.slot), snippet.origin]);
   }
-  const item = snippet.template !== undefined ? render.snippet(snippet.template, snippet.context).trim() : snippet.value;
   // The first snippet copies the fragment's list (never changed in place); later ones append to the copy.
-  if (file.ownSlots.has(snippet.slot)) slot.push(item);
+  if (file.ownSlots.has(snippet.slot)) slot.push(snippet.item);
   else {
-    file.context[snippet.slot] = [...slot, item];
+    file.context[snippet.slot] = [...slot, snippet.item];
     file.ownSlots.add(snippet.slot);
   }
   addImports(file, snippet.imports);
 }
 
-function snippetError(snippet: SnippetFragment, problem: string, sources: (string | undefined)[]): GenerationError {
+function snippetError(snippet: ArrivedSnippet, problem: string, sources: (string | undefined)[]): GenerationError {
   return new GenerationError(`${snippet.path}: ${problem}`, { sources: defined(sources), outputPaths: [snippet.path] });
 }
 

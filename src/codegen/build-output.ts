@@ -105,27 +105,28 @@ export function renderWith(
 
   const renderers = new RenderRegistry({ fallback: processRenderers });
   target.registerRenderers?.(renderers);
-  const fragments: Fragment[] = [];
-  const origins = new Map<Fragment, string>();
+  // Weakly: the assembler takes each fragment as it is rendered and lets it go once merged.
+  const origins = new WeakMap<Fragment, string>();
   // Kept past assembly for errors in planning, in place of the fragments: one set per path.
   const originsByPath = new Map<string, Set<string>>();
-  for (const [instanceId, , outputs] of store.entries()) {
-    const ctx: RenderCtx = { env, config, packagePrefix, language: target.language, targetName: target.name, store, instanceId };
-    const origin = store.configPathOf(instanceId);
-    for (const output of outputs) {
-      for (const fragment of renderers.render(output, ctx)) {
-        fragments.push(fragment);
-        origins.set(fragment, origin);
-        const pathOrigins = originsByPath.get(fragment.path);
-        if (pathOrigins) pathOrigins.add(origin);
-        else originsByPath.set(fragment.path, new Set([origin]));
+  function* fragments(): Generator<Fragment> {
+    for (const [instanceId, , outputs] of store.entries()) {
+      const ctx: RenderCtx = { env, config, packagePrefix, language: target.language, targetName: target.name, store, instanceId };
+      const origin = store.configPathOf(instanceId);
+      for (const output of outputs) {
+        for (const fragment of renderers.render(output, ctx)) {
+          origins.set(fragment, origin);
+          const pathOrigins = originsByPath.get(fragment.path);
+          if (pathOrigins) pathOrigins.add(origin);
+          else originsByPath.set(fragment.path, new Set([origin]));
+          yield fragment;
+        }
       }
     }
   }
-  // Made outside this scope: a closure here would share its context, and so keep `fragments` alive.
   const originsOf = originsLookup(originsByPath);
   try {
-    const assembled = assemble(fragments, {
+    const assembled = assemble(fragments(), {
       env,
       language: target.language,
       targetName: target.name,

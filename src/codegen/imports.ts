@@ -109,6 +109,29 @@ export class ImportCollector {
     return this;
   }
 
+  /** A collector holding the same imports, unchanged by later additions to this one (names are shared until either adds). */
+  copy(): ImportCollector {
+    return new ImportCollector().update(this);
+  }
+
+  /** True when `other` holds exactly the same bare imports and from-imports, in any order. */
+  hasSameImports(other: ImportCollector): boolean {
+    if ((this.#bare?.size ?? 0) !== (other.#bare?.size ?? 0)) return false;
+    if (this.#bare !== undefined) for (const module of this.#bare) if (!other.#bare!.has(module)) return false;
+    const from = this.#from;
+    const otherFrom = other.#from;
+    if ((from?.size ?? 0) !== (otherFrom?.size ?? 0)) return false;
+    if (from === undefined) return true;
+    for (const [module, imported] of from) {
+      const others = otherFrom!.get(module);
+      if (others === undefined) return false;
+      if (others.names === imported.names) continue;
+      if (others.names.size !== imported.names.size) return false;
+      for (const name of imported.names) if (!others.names.has(name)) return false;
+    }
+    return true;
+  }
+
   /** This collector's own copy of the names of `module` it shares with another, to add to. */
   #own(from: Map<string, ImportedNames>, module: string, shared: ImportedNames): Set<string> {
     const names = new Set(shared.names);

@@ -1,25 +1,47 @@
 // What the assembler rendered in the last run of a process (watch mode), for one template
-// environment: a file or snippet whose template and context are the same plain data again
-// (compared as JSON text) gets the last text back instead of a nunjucks render, and a file
-// whose imports are the same gets the last import block. Anything JSON cannot carry exactly
-// (class instances, functions, undefined, NaN) is rendered afresh.
+// environment: a file or snippet whose template and context are the same plain data as at the
+// same place last run (compared with a copy of that context, plain-data.ts) gets the last text
+// back instead of a nunjucks render, and a file whose imports are the same gets the last import
+// block. A context holding anything but plain data (class instances, functions, undefined,
+// NaN) is rendered afresh.
 
 import type nunjucks from "nunjucks";
 import { type ImportCollector, type ImportFormatOptions, type ImportFormatter, formatImports, importFormatterFor } from "./imports.js";
+import { type Snapshot, matchesSnapshot, snapshotPlain } from "./plain-data.js";
 import { renderTemplate } from "./templating.js";
+
+/** A render kept for the next run: its template, a copy of its context as rendered, and the text. */
+interface Rendered {
+  template: string;
+  context: Snapshot;
+  text: string;
+}
+
+/** Kept for a place whose context was not plain data: rendered afresh, with no copy attempted while the process lives. */
+const NOT_PLAIN = "not plain";
+
+/** An import block kept for the next run, with what made it: the formatter, a copy of its options and of the imports. */
+interface ImportBlock {
+  formatter: ImportFormatter;
+  language: string;
+  options: Snapshot;
+  imports: ImportCollector;
+  text: string;
+}
 
 /** Memory of one environment's renders, between runs; bound to the environment it was made for. */
 export class RenderMemo {
   readonly env: nunjucks.Environment;
-  // Files by path: the context's JSON when last rendered, and the text.
-  #files = new Map<string, { key: string; text: string }>();
-  #nextFiles = new Map<string, { key: string; text: string }>();
-  // Snippets by template and context's JSON.
-  #snippets = new Map<string, string>();
-  #nextSnippets = new Map<string, string>();
-  // Import blocks by path, with the formatter that made them.
-  #imports = new Map<string, { formatter: ImportFormatter; key: string; text: string }>();
-  #nextImports = new Map<string, { formatter: ImportFormatter; key: string; text: string }>();
+  // Files by path, snippets by place (path, slot, count of snippets before it there): what the last run rendered there.
+  #files = new Map<string, Rendered | typeof NOT_PLAIN>();
+  #nextFiles = new Map<string, Rendered | typeof NOT_PLAIN>();
+  #snippets = new Map<string, Rendered | typeof NOT_PLAIN>();
+  #nextSnippets = new Map<string, Rendered | typeof NOT_PLAIN>();
+  // Snippets of this run so far per file and slot, which place the next one.
+  #arrivals = new Map<string, number>();
+  // Import blocks by path.
+  #imports = new Map<string, ImportBlock>();
+  #nextImports = new Map<string, ImportBlock>();
 
   constructor(env: nunjucks.Environment) {
     this.env = env;
@@ -30,6 +52,7 @@ export class RenderMemo {
     this.#nextFiles = new Map();
     this.#nextSnippets = new Map();
     this.#nextImports = new Map();
+    this.#arrivals = new Map();
   }
 
   /** Ends a successful run: only what it rendered is kept, so memory follows the output's size. */
@@ -42,13 +65,19 @@ export class RenderMemo {
 
   /** `renderTemplate(env, template, context)` of the file at `path`, reused when nothing changed. */
   file(path: string, template: string, context: object): string {
-    const json = plainJson(context);
-    if (json === undefined) return renderTemplate(this.env, template, context);
-    const key = `${template}\0${json}`;
-    const last = this.#files.get(path);
-    const text = last !== undefined && last.key === key ? last.text : renderTemplate(this.env, template, context);
-    this.#nextFiles.set(path, { key, text });
-    return text;
+    return this.#render(this.#files, this.#nextFiles, path, template, context);
+  }
+
+  /**
+   * `renderTemplate(env, template, context)` of the next snippet of this run for `slot` of the
+   * file at `path`, reused when the snippet at that place (the same file, slot and count of
+   * snippets before it) had the same template and context last run.
+   */
+  snippet(path: string, slot: string, template: string, context: object): string {
+    const slotKey = `${path}\0${slot}`;
+    const index = this.#arrivals.get(slotKey) ?? 0;
+    this.#arrivals.set(slotKey, index + 1);
+    return this.#render(this.#snippets, this.#nextSnippets, `${slotKey}\0${index}`, template, context);
   }
 
   /**
@@ -57,63 +86,41 @@ export class RenderMemo {
    */
   imports(path: string, collector: ImportCollector, language: string, options: ImportFormatOptions | undefined): string {
     const formatter = importFormatterFor(language);
-    const json = plainJson(options ?? {});
-    if (formatter === undefined || json === undefined) return formatImports(collector, language, options);
-    const key = `${language}\0${json}\0${JSON.stringify([collector.bareModules, collector.sortedFromImports])}`;
+    if (formatter === undefined) return formatImports(collector, language, options);
     const last = this.#imports.get(path);
-    const text = last !== undefined && last.formatter === formatter && last.key === key ? last.text : formatImports(collector, language, options);
-    this.#nextImports.set(path, { formatter, key, text });
-    return text;
-  }
-
-  /** `renderTemplate(env, template, context)` of a snippet, reused when nothing changed. */
-  snippet(template: string, context: object): string {
-    const json = plainJson(context);
-    if (json === undefined) return renderTemplate(this.env, template, context);
-    const key = `${template}\0${json}`;
-    const text = this.#snippets.get(key) ?? this.#nextSnippets.get(key) ?? renderTemplate(this.env, template, context);
-    this.#nextSnippets.set(key, text);
-    return text;
-  }
-}
-
-/**
- * `JSON.stringify(value)` when that text determines what a template sees: only plain objects
- * (enumerable data properties only, no symbol keys), arrays, strings, booleans, null and finite numbers other
- * than -0. Otherwise undefined.
- */
-export function plainJson(value: unknown): string | undefined {
-  return isPlainData(value, 0) ? JSON.stringify(value) : undefined;
-}
-
-function isPlainData(value: unknown, depth: number): boolean {
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return true;
-    case "number":
-      return Number.isFinite(value) && !Object.is(value, -0);
-    case "object":
-      break;
-    default:
-      return false;
-  }
-  if (value === null) return true;
-  // Deeper than this is no template context; a cycle would also end here.
-  if (depth > 64) return false;
-  if (Array.isArray(value)) {
-    // Holes read as undefined but stringify as null.
-    for (let index = 0; index < value.length; index++) {
-      if (!(index in value) || !isPlainData(value[index], depth + 1)) return false;
+    if (
+      last !== undefined &&
+      last.formatter === formatter &&
+      last.language === language &&
+      matchesSnapshot(options ?? {}, last.options) &&
+      last.imports.hasSameImports(collector)
+    ) {
+      this.#nextImports.set(path, last);
+      return last.text;
     }
-    return Object.getPrototypeOf(value) === Array.prototype;
+    const optionsSnapshot = snapshotPlain(options ?? {});
+    const text = formatImports(collector, language, options);
+    if (optionsSnapshot === undefined) return text;
+    // A copy: the collector may be shared with a renderer, and the kept one must not change.
+    this.#nextImports.set(path, { formatter, language, options: optionsSnapshot, imports: collector.copy(), text });
+    return text;
   }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
-  if (Object.getOwnPropertySymbols(value).length > 0) return false;
-  for (const key of Object.getOwnPropertyNames(value)) {
-    const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
-    if (!descriptor.enumerable || !("value" in descriptor) || !isPlainData(descriptor.value, depth + 1)) return false;
+
+  #render(last: Map<string, Rendered | typeof NOT_PLAIN>, next: Map<string, Rendered | typeof NOT_PLAIN>, place: string, template: string, context: object): string {
+    const previous = last.get(place);
+    if (previous === NOT_PLAIN) {
+      // The renderers' code is the same all process long, so such a context most likely is again.
+      next.set(place, NOT_PLAIN);
+      return renderTemplate(this.env, template, context);
+    }
+    if (previous !== undefined && previous.template === template && matchesSnapshot(context, previous.context)) {
+      next.set(place, previous);
+      return previous.text;
+    }
+    // Copied before rendering: the context as this render saw it is what the next run compares with.
+    const snapshot = snapshotPlain(context);
+    const text = renderTemplate(this.env, template, context);
+    next.set(place, snapshot === undefined ? NOT_PLAIN : { template, context: snapshot, text });
+    return text;
   }
-  return true;
 }

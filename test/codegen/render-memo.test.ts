@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import { ImportCollector, registerImportFormatter } from "../../src/codegen/imports.js";
-import { RenderMemo, plainJson } from "../../src/codegen/render-memo.js";
+import { matchesSnapshot, snapshotPlain } from "../../src/codegen/plain-data.js";
+import { RenderMemo } from "../../src/codegen/render-memo.js";
 import { createTemplateEnv } from "../../src/codegen/templating.js";
 
 let root: string;
@@ -32,9 +33,14 @@ function counted(): { memo: RenderMemo; renders: () => number } {
   return { memo: new RenderMemo(env), renders: () => count };
 }
 
-describe("plainJson", () => {
-  it("gives the JSON of plain data", () => {
-    assert.equal(plainJson({ a: [1, "b", null, true, { c: 2.5 }], d: Object.create(null) }), '{"a":[1,"b",null,true,{"c":2.5}],"d":{}}');
+describe("snapshotPlain", () => {
+  it("copies plain data, so later changes to it do not reach the copy", () => {
+    const value = { a: [1, "b", null, true, { c: 2.5 }], d: Object.create(null) };
+    const snapshot = snapshotPlain(value)!;
+    assert.ok(matchesSnapshot(value, snapshot));
+    value.a.push(3);
+    assert.ok(!matchesSnapshot(value, snapshot));
+    assert.ok(matchesSnapshot({ a: [1, "b", null, true, { c: 2.5 }], d: {} }, snapshot));
   });
 
   it("refuses what JSON would not carry exactly", () => {
@@ -44,7 +50,51 @@ describe("plainJson", () => {
     const getter = Object.defineProperty({}, "x", { get: () => 1, enumerable: true });
     const hidden = Object.defineProperty({}, "x", { value: 1, enumerable: false });
     const cases: unknown[] = [new Point(), { f: () => 1 }, { u: undefined }, [Number.NaN], [Infinity], [-0], getter, hidden, { [Symbol("s")]: 1 }, [1, , 2], new Map(), 1n, new Date(0)];
-    for (const value of cases) assert.equal(plainJson(value), undefined, `${String(value)} is not plain data`);
+    for (const value of cases) assert.equal(snapshotPlain(value), undefined, `${String(value)} is not plain data`);
+  });
+});
+
+describe("matchesSnapshot", () => {
+  it("is true exactly when both are plain data with the same JSON text", () => {
+    const values: unknown[] = [
+      { a: [1, "b", null, true, { c: 2.5 }], d: Object.create(null) },
+      { a: 1 },
+      { a: 12 },
+      { a: "1" },
+      { b: 1, a: 1 },
+      { a: 1, b: 1 },
+      { a: "x" },
+      { a: 'say "hi"\\ \n' },
+      { a: "snow ☃ and 😀" },
+      { "2": 0, "10": 1 },
+      [1e21, 0.1, -3, 5e-7],
+      [[], {}, ""],
+      [[], {}],
+      [1, [2]],
+      [[1], 2],
+      [1, 2],
+      "text",
+      false,
+      0,
+      null,
+      [null],
+      [{}],
+      [[]],
+      { a: undefined },
+      [Number.NaN],
+      [-0],
+      [1, , 2],
+      new Map(),
+      Object.defineProperty({}, "x", { get: () => 1, enumerable: true }),
+    ];
+    for (const value of values) {
+      for (const other of values) {
+        const snapshot = snapshotPlain(other);
+        if (snapshot === undefined) continue;
+        const same = snapshotPlain(value) !== undefined && JSON.stringify(value) === JSON.stringify(other);
+        assert.equal(matchesSnapshot(value, snapshot), same, `${JSON.stringify(value)} against ${JSON.stringify(other)}`);
+      }
+    }
   });
 });
 
@@ -75,7 +125,7 @@ describe("RenderMemo", () => {
     for (let run = 0; run < 2; run++) {
       memo.begin();
       assert.equal(memo.file("a.py", "t.njk", { x: new Box() }), "value box");
-      assert.equal(memo.snippet("t.njk", { x: new Box() }), "value box");
+      assert.equal(memo.snippet("a.py", "items", "t.njk", { x: new Box() }), "value box");
       memo.settle();
     }
     assert.equal(renders(), 4);
@@ -84,22 +134,43 @@ describe("RenderMemo", () => {
   it("keeps only what the last successful run rendered", () => {
     const { memo, renders } = counted();
     memo.begin();
-    memo.snippet("t.njk", { x: 1 });
+    memo.snippet("a.py", "items", "t.njk", { x: 1 });
     memo.settle();
     // A run that fails before settling neither forgets the last run nor is remembered.
     memo.begin();
-    memo.snippet("t.njk", { x: 2 });
+    memo.snippet("a.py", "items", "t.njk", { x: 2 });
     memo.begin();
-    assert.equal(memo.snippet("t.njk", { x: 1 }), "value 1");
-    assert.equal(memo.snippet("t.njk", { x: 2 }), "value 2");
+    assert.equal(memo.snippet("a.py", "items", "t.njk", { x: 1 }), "value 1");
+    assert.equal(memo.snippet("a.py", "items", "t.njk", { x: 2 }), "value 2");
     assert.equal(renders(), 3);
     memo.settle();
     // A run that did not use a snippet drops it.
     memo.begin();
     memo.settle();
     memo.begin();
-    memo.snippet("t.njk", { x: 1 });
+    memo.snippet("a.py", "items", "t.njk", { x: 1 });
     assert.equal(renders(), 4);
+    memo.settle();
+    // The same snippet at another place (file, slot or count of snippets before it) is rendered there.
+    memo.begin();
+    memo.snippet("b.py", "items", "t.njk", { x: 1 });
+    memo.snippet("a.py", "other", "t.njk", { x: 1 });
+    memo.snippet("a.py", "items", "t.njk", { x: 2 });
+    memo.snippet("a.py", "items", "t.njk", { x: 1 });
+    assert.equal(renders(), 8);
+  });
+
+  it("compares with the context as it was rendered, not as it is now", () => {
+    const { memo, renders } = counted();
+    const context = { x: [1] };
+    memo.begin();
+    assert.equal(memo.file("a.py", "t.njk", context), "value 1");
+    memo.settle();
+    context.x.push(2);
+    memo.begin();
+    assert.equal(memo.file("a.py", "t.njk", context), "value 1,2");
+    memo.settle();
+    assert.equal(renders(), 2);
   });
 
   it("reuses an import block only for the same imports and the same formatter", () => {

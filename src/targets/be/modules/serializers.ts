@@ -51,6 +51,11 @@ export class SerializerFn {
     this.imports = options.imports ?? new ImportCollector();
   }
 
+  /** What `serializer.py.njk` reads, as plain data: the render memo reuses a render of plain data in watch mode. */
+  templateContext(): { name: string; argument: string; model: { local: string }; schema: { name: string }; body: string } {
+    return { name: this.name, argument: this.argument, model: { local: this.model.local }, schema: { name: this.schema.name }, body: this.body };
+  }
+
   /** `return Schema(field=value, …)` on one line (the formatter lays it out). */
   get body(): string {
     // Keyword names are the fields' aliases where they have one: what type checkers expect.
@@ -98,7 +103,7 @@ export class SerializerModule {
             path: this.path,
             slot: "functions",
             template: "modules/serializer.py.njk",
-            context: { serializer },
+            context: { serializer: serializer.templateContext() },
             imports: new ImportCollector()
               .addFrom(serializer.schema.module.dotted, serializer.schema.name)
               .addFrom(serializer.model.module, serializer.model.importName)
