@@ -167,7 +167,7 @@ describe("FieldSpec", () => {
   });
 
   test("a default must be a JSON value", () => {
-    for (const value of [Number.NaN, () => 1, [1, undefined], { a: Number.POSITIVE_INFINITY }]) {
+    for (const value of [Number.NaN, () => 1, [1, undefined], { a: Number.POSITIVE_INFINITY }, { at: new Date(0) }]) {
       assertIssues(FieldSpec, { name: "x", type: "json", default: value }, [{ path: "default", message: "expected a JSON value" }]);
     }
   });

@@ -43,6 +43,8 @@ function isJsonValue(value: unknown): boolean {
     case "object":
       if (value === null) return true;
       if (Array.isArray(value)) return value.every(isJsonValue);
+      // A plain object only, as JSON makes: not a Date, a Map, or an instance of a class.
+      if (![Object.prototype, null].includes(Object.getPrototypeOf(value))) return false;
       return Object.values(value).every(isJsonValue);
     default:
       return false;
