@@ -27,7 +27,8 @@ interface Instance {
 /** An operation that applies at one instance, with its validated options. */
 interface PlannedRun {
   meta: OperationMeta;
-  cls: OperationClass;
+  /** The build's one object of the operation's class. */
+  op: Operation<unknown>;
   options: unknown;
 }
 
@@ -79,13 +80,6 @@ export class Engine {
     };
     register(root, undefined);
 
-    const issues: ConfigIssue[] = [];
-    const plan = (instance: Instance): void => {
-      instance.runs = this.#plan(instance, issues);
-      for (const child of instance.children) plan(child);
-    };
-    plan(root);
-
     // One operation object per class for the whole build, so ops may keep per-build state.
     const ops = new Map<OperationClass, Operation<unknown>>();
     const opOf = (cls: OperationClass): Operation<unknown> => {
@@ -93,6 +87,13 @@ export class Engine {
       if (!op) ops.set(cls, (op = new cls()));
       return op;
     };
+    const issues: ConfigIssue[] = [];
+    const plan = (instance: Instance): void => {
+      instance.runs = this.#plan(instance, opOf, issues);
+      for (const child of instance.children) plan(child);
+    };
+    plan(root);
+
     // One frozen context per instance, made when its first operation needs it and shared by the rest.
     const contextAt = (instance: Instance): BuildContext =>
       (instance.context ??= Object.freeze({
@@ -106,8 +107,7 @@ export class Engine {
         operations: this.#operations,
       }));
     const validate = (instance: Instance): void => {
-      for (const { cls, options } of instance.runs) {
-        const op = opOf(cls);
+      for (const { op, options } of instance.runs) {
         if (!op.validate) continue;
         const ctx = contextAt(instance);
         if (op.when && !op.when(ctx)) continue;
@@ -120,8 +120,7 @@ export class Engine {
     validate(root);
     if (issues.length > 0) throw new ConfigError("invalid configuration", { issues });
 
-    const run = (instance: Instance, { meta, cls, options }: PlannedRun): void => {
-      const op = opOf(cls);
+    const run = (instance: Instance, { meta, op, options }: PlannedRun): void => {
       const ctx = contextAt(instance);
       if (op.when && !op.when(ctx)) return;
       const outputs: unknown = op.build(ctx, options);
@@ -162,18 +161,18 @@ export class Engine {
   }
 
   /** The operations that apply at `instance` with their parsed options; problems go to `issues`. */
-  #plan(instance: Instance, issues: ConfigIssue[]): PlannedRun[] {
+  #plan(instance: Instance, opOf: (cls: OperationClass) => Operation<unknown>, issues: ConfigIssue[]): PlannedRun[] {
     const group = this.#groups.get(instance.scope.name) ?? [];
     const runs: PlannedRun[] = [];
     for (const [meta, cls] of group) {
       if (meta.dispatchOn !== undefined && instance.value?.[meta.dispatchOn] !== meta.name) continue;
       // An operation without `Options` reads nothing from its instance: any object passes as `{}`.
       if (cls.Options === undefined && isPlainObject(instance.value)) {
-        runs.push({ meta, cls, options: {} });
+        runs.push({ meta, op: opOf(cls), options: {} });
         continue;
       }
       const parsed = (cls.Options ?? EmptyOptions).safeParse(instance.value);
-      if (parsed.success) runs.push({ meta, cls, options: parsed.data });
+      if (parsed.success) runs.push({ meta, op: opOf(cls), options: parsed.data });
       else issues.push(...configIssuesOf(parsed.error, instance.configPath));
     }
     return runs;

@@ -14,7 +14,8 @@ export class WeakCache<Owner extends object, Key, Value> {
   get(owner: Owner, key: Key, compute: () => Value): Value {
     let values = this.#byOwner.get(owner);
     if (values === undefined) this.#byOwner.set(owner, (values = new Map()));
-    if (values.has(key)) return values.get(key)!;
+    const known = values.get(key);
+    if (known !== undefined || values.has(key)) return known as Value;
     const value = compute();
     values.set(key, value);
     return value;

@@ -158,6 +158,20 @@ describe("FieldSpec", () => {
     ]);
   });
 
+  test("an issue in a nested field's nested fields keeps its whole path", () => {
+    const inner = { name: "tags", type: "nested", model: "blog.models.Tag", fields: [titleField, { name: "class", type: "str" }, titleField] };
+    assertIssues(FieldSpec, { name: "author", type: "nested", model: "blog.models.Author", fields: [titleField, inner] }, [
+      { path: "fields[1].fields[1].name", message: "is a Python keyword; pick another name" },
+      { path: "fields[1].fields[2].name", message: 'duplicate field name "title" (already used by entry 0 of this list)' },
+    ]);
+  });
+
+  test("a default must be a JSON value", () => {
+    for (const value of [Number.NaN, () => 1, [1, undefined], { a: Number.POSITIVE_INFINITY }, { at: new Date(0) }]) {
+      assertIssues(FieldSpec, { name: "x", type: "json", default: value }, [{ path: "default", message: "expected a JSON value" }]);
+    }
+  });
+
   test("a nested field's fields must not be empty", () => {
     assertIssues(FieldSpec, { name: "author", type: "nested", model: "blog.models.Author", fields: [] }, [
       { path: "fields", message: "must list at least one field" },

@@ -73,16 +73,23 @@ export interface AuthzLevel {
 
 type Levels = readonly { config: AuthzLevel & { resources: readonly (AuthzLevel & { operations: readonly unknown[] })[] } }[];
 
+const AUTHZ_KEYS = ["groups", "can", "visible", "opa"] as const;
+
 /** Each authorization key set in the project, with its config path (`apps[0].config.resources[1].groups`). */
 function* authzSettings(apps: Levels, pathOf: (app: number) => PropertyKey[]): Iterable<[keyof AuthzLevel, PropertyKey[]]> {
-  const keys = ["groups", "can", "visible", "opa"] as const;
-  for (const [a, app] of apps.entries()) {
-    for (const key of keys) if (app.config[key] !== undefined) yield [key, [...pathOf(a), key]];
-    for (const [r, resource] of app.config.resources.entries()) {
-      for (const key of keys) if (resource[key] !== undefined) yield [key, [...pathOf(a), "resources", r, key]];
-      for (const [o, entry] of resource.operations.entries()) {
+  // Index loops: `entries()` made an [index, item] pair for each of the project's operation entries.
+  for (let a = 0; a < apps.length; a++) {
+    const app = apps[a]!;
+    for (const key of AUTHZ_KEYS) if (app.config[key] !== undefined) yield [key, [...pathOf(a), key]];
+    const resources = app.config.resources;
+    for (let r = 0; r < resources.length; r++) {
+      const resource = resources[r]!;
+      for (const key of AUTHZ_KEYS) if (resource[key] !== undefined) yield [key, [...pathOf(a), "resources", r, key]];
+      const operations = resource.operations;
+      for (let o = 0; o < operations.length; o++) {
+        const entry = operations[o];
         if (typeof entry !== "object" || entry === null) continue;
-        for (const key of keys) if ((entry as AuthzLevel)[key] !== undefined) yield [key, [...pathOf(a), "resources", r, "operations", o, key]];
+        for (const key of AUTHZ_KEYS) if ((entry as AuthzLevel)[key] !== undefined) yield [key, [...pathOf(a), "resources", r, "operations", o, key]];
       }
     }
   }

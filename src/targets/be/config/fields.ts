@@ -24,8 +24,32 @@ export type ScalarFieldType = z.output<typeof ScalarFieldType>;
 export const LoadStrategy = z.enum(["selectin", "joined", "subquery"]);
 export type LoadStrategy = z.output<typeof LoadStrategy>;
 
-export const JsonValue = z.json().meta({ id: "JsonValue", title: "JSON value" });
-export type JsonValue = z.output<typeof JsonValue>;
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * Any JSON value. Checked by a function, not built from zod schemas of itself as `z.json()`
+ * is: zod tracks every object of a parse through a schema that holds a cycle (for cyclic
+ * inputs, which a JSON config cannot have), and every container above a cycle holds it.
+ */
+export const JsonValue = z.custom<JsonValue>(isJsonValue, "expected a JSON value").meta({ id: "JsonValue", title: "JSON value" });
+
+function isJsonValue(value: unknown): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object":
+      if (value === null) return true;
+      if (Array.isArray(value)) return value.every(isJsonValue);
+      // A plain object only, as JSON makes: not a Date, a Map, or an instance of a class.
+      if (![Object.prototype, null].includes(Object.getPrototypeOf(value))) return false;
+      return Object.values(value).every(isJsonValue);
+    default:
+      return false;
+  }
+}
 
 const coreKeys = {
   name: PythonName.meta({ description: "Attribute name in the model and in generated schemas; unique within its list.", examples: ["title"] }),
@@ -118,9 +142,15 @@ type FieldSpecSchema = z.ZodType<FieldSpec, FieldSpecInput>;
 const FieldSpecObject = z.strictObject({
   ...coreKeys,
   ...nestedKeys,
-  get fields() {
-    return FieldList.optional().meta({ description: "Nested fields only, and required there: the related model's fields to include; they may nest again." });
-  },
+  fields: z
+    .custom<FieldSpecInput[]>()
+    .transform(parseNestedFields)
+    .optional()
+    .meta({
+      // The JSON Schema of what `parseNestedFields` accepts: FieldList is in `$defs` (a resource's `fields`).
+      $ref: "#/$defs/FieldList",
+      description: "Nested fields only, and required there: the related model's fields to include; they may nest again.",
+    }),
 });
 type FieldSpecObject = z.output<typeof FieldSpecObject>;
 
@@ -212,7 +242,7 @@ const defaultFormats: Partial<Record<FieldType, z.ZodType>> = {
   bool: z.boolean(),
   datetime: z.iso.datetime({ offset: true, local: true }),
   date: z.iso.date(),
-  json: z.record(z.string(), z.json()),
+  json: z.record(z.string(), JsonValue),
 };
 
 const expectedDefault: Record<FieldType, string> = {
@@ -248,6 +278,18 @@ function checkUniqueNames(fields: readonly { name: string }[], ctx: z.Refinement
       message: `duplicate field name "${duplicate.key}" (already used by entry ${duplicate.first} of this list)`,
     });
   }
+}
+
+/**
+ * A nested field's sub-fields, parsed by calling `FieldList` rather than holding it: as with
+ * `JsonValue`, a schema cycle would have zod track every object of every config parse (10-20%
+ * of validate and build CPU). Its issues keep their paths; the field's key prefixes them.
+ */
+function parseNestedFields(fields: unknown, ctx: z.RefinementCtx): FieldSpec[] {
+  const parsed = FieldList.safeParse(fields);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: fields } as z.core.$ZodRawIssue);
+  return z.NEVER;
 }
 
 /** A non-empty list of fields with unique names: a resource's read shape or a nested field's sub-fields. */

@@ -31,6 +31,10 @@ const OperationObject = z
 /** A parsed operation entry: its name, the operation it runs, and that operation's options as written. */
 type OperationEntry = z.output<typeof OperationObject> & { type: string };
 
+// The defaulted keys of an entry, shared by every entry they describe.
+const NAME_AND_TYPE = Object.freeze(["name", "type"]);
+const TYPE = Object.freeze(["type"]);
+
 /** One entry of a resource's `operations`; both forms parse to `{ name, type, …options }`. */
 export const OperationConfig = z
   .union([Identifier, OperationObject], {
@@ -41,8 +45,11 @@ export const OperationConfig = z
     examples: ["get", { name: "list_published", type: "list", modifiers: [{ type: "paginate", max_page_size: 20 }] }],
   })
   .transform((entry): OperationEntry => {
-    if (typeof entry === "string") return recordDefaulted({ name: entry, type: entry }, ["name", "type"]);
-    return recordDefaulted({ ...entry, type: entry.type ?? entry.name }, entry.type === undefined ? ["type"] : []);
+    if (typeof entry === "string") return recordDefaulted({ name: entry, type: entry }, NAME_AND_TYPE);
+    // zod's parse made `entry`, so `type` is filled in place: a copy would double every entry the config keeps.
+    const defaulted = entry.type === undefined;
+    (entry as OperationEntry).type ??= entry.name;
+    return recordDefaulted(entry as OperationEntry, defaulted ? TYPE : []);
   });
 export type OperationConfig = z.output<typeof OperationConfig>;
 
