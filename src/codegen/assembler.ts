@@ -197,7 +197,7 @@ function defined(sources: (string | undefined)[]): string[] {
 function addImports(file: MergedFile, imports: ImportCollector): void {
   if (imports.isEmpty) return;
   if (!file.ownImports) {
-    file.imports = new ImportCollector().update(file.imports);
+    file.imports = file.imports.copy();
     file.ownImports = true;
   }
   file.imports.update(imports);

@@ -337,7 +337,7 @@ export class RouteHandler extends Handle {
 
   /** Everything the handler's code imports. */
   get allImports(): ImportCollector {
-    const imports = new ImportCollector().update(this.imports);
+    const imports = this.imports.copy();
     for (const param of this.params) imports.update(param.imports);
     for (const param of this.dependencies) imports.update(param.imports);
     if (this.statusCode !== 200) imports.addFrom("fastapi", "status");

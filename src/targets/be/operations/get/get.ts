@@ -1,6 +1,6 @@
 // `get`: GET {prefix}/{pk} → 200 with the read schema, or 404.
 
-import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
+import { type BuildContext, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
 import { RouteHandler } from "../../modules/handler.js";
@@ -30,7 +30,7 @@ export class Get {
       session: sessionParam(view),
       errors: [404],
       body: { template: "operations/get/get.py.njk", context: { row: view.variable, serializer: shape.serializer, loader: routes.loader(shape) } },
-      imports: new ImportCollector().update(shape.imports),
+      imports: shape.imports.copy(),
     });
     return [routes.add(handler)];
   }

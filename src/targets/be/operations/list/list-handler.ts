@@ -114,7 +114,7 @@ export class ListHandler extends RouteHandler {
   }
 
   override get imports(): ImportCollector {
-    return new ImportCollector().update(this.read.imports).addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "OffsetPage" : "Page");
+    return this.read.imports.copy().addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "OffsetPage" : "Page");
   }
 
   get #offset(): boolean {

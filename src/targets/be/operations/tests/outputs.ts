@@ -198,7 +198,7 @@ export class Conftest {
   }
 
   #head(): FileFragment {
-    const imports = new ImportCollector().update(this.imports);
+    const imports = this.imports.copy();
     const indexed = this.#indexes?.used ?? false;
     if (indexed) {
       const indexes = this.#indexes!;
