@@ -16,16 +16,16 @@ import { PerformanceObserver, performance } from "node:perf_hooks";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { setFlagsFromString } from "node:v8";
 
 import { benchConfig } from "./configs.js";
 import { type InspectorProfile, printTopSelfTime } from "./profile.js";
 import { median } from "../test/support/stats.js";
+import { compileEarly } from "../src/cli-v8-flags.js";
 
 const { values } = parseArgs({
   options: { size: { type: "string", default: "1000" }, passes: { type: "string", default: "7" }, "cpu-prof": { type: "string" }, dist: { type: "string" }, memo: { type: "boolean", default: false } },
 });
-setFlagsFromString("--always-sparkplug"); // as the CLI runs (src/cli.ts)
+compileEarly(); // as the CLI runs (src/cli.ts); --memo passes are watch reruns, which keep the default budget
 // `--dist <dir>` times a built tree (this one's `dist`, or another commit's) instead of the sources.
 const root = values.dist === undefined ? "../src" : pathToFileURL(resolve(values.dist)).href;
 const { Engine, discoverScopes, discoverTargets, loadImportFormatters, loadRegistry, packagePrefixOf } = (await import(`${root}/codegen/index.js`)) as typeof import("../src/codegen/index.js");
