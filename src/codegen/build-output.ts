@@ -11,7 +11,7 @@ import { formatFiles } from "./format-pool.js";
 import type { Fragment } from "./fragments.js";
 import type { GenerationCache } from "./generation-cache.js";
 import { loadImportFormatters } from "./import-formatters.js";
-import { loadRegistry } from "./registry.js";
+import { type OperationRegistry, loadRegistry } from "./registry.js";
 import type { RenderMemo } from "./render-memo.js";
 import { RenderRegistry, type RenderCtx, registry as processRenderers } from "./render.js";
 import { discoverScopes } from "./scopes.js";
@@ -34,10 +34,38 @@ export interface BuiltOutput {
   userTemplatesDir?: string;
 }
 
+/** Where plugins are found and what earlier runs loaded (watch mode). */
+interface PluginOptions {
+  cwd?: string;
+  cache?: GenerationCache;
+}
+
+/**
+ * The target's operation registry, with the installed import formatters registered: the
+ * plugins a build needs whatever the config says. `generate` starts loading them while the
+ * config evaluates (a jsonnet evaluation runs off the main thread).
+ */
+export async function loadPlugins(target: Target, options: PluginOptions): Promise<OperationRegistry> {
+  const { cache, cwd } = options;
+  const [registry] = await Promise.all([
+    cache ? cache.registry(target.operationsEntryPoint, cwd) : loadRegistry(target.operationsEntryPoint, { cwd }),
+    cache ? cache.importFormatters(cwd) : loadImportFormatters({ cwd }),
+  ]);
+  return registry;
+}
+
 export async function buildOutput(
   target: Target,
   config: unknown,
-  options: { configFile?: string; cwd?: string; timer?: PhaseTimer; cache?: GenerationCache; signal?: AbortSignal },
+  options: {
+    configFile?: string;
+    cwd?: string;
+    timer?: PhaseTimer;
+    cache?: GenerationCache;
+    signal?: AbortSignal;
+    /** The plugins, when their loading has already started ({@link loadPlugins}). */
+    plugins?: Promise<OperationRegistry>;
+  },
 ): Promise<BuiltOutput> {
   // The store and the fragments die with `renderOutput`'s frame: formatting a large run must
   // not hold them too (peak memory, bench/README.md).
@@ -52,12 +80,11 @@ export async function buildOutput(
 async function renderOutput(
   target: Target,
   config: unknown,
-  options: { configFile?: string; cwd?: string; timer?: PhaseTimer; cache?: GenerationCache },
+  options: { configFile?: string; cwd?: string; timer?: PhaseTimer; cache?: GenerationCache; plugins?: Promise<OperationRegistry> },
 ): Promise<BuiltOutput> {
   const { cache } = options;
   const store = await timed(options, "build", async () => {
-    await (cache ? cache.importFormatters(options.cwd) : loadImportFormatters({ cwd: options.cwd }));
-    const registry = await (cache ? cache.registry(target.operationsEntryPoint, options.cwd) : loadRegistry(target.operationsEntryPoint, { cwd: options.cwd }));
+    const registry = await (options.plugins ?? loadPlugins(target, options));
     try {
       return new Engine(registry, { packagePrefix: packagePrefixOf(target, config), scopes: discoverScopes(target.schema) }).build(config);
     } catch (error) {

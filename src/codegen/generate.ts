@@ -6,7 +6,7 @@
 
 import { resolve } from "node:path";
 
-import { buildOutput } from "./build-output.js";
+import { buildOutput, loadPlugins } from "./build-output.js";
 import { configWarningsOf, evaluateConfigFile, jsonnetLibraryDirs, validateConfig } from "./config.js";
 import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
 import type { GenerationCache } from "./generation-cache.js";
@@ -196,12 +196,16 @@ export async function buildGeneration(options: GenerateOptions): Promise<BuiltGe
   const { target, configFile } = options;
   if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
   const stdlibTargets = options.stdlibTargets ?? [target];
+  // Loaded while the config evaluates; a failure surfaces where the build awaits them, after
+  // the config's own errors.
+  const plugins = loadPlugins(target, options);
+  plugins.catch(() => {});
   const raw = await timed(options, "load config", () =>
     options.cache ? options.cache.evaluatedConfig(configFile, stdlibTargets) : evaluateConfigFile(configFile, stdlibTargets),
   );
   const { config, configFilesRead } = await timed(options, "validate", () => withConfigFiles(target, validateConfig(raw, target, configFile), configFile));
   const warnings = configWarningsOf(raw, target);
-  const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, options);
+  const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, { ...options, plugins });
   const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
   return { target, configFile, outDir, files, originsOf, userTemplatesDir, warnings, configFilesRead };
 }
