@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import type { GenerateOptions } from "./codegen/generate.js";
+import type { GenerateOptions, StartedEvaluation } from "./codegen/generate.js";
 import type { Target } from "./codegen/target.js";
 import { compileEarly, optimiseLate } from "./cli-v8-flags.js";
 import { EXIT_ERROR, announceWait, check, dryRun, reportError, reportKept, reportRecovery, reportTimings, reportWarnings, write } from "./cli-report.js";
@@ -75,10 +75,17 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
   if (flags.timings !== undefined && flags.timings !== true && flags.timings !== "json") {
     throw new UsageError(`--timings: unknown format "${flags.timings}" (use --timings, or --timings json)`);
   }
+  let evaluation: StartedEvaluation | undefined;
   if (!flags.watch) {
-    const status = await reportIfUpToDate(flags);
+    const { status, lastLibraryDirs } = await reportIfUpToDate(flags);
     if (status !== undefined) return status;
     optimiseLate();
+    // libjsonnet evaluates off the main thread: begun with the library paths the last run
+    // used, the evaluation runs while the targets load (the run checks it read the same inputs).
+    if (lastLibraryDirs && flags.config.endsWith(".jsonnet") && !flags.check && !flags.dryRun) {
+      const { startEvaluation } = await import("./codegen/generate.js");
+      evaluation = await startEvaluation({ ...flags, configFile: flags.config, outDir: flags.out, targetName: await pickTargetName(flags.target) }, lastLibraryDirs);
+    }
   }
   const target = await pickTarget(flags.target);
   // Only a jsonnet config can import the other targets' stdlibs: only then load them all.
@@ -95,6 +102,7 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     timer,
     lock: { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait },
     recordUpToDate: true,
+    evaluation,
   };
   if (flags.watch) return (await import("./cli-watch.js")).watchForever({ ...options, timer: undefined }, flags.timings);
   let status: number;
@@ -119,7 +127,11 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
  * write vouches for the tree, reports as the full run would and returns the exit status,
  * without loading the target; otherwise undefined, and the full run decides.
  */
-async function reportIfUpToDate(flags: GenerateFlags): Promise<number | undefined> {
+/**
+ * The exit status when the run has nothing to do (reported), else the library paths its last
+ * recorded run evaluated the config with, if any.
+ */
+async function reportIfUpToDate(flags: GenerateFlags): Promise<{ status?: number; lastLibraryDirs?: readonly string[] }> {
   const targetName = await pickTargetName(flags.target);
   // Only light modules: the target and the pipeline load when the full run needs them.
   const [{ checkUpToDate, stampKeyOf }, { PhaseTimer }] = await Promise.all([import("./codegen/up-to-date.js"), import("./codegen/timings.js")]);
@@ -127,12 +139,12 @@ async function reportIfUpToDate(flags: GenerateFlags): Promise<number | undefine
   const key = stampKeyOf({ targetName, configFile: flags.config, outDir: flags.out });
   const mode = flags.check || flags.dryRun ? "read" : "write";
   const lock = { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait };
-  const result = await checkUpToDate(key, { force: flags.force ?? false, forcePaths: flags.forcePaths ?? [], mode, lock, timer });
-  if (!result) return undefined;
+  const { result, lastLibraryDirs } = await checkUpToDate(key, { force: flags.force ?? false, forcePaths: flags.forcePaths ?? [], mode, lock, timer });
+  if (!result) return { lastLibraryDirs };
   reportWarnings(result, flags.config);
   const status = flags.check ? check(result) : flags.dryRun ? dryRun(result) : write(result);
   if (timer) reportTimings(timer, flags.timings === "json");
-  return status;
+  return { status };
 }
 
 /** `schema`: the JSON Schema of a target's config (or its Markdown reference) on stdout. */

@@ -90,7 +90,7 @@ function parseJson(file: string, text: string): unknown {
 }
 
 async function evaluateJsonnet(file: string, stdlibTargets: readonly Target[]): Promise<unknown> {
-  return JSON.parse(await evaluateJsonnetText(file, stdlibTargets));
+  return JSON.parse(await evaluateJsonnetText(file, jsonnetLibraryDirs(stdlibTargets)));
 }
 
 /** The jsonnet library paths a config may import from, in the order they are added (later ones win). */
@@ -102,12 +102,12 @@ export function jsonnetLibraryDirs(stdlibTargets: readonly Target[]): string[] {
  * A jsonnet config evaluated to JSON text (not parsed: watch mode keeps the text to reuse).
  * @throws ConfigError naming the file, with libjsonnet's message.
  */
-export async function evaluateJsonnetText(file: string, stdlibTargets: readonly Target[]): Promise<string> {
+export async function evaluateJsonnetText(file: string, libraryDirs: readonly string[]): Promise<string> {
   await readText(file); // the same clear message as for JSON when the file is missing
   // Loaded lazily: the native module costs start-up time that `--help` should not pay.
   const { Jsonnet } = await import("@hanazuki/node-jsonnet");
   const jsonnet = new Jsonnet();
-  for (const dir of jsonnetLibraryDirs(stdlibTargets)) jsonnet.addJpath(dir);
+  for (const dir of libraryDirs) jsonnet.addJpath(dir);
   try {
     return await jsonnet.evaluateFile(file);
   } catch (error) {

@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 
 import { buildOutput, loadPlugins } from "./build-output.js";
-import { configWarningsOf, evaluateConfigFile, jsonnetLibraryDirs, validateConfig } from "./config.js";
+import { configWarningsOf, evaluateConfigFile, evaluateJsonnetText, jsonnetLibraryDirs, validateConfig } from "./config.js";
 import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
 import type { GenerationCache } from "./generation-cache.js";
 import { type Recovery, hasJournal, recoverInterruptedRun } from "./journal.js";
@@ -59,6 +59,21 @@ export interface GenerateOptions {
    * inputs and an untouched tree skips the pipeline; the CLI does. @default false
    */
   recordUpToDate?: boolean;
+  /**
+   * A jsonnet evaluation of `configFile` begun before the targets were loaded
+   * ({@link startEvaluation}), so that it runs while they load. A run that records an
+   * up-to-date stamp uses it only when the fingerprint of the inputs it records equals the one
+   * taken as the evaluation began (the same library paths, the same files); any other run, or
+   * a mismatch, evaluates the config afresh.
+   */
+  evaluation?: StartedEvaluation;
+}
+
+/** A jsonnet evaluation under way, with the fingerprint of its inputs taken before it began. */
+export interface StartedEvaluation {
+  fingerprint: string;
+  /** The evaluated JSON text; rejects with the ConfigError the evaluation gives. */
+  text: Promise<string>;
 }
 
 /** What a run produced and decided, before or after writing: the one result every mode reads. */
@@ -124,24 +139,45 @@ export async function planGeneration(options: GenerateOptions): Promise<Generate
 export async function generate(options: GenerateOptions): Promise<GenerateResult & { written: number; recovered: Recovery | undefined }> {
   // The inputs' fingerprint is taken before they are read, so a change during the run is seen.
   const stamping = options.recordUpToDate ? await startStamp(options) : undefined;
-  return writeBuilt(await buildGeneration(options), options, stamping);
+  // An evaluation begun earlier read its inputs after its own fingerprint was taken: the same
+  // fingerprint now means it read what this run records.
+  const evaluated = stamping && options.evaluation?.fingerprint === stamping.before ? options.evaluation.text : undefined;
+  return writeBuilt(await buildGeneration(options, evaluated), options, stamping);
 }
 
 /** What {@link writeBuilt} needs to record an up-to-date stamp after its write. */
 type Stamping = Pick<StampRecord, "key" | "before" | "startedNs" | "inputs">;
 
+/** What names a run's stamp and the inputs it fingerprints, besides the library paths. */
+type StampedRun = Pick<GenerateOptions, "configFile" | "cwd" | "outDir" | "force" | "forcePaths"> & { targetName: string };
+
+/** The stamp's key and the inputs whose fingerprint it records, with the given library paths. */
+function stampInputsOf(run: StampedRun, libraryDirs: readonly string[]) {
+  const key = stampKeyOf({ targetName: run.targetName, configFile: run.configFile, cwd: run.cwd, outDir: run.outDir });
+  return { key, inputs: { ...key, libraryDirs: [...libraryDirs], force: run.force ?? false, forcePaths: [...(run.forcePaths ?? [])] } };
+}
+
 async function startStamp(options: GenerateOptions): Promise<Stamping | undefined> {
   const startedNs = BigInt(Date.now()) * 1_000_000n;
-  const key = stampKeyOf({ targetName: options.target.name, configFile: options.configFile, cwd: options.cwd, outDir: options.outDir });
-  const inputs = {
-    ...key,
-    libraryDirs: jsonnetLibraryDirs(options.stdlibTargets ?? [options.target]),
-    force: options.force ?? false,
-    forcePaths: [...(options.forcePaths ?? [])],
-  };
+  const { key, inputs } = stampInputsOf({ ...options, targetName: options.target.name }, jsonnetLibraryDirs(options.stdlibTargets ?? [options.target]));
   // An unreadable config: the run reports it; no stamp.
   const before = await inputFingerprint({ ...inputs, extraInputs: [] }).catch(() => undefined);
   return before === undefined ? undefined : { key, before, startedNs, inputs };
+}
+
+/**
+ * Begins evaluating a jsonnet config with `libraryDirs` (the CLI passes those its last run
+ * recorded), for {@link GenerateOptions.evaluation}. Undefined when its inputs cannot be
+ * fingerprinted (an unreadable config: the run reports that itself).
+ */
+export async function startEvaluation(run: StampedRun, libraryDirs: readonly string[]): Promise<StartedEvaluation | undefined> {
+  const { inputs } = stampInputsOf(run, libraryDirs);
+  const fingerprint = await inputFingerprint({ ...inputs, extraInputs: [] }).catch(() => undefined);
+  if (fingerprint === undefined) return undefined;
+  const text = evaluateJsonnetText(run.configFile, libraryDirs);
+  // Unused (its fingerprint no longer matches), its failure is no one's concern.
+  text.catch(() => {});
+  return { fingerprint, text };
 }
 
 /** The writing half of {@link generate}, for a generation already built (watch mode rebuilds, then calls this). */
@@ -190,9 +226,10 @@ async function stampAfterWrite(stamping: Stamping, built: BuiltGeneration, resul
 
 /**
  * Config to files, in memory: load and validate the config, run the engine, render, assemble.
+ * @param evaluated the config's JSON text, from an evaluation known to have read this run's inputs.
  * @throws ConfigError for a bad config; GenerationError for conflicting fragments.
  */
-export async function buildGeneration(options: GenerateOptions): Promise<BuiltGeneration> {
+export async function buildGeneration(options: GenerateOptions, evaluated?: Promise<string>): Promise<BuiltGeneration> {
   const { target, configFile } = options;
   if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
   const stdlibTargets = options.stdlibTargets ?? [target];
@@ -200,9 +237,10 @@ export async function buildGeneration(options: GenerateOptions): Promise<BuiltGe
   // the config's own errors.
   const plugins = loadPlugins(target, options);
   plugins.catch(() => {});
-  const raw = await timed(options, "load config", () =>
-    options.cache ? options.cache.evaluatedConfig(configFile, stdlibTargets) : evaluateConfigFile(configFile, stdlibTargets),
-  );
+  const raw = await timed(options, "load config", async (): Promise<unknown> => {
+    if (evaluated) return JSON.parse(await evaluated);
+    return options.cache ? options.cache.evaluatedConfig(configFile, stdlibTargets) : evaluateConfigFile(configFile, stdlibTargets);
+  });
   const { config, configFilesRead } = await timed(options, "validate", () => withConfigFiles(target, validateConfig(raw, target, configFile), configFile));
   const warnings = configWarningsOf(raw, target);
   const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, { ...options, plugins });

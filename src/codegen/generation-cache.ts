@@ -102,12 +102,13 @@ export class GenerationCache {
       this.#inputs = undefined;
       return evaluateConfigFile(configFile, stdlibTargets);
     }
-    const inputs = jsonnetInputs(configFile, jsonnetLibraryDirs(stdlibTargets));
+    const libraryDirs = jsonnetLibraryDirs(stdlibTargets);
+    const inputs = jsonnetInputs(configFile, libraryDirs);
     this.#inputs = inputs;
     const last = this.#config;
     if (last?.file === configFile && sameContents(last.inputs, inputs.files)) return JSON.parse(last.json);
     this.#config = undefined;
-    const json = await evaluateJsonnetText(configFile, stdlibTargets);
+    const json = await evaluateJsonnetText(configFile, libraryDirs);
     this.#config = { file: configFile, inputs: inputs.files, json };
     return JSON.parse(json);
   }

@@ -31,8 +31,10 @@ export {
   driftOf,
   generate,
   planGeneration,
+  startEvaluation,
   type GenerateOptions,
   type GenerateResult,
+  type StartedEvaluation,
 } from "./generate.js";
 export { GenerationCache } from "./generation-cache.js";
 export { watchGeneration, type WatchHandlers, type WatchRun, type Watcher } from "./watch.js";

@@ -72,19 +72,28 @@ function stampFile(key: StampKey): string {
   return path.join(cache, "up-to-date", `${name.slice(0, 32)}.json`);
 }
 
+/** What the up-to-date check found: `result` when there is nothing to do. */
+export interface UpToDateCheck {
+  /** The result of a run with nothing to do, or undefined when the full run must decide. */
+  result: UpToDateResult | undefined;
+  /** The jsonnet library paths the last recorded run evaluated its config with, if there is a stamp. */
+  lastLibraryDirs: readonly string[] | undefined;
+}
+
 /**
- * The result of a run with nothing to do, or undefined when the full run must decide. A
- * writing run (`mode: "write"`) checks holding the output directory's lock; `--check` and
- * `--dry-run` wait while a lock is held, as the full run does.
+ * Whether the run has nothing to do. A writing run (`mode: "write"`) checks holding the output
+ * directory's lock; `--check` and `--dry-run` wait while a lock is held, as the full run does.
  */
 export async function checkUpToDate(
   key: StampKey,
   options: { force: boolean; forcePaths: readonly string[]; mode: "write" | "read"; lock?: LockOptions; timer?: PhaseTimer },
-): Promise<UpToDateResult | undefined> {
+): Promise<UpToDateCheck> {
   const file = stampFile(key);
+  let lastLibraryDirs: readonly string[] | undefined;
   const fresh = await timed(options, "load config", async () => {
     const stamp = readStamp(file);
     if (!stamp) return undefined;
+    if (Array.isArray(stamp.libraryDirs) && stamp.libraryDirs.every((dir) => typeof dir === "string")) lastLibraryDirs = stamp.libraryDirs;
     const inputs: FingerprintInputs = {
       ...key,
       force: options.force,
@@ -95,8 +104,8 @@ export async function checkUpToDate(
     if ((await inputFingerprint(inputs).catch(() => undefined)) !== stamp.fingerprint) return undefined;
     return realpathOrUndefined(stamp.outDir) === stamp.realRoot ? stamp : undefined;
   });
-  if (!fresh) return undefined;
-  return timed(options, "write", async () => {
+  if (!fresh) return { result: undefined, lastLibraryDirs };
+  const result = await timed(options, "write", async () => {
     const verifyAndRefresh = async () => {
       const verified = verify(fresh);
       // Racy files just checked by content and no longer racy are trusted by identity next time.
@@ -108,6 +117,7 @@ export async function checkUpToDate(
     await waitForUnlocked(fresh.outDir, options.lock);
     return verifyAndRefresh();
   });
+  return { result, lastLibraryDirs };
 }
 
 function verify(stamp: Stamp): { result: UpToDateResult; refreshed: Stamp | undefined } | undefined {

@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+
+import { jsonnetLibraryDirs } from "../../src/codegen/config.js";
+import { type StartedEvaluation, generate, startEvaluation } from "../../src/codegen/generate.js";
+import { type Target, loadTarget } from "../../src/codegen/target.js";
+import { FIXTURE_PACKAGE, createUserProject, removeTempDirs } from "../helpers/user-project.js";
+
+// The CLI begins evaluating a jsonnet config before the targets load (docs/regeneration.md):
+// a run uses that evaluation only when it provably read the inputs the run records.
+
+let cacheDir: string;
+
+before(async () => {
+  cacheDir = await mkdtemp(path.join(tmpdir(), "codegen-stamps-"));
+  process.env.CODEGEN_CACHE_DIR = cacheDir;
+});
+
+after(async () => {
+  delete process.env.CODEGEN_CACHE_DIR;
+  await rm(cacheDir, { recursive: true, force: true });
+  await removeTempDirs();
+});
+
+async function greeterProject(): Promise<{ dir: string; configFile: string; target: Target; out: string }> {
+  const dir = await createUserProject();
+  const configFile = path.join(dir, "greeter.jsonnet");
+  await cp(path.join(dir, "node_modules", FIXTURE_PACKAGE, "examples", "greeter.jsonnet"), configFile);
+  const target = (await loadTarget("greeter", { cwd: dir }))!;
+  return { dir, configFile, target, out: path.join(dir, "out") };
+}
+
+/** Every generated file's text, joined: what the output says. */
+async function outputText(out: string): Promise<string> {
+  const names = (await readdir(out, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+  const texts = await Promise.all(names.map((entry) => readFile(path.join(entry.parentPath, entry.name), "utf8")));
+  return texts.join("\n");
+}
+
+describe("an evaluation begun before the run", () => {
+  it("is used by a run that records a stamp when its fingerprint is the run's", async () => {
+    const { dir, configFile, target, out } = await greeterProject();
+    const run = { targetName: "greeter", configFile, cwd: dir, outDir: out };
+    const started = (await startEvaluation(run, jsonnetLibraryDirs([target])))!;
+    assert.ok(started, "the config's inputs are fingerprinted");
+    // A text only the evaluation holds shows which one the run used.
+    const text = (await started.text).replace('"Hi"', '"Salutations"');
+    assert.notEqual(text, await started.text);
+    await generate({ target, configFile, cwd: dir, outDir: out, recordUpToDate: true, evaluation: { fingerprint: started.fingerprint, text: Promise.resolve(text) } });
+    assert.match(await outputText(out), /Salutations/);
+  });
+
+  it("is not used when the config changed after it began, when its library paths differ, or when the run records no stamp", async () => {
+    const { dir, configFile, target, out } = await greeterProject();
+    const run = { targetName: "greeter", configFile, cwd: dir, outDir: out };
+    const libraryDirs = jsonnetLibraryDirs([target]);
+    const decoy = (started: StartedEvaluation): StartedEvaluation => ({ fingerprint: started.fingerprint, text: Promise.resolve('{"package_prefix": "decoy", "people": []}') });
+
+    // The config is edited while the evaluation runs: the run evaluates the new text.
+    const early = (await startEvaluation(run, libraryDirs))!;
+    await writeFile(configFile, (await readFile(configFile, "utf8")).replace('greeting="Hi"', 'greeting="Hey"'));
+    await generate({ target, configFile, cwd: dir, outDir: out, recordUpToDate: true, evaluation: decoy(early) });
+    assert.match(await outputText(out), /Hey/);
+    assert.doesNotMatch(await outputText(out), /decoy/);
+
+    // Begun with other library paths (the last run's, since changed).
+    const elsewhere = (await startEvaluation(run, [...libraryDirs, path.join(dir, "elsewhere")]))!;
+    await writeFile(configFile, (await readFile(configFile, "utf8")).replace('greeting="Hey"', 'greeting="Ahoy"'));
+    const current = (await startEvaluation(run, libraryDirs))!;
+    assert.notEqual(elsewhere.fingerprint, current.fingerprint);
+    await generate({ target, configFile, cwd: dir, outDir: out, recordUpToDate: true, evaluation: decoy(elsewhere) });
+    assert.match(await outputText(out), /Ahoy/);
+
+    // A run without a stamp has no fingerprint to check it against.
+    await generate({ target, configFile, cwd: dir, outDir: out, evaluation: decoy(current) });
+    assert.match(await outputText(out), /Ahoy/);
+  });
+
+  it("fails as the run would when the config is broken, and is undefined when the config cannot be read", async () => {
+    const { dir, configFile, target, out } = await greeterProject();
+    const run = { targetName: "greeter", configFile, cwd: dir, outDir: out };
+    await writeFile(configFile, "{ people: [ }\n");
+    const started = (await startEvaluation(run, jsonnetLibraryDirs([target])))!;
+    await assert.rejects(
+      generate({ target, configFile, cwd: dir, outDir: out, recordUpToDate: true, evaluation: started }),
+      (error: Error) => error.name === "ConfigError" && /jsonnet/.test(error.message),
+    );
+    assert.equal(await startEvaluation({ ...run, configFile: path.join(dir, "missing.jsonnet") }, []), undefined);
+  });
+});
