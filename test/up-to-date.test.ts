@@ -1,31 +1,21 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cp, mkdtemp, readFile, readdir, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, readFile, readdir, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { after, before, describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 
 import { runCodegen as codegen } from "./helpers/codegen-cli.js";
+import { useTempStampCache } from "./helpers/stamp-cache.js";
 import { FIXTURE_PACKAGE, createUserProject, removeTempDirs, repoRoot } from "./helpers/user-project.js";
 
 // The up-to-date check (docs/regeneration.md#nothing-to-do) through the CLI: a run with nothing
 // to do skips the pipeline (its `--timings` line has no validate phase) and touches nothing;
 // any change to an input or to the generated tree makes it run in full.
 
-let cacheDir: string;
+const cacheDir = useTempStampCache();
 
-before(async () => {
-  // The children inherit it: their stamps stay in this test's own cache directory.
-  cacheDir = await mkdtemp(path.join(tmpdir(), "codegen-stamps-"));
-  process.env.CODEGEN_CACHE_DIR = cacheDir;
-});
-
-after(async () => {
-  delete process.env.CODEGEN_CACHE_DIR;
-  await rm(cacheDir, { recursive: true, force: true });
-  await removeTempDirs();
-});
+after(removeTempDirs);
 
 /** A fixture project with the greeter config copied beside it (so a test may edit it), generated once into `out`. */
 async function generatedProject(): Promise<{ dir: string; out: string; run: (...extra: string[]) => ReturnType<typeof codegen> }> {
@@ -70,7 +60,7 @@ describe("the up-to-date check", () => {
     const dry = await run("--dry-run");
     assert.match(dry.stderr, FAST);
     // The full pipeline's dry run prints exactly the same plan.
-    await rm(path.join(cacheDir, "up-to-date"), { recursive: true, force: true });
+    await rm(path.join(cacheDir(), "up-to-date"), { recursive: true, force: true });
     const fullDry = await run("--dry-run");
     assert.match(fullDry.stderr, FULL);
     assert.equal(dry.stdout, fullDry.stdout);
@@ -168,7 +158,7 @@ describe("the up-to-date check", () => {
   });
 
   it("forgets, at most once a day, the stamps of output directories that are gone", async () => {
-    const stamps = path.join(cacheDir, "up-to-date");
+    const stamps = path.join(cacheDir(), "up-to-date");
     const earlier = new Set(await readdir(stamps).catch(() => []));
     const gone = await generatedProject();
     const gonesStamp = (await readdir(stamps)).filter((name) => name.endsWith(".json") && !earlier.has(name));

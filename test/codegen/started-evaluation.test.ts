@@ -1,29 +1,20 @@
 import assert from "node:assert/strict";
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { after, before, describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 
 import { jsonnetLibraryDirs } from "../../src/codegen/config.js";
 import { type StartedEvaluation, generate, startEvaluation } from "../../src/codegen/generate.js";
 import { type Target, loadTarget } from "../../src/codegen/target.js";
+import { useTempStampCache } from "../helpers/stamp-cache.js";
 import { FIXTURE_PACKAGE, createUserProject, removeTempDirs } from "../helpers/user-project.js";
 
 // The CLI begins evaluating a jsonnet config before the targets load (docs/regeneration.md):
 // a run uses that evaluation only when it provably read the inputs the run records.
 
-let cacheDir: string;
+useTempStampCache();
 
-before(async () => {
-  cacheDir = await mkdtemp(path.join(tmpdir(), "codegen-stamps-"));
-  process.env.CODEGEN_CACHE_DIR = cacheDir;
-});
-
-after(async () => {
-  delete process.env.CODEGEN_CACHE_DIR;
-  await rm(cacheDir, { recursive: true, force: true });
-  await removeTempDirs();
-});
+after(removeTempDirs);
 
 async function greeterProject(): Promise<{ dir: string; configFile: string; target: Target; out: string }> {
   const dir = await createUserProject();
