@@ -15,6 +15,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { JsonClient, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
@@ -101,6 +102,21 @@ describe("library: probes of the domain", () => {
     expectStatus(renamed, 200);
     assert.equal(renamed.body.code, `${code}-x`);
     expectStatus(await api.get(`/genres/${code}-x`), 200);
+    expectStatus(await api.get(`/genres/${code}`), 404);
+  });
+
+  it("answers 409 to a PATCH whose row another request deletes between its read and its write", async () => {
+    const code = unique("gone");
+    await created("/genres", { code, label: "Doomed" });
+    // Another transaction deletes the row and holds it: the PATCH reads the row (the delete is
+    // not committed), then its UPDATE waits for the lock and, once the delete commits, matches nothing.
+    const deleter = await postgres!.begin(`DELETE FROM genres WHERE code = '${code}'`);
+    const patch = api.patch(`/genres/${code}`, { label: "Saved?" });
+    await sleep(500);
+    await deleter.commit();
+    const reply = await patch;
+    expectStatus(reply, 409);
+    assert.match(reply.body.detail, /another request/i);
     expectStatus(await api.get(`/genres/${code}`), 404);
   });
 

@@ -24,6 +24,8 @@ export interface Postgres {
   query(sql: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
   /** Runs `sql` on a connection of its own that stays open until the returned function is called. */
   hold(sql: string): Promise<() => Promise<void>>;
+  /** Runs `sql` in a transaction on a connection of its own, left open (its locks held) until `commit()`. */
+  begin(sql: string): Promise<{ commit(): Promise<void> }>;
   /** Stops the server, keeps it down for `downMs`, and starts it again on the same port and data. */
   restart(downMs: number): Promise<void>;
   stop(): Promise<void>;
@@ -56,6 +58,18 @@ export async function startPostgres(): Promise<Postgres> {
       await client.connect();
       await client.query(sql);
       return () => client.end();
+    },
+    begin: async (sql) => {
+      const client = server.getPgClient(database, "127.0.0.1");
+      await client.connect();
+      await client.query("BEGIN");
+      await client.query(sql);
+      return {
+        commit: async () => {
+          await client.query("COMMIT");
+          await client.end();
+        },
+      };
     },
     restart: async (downMs) => {
       // A non-persistent cluster deletes its data on stop: keep it for this one.

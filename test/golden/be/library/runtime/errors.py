@@ -3,6 +3,8 @@
 
 - a constraint violation is a 409 naming the constraint PostgreSQL reports
   (``{"detail": ..., "constraint": "uq_authors_email"}``);
+- a row changed or deleted by another request between this one's read and its write
+  is a 409 too;
 - a value the database refuses (a data exception, a too large index entry) is a 422
   in FastAPI's validation shape;
 - a database that is down, restarting, out of connections or too slow (pool wait,
@@ -24,6 +26,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from sqlalchemy.orm.exc import StaleDataError
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
@@ -117,6 +120,19 @@ async def integrity_error_handler(request: Request, exc: Exception) -> JSONRespo
     )
 
 
+async def stale_row_handler(request: Request, exc: Exception) -> JSONResponse:
+    """A 409 for a write that found its row gone: another request deleted or re-keyed it
+    after this one read it."""
+    return JSONResponse(
+        status_code=status.HTTP_409_CONFLICT,
+        content={
+            "detail": "Another request changed or deleted this row since it was read; "
+            "read it again.",
+            "constraint": None,
+        },
+    )
+
+
 async def database_error_handler(request: Request, exc: Exception) -> JSONResponse:
     """A data exception is a 422; an unavailable database a 503; others go on."""
     if not isinstance(exc, DBAPIError):
@@ -168,6 +184,7 @@ def register_error_handlers(app: FastAPI) -> None:
     """Install the handlers of this module on *app*."""
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(IntegrityError, integrity_error_handler)
+    app.add_exception_handler(StaleDataError, stale_row_handler)
     app.add_exception_handler(DBAPIError, database_error_handler)
     app.add_exception_handler(PoolTimeoutError, pool_timeout_handler)
     app.add_exception_handler(OSError, connection_error_handler)
