@@ -125,11 +125,8 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
 /**
  * The up-to-date check (docs/regeneration.md, "Nothing to do"): when the stamp of an earlier
  * write vouches for the tree, reports as the full run would and returns the exit status,
- * without loading the target; otherwise undefined, and the full run decides.
- */
-/**
- * The exit status when the run has nothing to do (reported), else the library paths its last
- * recorded run evaluated the config with, if any.
+ * without loading the target. Otherwise no status, and the full run decides; with it, the
+ * library paths the last recorded run evaluated the config with, if there is a stamp.
  */
 async function reportIfUpToDate(flags: GenerateFlags): Promise<{ status?: number; lastLibraryDirs?: readonly string[] }> {
   const targetName = await pickTargetName(flags.target);

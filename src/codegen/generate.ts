@@ -151,18 +151,22 @@ type Stamping = Pick<StampRecord, "key" | "before" | "startedNs" | "inputs">;
 /** What names a run's stamp and the inputs it fingerprints, besides the library paths. */
 type StampedRun = Pick<GenerateOptions, "configFile" | "cwd" | "outDir" | "force" | "forcePaths"> & { targetName: string };
 
-/** The stamp's key and the inputs whose fingerprint it records, with the given library paths. */
-function stampInputsOf(run: StampedRun, libraryDirs: readonly string[]) {
+/**
+ * The stamp's key, the inputs it records with the given library paths, and their fingerprint
+ * now (undefined for an unreadable config: the run reports that itself).
+ */
+async function fingerprintNow(run: StampedRun, libraryDirs: readonly string[]) {
   const key = stampKeyOf({ targetName: run.targetName, configFile: run.configFile, cwd: run.cwd, outDir: run.outDir });
-  return { key, inputs: { ...key, libraryDirs: [...libraryDirs], force: run.force ?? false, forcePaths: [...(run.forcePaths ?? [])] } };
+  const inputs = { ...key, libraryDirs: [...libraryDirs], force: run.force ?? false, forcePaths: [...(run.forcePaths ?? [])] };
+  const fingerprint = await inputFingerprint({ ...inputs, extraInputs: [] }).catch(() => undefined);
+  return { key, inputs, fingerprint };
 }
 
 async function startStamp(options: GenerateOptions): Promise<Stamping | undefined> {
   const startedNs = BigInt(Date.now()) * 1_000_000n;
-  const { key, inputs } = stampInputsOf({ ...options, targetName: options.target.name }, jsonnetLibraryDirs(options.stdlibTargets ?? [options.target]));
-  // An unreadable config: the run reports it; no stamp.
-  const before = await inputFingerprint({ ...inputs, extraInputs: [] }).catch(() => undefined);
-  return before === undefined ? undefined : { key, before, startedNs, inputs };
+  const libraryDirs = jsonnetLibraryDirs(options.stdlibTargets ?? [options.target]);
+  const { key, inputs, fingerprint } = await fingerprintNow({ ...options, targetName: options.target.name }, libraryDirs);
+  return fingerprint === undefined ? undefined : { key, before: fingerprint, startedNs, inputs };
 }
 
 /**
@@ -171,8 +175,7 @@ async function startStamp(options: GenerateOptions): Promise<Stamping | undefine
  * fingerprinted (an unreadable config: the run reports that itself).
  */
 export async function startEvaluation(run: StampedRun, libraryDirs: readonly string[]): Promise<StartedEvaluation | undefined> {
-  const { inputs } = stampInputsOf(run, libraryDirs);
-  const fingerprint = await inputFingerprint({ ...inputs, extraInputs: [] }).catch(() => undefined);
+  const { fingerprint } = await fingerprintNow(run, libraryDirs);
   if (fingerprint === undefined) return undefined;
   const text = evaluateJsonnetText(run.configFile, libraryDirs);
   // Unused (its fingerprint no longer matches), its failure is no one's concern.

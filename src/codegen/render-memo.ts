@@ -23,7 +23,6 @@ const NOT_PLAIN = "not plain";
 /** An import block kept for the next run, with what made it: the formatter, a copy of its options and of the imports. */
 interface ImportBlock {
   formatter: ImportFormatter;
-  language: string;
   options: Snapshot;
   imports: ImportCollector;
   text: string;
@@ -91,7 +90,6 @@ export class RenderMemo {
     if (
       last !== undefined &&
       last.formatter === formatter &&
-      last.language === language &&
       matchesSnapshot(options ?? {}, last.options) &&
       last.imports.hasSameImports(collector)
     ) {
@@ -102,7 +100,7 @@ export class RenderMemo {
     const text = formatImports(collector, language, options);
     if (optionsSnapshot === undefined) return text;
     // A copy: the collector may be shared with a renderer, and the kept one must not change.
-    this.#nextImports.set(path, { formatter, language, options: optionsSnapshot, imports: collector.copy(), text });
+    this.#nextImports.set(path, { formatter, options: optionsSnapshot, imports: collector.copy(), text });
     return text;
   }
 

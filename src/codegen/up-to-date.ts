@@ -93,7 +93,7 @@ export async function checkUpToDate(
   const fresh = await timed(options, "load config", async () => {
     const stamp = readStamp(file);
     if (!stamp) return undefined;
-    if (Array.isArray(stamp.libraryDirs) && stamp.libraryDirs.every((dir) => typeof dir === "string")) lastLibraryDirs = stamp.libraryDirs;
+    lastLibraryDirs = stamp.libraryDirs;
     const inputs: FingerprintInputs = {
       ...key,
       force: options.force,
@@ -265,7 +265,8 @@ function realpathOrUndefined(dir: string): string | undefined {
 function readStamp(file: string): Stamp | undefined {
   try {
     const stamp = JSON.parse(readFileSync(file, "utf8")) as Stamp;
-    return stamp.version === 1 && Array.isArray(stamp.files) && Array.isArray(stamp.dirs) ? stamp : undefined;
+    const shaped = Array.isArray(stamp.files) && Array.isArray(stamp.dirs) && Array.isArray(stamp.libraryDirs) && stamp.libraryDirs.every((dir) => typeof dir === "string");
+    return stamp.version === 1 && shaped ? stamp : undefined;
   } catch {
     return undefined;
   }
