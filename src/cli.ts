@@ -82,7 +82,7 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     optimiseLate();
     // libjsonnet evaluates off the main thread: begun with the library paths the last run
     // used, the evaluation runs while the targets load (the run checks it read the same inputs).
-    if (lastLibraryDirs && flags.config.endsWith(".jsonnet") && !flags.check && !flags.dryRun) {
+    if (lastLibraryDirs && flags.config.endsWith(".jsonnet")) {
       const { startEvaluation } = await import("./codegen/generate.js");
       evaluation = await startEvaluation({ ...flags, configFile: flags.config, outDir: flags.out, targetName: await pickTargetName(flags.target) }, lastLibraryDirs);
     }

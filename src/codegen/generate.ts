@@ -61,10 +61,10 @@ export interface GenerateOptions {
   recordUpToDate?: boolean;
   /**
    * A jsonnet evaluation of `configFile` begun before the targets were loaded
-   * ({@link startEvaluation}), so that it runs while they load. A run that records an
-   * up-to-date stamp uses it only when the fingerprint of the inputs it records equals the one
-   * taken as the evaluation began (the same library paths, the same files); any other run, or
-   * a mismatch, evaluates the config afresh.
+   * ({@link startEvaluation}), so that it runs while they load. A run (writing, or only
+   * planning for `--check` and `--dry-run`) uses it only when the fingerprint of its inputs,
+   * taken as it starts, equals the one taken as the evaluation began (the same library paths,
+   * the same files); on a mismatch it evaluates the config afresh.
    */
   evaluation?: StartedEvaluation;
 }
@@ -123,7 +123,7 @@ export interface BuiltGeneration {
  * fragments or a corrupt manifest, naming the config file and paths when they are the cause.
  */
 export async function planGeneration(options: GenerateOptions): Promise<GenerateResult> {
-  const built = await buildGeneration(options);
+  const built = await buildGeneration(options, (await startedEvaluationOf(options))?.text);
   return timed(options, "write", async () => {
     await waitForUnlocked(built.outDir, options.lock);
     const { next: _recorded, ...result } = await planBuilt(built, options);
@@ -139,10 +139,20 @@ export async function planGeneration(options: GenerateOptions): Promise<Generate
 export async function generate(options: GenerateOptions): Promise<GenerateResult & { written: number; recovered: Recovery | undefined }> {
   // The inputs' fingerprint is taken before they are read, so a change during the run is seen.
   const stamping = options.recordUpToDate ? await startStamp(options) : undefined;
-  // An evaluation begun earlier read its inputs after its own fingerprint was taken: the same
-  // fingerprint now means it read what this run records.
-  const evaluated = stamping && options.evaluation?.fingerprint === stamping.before ? options.evaluation.text : undefined;
-  return writeBuilt(await buildGeneration(options, evaluated), options, stamping);
+  const evaluation = await startedEvaluationOf(options, stamping?.before);
+  return writeBuilt(await buildGeneration(options, evaluation?.text), options, stamping);
+}
+
+/**
+ * The evaluation begun before this run, if it read this run's inputs: it read them after its
+ * own fingerprint was taken, so the same fingerprint now (`fingerprint`, when the caller has
+ * just taken it) means the same files.
+ */
+async function startedEvaluationOf(options: GenerateOptions, fingerprint?: string): Promise<StartedEvaluation | undefined> {
+  const { evaluation } = options;
+  if (evaluation === undefined) return undefined;
+  const now = fingerprint ?? (await runFingerprint(options)).fingerprint;
+  return now !== undefined && now === evaluation.fingerprint ? evaluation : undefined;
 }
 
 /** What {@link writeBuilt} needs to record an up-to-date stamp after its write. */
@@ -162,10 +172,14 @@ async function fingerprintNow(run: StampedRun, libraryDirs: readonly string[]) {
   return { key, inputs, fingerprint };
 }
 
+/** {@link fingerprintNow} of this run: its target, and the library paths of its stdlib targets. */
+function runFingerprint(options: GenerateOptions) {
+  return fingerprintNow({ ...options, targetName: options.target.name }, jsonnetLibraryDirs(options.stdlibTargets ?? [options.target]));
+}
+
 async function startStamp(options: GenerateOptions): Promise<Stamping | undefined> {
   const startedNs = BigInt(Date.now()) * 1_000_000n;
-  const libraryDirs = jsonnetLibraryDirs(options.stdlibTargets ?? [options.target]);
-  const { key, inputs, fingerprint } = await fingerprintNow({ ...options, targetName: options.target.name }, libraryDirs);
+  const { key, inputs, fingerprint } = await runFingerprint(options);
   return fingerprint === undefined ? undefined : { key, before: fingerprint, startedNs, inputs };
 }
 

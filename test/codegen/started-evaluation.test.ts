@@ -4,13 +4,14 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 
 import { jsonnetLibraryDirs } from "../../src/codegen/config.js";
-import { type StartedEvaluation, generate, startEvaluation } from "../../src/codegen/generate.js";
+import { type StartedEvaluation, generate, planGeneration, startEvaluation } from "../../src/codegen/generate.js";
 import { type Target, loadTarget } from "../../src/codegen/target.js";
 import { useTempStampCache } from "../helpers/stamp-cache.js";
 import { FIXTURE_PACKAGE, createUserProject, removeTempDirs } from "../helpers/user-project.js";
 
 // The CLI begins evaluating a jsonnet config before the targets load (docs/regeneration.md):
-// a run uses that evaluation only when it provably read the inputs the run records.
+// a run, writing or only planning (`--check`, `--dry-run`), uses that evaluation only when it
+// provably read the inputs the run reads.
 
 useTempStampCache();
 
@@ -32,7 +33,7 @@ async function outputText(out: string): Promise<string> {
 }
 
 describe("an evaluation begun before the run", () => {
-  it("is used by a run that records a stamp when its fingerprint is the run's", async () => {
+  it("is used by a run when its fingerprint is the run's", async () => {
     const { dir, configFile, target, out } = await greeterProject();
     const run = { targetName: "greeter", configFile, cwd: dir, outDir: out };
     const started = (await startEvaluation(run, jsonnetLibraryDirs([target])))!;
@@ -44,7 +45,7 @@ describe("an evaluation begun before the run", () => {
     assert.match(await outputText(out), /Salutations/);
   });
 
-  it("is not used when the config changed after it began, when its library paths differ, or when the run records no stamp", async () => {
+  it("is not used when the config changed after it began or its library paths differ", async () => {
     const { dir, configFile, target, out } = await greeterProject();
     const run = { targetName: "greeter", configFile, cwd: dir, outDir: out };
     const libraryDirs = jsonnetLibraryDirs([target]);
@@ -64,10 +65,25 @@ describe("an evaluation begun before the run", () => {
     assert.notEqual(elsewhere.fingerprint, current.fingerprint);
     await generate({ target, configFile, cwd: dir, outDir: out, recordUpToDate: true, evaluation: decoy(elsewhere) });
     assert.match(await outputText(out), /Ahoy/);
+  });
 
-    // A run without a stamp has no fingerprint to check it against.
-    await generate({ target, configFile, cwd: dir, outDir: out, evaluation: decoy(current) });
-    assert.match(await outputText(out), /Ahoy/);
+  it("is used by --check and --dry-run's plan under the same rule", async () => {
+    const { dir, configFile, target, out } = await greeterProject();
+    const run = { targetName: "greeter", configFile, cwd: dir, outDir: out };
+    const libraryDirs = jsonnetLibraryDirs([target]);
+    await generate({ target, configFile, cwd: dir, outDir: out });
+    const planned = async (evaluation: StartedEvaluation): Promise<string> =>
+      (await planGeneration({ target, configFile, cwd: dir, outDir: out, evaluation })).files.map((file) => file.content).join("\n");
+
+    const started = (await startEvaluation(run, libraryDirs))!;
+    const text = (await started.text).replace('"Hi"', '"Salutations"');
+    assert.match(await planned({ fingerprint: started.fingerprint, text: Promise.resolve(text) }), /Salutations/);
+
+    // Edited after the evaluation began: the plan reads the new text.
+    await writeFile(configFile, (await readFile(configFile, "utf8")).replace('greeting="Hi"', 'greeting="Hey"'));
+    const plan = await planned({ fingerprint: started.fingerprint, text: Promise.resolve(text) });
+    assert.match(plan, /Hey/);
+    assert.doesNotMatch(plan, /Salutations/);
   });
 
   it("fails as the run would when the config is broken, and is undefined when the config cannot be read", async () => {
