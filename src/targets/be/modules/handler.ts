@@ -114,6 +114,8 @@ export class RouteHandler extends Handle {
   readonly #imports: ImportCollector;
   /** Largest request body in bytes, for handlers that read one (`max_body_size`). */
   readonly maxBodySize: number | undefined;
+  /** A `POST` that stores its answer under the request's `Idempotency-Key` (its body calls `Idempotency.of(request)`). */
+  readonly idempotent: boolean;
   readonly #errors = new Set<ErrorStatus>();
   #user: RouteParam | undefined;
   #optionalUser: RouteParam | undefined;
@@ -138,6 +140,7 @@ export class RouteHandler extends Handle {
     body?: HandlerBody;
     imports?: ImportCollector;
     maxBodySize?: number;
+    idempotent?: boolean;
     /** The error statuses the handler's own code answers (more are added by `answers`). */
     errors?: readonly ErrorStatus[];
   }) {
@@ -157,6 +160,7 @@ export class RouteHandler extends Handle {
     this.#body = options.body;
     this.#imports = options.imports ?? new ImportCollector();
     this.maxBodySize = options.maxBodySize;
+    this.idempotent = options.idempotent ?? false;
     // Every handler uses the database, which may be busy or down.
     this.answers(503, ...(options.errors ?? []));
   }
@@ -297,7 +301,7 @@ export class RouteHandler extends Handle {
   get decorator(): string {
     let path = this.path;
     for (const param of this.params) if (param.converter) path = path.replace(`{${param.name}}`, `{${param.name}:${param.converter}}`);
-    return this.decoratorOf({ method: this.method, path, statusCode: this.statusCode, operationId: this.operationId, maxBodySize: this.maxBodySize });
+    return this.decoratorOf({ method: this.method, path, statusCode: this.statusCode, operationId: this.operationId, maxBodySize: this.maxBodySize, idempotent: this.idempotent });
   }
 
   /**
@@ -305,7 +309,7 @@ export class RouteHandler extends Handle {
    * (a list's `POST …/search`), which runs behind the same rate limit and in the same span,
    * and answers the same errors (and 400 and 413 when it reads a body).
    */
-  protected decoratorOf(route: { method: HttpMethod; path: string; statusCode: number; operationId: string; maxBodySize: number | undefined }): string {
+  protected decoratorOf(route: { method: HttpMethod; path: string; statusCode: number; operationId: string; maxBodySize: number | undefined; idempotent?: boolean }): string {
     const args = [pythonString(route.path)];
     if (route.statusCode !== 200) {
       const name = STATUS_NAMES[route.statusCode];
@@ -317,7 +321,11 @@ export class RouteHandler extends Handle {
     // A body may be unreadable (not UTF-8) or too large.
     const errors = new Set<ErrorStatus>(route.maxBodySize === undefined ? this.#errors : [...this.#errors, 400, 413]);
     args.push(`responses=error_responses(${[...errors].sort((a, b) => a - b).join(", ")})`);
-    if (this.#groups !== undefined) args.push(`openapi_extra={"x-groups": [${this.#groups.map(pythonString).join(", ")}]}`);
+    // The `Idempotency-Key` header is read by hand (runtime/idempotency.py), so documented here.
+    const extra = route.idempotent ? ["**IDEMPOTENCY_KEY"] : [];
+    if (this.#groups !== undefined) extra.push(`"x-groups": [${this.#groups.map(pythonString).join(", ")}]`);
+    if (extra.length === 1 && route.idempotent) args.push("openapi_extra=IDEMPOTENCY_KEY");
+    else if (extra.length > 0) args.push(`openapi_extra={${extra.join(", ")}}`);
     const decorator = `@router.${route.method.toLowerCase()}(${args.join(", ")})`;
     // Below the route decorator: FastAPI registers the traced function, which keeps the signature.
     return this.#span ? `${decorator}\n${this.#span.decorator}` : decorator;
@@ -342,6 +350,7 @@ export class RouteHandler extends Handle {
     for (const param of this.dependencies) imports.update(param.imports);
     if (this.statusCode !== 200) imports.addFrom("fastapi", "status");
     imports.addFrom(`${this.module.view.runtimePackage}.responses`, "error_responses");
+    if (this.idempotent) imports.addFrom(`${this.module.view.runtimePackage}.idempotency`, "IDEMPOTENCY_KEY", "Idempotency");
     if (this.#rateLimit) imports.addFrom("fastapi", "Depends").update(this.#rateLimit.imports);
     if (this.#span) imports.update(this.#span.imports);
     if (this.#authz) imports.update(this.#authz.imports);

@@ -1,4 +1,4 @@
-// Parameters every handler of a resource may take: the database session and the key.
+// Parameters every handler of a resource may take: the database session, the key, the request.
 
 import { ImportCollector } from "../../../codegen/index.js";
 import { pathKeyAnnotation } from "../python/annotations.js";
@@ -26,11 +26,7 @@ export function pkParam(view: ResourceView): RouteParam {
   return new RouteParam({ name: "pk", annotation, imports, converter: KEY_CONVERTERS[view.config.pk_type] });
 }
 
-/** `idempotency: IdempotencyDep`: the `Idempotency-Key` header of a `POST` route, whose body replays and remembers answers with it. */
-export function idempotencyParam(view: ResourceView): RouteParam {
-  return new RouteParam({
-    name: "idempotency",
-    annotation: "IdempotencyDep",
-    imports: new ImportCollector().addFrom(`${view.runtimePackage}.idempotency`, "IdempotencyDep"),
-  });
+/** `request: Request`: an idempotent route reads its `Idempotency-Key` from it, a create its URL. */
+export function requestParam(): RouteParam {
+  return new RouteParam({ name: "request", annotation: "Request", imports: new ImportCollector().addFrom("fastapi", "Request") });
 }

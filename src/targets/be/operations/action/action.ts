@@ -10,7 +10,7 @@ import { ActionOptions, type ProjectConfig, type ScalarField } from "../../confi
 import { paramsSchema } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { RouteHandler, RouteParam } from "../../modules/handler.js";
-import { idempotencyParam, pkParam, sessionParam } from "../../modules/params.js";
+import { pkParam, requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
@@ -44,7 +44,7 @@ export class Action {
       routeParams.push(new RouteParam({ name: "params", annotation }));
       imports.addFrom(params.module.dotted, params.name);
     }
-    routeParams.push(idempotencyParam(view));
+    routeParams.push(requestParam());
     let responseModel: string | undefined;
     if (options.response === "instance") {
       responseModel = shape!.responseModel;
@@ -75,6 +75,7 @@ export class Action {
       params: routeParams,
       session: sessionParam(view),
       maxBodySize: params ? cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size") : undefined,
+      idempotent: true,
       errors: instance ? [404, 409] : [409],
       body: {
         template: "operations/action/action.py.njk",

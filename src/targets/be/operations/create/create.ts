@@ -8,7 +8,7 @@ import { createSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
 import { RouteHandler, RouteParam } from "../../modules/handler.js";
-import { idempotencyParam, sessionParam } from "../../modules/params.js";
+import { requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId, resourceHasOperation } from "../../resource.js";
@@ -30,11 +30,11 @@ export class Create {
       .addFrom(body.module.dotted, body.name)
       .update(shape.imports)
       .update(hooks.imports);
+    params.push(requestParam());
     if (located) {
-      params.push(new RouteParam({ name: "request", annotation: "Request" }), new RouteParam({ name: "response", annotation: "Response" }));
-      imports.addFrom("fastapi", "Request", "Response").addFrom(`${view.runtimePackage}.responses`, "location");
+      params.push(new RouteParam({ name: "response", annotation: "Response" }));
+      imports.addFrom("fastapi", "Response").addFrom(`${view.runtimePackage}.responses`, "location");
     }
-    params.push(idempotencyParam(view));
     const name = `create_${view.name}`;
     const handler = new RouteHandler({
       module: routes,
@@ -50,6 +50,7 @@ export class Create {
       params,
       session: sessionParam(view),
       maxBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
+      idempotent: true,
       errors: [409],
       body: {
         template: "operations/create/create.py.njk",

@@ -27,7 +27,7 @@ from blog.api.content.serializers.article import to_article_read, to_article_sum
 from blog.api.db.session import SessionDep
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.filters import param_conditions, tree_condition
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
@@ -167,16 +167,17 @@ async def search_articles(
     operation_id="createArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_article(
     body: ArticleCreate,
     request: Request,
     response: Response,
-    idempotency: IdempotencyDep,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = Article(**body.model_dump())
     session.add(article)
@@ -231,14 +232,13 @@ async def delete_article(
     "/{pk:uuid}/publish-article",
     operation_id="publishArticle",
     responses=error_responses(401, 404, 409, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def publish_article(
-    pk: uuid.UUID,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
-    current_user: CurrentUser,
+    pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
 ) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(blog.actions.publish_article, article, session=session)
@@ -254,15 +254,17 @@ async def publish_article(
     operation_id="scheduleArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 404, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def schedule_article(
     pk: uuid.UUID,
     params: ScheduleArticleParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(
@@ -284,15 +286,17 @@ async def schedule_article(
     operation_id="tagArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 404, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def tag_article(
     pk: uuid.UUID,
     params: TagArticleParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(
@@ -310,14 +314,16 @@ async def tag_article(
     operation_id="archiveStaleArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def archive_stale_articles(
     params: ArchiveStaleArticlesParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     result = await call_action(
         blog.actions.archive_stale_articles, before=params.before, session=session
@@ -332,14 +338,16 @@ async def archive_stale_articles(
     operation_id="countWords",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def count_words(
     params: CountWordsParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     result = await call_action(
         blog.actions.count_words, text=params.text, session=session
@@ -353,14 +361,13 @@ async def count_words(
     "/{pk:uuid}/review-article",
     operation_id="reviewArticle",
     responses=error_responses(401, 404, 409, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def review_article(
-    pk: uuid.UUID,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
-    current_user: CurrentUser,
+    pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
 ) -> ArticleRead:
     """Run ``blog.actions.review_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(

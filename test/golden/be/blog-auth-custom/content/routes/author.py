@@ -18,7 +18,7 @@ from blog.api.content.schemas.author import (
 )
 from blog.api.content.serializers.author import to_author_read
 from blog.api.db.session import SessionDep
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
@@ -95,16 +95,17 @@ async def list_authors(
     operation_id="createAuthor",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_author(
     body: AuthorCreate,
     request: Request,
     response: Response,
-    idempotency: IdempotencyDep,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> AuthorRead:
     """Create an author; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     author = Author(**body.model_dump())
     session.add(author)

@@ -30,7 +30,7 @@ from blog.api.db.session import SessionDep
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.authz import forbidden, visibility
 from blog.api.runtime.filters import param_conditions, tree_condition
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
@@ -193,18 +193,18 @@ async def search_articles(
     operation_id="createArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "writer"]},
+    openapi_extra={**IDEMPOTENCY_KEY, "x-groups": ["admin", "editor", "writer"]},
 )
 async def create_article(
     body: ArticleCreate,
     request: Request,
     response: Response,
-    idempotency: IdempotencyDep,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
     await require_groups(current_user, "admin", "editor", "writer")
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = Article(**body.model_dump())
     session.add(article)
@@ -269,16 +269,14 @@ async def delete_article(
     "/{pk:uuid}/publish-article",
     operation_id="publishArticle",
     responses=error_responses(401, 403, 404, 409, 503),
-    openapi_extra={"x-groups": ["admin", "editor"]},
+    openapi_extra={**IDEMPOTENCY_KEY, "x-groups": ["admin", "editor"]},
 )
 async def publish_article(
-    pk: uuid.UUID,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
-    current_user: CurrentUser,
+    pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
 ) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
     await require_groups(current_user, "admin", "editor")
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk, _visible(current_user))
     await call_action(blog.actions.publish_article, article, session=session)
@@ -294,17 +292,21 @@ async def publish_article(
     operation_id="scheduleArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 404, 409, 413, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        **IDEMPOTENCY_KEY,
+        "x-groups": ["admin", "editor", "reader", "writer"],
+    },
 )
 async def schedule_article(
     pk: uuid.UUID,
     params: ScheduleArticleParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk, _visible(current_user))
     await call_action(
@@ -326,17 +328,21 @@ async def schedule_article(
     operation_id="tagArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 404, 409, 413, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        **IDEMPOTENCY_KEY,
+        "x-groups": ["admin", "editor", "reader", "writer"],
+    },
 )
 async def tag_article(
     pk: uuid.UUID,
     params: TagArticleParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk, _visible(current_user))
     await call_action(
@@ -354,16 +360,20 @@ async def tag_article(
     operation_id="archiveStaleArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        **IDEMPOTENCY_KEY,
+        "x-groups": ["admin", "editor", "reader", "writer"],
+    },
 )
 async def archive_stale_articles(
     params: ArchiveStaleArticlesParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     result = await call_action(
         blog.actions.archive_stale_articles, before=params.before, session=session
@@ -378,16 +388,20 @@ async def archive_stale_articles(
     operation_id="countWords",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        **IDEMPOTENCY_KEY,
+        "x-groups": ["admin", "editor", "reader", "writer"],
+    },
 )
 async def count_words(
     params: CountWordsParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     result = await call_action(
         blog.actions.count_words, text=params.text, session=session

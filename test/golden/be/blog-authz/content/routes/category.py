@@ -15,7 +15,7 @@ from blog.api.content.schemas.category import (
 )
 from blog.api.content.serializers.category import to_category_read
 from blog.api.db.session import SessionDep
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import OffsetPage, offset_page
 from blog.api.runtime.responses import error_responses, location
@@ -81,15 +81,13 @@ async def list_categories(
     operation_id="createCategory",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_category(
-    body: CategoryCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: CategoryCreate, request: Request, response: Response, session: SessionDep
 ) -> CategoryRead:
     """Create a category; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     category = Category(**body.model_dump())
     session.add(category)

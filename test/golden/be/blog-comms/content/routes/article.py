@@ -27,7 +27,7 @@ from blog.api.content.serializers.article import to_article_read, to_article_sum
 from blog.api.db.session import SessionDep
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.filters import param_conditions, tree_condition
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
@@ -163,15 +163,13 @@ async def search_articles(
     operation_id="createArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_article(
-    body: ArticleCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: ArticleCreate, request: Request, response: Response, session: SessionDep
 ) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     article = Article(**body.model_dump())
     session.add(article)
@@ -224,11 +222,13 @@ async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
     "/{pk:uuid}/publish-article",
     operation_id="publishArticle",
     responses=error_responses(404, 409, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def publish_article(
-    pk: uuid.UUID, idempotency: IdempotencyDep, session: SessionDep
+    pk: uuid.UUID, request: Request, session: SessionDep
 ) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     article = await _load_article(session, pk)
     await call_action(blog.actions.publish_article, article, session=session)
@@ -244,14 +244,13 @@ async def publish_article(
     operation_id="scheduleArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 404, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def schedule_article(
-    pk: uuid.UUID,
-    params: ScheduleArticleParams,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    pk: uuid.UUID, params: ScheduleArticleParams, request: Request, session: SessionDep
 ) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     article = await _load_article(session, pk)
     await call_action(
@@ -273,14 +272,13 @@ async def schedule_article(
     operation_id="tagArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 404, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def tag_article(
-    pk: uuid.UUID,
-    params: TagArticleParams,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    pk: uuid.UUID, params: TagArticleParams, request: Request, session: SessionDep
 ) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     article = await _load_article(session, pk)
     await call_action(
@@ -298,11 +296,13 @@ async def tag_article(
     operation_id="archiveStaleArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def archive_stale_articles(
-    params: ArchiveStaleArticlesParams, idempotency: IdempotencyDep, session: SessionDep
+    params: ArchiveStaleArticlesParams, request: Request, session: SessionDep
 ) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     result = await call_action(
         blog.actions.archive_stale_articles, before=params.before, session=session
@@ -317,11 +317,13 @@ async def archive_stale_articles(
     operation_id="countWords",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def count_words(
-    params: CountWordsParams, idempotency: IdempotencyDep, session: SessionDep
+    params: CountWordsParams, request: Request, session: SessionDep
 ) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     result = await call_action(
         blog.actions.count_words, text=params.text, session=session
@@ -336,14 +338,13 @@ async def count_words(
     operation_id="announce",
     max_body_size=1_048_576,
     responses=error_responses(400, 404, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def announce(
-    pk: uuid.UUID,
-    params: AnnounceParams,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    pk: uuid.UUID, params: AnnounceParams, request: Request, session: SessionDep
 ) -> ArticleRead:
     """Run ``blog.actions.announce_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     article = await _load_article(session, pk)
     await call_action(

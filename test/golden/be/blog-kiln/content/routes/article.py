@@ -14,7 +14,7 @@ from blog.api.content.schemas.article import ArticleCreate, ArticleRead, Article
 from blog.api.content.serializers.article import to_article_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.actions import call_action
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.responses import error_responses, location
 from blog.models import Article
 
@@ -54,15 +54,13 @@ async def get_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
     operation_id="createArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_article(
-    body: ArticleCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: ArticleCreate, request: Request, response: Response, session: SessionDep
 ) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     article = Article(**body.model_dump())
     session.add(article)
@@ -115,14 +113,13 @@ async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
     "/{pk:uuid}/publish",
     operation_id="publish",
     responses=error_responses(401, 404, 409, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def publish(
-    pk: uuid.UUID,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
-    current_user: CurrentUser,
+    pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
 ) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(blog.actions.publish_article, article, session=session)

@@ -16,7 +16,7 @@ from blog.api.community.schemas.comment import (
 )
 from blog.api.community.serializers.comment import to_comment_read
 from blog.api.db.session import SessionDep
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
@@ -77,15 +77,13 @@ async def list_comments(
     operation_id="createComment",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_comment(
-    body: CommentCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: CommentCreate, request: Request, response: Response, session: SessionDep
 ) -> CommentRead:
     """Create a comment; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     comment = Comment(**body.model_dump())
     session.add(comment)

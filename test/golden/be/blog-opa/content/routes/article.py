@@ -31,7 +31,7 @@ from blog.api.policy import OPA, Policy
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.authz import forbidden
 from blog.api.runtime.filters import param_conditions, tree_condition
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.opa import RowPolicy
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
@@ -191,13 +191,12 @@ async def search_articles(
     operation_id="createArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "writer"]},
+    openapi_extra={**IDEMPOTENCY_KEY, "x-groups": ["admin", "editor", "writer"]},
 )
 async def create_article(
     body: ArticleCreate,
     request: Request,
     response: Response,
-    idempotency: IdempotencyDep,
     session: SessionDep,
     current_user: CurrentUser,
     policy: Policy,
@@ -205,6 +204,7 @@ async def create_article(
     """Create an article; the ``Location`` header gives its URL."""
     await require_groups(current_user, "admin", "editor", "writer")
     await policy.require("create", "article")
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = Article(**body.model_dump())
     session.add(article)
@@ -270,17 +270,18 @@ async def delete_article(
     "/{pk:uuid}/publish-article",
     operation_id="publishArticle",
     responses=error_responses(401, 403, 404, 409, 503),
-    openapi_extra={"x-groups": ["admin", "editor"]},
+    openapi_extra={**IDEMPOTENCY_KEY, "x-groups": ["admin", "editor"]},
 )
 async def publish_article(
     pk: uuid.UUID,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
     policy: Policy,
 ) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
     await require_groups(current_user, "admin", "editor")
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await policy.require("publish_article", "article", article)
@@ -297,18 +298,22 @@ async def publish_article(
     operation_id="scheduleArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 404, 409, 413, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        **IDEMPOTENCY_KEY,
+        "x-groups": ["admin", "editor", "reader", "writer"],
+    },
 )
 async def schedule_article(
     pk: uuid.UUID,
     params: ScheduleArticleParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
     policy: Policy,
 ) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await policy.require("schedule_article", "article", article)
@@ -331,18 +336,22 @@ async def schedule_article(
     operation_id="tagArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 404, 409, 413, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        **IDEMPOTENCY_KEY,
+        "x-groups": ["admin", "editor", "reader", "writer"],
+    },
 )
 async def tag_article(
     pk: uuid.UUID,
     params: TagArticleParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
     policy: Policy,
 ) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await policy.require("tag_article", "article", article)
@@ -361,11 +370,14 @@ async def tag_article(
     operation_id="archiveStaleArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        **IDEMPOTENCY_KEY,
+        "x-groups": ["admin", "editor", "reader", "writer"],
+    },
 )
 async def archive_stale_articles(
     params: ArchiveStaleArticlesParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
     policy: Policy,
@@ -373,6 +385,7 @@ async def archive_stale_articles(
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
     await policy.require("archive_stale_articles", "article")
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     result = await call_action(
         blog.actions.archive_stale_articles, before=params.before, session=session
@@ -387,11 +400,14 @@ async def archive_stale_articles(
     operation_id="countWords",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        **IDEMPOTENCY_KEY,
+        "x-groups": ["admin", "editor", "reader", "writer"],
+    },
 )
 async def count_words(
     params: CountWordsParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
     policy: Policy,
@@ -399,6 +415,7 @@ async def count_words(
     """Run ``blog.actions.count_words``; answer with its result."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
     await policy.require("count_words", "article")
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     result = await call_action(
         blog.actions.count_words, text=params.text, session=session

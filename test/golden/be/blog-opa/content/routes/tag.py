@@ -11,7 +11,7 @@ from blog.api.auth.dependencies import CurrentUser
 from blog.api.content.schemas.tag import TagCreate, TagListQuery, TagRead, TagUpdate
 from blog.api.content.serializers.tag import to_tag_read
 from blog.api.db.session import SessionDep
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
@@ -72,16 +72,17 @@ async def list_tags(
     operation_id="createTag",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_tag(
     body: TagCreate,
     request: Request,
     response: Response,
-    idempotency: IdempotencyDep,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> TagRead:
     """Create a tag; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     tag = TagModel(**body.model_dump())
     session.add(tag)

@@ -39,7 +39,7 @@ from blog.api.rate_limits import (
 )
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.filters import param_conditions, tree_condition
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
@@ -179,16 +179,17 @@ async def search_articles(
     max_body_size=1_048_576,
     dependencies=[Depends(limit_create_article)],
     responses=error_responses(400, 401, 409, 413, 429, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_article(
     body: ArticleCreate,
     request: Request,
     response: Response,
-    idempotency: IdempotencyDep,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = Article(**body.model_dump())
     session.add(article)
@@ -246,14 +247,13 @@ async def delete_article(
     operation_id="publishArticle",
     dependencies=[Depends(limit_publish_article)],
     responses=error_responses(401, 404, 409, 429, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def publish_article(
-    pk: uuid.UUID,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
-    current_user: CurrentUser,
+    pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
 ) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(blog.actions.publish_article, article, session=session)
@@ -270,15 +270,17 @@ async def publish_article(
     max_body_size=1_048_576,
     dependencies=[Depends(limit_schedule_article)],
     responses=error_responses(400, 401, 404, 409, 413, 429, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def schedule_article(
     pk: uuid.UUID,
     params: ScheduleArticleParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(
@@ -301,15 +303,17 @@ async def schedule_article(
     max_body_size=1_048_576,
     dependencies=[Depends(limit_tag_article)],
     responses=error_responses(400, 401, 404, 409, 413, 429, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def tag_article(
     pk: uuid.UUID,
     params: TagArticleParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(
@@ -328,14 +332,16 @@ async def tag_article(
     max_body_size=1_048_576,
     dependencies=[Depends(limit_archive_stale_articles)],
     responses=error_responses(400, 401, 409, 413, 429, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def archive_stale_articles(
     params: ArchiveStaleArticlesParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     result = await call_action(
         blog.actions.archive_stale_articles, before=params.before, session=session
@@ -351,11 +357,13 @@ async def archive_stale_articles(
     max_body_size=1_048_576,
     dependencies=[Depends(limit_count_words)],
     responses=error_responses(400, 409, 413, 429, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def count_words(
-    params: CountWordsParams, idempotency: IdempotencyDep, session: SessionDep
+    params: CountWordsParams, request: Request, session: SessionDep
 ) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     result = await call_action(
         blog.actions.count_words, text=params.text, session=session
@@ -370,14 +378,13 @@ async def count_words(
     operation_id="reviewArticle",
     dependencies=[Depends(limit_review_article)],
     responses=error_responses(401, 404, 409, 429, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def review_article(
-    pk: uuid.UUID,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
-    current_user: CurrentUser,
+    pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
 ) -> ArticleRead:
     """Run ``blog.actions.review_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(

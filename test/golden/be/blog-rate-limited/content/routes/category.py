@@ -22,7 +22,7 @@ from blog.api.rate_limits import (
     limit_list_categories,
     limit_update_category,
 )
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import OffsetPage, offset_page
 from blog.api.runtime.responses import error_responses, location
@@ -97,15 +97,13 @@ async def list_categories(
     max_body_size=1_048_576,
     dependencies=[Depends(limit_create_category)],
     responses=error_responses(400, 409, 413, 429, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_category(
-    body: CategoryCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: CategoryCreate, request: Request, response: Response, session: SessionDep
 ) -> CategoryRead:
     """Create a category; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     category = Category(**body.model_dump())
     session.add(category)

@@ -17,7 +17,7 @@ from blog.api.rate_limits import (
     limit_list_tags,
     limit_update_tag,
 )
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
@@ -83,15 +83,13 @@ async def list_tags(
     max_body_size=1_048_576,
     dependencies=[Depends(limit_create_tag)],
     responses=error_responses(400, 409, 413, 429, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_tag(
-    body: TagCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: TagCreate, request: Request, response: Response, session: SessionDep
 ) -> TagRead:
     """Create a tag; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     tag = TagModel(**body.model_dump())
     session.add(tag)

@@ -20,7 +20,7 @@ from blog.api.content.schemas.comment import (
 from blog.api.content.serializers.comment import to_comment_read
 from blog.api.db.session import SessionDep
 from blog.api.runtime.filters import param_conditions, tree_condition
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
@@ -126,16 +126,17 @@ async def search_comments(
     operation_id="createComment",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_comment(
     body: CommentCreate,
     request: Request,
     response: Response,
-    idempotency: IdempotencyDep,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> CommentRead:
     """Create a comment; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     comment = Comment(**body.model_dump())
     session.add(comment)

@@ -27,7 +27,7 @@ from blog.api.content.serializers.article import to_article_read, to_article_sum
 from blog.api.db.session import SessionDep
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.filters import param_conditions, tree_condition
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
@@ -167,17 +167,18 @@ async def search_articles(
     operation_id="createArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 @traced("article", "create")
 async def create_article(
     body: ArticleCreate,
     request: Request,
     response: Response,
-    idempotency: IdempotencyDep,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> ArticleRead:
     """Create an article; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = Article(**body.model_dump())
     session.add(article)
@@ -234,15 +235,14 @@ async def delete_article(
     "/{pk:uuid}/publish-article",
     operation_id="publishArticle",
     responses=error_responses(401, 404, 409, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 @traced("article", "publish_article")
 async def publish_article(
-    pk: uuid.UUID,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
-    current_user: CurrentUser,
+    pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
 ) -> ArticleRead:
     """Run ``blog.actions.publish_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(blog.actions.publish_article, article, session=session)
@@ -258,16 +258,18 @@ async def publish_article(
     operation_id="scheduleArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 404, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 @traced("article", "schedule_article")
 async def schedule_article(
     pk: uuid.UUID,
     params: ScheduleArticleParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> ArticleRead:
     """Run ``blog.actions.schedule_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(
@@ -289,16 +291,18 @@ async def schedule_article(
     operation_id="tagArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 404, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 @traced("article", "tag_article")
 async def tag_article(
     pk: uuid.UUID,
     params: TagArticleParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> ArticleRead:
     """Run ``blog.actions.tag_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(
@@ -316,15 +320,17 @@ async def tag_article(
     operation_id="archiveStaleArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 @traced("article", "archive_stale_articles")
 async def archive_stale_articles(
     params: ArchiveStaleArticlesParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
     current_user: CurrentUser,
 ) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     result = await call_action(
         blog.actions.archive_stale_articles, before=params.before, session=session
@@ -339,12 +345,14 @@ async def archive_stale_articles(
     operation_id="countWords",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 @traced("article", "count_words")
 async def count_words(
-    params: CountWordsParams, idempotency: IdempotencyDep, session: SessionDep
+    params: CountWordsParams, request: Request, session: SessionDep
 ) -> Any:
     """Run ``blog.actions.count_words``; answer with its result."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     result = await call_action(
         blog.actions.count_words, text=params.text, session=session
@@ -358,15 +366,14 @@ async def count_words(
     "/{pk:uuid}/review-article",
     operation_id="reviewArticle",
     responses=error_responses(401, 404, 409, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 @traced("article", "review_article")
 async def review_article(
-    pk: uuid.UUID,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
-    current_user: CurrentUser,
+    pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
 ) -> ArticleRead:
     """Run ``blog.actions.review_article`` on one article."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await call_action(

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from blog.api.content.schemas.tag import TagCreate, TagListQuery, TagRead, TagUpdate
 from blog.api.content.serializers.tag import to_tag_read
 from blog.api.db.session import SessionDep
-from blog.api.runtime.idempotency import IdempotencyDep
+from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
@@ -68,16 +68,14 @@ async def list_tags(
     operation_id="createTag",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 @traced("tag", "create")
 async def create_tag(
-    body: TagCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: TagCreate, request: Request, response: Response, session: SessionDep
 ) -> TagRead:
     """Create a tag; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     tag = TagModel(**body.model_dump())
     session.add(tag)

@@ -21,7 +21,7 @@ from library.api.lending.schemas.book import (
 )
 from library.api.lending.serializers.book import to_book_read
 from library.api.runtime.actions import call_action
-from library.api.runtime.idempotency import IdempotencyDep
+from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from library.api.runtime.ordering import Ordering
 from library.api.runtime.pagination import Page, keyset_page
 from library.api.runtime.responses import error_responses, location
@@ -81,15 +81,13 @@ async def list_books(
     operation_id="createBook",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_book(
-    body: BookCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: BookCreate, request: Request, response: Response, session: SessionDep
 ) -> BookRead:
     """Create a book; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     book = Book(**body.model_dump())
     session.add(book)
@@ -139,14 +137,13 @@ async def delete_book(pk: uuid.UUID, session: SessionDep) -> None:
     operation_id="addGenre",
     max_body_size=1_048_576,
     responses=error_responses(400, 404, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def add_genre(
-    pk: uuid.UUID,
-    params: AddGenreParams,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    pk: uuid.UUID, params: AddGenreParams, request: Request, session: SessionDep
 ) -> BookRead:
     """Run ``library.actions.add_genre`` on one book."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     book = await _load_book(session, pk)
     await call_action(
@@ -164,11 +161,13 @@ async def add_genre(
     operation_id="countBooks",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def count_books(
-    params: CountBooksParams, idempotency: IdempotencyDep, session: SessionDep
+    params: CountBooksParams, request: Request, session: SessionDep
 ) -> Any:
     """Run ``library.actions.count_books``; answer with its result."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     result = await call_action(
         library.actions.count_books, text=params.text, session=session

@@ -19,7 +19,7 @@ from library.api.lending.schemas.copy import (
 )
 from library.api.lending.serializers.copy import to_copy_read
 from library.api.runtime.actions import call_action
-from library.api.runtime.idempotency import IdempotencyDep
+from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from library.api.runtime.ordering import Ordering
 from library.api.runtime.pagination import Page, keyset_page
 from library.api.runtime.responses import error_responses, location
@@ -77,15 +77,13 @@ async def list_copies(
     operation_id="createCopy",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_copy(
-    body: CopyCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: CopyCreate, request: Request, response: Response, session: SessionDep
 ) -> CopyRead:
     """Create a copy; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     copy = Copy(**body.model_dump())
     session.add(copy)
@@ -139,14 +137,16 @@ async def delete_copy(
     operation_id="lendCopy",
     max_body_size=1_048_576,
     responses=error_responses(400, 404, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def lend_copy(
     pk: Annotated[int, column_rules(Copy.id)],
     params: LendCopyParams,
-    idempotency: IdempotencyDep,
+    request: Request,
     session: SessionDep,
 ) -> CopyRead:
     """Run ``library.actions.lend_copy`` on one copy."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     copy = await _load_copy(session, pk)
     await call_action(

@@ -15,7 +15,7 @@ from library.api.lending.schemas.genre import (
     GenreUpdate,
 )
 from library.api.lending.serializers.genre import to_genre_read
-from library.api.runtime.idempotency import IdempotencyDep
+from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from library.api.runtime.ordering import Ordering
 from library.api.runtime.pagination import Page, keyset_page
 from library.api.runtime.responses import error_responses, location
@@ -72,15 +72,13 @@ async def list_genres(
     operation_id="createGenre",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_genre(
-    body: GenreCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: GenreCreate, request: Request, response: Response, session: SessionDep
 ) -> GenreRead:
     """Create a genre; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     genre = Genre(**body.model_dump())
     session.add(genre)

@@ -18,7 +18,7 @@ from library.api.lending.schemas.loan import (
 )
 from library.api.lending.serializers.loan import to_loan_read
 from library.api.runtime.actions import call_action
-from library.api.runtime.idempotency import IdempotencyDep
+from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from library.api.runtime.ordering import Ordering
 from library.api.runtime.pagination import Page, keyset_page
 from library.api.runtime.responses import error_responses, location
@@ -76,15 +76,13 @@ async def list_loans(
     operation_id="createLoan",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_loan(
-    body: LoanCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: LoanCreate, request: Request, response: Response, session: SessionDep
 ) -> LoanRead:
     """Create a loan; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     loan = Loan(**body.model_dump())
     session.add(loan)
@@ -137,13 +135,13 @@ async def delete_loan(
     "/{pk:int}/return-loan",
     operation_id="returnLoan",
     responses=error_responses(404, 409, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def return_loan(
-    pk: Annotated[int, column_rules(Loan.id)],
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    pk: Annotated[int, column_rules(Loan.id)], request: Request, session: SessionDep
 ) -> LoanRead:
     """Run ``library.actions.return_loan`` on one loan."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     loan = await _load_loan(session, pk)
     await call_action(library.actions.return_loan, loan, session=session)

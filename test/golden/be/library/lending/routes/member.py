@@ -16,7 +16,7 @@ from library.api.lending.schemas.member import (
     MemberUpdate,
 )
 from library.api.lending.serializers.member import to_member_read
-from library.api.runtime.idempotency import IdempotencyDep
+from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from library.api.runtime.ordering import Ordering
 from library.api.runtime.pagination import Page, keyset_page
 from library.api.runtime.responses import error_responses, location
@@ -70,15 +70,13 @@ async def list_members(
     operation_id="createMember",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_member(
-    body: MemberCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: MemberCreate, request: Request, response: Response, session: SessionDep
 ) -> MemberRead:
     """Create a member; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     member = Member(**body.model_dump())
     session.add(member)

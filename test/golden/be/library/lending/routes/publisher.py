@@ -15,7 +15,7 @@ from library.api.lending.schemas.publisher import (
     PublisherUpdate,
 )
 from library.api.lending.serializers.publisher import to_publisher_read
-from library.api.runtime.idempotency import IdempotencyDep
+from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from library.api.runtime.ordering import Ordering
 from library.api.runtime.pagination import Page, keyset_page
 from library.api.runtime.responses import error_responses, location
@@ -75,15 +75,13 @@ async def list_publishers(
     operation_id="createPublisher",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
 )
 async def create_publisher(
-    body: PublisherCreate,
-    request: Request,
-    response: Response,
-    idempotency: IdempotencyDep,
-    session: SessionDep,
+    body: PublisherCreate, request: Request, response: Response, session: SessionDep
 ) -> PublisherRead:
     """Create a publisher; the ``Location`` header gives its URL."""
+    idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     publisher = Publisher(**body.model_dump())
     session.add(publisher)
