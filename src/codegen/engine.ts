@@ -7,6 +7,7 @@ import type { BuildContext } from "./context.js";
 import { ConfigError, ValueError, type ConfigIssue } from "./errors.js";
 import { EmptyOptions, type Operation, type OperationClass, type OperationMeta } from "./operation.js";
 import type { OperationRegistry } from "./registry.js";
+import { isRecord } from "./records.js";
 import { ScopeTree, type Scope } from "./scopes.js";
 import { sourcePath } from "./source-path.js";
 import { BuildStore } from "./store.js";
@@ -166,8 +167,9 @@ export class Engine {
     const runs: PlannedRun[] = [];
     for (const [meta, cls] of group) {
       if (meta.dispatchOn !== undefined && instance.value?.[meta.dispatchOn] !== meta.name) continue;
-      // An operation without `Options` reads nothing from its instance: any object passes as `{}`.
-      if (cls.Options === undefined && isPlainObject(instance.value)) {
+      // An operation without `Options` reads nothing from its instance: any object passes as
+      // `{}`, as `EmptyOptions` (a non-strict `z.object({})`) would parse it.
+      if (cls.Options === undefined && isRecord(instance.value)) {
         runs.push({ meta, op: opOf(cls), options: {} });
         continue;
       }
@@ -186,11 +188,6 @@ function pathOf(value: unknown, fallback: string): string {
     if (typeof written === "string") return written;
   }
   return fallback;
-}
-
-/** What `EmptyOptions` (a non-strict `z.object({})`) accepts: any non-array object. */
-function isPlainObject(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A short rendering of a value for messages: strings quoted, objects by kind. */

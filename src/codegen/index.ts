@@ -39,6 +39,7 @@ export {
 export { GenerationCache } from "./generation-cache.js";
 export { watchGeneration, type WatchHandlers, type WatchRun, type Watcher } from "./watch.js";
 export { fnmatch } from "./globs.js";
+export { isRecord } from "./records.js";
 export { SCHEMA_KEY, configJsonSchema, inputJsonSchema, type JsonSchema } from "./json-schema.js";
 export { configReference } from "./schema-reference.js";
 export { loadImportFormatters } from "./import-formatters.js";

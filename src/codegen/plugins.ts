@@ -6,6 +6,8 @@ import { readFile, readdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+import { isRecord } from "./records.js";
+
 /** One entry of a package manifest. */
 export interface EntryPoint {
   /** Group the entry is declared under, e.g. `"be.operations"`. */
@@ -54,7 +56,7 @@ export async function entryPoints(group: string, options: { cwd?: string } = {})
   for (const manifest of await manifests(path.resolve(options.cwd ?? process.cwd()))) {
     const declared = manifest.groups[group];
     if (declared === undefined) continue;
-    if (!isPlainObject(declared)) {
+    if (!isRecord(declared)) {
       throw new Error(`${manifest.file}: "codegen"."${group}" must map entry names to "module#export" strings`);
     }
     for (const [name, specifier] of Object.entries(declared)) {
@@ -160,7 +162,7 @@ async function listDir(dir: string): Promise<string[]> {
 async function readPackageJson(dir: string): Promise<Record<string, unknown> | undefined> {
   try {
     const pkg: unknown = JSON.parse(await readFile(path.join(dir, "package.json"), "utf8"));
-    return isPlainObject(pkg) ? pkg : undefined;
+    return isRecord(pkg) ? pkg : undefined;
   } catch {
     // Missing or broken package.json: an unrelated package is not ours to judge.
     return undefined;
@@ -173,7 +175,7 @@ async function readManifest(dir: string): Promise<Manifest | undefined> {
   if (!pkg) return undefined;
   const file = path.join(dir, "package.json");
   const groups = pkg.codegen ?? {};
-  if (!isPlainObject(groups)) throw new Error(`${file}: "codegen" must be an object mapping groups to entries`);
+  if (!isRecord(groups)) throw new Error(`${file}: "codegen" must be an object mapping groups to entries`);
   const packageName = typeof pkg.name === "string" ? pkg.name : path.basename(dir);
   return { packageName, packageDir: dir, file, groups };
 }
@@ -187,8 +189,4 @@ function findOwnManifest(): Promise<Manifest> {
     }
   })();
   return ownManifest;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -4,7 +4,7 @@
 // docs/migrating-from-kiln.md lists these and every other difference.
 
 import { z } from "zod";
-import { type ConfigIssue, formatConfigPath } from "../../../codegen/index.js";
+import { type ConfigIssue, formatConfigPath, isRecord } from "../../../codegen/index.js";
 
 /**
  * Where a key sits: `auth`, a resource, an operation entry, a list's `paginate` modifier
@@ -78,7 +78,6 @@ export const KilnFramework = z.literal("fastapi", { error: 'codegen generates Fa
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const entries = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /**
@@ -86,31 +85,31 @@ const entries = (value: unknown): unknown[] => (Array.isArray(value) ? value : [
  * `target` codegen had to assume, and a list whose rows carry more than its own `fields`.
  */
 export function kilnWarnings(raw: unknown): ConfigIssue[] {
-  if (!isObject(raw)) return [];
+  if (!isRecord(raw)) return [];
   const warnings: ConfigIssue[] = [];
   const ignored = (value: Json, level: KilnLevel, path: string) => {
     for (const key of Object.keys(IGNORED[level])) {
       if (value[key] !== undefined) warnings.push({ path: formatConfigPath([key], path), message: `ignored (a kiln key): ${IGNORED[level][key]}` });
     }
   };
-  if (isObject(raw.auth)) ignored(raw.auth, "auth", "auth");
+  if (isRecord(raw.auth)) ignored(raw.auth, "auth", "auth");
   const resourceLists: [unknown, string][] = [[raw.resources, "resources"]];
   entries(raw.apps).forEach((app, index) => {
-    if (!isObject(app) || !isObject(app.config)) return;
+    if (!isRecord(app) || !isRecord(app.config)) return;
     resourceLists.push([app.config.resources, `apps[${index}].config.resources`]);
   });
   for (const [resources, listPath] of resourceLists) {
     entries(resources).forEach((resource, index) => {
-      if (!isObject(resource)) return;
+      if (!isRecord(resource)) return;
       const path = `${listPath}[${index}]`;
       ignored(resource, "resource", path);
       warnings.push(...readShapeWarnings(resource, path));
       entries(resource.operations).forEach((entry, entryIndex) => {
-        if (!isObject(entry)) return;
+        if (!isRecord(entry)) return;
         const entryPath = `${path}.operations[${entryIndex}]`;
         ignored(entry, "operation", entryPath);
         entries(entry.modifiers).forEach((modifier, modifierIndex) => {
-          if (isObject(modifier) && modifier.type === "paginate") ignored(modifier, "paginate", `${entryPath}.modifiers[${modifierIndex}]`);
+          if (isRecord(modifier) && modifier.type === "paginate") ignored(modifier, "paginate", `${entryPath}.modifiers[${modifierIndex}]`);
         });
         if (entry.type === "action" && entry.target === undefined) {
           warnings.push({
@@ -131,7 +130,7 @@ function readShapeWarnings(resource: Json, path: string): ConfigIssue[] {
   if (resource.fields !== undefined) return [];
   const reads = entries(resource.operations)
     .map((entry, index) => ({ entry, index }))
-    .filter((item): item is { entry: Json; index: number } => isObject(item.entry) && isRead(item.entry) && Array.isArray(item.entry.fields));
+    .filter((item): item is { entry: Json; index: number } => isRecord(item.entry) && isRead(item.entry) && Array.isArray(item.entry.fields));
   const shape = new Set(reads.flatMap(({ entry }) => fieldNames(entry.fields)));
   return reads.flatMap(({ entry, index }) => {
     const own = new Set(fieldNames(entry.fields));
@@ -147,4 +146,4 @@ function readShapeWarnings(resource: Json, path: string): ConfigIssue[] {
 }
 
 const isRead = (entry: Json) => (entry.type ?? entry.name) === "get" || (entry.type ?? entry.name) === "list";
-const fieldNames = (fields: unknown): string[] => entries(fields).flatMap((field) => (isObject(field) && typeof field.name === "string" ? [field.name] : []));
+const fieldNames = (fields: unknown): string[] => entries(fields).flatMap((field) => (isRecord(field) && typeof field.name === "string" ? [field.name] : []));

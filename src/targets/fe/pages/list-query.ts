@@ -2,9 +2,9 @@
 // (its items' enum), and which fields it filters (`field`, `field__op`); and the discovery
 // operations (`GET /_filters`, `POST /_values`) that describe those filters at run time.
 
-type Json = Record<string, unknown>;
+import { isRecord } from "../../../codegen/index.js";
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+type Json = Record<string, unknown>;
 
 /** Parameters every list has that are not filters. */
 const LIST_PARAMETERS = new Set(["limit", "cursor", "offset", "total", "order_by", "q", "representation"]);
@@ -29,10 +29,10 @@ export function readListQuery(parameters: readonly Json[]): ApiListQuery {
 
 /** `["title", "-title", …]` (the items' enum of `order_by`, perhaps nullable) → `["title", …]`. */
 function orderFields(schema: unknown): string[] {
-  if (!isObject(schema)) return [];
-  const variants = Array.isArray(schema.anyOf) ? schema.anyOf.filter(isObject) : [schema];
+  if (!isRecord(schema)) return [];
+  const variants = Array.isArray(schema.anyOf) ? schema.anyOf.filter(isRecord) : [schema];
   const array = variants.find((variant) => variant.type === "array");
-  const items = array && isObject(array.items) ? array.items : {};
+  const items = array && isRecord(array.items) ? array.items : {};
   const values = Array.isArray(items.enum) ? items.enum.filter((value): value is string => typeof value === "string") : [];
   return values.filter((value) => !value.startsWith("-"));
 }
@@ -48,8 +48,8 @@ export interface ApiDiscovery {
 export function readDiscovery(paths: Json): ApiDiscovery | undefined {
   const operation = (path: string, method: string) => {
     const item = paths[path];
-    const op = isObject(item) ? item[method] : undefined;
-    return isObject(op) && typeof op.operationId === "string" ? { id: op.operationId, secured: Array.isArray(op.security) && op.security.length > 0 } : undefined;
+    const op = isRecord(item) ? item[method] : undefined;
+    return isRecord(op) && typeof op.operationId === "string" ? { id: op.operationId, secured: Array.isArray(op.security) && op.security.length > 0 } : undefined;
   };
   const catalog = operation("/_filters", "get");
   const values = operation("/_values", "post");

@@ -4,6 +4,7 @@
 // the operations' ids and security, and the password-flow token endpoint. Nothing here
 // knows the `be` config: the document is the contract between the two ends.
 
+import { isRecord } from "../../../codegen/index.js";
 import { type ApiDiscovery, type ApiListQuery, readDiscovery, readListQuery } from "./list-query.js";
 
 /** A field type the pages know how to show and edit. */
@@ -108,7 +109,6 @@ export class DocumentProblem extends Error {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const PATH_PARAM = /^\{[^}]+\}$/;
 /** Collection paths and action slugs the pages can route to and name files after; others are left out. */
@@ -127,14 +127,14 @@ class Reader {
   private readonly cache = new Map<string, ApiSchema>();
 
   constructor(private readonly document: Json) {
-    const components = isObject(document.components) ? document.components : {};
-    this.schemas = isObject(components.schemas) ? components.schemas : {};
-    if (!isObject(document.paths)) throw new DocumentProblem(["paths"], "the OpenAPI document has no paths");
+    const components = isRecord(document.components) ? document.components : {};
+    this.schemas = isRecord(components.schemas) ? components.schemas : {};
+    if (!isRecord(document.paths)) throw new DocumentProblem(["paths"], "the OpenAPI document has no paths");
     this.paths = document.paths;
   }
 
   model(): ApiModel {
-    const info = isObject(this.document.info) ? this.document.info : {};
+    const info = isRecord(this.document.info) ? this.document.info : {};
     const resources: ApiResource[] = [];
     for (const path of Object.keys(this.paths)) {
       const resource = this.resourceAt(path);
@@ -152,7 +152,7 @@ class Reader {
 
   private operation(path: string, method: ApiOperation["method"]): Json | undefined {
     const item = this.paths[path];
-    return isObject(item) && isObject(item[method]) ? item[method] : undefined;
+    return isRecord(item) && isRecord(item[method]) ? item[method] : undefined;
   }
 
   /** The resource whose collection is `path`: it has a list, or an item path with a get. */
@@ -181,7 +181,7 @@ class Reader {
       read,
       list,
       get,
-      create: createOp && isObject(createOp.responses) && "201" in createOp.responses ? this.describe(path, "post", createOp) : undefined,
+      create: createOp && isRecord(createOp.responses) && "201" in createOp.responses ? this.describe(path, "post", createOp) : undefined,
       update: at("patch", itemPath),
       delete: at("delete", itemPath),
       actions: this.actionsOf(path, itemPath),
@@ -195,9 +195,9 @@ class Reader {
     const cursor = page.fields.some((field) => field.name === "next_cursor");
     const offset = page.fields.some((field) => field.name === "next_offset");
     if (!items?.nested || !items.many || !(cursor || offset)) return undefined;
-    const parameters = Array.isArray(op.parameters) ? op.parameters.filter(isObject) : [];
+    const parameters = Array.isArray(op.parameters) ? op.parameters.filter(isRecord) : [];
     const limit = parameters.find((parameter) => parameter.name === "limit" && parameter.in === "query");
-    const limitSchema = limit && isObject(limit.schema) ? limit.schema : {};
+    const limitSchema = limit && isRecord(limit.schema) ? limit.schema : {};
     return {
       ...this.describe(path, "get", op),
       response: items.nested,
@@ -230,7 +230,7 @@ class Reader {
     if (typeof op.operationId !== "string") {
       throw new DocumentProblem(["paths", path, method, "operationId"], "the operation has no operationId");
     }
-    const body = isObject(op.requestBody) ? this.contentSchema(op.requestBody, ["paths", path, method, "requestBody"]) : undefined;
+    const body = isRecord(op.requestBody) ? this.contentSchema(op.requestBody, ["paths", path, method, "requestBody"]) : undefined;
     return {
       operationId: op.operationId,
       method,
@@ -245,27 +245,27 @@ class Reader {
 
   /** The success response's schema: one object per component (cached), so two answers of the same shape are `===`. */
   private responseSchema(op: Json): ApiSchema | undefined {
-    const responses = isObject(op.responses) ? op.responses : {};
+    const responses = isRecord(op.responses) ? op.responses : {};
     for (const status of ["200", "201"]) {
       const response = responses[status];
-      if (isObject(response)) return this.contentSchema(response, []);
+      if (isRecord(response)) return this.contentSchema(response, []);
     }
     return undefined;
   }
 
   private contentSchema(holder: Json, path: (string | number)[]): ApiSchema | undefined {
-    const content = isObject(holder.content) ? holder.content : {};
-    const media = Object.values(content).find(isObject);
-    const schema = media && isObject(media.schema) ? media.schema : undefined;
+    const content = isRecord(holder.content) ? holder.content : {};
+    const media = Object.values(content).find(isRecord);
+    const schema = media && isRecord(media.schema) ? media.schema : undefined;
     const ref = schema && typeof schema.$ref === "string" ? schema.$ref : undefined;
     return ref ? this.schema(ref, path) : undefined;
   }
 
   private pkKind(itemPath: string): ApiResource["pkKind"] {
     const op = this.operation(itemPath, "get") ?? this.operation(itemPath, "patch") ?? this.operation(itemPath, "delete");
-    const parameters = op && Array.isArray(op.parameters) ? op.parameters.filter(isObject) : [];
+    const parameters = op && Array.isArray(op.parameters) ? op.parameters.filter(isRecord) : [];
     const parameter = parameters.find((candidate) => candidate.in === "path");
-    const schema = parameter && isObject(parameter.schema) ? parameter.schema : {};
+    const schema = parameter && isRecord(parameter.schema) ? parameter.schema : {};
     if (schema.type === "integer") return "int";
     return schema.format === "uuid" ? "uuid" : "str";
   }
@@ -276,22 +276,22 @@ class Reader {
     const cached = this.cache.get(name);
     if (cached) return cached;
     const raw = this.schemas[name];
-    if (!ref.startsWith("#/components/schemas/") || !isObject(raw)) {
+    if (!ref.startsWith("#/components/schemas/") || !isRecord(raw)) {
       throw new DocumentProblem(path, `"${ref}" names no schema of the document's components`);
     }
     const schema: ApiSchema = { name, fields: [], pk: typeof raw["x-pk"] === "string" ? raw["x-pk"] : undefined };
     this.cache.set(name, schema);
     const required = Array.isArray(raw.required) ? raw.required : [];
-    const properties = isObject(raw.properties) ? raw.properties : {};
+    const properties = isRecord(raw.properties) ? raw.properties : {};
     for (const [field, property] of Object.entries(properties)) {
-      if (!isObject(property)) continue;
+      if (!isRecord(property)) continue;
       schema.fields.push(this.field(field, property, required.includes(field), ["components", "schemas", name, "properties", field]));
     }
     return schema;
   }
 
   private field(name: string, property: Json, required: boolean, path: (string | number)[]): ApiField {
-    const variants = Array.isArray(property.anyOf) ? property.anyOf.filter(isObject) : [property];
+    const variants = Array.isArray(property.anyOf) ? property.anyOf.filter(isRecord) : [property];
     const nonNull = variants.filter((variant) => variant.type !== "null");
     const nullable = nonNull.length < variants.length;
     if (nonNull.length !== 1) throw new DocumentProblem(path, "a field of several types cannot be shown or edited by the pages");
@@ -306,7 +306,7 @@ class Reader {
       ...(typeof property["x-references"] === "string" && { references: property["x-references"] }),
     };
     if (typeof type.$ref === "string") return { ...field, kind: "nested", nested: this.schema(type.$ref, path) };
-    if (type.type === "array" && isObject(type.items) && typeof type.items.$ref === "string") {
+    if (type.type === "array" && isRecord(type.items) && typeof type.items.$ref === "string") {
       return { ...field, kind: "nested", many: true, nested: this.schema(type.items.$ref, path) };
     }
     const kind = scalarKind(type);
@@ -315,14 +315,14 @@ class Reader {
   }
 
   private securitySchemes(): Json[] {
-    const components = isObject(this.document.components) ? this.document.components : {};
-    return isObject(components.securitySchemes) ? Object.values(components.securitySchemes).filter(isObject) : [];
+    const components = isRecord(this.document.components) ? this.document.components : {};
+    return isRecord(components.securitySchemes) ? Object.values(components.securitySchemes).filter(isRecord) : [];
   }
 
   private tokenOperation(): ApiOperation | undefined {
     for (const scheme of this.securitySchemes()) {
-      const flows = isObject(scheme.flows) ? scheme.flows : {};
-      const password = isObject(flows.password) ? flows.password : undefined;
+      const flows = isRecord(scheme.flows) ? scheme.flows : {};
+      const password = isRecord(flows.password) ? flows.password : undefined;
       if (scheme.type !== "oauth2" || !password || typeof password.tokenUrl !== "string") continue;
       const path = `/${password.tokenUrl.replace(/^\//, "")}`;
       const op = this.operation(path, "post");
@@ -338,9 +338,9 @@ class Reader {
     let sessionPath: string | undefined;
     let logout = false;
     for (const [path, item] of Object.entries(this.paths)) {
-      if (!isObject(item)) continue;
-      if (isObject(item.get) && item.get.operationId === SESSION_OPERATION_ID) sessionPath = path;
-      if (isObject(item.post) && item.post.operationId === LOGOUT_OPERATION_ID) logout = true;
+      if (!isRecord(item)) continue;
+      if (isRecord(item.get) && item.get.operationId === SESSION_OPERATION_ID) sessionPath = path;
+      if (isRecord(item.post) && item.post.operationId === LOGOUT_OPERATION_ID) logout = true;
     }
     return sessionPath !== undefined && logout ? { sessionPath, sessionOperationId: SESSION_OPERATION_ID, logoutOperationId: LOGOUT_OPERATION_ID } : undefined;
   }
