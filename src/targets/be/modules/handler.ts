@@ -322,10 +322,10 @@ export class RouteHandler extends Handle {
     const errors = new Set<ErrorStatus>(route.maxBodySize === undefined ? this.#errors : [...this.#errors, 400, 413]);
     args.push(`responses=error_responses(${[...errors].sort((a, b) => a - b).join(", ")})`);
     // The `Idempotency-Key` header is read by hand (runtime/idempotency.py), so documented here.
-    const extra = route.idempotent ? ["**IDEMPOTENCY_KEY"] : [];
-    if (this.#groups !== undefined) extra.push(`"x-groups": [${this.#groups.map(pythonString).join(", ")}]`);
-    if (extra.length === 1 && route.idempotent) args.push("openapi_extra=IDEMPOTENCY_KEY");
-    else if (extra.length > 0) args.push(`openapi_extra={${extra.join(", ")}}`);
+    const groups = this.#groups && `"x-groups": [${this.#groups.map(pythonString).join(", ")}]`;
+    if (route.idempotent && groups) args.push(`openapi_extra={**IDEMPOTENCY_KEY, ${groups}}`);
+    else if (route.idempotent) args.push("openapi_extra=IDEMPOTENCY_KEY");
+    else if (groups) args.push(`openapi_extra={${groups}}`);
     const decorator = `@router.${route.method.toLowerCase()}(${args.join(", ")})`;
     // Below the route decorator: FastAPI registers the traced function, which keeps the signature.
     return this.#span ? `${decorator}\n${this.#span.decorator}` : decorator;
