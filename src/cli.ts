@@ -79,8 +79,11 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
   if (!flags.watch) {
     const { status, lastLibraryDirs } = await reportIfUpToDate(flags);
     if (status !== undefined) return status;
+    // A jsonnet config is evaluated in a child process (codegen/jsonnet-process.ts): started
+    // now, it boots on the other core while the targets load.
+    if (flags.config.endsWith(".jsonnet")) (await import("./codegen/jsonnet-process.js")).keepChildReady();
     optimiseLate();
-    // libjsonnet evaluates off the main thread: begun with the library paths the last run
+    // libjsonnet evaluates in that child: begun with the library paths the last run
     // used, the evaluation runs while the targets load (the run checks it read the same inputs).
     if (lastLibraryDirs && flags.config.endsWith(".jsonnet")) {
       const { startEvaluation } = await import("./codegen/generate.js");

@@ -143,6 +143,13 @@ describe("codegen generate --watch", () => {
     assert.deepEqual(await treeHashes(out), before);
     assert.equal(watch.child.exitCode, null, "the watch is still running");
 
+    // A config on which libjsonnet aborts its process: evaluated in a child, it is one more config error.
+    await writeFile(resourcesFile, "std.parseYaml('')\n");
+    const aborted = await watch.next(/the output was left as it was; watching for changes\n/);
+    assert.match(aborted, /Error loading config: config\.jsonnet: jsonnet evaluation crashed: libjsonnet ended with SIGABRT/);
+    assert.deepEqual(await treeHashes(out), before);
+    assert.equal(watch.child.exitCode, null, "the watch is still running");
+
     // The fix (the imported file, with one field renamed) regenerates the files it changes.
     await writeFile(resourcesFile, resources("amount", "title"));
     const fixed = await watch.next(RUN);

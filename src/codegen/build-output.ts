@@ -43,7 +43,7 @@ interface PluginOptions {
 /**
  * The target's operation registry, with the installed import formatters registered: the
  * plugins a build needs whatever the config says. `generate` starts loading them while the
- * config evaluates (a jsonnet evaluation runs off the main thread).
+ * config evaluates (a jsonnet evaluation runs in a child process).
  */
 export async function loadPlugins(target: Target, options: PluginOptions): Promise<OperationRegistry> {
   const { cache, cwd } = options;

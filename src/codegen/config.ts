@@ -1,5 +1,6 @@
 // Loads a `.json` or `.jsonnet` config and validates it against a target's schema.
-// Jsonnet runs through the real libjsonnet; imports resolve relative to the config file,
+// Jsonnet runs through the real libjsonnet, in a child process (jsonnet-process.ts: libjsonnet
+// aborts its process on some inputs); imports resolve relative to the config file,
 // and each installed target's stdlib is importable as `<target-name>/...`. Every failure is
 // a `ConfigError` naming the file (and, for schema problems, every failing config path).
 // A root `$schema` key names the file's JSON Schema for editors and is not validated.
@@ -9,6 +10,7 @@ import { dirname, extname } from "node:path";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { configIssuesOf } from "./config-path.js";
 import { locateJsonError } from "./json-location.js";
+import { evaluateInChild } from "./jsonnet-process.js";
 import { SCHEMA_KEY } from "./json-schema.js";
 import type { Target } from "./target.js";
 
@@ -100,17 +102,20 @@ export function jsonnetLibraryDirs(stdlibTargets: readonly Target[]): string[] {
 
 /**
  * A jsonnet config evaluated to JSON text (not parsed: watch mode keeps the text to reuse).
+ * @param options.keepChild keep the evaluating process for the next evaluation (watch mode).
  * @throws ConfigError naming the file, with libjsonnet's message.
  */
-export async function evaluateJsonnetText(file: string, libraryDirs: readonly string[]): Promise<string> {
+export async function evaluateJsonnetText(file: string, libraryDirs: readonly string[], options: { keepChild?: boolean } = {}): Promise<string> {
   await readText(file); // the same clear message as for JSON when the file is missing
-  // Loaded lazily: the native module costs start-up time that `--help` should not pay.
-  const { Jsonnet } = await import("@hanazuki/node-jsonnet");
-  const jsonnet = new Jsonnet();
-  for (const dir of libraryDirs) jsonnet.addJpath(dir);
-  try {
-    return await jsonnet.evaluateFile(file);
-  } catch (error) {
-    throw new ConfigError(`jsonnet ${(error as Error).message.trim().replace(/\t/g, "  ")}`, { file });
-  }
+  const answer = await evaluateInChild(file, libraryDirs, { keep: options.keepChild });
+  if (answer.kind === "ok") return answer.text;
+  if (answer.kind === "error") throw new ConfigError(`jsonnet ${answer.message.trim().replace(/\t/g, "  ")}`, { file });
+  const said = answer.stderr.trim().split("\n")[0];
+  const how = answer.signal === null ? `exit status ${answer.status}` : answer.signal;
+  throw new ConfigError(
+    `jsonnet evaluation crashed: libjsonnet ended with ${how}${said ? ` (${JSON.stringify(said)})` : ""}. ` +
+      "A known cause is std.parseYaml of an empty text, or of a YAML stream whose first document has no leading ---",
+    { file },
+  );
 }
+
