@@ -118,4 +118,3 @@ export async function evaluateJsonnetText(file: string, libraryDirs: readonly st
     { file },
   );
 }
-

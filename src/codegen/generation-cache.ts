@@ -9,7 +9,6 @@ import type nunjucks from "nunjucks";
 
 import { evaluateConfigFile, evaluateJsonnetText, jsonnetLibraryDirs } from "./config.js";
 import { type JsonnetInputs, jsonnetInputs } from "./jsonnet-imports.js";
-import { keepChildReady } from "./jsonnet-process.js";
 import type { FormatMemory } from "./format-pool.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import { OutputMemory } from "./output-memory.js";
@@ -109,18 +108,10 @@ export class GenerationCache {
     const last = this.#config;
     if (last?.file === configFile && sameContents(last.inputs, inputs.files)) return JSON.parse(last.json);
     this.#config = undefined;
+    // The evaluating process stays for the next run (jsonnet-process.ts); after a crash, a new one starts.
     const json = await evaluateJsonnetText(configFile, libraryDirs, { keepChild: true });
     this.#config = { file: configFile, inputs: inputs.files, json };
     return JSON.parse(json);
-  }
-
-  /**
-   * Called between runs: starts what the next run of a jsonnet config needs, the process
-   * that evaluates it (jsonnet-process.ts), unless the last run's is still there: the first
-   * run's is started here, and a new one after libjsonnet ended the last one.
-   */
-  prepareNextRun(): void {
-    if (this.#inputs !== undefined) keepChildReady();
   }
 
   /** The files the last jsonnet evaluation read and the unresolved imports, or undefined for a JSON config. */

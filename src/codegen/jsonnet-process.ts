@@ -1,7 +1,7 @@
 // Runs jsonnet-child.mjs, so that libjsonnet aborting on a config ends a child process, not
-// codegen. A one-shot run starts a child for its evaluation; a watch keeps one child for all
-// of its runs, started before it is needed: a child costs 60-100 ms to start (Node, then the
-// native module), and its first evaluation 35 ms more than later ones (fresh memory).
+// codegen. A one-shot run starts a child for its evaluation, as soon as it knows it has work
+// to do; a watch keeps its first child for all of its runs: a child costs 60-100 ms to start
+// (Node, then the native module), and its first evaluation 35 ms more than later ones (fresh memory).
 
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -16,8 +16,15 @@ export type ChildEvaluation =
 /** A .mjs file, so that it runs as it is under tsx (the tests) and from dist/ alike. */
 const CHILD_SCRIPT = fileURLToPath(new URL("./jsonnet-child.mjs", import.meta.url));
 
+/** A running jsonnet-child.mjs, and how it ended once it has. */
+interface JsonnetChild {
+  process: ChildProcessWithoutNullStreams;
+  /** Resolves when the process has ended, with its status and what it printed to stderr. */
+  ended: Promise<Extract<ChildEvaluation, { kind: "crashed" }>>;
+}
+
 /** The child kept for the next evaluation ({@link keepChildReady}, or `keep`), if any. */
-let ready: ChildProcessWithoutNullStreams | undefined;
+let ready: JsonnetChild | undefined;
 
 /**
  * Evaluates `file` with `libraryDirs` in a child process: the ready one, if there is one.
@@ -26,39 +33,46 @@ let ready: ChildProcessWithoutNullStreams | undefined;
 export async function evaluateInChild(file: string, libraryDirs: readonly string[], options: { keep?: boolean } = {}): Promise<ChildEvaluation> {
   const child = ready ?? startChild();
   ready = undefined;
-  keepsAlive(child, true);
-  const answer = nextAnswer(child);
-  child.stdin.write(`${JSON.stringify({ file, libraryDirs })}\n`);
+  keepsAlive(child.process, true);
+  const answer = Promise.race([nextAnswer(child.process.stdout), child.ended]);
+  child.process.stdin.write(`${JSON.stringify({ file, libraryDirs })}\n`);
   const result = await answer;
   if (result.kind === "crashed") return result;
   if (options.keep && ready === undefined) park(child);
-  else child.stdin.end();
+  else child.process.stdin.end();
   return result;
 }
 
 /**
  * Starts the child of the next evaluation, unless one is ready: it waits without keeping this
- * process alive, and ends when this process does. A watch calls it between runs.
+ * process alive, and ends when this process does. The CLI calls it once it knows the run has work to do.
  */
 export function keepChildReady(): void {
   if (ready === undefined) park(startChild());
 }
 
-function park(child: ChildProcessWithoutNullStreams): void {
-  keepsAlive(child, false);
+function park(child: JsonnetChild): void {
+  keepsAlive(child.process, false);
   ready = child;
 }
 
-function startChild(): ChildProcessWithoutNullStreams {
+function startChild(): JsonnetChild {
   // No execArgv (the child needs neither tsx nor the parent's V8 flags); gc() to reuse memory.
-  const child = spawn(process.execPath, ["--expose-gc", CHILD_SCRIPT], { stdio: ["pipe", "pipe", "pipe"] });
-  child.stdin.on("error", () => {}); // a child that died: its exit says so
+  const spawned = spawn(process.execPath, ["--expose-gc", CHILD_SCRIPT], { stdio: ["pipe", "pipe", "pipe"] });
+  spawned.stdin.on("error", () => {}); // a child that died: `ended` says so
   const stderr: Buffer[] = [];
-  child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-  child.once("close", (status, signal) => {
-    if (ready === child) ready = undefined;
-    child.emit("ended", { kind: "crashed", signal, status, stderr: Buffer.concat(stderr).toString("utf8") });
-  });
+  spawned.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+  const child: JsonnetChild = {
+    process: spawned,
+    ended: new Promise((resolve, reject) => {
+      spawned.once("error", reject);
+      spawned.once("close", (status, signal) => {
+        if (ready === child) ready = undefined;
+        resolve({ kind: "crashed", signal, status, stderr: Buffer.concat(stderr).toString("utf8") });
+      });
+    }),
+  };
+  child.ended.catch(() => {}); // a failed spawn rejects the evaluation that awaits it
   return child;
 }
 
@@ -70,9 +84,9 @@ function keepsAlive(child: ChildProcessWithoutNullStreams, keep: boolean): void 
   }
 }
 
-/** The child's next answer, as soon as all of it has come, or how it died. */
-function nextAnswer(child: ChildProcessWithoutNullStreams): Promise<ChildEvaluation> {
-  return new Promise((resolve, reject) => {
+/** The next framed answer on `stdout` (jsonnet-child.mjs writes `<kind> <bytes>`, then the bytes), as soon as all of it has come. */
+function nextAnswer(stdout: ChildProcessWithoutNullStreams["stdout"]): Promise<ChildEvaluation> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let length = 0;
     // The answer's header, once its line has come: its kind, and where its payload lies.
@@ -88,17 +102,10 @@ function nextAnswer(child: ChildProcessWithoutNullStreams): Promise<ChildEvaluat
         header = { kind: kind!, start: newline + 1, end: newline + 1 + Number(size) };
       }
       if (length < header.end) return;
+      stdout.off("data", onData);
       const payload = Buffer.concat(chunks, length).subarray(header.start, header.end).toString("utf8");
-      settle(header.kind === "ok" ? { kind: "ok", text: payload } : { kind: "error", message: payload });
+      resolve(header.kind === "ok" ? { kind: "ok", text: payload } : { kind: "error", message: payload });
     };
-    const settle = (result: ChildEvaluation): void => {
-      child.stdout.off("data", onData);
-      child.off("ended", settle);
-      child.off("error", reject);
-      resolve(result);
-    };
-    child.stdout.on("data", onData);
-    child.once("ended", settle);
-    child.once("error", reject);
+    stdout.on("data", onData);
   });
 }

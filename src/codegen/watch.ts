@@ -90,7 +90,6 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
       if (!abort.signal.aborted && !superseded) handlers.onError(error, { ms: performance.now() - started, timer });
     }
     if (closed) return;
-    cache.prepareNextRun();
     const read = cache.lastConfigInputs;
     inputs = read ? [...read.files.keys()] : [configFile];
     files.update({

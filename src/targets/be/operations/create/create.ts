@@ -32,8 +32,8 @@ export class Create {
       .update(hooks.imports);
     params.push(requestParam());
     if (located) {
-      params.push(new RouteParam({ name: "response", annotation: "Response" }));
-      imports.addFrom("fastapi", "Response").addFrom(`${view.runtimePackage}.responses`, "location");
+      params.push(new RouteParam({ name: "response", annotation: "Response", imports: new ImportCollector().addFrom("fastapi", "Response") }));
+      imports.addFrom(`${view.runtimePackage}.responses`, "location");
     }
     const name = `create_${view.name}`;
     const handler = new RouteHandler({
