@@ -4,7 +4,7 @@
 // `--memo`: every pass after the first is a watch-mode rerun (same environment, the render
 // memo of the pass before it), as a rerun after an edit that changed no output.
 //
-//   node --conditions=codegen-source --import tsx bench/render.ts [--size 1000] [--passes 7] [--cpu-prof out.cpuprofile] [--dist dist] [--memo]
+//   node --conditions=codegen-source --import tsx bench/render.ts [--size 1000] [--passes 7] [--cpu-prof out.cpuprofile] [--dist .build/js] [--memo]
 //
 // `--cpu-prof` profiles the timed passes only and prints the top functions by self time per pass.
 
@@ -26,7 +26,8 @@ const { values } = parseArgs({
   options: { size: { type: "string", default: "1000" }, passes: { type: "string", default: "7" }, "cpu-prof": { type: "string" }, dist: { type: "string" }, memo: { type: "boolean", default: false } },
 });
 compileEarly(); // as the CLI runs (src/cli.ts); --memo passes are watch reruns, which keep the default budget
-// `--dist <dir>` times a built tree (this one's `dist`, or another commit's) instead of the sources.
+// `--dist <dir>` times a compiled tree instead of the sources: `npm run build`'s `.build/js` (this
+// commit's or another's), which keeps every module; dist/ is bundled and exports only the package's entry points.
 const root = values.dist === undefined ? "../src" : pathToFileURL(resolve(values.dist)).href;
 const { Engine, discoverScopes, discoverTargets, loadImportFormatters, loadRegistry, packagePrefixOf } = (await import(`${root}/codegen/index.js`)) as typeof import("../src/codegen/index.js");
 const { renderWith } = (await import(`${root}/codegen/build-output.js`)) as typeof import("../src/codegen/build-output.js");

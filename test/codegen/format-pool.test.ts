@@ -14,7 +14,7 @@ let GeneratedFile: typeof GeneratedFileClass;
 before(async () => {
   await ensureBuilt();
   ({ formatFiles } = await import(new URL("../../dist/codegen/format-pool.js", import.meta.url).href));
-  ({ GeneratedFile } = await import(new URL("../../dist/codegen/writer.js", import.meta.url).href));
+  ({ GeneratedFile } = await import(new URL("../../dist/codegen/index.js", import.meta.url).href));
 });
 
 /** 300 files of 10 kB under `dir`, past the size from which the pool uses workers. */
@@ -63,7 +63,7 @@ describe("formatFiles", () => {
   });
 
   it("names a module without a formatFile export", async () => {
-    const module = new URL("../../dist/codegen/writer.js", import.meta.url).href;
+    const module = new URL("../../dist/codegen/index.js", import.meta.url).href;
     await assert.rejects(formatFiles([], module, { workers: 0 }), /has no formatFile export/);
   });
 });

@@ -1,0 +1,15 @@
+// `npm run build`: a clean dist/ from src/. tsc type-checks and compiles every module to .build/js
+// (declarations straight to dist/), the assets are copied beside both, and bundle.mjs bundles the
+// compiled modules into dist/ (why: see there). .build/js stays a complete unbundled tree, which
+// `bench/render.ts --dist` can time module by module.
+import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const root = new URL("..", import.meta.url);
+for (const dir of ["dist", ".build"]) rmSync(new URL(dir, root), { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const run = (script, ...args) => execFileSync(process.execPath, [script, ...args], { cwd: root, stdio: "inherit" });
+run(tsc, "-p", "tsconfig.build.json");
+run(new URL("copy-assets.mjs", import.meta.url).pathname, "dist", ".build/js");
+run(new URL("bundle.mjs", import.meta.url).pathname);
