@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { GenerateOptions, StartedEvaluation } from "./codegen/generate.js";
 import type { Target } from "./codegen/target.js";
-import { compileEarly, optimiseLate } from "./cli-v8-flags.js";
+import { collectGarbageBefore, compileEarly, optimiseLate } from "./cli-v8-flags.js";
 import { EXIT_ERROR, announceWait, check, dryRun, reportError, reportKept, reportRecovery, reportTimings, reportWarnings, write } from "./cli-report.js";
 
 compileEarly();
@@ -106,8 +106,10 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     lock: { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait },
     recordUpToDate: true,
     evaluation,
+    beforePhase: collectGarbageBefore,
   };
-  if (flags.watch) return (await import("./cli-watch.js")).watchForever({ ...options, timer: undefined }, flags.timings);
+  // A watch's reruns keep what they reuse alive: a full collection each time would cost, not free.
+  if (flags.watch) return (await import("./cli-watch.js")).watchForever({ ...options, timer: undefined, beforePhase: undefined }, flags.timings);
   let status: number;
   if (flags.check || flags.dryRun) {
     const result = await generation.planGeneration(options);

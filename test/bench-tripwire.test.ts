@@ -1,9 +1,10 @@
 // A tripwire, not the benchmark: fails when generating the 1,000-resource bench config with
-// the built CLI takes a median of more than twice issue 15's goal (0.6 s), so a regression is
-// caught by `npm test`. `npm run bench` measures properly (bench/README.md).
+// the built CLI takes a median of more than twice issue 15's goal (0.6 s), or peaks above
+// twice its memory goal (150 MB), so a regression is caught by `npm test`. `npm run bench`
+// measures properly (bench/README.md).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 
@@ -11,8 +12,9 @@ import { benchConfig } from "../bench/configs.js";
 import { CLI, ensureBuilt } from "../bench/dist.js";
 import { makeTempDir, removeTempDirs } from "./helpers/user-project.js";
 
-/** Issue 15's goal for 1,000 resources, in seconds; the tripwire is twice that. */
+/** Issue 15's goals for 1,000 resources, in seconds and MiB of peak RSS; the tripwires are twice those. */
 const GOAL_SECONDS = 0.6;
+const GOAL_MB = 150;
 const RUNS = 3;
 
 after(removeTempDirs);
@@ -37,5 +39,22 @@ describe("generation speed tripwire", () => {
     }
     const median = seconds.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
     assert.ok(median <= 2 * GOAL_SECONDS, `median ${median.toFixed(2)} s over ${RUNS} runs (${seconds.map((s) => s.toFixed(2)).join(", ")})`);
+  });
+
+  it(`peaks at most ${2 * GOAL_MB} MB generating 1,000 resources`, async () => {
+    // Without the collection before formatting (cli-v8-flags.ts) the same run peaked at 345-351 MB.
+    await ensureBuilt();
+    const work = await makeTempDir("codegen-tripwire-");
+    const config = path.join(work, "config.json");
+    const rss = path.join(work, "rss");
+    await writeFile(config, JSON.stringify(benchConfig(1000)));
+    const hook = path.join(path.dirname(CLI), "..", "bench", "peak-rss.mjs");
+    const result = spawnSync(process.execPath, ["--import", hook, CLI, "generate", "-t", "be", "-c", config, "-o", path.join(work, "out")], {
+      encoding: "utf8",
+      env: { ...process.env, BENCH_RSS_FILE: rss },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const peakMb = Number(await readFile(rss, "utf8")) / 1024;
+    assert.ok(peakMb <= 2 * GOAL_MB, `peak RSS ${peakMb.toFixed(0)} MB`);
   });
 });

@@ -18,7 +18,7 @@ import { discoverScopes } from "./scopes.js";
 import type { BuildStore } from "./store.js";
 import { type Target, packagePrefixOf } from "./target.js";
 import { createTemplateEnv } from "./templating.js";
-import { type PhaseTimer, timed } from "./timings.js";
+import { type Phase, type PhaseTimer, timed } from "./timings.js";
 import { type UserTemplates, checkOverrides, overrideRenderError, userTemplatesOf } from "./user-templates.js";
 import type { GeneratedFile } from "./writer.js";
 
@@ -63,6 +63,7 @@ export async function buildOutput(
     timer?: PhaseTimer;
     cache?: GenerationCache;
     signal?: AbortSignal;
+    beforePhase?: (phase: Phase) => void;
     /** The plugins, when their loading has already started ({@link loadPlugins}). */
     plugins?: Promise<OperationRegistry>;
   },

@@ -17,7 +17,7 @@ import { OutputTree } from "./output-tree.js";
 import { inputFingerprint } from "./input-fingerprint.js";
 import { planDeletionsIn } from "./prune.js";
 import { type Target, packagePrefixOf } from "./target.js";
-import { type PhaseTimer, timed } from "./timings.js";
+import { type Phase, type PhaseTimer, timed } from "./timings.js";
 import { type StampRecord, recordUpToDate, stampKeyOf } from "./up-to-date.js";
 
 export { countActions, driftOf } from "./plan-summary.js";
@@ -54,6 +54,11 @@ export interface GenerateOptions {
   cache?: GenerationCache;
   /** Stops the run at the next phase boundary (never inside the write): it rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Called as each phase starts, before it is timed. The CLI collects garbage before `format`,
+   * once the store and the fragments are dropped (peak memory, cli-v8-flags.ts). @default none
+   */
+  beforePhase?: (phase: Phase) => void;
   /**
    * After writing, record an up-to-date stamp (up-to-date.ts) so a later run with the same
    * inputs and an untouched tree skips the pipeline; the CLI does. @default false

@@ -48,8 +48,17 @@ export function nowUs(): number {
   return Number(process.hrtime.bigint() / 1000n);
 }
 
+/** What {@link timed} reads of a run's options. */
+export interface PhaseOptions {
+  timer?: PhaseTimer;
+  signal?: AbortSignal;
+  /** Called as each phase starts (the CLI collects garbage before `format`, cli-v8-flags.ts). */
+  beforePhase?: (phase: Phase) => void;
+}
+
 /** Runs one phase of a run, timed when the run has a timer; an aborted run stops before the phase starts. */
-export function timed<T>(options: { timer?: PhaseTimer; signal?: AbortSignal }, phase: Phase, fn: () => Promise<T> | T): Promise<T> {
+export function timed<T>(options: PhaseOptions, phase: Phase, fn: () => Promise<T> | T): Promise<T> {
   options.signal?.throwIfAborted();
+  options.beforePhase?.(phase);
   return options.timer ? options.timer.time(phase, fn) : Promise.resolve().then(fn);
 }
