@@ -126,6 +126,13 @@ describe("a target's formatter", () => {
     const again = await planGeneration(opts);
     assert.deepEqual(driftOf(again.plan), [], "--check finds the formatted files up to date");
   });
+
+  it("calls beforePhase as each phase starts: format once rendering is done (the CLI collects garbage there)", async () => {
+    const started: string[] = [];
+    const opts = await options(TWO_PAGES, { target: { ...toy, formatter }, beforePhase: (phase) => started.push(phase) });
+    await generate(opts);
+    assert.deepEqual(started, ["load config", "validate", "build", "render", "format", "write"]);
+  });
 });
 
 describe("generate", () => {
