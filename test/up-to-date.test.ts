@@ -121,6 +121,14 @@ describe("the up-to-date check", () => {
     assert.match(retemplated.stdout, /^codegen: 1 file written/);
     assert.match(await readFile(path.join(out, "index.ts"), "utf8"), /\/\/ edited/);
     await sleep(150);
+    // A TypeScript declaration of the plugin: no run executes it, so editing it changes nothing.
+    // (Adding it does: its directory changed.)
+    const declaration = path.join(dir, "node_modules", FIXTURE_PACKAGE, "greeter", "types.d.ts");
+    await writeFile(declaration, "export {};\n");
+    assert.match((await run()).stderr, FULL);
+    await sleep(150);
+    await writeFile(declaration, "export type Greeting = string;\n");
+    assert.match((await run()).stderr, FAST);
     // An option that changes the output: README.md is overwritten despite its skip policy.
     await writeFile(path.join(out, "README.md"), "mine\n");
     const forced = await run("--force-paths", "README.md");

@@ -52,11 +52,11 @@ export async function inputFingerprint(inputs: FingerprintInputs): Promise<strin
   }
   for (const { dir, own } of await codegenPackageDirs(inputs.cwd)) {
     if (own) {
-      addTree(add, codeRoot);
+      addTree(add, codeRoot, { code: true });
       add(identityOfPath(path.join(dir, "package.json")));
       addDependencies(add, dir);
     } else {
-      addTree(add, dir);
+      addTree(add, dir, { code: true });
     }
   }
   for (const extra of inputs.extraInputs) addTree(add, extra);
@@ -68,14 +68,19 @@ function identityOfPath(file: string): string {
   return info ? identityOf(info) : "missing";
 }
 
-/** Every entry under `root` (itself included) by relative path and identity; `node_modules` and dot entries skipped. */
-function addTree(add: (part: string) => void, root: string): void {
+/**
+ * Every entry under `root` (itself included) by relative path and identity; `node_modules` and
+ * dot entries skipped, and in a tree of code (`code`) its TypeScript declarations, which no run
+ * executes (half the files of `dist/`).
+ */
+function addTree(add: (part: string) => void, root: string, options: { code?: boolean } = {}): void {
   const walk = (dir: string, relative: string) => {
     const info = lstatSync(dir, { bigint: true, throwIfNoEntry: false });
     add(`${relative}\t${info ? identityOf(info) : "missing"}`);
     if (!info?.isDirectory()) return;
     for (const name of readdirSync(dir).sort()) {
       if (name === "node_modules" || name.startsWith(".")) continue;
+      if (options.code && name.endsWith(".d.ts")) continue;
       walk(path.join(dir, name), `${relative}/${name}`);
     }
   };
