@@ -1,9 +1,10 @@
 // `npm run build`: a clean dist/ from src/. tsc type-checks and compiles every module to .build/js
 // (declarations straight to dist/), the assets are copied beside both, and bundle.mjs bundles the
 // compiled modules into dist/ (why: see there). .build/js stays a complete unbundled tree, which
-// `bench/render.ts --dist` can time module by module.
+// `bench/render.ts --dist` can time module by module. Last, the built-in targets' templates are
+// compiled ahead of time (codegen/compiled-templates.ts), by the engine just built.
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 
 const root = new URL("..", import.meta.url);
@@ -13,3 +14,11 @@ const run = (script, ...args) => execFileSync(process.execPath, [script, ...args
 run(tsc, "-p", "tsconfig.build.json");
 run(new URL("copy-assets.mjs", import.meta.url).pathname, "dist", ".build/js");
 run(new URL("bundle.mjs", import.meta.url).pathname);
+
+const manifest = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
+const { precompileTemplates } = await import(new URL("dist/codegen/index.js", root).href);
+for (const specifier of Object.values(manifest.codegen["codegen.targets"])) {
+  const [module, exportName] = specifier.split("#");
+  const { [exportName]: target } = await import(new URL(module, root).href);
+  precompileTemplates(target.templateDir);
+}

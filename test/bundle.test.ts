@@ -1,12 +1,14 @@
 // The built package (dist/, bundled by scripts/bundle.mjs) as users run it: the `codegen`
 // command loads a few bundled modules instead of one per source file, writes what the sources
-// write, and a third-party plugin that imports `codegen-kit` gets the classes the command
-// itself runs with.
+// write (with its templates compiled ahead of time), and a third-party plugin that imports
+// `codegen-kit` gets the classes the command itself runs with.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { pathToFileURL } from "node:url";
 
 import { ensureBuilt } from "../bench/dist.js";
 import { generateWithCli } from "./helpers/codegen-cli.js";
@@ -67,6 +69,21 @@ describe("the built package", () => {
     // Unbundled, the same run loaded 178 modules of dist/ and 95 of zod.
     assert.ok(own.length > 0 && own.length <= 40, `${own.length} modules of dist/ loaded:\n${own.join("\n")}`);
     assert.deepEqual(zod, [], "zod is bundled");
+  });
+
+  it("ships every built-in target's templates compiled, each entry for the text it was compiled from", async () => {
+    const manifest = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8"));
+    for (const specifier of Object.values(manifest.codegen["codegen.targets"]) as string[]) {
+      const [module, exportName] = specifier.split("#") as [string, string];
+      const target = (await import(pathToFileURL(path.join(repoRoot, module)).href))[exportName] as { templateDir: string };
+      const table = JSON.parse(await readFile(`${path.resolve(target.templateDir)}.compiled.json`, "utf8")) as { templates: Record<string, { sha256: string }> };
+      const templates = (await readdir(target.templateDir, { recursive: true })).filter((name) => name.endsWith(".njk")).sort();
+      assert.deepEqual(Object.keys(table.templates), templates, specifier);
+      for (const name of templates) {
+        const text = await readFile(path.join(target.templateDir, name), "utf8");
+        assert.equal(table.templates[name]!.sha256, createHash("sha256").update(text).digest("hex"), name);
+      }
+    }
   });
 
   it("gives a third-party plugin the classes the command runs with", async () => {

@@ -81,7 +81,7 @@ export { PROJECT, Scope, ScopeTree, discoverScopes, scoped } from "./scopes.js";
 export { sourcePath } from "./source-path.js";
 export { BuildStore } from "./store.js";
 export { DuplicateTargetError, discoverTargets, loadTarget, packagePrefixOf, targetNames, type Target } from "./target.js";
-export { createTemplateEnv, renderTemplate } from "./templating.js";
+export { createTemplateEnv, precompileTemplates, renderTemplate } from "./templating.js";
 export { type TemplateVariable, templateVariables } from "./template-variables.js";
 export { templateReference } from "./template-reference.js";
 export { UserTemplatesConfig } from "./user-templates.js";

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
-import { createTemplateEnv, renderTemplate } from "../../src/codegen/templating.js";
+import { createTemplateEnv, precompileTemplates, renderTemplate } from "../../src/codegen/templating.js";
 
 let root: string;
 let userDir: string;
@@ -78,4 +78,45 @@ describe("renderTemplate", () => {
       );
     });
   }
+});
+
+describe("precompileTemplates", () => {
+  // A directory compiled ahead of time, whose table is then doctored: an answer carrying the
+  // doctored text proves the compiled code ran, not the template's text.
+  async function compiledDir(): Promise<string> {
+    const dir = await mkdtemp(join(root, "compiled-"));
+    await mkdir(join(dir, "parts"));
+    await writeFile(join(dir, "page.njk"), 'page {{ name }}: {% include "parts/line.njk" %}|{% include "./parts/line.njk" %}\n');
+    await writeFile(join(dir, "parts", "line.njk"), "line {{ name }}");
+    await writeFile(join(dir, "notes.txt"), "not a template");
+    assert.equal(precompileTemplates(dir), 2, "every .njk file, nothing else");
+    const tableFile = `${dir}.compiled.json`;
+    const table = JSON.parse(await readFile(tableFile, "utf8"));
+    assert.deepEqual(Object.keys(table.templates), ["page.njk", "parts/line.njk"]);
+    for (const entry of Object.values(table.templates) as { code: string }[]) entry.code = entry.code.replaceAll("line ", "LINE ").replaceAll("page ", "PAGE ");
+    await writeFile(tableFile, JSON.stringify(table));
+    return dir;
+  }
+
+  it("renders a template from its compiled code while its text is unchanged, relative includes too", async () => {
+    const dir = await compiledDir();
+    assert.equal(renderTemplate(createTemplateEnv(dir), "page.njk", { name: "a" }), "PAGE a: LINE a|LINE a");
+  });
+
+  it("compiles a template whose text changed from its text, and a directory listed before it from its own", async () => {
+    const dir = await compiledDir();
+    await writeFile(join(dir, "parts", "line.njk"), "edited {{ name }}");
+    assert.equal(renderTemplate(createTemplateEnv(dir), "page.njk", { name: "a" }), "PAGE a: edited a|edited a");
+    const overrides = await mkdtemp(join(root, "overrides-"));
+    await writeFile(join(overrides, "page.njk"), "mine {{ name }}\n");
+    assert.equal(renderTemplate(createTemplateEnv(overrides, dir), "page.njk", { name: "b" }), "mine b\n");
+  });
+
+  it("ignores a table another nunjucks version compiled", async () => {
+    const dir = await compiledDir();
+    const tableFile = `${dir}.compiled.json`;
+    const table = JSON.parse(await readFile(tableFile, "utf8"));
+    await writeFile(tableFile, JSON.stringify({ ...table, nunjucks: "0.0.1" }));
+    assert.equal(renderTemplate(createTemplateEnv(dir), "page.njk", { name: "a" }), "page a: line a|line a");
+  });
 });
