@@ -13,6 +13,9 @@ const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
 /** The built CLI. */
 export const CLI = join(ROOT, "dist", "cli.js");
 
+/** Preloaded (`node --import`) to write the process's peak RSS to `$BENCH_RSS_FILE` on exit. */
+export const PEAK_RSS_HOOK = join(ROOT, "bench", "peak-rss.mjs");
+
 /** The newest modification time of any file under `dir`, in ms. */
 async function newestMtime(dir: string): Promise<number> {
   let newest = 0;

@@ -6,11 +6,12 @@
 // compiled from and nunjucks is the version that compiled it, so an edited template (by a
 // target's developer, during a watch) compiles from its text, as every template did before.
 
-import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import nunjucks from "nunjucks";
+
+import { sha256 } from "./prune.js";
 
 /** The file `precompileTemplates` writes: each `.njk` under the directory, by its path there with `/`. */
 interface CompiledTable {
@@ -85,8 +86,4 @@ export function withCompiledTemplates(loader: nunjucks.FileSystemLoader, dirs: r
     return { ...source, src: compiled as unknown as string };
   };
   return loader;
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }

@@ -40,8 +40,8 @@ const moduleFile = fileURLToPath(import.meta.url);
 // would load a second copy of every engine class.
 const runningFromSource = moduleFile.endsWith(".ts");
 
-let ownManifest: Promise<Manifest> | undefined;
-const scans = new Map<string, Promise<Manifest[]>>();
+let ownManifest: Manifest | undefined;
+const scans = new Map<string, Manifest[]>();
 
 /**
  * Every entry declared under `group`, in discovery order: this package's own manifest,
@@ -55,7 +55,7 @@ const scans = new Map<string, Promise<Manifest[]>>();
  */
 export async function entryPoints(group: string, options: { cwd?: string } = {}): Promise<EntryPoint[]> {
   const entries: EntryPoint[] = [];
-  for (const manifest of await manifests(path.resolve(options.cwd ?? process.cwd()))) {
+  for (const manifest of manifests(path.resolve(options.cwd ?? process.cwd()))) {
     const declared = manifest.groups[group];
     if (declared === undefined) continue;
     if (!isRecord(declared)) {
@@ -82,7 +82,7 @@ export async function loadEntryPoint(entry: EntryPoint): Promise<unknown> {
   const modulePath = hash === -1 ? entry.specifier : entry.specifier.slice(0, hash);
   const exportName = hash === -1 ? "default" : entry.specifier.slice(hash + 1);
   let file = path.resolve(entry.packageDir, modulePath);
-  if (runningFromSource && entry.packageDir === (await findOwnManifest()).packageDir) {
+  if (runningFromSource && entry.packageDir === findOwnManifest().packageDir) {
     const built = /^(?:\.\/)?dist\/(.+)\.js$/.exec(modulePath);
     const source = built && path.join(entry.packageDir, "src", `${built[1]}.ts`);
     if (source && existsSync(source)) file = source;
@@ -102,24 +102,22 @@ export async function loadEntryPoint(entry: EntryPoint): Promise<unknown> {
  * this package first (`own`): the code a run may load, for the up-to-date check's fingerprint.
  */
 export async function codegenPackageDirs(cwd: string): Promise<{ dir: string; own: boolean }[]> {
-  const found = await manifests(path.resolve(cwd));
+  const found = manifests(path.resolve(cwd));
   return found.map((manifest, index) => ({ dir: manifest.packageDir, own: index === 0 }));
 }
 
-/** Manifests visible from `cwd`, own package first; scanned once per cwd. */
-function manifests(cwd: string): Promise<Manifest[]> {
+/** Manifests visible from `cwd`, own package first; scanned once per cwd (a failed scan, a malformed manifest, is tried again next time). */
+function manifests(cwd: string): Manifest[] {
   let scan = scans.get(cwd);
   if (!scan) {
     scan = scanManifests(cwd);
     scans.set(cwd, scan);
-    // A failed scan (a malformed manifest) is retried next time, once the user fixes it.
-    scan.catch(() => scans.delete(cwd));
   }
   return scan;
 }
 
-async function scanManifests(cwd: string): Promise<Manifest[]> {
-  const own = await findOwnManifest();
+function scanManifests(cwd: string): Manifest[] {
+  const own = findOwnManifest();
   const seenDirs = new Set([own.packageDir]);
   const seenNames = new Set([OWN_PACKAGE]);
   const found: Manifest[] = [];
@@ -196,12 +194,10 @@ function readManifest(dir: string): Manifest | undefined {
 }
 
 /** This package's manifest: the nearest package.json above this module named "codegen-kit". */
-function findOwnManifest(): Promise<Manifest> {
-  ownManifest ??= (async () => {
-    for (let dir = path.dirname(moduleFile); ; dir = path.dirname(dir)) {
-      if (readPackageJson(dir)?.name === OWN_PACKAGE) return readManifest(realpathSync(dir))!;
-      if (path.dirname(dir) === dir) throw new Error(`no package.json named "${OWN_PACKAGE}" above ${moduleFile}`);
-    }
-  })();
-  return ownManifest;
+function findOwnManifest(): Manifest {
+  if (ownManifest) return ownManifest;
+  for (let dir = path.dirname(moduleFile); ; dir = path.dirname(dir)) {
+    if (readPackageJson(dir)?.name === OWN_PACKAGE) return (ownManifest = readManifest(realpathSync(dir))!);
+    if (path.dirname(dir) === dir) throw new Error(`no package.json named "${OWN_PACKAGE}" above ${moduleFile}`);
+  }
 }
