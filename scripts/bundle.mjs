@@ -43,6 +43,13 @@ function entryPoints() {
   return [...new Set(named.map(compiledOf))].sort();
 }
 
+// Bundled rather than loaded from node_modules: zod (95 ES modules), and the two CommonJS
+// packages every run loads, whose files Node's CommonJS loader would otherwise resolve, read and
+// wrap one by one (nunjucks 23 modules, commander 6).
+const BUNDLED = new Set(["zod", "nunjucks", "commander"]);
+// Optional packages nunjucks requires only for features we do not use (watching templates).
+const NEVER_INSTALLED = ["chokidar", "fsevents"];
+
 // A stand-in for the dist/ directory's URL, resolved per output file once esbuild has placed the code.
 const DIST_URL = "__codegenDistUrl";
 
@@ -69,8 +76,10 @@ const result = await esbuild.build({
   format: "esm",
   platform: "node",
   target: "node20",
-  external: Object.keys(manifest.dependencies).filter((name) => name !== "zod"),
+  external: [...Object.keys(manifest.dependencies).filter((name) => !BUNDLED.has(name)), ...NEVER_INSTALLED],
   plugins: [ownLocation],
+  // The CommonJS packages require Node's built-in modules; an ES module has no `require` of its own.
+  banner: { js: 'import { createRequire as __codegenCreateRequire } from "node:module";\nconst require = __codegenCreateRequire(import.meta.url);' },
   write: false,
   logLevel: "warning",
 });

@@ -7,9 +7,10 @@
 // target's developer, during a watch) compiles from its text, as every template did before.
 
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import nunjucks from "nunjucks";
+// Imported, not read at run time: dist/ bundles nunjucks, whose version may not be the one installed.
+import nunjucksPackage from "nunjucks/package.json" with { type: "json" };
 
 import { sha256 } from "./prune.js";
 
@@ -19,8 +20,8 @@ interface CompiledTable {
   templates: Record<string, { sha256: string; code: string }>;
 }
 
-/** The installed nunjucks' version: compiled code calls its runtime, so it must be the one that compiled it. */
-const NUNJUCKS_VERSION = (createRequire(import.meta.url)("nunjucks/package.json") as { version: string }).version;
+/** The running nunjucks' version: compiled code calls its runtime, so it must be the one that compiled it. */
+const NUNJUCKS_VERSION = nunjucksPackage.version;
 
 /** nunjucks' compiler, and what it reads of an environment: both public in nunjucks, absent from its types. */
 const { compiler } = nunjucks as unknown as { compiler: { compile(text: string, asyncFilters: unknown, extensions: unknown, name: string, opts: unknown): string } };
