@@ -65,6 +65,24 @@ const ownLocation = {
   },
 };
 
+// zod's namespace re-exports its messages in 64 languages (370 kB, a fifth of what a run
+// parses); zod itself uses English only unless told otherwise, and codegen never does. The
+// bundled zod's `locales` holds English alone; a plugin's own zod is untouched.
+const englishOnly = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)) return undefined;
+      return { path: path.join(path.dirname(args.importer), args.path.replace(/index\.js$/, "en.js")), namespace: "zod-locales" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
+
 const result = await esbuild.build({
   entryPoints: entryPoints(),
   outbase: compiled,
@@ -77,7 +95,7 @@ const result = await esbuild.build({
   platform: "node",
   target: "node20",
   external: [...Object.keys(manifest.dependencies).filter((name) => !BUNDLED.has(name)), ...NEVER_INSTALLED],
-  plugins: [ownLocation],
+  plugins: [ownLocation, englishOnly],
   // The CommonJS packages require Node's built-in modules; an ES module has no `require` of its own.
   banner: { js: 'import { createRequire as __codegenCreateRequire } from "node:module";\nconst require = __codegenCreateRequire(import.meta.url);' },
   write: false,
