@@ -119,12 +119,10 @@ async function runScenario(scenario: Scenario, size: number, config: string, run
     const files = (await readdir(outDir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).length;
     row.files = files;
     row.samples.push(sample);
-    if (!upToDate) await rm(outDir, { recursive: true, force: true });
     process.stderr.write(
       `${scenario} ${size} resources, run ${run}/${runs}: ${sample.seconds.toFixed(2)} s, ${(sample.peakKiB / 1024).toFixed(0)} MB\n`,
     );
   }
-  if (upToDate) await rm(upToDate, { recursive: true, force: true });
   return row;
 }
 
@@ -183,9 +181,7 @@ async function copyFloor(config: string, runs: number, options: RunOptions): Pro
     const result = spawnSync("cp", ["-r", tree, copy]);
     seconds.push(Number(process.hrtime.bigint() - started) / 1e9);
     if (result.status !== 0) throw new Error(`cp -r failed: ${result.stderr.toString()}`);
-    await rm(copy, { recursive: true, force: true });
   }
-  await rm(tree, { recursive: true, force: true });
   return median(seconds);
 }
 
@@ -210,6 +206,9 @@ async function main(): Promise<void> {
 
   if (!values["no-build"]) await ensureBuilt();
   const useGnuTime = !values["no-gnu-time"] && existsSync(GNU_TIME);
+  // Every tree the runs write stays here until the end: right after thousands of files are
+  // deleted, creating the next ones takes several times as long (ext4 with `discard`), for
+  // cp -r as for codegen, so deleting between runs would time the harness (bench/README.md).
   const scratch = await mkdtemp(join(tmpdir(), "codegen-bench-"));
   const options: RunOptions = { useGnuTime, scratch };
   const loadBefore = loadavg()[0]!;
