@@ -244,7 +244,10 @@ describe("blog backend: CRUD", () => {
     const rows = await postgres!.query("SELECT count(*)::int AS n FROM tags WHERE name = $1", [name]);
     assert.equal(rows[0]!.n, 1);
     // The same key for another body conflicts; the same key on another route is another key.
-    expectStatus(await keyed.post("/tags", { name: `${name}-other` }), 409);
+    const reused = await keyed.post("/tags", { name: `${name}-other` });
+    expectStatus(reused, 409);
+    // The body of every 409 (runtime/responses.py's ConflictBody), with no constraint to name.
+    assert.deepEqual(reused.body, { detail: "This Idempotency-Key was used for a request with another body.", constraint: null });
     expectStatus(await keyed.post("/categories", { slug: `s-${unique()}`, title: "T" }), 201);
     const article = await createArticle((await createAuthor()).id);
     const publish = api.with({ "Idempotency-Key": `publish-${unique()}` });

@@ -45,6 +45,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from .responses import conflict
+
 metadata = MetaData()
 """The table of this module, for your migrations (``target_metadata`` in Alembic)."""
 
@@ -214,12 +216,7 @@ class Idempotency:
             )
             return
         if row.fingerprint != self.fingerprint:
-            raise Replay(
-                JSONResponse(
-                    {"detail": _REUSED, "constraint": None},
-                    status_code=status.HTTP_409_CONFLICT,
-                )
-            )
+            raise Replay(conflict(_REUSED))
         headers = {"Idempotent-Replayed": "true"}
         if row.location is not None:
             headers["Location"] = row.location

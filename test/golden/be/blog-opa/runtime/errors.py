@@ -31,6 +31,7 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
 from .idempotency import Replay, replay_handler
+from .responses import conflict
 
 RETRY_AFTER_SECONDS = 1
 """What ``Retry-After`` says on a 503: the pool or database is expected back soon."""
@@ -87,13 +88,6 @@ def _unavailable(detail: str) -> JSONResponse:
     )
 
 
-def _conflict(detail: str, constraint: str | None) -> JSONResponse:
-    return JSONResponse(
-        status_code=status.HTTP_409_CONFLICT,
-        content={"detail": detail, "constraint": constraint},
-    )
-
-
 def _refused_value(detail: str) -> JSONResponse:
     # The database does not say which of the request's values it refused: no `loc`.
     return SafeJSONResponse(
@@ -118,15 +112,14 @@ async def integrity_error_handler(request: Request, exc: Exception) -> JSONRespo
     detail = _CONFLICTS.get(state, "The change violates a database constraint.")
     if state == "23503" and request.method == "DELETE":
         detail = _STILL_REFERENCED
-    return _conflict(detail, getattr(_driver_error(exc), "constraint_name", None))
+    return conflict(detail, getattr(_driver_error(exc), "constraint_name", None))
 
 
 async def stale_row_handler(request: Request, exc: Exception) -> JSONResponse:
     """A 409 for a write that found its row gone: another request deleted or re-keyed it
     after this one read it."""
-    return _conflict(
-        "Another request changed or deleted this row since it was read; read it again.",
-        None,
+    return conflict(
+        "Another request changed or deleted this row since it was read; read it again."
     )
 
 

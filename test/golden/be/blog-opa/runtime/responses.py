@@ -11,7 +11,8 @@ non-Latin-1 text) gives a URL that resolves.
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import Request
+from fastapi import Request, status
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 
@@ -27,6 +28,14 @@ class ConflictBody(BaseModel):
     detail: str
     constraint: str | None
     """The name of the violated constraint, as PostgreSQL reports it."""
+
+
+def conflict(detail: str, constraint: str | None = None) -> JSONResponse:
+    """A 409 ``ConflictBody``: *detail*, and the violated *constraint* if any."""
+    return JSONResponse(
+        status_code=status.HTTP_409_CONFLICT,
+        content={"detail": detail, "constraint": constraint},
+    )
 
 
 _RETRY_AFTER = {
