@@ -8,8 +8,9 @@
 // modules and the format worker. They are bundled together with code splitting, so the code
 // they share is one module in dist/chunks/: a plugin that imports `codegen-kit` gets the very
 // classes the command runs with. Dependencies stay external (installed packages, loaded as
-// ever), except zod, whose 95 modules are most of the remaining count; zod keeps its one
-// registry of metadata on `globalThis`, so a plugin's own zod and ours share it.
+// ever), except the three every run loads (BUNDLED below): zod, whose 95 modules were most of
+// the remaining count and which keeps its one registry of metadata on `globalThis`, so a
+// plugin's own zod and ours share it; and nunjucks and commander, CommonJS packages.
 //
 // `import.meta.url` is a module's own location, which bundling would move: each module's is
 // replaced by its location before bundling (`dist/<its path>`), computed from the file it
