@@ -20,7 +20,7 @@ export function registerRenderers(registry: RenderRegistry): void {
   registry.renders(Discovery, (discovery) => discovery.render());
   registry.renders(Indexes, (indexes) => indexes.render());
   registry.renders(PythonModule, (module) => module.render());
-  registry.renders(RateLimitsModule, (module) => module.render());
+  registry.renders(RateLimitsModule, (module, ctx) => module.render(ctx));
   registry.renders(TestModule, (module, ctx) => module.render(ctx));
   registry.renders(Conftest, (conftest, ctx) => conftest.render(ctx));
 }

@@ -1,6 +1,7 @@
 // `rate_limits` (project) holds the rate-limits module; `rate_limit` (operation entry, after
 // the endpoint and `auth`) gives each handler the limit its entry inherits through the
-// cascade (entry → resource → app → project), amending it only through `limitRate`.
+// cascade (entry → resource → app → project), amending it only through `limitRate`, and
+// yields a `LimitedRoute` per handler, which the module lists when it renders.
 
 import { type BuildContext, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { cascadeSource, cascaded } from "../../cascade.js";
@@ -8,7 +9,7 @@ import { type ProjectConfig, type RateLimitConfig, RateLimitSetting, type Resolv
 import { RouteHandler } from "../../modules/handler.js";
 import { ENDPOINT_OPERATIONS } from "../auth/augment.js";
 import { decideAuth, entryPath, routePath } from "../auth/decide.js";
-import { RateLimitsModule } from "./rate-limits.js";
+import { LimitedRoute, RateLimitsModule } from "./rate-limits.js";
 
 @operation("rate_limits", { scope: "project" })
 export class RateLimits {
@@ -43,12 +44,16 @@ export class RateLimit {
     if (limit === undefined) return [];
     const module = ctx.store.outputUnderAncestor(ctx.instanceId, "project", RateLimitsModule);
     const app = ctx.store.ancestorOf(ctx.instanceId, "app") as ResolvedApp;
-    for (const handler of ctx.store.outputsUnder(ctx.instanceId, RouteHandler)) {
+    return ctx.store.outputsUnder(ctx.instanceId, RouteHandler).map((handler) => {
       if (limit.key === "user" && handler.user === undefined) throw new Error(`bug: ${handler.name} is limited per user but takes none (validate lets it through)`);
-      const variable = ctx.config.single_app ? `limit_${handler.name}` : `limit_${app.config.module}_${handler.name}`;
-      const route = `${handler.method} ${routePath(ctx.store, ctx.instanceId, handler.path) || "/"}`;
-      handler.limitRate(module.add({ variable, route, bucket: `${app.config.module}.${handler.name}`, config: limit }));
-    }
-    return [];
+      const limited = new LimitedRoute({
+        variable: ctx.config.single_app ? `limit_${handler.name}` : `limit_${app.config.module}_${handler.name}`,
+        route: `${handler.method} ${routePath(ctx.store, ctx.instanceId, handler.path) || "/"}`,
+        bucket: `${app.config.module}.${handler.name}`,
+        config: limit,
+      });
+      handler.limitRate(module.limiterOf(limited));
+      return limited;
+    });
   }
 }

@@ -3,24 +3,36 @@
 // `runtime/rate_limit.py` (and `runtime/autocommit.py`, which it runs its statements with), only
 // when some route is limited: a project without limits gets none of them.
 
-import { FileFragment, type Fragment, ImportCollector, Name, prefixImport } from "../../../../codegen/index.js";
+import { FileFragment, type Fragment, Handle, ImportCollector, Name, type RenderCtx, prefixImport } from "../../../../codegen/index.js";
 import type { RateLimitConfig } from "../../config/schema.js";
 import type { RouteLimiter } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
 
-/** One limited route. */
-interface LimitedRoute {
-  variable: string;
+/**
+ * One limited route: what the `rate_limit` operation yields at its entry. The project's module
+ * lists every one in the store, in build order, rather than being amended by each entry.
+ */
+export class LimitedRoute extends Handle {
+  /** The limiter's name in `rate_limits.py`, e.g. `limit_create_article`. */
+  readonly variable: string;
   /** `POST /content/articles`, for the comment above it. */
-  route: string;
-  bucket: string;
-  config: RateLimitConfig;
+  readonly route: string;
+  /** The route's name among the counters, e.g. `content.create_article`. */
+  readonly bucket: string;
+  readonly config: RateLimitConfig;
+
+  constructor(options: { variable: string; route: string; bucket: string; config: RateLimitConfig }) {
+    super();
+    this.variable = options.variable;
+    this.route = options.route;
+    this.bucket = options.bucket;
+    this.config = options.config;
+  }
 }
 
-/** The project's rate-limits module; routes are added by the `rate_limit` operation. */
+/** The project's rate-limits module: a limiter for each `LimitedRoute` of the build. */
 export class RateLimitsModule {
-  readonly #routes: LimitedRoute[] = [];
   readonly #packagePrefix: string;
   readonly #trustedProxies: readonly string[];
 
@@ -33,22 +45,20 @@ export class RateLimitsModule {
     return prefixImport(this.#packagePrefix, "rate_limits");
   }
 
-  /**
-   * Adds the limiter of one route and returns what its handler needs to depend on it.
-   * @param bucket the route's name among the counters, e.g. `content.create_article`
-   */
-  add(options: { variable: string; route: string; bucket: string; config: RateLimitConfig }): RouteLimiter {
-    this.#routes.push(options);
-    return { name: options.variable, imports: new ImportCollector().addFrom(this.dotted, options.variable) };
+  /** What the handler of `route` needs to depend on its limiter. */
+  limiterOf(route: LimitedRoute): RouteLimiter {
+    return { name: route.variable, imports: new ImportCollector().addFrom(this.dotted, route.variable) };
   }
 
-  render(): Fragment[] {
-    if (this.#routes.length === 0) return [];
+  /** `ctx` is the project's: every limited route of the build lies under it. */
+  render(ctx: RenderCtx): Fragment[] {
+    const routes = ctx.store.outputsUnder(ctx.instanceId, LimitedRoute);
+    if (routes.length === 0) return [];
     const runtime = prefixImport(this.#packagePrefix, "runtime", "rate_limit");
     const imports = new ImportCollector().addFrom(runtime, "RateLimit").addFrom(prefixImport(this.#packagePrefix, "db"), "get_engine");
-    const byAddress = this.#routes.some((route) => route.config.key === "ip");
+    const byAddress = routes.some((route) => route.config.key === "ip");
     if (byAddress) imports.addFrom(runtime, "ClientAddress");
-    const limiters = this.#routes.map((route) => {
+    const limiters = routes.map((route) => {
       const args = [pythonString(route.bucket), pythonString(route.config.limit)];
       let suffix = "";
       if (route.config.key === "ip") args.push("key=CLIENT_ADDRESS");
