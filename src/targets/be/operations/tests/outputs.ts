@@ -3,7 +3,7 @@
 // `TestFixture` per factory). Tests are declarative — a setup of typed steps, one request,
 // what the response must be — and each kind's template turns them into Python.
 
-import { FileFragment, type Fragment, ImportCollector, type RenderCtx, SnippetFragment, renderTemplate } from "../../../../codegen/index.js";
+import { FileFragment, type Fragment, Handle, ImportCollector, type RenderCtx, SnippetFragment, renderTemplate } from "../../../../codegen/index.js";
 import { docstringText, pythonString } from "../../python/literals.js";
 import type { Indexes } from "../indexes/indexes.js";
 
@@ -156,8 +156,11 @@ export class TestModule {
 /** The kinds of conftest factory: valid create bodies of a resource, or rows created through the API. */
 export type TestFixtureKind = "body" | "make";
 
-/** A factory fixture in an app's conftest, e.g. `article_body` or `make_article`. */
-export class TestFixture {
+/**
+ * A factory fixture in an app's conftest, e.g. `article_body` or `make_article`: yielded by
+ * the `tests` operation of a resource's create entry, listed by the app's `Conftest` when it renders.
+ */
+export class TestFixture extends Handle {
   readonly kind: TestFixtureKind;
   readonly name: string;
   readonly doc: string;
@@ -167,6 +170,7 @@ export class TestFixture {
   readonly imports: ImportCollector;
 
   constructor(options: { kind: TestFixtureKind; name: string; doc: string; fixtures: readonly FixtureParam[]; context: Record<string, unknown>; imports: ImportCollector }) {
+    super();
     this.kind = options.kind;
     this.name = options.name;
     this.doc = options.doc;
@@ -182,7 +186,6 @@ export class Conftest {
   /** Values of the conftest template (module, metadata, session overrides, mount, auth). */
   readonly context: Record<string, unknown>;
   readonly imports: ImportCollector;
-  readonly #fixtures: TestFixture[] = [];
   /** The project's recommended indexes: the test database gets them (and their extensions) when there are any. */
   readonly #indexes: Indexes | undefined;
 
@@ -191,10 +194,6 @@ export class Conftest {
     this.context = options.context;
     this.imports = options.imports;
     this.#indexes = options.indexes;
-  }
-
-  add(fixture: TestFixture): void {
-    this.#fixtures.push(fixture);
   }
 
   #head(): FileFragment {
@@ -207,10 +206,11 @@ export class Conftest {
     return new FileFragment({ path: this.path, template: "operations/tests/templates/conftest.py.njk", context: { ...this.context, indexed }, imports });
   }
 
+  /** `ctx` is the app's: the factory fixtures of its resources lie under it, in build order. */
   render(ctx: RenderCtx): Fragment[] {
     return [
       this.#head(),
-      ...this.#fixtures.map(
+      ...ctx.store.outputsUnder(ctx.instanceId, TestFixture).map(
         (fixture) =>
           new SnippetFragment({
             path: this.path,

@@ -16,7 +16,7 @@ import { ListHandler } from "../list/list-handler.js";
 import { type TestTarget, actionTests, crudTests } from "./cases.js";
 import { listTests } from "./list-cases.js";
 import { factoryFixtures } from "./fixtures.js";
-import { Conftest, TestModule } from "./outputs.js";
+import { TestModule } from "./outputs.js";
 import type { ReferenceKeys } from "./samples.js";
 import { appHasTests, buildConftest, creatable } from "./suite.js";
 
@@ -75,7 +75,6 @@ export class Tests {
     const { view } = resourceFiles(ctx);
     const app = ctx.store.ancestorOf(ctx.instanceId, "app") as ResolvedApp;
     const resourceId = ctx.store.ancestorIdOf(ctx.instanceId, "resource")!;
-    const appId = ctx.store.ancestorIdOf(ctx.instanceId, "app")!;
     const entry = handler.entry;
     const keys: ReferenceKeys = (name) => {
       const target = app.config.resources.find((resource) => resource.name === name);
@@ -83,16 +82,14 @@ export class Tests {
       return { pk: target.pk, pkType: target.pk_type };
     };
     const path = `${app.prefix}${view.routePrefix}`;
-    if (createEntry(view.config)?.name === entry.name) {
-      const conftest = ctx.store.outputUnderAncestor(appId, "app", Conftest);
-      for (const fixture of factoryFixtures(view, path, keys)) conftest.add(fixture);
-    }
-    if (!cascaded(ctx.store, ctx.instanceId, ctx.config, "generate_tests")) return [];
+    // The create entry yields the resource's factories, which the app's conftest lists.
+    const fixtures = createEntry(view.config)?.name === entry.name ? factoryFixtures(view, path, keys) : [];
+    if (!cascaded(ctx.store, ctx.instanceId, ctx.config, "generate_tests")) return fixtures;
     const target: TestTarget = { view, path, canCreate: creatable(view.config), keys };
     const module = ctx.store.outputUnderAncestor(resourceId, "resource", TestModule);
     // A list's modifiers run after this operation: its tests are decided when the module renders.
     if (handler instanceof ListHandler) module.defer(() => listTests(target, handler));
     else for (const test of entry.type === "action" ? actionTests(target, entry, handler) : crudTests(target, entry, handler)) module.add(test);
-    return [];
+    return fixtures;
   }
 }
