@@ -16,9 +16,9 @@ export function registerRenderers(registry: RenderRegistry): void {
   registry.renders(SchemaModule, (module) => module.render());
   registry.renders(SerializerModule, (module) => module.render());
   registry.renders(RoutesModule, (module, ctx) => module.render(ctx));
-  registry.renders(AggregateRouter, (router) => router.render());
-  registry.renders(Discovery, (discovery) => discovery.render());
-  registry.renders(Indexes, (indexes) => indexes.render());
+  registry.renders(AggregateRouter, (router, ctx) => router.render(ctx));
+  registry.renders(Discovery, (discovery, ctx) => discovery.render(ctx));
+  registry.renders(Indexes, (indexes, ctx) => indexes.render(ctx));
   registry.renders(PythonModule, (module) => module.render());
   registry.renders(RateLimitsModule, (module, ctx) => module.render(ctx));
   registry.renders(TestModule, (module, ctx) => module.render(ctx));

@@ -3,7 +3,7 @@
 // what each one filters are read from the store once the build is done (every modifier
 // has run), in one query. Nothing is written when no list filters.
 
-import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, Name, PROJECT, operation, prefixImport } from "../../../../codegen/index.js";
+import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, Name, PROJECT, type RenderCtx, operation, prefixImport } from "../../../../codegen/index.js";
 import { type AppConfig, excludedBy, type ProjectConfig, type ResourceConfig } from "../../config/schema.js";
 import { docstringText, pythonInt, pythonString } from "../../python/literals.js";
 import { ProjectNames } from "../../modules/project-names.js";
@@ -18,26 +18,22 @@ export class Discovery {
   readonly dotted: string;
   readonly #project: ProjectConfig;
   readonly #packagePrefix: string;
-  readonly #store: BuildStore;
-  #lists: ListHandler[] | undefined;
 
-  /** @param store the build's store, read once the build is done. */
-  constructor(project: ProjectConfig, packagePrefix: string, store: BuildStore) {
+  /** Its lists are read from the store when it renders (every modifier has run by then). */
+  constructor(project: ProjectConfig, packagePrefix: string) {
     this.#project = project;
     this.#packagePrefix = packagePrefix;
-    this.#store = store;
     this.dotted = prefixImport(packagePrefix, "discovery");
   }
 
-  /** The lists with filters, in config order. */
-  get #filtered(): ListHandler[] {
-    this.#lists ??= this.#store.outputsUnder(PROJECT.name, ListHandler).filter((handler) => handler.query.filters !== undefined);
-    return this.#lists;
+  /** The lists with filters of the build of `store`, in config order. */
+  #filtered(store: BuildStore): ListHandler[] {
+    return store.outputsUnder(PROJECT.name, ListHandler).filter((handler) => handler.query.filters !== undefined);
   }
 
-  /** Whether the module exists (some list filters); routers include it only then. */
-  get used(): boolean {
-    return this.#filtered.length > 0;
+  /** Whether the module exists in the build of `store` (some list filters); routers include it only then. */
+  usedIn(store: BuildStore): boolean {
+    return this.#filtered(store).length > 0;
   }
 
   /** `/_filters` as mounted: under the single app's prefix, else at the root. */
@@ -45,8 +41,9 @@ export class Discovery {
     return `${this.#project.single_app ? this.#project.apps[0].prefix : ""}${route}`;
   }
 
-  render(): Fragment[] {
-    if (!this.used) return [];
+  render(ctx: RenderCtx): Fragment[] {
+    const filtered = this.#filtered(ctx.store);
+    if (filtered.length === 0) return [];
     const project = this.#project;
     const runtime = prefixImport(this.#packagePrefix, "runtime", "discovery");
     const imports = new ImportCollector()
@@ -66,7 +63,7 @@ export class Discovery {
       }
       return constant;
     };
-    const lists = this.#filtered.map((handler) => {
+    const lists = filtered.map((handler) => {
       const resource = handler.view.config;
       const path = `${handler.view.appPrefix}${resource.route_prefix}`;
       const specs = handler.query.filters!.map((field) => `FilterSpec(${pythonString(field.name)}, ${tuple(field.operators.map(pythonString))}, ${this.#source(field, resource, handler.view.app, { names, rowsOf, imports, runtime })})`);
@@ -79,7 +76,7 @@ export class Discovery {
       }
       return `ListSpec(${args.join(", ")})`;
     });
-    const bodies = this.#valuesBodies(names);
+    const bodies = this.#valuesBodies(filtered, names);
     if (bodies.length > 1) imports.addFrom("typing", "Annotated").addFrom("pydantic", "Field");
     const user = this.#user(imports);
     // What each route can answer besides 422: a user's absence, a body it cannot read, a busy database.
@@ -109,10 +106,10 @@ export class Discovery {
    * One `POST /_values` body per filtered resource, its `resource` and `field` literals: the
    * pairs the catalog answers, so a body the schema allows is never refused.
    */
-  #valuesBodies(names: ProjectNames): ValuesBody[] {
+  #valuesBodies(filtered: readonly ListHandler[], names: ProjectNames): ValuesBody[] {
     // A resource's lists, by its id: their filter fields together.
     const byResource = new Map<string, { view: ResourceView; fields: Set<string> }>();
-    for (const handler of this.#filtered) {
+    for (const handler of filtered) {
       const id = names.id(handler.view.config);
       const lists = byResource.get(id) ?? { view: handler.view, fields: new Set<string>() };
       byResource.set(id, lists);
@@ -189,6 +186,6 @@ function tuple(items: readonly string[]): string {
 @operation("discovery", { scope: "project" })
 export class DiscoveryOperation {
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
-    return [new Discovery(ctx.config, ctx.packagePrefix, ctx.store)];
+    return [new Discovery(ctx.config, ctx.packagePrefix)];
   }
 }

@@ -3,7 +3,7 @@
 // each declared order, the key column of each `ref` filter, and each resource's search
 // indexes (built by the same runtime objects the queries use, so their expressions match).
 
-import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, PROJECT, operation, prefixImport } from "../../../../codegen/index.js";
+import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, PROJECT, type RenderCtx, operation, prefixImport } from "../../../../codegen/index.js";
 import type { ProjectConfig, ResourceConfig } from "../../config/schema.js";
 import { ProjectNames } from "../../modules/project-names.js";
 import { docstringText, pythonString } from "../../python/literals.js";
@@ -25,20 +25,20 @@ export class Indexes {
   readonly path = "indexes.py";
   readonly #project: ProjectConfig;
   readonly #packagePrefix: string;
-  readonly #store: BuildStore;
-  #used: boolean | undefined;
+  // `usedIn` by store: every app's conftest asks, and the answer plans every list's indexes.
+  readonly #used = new WeakMap<BuildStore, boolean>();
 
-  /** @param store the build's store: its lists (their order, ref filters, search) are read once the build is done. */
-  constructor(project: ProjectConfig, packagePrefix: string, store: BuildStore) {
+  /** Its lists (their order, ref filters, search) are read from the store when it renders. */
+  constructor(project: ProjectConfig, packagePrefix: string) {
     this.#project = project;
     this.#packagePrefix = packagePrefix;
-    this.#store = store;
   }
 
-  /** Whether the module exists (some list needs an index); the generated conftest creates them then. Read after the build. */
-  get used(): boolean {
-    this.#used ??= this.#plan(new ImportCollector()).indexes.length > 0;
-    return this.#used;
+  /** Whether the module exists in the build of `store` (some list needs an index); the generated conftest creates them then. */
+  usedIn(store: BuildStore): boolean {
+    let used = this.#used.get(store);
+    if (used === undefined) this.#used.set(store, (used = this.#plan(store, new ImportCollector()).indexes.length > 0));
+    return used;
   }
 
   /** The module's dotted path. */
@@ -51,9 +51,9 @@ export class Indexes {
     return prefixImport(this.#packagePrefix, "runtime", "indexes");
   }
 
-  render(): Fragment[] {
+  render(ctx: RenderCtx): Fragment[] {
     const imports = new ImportCollector().addFrom("sqlalchemy", "Index");
-    const { indexes, extensions } = this.#plan(imports);
+    const { indexes, extensions } = this.#plan(ctx.store, imports);
     if (indexes.length === 0) return [];
     return [
       new FileFragment({
@@ -74,7 +74,7 @@ export class Indexes {
     ];
   }
 
-  #plan(imports: ImportCollector): { indexes: PlannedIndex[]; extensions: string[] } {
+  #plan(store: BuildStore, imports: ImportCollector): { indexes: PlannedIndex[]; extensions: string[] } {
     const planned = new Map<string, PlannedIndex>();
     const extensions = new Set<string>();
     const searched = new Set<ResourceConfig>();
@@ -82,7 +82,7 @@ export class Indexes {
       if (!planned.has(index.key)) planned.set(index.key, index);
     };
     const names = new ProjectNames(this.#project, this.#packagePrefix, imports);
-    for (const handler of this.#store.outputsUnder(PROJECT.name, ListHandler)) {
+    for (const handler of store.outputsUnder(PROJECT.name, ListHandler)) {
       const resource = handler.view.config;
       // Imported only when an index uses it: a list with nothing to index imports nothing.
       const model = () => names.model(resource);
@@ -128,6 +128,6 @@ function indexName(name: string): string {
 @operation("indexes", { scope: "project" })
 export class IndexesOperation {
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
-    return [new Indexes(ctx.config, ctx.packagePrefix, ctx.store)];
+    return [new Indexes(ctx.config, ctx.packagePrefix)];
   }
 }

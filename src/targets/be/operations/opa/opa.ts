@@ -13,11 +13,15 @@ import { runtimeHelperFile } from "../../runtime-source.js";
 export class PolicyRouter extends Handle {
   readonly dotted: string;
   readonly alias = "policy_router";
-  readonly used = true;
 
   constructor(packagePrefix: string) {
     super();
     this.dotted = prefixImport(packagePrefix, "policy");
+  }
+
+  /** Always: the policy module exists whenever this handle does. */
+  usedIn(): boolean {
+    return true;
   }
 }
 

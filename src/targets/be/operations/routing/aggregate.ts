@@ -3,7 +3,7 @@
 // its prefix; the project's own routers), in config order. One output per file, made by the
 // one operation that aggregates there.
 
-import { FileFragment, type Fragment, ImportCollector } from "../../../../codegen/index.js";
+import { type BuildStore, FileFragment, type Fragment, ImportCollector, type RenderCtx } from "../../../../codegen/index.js";
 import { docstringText, pythonString } from "../../python/literals.js";
 
 /** A router imported from another module. */
@@ -22,8 +22,8 @@ export interface RouterMount extends RouterImport {
 
 /** A project-level router included after the others when it exists: filter discovery, the OPA policy's lifespan. */
 export interface ProjectRouterSource {
-  /** Whether the module exists; routers include it only then. */
-  readonly used: boolean;
+  /** Whether the module exists in the build of `store`; routers include it only then. */
+  usedIn(store: BuildStore): boolean;
   /** Dotted module holding its `router`. */
   readonly dotted: string;
   /** Name the router is imported as. */
@@ -58,15 +58,15 @@ export class AggregateRouter {
     this.#projectRouters = options.projectRouters ?? [];
   }
 
-  /** The included routers, in order. */
-  get mounts(): readonly RouterMount[] {
-    const own = this.#projectRouters.filter((source) => source.used).map((source) => ({ module: source.dotted, alias: source.alias, prefix: this.#projectPrefix }));
+  /** The included routers of the build of `store`, in order. */
+  #mountsIn(store: BuildStore): readonly RouterMount[] {
+    const own = this.#projectRouters.filter((source) => source.usedIn(store)).map((source) => ({ module: source.dotted, alias: source.alias, prefix: this.#projectPrefix }));
     return [...this.#mounts, ...own];
   }
 
-  render(): Fragment[] {
+  render(ctx: RenderCtx): Fragment[] {
     const imports = new ImportCollector().addFrom("fastapi", "APIRouter");
-    const mounts = this.mounts;
+    const mounts = this.#mountsIn(ctx.store);
     for (const mount of [...this.#merged, ...mounts]) imports.addFrom(mount.module, `router as ${mount.alias}`);
     return [
       new FileFragment({

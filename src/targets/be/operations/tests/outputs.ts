@@ -196,9 +196,9 @@ export class Conftest {
     this.#indexes = options.indexes;
   }
 
-  #head(): FileFragment {
+  #head(ctx: RenderCtx): FileFragment {
     const imports = this.imports.copy();
-    const indexed = this.#indexes?.used ?? false;
+    const indexed = this.#indexes?.usedIn(ctx.store) ?? false;
     if (indexed) {
       const indexes = this.#indexes!;
       imports.addFrom(indexes.dotted, "EXTENSIONS", "INDEXES").addFrom(indexes.runtime, "create_extensions", "create_indexes");
@@ -209,7 +209,7 @@ export class Conftest {
   /** `ctx` is the app's: the factory fixtures of its resources lie under it, in build order. */
   render(ctx: RenderCtx): Fragment[] {
     return [
-      this.#head(),
+      this.#head(ctx),
       ...ctx.store.outputsUnder(ctx.instanceId, TestFixture).map(
         (fixture) =>
           new SnippetFragment({
