@@ -28,8 +28,10 @@ const { compiler } = nunjucks as unknown as { compiler: { compile(text: string, 
 type CompilingEnvironment = { asyncFilters: unknown; extensionsList: unknown; opts: unknown };
 
 // Compiled code names its own template (to resolve `./relative` includes from it). It is
-// compiled under this stand-in, replaced by the template's real path as it loads.
-const PATH_STAND_IN = JSON.stringify("\u0000template path");
+// compiled under this stand-in name, whose string literal is replaced by the template's real
+// path as it loads.
+const STAND_IN_NAME = "\u0000template path";
+const STAND_IN_LITERAL = JSON.stringify(STAND_IN_NAME);
 
 /** Where the compiled templates of `dir` are kept: beside it, so no template listing ever sees them. */
 export function compiledTableOf(dir: string): string {
@@ -39,11 +41,11 @@ export function compiledTableOf(dir: string): string {
 /** Compiles every `.njk` file under `dir` as `env` would, and writes the table; returns how many. */
 export function writeCompiledTemplates(dir: string, env: nunjucks.Environment): number {
   const templates: CompiledTable["templates"] = {};
+  const { asyncFilters, extensionsList, opts } = env as unknown as CompilingEnvironment;
   const names = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".njk"));
   for (const name of names.sort()) {
     const text = readFileSync(path.join(dir, name), "utf8");
-    const { asyncFilters, extensionsList, opts } = env as unknown as CompilingEnvironment;
-    const code = compiler.compile(text, asyncFilters, extensionsList, JSON.parse(PATH_STAND_IN) as string, opts);
+    const code = compiler.compile(text, asyncFilters, extensionsList, STAND_IN_NAME, opts);
     templates[name.split(path.sep).join("/")] = { sha256: sha256(text), code };
   }
   const table: CompiledTable = { nunjucks: NUNJUCKS_VERSION, templates };
@@ -81,7 +83,7 @@ export function withCompiledTemplates(loader: nunjucks.FileSystemLoader, dirs: r
     const root = roots.find((dir) => source.path.startsWith(dir + path.sep));
     const entry = root === undefined ? undefined : tableOf(root)?.templates[path.relative(root, source.path).split(path.sep).join("/")];
     if (entry === undefined || entry.sha256 !== sha256(source.src)) return source;
-    const code = entry.code.replaceAll(PATH_STAND_IN, JSON.stringify(source.path));
+    const code = entry.code.replaceAll(STAND_IN_LITERAL, JSON.stringify(source.path));
     // nunjucks takes `{ type: "code", obj }` in place of a template's text; its types know only text.
     const compiled = { type: "code", obj: new Function(code)() as unknown };
     return { ...source, src: compiled as unknown as string };

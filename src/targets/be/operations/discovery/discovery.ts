@@ -1,7 +1,7 @@
 // `discovery` (project scope): `discovery.py`, the project-wide `GET /_filters` and
 // `POST /_values` over every filtered list, built on `runtime/discovery.py`. The lists and
-// what each one filters are read from the store once the build is done (every modifier
-// has run), in one query. Nothing is written when no list filters.
+// what each one filters are read from the store as it renders (every modifier has run by
+// then). Nothing is written when no list filters.
 
 import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, Name, PROJECT, type RenderCtx, operation, prefixImport } from "../../../../codegen/index.js";
 import { type AppConfig, excludedBy, type ProjectConfig, type ResourceConfig } from "../../config/schema.js";
