@@ -54,7 +54,7 @@ let store = buildStore();
 const firstEnv = createTemplateEnv(target.templateDir);
 const memo = values.memo ? new RenderMemo(firstEnv) : undefined;
 const firstStart = performance.now();
-const first = renderWith(target, config, store, firstEnv, undefined, memo).files;
+const first = renderWith(target, config, store, firstEnv, undefined, { memo }).files;
 const firstMs = performance.now() - firstStart;
 const digestOf = (files: { path: string; content: string }[]) => {
   const digest = createHash("sha256");
@@ -82,7 +82,7 @@ for (let index = 0; index < passes; index++) {
   const gcBefore = gcMs;
   const cpuBefore = process.cpuUsage();
   const start = performance.now();
-  const files = renderWith(target, config, store, env, undefined, memo).files;
+  const files = renderWith(target, config, store, env, undefined, { memo }).files;
   times.push(performance.now() - start);
   const cpu = process.cpuUsage(cpuBefore);
   cpus.push((cpu.user + cpu.system) / 1000);

@@ -10,6 +10,8 @@ import { GenerationError } from "./errors.js";
 import { FileFragment, type Fragment, SnippetFragment } from "./fragments.js";
 import { ImportCollector, type ImportFormatOptions, formatImports } from "./imports.js";
 import type { IfExists } from "./outputs.js";
+import type { BuildMemory } from "./incremental.js";
+import { Frame, inFrame } from "./read-tracking.js";
 import type { RenderMemo } from "./render-memo.js";
 import { renderTemplate } from "./templating.js";
 import { GeneratedFile } from "./writer.js";
@@ -29,6 +31,11 @@ export interface AssembleOptions {
   originOf?: (fragment: Fragment) => string | undefined;
   /** What the last run rendered with `env` (watch mode), reused where template and context are unchanged. @default none */
   memo?: RenderMemo;
+  /**
+   * A watch's build memory (incremental.ts): a file made of the very fragments it was made of
+   * last run, none of whose reads changed, is the last run's file. @default none
+   */
+  memory?: BuildMemory;
 }
 
 /** Context key under which a file's formatted imports reach its template. */
@@ -66,12 +73,17 @@ interface ArrivedSnippet {
  * living (and being promoted by the garbage collector) until every fragment is in.
  */
 export function assemble(fragments: Iterable<Fragment>, options: AssembleOptions): GeneratedFile[] {
-  const files = new Map<string, MergedFile>();
-  const snippets: ArrivedSnippet[] = [];
-  const originOf = options.originOf ?? (() => undefined);
   const memo = options.memo?.env === options.env ? options.memo : undefined;
   memo?.begin();
-  const render: TemplateRenderer = memo
+  const render = rendererOf(options, memo);
+  const assembled = options.memory ? assembleRemembered(fragments, options, options.memory, render) : assembleAll(fragments, options, render);
+  memo?.settle();
+  return assembled;
+}
+
+/** Templates rendered through the run's memo in watch mode, afresh otherwise. */
+function rendererOf(options: AssembleOptions, memo: RenderMemo | undefined): TemplateRenderer {
+  return memo
     ? {
         imports: (path, collector) => memo.imports(path, collector, options.language, options.importOptions),
         file: (path, template, context) => memo.file(path, template, context),
@@ -82,16 +94,54 @@ export function assemble(fragments: Iterable<Fragment>, options: AssembleOptions
         file: (_path, template, context) => renderTemplate(options.env, template, context),
         snippet: (_path, _slot, template, context) => renderTemplate(options.env, template, context),
       };
+}
+
+function assembleAll(fragments: Iterable<Fragment>, options: AssembleOptions, render: TemplateRenderer): GeneratedFile[] {
+  const files = new Map<string, MergedFile>();
+  const snippets: ArrivedSnippet[] = [];
+  const originOf = options.originOf ?? (() => undefined);
   for (const fragment of fragments) {
     if (fragment instanceof FileFragment) mergeFile(files, fragment, originOf(fragment));
     else snippets.push(arrive(fragment, render, originOf(fragment)));
   }
   for (const snippet of snippets) appendSnippet(files, snippet);
 
-  const assembled = [...files.values()]
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    .map((file) => renderFile(file, render, options));
-  memo?.settle();
+  return [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((file) => renderFile(file, render, options));
+}
+
+/**
+ * `assembleAll`, one path at a time, each assembled inside a tracked frame so what it read of
+ * the config is known; a path whose fragments and reads are as they were is not assembled.
+ * On a conflict, everything is assembled again in arrival order, so the error is the one a
+ * fresh run reports.
+ */
+function assembleRemembered(fragments: Iterable<Fragment>, options: AssembleOptions, memory: BuildMemory, render: TemplateRenderer): GeneratedFile[] {
+  const arrived = [...fragments];
+  const byPath = new Map<string, Fragment[]>();
+  for (const fragment of arrived) {
+    const list = byPath.get(fragment.path);
+    if (list) list.push(fragment);
+    else byPath.set(fragment.path, [fragment]);
+  }
+  const settings = JSON.stringify([options.language, options.targetName, options.importOptions ?? null]);
+  const assembled: GeneratedFile[] = [];
+  try {
+    for (const [path, list] of [...byPath].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const last = memory.file(path, options.env, settings);
+      if (last && last.fragments.length === list.length && last.fragments.every((fragment, index) => fragment === list[index])) {
+        memory.keepFile(path, last);
+        assembled.push(last.file);
+        continue;
+      }
+      const frame = new Frame();
+      const [file] = inFrame(frame, () => assembleAll(list, options, render));
+      memory.keepFile(path, { env: options.env, settings, fragments: list, frame, file: file! });
+      assembled.push(file!);
+    }
+  } catch (error) {
+    if (error instanceof GenerationError) assembleAll(arrived, options, rendererOf(options, undefined));
+    throw error;
+  }
   return assembled;
 }
 

@@ -10,6 +10,8 @@ import { ConfigError, GenerationError } from "./errors.js";
 import { formatFiles } from "./format-pool.js";
 import type { Fragment } from "./fragments.js";
 import type { GenerationCache } from "./generation-cache.js";
+import type { BuildMemory } from "./incremental.js";
+import { Frame, inFrame } from "./read-tracking.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import { type OperationRegistry, loadRegistry } from "./registry.js";
 import type { RenderMemo } from "./render-memo.js";
@@ -84,10 +86,17 @@ async function renderOutput(
   options: { configFile?: string; cwd?: string; timer?: PhaseTimer; cache?: GenerationCache; plugins?: Promise<OperationRegistry> },
 ): Promise<BuiltOutput> {
   const { cache } = options;
+  // Watch mode: the last good build's memory, for a target that says what its units are.
+  const memory = cache && target.unitScope !== undefined ? cache.buildMemory(target) : undefined;
+  let live = config;
   const store = await timed(options, "build", async () => {
     const registry = await (options.plugins ?? loadPlugins(target, options));
+    const packagePrefix = packagePrefixOf(target, config);
+    const engine = new Engine(registry, { packagePrefix, scopes: discoverScopes(target.schema) });
     try {
-      return new Engine(registry, { packagePrefix: packagePrefixOf(target, config), scopes: discoverScopes(target.schema) }).build(config);
+      if (!memory || typeof config !== "object" || config === null) return engine.build(config);
+      live = memory.begin(config, [registry, packagePrefix]);
+      return engine.build(live, { memory, unitScope: target.unitScope! });
     } catch (error) {
       // The engine knows neither the file nor the target; say both, as the loader does.
       if (!(error instanceof ConfigError)) throw error;
@@ -98,7 +107,10 @@ async function renderOutput(
   if (overrides) checkOverrides(target, overrides);
   const templateDirs = overrides ? [overrides.dir, target.templateDir] : [target.templateDir];
   const env = cache ? cache.templateEnv(templateDirs) : createTemplateEnv(...templateDirs);
-  const rendered = await timed(options, "render", () => renderStore(target, config, store, env, options.configFile, overrides, cache?.renderMemo(env)));
+  const rendered = await timed(options, "render", () =>
+    renderStore(target, live, store, env, options.configFile, overrides, { memo: cache?.renderMemo(env), memory }),
+  );
+  memory?.commit();
   return { ...rendered, userTemplatesDir: overrides?.dir };
 }
 
@@ -110,10 +122,10 @@ function renderStore(
   env: nunjucks.Environment,
   configFile: string | undefined,
   overrides: UserTemplates | undefined,
-  memo: RenderMemo | undefined,
+  remembered: Remembered,
 ): BuiltOutput {
   try {
-    return renderWith(target, config, store, env, configFile, memo);
+    return renderWith(target, config, store, env, configFile, remembered);
   } catch (error) {
     // A failing override is the user's mistake: say which file and line, not where we called it.
     throw (overrides && overrideRenderError(error, overrides)) ?? error;
@@ -127,7 +139,7 @@ export function renderWith(
   store: BuildStore,
   env: nunjucks.Environment,
   configFile: string | undefined,
-  memo: RenderMemo | undefined,
+  { memo, memory }: Remembered = {},
 ): BuiltOutput {
   const packagePrefix = packagePrefixOf(target, config);
 
@@ -141,8 +153,9 @@ export function renderWith(
     for (const [instanceId, , outputs] of store.entries()) {
       const ctx: RenderCtx = { env, config, packagePrefix, language: target.language, targetName: target.name, store, instanceId };
       const origin = store.configPathOf(instanceId);
+      const home = memory && target.unitScope !== undefined ? store.ancestorIdOf(instanceId, target.unitScope) : undefined;
       for (const output of outputs) {
-        for (const fragment of renderers.render(output, ctx)) {
+        for (const fragment of memory ? renderRemembered(memory, renderers, output, ctx, home) : renderers.render(output, ctx)) {
           origins.set(fragment, origin);
           const pathOrigins = originsByPath.get(fragment.path);
           if (pathOrigins) pathOrigins.add(origin);
@@ -161,11 +174,33 @@ export function renderWith(
       importOptions: target.importOptions?.(config),
       originOf: (fragment) => origins.get(fragment),
       memo,
+      memory,
     });
     return { files: assembled, originsOf };
   } catch (error) {
     throw error instanceof GenerationError && configFile ? error.withContext({ file: configFile }) : error;
   }
+}
+
+/** What earlier runs of a watch rendered: texts by place (`memo`) and fragments by output (`memory`). */
+interface Remembered {
+  memo?: RenderMemo;
+  memory?: BuildMemory;
+}
+
+/** The output's fragments from its last render, if nothing that render read or asked changed; else rendered afresh, tracked. */
+function renderRemembered(memory: BuildMemory, renderers: RenderRegistry, output: unknown, ctx: RenderCtx, home: string | undefined): Fragment[] {
+  if (typeof output !== "object" || output === null) return renderers.render(output, ctx);
+  const last = memory.render(output, ctx.env);
+  if (last && memory.answersHold(last.frame, ctx.store)) {
+    memory.keepRender(output, last);
+    return last.fragments;
+  }
+  // The output's unit was reused whenever this output is, so queries within the unit need no check.
+  const frame = new Frame({ home });
+  const fragments = inFrame(frame, () => renderers.render(output, ctx));
+  memory.keepRender(output, { env: ctx.env, frame, fragments });
+  return fragments;
 }
 
 function originsLookup(originsByPath: ReadonlyMap<string, ReadonlySet<string>>): (outputPath: string) => string[] {

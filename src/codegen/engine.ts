@@ -10,7 +10,15 @@ import type { OperationRegistry } from "./registry.js";
 import { isRecord } from "./records.js";
 import { ScopeTree, type Scope } from "./scopes.js";
 import { sourcePath } from "./source-path.js";
+import type { BuildMemory, UnitMemory } from "./incremental.js";
+import { Frame, inFrame } from "./read-tracking.js";
 import { BuildStore } from "./store.js";
+
+/** How a watch builds again: what it remembers, and the scope whose instances (with all below them) are its units. */
+export interface IncrementalOptions {
+  memory: BuildMemory;
+  unitScope: string;
+}
 
 /** One scope instance found in the config. */
 interface Instance {
@@ -23,6 +31,18 @@ interface Instance {
   runs: PlannedRun[];
   /** The context its operations share, made on first use (`contextAt`). */
   context?: BuildContext;
+}
+
+/** What both kinds of build share: the store with its instances, and how to validate and run an operation at one. */
+interface BuildRun {
+  store: BuildStore;
+  root: Instance;
+  /** The build's one object of an operation class. */
+  opOf(cls: OperationClass): Operation<unknown>;
+  /** Runs the `validate` of every operation planned at `instance`, pushing what it finds to `issues`. */
+  validate(instance: Instance, issues: ConfigIssue[]): void;
+  /** Runs one planned operation at `instance` and adds its outputs to the store; returns them, or undefined when its `when` said no. */
+  build(instance: Instance, planned: PlannedRun): unknown[] | undefined;
 }
 
 /** An operation that applies at one instance, with its validated options. */
@@ -72,7 +92,34 @@ export class Engine {
    * @throws ConfigError listing every invalid option and validation problem, before any op builds.
    * @throws TypeError when an operation's `build` returns something other than an array.
    */
-  build(config: unknown): BuildStore {
+  build(config: unknown, incremental?: IncrementalOptions): BuildStore {
+    const run = this.#start(config);
+    if (incremental) return this.#buildIncrementally(run, incremental);
+    const optionIssues: ConfigIssue[] = [];
+    const plan = (instance: Instance): void => {
+      instance.runs = this.#plan(instance, run.opOf, optionIssues);
+      for (const child of instance.children) plan(child);
+    };
+    plan(run.root);
+    const validationIssues: ConfigIssue[] = [];
+    const validate = (instance: Instance): void => {
+      run.validate(instance, validationIssues);
+      for (const child of instance.children) validate(child);
+    };
+    validate(run.root);
+    const issues = [...optionIssues, ...validationIssues];
+    if (issues.length > 0) throw new ConfigError("invalid configuration", { issues });
+    const visit = (instance: Instance): void => {
+      for (const planned of instance.runs) if (!planned.meta.afterChildren) run.build(instance, planned);
+      for (const child of instance.children) visit(child);
+      for (const planned of instance.runs) if (planned.meta.afterChildren) run.build(instance, planned);
+    };
+    visit(run.root);
+    return run.store;
+  }
+
+  /** A build's store with every instance registered, and the helpers both kinds of build share. */
+  #start(config: unknown): BuildRun {
     const store = new BuildStore(this.#scopes);
     const root = this.#collect(this.#scopes.root, config, this.#scopes.root.name, pathOf(config, ""));
     const register = (instance: Instance, parent: string | undefined): void => {
@@ -88,13 +135,6 @@ export class Engine {
       if (!op) ops.set(cls, (op = new cls()));
       return op;
     };
-    const issues: ConfigIssue[] = [];
-    const plan = (instance: Instance): void => {
-      instance.runs = this.#plan(instance, opOf, issues);
-      for (const child of instance.children) plan(child);
-    };
-    plan(root);
-
     // One frozen context per instance, made when its first operation needs it and shared by the rest.
     const contextAt = (instance: Instance): BuildContext =>
       (instance.context ??= Object.freeze({
@@ -107,35 +147,135 @@ export class Engine {
         packagePrefix: this.#packagePrefix,
         operations: this.#operations,
       }));
-    const validate = (instance: Instance): void => {
-      for (const { op, options } of instance.runs) {
-        if (!op.validate) continue;
-        const ctx = contextAt(instance);
-        if (op.when && !op.when(ctx)) continue;
-        for (const issue of op.validate(ctx, options)) {
-          issues.push({ path: formatConfigPath(issue.path ?? [], instance.configPath), message: issue.message });
+    return {
+      store,
+      root,
+      opOf,
+      validate(instance, issues) {
+        for (const { op, options } of instance.runs) {
+          if (!op.validate) continue;
+          const ctx = contextAt(instance);
+          if (op.when && !op.when(ctx)) continue;
+          for (const issue of op.validate(ctx, options)) {
+            issues.push({ path: formatConfigPath(issue.path ?? [], instance.configPath), message: issue.message });
+          }
         }
-      }
-      for (const child of instance.children) validate(child);
+      },
+      build(instance, { meta, op, options }) {
+        const ctx = contextAt(instance);
+        if (op.when && !op.when(ctx)) return undefined;
+        const outputs: unknown = op.build(ctx, options);
+        if (!Array.isArray(outputs)) {
+          throw new TypeError(`operation "${meta.name}" build() must return an array, got ${describe(outputs)}`);
+        }
+        store.add(instance.id, meta.name, ...outputs);
+        return outputs;
+      },
     };
-    validate(root);
+  }
+
+  /**
+   * `build`, redoing only the units whose inputs changed since the last good build in
+   * `memory`. A unit is an instance of `unitScope` with everything below it, or the pre-phase
+   * or post-phase runs of an instance outside such subtrees. A unit is reused when its
+   * instances are the same, nothing it read of the config changed, and every store query it
+   * made answers the same: its outputs (the same objects) go into the new store in the order
+   * it added them. Issues come only from the units planned again: the others had none.
+   */
+  #buildIncrementally(run: BuildRun, { memory, unitScope }: IncrementalOptions): BuildStore {
+    const { store } = run;
+    // The units in build order. A unit plans its instances (an "after" unit plans none: its
+    // instance's "before" unit did) and runs `steps` from its first one.
+    interface Unit {
+      key: string;
+      at: Instance;
+      planned: Instance[];
+      steps: (build: BuildRun["build"]) => void;
+      signature: string;
+      last: UnitMemory | undefined;
+      /** The unit whose planning this one's runs come from: itself, or the "before" unit of its instance. */
+      planner: Unit | undefined;
+      plannedAgain: boolean;
+      plan: Frame;
+    }
+    const units: Unit[] = [];
+    const homeOf = (unit: Unit): string | undefined => (unit.at.scope.name === unitScope ? unit.at.id : undefined);
+    const unitOf = (key: string, at: Instance, planned: Instance[], steps: Unit["steps"], planner?: Unit): Unit => {
+      const signature = [at, ...planned].map((instance) => `${instance.id}\0${instance.configPath}`).join("\n");
+      const last = memory.unit(key);
+      const unit: Unit = { key, at, planned, steps, signature, last, planner, plannedAgain: false, plan: last?.planned ?? new Frame() };
+      unit.planner ??= unit;
+      units.push(unit);
+      return unit;
+    };
+    const runsAt = (instance: Instance, afterChildren: boolean, build: BuildRun["build"]): void => {
+      for (const planned of instance.runs) if (Boolean(planned.meta.afterChildren) === afterChildren) build(instance, planned);
+    };
+    const subtreeOf = (instance: Instance, into: Instance[]): Instance[] => {
+      into.push(instance);
+      for (const child of instance.children) subtreeOf(child, into);
+      return into;
+    };
+    const visit = (instance: Instance, build: BuildRun["build"]): void => {
+      runsAt(instance, false, build);
+      for (const child of instance.children) visit(child, build);
+      runsAt(instance, true, build);
+    };
+    const walk = (instance: Instance): void => {
+      if (instance.scope.name === unitScope) {
+        unitOf(instance.id, instance, subtreeOf(instance, []), (build) => visit(instance, build));
+        return;
+      }
+      const before = unitOf(`${instance.id} before`, instance, [instance], (build) => runsAt(instance, false, build));
+      for (const child of instance.children) walk(child);
+      unitOf(`${instance.id} after`, instance, [], (build) => runsAt(instance, true, build), before);
+    };
+    walk(run.root);
+
+    // Planning: a unit whose planning read something that changed is planned and validated
+    // again. Issues are gathered as `build` gathers them: every option problem, then every
+    // validation problem, each in config order.
+    const optionIssues: ConfigIssue[] = [];
+    const validationIssues: ConfigIssue[] = [];
+    for (const unit of units) {
+      if (unit.planned.length === 0) continue;
+      const { last } = unit;
+      if (last !== undefined && last.signature === unit.signature && !memory.changed(last.planned) && memory.answersHold(last.planned, store)) {
+        // This build's operation objects, not the last one's: an op may keep per-build state.
+        for (const instance of unit.planned) {
+          instance.runs = (last.runs.get(instance.id) as PlannedRun[]).map(({ meta, op, options }) => ({ meta, op: run.opOf(op.constructor as OperationClass), options }));
+        }
+        continue;
+      }
+      unit.plannedAgain = true;
+      unit.plan = new Frame({ home: homeOf(unit) });
+      inFrame(unit.plan, () => {
+        for (const instance of unit.planned) instance.runs = this.#plan(instance, run.opOf, optionIssues);
+        for (const instance of unit.planned) run.validate(instance, validationIssues);
+      });
+    }
+    const issues = [...optionIssues, ...validationIssues];
     if (issues.length > 0) throw new ConfigError("invalid configuration", { issues });
 
-    const run = (instance: Instance, { meta, op, options }: PlannedRun): void => {
-      const ctx = contextAt(instance);
-      if (op.when && !op.when(ctx)) return;
-      const outputs: unknown = op.build(ctx, options);
-      if (!Array.isArray(outputs)) {
-        throw new TypeError(`operation "${meta.name}" build() must return an array, got ${describe(outputs)}`);
+    for (const unit of units) {
+      const { last, planner } = unit;
+      if (!planner!.plannedAgain && last && !memory.changed(last.built) && memory.answersHold(last.built, store)) {
+        for (const [id, opName, items] of last.adds) store.add(id, opName, ...items);
+        memory.keepUnit(unit.key, last);
+        continue;
       }
-      store.add(instance.id, meta.name, ...outputs);
-    };
-    const visit = (instance: Instance): void => {
-      for (const planned of instance.runs) if (!planned.meta.afterChildren) run(instance, planned);
-      for (const child of instance.children) visit(child);
-      for (const planned of instance.runs) if (planned.meta.afterChildren) run(instance, planned);
-    };
-    visit(root);
+      const built = new Frame({ home: homeOf(unit) });
+      const adds: UnitMemory["adds"] = [];
+      inFrame(built, () =>
+        unit.steps((instance, planned) => {
+          const outputs = run.build(instance, planned);
+          if (outputs) adds.push([instance.id, planned.meta.name, outputs]);
+          return outputs;
+        }),
+      );
+      const runs = new Map(unit.planned.map((instance) => [instance.id, instance.runs as unknown]));
+      memory.keepUnit(unit.key, { signature: unit.signature, runs, planned: unit.plan, built, adds });
+    }
     return store;
   }
 

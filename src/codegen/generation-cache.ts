@@ -11,6 +11,7 @@ import { evaluateConfigFile, evaluateJsonnetText, jsonnetLibraryDirs } from "./c
 import { type JsonnetInputs, jsonnetInputs } from "./jsonnet-imports.js";
 import type { FormatMemory } from "./format-pool.js";
 import { loadImportFormatters } from "./import-formatters.js";
+import { BuildMemory } from "./incremental.js";
 import { OutputMemory } from "./output-memory.js";
 import { type OperationRegistry, loadRegistry } from "./registry.js";
 import { RenderMemo } from "./render-memo.js";
@@ -30,6 +31,14 @@ export class GenerationCache {
   #config: { file: string; inputs: Map<string, string>; json: string } | undefined;
   #inputs: JsonnetInputs | undefined;
   #outputs = new Map<string, OutputMemory>();
+  #builds = new Map<string, BuildMemory>();
+
+  /** What the last good build of `target` did, for a watch to redo only what changed (incremental.ts). */
+  buildMemory(target: Target): BuildMemory {
+    let memory = this.#builds.get(target.name);
+    if (!memory) this.#builds.set(target.name, (memory = new BuildMemory()));
+    return memory;
+  }
 
   /** What earlier runs wrote to (or found in) the output directory `outDir` (absolute). */
   outputMemory(outDir: string): OutputMemory {

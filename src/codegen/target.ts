@@ -57,6 +57,13 @@ export interface Target<C = any> {
    */
   formatter?: string;
   /**
+   * The scope whose instances, each with everything below it, a watch rebuilds as one unit
+   * (incremental.ts): redone when something its operations read changed, else reused. Its
+   * operations must amend outputs only within their own instance of it, and read the config
+   * and the store only through their context. @default none: a watch rebuilds everything
+   */
+  unitScope?: string;
+  /**
    * Keys of a valid config that the target accepts but that change nothing (a key kept for
    * compatibility with another tool, say), each with its config path and why. Called with
    * the evaluated config once it passed `schema`; the run goes on and reports them as warnings.

@@ -2,12 +2,13 @@
 // sequence covering each kind of change a user makes, the tree a warm process wrote must be
 // byte-identical to a fresh, uncached run of the same config into an empty directory.
 import assert from "node:assert/strict";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import { benchConfig, benchResource } from "../../bench/configs.js";
-import { generate } from "../../src/codegen/generate.js";
+import { evaluateConfigFile } from "../../src/codegen/config.js";
+import { buildGeneration, generate } from "../../src/codegen/generate.js";
 import { GenerationCache } from "../../src/codegen/generation-cache.js";
 import { discoverTargets, type Target } from "../../src/codegen/target.js";
 import { treeHashes } from "../helpers/trees.js";
@@ -89,3 +90,100 @@ describe("a warm process's reruns (GenerationCache)", () => {
     }
   });
 });
+
+// Random edits of the example configs, each applied to the config a warm process has built
+// (incremental.ts reuses every unit and render whose inputs did not change): after each one,
+// the warm build's files or error must be exactly a fresh build's. Edits that break the config
+// are kept now and then, so the warm process also builds from a failed run's state.
+describe("a warm process's builds after random edits", () => {
+  const examples = ["examples/blog/config/kiln.jsonnet", "examples/blog/config/opa.jsonnet", "examples/library/config/library.jsonnet"];
+  for (const example of examples) {
+    it(`match a fresh build of the same config: ${example}`, async () => {
+      const targets = await discoverTargets();
+      const source = path.resolve(example);
+      const evaluated: Json = await evaluateConfigFile(source, targets);
+      // Beside the example, so the paths it names (templates, policies) resolve as they do for it.
+      const configFile = path.join(path.dirname(source), `.incremental-${path.basename(source, ".jsonnet")}.json`);
+      const random = seeded(example.length * 7919);
+      const cache = new GenerationCache();
+      const build = async (withCache?: GenerationCache): Promise<string[] | string> => {
+        try {
+          const built = await buildGeneration({ target: be, configFile, outDir: work, cache: withCache, cwd: work, stdlibTargets: targets });
+          return built.files.map((file) => `${file.path}\n${file.content}`);
+        } catch (error) {
+          return `${(error as Error).constructor.name}: ${(error as Error).message}`;
+        }
+      };
+      try {
+        let config: Json = evaluated;
+        await writeFile(configFile, JSON.stringify(config));
+        await build(cache);
+        for (let step = 0; step < EDITS; step++) {
+          const [edited, what] = randomEdit(config, random);
+          await writeFile(configFile, JSON.stringify(edited));
+          const warm = await build(cache);
+          const fresh = await build();
+          assert.deepEqual(warm, fresh, `edit ${step} (${what}): the warm build differs from a fresh one`);
+          if (Array.isArray(fresh) || random() < 0.3) config = edited;
+        }
+      } finally {
+        await rm(configFile, { force: true });
+      }
+    });
+  }
+});
+
+const EDITS = 25;
+
+/** A small deterministic generator of numbers in [0, 1), so a failure can be replayed. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+}
+
+/** A copy of `config` with one random change, and a description of it: a leaf changed, a list item copied or dropped. */
+function randomEdit(config: Json, random: () => number): [Json, string] {
+  const copy = structuredClone(config);
+  const leaves: [Json, string | number, string][] = [];
+  const lists: [Json[], string][] = [];
+  const strings = new Set<string>();
+  const walk = (value: Json, where: string): void => {
+    if (Array.isArray(value)) {
+      lists.push([value, where]);
+      value.forEach((item, index) => (typeof item === "object" && item !== null ? walk(item, `${where}[${index}]`) : leaves.push([value, index, `${where}[${index}]`])));
+      return;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      if (typeof item === "object" && item !== null) walk(item, `${where}.${key}`);
+      else leaves.push([value, key, `${where}.${key}`]);
+      if (typeof item === "string") strings.add(item);
+    }
+  };
+  walk(copy, "");
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const choice = random();
+  if (choice < 0.15 && lists.length > 0) {
+    const [list, where] = pick(lists.filter(([list]) => list.length > 0));
+    const index = Math.floor(random() * list.length);
+    list.splice(index, 0, structuredClone(list[index]));
+    return [copy, `${where}[${index}] copied`];
+  }
+  if (choice < 0.3 && lists.length > 0) {
+    const [list, where] = pick(lists.filter(([list]) => list.length > 0));
+    const index = Math.floor(random() * list.length);
+    list.splice(index, 1);
+    return [copy, `${where}[${index}] dropped`];
+  }
+  const [owner, key, where] = pick(leaves);
+  const value = owner[key];
+  if (typeof value === "number") owner[key] = value + 1;
+  else if (typeof value === "boolean") owner[key] = !value;
+  else if (typeof value === "string") owner[key] = random() < 0.5 ? pick([...strings]) : `${value}_x`;
+  else owner[key] = random() < 0.5 ? "x" : 1;
+  return [copy, `${where}: ${JSON.stringify(value)} → ${JSON.stringify(owner[key])}`];
+}

@@ -25,6 +25,8 @@ export const target: Target<ProjectConfig> = {
   registerRenderers,
   // Templates write one logical line per line; the formatter lays out the long ones.
   formatter: new URL("./format.js", import.meta.url).href,
+  // Operations amend only outputs of their own resource (docs/be-internals.md), so a watch rebuilds per resource.
+  unitScope: "resource",
   packagePrefix: (config) => config.package_prefix,
   // Generated modules and the user's own (models, actions) share the top-level package.
   importOptions: (config) => ({ firstParty: firstPartyPackages(config) }),

@@ -1,0 +1,254 @@
+// What a watch remembers of its last successful build so that the next one redoes only the
+// work whose inputs changed. The config lives on from run to run (live-config.ts): each run
+// patches the new config into it and learns which properties changed. Every piece of work a
+// build tracked (an engine unit, the render of one output) left a frame of what it read
+// (read-tracking.ts); the frames that read a changed property, or used a cached computation
+// that did, are dirty, and only their work runs again. Everything else is replayed: the same
+// output objects into the new store, the same fragments into the assembler.
+//
+// Memory is committed only when a run succeeds: a failed run leaves the last good build's
+// frames in place, and the changes it saw stay pending for the next run.
+
+import type { Fragment } from "./fragments.js";
+import type { GeneratedFile } from "./writer.js";
+import { type ChangedProperty, patchInPlace } from "./live-config.js";
+import { ANY_KEY, type Frame, type NotedQuery, startTrackedRun, tracked } from "./read-tracking.js";
+
+/** A unit of the engine's last good build: what it planned, read, and added to the store. */
+export interface UnitMemory {
+  /** The unit's instances (ids and config paths): a different set means different work. */
+  signature: string;
+  /** Each instance's planned runs (validated options), in the unit's order. */
+  runs: Map<string, unknown>;
+  /** What planning and validating the unit read. */
+  planned: Frame;
+  /** What building it read and asked of the store. */
+  built: Frame;
+  /** Every `store.add` of the unit, in order. */
+  adds: [id: string, opName: string, items: unknown[]][];
+}
+
+/** The last good render of one output. */
+export interface RenderMemory {
+  env: object;
+  frame: Frame;
+  fragments: Fragment[];
+}
+
+/** The last good assembly of one file: from which fragments, with what template environment and settings. */
+export interface FileMemory {
+  env: object;
+  /** The assembler's other inputs (language, import options), as JSON. */
+  settings: string;
+  frame: Frame;
+  fragments: readonly unknown[];
+  file: GeneratedFile;
+}
+
+/**
+ * One watch's memory of builds, for one target. `begin` starts a run; the engine and the
+ * renderer ask it what they can reuse and tell it what they redid; `commit` keeps it.
+ */
+export class BuildMemory {
+  #live: object | undefined;
+  #environment: readonly unknown[] = [];
+  // Changes since the last committed run, and the frames that read each property.
+  #pending: ChangedProperty[] = [];
+  #readers = new WeakMap<object, Map<PropertyKey, Set<Frame>>>();
+  // Frames registered in #readers and how many committed users each cached frame has.
+  #users = new Map<Frame, number>();
+  #units = new Map<string, UnitMemory>();
+  #renders = new Map<object, RenderMemory>();
+  #files = new Map<string, FileMemory>();
+  // This run's dirty verdicts, and what it redid (committed by `commit`).
+  #hit = new Set<Frame>();
+  #verdicts = new Map<Frame, boolean>();
+  #settled = new Map<NotedQuery, boolean>();
+  #settledFrames = new Map<Frame, boolean>();
+  #nextUnits = new Map<string, UnitMemory>();
+  #nextRenders = new Map<object, RenderMemory>();
+  #nextFiles = new Map<string, FileMemory>();
+
+  /**
+   * Starts a run over `config` (validated afresh): patches it into the live config and finds
+   * the frames that read what changed. An `environment` unlike the last run's (another
+   * registry, package prefix…) forgets every frame.
+   * @returns the live config, wrapped so reads are noted.
+   */
+  begin(config: object, environment: readonly unknown[]): object {
+    const sameEnvironment = environment.length === this.#environment.length && environment.every((item, index) => item === this.#environment[index]);
+    if (this.#live === undefined || !sameEnvironment || Array.isArray(this.#live) !== Array.isArray(config)) {
+      this.#forget();
+      this.#live = config;
+      this.#environment = environment;
+    } else {
+      for (const change of patchInPlace(this.#live, config)) this.#pending.push(change);
+    }
+    startTrackedRun();
+    this.#hit = new Set();
+    this.#verdicts = new Map();
+    this.#settled = new Map();
+    this.#settledFrames = new Map();
+    this.#nextUnits = new Map();
+    this.#nextRenders = new Map();
+    this.#nextFiles = new Map();
+    for (const [target, key] of this.#pending) {
+      const byKey = this.#readers.get(target);
+      if (!byKey) continue;
+      for (const frame of byKey.get(key) ?? []) this.#hit.add(frame);
+      // Listing an object's keys reads them all; a changed key changes the listing.
+      if (key !== ANY_KEY) for (const frame of byKey.get(ANY_KEY) ?? []) this.#hit.add(frame);
+    }
+    return tracked(this.#live);
+  }
+
+  /** Whether `frame`, or a cached computation it used, read a property that changed since it ran. */
+  changed(frame: Frame): boolean {
+    const known = this.#verdicts.get(frame);
+    if (known !== undefined) return known;
+    this.#verdicts.set(frame, false); // a cycle cannot make itself dirty
+    let dirty = this.#hit.has(frame);
+    for (const include of frame.includes) if (!dirty && this.changed(include)) dirty = true;
+    this.#verdicts.set(frame, dirty);
+    return dirty;
+  }
+
+  /**
+   * Whether every store query of `frame`, and of the cached frames it used, answers the same
+   * in `store` now. Settled queries are asked once per run, however many frames share them.
+   */
+  answersHold(frame: Frame, store: object): boolean {
+    const checked = new Set<Frame>();
+    const holds = (at: Frame): boolean => {
+      if (checked.has(at)) return true;
+      checked.add(at);
+      // A frame whose answers are all settled holds for the whole run, or not at all.
+      const known = this.#settledFrames.get(at);
+      if (known !== undefined) return known;
+      if (isSettled(at)) {
+        const same = at.queries.every((query) => query.sameIn(store)) && [...at.includes].every((include) => holds(include));
+        this.#settledFrames.set(at, same);
+        return same;
+      }
+      for (const query of at.queries) {
+        if (!query.settled) {
+          if (!query.sameIn(store)) return false;
+          continue;
+        }
+        let same = this.#settled.get(query);
+        if (same === undefined) this.#settled.set(query, (same = query.sameIn(store)));
+        if (!same) return false;
+      }
+      for (const include of at.includes) if (!holds(include)) return false;
+      return true;
+    };
+    return holds(frame);
+  }
+
+  /** The unit `key` as the last good build left it. */
+  unit(key: string): UnitMemory | undefined {
+    return this.#units.get(key);
+  }
+
+  /** What this run did for the unit `key` (reused or redone): kept if the run succeeds. */
+  keepUnit(key: string, memory: UnitMemory): void {
+    this.#nextUnits.set(key, memory);
+  }
+
+  /** The last good render of `output` with `env`, if nothing it read changed (its store queries are the caller's to check). */
+  render(output: object, env: object): RenderMemory | undefined {
+    const memory = this.#renders.get(output);
+    return memory !== undefined && memory.env === env && !this.changed(memory.frame) ? memory : undefined;
+  }
+
+  hasRender(o: object) { return this.#renders.has(o); }
+  /** A render this run did or reused: kept if the run succeeds. */
+  keepRender(output: object, memory: RenderMemory): void {
+    this.#nextRenders.set(output, memory);
+  }
+
+  /** The last good assembly of the file at `path`, if made with `env` and `settings` and nothing it read changed (its fragments are the caller's to compare). */
+  file(path: string, env: object, settings: string): FileMemory | undefined {
+    const memory = this.#files.get(path);
+    return memory !== undefined && memory.env === env && memory.settings === settings && !this.changed(memory.frame) ? memory : undefined;
+  }
+
+  /** A file this run assembled or reused: kept if the run succeeds. */
+  keepFile(path: string, memory: FileMemory): void {
+    this.#nextFiles.set(path, memory);
+  }
+
+  /** The run succeeded: its units and renders are what the next run compares against. */
+  commit(): void {
+    const next = new Set<Frame>();
+    for (const unit of this.#nextUnits.values()) next.add(unit.planned).add(unit.built);
+    for (const memory of [...this.#nextRenders.values(), ...this.#nextFiles.values()]) next.add(memory.frame);
+    const last = new Set<Frame>();
+    for (const unit of this.#units.values()) last.add(unit.planned).add(unit.built);
+    for (const memory of [...this.#renders.values(), ...this.#files.values()]) last.add(memory.frame);
+    for (const frame of last) if (!next.has(frame)) this.#release(frame);
+    for (const frame of next) if (!last.has(frame)) this.#retain(frame);
+    this.#units = this.#nextUnits;
+    this.#renders = this.#nextRenders;
+    this.#files = this.#nextFiles;
+    this.#pending = [];
+    this.#nextUnits = new Map();
+    this.#nextRenders = new Map();
+    this.#nextFiles = new Map();
+  }
+
+  /** Registers `frame`'s reads (and, once, those of the cached frames it used). */
+  #retain(frame: Frame): void {
+    const users = this.#users.get(frame) ?? 0;
+    this.#users.set(frame, users + 1);
+    if (users > 0) return;
+    for (const [target, keys] of frame.reads) {
+      let byKey = this.#readers.get(target);
+      if (!byKey) this.#readers.set(target, (byKey = new Map()));
+      for (const key of keys) {
+        const readers = byKey.get(key);
+        if (readers) readers.add(frame);
+        else byKey.set(key, new Set([frame]));
+      }
+    }
+    for (const include of frame.includes) this.#retain(include);
+  }
+
+  /** Undoes one {@link #retain}; the last one unregisters the frame's reads. */
+  #release(frame: Frame): void {
+    const users = (this.#users.get(frame) ?? 1) - 1;
+    if (users > 0) {
+      this.#users.set(frame, users);
+      return;
+    }
+    this.#users.delete(frame);
+    for (const [target, keys] of frame.reads) {
+      const byKey = this.#readers.get(target);
+      if (!byKey) continue;
+      for (const key of keys) byKey.get(key)?.delete(frame);
+    }
+    for (const include of frame.includes) this.#release(include);
+  }
+
+  #forget(): void {
+    this.#pending = [];
+    this.#readers = new WeakMap();
+    this.#users = new Map();
+    this.#units = new Map();
+    this.#renders = new Map();
+    this.#files = new Map();
+  }
+}
+
+// Frames whose store queries, and those of the frames they include, are all settled.
+const settledFrames = new WeakMap<Frame, boolean>();
+
+function isSettled(frame: Frame): boolean {
+  let settled = settledFrames.get(frame);
+  if (settled === undefined) {
+    settledFrames.set(frame, false); // a frame including itself is not worth the trouble
+    settled = frame.queries.every((query) => query.settled === true) && [...frame.includes].every(isSettled);
+    settledFrames.set(frame, settled);
+  }
+  return settled;
+}

@@ -1,0 +1,83 @@
+// The config of a watch, kept alive from run to run: each run's freshly validated config is
+// patched into it in place, so every object keeps its identity (outputs and caches that hold
+// a piece of it see the new values) and the patch knows exactly which properties changed.
+// Only plain objects and arrays are patched into; any other value is replaced when it differs.
+
+import { isDeepStrictEqual } from "node:util";
+
+import { ANY_KEY } from "./read-tracking.js";
+
+/** A property that a patch changed (added, removed, or set to another value); `ANY_KEY` when the object's keys changed. */
+export type ChangedProperty = readonly [target: object, key: PropertyKey];
+
+function isPlain(value: unknown): value is object {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Two values a patch can merge in place: plain objects, or arrays, both. */
+function mergeable(a: unknown, b: unknown): a is object {
+  return isPlain(a) && isPlain(b) && Array.isArray(a) === Array.isArray(b) && Object.getPrototypeOf(a) === Object.getPrototypeOf(b);
+}
+
+/**
+ * Makes `live` equal to `next` in place, keeping every object of `live` that has a counterpart
+ * in `next`; returns what changed. Both must be plain objects (or arrays) of the same kind.
+ * @example patchInPlace(liveConfig, validatedAgain) // [[resource, "default_page_size"]]
+ */
+export function patchInPlace(live: object, next: object): ChangedProperty[] {
+  const changed: ChangedProperty[] = [];
+  patch(live as Record<PropertyKey, unknown>, next as Record<PropertyKey, unknown>, changed);
+  return changed;
+}
+
+function patch(live: Record<PropertyKey, unknown>, next: Record<PropertyKey, unknown>, changed: ChangedProperty[]): void {
+  if (Array.isArray(live)) {
+    const nextList = next as unknown as unknown[];
+    const liveList = live as unknown as unknown[];
+    const common = Math.min(liveList.length, nextList.length);
+    for (let index = 0; index < common; index++) patchProperty(live, String(index), liveList[index], nextList[index], changed);
+    if (liveList.length !== nextList.length) {
+      for (let index = common; index < Math.max(liveList.length, nextList.length); index++) changed.push([live, String(index)]);
+      liveList.length = common;
+      for (let index = common; index < nextList.length; index++) liveList.push(nextList[index]);
+      changed.push([live, "length"], [live, ANY_KEY]);
+    }
+    return;
+  }
+  const liveKeys = Reflect.ownKeys(live);
+  const nextKeys = Reflect.ownKeys(next);
+  if (liveKeys.length === nextKeys.length && liveKeys.every((key, index) => key === nextKeys[index])) {
+    for (const key of nextKeys) patchProperty(live, key, live[key], next[key], changed);
+    return;
+  }
+  for (const key of liveKeys) {
+    if (Object.hasOwn(next, key)) continue;
+    delete live[key];
+    changed.push([live, key]);
+  }
+  for (const key of nextKeys) {
+    if (Object.hasOwn(live, key)) patchProperty(live, key, live[key], next[key], changed);
+    else {
+      live[key] = next[key];
+      changed.push([live, key]);
+    }
+  }
+  // Listing the keys must give next's order, as a fresh config would: re-insert them so.
+  const values = nextKeys.map((key) => [key, live[key]] as const);
+  for (const key of Reflect.ownKeys(live)) delete live[key];
+  for (const [key, value] of values) live[key] = value;
+  changed.push([live, ANY_KEY]);
+}
+
+function patchProperty(owner: Record<PropertyKey, unknown>, key: PropertyKey, was: unknown, now: unknown, changed: ChangedProperty[]): void {
+  if (mergeable(was, now)) {
+    patch(was as Record<PropertyKey, unknown>, now as Record<PropertyKey, unknown>, changed);
+    return;
+  }
+  if (Object.is(was, now) || (typeof was === "object" && typeof now === "object" && isDeepStrictEqual(was, now))) return;
+  owner[key] = now;
+  changed.push([owner, key]);
+}
