@@ -199,7 +199,8 @@ function renderRemembered(memory: BuildMemory, renderers: RenderRegistry, output
   // The output's unit was reused whenever this output is, so queries within the unit need no check.
   const frame = new Frame({ home });
   const fragments = inFrame(frame, () => renderers.render(output, ctx));
-  memory.keepRender(output, { env: ctx.env, frame, fragments });
+  // A handle renders as nothing, reading nothing: rendering it again costs less than remembering it.
+  if (fragments.length > 0 || !frame.isEmpty) memory.keepRender(output, { env: ctx.env, frame, fragments });
   return fragments;
 }
 

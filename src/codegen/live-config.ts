@@ -49,7 +49,9 @@ function patch(live: Record<PropertyKey, unknown>, next: Record<PropertyKey, unk
   }
   const liveKeys = Reflect.ownKeys(live);
   const nextKeys = Reflect.ownKeys(next);
-  if (liveKeys.length === nextKeys.length && liveKeys.every((key, index) => key === nextKeys[index])) {
+  let sameKeys = liveKeys.length === nextKeys.length;
+  for (let index = 0; sameKeys && index < liveKeys.length; index++) sameKeys = liveKeys[index] === nextKeys[index];
+  if (sameKeys) {
     for (const key of nextKeys) patchProperty(live, key, live[key], next[key], changed);
     return;
   }
@@ -73,10 +75,12 @@ function patch(live: Record<PropertyKey, unknown>, next: Record<PropertyKey, unk
 }
 
 function patchProperty(owner: Record<PropertyKey, unknown>, key: PropertyKey, was: unknown, now: unknown, changed: ChangedProperty[]): void {
+  if (was === now) return;
   if (mergeable(was, now)) {
     patch(was as Record<PropertyKey, unknown>, now as Record<PropertyKey, unknown>, changed);
     return;
   }
+  // NaN equals itself here, as JSON would have it; any other value differs unless deeply equal.
   if (Object.is(was, now) || (typeof was === "object" && typeof now === "object" && isDeepStrictEqual(was, now))) return;
   owner[key] = now;
   changed.push([owner, key]);

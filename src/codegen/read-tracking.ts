@@ -47,6 +47,11 @@ export class Frame {
     return home !== undefined && (ancestorId === home || (ancestorId.startsWith(home) && ancestorId.charAt(home.length) === "."));
   }
 
+  /** Whether the work read nothing, asked nothing and used no cached answer. */
+  get isEmpty(): boolean {
+    return this.reads.size === 0 && this.queries.length === 0 && this.includes.size === 0;
+  }
+
   read(target: object, key: PropertyKey): void {
     const keys = this.reads.get(target);
     if (keys) keys.add(key);

@@ -37,6 +37,9 @@ export class BuildStore {
   // `#firstUnder` answers found so far, per type and ancestor id. A new entry comes after every
   // existing one, so a first found stays first; only extending an existing entry can change it.
   readonly #firstFound = new Map<OutputType<unknown>, Map<string, unknown>>();
+  // Every output of a type, for queries under the only root (renders ask it of the whole build
+  // many times); dropped on every add.
+  readonly #allOfType = new Map<OutputType<unknown>, unknown[]>();
 
   /** @param scopes the build's scope tree: derives scopes from ids and checks `childScope` names. */
   constructor(scopes: ScopeTree) {
@@ -77,6 +80,7 @@ export class BuildStore {
     this.#record(id);
     const frame = currentFrame();
     if (frame) for (const object of objects) frame.added.add(object);
+    if (this.#allOfType.size > 0) this.#allOfType.clear();
     const atId = this.#outputsById.get(id);
     if (atId) {
       for (const entry of atId) {
@@ -157,8 +161,7 @@ export class BuildStore {
    * @example store.outputsUnder("project.apps.0", RouteHandler)
    */
   outputsUnder<T>(ancestorId: string, Type: OutputType<T>): T[] {
-    const found: T[] = [];
-    for (const { items } of this.#entriesUnder(ancestorId)) for (const item of items) if (item instanceof Type) found.push(item);
+    const found = this.#isOnlyRoot(ancestorId) ? this.#everyOutputOf(Type) : this.#outputsOf(this.#entriesUnder(ancestorId), Type);
     const frame = currentFrame();
     // What the asking work added itself is its own doing, not an input: only the rest is noted.
     if (frame && !frame.isHome(ancestorId)) frame.queries.push(new OutputsQuery(ancestorId, Type, frame.added.size === 0 ? found : found.filter((item) => !frame.added.has(item))));
@@ -200,6 +203,19 @@ export class BuildStore {
       }
     }
     return undefined;
+  }
+
+  #everyOutputOf<T>(Type: OutputType<T>): T[] {
+    let found = this.#allOfType.get(Type) as T[] | undefined;
+    if (!found) this.#allOfType.set(Type, (found = this.#outputsOf(this.#outputs, Type)));
+    // A copy: callers own what they get.
+    return [...found];
+  }
+
+  #outputsOf<T>(entries: readonly OutputEntry[], Type: OutputType<T>): T[] {
+    const found: T[] = [];
+    for (const { items } of entries) for (const item of items) if (item instanceof Type) found.push(item);
+    return found;
   }
 
   /** `#firstUnder`, for a query asked again. */

@@ -3,7 +3,18 @@
 // each declared order, the key column of each `ref` filter, and each resource's search
 // indexes (built by the same runtime objects the queries use, so their expressions match).
 
-import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, PROJECT, type RenderCtx, operation, prefixImport } from "../../../../codegen/index.js";
+import {
+  type BuildContext,
+  type BuildStore,
+  FileFragment,
+  type Fragment,
+  ImportCollector,
+  PROJECT,
+  type RenderCtx,
+  WeakCache,
+  operation,
+  prefixImport,
+} from "../../../../codegen/index.js";
 import type { ProjectConfig, ResourceConfig } from "../../config/schema.js";
 import { ProjectNames } from "../../modules/project-names.js";
 import { docstringText, pythonString } from "../../python/literals.js";
@@ -26,7 +37,8 @@ export class Indexes {
   readonly #project: ProjectConfig;
   readonly #packagePrefix: string;
   // `usedIn` by store: every app's conftest asks, and the answer plans every list's indexes.
-  readonly #used = new WeakMap<BuildStore, boolean>();
+  // A WeakCache, so a watch knows that every asker depends on what the plan read.
+  readonly #used = new WeakCache<BuildStore, "used", boolean>();
 
   /** Its lists (their order, ref filters, search) are read from the store when it renders. */
   constructor(project: ProjectConfig, packagePrefix: string) {
@@ -36,9 +48,7 @@ export class Indexes {
 
   /** Whether the module exists in the build of `store` (some list needs an index); the generated conftest creates them then. */
   usedIn(store: BuildStore): boolean {
-    let used = this.#used.get(store);
-    if (used === undefined) this.#used.set(store, (used = this.#plan(store, new ImportCollector()).indexes.length > 0));
-    return used;
+    return this.#used.get(store, "used", () => this.#plan(store, new ImportCollector()).indexes.length > 0);
   }
 
   /** The module's dotted path. */
