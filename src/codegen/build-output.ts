@@ -95,7 +95,11 @@ async function renderOutput(
     const engine = new Engine(registry, { packagePrefix, scopes: discoverScopes(target.schema) });
     try {
       if (!memory || typeof config !== "object" || config === null) return engine.build(config);
-      live = memory.begin(config, [registry, packagePrefix]);
+      // The parses the validation reused are live objects already: the patch moves them, never merges into them.
+      const validation = cache!.validationMemory(target);
+      const landing = validation.landing();
+      live = memory.begin(config, [registry, packagePrefix], { reused: validation.reused, landed: landing.landed });
+      landing.settle();
       return engine.build(live, { memory, unitScope: target.unitScope! });
     } catch (error) {
       // The engine knows neither the file nor the target; say both, as the loader does.

@@ -192,6 +192,8 @@ export class Engine {
       planned: Instance[];
       steps: (build: BuildRun["build"]) => void;
       signature: string;
+      /** The config objects of its instances: one that was replaced, not patched, holds reads no longer tracked. */
+      values: unknown[];
       last: UnitMemory | undefined;
       /** The unit whose planning this one's runs come from: itself, or the "before" unit of its instance. */
       planner: Unit | undefined;
@@ -202,8 +204,9 @@ export class Engine {
     const homeOf = (unit: Unit): string | undefined => (unit.at.scope.name === unitScope ? unit.at.id : undefined);
     const unitOf = (key: string, at: Instance, planned: Instance[], steps: Unit["steps"], planner?: Unit): Unit => {
       const signature = [at, ...planned].map((instance) => `${instance.id}\0${instance.configPath}`).join("\n");
+      const values = [at, ...planned].map((instance) => instance.value);
       const last = memory.unit(key);
-      const unit: Unit = { key, at, planned, steps, signature, last, planner, plannedAgain: false, plan: last?.planned ?? new Frame() };
+      const unit: Unit = { key, at, planned, steps, signature, values, last, planner, plannedAgain: false, plan: last?.planned ?? new Frame() };
       unit.planner ??= unit;
       units.push(unit);
       return unit;
@@ -231,6 +234,8 @@ export class Engine {
       unitOf(`${instance.id} after`, instance, [], (build) => runsAt(instance, true, build), before);
     };
     walk(run.root);
+    const sameInstances = (unit: Unit, last: UnitMemory): boolean =>
+      last.signature === unit.signature && last.values.length === unit.values.length && last.values.every((value, index) => value === unit.values[index]);
 
     // Planning: a unit whose planning read something that changed is planned and validated
     // again. Issues are gathered as `build` gathers them: every option problem, then every
@@ -240,7 +245,7 @@ export class Engine {
     for (const unit of units) {
       if (unit.planned.length === 0) continue;
       const { last } = unit;
-      if (last !== undefined && last.signature === unit.signature && !memory.changed(last.planned) && memory.answersHold(last.planned, store)) {
+      if (last !== undefined && sameInstances(unit, last) && !memory.changed(last.planned) && memory.answersHold(last.planned, store)) {
         // This build's operation objects, not the last one's: an op may keep per-build state.
         for (const instance of unit.planned) {
           instance.runs = (last.runs.get(instance.id) as PlannedRun[]).map(({ meta, op, options }) => ({ meta, op: run.opOf(op.constructor as OperationClass), options }));
@@ -259,7 +264,7 @@ export class Engine {
 
     for (const unit of units) {
       const { last, planner } = unit;
-      if (!planner!.plannedAgain && last && !memory.changed(last.built) && memory.answersHold(last.built, store)) {
+      if (!planner!.plannedAgain && last && sameInstances(unit, last) && !memory.changed(last.built) && memory.answersHold(last.built, store)) {
         for (const [id, opName, items] of last.adds) store.add(id, opName, ...items);
         memory.keepUnit(unit.key, last);
         continue;
@@ -274,7 +279,7 @@ export class Engine {
         }),
       );
       const runs = new Map(unit.planned.map((instance) => [instance.id, instance.runs as unknown]));
-      memory.keepUnit(unit.key, { signature: unit.signature, runs, planned: unit.plan, built, adds });
+      memory.keepUnit(unit.key, { signature: unit.signature, values: unit.values, runs, planned: unit.plan, built, adds });
     }
     return store;
   }

@@ -263,7 +263,11 @@ export async function buildGeneration(options: GenerateOptions, evaluated?: Prom
     if (evaluated) return JSON.parse(await evaluated);
     return options.cache ? options.cache.evaluatedConfig(configFile, stdlibTargets) : evaluateConfigFile(configFile, stdlibTargets);
   });
-  const { config, configFilesRead } = await timed(options, "validate", () => withConfigFiles(target, validateConfig(raw, target, configFile), configFile));
+  // A watch parses again only the list items (resources, operations…) whose text changed.
+  const validation = options.cache && target.unitScope !== undefined ? options.cache.validationMemory(target) : undefined;
+  const { config, configFilesRead } = await timed(options, "validate", () =>
+    withConfigFiles(target, validation ? validation.validate(raw, target, configFile) : validateConfig(raw, target, configFile), configFile),
+  );
   const warnings = configWarningsOf(raw, target);
   const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, { ...options, plugins });
   const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));

@@ -13,6 +13,7 @@ import type { FormatMemory } from "./format-pool.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import { BuildMemory } from "./incremental.js";
 import { OutputMemory } from "./output-memory.js";
+import { ValidationMemory } from "./validation-memory.js";
 import { type OperationRegistry, loadRegistry } from "./registry.js";
 import { RenderMemo } from "./render-memo.js";
 import type { Target } from "./target.js";
@@ -32,6 +33,14 @@ export class GenerationCache {
   #inputs: JsonnetInputs | undefined;
   #outputs = new Map<string, OutputMemory>();
   #builds = new Map<string, BuildMemory>();
+  #validations = new Map<string, ValidationMemory>();
+
+  /** What the last good validation of `target`'s config parsed, for a watch to parse only what changed (validation-memory.ts). */
+  validationMemory(target: Target): ValidationMemory {
+    let memory = this.#validations.get(target.name);
+    if (!memory) this.#validations.set(target.name, (memory = new ValidationMemory()));
+    return memory;
+  }
 
   /** What the last good build of `target` did, for a watch to redo only what changed (incremental.ts). */
   buildMemory(target: Target): BuildMemory {

@@ -11,13 +11,15 @@
 
 import type { Fragment } from "./fragments.js";
 import type { GeneratedFile } from "./writer.js";
-import { type ChangedProperty, patchInPlace } from "./live-config.js";
+import { type ChangedProperty, type PatchOptions, patchInPlace } from "./live-config.js";
 import { ANY_KEY, type Frame, type NotedQuery, startTrackedRun, tracked } from "./read-tracking.js";
 
 /** A unit of the engine's last good build: what it planned, read, and added to the store. */
 export interface UnitMemory {
   /** The unit's instances (ids and config paths): a different set means different work. */
   signature: string;
+  /** The instances' config objects (live, so compared by identity). */
+  values: unknown[];
   /** Each instance's planned runs (validated options), in the unit's order. */
   runs: Map<string, unknown>;
   /** What planning and validating the unit read. */
@@ -75,14 +77,15 @@ export class BuildMemory {
    * registry, package prefix…) forgets every frame.
    * @returns the live config, wrapped so reads are noted.
    */
-  begin(config: object, environment: readonly unknown[]): object {
+  begin(config: object, environment: readonly unknown[], patching: PatchOptions = {}): object {
     const sameEnvironment = environment.length === this.#environment.length && environment.every((item, index) => item === this.#environment[index]);
     if (this.#live === undefined || !sameEnvironment || Array.isArray(this.#live) !== Array.isArray(config)) {
       this.#forget();
       this.#live = config;
       this.#environment = environment;
+      if (patching.landed) landEverything(config, patching.landed);
     } else {
-      for (const change of patchInPlace(this.#live, config)) this.#pending.push(change);
+      for (const change of patchInPlace(this.#live, config, patching)) this.#pending.push(change);
     }
     startTrackedRun();
     this.#hit = new Set();
@@ -237,6 +240,17 @@ export class BuildMemory {
     this.#units = new Map();
     this.#renders = new Map();
     this.#files = new Map();
+  }
+}
+
+/** Tells `landed` of every object of a config adopted whole: each is where it lands. */
+function landEverything(value: object, landed: (next: object, live: object) => void, seen = new Set<object>()): void {
+  if (seen.has(value)) return;
+  seen.add(value);
+  landed(value, value);
+  for (const key of Reflect.ownKeys(value)) {
+    const item = (value as Record<PropertyKey, unknown>)[key];
+    if (typeof item === "object" && item !== null) landEverything(item, landed, seen);
   }
 }
 
