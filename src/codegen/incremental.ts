@@ -56,7 +56,8 @@ export class BuildMemory {
   #environment: readonly unknown[] = [];
   // Changes since the last committed run, and the frames that read each property.
   #pending: ChangedProperty[] = [];
-  #readers = new WeakMap<object, Map<PropertyKey, Set<Frame>>>();
+  // By object, not by key, to keep the index small: each frame knows the keys it read.
+  #readers = new WeakMap<object, Set<Frame>>();
   // Frames registered in #readers and how many committed users each cached frame has.
   #users = new Map<Frame, number>();
   #units = new Map<string, UnitMemory>();
@@ -96,11 +97,13 @@ export class BuildMemory {
     this.#nextRenders = new Map();
     this.#nextFiles = new Map();
     for (const [target, key] of this.#pending) {
-      const byKey = this.#readers.get(target);
-      if (!byKey) continue;
-      for (const frame of byKey.get(key) ?? []) this.#hit.add(frame);
-      // Listing an object's keys reads them all; a changed key changes the listing.
-      if (key !== ANY_KEY) for (const frame of byKey.get(ANY_KEY) ?? []) this.#hit.add(frame);
+      const readers = this.#readers.get(target);
+      if (!readers) continue;
+      for (const frame of readers) {
+        const keys = frame.reads.get(target)!;
+        // Listing an object's keys reads them all; a changed key changes the listing.
+        if (keys.has(key) || keys.has(ANY_KEY)) this.#hit.add(frame);
+      }
     }
     return tracked(this.#live);
   }
@@ -205,14 +208,10 @@ export class BuildMemory {
     const users = this.#users.get(frame) ?? 0;
     this.#users.set(frame, users + 1);
     if (users > 0) return;
-    for (const [target, keys] of frame.reads) {
-      let byKey = this.#readers.get(target);
-      if (!byKey) this.#readers.set(target, (byKey = new Map()));
-      for (const key of keys) {
-        const readers = byKey.get(key);
-        if (readers) readers.add(frame);
-        else byKey.set(key, new Set([frame]));
-      }
+    for (const target of frame.reads.keys()) {
+      const readers = this.#readers.get(target);
+      if (readers) readers.add(frame);
+      else this.#readers.set(target, new Set([frame]));
     }
     for (const include of frame.includes) this.#retain(include);
   }
@@ -225,11 +224,7 @@ export class BuildMemory {
       return;
     }
     this.#users.delete(frame);
-    for (const [target, keys] of frame.reads) {
-      const byKey = this.#readers.get(target);
-      if (!byKey) continue;
-      for (const key of keys) byKey.get(key)?.delete(frame);
-    }
+    for (const target of frame.reads.keys()) this.#readers.get(target)?.delete(frame);
     for (const include of frame.includes) this.#release(include);
   }
 
