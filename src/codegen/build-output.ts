@@ -149,17 +149,18 @@ export function renderWith(
 
   const renderers = new RenderRegistry({ fallback: processRenderers });
   target.registerRenderers?.(renderers);
-  // Weakly: the assembler takes each fragment as it is rendered and lets it go once merged.
-  const origins = new WeakMap<Fragment, string>();
+  // Weakly: the assembler takes each fragment as it is rendered and lets it go once merged
+  // (a watch's memory keeps every fragment anyway, and a Map is the quicker of the two).
+  const origins: Map<Fragment, string> | WeakMap<Fragment, string> = memory ? new Map() : new WeakMap();
   // Kept past assembly for errors in planning, in place of the fragments: one set per path.
   const originsByPath = new Map<string, Set<string>>();
   function* fragments(): Generator<Fragment> {
     for (const [instanceId, , outputs] of store.entries()) {
       const ctx: RenderCtx = { env, config, packagePrefix, language: target.language, targetName: target.name, store, instanceId };
       const origin = store.configPathOf(instanceId);
-      const home = memory && target.unitScope !== undefined ? store.ancestorIdOf(instanceId, target.unitScope) : undefined;
+      const homeOf = () => (target.unitScope === undefined ? undefined : store.ancestorIdOf(instanceId, target.unitScope));
       for (const output of outputs) {
-        for (const fragment of memory ? renderRemembered(memory, renderers, output, ctx, home) : renderers.render(output, ctx)) {
+        for (const fragment of memory ? renderRemembered(memory, renderers, output, ctx, homeOf) : renderers.render(output, ctx)) {
           origins.set(fragment, origin);
           const pathOrigins = originsByPath.get(fragment.path);
           if (pathOrigins) pathOrigins.add(origin);
@@ -193,7 +194,7 @@ interface Remembered {
 }
 
 /** The output's fragments from its last render, if nothing that render read or asked changed; else rendered afresh, tracked. */
-function renderRemembered(memory: BuildMemory, renderers: RenderRegistry, output: unknown, ctx: RenderCtx, home: string | undefined): Fragment[] {
+function renderRemembered(memory: BuildMemory, renderers: RenderRegistry, output: unknown, ctx: RenderCtx, homeOf: () => string | undefined): Fragment[] {
   if (typeof output !== "object" || output === null) return renderers.render(output, ctx);
   const last = memory.render(output, ctx.env);
   if (last && memory.answersHold(last.frame, ctx.store)) {
@@ -201,7 +202,7 @@ function renderRemembered(memory: BuildMemory, renderers: RenderRegistry, output
     return last.fragments;
   }
   // The output's unit was reused whenever this output is, so queries within the unit need no check.
-  const frame = new Frame({ home });
+  const frame = new Frame({ home: homeOf() });
   const fragments = inFrame(frame, () => renderers.render(output, ctx));
   // A handle renders as nothing, reading nothing: rendering it again costs less than remembering it.
   if (fragments.length > 0 || !frame.isEmpty) memory.keepRender(output, { env: ctx.env, frame, fragments });
