@@ -1,7 +1,8 @@
 // The engine: walks every scope instance of a config depth first and runs the registered
 // operations there. A validation phase parses every operation's options and runs every
 // `validate` before any operation builds; all problems are reported together as one
-// ConfigError with the paths the user wrote.
+// ConfigError with the paths the user wrote. A watch builds through incremental-build.ts,
+// which redoes only the units whose inputs changed.
 import { configIssuesOf, formatConfigPath } from "./config-path.js";
 import type { BuildContext } from "./context.js";
 import { ConfigError, ValueError, type ConfigIssue } from "./errors.js";
@@ -10,18 +11,11 @@ import type { OperationRegistry } from "./registry.js";
 import { isRecord } from "./records.js";
 import { ScopeTree, type Scope } from "./scopes.js";
 import { sourcePath } from "./source-path.js";
-import type { BuildMemory, UnitMemory } from "./incremental.js";
-import { Frame, inFrame } from "./read-tracking.js";
+import { type IncrementalOptions, buildIncrementally } from "./incremental-build.js";
 import { BuildStore } from "./store.js";
 
-/** How a watch builds again: what it remembers, and the scope whose instances (with all below them) are its units. */
-export interface IncrementalOptions {
-  memory: BuildMemory;
-  unitScope: string;
-}
-
 /** One scope instance found in the config. */
-interface Instance {
+export interface Instance {
   id: string;
   scope: Scope;
   value: any;
@@ -34,11 +28,13 @@ interface Instance {
 }
 
 /** What both kinds of build share: the store with its instances, and how to validate and run an operation at one. */
-interface BuildRun {
+export interface BuildRun {
   store: BuildStore;
   root: Instance;
   /** The build's one object of an operation class. */
   opOf(cls: OperationClass): Operation<unknown>;
+  /** The operations that apply at `instance` with their parsed options; problems go to `issues`. */
+  plan(instance: Instance, issues: ConfigIssue[]): PlannedRun[];
   /** Runs the `validate` of every operation planned at `instance`, pushing what it finds to `issues`. */
   validate(instance: Instance, issues: ConfigIssue[]): void;
   /** Runs one planned operation at `instance` and adds its outputs to the store; returns them, or undefined when its `when` said no. */
@@ -46,7 +42,7 @@ interface BuildRun {
 }
 
 /** An operation that applies at one instance, with its validated options. */
-interface PlannedRun {
+export interface PlannedRun {
   meta: OperationMeta;
   /** The build's one object of the operation's class. */
   op: Operation<unknown>;
@@ -94,10 +90,10 @@ export class Engine {
    */
   build(config: unknown, incremental?: IncrementalOptions): BuildStore {
     const run = this.#start(config);
-    if (incremental) return this.#buildIncrementally(run, incremental);
+    if (incremental) return buildIncrementally(run, incremental);
     const optionIssues: ConfigIssue[] = [];
     const plan = (instance: Instance): void => {
-      instance.runs = this.#plan(instance, run.opOf, optionIssues);
+      instance.runs = run.plan(instance, optionIssues);
       for (const child of instance.children) plan(child);
     };
     plan(run.root);
@@ -151,6 +147,7 @@ export class Engine {
       store,
       root,
       opOf,
+      plan: (instance, issues) => this.#plan(instance, opOf, issues),
       validate(instance, issues) {
         for (const { op, options } of instance.runs) {
           if (!op.validate) continue;
@@ -172,116 +169,6 @@ export class Engine {
         return outputs;
       },
     };
-  }
-
-  /**
-   * `build`, redoing only the units whose inputs changed since the last good build in
-   * `memory`. A unit is an instance of `unitScope` with everything below it, or the pre-phase
-   * or post-phase runs of an instance outside such subtrees. A unit is reused when its
-   * instances are the same, nothing it read of the config changed, and every store query it
-   * made answers the same: its outputs (the same objects) go into the new store in the order
-   * it added them. Issues come only from the units planned again: the others had none.
-   */
-  #buildIncrementally(run: BuildRun, { memory, unitScope }: IncrementalOptions): BuildStore {
-    const { store } = run;
-    // The units in build order. A unit plans its instances (an "after" unit plans none: its
-    // instance's "before" unit did) and runs `steps` from its first one.
-    interface Unit {
-      key: string;
-      at: Instance;
-      planned: Instance[];
-      steps: (build: BuildRun["build"]) => void;
-      signature: string;
-      /** The config objects of its instances: one that was replaced, not patched, holds reads no longer tracked. */
-      values: unknown[];
-      last: UnitMemory | undefined;
-      /** The unit whose planning this one's runs come from: itself, or the "before" unit of its instance. */
-      planner: Unit | undefined;
-      plannedAgain: boolean;
-      plan: Frame;
-    }
-    const units: Unit[] = [];
-    const homeOf = (unit: Unit): string | undefined => (unit.at.scope.name === unitScope ? unit.at.id : undefined);
-    const unitOf = (key: string, at: Instance, planned: Instance[], steps: Unit["steps"], planner?: Unit): Unit => {
-      const signature = [at, ...planned].map((instance) => `${instance.id}\0${instance.configPath}`).join("\n");
-      const values = [at, ...planned].map((instance) => instance.value);
-      const last = memory.unit(key);
-      const unit: Unit = { key, at, planned, steps, signature, values, last, planner, plannedAgain: false, plan: last?.planned ?? new Frame() };
-      unit.planner ??= unit;
-      units.push(unit);
-      return unit;
-    };
-    const runsAt = (instance: Instance, afterChildren: boolean, build: BuildRun["build"]): void => {
-      for (const planned of instance.runs) if (Boolean(planned.meta.afterChildren) === afterChildren) build(instance, planned);
-    };
-    const subtreeOf = (instance: Instance, into: Instance[]): Instance[] => {
-      into.push(instance);
-      for (const child of instance.children) subtreeOf(child, into);
-      return into;
-    };
-    const visit = (instance: Instance, build: BuildRun["build"]): void => {
-      runsAt(instance, false, build);
-      for (const child of instance.children) visit(child, build);
-      runsAt(instance, true, build);
-    };
-    const walk = (instance: Instance): void => {
-      if (instance.scope.name === unitScope) {
-        unitOf(instance.id, instance, subtreeOf(instance, []), (build) => visit(instance, build));
-        return;
-      }
-      const before = unitOf(`${instance.id} before`, instance, [instance], (build) => runsAt(instance, false, build));
-      for (const child of instance.children) walk(child);
-      unitOf(`${instance.id} after`, instance, [], (build) => runsAt(instance, true, build), before);
-    };
-    walk(run.root);
-    const sameInstances = (unit: Unit, last: UnitMemory): boolean =>
-      last.signature === unit.signature && last.values.length === unit.values.length && last.values.every((value, index) => value === unit.values[index]);
-
-    // Planning: a unit whose planning read something that changed is planned and validated
-    // again. Issues are gathered as `build` gathers them: every option problem, then every
-    // validation problem, each in config order.
-    const optionIssues: ConfigIssue[] = [];
-    const validationIssues: ConfigIssue[] = [];
-    for (const unit of units) {
-      if (unit.planned.length === 0) continue;
-      const { last } = unit;
-      if (last !== undefined && sameInstances(unit, last) && !memory.changed(last.planned) && memory.answersHold(last.planned, store)) {
-        // This build's operation objects, not the last one's: an op may keep per-build state.
-        for (const instance of unit.planned) {
-          instance.runs = (last.runs.get(instance.id) as PlannedRun[]).map(({ meta, op, options }) => ({ meta, op: run.opOf(op.constructor as OperationClass), options }));
-        }
-        continue;
-      }
-      unit.plannedAgain = true;
-      unit.plan = new Frame({ home: homeOf(unit) });
-      inFrame(unit.plan, () => {
-        for (const instance of unit.planned) instance.runs = this.#plan(instance, run.opOf, optionIssues);
-        for (const instance of unit.planned) run.validate(instance, validationIssues);
-      });
-    }
-    const issues = [...optionIssues, ...validationIssues];
-    if (issues.length > 0) throw new ConfigError("invalid configuration", { issues });
-
-    for (const unit of units) {
-      const { last, planner } = unit;
-      if (!planner!.plannedAgain && last && sameInstances(unit, last) && !memory.changed(last.built) && memory.answersHold(last.built, store)) {
-        for (const [id, opName, items] of last.adds) store.add(id, opName, ...items);
-        memory.keepUnit(unit.key, last);
-        continue;
-      }
-      const built = new Frame({ home: homeOf(unit) });
-      const adds: UnitMemory["adds"] = [];
-      inFrame(built, () =>
-        unit.steps((instance, planned) => {
-          const outputs = run.build(instance, planned);
-          if (outputs) adds.push([instance.id, planned.meta.name, outputs]);
-          return outputs;
-        }),
-      );
-      const runs = new Map(unit.planned.map((instance) => [instance.id, instance.runs as unknown]));
-      memory.keepUnit(unit.key, { signature: unit.signature, values: unit.values, runs, planned: unit.plan, built, adds });
-    }
-    return store;
   }
 
   /** The instance tree below `value`, with ids and user-facing config paths. */
