@@ -33,7 +33,7 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
     planned: Instance[];
     steps: (build: BuildRun["build"]) => void;
     signature: string;
-    /** The config objects of its instances: one that was replaced, not patched, holds reads no longer tracked. */
+    /** The config objects of its instances and their ancestors: one that was replaced, not patched, holds reads no longer tracked. */
     values: unknown[];
     last: UnitMemory | undefined;
     /** The unit whose planning this one's runs come from: itself, or the "before" unit of its instance. */
@@ -43,9 +43,9 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
   }
   const units: Unit[] = [];
   const homeOf = (unit: Unit): string | undefined => (unit.at.scope.name === unitScope ? unit.at.id : undefined);
-  const unitOf = (key: string, at: Instance, planned: Instance[], steps: Unit["steps"], planner?: Unit): Unit => {
+  const unitOf = (key: string, at: Instance, planned: Instance[], steps: Unit["steps"], above: unknown[], planner?: Unit): Unit => {
     const signature = [at, ...planned].map((instance) => `${instance.id}\0${instance.configPath}`).join("\n");
-    const values = [at, ...planned].map((instance) => instance.value);
+    const values = [...above, ...[at, ...planned].map((instance) => instance.value)];
     const last = memory.unit(key);
     const unit: Unit = { key, at, planned, steps, signature, values, last, planner, plannedAgain: false, plan: last?.planned ?? new Frame() };
     unit.planner ??= unit;
@@ -65,16 +65,17 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
     for (const child of instance.children) visit(child, build);
     runsAt(instance, true, build);
   };
-  const walk = (instance: Instance): void => {
+  // `above`: the config objects of the instance's ancestors, which `store.ancestorOf` hands out.
+  const walk = (instance: Instance, above: unknown[]): void => {
     if (instance.scope.name === unitScope) {
-      unitOf(instance.id, instance, subtreeOf(instance, []), (build) => visit(instance, build));
+      unitOf(instance.id, instance, subtreeOf(instance, []), (build) => visit(instance, build), above);
       return;
     }
-    const before = unitOf(`${instance.id} before`, instance, [instance], (build) => runsAt(instance, false, build));
-    for (const child of instance.children) walk(child);
-    unitOf(`${instance.id} after`, instance, [], (build) => runsAt(instance, true, build), before);
+    const before = unitOf(`${instance.id} before`, instance, [instance], (build) => runsAt(instance, false, build), above);
+    for (const child of instance.children) walk(child, [...above, instance.value]);
+    unitOf(`${instance.id} after`, instance, [], (build) => runsAt(instance, true, build), above, before);
   };
-  walk(run.root);
+  walk(run.root, []);
   const sameInstances = (unit: Unit, last: UnitMemory): boolean =>
     last.signature === unit.signature && last.values.length === unit.values.length && last.values.every((value, index) => value === unit.values[index]);
 

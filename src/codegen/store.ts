@@ -141,6 +141,11 @@ export class BuildStore {
     return found;
   }
 
+  /** Whether an instance `id` is registered. */
+  has(id: string): boolean {
+    return this.#instances.has(id);
+  }
+
   /** Scope of a registered instance. @throws KeyError when not registered. */
   scopeOf(id: string): Scope {
     return this.#record(id).scope;
@@ -148,7 +153,11 @@ export class BuildStore {
 
   /** The config object of a registered instance. @throws KeyError when not registered. */
   instanceAt(id: string): unknown {
-    return this.#record(id).instance;
+    const { instance } = this.#record(id);
+    const frame = currentFrame();
+    // An ancestor's object is checked with the unit (incremental-build.ts); any other is noted.
+    if (frame && !frame.isHome(id)) frame.queries.push(new InstanceQuery(id, instance));
+    return instance;
   }
 
   /** Config path of a registered instance, as the user wrote it. @throws KeyError when not registered. */
@@ -289,6 +298,19 @@ class FirstOutputQuery implements NotedQuery {
   }
 }
 
+class InstanceQuery implements NotedQuery {
+  readonly settled = true;
+
+  constructor(
+    readonly id: string,
+    readonly found: unknown,
+  ) {}
+
+  sameIn(store: BuildStore): boolean {
+    return store.has(this.id) && inFrame(undefined, () => store.instanceAt(this.id)) === this.found;
+  }
+}
+
 class ChildrenQuery implements NotedQuery {
   readonly settled = true;
 
@@ -299,6 +321,7 @@ class ChildrenQuery implements NotedQuery {
   ) {}
 
   sameIn(store: BuildStore): boolean {
+    if (!store.has(this.parentId)) return false;
     const now = inFrame(undefined, () => store.children(this.parentId, this.options));
     return now.length === this.found.length && now.every(([id, instance], index) => id === this.found[index]![0] && instance === this.found[index]![1]);
   }

@@ -19,6 +19,8 @@ type Run = z.core.$ZodType["_zod"]["run"];
 
 let active: ValidationMemory | undefined;
 const wrapped = new WeakSet<object>();
+// Target schemas whose item schemas are wrapped.
+const prepared = new WeakSet<object>();
 
 /** Makes `schema`'s parse of one item ask the active memory first; once per schema. */
 function remembering(schema: z.core.$ZodType): void {
@@ -73,7 +75,10 @@ export class ValidationMemory {
    * ones miss, which costs time, never correctness).
    */
   validate<C>(raw: unknown, target: Target<C>, file: string): C {
-    for (const scope of discoverScopes(target.schema)) if (scope.itemSchema) remembering(scope.itemSchema);
+    if (!prepared.has(target.schema)) {
+      for (const scope of discoverScopes(target.schema)) if (scope.itemSchema) remembering(scope.itemSchema);
+      prepared.add(target.schema);
+    }
     this.#open = [{ place: "", counts: new Map() }];
     this.#parsed = [];
     this.#reused = new Set();
