@@ -87,7 +87,7 @@ async function renderOutput(
 ): Promise<BuiltOutput> {
   const { cache } = options;
   // Watch mode: the last good build's memory, for a target that says what its units are.
-  const memory = cache && target.unitScope !== undefined ? cache.buildMemory(target) : undefined;
+  const memory = cache && target.unitScope !== undefined ? await cache.buildMemory(target) : undefined;
   let live = config;
   const store = await timed(options, "build", async () => {
     const registry = await (options.plugins ?? loadPlugins(target, options));
@@ -95,12 +95,12 @@ async function renderOutput(
     const engine = new Engine(registry, { packagePrefix, scopes: discoverScopes(target.schema) });
     try {
       if (!memory || typeof config !== "object" || config === null) return engine.build(config);
+      const [validation, { buildIncrementally }] = await Promise.all([cache!.validationMemory(target), import("./incremental-build.js")]);
       // The parses the validation reused are live objects already: the patch moves them, never merges into them.
-      const validation = cache!.validationMemory(target);
       const landing = validation.landing();
       live = memory.begin(config, [registry, packagePrefix], { reused: validation.reused, landed: landing.landed });
       landing.settle();
-      return engine.build(live, { memory, unitScope: target.unitScope! });
+      return buildIncrementally(engine.prepare(live), { memory, unitScope: target.unitScope! });
     } catch (error) {
       // The engine knows neither the file nor the target; say both, as the loader does.
       if (!(error instanceof ConfigError)) throw error;

@@ -1,8 +1,8 @@
 // The engine: walks every scope instance of a config depth first and runs the registered
 // operations there. A validation phase parses every operation's options and runs every
 // `validate` before any operation builds; all problems are reported together as one
-// ConfigError with the paths the user wrote. A watch builds through incremental-build.ts,
-// which redoes only the units whose inputs changed.
+// ConfigError with the paths the user wrote. A watch builds through incremental-build.ts
+// instead, which redoes only the units whose inputs changed.
 import { configIssuesOf, formatConfigPath } from "./config-path.js";
 import type { BuildContext } from "./context.js";
 import { ConfigError, ValueError, type ConfigIssue } from "./errors.js";
@@ -11,7 +11,6 @@ import type { OperationRegistry } from "./registry.js";
 import { isRecord } from "./records.js";
 import { ScopeTree, type Scope } from "./scopes.js";
 import { sourcePath } from "./source-path.js";
-import { type IncrementalOptions, buildIncrementally } from "./incremental-build.js";
 import { BuildStore } from "./store.js";
 
 /** One scope instance found in the config. */
@@ -88,9 +87,8 @@ export class Engine {
    * @throws ConfigError listing every invalid option and validation problem, before any op builds.
    * @throws TypeError when an operation's `build` returns something other than an array.
    */
-  build(config: unknown, incremental?: IncrementalOptions): BuildStore {
-    const run = this.#start(config);
-    if (incremental) return buildIncrementally(run, incremental);
+  build(config: unknown): BuildStore {
+    const run = this.prepare(config);
     const optionIssues: ConfigIssue[] = [];
     const plan = (instance: Instance): void => {
       instance.runs = run.plan(instance, optionIssues);
@@ -114,8 +112,12 @@ export class Engine {
     return run.store;
   }
 
-  /** A build's store with every instance registered, and the helpers both kinds of build share. */
-  #start(config: unknown): BuildRun {
+  /**
+   * A build's store with every instance registered, and what a build does at one instance:
+   * `build` walks it all; a watch's build (incremental-build.ts) walks it unit by unit.
+   * @internal
+   */
+  prepare(config: unknown): BuildRun {
     const store = new BuildStore(this.#scopes);
     const root = this.#collect(this.#scopes.root, config, this.#scopes.root.name, pathOf(config, ""));
     const register = (instance: Instance, parent: string | undefined): void => {

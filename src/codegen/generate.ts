@@ -264,7 +264,7 @@ export async function buildGeneration(options: GenerateOptions, evaluated?: Prom
     return options.cache ? options.cache.evaluatedConfig(configFile, stdlibTargets) : evaluateConfigFile(configFile, stdlibTargets);
   });
   // A watch parses again only the list items (resources, operations…) whose text changed.
-  const validation = options.cache && target.unitScope !== undefined ? options.cache.validationMemory(target) : undefined;
+  const validation = options.cache && target.unitScope !== undefined ? await options.cache.validationMemory(target) : undefined;
   const { config, configFilesRead } = await timed(options, "validate", () =>
     withConfigFiles(target, validation ? validation.validate(raw, target, configFile) : validateConfig(raw, target, configFile), configFile),
   );

@@ -11,9 +11,9 @@ import { evaluateConfigFile, evaluateJsonnetText, jsonnetLibraryDirs } from "./c
 import { type JsonnetInputs, jsonnetInputs } from "./jsonnet-imports.js";
 import type { FormatMemory } from "./format-pool.js";
 import { loadImportFormatters } from "./import-formatters.js";
-import { BuildMemory } from "./incremental.js";
+import type { BuildMemory } from "./incremental.js";
 import { OutputMemory } from "./output-memory.js";
-import { ValidationMemory } from "./validation-memory.js";
+import type { ValidationMemory } from "./validation-memory.js";
 import { type OperationRegistry, loadRegistry } from "./registry.js";
 import { RenderMemo } from "./render-memo.js";
 import type { Target } from "./target.js";
@@ -36,14 +36,17 @@ export class GenerationCache {
   #validations = new Map<string, ValidationMemory>();
 
   /** What the last good validation of `target`'s config parsed, for a watch to parse only what changed (validation-memory.ts). */
-  validationMemory(target: Target): ValidationMemory {
+  async validationMemory(target: Target): Promise<ValidationMemory> {
+    // Imported here, not above: a run that is not a watch never loads the incremental machinery.
+    const { ValidationMemory } = await import("./validation-memory.js");
     let memory = this.#validations.get(target.name);
     if (!memory) this.#validations.set(target.name, (memory = new ValidationMemory()));
     return memory;
   }
 
   /** What the last good build of `target` did, for a watch to redo only what changed (incremental.ts). */
-  buildMemory(target: Target): BuildMemory {
+  async buildMemory(target: Target): Promise<BuildMemory> {
+    const { BuildMemory } = await import("./incremental.js");
     let memory = this.#builds.get(target.name);
     if (!memory) this.#builds.set(target.name, (memory = new BuildMemory()));
     return memory;
