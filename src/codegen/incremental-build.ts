@@ -7,7 +7,7 @@ import type { BuildRun, Instance, PlannedRun } from "./engine.js";
 import type { BuildMemory, UnitMemory } from "./incremental.js";
 import type { OperationClass } from "./operation.js";
 import { Frame, inFrame } from "./read-tracking.js";
-import type { BuildStore } from "./store.js";
+import { type BuildStore, sameItems } from "./store.js";
 
 /** How a watch builds again: what it remembers, and the scope whose instances (with all below them) are its units. */
 export interface IncrementalOptions {
@@ -32,7 +32,7 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
     at: Instance;
     planned: Instance[];
     steps: (build: BuildRun["build"]) => void;
-    signature: string;
+    signature: string[];
     /** The config objects of its instances and their ancestors: one that was replaced, not patched, holds reads no longer tracked. */
     values: unknown[];
     last: UnitMemory | undefined;
@@ -44,8 +44,12 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
   const units: Unit[] = [];
   const homeOf = (unit: Unit): string | undefined => (unit.at.scope.name === unitScope ? unit.at.id : undefined);
   const unitOf = (key: string, at: Instance, planned: Instance[], steps: Unit["steps"], above: unknown[], planner?: Unit): Unit => {
-    const signature = [at, ...planned].map((instance) => `${instance.id}\0${instance.configPath}`).join("\n");
-    const values = [...above, ...[at, ...planned].map((instance) => instance.value)];
+    const signature = [at.id, at.configPath];
+    const values = [...above, at.value];
+    for (const instance of planned) {
+      signature.push(instance.id, instance.configPath);
+      values.push(instance.value);
+    }
     const last = memory.unit(key);
     const unit: Unit = { key, at, planned, steps, signature, values, last, planner, plannedAgain: false, plan: last?.planned ?? new Frame() };
     unit.planner ??= unit;
@@ -76,8 +80,7 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
     unitOf(`${instance.id} after`, instance, [], (build) => runsAt(instance, true, build), above, before);
   };
   walk(run.root, []);
-  const sameInstances = (unit: Unit, last: UnitMemory): boolean =>
-    last.signature === unit.signature && last.values.length === unit.values.length && last.values.every((value, index) => value === unit.values[index]);
+  const sameInstances = (unit: Unit, last: UnitMemory): boolean => sameItems(last.signature, unit.signature) && sameItems(last.values, unit.values);
 
   // Planning: a unit whose planning read something that changed is planned and validated
   // again. Issues are gathered as `build` gathers them: every option problem, then every

@@ -16,8 +16,8 @@ import { ANY_KEY, type Frame, type NotedQuery, startTrackedRun, tracked } from "
 
 /** A unit of the engine's last good build: what it planned, read, and added to the store. */
 export interface UnitMemory {
-  /** The unit's instances (ids and config paths): a different set means different work. */
-  signature: string;
+  /** The unit's instances, id then config path for each: a different list means different work. */
+  signature: string[];
   /** The instances' config objects (live, so compared by identity). */
   values: unknown[];
   /** Each instance's planned runs (validated options), in the unit's order. */
@@ -124,6 +124,7 @@ export class BuildMemory {
    * in `store` now. Settled queries are asked once per run, however many frames share them.
    */
   answersHold(frame: Frame, store: object): boolean {
+    if (frame.queries.length === 0 && frame.includes.size === 0) return true;
     const checked = new Set<Frame>();
     const holds = (at: Frame): boolean => {
       if (checked.has(at)) return true;

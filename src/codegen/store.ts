@@ -269,7 +269,8 @@ function parentIdOf(id: string): string | undefined {
 // store before the frame's work is reused there: the same answer, output for output, or the
 // work runs again.
 
-function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+/** Whether two lists hold the same items (by identity) in the same order. */
+export function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
