@@ -12,7 +12,7 @@
 import type { Fragment } from "./fragments.js";
 import type { GeneratedFile } from "./writer.js";
 import { type ChangedProperty, type PatchOptions, patchInPlace } from "./live-config.js";
-import { ANY_KEY, type Frame, type NotedQuery, startTrackedRun, tracked } from "./read-tracking.js";
+import { ANY_KEY, type Frame, type NotedQuery, startTrackedRun, tracked, trackedRun } from "./read-tracking.js";
 
 /** A unit of the engine's last good build: what it planned, read, and added to the store. */
 export interface UnitMemory {
@@ -63,9 +63,8 @@ export class BuildMemory {
   #units = new Map<string, UnitMemory>();
   #renders = new Map<object, RenderMemory>();
   #files = new Map<string, FileMemory>();
-  // This run's dirty verdicts, and what it redid (committed by `commit`).
+  // This run: the frames that read a changed property, and what it redid (committed by `commit`).
   #hit = new Set<Frame>();
-  #verdicts = new Map<Frame, boolean>();
   #settled = new Map<NotedQuery, boolean>();
   #settledFrames = new Map<Frame, boolean>();
   #nextUnits = new Map<string, UnitMemory>();
@@ -90,7 +89,6 @@ export class BuildMemory {
     }
     startTrackedRun();
     this.#hit = new Set();
-    this.#verdicts = new Map();
     this.#settled = new Map();
     this.#settledFrames = new Map();
     this.#nextUnits = new Map();
@@ -110,12 +108,13 @@ export class BuildMemory {
 
   /** Whether `frame`, or a cached computation it used, read a property that changed since it ran. */
   changed(frame: Frame): boolean {
-    const known = this.#verdicts.get(frame);
-    if (known !== undefined) return known;
-    this.#verdicts.set(frame, false); // a cycle cannot make itself dirty
+    const run = trackedRun();
+    if (frame.judgedIn === run) return frame.dirty;
+    frame.judgedIn = run;
+    frame.dirty = false; // a cycle cannot make itself dirty
     let dirty = this.#hit.has(frame);
     for (const include of frame.includes) if (!dirty && this.changed(include)) dirty = true;
-    this.#verdicts.set(frame, dirty);
+    frame.dirty = dirty;
     return dirty;
   }
 

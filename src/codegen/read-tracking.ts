@@ -31,6 +31,9 @@ export class Frame {
    * about the work itself and are not noted.
    */
   readonly home: string | undefined;
+  /** The tracked run that last judged the frame (incremental.ts), and its verdict: dirty or not. */
+  judgedIn = -1;
+  dirty = false;
 
   /**
    * @param options.added the outputs set of the frame this one computes for (a cached computation's). @default a new set
