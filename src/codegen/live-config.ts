@@ -17,9 +17,9 @@ function isPlain(value: unknown): value is object {
   return proto === Object.prototype || proto === null;
 }
 
-/** Two values a patch can merge in place: plain objects, or arrays, both. */
+/** Two values a patch can merge in place: plain objects, or arrays, both, the live one not frozen or sealed (it is replaced then). */
 function mergeable(a: unknown, b: unknown): a is object {
-  return isPlain(a) && isPlain(b) && Array.isArray(a) === Array.isArray(b) && Object.getPrototypeOf(a) === Object.getPrototypeOf(b);
+  return isPlain(a) && isPlain(b) && Array.isArray(a) === Array.isArray(b) && Object.getPrototypeOf(a) === Object.getPrototypeOf(b) && Object.isExtensible(a);
 }
 
 /** What a patch needs to know of `next` besides its values. */

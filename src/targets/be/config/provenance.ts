@@ -10,7 +10,8 @@ const DEFAULTED = Symbol("defaulted keys");
 
 /** Records that `keys` of `value` hold defaults; returns `value`. */
 export function recordDefaulted<T extends object>(value: T, keys: readonly string[]): T {
-  if (keys.length > 0) Object.defineProperty(value, DEFAULTED, { value: keys, configurable: true, writable: true, enumerable: false });
+  // A copy: callers pass shared constants, and a watch's patch may change the record in place.
+  if (keys.length > 0) Object.defineProperty(value, DEFAULTED, { value: [...keys], configurable: true, writable: true, enumerable: false });
   else if (Object.hasOwn(value, DEFAULTED)) delete (value as { [DEFAULTED]?: unknown })[DEFAULTED];
   return value;
 }
