@@ -95,7 +95,7 @@ async function renderOutput(
     const engine = new Engine(registry, { packagePrefix, scopes: discoverScopes(target.schema) });
     try {
       if (!memory || typeof config !== "object" || config === null) return engine.build(config);
-      const [validation, { buildIncrementally }] = await Promise.all([cache!.validationMemory(target), import("./incremental-build.js")]);
+      const [validation, { buildIncrementally }] = await Promise.all([cache!.validationMemory(target), import("./watch-build.js")]);
       // The parses the validation reused are live objects already: the patch moves them, never merges into them.
       const landing = validation.landing();
       live = memory.begin(config, [registry, packagePrefix], { reused: validation.reused, landed: landing.landed });

@@ -38,7 +38,7 @@ export class GenerationCache {
   /** What the last good validation of `target`'s config parsed, for a watch to parse only what changed (validation-memory.ts). */
   async validationMemory(target: Target): Promise<ValidationMemory> {
     // Imported here, not above: a run that is not a watch never loads the incremental machinery.
-    const { ValidationMemory } = await import("./validation-memory.js");
+    const { ValidationMemory } = await import("./watch-build.js");
     let memory = this.#validations.get(target.name);
     if (!memory) this.#validations.set(target.name, (memory = new ValidationMemory()));
     return memory;
@@ -46,7 +46,7 @@ export class GenerationCache {
 
   /** What the last good build of `target` did, for a watch to redo only what changed (incremental.ts). */
   async buildMemory(target: Target): Promise<BuildMemory> {
-    const { BuildMemory } = await import("./incremental.js");
+    const { BuildMemory } = await import("./watch-build.js");
     let memory = this.#builds.get(target.name);
     if (!memory) this.#builds.set(target.name, (memory = new BuildMemory()));
     return memory;
