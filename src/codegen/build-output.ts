@@ -156,6 +156,7 @@ export function renderWith(
   const originsByPath = new Map<string, Set<string>>();
   function* fragments(): Generator<Fragment> {
     for (const [instanceId, , outputs] of store.entries()) {
+      if (outputs.length === 0) continue;
       const ctx: RenderCtx = { env, config, packagePrefix, language: target.language, targetName: target.name, store, instanceId };
       const origin = store.configPathOf(instanceId);
       const homeOf = () => (target.unitScope === undefined ? undefined : store.ancestorIdOf(instanceId, target.unitScope));
@@ -196,6 +197,7 @@ interface Remembered {
 /** The output's fragments from its last render, if nothing that render read or asked changed; else rendered afresh, tracked. */
 function renderRemembered(memory: BuildMemory, renderers: RenderRegistry, output: unknown, ctx: RenderCtx, homeOf: () => string | undefined): Fragment[] {
   if (typeof output !== "object" || output === null) return renderers.render(output, ctx);
+  if (renderers.rendersNothing(output)) return [];
   const last = memory.render(output, ctx.env);
   if (last && memory.answersHold(last.frame, ctx.store)) {
     memory.keepRender(output, last);
@@ -204,7 +206,7 @@ function renderRemembered(memory: BuildMemory, renderers: RenderRegistry, output
   // The output's unit was reused whenever this output is, so queries within the unit need no check.
   const frame = new Frame({ home: homeOf() });
   const fragments = inFrame(frame, () => renderers.render(output, ctx));
-  // A handle renders as nothing, reading nothing: rendering it again costs less than remembering it.
+  // Work that gave nothing and read nothing costs less to do again than to remember.
   if (fragments.length > 0 || !frame.isEmpty) memory.keepRender(output, { env: ctx.env, frame, fragments });
   return fragments;
 }

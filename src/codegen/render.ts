@@ -39,7 +39,26 @@ export class RenderRegistry {
   constructor(options: { fallback?: RenderRegistry } = {}) {
     this.fallback = options.fallback;
     this.renders(StaticFile, renderStaticFile);
-    this.renders(Handle, () => []);
+    this.renders(Handle, renderNothing);
+  }
+
+  /** True when `output` renders as nothing: a handle, with no renderer of its own class or an ancestor below `Handle`. */
+  rendersNothing(output: unknown): boolean {
+    return output instanceof Handle && this.#rendererOf(output) === renderNothing;
+  }
+
+  /** Every class with a renderer here or in the fallback registry. */
+  #renderedTypes(): object[] {
+    return [...this.renderers.keys(), ...(this.fallback === undefined ? [] : this.fallback.#renderedTypes())];
+  }
+
+  /** The renderer of `output`'s class or nearest ancestor class here, else in the fallback registry. */
+  #rendererOf(output: unknown): Renderer<unknown> | undefined {
+    for (let proto: { constructor: object } | null = Object.getPrototypeOf(output); proto; proto = Object.getPrototypeOf(proto)) {
+      const renderer = this.renderers.get(proto.constructor);
+      if (renderer) return renderer;
+    }
+    return this.fallback === undefined ? undefined : this.fallback.#rendererOf(output);
   }
 
   /** Registers `renderer` for outputs of `Type` (and its subclasses). A later registration replaces an earlier one. */
@@ -59,15 +78,11 @@ export class RenderRegistry {
    */
   render(output: unknown, ctx: RenderCtx): Fragment[] {
     // Primitives have prototypes too (and no renderer); null and undefined have none.
-    let proto: { constructor: object } | null = output === null || output === undefined ? null : Object.getPrototypeOf(output);
-    for (; proto; proto = Object.getPrototypeOf(proto)) {
-      const renderer = this.renderers.get(proto.constructor);
-      if (renderer) return checkFragments([...renderer(output, ctx)], output);
-    }
-    if (this.fallback) return this.fallback.render(output, ctx);
+    const renderer = output === null || output === undefined ? undefined : this.#rendererOf(output);
+    if (renderer) return checkFragments([...renderer(output, ctx)], output);
     const name = output === null ? "null" : ((output as object | undefined)?.constructor?.name ?? typeof output);
     // Usually two copies of one module (an engine from src/ and a plugin's "codegen-kit" from dist/).
-    const twin = [...this.renderers.keys()].some((Type) => (Type as { name?: string }).name === name);
+    const twin = this.#renderedTypes().some((Type) => (Type as { name?: string }).name === name);
     const hint = twin
       ? `; a different class named ${name} has one, so two copies of its module are loaded` +
         " (run TypeScript sources with node --conditions=codegen-source)"
@@ -86,6 +101,11 @@ function checkFragments(items: unknown[], output: unknown): Fragment[] {
     }
   }
   return items as Fragment[];
+}
+
+/** A handle is a value for other outputs, not a file. */
+function renderNothing(): Fragment[] {
+  return [];
 }
 
 /** A `StaticFile` is one file fragment, as is. */
