@@ -119,7 +119,8 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
     inFrame(built, () =>
       unit.steps((instance, planned) => {
         const outputs = run.build(instance, planned);
-        if (outputs) adds.push([instance.id, planned.meta.name, outputs]);
+        // An empty add changes nothing a store query or a render sees: not worth replaying.
+        if (outputs !== undefined && outputs.length > 0) adds.push([instance.id, planned.meta.name, outputs]);
         return outputs;
       }),
     );

@@ -26,7 +26,7 @@ export interface UnitMemory {
   planned: Frame;
   /** What building it read and asked of the store. */
   built: Frame;
-  /** Every `store.add` of the unit, in order. */
+  /** Every `store.add` of the unit that added something, in order. */
   adds: [id: string, opName: string, items: unknown[]][];
 }
 
