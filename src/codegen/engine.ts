@@ -11,6 +11,7 @@ import type { OperationRegistry } from "./registry.js";
 import { isRecord } from "./records.js";
 import { ScopeTree, type Scope } from "./scopes.js";
 import { sourcePath } from "./source-path.js";
+import { tracked, untracked } from "./read-tracking.js";
 import { BuildStore } from "./store.js";
 
 /** One scope instance found in the config. */
@@ -119,7 +120,10 @@ export class Engine {
    */
   prepare(config: unknown): BuildRun {
     const store = new BuildStore(this.#scopes);
-    const root = this.#collect(this.#scopes.root, config, this.#scopes.root.name, pathOf(config, ""));
+    // A watch's config is wrapped to note reads (read-tracking.ts): the tree is found in the
+    // objects behind it, faster and unnoted, and each instance is handed out wrapped.
+    const raw = untracked(config);
+    const root = this.#collect(this.#scopes.root, raw, this.#scopes.root.name, pathOf(raw, ""), raw === config ? undefined : tracked);
     const register = (instance: Instance, parent: string | undefined): void => {
       store.registerInstance(instance.id, instance.value, { parent, scope: instance.scope, configPath: instance.configPath });
       for (const child of instance.children) register(child, instance.id);
@@ -174,7 +178,7 @@ export class Engine {
   }
 
   /** The instance tree below `value`, with ids and user-facing config paths. */
-  #collect(scope: Scope, value: unknown, id: string, configPath: string): Instance {
+  #collect(scope: Scope, value: unknown, id: string, configPath: string, wrap: (<T>(value: T) => T) | undefined): Instance {
     const children: Instance[] = [];
     for (const childScope of this.#scopes.childrenOf(scope)) {
       let list: any = value;
@@ -189,10 +193,10 @@ export class Engine {
       }
       list.forEach((item, index) => {
         const itemPath = pathOf(item, formatConfigPath([index], listPath));
-        children.push(this.#collect(childScope, item, `${id}.${childScope.configKey}.${index}`, itemPath));
+        children.push(this.#collect(childScope, item, `${id}.${childScope.configKey}.${index}`, itemPath, wrap));
       });
     }
-    return { id, scope, value, configPath, children, runs: [] };
+    return { id, scope, value: wrap ? wrap(value) : value, configPath, children, runs: [] };
   }
 
   /** The operations that apply at `instance` with their parsed options; problems go to `issues`. */

@@ -66,7 +66,6 @@ export class BuildMemory {
   // This run: the frames that read a changed property, and what it redid (committed by `commit`).
   #hit = new Set<Frame>();
   #settled = new Map<NotedQuery, boolean>();
-  #settledFrames = new Map<Frame, boolean>();
   #nextUnits = new Map<string, UnitMemory>();
   #nextRenders = new Map<object, RenderMemory>();
   #nextFiles = new Map<string, FileMemory>();
@@ -90,7 +89,6 @@ export class BuildMemory {
     startTrackedRun();
     this.#hit = new Set();
     this.#settled = new Map();
-    this.#settledFrames = new Map();
     this.#nextUnits = new Map();
     this.#nextRenders = new Map();
     this.#nextFiles = new Map();
@@ -123,32 +121,16 @@ export class BuildMemory {
    * in `store` now. Settled queries are asked once per run, however many frames share them.
    */
   answersHold(frame: Frame, store: object): boolean {
-    if (frame.queries.length === 0 && frame.includes.size === 0) return true;
-    const checked = new Set<Frame>();
-    const holds = (at: Frame): boolean => {
-      if (checked.has(at)) return true;
-      checked.add(at);
-      // A frame whose answers are all settled holds for the whole run, or not at all.
-      const known = this.#settledFrames.get(at);
-      if (known !== undefined) return known;
-      if (isSettled(at)) {
-        const same = at.queries.every((query) => query.sameIn(store)) && [...at.includes].every((include) => holds(include));
-        this.#settledFrames.set(at, same);
-        return same;
+    for (const query of queriesOf(frame)) {
+      if (!query.settled) {
+        if (!query.sameIn(store)) return false;
+        continue;
       }
-      for (const query of at.queries) {
-        if (!query.settled) {
-          if (!query.sameIn(store)) return false;
-          continue;
-        }
-        let same = this.#settled.get(query);
-        if (same === undefined) this.#settled.set(query, (same = query.sameIn(store)));
-        if (!same) return false;
-      }
-      for (const include of at.includes) if (!holds(include)) return false;
-      return true;
-    };
-    return holds(frame);
+      let same = this.#settled.get(query);
+      if (same === undefined) this.#settled.set(query, (same = query.sameIn(store)));
+      if (!same) return false;
+    }
+    return true;
   }
 
   /** The unit `key` as the last good build left it. */
@@ -249,15 +231,25 @@ function landEverything(value: object, landed: (next: object, live: object) => v
   }
 }
 
-// Frames whose store queries, and those of the frames they include, are all settled.
-const settledFrames = new WeakMap<Frame, boolean>();
+// The store queries of a frame and of every frame it includes, once each. A frame is asked
+// only once its work is done, so its list is made once.
+const queriesByFrame = new WeakMap<Frame, readonly NotedQuery[]>();
 
-function isSettled(frame: Frame): boolean {
-  let settled = settledFrames.get(frame);
-  if (settled === undefined) {
-    settledFrames.set(frame, false); // a frame including itself is not worth the trouble
-    settled = frame.queries.every((query) => query.settled === true) && [...frame.includes].every(isSettled);
-    settledFrames.set(frame, settled);
+function queriesOf(frame: Frame): readonly NotedQuery[] {
+  let queries = queriesByFrame.get(frame);
+  if (queries !== undefined) return queries;
+  if (frame.includes.size === 0) queries = frame.queries;
+  else {
+    const all = new Set<NotedQuery>();
+    const visit = (at: Frame, seen: Set<Frame>): void => {
+      if (seen.has(at)) return;
+      seen.add(at);
+      for (const query of at.queries) all.add(query);
+      for (const include of at.includes) visit(include, seen);
+    };
+    visit(frame, new Set());
+    queries = [...all];
   }
-  return settled;
+  queriesByFrame.set(frame, queries);
+  return queries;
 }
