@@ -12,7 +12,9 @@ import { ImportCollector, type ImportFormatOptions, formatImports } from "./impo
 import type { IfExists } from "./outputs.js";
 import type { BuildMemory } from "./incremental.js";
 import { Frame, inFrame } from "./read-tracking.js";
+import { comparePaths } from "./paths.js";
 import type { RenderMemo } from "./render-memo.js";
+import { sameItems } from "./store.js";
 import { renderTemplate } from "./templating.js";
 import { GeneratedFile } from "./writer.js";
 
@@ -106,7 +108,7 @@ function assembleAll(fragments: Iterable<Fragment>, options: AssembleOptions, re
   }
   for (const snippet of snippets) appendSnippet(files, snippet);
 
-  return [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((file) => renderFile(file, render, options));
+  return [...files.values()].sort((a, b) => comparePaths(a.path, b.path)).map((file) => renderFile(file, render, options));
 }
 
 /**
@@ -126,9 +128,9 @@ function assembleRemembered(fragments: Iterable<Fragment>, options: AssembleOpti
   const settings = JSON.stringify([options.language, options.targetName, options.importOptions ?? null]);
   const assembled: GeneratedFile[] = [];
   try {
-    for (const [path, list] of [...byPath].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [path, list] of [...byPath].sort(([a], [b]) => comparePaths(a, b))) {
       const last = memory.file(path, options.env, settings);
-      if (last && last.fragments.length === list.length && last.fragments.every((fragment, index) => fragment === list[index])) {
+      if (last && sameItems(last.fragments, list)) {
         memory.keepFile(path, last);
         assembled.push(last.file);
         continue;

@@ -86,21 +86,23 @@ async function renderOutput(
   options: { configFile?: string; cwd?: string; timer?: PhaseTimer; cache?: GenerationCache; plugins?: Promise<OperationRegistry> },
 ): Promise<BuiltOutput> {
   const { cache } = options;
-  // Watch mode: the last good build's memory, for a target that says what its units are.
-  const memory = cache && target.unitScope !== undefined ? await cache.buildMemory(target) : undefined;
+  // Watch mode: the last good run's memory, for a target that says what its units are.
+  const incremental = typeof config === "object" && config !== null ? await cache?.incrementalMemory(target) : undefined;
+  const memory = incremental?.build;
   let live = config;
   const store = await timed(options, "build", async () => {
     const registry = await (options.plugins ?? loadPlugins(target, options));
     const packagePrefix = packagePrefixOf(target, config);
     const engine = new Engine(registry, { packagePrefix, scopes: discoverScopes(target.schema) });
     try {
-      if (!memory || typeof config !== "object" || config === null) return engine.build(config);
-      const [validation, { buildIncrementally }] = await Promise.all([cache!.validationMemory(target), import("./watch-build.js")]);
+      if (!incremental) return engine.build(config);
+      const { buildIncrementally } = await import("./watch-build.js");
+      const { validation, build } = incremental;
       // The parses the validation reused are live objects already: the patch moves them, never merges into them.
       const landing = validation.landing();
-      live = memory.begin(config, [registry, packagePrefix], { reused: validation.reused, landed: landing.landed });
+      live = build.begin(config as object, [registry, packagePrefix], { reused: validation.reused, landed: landing.landed });
       landing.settle();
-      return buildIncrementally(engine.prepare(live), { memory, unitScope: target.unitScope! });
+      return buildIncrementally(engine.prepare(live), { memory: build, unitScope: target.unitScope! });
     } catch (error) {
       // The engine knows neither the file nor the target; say both, as the loader does.
       if (!(error instanceof ConfigError)) throw error;

@@ -14,6 +14,7 @@ import { type Recovery, hasJournal, recoverInterruptedRun } from "./journal.js";
 import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
 import { type Manifest, formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
 import { OutputTree } from "./output-tree.js";
+import { comparePaths } from "./paths.js";
 import { inputFingerprint } from "./input-fingerprint.js";
 import { planDeletionsIn } from "./prune.js";
 import { type Target, packagePrefixOf } from "./target.js";
@@ -264,7 +265,7 @@ export async function buildGeneration(options: GenerateOptions, evaluated?: Prom
     return options.cache ? options.cache.evaluatedConfig(configFile, stdlibTargets) : evaluateConfigFile(configFile, stdlibTargets);
   });
   // A watch parses again only the list items (resources, operations…) whose text changed.
-  const validation = options.cache && target.unitScope !== undefined ? await options.cache.validationMemory(target) : undefined;
+  const validation = (await options.cache?.incrementalMemory(target))?.validation;
   const { config, configFilesRead } = await timed(options, "validate", () =>
     withConfigFiles(target, validation ? validation.validate(raw, target, configFile) : validateConfig(raw, target, configFile), configFile),
   );
@@ -300,7 +301,7 @@ async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, 
     const { next, stale } = updateManifest(stored.recorded, target.name, writes, memory && ((path, content) => memory.sha256(path, content)));
     const { deletions, kept } = planDeletionsIn(tree, stale);
     const temps = planTempRemovals(tree, writes);
-    const plan: PlannedChange[] = [...writes, ...deletions, ...temps].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const plan: PlannedChange[] = [...writes, ...deletions, ...temps].sort((a, b) => comparePaths(a.path, b.path));
     const content = formatManifest(next);
     // Rewritten only when it changes; not created at all while there is nothing to record.
     const needed = stored.text === undefined ? !isEmptyManifest(next) : stored.text !== content;

@@ -19,6 +19,12 @@ import { RenderMemo } from "./render-memo.js";
 import type { Target } from "./target.js";
 import { createTemplateEnv } from "./templating.js";
 
+/** A watch's memory of one target's last good validation and build. */
+export interface IncrementalMemory {
+  validation: ValidationMemory;
+  build: BuildMemory;
+}
+
 /**
  * Reusable results of earlier runs in this process; pass the same one to every run of a watch.
  * Plugins are loaded once; templates stay compiled until {@link templatesChanged}.
@@ -32,23 +38,19 @@ export class GenerationCache {
   #config: { file: string; inputs: Map<string, string>; json: string } | undefined;
   #inputs: JsonnetInputs | undefined;
   #outputs = new Map<string, OutputMemory>();
-  #builds = new Map<string, BuildMemory>();
-  #validations = new Map<string, ValidationMemory>();
+  #incremental = new Map<string, IncrementalMemory>();
 
-  /** What the last good validation of `target`'s config parsed, for a watch to parse only what changed (validation-memory.ts). */
-  async validationMemory(target: Target): Promise<ValidationMemory> {
+  /**
+   * What the last good run of `target` parsed (validation-memory.ts) and built
+   * (incremental.ts), for a watch to redo only what changed; undefined for a target that names
+   * no `unitScope`, which a watch rebuilds whole.
+   */
+  async incrementalMemory(target: Target): Promise<IncrementalMemory | undefined> {
+    if (target.unitScope === undefined) return undefined;
     // Imported here, not above: a run that is not a watch never loads the incremental machinery.
-    const { ValidationMemory } = await import("./watch-build.js");
-    let memory = this.#validations.get(target.name);
-    if (!memory) this.#validations.set(target.name, (memory = new ValidationMemory()));
-    return memory;
-  }
-
-  /** What the last good build of `target` did, for a watch to redo only what changed (incremental.ts). */
-  async buildMemory(target: Target): Promise<BuildMemory> {
-    const { BuildMemory } = await import("./watch-build.js");
-    let memory = this.#builds.get(target.name);
-    if (!memory) this.#builds.set(target.name, (memory = new BuildMemory()));
+    const { BuildMemory, ValidationMemory } = await import("./watch-build.js");
+    let memory = this.#incremental.get(target.name);
+    if (!memory) this.#incremental.set(target.name, (memory = { validation: new ValidationMemory(), build: new BuildMemory() }));
     return memory;
   }
 

@@ -13,6 +13,7 @@ import type { Fragment } from "./fragments.js";
 import type { GeneratedFile } from "./writer.js";
 import { type ChangedProperty, type PatchOptions, patchInPlace } from "./live-config.js";
 import { ANY_KEY, type Frame, type NotedQuery, startTrackedRun, tracked, trackedRun } from "./read-tracking.js";
+import { sameItems } from "./store.js";
 
 /** A unit of the engine's last good build: what it planned, read, and added to the store. */
 export interface UnitMemory {
@@ -77,8 +78,7 @@ export class BuildMemory {
    * @returns the live config, wrapped so reads are noted.
    */
   begin(config: object, environment: readonly unknown[], patching: PatchOptions = {}): object {
-    const sameEnvironment = environment.length === this.#environment.length && environment.every((item, index) => item === this.#environment[index]);
-    if (this.#live === undefined || !sameEnvironment || Array.isArray(this.#live) !== Array.isArray(config)) {
+    if (this.#live === undefined || !sameItems(environment, this.#environment) || Array.isArray(this.#live) !== Array.isArray(config)) {
       this.#forget();
       this.#live = config;
       this.#environment = environment;
@@ -149,7 +149,6 @@ export class BuildMemory {
     return memory !== undefined && memory.env === env && !this.changed(memory.frame) ? memory : undefined;
   }
 
-  hasRender(o: object) { return this.#renders.has(o); }
   /** A render this run did or reused: kept if the run succeeds. */
   keepRender(output: object, memory: RenderMemory): void {
     this.#nextRenders.set(output, memory);

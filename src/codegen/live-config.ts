@@ -5,21 +5,14 @@
 
 import { isDeepStrictEqual } from "node:util";
 
-import { ANY_KEY } from "./read-tracking.js";
+import { ANY_KEY, isPlainContainer } from "./read-tracking.js";
 
 /** A property that a patch changed (added, removed, or set to another value); `ANY_KEY` when the object's keys changed. */
 export type ChangedProperty = readonly [target: object, key: PropertyKey];
 
-function isPlain(value: unknown): value is object {
-  if (typeof value !== "object" || value === null) return false;
-  if (Array.isArray(value)) return true;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
 /** Two values a patch can merge in place: plain objects, or arrays, both, the live one not frozen or sealed (it is replaced then). */
 function mergeable(a: unknown, b: unknown): a is object {
-  return isPlain(a) && isPlain(b) && Array.isArray(a) === Array.isArray(b) && Object.getPrototypeOf(a) === Object.getPrototypeOf(b) && Object.isExtensible(a);
+  return isPlainContainer(a) && isPlainContainer(b) && Array.isArray(a) === Array.isArray(b) && Object.getPrototypeOf(a) === Object.getPrototypeOf(b) && Object.isExtensible(a);
 }
 
 /** What a patch needs to know of `next` besides its values. */

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { GenerationError } from "./errors.js";
-import { errorCode, normaliseOutputPath } from "./paths.js";
+import { comparePaths, errorCode, normaliseOutputPath } from "./paths.js";
 import { type RecordedFile, sha256 } from "./prune.js";
 import type { PlannedWrite } from "./writer.js";
 
@@ -80,8 +80,8 @@ export function manifestPath(outDir: string): string {
 export function formatManifest(manifest: Manifest): string {
   const json = JSON.stringify;
   const sections: string[] = [];
-  for (const name of [...manifest.keys()].sort(compare)) {
-    const files = [...manifest.get(name)!].sort((a, b) => compare(a.path, b.path));
+  for (const name of [...manifest.keys()].sort(comparePaths)) {
+    const files = [...manifest.get(name)!].sort((a, b) => comparePaths(a.path, b.path));
     if (files.length === 0) continue;
     const lines = files.map((file) => `      { "path": ${json(file.path)}, "sha256": ${json(file.sha256)} }`);
     sections.push(`    ${json(name)}: [\n${lines.join(",\n")}\n    ]`);
@@ -140,6 +140,3 @@ function isCanonicalPath(value: string): boolean {
   }
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -106,6 +106,11 @@ export function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
+/** Paths (or any strings) in code-unit order, the order every listing of a run uses, whatever the locale. */
+export function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export function quote(value: string): string {
   return JSON.stringify(value);
 }

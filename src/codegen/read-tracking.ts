@@ -91,15 +91,20 @@ export function inFrame<T>(frame: Frame | undefined, work: () => T): T {
   }
 }
 
-const proxyOf = new WeakMap<object, object>();
-const targetOf = new WeakMap<object, object>();
-
-/** Only plain objects and arrays are wrapped: class instances (a Map, a Date) keep internal slots a proxy cannot reach. */
-function isWrappable(value: object): boolean {
+/**
+ * An array, or an object of no class (`{}` or `Object.create(null)`): what JSON and zod make,
+ * and what is wrapped here and patched in place (live-config.ts). A class instance (a Map, a
+ * Date) keeps internal slots a proxy cannot reach.
+ */
+export function isPlainContainer(value: unknown): value is object {
+  if (typeof value !== "object" || value === null) return false;
   if (Array.isArray(value)) return true;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
+
+const proxyOf = new WeakMap<object, object>();
+const targetOf = new WeakMap<object, object>();
 
 function readOnly(): never {
   throw new TypeError("the config is read-only while a build runs: copy what you change");
@@ -133,7 +138,7 @@ const noting: ProxyHandler<object> = {
 
 /** `value` wrapped so reads are noted (the same proxy every time for the same object); primitives as they are. */
 export function tracked<T>(value: T): T {
-  if (typeof value !== "object" || value === null || targetOf.has(value) || !isWrappable(value)) return value;
+  if (!isPlainContainer(value) || targetOf.has(value)) return value;
   let proxy = proxyOf.get(value);
   if (!proxy) {
     proxy = new Proxy(value, noting);

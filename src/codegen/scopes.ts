@@ -183,6 +183,7 @@ export function discoverScopes(schema: z.core.$ZodType): ScopeTree {
   const addScope = (name: string, node: z.core.$ZodType, parent: Scope, path: readonly string[]): void => {
     const configKey = path[path.length - 1];
     if (configKey === undefined) throw new ValueError(`scope "${name}" cannot mark the root schema`);
+    const item = listItemOf(node);
     const existing = scopes.find((scope) => scope.name === name);
     if (existing) {
       if (existing.parent !== parent || existing.resolvePath.join(".") !== path.join(".")) {
@@ -196,9 +197,8 @@ export function discoverScopes(schema: z.core.$ZodType): ScopeTree {
       if (sibling) {
         throw new ValueError(`scopes "${sibling.name}" and "${name}" under "${parent.name}" share the config key "${configKey}"`);
       }
-      scopes.push(new Scope({ name, configKey, parent, resolvePath: path, itemSchema: listItemOf(node) }));
+      scopes.push(new Scope({ name, configKey, parent, resolvePath: path, itemSchema: item }));
     }
-    const item = listItemOf(node);
     if (item && !descended.has(item)) {
       descended.add(item);
       walk(item, scopes.find((scope) => scope.name === name)!, [], new Set());

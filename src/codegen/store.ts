@@ -136,7 +136,7 @@ export class BuildStore {
       .children.filter((childId) => childScope === undefined || this.#record(childId).scope.name === childScope)
       .map((childId): [string, unknown] => [childId, this.#record(childId).instance]);
     const frame = currentFrame();
-    // A unit's own instances are in its signature (engine.ts): no need to note them.
+    // A unit's own instances are in its signature (incremental-build.ts): no need to note them.
     if (frame && !frame.isHome(parentId)) frame.queries.push(new ChildrenQuery(parentId, options, found));
     return found;
   }

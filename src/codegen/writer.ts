@@ -27,7 +27,7 @@ import {
 import { type LockOptions, withOutputLock } from "./lock.js";
 import type { IfExists } from "./outputs.js";
 import { OutputTree } from "./output-tree.js";
-import { validatePaths } from "./paths.js";
+import { comparePaths, validatePaths } from "./paths.js";
 import { type PlannedDeletion, deleteStaleSync } from "./prune.js";
 
 /** One file to write, with its content already rendered. */
@@ -239,14 +239,11 @@ export async function writeFiles(
 /** Ordinary files in path order, then aggregating ones deepest first (a package before its parent). */
 export function commitOrder(writes: readonly PlannedWrite[]): PlannedWrite[] {
   const depth = (entry: PlannedWrite) => entry.path.split("/").length;
-  const aggregating = writes.filter((entry) => entry.aggregates).sort((a, b) => depth(b) - depth(a) || compare(a.path, b.path));
-  const ordinary = writes.filter((entry) => !entry.aggregates).sort((a, b) => compare(a.path, b.path));
+  const aggregating = writes.filter((entry) => entry.aggregates).sort((a, b) => depth(b) - depth(a) || comparePaths(a.path, b.path));
+  const ordinary = writes.filter((entry) => !entry.aggregates).sort((a, b) => comparePaths(a.path, b.path));
   return [...ordinary, ...aggregating];
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** The output directory a plan is about: every entry's absolute path is it joined with the entry's path. */
 function rootOf(plan: readonly PlannedChange[], manifest: ManifestWrite | undefined): string | undefined {
@@ -402,7 +399,7 @@ function missingDirs(root: string, targets: readonly string[]): string[] {
       missing.add(dir);
     }
   }
-  return [...missing].sort((a, b) => a.split("/").length - b.split("/").length || compare(a, b));
+  return [...missing].sort((a, b) => a.split("/").length - b.split("/").length || comparePaths(a, b));
 }
 
 /** Runs a cleanup step, ignoring its failure (a journal left behind is rolled back by the next run). */
