@@ -11,7 +11,7 @@ import { formatFiles } from "./format-pool.js";
 import type { Fragment } from "./fragments.js";
 import type { GenerationCache } from "./generation-cache.js";
 import type { BuildMemory } from "./incremental.js";
-import { Frame, inFrame } from "./read-tracking.js";
+import { Frame, inFrame, judgingReuse } from "./read-tracking.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import { type OperationRegistry, loadRegistry } from "./registry.js";
 import type { RenderMemo } from "./render-memo.js";
@@ -174,8 +174,8 @@ export function renderWith(
     }
   }
   const originsOf = originsLookup(originsByPath);
-  try {
-    const assembled = assemble(fragments(), {
+  const assembleFiles = (): GeneratedFile[] =>
+    assemble(fragments(), {
       env,
       language: target.language,
       targetName: target.name,
@@ -184,6 +184,9 @@ export function renderWith(
       memo,
       memory,
     });
+  try {
+    // Cached per-item work of the last good run is reused while rendering (weak-cache.ts).
+    const assembled = memory ? judgingReuse((frame) => memory.reusable(frame, store), assembleFiles) : assembleFiles();
     return { files: assembled, originsOf };
   } catch (error) {
     throw error instanceof GenerationError && configFile ? error.withContext({ file: configFile }) : error;

@@ -143,6 +143,14 @@ export class BuildMemory {
     this.#nextUnits.set(key, memory);
   }
 
+  /**
+   * Whether cached work with `frame` (a `WeakCache` made `acrossRuns`) may be reused: the last
+   * good run kept it, nothing it read changed, and its store queries answer the same in `store`.
+   */
+  reusable(frame: Frame, store: object): boolean {
+    return this.#users.has(frame) && !this.changed(frame) && this.answersHold(frame, store);
+  }
+
   /** The last good render of `output` with `env`, if nothing it read changed (its store queries are the caller's to check). */
   render(output: object, env: object): RenderMemory | undefined {
     const memory = this.#renders.get(output);

@@ -75,6 +75,27 @@ export function startTrackedRun(): void {
   runs++;
 }
 
+let judge: ((frame: Frame) => boolean) | undefined;
+
+/**
+ * Whether work an earlier run remembered with `frame` may be reused now: only while a
+ * watch's render runs ({@link judgingReuse}), whose memory knows what changed since.
+ */
+export function reusable(frame: Frame): boolean {
+  return judge?.(frame) ?? false;
+}
+
+/** Runs `work` with `isReusable` answering {@link reusable}, then restores the previous judge. */
+export function judgingReuse<T>(isReusable: (frame: Frame) => boolean, work: () => T): T {
+  const previous = judge;
+  judge = isReusable;
+  try {
+    return work();
+  } finally {
+    judge = previous;
+  }
+}
+
 /** The frame reads are noted into now, if any. */
 export function currentFrame(): Frame | undefined {
   return current;

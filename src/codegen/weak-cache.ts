@@ -5,9 +5,10 @@
 // In a watch's tracked build (read-tracking.ts) the config lives on between runs, so an
 // owner can outlive a run: answers are kept for one run only, and a computation's reads are
 // noted in a frame of its own that every user of the answer includes, so whoever reuses an
-// answer depends on what it read.
+// answer depends on what it read. A cache made `acrossRuns` keeps an answer for later runs
+// too, while nothing its frame read or asked has changed (judged by the watch's memory).
 
-import { Frame, currentFrame, inFrame, trackedRun } from "./read-tracking.js";
+import { Frame, currentFrame, inFrame, reusable, trackedRun } from "./read-tracking.js";
 
 interface Entry<Value> {
   value: Value;
@@ -23,6 +24,16 @@ interface Entry<Value> {
  */
 export class WeakCache<Owner extends object, Key, Value> {
   readonly #byOwner = new WeakMap<Owner, Map<Key, Entry<Value>>>();
+  readonly #acrossRuns: boolean;
+
+  /**
+   * @param options.acrossRuns in a watch, reuse an answer of an earlier run whose reads and
+   * store queries are unchanged: for per-item work of a render that lists every resource,
+   * owned by the item (an output the store replays as the same object). @default false
+   */
+  constructor(options: { acrossRuns?: boolean } = {}) {
+    this.#acrossRuns = options.acrossRuns ?? false;
+  }
 
   /** The value for `key` under `owner`, from `compute` the first time it is asked (in this tracked run). */
   get(owner: Owner, key: Key, compute: () => Value): Value {
@@ -30,9 +41,12 @@ export class WeakCache<Owner extends object, Key, Value> {
     if (values === undefined) this.#byOwner.set(owner, (values = new Map()));
     const asking = currentFrame();
     const known = values.get(key);
-    if (known !== undefined && known.run === trackedRun() && (known.frame !== undefined || asking === undefined)) {
-      if (known.frame) asking?.includes.add(known.frame);
-      return known.value;
+    if (known !== undefined && (known.frame !== undefined || asking === undefined)) {
+      if (known.run !== trackedRun() && this.#acrossRuns && known.frame !== undefined && reusable(known.frame)) known.run = trackedRun();
+      if (known.run === trackedRun()) {
+        if (known.frame) asking?.includes.add(known.frame);
+        return known.value;
+      }
     }
     if (asking === undefined) {
       const value = compute();

@@ -48,6 +48,26 @@ describe("a warm process's reruns (GenerationCache)", () => {
       ["a field removed", () => void fieldsOf(3).splice(2, 1)],
       ["a nested field now reads another resource", () => void (fieldsOf(1).find((field: Json) => field.name === "owner").model = resources()[4].model)],
       ["a nested field's loading changed", () => void (fieldsOf(1).find((field: Json) => field.name === "owner").load = "subquery")],
+      // Every module naming resource 1's model spells it with its package now, indexes.py too.
+      [
+        "a resource's model now shares another's class name",
+        () => void Object.assign(resources()[4], { model: resources()[1].model.replace(/^bench\.models\./, "bench.others."), name: "other", route_prefix: "/others" }),
+      ],
+      [
+        "the class names distinct again",
+        () => void (resources()[4] = benchResource(4, RESOURCES)),
+      ],
+      [
+        "a list filters by another resource's key",
+        () => {
+          resources()[5].link = { name: "name" };
+          listOf(2)
+            .modifiers.find((modifier: Json) => modifier.type === "filter")
+            .fields.push({ name: "owner_id", values: "ref", ref_resource: "model0005" });
+        },
+      ],
+      // discovery.py's row source of resource 5 follows; resource 2's list, which filters by it, is not built again.
+      ["the referenced resource's link names another field", () => void (resources()[5].link = { name: "email" })],
       ["a resource added", () => void resources().push(benchResource(RESOURCES, RESOURCES + 1))],
       ["an operation removed", () => void (resources()[0].operations = resources()[0].operations.filter((entry: Json) => entry !== "delete"))],
       ["a resource removed", () => void resources().pop()],

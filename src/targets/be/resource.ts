@@ -137,7 +137,8 @@ function sharedName(project: ProjectConfig, name: string): boolean {
 // How many apps have a resource of each name, counted once per project: a view is built per resource.
 const appsPerName = new WeakCache<ProjectConfig, "apps per name", Map<string, number>>();
 
-function appsPerResourceName(project: ProjectConfig): Map<string, number> {
+/** How many apps have a resource of each name; cached per project (a tracked computation in a watch). */
+export function appsPerResourceName(project: ProjectConfig): ReadonlyMap<string, number> {
   return appsPerName.get(project, "apps per name", () => {
     const counts = new Map<string, number>();
     for (const app of project.apps) {

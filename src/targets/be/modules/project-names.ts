@@ -4,10 +4,10 @@
 // share it), each database's session factory, and the search object of a resource,
 // written as its lists write it.
 
-import { type ImportCollector, Name, prefixImport } from "../../../codegen/index.js";
+import { type ImportCollector, Name, WeakCache, prefixImport } from "../../../codegen/index.js";
 import type { ProjectConfig, ResourceConfig, SearchConfig } from "../config/schema.js";
 import { pythonString } from "../python/literals.js";
-import { GENERATED_NAMES, sessionModulePath } from "../resource.js";
+import { GENERATED_NAMES, appsPerResourceName, sessionModulePath } from "../resource.js";
 
 /** `TrigramSearch(Article.title)` or `FullTextSearch(..., language="english")`: a resource's search object. */
 export function searchExpression(search: SearchConfig, model: string, runtimePackage: string, imports: ImportCollector): string {
@@ -26,21 +26,12 @@ export class ProjectNames {
   readonly #project: ProjectConfig;
   readonly #packagePrefix: string;
   readonly #imports: ImportCollector;
-  /** Class name → the dotted models of that class name; app count by resource name. Computed once: a project may have thousands of resources. */
-  readonly #models = new Map<string, Set<string>>();
-  readonly #appsByName = new Map<string, number>();
 
+  /** Cheap to make: what it needs of every resource is computed once per project (a project may have thousands). */
   constructor(project: ProjectConfig, packagePrefix: string, imports: ImportCollector) {
     this.#project = project;
     this.#packagePrefix = packagePrefix;
     this.#imports = imports;
-    for (const app of project.apps) {
-      for (const name of new Set(app.config.resources.map((resource) => resource.name))) this.#appsByName.set(name, (this.#appsByName.get(name) ?? 0) + 1);
-      for (const resource of app.config.resources) {
-        const pascal = Name.fromDotted(resource.model)[1].pascal;
-        this.#models.set(pascal, (this.#models.get(pascal) ?? new Set()).add(resource.model));
-      }
-    }
   }
 
   /**
@@ -49,7 +40,7 @@ export class ProjectNames {
    */
   model(resource: ResourceConfig): string {
     const [module, name] = Name.fromDotted(resource.model);
-    const clash = (this.#models.get(name.pascal)?.size ?? 0) > 1 || GENERATED_NAMES.has(name.pascal);
+    const clash = (modelsByClassName(this.#project).get(name.pascal)?.size ?? 0) > 1 || GENERATED_NAMES.has(name.pascal);
     if (clash) {
       this.#imports.add(module);
       return `${module}.${name.pascal}`;
@@ -60,7 +51,7 @@ export class ProjectNames {
 
   /** The resource's project-wide id: its name, or `module.name` when two apps have one of that name. */
   id(resource: ResourceConfig, separator = "."): string {
-    if ((this.#appsByName.get(resource.name) ?? 0) < 2) return resource.name;
+    if ((appsPerResourceName(this.#project).get(resource.name) ?? 0) < 2) return resource.name;
     const app = this.#project.apps.find((candidate) => candidate.config.resources.includes(resource))!;
     return `${app.config.module}${separator}${resource.name}`;
   }
@@ -82,4 +73,20 @@ export class ProjectNames {
   search(resource: ResourceConfig, model: string): string {
     return searchExpression(resource.search!, model, prefixImport(this.#packagePrefix, "runtime"), this.#imports);
   }
+}
+
+const classNames = new WeakCache<ProjectConfig, "models by class name", ReadonlyMap<string, ReadonlySet<string>>>();
+
+/** The dotted models of each model class name, once per project: asked within each name, so a watch ties every name to every resource's model. */
+function modelsByClassName(project: ProjectConfig): ReadonlyMap<string, ReadonlySet<string>> {
+  return classNames.get(project, "models by class name", () => {
+    const models = new Map<string, Set<string>>();
+    for (const app of project.apps) {
+      for (const resource of app.config.resources) {
+        const pascal = Name.fromDotted(resource.model)[1].pascal;
+        models.set(pascal, (models.get(pascal) ?? new Set()).add(resource.model));
+      }
+    }
+    return models;
+  });
 }

@@ -3,11 +3,10 @@
 // what each one filters are read from the store as it renders (every modifier has run by
 // then). Nothing is written when no list filters.
 
-import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, Name, PROJECT, type RenderCtx, operation, prefixImport } from "../../../../codegen/index.js";
+import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, Name, PROJECT, type RenderCtx, WeakCache, operation, prefixImport } from "../../../../codegen/index.js";
 import { type AppConfig, excludedBy, type ProjectConfig, type ResourceConfig } from "../../config/schema.js";
 import { docstringText, pythonInt, pythonString } from "../../python/literals.js";
 import { ProjectNames } from "../../modules/project-names.js";
-import type { ResourceView } from "../../resource.js";
 import { ListHandler } from "../list/list-handler.js";
 import type { FilterField } from "../list/query.js";
 
@@ -18,6 +17,8 @@ export class Discovery {
   readonly dotted: string;
   readonly #project: ProjectConfig;
   readonly #packagePrefix: string;
+  // Each list's line, kept across a watch's runs while the list object and what it read stay the same.
+  readonly #lines = new WeakCache<ListHandler, "line", ListLine>({ acrossRuns: true });
 
   /** Its lists are read from the store when it renders (every modifier has run by then). */
   constructor(project: ProjectConfig, packagePrefix: string) {
@@ -45,38 +46,19 @@ export class Discovery {
     const filtered = this.#filtered(ctx.store);
     if (filtered.length === 0) return [];
     const project = this.#project;
-    const runtime = prefixImport(this.#packagePrefix, "runtime", "discovery");
     const imports = new ImportCollector()
       .addFrom("fastapi", "APIRouter")
-      .addFrom(runtime, "Catalog", "FilterCatalog", "FilterSpec", "ListSpec", "ValuesOptions", "ValuesPage")
+      .addFrom(this.#runtime, "Catalog", "FilterCatalog", "FilterSpec", "ListSpec", "ValuesOptions", "ValuesPage")
       .addFrom("typing", "Literal");
-    const names = new ProjectNames(project, this.#packagePrefix, imports);
+    // Row sources in order of first need; lists of one resource share its constant.
     const rows = new Map<string, string>();
-    const rowsOf = (resource: ResourceConfig): string => {
-      const constant = `_${names.id(resource, "_").toUpperCase()}_ROWS`;
-      if (!rows.has(constant)) {
-        imports.addFrom(runtime, "Rows");
-        const model = names.model(resource);
-        const args = [`${model}.${resource.pk}`, `${model}.${resource.link!.name}`, names.sessions(resource)];
-        if (resource.search) args.push(`search=${names.search(resource, model)}`);
-        rows.set(constant, `${constant} = Rows(${args.join(", ")})`);
-      }
-      return constant;
-    };
-    const lists = filtered.map((handler) => {
-      const resource = handler.view.config;
-      const path = `${handler.view.appPrefix}${resource.route_prefix}`;
-      const specs = handler.query.filters!.map((field) => `FilterSpec(${pythonString(field.name)}, ${tuple(field.operators.map(pythonString))}, ${this.#source(field, resource, handler.view.app, { names, rowsOf, imports, runtime })})`);
-      const args = [pythonString(names.id(resource)), pythonString(handler.entry.name), pythonString(`${path}${handler.path}`), pythonString(`${path}${handler.searchPath}`), tuple(specs)];
-      if (handler.query.search) args.push("search=True");
-      const order = handler.query.order;
-      if (order) {
-        imports.addFrom(runtime, "OrderInfo");
-        args.push(`order=OrderInfo(fields=[${order.fields.map((field) => pythonString(field.name)).join(", ")}], default=[${order.default.map(pythonString).join(", ")}])`);
-      }
-      return `ListSpec(${args.join(", ")})`;
+    const lines = filtered.map((handler) => {
+      const line = this.#lines.get(handler, "line", () => this.#lineOf(handler));
+      imports.update(line.imports);
+      for (const [constant, row] of line.rows) if (!rows.has(constant)) rows.set(constant, row);
+      return line;
     });
-    const bodies = this.#valuesBodies(filtered, names);
+    const bodies = valuesBodies(lines);
     if (bodies.length > 1) imports.addFrom("typing", "Annotated").addFrom("pydantic", "Field");
     const user = this.#user(imports);
     // What each route can answer besides 422: a user's absence, a body it cannot read, a busy database.
@@ -89,7 +71,7 @@ export class Discovery {
         context: {
           doc: docstringText("Filter discovery over every filtered list: ``GET /_filters`` and ``POST /_values``."),
           rows: [...rows.values()],
-          lists,
+          lists: lines.map((line) => line.spec),
           bodies,
           body: bodies.length === 1 ? bodies[0]!.name : `Annotated[${bodies.map((body) => body.name).join(" | ")}, Field(discriminator="resource")]`,
           params: user ?? "",
@@ -102,25 +84,46 @@ export class Discovery {
     ];
   }
 
-  /**
-   * One `POST /_values` body per filtered resource, its `resource` and `field` literals: the
-   * pairs the catalog answers, so a body the schema allows is never refused.
-   */
-  #valuesBodies(filtered: readonly ListHandler[], names: ProjectNames): ValuesBody[] {
-    // A resource's lists, by its id: their filter fields together.
-    const byResource = new Map<string, { view: ResourceView; fields: Set<string> }>();
-    for (const handler of filtered) {
-      const id = names.id(handler.view.config);
-      const lists = byResource.get(id) ?? { view: handler.view, fields: new Set<string>() };
-      byResource.set(id, lists);
-      for (const field of handler.query.filters!) lists.fields.add(field.name);
+  /** The runtime module the catalog is built with. */
+  get #runtime(): string {
+    return prefixImport(this.#packagePrefix, "runtime", "discovery");
+  }
+
+  /** One list's part of the module, with the imports and row sources it needs. */
+  #lineOf(handler: ListHandler): ListLine {
+    const runtime = this.#runtime;
+    const imports = new ImportCollector();
+    const names = new ProjectNames(this.#project, this.#packagePrefix, imports);
+    const rows: [string, string][] = [];
+    const rowsOf = (resource: ResourceConfig): string => {
+      const constant = `_${names.id(resource, "_").toUpperCase()}_ROWS`;
+      if (!rows.some(([known]) => known === constant)) {
+        imports.addFrom(runtime, "Rows");
+        const model = names.model(resource);
+        const args = [`${model}.${resource.pk}`, `${model}.${resource.link!.name}`, names.sessions(resource)];
+        if (resource.search) args.push(`search=${names.search(resource, model)}`);
+        rows.push([constant, `${constant} = Rows(${args.join(", ")})`]);
+      }
+      return constant;
+    };
+    const resource = handler.view.config;
+    const path = `${handler.view.appPrefix}${resource.route_prefix}`;
+    const specs = handler.query.filters!.map((field) => `FilterSpec(${pythonString(field.name)}, ${tuple(field.operators.map(pythonString))}, ${this.#source(field, resource, handler.view.app, { names, rowsOf, imports, runtime })})`);
+    const id = names.id(resource);
+    const args = [pythonString(id), pythonString(handler.entry.name), pythonString(`${path}${handler.path}`), pythonString(`${path}${handler.searchPath}`), tuple(specs)];
+    if (handler.query.search) args.push("search=True");
+    const order = handler.query.order;
+    if (order) {
+      imports.addFrom(runtime, "OrderInfo");
+      args.push(`order=OrderInfo(fields=[${order.fields.map((field) => pythonString(field.name)).join(", ")}], default=[${order.default.map(pythonString).join(", ")}])`);
     }
-    return [...byResource].map(([id, { view, fields }]) => ({
-      name: `${new Name(names.id(view.config, "_")).pascal}Values`,
-      label: view.labelPlural,
-      resource: pythonString(id),
-      literals: [...fields].sort().map(pythonString).join(", "),
-    }));
+    return {
+      spec: `ListSpec(${args.join(", ")})`,
+      rows,
+      imports,
+      resource: { id, body: `${new Name(names.id(resource, "_")).pascal}Values`, label: handler.view.labelPlural },
+      fields: handler.query.filters!.map((field) => field.name),
+    };
   }
 
   /** `current_user: CurrentUser` when the project's auth covers the discovery routes. */
@@ -161,7 +164,41 @@ export class Discovery {
   }
 }
 
+/**
+ * One `POST /_values` body per filtered resource, its `resource` and `field` literals: the
+ * pairs the catalog answers, so a body the schema allows is never refused.
+ */
+function valuesBodies(lines: readonly ListLine[]): ValuesBody[] {
+  // A resource's lists, by its id: their filter fields together.
+  const byResource = new Map<string, { resource: ListLine["resource"]; fields: Set<string> }>();
+  for (const line of lines) {
+    const lists = byResource.get(line.resource.id) ?? { resource: line.resource, fields: new Set<string>() };
+    byResource.set(line.resource.id, lists);
+    for (const field of line.fields) lists.fields.add(field);
+  }
+  return [...byResource.values()].map(({ resource, fields }) => ({
+    name: resource.body,
+    label: resource.label,
+    resource: pythonString(resource.id),
+    literals: [...fields].sort().map(pythonString).join(", "),
+  }));
+}
+
+/** What one list adds to the module: the same for the same list object, so a watch reuses it (weak-cache.ts). */
+interface ListLine {
+  /** Its `ListSpec(...)` entry. */
+  spec: string;
+  /** `[constant, definition]` of the row sources its filters need, in order of first need. */
+  rows: readonly (readonly [string, string])[];
+  imports: ImportCollector;
+  /** Its resource: project-wide id, `POST /_values` body class, plural label. */
+  resource: { id: string; body: string; label: string };
+  /** Its filter fields' names. */
+  fields: readonly string[];
+}
+
 /** A `POST /_values` body class of one resource. */
+
 interface ValuesBody {
   name: string;
   /** `articles`, for its docstring. */

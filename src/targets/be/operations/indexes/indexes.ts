@@ -39,6 +39,8 @@ export class Indexes {
   // `usedIn` by store: every app's conftest asks, and the answer plans every list's indexes.
   // A WeakCache, so a watch knows that every asker depends on what the plan read.
   readonly #used = new WeakCache<BuildStore, "used", boolean>();
+  // Each list's indexes, kept across a watch's runs while the list object and what it read stay the same.
+  readonly #needs = new WeakCache<ListHandler, "needs", ListNeeds>({ acrossRuns: true });
 
   /** Its lists (their order, ref filters, search) are read from the store when it renders. */
   constructor(project: ProjectConfig, packagePrefix: string) {
@@ -85,45 +87,58 @@ export class Indexes {
   }
 
   #plan(store: BuildStore, imports: ImportCollector): { indexes: PlannedIndex[]; extensions: string[] } {
+    // Two lists of one model share their indexes: the first to plan one names it.
     const planned = new Map<string, PlannedIndex>();
     const extensions = new Set<string>();
-    const searched = new Set<ResourceConfig>();
-    const plan = (index: PlannedIndex) => {
-      if (!planned.has(index.key)) planned.set(index.key, index);
-    };
-    const names = new ProjectNames(this.#project, this.#packagePrefix, imports);
     for (const handler of store.outputsUnder(PROJECT.name, ListHandler)) {
-      const resource = handler.view.config;
-      // Imported only when an index uses it: a list with nothing to index imports nothing.
-      const model = () => names.model(resource);
-      const base = names.id(resource, "_");
-      const route = `${handler.method} ${resource.route_prefix}${handler.path}`;
-      for (const field of handler.query.order?.fields ?? []) {
-        if (field.name === resource.pk) continue;
-        const name = indexName(`ix_${base}_${field.name}_${resource.pk}`);
-        const pages = handler.query.pagination.mode === "keyset" ? ", and its keyset pages" : "";
-        plan({
-          key: `${resource.model}(${field.name}, ${resource.pk})`,
-          name,
-          comment: `${route}?order_by=${field.name} (either direction)${pages}`,
-          expression: `Index(${pythonString(name)}, ${model()}.${field.name}, ${model()}.${resource.pk})`,
-        });
-      }
-      for (const field of handler.query.filters ?? []) {
-        if (field.kind !== "ref") continue;
-        const name = indexName(`ix_${base}_${field.name}`);
-        plan({ key: `${resource.model}(${field.name})`, name, comment: `${route}?${field.name}=… (a key of ${field.refResource})`, expression: `Index(${pythonString(name)}, ${model()}.${field.name})` });
-      }
-      const search = resource.search;
-      if (search && !searched.has(resource)) {
-        searched.add(resource);
-        if (search.strategy === "trigram") extensions.add("pg_trgm");
-        const name = indexName(`ix_${base}_search`);
-        plan({ key: `${resource.model} search`, name, comment: `${route}?q=… (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`, expression: `*${names.search(resource, model())}.indexes(${pythonString(name)})` });
-      }
+      const needs = this.#needs.get(handler, "needs", () => this.#needsOf(handler));
+      for (const index of needs.indexes) if (!planned.has(index.key)) planned.set(index.key, index);
+      if (needs.extension !== undefined) extensions.add(needs.extension);
+      imports.update(needs.imports);
     }
     return { indexes: [...planned.values()], extensions: [...extensions].sort() };
   }
+
+  /** The indexes one list relies on, with the imports their expressions use. */
+  #needsOf(handler: ListHandler): ListNeeds {
+    // Imported only when an index uses it: a list with nothing to index imports nothing.
+    const imports = new ImportCollector();
+    const names = new ProjectNames(this.#project, this.#packagePrefix, imports);
+    const indexes: PlannedIndex[] = [];
+    const resource = handler.view.config;
+    const model = () => names.model(resource);
+    const base = names.id(resource, "_");
+    const route = `${handler.method} ${resource.route_prefix}${handler.path}`;
+    for (const field of handler.query.order?.fields ?? []) {
+      if (field.name === resource.pk) continue;
+      const name = indexName(`ix_${base}_${field.name}_${resource.pk}`);
+      const pages = handler.query.pagination.mode === "keyset" ? ", and its keyset pages" : "";
+      indexes.push({
+        key: `${resource.model}(${field.name}, ${resource.pk})`,
+        name,
+        comment: `${route}?order_by=${field.name} (either direction)${pages}`,
+        expression: `Index(${pythonString(name)}, ${model()}.${field.name}, ${model()}.${resource.pk})`,
+      });
+    }
+    for (const field of handler.query.filters ?? []) {
+      if (field.kind !== "ref") continue;
+      const name = indexName(`ix_${base}_${field.name}`);
+      indexes.push({ key: `${resource.model}(${field.name})`, name, comment: `${route}?${field.name}=… (a key of ${field.refResource})`, expression: `Index(${pythonString(name)}, ${model()}.${field.name})` });
+    }
+    const search = resource.search;
+    if (search === undefined) return { indexes, extension: undefined, imports };
+    const name = indexName(`ix_${base}_search`);
+    indexes.push({ key: `${resource.model} search`, name, comment: `${route}?q=… (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`, expression: `*${names.search(resource, model())}.indexes(${pythonString(name)})` });
+    return { indexes, extension: search.strategy === "trigram" ? "pg_trgm" : undefined, imports };
+  }
+}
+
+/** What one list needs of `indexes.py`: the same for the same list object, so a watch reuses it (weak-cache.ts). */
+interface ListNeeds {
+  indexes: readonly PlannedIndex[];
+  /** The PostgreSQL extension its search needs, if any. */
+  extension: string | undefined;
+  imports: ImportCollector;
 }
 
 /** `name`, shortened to PostgreSQL's 63 characters with a stable hash when longer. */
