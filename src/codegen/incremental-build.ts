@@ -7,7 +7,7 @@ import type { BuildRun, Instance, PlannedRun } from "./engine.js";
 import type { BuildMemory, UnitMemory } from "./incremental.js";
 import type { OperationClass } from "./operation.js";
 import { Frame, inFrame } from "./read-tracking.js";
-import { type BuildStore, sameItems } from "./store.js";
+import type { BuildStore } from "./store.js";
 
 /** How a watch builds again: what it remembers, and the scope whose instances (with all below them) are its units. */
 export interface IncrementalOptions {
@@ -32,10 +32,11 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
     at: Instance;
     planned: Instance[];
     steps: (build: BuildRun["build"]) => void;
-    signature: string[];
-    /** The config objects of its instances and their ancestors: one that was replaced, not patched, holds reads no longer tracked. */
-    values: unknown[];
+    /** The config objects of its instance's ancestors. */
+    above: unknown[];
     last: UnitMemory | undefined;
+    /** Whether its instances are those of `last`: compared once, when first asked. */
+    sameAsLast: boolean | undefined;
     /** The unit whose planning this one's runs come from: itself, or the "before" unit of its instance. */
     planner: Unit | undefined;
     plannedAgain: boolean;
@@ -44,14 +45,8 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
   const units: Unit[] = [];
   const homeOf = (unit: Unit): string | undefined => (unit.at.scope.name === unitScope ? unit.at.id : undefined);
   const unitOf = (key: string, at: Instance, planned: Instance[], steps: Unit["steps"], above: unknown[], planner?: Unit): Unit => {
-    const signature = [at.id, at.configPath];
-    const values = [...above, at.value];
-    for (const instance of planned) {
-      signature.push(instance.id, instance.configPath);
-      values.push(instance.value);
-    }
     const last = memory.unit(key);
-    const unit: Unit = { key, at, planned, steps, signature, values, last, planner, plannedAgain: false, plan: last?.planned ?? new Frame() };
+    const unit: Unit = { key, at, planned, steps, above, last, sameAsLast: undefined, planner, plannedAgain: false, plan: last?.planned ?? new Frame() };
     unit.planner ??= unit;
     units.push(unit);
     return unit;
@@ -80,7 +75,29 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
     unitOf(`${instance.id} after`, instance, [], (build) => runsAt(instance, true, build), above, before);
   };
   walk(run.root, []);
-  const sameInstances = (unit: Unit, last: UnitMemory): boolean => sameItems(last.signature, unit.signature) && sameItems(last.values, unit.values);
+  // A unit's signature: its instances' ids and config paths, and the config objects of them
+  // and their ancestors (one replaced, not patched, holds reads no longer tracked). Built only
+  // for a unit that is kept anew: a reused one is compared in place.
+  const signatureOf = (unit: Unit): Pick<UnitMemory, "signature" | "values"> => {
+    const signature = [unit.at.id, unit.at.configPath];
+    const values = [...unit.above, unit.at.value];
+    for (const instance of unit.planned) {
+      signature.push(instance.id, instance.configPath);
+      values.push(instance.value);
+    }
+    return { signature, values };
+  };
+  const sameInstances = (unit: Unit, last: UnitMemory): boolean => (unit.sameAsLast ??= matchesSignature(unit, last));
+  const matchesSignature = ({ at, planned, above }: Unit, { signature, values }: UnitMemory): boolean => {
+    if (signature.length !== 2 * (planned.length + 1) || values.length !== above.length + planned.length + 1) return false;
+    if (signature[0] !== at.id || signature[1] !== at.configPath || values[above.length] !== at.value) return false;
+    for (let index = 0; index < above.length; index++) if (values[index] !== above[index]) return false;
+    for (let index = 0; index < planned.length; index++) {
+      const instance = planned[index]!;
+      if (signature[2 * index + 2] !== instance.id || signature[2 * index + 3] !== instance.configPath || values[above.length + 1 + index] !== instance.value) return false;
+    }
+    return true;
+  };
 
   // Planning: a unit whose planning read something that changed is planned and validated
   // again. Issues are gathered as `build` gathers them: every option problem, then every
@@ -125,7 +142,7 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
       }),
     );
     const runs = new Map(unit.planned.map((instance) => [instance.id, instance.runs as unknown]));
-    memory.keepUnit(unit.key, { signature: unit.signature, values: unit.values, runs, planned: unit.plan, built, adds });
+    memory.keepUnit(unit.key, { ...signatureOf(unit), runs, planned: unit.plan, built, adds });
   }
   return store;
 }
