@@ -288,6 +288,7 @@ async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, 
   const { outDir, files, target } = built;
   // Watch mode: what this process last wrote there spares reading unchanged files and re-hashing them.
   const memory = options.cache?.outputMemory(outDir);
+  memory?.startPlanning();
   try {
     const tree = new OutputTree(outDir);
     const writes = planWritesIn(tree, files, {

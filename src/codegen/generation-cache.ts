@@ -58,10 +58,20 @@ export class GenerationCache {
   outputMemory(outDir: string): OutputMemory {
     let memory = this.#outputs.get(outDir);
     if (!memory) {
-      memory = new OutputMemory();
+      memory = new OutputMemory(outDir);
       this.#outputs.set(outDir, memory);
     }
     return memory;
+  }
+
+  /** Reads ahead the identities of the files earlier runs wrote, for the next run's planning (watch mode, while a change settles). */
+  readOutputsAhead(): void {
+    for (const memory of this.#outputs.values()) memory.readAhead();
+  }
+
+  /** Forgets what {@link readOutputsAhead} read (a run failed before planning). */
+  dropOutputsAhead(): void {
+    for (const memory of this.#outputs.values()) memory.dropReadAhead();
   }
 
   /** The registry of `group`, loaded once per working directory. */

@@ -69,14 +69,28 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
     if (isUnder(changed, options.target.templateDir) || (userTemplatesDir !== undefined && isUnder(changed, userTemplatesDir))) {
       cache.templatesChanged();
     }
-    firstChange ??= performance.now();
+    if (firstChange === undefined) {
+      firstChange = performance.now();
+      // The output's identities are read while the change settles, not while the run plans (output-memory.ts).
+      if (!running) setImmediate(readAhead);
+    }
     clearTimeout(settle);
     settle = setTimeout(start, SETTLE_MS);
   });
+  // When the output's identities were last read ahead: a run uses them only if that was just before it started.
+  let readAheadAt: number | undefined;
+  const readAhead = (): void => {
+    if (closed || running) return;
+    cache.readOutputsAhead();
+    readAheadAt = performance.now();
+  };
 
   const run = async (): Promise<void> => {
     const started = firstChange ?? performance.now();
     firstChange = undefined;
+    // A burst of changes longer than a settle: read since, the identities may be stale.
+    if (readAheadAt === undefined || performance.now() - readAheadAt > 2 * SETTLE_MS) cache.dropOutputsAhead();
+    readAheadAt = undefined;
     const timer = new PhaseTimer();
     const runOptions: GenerateOptions = { ...options, cache, timer, signal: abort.signal };
     try {
@@ -85,6 +99,7 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
       const result = await writeBuilt(built, runOptions);
       handlers.onRun(result, { ms: performance.now() - started, timer });
     } catch (error) {
+      cache.dropOutputsAhead();
       // A run that failed while a newer change came in may have read a half-saved file: the next run tells.
       const superseded = again || firstChange !== undefined;
       if (!abort.signal.aborted && !superseded) handlers.onError(error, { ms: performance.now() - started, timer });

@@ -80,4 +80,52 @@ describe("OutputMemory through generate", () => {
     assert.equal(countActions((await generate(options)).plan).overwrite, 0);
     assert.equal(memory.holds(schema, content), true, "read back unchanged and old: trusted under its new identity");
   });
+
+  it("plans once with identities read ahead (a watch reads them while a change settles), then reads the disk again", async () => {
+    const config = path.join(work, "config.json");
+    await writeFile(config, JSON.stringify(benchConfig(2)));
+    const out = path.join(work, "ahead");
+    const cache = new GenerationCache();
+    const options = { target: be, configFile: config, outDir: out, cache };
+    const schema = path.join(out, "app00", "schemas", "model0001.py");
+    const overwritten = async () => (await generate(options)).plan.filter((entry) => entry.action === "overwrite").map((entry) => entry.path);
+
+    await generate(options);
+    await age(out, 5);
+    await generate(options);
+    const content = await readFile(schema, "utf8");
+
+    // Read ahead, then the user edits the file by hand: that planning goes by what was read ahead.
+    cache.readOutputsAhead();
+    await writeFile(schema, `${content}# edited\n`);
+    assert.deepEqual(await overwritten(), [], "planned with the identities read ahead");
+    assert.deepEqual(await overwritten(), ["app00/schemas/model0001.py"], "read once only: the next run sees the edit");
+    assert.equal(await readFile(schema, "utf8"), content);
+  });
+
+  it("does not plan with identities read ahead once another codegen run wrote to the directory", async () => {
+    const config = path.join(work, "config.json");
+    const other = path.join(work, "other.json");
+    const project = benchConfig(2) as { apps: { config: { resources: { fields: { name: string }[] }[] } }[] };
+    await writeFile(config, JSON.stringify(project));
+    project.apps[0]!.config.resources[1]!.fields[2]!.name = "contact";
+    await writeFile(other, JSON.stringify(project));
+    const out = path.join(work, "ahead-other-run");
+    const cache = new GenerationCache();
+    const options = { target: be, configFile: config, outDir: out, cache };
+
+    await generate(options);
+    await age(out, 5);
+    await generate(options);
+    cache.readOutputsAhead();
+    // A plain `codegen generate` of another config rewrites resource 1's files, and the manifest.
+    const rewritten = (await generate({ target: be, configFile: other, outDir: out })).plan.filter((entry) => entry.action === "overwrite").map((entry) => entry.path);
+    assert.ok(rewritten.includes("app00/schemas/model0001.py"));
+    const result = await generate(options);
+    assert.deepEqual(
+      result.plan.filter((entry) => entry.action === "overwrite").map((entry) => entry.path),
+      rewritten,
+      "every file the other run rewrote is seen and written back",
+    );
+  });
 });
