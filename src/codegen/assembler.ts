@@ -118,7 +118,7 @@ function assembleAll(fragments: Iterable<Fragment>, options: AssembleOptions, re
  * fresh run reports.
  */
 function assembleRemembered(fragments: Iterable<Fragment>, options: AssembleOptions, memory: BuildMemory, render: TemplateRenderer): GeneratedFile[] {
-  const arrived = [...fragments];
+  const arrived = Array.isArray(fragments) ? (fragments as readonly Fragment[]) : [...fragments];
   const byPath = new Map<string, Fragment[]>();
   for (const fragment of arrived) {
     const list = byPath.get(fragment.path);

@@ -151,43 +151,56 @@ export function renderWith(
 
   const renderers = new RenderRegistry({ fallback: processRenderers });
   target.registerRenderers?.(renderers);
-  // Weakly: the assembler takes each fragment as it is rendered and lets it go once merged
-  // (a watch's memory keeps every fragment anyway, and a Map is the quicker of the two).
-  const origins: Map<Fragment, string> | WeakMap<Fragment, string> = memory ? new Map() : new WeakMap();
-  // Kept past assembly for errors in planning, in place of the fragments: one set per path.
-  const originsByPath = new Map<string, Set<string>>();
-  function* fragments(): Generator<Fragment> {
-    for (const [instanceId, , outputs] of store.entries()) {
-      if (outputs.length === 0) continue;
-      const ctx: RenderCtx = { env, config, packagePrefix, language: target.language, targetName: target.name, store, instanceId };
-      const origin = store.configPathOf(instanceId);
-      const homeOf = () => (target.unitScope === undefined ? undefined : store.ancestorIdOf(instanceId, target.unitScope));
-      for (const output of outputs) {
-        for (const fragment of memory ? renderRemembered(memory, renderers, output, ctx, homeOf) : renderers.render(output, ctx)) {
-          origins.set(fragment, origin);
-          const pathOrigins = originsByPath.get(fragment.path);
-          if (pathOrigins) pathOrigins.add(origin);
-          else originsByPath.set(fragment.path, new Set([origin]));
-          yield fragment;
+  const contextAt = (instanceId: string): RenderCtx => ({ env, config, packagePrefix, language: target.language, targetName: target.name, store, instanceId });
+  const homeOf = (instanceId: string) => (target.unitScope === undefined ? undefined : store.ancestorIdOf(instanceId, target.unitScope));
+  const assembling = { env, language: target.language, targetName: target.name, importOptions: target.importOptions?.(config), memo, memory };
+  try {
+    if (!memory) {
+      // Weakly: the assembler takes each fragment as it is rendered and lets it go once merged.
+      const origins = new WeakMap<Fragment, string>();
+      // Kept past assembly for errors in planning, in place of the fragments: one set per path.
+      const originsByPath = new Map<string, Set<string>>();
+      function* fragments(): Generator<Fragment> {
+        for (const [instanceId, , outputs] of store.entries()) {
+          if (outputs.length === 0) continue;
+          const ctx = contextAt(instanceId);
+          const origin = store.configPathOf(instanceId);
+          for (const output of outputs) {
+            for (const fragment of renderers.render(output, ctx)) {
+              origins.set(fragment, origin);
+              const pathOrigins = originsByPath.get(fragment.path);
+              if (pathOrigins) pathOrigins.add(origin);
+              else originsByPath.set(fragment.path, new Set([origin]));
+              yield fragment;
+            }
+          }
         }
       }
+      const files = assemble(fragments(), { ...assembling, originOf: (fragment) => origins.get(fragment) });
+      return { files, originsOf: (outputPath) => [...(originsByPath.get(outputPath) ?? [])] };
     }
-  }
-  const originsOf = originsLookup(originsByPath);
-  const assembleFiles = (): GeneratedFile[] =>
-    assemble(fragments(), {
-      env,
-      language: target.language,
-      targetName: target.name,
-      importOptions: target.importOptions?.(config),
-      originOf: (fragment) => origins.get(fragment),
-      memo,
-      memory,
-    });
-  try {
-    // Cached per-item work of the last good run is reused while rendering (weak-cache.ts).
-    const assembled = memory ? judgingReuse((frame) => memory.reusable(frame, store), assembleFiles) : assembleFiles();
-    return { files: assembled, originsOf };
+    // A watch: its memory keeps every fragment with its origin, so only the fragments rendered
+    // this run are noted, and a path's origins are looked up only for an error. Cached
+    // per-item work of the last good run is reused while rendering (weak-cache.ts).
+    return judgingReuse(
+      (frame) => memory.reusable(frame, store),
+      () => {
+        const rendered: Fragment[] = [];
+        const byOutput: [origin: string, fragments: readonly Fragment[]][] = [];
+        for (const [instanceId, , outputs] of store.entries()) {
+          if (outputs.length === 0) continue;
+          const ctx = contextAt(instanceId);
+          const origin = store.configPathOf(instanceId);
+          for (const output of outputs) {
+            const fragments = renderRemembered(memory, renderers, output, ctx, () => homeOf(instanceId), origin);
+            for (const fragment of fragments) rendered.push(fragment);
+            byOutput.push([origin, fragments]);
+          }
+        }
+        const files = assemble(rendered, { ...assembling, originOf: (fragment) => memory.originOf(fragment) });
+        return { files, originsOf: (outputPath) => originsIn(byOutput, outputPath) };
+      },
+    );
   } catch (error) {
     throw error instanceof GenerationError && configFile ? error.withContext({ file: configFile }) : error;
   }
@@ -199,9 +212,12 @@ interface Remembered {
   memory?: BuildMemory;
 }
 
-/** The output's fragments from its last render, if nothing that render read or asked changed; else rendered afresh, tracked. */
-function renderRemembered(memory: BuildMemory, renderers: RenderRegistry, output: unknown, ctx: RenderCtx, homeOf: () => string | undefined): Fragment[] {
-  if (typeof output !== "object" || output === null) return renderers.render(output, ctx);
+/**
+ * The output's fragments from its last render, if nothing that render read or asked changed;
+ * else rendered afresh, tracked, each fragment's `origin` noted in the memory.
+ */
+function renderRemembered(memory: BuildMemory, renderers: RenderRegistry, output: unknown, ctx: RenderCtx, homeOf: () => string | undefined, origin: string): Fragment[] {
+  if (typeof output !== "object" || output === null) return memory.noteOrigins(renderers.render(output, ctx), origin);
   if (renderers.rendersNothing(output)) return [];
   const last = memory.render(output, ctx.env);
   if (last && memory.answersHold(last.frame, ctx.store)) {
@@ -213,9 +229,12 @@ function renderRemembered(memory: BuildMemory, renderers: RenderRegistry, output
   const fragments = inFrame(frame, () => renderers.render(output, ctx));
   // Work that gave nothing and read nothing costs less to do again than to remember.
   if (fragments.length > 0 || !frame.isEmpty) memory.keepRender(output, { env: ctx.env, frame, fragments });
-  return fragments;
+  return memory.noteOrigins(fragments, origin);
 }
 
-function originsLookup(originsByPath: ReadonlyMap<string, ReadonlySet<string>>): (outputPath: string) => string[] {
-  return (outputPath) => [...(originsByPath.get(outputPath) ?? [])];
+/** The origins of the fragments at `outputPath`, in order of first appearance. */
+function originsIn(byOutput: readonly (readonly [string, readonly Fragment[]])[], outputPath: string): string[] {
+  const origins = new Set<string>();
+  for (const [origin, fragments] of byOutput) if (fragments.some((fragment) => fragment.path === outputPath)) origins.add(origin);
+  return [...origins];
 }

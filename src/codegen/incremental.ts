@@ -64,6 +64,9 @@ export class BuildMemory {
   #units = new Map<string, UnitMemory>();
   #renders = new Map<object, RenderMemory>();
   #files = new Map<string, FileMemory>();
+  // Where each fragment rendered by this watch came from (the config path of its instance):
+  // a reused render's fragments keep theirs, since their unit, ids and paths are the same.
+  readonly #origins = new WeakMap<Fragment, string>();
   // This run: the frames that read a changed property, and what it redid (committed by `commit`).
   #hit = new Set<Frame>();
   #settled = new Map<NotedQuery, boolean>();
@@ -155,6 +158,17 @@ export class BuildMemory {
   render(output: object, env: object): RenderMemory | undefined {
     const memory = this.#renders.get(output);
     return memory !== undefined && memory.env === env && !this.changed(memory.frame) ? memory : undefined;
+  }
+
+  /** Notes `origin` as where each of `fragments` (just rendered) came from; returns them. */
+  noteOrigins(fragments: Fragment[], origin: string): Fragment[] {
+    for (const fragment of fragments) this.#origins.set(fragment, origin);
+    return fragments;
+  }
+
+  /** Where a fragment this watch rendered came from. */
+  originOf(fragment: Fragment): string | undefined {
+    return this.#origins.get(fragment);
   }
 
   /** A render this run did or reused: kept if the run succeeds. */

@@ -111,6 +111,28 @@ describe("a warm process's reruns (GenerationCache)", () => {
   });
 });
 
+describe("a warm process's errors", () => {
+  it("name the same config paths as a fresh run's when a generated path is taken on disk", async () => {
+    const config: Json = benchConfig(3);
+    const configFile = path.join(work, "taken.json");
+    const outDir = path.join(work, "taken");
+    const cache = new GenerationCache();
+    await writeFile(configFile, JSON.stringify(config));
+    await generate({ target: be, configFile, outDir, cache, cwd: work });
+    // A directory where resource 1's schemas module goes, and an edit of that resource.
+    const schemas = path.join(outDir, "app00", "schemas", "model0001.py");
+    await rm(schemas);
+    await mkdir(schemas);
+    config.apps[0].config.resources[1].operations.find((entry: Json) => entry.name === "list").modifiers.find((modifier: Json) => modifier.type === "paginate").default_page_size = 31;
+    await writeFile(configFile, JSON.stringify(config));
+    const failure = (run: Promise<unknown>) => run.then(() => assert.fail("expected the run to fail"), (error: unknown) => error as Error);
+    const warm = await failure(generate({ target: be, configFile, outDir, cache, cwd: work }));
+    const fresh = await failure(generate({ target: be, configFile, outDir, cwd: work }));
+    assert.equal(warm.message, fresh.message);
+    assert.match(warm.message, /apps\[0\]\.config\.resources\[1\]/, "the error names the resource whose output it is");
+  });
+});
+
 // Random edits of the example configs, each applied to the config a warm process has built
 // (incremental.ts reuses every unit and render whose inputs did not change): after each one,
 // the warm build's files or error must be exactly a fresh build's. Edits that break the config
