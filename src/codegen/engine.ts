@@ -31,8 +31,6 @@ export interface Instance {
 export interface BuildRun {
   store: BuildStore;
   root: Instance;
-  /** The build's one object of an operation class. */
-  opOf(cls: OperationClass): Operation<unknown>;
   /** The operations that apply at `instance` with their parsed options; problems go to `issues`. */
   plan(instance: Instance, issues: ConfigIssue[]): PlannedRun[];
   /** Runs the `validate` of every operation planned at `instance`, pushing what it finds to `issues`. */
@@ -44,8 +42,8 @@ export interface BuildRun {
 /** An operation that applies at one instance, with its validated options. */
 export interface PlannedRun {
   meta: OperationMeta;
-  /** The build's one object of the operation's class. */
-  op: Operation<unknown>;
+  /** The operation's class: each build runs one object of it (ops may keep per-build state), so a plan can serve the next build. */
+  cls: OperationClass;
   options: unknown;
 }
 
@@ -152,10 +150,10 @@ export class Engine {
     return {
       store,
       root,
-      opOf,
-      plan: (instance, issues) => this.#plan(instance, opOf, issues),
+      plan: (instance, issues) => this.#plan(instance, issues),
       validate(instance, issues) {
-        for (const { op, options } of instance.runs) {
+        for (const { cls, options } of instance.runs) {
+          const op = opOf(cls);
           if (!op.validate) continue;
           const ctx = contextAt(instance);
           if (op.when && !op.when(ctx)) continue;
@@ -164,7 +162,8 @@ export class Engine {
           }
         }
       },
-      build(instance, { meta, op, options }) {
+      build(instance, { meta, cls, options }) {
+        const op = opOf(cls);
         const ctx = contextAt(instance);
         if (op.when && !op.when(ctx)) return undefined;
         const outputs: unknown = op.build(ctx, options);
@@ -200,7 +199,7 @@ export class Engine {
   }
 
   /** The operations that apply at `instance` with their parsed options; problems go to `issues`. */
-  #plan(instance: Instance, opOf: (cls: OperationClass) => Operation<unknown>, issues: ConfigIssue[]): PlannedRun[] {
+  #plan(instance: Instance, issues: ConfigIssue[]): PlannedRun[] {
     const group = this.#groups.get(instance.scope.name) ?? [];
     const runs: PlannedRun[] = [];
     for (const [meta, cls] of group) {
@@ -208,11 +207,11 @@ export class Engine {
       // An operation without `Options` reads nothing from its instance: any object passes as
       // `{}`, as `EmptyOptions` (a non-strict `z.object({})`) would parse it.
       if (cls.Options === undefined && isRecord(instance.value)) {
-        runs.push({ meta, op: opOf(cls), options: {} });
+        runs.push({ meta, cls, options: {} });
         continue;
       }
       const parsed = (cls.Options ?? EmptyOptions).safeParse(instance.value);
-      if (parsed.success) runs.push({ meta, op: opOf(cls), options: parsed.data });
+      if (parsed.success) runs.push({ meta, cls, options: parsed.data });
       else issues.push(...configIssuesOf(parsed.error, instance.configPath));
     }
     return runs;

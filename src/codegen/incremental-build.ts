@@ -5,7 +5,6 @@ import type { ConfigIssue } from "./errors.js";
 import { ConfigError } from "./errors.js";
 import type { BuildRun, Instance, PlannedRun } from "./engine.js";
 import type { BuildMemory, UnitMemory } from "./incremental.js";
-import type { OperationClass } from "./operation.js";
 import { Frame, inFrame } from "./read-tracking.js";
 import type { BuildStore } from "./store.js";
 
@@ -108,10 +107,8 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
     if (unit.planned.length === 0) continue;
     const { last } = unit;
     if (last !== undefined && sameInstances(unit, last) && !memory.changed(last.planned) && memory.answersHold(last.planned, store)) {
-      // This build's operation objects, not the last one's: an op may keep per-build state.
-      for (const instance of unit.planned) {
-        instance.runs = (last.runs.get(instance.id) as PlannedRun[]).map(({ meta, op, options }) => ({ meta, op: run.opOf(op.constructor as OperationClass), options }));
-      }
+      // The same plan: a planned run names its operation's class, each build runs its own object.
+      unit.planned.forEach((instance, index) => (instance.runs = last.runs[index] as PlannedRun[]));
       continue;
     }
     unit.plannedAgain = true;
@@ -141,7 +138,7 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
         return outputs;
       }),
     );
-    const runs = new Map(unit.planned.map((instance) => [instance.id, instance.runs as unknown]));
+    const runs = unit.planned.map((instance) => instance.runs as unknown);
     memory.keepUnit(unit.key, { ...signatureOf(unit), runs, planned: unit.plan, built, adds });
   }
   return store;

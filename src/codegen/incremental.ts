@@ -21,8 +21,8 @@ export interface UnitMemory {
   signature: string[];
   /** The instances' config objects (live, so compared by identity). */
   values: unknown[];
-  /** Each instance's planned runs (validated options), in the unit's order. */
-  runs: Map<string, unknown>;
+  /** Each instance's planned runs (validated options), in the order of its instances. */
+  runs: unknown[];
   /** What planning and validating the unit read. */
   planned: Frame;
   /** What building it read and asked of the store. */
