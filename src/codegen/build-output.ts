@@ -102,7 +102,7 @@ async function renderOutput(
       const landing = validation.landing();
       live = build.begin(config as object, [registry, packagePrefix], { reused: validation.reused, landed: landing.landed });
       landing.settle();
-      return buildIncrementally(engine.prepare(live), { memory: build, unitScope: target.unitScope! });
+      return buildIncrementally(engine.prepare(live, build.keptSubtrees(target.unitScope!)), { memory: build, unitScope: target.unitScope! });
     } catch (error) {
       // The engine knows neither the file nor the target; say both, as the loader does.
       if (!(error instanceof ConfigError)) throw error;

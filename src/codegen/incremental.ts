@@ -9,6 +9,7 @@
 // Memory is committed only when a run succeeds: a failed run leaves the last good build's
 // frames in place, and the changes it saw stay pending for the next run.
 
+import type { Instance, KeptSubtrees } from "./engine.js";
 import type { Fragment } from "./fragments.js";
 import type { GeneratedFile } from "./writer.js";
 import { type ChangedProperty, type PatchOptions, patchInPlace } from "./live-config.js";
@@ -29,6 +30,14 @@ export interface UnitMemory {
   built: Frame;
   /** Every `store.add` of the unit that added something, in order. */
   adds: [id: string, opName: string, items: unknown[]][];
+}
+
+/** A unit's instance subtree as collected, with where it stood and the config objects that shaped it. */
+interface KeptSubtree {
+  id: string;
+  configPath: string;
+  root: Instance;
+  shapedBy: readonly object[];
 }
 
 /** The last good render of one output. */
@@ -64,6 +73,13 @@ export class BuildMemory {
   #units = new Map<string, UnitMemory>();
   #renders = new Map<object, RenderMemory>();
   #files = new Map<string, FileMemory>();
+  // The instance subtree of each unit of the last good build, by the config object at its
+  // root; the objects that shaped each, to the roots they shaped; this run's kept subtrees,
+  // and the roots whose subtree a pending change reshaped.
+  #subtrees = new Map<object, KeptSubtree>();
+  #shapedBy = new WeakMap<object, object[]>();
+  #nextSubtrees = new Map<object, KeptSubtree>();
+  #reshaped = new Set<object>();
   // Where each fragment rendered by this watch came from (the config path of its instance):
   // a reused render's fragments keep theirs, since their unit, ids and paths are the same.
   readonly #origins = new WeakMap<Fragment, string>();
@@ -95,6 +111,9 @@ export class BuildMemory {
     this.#nextUnits = new Map();
     this.#nextRenders = new Map();
     this.#nextFiles = new Map();
+    this.#nextSubtrees = new Map();
+    this.#reshaped = new Set();
+    for (const [target] of this.#pending) for (const root of this.#shapedBy.get(target) ?? []) this.#reshaped.add(root);
     for (const [target, key] of this.#pending) {
       const readers = this.#readers.get(target);
       if (!readers) continue;
@@ -105,6 +124,24 @@ export class BuildMemory {
       }
     }
     return tracked(this.#live);
+  }
+
+  /**
+   * The instance subtrees of the last good build's units (`scope`), for `Engine.prepare`: one
+   * stands while its root is the same config object at the same id and path, and nothing
+   * that shaped it (a list, an instance's object) changed.
+   */
+  keptSubtrees(scope: string): KeptSubtrees {
+    return {
+      scope,
+      reuse: (value, id, configPath) => {
+        const last = this.#subtrees.get(value);
+        if (last === undefined || last.id !== id || last.configPath !== configPath || this.#reshaped.has(value)) return undefined;
+        this.#nextSubtrees.set(value, last);
+        return last.root;
+      },
+      keep: (value, root, shapedBy) => void this.#nextSubtrees.set(value, { id: root.id, configPath: root.configPath, root, shapedBy }),
+    };
   }
 
   /** Whether `frame`, or a cached computation it used, read a property that changed since it ran. */
@@ -197,6 +234,16 @@ export class BuildMemory {
     for (const memory of [...this.#renders.values(), ...this.#files.values()]) last.add(memory.frame);
     for (const frame of last) if (!next.has(frame)) this.#release(frame);
     for (const frame of next) if (!last.has(frame)) this.#retain(frame);
+    for (const [value, subtree] of this.#nextSubtrees) {
+      if (this.#subtrees.get(value) === subtree) continue;
+      for (const shape of subtree.shapedBy) {
+        const roots = this.#shapedBy.get(shape);
+        if (roots === undefined) this.#shapedBy.set(shape, [value]);
+        else if (!roots.includes(value)) roots.push(value);
+      }
+    }
+    this.#subtrees = this.#nextSubtrees;
+    this.#nextSubtrees = new Map();
     this.#units = this.#nextUnits;
     this.#renders = this.#nextRenders;
     this.#files = this.#nextFiles;
@@ -233,6 +280,8 @@ export class BuildMemory {
 
   #forget(): void {
     this.#pending = [];
+    this.#subtrees = new Map();
+    this.#shapedBy = new WeakMap();
     this.#readers = new WeakMap();
     this.#users = new Map();
     this.#units = new Map();
