@@ -19,6 +19,8 @@ interface DirState {
   /** The directory's real path (symbolic links resolved), or the one it would get once created. */
   real: string;
   entries: Map<string, EntryKind> | undefined;
+  /** Whether `real` lies inside the output directory's real path, once asked. */
+  inside?: boolean;
 }
 
 /** One file of the output tree as planning sees it. */
@@ -65,15 +67,16 @@ export class OutputTree {
    * @throws GenerationError when it resolves outside the output directory or cannot be reached.
    */
   locate(relative: string): { real: string; kind: EntryKind | undefined } {
-    const label = this.#label(relative);
     const slash = relative.lastIndexOf("/");
-    const dir = this.#dir(slash < 0 ? "" : relative.slice(0, slash), label, relative);
+    const dir = this.#dir(slash < 0 ? "" : relative.slice(0, slash), relative);
     const name = relative.slice(slash + 1);
     let real = path.join(dir.real, name);
     const kind = dir.entries?.get(name);
-    if (kind === "link") real = resolveReal(real, label, relative);
+    // A name of a normalised path is never `..`: an entry other than a link is inside when its directory is.
+    if (kind !== "link" && (dir.inside ??= isInside(this.realRoot, dir.real))) return { real, kind };
+    if (kind === "link") real = resolveReal(real, this.#label(relative), relative);
     if (!isInside(this.realRoot, real)) {
-      throw new GenerationError(`${label} resolves to ${real}, outside the output directory ${this.realRoot}`, { outputPaths: [relative] });
+      throw new GenerationError(`${this.#label(relative)} resolves to ${real}, outside the output directory ${this.realRoot}`, { outputPaths: [relative] });
     }
     return { real, kind };
   }
@@ -86,7 +89,7 @@ export class OutputTree {
     const slash = relative.lastIndexOf("/");
     let dir: DirState;
     try {
-      dir = this.#dir(slash < 0 ? "" : relative.slice(0, slash), this.#label(relative), relative);
+      dir = this.#dir(slash < 0 ? "" : relative.slice(0, slash), relative);
     } catch (error) {
       if (error instanceof GenerationError) return undefined;
       throw error;
@@ -100,15 +103,17 @@ export class OutputTree {
 
   /** Names in the directory `relativeDir` (`""` for the root), or none when it does not exist. */
   namesIn(relativeDir: string): string[] {
-    const dir = this.#dir(relativeDir, `output path ${quotePath(relativeDir)}`, relativeDir);
+    const dir = this.#dir(relativeDir, relativeDir);
     return [...(dir.entries?.keys() ?? [])];
   }
 
-  #dir(relative: string, label: string, outputPath: string): DirState {
+  /** The directory `relative`, on the way to `outputPath` (named in errors). */
+  #dir(relative: string, outputPath: string): DirState {
     const cached = this.#dirs.get(relative);
     if (cached) return this.#listed(cached);
+    const label = this.#label(outputPath);
     const slash = relative.lastIndexOf("/");
-    const parent = this.#dir(slash < 0 ? "" : relative.slice(0, slash), label, outputPath);
+    const parent = this.#dir(slash < 0 ? "" : relative.slice(0, slash), outputPath);
     const name = relative.slice(slash + 1);
     const kind = parent.entries?.get(name);
     let state: DirState;
