@@ -7,7 +7,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import { benchConfig } from "../../bench/configs.js";
-import { countActions, generate } from "../../src/codegen/generate.js";
+import { type GenerateResult, countActions, generate } from "../../src/codegen/generate.js";
 import { GenerationCache } from "../../src/codegen/generation-cache.js";
 import { discoverTargets, type Target } from "../../src/codegen/target.js";
 import { makeTempDir, removeTempDirs } from "../helpers/user-project.js";
@@ -28,15 +28,24 @@ async function age(dir: string, seconds: number): Promise<void> {
   }
 }
 
+/** A config of two resources, a warm process's options to generate it into `work/<name>`, and resource 1's schemas module there. */
+async function warmSetup(name: string) {
+  const config = path.join(work, "config.json");
+  await writeFile(config, JSON.stringify(benchConfig(2)));
+  const out = path.join(work, name);
+  const cache = new GenerationCache();
+  const options = { target: be, configFile: config, outDir: out, cache };
+  return { options, cache, out, memory: cache.outputMemory(out), schema: path.join(out, "app00", "schemas", "model0001.py") };
+}
+
+/** The paths a run overwrote. */
+function overwrites(result: GenerateResult): string[] {
+  return result.plan.filter((entry) => entry.action === "overwrite").map((entry) => entry.path);
+}
+
 describe("OutputMemory through generate", () => {
   it("trusts an untouched file without reading it, and sees an edit that keeps size and mtime", async () => {
-    const config = path.join(work, "config.json");
-    await writeFile(config, JSON.stringify(benchConfig(2)));
-    const out = path.join(work, "out");
-    const cache = new GenerationCache();
-    const options = { target: be, configFile: config, outDir: out, cache };
-    const memory = cache.outputMemory(out);
-    const schema = path.join(out, "app00", "schemas", "model0001.py");
+    const { options, memory, schema, out } = await warmSetup("out");
 
     await generate(options);
     const content = await readFile(schema, "utf8");
@@ -53,19 +62,12 @@ describe("OutputMemory through generate", () => {
     await writeFile(schema, edited);
     await utimes(schema, mtime, mtime);
     assert.equal(memory.holds(schema, content), false, "the change time gives the edit away");
-    const result = await generate(options);
-    assert.deepEqual(result.plan.filter((entry) => entry.action === "overwrite").map((entry) => entry.path), ["app00/schemas/model0001.py"]);
+    assert.deepEqual(overwrites(await generate(options)), ["app00/schemas/model0001.py"]);
     assert.equal(await readFile(schema, "utf8"), content);
   });
 
   it("trusts a file again once a run has read it back after someone rewrote the same text", async () => {
-    const config = path.join(work, "config.json");
-    await writeFile(config, JSON.stringify(benchConfig(2)));
-    const out = path.join(work, "rewritten");
-    const cache = new GenerationCache();
-    const options = { target: be, configFile: config, outDir: out, cache };
-    const memory = cache.outputMemory(out);
-    const schema = path.join(out, "app00", "schemas", "model0001.py");
+    const { options, memory, schema, out } = await warmSetup("rewritten");
 
     await generate(options);
     await age(out, 5);
@@ -82,13 +84,8 @@ describe("OutputMemory through generate", () => {
   });
 
   it("plans once with identities read ahead (a watch reads them while a change settles), then reads the disk again", async () => {
-    const config = path.join(work, "config.json");
-    await writeFile(config, JSON.stringify(benchConfig(2)));
-    const out = path.join(work, "ahead");
-    const cache = new GenerationCache();
-    const options = { target: be, configFile: config, outDir: out, cache };
-    const schema = path.join(out, "app00", "schemas", "model0001.py");
-    const overwritten = async () => (await generate(options)).plan.filter((entry) => entry.action === "overwrite").map((entry) => entry.path);
+    const { options, cache, schema, out } = await warmSetup("ahead");
+    const overwritten = async () => overwrites(await generate(options));
 
     await generate(options);
     await age(out, 5);
@@ -104,28 +101,19 @@ describe("OutputMemory through generate", () => {
   });
 
   it("does not plan with identities read ahead once another codegen run wrote to the directory", async () => {
-    const config = path.join(work, "config.json");
+    const { options, cache, out } = await warmSetup("ahead-other-run");
     const other = path.join(work, "other.json");
     const project = benchConfig(2) as { apps: { config: { resources: { fields: { name: string }[] }[] } }[] };
-    await writeFile(config, JSON.stringify(project));
     project.apps[0]!.config.resources[1]!.fields[2]!.name = "contact";
     await writeFile(other, JSON.stringify(project));
-    const out = path.join(work, "ahead-other-run");
-    const cache = new GenerationCache();
-    const options = { target: be, configFile: config, outDir: out, cache };
 
     await generate(options);
     await age(out, 5);
     await generate(options);
     cache.readOutputsAhead();
     // A plain `codegen generate` of another config rewrites resource 1's files, and the manifest.
-    const rewritten = (await generate({ target: be, configFile: other, outDir: out })).plan.filter((entry) => entry.action === "overwrite").map((entry) => entry.path);
+    const rewritten = overwrites(await generate({ target: be, configFile: other, outDir: out }));
     assert.ok(rewritten.includes("app00/schemas/model0001.py"));
-    const result = await generate(options);
-    assert.deepEqual(
-      result.plan.filter((entry) => entry.action === "overwrite").map((entry) => entry.path),
-      rewritten,
-      "every file the other run rewrote is seen and written back",
-    );
+    assert.deepEqual(overwrites(await generate(options)), rewritten, "every file the other run rewrote is seen and written back");
   });
 });
