@@ -88,7 +88,7 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
   const run = async (): Promise<void> => {
     const started = firstChange ?? performance.now();
     firstChange = undefined;
-    // A burst of changes longer than a settle: read since, the identities may be stale.
+    // Read at the start of a burst of changes longer than two settles, the identities may be stale: read them at planning.
     if (readAheadAt === undefined || performance.now() - readAheadAt > 2 * SETTLE_MS) cache.dropOutputsAhead();
     readAheadAt = undefined;
     const timer = new PhaseTimer();
