@@ -4,9 +4,9 @@
 import type { ConfigIssue } from "./errors.js";
 import { ConfigError } from "./errors.js";
 import type { BuildRun, Instance, PlannedRun } from "./engine.js";
-import type { BuildMemory, UnitMemory } from "./incremental.js";
+import type { BuildMemory, InstanceKey, UnitMemory } from "./incremental.js";
 import { Frame, inFrame } from "./read-tracking.js";
-import type { BuildStore } from "./store.js";
+import { type BuildStore, sameItems } from "./store.js";
 
 /** How a watch builds again: what it remembers, and the scope whose instances (with all below them) are its units. */
 export interface IncrementalOptions {
@@ -74,29 +74,16 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
     unitOf(`${instance.id} after`, instance, [], (build) => runsAt(instance, true, build), above, before);
   };
   walk(run.root, []);
-  // A unit's signature: its instances' ids and config paths, and the config objects of them
-  // and their ancestors (one replaced, not patched, holds reads no longer tracked). Built only
-  // for a unit that is kept anew: a reused one is compared in place.
-  const signatureOf = (unit: Unit): Pick<UnitMemory, "signature" | "values"> => {
-    const signature = [unit.at.id, unit.at.configPath];
-    const values = [...unit.above, unit.at.value];
-    for (const instance of unit.planned) {
-      signature.push(instance.id, instance.configPath);
-      values.push(instance.value);
-    }
-    return { signature, values };
-  };
-  const sameInstances = (unit: Unit, last: UnitMemory): boolean => (unit.sameAsLast ??= matchesSignature(unit, last));
-  const matchesSignature = ({ at, planned, above }: Unit, { signature, values }: UnitMemory): boolean => {
-    if (signature.length !== 2 * (planned.length + 1) || values.length !== above.length + planned.length + 1) return false;
-    if (signature[0] !== at.id || signature[1] !== at.configPath || values[above.length] !== at.value) return false;
-    for (let index = 0; index < above.length; index++) if (values[index] !== above[index]) return false;
-    for (let index = 0; index < planned.length; index++) {
-      const instance = planned[index]!;
-      if (signature[2 * index + 2] !== instance.id || signature[2 * index + 3] !== instance.configPath || values[above.length + 1 + index] !== instance.value) return false;
-    }
-    return true;
-  };
+  // Whether a unit stands where it stood last time: the same instances, by id, config path
+  // and config object, under the same ancestors' objects. Compared once per run.
+  const matches = (instance: Instance, [id, configPath, value]: InstanceKey): boolean => instance.id === id && instance.configPath === configPath && instance.value === value;
+  const sameInstances = (unit: Unit, last: UnitMemory): boolean =>
+    (unit.sameAsLast ??=
+      sameItems(last.above, unit.above) &&
+      last.instances.length === unit.planned.length + 1 &&
+      matches(unit.at, last.instances[0]!) &&
+      unit.planned.every((instance, index) => matches(instance, last.instances[index + 1]!)));
+  const instancesOf = ({ at, planned }: Unit): InstanceKey[] => [at, ...planned].map(({ id, configPath, value }): InstanceKey => [id, configPath, value]);
 
   // Planning: a unit whose planning read something that changed is planned and validated
   // again. Issues are gathered as `build` gathers them: every option problem, then every
@@ -139,7 +126,7 @@ export function buildIncrementally(run: BuildRun, { memory, unitScope }: Increme
       }),
     );
     const runs = unit.planned.map((instance) => instance.runs as unknown);
-    memory.keepUnit(unit.key, { ...signatureOf(unit), runs, planned: unit.plan, built, adds });
+    memory.keepUnit(unit.key, { instances: instancesOf(unit), above: unit.above, runs, planned: unit.plan, built, adds });
   }
   return store;
 }

@@ -18,10 +18,13 @@ import { sameItems } from "./store.js";
 
 /** A unit of the engine's last good build: what it planned, read, and added to the store. */
 export interface UnitMemory {
-  /** The unit's instances, id then config path for each: a different list means different work. */
-  signature: string[];
-  /** The instances' config objects (live, so compared by identity). */
-  values: unknown[];
+  /**
+   * The unit's instance, then those it plans: id, config path and config object (live, so
+   * compared by identity) of each. A different list means different work.
+   */
+  instances: readonly InstanceKey[];
+  /** The config objects of its instance's ancestors: one replaced, not patched, holds reads no longer tracked. */
+  above: readonly unknown[];
   /** Each instance's planned runs (validated options), in the order of its instances. */
   runs: unknown[];
   /** What planning and validating the unit read. */
@@ -32,10 +35,11 @@ export interface UnitMemory {
   adds: [id: string, opName: string, items: unknown[]][];
 }
 
-/** A unit's instance subtree as collected, with where it stood and the config objects that shaped it. */
+/** Where an instance stood, and its config object. */
+export type InstanceKey = readonly [id: string, configPath: string, value: unknown];
+
+/** A unit's instance subtree as collected (its root's id and path say where it stood), and the config objects that shaped it. */
 interface KeptSubtree {
-  id: string;
-  configPath: string;
   root: Instance;
   shapedBy: readonly object[];
 }
@@ -136,11 +140,11 @@ export class BuildMemory {
       scope,
       reuse: (value, id, configPath) => {
         const last = this.#subtrees.get(value);
-        if (last === undefined || last.id !== id || last.configPath !== configPath || this.#reshaped.has(value)) return undefined;
+        if (last === undefined || last.root.id !== id || last.root.configPath !== configPath || this.#reshaped.has(value)) return undefined;
         this.#nextSubtrees.set(value, last);
         return last.root;
       },
-      keep: (value, root, shapedBy) => void this.#nextSubtrees.set(value, { id: root.id, configPath: root.configPath, root, shapedBy }),
+      keep: (value, root, shapedBy) => void this.#nextSubtrees.set(value, { root, shapedBy }),
     };
   }
 

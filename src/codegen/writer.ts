@@ -244,7 +244,6 @@ export function commitOrder(writes: readonly PlannedWrite[]): PlannedWrite[] {
   return [...ordinary, ...aggregating];
 }
 
-
 /** The output directory a plan is about: every entry's absolute path is it joined with the entry's path. */
 function rootOf(plan: readonly PlannedChange[], manifest: ManifestWrite | undefined): string | undefined {
   const entry = plan[0];

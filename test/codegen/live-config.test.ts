@@ -84,8 +84,8 @@ describe("tracked reads", () => {
     inFrame(readsA, () => void config.a.x);
     inFrame(usesCache, () => cache.get(config, "y", () => config.b.y));
     // Frames are kept through a unit's memory; these two stand for two units.
-    memory.keepUnit("a", { signature: [], values: [], runs: [], planned: new Frame(), built: readsA, adds: [] });
-    memory.keepUnit("b", { signature: [], values: [], runs: [], planned: new Frame(), built: usesCache, adds: [] });
+    memory.keepUnit("a", { instances: [], above: [], runs: [], planned: new Frame(), built: readsA, adds: [] });
+    memory.keepUnit("b", { instances: [], above: [], runs: [], planned: new Frame(), built: usesCache, adds: [] });
     memory.commit();
 
     memory.begin({ a: { x: 1 }, b: { y: 3 } }, []);
