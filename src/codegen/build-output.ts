@@ -7,7 +7,7 @@ import type nunjucks from "nunjucks";
 import { assemble } from "./assembler.js";
 import { Engine } from "./engine.js";
 import { ConfigError, GenerationError } from "./errors.js";
-import { formatFiles } from "./format-pool.js";
+import { type FormatMemory, formatFiles } from "./format-pool.js";
 import type { Fragment } from "./fragments.js";
 import type { GenerationCache } from "./generation-cache.js";
 import type { BuildMemory } from "./incremental.js";
@@ -68,6 +68,8 @@ export async function buildOutput(
     beforePhase?: (phase: Phase) => void;
     /** The plugins, when their loading has already started ({@link loadPlugins}). */
     plugins?: Promise<OperationRegistry>;
+    /** The formatter's earlier answers to reuse. @default the watch's (`cache.formatted`), else none */
+    formatMemory?: FormatMemory;
   },
 ): Promise<BuiltOutput> {
   // The store and the fragments die with `renderOutput`'s frame: formatting a large run must
@@ -75,7 +77,7 @@ export async function buildOutput(
   const rendered = await renderOutput(target, config, options);
   const formatter = target.formatter;
   if (formatter === undefined) return rendered;
-  const formatted = await timed(options, "format", () => formatFiles(rendered.files, formatter, { memory: options.cache?.formatted }));
+  const formatted = await timed(options, "format", () => formatFiles(rendered.files, formatter, { memory: options.formatMemory ?? options.cache?.formatted }));
   return { ...rendered, files: formatted };
 }
 

@@ -50,8 +50,32 @@ function formatterOf(module: string): Promise<FormatFile> {
   return formatter;
 }
 
-/** What each path was formatted to last: `formatted` is null when the formatter left it as it was. */
-export type FormatMemory = Map<string, { content: string; formatted: string | null }>;
+/**
+ * The formatter's earlier answers, to reuse for a file whose assembled text is the same: a
+ * watch keeps them in memory ({@link FormatAnswers}), the CLI in the user's cache directory
+ * (format-record.ts). An answer is the formatted text, or null when the formatter left the
+ * text as it was.
+ */
+export interface FormatMemory {
+  /** The answer for `content` at `path`, if it is known; undefined if not. */
+  recall(path: string, content: string): string | null | undefined;
+  /** Notes the formatter's answer for `content` at `path`. */
+  remember(path: string, content: string, formatted: string | null): void;
+}
+
+/** A watch's answers: the last one per path, with the text it was given. */
+export class FormatAnswers implements FormatMemory {
+  readonly #answers = new Map<string, { content: string; formatted: string | null }>();
+
+  recall(path: string, content: string): string | null | undefined {
+    const earlier = this.#answers.get(path);
+    return earlier?.content === content ? earlier.formatted : undefined;
+  }
+
+  remember(path: string, content: string, formatted: string | null): void {
+    this.#answers.set(path, { content, formatted });
+  }
+}
 
 export interface FormatOptions {
   /** How many worker threads may help. @default `defaultWorkers()` */
@@ -72,8 +96,8 @@ export async function formatFiles(files: GeneratedFile[], module: string, option
   const pending: number[] = [];
   let bytes = 0;
   files.forEach((file, index) => {
-    const earlier = memory?.get(file.path);
-    if (earlier?.content === file.content) files[index] = withContent(file, earlier.formatted);
+    const earlier = memory?.recall(file.path, file.content);
+    if (earlier !== undefined) files[index] = withContent(file, earlier);
     else {
       pending.push(index);
       bytes += file.content.length;
@@ -83,7 +107,7 @@ export async function formatFiles(files: GeneratedFile[], module: string, option
   const [own, ...others] = parallel ? splitBySize(pending, files, workers + 1, bytes) : [pending];
   const settle = (index: number, formatted: string | null): void => {
     const file = files[index]!;
-    memory?.set(file.path, { content: file.content, formatted });
+    memory?.remember(file.path, file.content, formatted);
     files[index] = withContent(file, formatted);
   };
   // Workers first: formatting here is synchronous work that would hold back their start.

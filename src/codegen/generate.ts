@@ -10,12 +10,14 @@ import { buildOutput, loadPlugins } from "./build-output.js";
 import { configWarningsOf, evaluateConfigFile, evaluateJsonnetText, jsonnetLibraryDirs, validateConfig } from "./config.js";
 import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
 import type { GenerationCache } from "./generation-cache.js";
+import type { FormatMemory } from "./format-pool.js";
+import { FormatRecord } from "./format-record.js";
 import { type Recovery, hasJournal, recoverInterruptedRun } from "./journal.js";
 import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
 import { type Manifest, formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
 import { OutputTree } from "./output-tree.js";
 import { comparePaths } from "./paths.js";
-import { inputFingerprint } from "./input-fingerprint.js";
+import { codeFingerprint, inputFingerprint } from "./input-fingerprint.js";
 import { planDeletionsIn } from "./prune.js";
 import { type Target, packagePrefixOf } from "./target.js";
 import { type Phase, type PhaseTimer, timed } from "./timings.js";
@@ -62,7 +64,9 @@ export interface GenerateOptions {
   beforePhase?: (phase: Phase) => void;
   /**
    * After writing, record an up-to-date stamp (up-to-date.ts) so a later run with the same
-   * inputs and an untouched tree skips the pipeline; the CLI does. @default false
+   * inputs and an untouched tree skips the pipeline, and the formatter's answers
+   * (format-record.ts) so a later run formats only the files whose text changed; `--check` and
+   * `--dry-run` use those answers too. The CLI does. @default false
    */
   recordUpToDate?: boolean;
   /**
@@ -129,7 +133,10 @@ export interface BuiltGeneration {
  * fragments or a corrupt manifest, naming the config file and paths when they are the cause.
  */
 export async function planGeneration(options: GenerateOptions): Promise<GenerateResult> {
-  const built = await buildGeneration(options, (await startedEvaluationOf(options))?.text);
+  const run = options.recordUpToDate || options.evaluation ? await runFingerprint(options) : undefined;
+  const evaluation = await startedEvaluationOf(options, run?.fingerprint);
+  const formats = options.recordUpToDate && run ? FormatRecord.open(run.key, run.code) : undefined;
+  const built = await buildGeneration(options, evaluation?.text, formats);
   return timed(options, "write", async () => {
     await waitForUnlocked(built.outDir, options.lock);
     const { next: _recorded, ...result } = await planBuilt(built, options);
@@ -146,7 +153,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // The inputs' fingerprint is taken before they are read, so a change during the run is seen.
   const stamping = options.recordUpToDate ? await startStamp(options) : undefined;
   const evaluation = await startedEvaluationOf(options, stamping?.before);
-  return writeBuilt(await buildGeneration(options, evaluation?.text), options, stamping);
+  return writeBuilt(await buildGeneration(options, evaluation?.text, stamping?.formats), options, stamping);
 }
 
 /**
@@ -161,8 +168,8 @@ async function startedEvaluationOf(options: GenerateOptions, fingerprint?: strin
   return now !== undefined && now === evaluation.fingerprint ? evaluation : undefined;
 }
 
-/** What {@link writeBuilt} needs to record an up-to-date stamp after its write. */
-type Stamping = Pick<StampRecord, "key" | "before" | "startedNs" | "inputs">;
+/** What {@link writeBuilt} needs to record an up-to-date stamp and the formatter's answers after its write. */
+type Stamping = Pick<StampRecord, "key" | "before" | "startedNs" | "inputs"> & { code: string; formats: FormatRecord };
 
 /** What names a run's stamp and the inputs it fingerprints, besides the library paths. */
 type StampedRun = Pick<GenerateOptions, "configFile" | "cwd" | "outDir" | "force" | "forcePaths"> & { targetName: string };
@@ -174,8 +181,9 @@ type StampedRun = Pick<GenerateOptions, "configFile" | "cwd" | "outDir" | "force
 async function fingerprintNow(run: StampedRun, libraryDirs: readonly string[]) {
   const key = stampKeyOf({ targetName: run.targetName, configFile: run.configFile, cwd: run.cwd, outDir: run.outDir });
   const inputs = { ...key, libraryDirs: [...libraryDirs], force: run.force ?? false, forcePaths: [...(run.forcePaths ?? [])] };
-  const fingerprint = await inputFingerprint({ ...inputs, extraInputs: [] }).catch(() => undefined);
-  return { key, inputs, fingerprint };
+  const code = await codeFingerprint(key.cwd);
+  const fingerprint = await inputFingerprint({ ...inputs, extraInputs: [] }, code).catch(() => undefined);
+  return { key, inputs, fingerprint, code };
 }
 
 /** {@link fingerprintNow} of this run: its target, and the library paths of its stdlib targets. */
@@ -185,8 +193,8 @@ function runFingerprint(options: GenerateOptions) {
 
 async function startStamp(options: GenerateOptions): Promise<Stamping | undefined> {
   const startedNs = BigInt(Date.now()) * 1_000_000n;
-  const { key, inputs, fingerprint } = await runFingerprint(options);
-  return fingerprint === undefined ? undefined : { key, before: fingerprint, startedNs, inputs };
+  const { key, inputs, fingerprint, code } = await runFingerprint(options);
+  return fingerprint === undefined ? undefined : { key, before: fingerprint, startedNs, inputs, code, formats: FormatRecord.open(key, code) };
 }
 
 /**
@@ -233,9 +241,12 @@ export async function writeBuilt(
   );
 }
 
-/** Records the up-to-date stamp of a run that just wrote (still under the lock); never throws. */
+/** Records the up-to-date stamp and the formatter's answers of a run that just wrote (still under the lock); never throws. */
 async function stampAfterWrite(stamping: Stamping, built: BuiltGeneration, result: GenerateResult, next: Manifest): Promise<void> {
   const extraInputs = built.configFilesRead && [...(built.userTemplatesDir ? [built.userTemplatesDir] : []), ...built.configFilesRead];
+  const recordedSha256 = new Map((next.get(built.target.name) ?? []).map((file) => [file.path, file.sha256]));
+  // The answers are the formatter's that this process loaded: kept only if the code is still that code.
+  if ((await codeFingerprint(stamping.key.cwd).catch(() => undefined)) === stamping.code) stamping.formats.save(built.outDir, recordedSha256);
   await recordUpToDate({
     ...stamping,
     extraInputs,
@@ -243,16 +254,17 @@ async function stampAfterWrite(stamping: Stamping, built: BuiltGeneration, resul
     warnings: result.warnings,
     writes: result.plan.filter((entry): entry is PlannedWrite => entry.action !== "delete"),
     keptAny: result.kept.length > 0,
-    recordedSha256: new Map((next.get(built.target.name) ?? []).map((file) => [file.path, file.sha256])),
+    recordedSha256,
   });
 }
 
 /**
  * Config to files, in memory: load and validate the config, run the engine, render, assemble.
  * @param evaluated the config's JSON text, from an evaluation known to have read this run's inputs.
+ * @param formatMemory the formatter's earlier answers to reuse (format-record.ts); a watch's cache has its own.
  * @throws ConfigError for a bad config; GenerationError for conflicting fragments.
  */
-export async function buildGeneration(options: GenerateOptions, evaluated?: Promise<string>): Promise<BuiltGeneration> {
+export async function buildGeneration(options: GenerateOptions, evaluated?: Promise<string>, formatMemory?: FormatMemory): Promise<BuiltGeneration> {
   const { target, configFile } = options;
   if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
   const stdlibTargets = options.stdlibTargets ?? [target];
@@ -270,7 +282,7 @@ export async function buildGeneration(options: GenerateOptions, evaluated?: Prom
     withConfigFiles(target, validation ? validation.validate(raw, target, configFile) : validateConfig(raw, target, configFile), configFile),
   );
   const warnings = configWarningsOf(raw, target);
-  const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, { ...options, plugins });
+  const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, { ...options, plugins, formatMemory });
   const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
   return { target, configFile, outDir, files, originsOf, userTemplatesDir, warnings, configFilesRead };
 }

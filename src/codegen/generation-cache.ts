@@ -9,7 +9,7 @@ import type nunjucks from "nunjucks";
 
 import { evaluateConfigFile, evaluateJsonnetText, jsonnetLibraryDirs } from "./config.js";
 import { type JsonnetInputs, jsonnetInputs } from "./jsonnet-imports.js";
-import type { FormatMemory } from "./format-pool.js";
+import { type FormatMemory, FormatAnswers } from "./format-pool.js";
 import { loadImportFormatters } from "./import-formatters.js";
 import type { BuildMemory } from "./incremental.js";
 import { OutputMemory } from "./output-memory.js";
@@ -123,7 +123,7 @@ export class GenerationCache {
    * The formatter's last answer per path: a file whose assembled text did not change is not
    * formatted again (`Target.formatter` answers by path and content alone).
    */
-  readonly formatted: FormatMemory = new Map();
+  readonly formatted: FormatMemory = new FormatAnswers();
 
   /**
    * The config's data, as `evaluateConfigFile` gives it. A jsonnet config is evaluated again

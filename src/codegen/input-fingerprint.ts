@@ -32,13 +32,14 @@ export interface FingerprintInputs {
 const codeRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /**
- * The fingerprint of a run's inputs (hex sha256). Reads the config and stats the code.
+ * The fingerprint of a run's inputs (hex sha256). Reads the config and stats the code, unless
+ * given the code's fingerprint (`codeFingerprint`) just taken.
  * @throws the file-system error when the config cannot be read.
  */
-export async function inputFingerprint(inputs: FingerprintInputs): Promise<string> {
+export async function inputFingerprint(inputs: FingerprintInputs, code?: string): Promise<string> {
   const hash = createHash("sha256");
   const add = (part: string | Buffer) => hash.update(part).update("\0");
-  add("codegen input fingerprint 1");
+  add("codegen input fingerprint 2");
   add(JSON.stringify([inputs.targetName, inputs.force, [...inputs.forcePaths], inputs.libraryDirs]));
   if (inputs.configFile.endsWith(".jsonnet")) {
     // The lexer finds every import exactly (jsonnet-imports.ts): the files an evaluation reads.
@@ -50,7 +51,20 @@ export async function inputFingerprint(inputs: FingerprintInputs): Promise<strin
     add(inputs.configFile);
     add(readFileSync(inputs.configFile));
   }
-  for (const { dir, own } of await codegenPackageDirs(inputs.cwd)) {
+  add(code ?? (await codeFingerprint(inputs.cwd)));
+  for (const extra of inputs.extraInputs) addTree(add, extra);
+  return hash.digest("hex");
+}
+
+/**
+ * The fingerprint of the code that generates, as seen from `cwd` (hex sha256): this package's
+ * code root with its templates, its dependencies' package.json, and every plugin package, by
+ * identity on disk. What the formatter's remembered answers are valid for (format-record.ts).
+ */
+export async function codeFingerprint(cwd: string): Promise<string> {
+  const hash = createHash("sha256");
+  const add = (part: string) => hash.update(part).update("\0");
+  for (const { dir, own } of await codegenPackageDirs(cwd)) {
     if (own) {
       addTree(add, codeRoot, { code: true });
       add(identityOfPath(path.join(dir, "package.json")));
@@ -59,7 +73,6 @@ export async function inputFingerprint(inputs: FingerprintInputs): Promise<strin
       addTree(add, dir, { code: true });
     }
   }
-  for (const extra of inputs.extraInputs) addTree(add, extra);
   return hash.digest("hex");
 }
 

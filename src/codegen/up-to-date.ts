@@ -5,9 +5,7 @@
 // building, rendering or formatting. Any doubt (no stamp, a changed input, a touched, missing or
 // racy file, a journal, a temp file, a directory turned into a link) means the full run.
 
-import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { lstatSync, readFileSync, readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 
 import type { ConfigIssue } from "./errors.js";
@@ -19,18 +17,10 @@ import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
 import { manifestPath } from "./manifest.js";
 import { sha256 } from "./prune.js";
 import { type PhaseTimer, timed } from "./timings.js";
+import { type StampKey, readCacheFile, removeCacheFile, userCacheFile, writeCacheFile } from "./user-cache.js";
 import type { PlannedWrite } from "./writer.js";
 
-/** Which invocation a stamp is for: one stamp per target, config, working directory and `--out`. */
-export interface StampKey {
-  targetName: string;
-  /** Absolute. */
-  configFile: string;
-  /** Absolute. */
-  cwd: string;
-  /** `--out` made absolute, or undefined when the config's package prefix decides. */
-  out: string | undefined;
-}
+export type { StampKey } from "./user-cache.js";
 
 interface Stamp {
   version: 1;
@@ -67,9 +57,7 @@ export interface UpToDateResult {
 
 /** Where stamps live: `$CODEGEN_CACHE_DIR`, else `${XDG_CACHE_HOME:-~/.cache}/codegen`, under `up-to-date/`. */
 function stampFile(key: StampKey): string {
-  const cache = process.env.CODEGEN_CACHE_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), ".cache"), "codegen");
-  const name = createHash("sha256").update(JSON.stringify([key.targetName, key.configFile, key.cwd, key.out ?? null])).digest("hex");
-  return path.join(cache, "up-to-date", `${name.slice(0, 32)}.json`);
+  return userCacheFile("up-to-date", key);
 }
 
 /** What the up-to-date check found: `result` when there is nothing to do. */
@@ -191,15 +179,7 @@ export async function recordUpToDate(record: StampRecord): Promise<void> {
     stamp = undefined;
   }
   if (stamp) writeStamp(file, stamp);
-  else removeStamp(file);
-}
-
-function removeStamp(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch {
-    // An old stamp left behind is harmless: the tree no longer matches it.
-  }
+  else removeCacheFile(file);
 }
 
 async function stampOf(record: StampRecord): Promise<Stamp | undefined> {
@@ -263,50 +243,15 @@ function realpathOrUndefined(dir: string): string | undefined {
 }
 
 function readStamp(file: string): Stamp | undefined {
-  try {
-    const stamp = JSON.parse(readFileSync(file, "utf8")) as Stamp;
-    const shaped = Array.isArray(stamp.files) && Array.isArray(stamp.dirs) && Array.isArray(stamp.libraryDirs) && stamp.libraryDirs.every((dir) => typeof dir === "string");
-    return stamp.version === 1 && shaped ? stamp : undefined;
-  } catch {
-    return undefined;
-  }
+  const stamp = readCacheFile(file) as Stamp | undefined;
+  if (typeof stamp !== "object" || stamp === null) return undefined;
+  const shaped = Array.isArray(stamp.files) && Array.isArray(stamp.dirs) && Array.isArray(stamp.libraryDirs) && stamp.libraryDirs.every((dir) => typeof dir === "string");
+  return stamp.version === 1 && shaped ? stamp : undefined;
 }
 
 /** Temp file and rename: a reader sees the old stamp or the new one, never half of one. */
 function writeStamp(file: string, stamp: Stamp): void {
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(stamp));
-    renameSync(temp, file);
-    pruneStamps(path.dirname(file));
-  } catch {
-    // Best effort, see recordUpToDate.
-  }
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** A stamp no run has refreshed for this long is deleted, as is one whose output directory is gone. */
-const STAMP_MAX_AGE_MS = 30 * DAY_MS;
-
-/**
- * At most once a day (a marker file's mtime says when), removes the stamps of output
- * directories that no longer exist and those older than 30 days, so temporary trees and old
- * projects do not fill the cache.
- */
-function pruneStamps(dir: string): void {
-  const marker = path.join(dir, ".pruned");
-  const now = Date.now();
-  const last = lstatSync(marker, { throwIfNoEntry: false });
-  if (last && now - last.mtimeMs < DAY_MS) return;
-  writeFileSync(marker, "");
-  for (const name of readdirSync(dir)) {
-    if (!name.endsWith(".json")) continue;
-    const file = path.join(dir, name);
-    const info = lstatSync(file, { throwIfNoEntry: false });
-    const stamp = info && now - info.mtimeMs < STAMP_MAX_AGE_MS ? readStamp(file) : undefined;
-    if (stamp === undefined || lstatSync(stamp.outDir, { throwIfNoEntry: false }) === undefined) removeStamp(file);
-  }
+  writeCacheFile(file, stamp, (data) => (typeof data === "object" && data !== null && typeof (data as Stamp).outDir === "string" ? (data as Stamp).outDir : undefined));
 }
 
 /** The key of a run's stamp, from its options as given. */

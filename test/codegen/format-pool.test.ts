@@ -4,16 +4,17 @@ import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 
 import { ensureBuilt } from "../../bench/dist.js";
-import type { formatFiles as FormatFiles } from "../../src/codegen/format-pool.js";
+import type { FormatAnswers as FormatAnswersClass, formatFiles as FormatFiles } from "../../src/codegen/format-pool.js";
 import type { GeneratedFile as GeneratedFileClass } from "../../src/codegen/writer.js";
 
 const formatter = new URL("../fixtures/formatters/upper-pages.mjs", import.meta.url).href;
 let formatFiles: typeof FormatFiles;
+let FormatAnswers: typeof FormatAnswersClass;
 let GeneratedFile: typeof GeneratedFileClass;
 
 before(async () => {
   await ensureBuilt();
-  ({ formatFiles } = await import(new URL("../../dist/codegen/format-pool.js", import.meta.url).href));
+  ({ formatFiles, FormatAnswers } = await import(new URL("../../dist/codegen/format-pool.js", import.meta.url).href));
   ({ GeneratedFile } = await import(new URL("../../dist/codegen/index.js", import.meta.url).href));
 });
 
@@ -47,7 +48,7 @@ describe("formatFiles", () => {
 
   it("with a memory, formats a path again only when its content changed since the memory's last run", async () => {
     const counted = (content: string) => new GeneratedFile({ path: "calls.txt", content });
-    const memory = new Map();
+    const memory = new FormatAnswers();
     const [first] = await formatFiles([counted("a")], formatter, { workers: 0, memory });
     const [same] = await formatFiles([counted("a")], formatter, { workers: 0, memory });
     const [changed] = await formatFiles([counted("b")], formatter, { workers: 0, memory });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { z } from "zod";
@@ -8,6 +8,7 @@ import { ConfigError, GenerationError, LookupError } from "../../src/codegen/err
 import { defaultOutDir, driftOf, generate, planGeneration, type GenerateOptions } from "../../src/codegen/generate.js";
 import { scoped } from "../../src/codegen/scopes.js";
 import type { Target } from "../../src/codegen/target.js";
+import { useTempStampCache } from "../helpers/stamp-cache.js";
 import { createUserProject, installPackage, removeTempDirs, snapshot } from "../helpers/user-project.js";
 
 // A toy target end to end: the target object lives here, its operations in a plugin package
@@ -132,6 +133,66 @@ describe("a target's formatter", () => {
     const opts = await options(TWO_PAGES, { target: { ...toy, formatter }, beforePhase: (phase) => started.push(phase) });
     await generate(opts);
     assert.deepEqual(started, ["load config", "validate", "build", "render", "format", "write"]);
+  });
+});
+
+describe("the formatter's answers kept between runs (recordUpToDate, format-record.ts)", () => {
+  useTempStampCache();
+  const formatter = new URL("../fixtures/formatters/counting.mjs", import.meta.url).href;
+  let asked: string[];
+  before(async () => {
+    ({ asked } = (await import(formatter)) as { asked: string[] });
+  });
+  /** The paths `run` had the formatter format. */
+  const formattedBy = async (run: () => Promise<unknown>): Promise<string[]> => {
+    asked.length = 0;
+    await run();
+    return [...asked].sort();
+  };
+  const counting = (): Target => ({ ...toy, formatter });
+
+  it("format only the files whose assembled text changed, and write what a fresh run writes", async () => {
+    const opts = await options(TWO_PAGES, { target: counting(), recordUpToDate: true });
+    assert.deepEqual(await formattedBy(() => generate(opts)), ["LICENSE.txt", "index.txt", "pages/about.txt", "pages/home.txt"]);
+    const edited = { pages: [{ name: "home" }, { name: "about", words: 4 }] };
+    await writeFile(opts.configFile, JSON.stringify(edited));
+    assert.deepEqual(await formattedBy(() => generate(opts)), ["pages/about.txt"]);
+    const fresh = await options(edited, { target: counting() });
+    await generate(fresh);
+    assert.deepEqual(await snapshot(opts.outDir!), await snapshot(fresh.outDir!));
+    assert.equal(await readFile(path.join(opts.outDir!, "pages", "home.txt"), "utf8"), `${BANNER.toUpperCase()}HOME X1\n`, "a reused answer is the formatted text");
+  });
+
+  it("format again a file edited since, and write it back", async () => {
+    const opts = await options(TWO_PAGES, { target: counting(), recordUpToDate: true });
+    await generate(opts);
+    const home = path.join(opts.outDir!, "pages", "home.txt");
+    await writeFile(home, "edited by hand\n");
+    assert.deepEqual(await formattedBy(() => generate(opts)), ["pages/home.txt"]);
+    assert.equal(await readFile(home, "utf8"), `${BANNER.toUpperCase()}HOME X1\n`);
+  });
+
+  it("are used by --check and --dry-run, which find the tree up to date", async () => {
+    const opts = await options(TWO_PAGES, { target: counting(), recordUpToDate: true });
+    await generate(opts);
+    let plan: Awaited<ReturnType<typeof planGeneration>> | undefined;
+    assert.deepEqual(await formattedBy(async () => (plan = await planGeneration(opts))), []);
+    assert.deepEqual(driftOf(plan!.plan), []);
+  });
+
+  it("are dropped when the code that generates changes (a plugin reinstalled)", async () => {
+    const opts = await options(TWO_PAGES, { target: counting(), recordUpToDate: true });
+    await generate(opts);
+    const plugin = path.join(project, "node_modules", "toy-gen", "package.json");
+    const later = new Date(Date.now() + 5000);
+    await utimes(plugin, later, later);
+    assert.deepEqual(await formattedBy(() => generate(opts)), ["LICENSE.txt", "index.txt", "pages/about.txt", "pages/home.txt"]);
+  });
+
+  it("are neither kept nor used without recordUpToDate", async () => {
+    const opts = await options(TWO_PAGES, { target: counting() });
+    await generate(opts);
+    assert.equal((await formattedBy(() => generate(opts))).length, 4);
   });
 });
 
