@@ -139,6 +139,21 @@ export function benchConfig(total: number): Field {
   };
 }
 
+/** The resource the watch and `edit` benchmarks edit: one near the middle, which exists at every size. */
+export function editedResource(total: number): number {
+  return Math.min(total - 1, Math.floor(total / 2) + 7);
+}
+
+/** {@link benchConfig} with resource `index`'s list paged by `pageSize` by default: the edit the watch and `edit` benchmarks make. */
+export function benchConfigEdited(total: number, index: number, pageSize: number): Field {
+  const config = benchConfig(total);
+  const apps = (config as unknown as { apps: { config: { resources: { operations: unknown[] }[] } }[] }).apps;
+  const resource = apps[Math.floor(index / RESOURCES_PER_APP)]!.config.resources[index % RESOURCES_PER_APP]!;
+  const list = resource.operations.find((op) => (op as { type?: string }).type === "list") as { modifiers: { type: string; default_page_size?: number }[] };
+  list.modifiers.find((modifier) => modifier.type === "paginate")!.default_page_size = pageSize;
+  return config;
+}
+
 /**
  * The same project as {@link benchConfig}, as the jsonnet a user would write: the stdlib's
  * field, list and operation helpers, resources made by a comprehension. Model numbers are

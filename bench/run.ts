@@ -5,8 +5,9 @@
  *
  * Scenarios: `write` (JSON config into a new, empty directory), `jsonnet` (the same project
  * as jsonnet built with the stdlib helpers, into a new directory), `no-change` (regenerating
- * an up-to-date tree: every file must stay unchanged, mtimes untouched), `check` and `dry-run`
- * (on an up-to-date tree). Every run is a fresh process. Wall time is measured around the
+ * an up-to-date tree: every file must stay unchanged, mtimes untouched), `edit` (regenerating
+ * that tree after one resource's list got another page size, the common loop of a user who
+ * does not watch: exactly one file may be written), `check` and `dry-run` (on an up-to-date tree). Every run is a fresh process. Wall time is measured around the
  * child with a monotonic clock; peak RSS comes from `/usr/bin/time -f "%e %M"` when it exists,
  * else from `process.resourceUsage().maxRSS` written by a preloaded hook (bench/peak-rss.mjs);
  * phase times from the child's own `--timings json` line.
@@ -18,18 +19,18 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
+import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
-import { SIZES, writeBenchConfigs } from "./configs.js";
+import { SIZES, benchConfigEdited, editedResource, writeBenchConfigs } from "./configs.js";
 import { CLI, PEAK_RSS_HOOK, ensureBuilt } from "./dist.js";
 import { type RunTimings, hotItemsByPhase, parseTimings, phaseTotals } from "./profile.js";
 import { PHASES as ENGINE_PHASES } from "../src/codegen/timings.js";
 import { median } from "../test/support/stats.js";
 
 const GNU_TIME = "/usr/bin/time";
-const SCENARIOS = ["write", "jsonnet", "no-change", "check", "dry-run"] as const;
+const SCENARIOS = ["write", "jsonnet", "no-change", "edit", "check", "dry-run"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const PHASES = ["start-up", ...ENGINE_PHASES];
 
@@ -97,6 +98,7 @@ const SCENARIO_SETUP: Record<Scenario, { fresh: boolean; args: string[]; config:
   write: { fresh: true, args: [], config: "json" },
   jsonnet: { fresh: true, args: [], config: "jsonnet" },
   "no-change": { fresh: false, args: [], config: "json" },
+  edit: { fresh: false, args: [], config: "json" },
   check: { fresh: false, args: ["--check"], config: "json" },
   "dry-run": { fresh: false, args: ["--dry-run"], config: "json" },
 };
@@ -105,11 +107,16 @@ async function runScenario(scenario: Scenario, size: number, config: string, run
   const setup = SCENARIO_SETUP[scenario];
   const row: Row = { scenario, resources: size, files: 0, samples: [] };
   const upToDate = setup.fresh ? undefined : await mkdtemp(join(options.scratch, `tree-${size}-`));
-  if (upToDate) await measure(config, upToDate, options);
+  // `edit` rewrites its own copy of the config before each run, at the path the tree was written from.
+  const runConfig = scenario === "edit" ? join(options.scratch, `${basename(upToDate!)}.json`) : config;
+  if (runConfig !== config) await copyFile(config, runConfig);
+  if (upToDate) await measure(runConfig, upToDate, options);
   for (let run = 1; run <= runs; run++) {
     const outDir = upToDate ?? (await mkdtemp(join(options.scratch, `out-${size}-`)));
     const before = scenario === "no-change" ? await mtimes(outDir) : undefined;
-    const sample = await measure(config, outDir, { ...options, extraArgs: setup.args });
+    if (scenario === "edit") await writeFile(runConfig, `${JSON.stringify(benchConfigEdited(size, editedResource(size), 20 + run), null, 2)}\n`);
+    const sample = await measure(runConfig, outDir, { ...options, extraArgs: setup.args });
+    if (scenario === "edit" && !/ 1 file written,/.test(sample.stdout)) throw new Error(`edit run did not write exactly one file: ${sample.stdout}`);
     if (before) {
       const after = await mtimes(outDir);
       const touched = [...after].filter(([file, mtime]) => before.get(file) !== mtime);
@@ -210,6 +217,8 @@ async function main(): Promise<void> {
   // deleted, creating the next ones takes several times as long (ext4 with `discard`), for
   // cp -r as for codegen, so deleting between runs would time the harness (bench/README.md).
   const scratch = await mkdtemp(join(tmpdir(), "codegen-bench-"));
+  // The runs' up-to-date stamps and formatter records go with the scratch trees, not to the user's cache.
+  process.env.CODEGEN_CACHE_DIR = join(scratch, "cache");
   const options: RunOptions = { useGnuTime, scratch };
   const loadBefore = loadavg()[0]!;
   try {

@@ -15,7 +15,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { parseArgs } from "node:util";
-import { benchConfig, benchJsonnet } from "./configs.js";
+import { benchConfig, benchConfigEdited, benchJsonnet, editedResource } from "./configs.js";
 import { CLI, ensureBuilt } from "./dist.js";
 import { PHASES } from "../src/codegen/timings.js";
 import { type Span, phaseTotals } from "./profile.js";
@@ -92,11 +92,7 @@ function editedConfig(size: number, index: number, pageSize: number, format: "js
     if (!edited.includes(`i == ${index}`)) throw new Error("bench/configs.ts's jsonnet no longer pages by page_size=20");
     return edited;
   }
-  const config = benchConfig(size) as { apps: { config: { resources: { operations: unknown[] }[] } }[] };
-  const resource = config.apps[Math.floor(index / 100)]!.config.resources[index % 100]!;
-  const list = resource.operations.find((op) => (op as { type?: string }).type === "list") as { modifiers: { type: string; default_page_size?: number }[] };
-  list.modifiers.find((modifier) => modifier.type === "paginate")!.default_page_size = pageSize;
-  return `${JSON.stringify(config, null, 2)}\n`;
+  return `${JSON.stringify(benchConfigEdited(size, index, pageSize), null, 2)}\n`;
 }
 
 async function main(): Promise<void> {
@@ -126,7 +122,7 @@ async function main(): Promise<void> {
     process.stderr.write(`first run: ${first.match[1]} files written\n`);
     await watch.next("stderr", TIMINGS);
     for (let run = 1; run <= runs; run++) {
-      const index = Math.min(size - 1, Math.floor(size / 2) + 7); // a resource that exists at every --size
+      const index = editedResource(size);
       const before = await mtimes(out);
       await new Promise((resolve) => setTimeout(resolve, 300)); // a later mtime than before, and a quiet watch
       if (watch.pending()) throw new Error(`an extra run before edit ${run}: ${watch.pending()}`);
