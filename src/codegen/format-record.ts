@@ -6,10 +6,15 @@
 // formatted instead of 3,000. Anything else (no record, a changed text, a file edited or gone)
 // is formatted as always. A record is valid only for the code that made it (the formatter is
 // part of it): any rebuild or reinstall of codegen or a plugin drops it.
+//
+// The files it answered from were read moments before planning: planning need not read them
+// again, nor hash their text, while each one's identity on disk is still the one it had when
+// read (as the watch's output memory vouches for the files it wrote).
 
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 
+import { identityOf, isRacy } from "./file-identity.js";
 import type { FormatMemory } from "./format-pool.js";
 import { sha256 } from "./prune.js";
 import { type StampKey, readCacheFile, userCacheFile, writeCacheFile } from "./user-cache.js";
@@ -36,6 +41,8 @@ export class FormatRecord implements FormatMemory {
   readonly #next = new Map<string, [given: string, made: string | undefined]>();
   // The sha256 of texts `recall` hashed and could not answer for, for `remember`.
   readonly #given = new Map<string, string>();
+  // The files `recall` answered from, by absolute path: the text, its sha256, and the file's identity when read (undefined: too recent to trust).
+  readonly #read = new Map<string, { content: string; sha256: string; identity: string | undefined }>();
 
   private constructor(file: string, code: string, last: RecordData | undefined) {
     this.#file = file;
@@ -65,18 +72,30 @@ export class FormatRecord implements FormatMemory {
       return null;
     }
     // Read from where the last run wrote: whatever the file is now, only its exact bytes are used.
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path.join(this.#last!.outDir, relative));
-    } catch {
-      return undefined;
-    }
-    if (sha256(bytes) !== made) {
+    const file = path.join(this.#last!.outDir, relative);
+    const read = readWithIdentity(file);
+    if (read === undefined || sha256(read.bytes) !== made) {
       this.#given.set(relative, given);
       return undefined;
     }
     this.#next.set(relative, [given, made]);
-    return bytes.toString("utf8");
+    const formatted = read.bytes.toString("utf8");
+    this.#read.set(file, { content: formatted, sha256: made, identity: read.identity });
+    return formatted;
+  }
+
+  /** Whether the file at `absolutePath` is known to hold exactly `content`: `recall` read it, and it has not changed since. */
+  holds(absolutePath: string, content: string): boolean {
+    const read = this.#read.get(absolutePath);
+    if (read === undefined || read.identity === undefined || read.content !== content) return false;
+    const info = lstatSync(absolutePath, { bigint: true, throwIfNoEntry: false });
+    return info !== undefined && info.isFile() && identityOf(info) === read.identity;
+  }
+
+  /** The sha256 of `content` at `relative` (hashed only if `recall` did not read it from disk). */
+  sha256(relative: string, content: string): string {
+    const read = this.#last && this.#read.get(path.join(this.#last.outDir, relative));
+    return read?.content === content ? read.sha256 : sha256(content);
   }
 
   remember(relative: string, content: string, formatted: string | null): void {
@@ -96,5 +115,26 @@ export class FormatRecord implements FormatMemory {
     }
     const data: RecordData = { version: 1, code: this.#code, outDir, files };
     writeCacheFile(this.#file, data, (read) => (typeof read === "object" && read !== null && typeof (read as RecordData).outDir === "string" ? (read as RecordData).outDir : undefined));
+  }
+}
+
+/** A file's bytes and its identity as it was read (undefined when modified too recently to be trusted by it), or undefined if it cannot be read. */
+function readWithIdentity(file: string): { bytes: Buffer; identity: string | undefined } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const info = fstatSync(fd, { bigint: true });
+    if (!info.isFile()) return undefined;
+    const bytes = readFileSync(fd);
+    const racy = isRacy(info, BigInt(Date.now()) * 1_000_000n);
+    return { bytes, identity: racy ? undefined : identityOf(info) };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -139,7 +139,7 @@ export async function planGeneration(options: GenerateOptions): Promise<Generate
   const built = await buildGeneration(options, evaluation?.text, formats);
   return timed(options, "write", async () => {
     await waitForUnlocked(built.outDir, options.lock);
-    const { next: _recorded, ...result } = await planBuilt(built, options);
+    const { next: _recorded, ...result } = await planBuilt(built, options, formats);
     return result;
   });
 }
@@ -225,7 +225,7 @@ export async function writeBuilt(
         const recovered = recoverInterruptedRun(built.outDir);
         if (recovered) memory?.forget();
         try {
-          const { next, ...result } = await planBuilt(built, options);
+          const { next, ...result } = await planBuilt(built, options, stamping?.formats);
           const written = await applyPlan(result.plan, { manifest: result.manifest });
           memory?.rememberApplied(result.plan);
           if (result.manifest) memory?.rememberManifest(result.manifest.content, next);
@@ -295,23 +295,40 @@ function withConfigFiles<C>(target: Target<C>, config: C, configFile: string): {
   return { config: read.config, configFilesRead: read.files };
 }
 
-/** Plans a built generation against the output directory as it is now; `next` is the manifest's new content, parsed. */
-async function planBuilt(built: BuiltGeneration, options: Pick<GenerateOptions, "force" | "forcePaths" | "cache">): Promise<GenerateResult & { next: Manifest }> {
+/** What a run already knows of the files of its output directory: planning need not read or hash those again. */
+interface KnownOutputs {
+  /** Whether the file at `absolutePath` is known to hold exactly `content`. */
+  holds(absolutePath: string, content: string): boolean;
+  /** The sha256 of `content`, generated at `path`. */
+  sha256(path: string, content: string): string;
+}
+
+/**
+ * Plans a built generation against the output directory as it is now; `next` is the manifest's new content, parsed.
+ * @param formats the formatter's answers this run took from disk (format-record.ts), if not a watch's run
+ */
+async function planBuilt(
+  built: BuiltGeneration,
+  options: Pick<GenerateOptions, "force" | "forcePaths" | "cache">,
+  formats?: FormatRecord,
+): Promise<GenerateResult & { next: Manifest }> {
   const { outDir, files, target } = built;
   // Watch mode: what this process last wrote there spares reading unchanged files and re-hashing them.
   const memory = options.cache?.outputMemory(outDir);
   memory?.startPlanning();
+  // Otherwise the files the formatter's answers were read from, just before.
+  const known: KnownOutputs | undefined = memory ?? formats;
   try {
     const tree = new OutputTree(outDir);
     const writes = planWritesIn(tree, files, {
       force: options.force,
       forcePaths: options.forcePaths,
       aggregates: target.aggregates?.bind(target),
-      knownToHold: memory && ((file, content) => memory.holds(file, content)),
+      knownToHold: known && ((file, content) => known.holds(file, content)),
     });
     const stored = await readManifest(outDir, memory && ((text) => memory.parsedManifest(text)));
     if (stored.text !== undefined) memory?.rememberManifest(stored.text, stored.recorded);
-    const { next, stale } = updateManifest(stored.recorded, target.name, writes, memory && ((path, content) => memory.sha256(path, content)));
+    const { next, stale } = updateManifest(stored.recorded, target.name, writes, known && ((path, content) => known.sha256(path, content)));
     const { deletions, kept } = planDeletionsIn(tree, stale);
     const temps = planTempRemovals(tree, writes);
     const plan: PlannedChange[] = [...writes, ...deletions, ...temps].sort((a, b) => comparePaths(a.path, b.path));
