@@ -135,7 +135,7 @@ export interface BuiltGeneration {
 export async function planGeneration(options: GenerateOptions): Promise<GenerateResult> {
   const run = options.recordUpToDate || options.evaluation ? await runFingerprint(options) : undefined;
   const evaluation = await startedEvaluationOf(options, run?.fingerprint);
-  const formats = options.recordUpToDate && run ? FormatRecord.open(run.key, run.code) : undefined;
+  const formats = options.recordUpToDate && run?.code !== undefined ? FormatRecord.open(run.key, run.code) : undefined;
   const built = await buildGeneration(options, evaluation?.text, formats);
   return timed(options, "write", async () => {
     await waitForUnlocked(built.outDir, options.lock);
@@ -181,8 +181,9 @@ type StampedRun = Pick<GenerateOptions, "configFile" | "cwd" | "outDir" | "force
 async function fingerprintNow(run: StampedRun, libraryDirs: readonly string[]) {
   const key = stampKeyOf({ targetName: run.targetName, configFile: run.configFile, cwd: run.cwd, outDir: run.outDir });
   const inputs = { ...key, libraryDirs: [...libraryDirs], force: run.force ?? false, forcePaths: [...(run.forcePaths ?? [])] };
-  const code = await codeFingerprint(key.cwd);
-  const fingerprint = await inputFingerprint({ ...inputs, extraInputs: [] }, code).catch(() => undefined);
+  // Unreadable code (a broken plugin package) or config: no fingerprint, and the run reports the problem itself.
+  const code = await codeFingerprint(key.cwd).catch(() => undefined);
+  const fingerprint = code === undefined ? undefined : await inputFingerprint({ ...inputs, extraInputs: [] }, code).catch(() => undefined);
   return { key, inputs, fingerprint, code };
 }
 
@@ -194,7 +195,7 @@ function runFingerprint(options: GenerateOptions) {
 async function startStamp(options: GenerateOptions): Promise<Stamping | undefined> {
   const startedNs = BigInt(Date.now()) * 1_000_000n;
   const { key, inputs, fingerprint, code } = await runFingerprint(options);
-  return fingerprint === undefined ? undefined : { key, before: fingerprint, startedNs, inputs, code, formats: FormatRecord.open(key, code) };
+  return fingerprint === undefined || code === undefined ? undefined : { key, before: fingerprint, startedNs, inputs, code, formats: FormatRecord.open(key, code) };
 }
 
 /**
