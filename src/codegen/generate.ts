@@ -246,8 +246,10 @@ export async function writeBuilt(
 async function stampAfterWrite(stamping: Stamping, built: BuiltGeneration, result: GenerateResult, next: Manifest): Promise<void> {
   const extraInputs = built.configFilesRead && [...(built.userTemplatesDir ? [built.userTemplatesDir] : []), ...built.configFilesRead];
   const recordedSha256 = new Map((next.get(built.target.name) ?? []).map((file) => [file.path, file.sha256]));
-  // The answers are the formatter's that this process loaded: kept only if the code is still that code.
-  if ((await codeFingerprint(stamping.key.cwd).catch(() => undefined)) === stamping.code) stamping.formats.save(built.outDir, recordedSha256);
+  // Taken once for both. The answers are the formatter's this process loaded: kept only if the
+  // code is still that code (the stamp makes the same check, through the fingerprint).
+  const code = await codeFingerprint(stamping.key.cwd).catch(() => undefined);
+  if (code === stamping.code) stamping.formats.save(built.outDir, recordedSha256);
   await recordUpToDate({
     ...stamping,
     extraInputs,
@@ -256,6 +258,7 @@ async function stampAfterWrite(stamping: Stamping, built: BuiltGeneration, resul
     writes: result.plan.filter((entry): entry is PlannedWrite => entry.action !== "delete"),
     keptAny: result.kept.length > 0,
     recordedSha256,
+    code,
   });
 }
 

@@ -163,6 +163,8 @@ export interface StampRecord {
   keptAny: boolean;
   /** The sha256 of each file's content the manifest records, so it is not computed twice. */
   recordedSha256: ReadonlyMap<string, string>;
+  /** The code's fingerprint (`codeFingerprint`) taken after the write, so it is not taken twice; undefined: take it. */
+  code: string | undefined;
 }
 
 /**
@@ -184,12 +186,12 @@ export async function recordUpToDate(record: StampRecord): Promise<void> {
 
 async function stampOf(record: StampRecord): Promise<Stamp | undefined> {
   if (record.keptAny || record.extraInputs === undefined) return undefined;
-  if ((await inputFingerprint({ ...record.inputs, extraInputs: [] })) !== record.before) return undefined;
+  if ((await inputFingerprint({ ...record.inputs, extraInputs: [] }, record.code)) !== record.before) return undefined;
   for (const extra of record.extraInputs) {
     const info = lstatSync(extra, { bigint: true, throwIfNoEntry: false });
     if (info && isRacy(info, record.startedNs)) return undefined;
   }
-  const fingerprint = await inputFingerprint({ ...record.inputs, extraInputs: record.extraInputs });
+  const fingerprint = await inputFingerprint({ ...record.inputs, extraInputs: record.extraInputs }, record.code);
   const root = record.outDir;
   const nowNs = BigInt(Date.now()) * 1_000_000n;
   const dirs = new Set<string>([""]);
