@@ -135,11 +135,11 @@ export interface BuiltGeneration {
 export async function planGeneration(options: GenerateOptions): Promise<GenerateResult> {
   const run = options.recordUpToDate || options.evaluation ? await runFingerprint(options) : undefined;
   const evaluation = await startedEvaluationOf(options, run?.fingerprint);
-  const formats = options.recordUpToDate && run?.code !== undefined ? FormatRecord.open(run.key, run.code) : undefined;
-  const built = await buildGeneration(options, evaluation?.text, formats);
+  const formatRecord = options.recordUpToDate && run?.code !== undefined ? FormatRecord.open(run.key, run.code) : undefined;
+  const built = await buildGeneration(options, evaluation?.text, formatRecord);
   return timed(options, "write", async () => {
     await waitForUnlocked(built.outDir, options.lock);
-    const { next: _recorded, ...result } = await planBuilt(built, options, formats);
+    const { next: _recorded, ...result } = await planBuilt(built, options, formatRecord);
     return result;
   });
 }
@@ -153,7 +153,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // The inputs' fingerprint is taken before they are read, so a change during the run is seen.
   const stamping = options.recordUpToDate ? await startStamp(options) : undefined;
   const evaluation = await startedEvaluationOf(options, stamping?.before);
-  return writeBuilt(await buildGeneration(options, evaluation?.text, stamping?.formats), options, stamping);
+  return writeBuilt(await buildGeneration(options, evaluation?.text, stamping?.formatRecord), options, stamping);
 }
 
 /**
@@ -169,7 +169,7 @@ async function startedEvaluationOf(options: GenerateOptions, fingerprint?: strin
 }
 
 /** What {@link writeBuilt} needs to record an up-to-date stamp and the formatter's answers after its write. */
-type Stamping = Pick<StampRecord, "key" | "before" | "startedNs" | "inputs"> & { code: string; formats: FormatRecord };
+type Stamping = Pick<StampRecord, "key" | "before" | "startedNs" | "inputs"> & { code: string; formatRecord: FormatRecord };
 
 /** What names a run's stamp and the inputs it fingerprints, besides the library paths. */
 type StampedRun = Pick<GenerateOptions, "configFile" | "cwd" | "outDir" | "force" | "forcePaths"> & { targetName: string };
@@ -195,7 +195,7 @@ function runFingerprint(options: GenerateOptions) {
 async function startStamp(options: GenerateOptions): Promise<Stamping | undefined> {
   const startedNs = BigInt(Date.now()) * 1_000_000n;
   const { key, inputs, fingerprint, code } = await runFingerprint(options);
-  return fingerprint === undefined || code === undefined ? undefined : { key, before: fingerprint, startedNs, inputs, code, formats: FormatRecord.open(key, code) };
+  return fingerprint === undefined || code === undefined ? undefined : { key, before: fingerprint, startedNs, inputs, code, formatRecord: FormatRecord.open(key, code) };
 }
 
 /**
@@ -226,7 +226,7 @@ export async function writeBuilt(
         const recovered = recoverInterruptedRun(built.outDir);
         if (recovered) memory?.forget();
         try {
-          const { next, ...result } = await planBuilt(built, options, stamping?.formats);
+          const { next, ...result } = await planBuilt(built, options, stamping?.formatRecord);
           const written = await applyPlan(result.plan, { manifest: result.manifest });
           memory?.rememberApplied(result.plan);
           if (result.manifest) memory?.rememberManifest(result.manifest.content, next);
@@ -249,7 +249,7 @@ async function stampAfterWrite(stamping: Stamping, built: BuiltGeneration, resul
   // Taken once for both. The answers are the formatter's this process loaded: kept only if the
   // code is still that code (the stamp makes the same check, through the fingerprint).
   const code = await codeFingerprint(stamping.key.cwd).catch(() => undefined);
-  if (code === stamping.code) stamping.formats.save(built.outDir, recordedSha256);
+  if (code === stamping.code) stamping.formatRecord.save(built.outDir, recordedSha256);
   await recordUpToDate({
     ...stamping,
     extraInputs,
@@ -309,19 +309,19 @@ interface KnownOutputs {
 
 /**
  * Plans a built generation against the output directory as it is now; `next` is the manifest's new content, parsed.
- * @param formats the formatter's answers this run took from disk (format-record.ts), if not a watch's run
+ * @param formatRecord the formatter's answers this run took from disk (format-record.ts), if not a watch's run
  */
 async function planBuilt(
   built: BuiltGeneration,
   options: Pick<GenerateOptions, "force" | "forcePaths" | "cache">,
-  formats?: FormatRecord,
+  formatRecord?: FormatRecord,
 ): Promise<GenerateResult & { next: Manifest }> {
   const { outDir, files, target } = built;
   // Watch mode: what this process last wrote there spares reading unchanged files and re-hashing them.
   const memory = options.cache?.outputMemory(outDir);
   memory?.startPlanning();
   // Otherwise the files the formatter's answers were read from, just before.
-  const known: KnownOutputs | undefined = memory ?? formats;
+  const known: KnownOutputs | undefined = memory ?? formatRecord;
   try {
     const tree = new OutputTree(outDir);
     const writes = planWritesIn(tree, files, {
