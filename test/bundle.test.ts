@@ -71,9 +71,11 @@ describe("the built package", () => {
     assert.ok(own.length > 0 && own.length <= 40, `${own.length} modules of dist/ loaded:\n${own.join("\n")}`);
     assert.deepEqual(installed, [], "zod, nunjucks and commander are bundled");
     // What V8 parses before the run does anything: 1.74 MB with zod's messages in 64 languages.
+    // 1.50 MB at stop 31, with the formatter's record (format-record.ts); a 5-resource run's
+    // start-up did not move measurably (bench/README.md), so the bound has 20 kB of room left.
     let bytes = 0;
     for (const url of own) bytes += (await stat(fileURLToPath(url))).size;
-    assert.ok(bytes <= 1_500_000, `${bytes} bytes of dist/ loaded`);
+    assert.ok(bytes <= 1_520_000, `${bytes} bytes of dist/ loaded`);
   });
 
   it("ships every built-in target's templates compiled, each entry for the text it was compiled from", async () => {
