@@ -7,8 +7,9 @@
  * as jsonnet built with the stdlib helpers, into a new directory), `no-change` (regenerating
  * an up-to-date tree: every file must stay unchanged, mtimes untouched), `edit` (regenerating
  * that tree after one resource's list got another page size, the common loop of a user who
- * does not watch: exactly one file may be written), `check` and `dry-run` (on an up-to-date tree). Every run is a fresh process. Wall time is measured around the
- * child with a monotonic clock; peak RSS comes from `/usr/bin/time -f "%e %M"` when it exists,
+ * does not watch: exactly one file may be written), `check` and `dry-run` (on an up-to-date
+ * tree). Every run is a fresh process. Wall time is measured around the child with a
+ * monotonic clock; peak RSS comes from `/usr/bin/time -f "%e %M"` when it exists,
  * else from `process.resourceUsage().maxRSS` written by a preloaded hook (bench/peak-rss.mjs);
  * phase times from the child's own `--timings json` line.
  *

@@ -39,8 +39,6 @@ export class FormatRecord implements FormatMemory {
   readonly #last: RecordData | undefined;
   // This run's answers; `made` is undefined until `save` learns the written file's sha256.
   readonly #next = new Map<string, [given: string, made: string | undefined]>();
-  // The sha256 of texts `recall` hashed and could not answer for, for `remember`.
-  readonly #given = new Map<string, string>();
   // The files `recall` answered from, by absolute path: the text, its sha256, and the file's identity when read (undefined: too recent to trust).
   readonly #read = new Map<string, { content: string; sha256: string; identity: string | undefined }>();
 
@@ -62,11 +60,10 @@ export class FormatRecord implements FormatMemory {
     const last = this.#last?.files[relative];
     if (!Array.isArray(last)) return undefined;
     const given = sha256(content);
+    // Unanswered, the formatter's answer replaces this (`remember`), its text hashed already.
+    this.#next.set(relative, [given, undefined]);
     const [lastGiven, made] = last;
-    if (lastGiven !== given || typeof made !== "string") {
-      this.#given.set(relative, given);
-      return undefined;
-    }
+    if (lastGiven !== given || typeof made !== "string") return undefined;
     if (made === AS_GIVEN) {
       this.#next.set(relative, [given, AS_GIVEN]);
       return null;
@@ -74,10 +71,7 @@ export class FormatRecord implements FormatMemory {
     // Read from where the last run wrote: whatever the file is now, only its exact bytes are used.
     const file = path.join(this.#last!.outDir, relative);
     const read = readWithIdentity(file);
-    if (read === undefined || sha256(read.bytes) !== made) {
-      this.#given.set(relative, given);
-      return undefined;
-    }
+    if (read === undefined || sha256(read.bytes) !== made) return undefined;
     this.#next.set(relative, [given, made]);
     const formatted = read.bytes.toString("utf8");
     this.#read.set(file, { content: formatted, sha256: made, identity: read.identity });
@@ -100,21 +94,24 @@ export class FormatRecord implements FormatMemory {
 
   remember(relative: string, content: string, formatted: string | null): void {
     // The sha256 of what the formatter made is the written file's, which `save` is given.
-    this.#next.set(relative, [this.#given.get(relative) ?? sha256(content), formatted === null ? AS_GIVEN : undefined]);
+    this.#next.set(relative, [this.#next.get(relative)?.[0] ?? sha256(content), formatted === null ? AS_GIVEN : undefined]);
   }
 
   /**
-   * Saves this run's answers, once its files are written to `outDir`.
+   * Saves this run's answers, once its files are written to `outDir`, if the code is still
+   * `code` (the answers are those of the formatter this process loaded).
    * @param writtenSha256 the sha256 of each file's content as written (the manifest's)
+   * @param code `codeFingerprint` taken after the write
    */
-  save(outDir: string, writtenSha256: ReadonlyMap<string, string>): void {
+  save(outDir: string, writtenSha256: ReadonlyMap<string, string>, code: string | undefined): void {
+    if (code !== this.#code) return;
     const files: RecordData["files"] = {};
     for (const [relative, [given, made]] of this.#next) {
       const sha = made ?? writtenSha256.get(relative);
       if (sha !== undefined) files[relative] = [given, sha];
     }
     const data: RecordData = { version: 1, code: this.#code, outDir, files };
-    writeCacheFile(this.#file, data, (read) => (typeof read === "object" && read !== null && typeof (read as RecordData).outDir === "string" ? (read as RecordData).outDir : undefined));
+    writeCacheFile(this.#file, data);
   }
 }
 

@@ -169,7 +169,7 @@ async function startedEvaluationOf(options: GenerateOptions, fingerprint?: strin
 }
 
 /** What {@link writeBuilt} needs to record an up-to-date stamp and the formatter's answers after its write. */
-type Stamping = Pick<StampRecord, "key" | "before" | "startedNs" | "inputs"> & { code: string; formatRecord: FormatRecord };
+type Stamping = Pick<StampRecord, "key" | "before" | "startedNs" | "inputs"> & { formatRecord: FormatRecord };
 
 /** What names a run's stamp and the inputs it fingerprints, besides the library paths. */
 type StampedRun = Pick<GenerateOptions, "configFile" | "cwd" | "outDir" | "force" | "forcePaths"> & { targetName: string };
@@ -195,7 +195,7 @@ function runFingerprint(options: GenerateOptions) {
 async function startStamp(options: GenerateOptions): Promise<Stamping | undefined> {
   const startedNs = BigInt(Date.now()) * 1_000_000n;
   const { key, inputs, fingerprint, code } = await runFingerprint(options);
-  return fingerprint === undefined || code === undefined ? undefined : { key, before: fingerprint, startedNs, inputs, code, formatRecord: FormatRecord.open(key, code) };
+  return fingerprint === undefined || code === undefined ? undefined : { key, before: fingerprint, startedNs, inputs, formatRecord: FormatRecord.open(key, code) };
 }
 
 /**
@@ -246,10 +246,9 @@ export async function writeBuilt(
 async function stampAfterWrite(stamping: Stamping, built: BuiltGeneration, result: GenerateResult, next: Manifest): Promise<void> {
   const extraInputs = built.configFilesRead && [...(built.userTemplatesDir ? [built.userTemplatesDir] : []), ...built.configFilesRead];
   const recordedSha256 = new Map((next.get(built.target.name) ?? []).map((file) => [file.path, file.sha256]));
-  // Taken once for both. The answers are the formatter's this process loaded: kept only if the
-  // code is still that code (the stamp makes the same check, through the fingerprint).
+  // Taken once for both: each checks that the code did not change during the run.
   const code = await codeFingerprint(stamping.key.cwd).catch(() => undefined);
-  if (code === stamping.code) stamping.formatRecord.save(built.outDir, recordedSha256);
+  stamping.formatRecord.save(built.outDir, recordedSha256, code);
   await recordUpToDate({
     ...stamping,
     extraInputs,

@@ -253,7 +253,7 @@ function readStamp(file: string): Stamp | undefined {
 
 /** Temp file and rename: a reader sees the old stamp or the new one, never half of one. */
 function writeStamp(file: string, stamp: Stamp): void {
-  writeCacheFile(file, stamp, (data) => (typeof data === "object" && data !== null && typeof (data as Stamp).outDir === "string" ? (data as Stamp).outDir : undefined));
+  writeCacheFile(file, stamp);
 }
 
 /** The key of a run's stamp, from its options as given. */

@@ -1,7 +1,8 @@
 // What codegen keeps between runs in the user's cache directory, never in the output tree: the
 // up-to-date stamps (up-to-date.ts) and the formatter's answers (format-record.ts). One file
-// per target, config file, working directory and `--out` in each kind's directory; every file
-// names the output directory it speaks of, so files of trees that are gone can be removed.
+// per target, config file, working directory and `--out` in each kind's directory. Every file
+// is a JSON object whose `outDir` names the output directory it speaks of, so the files of
+// trees that are gone can be removed.
 
 import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -39,15 +40,14 @@ export function readCacheFile(file: string): unknown {
  * Writes `data` as JSON by temp file and rename (a reader sees the old file or the new one,
  * never half of one), then prunes the directory at most once a day. Best effort: a cache file
  * only ever spares work, so a failure to write one costs the next run that work.
- * @param outDirOf the output directory a file of this kind speaks of, or undefined for a file that is no longer valid
  */
-export function writeCacheFile(file: string, data: unknown, outDirOf: (data: unknown) => string | undefined): void {
+export function writeCacheFile(file: string, data: { outDir: string }): void {
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(data));
     renameSync(temp, file);
-    pruneCacheDir(path.dirname(file), outDirOf);
+    pruneCacheDir(path.dirname(file));
   } catch {
     // Best effort, as said.
   }
@@ -71,7 +71,7 @@ const MAX_AGE_MS = 30 * DAY_MS;
  * directories that no longer exist and those older than 30 days, so temporary trees and old
  * projects do not fill the cache.
  */
-function pruneCacheDir(dir: string, outDirOf: (data: unknown) => string | undefined): void {
+function pruneCacheDir(dir: string): void {
   const marker = path.join(dir, ".pruned");
   const now = Date.now();
   const last = lstatSync(marker, { throwIfNoEntry: false });
@@ -81,7 +81,8 @@ function pruneCacheDir(dir: string, outDirOf: (data: unknown) => string | undefi
     if (!name.endsWith(".json")) continue;
     const file = path.join(dir, name);
     const info = lstatSync(file, { throwIfNoEntry: false });
-    const outDir = info && now - info.mtimeMs < MAX_AGE_MS ? outDirOf(readCacheFile(file)) : undefined;
-    if (outDir === undefined || lstatSync(outDir, { throwIfNoEntry: false }) === undefined) removeCacheFile(file);
+    const data = info && now - info.mtimeMs < MAX_AGE_MS ? readCacheFile(file) : undefined;
+    const outDir = typeof data === "object" && data !== null ? (data as { outDir?: unknown }).outDir : undefined;
+    if (typeof outDir !== "string" || lstatSync(outDir, { throwIfNoEntry: false }) === undefined) removeCacheFile(file);
   }
 }

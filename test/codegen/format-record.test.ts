@@ -29,7 +29,7 @@ async function formattedOnce(code = "code-1"): Promise<{ outDir: string; file: s
   await writeFile(file, MADE);
   // Written well before the next run reads it (its change time cannot be set back): not racy.
   await setTimeout(Number(RACY_NS / 1_000_000n) + 50);
-  first.save(outDir, new Map([["a.py", sha256(MADE)]]));
+  first.save(outDir, new Map([["a.py", sha256(MADE)]]), code);
   return { outDir, file, key };
 }
 
@@ -60,12 +60,22 @@ describe("FormatRecord", () => {
     assert.equal(next.holds(file, MADE), false);
   });
 
+  it("saves nothing if the code changed while the run formatted", async () => {
+    const outDir = await makeTempDir("codegen-format-record-");
+    const key = { targetName: "toy", configFile: path.join(outDir, "config.json"), cwd: outDir, out: outDir };
+    const first = FormatRecord.open(key, "code-1");
+    first.remember("README.md", "hello\n", null);
+    first.save(outDir, new Map(), "code-2");
+    assert.equal(FormatRecord.open(key, "code-1").recall("README.md", "hello\n"), undefined);
+    assert.equal(FormatRecord.open(key, "code-2").recall("README.md", "hello\n"), undefined);
+  });
+
   it("answers without reading when the formatter left the text as it was", async () => {
     const outDir = await makeTempDir("codegen-format-record-");
     const key = { targetName: "toy", configFile: path.join(outDir, "config.json"), cwd: outDir, out: outDir };
     const first = FormatRecord.open(key, "code-1");
     first.remember("README.md", "hello\n", null);
-    first.save(outDir, new Map());
+    first.save(outDir, new Map(), "code-1");
     assert.equal(FormatRecord.open(key, "code-1").recall("README.md", "hello\n"), null, "no file is needed: the answer is the text itself");
   });
 });
