@@ -33,6 +33,16 @@ async function formattedOnce(code = "code-1"): Promise<{ outDir: string; file: s
   return { outDir, file, key };
 }
 
+/** A record opened for code-1, whose run's formatter left `README.md` as given ("hello\n"), saved with `codeAfter` as the code after the write. */
+async function leftAsGiven(codeAfter: string): Promise<Parameters<typeof FormatRecord.open>[0]> {
+  const outDir = await makeTempDir("codegen-format-record-");
+  const key = { targetName: "toy", configFile: path.join(outDir, "config.json"), cwd: outDir, out: outDir };
+  const first = FormatRecord.open(key, "code-1");
+  first.remember("README.md", "hello\n", null);
+  first.save(outDir, new Map(), codeAfter);
+  return key;
+}
+
 describe("FormatRecord", () => {
   it("answers with the file on disk for the same text, and vouches for it until the file changes", async () => {
     const { file, key } = await formattedOnce();
@@ -61,21 +71,13 @@ describe("FormatRecord", () => {
   });
 
   it("saves nothing if the code changed while the run formatted", async () => {
-    const outDir = await makeTempDir("codegen-format-record-");
-    const key = { targetName: "toy", configFile: path.join(outDir, "config.json"), cwd: outDir, out: outDir };
-    const first = FormatRecord.open(key, "code-1");
-    first.remember("README.md", "hello\n", null);
-    first.save(outDir, new Map(), "code-2");
+    const key = await leftAsGiven("code-2");
     assert.equal(FormatRecord.open(key, "code-1").recall("README.md", "hello\n"), undefined);
     assert.equal(FormatRecord.open(key, "code-2").recall("README.md", "hello\n"), undefined);
   });
 
   it("answers without reading when the formatter left the text as it was", async () => {
-    const outDir = await makeTempDir("codegen-format-record-");
-    const key = { targetName: "toy", configFile: path.join(outDir, "config.json"), cwd: outDir, out: outDir };
-    const first = FormatRecord.open(key, "code-1");
-    first.remember("README.md", "hello\n", null);
-    first.save(outDir, new Map(), "code-1");
+    const key = await leftAsGiven("code-1");
     assert.equal(FormatRecord.open(key, "code-1").recall("README.md", "hello\n"), null, "no file is needed: the answer is the text itself");
   });
 });
