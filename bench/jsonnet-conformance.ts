@@ -5,11 +5,11 @@
  *   node --import tsx bench/jsonnet-conformance.ts --corpus DIR [--corpus DIR] \
  *     [--go PATH/jsonnet] [--rs PATH/rsjsonnet] [--timeout 10] [--failures FILE]
  *
- * Implementations: libjsonnet through @hanazuki/node-jsonnet, called as src/codegen/jsonnet-child.mjs
- * does (`new Jsonnet()`, `evaluateFile`), always; go-jsonnet's `jsonnet` CLI with `--go`;
- * rsjsonnet's CLI with `--rs`. Every case runs in its own process with a timeout, libjsonnet
- * too (a tiny `node -e` child): its evaluation runs on a libuv thread that cannot be cancelled,
- * and a crash in native code must cost one case, not the run.
+ * Implementations: codegen's own evaluator (rsjsonnet compiled to WebAssembly), called as
+ * src/codegen/jsonnet-child.mjs does (`evaluateJsonnetFile`), always; go-jsonnet's `jsonnet`
+ * CLI with `--go`; rsjsonnet's CLI with `--rs`. Every case runs in its own process with a
+ * timeout, codegen's too (a tiny `node -e` child), so a case that hangs or crashes costs one
+ * case, not the run.
  *
  * Corpus layouts (recognised per directory):
  * - go-jsonnet `testdata/` (X.jsonnet + X.golden), as go-jsonnet's main_test.go TestEval runs
@@ -41,7 +41,6 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 
@@ -190,36 +189,25 @@ function cli(name: string, bin: string, version: string): Implementation {
   return { name, version, run: (c, timeoutMs) => runProcess(bin, [...cliArgs(c.vars), c.file], c.cwd, timeoutMs) };
 }
 
-// Plain CommonJS for `node -e`: the binding's path, the file, the vars as JSON (after `--`, so
-// that node never reads them as its own options).
-const LIBJSONNET_CHILD = `
-const [, binding, file, vars] = process.argv;
-const { Jsonnet } = require(binding);
-const jsonnet = new Jsonnet();
-const v = JSON.parse(vars);
-for (const [k, x] of Object.entries(v.extStr)) jsonnet.extString(k, x);
-for (const [k, x] of Object.entries(v.extCode)) jsonnet.extCode(k, x);
-for (const [k, x] of Object.entries(v.tlaStr)) jsonnet.tlaString(k, x);
-for (const [k, x] of Object.entries(v.tlaCode)) jsonnet.tlaCode(k, x);
-jsonnet.evaluateFile(file).then(
-  (out) => process.stdout.write(out),
-  (e) => { process.stderr.write(String(e && e.message)); process.exitCode = 1; },
-);
+// An ES module for `node --input-type=module -e`: the evaluator module's URL and the file (after
+// `--`, so that node never reads them as its own options). Liftoff only, as jsonnet-child.mjs runs it.
+const EVALUATOR_CHILD = `
+const [, url, file] = process.argv;
+const { evaluateJsonnetFile } = await import(url);
+const result = evaluateJsonnetFile(file, []);
+if (result.ok) process.stdout.write(result.json);
+else { process.stderr.write(result.message); process.exitCode = 1; }
 `;
 
-async function libjsonnet(): Promise<Implementation> {
-  const require = createRequire(import.meta.url);
-  const binding = require.resolve("@hanazuki/node-jsonnet");
-  // The package's "exports" hides package.json; it sits above lib/index.js.
-  const pkg = JSON.parse(readFileSync(join(dirname(binding), "..", "package.json"), "utf8")) as { version: string };
-  const { Jsonnet } = await import("@hanazuki/node-jsonnet");
-  // The project's declaration of the binding (src/types) omits the static version.
-  const libVersion = (Jsonnet as unknown as { version: string }).version;
+/** codegen's evaluator (jsonnet-evaluator.wasm under jsonnet-evaluate.mjs), as configs are evaluated. */
+function codegenEvaluator(): Implementation {
+  const url = new URL("../src/codegen/jsonnet-evaluate.mjs", import.meta.url).href;
+  const built = JSON.parse(readFileSync(new URL("../native/jsonnet/built.json", import.meta.url), "utf8")) as { wasm: string };
   return {
-    name: "libjsonnet (@hanazuki/node-jsonnet)",
-    version: `${libVersion} (binding ${pkg.version})`,
-    run: (c, timeoutMs) =>
-      runProcess(process.execPath, ["-e", LIBJSONNET_CHILD, "--", binding, c.file, JSON.stringify(c.vars)], c.cwd, timeoutMs),
+    name: "codegen (rsjsonnet as WebAssembly)",
+    version: `rsjsonnet-lang 0.5.1, wasm ${built.wasm.slice(0, 12)}`,
+    // Configs get no external variables or top-level arguments: a case that reads them fails.
+    run: (c, timeoutMs) => runProcess(process.execPath, ["--liftoff-only", "--input-type=module", "-e", EVALUATOR_CHILD, "--", url, c.file], c.cwd, timeoutMs),
   };
 }
 
@@ -278,7 +266,7 @@ if (!values.corpus?.length) {
   process.exit(2);
 }
 const timeoutMs = Number(values.timeout) * 1000;
-const implementations = [await libjsonnet()];
+const implementations = [codegenEvaluator()];
 if (values.go) implementations.push(cli("go-jsonnet", resolve(values.go), await goVersion(resolve(values.go))));
 if (values.rs) implementations.push(cli("rsjsonnet", resolve(values.rs), rsVersion(resolve(values.rs))));
 

@@ -83,7 +83,7 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     // now, it boots on the other core while the targets load.
     if (flags.config.endsWith(".jsonnet")) (await import("./codegen/jsonnet-process.js")).keepChildReady();
     optimiseLate();
-    // libjsonnet evaluates in that child: begun with the library paths the last run
+    // The jsonnet evaluator runs in that child: begun with the library paths the last run
     // used, the evaluation runs while the targets load (the run checks it read the same inputs).
     if (lastLibraryDirs && flags.config.endsWith(".jsonnet")) {
       const { startEvaluation } = await import("./codegen/generate.js");

@@ -139,14 +139,7 @@ describe("codegen generate --watch", () => {
     const before = await treeHashes(out);
     await writeFile(resourcesFile, "[ { model: 'shop.models.Product', ");
     const failed = await watch.next(/the output was left as it was; watching for changes\n/);
-    assert.match(failed, /Error loading config: config\.jsonnet: jsonnet .*resources\.libsonnet/);
-    assert.deepEqual(await treeHashes(out), before);
-    assert.equal(watch.child.exitCode, null, "the watch is still running");
-
-    // A config on which libjsonnet aborts its process: evaluated in a child, it is one more config error.
-    await writeFile(resourcesFile, "std.parseYaml('')\n");
-    const aborted = await watch.next(/the output was left as it was; watching for changes\n/);
-    assert.match(aborted, /Error loading config: config\.jsonnet: jsonnet evaluation crashed: libjsonnet ended with SIGABRT/);
+    assert.match(failed, /Error loading config: config\.jsonnet: jsonnet error: .*\n --> resources\.libsonnet:1:35\n/);
     assert.deepEqual(await treeHashes(out), before);
     assert.equal(watch.child.exitCode, null, "the watch is still running");
 

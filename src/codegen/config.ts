@@ -1,6 +1,6 @@
 // Loads a `.json` or `.jsonnet` config and validates it against a target's schema.
-// Jsonnet runs through the real libjsonnet, in a child process (jsonnet-process.ts: libjsonnet
-// aborts its process on some inputs); imports resolve relative to the config file,
+// Jsonnet runs through rsjsonnet compiled to WebAssembly, in a child process (jsonnet-process.ts,
+// docs/jsonnet.md); imports resolve relative to the config file,
 // and each installed target's stdlib is importable as `<target-name>/...`. Every failure is
 // a `ConfigError` naming the file (and, for schema problems, every failing config path).
 // A root `$schema` key names the file's JSON Schema for editors and is not validated.
@@ -103,7 +103,7 @@ export function jsonnetLibraryDirs(stdlibTargets: readonly Target[]): string[] {
 /**
  * A jsonnet config evaluated to JSON text (not parsed: watch mode keeps the text to reuse).
  * @param options.keepChild keep the evaluating process for the next evaluation (watch mode).
- * @throws ConfigError naming the file, with libjsonnet's message.
+ * @throws ConfigError naming the file, with the evaluator's report (message, source excerpt, trace).
  */
 export async function evaluateJsonnetText(file: string, libraryDirs: readonly string[], options: { keepChild?: boolean } = {}): Promise<string> {
   await readText(file); // the same clear message as for JSON when the file is missing
@@ -113,8 +113,7 @@ export async function evaluateJsonnetText(file: string, libraryDirs: readonly st
   const said = answer.stderr.trim().split("\n")[0];
   const how = answer.signal === null ? `exit status ${answer.status}` : answer.signal;
   throw new ConfigError(
-    `jsonnet evaluation crashed: libjsonnet ended with ${how}${said ? ` (${JSON.stringify(said)})` : ""}. ` +
-      "A known cause is std.parseYaml of an empty text, or of a YAML stream whose first document has no leading ---",
+    `jsonnet evaluation crashed: the evaluating process ended with ${how}${said ? ` (${JSON.stringify(said)})` : ""}`,
     { file },
   );
 }

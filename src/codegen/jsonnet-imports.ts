@@ -1,7 +1,7 @@
 // The files a jsonnet evaluation reads: the config and everything it imports, transitively.
-// libjsonnet's binding offers no import callback, but jsonnet allows only string literals after
-// `import`, `importstr` and `importbin`, so a lexer (strings, comments and text blocks skipped)
-// finds every import exactly; each is resolved as libjsonnet does: beside the importing file, then the library paths.
+// Jsonnet allows only string literals after `import`, `importstr` and `importbin`, so a lexer
+// (strings, comments and text blocks skipped) finds every import exactly, without evaluating;
+// each is resolved as the evaluator does: beside the importing file, then the library paths.
 
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -16,7 +16,7 @@ export interface JsonnetInputs {
 
 /**
  * Reads `configFile` and, following `import`, `importstr` and `importbin`, every file it reads.
- * `libraryDirs` are the jsonnet library paths in the order they were added (later ones win, as in libjsonnet).
+ * `libraryDirs` are the jsonnet library paths in the order they were added (later ones win, as in the evaluator).
  * @example const { files } = jsonnetInputs("config/project.jsonnet", [stdlibParent]);
  */
 export function jsonnetInputs(configFile: string, libraryDirs: readonly string[]): JsonnetInputs {

@@ -1,7 +1,8 @@
-// Runs jsonnet-child.mjs, so that libjsonnet aborting on a config ends a child process, not
-// codegen. A one-shot run starts a child for its evaluation, as soon as it knows it has work
-// to do; a watch keeps its first child for all of its runs: a child costs 60-100 ms to start
-// (Node, then the native module), and its first evaluation 35 ms more than later ones (fresh memory).
+// Runs jsonnet-child.mjs: the evaluation runs beside codegen's own start-up, and a failing
+// evaluator ends a child process, not codegen. A one-shot run starts a child for its evaluation,
+// as soon as it knows it has work to do; a watch keeps its first child for all of its runs: a
+// child costs 60-100 ms to start (Node), and its first evaluation 30-40 ms more than later ones
+// (compiling the evaluator, reading jsonnet's standard library).
 
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -10,7 +11,7 @@ import { fileURLToPath } from "node:url";
 export type ChildEvaluation =
   | { kind: "ok"; text: string }
   | { kind: "error"; message: string }
-  /** It ended without an answer: libjsonnet aborted (`signal` SIGABRT), with what it printed then. */
+  /** It ended without an answer (killed, or the runtime failed), with what it printed then. */
   | { kind: "crashed"; signal: NodeJS.Signals | null; status: number | null; stderr: string };
 
 /** A .mjs file, so that it runs as it is under tsx (the tests) and from dist/ alike. */

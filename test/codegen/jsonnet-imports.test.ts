@@ -5,9 +5,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
-import { Jsonnet } from "@hanazuki/node-jsonnet";
 import { jsonnetImports, jsonnetInputs } from "../../src/codegen/jsonnet-imports.js";
 import { makeTempDir, removeTempDirs } from "../helpers/user-project.js";
+import { evaluateJsonnetFile } from "../support/jsonnet.js";
 
 let work: string;
 before(async () => {
@@ -60,8 +60,8 @@ describe("jsonnetInputs", () => {
       path.join(project, "parts", "two.json"),
     ].sort());
     assert.deepEqual(inputs.missing, []);
-    // The lexer's answer is what libjsonnet needs: the config evaluates with exactly these files.
-    const evaluated = JSON.parse(await new Jsonnet().addJpath(lib).evaluateFile(config));
+    // The lexer's answer is what the evaluator needs: the config evaluates with exactly these files.
+    const evaluated = await evaluateJsonnetFile(config, [lib]);
     assert.deepEqual(evaluated, { one: { two: 2 }, text: "import 'not-jsonnet.libsonnet'", util: true });
 
     await writeFile(path.join(project, "parts", "one.libsonnet"), "{ one: import 'gone/three.libsonnet' }");

@@ -1,16 +1,16 @@
-// The `be` target's jsonnet stdlib (`be/fields.libsonnet`, …), evaluated by the real
-// libjsonnet with the same import path users get; helper output must satisfy the schemas.
+// The `be` target's jsonnet stdlib (`be/fields.libsonnet`, …), evaluated by codegen's
+// jsonnet evaluator with the same import path users get; helper output must satisfy the schemas.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
-import { Jsonnet } from "@hanazuki/node-jsonnet";
 import { ActionOptions, AuthConfig, DatabaseConfig, FieldSpec, FilterConfig, OrderConfig, PaginateConfig, ProjectConfig } from "../../../src/targets/be/config/schema.js";
+import { evaluateJsonnetSnippet } from "../../support/jsonnet.js";
 
 const stdlibParent = fileURLToPath(new URL("../../../src/targets/be/jsonnet", import.meta.url));
 
 async function evaluate(code: string): Promise<unknown> {
-  return JSON.parse(await new Jsonnet().addJpath(stdlibParent).evaluateSnippet(code));
+  return evaluateJsonnetSnippet(code, [stdlibParent]);
 }
 
 describe("be/fields.libsonnet", () => {

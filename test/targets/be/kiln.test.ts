@@ -6,15 +6,15 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
-import { Jsonnet } from "@hanazuki/node-jsonnet";
 import { configIssuesOf } from "../../../src/codegen/index.js";
 import { kilnWarnings } from "../../../src/targets/be/config/kiln.js";
 import { CrudOptions, FilterConfig, OrderConfig, PaginateConfig, ProjectConfig } from "../../../src/targets/be/config/schema.js";
+import { evaluateJsonnetSnippet } from "../../support/jsonnet.js";
 
 const stdlibParent = fileURLToPath(new URL("../../../src/targets/be/jsonnet", import.meta.url));
 
 async function evaluate(code: string): Promise<any> {
-  return JSON.parse(await new Jsonnet().addJpath(stdlibParent).evaluateSnippet(code));
+  return evaluateJsonnetSnippet(code, [stdlibParent]);
 }
 
 function issues(input: unknown): string[] {

@@ -1,0 +1,65 @@
+// codegen's jsonnet evaluator (native/jsonnet, compiled to src/codegen/jsonnet-evaluator.wasm)
+// and the WASI host that runs it (jsonnet-evaluate.mjs), through the child process configs
+// are evaluated in.
+
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { evaluateInChild } from "../../src/codegen/jsonnet-process.js";
+
+const crate = fileURLToPath(new URL("../../native/jsonnet/", import.meta.url));
+const wasm = fileURLToPath(new URL("../../src/codegen/jsonnet-evaluator.wasm", import.meta.url));
+
+let dir: string;
+before(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "codegen-jsonnet-evaluator-"));
+});
+after(() => rm(dir, { recursive: true, force: true }));
+
+const sha256 = (data: string | Buffer): string => createHash("sha256").update(data).digest("hex");
+
+describe("jsonnet-evaluator.wasm", () => {
+  it("is the build of the sources beside it (npm run build:jsonnet after editing native/jsonnet)", async () => {
+    const built = JSON.parse(await readFile(path.join(crate, "built.json"), "utf8")) as { files: string[]; sources: string; wasm: string };
+    const sources = await Promise.all(built.files.map((name) => readFile(path.join(crate, name), "utf8")));
+    assert.equal(sha256(sources.join("\0")), built.sources, "native/jsonnet changed since the module was built");
+    assert.equal(sha256(await readFile(wasm)), built.wasm, "jsonnet-evaluator.wasm is not the module built.json records");
+  });
+
+  it("returns all of a result made after the evaluator's memory grew", async () => {
+    // About 3.8 MB of JSON and 56 MB of memory: Node 20's own WASI host loses track of a memory
+    // this size once it grows, and its process dies with the output written (why ours exists).
+    const file = path.join(dir, "large.jsonnet");
+    await writeFile(file, "std.makeArray(60000, function(i) { name: 'item' + i, tags: ['a', 'b', 'c'], size: i * 2 })\n");
+    const answer = await evaluateInChild(file, []);
+    assert.equal(answer.kind, "ok");
+    const items = JSON.parse(answer.kind === "ok" ? answer.text : "[]") as { name: string; size: number }[];
+    assert.equal(items.length, 60000);
+    assert.deepEqual(items.at(-1), { name: "item59999", size: 119998, tags: ["a", "b", "c"] });
+  });
+
+  it("reads imports beside the importing file, then in the library directories, the last given first", async () => {
+    await writeFile(path.join(dir, "near.libsonnet"), "'near'");
+    for (const lib of ["lib1", "lib2"]) {
+      await mkdir(path.join(dir, lib), { recursive: true });
+      await writeFile(path.join(dir, lib, "shared.libsonnet"), `'${lib}'`);
+    }
+    const file = path.join(dir, "imports.jsonnet");
+    await writeFile(file, "{ near: import 'near.libsonnet', shared: import 'shared.libsonnet', text: importstr 'near.libsonnet' }\n");
+    const answer = await evaluateInChild(file, [path.join(dir, "lib1"), path.join(dir, "lib2")]);
+    assert.deepEqual(JSON.parse(answer.kind === "ok" ? answer.text : "null"), { near: "near", shared: "lib2", text: "'near'" });
+  });
+
+  it("names a relative config as it was given, and a missing one clearly", async () => {
+    const relative = path.relative(process.cwd(), path.join(dir, "broken.jsonnet"));
+    await writeFile(relative, "{ a: }\n");
+    const broken = await evaluateInChild(relative, []);
+    assert.match(broken.kind === "error" ? broken.message : "", new RegExp(` --> ${relative.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1:6\\n`));
+    const missing = await evaluateInChild(path.join(dir, "absent.jsonnet"), []);
+    assert.match(missing.kind === "error" ? missing.message : "", /absent\.jsonnet" does not exist/);
+  });
+});
