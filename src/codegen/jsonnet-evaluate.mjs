@@ -44,8 +44,8 @@ class ProcessExit {
 /**
  * Evaluates the jsonnet file `file`; imports are looked up beside the importing file, then in
  * `searchPath` in order (the first that holds one wins).
- * @param {string} file an absolute path
- * @param {readonly string[]} searchPath absolute directories
+ * @param {string} file as the user named it: absolute, or relative to the working directory
+ * @param {readonly string[]} searchPath directories, absolute or relative to the working directory
  * @returns {{ ok: true, json: Buffer } | { ok: false, message: string }} the JSON's UTF-8 bytes, or rsjsonnet's report
  */
 export function evaluateJsonnetFile(file, searchPath) {
@@ -213,8 +213,9 @@ class WasiHost {
         this.#view().setUint32(fdPointer, opened, true);
       },
       fd_read: (fd, iovecs, count, readPointer) => {
+        if (fd === 0) return void this.#view().setUint32(readPointer, 0, true); // stdin is empty
         const entry = this.#fds.get(fd);
-        if (entry === undefined) return fd === 0 ? this.#view().setUint32(readPointer, 0, true) : Errno.Badf;
+        if (entry === undefined) return Errno.Badf;
         if (entry.hostFd === undefined) return Errno.Isdir;
         let total = 0;
         for (let index = 0; index < count; index++) {
