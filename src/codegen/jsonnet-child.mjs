@@ -10,8 +10,9 @@ import { setFlagsFromString } from "node:v8";
 
 // The evaluator's code compiled by V8's baseline compiler only: a single evaluation is over
 // before optimized code would pay back its compilation, which competes for the same two cores
-// (1,000 resources: 340 ms against 490-650 ms with tiering; docs/jsonnet.md).
-setFlagsFromString("--liftoff-only");
+// (1,000 resources: 340 ms against 490-650 ms with tiering; docs/jsonnet.md). A watch's child
+// (`--kept`) evaluates again and again, and V8's optimizing tier pays there (p50 -35 ms).
+if (!process.argv.includes("--kept")) setFlagsFromString("--liftoff-only");
 const { evaluateJsonnetFile } = await import("./jsonnet-evaluate.mjs");
 
 /** Writes `data`, resolving once it is handed to the pipe. */

@@ -32,7 +32,7 @@ let ready: JsonnetChild | undefined;
  * @param options.keep keep the child, waiting, for the next evaluation (a watch); else it ends.
  */
 export async function evaluateInChild(file: string, libraryDirs: readonly string[], options: { keep?: boolean } = {}): Promise<ChildEvaluation> {
-  const child = ready ?? startChild();
+  const child = ready ?? startChild(options.keep === true);
   ready = undefined;
   keepsAlive(child.process, true);
   const answer = Promise.race([nextAnswer(child.process.stdout), child.ended]);
@@ -49,7 +49,7 @@ export async function evaluateInChild(file: string, libraryDirs: readonly string
  * process alive, and ends when this process does. The CLI calls it once it knows the run has work to do.
  */
 export function keepChildReady(): void {
-  if (ready === undefined) park(startChild());
+  if (ready === undefined) park(startChild(false));
 }
 
 function park(child: JsonnetChild): void {
@@ -57,9 +57,10 @@ function park(child: JsonnetChild): void {
   ready = child;
 }
 
-function startChild(): JsonnetChild {
+/** A new child; `kept` for a watch's, which will evaluate many times (jsonnet-child.mjs compiles for that). */
+function startChild(kept: boolean): JsonnetChild {
   // No execArgv (the child needs neither tsx nor the parent's V8 flags); gc() to reuse memory.
-  const spawned = spawn(process.execPath, ["--expose-gc", CHILD_SCRIPT], { stdio: ["pipe", "pipe", "pipe"] });
+  const spawned = spawn(process.execPath, ["--expose-gc", CHILD_SCRIPT, ...(kept ? ["--kept"] : [])], { stdio: ["pipe", "pipe", "pipe"] });
   spawned.stdin.on("error", () => {}); // a child that died: `ended` says so
   const stderr: Buffer[] = [];
   spawned.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
