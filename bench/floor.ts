@@ -16,12 +16,12 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { benchConfig } from "./configs.js";
+import { writeBenchConfigs } from "./configs.js";
 import { CLI, ensureBuilt } from "./dist.js";
 import { cacheRoot } from "../test/support/cache.js";
 import { median } from "../test/support/stats.js";
@@ -34,8 +34,7 @@ const runs = Number(values.runs);
 if (!values["no-build"]) await ensureBuilt();
 
 const scratch = await mkdtemp(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "codegen-floor-"));
-const config = join(scratch, "config.json");
-await writeFile(config, `${JSON.stringify(benchConfig(size), null, 2)}\n`);
+const config = (await writeBenchConfigs(scratch, [size])).get(size)!.json;
 const tree = join(scratch, "tree");
 const generated = spawnSync(process.execPath, [CLI, "generate", "--target", "be", "--config", config, "--out", tree], { stdio: ["ignore", "ignore", "inherit"] });
 if (generated.status !== 0) throw new Error("generating the tree failed");
