@@ -15,11 +15,12 @@ const Errno = { Success: 0, Acces: 2, Badf: 8, Inval: 28, Io: 29, Isdir: 31, Loo
 const ERRNO_OF_CODE = { ENOENT: Errno.Noent, EACCES: Errno.Acces, EPERM: Errno.Perm, ENOTDIR: Errno.Notdir, EISDIR: Errno.Isdir, ELOOP: Errno.Loop, EINVAL: Errno.Inval, ENAMETOOLONG: Errno.Nametoolong, EBADF: Errno.Badf };
 /** WASI file types. */
 const FileType = { Unknown: 0, BlockDevice: 1, CharacterDevice: 2, Directory: 3, RegularFile: 4, SocketStream: 6, SymbolicLink: 7 };
-/** `path_open` flags that would create or change a file: this host only reads. */
+/** `path_open` flags; those that would create or change a file are refused: this host only reads. */
 const O_CREAT = 1;
 const O_DIRECTORY = 2;
 const O_EXCL = 4;
 const O_TRUNC = 8;
+/** The lookup flag of `path_filestat_get` that follows a final symbolic link. */
 const LOOKUP_SYMLINK_FOLLOW = 1;
 /** Every right: a descriptor's rights are not what protects the files here (opening for writing is refused). */
 const ALL_RIGHTS = 0x1fffffffn;

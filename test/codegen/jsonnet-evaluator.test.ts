@@ -3,24 +3,22 @@
 // are evaluated in.
 
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { evaluateInChild } from "../../src/codegen/jsonnet-process.js";
+import { sha256 } from "../../src/codegen/prune.js";
+import { makeTempDir, removeTempDirs } from "../helpers/user-project.js";
 
 const crate = fileURLToPath(new URL("../../native/jsonnet/", import.meta.url));
 const wasm = fileURLToPath(new URL("../../src/codegen/jsonnet-evaluator.wasm", import.meta.url));
 
 let dir: string;
 before(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "codegen-jsonnet-evaluator-"));
+  dir = await makeTempDir("codegen-jsonnet-evaluator-");
 });
-after(() => rm(dir, { recursive: true, force: true }));
-
-const sha256 = (data: string | Buffer): string => createHash("sha256").update(data).digest("hex");
+after(removeTempDirs);
 
 describe("jsonnet-evaluator.wasm", () => {
   it("is the build of the sources beside it (npm run build:jsonnet after editing native/jsonnet)", async () => {

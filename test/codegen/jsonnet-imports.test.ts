@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 
 import { jsonnetImports, jsonnetInputs } from "../../src/codegen/jsonnet-imports.js";
 import { makeTempDir, removeTempDirs } from "../helpers/user-project.js";
-import { evaluateJsonnetFile } from "../support/jsonnet.js";
+import { jsonnetValue } from "../support/jsonnet.js";
 
 let work: string;
 before(async () => {
@@ -61,7 +61,7 @@ describe("jsonnetInputs", () => {
     ].sort());
     assert.deepEqual(inputs.missing, []);
     // The lexer's answer is what the evaluator needs: the config evaluates with exactly these files.
-    const evaluated = await evaluateJsonnetFile(config, [lib]);
+    const evaluated = await jsonnetValue(config, [lib]);
     assert.deepEqual(evaluated, { one: { two: 2 }, text: "import 'not-jsonnet.libsonnet'", util: true });
 
     await writeFile(path.join(project, "parts", "one.libsonnet"), "{ one: import 'gone/three.libsonnet' }");

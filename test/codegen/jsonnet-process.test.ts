@@ -4,17 +4,17 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { evaluateInChild } from "../../src/codegen/jsonnet-process.js";
+import { makeTempDir, removeTempDirs } from "../helpers/user-project.js";
 
 let dir: string;
 before(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "codegen-jsonnet-child-"));
+  dir = await makeTempDir("codegen-jsonnet-child-");
 });
-after(() => rm(dir, { recursive: true, force: true }));
+after(removeTempDirs);
 
 /** The pids of this process's children running the jsonnet child script. */
 function jsonnetChildren(): number[] {

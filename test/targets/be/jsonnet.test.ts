@@ -5,12 +5,12 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import { ActionOptions, AuthConfig, DatabaseConfig, FieldSpec, FilterConfig, OrderConfig, PaginateConfig, ProjectConfig } from "../../../src/targets/be/config/schema.js";
-import { evaluateJsonnetSnippet } from "../../support/jsonnet.js";
+import { jsonnetSnippetValue } from "../../support/jsonnet.js";
 
 const stdlibParent = fileURLToPath(new URL("../../../src/targets/be/jsonnet", import.meta.url));
 
 async function evaluate(code: string): Promise<unknown> {
-  return evaluateJsonnetSnippet(code, [stdlibParent]);
+  return jsonnetSnippetValue(code, [stdlibParent]);
 }
 
 describe("be/fields.libsonnet", () => {

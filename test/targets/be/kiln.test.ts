@@ -9,12 +9,12 @@ import { describe, test } from "node:test";
 import { configIssuesOf } from "../../../src/codegen/index.js";
 import { kilnWarnings } from "../../../src/targets/be/config/kiln.js";
 import { CrudOptions, FilterConfig, OrderConfig, PaginateConfig, ProjectConfig } from "../../../src/targets/be/config/schema.js";
-import { evaluateJsonnetSnippet } from "../../support/jsonnet.js";
+import { jsonnetSnippetValue } from "../../support/jsonnet.js";
 
 const stdlibParent = fileURLToPath(new URL("../../../src/targets/be/jsonnet", import.meta.url));
 
 async function evaluate(code: string): Promise<any> {
-  return evaluateJsonnetSnippet(code, [stdlibParent]);
+  return jsonnetSnippetValue(code, [stdlibParent]);
 }
 
 function issues(input: unknown): string[] {
