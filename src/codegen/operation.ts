@@ -20,6 +20,16 @@ export class OperationMeta {
   readonly afterChildren: boolean;
   /** Instance attribute that must equal `name` for the op to run, for union-typed instances. */
   readonly dispatchOn: string | undefined;
+  /**
+   * What the operation is, for operations that attach to every operation of a kind rather
+   * than to names (`"endpoint"`); the engine gives the word no meaning of its own.
+   */
+  readonly role: string | undefined;
+  /**
+   * Roles whose every operation of the same scope must run first, whoever registered them
+   * (a package's too); a role no operation declares requires nothing. @default []
+   */
+  readonly requiresRoles: readonly string[];
 
   constructor(options: {
     name: string;
@@ -27,6 +37,8 @@ export class OperationMeta {
     requires?: readonly string[];
     afterChildren?: boolean;
     dispatchOn?: string;
+    role?: string;
+    requiresRoles?: readonly string[];
   }) {
     if (typeof options.name !== "string" || typeof options.scope !== "string") {
       throw new TypeError(`operation metadata needs string "name" and "scope", got ${JSON.stringify(options)}`);
@@ -36,6 +48,8 @@ export class OperationMeta {
     this.requires = Object.freeze([...(options.requires ?? [])]);
     this.afterChildren = options.afterChildren ?? false;
     this.dispatchOn = options.dispatchOn;
+    this.role = options.role;
+    this.requiresRoles = Object.freeze([...(options.requiresRoles ?? [])]);
   }
 }
 
@@ -81,6 +95,8 @@ const metaKey = Symbol.for("codegen.operationMeta");
  * @param name operation name, unique within its scope
  * @param options.registry push into this registry immediately (tests); the metadata is
  *   always stored on the class too, for `loadRegistry`.
+ * @param options.role what the operation is (`"endpoint"`), for `requiresRoles` of others
+ * @param options.requiresRoles run after every operation of the same scope with one of these roles
  * @example
  * \@operation("list", { scope: "resource", requires: ["get"] })
  * class ListOp implements Operation<z.infer<typeof ListOp.Options>> {
@@ -95,6 +111,8 @@ export function operation(
     requires?: readonly string[];
     afterChildren?: boolean;
     dispatchOn?: string;
+    role?: string;
+    requiresRoles?: readonly string[];
     registry?: OperationRegistry;
   },
 ) {
@@ -104,6 +122,8 @@ export function operation(
     requires: options.requires,
     afterChildren: options.afterChildren,
     dispatchOn: options.dispatchOn,
+    role: options.role,
+    requiresRoles: options.requiresRoles,
   });
   return <C extends OperationClass>(cls: C, context: ClassDecoratorContext<C>): void => {
     if (context.kind !== "class") throw new TypeError(`@operation("${name}") decorates classes only`);

@@ -27,8 +27,8 @@ export class OperationRegistry {
   /**
    * Operations grouped by scope (scopes in order of first registration; scopes without
    * operations are absent), each group sorted so an operation follows everything it requires.
-   * @throws ValueError naming the operations when a requirement is not in the same scope,
-   *   or requirements form a cycle.
+   * @throws ValueError naming the operations when a required name is not in the same scope,
+   *   or requirements (of names or roles) form a cycle.
    */
   sortedByScope(): Map<string, Entry[]> {
     const groups = new Map<string, Entry[]>();
@@ -57,7 +57,10 @@ export class OperationRegistry {
   }
 }
 
-/** Topological order of one scope's operations; stable in registration order. */
+/**
+ * Topological order of one scope's operations; stable in registration order. An operation
+ * waits for the names it `requires` and for every other operation of a role it `requiresRoles`.
+ */
 function sortGroup(scope: string, group: readonly Entry[]): Entry[] {
   const names = new Set(group.map(([meta]) => meta.name));
   for (const [meta] of group) {
@@ -66,12 +69,18 @@ function sortGroup(scope: string, group: readonly Entry[]): Entry[] {
       throw new ValueError(`operation "${meta.name}" requires unknown operation "${unknown}" in scope "${scope}"`);
     }
   }
+  const waitsFor = new Map(
+    group.map(([meta]) => [
+      meta,
+      [...meta.requires, ...group.filter(([other]) => other !== meta && other.role !== undefined && meta.requiresRoles.includes(other.role)).map(([other]) => other.name)],
+    ]),
+  );
   const sorted: Entry[] = [];
   const done = new Set<string>();
   let pending = [...group];
   while (pending.length > 0) {
-    const ready = pending.find(([meta]) => meta.requires.every((name) => done.has(name)));
-    if (!ready) throw new ValueError(`cycle among operations in scope "${scope}": ${findCycle(pending).join(" -> ")}`);
+    const ready = pending.find(([meta]) => waitsFor.get(meta)!.every((name) => done.has(name)));
+    if (!ready) throw new ValueError(`cycle among operations in scope "${scope}": ${findCycle(pending, waitsFor).join(" -> ")}`);
     sorted.push(ready);
     done.add(ready[0].name);
     pending = pending.filter((entry) => entry !== ready);
@@ -80,14 +89,14 @@ function sortGroup(scope: string, group: readonly Entry[]): Entry[] {
 }
 
 /** A requirement cycle among operations none of which can run, as names ending where it starts. */
-function findCycle(pending: readonly Entry[]): string[] {
+function findCycle(pending: readonly Entry[], waitsFor: ReadonlyMap<OperationMeta, readonly string[]>): string[] {
   const byName = new Map(pending.map(([meta]) => [meta.name, meta]));
   // Every pending op waits on another pending op, so following those edges must loop.
   const path: string[] = [];
   let current = pending[0][0];
   while (!path.includes(current.name)) {
     path.push(current.name);
-    current = byName.get(current.requires.find((name) => byName.has(name))!)!;
+    current = byName.get(waitsFor.get(current)!.find((name) => byName.has(name))!)!;
   }
   return [...path.slice(path.indexOf(current.name)), current.name];
 }

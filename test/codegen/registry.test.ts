@@ -56,6 +56,33 @@ describe("OperationRegistry", () => {
     assert.deepEqual(order(registry), ["resource: get list auth tests create"]);
   });
 
+  it("runs an operation that requires a role after every operation of that role, one registered later too", () => {
+    const registry = new OperationRegistry();
+    const add = (name: string, options: { role?: string; requiresRoles?: string[]; requires?: string[] } = {}) =>
+      registry.register(new OperationMeta({ name, scope: "operation", ...options }), Op);
+    add("get", { role: "endpoint" });
+    add("auth", { requiresRoles: ["endpoint"] });
+    add("rate_limit", { requires: ["auth"], requiresRoles: ["endpoint"] });
+    add("note");
+    // A package's endpoint, registered after everything that attaches to endpoints.
+    add("bulk_delete", { role: "endpoint" });
+    assert.deepEqual(order(registry), ["operation: get note bulk_delete auth rate_limit"]);
+  });
+
+  it("requires nothing of a role no operation declares, and never makes an operation wait for itself", () => {
+    const registry = new OperationRegistry();
+    registry.register(new OperationMeta({ name: "auth", scope: "operation", requiresRoles: ["endpoint"] }), Op);
+    registry.register(new OperationMeta({ name: "nested", scope: "operation", role: "endpoint", requiresRoles: ["endpoint"] }), Op);
+    assert.deepEqual(order(registry), ["operation: nested auth"]);
+  });
+
+  it("names a cycle made through a role", () => {
+    const registry = new OperationRegistry();
+    registry.register(new OperationMeta({ name: "auth", scope: "operation", requiresRoles: ["endpoint"] }), Op);
+    registry.register(new OperationMeta({ name: "get", scope: "operation", role: "endpoint", requires: ["auth"] }), Op);
+    assert.throws(() => registry.sortedByScope(), (e: unknown) => e instanceof ValueError && e.message === 'cycle among operations in scope "operation": auth -> get -> auth');
+  });
+
   it("rejects a requirement that is not in the same scope", () => {
     const registry = registryOf(["a", "project"], ["b", "resource", ["x"]]);
     assert.throws(
