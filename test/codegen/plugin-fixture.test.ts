@@ -222,3 +222,28 @@ describe("fixture plugin: a list modifier for the be target", () => {
     );
   });
 });
+
+describe("fixture plugin: an endpoint operation for the be target", () => {
+  it("gets auth, the project's rate limit, documented errors and generated tests, with no list naming it", async () => {
+    assert.ok((await opNames("be.operations")).includes("bulk_delete"));
+    const files = (await planGeneration({ target: await target("be"), configFile: path.join(examples, "bulk-delete.jsonnet"), cwd: project })).files;
+    const text = (file: string) => files.find((candidate) => candidate.path === file)!.content;
+    const routes = text("catalog/routes/product.py");
+    assert.match(routes, /"\/bulk-delete",\n {4}operation_id="bulkDeleteProducts",\n {4}max_body_size=65_536,\n {4}dependencies=\[Depends\(limit_bulk_delete_products\)\],\n {4}responses=error_responses\(400, 401, 413, 429, 503\),/);
+    assert.match(routes, /async def bulk_delete_products\(\n {4}ids: .*,\n {4}session: SessionDep,\n {4}current_user: CurrentUser,\n\)/);
+    assert.match(text("rate_limits.py"), /# POST \/products\/bulk-delete\nlimit_bulk_delete_products = RateLimit\(\n {4}"catalog.bulk_delete_products", "3\/minute"/);
+    assert.match(text("catalog/tests/test_product.py"), /async def test_bulk_delete_product_requires_a_user\([^)]*\) -> None:\n {4}"""``POST \/products\/bulk-delete`` answers 401 without a token\."""\n {4}response = await anonymous_client\.post\(PATH \+ "\/bulk-delete"\)/);
+  });
+
+  it("refuses to render a route handler whose operation does not declare role endpoint", async () => {
+    const rogue = await createUserProject({ fixture: false });
+    const source = await readFile(path.join(examples, "..", "be-addon", "bulk-delete.ts"), "utf8");
+    await installPackage(rogue, "rogue", { codegen: { "be.operations": { bulk_delete: "./bulk-delete.ts#BulkDelete" } } }, {
+      "bulk-delete.ts": source.replace('role: ENDPOINT })', "})"),
+    });
+    await assert.rejects(
+      planGeneration({ target: await target("be", rogue), configFile: path.join(examples, "bulk-delete.jsonnet"), cwd: rogue }),
+      /the route handler bulk_delete_products \(entry "bulk_delete", type "bulk_delete"\) was built after the operations that attach to every endpoint: its operation must declare role "endpoint"/,
+    );
+  });
+});

@@ -1,14 +1,32 @@
 // A FastAPI path operation of a resource's routes module, and its parameters. Endpoint
-// operations (get, list, create, update, delete, action) build one each and add it to the
-// routes module; the handler is also their typed handle: later operations of the same
-// entry find it in the store and amend it through its methods (`auth` calls `requireUser`).
+// operations (role `ENDPOINT`: get, list, create, update, delete, action, and a package's)
+// build one each, saying what kind of route it is, and add it to the routes module; the
+// handler is also their typed handle: the operations that attach to every endpoint run
+// after them (`requiresRoles: [ENDPOINT]`), find it in the store and amend it through its
+// methods (`auth` calls `decideUser`). A handler `auth` never saw cannot render.
 // Subclasses (the list's `ListHandler`) derive their parameters and body at render time.
 
-import { Handle, ImportCollector, type RenderCtx, renderTemplate } from "../../../codegen/index.js";
+import { GenerationError, Handle, ImportCollector, type RenderCtx, renderTemplate } from "../../../codegen/index.js";
 import type { ActionOptions, CrudOptions, ListOptions } from "../config/schema.js";
 import { docstringText, pythonInt, pythonString } from "../python/literals.js";
 import type { ReadSchema } from "./read-shape.js";
 import type { RoutesModule } from "./routes.js";
+
+/**
+ * The role of an operation that serves a route (`@operation(name, { role: ENDPOINT, … })`):
+ * auth, authorization, rate limits, telemetry and generated tests run after every such
+ * operation of an entry (`requiresRoles: [ENDPOINT]`), a package's too, and amend its handler.
+ */
+export const ENDPOINT = "endpoint";
+
+/**
+ * What a route does, as the operation that builds it declares it: `read` answers rows and
+ * changes nothing, `write` stores or deletes rows, `action` runs the user's function.
+ */
+export type RouteKind = "read" | "write" | "action";
+
+/** What a route addresses: one existing `row`, found by the key in its path, or the `collection`. */
+export type RouteTarget = "row" | "collection";
 
 /** A parameter of a route handler: path, query, body or dependency. */
 export class RouteParam {
@@ -58,15 +76,15 @@ export interface HandlerSpan {
   imports: ImportCollector;
 }
 
-/** The body of a handler: a template beside the operation that made it, and that template's values. */
-export interface HandlerBody {
-  /** Template name under the target's directory, e.g. `operations/get/get.py.njk`. */
-  template: string;
-  context: Record<string, unknown>;
-}
+/**
+ * The body of a handler: a template beside the operation that made it, and that template's
+ * values; or, for a package's operation (whose templates are not in the target's directory),
+ * its Python lines as they are (indented, user text already escaped).
+ */
+export type HandlerBody = { template: string; context: Record<string, unknown> } | { code: string };
 
-/** The parsed options of the operation entry a handler serves. */
-export type EndpointEntry = CrudOptions | ListOptions | ActionOptions;
+/** The parsed options of the operation entry a handler serves: a built-in's, or a package operation's (its name and type at least). */
+export type EndpointEntry = CrudOptions | ListOptions | ActionOptions | { name: string; type: string; summary?: string };
 
 /** Python code a handler puts into its routes module, and what that code imports. */
 export interface CodeBlock {
@@ -100,6 +118,9 @@ export class RouteHandler extends Handle {
   /** OpenAPI operation id, e.g. `getArticle`. */
   readonly operationId: string;
   readonly method: HttpMethod;
+  readonly kind: RouteKind;
+  /** Whether the route addresses one row by its key (its path holds `{pk}`) or the collection. */
+  readonly target: RouteTarget;
   /** Path below the resource's router prefix, e.g. `/{pk}` or `/{pk}/publish-article`. */
   readonly path: string;
   readonly statusCode: number;
@@ -118,6 +139,7 @@ export class RouteHandler extends Handle {
   readonly idempotent: boolean;
   readonly #errors = new Set<ErrorStatus>();
   #user: RouteParam | undefined;
+  #userDecided = false;
   #optionalUser: RouteParam | undefined;
   #rateLimit: RouteLimiter | undefined;
   #span: HandlerSpan | undefined;
@@ -130,6 +152,8 @@ export class RouteHandler extends Handle {
     name: string;
     operationId: string;
     method: HttpMethod;
+    kind: RouteKind;
+    target: RouteTarget;
     path: string;
     statusCode: number;
     summary: string;
@@ -150,6 +174,9 @@ export class RouteHandler extends Handle {
     this.name = options.name;
     this.operationId = options.operationId;
     this.method = options.method;
+    this.kind = options.kind;
+    this.target = options.target;
+    if ((options.target === "row") !== options.path.includes("{pk}")) throw new Error(`bug: ${options.name} addresses ${options.target === "row" ? "a row" : "the collection"}, but its path is "${options.path}"`);
     this.path = options.path;
     this.statusCode = options.statusCode;
     this.#summary = options.summary;
@@ -209,12 +236,17 @@ export class RouteHandler extends Handle {
 
   /** A custom action rather than one of the CRUD routes. */
   get action(): boolean {
-    return this.entry.type === "action";
+    return this.kind === "action";
   }
 
-  /** Augmentation point of the `auth` operation: the handler takes the authenticated user (and may answer 401). */
-  requireUser(user: RouteParam): void {
-    if (this.#user !== undefined) throw new Error(`bug: ${this.name} already requires a user`);
+  /**
+   * Augmentation point of the `auth` operation, which decides for every handler: it takes
+   * the authenticated `user` (and may answer 401), or none is required (`undefined`).
+   */
+  decideUser(user: RouteParam | undefined): void {
+    if (this.#userDecided) throw new Error(`bug: ${this.name}'s user is already decided`);
+    this.#userDecided = true;
+    if (user === undefined) return;
     this.#user = user;
     this.answers(401);
   }
@@ -357,9 +389,23 @@ export class RouteHandler extends Handle {
     return imports;
   }
 
+  /**
+   * Refuses a handler that `auth` never decided: its operation ran after the operations that
+   * attach to every endpoint, so it would ship with no user, no limit and no tests.
+   */
+  protected checkAugmented(): void {
+    if (!this.#userDecided) {
+      throw new GenerationError(
+        `the route handler ${this.name} (entry "${this.entry.name}", type "${this.entry.type}") was built after the operations that attach to every endpoint: ` +
+          `its operation must declare role "${ENDPOINT}" (@operation(name, { role: "${ENDPOINT}", … }))`,
+      );
+    }
+  }
+
   /** The handler's code in its routes module: the decorated function. */
   blocks(ctx: RenderCtx): CodeBlock[] {
-    const body = this.checks + renderTemplate(ctx.env, this.body.template, { ...this.body.context, handler: this }).trimEnd();
+    this.checkAugmented();
+    const body = this.checks + ("code" in this.body ? this.body.code : renderTemplate(ctx.env, this.body.template, { ...this.body.context, handler: this })).trimEnd();
     return [{ code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.allImports }];
   }
 }

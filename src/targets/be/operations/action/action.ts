@@ -9,14 +9,14 @@ import { type BuildContext, ImportCollector, Name, type ValidationIssue, operati
 import { ActionOptions, type ProjectConfig, type ScalarField } from "../../config/schema.js";
 import { paramsSchema } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
-import { RouteHandler, RouteParam } from "../../modules/handler.js";
+import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
 import { decideAuth, entryPath } from "../auth/decide.js";
 
-@operation("action", { scope: "operation", dispatchOn: "type" })
+@operation("action", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Action {
   static Options = ActionOptions;
 
@@ -67,6 +67,8 @@ export class Action {
       name,
       operationId: operationId(view, name),
       method: "POST",
+      kind: "action",
+      target: instance ? "row" : "collection",
       path: entryPath(options),
       statusCode: options.status_code,
       summary: options.summary ?? `Run \`\`${options.fn}\`\`${instance ? ` on one ${view.label}` : ""}${options.response === "json" ? "; answer with its result" : ""}.`,

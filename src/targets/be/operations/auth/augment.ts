@@ -1,25 +1,21 @@
-// `auth` (an augmenter, operation scope): once the endpoint operation of an entry has built
-// its handler, the handler takes `current_user: CurrentUser` when the route requires a user
-// (see `decide.ts`). It amends the handler only through `RouteHandler.requireUser`. `userType`
-// is the Python type of that user, for the modules that annotate it (groups, visibility).
+// `auth` (an augmenter, operation scope): once every endpoint operation of an entry (role
+// `ENDPOINT`, a package's too) has built its handler, the handler takes `current_user:
+// CurrentUser` when the route requires a user (see `decide.ts`). It decides for every
+// handler, with or without `auth` in the config, through `RouteHandler.decideUser`: a handler
+// it never saw cannot render. `userType` is the Python type of that user, for the modules
+// that annotate it (groups, visibility).
 
 import { type BuildContext, ImportCollector, operation, prefixImport } from "../../../../codegen/index.js";
 import type { AuthConfig, ProjectConfig } from "../../config/schema.js";
-import { RouteHandler, RouteParam } from "../../modules/handler.js";
+import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { decideAuth } from "./decide.js";
 
-/** The endpoint operations whose handlers the augmenter sees: it runs after them at each entry. */
-export const ENDPOINT_OPERATIONS = ["get", "list", "create", "update", "delete", "action"];
-
-@operation("auth", { scope: "operation", requires: ENDPOINT_OPERATIONS })
+@operation("auth", { scope: "operation", requiresRoles: [ENDPOINT] })
 export class Auth {
-  when(ctx: BuildContext<ProjectConfig>): boolean {
-    return ctx.config.auth !== undefined;
-  }
-
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
     for (const handler of ctx.store.outputsUnder(ctx.instanceId, RouteHandler)) {
-      if (decideAuth(ctx.config, ctx.store, ctx.instanceId, handler.path).required) handler.requireUser(currentUserParam(ctx.packagePrefix));
+      const required = decideAuth(ctx.config, ctx.store, ctx.instanceId, handler.path).required;
+      handler.decideUser(required ? currentUserParam(ctx.packagePrefix) : undefined);
     }
     return [];
   }

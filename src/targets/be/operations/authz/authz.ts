@@ -8,7 +8,7 @@ import { type BuildContext, ImportCollector, type ValidationIssue, operation, pr
 import type { AuthzLevel, ProjectConfig, ResourceConfig } from "../../config/schema.js";
 import { cascaded } from "../../cascade.js";
 import { resourceFiles } from "../../modules/files.js";
-import { RouteHandler, RouteParam } from "../../modules/handler.js";
+import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
 import { userType } from "../auth/augment.js";
 import { decideAuth, entryPath } from "../auth/decide.js";
@@ -17,12 +17,12 @@ import { policyAuthz } from "./policy.js";
 
 type Entry = AuthzLevel & { name: string; type: string; target?: "instance" | "collection"; slug?: string };
 
-/** Whether the entry's route works on one row (its guard gets the row), rather than on the collection (`None`). */
-function onInstance(entry: Entry): boolean {
-  return entry.type === "action" ? entry.target !== "collection" : ["get", "update", "delete"].includes(entry.type);
+/** Whether the route works on one row (its guard gets the row), rather than on the collection (`None`). */
+function onInstance(handler: RouteHandler): boolean {
+  return handler.target === "row";
 }
 
-@operation("authz", { scope: "operation", requires: ["auth"] })
+@operation("authz", { scope: "operation", requires: ["auth"], requiresRoles: [ENDPOINT] })
 export class Authz {
   when(ctx: BuildContext<ProjectConfig>): boolean {
     return ctx.config.auth !== undefined;
@@ -57,17 +57,17 @@ export class Authz {
         imports.addFrom(prefixImport(ctx.packagePrefix, "auth", "groups"), "require_groups");
       }
       // OPA, like groups, needs a user: a route without one asks nothing (validate refuses an entry's own `opa` there).
-      const policy = opa && handler.user !== undefined ? policyAuthz(ctx, handler, options, onInstance(options)) : undefined;
+      const policy = opa && handler.user !== undefined ? policyAuthz(ctx, handler, options, onInstance(handler)) : undefined;
       if (policy !== undefined) checks.push(...policy.checks);
       let guard: string | undefined;
       if (options.can !== undefined) {
         imports.add(options.can.slice(0, options.can.lastIndexOf("."))).addFrom(`${runtime}.authz`, "forbidden");
-        if (onInstance(options)) guard = options.can;
+        if (onInstance(handler)) guard = options.can;
         else checks.push(`    if not await ${options.can}(current_user, None, session):\n        raise forbidden()`);
       }
       // A list's rows meet the condition through its query; another route's row through its body template.
       let visible: string | undefined;
-      if (resource.visible !== undefined && (onInstance(options) || options.type === "list")) {
+      if (resource.visible !== undefined && (onInstance(handler) || handler instanceof ListHandler)) {
         const user = userType(ctx.config.auth!, ctx.packagePrefix);
         const helper = resourceFiles(ctx).routes.visibility(resource.visible, user.name, user.imports);
         // A public route of the JWT flow sees the user when a request carries valid credentials.

@@ -7,13 +7,13 @@ import { CrudOptions, type ProjectConfig, withArticle } from "../../config/schem
 import { createSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
-import { RouteHandler, RouteParam } from "../../modules/handler.js";
+import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId, resourceHasOperation } from "../../resource.js";
 
-@operation("create", { scope: "operation", dispatchOn: "type" })
+@operation("create", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Create {
   static Options = CrudOptions;
 
@@ -42,6 +42,8 @@ export class Create {
       name,
       operationId: operationId(view, name),
       method: "POST",
+      kind: "write",
+      target: "collection",
       path: "",
       statusCode: 201,
       summary: options.summary ?? (located ? `Create ${withArticle(view.label)}; the \`\`Location\`\` header gives its URL.` : `Create ${withArticle(view.label)}.`),

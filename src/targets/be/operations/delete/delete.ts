@@ -6,11 +6,11 @@ import { type BuildContext, ImportCollector, operation } from "../../../../codeg
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
-import { RouteHandler } from "../../modules/handler.js";
+import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
 
-@operation("delete", { scope: "operation", dispatchOn: "type" })
+@operation("delete", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Delete {
   static Options = CrudOptions;
 
@@ -24,6 +24,8 @@ export class Delete {
       name,
       operationId: operationId(view, name),
       method: "DELETE",
+      kind: "write",
+      target: "row",
       path: "/{pk}",
       statusCode: 204,
       summary: options.summary ?? `Delete one ${view.label}.`,

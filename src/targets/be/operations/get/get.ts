@@ -3,11 +3,11 @@
 import { type BuildContext, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
-import { RouteHandler } from "../../modules/handler.js";
+import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
 
-@operation("get", { scope: "operation", dispatchOn: "type" })
+@operation("get", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Get {
   static Options = CrudOptions;
 
@@ -21,6 +21,8 @@ export class Get {
       name,
       operationId: operationId(view, name),
       method: "GET",
+      kind: "read",
+      target: "row",
       path: "/{pk}",
       statusCode: 200,
       summary: options.summary ?? `Get one ${view.label}.`,

@@ -53,6 +53,8 @@ export class ListHandler extends RouteHandler {
       name,
       operationId: operationId(view, name),
       method: "GET",
+      kind: "read",
+      target: "collection",
       path: "",
       statusCode: 200,
       summary: entry.summary ?? "",
@@ -127,6 +129,7 @@ export class ListHandler extends RouteHandler {
   }
 
   override blocks(ctx: RenderCtx): CodeBlock[] {
+    this.checkAugmented();
     const search = this.#search;
     const pageContext = (page: PageContext) => ({ ...this.#pageContext(search, page.perRequest), ...page });
     const blocks = [this.#constants()];

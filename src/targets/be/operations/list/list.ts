@@ -8,11 +8,12 @@ import { type BuildContext, ImportCollector, operation } from "../../../../codeg
 import { cascaded } from "../../cascade.js";
 import { ListOptions, type ProjectConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
+import { ENDPOINT } from "../../modules/handler.js";
 import { sessionParam } from "../../modules/params.js";
 import { SchemaClass } from "../../modules/schemas.js";
 import { ListHandler } from "./list-handler.js";
 
-@operation("list", { scope: "operation", dispatchOn: "type" })
+@operation("list", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class List {
   static Options = ListOptions;
 

@@ -1,13 +1,12 @@
 // `rate_limits` (project) holds the rate-limits module; `rate_limit` (operation entry, after
-// the endpoint and `auth`) gives each handler the limit its entry inherits through the
+// every endpoint operation (role `ENDPOINT`) and `auth`) gives each handler the limit its entry inherits through the
 // cascade (entry → resource → app → project), amending it only through `limitRate`, and
 // yields a `LimitedRoute` per handler, which the module lists when it renders.
 
 import { type BuildContext, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { cascadeSource, cascaded } from "../../cascade.js";
 import { type ProjectConfig, type RateLimitConfig, RateLimitSetting, type ResolvedApp } from "../../config/schema.js";
-import { RouteHandler } from "../../modules/handler.js";
-import { ENDPOINT_OPERATIONS } from "../auth/augment.js";
+import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { decideAuth, entryPath, routePath } from "../auth/decide.js";
 import { LimitedRoute, RateLimitsModule } from "./rate-limits.js";
 
@@ -26,7 +25,7 @@ export function rateLimitOf(ctx: BuildContext<ProjectConfig>): RateLimitConfig |
   return parsed.success && parsed.data !== false ? parsed.data : undefined;
 }
 
-@operation("rate_limit", { scope: "operation", requires: [...ENDPOINT_OPERATIONS, "auth"] })
+@operation("rate_limit", { scope: "operation", requires: ["auth"], requiresRoles: [ENDPOINT] })
 export class RateLimit {
   *validate(ctx: BuildContext<ProjectConfig>): Iterable<ValidationIssue> {
     // The entry's own `rate_limit` is parsed by its endpoint operation's options.

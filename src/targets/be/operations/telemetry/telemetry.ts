@@ -1,17 +1,16 @@
 // `telemetry_scaffold` (project) writes `telemetry.py` (the project's settings and
-// `setup_telemetry(app)`) and the runtime helper; `trace` (operation entry, after the
-// endpoint) wraps each handler in a `{resource}.{operation}` span through `traceAs`.
+// `setup_telemetry(app)`) and the runtime helper; `trace` (operation entry, after
+// every endpoint operation) wraps each handler in a `{resource}.{operation}` span through `traceAs`.
 // Both run only when the project sets `telemetry`: otherwise no line mentions it.
 
 import { type BuildContext, ImportCollector, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
 import type { ProjectConfig, TelemetryConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
-import { RouteHandler } from "../../modules/handler.js";
+import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonLiteral, pythonString } from "../../python/literals.js";
 import { type ResourceView, sessionModulePath } from "../../resource.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
-import { ENDPOINT_OPERATIONS } from "../auth/augment.js";
 
 @operation("telemetry_scaffold", { scope: "project" })
 export class TelemetryScaffold {
@@ -69,7 +68,7 @@ function exporterText(telemetry: TelemetryConfig): string {
   }
 }
 
-@operation("trace", { scope: "operation", requires: ENDPOINT_OPERATIONS })
+@operation("trace", { scope: "operation", requiresRoles: [ENDPOINT] })
 export class Trace {
   when(ctx: BuildContext<ProjectConfig>): boolean {
     const telemetry = ctx.config.telemetry;

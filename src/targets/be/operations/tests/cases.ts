@@ -156,9 +156,14 @@ export class Tests {
   }
 }
 
-/** The tests of a `get`, `list`, `create`, `update` or `delete` entry. */
-export function crudTests(target: TestTarget, options: CrudOptions, handler: RouteHandler): TestCase[] {
-  const tests = new Tests(target, handler, options);
+/**
+ * The tests of an entry's route other than an action: the built-in `get`, `create`, `update`
+ * and `delete` get their success and failure paths; any other endpoint (a package's) the
+ * failures its kind implies: 404 for a key no row has when it addresses a row, 401 without a token.
+ */
+export function crudTests(target: TestTarget, handler: RouteHandler): TestCase[] {
+  const tests = new Tests(target, handler, handler.entry);
+  const options = handler.entry as CrudOptions;
   switch (options.type) {
     case "get":
       getTests(tests);
@@ -172,8 +177,21 @@ export function crudTests(target: TestTarget, options: CrudOptions, handler: Rou
     case "delete":
       deleteTests(tests);
       break;
+    default:
+      routeTests(tests);
   }
   return tests.cases;
+}
+
+/** A route only its kind is known of: 404 for a missing key (when it addresses a row), 401 without a token. */
+function routeTests(tests: Tests): void {
+  const { handler } = tests;
+  // The path comes from a package's operation: a string literal, never f-string text.
+  const url = handler.target === "row" ? `MISSING + ${pythonString(handler.path.replace("/{pk}", ""))}` : `PATH + ${pythonString(handler.path)}`;
+  if (handler.target === "row") {
+    tests.add("not_found", "_not_found", `\`\`${tests.route}\`\` answers 404 for a key no ${tests.label} has.`, new Needs(), { request: tests.request(url) });
+  }
+  tests.unauthorized(url);
 }
 
 function getTests(tests: Tests): void {

@@ -7,11 +7,10 @@
 import { type BuildContext, StaticFile, operation } from "../../../../codegen/index.js";
 import { cascaded } from "../../cascade.js";
 import { createEntry } from "../../config/references.js";
-import { type ProjectConfig, type ResolvedApp, withArticle } from "../../config/schema.js";
+import { type ActionOptions, type ProjectConfig, type ResolvedApp, withArticle } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
 import { docstringText } from "../../python/literals.js";
-import { RouteHandler } from "../../modules/handler.js";
-import { ENDPOINT_OPERATIONS } from "../auth/augment.js";
+import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { ListHandler } from "../list/list-handler.js";
 import { type TestTarget, actionTests, crudTests } from "./cases.js";
 import { listTests } from "./list-cases.js";
@@ -63,7 +62,7 @@ export class TestModuleOperation {
   }
 }
 
-@operation("tests", { scope: "operation", requires: [...ENDPOINT_OPERATIONS, "auth"] })
+@operation("tests", { scope: "operation", requires: ["auth"], requiresRoles: [ENDPOINT] })
 export class Tests {
   when(ctx: BuildContext<ProjectConfig>): boolean {
     return appHasTests(ctx.store, ctx.instanceId, ctx.config);
@@ -89,7 +88,7 @@ export class Tests {
     const module = ctx.store.outputUnderAncestor(resourceId, "resource", TestModule);
     // A list's modifiers run after this operation: its tests are decided when the module renders.
     if (handler instanceof ListHandler) module.defer(() => listTests(target, handler));
-    else for (const test of entry.type === "action" ? actionTests(target, entry, handler) : crudTests(target, entry, handler)) module.add(test);
+    else for (const test of handler.kind === "action" ? actionTests(target, entry as ActionOptions, handler) : crudTests(target, handler)) module.add(test);
     return fixtures;
   }
 }

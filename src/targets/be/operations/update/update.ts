@@ -7,12 +7,12 @@ import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
 import { updateSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
-import { RouteHandler, RouteParam } from "../../modules/handler.js";
+import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
 
-@operation("update", { scope: "operation", dispatchOn: "type" })
+@operation("update", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Update {
   static Options = CrudOptions;
 
@@ -28,6 +28,8 @@ export class Update {
       name,
       operationId: operationId(view, name),
       method: "PATCH",
+      kind: "write",
+      target: "row",
       path: "/{pk}",
       statusCode: 200,
       summary: options.summary ?? "Change the fields sent in the body; the others keep their values.",
