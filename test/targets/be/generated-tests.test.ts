@@ -4,13 +4,15 @@
 // runs the generated suites for real.
 
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { z } from "zod";
 import { ConfigError, type Target, configIssuesOf, discoverTargets, planGeneration } from "../../../src/codegen/index.js";
 import { ProjectConfig } from "../../../src/targets/be/config/schema.js";
+import { ruff } from "../../support/python.js";
+import { ensureVenv } from "../../support/venv.js";
 
 let dir: string;
 let be: Target;
@@ -189,6 +191,41 @@ describe("the conftest", () => {
     assert.match(conftest, /^import legacy\.models$/m);
     assert.match(conftest, /shop\.models\.Author\.metadata/);
     assert.match(conftest, /legacy\.models\.Author\.metadata/);
+  });
+});
+
+describe("imports", () => {
+  test("a test module or conftest imports only what it uses: int columns, keys referencing other rows (ruff F401)", async () => {
+    // A random integer fits any integer column and a referenced row's key comes from its
+    // factory: no test of a loan reads a column of Loan, so none may import it.
+    const keyed = (model: string, pkType: string, fields: object[]) => ({
+      model: `lending.models.${model}`,
+      pk_type: pkType,
+      fields: [{ name: "id", type: pkType }, ...fields],
+      operations: ["get", "list", "create", "update", "delete"],
+    });
+    const generated = await files({
+      generate_tests: true,
+      module: "lending",
+      resources: [
+        keyed("Member", "int", [{ name: "name", type: "str" }]),
+        keyed("Copy", "str", [{ name: "shelf", type: "int" }]),
+        keyed("Loan", "int", [
+          { name: "days", type: "int" },
+          { name: "member_id", type: "int", references: "member" },
+          { name: "copy_id", type: "str", references: "copy" },
+        ]),
+      ],
+    });
+    const out = join(dir, "imports");
+    const tests = [...generated].filter(([path]) => path.includes("/tests/"));
+    assert.ok(tests.some(([path]) => path.endsWith("test_loan.py")));
+    for (const [path, content] of tests) {
+      await mkdir(dirname(join(out, path)), { recursive: true });
+      await writeFile(join(out, path), content);
+    }
+    const checked = await ruff(await ensureVenv(), out, ["check", "--select", "F401", "lending"]);
+    assert.ok(checked.ok, checked.output);
   });
 });
 

@@ -258,7 +258,7 @@ function updateTests(tests: Tests, options: CrudOptions): void {
     const needs = new Needs();
     const field = changeable[0];
     const setup: SetupStep[] = [tests.makeRow(needs)];
-    if (field) setup.push({ kind: "assign", variable: "value", value: sampleValue(field.type, field.name, "update", needs, columnRuled(field.type) ? needs.column(view.model, field.name) : undefined) });
+    if (field) setup.push({ kind: "assign", variable: "value", value: sampleValue(field.type, field.name, "update", needs, columnRuled(field.type) ? { model: view.model, attribute: field.name } : undefined) });
     tests.add(
       "update",
       "",

@@ -23,11 +23,17 @@ export class Needs {
     return name;
   }
 
-  /** `Book.isbn`: the model attribute a value is written to (its model imported). */
-  column(model: ModelRef, attribute: string): string {
-    this.imports.addFrom(model.module, model.importName);
-    return `${model.local}.${attribute}`;
+  /** `Book.isbn`: the model attribute a value reads, its model imported (only here, so only when an expression reads it). */
+  column(column: Column): string {
+    this.imports.addFrom(column.model.module, column.model.importName);
+    return `${column.model.local}.${column.attribute}`;
   }
+}
+
+/** The model attribute a value is written to: `Book.isbn` once an expression reads it. */
+export interface Column {
+  model: ModelRef;
+  attribute: string;
 }
 
 /** Which of the two valid values: the one create bodies send, or the one updates change to. */
@@ -46,13 +52,14 @@ const CONSTANTS: Record<Exclude<ScalarFieldType, "str" | "email" | "uuid">, Reco
 /**
  * A valid value of `type` (`unique("title")`, `7`, `"2024-01-31"`); `prefix` names unique
  * strings. With the `column` it is written to (`Book.isbn`), a string fits the column's
- * length and an integer is random (the column may be unique), in any integer column's range.
+ * length (read from the model, imported then) and an integer is random (the column may be
+ * unique), in any integer column's range.
  */
-export function sampleValue(type: ScalarFieldType, prefix: string, variant: Variant, needs: Needs, column?: string): string {
+export function sampleValue(type: ScalarFieldType, prefix: string, variant: Variant, needs: Needs, column?: Column): string {
   switch (type) {
     case "str":
       needs.unique = true;
-      return column === undefined ? `unique(${pythonString(prefix)})` : `unique(${pythonString(prefix)}, ${column})`;
+      return column === undefined ? `unique(${pythonString(prefix)})` : `unique(${pythonString(prefix)}, ${needs.column(column)})`;
     case "int":
       if (column === undefined) return pythonLiteral(CONSTANTS.int[variant]);
       needs.imports.add("random");
@@ -111,7 +118,7 @@ export function bodyEntries(
   for (const field of fields) {
     if (!field.required && (field.references !== undefined || field.type === "uuid")) continue;
     let value: string;
-    const column = model && columnRuled(field.type) ? needs.column(model, field.name) : undefined;
+    const column = model && columnRuled(field.type) ? { model, attribute: field.name } : undefined;
     if (field.references === undefined) value = sampleValue(field.type, field.name, variant, needs, column);
     else if (references === "created") value = referenceValue(field.references, keys(field.references).pk, needs);
     else value = placeholderKey(keys(field.references).pkType, needs);
