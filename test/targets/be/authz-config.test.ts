@@ -29,3 +29,16 @@ test("an empty groups list is refused at its path", () => {
   const auth = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify" };
   assert.ok(issues({ auth, module: "blog", resources: [{ ...resource, groups: [] }] }).some((issue) => issue.startsWith("resources[0].groups: must name at least one group")));
 });
+
+test("two resources of one model with different visible rules are refused at the second", () => {
+  const auth = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "blog.auth.verify" };
+  const apps = [
+    { name: "public", prefix: "/public", config: { module: "pub", resources: [{ ...resource, visible: "blog.authz.visible_tags" }] } },
+    { name: "admin", prefix: "/admin", config: { module: "adm", resources: [{ ...resource, visible: "blog.authz.all_tags" }] } },
+  ];
+  const found = issues({ auth, apps });
+  assert.ok(
+    found.some((issue) => issue === "apps[1].config.resources[0].visible: another resource of blog.models.Tag names blog.authz.visible_tags: a model has one visibility rule, applied to every read of it"),
+    found.join("\n"),
+  );
+});

@@ -36,8 +36,10 @@ export const GuardPath = DottedPath.meta({
 export const VisiblePath = DottedPath.meta({
   description:
     "Dotted path of your function `(user) -> ColumnElement[bool] | None`: a SQLAlchemy condition over the model that the rows a " +
-    "user may see meet (`None`: every row). Lists answer only those rows; get, update, delete and instance actions answer 404 " +
-    "for the others. Routes without a user pass `None` as the user. Needs the project's `auth`.",
+    "user may see meet (`None`: every row). A rule of the model: the ORM adds it to every read of the model a request makes " +
+    "(lists, search, get, update, delete, actions, nested loads in any resource, `/_values`), so hidden rows are missing " +
+    "everywhere, a 404 by their key and `null` as a nested single object. Requests without a user pass `None` as the user. " +
+    "Every resource of one model names the same function. Needs the project's `auth`.",
   examples: ["blog.authz.visible_articles"],
 });
 
@@ -71,7 +73,7 @@ export interface AuthzLevel {
   opa?: boolean;
 }
 
-type Levels = readonly { config: AuthzLevel & { resources: readonly (AuthzLevel & { operations: readonly unknown[] })[] } }[];
+type Levels = readonly { config: AuthzLevel & { resources: readonly (AuthzLevel & { model: string; operations: readonly unknown[] })[] } }[];
 
 const AUTHZ_KEYS = ["groups", "can", "visible", "opa"] as const;
 
@@ -114,6 +116,18 @@ export function checkAuthz(
   ctx: z.RefinementCtx,
 ): void {
   let groupsWithoutSource = false;
+  // `visible` is a rule of the model, applied to every read of it: one function per model.
+  const visibleRules = new Map<string, string>();
+  apps.forEach((app, a) =>
+    app.config.resources.forEach((resource, r) => {
+      if (resource.visible === undefined) return;
+      const first = visibleRules.get(resource.model);
+      if (first === undefined) visibleRules.set(resource.model, resource.visible);
+      else if (first !== resource.visible) {
+        ctx.addIssue({ code: "custom", path: [...pathOf(a), "resources", r, "visible"], message: `another resource of ${resource.model} names ${first}: a model has one visibility rule, applied to every read of it` });
+      }
+    }),
+  );
   for (const [key, path] of authzSettings(apps, pathOf)) {
     if (project.auth === undefined) {
       ctx.addIssue({ code: "custom", path, message: `needs the project's auth: without it no route knows its user (docs/authorization.md)` });

@@ -96,14 +96,13 @@ export interface CodeBlock {
  * What the `authz` operation asks of a handler: `checks` run first in its body (a group
  * check, a collection guard, a policy decision without a row); `policy` (the action and
  * resource OPA is asked about) and then `guard` (the guard's Python name) run on the row
- * once it is loaded; `visible` (an expression over `current_user`) restricts the rows it
- * may load; `params` are dependencies the checks need (the request's `policy`).
+ * once it is loaded; `params` are dependencies the checks need (the request's `policy`).
+ * Row visibility is not here: the ORM applies it to every read (operations/visibility).
  */
 export interface HandlerAuthz {
   checks: readonly string[];
   policy?: string;
   guard?: string;
-  visible?: string;
   params?: readonly RouteParam[];
   imports: ImportCollector;
 }
@@ -271,8 +270,8 @@ export class RouteHandler extends Handle {
   }
 
   /**
-   * Augmentation point of the `authz` operation: the checks, policy decision, guard and row
-   * visibility the handler applies; a check, the policy or the guard may answer 403.
+   * Augmentation point of the `authz` operation: the checks, policy decision and guard the
+   * handler applies; a check, the policy or the guard may answer 403.
    */
   authorize(authz: HandlerAuthz): void {
     if (this.#authz !== undefined) throw new Error(`bug: ${this.name} is already authorized`);
@@ -293,11 +292,6 @@ export class RouteHandler extends Handle {
   /** Whether a check runs on the loaded row (a policy decision, a guard): the body templates load it first. */
   get checksRow(): boolean {
     return this.#authz?.guard !== undefined || this.#authz?.policy !== undefined;
-  }
-
-  /** The visibility condition the row must meet, as the body templates pass it. */
-  get visible(): string | undefined {
-    return this.#authz?.visible;
   }
 
   /** Lines that open the handler's body (each indented, ending in a newline). */

@@ -10,6 +10,7 @@ import { type FieldSpec, type LinkField, type NestedField, READ_REPRESENTATION, 
 import { optional, scalarAnnotation } from "../python/annotations.js";
 import { pythonString } from "../python/literals.js";
 import { type ModelRef, type ResourceView, collectionKey, modelRef } from "../resource.js";
+import { mayBeHidden } from "../row-visibility.js";
 import { Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
 import { type SerializedField, SerializerFn, type SerializerModule } from "./serializers.js";
 
@@ -154,15 +155,18 @@ export class ReadShape {
     for (const spec of request.fields) {
       if (spec.type === "nested") {
         const sub = this.#nested(added, request.name, spec);
-        const annotation = optional(spec.many ? `list[${sub.schema.name}]` : sub.schema.name, spec.nullable);
+        // A single object the user may not see is loaded as None (row visibility): the schema says null.
+        const nullable = spec.nullable || (!spec.many && mayBeHidden(view.project, spec.model));
+        const annotation = optional(spec.many ? `list[${sub.schema.name}]` : sub.schema.name, nullable);
         fields.push(fieldNamed(spec.name, names, { annotation, description: spec.description }));
-        serialized.push({ name: spec.name, nested: sub, many: spec.many, nullable: spec.nullable });
+        serialized.push({ name: spec.name, nested: sub, many: spec.many, nullable });
       } else if (spec.type === "link") {
         const link = this.#linkTo(spec);
         imports.addFrom(link.schemaModule, link.schema);
         serializerImports.addFrom(link.serializerModule, link.serializer);
-        fields.push(fieldNamed(spec.name, names, { annotation: optional(spec.many ? `list[${link.schema}]` : link.schema, spec.nullable), description: spec.description }));
-        serialized.push({ name: spec.name, nested: { name: link.serializer, argument: spec.name }, many: spec.many, nullable: spec.nullable });
+        const nullable = spec.nullable || (!spec.many && mayBeHidden(view.project, this.#linkTarget(spec).model));
+        fields.push(fieldNamed(spec.name, names, { annotation: optional(spec.many ? `list[${link.schema}]` : link.schema, nullable), description: spec.description }));
+        serialized.push({ name: spec.name, nested: { name: link.serializer, argument: spec.name }, many: spec.many, nullable });
       } else {
         const references = spec.references === undefined ? undefined : collectionKey(view, spec.references);
         fields.push(fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(spec.type, imports), spec.nullable), description: spec.description, references }));
@@ -197,9 +201,13 @@ export class ReadShape {
   }
 
   #linkTo(spec: LinkField): ReturnType<typeof linkNames> {
+    return linkNames(this.#view, this.#linkTarget(spec));
+  }
+
+  #linkTarget(spec: LinkField): ResourceConfig {
     const target = this.#view.app.resources.find((resource) => resource.name === spec.references);
     if (target === undefined) throw new Error(`bug: link field "${spec.name}" references "${spec.references}", which passed the config checks but does not exist`);
-    return linkNames(this.#view, target);
+    return target;
   }
 
   /** `{Model}Link` and `to_{name}_link`: how other resources show this one. */

@@ -29,7 +29,6 @@ export class RoutesModule {
   readonly #readOptions = new Map<string, { helper: Helper; read: ReadSchema }>();
   readonly #loaders = new Map<string, { helper: Helper; read: ReadSchema }>();
   #search: SearchConfig | undefined;
-  #visible: { fn: string; userType: string; imports: ImportCollector } | undefined;
   #policyRows: { action: string; imports: ImportCollector } | undefined;
 
   constructor(view: ResourceView) {
@@ -70,16 +69,6 @@ export class RoutesModule {
   search(config: SearchConfig): Helper {
     this.#search = config;
     return { name: "_SEARCH" };
-  }
-
-  /**
-   * `_visible(current_user)`: the rows of the resource the user may see, by the consumer's
-   * `fn` (the resource's `visible`); loaders then take the condition (`*where`), so a hidden
-   * row is a 404. `userType` annotates the user (`AuthenticatedUser`), imported by `imports`.
-   */
-  visibility(fn: string, userType: string, imports: ImportCollector): Helper {
-    this.#visible ??= { fn, userType, imports };
-    return { name: "_visible" };
   }
 
   /**
@@ -139,22 +128,8 @@ export class RoutesModule {
         expression: `OPA.rows(RowPolicy(${pythonString(view.name)}, ${pythonString(rows.action)}, ${view.model.local}))`,
       };
     }
-    const visible = this.#visible;
-    if (visible) {
-      const [fnModule] = visible.fn.split(/\.(?=[^.]+$)/);
-      imports.add(fnModule!).addFrom("sqlalchemy", "ColumnElement").addFrom(`${view.runtimePackage}.authz`, "visibility").update(visible.imports);
-      context.visible = {
-        name: "_visible",
-        user: `${visible.userType} | None`,
-        fn: visible.fn,
-        doc: docstringText(`The ${view.labelPlural} *current_user* may see, as \`\`${visible.fn}\`\` says.`, "    "),
-      };
-    }
     context.loaders = [...this.#loaders.values()].map(({ helper, read }) => {
       imports.addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom(view.model.module, view.model.importName);
-      // Without a visibility condition, Session.get reads the row by its key through
-      // SQLAlchemy's cached statement instead of building a select per request.
-      if (visible) imports.addFrom("sqlalchemy", "select");
       const options = this.readOptions(read);
       return {
         name: helper.name,
@@ -163,9 +138,8 @@ export class RoutesModule {
         pk: view.pk,
         pk_annotation: view.pkAnnotation,
         options: options?.name ?? "",
-        where: visible !== undefined,
         doc: docstringText(
-          `Read ${view.label} *pk* afresh${options ? ` with everything \`\`${shows(read, view)}\`\` shows` : ""}, or raise 404${visible ? " (also when it fails *where*)" : ""}.`,
+          `Read ${view.label} *pk* afresh${options ? ` with everything \`\`${shows(read, view)}\`\` shows` : ""}, or raise 404.`,
           "    ",
         ),
       };

@@ -4,6 +4,7 @@
 export { Scaffold } from "./scaffold/scaffold.js";
 export { AuthScaffold } from "./auth/scaffold.js";
 export { OpaScaffold } from "./opa/opa.js";
+export { RowVisibilityOperation } from "./visibility/visibility.js";
 export { DiscoveryOperation } from "./discovery/discovery.js";
 export { IndexesOperation } from "./indexes/indexes.js";
 export { ResourceFilesOperation } from "./resource/resource-files.js";

@@ -1,16 +1,14 @@
-"""Authorization helpers of generated routes: the 403 answer, groups, row visibility.
+"""Authorization helpers of generated routes: the 403 answer and groups.
 
 Copied into a generated tree when its config sets ``groups``, ``can`` or ``visible``.
 ``forbidden()`` is the one 403 of the routes; ``groups_in_claim`` reads a token claim
-as a set of groups; ``visibility`` turns a consumer's condition (or ``None``: every
-row) into one a statement can always use.
+as a set of groups.
 """
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from fastapi import HTTPException, status
-from sqlalchemy import ColumnElement, true
 
 
 def forbidden(detail: str = "You are not allowed to do this") -> HTTPException:
@@ -37,8 +35,3 @@ def require_membership(groups: Iterable[str], allowed: frozenset[str]) -> None:
     if allowed.isdisjoint(groups):
         names = ", ".join(sorted(allowed))
         raise forbidden(f"Only members of these groups may do this: {names}")
-
-
-def visibility(condition: ColumnElement[bool] | None) -> ColumnElement[bool]:
-    """*condition*, or a condition every row meets when it is ``None``."""
-    return true() if condition is None else condition

@@ -1,9 +1,8 @@
-"""The 403 of generated routes, groups read from a claim, and row visibility."""
+"""The 403 of generated routes and groups read from a claim."""
 
 import pytest
 from fastapi import HTTPException
-from runtime.authz import forbidden, groups_in_claim, require_membership, visibility
-from sqlalchemy import column, true
+from runtime.authz import forbidden, groups_in_claim, require_membership
 
 
 def test_forbidden_is_a_403_with_a_detail() -> None:
@@ -42,9 +41,3 @@ def test_no_allowed_group_is_a_403_naming_them() -> None:
     assert (
         raised.value.detail == "Only members of these groups may do this: admin, editor"
     )
-
-
-def test_visibility_keeps_a_condition_and_turns_none_into_true() -> None:
-    condition = column("published").is_(True)
-    assert visibility(condition) is condition
-    assert visibility(None).compare(true())

@@ -22,6 +22,8 @@ export interface AuthPackageOptions {
   groupClaim: string | undefined;
   /** The project reads users' groups (`auth/groups.py` is written): the session endpoint answers them. */
   readsGroups: boolean;
+  /** Some model has a row visibility rule: the user dependencies record the user on the request (runtime/visibility.py). */
+  recordsUser: boolean;
 }
 
 /** The three modules of `auth/` for `auth`, importing each other through `packagePrefix`. */
@@ -33,7 +35,7 @@ export function authPackage(auth: AuthConfig, options: AuthPackageOptions): Pyth
     db: prefixImport(prefix, "db"),
     runtime: (name: string) => prefixImport(prefix, "runtime", name),
   };
-  return auth.get_current_user_fn === undefined ? jwtPackage(auth, modules, options) : customPackage(auth, modules);
+  return auth.get_current_user_fn === undefined ? jwtPackage(auth, modules, options) : customPackage(auth, modules, options.recordsUser);
 }
 
 interface AuthModules {
@@ -96,6 +98,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
       claims_list: claims.map(pythonString).join(", "),
       checked: listed(["the signature", "``exp``", ...(auth.issuer ? ["``iss``"] : []), ...(auth.audience ? ["``aud``"] : [])]),
       ...templateSwitches(flow),
+      ...userDependencies(options.recordsUser, dependencyImports, modules),
       ...(flow.cookie !== undefined && {
         cookie_args: [
           `name=${pythonString(flow.cookie.name)}`,
@@ -157,14 +160,15 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
   return [init, dependencies, router];
 }
 
-function customPackage(auth: CustomAuth, modules: AuthModules): PythonModule[] {
+function customPackage(auth: CustomAuth, modules: AuthModules, recordsUser: boolean): PythonModule[] {
   const [userModule, userName] = Name.fromDotted(auth.get_current_user_fn);
   const imported = userName.raw === "get_current_user" ? userName.raw : `${userName.raw} as get_current_user`;
+  const dependencyImports = new ImportCollector().addFrom("typing", "Annotated", "Any").addFrom("fastapi", "Depends").addFrom(userModule, imported);
   const dependencies = new PythonModule({
     path: "auth/dependencies.py",
     template: "operations/auth/package/custom_dependencies.py.njk",
-    context: { user_fn: auth.get_current_user_fn },
-    imports: new ImportCollector().addFrom("typing", "Annotated", "Any").addFrom("fastapi", "Depends").addFrom(userModule, imported),
+    context: { user_fn: auth.get_current_user_fn, ...userDependencies(recordsUser, dependencyImports, modules) },
+    imports: dependencyImports,
   });
   const router = new PythonModule({
     path: "auth/router.py",
@@ -185,6 +189,13 @@ function initModule(context: Record<string, unknown>, modules: AuthModules, name
     context: { ...context, exports: all.map(pythonString).join(", ") },
     imports: new ImportCollector().addFrom(modules.dependencies, ...names).addFrom(modules.router, "router"),
   });
+}
+
+/** What `CurrentUser` and `OptionalUser` depend on: the user's dependency, wrapped by `recording` when row visibility reads the user. */
+function userDependencies(recordsUser: boolean, imports: ImportCollector, modules: AuthModules): { current_dependency: string; optional_dependency: string } {
+  if (!recordsUser) return { current_dependency: "get_current_user", optional_dependency: "get_optional_user" };
+  imports.addFrom(modules.runtime("visibility"), "recording");
+  return { current_dependency: "recording(get_current_user)", optional_dependency: "recording(get_optional_user)" };
 }
 
 /** The flow's switches as both templates read them. */

@@ -8,6 +8,7 @@ import { type BuildContext, StaticFile, operation } from "../../../../codegen/in
 import type { ProjectConfig } from "../../config/schema.js";
 import { RouteHandler } from "../../modules/handler.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
+import { visibilityRules } from "../../row-visibility.js";
 import { groupsModule, groupsRead, tokenGroupClaim } from "./groups.js";
 import { authPackage } from "./package.js";
 
@@ -28,6 +29,7 @@ export class AuthScaffold {
       optionalUser: ctx.store.outputsUnder(ctx.instanceId, RouteHandler).some((handler) => handler.optionalUser !== undefined),
       groupClaim,
       readsGroups,
+      recordsUser: visibilityRules(ctx.config).length > 0,
     });
     if (readsGroups) outputs.push(groupsModule(auth, ctx.packagePrefix, groupClaim !== undefined));
     if (auth.get_current_user_fn === undefined) {

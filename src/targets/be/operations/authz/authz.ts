@@ -1,18 +1,17 @@
 // `authz` (an augmenter, operation scope, after `auth`): the authorization of each handler
 // of an entry — the cascading `groups` check, OPA's decision (cascading `opa`, see
-// `policy.ts`), the entry's guard (`can`) and the resource's row visibility (`visible`) —
-// handed to the handler through `RouteHandler.authorize`, and to a list's query through
-// `ListQuery.where`. Its `validate` rejects checks on routes without a user.
+// `policy.ts`) and the entry's guard (`can`) — handed to the handler through
+// `RouteHandler.authorize`, and OPA's row filter to a list's query through `ListQuery.where`.
+// Row visibility (`visible`) is the ORM's (operations/visibility): here a public route of
+// such a resource only takes the optional user, so the rule sees who signed in. Its
+// `validate` rejects checks on routes without a user.
 
 import { type BuildContext, ImportCollector, type ValidationIssue, operation, prefixImport } from "../../../../codegen/index.js";
 import type { AuthzLevel, ProjectConfig, ResourceConfig } from "../../config/schema.js";
 import { cascaded } from "../../cascade.js";
-import { resourceFiles } from "../../modules/files.js";
 import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
-import { userType } from "../auth/augment.js";
 import { decideAuth, entryPath } from "../auth/decide.js";
-import { ListHandler } from "../list/list-handler.js";
 import { policyAuthz } from "./policy.js";
 
 type Entry = AuthzLevel & { name: string; type: string; target?: "instance" | "collection"; slug?: string };
@@ -65,26 +64,16 @@ export class Authz {
         if (onInstance(handler)) guard = options.can;
         else checks.push(`    if not await ${options.can}(current_user, None, session):\n        raise forbidden()`);
       }
-      // A list's rows meet the condition through its query; another route's row through its body template.
-      let visible: string | undefined;
-      if (resource.visible !== undefined && (onInstance(handler) || handler instanceof ListHandler)) {
-        const user = userType(ctx.config.auth!, ctx.packagePrefix);
-        const helper = resourceFiles(ctx).routes.visibility(resource.visible, user.name, user.imports);
-        // A public route of the JWT flow sees the user when a request carries valid credentials.
-        if (handler.user === undefined && ctx.config.auth!.get_current_user_fn === undefined) handler.acceptUser(optionalUserParam(ctx.packagePrefix));
-        const condition = `${helper.name}(${handler.currentUser})`;
-        if (handler instanceof ListHandler) handler.query.where({ expression: condition, imports: new ImportCollector(), perRequest: true });
-        else visible = condition;
-      }
-      // The body templates load the row with select() where a condition or a guard needs it (see update.py.njk, delete.py.njk).
+      // A public route of the JWT flow sees the user when a request carries valid credentials, so the resource's rule sees them too.
+      if (resource.visible !== undefined && handler.user === undefined && ctx.config.auth!.get_current_user_fn === undefined) handler.acceptUser(optionalUserParam(ctx.packagePrefix));
+      // The delete template loads the row with select() when a guard or the policy needs it (see delete.py.njk).
       const rowPolicy = policy?.policy;
-      if ((options.type === "update" && visible !== undefined) || (options.type === "delete" && (guard !== undefined || rowPolicy !== undefined))) imports.addFrom("sqlalchemy", "select");
-      if (checks.length > 0 || guard !== undefined || visible !== undefined || policy !== undefined) {
+      if (options.type === "delete" && (guard !== undefined || rowPolicy !== undefined)) imports.addFrom("sqlalchemy", "select");
+      if (checks.length > 0 || guard !== undefined || policy !== undefined) {
         handler.authorize({
           checks,
           ...(rowPolicy !== undefined && { policy: rowPolicy }),
           ...(guard !== undefined && { guard }),
-          ...(visible !== undefined && { visible }),
           ...(policy !== undefined && { params: policy.params }),
           imports,
         });

@@ -9,6 +9,7 @@ import { docstringText, pythonInt, pythonString } from "../../python/literals.js
 import { ProjectNames } from "../../modules/project-names.js";
 import { ListHandler } from "../list/list-handler.js";
 import type { FilterField } from "../list/query.js";
+import { visibilityRules } from "../../row-visibility.js";
 
 /** The discovery module of a project; rendered only when some list filters. */
 export class Discovery {
@@ -64,6 +65,9 @@ export class Discovery {
     // What each route can answer besides 422: a user's absence, a body it cannot read, a busy database.
     const authErrors = user === undefined ? [] : [401];
     imports.addFrom(prefixImport(this.#packagePrefix, "runtime", "responses"), "error_responses");
+    // With row visibility, /_values reads through sessions that know the request, so its rule hides rows there too.
+    const visibility = visibilityRules(project).length > 0;
+    if (visibility) imports.addFrom("fastapi", "Request");
     return [
       new FileFragment({
         path: this.path,
@@ -75,6 +79,8 @@ export class Discovery {
           bodies,
           body: bodies.length === 1 ? bodies[0]!.name : `Annotated[${bodies.map((body) => body.name).join(" | ")}, Field(discriminator="resource")]`,
           params: user ?? "",
+          values_params: [user, visibility ? "request: Request" : undefined].filter(Boolean).join(", "),
+          session_info: visibility ? ', session_info={"request": request}' : "",
           filters_errors: authErrors.join(", "),
           values_errors: [400, ...authErrors, 413, 503].join(", "),
           max_body_size: pythonInt(project.max_body_size),

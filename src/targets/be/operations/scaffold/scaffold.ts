@@ -7,6 +7,7 @@ import { type BuildContext, ImportCollector, StaticFile, operation } from "../..
 import { type ProjectConfig, authzKeysUsed, hooksUsed } from "../../config/schema.js";
 import { sessionModulePath } from "../../resource.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
+import { visibilityModule } from "../visibility/visibility.js";
 
 /** Runtime helpers copied into every generated tree, under `runtime/` (`authz` into those that authorize, `hooks` into those with hooks). */
 const RUNTIME_MODULES = ["actions", "discovery", "errors", "filters", "idempotency", "indexes", "ordering", "pagination", "queue", "responses", "search", "values"] as const;
@@ -21,7 +22,7 @@ export class Scaffold {
       return new StaticFile({
         path: `${modulePath.join("/")}.py`,
         template: "operations/scaffold/db/session.py.njk",
-        context: { database, single: project.databases.length === 1 },
+        context: { database, single: project.databases.length === 1, visibility: visibilityModule(project, ctx.packagePrefix) },
       });
     });
     const defaultModule = sessionModulePath(project, defaultDatabase.key);

@@ -1,0 +1,249 @@
+"""Row visibility through the ORM: every statement of a request's session, and the
+relationship loads of every strategy, meet the rules; other sessions see every row."""
+
+import uuid
+from collections.abc import AsyncIterator
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from runtime.visibility import REQUEST, RowVisibility, remember_user, request_user
+from sqlalchemy import ColumnElement, ForeignKey, delete, func, select, update
+from sqlalchemy.ext.asyncio import (
+    AsyncAttrs,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+)
+from sqlalchemy.orm import (
+    DeclarativeBase,
+    Mapped,
+    aliased,
+    joinedload,
+    mapped_column,
+    relationship,
+    selectinload,
+    subqueryload,
+)
+
+SUFFIX = uuid.uuid4().hex[:8]
+
+
+class Base(AsyncAttrs, DeclarativeBase):
+    pass
+
+
+class Writer(Base):
+    __tablename__ = f"writers_{SUFFIX}"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str]
+    posts: Mapped[list["Post"]] = relationship(
+        back_populates="writer", order_by="Post.id"
+    )
+
+
+class Post(Base):
+    __tablename__ = f"posts_{SUFFIX}"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    title: Mapped[str]
+    owner: Mapped[str]
+    published: Mapped[bool]
+    writer_id: Mapped[int] = mapped_column(ForeignKey(Writer.id))
+    writer: Mapped[Writer] = relationship(back_populates="posts")
+    notes: Mapped[list["Note"]] = relationship(
+        back_populates="post", order_by="Note.id"
+    )
+
+
+class Note(Base):
+    __tablename__ = f"notes_{SUFFIX}"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    body: Mapped[str]
+    post_id: Mapped[int] = mapped_column(ForeignKey(Post.id))
+    post: Mapped[Post] = relationship(back_populates="notes")
+
+
+def visible_posts(user: Any) -> ColumnElement[bool] | None:
+    if user == "editor":
+        return None
+    if user is None:
+        return Post.published.is_(True)
+    return Post.published.is_(True) | (Post.owner == user)
+
+
+def visible_notes(user: Any) -> ColumnElement[bool] | None:
+    condition = visible_posts(user)
+    return None if condition is None else Note.post.has(condition)
+
+
+VISIBILITY = RowVisibility({Post: visible_posts, Note: visible_notes})
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def sessions(
+    engine: AsyncEngine,
+) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """Two writers; ada's draft (1), her published post (2), grace's draft (3); a
+    note on each post."""
+    async with engine.begin() as connection:
+        await connection.run_sync(Base.metadata.create_all)
+    sessions = async_sessionmaker(
+        engine, expire_on_commit=False, sync_session_class=VISIBILITY.session_class
+    )
+    async with sessions() as session:
+        session.add_all([Writer(id=1, name="Ada"), Writer(id=2, name="Grace")])
+        await session.flush()
+        session.add_all(
+            [
+                Post(
+                    id=1, title="ada draft", owner="ada", published=False, writer_id=1
+                ),
+                Post(id=2, title="ada live", owner="ada", published=True, writer_id=1),
+                Post(
+                    id=3,
+                    title="grace draft",
+                    owner="grace",
+                    published=False,
+                    writer_id=2,
+                ),
+            ]
+        )
+        await session.flush()
+        session.add_all(
+            [Note(id=post, body=f"on {post}", post_id=post) for post in (1, 2, 3)]
+        )
+        await session.commit()
+    yield sessions
+    async with engine.begin() as connection:
+        await connection.run_sync(Base.metadata.drop_all)
+
+
+def serving(sessions: async_sessionmaker[AsyncSession], user: Any) -> AsyncSession:
+    """A session serving a request signed in as *user* (``None``: nobody)."""
+    request = SimpleNamespace(state=SimpleNamespace())
+    remember_user(request, user)
+    return sessions(info={REQUEST: request})
+
+
+def test_a_request_without_a_recorded_user_has_none() -> None:
+    assert request_user(SimpleNamespace(state=SimpleNamespace())) is None
+
+
+@pytest.mark.asyncio(loop_scope="session")
+@pytest.mark.parametrize(
+    ("user", "posts"),
+    [(None, [2]), ("ada", [1, 2]), ("grace", [2, 3]), ("editor", [1, 2, 3])],
+)
+async def test_selects_count_and_lookups_meet_the_rule(
+    sessions: async_sessionmaker[AsyncSession], user: Any, posts: list[int]
+) -> None:
+    async with serving(sessions, user) as session:
+        found = (await session.scalars(select(Post.id).order_by(Post.id))).all()
+        assert found == posts
+        assert await session.scalar(select(func.count()).select_from(Post)) == len(
+            posts
+        )
+        titles = (await session.scalars(select(Post.title).distinct())).all()
+        assert len(titles) == len(posts)
+        for pk in (1, 2, 3):
+            row = await session.get(Post, pk, populate_existing=True)
+            assert (row is not None) == (pk in posts)
+
+
+@pytest.mark.asyncio(loop_scope="session")
+@pytest.mark.parametrize("strategy", [joinedload, selectinload, subqueryload])
+async def test_nested_collections_of_every_strategy_hold_visible_rows_only(
+    sessions: async_sessionmaker[AsyncSession], strategy: Any
+) -> None:
+    async with serving(sessions, "grace") as session:
+        writers = (
+            await session.scalars(
+                select(Writer).options(strategy(Writer.posts)).order_by(Writer.id)
+            )
+        ).unique()
+        assert {w.name: [p.id for p in w.posts] for w in writers} == {
+            "Ada": [2],
+            "Grace": [3],
+        }
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_lazy_load_meets_the_rule_too(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    async with serving(sessions, None) as session:
+        ada = await session.scalar(select(Writer).where(Writer.id == 1))
+        assert ada is not None
+        posts = await ada.awaitable_attrs.posts
+        assert [post.id for post in posts] == [2]
+
+
+@pytest.mark.asyncio(loop_scope="session")
+@pytest.mark.parametrize("strategy", [joinedload, selectinload])
+async def test_a_hidden_nested_single_object_is_none(
+    sessions: async_sessionmaker[AsyncSession], strategy: Any
+) -> None:
+    async with serving(sessions, "ada") as session:
+        notes = (
+            await session.scalars(
+                select(Note).options(strategy(Note.post)).order_by(Note.id)
+            )
+        ).all()
+        # grace's draft is hidden, and so (by its own rule) is the note on it.
+        assert [(note.id, note.post.id) for note in notes] == [(1, 1), (2, 2)]
+    # With a rule for posts alone, the note on the hidden post is there, its post None.
+    other = async_sessionmaker(
+        sessions.kw["bind"],
+        expire_on_commit=False,
+        sync_session_class=RowVisibility({Post: visible_posts}).session_class,
+    )
+    request = SimpleNamespace(state=SimpleNamespace())
+    remember_user(request, "ada")
+    async with other(info={REQUEST: request}) as session:
+        note = await session.scalar(
+            select(Note).where(Note.id == 3).options(strategy(Note.post))
+        )
+        assert note is not None
+        assert note.post is None
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_aliases_and_joins_meet_the_rule(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    post = aliased(Post)
+    async with serving(sessions, None) as session:
+        found = (await session.scalars(select(post.id).order_by(post.id))).all()
+        assert found == [2]
+        joined = (
+            await session.scalars(
+                select(Writer.name).join(Writer.posts).order_by(Writer.name)
+            )
+        ).all()
+        assert joined == ["Ada"]
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_orm_updates_and_deletes_miss_hidden_rows(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    async with serving(sessions, "ada") as session:
+        changed = await session.execute(
+            update(Post).where(Post.id == 3).values(title="taken").returning(Post.id)
+        )
+        assert changed.all() == []
+        deleted = await session.execute(
+            delete(Note).where(Note.post_id == 3).returning(Note.id)
+        )
+        assert deleted.all() == []
+        await session.rollback()
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_session_serving_no_request_sees_every_row(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    async with sessions() as session:
+        found = (await session.scalars(select(Post.id).order_by(Post.id))).all()
+        assert found == [1, 2, 3]
