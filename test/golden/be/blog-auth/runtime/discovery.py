@@ -7,10 +7,14 @@ operators and where their values come from, its order and whether it searches.
 values of a column, or (for a field holding a key) rows of the resource it refers to,
 labelled by that resource's link and found through its search. Front ends build their
 filter controls from these two answers.
+
+The values come from sessions opened with the caller's ``session_info``: the
+generated route passes its request, so row visibility hides what the user may not
+see (runtime/visibility.py).
 """
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
@@ -21,7 +25,6 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import String, cast, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from sqlalchemy.sql.elements import ColumnElement
 
 from .filters import Operator
 from .ordering import ColumnLike, as_expression
@@ -155,16 +158,12 @@ class ValuesPage(BaseModel):
 
 @dataclass(frozen=True)
 class Rows:
-    """How rows of a resource are offered: key, label, search, database.
-
-    *conditions* hold for every row offered (the extension point of row visibility).
-    """
+    """How rows of a resource are offered: key, label, search, database."""
 
     key: ColumnLike
     label: ColumnLike
     sessions: Sessions
     search: Search | None = None
-    conditions: Sequence[ColumnElement[bool]] = ()
 
 
 @dataclass(frozen=True)
@@ -227,7 +226,6 @@ class ListSpec:
     filters: Sequence[FilterSpec]
     search: bool = False
     order: OrderInfo | None = None
-    conditions: Sequence[ColumnElement[bool]] = field(default=())
 
 
 def _plain(value: Any) -> str | int | float | bool:
@@ -327,9 +325,15 @@ class Catalog:
             f"Not a filter field of {request.resource}; known: {known}",
         )
 
-    async def values(self, request: ValuesRequest) -> ValuesPage:
-        """The answer of ``POST /_values``: at most ``limit`` values, best first."""
-        spec, item = self._field(request)
+    async def values(
+        self, request: ValuesRequest, *, session_info: Mapping[str, Any] | None = None
+    ) -> ValuesPage:
+        """The answer of ``POST /_values``: at most ``limit`` values, best first.
+
+        *session_info* is the ``info`` of the sessions it reads with.
+        """
+        _, item = self._field(request)
+        info = dict(session_info or {})
         text = (request.q or "").strip()
         source = item.source
         if isinstance(source, EnumSource):
@@ -352,9 +356,10 @@ class Catalog:
                 ]
             )
         if isinstance(source, RefSource | SelfSource):
-            return ValuesPage(values=await _labelled(source.rows, text, request.limit))
+            rows = await _labelled(source.rows, text, request.limit, info)
+            return ValuesPage(values=rows)
         column = as_expression(source.column)
-        statement = select(column).where(column.is_not(None), *spec.conditions)
+        statement = select(column).where(column.is_not(None))
         if text and isinstance(source, FreeTextSource):
             statement = statement.where(column.icontains(text, autoescape=True))
         elif text:
@@ -362,7 +367,7 @@ class Catalog:
                 cast(column, String).startswith(text, autoescape=True)
             )
         statement = statement.group_by(column).order_by(column).limit(request.limit)
-        async with source.sessions()() as session:
+        async with source.sessions()(info=info) as session:
             found = (await session.scalars(statement)).all()
         return ValuesPage(
             values=[
@@ -371,9 +376,11 @@ class Catalog:
         )
 
 
-async def _labelled(rows: Rows, text: str, limit: int) -> list[Choice]:
+async def _labelled(
+    rows: Rows, text: str, limit: int, info: dict[str, Any]
+) -> list[Choice]:
     key, label = as_expression(rows.key), as_expression(rows.label)
-    statement = select(key, label).where(*rows.conditions)
+    statement = select(key, label)
     if text and rows.search is not None:
         statement = statement.where(rows.search.match(text)).order_by(
             rows.search.rank(text).desc(), label, key
@@ -384,6 +391,6 @@ async def _labelled(rows: Rows, text: str, limit: int) -> list[Choice]:
         )
     else:
         statement = statement.order_by(label, key)
-    async with rows.sessions()() as session:
+    async with rows.sessions()(info=info) as session:
         found = (await session.execute(statement.limit(limit))).all()
     return [Choice(value=_plain(row[0]), label=str(row[1])) for row in found]

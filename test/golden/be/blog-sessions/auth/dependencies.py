@@ -26,6 +26,7 @@ from fastapi.security import APIKeyCookie, OAuth2PasswordBearer
 from blog.api.db import get_engine
 from blog.api.runtime.revocation import is_revoked
 from blog.api.runtime.sessions import SessionCookie, check_origin
+from blog.api.runtime.visibility import recording
 
 SECRET_ENV = "JWT_SECRET"
 ALGORITHM = "HS256"
@@ -165,7 +166,7 @@ async def get_current_user(
     return user
 
 
-CurrentUser = Annotated[AuthenticatedUser, Depends(get_current_user)]
+CurrentUser = Annotated[AuthenticatedUser, Depends(recording(get_current_user))]
 
 
 async def get_optional_user(
@@ -184,4 +185,6 @@ async def get_optional_user(
         return None
 
 
-OptionalUser = Annotated[AuthenticatedUser | None, Depends(get_optional_user)]
+OptionalUser = Annotated[
+    AuthenticatedUser | None, Depends(recording(get_optional_user))
+]

@@ -11,7 +11,7 @@ from sqlalchemy.orm import joinedload, selectinload
 
 import blog.actions
 import blog.authz
-from blog.api.auth.dependencies import AuthenticatedUser, CurrentUser
+from blog.api.auth.dependencies import CurrentUser
 from blog.api.auth.groups import require_groups
 from blog.api.content.schemas.article import (
     ArchiveStaleArticlesParams,
@@ -28,7 +28,7 @@ from blog.api.content.schemas.article import (
 from blog.api.content.serializers.article import to_article_read, to_article_summary
 from blog.api.db.session import SessionDep
 from blog.api.runtime.actions import call_action
-from blog.api.runtime.authz import forbidden, visibility
+from blog.api.runtime.authz import forbidden
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
@@ -59,22 +59,10 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
     )
 
 
-def _visible(current_user: AuthenticatedUser | None) -> ColumnElement[bool]:
-    """The articles *current_user* may see, as ``blog.authz.visible_articles`` says."""
-    return visibility(blog.authz.visible_articles(current_user))
-
-
-async def _load_article(
-    session: AsyncSession, pk: uuid.UUID, *where: ColumnElement[bool]
-) -> Article:
-    """Read article *pk* afresh with everything ``ArticleRead`` shows, or raise 404
-    (also when it fails *where*).
-    """
-    article = await session.scalar(
-        select(Article)
-        .where(Article.id == pk, *where)
-        .options(*_READ_OPTIONS)
-        .execution_options(populate_existing=True)
+async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
+    """Read article *pk* afresh with everything ``ArticleRead`` shows, or raise 404."""
+    article = await session.get(
+        Article, pk, options=_READ_OPTIONS, populate_existing=True
     )
     if article is None:
         raise _not_found(pk)
@@ -92,7 +80,7 @@ async def get_article(
 ) -> ArticleRead:
     """Get one article."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
-    return to_article_read(await _load_article(session, pk, _visible(current_user)))
+    return to_article_read(await _load_article(session, pk))
 
 
 # The filterable columns and order of ``GET /articles``.
@@ -162,10 +150,7 @@ async def list_articles(
     """
     await require_groups(current_user, "admin", "editor", "reader", "writer")
     return await _list_articles(
-        session,
-        [*param_conditions(query, _LIST_FILTERS), _visible(current_user)],
-        query,
-        "query",
+        session, param_conditions(query, _LIST_FILTERS), query, "query"
     )
 
 
@@ -183,8 +168,12 @@ async def search_articles(
     time.
     """
     await require_groups(current_user, "admin", "editor", "reader", "writer")
-    where = [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else []
-    return await _list_articles(session, [*where, _visible(current_user)], body, "body")
+    return await _list_articles(
+        session,
+        [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [],
+        body,
+        "body",
+    )
 
 
 @router.post(
@@ -228,9 +217,7 @@ async def update_article(
 ) -> ArticleRead:
     """Change the fields sent in the body; the others keep their values."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
-    article = await session.scalar(
-        select(Article).where(Article.id == pk, _visible(current_user))
-    )
+    article = await session.get(Article, pk)
     if article is None:
         raise _not_found(pk)
     if not await blog.authz.can_edit_article(current_user, article, session):
@@ -256,9 +243,7 @@ async def delete_article(
     """Delete one article."""
     await require_groups(current_user, "admin")
     deleted = await session.scalar(
-        delete(Article)
-        .where(Article.id == pk, _visible(current_user))
-        .returning(Article.id)
+        delete(Article).where(Article.id == pk).returning(Article.id)
     )
     if deleted is None:
         raise _not_found(pk)
@@ -278,7 +263,7 @@ async def publish_article(
     await require_groups(current_user, "admin", "editor")
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    article = await _load_article(session, pk, _visible(current_user))
+    article = await _load_article(session, pk)
     await call_action(blog.actions.publish_article, article, session=session)
     await session.flush()
     result = to_article_read(await _load_article(session, pk))
@@ -308,7 +293,7 @@ async def schedule_article(
     await require_groups(current_user, "admin", "editor", "reader", "writer")
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    article = await _load_article(session, pk, _visible(current_user))
+    article = await _load_article(session, pk)
     await call_action(
         blog.actions.schedule_article,
         article,
@@ -344,7 +329,7 @@ async def tag_article(
     await require_groups(current_user, "admin", "editor", "reader", "writer")
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    article = await _load_article(session, pk, _visible(current_user))
+    article = await _load_article(session, pk)
     await call_action(
         blog.actions.tag_article, article, tag_id=params.tag_id, session=session
     )
