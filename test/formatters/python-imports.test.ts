@@ -9,7 +9,7 @@ import fc from "fast-check";
 
 import { ImportCollector } from "../../src/codegen/imports.js";
 import { pythonImports } from "../../src/formatters/python.js";
-import { ruffCheck } from "./python-layout/ruff.js";
+import { ruffCheck } from "../support/ruff-files.js";
 
 const PIECES = ["a", "B", "x_", "Model", "MAX", "v", "1", "2", "10", "9", "100", "12345678901234567890", "12345678901234567891"];
 /** An identifier of pieces: it starts with a letter or underscore, digits follow anywhere. */

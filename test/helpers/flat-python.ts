@@ -1,7 +1,7 @@
 // Generated Python with every bracketed construct on one line, as templates write it
-// before formatPython lays long lines out: tests match calls and signatures whatever
-// their layout, and the formatter's golden test lays this form out. Strings and comments outside brackets are copied as they are; comments
-// inside brackets are dropped.
+// before ruff lays long lines out: tests match calls and signatures whatever their layout.
+// Strings and comments outside brackets are copied as they are; comments inside brackets are
+// dropped.
 
 /** `source` with newlines inside brackets joined and the trailing commas they needed removed. */
 export function flatPython(source: string): string {

@@ -1,8 +1,8 @@
-// The `be` target's formatter module (its `formatter`): templates write one logical line per
-// line and this lays out the long ones as `ruff format` would. The runtime helpers are copied
-// as written: they are kept ruff-formatted in src/targets/be/runtime.
+// The `be` target's formatter module (its `formatter`): generated modules go through ruff
+// (src/formatters/ruff.ts). The runtime helpers are copied as written: they are kept
+// ruff-formatted in src/targets/be/runtime.
 
-import { formatPythonFile } from "../../formatters/python-layout/index.js";
+import { formatPythonFile } from "../../formatters/ruff.js";
 import { isRuntimeHelper } from "./runtime-source.js";
 
 /** A generated file as the user's `ruff format` would leave it. */

@@ -23,7 +23,7 @@ export const target: Target<ProjectConfig> = {
   operationsEntryPoint: "be.operations",
   jsonnetStdlibDir: here("./jsonnet/be"),
   registerRenderers,
-  // Templates write one logical line per line; the formatter lays out the long ones.
+  // Generated modules go through ruff's formatter (format.ts): templates need not lay out long lines.
   formatter: new URL("./format.js", import.meta.url).href,
   // Operations amend only outputs of their own resource (docs/be-internals.md), so a watch rebuilds per resource.
   unitScope: "resource",

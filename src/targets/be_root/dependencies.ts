@@ -24,7 +24,7 @@ export const DEV_REQUIREMENTS: readonly string[] = [
   "httpx==0.28.1",
   "pytest==9.2.0",
   "pytest-asyncio==1.5.0",
-  "ruff==0.17.5",
+  "ruff==0.17.4",
 ];
 
 /** The distribution name of a requirement, without extras or version: `sqlalchemy[asyncio]==2` → `sqlalchemy`. */

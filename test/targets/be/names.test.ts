@@ -12,7 +12,7 @@ import { basename, dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { ConfigError, type Target, discoverTargets, generate, planGeneration } from "../../../src/codegen/index.js";
-import { formatPythonFile } from "../../../src/formatters/python-layout/index.js";
+import { formatPythonFile } from "../../../src/formatters/ruff.js";
 import { GENERATED_NAMES, modelRef } from "../../../src/targets/be/resource.js";
 import { repoRoot } from "../../helpers/user-project.js";
 import { pyright } from "../../support/python.js";

@@ -53,17 +53,14 @@ const LINE_LENGTH = 88;
  * `name=<text>` for a keyword argument written at `indent` columns, laid out so `ruff format`
  * keeps it and no line passes 88 columns: the literal itself when the line fits, else in
  * parentheses (ruff breaks them onto a line of their own), else split at spaces into an
- * implicit concatenation whose parts each fit (ruff never joins what cannot fit); a text
- * holding `"` stays one literal in parentheses.
+ * implicit concatenation whose parts each fit (ruff never joins what cannot fit).
  * @example keywordString("description", "Rows per page.", 8) // 'description="Rows per page."'
  */
 export function keywordString(name: string, text: string, indent: number): string {
   const literal = pythonString(text);
   if (indent + name.length + 1 + literal.length + 1 <= LINE_LENGTH) return `${name}=${literal}`;
   const room = LINE_LENGTH - indent - 4;
-  // Parts holding `"` are left whole: their quotes are ruff's choice for the joined text, which
-  // the layout formatter does not make (src/formatters/python-layout/strings.ts).
-  if (literal.length <= room || text.includes('"')) return `${name}=(${literal})`;
+  if (literal.length <= room) return `${name}=(${literal})`;
   const parts: string[] = [];
   let part = "";
   for (const word of text.split(/(?<= )/)) {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
-import { ensureVenv } from "../../support/venv.js";
+import { ensureVenv } from "./venv.js";
 
 const run = promisify(execFile);
 
