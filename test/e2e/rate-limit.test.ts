@@ -3,7 +3,9 @@
  * against one real PostgreSQL. With "5/minute" on POST /articles, exactly 5 of 20
  * concurrent requests pass and the rest are 429 with Retry-After, RateLimit and
  * RateLimit-Policy; `false` on the list leaves it unlimited; and the median latency of a
- * limited route is measured against an unlimited one in the same run.
+ * limited route is measured against an unlimited one in the same run. A second server, with
+ * JWT auth and a project-wide limit, shows every route counts under it: a list's search,
+ * discovery's `GET /_filters` and `POST /_values`, and the token endpoint.
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -16,7 +18,7 @@ import { freePort } from "../support/ports.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
 import { ensureVenv } from "../support/venv.js";
-import { prepareBlogProject } from "./support/blog.js";
+import { type BlogServer, prepareBlogProject, serveBlog, signedInClient } from "./support/blog.js";
 import { median } from "../support/stats.js";
 
 const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "../support");
@@ -70,8 +72,8 @@ before(async () => {
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(`${baseUrl}/openapi.json`, server);
   api = new JsonClient(baseUrl);
-  // Both workers boot on their own; wait until each has answered once.
-  const deadline = Date.now() + 20_000;
+  // Both workers boot on their own (on a busy machine, the second can take long); wait until each has answered once.
+  const deadline = Date.now() + 60_000;
   while (workerPids.size < 2 && Date.now() < deadline) await Promise.all(Array.from({ length: 8 }, () => send("GET", "/openapi.json")));
 });
 
@@ -154,5 +156,59 @@ describe("rate limits across two worker processes", () => {
       `overhead ${(withLimit - withoutLimit).toFixed(2)} ms over ${limited.length} requests each`);
     // The limit costs one statement on its own connection: measurable, never a multiple.
     assert.ok(withLimit < withoutLimit * 3 + 5, `limited ${withLimit} ms vs unlimited ${withoutLimit} ms`);
+  });
+});
+
+// The blog with JWT auth and only the project's limit, 4 a minute per client and route.
+const PROJECT_LIMIT_CONFIG = `
+local base = import 'auth.jsonnet';
+base { rate_limit: '4/minute', generate_tests: false }
+`;
+
+describe("the project's rate limit on routes beyond the entries'", () => {
+  let limitedPostgres: Postgres | undefined;
+  let limitedServer: BlogServer | undefined;
+  let limitedDir: string | undefined;
+
+  before(async () => {
+    const venv = await ensureVenv();
+    limitedDir = await prepareBlogProject("config/override.jsonnet", PROJECT_LIMIT_CONFIG);
+    limitedPostgres = await startPostgres();
+    limitedServer = await serveBlog(limitedDir, venv, limitedPostgres.asyncUrl, { JWT_SECRET: randomBytes(48).toString("base64url") });
+  });
+
+  after(async () => {
+    await limitedServer?.process.stop();
+    await limitedPostgres?.stop();
+    if (limitedDir) await rm(limitedDir, { recursive: true, force: true });
+  });
+
+  /** The statuses of `count` requests sent one after the other. */
+  async function statuses(count: number, request: () => Promise<Reply>): Promise<number[]> {
+    const seen: number[] = [];
+    for (let i = 0; i < count; i++) seen.push((await request()).status);
+    return seen;
+  }
+
+  it("refuses the fifth search, /_filters, /_values and token request with 429, documented in OpenAPI", async () => {
+    const base = limitedServer!.baseUrl;
+    // The first token request of the client counts too.
+    const client = await signedInClient(base);
+    const anonymous = new JsonClient(base);
+    assert.deepEqual(await statuses(5, () => anonymous.post("/articles/search", { limit: 1 })), [200, 200, 200, 200, 429], "POST /articles/search");
+    assert.deepEqual(await statuses(5, () => client.get("/_filters")), [200, 200, 200, 200, 429], "GET /_filters");
+    assert.deepEqual(await statuses(5, () => client.post("/_values", { resource: "article", field: "title", q: "x" })), [200, 200, 200, 200, 429], "POST /_values");
+    const login = () =>
+      fetch(`${base}/auth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username: "ada", password: "analytical-engine" }) });
+    const tokens = [];
+    for (let i = 0; i < 4; i++) tokens.push(await login());
+    assert.deepEqual(tokens.map((reply) => reply.status), [200, 200, 200, 429], "POST /auth/token");
+    const refused = tokens[3]!;
+    assert.ok(Number(refused.headers.get("retry-after")) >= 1, `Retry-After: ${refused.headers.get("retry-after")}`);
+    assert.equal(refused.headers.get("ratelimit-policy"), '"60s";q=4;w=60');
+    const spec = (await anonymous.get("/openapi.json")).body;
+    for (const [path, method] of [["/articles/search", "post"], ["/_filters", "get"], ["/_values", "post"], ["/auth/token", "post"]] as const) {
+      assert.ok(spec.paths[path][method].responses["429"], `${method.toUpperCase()} ${path} documents 429`);
+    }
   });
 });

@@ -21,7 +21,7 @@ export { Delete } from "./delete/delete.js";
 export { Action } from "./action/action.js";
 export { Auth } from "./auth/augment.js";
 export { Authz } from "./authz/authz.js";
-export { RateLimits, RateLimit } from "./rate_limit/rate-limit.js";
+export { RateLimits, RateLimit, ProjectRateLimit } from "./rate_limit/rate-limit.js";
 export { TelemetryScaffold, Trace } from "./telemetry/telemetry.js";
 export { CommsScaffold } from "./comms/comms.js";
 export { Cors } from "./cors/cors.js";

@@ -8,6 +8,7 @@
 
 import { ImportCollector, Name, prefixImport } from "../../../../codegen/index.js";
 import { type AuthConfig, type CustomAuth, type JwtAuth, isHmac } from "../../config/schema.js";
+import { ProjectRoute } from "../../modules/project-route.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonLiteral, pythonString } from "../../python/literals.js";
 
@@ -26,8 +27,12 @@ export interface AuthPackageOptions {
   recordsUser: boolean;
 }
 
-/** The three modules of `auth/` for `auth`, importing each other through `packagePrefix`. */
-export function authPackage(auth: AuthConfig, options: AuthPackageOptions): PythonModule[] {
+/**
+ * The three modules of `auth/` for `auth`, importing each other through `packagePrefix`, and
+ * the routes of its router (the JWT flow's token, logout and session endpoints), which the
+ * project's rate limit amends before the router renders.
+ */
+export function authPackage(auth: AuthConfig, options: AuthPackageOptions): { modules: PythonModule[]; routes: ProjectRoute[] } {
   const prefix = options.packagePrefix;
   const modules = {
     dependencies: prefixImport(prefix, "auth", "dependencies"),
@@ -35,7 +40,7 @@ export function authPackage(auth: AuthConfig, options: AuthPackageOptions): Pyth
     db: prefixImport(prefix, "db"),
     runtime: (name: string) => prefixImport(prefix, "runtime", name),
   };
-  return auth.get_current_user_fn === undefined ? jwtPackage(auth, modules, options) : customPackage(auth, modules, options.recordsUser);
+  return auth.get_current_user_fn === undefined ? jwtPackage(auth, modules, options) : { modules: customPackage(auth, modules, options.recordsUser), routes: [] };
 }
 
 interface AuthModules {
@@ -56,7 +61,7 @@ function flowOf(auth: JwtAuth, options: AuthPackageOptions) {
   };
 }
 
-function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOptions): PythonModule[] {
+function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOptions): { modules: PythonModule[]; routes: ProjectRoute[] } {
   const hmac = isHmac(auth.algorithm);
   const flow = flowOf(auth, options);
   const claims = ["sub", "iat", "exp", ...(flow.revocation ? ["jti"] : []), ...(auth.issuer ? ["iss"] : []), ...(auth.audience ? ["aud"] : [])];
@@ -137,6 +142,16 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
       .addFrom(modules.db, "get_engine")
       .addFrom(modules.runtime("revocation"), "revoke", "install as install_revocations");
   }
+  // `rate_limits.py` imports this package for limits keyed by user: the router imports its limiters when first called.
+  // A limit keyed by user leaves these routes out (its dependency would need the package it limits).
+  const route = (name: string, method: "GET" | "POST", path: string, errors: readonly (401 | 403)[]) =>
+    new ProjectRoute({ name, method, path, group: "auth", userKeyed: false, limitersImportedLate: prefixImport(options.packagePrefix, "rate_limits"), responses: modules.runtime("responses"), imports: routerImports, errors });
+  const cookie = flow.cookie !== undefined;
+  const routes = {
+    token: route("issue_access_token", "POST", auth.token_url, cookie ? [403] : []),
+    ...(flow.revocation && { logout: route("revoke_access_token", "POST", auth.logout_url!, cookie ? [401, 403] : [401]) }),
+    ...(auth.session_url !== undefined && { session: route("get_current_session", "GET", auth.session_url, [401]) }),
+  };
   const router = new PythonModule({
     path: "auth/router.py",
     template: "operations/auth/package/router.py.njk",
@@ -149,6 +164,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
       returns_message: pythonString(`${auth.verify_credentials_fn} must return the user's subject `),
       groups_message: pythonString(`${auth.verify_credentials_fn} must give the user's groups as strings `),
       ...templateSwitches(flow),
+      routes,
       ...(auth.logout_url !== undefined && { logout_url: auth.logout_url, logout_url_literal: pythonString(auth.logout_url) }),
       ...(auth.session_url !== undefined && { session_url: auth.session_url, session_url_literal: pythonString(auth.session_url), reads_groups: options.readsGroups }),
     },
@@ -157,7 +173,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
 
   const exports = ["AuthenticatedUser", "CurrentUser", "create_access_token", "get_current_user", ...(flow.optionalUser ? ["OptionalUser", "get_optional_user"] : [])];
   const init = initModule({ custom: false, token_url: auth.token_url, secret_env: auth.secret_env, cookie: flow.cookie !== undefined, bearer: flow.bearer }, modules, exports);
-  return [init, dependencies, router];
+  return { modules: [init, dependencies, router], routes: Object.values(routes) };
 }
 
 function customPackage(auth: CustomAuth, modules: AuthModules, recordsUser: boolean): PythonModule[] {

@@ -3,16 +3,17 @@
 // `package.ts`), `groups.py` when some route admits only some groups or asks OPA (see
 // `groups.ts`), and the runtime helpers of cookie sessions and logout when the config asks
 // for them. It runs after the routes so it knows whether a public route reads the optional user.
+// Its router's routes are `ProjectRoute`s (role `ENDPOINT`): the project's rate limit reaches them.
 
 import { type BuildContext, StaticFile, operation } from "../../../../codegen/index.js";
 import type { ProjectConfig } from "../../config/schema.js";
-import { RouteHandler } from "../../modules/handler.js";
+import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
 import { visibilityRules } from "../../row-visibility.js";
 import { groupsModule, groupsRead, tokenGroupClaim } from "./groups.js";
 import { authPackage } from "./package.js";
 
-@operation("auth_scaffold", { scope: "project", afterChildren: true })
+@operation("auth_scaffold", { scope: "project", afterChildren: true, role: ENDPOINT })
 export class AuthScaffold {
   when(ctx: BuildContext<ProjectConfig>): boolean {
     return ctx.config.auth !== undefined;
@@ -23,7 +24,7 @@ export class AuthScaffold {
     const cors = ctx.config.cors;
     const groupClaim = tokenGroupClaim(ctx.config);
     const readsGroups = groupsRead(ctx.config);
-    const outputs: unknown[] = authPackage(auth, {
+    const { modules, routes } = authPackage(auth, {
       packagePrefix: ctx.packagePrefix,
       trustedOrigins: cors?.allow_credentials ? cors.allow_origins : [],
       optionalUser: ctx.store.outputsUnder(ctx.instanceId, RouteHandler).some((handler) => handler.optionalUser !== undefined),
@@ -31,6 +32,7 @@ export class AuthScaffold {
       readsGroups,
       recordsUser: visibilityRules(ctx.config).length > 0,
     });
+    const outputs: unknown[] = [...modules, ...routes];
     if (readsGroups) outputs.push(groupsModule(auth, ctx.packagePrefix, groupClaim !== undefined));
     if (auth.get_current_user_fn === undefined) {
       if (auth.cookie !== undefined) outputs.push(new StaticFile(runtimeHelperFile("sessions")));

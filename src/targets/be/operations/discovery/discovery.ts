@@ -1,12 +1,15 @@
 // `discovery` (project scope): `discovery.py`, the project-wide `GET /_filters` and
 // `POST /_values` over every filtered list, built on `runtime/discovery.py`. The lists and
 // what each one filters are read from the store as it renders (every modifier has run by
-// then). Nothing is written when no list filters.
+// then). Nothing is written when no list filters. The operation declares role `ENDPOINT` and
+// yields a `ProjectRoute` per route, so the project's rate limit reaches them too.
 
 import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, Name, PROJECT, type RenderCtx, WeakCache, operation, prefixImport } from "../../../../codegen/index.js";
 import { type AppConfig, excludedBy, type ProjectConfig, type ResourceConfig } from "../../config/schema.js";
 import { docstringText, pythonInt, pythonString } from "../../python/literals.js";
+import { ENDPOINT } from "../../modules/handler.js";
 import { ProjectNames } from "../../modules/project-names.js";
+import { ProjectRoute } from "../../modules/project-route.js";
 import { ListHandler } from "../list/list-handler.js";
 import type { FilterField } from "../list/query.js";
 import { visibilityRules } from "../../row-visibility.js";
@@ -20,12 +23,27 @@ export class Discovery {
   readonly #packagePrefix: string;
   // Each list's line, kept across a watch's runs while the list object and what it read stay the same.
   readonly #lines = new WeakCache<ListHandler, "line", ListLine>({ acrossRuns: true });
+  /** `GET /_filters` and `POST /_values`, the handles the project's rate limit amends. */
+  readonly filtersRoute: ProjectRoute;
+  readonly valuesRoute: ProjectRoute;
 
   /** Its lists are read from the store when it renders (every modifier has run by then). */
   constructor(project: ProjectConfig, packagePrefix: string) {
     this.#project = project;
     this.#packagePrefix = packagePrefix;
     this.dotted = prefixImport(packagePrefix, "discovery");
+    const route = (name: string, method: "GET" | "POST", path: string) =>
+      new ProjectRoute({
+        name,
+        method,
+        path: this.#routePath(path),
+        group: "discovery",
+        userKeyed: this.#takesUser,
+        responses: prefixImport(packagePrefix, "runtime", "responses"),
+        presentIn: (store) => this.usedIn(store),
+      });
+    this.filtersRoute = route("list_filters", "GET", "/_filters");
+    this.valuesRoute = route("list_filter_values", "POST", "/_values");
   }
 
   /** The lists with filters of the build of `store`, in config order. */
@@ -62,9 +80,10 @@ export class Discovery {
     const bodies = valuesBodies(lines);
     if (bodies.length > 1) imports.addFrom("typing", "Annotated").addFrom("pydantic", "Field");
     const user = this.#user(imports);
-    // What each route can answer besides 422: a user's absence, a body it cannot read, a busy database.
+    // What each route can answer besides 422: a user's absence, a body it cannot read, a busy database, a rate limit.
     const authErrors = user === undefined ? [] : [401];
-    imports.addFrom(prefixImport(this.#packagePrefix, "runtime", "responses"), "error_responses");
+    const limited = this.filtersRoute.limiter === undefined ? [] : [429];
+    imports.addFrom(prefixImport(this.#packagePrefix, "runtime", "responses"), "error_responses").update(this.filtersRoute.imports).update(this.valuesRoute.imports);
     // With row visibility, /_values reads through sessions that know the request, so its rule hides rows there too.
     const visibility = visibilityRules(project).length > 0;
     if (visibility) imports.addFrom("fastapi", "Request");
@@ -81,8 +100,10 @@ export class Discovery {
           params: user ?? "",
           values_params: [user, visibility ? "request: Request" : undefined].filter(Boolean).join(", "),
           session_info: visibility ? ', session_info={"request": request}' : "",
-          filters_errors: authErrors.join(", "),
-          values_errors: [400, ...authErrors, 413, 503].join(", "),
+          filters_errors: [...authErrors, ...limited].join(", "),
+          values_errors: [400, ...authErrors, 413, ...limited, 503].join(", "),
+          filters_dependencies: this.filtersRoute.dependencies,
+          values_dependencies: this.valuesRoute.dependencies,
           max_body_size: pythonInt(project.max_body_size),
         },
         imports,
@@ -132,12 +153,16 @@ export class Discovery {
     };
   }
 
+  /** Whether the project's auth covers the discovery routes. */
+  get #takesUser(): boolean {
+    const auth = this.#project.auth;
+    if (auth === undefined || !this.#project.require_auth) return false;
+    return !["/_filters", "/_values"].every((route) => excludedBy(this.#routePath(route), auth.exclude_paths) !== undefined);
+  }
+
   /** `current_user: CurrentUser` when the project's auth covers the discovery routes. */
   #user(imports: ImportCollector): string | undefined {
-    const auth = this.#project.auth;
-    if (auth === undefined || !this.#project.require_auth) return undefined;
-    const excluded = ["/_filters", "/_values"].every((route) => excludedBy(this.#routePath(route), auth.exclude_paths) !== undefined);
-    if (excluded) return undefined;
+    if (!this.#takesUser) return undefined;
     imports.addFrom(prefixImport(this.#packagePrefix, "auth", "dependencies"), "CurrentUser");
     return "current_user: CurrentUser";
   }
@@ -226,9 +251,10 @@ function tuple(items: readonly string[]): string {
   return `(${items.join(", ")}${items.length === 1 ? "," : ""})`;
 }
 
-@operation("discovery", { scope: "project" })
+@operation("discovery", { scope: "project", role: ENDPOINT })
 export class DiscoveryOperation {
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
-    return [new Discovery(ctx.config, ctx.packagePrefix)];
+    const discovery = new Discovery(ctx.config, ctx.packagePrefix);
+    return [discovery, discovery.filtersRoute, discovery.valuesRoute];
   }
 }

@@ -1,12 +1,16 @@
 // `rate_limits` (project) holds the rate-limits module; `rate_limit` (operation entry, after
-// every endpoint operation (role `ENDPOINT`) and `auth`) gives each handler the limit its entry inherits through the
-// cascade (entry → resource → app → project), amending it only through `limitRate`, and
-// yields a `LimitedRoute` per handler, which the module lists when it renders.
+// every endpoint operation (role `ENDPOINT`) and `auth`) gives each handler the limit its
+// entry inherits through the cascade (entry → resource → app → project), amending it only
+// through `limitRate`, and yields a `LimitedRoute` per handler, which the module lists when
+// it renders. `project_rate_limit` does the same with the project's limit for the routes of
+// project-wide modules (`ProjectRoute`: discovery, the auth package), after every
+// project-scope operation of role `ENDPOINT`.
 
 import { type BuildContext, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { cascadeSource, cascaded } from "../../cascade.js";
 import { type ProjectConfig, type RateLimitConfig, RateLimitSetting, type ResolvedApp } from "../../config/schema.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
+import { ProjectRoute } from "../../modules/project-route.js";
 import { decideAuth, entryPath, routePath } from "../auth/decide.js";
 import { LimitedRoute, RateLimitsModule } from "./rate-limits.js";
 
@@ -52,6 +56,35 @@ export class RateLimit {
         config: limit,
       });
       handler.limitRate(module.limiterOf(limited));
+      return limited;
+    });
+  }
+}
+
+/** The project's own `rate_limit`, parsed, or undefined for none. */
+function projectLimit(project: ProjectConfig): RateLimitConfig | undefined {
+  if (project.rate_limit === undefined) return undefined;
+  const parsed = RateLimitSetting.safeParse(project.rate_limit);
+  return parsed.success && parsed.data !== false ? parsed.data : undefined;
+}
+
+@operation("project_rate_limit", { scope: "project", afterChildren: true, requiresRoles: [ENDPOINT] })
+export class ProjectRateLimit {
+  build(ctx: BuildContext<ProjectConfig>): unknown[] {
+    const limit = projectLimit(ctx.config);
+    if (limit === undefined) return [];
+    const module = ctx.store.outputUnderAncestor(ctx.instanceId, "project", RateLimitsModule);
+    // A limit keyed by the user counts only routes that take one (not the token endpoint).
+    const routes = ctx.store.outputsUnder(ctx.instanceId, ProjectRoute).filter((route) => limit.key !== "user" || route.userKeyed);
+    return routes.map((route) => {
+      const limited = new LimitedRoute({
+        variable: `limit_${route.name}`,
+        route: `${route.method} ${route.path}`,
+        bucket: `${route.group}.${route.name}`,
+        config: limit,
+        presentIn: route.presentIn,
+      });
+      route.limitRate(module.limiterOf(limited));
       return limited;
     });
   }

@@ -3,7 +3,7 @@
 // `runtime/rate_limit.py` (and `runtime/autocommit.py`, which it runs its statements with), only
 // when some route is limited: a project without limits gets none of them.
 
-import { FileFragment, type Fragment, Handle, ImportCollector, Name, type RenderCtx, prefixImport } from "../../../../codegen/index.js";
+import { type BuildStore, FileFragment, type Fragment, Handle, ImportCollector, Name, PROJECT, type RenderCtx, prefixImport } from "../../../../codegen/index.js";
 import type { RateLimitConfig } from "../../config/schema.js";
 import type { RouteLimiter } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
@@ -21,14 +21,22 @@ export class LimitedRoute extends Handle {
   /** The route's name among the counters, e.g. `content.create_article`. */
   readonly bucket: string;
   readonly config: RateLimitConfig;
+  /** Whether the route is written in the build of `store`; a route that is not gets no limiter. */
+  readonly presentIn: (store: BuildStore) => boolean;
 
-  constructor(options: { variable: string; route: string; bucket: string; config: RateLimitConfig }) {
+  constructor(options: { variable: string; route: string; bucket: string; config: RateLimitConfig; presentIn?: (store: BuildStore) => boolean }) {
     super();
     this.variable = options.variable;
     this.route = options.route;
     this.bucket = options.bucket;
     this.config = options.config;
+    this.presentIn = options.presentIn ?? (() => true);
   }
+}
+
+/** The limited routes of the build of `store` that it writes, in build order. */
+function limitedRoutes(store: BuildStore): LimitedRoute[] {
+  return store.outputsUnder(PROJECT.name, LimitedRoute).filter((route) => route.presentIn(store));
 }
 
 /** The project's rate-limits module: a limiter for each `LimitedRoute` of the build. */
@@ -50,9 +58,14 @@ export class RateLimitsModule {
     return { name: route.variable, imports: new ImportCollector().addFrom(this.dotted, route.variable) };
   }
 
+  /** Whether the build of `store` limits some route (the module exists). */
+  usedIn(store: BuildStore): boolean {
+    return limitedRoutes(store).length > 0;
+  }
+
   /** `ctx` is the project's: every limited route of the build lies under it. */
   render(ctx: RenderCtx): Fragment[] {
-    const routes = ctx.store.outputsUnder(ctx.instanceId, LimitedRoute);
+    const routes = limitedRoutes(ctx.store);
     if (routes.length === 0) return [];
     const runtime = prefixImport(this.#packagePrefix, "runtime", "rate_limit");
     const imports = new ImportCollector().addFrom(runtime, "RateLimit").addFrom(prefixImport(this.#packagePrefix, "db"), "get_engine");
@@ -83,6 +96,7 @@ export class RateLimitsModule {
         context: {
           client_address: byAddress ? `CLIENT_ADDRESS = ClientAddress(${proxies.length ? `[${proxies.join(", ")}]` : ""})` : "",
           limiters,
+          names: `${routes.map((route) => route.variable).join(", ")}${routes.length === 1 ? "," : ""}`,
         },
         imports,
       }),

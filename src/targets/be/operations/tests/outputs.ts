@@ -6,6 +6,7 @@
 import { FileFragment, type Fragment, Handle, ImportCollector, type RenderCtx, SnippetFragment, renderTemplate } from "../../../../codegen/index.js";
 import { docstringText, pythonString } from "../../python/literals.js";
 import type { Indexes } from "../indexes/indexes.js";
+import type { RateLimitsModule } from "../rate_limit/rate-limits.js";
 
 /** A fixture a test or factory takes, e.g. `client: AsyncClient`, `make_author: Factory`. */
 export interface FixtureParam {
@@ -188,12 +189,15 @@ export class Conftest {
   readonly imports: ImportCollector;
   /** The project's recommended indexes: the test database gets them (and their extensions) when there are any. */
   readonly #indexes: Indexes | undefined;
+  /** The project's rate limits: the tests' requests are not counted when there are any. */
+  readonly #rateLimits: RateLimitsModule | undefined;
 
-  constructor(options: { path: string; context: Record<string, unknown>; imports: ImportCollector; indexes?: Indexes }) {
+  constructor(options: { path: string; context: Record<string, unknown>; imports: ImportCollector; indexes?: Indexes; rateLimits?: RateLimitsModule }) {
     this.path = options.path;
     this.context = options.context;
     this.imports = options.imports;
     this.#indexes = options.indexes;
+    this.#rateLimits = options.rateLimits;
   }
 
   #head(ctx: RenderCtx): FileFragment {
@@ -203,7 +207,9 @@ export class Conftest {
       const indexes = this.#indexes!;
       imports.addFrom(indexes.dotted, "EXTENSIONS", "INDEXES").addFrom(indexes.runtime, "create_extensions", "create_indexes");
     }
-    return new FileFragment({ path: this.path, template: "operations/tests/templates/conftest.py.njk", context: { ...this.context, indexed }, imports });
+    const limited = this.#rateLimits?.usedIn(ctx.store) ?? false;
+    if (limited) imports.addFrom(this.#rateLimits!.dotted, "LIMITERS");
+    return new FileFragment({ path: this.path, template: "operations/tests/templates/conftest.py.njk", context: { ...this.context, indexed, limited }, imports });
   }
 
   /** `ctx` is the app's: the factory fixtures of its resources lie under it, in build order. */

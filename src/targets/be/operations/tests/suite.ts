@@ -10,6 +10,7 @@ import type { ProjectConfig, ResolvedApp, ResourceConfig } from "../../config/sc
 import { pythonString } from "../../python/literals.js";
 import { sessionModulePath } from "../../resource.js";
 import { Indexes } from "../indexes/indexes.js";
+import { RateLimitsModule } from "../rate_limit/rate-limits.js";
 import { authSuite } from "./auth.js";
 import { Conftest } from "./outputs.js";
 
@@ -62,7 +63,8 @@ export function buildConftest(ctx: BuildContext<ProjectConfig>): Conftest {
     auth: authSuite(project, ctx.packagePrefix, imports) ?? false,
   };
   const indexes = ctx.store.outputUnderAncestor(ctx.instanceId, "project", Indexes);
-  return new Conftest({ path: `${module}/tests/conftest.py`, context, imports, indexes });
+  const rateLimits = ctx.store.outputUnderAncestor(ctx.instanceId, "project", RateLimitsModule);
+  return new Conftest({ path: `${module}/tests/conftest.py`, context, imports, indexes, rateLimits });
 }
 
 // `METADATA = tuple(dict.fromkeys([Author.metadata, ...]))`: each distinct MetaData once,
