@@ -5,11 +5,12 @@
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from pydantic import Field
 
 from blog.api.auth.dependencies import CurrentUser
 from blog.api.db.session import get_sessionmaker
+from blog.api.rate_limits import limit_list_filter_values, limit_list_filters
 from blog.api.runtime.discovery import (
     BoolSource,
     Catalog,
@@ -121,7 +122,12 @@ class CommentValues(ValuesOptions):
     field: Literal["article_id", "author_id"]
 
 
-@router.get("/_filters", operation_id="listFilters", responses=error_responses(401))
+@router.get(
+    "/_filters",
+    operation_id="listFilters",
+    dependencies=[Depends(limit_list_filters)],
+    responses=error_responses(401, 429),
+)
 async def list_filters(current_user: CurrentUser) -> FilterCatalog:
     """Every filtered list: its filter fields, their operators and where their values
     come from.
@@ -133,7 +139,8 @@ async def list_filters(current_user: CurrentUser) -> FilterCatalog:
     "/_values",
     operation_id="listFilterValues",
     max_body_size=1_048_576,
-    responses=error_responses(400, 401, 413, 503),
+    dependencies=[Depends(limit_list_filter_values)],
+    responses=error_responses(400, 401, 413, 429, 503),
 )
 async def list_filter_values(
     body: Annotated[ArticleValues | CommentValues, Field(discriminator="resource")],

@@ -184,3 +184,55 @@ limit_delete_category = RateLimit(
     engine=get_engine,
     headers=False,
 )
+
+# GET /_filters
+limit_list_filters = RateLimit(
+    "discovery.list_filters", "100/minute", key=CLIENT_ADDRESS, engine=get_engine
+)
+
+# POST /_values
+limit_list_filter_values = RateLimit(
+    "discovery.list_filter_values", "100/minute", key=CLIENT_ADDRESS, engine=get_engine
+)
+
+# POST /auth/token
+limit_issue_access_token = RateLimit(
+    "auth.issue_access_token", "100/minute", key=CLIENT_ADDRESS, engine=get_engine
+)
+
+# Every limit above, for code that treats them alike (the generated tests lift them).
+LIMITERS = (
+    limit_get_author,
+    limit_list_authors,
+    limit_create_author,
+    limit_update_author,
+    limit_delete_author,
+    limit_get_article,
+    limit_create_article,
+    limit_update_article,
+    limit_delete_article,
+    limit_publish_article,
+    limit_schedule_article,
+    limit_tag_article,
+    limit_archive_stale_articles,
+    limit_count_words,
+    limit_review_article,
+    limit_get_tag,
+    limit_list_tags,
+    limit_create_tag,
+    limit_update_tag,
+    limit_delete_tag,
+    limit_get_comment,
+    limit_list_comments,
+    limit_create_comment,
+    limit_update_comment,
+    limit_delete_comment,
+    limit_get_category,
+    limit_list_categories,
+    limit_create_category,
+    limit_update_category,
+    limit_delete_category,
+    limit_list_filters,
+    limit_list_filter_values,
+    limit_issue_access_token,
+)

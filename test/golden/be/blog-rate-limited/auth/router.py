@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Response, status
+from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.security import OAuth2PasswordRequestForm
 from pydantic import BaseModel
@@ -21,6 +21,7 @@ from blog.api.auth.dependencies import (
     check_signing_key,
     create_access_token,
 )
+from blog.api.runtime.responses import error_responses
 from blog.auth import verify_credentials
 
 
@@ -34,6 +35,17 @@ async def _check_signing_key(_app: Any) -> AsyncIterator[None]:
 router = APIRouter(tags=["auth"], lifespan=_check_signing_key)
 
 
+async def _limit_issue_access_token(request: Request, response: Response) -> None:
+    """Count the request under ``limit_issue_access_token``, imported on first use.
+
+    ``blog.api.rate_limits`` imports this package (for limits keyed by user):
+    importing it at the top would make an import cycle.
+    """
+    from blog.api.rate_limits import limit_issue_access_token
+
+    await limit_issue_access_token(request, response)
+
+
 class AccessToken(BaseModel):
     """An issued access token (RFC 6749, section 5.1)."""
 
@@ -43,7 +55,12 @@ class AccessToken(BaseModel):
     """Seconds until the token expires."""
 
 
-@router.post("/auth/token", operation_id="issueAccessToken")
+@router.post(
+    "/auth/token",
+    operation_id="issueAccessToken",
+    dependencies=[Depends(_limit_issue_access_token)],
+    responses=error_responses(429),
+)
 async def issue_access_token(
     form: Annotated[OAuth2PasswordRequestForm, Depends()], response: Response
 ) -> AccessToken:
