@@ -12,6 +12,7 @@ import { type DevDatabase, startProjectDatabase } from "./postgres.js";
 import { runCommand, startServer } from "./processes.js";
 import { projectPython } from "./python.js";
 import { developmentSecret } from "./secrets.js";
+import { uvicornArgs } from "./uvicorn.js";
 import { DevError, type DevProject, readDevProject } from "./project.js";
 
 export { DevError } from "./project.js";
@@ -51,7 +52,7 @@ export async function runDev(options: DevOptions): Promise<number> {
     const env = { ...process.env, ...secret, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
     await migrate(python, project, env);
 
-    const backend = startServer(python, ["-m", "uvicorn", project.app, "--reload", "--host", "127.0.0.1", "--port", String(port)], {
+    const backend = startServer(python, uvicornArgs(project, port), {
       cwd: project.root,
       env,
     });

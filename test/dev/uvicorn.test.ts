@@ -1,0 +1,36 @@
+// How `codegen dev` runs uvicorn: its reloader watches the application's package, never
+// the whole project (where `.venv/` holds thousands of `.py` files it would poll).
+
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import type { DevProject } from "../../src/dev/project.js";
+import { uvicornArgs } from "../../src/dev/uvicorn.js";
+
+const root = await mkdtemp(join(tmpdir(), "codegen-dev-uvicorn-"));
+after(() => rm(root, { recursive: true, force: true }));
+
+const project = (app: string): DevProject => ({ root, name: "shop", configFile: join(root, "config", "project.jsonnet"), app, databaseUrlEnv: "DATABASE_URL", frontend: undefined });
+
+/** The directories given to `--reload-dir`. */
+const reloadDirs = (args: string[]) => args.flatMap((arg, i) => (args[i - 1] === "--reload-dir" ? [arg] : []));
+
+test("serves the app on 127.0.0.1 with reload, watching the app's top-level package", async () => {
+  await mkdir(join(root, "shop", "api"), { recursive: true });
+  await writeFile(join(root, "shop", "__init__.py"), "");
+  await mkdir(join(root, ".venv", "lib"), { recursive: true });
+  const args = uvicornArgs(project("shop.main:app"), 8123);
+  assert.deepEqual(args.slice(0, 7), ["-m", "uvicorn", "shop.main:app", "--host", "127.0.0.1", "--port", "8123"]);
+  assert.ok(args.includes("--reload"));
+  assert.deepEqual(reloadDirs(args), [join(root, "shop")]);
+});
+
+test("finds a package under src/, and falls back to the project for a module beside pyproject.toml", async () => {
+  await mkdir(join(root, "src", "billing"), { recursive: true });
+  await writeFile(join(root, "src", "billing", "__init__.py"), "");
+  assert.deepEqual(reloadDirs(uvicornArgs(project("billing.web.main:app"), 8000)), [join(root, "src", "billing")]);
+  await writeFile(join(root, "app.py"), "");
+  assert.deepEqual(reloadDirs(uvicornArgs(project("app:app"), 8000)), [root]);
+});
