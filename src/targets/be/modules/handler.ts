@@ -132,6 +132,7 @@ export class RouteHandler extends Handle {
   readonly #params: readonly RouteParam[];
   readonly #body: HandlerBody | undefined;
   readonly #imports: ImportCollector;
+  readonly #rowCheckImports: ImportCollector;
   /** Largest request body in bytes, for handlers that read one (`max_body_size`). */
   readonly maxBodySize: number | undefined;
   /** A `POST` that stores its answer under the request's `Idempotency-Key` (its body calls `Idempotency.of(request)`). */
@@ -162,6 +163,8 @@ export class RouteHandler extends Handle {
     session: RouteParam;
     body?: HandlerBody;
     imports?: ImportCollector;
+    /** What the body imports only when it loads the row to check it (`checksRow`), e.g. `select` for a delete. */
+    rowCheckImports?: ImportCollector;
     maxBodySize?: number;
     idempotent?: boolean;
     /** The error statuses the handler's own code answers (more are added by `answers`). */
@@ -185,6 +188,7 @@ export class RouteHandler extends Handle {
     this.representation = options.representation;
     this.#body = options.body;
     this.#imports = options.imports ?? new ImportCollector();
+    this.#rowCheckImports = options.rowCheckImports ?? new ImportCollector();
     this.maxBodySize = options.maxBodySize;
     this.idempotent = options.idempotent ?? false;
     // Every handler uses the database, which may be busy or down.
@@ -372,6 +376,7 @@ export class RouteHandler extends Handle {
   /** Everything the handler's code imports. */
   get allImports(): ImportCollector {
     const imports = this.imports.copy();
+    if (this.checksRow) imports.update(this.#rowCheckImports);
     for (const param of this.params) imports.update(param.imports);
     for (const param of this.dependencies) imports.update(param.imports);
     if (this.statusCode !== 200) imports.addFrom("fastapi", "status");

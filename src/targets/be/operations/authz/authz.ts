@@ -66,9 +66,7 @@ export class Authz {
       }
       // A public route of the JWT flow sees the user when a request carries valid credentials, so the resource's rule sees them too.
       if (resource.visible !== undefined && handler.user === undefined && ctx.config.auth!.get_current_user_fn === undefined) handler.acceptUser(optionalUserParam(ctx.packagePrefix));
-      // The delete template loads the row with select() when a guard or the policy needs it (see delete.py.njk).
       const rowPolicy = policy?.policy;
-      if (options.type === "delete" && (guard !== undefined || rowPolicy !== undefined)) imports.addFrom("sqlalchemy", "select");
       if (checks.length > 0 || guard !== undefined || policy !== undefined) {
         handler.authorize({
           checks,
