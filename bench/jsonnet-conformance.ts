@@ -6,7 +6,7 @@
  *     [--go PATH/jsonnet] [--rs PATH/rsjsonnet] [--timeout 10] [--failures FILE]
  *
  * Implementations: codegen's own evaluator (rsjsonnet compiled to WebAssembly), called as
- * src/codegen/jsonnet-child.mjs does (`evaluateJsonnetFile`), always; go-jsonnet's `jsonnet`
+ * src/codegen/jsonnet.ts does (`evaluateJsonnetFile`), always; go-jsonnet's `jsonnet`
  * CLI with `--go`; rsjsonnet's CLI with `--rs`. Every case runs in its own process with a
  * timeout, codegen's too (a tiny `node -e` child), so a case that hangs or crashes costs one
  * case, not the run.
@@ -190,7 +190,7 @@ function cli(name: string, bin: string, version: string): Implementation {
 }
 
 // An ES module for `node --input-type=module -e`: the evaluator module's URL and the file (after
-// `--`, so that node never reads them as its own options). Liftoff only, as jsonnet-child.mjs runs it.
+// `--`, so that node never reads them as its own options). Liftoff only, as the CLI runs it (src/cli-v8-flags.ts).
 const EVALUATOR_CHILD = `
 const [, url, file] = process.argv;
 const { evaluateJsonnetFile } = await import(url);

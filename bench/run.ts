@@ -218,8 +218,6 @@ async function main(): Promise<void> {
   // deleted, creating the next ones takes several times as long (ext4 with `discard`), for
   // cp -r as for codegen, so deleting between runs would time the harness (bench/README.md).
   const scratch = await mkdtemp(join(tmpdir(), "codegen-bench-"));
-  // The runs' up-to-date stamps and formatter records go with the scratch trees, not to the user's cache.
-  process.env.CODEGEN_CACHE_DIR = join(scratch, "cache");
   const options: RunOptions = { useGnuTime, scratch };
   const loadBefore = loadavg()[0]!;
   try {

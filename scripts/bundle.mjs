@@ -4,8 +4,8 @@
 //
 // Every path other code may import stays a file of its own, at the path it has always had:
 // the `codegen` command, the package's exports, every entry point the package.json's
-// "codegen" field names (targets, operations, import formatters), the targets' formatter
-// modules and the format worker. They are bundled together with code splitting, so the code
+// "codegen" field names (targets, operations, import formatters) and the targets' formatter
+// modules. They are bundled together with code splitting, so the code
 // they share is one module in dist/chunks/: a plugin that imports `codegen-kit` gets the very
 // classes the command runs with. Dependencies stay external (installed packages, loaded as
 // ever), except the three every run loads (BUNDLED below): zod, whose 95 modules were most of
@@ -36,11 +36,8 @@ function entryPoints() {
   const named = [manifest.bin.codegen];
   for (const target of Object.values(manifest.exports)) if (typeof target === "object" && target.default) named.push(target.default);
   for (const group of Object.values(manifest.codegen)) for (const specifier of Object.values(group)) named.push(specifier.split("#")[0]);
-  // Imported by URL at run time: each target's formatter module, and the format pool's worker.
+  // Imported by URL at run time: each target's formatter module.
   for (const target of Object.values(manifest.codegen["codegen.targets"])) named.push(path.posix.join(path.posix.dirname(target.split("#")[0]), "format.js"));
-  named.push("dist/codegen/format-worker.js");
-  // Its test drives the pool (and so the worker above) as users run it.
-  named.push("dist/codegen/format-pool.js");
   return [...new Set(named.map(compiledOf))].sort();
 }
 

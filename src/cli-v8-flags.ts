@@ -28,7 +28,7 @@ export function compileEarly(): void {
  * same code again and were 10-20% slower with the raised budget.
  *
  * `--liftoff-only`, for the same runs: ruff's formatter (10 MB of WebAssembly, compiled as the
- * first Python file is formatted) stays in the baseline compiler's code. By default V8 also
+ * first Python file is formatted) and the jsonnet evaluator stay in the baseline compiler's code. By default V8 also
  * recompiles its hot functions with the optimising compiler, which a run does not live long
  * enough to repay. CPU of loading ruff and formatting every file once (Node's start
  * included): the blog example's tree, 0.19 MB, 263-275 ms against 586-731; 2.1 MB, 540-560 ms against 1,521-1,706; the

@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import type { GenerateOptions, StartedEvaluation } from "./codegen/generate.js";
+import type { GenerateOptions } from "./codegen/generate.js";
 import type { Target } from "./codegen/target.js";
 import { collectGarbageBefore, compileEarly, optimiseLate } from "./cli-v8-flags.js";
 import { EXIT_ERROR, announceWait, check, dryRun, reportError, reportKept, reportRecovery, reportTimings, reportWarnings, write } from "./cli-report.js";
@@ -75,21 +75,7 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
   if (flags.timings !== undefined && flags.timings !== true && flags.timings !== "json") {
     throw new UsageError(`--timings: unknown format "${flags.timings}" (use --timings, or --timings json)`);
   }
-  let evaluation: StartedEvaluation | undefined;
-  if (!flags.watch) {
-    const { status, lastLibraryDirs } = await reportIfUpToDate(flags);
-    if (status !== undefined) return status;
-    // A jsonnet config is evaluated in a child process (codegen/jsonnet-process.ts): started
-    // now, it boots on the other core while the targets load.
-    if (flags.config.endsWith(".jsonnet")) (await import("./codegen/jsonnet-process.js")).keepChildReady();
-    optimiseLate();
-    // The jsonnet evaluator runs in that child: begun with the library paths the last run
-    // used, the evaluation runs while the targets load (the run checks it read the same inputs).
-    if (lastLibraryDirs && flags.config.endsWith(".jsonnet")) {
-      const { startEvaluation } = await import("./codegen/generate.js");
-      evaluation = await startEvaluation({ ...flags, configFile: flags.config, outDir: flags.out, targetName: await pickTargetName(flags.target) }, lastLibraryDirs);
-    }
-  }
+  if (!flags.watch) optimiseLate();
   const target = await pickTarget(flags.target);
   // Only a jsonnet config can import the other targets' stdlibs: only then load them all.
   const stdlibTargets = flags.config.endsWith(".jsonnet") ? await installedTargets() : [target];
@@ -104,8 +90,6 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     stdlibTargets,
     timer,
     lock: { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait },
-    recordUpToDate: true,
-    evaluation,
     beforePhase: collectGarbageBefore,
   };
   // A watch's reruns keep what they reuse alive: a full collection each time would cost, not free.
@@ -125,28 +109,6 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
   }
   if (timer) reportTimings(timer, flags.timings === "json");
   return status;
-}
-
-/**
- * The up-to-date check (docs/regeneration.md, "Nothing to do"): when the stamp of an earlier
- * write vouches for the tree, reports as the full run would and returns the exit status,
- * without loading the target. Otherwise no status, and the full run decides; with it, the
- * library paths the last recorded run evaluated the config with, if there is a stamp.
- */
-async function reportIfUpToDate(flags: GenerateFlags): Promise<{ status?: number; lastLibraryDirs?: readonly string[] }> {
-  const targetName = await pickTargetName(flags.target);
-  // Only light modules: the target and the pipeline load when the full run needs them.
-  const [{ checkUpToDate, stampKeyOf }, { PhaseTimer }] = await Promise.all([import("./codegen/up-to-date.js"), import("./codegen/timings.js")]);
-  const timer = flags.timings === undefined ? undefined : new PhaseTimer();
-  const key = stampKeyOf({ targetName, configFile: flags.config, outDir: flags.out });
-  const mode = flags.check || flags.dryRun ? "read" : "write";
-  const lock = { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait };
-  const { result, lastLibraryDirs } = await checkUpToDate(key, { force: flags.force ?? false, forcePaths: flags.forcePaths ?? [], mode, lock, timer });
-  if (!result) return { lastLibraryDirs };
-  reportWarnings(result, flags.config);
-  const status = flags.check ? check(result) : flags.dryRun ? dryRun(result) : write(result);
-  if (timer) reportTimings(timer, flags.timings === "json");
-  return { status };
 }
 
 /** `schema`: the JSON Schema of a target's config (or its Markdown reference) on stdout. */

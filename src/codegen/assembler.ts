@@ -10,11 +10,7 @@ import { GenerationError } from "./errors.js";
 import { FileFragment, type Fragment, SnippetFragment } from "./fragments.js";
 import { ImportCollector, type ImportFormatOptions, formatImports } from "./imports.js";
 import type { IfExists } from "./outputs.js";
-import type { BuildMemory } from "./incremental.js";
-import { Frame, inFrame } from "./read-tracking.js";
 import { comparePaths } from "./paths.js";
-import type { RenderMemo } from "./render-memo.js";
-import { sameItems } from "./store.js";
 import { renderTemplate } from "./templating.js";
 import { GeneratedFile } from "./writer.js";
 
@@ -31,13 +27,6 @@ export interface AssembleOptions {
    * rendered (`people[1]`). Conflict errors name them. @default none known
    */
   originOf?: (fragment: Fragment) => string | undefined;
-  /** What the last run rendered with `env` (watch mode), reused where template and context are unchanged. @default none */
-  memo?: RenderMemo;
-  /**
-   * A watch's build memory (incremental.ts): a file made of the very fragments it was made of
-   * last run, none of whose reads changed, is the last run's file. @default none
-   */
-  memory?: BuildMemory;
 }
 
 /** Context key under which a file's formatted imports reach its template. */
@@ -75,88 +64,20 @@ interface ArrivedSnippet {
  * living (and being promoted by the garbage collector) until every fragment is in.
  */
 export function assemble(fragments: Iterable<Fragment>, options: AssembleOptions): GeneratedFile[] {
-  const memo = options.memo?.env === options.env ? options.memo : undefined;
-  memo?.begin();
-  const render = rendererOf(options, memo);
-  const assembled = options.memory ? assembleRemembered(fragments, options, options.memory, render) : assembleAll(fragments, options, render);
-  memo?.settle();
-  return assembled;
-}
-
-/** Templates rendered through the run's memo in watch mode, afresh otherwise. */
-function rendererOf(options: AssembleOptions, memo: RenderMemo | undefined): TemplateRenderer {
-  return memo
-    ? {
-        imports: (path, collector) => memo.imports(path, collector, options.language, options.importOptions),
-        file: (path, template, context) => memo.file(path, template, context),
-        snippet: (path, slot, template, context) => memo.snippet(path, slot, template, context),
-      }
-    : {
-        imports: (_path, collector) => formatImports(collector, options.language, options.importOptions),
-        file: (_path, template, context) => renderTemplate(options.env, template, context),
-        snippet: (_path, _slot, template, context) => renderTemplate(options.env, template, context),
-      };
-}
-
-function assembleAll(fragments: Iterable<Fragment>, options: AssembleOptions, render: TemplateRenderer): GeneratedFile[] {
   const files = new Map<string, MergedFile>();
   const snippets: ArrivedSnippet[] = [];
   const originOf = options.originOf ?? (() => undefined);
   for (const fragment of fragments) {
     if (fragment instanceof FileFragment) mergeFile(files, fragment, originOf(fragment));
-    else snippets.push(arrive(fragment, render, originOf(fragment)));
+    else snippets.push(arrive(fragment, options.env, originOf(fragment)));
   }
   for (const snippet of snippets) appendSnippet(files, snippet);
 
-  return [...files.values()].sort((a, b) => comparePaths(a.path, b.path)).map((file) => renderFile(file, render, options));
+  return [...files.values()].sort((a, b) => comparePaths(a.path, b.path)).map((file) => renderFile(file, options));
 }
 
-/**
- * `assembleAll`, one path at a time, each assembled inside a tracked frame so what it read of
- * the config is known; a path whose fragments and reads are as they were is not assembled.
- * On a conflict, everything is assembled again in arrival order, so the error is the one a
- * fresh run reports.
- */
-function assembleRemembered(fragments: Iterable<Fragment>, options: AssembleOptions, memory: BuildMemory, render: TemplateRenderer): GeneratedFile[] {
-  const arrived = Array.isArray(fragments) ? (fragments as readonly Fragment[]) : [...fragments];
-  const byPath = new Map<string, Fragment[]>();
-  for (const fragment of arrived) {
-    const list = byPath.get(fragment.path);
-    if (list) list.push(fragment);
-    else byPath.set(fragment.path, [fragment]);
-  }
-  const settings = JSON.stringify([options.language, options.targetName, options.importOptions ?? null]);
-  const assembled: GeneratedFile[] = [];
-  try {
-    for (const [path, list] of [...byPath].sort(([a], [b]) => comparePaths(a, b))) {
-      const last = memory.file(path, options.env, settings);
-      if (last && sameItems(last.fragments, list)) {
-        memory.keepFile(path, last);
-        assembled.push(last.file);
-        continue;
-      }
-      const frame = new Frame();
-      const [file] = inFrame(frame, () => assembleAll(list, options, render));
-      memory.keepFile(path, { env: options.env, settings, fragments: list, frame, file: file! });
-      assembled.push(file!);
-    }
-  } catch (error) {
-    if (error instanceof GenerationError) assembleAll(arrived, options, rendererOf(options, undefined));
-    throw error;
-  }
-  return assembled;
-}
-
-/** Renders a file's or a snippet's template: through the run's memo in watch mode, afresh otherwise. */
-interface TemplateRenderer {
-  imports(path: string, collector: ImportCollector): string;
-  file(path: string, template: string, context: object): string;
-  /** A snippet's template, for the next snippet arriving for `slot` of the file at `path`. */
-  snippet(path: string, slot: string, template: string, context: object): string;
-}
-
-function arrive(snippet: SnippetFragment, render: TemplateRenderer, origin: string | undefined): ArrivedSnippet {
-  const item = snippet.template !== undefined ? render.snippet(snippet.path, snippet.slot, snippet.template, snippet.context).trim() : snippet.value;
+function arrive(snippet: SnippetFragment, env: nunjucks.Environment, origin: string | undefined): ArrivedSnippet {
+  const item = snippet.template !== undefined ? renderTemplate(env, snippet.template, snippet.context).trim() : snippet.value;
   return { path: snippet.path, slot: snippet.slot, item, imports: snippet.imports, origin };
 }
 
@@ -224,17 +145,17 @@ function snippetError(snippet: ArrivedSnippet, problem: string, sources: (string
   return new GenerationError(`${snippet.path}: ${problem}`, { sources: defined(sources), outputPaths: [snippet.path] });
 }
 
-function renderFile(file: MergedFile, render: TemplateRenderer, options: AssembleOptions): GeneratedFile {
+function renderFile(file: MergedFile, options: AssembleOptions): GeneratedFile {
   if (IMPORTS_KEY in file.context) {
     throw new GenerationError(`${file.path}: context key "${IMPORTS_KEY}" is reserved for the file's imports`, {
       sources: defined([file.keyOrigins.get(IMPORTS_KEY)]),
       outputPaths: [file.path],
     });
   }
-  const imports = file.imports.isEmpty ? "" : render.imports(file.path, file.imports);
+  const imports = file.imports.isEmpty ? "" : formatImports(file.imports, options.language, options.importOptions);
   // The context is the file's own copy (mergeFile), so the imports go in without another copy.
   file.context[IMPORTS_KEY] = imports;
-  let content = file.template.trim() === "" ? "" : render.file(file.path, file.template, file.context);
+  let content = file.template.trim() === "" ? "" : renderTemplate(options.env, file.template, file.context);
   // trimEnd strips exactly what /\s+$/ matches, without the regex's quadratic backtracking.
   if (content !== "") content = `${content.trimEnd()}\n`;
   if (file.banner && content !== "") content = withBanner(content, bannerFor(file.path, options.targetName, options.language));

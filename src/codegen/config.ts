@@ -1,5 +1,5 @@
 // Loads a `.json` or `.jsonnet` config and validates it against a target's schema.
-// Jsonnet runs through rsjsonnet compiled to WebAssembly, in a child process (jsonnet-process.ts,
+// Jsonnet runs through rsjsonnet compiled to WebAssembly, in this process (jsonnet.ts,
 // docs/jsonnet.md); imports resolve relative to the config file,
 // and each installed target's stdlib is importable as `<target-name>/...`. Every failure is
 // a `ConfigError` naming the file (and, for schema problems, every failing config path).
@@ -10,7 +10,7 @@ import { dirname, extname } from "node:path";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { configIssuesOf } from "./config-path.js";
 import { locateJsonError } from "./json-location.js";
-import { evaluateInChild } from "./jsonnet-process.js";
+import { evaluateJsonnet as evaluateJsonnetFile } from "./jsonnet.js";
 import { SCHEMA_KEY } from "./json-schema.js";
 import type { Target } from "./target.js";
 
@@ -101,19 +101,12 @@ export function jsonnetLibraryDirs(stdlibTargets: readonly Target[]): string[] {
 }
 
 /**
- * A jsonnet config evaluated to JSON text (not parsed: watch mode keeps the text to reuse).
- * @param options.keepChild keep the evaluating process for the next evaluation (watch mode).
+ * A jsonnet config evaluated to JSON text.
  * @throws ConfigError naming the file, with the evaluator's report (message, source excerpt, trace).
  */
-export async function evaluateJsonnetText(file: string, libraryDirs: readonly string[], options: { keepChild?: boolean } = {}): Promise<string> {
+export async function evaluateJsonnetText(file: string, libraryDirs: readonly string[]): Promise<string> {
   await readText(file); // the same clear message as for JSON when the file is missing
-  const answer = await evaluateInChild(file, libraryDirs, { keep: options.keepChild });
-  if (answer.kind === "ok") return answer.text;
-  if (answer.kind === "error") throw new ConfigError(`jsonnet ${answer.message.trim().replace(/\t/g, "  ")}`, { file });
-  const said = answer.stderr.trim().split("\n")[0];
-  const how = answer.signal === null ? `exit status ${answer.status}` : answer.signal;
-  throw new ConfigError(
-    `jsonnet evaluation crashed: the evaluating process ended with ${how}${said ? ` (${JSON.stringify(said)})` : ""}`,
-    { file },
-  );
+  const result = await evaluateJsonnetFile(file, libraryDirs);
+  if (result.ok) return result.text;
+  throw new ConfigError(`jsonnet ${result.message.trim().replace(/\t/g, "  ")}`, { file });
 }

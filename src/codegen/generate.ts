@@ -1,31 +1,31 @@
-// The whole run for one target: load the config, build outputs with the engine, render
-// them to fragments, assemble files in memory, then plan: each file's action, the stale files
-// of earlier runs to delete, the manifest to record. Writing, a dry run and a check all read
-// that one plan, so nothing reaches disk unless everything rendered. A writing run plans and
-// writes holding the output directory's lock, after completing an interrupted run.
+// The whole run for one target, one step after another, each a function of the one before:
+// load the config, validate it, build the outputs, render and assemble the files, format them,
+// plan against the output directory, write. Writing, a dry run and a check all read that one
+// plan, so nothing reaches disk unless everything rendered; a watch runs it again. A writing
+// run plans and writes holding the output directory's lock, after completing an interrupted run.
+// A run whose inputs and code hash to what the manifest recorded for its target, over files
+// that still hold what was written, has nothing to do: it stops once the config is validated.
 
-import { resolve } from "node:path";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
 
-import { buildOutput, loadPlugins } from "./build-output.js";
-import { configWarningsOf, evaluateConfigFile, evaluateJsonnetText, jsonnetLibraryDirs, validateConfig } from "./config.js";
+import { buildStore, loadPlugins, renderStore } from "./build-output.js";
+import { configWarningsOf, evaluateConfigFile, validateConfig } from "./config.js";
 import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
-import type { GenerationCache } from "./generation-cache.js";
-import type { FormatMemory } from "./format-pool.js";
-import { FormatRecord } from "./format-record.js";
-import { type Recovery, hasJournal, recoverInterruptedRun } from "./journal.js";
+import { formatFiles } from "./format.js";
+import { compileForcePattern } from "./globs.js";
+import { codeHash, inputsHash } from "./input-hash.js";
+import { type Recovery, hasJournal, isTempName, recoverInterruptedRun } from "./journal.js";
 import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
-import { type Manifest, formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
+import { type RunRecord, type StoredManifest, formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
 import { OutputTree } from "./output-tree.js";
 import { comparePaths } from "./paths.js";
-import { codeFingerprint, inputFingerprint } from "./input-fingerprint.js";
-import { planDeletionsIn } from "./prune.js";
+import { planDeletionsIn, sha256 } from "./prune.js";
 import { type Target, packagePrefixOf } from "./target.js";
+import { userTemplatesOf } from "./user-templates.js";
 import { type Phase, type PhaseTimer, timed } from "./timings.js";
-import { type StampRecord, recordUpToDate, stampKeyOf } from "./up-to-date.js";
-
-export { countActions, driftOf } from "./plan-summary.js";
 import {
-  type GeneratedFile,
+  GeneratedFile,
   type KeptFile,
   type ManifestWrite,
   type PlannedChange,
@@ -34,6 +34,8 @@ import {
   planTempRemovals,
   planWritesIn,
 } from "./writer.js";
+
+export { countActions, driftOf } from "./plan-summary.js";
 
 /** One `codegen generate` run. */
 export interface GenerateOptions {
@@ -53,8 +55,6 @@ export interface GenerateOptions {
   timer?: PhaseTimer;
   /** How long to wait for another run writing to the same directory, and who to tell. */
   lock?: LockOptions;
-  /** Results of earlier runs in this process to reuse (watch mode). @default none: everything is loaded and computed afresh */
-  cache?: GenerationCache;
   /** Stops the run at the next phase boundary (never inside the write): it rejects with the signal's reason. */
   signal?: AbortSignal;
   /**
@@ -62,28 +62,6 @@ export interface GenerateOptions {
    * once the store and the fragments are dropped (peak memory, cli-v8-flags.ts). @default none
    */
   beforePhase?: (phase: Phase) => void;
-  /**
-   * After writing, record an up-to-date stamp (up-to-date.ts) so a later run with the same
-   * inputs and an untouched tree skips the pipeline, and the formatter's answers
-   * (format-record.ts) so a later run formats only the files whose text changed; `--check` and
-   * `--dry-run` use those answers too. The CLI does. @default false
-   */
-  recordUpToDate?: boolean;
-  /**
-   * A jsonnet evaluation of `configFile` begun before the targets were loaded
-   * ({@link startEvaluation}), so that it runs while they load. A run (writing, or only
-   * planning for `--check` and `--dry-run`) uses it only when the fingerprint of its inputs,
-   * taken as it starts, equals the one taken as the evaluation began (the same library paths,
-   * the same files); on a mismatch it evaluates the config afresh.
-   */
-  evaluation?: StartedEvaluation;
-}
-
-/** A jsonnet evaluation under way, with the fingerprint of its inputs taken before it began. */
-export interface StartedEvaluation {
-  fingerprint: string;
-  /** The evaluated JSON text; rejects with the ConfigError the evaluation gives. */
-  text: Promise<string>;
 }
 
 /** What a run produced and decided, before or after writing: the one result every mode reads. */
@@ -105,24 +83,36 @@ export interface GenerateResult {
   interrupted: boolean;
   /** Config keys the target accepted but that change nothing, with their paths (`Target.configWarnings`). */
   warnings: ConfigIssue[];
-}
-
-/** The files of a run, built in memory; the output directory is not touched yet. */
-export interface BuiltGeneration {
-  target: Target;
-  configFile: string;
-  /** Absolute output directory. */
-  outDir: string;
-  /** Every generated file, sorted by path. */
-  files: GeneratedFile[];
-  /** The config paths of the scope instances whose outputs made `outputPath`. */
-  originsOf: (outputPath: string) => string[];
   /** The config's directory of template overrides, absolute, if it names one. */
   userTemplatesDir: string | undefined;
-  /** Config keys the target accepted but that change nothing (`Target.configWarnings`). */
+}
+
+/** A writing run's result: with the number of files written and what was recovered, if anything. */
+export type WriteResult = GenerateResult & { written: number; recovered: Recovery | undefined };
+
+/** A validated config with what the rest of the run needs to know of it. */
+interface Loaded {
+  target: Target;
+  configFile: string;
+  config: unknown;
+  /** Absolute output directory. */
+  outDir: string;
   warnings: ConfigIssue[];
-  /** Files the target's `readConfigFiles` read (absolute); undefined when unknown (then no up-to-date stamp is recorded). */
-  configFilesRead?: readonly string[];
+  userTemplatesDir: string | undefined;
+  /** What to record for the run in the manifest; undefined when the target does not say which files it read. */
+  record: Omit<RunRecord, "skip"> | undefined;
+  /** The output directory's manifest as the run found it. */
+  stored: StoredManifest;
+}
+
+/** The files of a run, built and formatted in memory; the output directory is not touched yet. */
+interface Built extends Loaded {
+  /** Every generated file, sorted by path. */
+  files: GeneratedFile[];
+  /** The SHA-256 of the assembled text of each file the formatter changed. */
+  assembled: ReadonlyMap<string, string>;
+  /** The config paths of the scope instances whose outputs made `outputPath`. */
+  originsOf: (outputPath: string) => string[];
 }
 
 /**
@@ -133,213 +123,187 @@ export interface BuiltGeneration {
  * fragments or a corrupt manifest, naming the config file and paths when they are the cause.
  */
 export async function planGeneration(options: GenerateOptions): Promise<GenerateResult> {
-  const run = options.recordUpToDate || options.evaluation ? await runFingerprint(options) : undefined;
-  const evaluation = await startedEvaluationOf(options, run?.fingerprint);
-  const formatRecord = options.recordUpToDate && run?.code !== undefined ? FormatRecord.open(run.key, run.code) : undefined;
-  const built = await buildGeneration(options, evaluation?.text, formatRecord);
+  const loaded = await load(options);
+  const done = await nothingToDo(loaded, options);
+  if (done) return done;
+  const built = await build(loaded, options);
   return timed(options, "write", async () => {
     await waitForUnlocked(built.outDir, options.lock);
-    const { next: _recorded, ...result } = await planBuilt(built, options, formatRecord);
-    return result;
+    return plan(built, options);
   });
 }
 
 /**
  * Generates and writes (deleting stale files, updating the manifest), holding the output
  * directory's lock; an interrupted earlier run is completed or rolled back first.
- * @returns the result with the number of files written and what was recovered, if anything.
  */
-export async function generate(options: GenerateOptions): Promise<GenerateResult & { written: number; recovered: Recovery | undefined }> {
-  // The inputs' fingerprint is taken before they are read, so a change during the run is seen.
-  const stamping = options.recordUpToDate ? await startStamp(options) : undefined;
-  const evaluation = await startedEvaluationOf(options, stamping?.before);
-  return writeBuilt(await buildGeneration(options, evaluation?.text, stamping?.formatRecord), options, stamping);
-}
-
-/**
- * The evaluation begun before this run, if it read this run's inputs: it read them after its
- * own fingerprint was taken, so the same fingerprint now (`fingerprint`, when the caller has
- * just taken it) means the same files.
- */
-async function startedEvaluationOf(options: GenerateOptions, fingerprint?: string): Promise<StartedEvaluation | undefined> {
-  const { evaluation } = options;
-  if (evaluation === undefined) return undefined;
-  const now = fingerprint ?? (await runFingerprint(options)).fingerprint;
-  return now !== undefined && now === evaluation.fingerprint ? evaluation : undefined;
-}
-
-/** What {@link writeBuilt} needs to record an up-to-date stamp and the formatter's answers after its write. */
-type Stamping = Pick<StampRecord, "key" | "before" | "startedNs" | "inputs"> & { formatRecord: FormatRecord };
-
-/** What names a run's stamp and the inputs it fingerprints, besides the library paths. */
-type StampedRun = Pick<GenerateOptions, "configFile" | "cwd" | "outDir" | "force" | "forcePaths"> & { targetName: string };
-
-/**
- * The stamp's key, the inputs it records with the given library paths, and their fingerprint
- * now (undefined for an unreadable config: the run reports that itself).
- */
-async function fingerprintNow(run: StampedRun, libraryDirs: readonly string[]) {
-  const key = stampKeyOf({ targetName: run.targetName, configFile: run.configFile, cwd: run.cwd, outDir: run.outDir });
-  const inputs = { ...key, libraryDirs: [...libraryDirs], force: run.force ?? false, forcePaths: [...(run.forcePaths ?? [])] };
-  // Unreadable code (a broken plugin package) or config: no fingerprint, and the run reports the problem itself.
-  const code = await codeFingerprint(key.cwd).catch(() => undefined);
-  const fingerprint = code === undefined ? undefined : await inputFingerprint({ ...inputs, extraInputs: [] }, code).catch(() => undefined);
-  return { key, inputs, fingerprint, code };
-}
-
-/** {@link fingerprintNow} of this run: its target, and the library paths of its stdlib targets. */
-function runFingerprint(options: GenerateOptions) {
-  return fingerprintNow({ ...options, targetName: options.target.name }, jsonnetLibraryDirs(options.stdlibTargets ?? [options.target]));
-}
-
-async function startStamp(options: GenerateOptions): Promise<Stamping | undefined> {
-  const startedNs = BigInt(Date.now()) * 1_000_000n;
-  const { key, inputs, fingerprint, code } = await runFingerprint(options);
-  return fingerprint === undefined || code === undefined ? undefined : { key, before: fingerprint, startedNs, inputs, formatRecord: FormatRecord.open(key, code) };
-}
-
-/**
- * Begins evaluating a jsonnet config with `libraryDirs` (the CLI passes those its last run
- * recorded), for {@link GenerateOptions.evaluation}. Undefined when its inputs cannot be
- * fingerprinted (an unreadable config: the run reports that itself).
- */
-export async function startEvaluation(run: StampedRun, libraryDirs: readonly string[]): Promise<StartedEvaluation | undefined> {
-  const { fingerprint } = await fingerprintNow(run, libraryDirs);
-  if (fingerprint === undefined) return undefined;
-  const text = evaluateJsonnetText(run.configFile, libraryDirs);
-  // Unused (its fingerprint no longer matches), its failure is no one's concern.
-  text.catch(() => {});
-  return { fingerprint, text };
-}
-
-/** The writing half of {@link generate}, for a generation already built (watch mode rebuilds, then calls this). */
-export async function writeBuilt(
-  built: BuiltGeneration,
-  options: Pick<GenerateOptions, "force" | "forcePaths" | "timer" | "lock" | "signal" | "cache">,
-  stamping?: Stamping,
-): Promise<GenerateResult & { written: number; recovered: Recovery | undefined }> {
+export async function generate(options: GenerateOptions): Promise<WriteResult> {
+  const loaded = await load(options);
+  const done = await nothingToDo(loaded, options);
+  if (done) return { ...done, written: done.plan.filter((entry) => entry.action === "unchanged").length, recovered: undefined };
+  const built = await build(loaded, options);
   return timed(options, "write", () =>
     withOutputLock(
       built.outDir,
       async () => {
-        const memory = options.cache?.outputMemory(built.outDir);
         const recovered = recoverInterruptedRun(built.outDir);
-        if (recovered) memory?.forget();
-        try {
-          const { next, ...result } = await planBuilt(built, options, stamping?.formatRecord);
-          const written = await applyPlan(result.plan, { manifest: result.manifest });
-          memory?.rememberApplied(result.plan);
-          if (result.manifest) memory?.rememberManifest(result.manifest.content, next);
-          if (stamping) await stampAfterWrite(stamping, built, result, next);
-          return { ...result, written, recovered };
-        } catch (error) {
-          memory?.forget();
-          throw error;
-        }
+        const result = await plan(built, options);
+        const written = await applyPlan(result.plan, { manifest: result.manifest });
+        return { ...result, written, recovered };
       },
       options.lock,
     ),
   );
 }
 
-/** Records the up-to-date stamp and the formatter's answers of a run that just wrote (still under the lock); never throws. */
-async function stampAfterWrite(stamping: Stamping, built: BuiltGeneration, result: GenerateResult, next: Manifest): Promise<void> {
-  const extraInputs = built.configFilesRead && [...(built.userTemplatesDir ? [built.userTemplatesDir] : []), ...built.configFilesRead];
-  const recordedSha256 = new Map((next.get(built.target.name) ?? []).map((file) => [file.path, file.sha256]));
-  // Taken once for both: each checks that the code did not change during the run.
-  const code = await codeFingerprint(stamping.key.cwd).catch(() => undefined);
-  stamping.formatRecord.save(built.outDir, recordedSha256, code);
-  await recordUpToDate({
-    ...stamping,
-    extraInputs,
-    outDir: built.outDir,
-    warnings: result.warnings,
-    writes: result.plan.filter((entry): entry is PlannedWrite => entry.action !== "delete"),
-    keptAny: result.kept.length > 0,
-    recordedSha256,
-    code,
-  });
-}
-
-/**
- * Config to files, in memory: load and validate the config, run the engine, render, assemble.
- * @param evaluated the config's JSON text, from an evaluation known to have read this run's inputs.
- * @param formatMemory the formatter's earlier answers to reuse (format-record.ts); a watch's cache has its own.
- * @throws ConfigError for a bad config; GenerationError for conflicting fragments.
- */
-export async function buildGeneration(options: GenerateOptions, evaluated?: Promise<string>, formatMemory?: FormatMemory): Promise<BuiltGeneration> {
+/** Loads and validates the config, reads the files it names and the output directory's manifest, and hashes the run's inputs. */
+async function load(options: GenerateOptions): Promise<Loaded> {
   const { target, configFile } = options;
   if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
-  const stdlibTargets = options.stdlibTargets ?? [target];
-  // Loaded while the config evaluates; a failure surfaces where the build awaits them, after
-  // the config's own errors.
-  const plugins = loadPlugins(target, options);
-  plugins.catch(() => {});
-  const raw = await timed(options, "load config", async (): Promise<unknown> => {
-    if (evaluated) return JSON.parse(await evaluated);
-    return options.cache ? options.cache.evaluatedConfig(configFile, stdlibTargets) : evaluateConfigFile(configFile, stdlibTargets);
+  const cwd = options.cwd ?? process.cwd();
+  const raw = await timed(options, "load config", () => evaluateConfigFile(configFile, options.stdlibTargets ?? [target]));
+  return timed(options, "validate", async () => {
+    const { config, filesRead } = withConfigFiles(target, validateConfig(raw, target, configFile), configFile);
+    const userTemplatesDir = userTemplatesOf(config, configFile)?.dir;
+    const code = await codeHash(cwd);
+    const read = filesRead && [...(userTemplatesDir ? [userTemplatesDir] : []), ...filesRead];
+    const record = read && {
+      inputs: inputsHash({ targetName: target.name, config: raw, files: read, force: options.force ?? false, forcePaths: options.forcePaths ?? [], code }),
+      code,
+    };
+    const outDir = path.resolve(cwd, options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
+    return {
+      target,
+      configFile,
+      config,
+      outDir,
+      stored: await readManifest(outDir),
+      warnings: configWarningsOf(raw, target),
+      userTemplatesDir,
+      record,
+    };
   });
-  // A watch parses again only the list items (resources, operations…) whose text changed.
-  const validation = (await options.cache?.incrementalMemory(target))?.validation;
-  const { config, configFilesRead } = await timed(options, "validate", () =>
-    withConfigFiles(target, validation ? validation.validate(raw, target, configFile) : validateConfig(raw, target, configFile), configFile),
-  );
-  const warnings = configWarningsOf(raw, target);
-  const { files, originsOf, userTemplatesDir } = await buildOutput(target, config, { ...options, plugins, formatMemory });
-  const outDir = resolve(options.cwd ?? process.cwd(), options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
-  return { target, configFile, outDir, files, originsOf, userTemplatesDir, warnings, configFilesRead };
 }
 
 /** The validated config with the files it names read (`Target.readConfigFiles`), and which files those were. */
-function withConfigFiles<C>(target: Target<C>, config: C, configFile: string): { config: C; configFilesRead: readonly string[] | undefined } {
-  if (!target.readConfigFiles) return { config, configFilesRead: [] };
+function withConfigFiles<C>(target: Target<C>, config: C, configFile: string): { config: C; filesRead: readonly string[] | undefined } {
+  if (!target.readConfigFiles) return { config, filesRead: [] };
   const read = target.readConfigFiles(config, configFile);
   if (read.issues.length > 0) throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: configFile, issues: read.issues });
-  return { config: read.config, configFilesRead: read.files };
-}
-
-/** What a run already knows of the files of its output directory: planning need not read or hash those again. */
-interface KnownOutputs {
-  /** Whether the file at `absolutePath` is known to hold exactly `content`. */
-  holds(absolutePath: string, content: string): boolean;
-  /** The sha256 of `content`, generated at `path`. */
-  sha256(path: string, content: string): string;
+  return { config: read.config, filesRead: read.files };
 }
 
 /**
- * Plans a built generation against the output directory as it is now; `next` is the manifest's new content, parsed.
- * @param formatRecord the formatter's answers this run took from disk (format-record.ts), if not a watch's run
+ * The result of a run with nothing to do, or undefined when the full run must decide: the
+ * manifest records this run's inputs and code for the target, and every file it recorded still
+ * hashes to what was written, every `skip` file it made still exists, and no interrupted run
+ * or temp file is in the way. A forced run always runs.
  */
-async function planBuilt(
-  built: BuiltGeneration,
-  options: Pick<GenerateOptions, "force" | "forcePaths" | "cache">,
-  formatRecord?: FormatRecord,
-): Promise<GenerateResult & { next: Manifest }> {
+async function nothingToDo(loaded: Loaded, options: GenerateOptions): Promise<GenerateResult | undefined> {
+  const { stored } = loaded;
+  const run = stored.runs.get(loaded.target.name);
+  if (!run || !loaded.record || run.inputs !== loaded.record.inputs || run.code !== loaded.record.code) return undefined;
+  if (options.force || (options.forcePaths?.length ?? 0) > 0) return undefined;
+  return timed(options, "write", () => verified(loaded, run));
+}
+
+/** {@link nothingToDo}'s check of the output directory, for a run whose inputs are those `run` recorded. */
+function verified(loaded: Loaded, run: RunRecord): GenerateResult | undefined {
+  const { stored } = loaded;
+  if (hasJournal(loaded.outDir)) return undefined;
+  const root = loaded.outDir;
+  const files: GeneratedFile[] = [];
+  const entries: PlannedWrite[] = [];
+  const dirs = new Set<string>();
+  const add = (relative: string, action: "unchanged" | "skip", content: Buffer) => {
+    const file = new GeneratedFile({ path: relative, content: content.toString("utf8"), ifExists: action === "skip" ? "skip" : "overwrite" });
+    files.push(file);
+    entries.push({ file, path: relative, absolutePath: path.join(root, relative), action });
+    dirs.add(path.posix.dirname(relative));
+  };
+  try {
+    for (const recorded of stored.recorded.get(loaded.target.name) ?? []) {
+      const content = readFileSync(path.join(root, recorded.path));
+      if (sha256(content) !== recorded.sha256) return undefined;
+      add(recorded.path, "unchanged", content);
+    }
+    for (const relative of run.skip) add(relative, "skip", readFileSync(path.join(root, relative)));
+    for (const dir of dirs) {
+      const names = readdirSync(path.join(root, dir));
+      const siblings = new Set(names);
+      if (names.some((name) => isTempName(name, siblings))) return undefined;
+    }
+  } catch {
+    // A file gone or unreadable: the full run decides, and says why if it must.
+    return undefined;
+  }
+  const byPath = (a: { path: string }, b: { path: string }) => comparePaths(a.path, b.path);
+  return {
+    outDir: root,
+    files: files.sort(byPath),
+    plan: entries.sort(byPath),
+    kept: [],
+    manifest: undefined,
+    interrupted: false,
+    warnings: loaded.warnings,
+    userTemplatesDir: loaded.userTemplatesDir,
+  };
+}
+
+/**
+ * The validated config to formatted files, in memory: run the engine, render, assemble, format.
+ * Files the manifest recorded are formatted again only when their assembled text changed.
+ * @throws ConfigError for bad operation options; GenerationError for conflicting fragments.
+ */
+async function build(loaded: Loaded, options: GenerateOptions): Promise<Built> {
+  const { target, config, configFile, stored } = loaded;
+  const registry = await loadPlugins(target, { cwd: options.cwd });
+  // The store and the fragments die with this frame: formatting a large run must not hold them too.
+  const rendered = await timed(options, "build", () => buildStore(target, config, registry, configFile)).then((store) =>
+    timed(options, "render", () => renderStore(target, config, store, configFile)),
+  );
+  const formatter = target.formatter;
+  if (formatter === undefined) return { ...loaded, files: rendered.files, assembled: new Map(), originsOf: rendered.originsOf };
+  const run = stored.runs.get(target.name);
+  const earlier = run && run.code === loaded.record?.code ? { outDir: loaded.outDir, recorded: new Map((stored.recorded.get(target.name) ?? []).map((file) => [file.path, file])) } : undefined;
+  // A `skip` file already there is left as it is: its text is never used, so it is not formatted.
+  const forced = options.force ? () => true : matchesAny((options.forcePaths ?? []).map(compileForcePattern));
+  const unused = (file: GeneratedFile) => file.ifExists === "skip" && !forced(file.path) && existsSync(path.join(loaded.outDir, file.path));
+  const formatted = await timed(options, "format", () => formatFiles(rendered.files, formatter, { earlier, unused }));
+  return { ...loaded, files: formatted.files, assembled: formatted.assembled, originsOf: rendered.originsOf };
+}
+
+/** Plans built files against the output directory as it is now. */
+async function plan(built: Built, options: Pick<GenerateOptions, "force" | "forcePaths">): Promise<GenerateResult> {
   const { outDir, files, target } = built;
-  // Watch mode: what this process last wrote there spares reading unchanged files and re-hashing them.
-  const memory = options.cache?.outputMemory(outDir);
-  memory?.startPlanning();
-  // Otherwise the files the formatter's answers were read from, just before.
-  const known: KnownOutputs | undefined = memory ?? formatRecord;
   try {
     const tree = new OutputTree(outDir);
-    const writes = planWritesIn(tree, files, {
-      force: options.force,
-      forcePaths: options.forcePaths,
-      aggregates: target.aggregates?.bind(target),
-      knownToHold: known && ((file, content) => known.holds(file, content)),
-    });
-    const stored = await readManifest(outDir, memory && ((text) => memory.parsedManifest(text)));
-    if (stored.text !== undefined) memory?.rememberManifest(stored.text, stored.recorded);
-    const { next, stale } = updateManifest(stored.recorded, target.name, writes, known && ((path, content) => known.sha256(path, content)));
+    const writes = planWritesIn(tree, files, { force: options.force, forcePaths: options.forcePaths, aggregates: target.aggregates?.bind(target) });
+    const stored = await readManifest(outDir);
+    const { next, stale } = updateManifest(stored.recorded, target.name, writes, built.assembled);
     const { deletions, kept } = planDeletionsIn(tree, stale);
     const temps = planTempRemovals(tree, writes);
-    const plan: PlannedChange[] = [...writes, ...deletions, ...temps].sort((a, b) => comparePaths(a.path, b.path));
-    const content = formatManifest(next);
+    const planned: PlannedChange[] = [...writes, ...deletions, ...temps].sort((a, b) => comparePaths(a.path, b.path));
+    // A run that kept stale files is not recorded: the next one must warn about them again.
+    const runs = new Map(stored.runs);
+    if (built.record && kept.length === 0) {
+      const skip = writes.filter((write) => write.file.ifExists === "skip").map((write) => write.path);
+      runs.set(target.name, { ...built.record, skip });
+    } else runs.delete(target.name);
+    const content = formatManifest(next, runs);
     // Rewritten only when it changes; not created at all while there is nothing to record.
     const needed = stored.text === undefined ? !isEmptyManifest(next) : stored.text !== content;
     const manifest = needed ? { absolutePath: manifestPath(outDir), content } : undefined;
-    return { outDir, files, plan, kept, manifest, interrupted: hasJournal(outDir), warnings: built.warnings, next };
+    return {
+      outDir,
+      files,
+      plan: planned,
+      kept,
+      manifest,
+      interrupted: hasJournal(outDir),
+      warnings: built.warnings,
+      userTemplatesDir: built.userTemplatesDir,
+    };
   } catch (error) {
     // Only a problem with generated paths is the config's doing; name it and where it came from.
     if (error instanceof GenerationError && error.outputPaths.length > 0) {
@@ -347,6 +311,10 @@ async function planBuilt(
     }
     throw error;
   }
+}
+
+function matchesAny(globs: readonly RegExp[]): (path: string) => boolean {
+  return (relative) => globs.some((glob) => glob.test(relative));
 }
 
 /** `blog.api` → `blog/api`; an empty prefix → the current directory. */

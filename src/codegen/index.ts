@@ -23,20 +23,15 @@ export { LOCK_FILE, LockTimeoutError, waitForUnlocked, withOutputLock, type Lock
 export { PHASES, PhaseTimer, type Phase, type PhaseSpan } from "./timings.js";
 export { buildFiles } from "./build-output.js";
 export {
-  buildGeneration,
-  writeBuilt,
-  type BuiltGeneration,
   countActions,
   defaultOutDir,
   driftOf,
   generate,
   planGeneration,
-  startEvaluation,
   type GenerateOptions,
   type GenerateResult,
-  type StartedEvaluation,
+  type WriteResult,
 } from "./generate.js";
-export { GenerationCache } from "./generation-cache.js";
 export { watchGeneration, type WatchHandlers, type WatchRun, type Watcher } from "./watch.js";
 export { fnmatch } from "./globs.js";
 export { isRecord } from "./records.js";
@@ -51,6 +46,8 @@ export {
   updateManifest,
   type Manifest,
   type ManifestUpdate,
+  type RunRecord,
+  type RunRecords,
   type StoredManifest,
 } from "./manifest.js";
 export {
@@ -62,7 +59,6 @@ export {
   type ImportFormatter,
 } from "./imports.js";
 export { Name, prefixImport } from "./naming.js";
-export { WeakCache } from "./weak-cache.js";
 export {
   EmptyOptions,
   OperationMeta,

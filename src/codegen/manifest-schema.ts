@@ -4,6 +4,7 @@
 import { z } from "zod";
 
 import { configIssuesOf } from "./config-path.js";
+import type { RunRecord } from "./manifest.js";
 import type { RecordedFile } from "./prune.js";
 
 /**
@@ -14,11 +15,11 @@ export function parseManifestData(
   data: unknown,
   version: number,
   isCanonical: (path: string) => boolean,
-): { targets: Record<string, RecordedFile[]> } | { problem: string } {
-  const Recorded = z.strictObject({
-    path: z.string().refine((value) => isCanonical(value), "must be a normalised path inside the output directory, not the manifest itself"),
-    sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits"),
-  });
+): { targets: Record<string, RecordedFile[]>; runs: Record<string, RunRecord> } | { problem: string } {
+  const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits");
+  const OutputPath = z.string().refine((value) => isCanonical(value), "must be a normalised path inside the output directory, not the manifest itself");
+  const Recorded = z.strictObject({ path: OutputPath, sha256: Sha256, assembled: Sha256.optional() });
+  const Run = z.strictObject({ inputs: Sha256, code: Sha256, skip: z.array(OutputPath) });
 
   const ManifestFile = z.strictObject({
     note: z.string().optional(),
@@ -33,9 +34,10 @@ export function parseManifestData(
         });
       }),
     ),
+    runs: z.record(z.string().min(1), Run).optional(),
   });
   const result = ManifestFile.safeParse(data);
-  if (result.success) return { targets: result.data.targets };
+  if (result.success) return { targets: result.data.targets, runs: result.data.runs ?? {} };
   const issues = configIssuesOf(result.error);
   return { problem: issues.map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; ") };
 }

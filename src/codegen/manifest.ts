@@ -2,6 +2,8 @@
 // files that target generated there and a hash of each. A later run of the same target
 // deletes the recorded files it no longer produces, if they are still as generated; files it
 // never recorded (the user's, `skip`-policy bootstrap files, other targets') are never touched.
+// It also records, per target, what the last writing run was made from (`RunRecord`): a run
+// with the same inputs over files that still hold what was written has nothing to do.
 
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -18,6 +20,19 @@ export type Manifest = ReadonlyMap<string, readonly RecordedFile[]>;
 
 const MANIFEST_VERSION = 1;
 
+/** What a target's last writing run into the directory was made from. */
+export interface RunRecord {
+  /** The hash of the run's inputs (input-hash.ts). */
+  inputs: string;
+  /** The hash of the code that generated, the formatter included (input-hash.ts). */
+  code: string;
+  /** Files written with the `skip` policy: the user's now, so not in the target's files, but the run made them. */
+  skip: readonly string[];
+}
+
+/** Run records per target name. */
+export type RunRecords = ReadonlyMap<string, RunRecord>;
+
 const NOTE =
   "Written by codegen generate: the files each target generated here, so that a later run can delete the ones it " +
   "no longer generates (only while they are unchanged). Keep it with the generated files; do not edit it.";
@@ -26,17 +41,18 @@ const NOTE =
 export interface StoredManifest {
   /** The recorded files; empty when there is no manifest. */
   recorded: Manifest;
+  /** The recorded runs; empty when there is no manifest. */
+  runs: RunRecords;
   /** The file's text, or undefined when there is none. */
   text: string | undefined;
 }
 
 /**
- * The manifest in `outDir`; empty when there is none yet. `parsedBefore` may return what the
- * same text parsed to earlier (watch mode), sparing the validation.
+ * The manifest in `outDir`; empty when there is none yet.
  * @throws GenerationError naming the file when it cannot be read or is not a valid manifest.
  * @example (await readManifest("blog/api")).recorded.get("be")
  */
-export async function readManifest(outDir: string, parsedBefore?: (text: string) => Manifest | undefined): Promise<StoredManifest> {
+export async function readManifest(outDir: string): Promise<StoredManifest> {
   const file = manifestPath(outDir);
   const corrupt = (problem: string) =>
     new GenerationError(
@@ -48,12 +64,10 @@ export async function readManifest(outDir: string, parsedBefore?: (text: string)
     text = await readFile(file, "utf8");
   } catch (error) {
     const code = errorCode(error);
-    if (code === "ENOENT" || code === "ENOTDIR") return { recorded: new Map(), text: undefined };
+    if (code === "ENOENT" || code === "ENOTDIR") return { recorded: new Map(), runs: new Map(), text: undefined };
     if (code === "EISDIR") throw corrupt("it is a directory, not a file");
     throw error;
   }
-  const known = parsedBefore?.(text);
-  if (known) return { recorded: known, text };
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -64,7 +78,7 @@ export async function readManifest(outDir: string, parsedBefore?: (text: string)
   const { parseManifestData } = await import("./manifest-schema.js");
   const parsed = parseManifestData(data, MANIFEST_VERSION, isCanonicalPath);
   if ("problem" in parsed) throw corrupt(parsed.problem);
-  return { recorded: new Map(Object.entries(parsed.targets)), text };
+  return { recorded: new Map(Object.entries(parsed.targets)), runs: new Map(Object.entries(parsed.runs)), text };
 }
 
 /** Where the manifest of `outDir` lives. */
@@ -77,17 +91,22 @@ export function manifestPath(outDir: string): string {
  * diff shows exactly the files that came and went, with a trailing newline. Targets with no
  * files are left out.
  */
-export function formatManifest(manifest: Manifest): string {
+export function formatManifest(manifest: Manifest, runs: RunRecords = new Map()): string {
   const json = JSON.stringify;
   const sections: string[] = [];
   for (const name of [...manifest.keys()].sort(comparePaths)) {
     const files = [...manifest.get(name)!].sort((a, b) => comparePaths(a.path, b.path));
     if (files.length === 0) continue;
-    const lines = files.map((file) => `      { "path": ${json(file.path)}, "sha256": ${json(file.sha256)} }`);
+    const lines = files.map((file) => `      { "path": ${json(file.path)}, "sha256": ${json(file.sha256)}${file.assembled ? `, "assembled": ${json(file.assembled)}` : ""} }`);
     sections.push(`    ${json(name)}: [\n${lines.join(",\n")}\n    ]`);
   }
   const targets = sections.length === 0 ? "{}" : `{\n${sections.join(",\n")}\n  }`;
-  return `{\n  "note": ${json(NOTE)},\n  "version": ${MANIFEST_VERSION},\n  "targets": ${targets}\n}\n`;
+  const runLines = [...runs.keys()].sort(comparePaths).map((name) => {
+    const { inputs, code, skip } = runs.get(name)!;
+    return `    ${json(name)}: { "inputs": ${json(inputs)}, "code": ${json(code)}, "skip": ${json([...skip].sort(comparePaths))} }`;
+  });
+  const runsPart = runLines.length === 0 ? "" : `,\n  "runs": {\n${runLines.join(",\n")}\n  }`;
+  return `{\n  "note": ${json(NOTE)},\n  "version": ${MANIFEST_VERSION},\n  "targets": ${targets}${runsPart}\n}\n`;
 }
 
 /** Whether a manifest records no file at all. */
@@ -105,15 +124,16 @@ export interface ManifestUpdate {
 
 /**
  * The manifest after `target` wrote `writes` into a directory holding `previous`. Files with
- * the `overwrite` policy are recorded (whatever their action); `skip`-policy files are the
- * user's once written and never are. Other targets' sections are kept as they were.
+ * the `overwrite` policy are recorded (whatever their action), with the hash of their
+ * assembled text when `assembled` has one; `skip`-policy files are the user's once written
+ * and never are. Other targets' sections are kept as they were.
  * @throws GenerationError when a generated file would be the manifest itself.
  */
 export function updateManifest(
   previous: Manifest,
   target: string,
   writes: readonly PlannedWrite[],
-  hash: (path: string, content: string) => string = (_path, content) => sha256(content),
+  assembled: ReadonlyMap<string, string> = new Map(),
 ): ManifestUpdate {
   const clash = writes.find((write) => write.path === MANIFEST_FILE);
   if (clash) {
@@ -126,7 +146,10 @@ export function updateManifest(
 
   const recorded = writes
     .filter((write) => write.file.ifExists === "overwrite")
-    .map((write) => ({ path: write.path, sha256: hash(write.path, write.file.content) }));
+    .map((write): RecordedFile => {
+      const before = assembled.get(write.path);
+      return before === undefined ? { path: write.path, sha256: sha256(write.file.content) } : { path: write.path, sha256: sha256(write.file.content), assembled: before };
+    });
   const next = new Map(previous);
   next.set(target, recorded);
   return { next, stale };

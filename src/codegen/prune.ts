@@ -32,6 +32,12 @@ export interface RecordedFile {
   path: string;
   /** Lowercase hex SHA-256 of the content as generated. */
   sha256: string;
+  /**
+   * SHA-256 of the text as assembled, before the target's formatter changed it; absent when the
+   * formatter left it as it was. A later run that assembles the same text takes the formatted
+   * text from the file, while the file still hashes to `sha256`, instead of formatting it again.
+   */
+  assembled?: string;
 }
 
 /** A stale file left in place, and why: it is no longer exactly what codegen wrote. */

@@ -2,7 +2,6 @@
 // there, keyed by (instance id, op name) in insertion order. Instance ids encode ancestry
 // (`project.apps.0.resources.2` lies under `project.apps.0`), which the queries rely on.
 import { KeyError, LookupError, ValueError } from "./errors.js";
-import { type NotedQuery, currentFrame, inFrame } from "./read-tracking.js";
 import type { Scope, ScopeTree } from "./scopes.js";
 
 /** A class to filter outputs by; queries return its instances, so callers never cast. */
@@ -78,8 +77,6 @@ export class BuildStore {
    */
   add(id: string, opName: string, ...objects: unknown[]): void {
     this.#record(id);
-    const frame = currentFrame();
-    if (frame) for (const object of objects) frame.added.add(object);
     if (this.#allOfType.size > 0) this.#allOfType.clear();
     const atId = this.#outputsById.get(id);
     if (atId) {
@@ -135,9 +132,6 @@ export class BuildStore {
     const found = this.#record(parentId)
       .children.filter((childId) => childScope === undefined || this.#record(childId).scope.name === childScope)
       .map((childId): [string, unknown] => [childId, this.#record(childId).instance]);
-    const frame = currentFrame();
-    // A unit's own instances are in its signature (incremental-build.ts): no need to note them.
-    if (frame && !frame.isHome(parentId)) frame.queries.push(new ChildrenQuery(parentId, options, found));
     return found;
   }
 
@@ -153,11 +147,7 @@ export class BuildStore {
 
   /** The config object of a registered instance. @throws KeyError when not registered. */
   instanceAt(id: string): unknown {
-    const { instance } = this.#record(id);
-    const frame = currentFrame();
-    // An ancestor's object is checked with the unit (incremental-build.ts); any other is noted.
-    if (frame && !frame.isHome(id)) frame.queries.push(new InstanceQuery(id, instance));
-    return instance;
+    return this.#record(id).instance;
   }
 
   /** Config path of a registered instance, as the user wrote it. @throws KeyError when not registered. */
@@ -170,11 +160,7 @@ export class BuildStore {
    * @example store.outputsUnder("project.apps.0", RouteHandler)
    */
   outputsUnder<T>(ancestorId: string, Type: OutputType<T>): T[] {
-    const found = this.#isOnlyRoot(ancestorId) ? this.#everyOutputOf(Type) : this.#outputsOf(this.#entriesUnder(ancestorId), Type);
-    const frame = currentFrame();
-    // What the asking work added itself is its own doing, not an input: only the rest is noted.
-    if (frame && !frame.isHome(ancestorId)) frame.queries.push(new OutputsQuery(ancestorId, Type, frame.added.size === 0 ? found : found.filter((item) => !frame.added.has(item))));
-    return found;
+    return this.#isOnlyRoot(ancestorId) ? this.#everyOutputOf(Type) : this.#outputsOf(this.#entriesUnder(ancestorId), Type);
   }
 
   /** `outputsUnder` the nearest `scopeName` instance at or above `id`; empty when there is none. */
@@ -192,8 +178,6 @@ export class BuildStore {
     const ancestorId = this.ancestorIdOf(id, scopeName);
     if (ancestorId === undefined) throw new LookupError(`instance "${id}" has no "${scopeName}" ancestor`);
     const first = this.#firstUnder(ancestorId, Type);
-    const frame = currentFrame();
-    if (frame && !frame.isHome(ancestorId)) frame.queries.push(new FirstOutputQuery(ancestorId, Type, first !== undefined && frame.added.has(first) ? undefined : first));
     if (first !== undefined) return first;
     throw new LookupError(`no ${Type.name} output under "${ancestorId}"`);
   }
@@ -227,11 +211,6 @@ export class BuildStore {
     return found;
   }
 
-  /** `#firstUnder`, for a query asked again. */
-  firstUnder<T>(ancestorId: string, Type: OutputType<T>): T | undefined {
-    return this.#firstUnder(ancestorId, Type);
-  }
-
   #isOnlyRoot(id: string): boolean {
     const record = this.#instances.get(id);
     return record !== undefined && record.parent === undefined && this.#rootCount === 1;
@@ -263,67 +242,4 @@ export class BuildStore {
 function parentIdOf(id: string): string | undefined {
   const parts = id.split(".");
   return parts.length < 3 ? undefined : parts.slice(0, -2).join(".");
-}
-
-// Store queries made inside a tracked frame (read-tracking.ts), asked again of the next run's
-// store before the frame's work is reused there: the same answer, output for output, or the
-// work runs again.
-
-/** Whether two lists hold the same items (by identity) in the same order. */
-export function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
-  return a.length === b.length && a.every((item, index) => item === b[index]);
-}
-
-class OutputsQuery implements NotedQuery {
-  constructor(
-    readonly ancestorId: string,
-    readonly Type: OutputType<unknown>,
-    readonly found: readonly unknown[],
-  ) {}
-
-  sameIn(store: BuildStore): boolean {
-    return inFrame(undefined, () => sameItems(store.outputsUnder(this.ancestorId, this.Type), this.found));
-  }
-}
-
-/** `outputUnderAncestor`'s answer; undefined when there was none but the asker's own output. */
-class FirstOutputQuery implements NotedQuery {
-  constructor(
-    readonly ancestorId: string,
-    readonly Type: OutputType<unknown>,
-    readonly found: unknown,
-  ) {}
-
-  sameIn(store: BuildStore): boolean {
-    return store.firstUnder(this.ancestorId, this.Type) === this.found;
-  }
-}
-
-class InstanceQuery implements NotedQuery {
-  readonly settled = true;
-
-  constructor(
-    readonly id: string,
-    readonly found: unknown,
-  ) {}
-
-  sameIn(store: BuildStore): boolean {
-    return store.has(this.id) && inFrame(undefined, () => store.instanceAt(this.id)) === this.found;
-  }
-}
-
-class ChildrenQuery implements NotedQuery {
-  readonly settled = true;
-
-  constructor(
-    readonly parentId: string,
-    readonly options: { childScope?: string },
-    readonly found: readonly [string, unknown][],
-  ) {}
-
-  sameIn(store: BuildStore): boolean {
-    if (!store.has(this.parentId)) return false;
-    const now = inFrame(undefined, () => store.children(this.parentId, this.options));
-    return now.length === this.found.length && now.every(([id, instance], index) => id === this.found[index]![0] && instance === this.found[index]![1]);
-  }
 }

@@ -49,20 +49,13 @@ export interface Target<C = any> {
    * An importable URL of a module whose `formatFile(path, content): Promise<string>` export
    * formats one assembled file (banner included) before it is planned, written or checked,
    * e.g. with the output language's formatter, returning `content` for files left as they
-   * are. A module, not a function, so a large run can format in worker threads. The answer
-   * must depend on the path and content alone: watch mode reuses it for a file whose
-   * assembled text did not change.
+   * are. A module, so a run that formats nothing never loads it. The answer must depend on
+   * the path and content alone: a run takes it from the last written file for a file whose
+   * assembled text did not change (format.ts).
    * @default files are written as the templates render them
    * @example formatter: new URL("./format.js", import.meta.url).href
    */
   formatter?: string;
-  /**
-   * The scope whose instances, each with everything below it, a watch rebuilds as one unit
-   * (incremental.ts): redone when something its operations read changed, else reused. Its
-   * operations must amend outputs only within their own instance of it, and read the config
-   * and the store only through their context. @default none: a watch rebuilds everything
-   */
-  unitScope?: string;
   /**
    * Keys of a valid config that the target accepts but that change nothing (a key kept for
    * compatibility with another tool, say), each with its config path and why. Called with
@@ -75,8 +68,9 @@ export interface Target<C = any> {
    * Reads the files a valid config names by paths relative to the config file (templates
    * kept beside it, say) and returns the config with their contents. An unreadable file is
    * an issue at its config path; any issue stops the run before anything is built.
-   * `files` lists the absolute paths it read: a later run is skipped as up to date only
-   * while they are unchanged; without it, no run of such a config is ever skipped.
+   * `files` lists the absolute paths it read: a later run has nothing to do only while they
+   * are unchanged (their content is part of the run's input hash); without it, every run of
+   * such a config does the whole work.
    * @default the config is used as validated, and no file is read
    */
   readConfigFiles?(config: C, configFile: string): { config: C; issues: ConfigIssue[]; files?: string[] };

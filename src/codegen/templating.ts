@@ -4,7 +4,6 @@
 
 import nunjucks from "nunjucks";
 import { withCompiledTemplates, writeCompiledTemplates } from "./compiled-templates.js";
-import { WeakCache } from "./weak-cache.js";
 
 /**
  * Creates an environment loading templates from `dirs`, earlier directories first.
@@ -49,10 +48,14 @@ export function renderTemplate(env: nunjucks.Environment, name: string, context:
 }
 
 // Compiled templates by environment and name: `env.render` looks each name up through its
-// loaders and two callbacks on every call, and a large run renders tens of thousands. An
-// environment never sees its templates change (GenerationCache makes a new one when they do).
-const compiled = new WeakCache<nunjucks.Environment, string, nunjucks.Template>();
+// loaders and two callbacks on every call, and a large run renders tens of thousands. Each run
+// makes its own environment, so it never sees another run's templates.
+const compiled = new WeakMap<nunjucks.Environment, Map<string, nunjucks.Template>>();
 
 function templateOf(env: nunjucks.Environment, name: string): nunjucks.Template {
-  return compiled.get(env, name, () => env.getTemplate(name));
+  let templates = compiled.get(env);
+  if (!templates) compiled.set(env, (templates = new Map()));
+  let template = templates.get(name);
+  if (!template) templates.set(name, (template = env.getTemplate(name)));
+  return template;
 }

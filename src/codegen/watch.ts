@@ -1,14 +1,14 @@
-// Watch mode: one warm process regenerates whenever the config, a file it imports (jsonnet
+// Watch mode: one process regenerates whenever the config, a file it imports (jsonnet
 // `import`/`importstr`/`importbin`, followed transitively) or a template changes. Each run is
-// an ordinary locked, journaled write of only the files that differ, reusing what earlier runs
-// loaded (GenerationCache); a run that fails (a config error, say) is reported and leaves the
-// previous output untouched, and watching goes on. Runs never overlap.
+// the ordinary run (generate.ts) again, a locked, journaled write of only the files that
+// differ; a run that fails (a config error, say) is reported and leaves the previous output
+// untouched, and watching goes on. Runs never overlap.
 
 import path from "node:path";
 
-import { GenerationCache } from "./generation-cache.js";
-import { type GenerateOptions, type GenerateResult, buildGeneration, writeBuilt } from "./generate.js";
-import type { Recovery } from "./journal.js";
+import { jsonnetLibraryDirs } from "./config.js";
+import { type GenerateOptions, type WriteResult, generate } from "./generate.js";
+import { jsonnetInputs } from "./jsonnet-imports.js";
 import { PhaseTimer } from "./timings.js";
 import { FileWatchSet } from "./watch-files.js";
 
@@ -23,7 +23,7 @@ export interface WatchRun {
 /** What each watched run reports. */
 export interface WatchHandlers {
   /** A run finished and wrote what changed. */
-  onRun(result: GenerateResult & { written: number; recovered: Recovery | undefined }, run: WatchRun): void;
+  onRun(result: WriteResult, run: WatchRun): void;
   /** A run failed; the previous output is left as it was. */
   onError(error: unknown, run: WatchRun): void;
 }
@@ -42,7 +42,7 @@ export interface Watcher {
 /** How long a burst of file events must stay quiet before a run starts (editors write in several steps). */
 const SETTLE_MS = 25;
 
-/** Files of a target's template directory that a warm process cannot reload (its code): changes to them are ignored. */
+/** Files of a target's template directory that a running process cannot reload (its code): changes to them are ignored. */
 const isTargetCode = (name: string): boolean => /\.(?:[cm]?[jt]s|map)$/.test(name);
 
 /**
@@ -51,7 +51,6 @@ const isTargetCode = (name: string): boolean => /\.(?:[cm]?[jt]s|map)$/.test(nam
  * @example const watcher = await watchGeneration(options, { onRun: print, onError: report });
  */
 export async function watchGeneration(options: GenerateOptions, handlers: WatchHandlers): Promise<Watcher> {
-  const cache = options.cache ?? new GenerationCache();
   const abort = new AbortController();
   const cwd = options.cwd ?? process.cwd();
   const configFile = path.resolve(cwd, options.configFile);
@@ -66,47 +65,28 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
 
   const files = new FileWatchSet((changed) => {
     if (closed) return;
-    if (isUnder(changed, options.target.templateDir) || (userTemplatesDir !== undefined && isUnder(changed, userTemplatesDir))) {
-      cache.templatesChanged();
-    }
-    if (firstChange === undefined) {
-      firstChange = performance.now();
-      // The output's identities are read while the change settles, not while the run plans (output-memory.ts).
-      if (!running) setImmediate(readAhead);
-    }
+    firstChange ??= performance.now();
     clearTimeout(settle);
     settle = setTimeout(start, SETTLE_MS);
   });
-  // When the output's identities were last read ahead: a run uses them only if that was just before it started.
-  let readAheadAt: number | undefined;
-  const readAhead = (): void => {
-    if (closed || running) return;
-    cache.readOutputsAhead();
-    readAheadAt = performance.now();
-  };
 
   const run = async (): Promise<void> => {
     const started = firstChange ?? performance.now();
     firstChange = undefined;
-    // Read at the start of a burst of changes longer than two settles, the identities may be stale: read them at planning.
-    if (readAheadAt === undefined || performance.now() - readAheadAt > 2 * SETTLE_MS) cache.dropOutputsAhead();
-    readAheadAt = undefined;
     const timer = new PhaseTimer();
-    const runOptions: GenerateOptions = { ...options, cache, timer, signal: abort.signal };
     try {
-      const built = await buildGeneration(runOptions);
-      userTemplatesDir = built.userTemplatesDir;
-      const result = await writeBuilt(built, runOptions);
+      const result = await generate({ ...options, timer, signal: abort.signal });
+      userTemplatesDir = result.userTemplatesDir;
       handlers.onRun(result, { ms: performance.now() - started, timer });
     } catch (error) {
-      cache.dropOutputsAhead();
       // A run that failed while a newer change came in may have read a half-saved file: the next run tells.
       const superseded = again || firstChange !== undefined;
       if (!abort.signal.aborted && !superseded) handlers.onError(error, { ms: performance.now() - started, timer });
     }
     if (closed) return;
-    const read = cache.lastConfigInputs;
-    inputs = read ? [...read.files.keys()] : [configFile];
+    // The files the config reads, found by its imports (jsonnet-imports.ts), whether or not the run succeeded.
+    const read = configFile.endsWith(".jsonnet") ? jsonnetInputs(configFile, jsonnetLibraryDirs(options.stdlibTargets ?? [options.target])) : undefined;
+    inputs = read && read.files.size > 0 ? [...read.files.keys()] : [configFile];
     files.update({
       files: [...inputs, ...(read?.missing ?? [])],
       trees: [
@@ -154,9 +134,4 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
       return inputs;
     },
   };
-}
-
-function isUnder(file: string, dir: string): boolean {
-  const relative = path.relative(dir, file);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }

@@ -1,81 +1,22 @@
 import assert from "node:assert/strict";
-import { mkdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { z } from "zod";
 
 import { ConfigError, GenerationError, LookupError } from "../../src/codegen/errors.js";
 import { defaultOutDir, driftOf, generate, planGeneration, type GenerateOptions } from "../../src/codegen/generate.js";
-import { scoped } from "../../src/codegen/scopes.js";
 import type { Target } from "../../src/codegen/target.js";
-import { useTempStampCache } from "../helpers/stamp-cache.js";
-import { createUserProject, installPackage, removeTempDirs, snapshot } from "../helpers/user-project.js";
+import { installToyTarget } from "../helpers/toy-target.js";
+import { removeTempDirs, snapshot } from "../helpers/user-project.js";
 
-// A toy target end to end: the target object lives here, its operations in a plugin package
-// installed in a temp project (as `loadRegistry` finds them), its templates in the project.
-const OPERATIONS = `
-import { FileFragment, StaticFile, operation, registry, type BuildContext } from "codegen-kit";
-import { z } from "zod";
-
-/** An output only the process-wide render registry knows. */
-export class Note {
-  constructor(readonly text: string) {}
-}
-registry.renders(Note, (note) => [new FileFragment({ path: "NOTE.txt", template: "note.njk", context: { text: note.text } })]);
-
-/** An output nothing renders. */
-export class Orphan {}
-
-@operation("page", { scope: "page" })
-export class PageOp {
-  static Options = z.object({ name: z.string(), path: z.string().optional(), words: z.int().positive().default(1) }).loose();
-  build(_ctx: BuildContext, page: { name: string; path?: string; words: number }) {
-    return [new StaticFile({ path: page.path ?? \`pages/\${page.name}.txt\`, template: "page.njk", context: page })];
-  }
-}
-
-@operation("index", { scope: "project", afterChildren: true })
-export class IndexOp {
-  build(ctx: BuildContext) {
-    const pages = ctx.config.pages.map((page: { name: string }) => page.name);
-    const outputs: unknown[] = [
-      new StaticFile({ path: "index.txt", template: "index.njk", context: { pages } }),
-      new StaticFile({ path: "LICENSE.txt", template: "license.njk", ifExists: "skip" }),
-    ];
-    if (ctx.config.note) outputs.push(new Note(ctx.config.note));
-    if (ctx.config.orphan) outputs.push(new Orphan());
-    return outputs;
-  }
-}
-`;
-
-const TEMPLATES: Record<string, string> = {
-  "page.njk": "{{ name }} x{{ words }}\n",
-  "index.njk": "{% for page in pages %}{{ page }}\n{% endfor %}",
-  "license.njk": "All rights reserved.\n",
-  "note.njk": "{{ text }}\n",
-};
-
-const Page = z.object({ name: z.string() }).loose();
-const Schema = z.object({
-  package_prefix: z.string().default(""),
-  note: z.string().optional(),
-  orphan: z.boolean().optional(),
-  pages: scoped("page", z.array(Page)),
-});
+// A toy target end to end (test/helpers/toy-target.ts): the target object, its operations in a
+// plugin package installed in a temp project (as `loadRegistry` finds them), its templates in the project.
 
 let project: string;
 let toy: Target;
 
 before(async () => {
-  project = await createUserProject({ fixture: false });
-  await installPackage(project, "toy-gen", { codegen: { "toy.operations": { page: "./ops.ts#PageOp", index: "./ops.ts#IndexOp" } } }, {
-    "ops.ts": OPERATIONS,
-  });
-  const templateDir = path.join(project, "templates");
-  await mkdir(templateDir);
-  for (const [name, text] of Object.entries(TEMPLATES)) await writeFile(path.join(templateDir, name), text);
-  toy = { name: "toy", language: "python", schema: Schema, templateDir, operationsEntryPoint: "toy.operations" };
+  ({ project, toy } = await installToyTarget());
 });
 
 after(removeTempDirs);
@@ -136,8 +77,7 @@ describe("a target's formatter", () => {
   });
 });
 
-describe("the formatter's answers kept between runs (recordUpToDate, format-record.ts)", () => {
-  useTempStampCache();
+describe("formatted texts taken from the last write (the manifest's assembled hashes, format.ts)", () => {
   const formatter = new URL("../fixtures/formatters/counting.mjs", import.meta.url).href;
   let asked: string[];
   before(async () => {
@@ -152,7 +92,7 @@ describe("the formatter's answers kept between runs (recordUpToDate, format-reco
   const counting = (): Target => ({ ...toy, formatter });
 
   it("format only the files whose assembled text changed, and write what a fresh run writes", async () => {
-    const opts = await options(TWO_PAGES, { target: counting(), recordUpToDate: true });
+    const opts = await options(TWO_PAGES, { target: counting() });
     assert.deepEqual(await formattedBy(() => generate(opts)), ["LICENSE.txt", "index.txt", "pages/about.txt", "pages/home.txt"]);
     const edited = { pages: [{ name: "home" }, { name: "about", words: 4 }] };
     await writeFile(opts.configFile, JSON.stringify(edited));
@@ -164,7 +104,7 @@ describe("the formatter's answers kept between runs (recordUpToDate, format-reco
   });
 
   it("format again a file edited since, and write it back", async () => {
-    const opts = await options(TWO_PAGES, { target: counting(), recordUpToDate: true });
+    const opts = await options(TWO_PAGES, { target: counting() });
     await generate(opts);
     const home = path.join(opts.outDir!, "pages", "home.txt");
     await writeFile(home, "edited by hand\n");
@@ -173,7 +113,7 @@ describe("the formatter's answers kept between runs (recordUpToDate, format-reco
   });
 
   it("are used by --check and --dry-run, which find the tree up to date", async () => {
-    const opts = await options(TWO_PAGES, { target: counting(), recordUpToDate: true });
+    const opts = await options(TWO_PAGES, { target: counting() });
     await generate(opts);
     let plan: Awaited<ReturnType<typeof planGeneration>> | undefined;
     assert.deepEqual(await formattedBy(async () => (plan = await planGeneration(opts))), []);
@@ -181,18 +121,12 @@ describe("the formatter's answers kept between runs (recordUpToDate, format-reco
   });
 
   it("are dropped when the code that generates changes (a plugin reinstalled)", async () => {
-    const opts = await options(TWO_PAGES, { target: counting(), recordUpToDate: true });
-    await generate(opts);
-    const plugin = path.join(project, "node_modules", "toy-gen", "package.json");
-    const later = new Date(Date.now() + 5000);
-    await utimes(plugin, later, later);
-    assert.deepEqual(await formattedBy(() => generate(opts)), ["LICENSE.txt", "index.txt", "pages/about.txt", "pages/home.txt"]);
-  });
-
-  it("are neither kept nor used without recordUpToDate", async () => {
     const opts = await options(TWO_PAGES, { target: counting() });
     await generate(opts);
-    assert.equal((await formattedBy(() => generate(opts))).length, 4);
+    const plugin = path.join(project, "node_modules", "toy-gen", "package.json");
+    await writeFile(plugin, (await readFile(plugin, "utf8")).replace(/\}\s*$/, ', "description": "reinstalled"}\n'));
+    // LICENSE.txt, a skip file already there, is not formatted: its text would not be used.
+    assert.deepEqual(await formattedBy(() => generate(opts)), ["index.txt", "pages/about.txt", "pages/home.txt"]);
   });
 });
 

@@ -1,13 +1,13 @@
 // codegen's jsonnet evaluator (native/jsonnet, compiled to src/codegen/jsonnet-evaluator.wasm)
-// and the WASI host that runs it (jsonnet-evaluate.mjs), through the child process configs
-// are evaluated in.
+// and the WASI host that runs it (jsonnet-evaluate.mjs), through the module configs are
+// evaluated with (jsonnet.ts).
 
 import assert from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { evaluateInChild } from "../../src/codegen/jsonnet-process.js";
+import { evaluateJsonnet } from "../../src/codegen/jsonnet.js";
 import { sha256 } from "../../src/codegen/prune.js";
 import { makeTempDir, removeTempDirs } from "../helpers/user-project.js";
 
@@ -33,9 +33,9 @@ describe("jsonnet-evaluator.wasm", () => {
     // this size once it grows, and its process dies with the output written (why ours exists).
     const file = path.join(dir, "large.jsonnet");
     await writeFile(file, "std.makeArray(60000, function(i) { name: 'item' + i, tags: ['a', 'b', 'c'], size: i * 2 })\n");
-    const answer = await evaluateInChild(file, []);
-    assert.equal(answer.kind, "ok");
-    const items = JSON.parse(answer.kind === "ok" ? answer.text : "[]") as { name: string; size: number }[];
+    const answer = await evaluateJsonnet(file, []);
+    assert.ok(answer.ok);
+    const items = JSON.parse(answer.ok ? answer.text : "[]") as { name: string; size: number }[];
     assert.equal(items.length, 60000);
     assert.deepEqual(items.at(-1), { name: "item59999", size: 119998, tags: ["a", "b", "c"] });
   });
@@ -48,16 +48,16 @@ describe("jsonnet-evaluator.wasm", () => {
     }
     const file = path.join(dir, "imports.jsonnet");
     await writeFile(file, "{ near: import 'near.libsonnet', shared: import 'shared.libsonnet', text: importstr 'near.libsonnet' }\n");
-    const answer = await evaluateInChild(file, [path.join(dir, "lib1"), path.join(dir, "lib2")]);
-    assert.deepEqual(JSON.parse(answer.kind === "ok" ? answer.text : "null"), { near: "near", shared: "lib2", text: "'near'" });
+    const answer = await evaluateJsonnet(file, [path.join(dir, "lib1"), path.join(dir, "lib2")]);
+    assert.deepEqual(JSON.parse(answer.ok ? answer.text : "null"), { near: "near", shared: "lib2", text: "'near'" });
   });
 
   it("names a relative config as it was given, and a missing one clearly", async () => {
     const relative = path.relative(process.cwd(), path.join(dir, "broken.jsonnet"));
     await writeFile(relative, "{ a: }\n");
-    const broken = await evaluateInChild(relative, []);
-    assert.match(broken.kind === "error" ? broken.message : "", new RegExp(` --> ${relative.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1:6\\n`));
-    const missing = await evaluateInChild(path.join(dir, "absent.jsonnet"), []);
-    assert.match(missing.kind === "error" ? missing.message : "", /absent\.jsonnet" does not exist/);
+    const broken = await evaluateJsonnet(relative, []);
+    assert.match(!broken.ok ? broken.message : "", new RegExp(` --> ${relative.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1:6\\n`));
+    const missing = await evaluateJsonnet(path.join(dir, "absent.jsonnet"), []);
+    assert.match(!missing.ok ? missing.message : "", /absent\.jsonnet" does not exist/);
   });
 });

@@ -59,15 +59,23 @@ describe("formatManifest", () => {
 
 describe("readManifest", () => {
   it("is empty, with no text, when there is no manifest or no output directory", async () => {
-    assert.deepEqual(await readManifest(out), { recorded: new Map(), text: undefined });
-    assert.deepEqual(await readManifest(join(out, "missing")), { recorded: new Map(), text: undefined });
+    assert.deepEqual(await readManifest(out), { recorded: new Map(), runs: new Map(), text: undefined });
+    assert.deepEqual(await readManifest(join(out, "missing")), { recorded: new Map(), runs: new Map(), text: undefined });
   });
 
   it("reads back what formatManifest wrote", async () => {
     const manifest = new Map([["be", [{ path: "a.py", sha256: hash("a") }]], ["fe", [{ path: "src/b.ts", sha256: hash("b") }]]]);
     const text = formatManifest(manifest);
     await writeFile(join(out, MANIFEST_FILE), text);
-    assert.deepEqual(await readManifest(out), { recorded: manifest, text });
+    assert.deepEqual(await readManifest(out), { recorded: manifest, runs: new Map(), text });
+  });
+
+  it("reads back the assembled texts' hashes and the runs' records", async () => {
+    const manifest = new Map([["be", [{ path: "a.py", sha256: hash("a"), assembled: hash("c") }, { path: "b.py", sha256: hash("b") }]]]);
+    const runs = new Map([["be", { inputs: hash("d"), code: hash("e"), skip: ["README.md"] }]]);
+    const text = formatManifest(manifest, runs);
+    await writeFile(join(out, MANIFEST_FILE), text);
+    assert.deepEqual(await readManifest(out), { recorded: manifest, runs, text });
   });
 
   it("calls a directory in its place corrupt", async () => {

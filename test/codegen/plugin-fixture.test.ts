@@ -5,7 +5,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import { generate, planGeneration } from "../../src/codegen/generate.js";
-import { formatManifest } from "../../src/codegen/manifest.js";
+import { formatManifest, readManifest } from "../../src/codegen/manifest.js";
 import { getOperationMeta } from "../../src/codegen/operation.js";
 import { StaticFile } from "../../src/codegen/outputs.js";
 import { entryPoints } from "../../src/codegen/plugins.js";
@@ -158,6 +158,7 @@ describe("fixture plugin: generation", () => {
       // README.md and CHANGELOG.md have the skip policy: the user's once written, never recorded.
       ".codegen-manifest.json": formatManifest(
         new Map([["greeter", ["greetings/ada.ts", "greetings/grace_hopper.ts", "index.ts"].map((file) => recorded(result.files, file))]]),
+        (await readManifest(out)).runs,
       ),
       "CHANGELOG.md": "",
       "README.md": "# Greetings\n\nThis package exports one function per person:\n\n- `greetAda()`\n- `greetGraceHopper()`\n",

@@ -1,4 +1,4 @@
-// Watch mode through the real `be` target: a change to a file the jsonnet config imports
+// Watch mode through the toy target: a change to a file the jsonnet config imports
 // regenerates, writing only the files that changed; a broken config is reported and leaves the
 // output as it was; the watch goes on and picks up the fix.
 import assert from "node:assert/strict";
@@ -6,23 +6,25 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
-import { benchConfig } from "../../bench/configs.js";
 import { ConfigError } from "../../src/codegen/errors.js";
 import { countActions, type GenerateResult } from "../../src/codegen/generate.js";
-import { discoverTargets, type Target } from "../../src/codegen/target.js";
+import type { Target } from "../../src/codegen/target.js";
 import { watchGeneration, type Watcher } from "../../src/codegen/watch.js";
 import { treeHashes } from "../helpers/trees.js";
-import { makeTempDir, removeTempDirs } from "../helpers/user-project.js";
+import { installToyTarget } from "../helpers/toy-target.js";
+import { removeTempDirs } from "../helpers/user-project.js";
 
 let work: string;
-let be: Target;
-let targets: Target[];
+let toy: Target;
 
 before(async () => {
-  work = await makeTempDir("codegen-watch-");
-  targets = await discoverTargets();
-  be = targets.find((target) => target.name === "be")!;
+  ({ project: work, toy } = await installToyTarget());
 });
+
+/** Twelve pages, `page00` … `page11`. */
+function pages(): { pages: { name: string; words?: number }[] } {
+  return { pages: Array.from({ length: 12 }, (_, index) => ({ name: `page${String(index).padStart(2, "0")}` })) };
+}
 
 after(removeTempDirs);
 
@@ -39,35 +41,35 @@ describe("watchGeneration", () => {
     await mkdir(dir);
     const data = path.join(dir, "data.libsonnet");
     const config = path.join(dir, "project.jsonnet");
-    await writeFile(data, JSON.stringify(benchConfig(12)));
+    await writeFile(data, JSON.stringify(pages()));
     await writeFile(config, "local data = import 'data.libsonnet';\ndata\n");
     const out = path.join(work, "out");
     const waiting: Array<(report: Report) => void> = [];
     const report = (value: Report) => waiting.shift()?.(value);
     const first = nextReport(waiting);
     const watcher: Watcher = await watchGeneration(
-      { target: be, configFile: config, outDir: out, stdlibTargets: targets },
+      { target: toy, configFile: config, outDir: out, cwd: work },
       { onRun: (result, run) => report({ result, ms: run.ms }), onError: (error) => report({ error }) },
     );
     try {
       const initial = await first;
-      assert.ok("result" in initial && countActions(initial.result.plan).create > 30);
+      assert.ok("result" in initial && countActions(initial.result.plan).create === 14);
       assert.ok(watcher.inputs.includes(data), "the imported file is an input");
       assert.ok(watcher.watched.includes(dir), "its directory is watched");
       const before = await treeHashes(out);
       const mtimeOf = async (file: string) => (await stat(path.join(out, file))).mtimeMs;
-      const untouched = [...before.keys()].find((file) => file.includes("model0005"))!;
+      const untouched = "pages/page05.txt";
       const untouchedMtime = await mtimeOf(untouched);
 
-      // One resource changes (a field renamed): only its files and the ones listing it are written.
-      const changed = benchConfig(12) as { apps: { config: { resources: { fields: { name: string }[] }[] } }[] };
-      changed.apps[0]!.config.resources[3]!.fields[2]!.name = "contact";
+      // One page changes: only its file is written.
+      const changed = pages();
+      changed.pages[3]!.words = 7;
       const second = nextReport(waiting);
       await writeFile(data, JSON.stringify(changed));
       const rerun = await second;
       assert.ok("result" in rerun, `expected a run, got ${"error" in rerun ? String(rerun.error) : ""}`);
       const counts = countActions(rerun.result.plan);
-      assert.ok(counts.overwrite >= 1 && counts.overwrite <= 6, `${counts.overwrite} files rewritten`);
+      assert.deepEqual(rerun.result.plan.filter((entry) => entry.action === "overwrite").map((entry) => entry.path), ["pages/page03.txt"]);
       assert.equal(counts.create, 0);
       assert.equal(await mtimeOf(untouched), untouchedMtime, "an unaffected file is not rewritten");
 
@@ -80,7 +82,7 @@ describe("watchGeneration", () => {
       assert.deepEqual(await treeHashes(out), afterChange);
 
       const fourth = nextReport(waiting);
-      await writeFile(data, JSON.stringify(benchConfig(12)));
+      await writeFile(data, JSON.stringify(pages()));
       const fixed = await fourth;
       assert.ok("result" in fixed);
       assert.deepEqual(await treeHashes(out), before);

@@ -1,5 +1,5 @@
-// Jsonnet evaluated as codegen evaluates configs (config.ts: the WebAssembly evaluator, in the
-// kept child process), for tests of jsonnet libraries and snippets.
+// Jsonnet evaluated as codegen evaluates configs (config.ts: the WebAssembly evaluator, in
+// process), for tests of jsonnet libraries and snippets.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,7 +8,7 @@ import { evaluateJsonnetText } from "../../src/codegen/config.js";
 
 /** The JSON value of `file`, with `libraryDirs` importable (the last one searched first). */
 export async function jsonnetValue(file: string, libraryDirs: readonly string[]): Promise<any> {
-  return JSON.parse(await evaluateJsonnetText(file, libraryDirs, { keepChild: true }));
+  return JSON.parse(await evaluateJsonnetText(file, libraryDirs));
 }
 
 /** The JSON value of the jsonnet `code`, written to a file of its own (imports resolve from `libraryDirs`). */

@@ -2,7 +2,7 @@
 // app's, then the project's (which may have a default). One rule, resolved here only, so every
 // cascading setting (`require_auth`, `generate_tests`, `rate_limit`, `max_body_size`, `groups`, `opa`) behaves alike.
 
-import { type BuildStore, WeakCache } from "../../codegen/index.js";
+import type { BuildStore } from "../../codegen/index.js";
 import type { ProjectConfig, RateLimitConfig, ResolvedApp } from "./config/schema.js";
 
 /** The settings that cascade, with their types. */
@@ -36,15 +36,22 @@ export function cascaded<K extends CascadingKey>(store: BuildStore, instanceId: 
 }
 
 // The levels above an instance, per store: every operation asks for several settings.
-const levelsByStore = new WeakCache<BuildStore, string, readonly (Level | undefined)[]>();
+const levelsByStore = new WeakMap<BuildStore, Map<string, readonly (Level | undefined)[]>>();
 
 /** The operation entry, resource and app levels at or above `instanceId`, nearest first. */
 function levelsAt(store: BuildStore, instanceId: string): readonly (Level | undefined)[] {
-  return levelsByStore.get(store, instanceId, () => [
-    store.ancestorOf(instanceId, "operation") as Level | undefined,
-    store.ancestorOf(instanceId, "resource") as Level | undefined,
-    (store.ancestorOf(instanceId, "app") as ResolvedApp | undefined)?.config,
-  ]);
+  let known = levelsByStore.get(store);
+  if (!known) levelsByStore.set(store, (known = new Map()));
+  let levels = known.get(instanceId);
+  if (!levels) {
+    levels = [
+      store.ancestorOf(instanceId, "operation") as Level | undefined,
+      store.ancestorOf(instanceId, "resource") as Level | undefined,
+      (store.ancestorOf(instanceId, "app") as ResolvedApp | undefined)?.config,
+    ];
+    known.set(instanceId, levels);
+  }
+  return levels;
 }
 
 /**

@@ -25,8 +25,6 @@ export const target: Target<ProjectConfig> = {
   registerRenderers,
   // Generated modules go through ruff's formatter (format.ts): templates need not lay out long lines.
   formatter: new URL("./format.js", import.meta.url).href,
-  // Operations amend only outputs of their own resource (docs/be-internals.md), so a watch rebuilds per resource.
-  unitScope: "resource",
   packagePrefix: (config) => config.package_prefix,
   // Generated modules and the user's own (models, actions) share the top-level package.
   importOptions: (config) => ({ firstParty: firstPartyPackages(config) }),

@@ -2,7 +2,7 @@
 // files. Computed once per resource (by `resource_files`), so every operation and the
 // routers agree on where things live.
 
-import { type BuildContext, ImportCollector, Name, WeakCache, prefixImport } from "../../codegen/index.js";
+import { type BuildContext, ImportCollector, Name, prefixImport } from "../../codegen/index.js";
 import type { AppConfig, ProjectConfig, ResourceConfig } from "./config/schema.js";
 import { pluralize } from "./config/schema.js";
 import { scalarAnnotation } from "./python/annotations.js";
@@ -135,17 +135,18 @@ function sharedName(project: ProjectConfig, name: string): boolean {
 }
 
 // How many apps have a resource of each name, counted once per project: a view is built per resource.
-const appsPerName = new WeakCache<ProjectConfig, "apps per name", Map<string, number>>();
+const appsPerName = new WeakMap<ProjectConfig, ReadonlyMap<string, number>>();
 
-/** How many apps have a resource of each name; cached per project (a tracked computation in a watch). */
+/** How many apps have a resource of each name, counted once per project. */
 export function appsPerResourceName(project: ProjectConfig): ReadonlyMap<string, number> {
-  return appsPerName.get(project, "apps per name", () => {
-    const counts = new Map<string, number>();
-    for (const app of project.apps) {
-      for (const name of new Set(app.config.resources.map((resource) => resource.name))) counts.set(name, (counts.get(name) ?? 0) + 1);
-    }
-    return counts;
-  });
+  const known = appsPerName.get(project);
+  if (known) return known;
+  const counts = new Map<string, number>();
+  for (const app of project.apps) {
+    for (const name of new Set(app.config.resources.map((resource) => resource.name))) counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  appsPerName.set(project, counts);
+  return counts;
 }
 
 /**

@@ -3,14 +3,13 @@
 // clash of derived resource names is reported at `model`, the key the name came from).
 //
 // Kept on the object itself, under a symbol and not enumerable (spreads, JSON and key listings
-// leave it out): a watch patches each new config into the one it keeps (live-config.ts), and a
-// record on the object is patched with the rest of it.
+// leave it out), so it goes wherever the object goes.
 
 const DEFAULTED = Symbol("defaulted keys");
 
 /** Records that `keys` of `value` hold defaults; returns `value`. */
 export function recordDefaulted<T extends object>(value: T, keys: readonly string[]): T {
-  // A copy: callers pass shared constants, and a watch's patch may change the record in place.
+  // A copy: callers pass shared constants.
   if (keys.length > 0) Object.defineProperty(value, DEFAULTED, { value: [...keys], configurable: true, writable: true, enumerable: false });
   else if (Object.hasOwn(value, DEFAULTED)) delete (value as { [DEFAULTED]?: unknown })[DEFAULTED];
   return value;

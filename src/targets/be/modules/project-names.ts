@@ -4,7 +4,7 @@
 // share it), each database's session factory, and the search object of a resource,
 // written as its lists write it.
 
-import { type ImportCollector, Name, WeakCache, prefixImport } from "../../../codegen/index.js";
+import { type ImportCollector, Name, prefixImport } from "../../../codegen/index.js";
 import type { ProjectConfig, ResourceConfig, SearchConfig } from "../config/schema.js";
 import { pythonString } from "../python/literals.js";
 import { GENERATED_NAMES, appsPerResourceName, sessionModulePath } from "../resource.js";
@@ -75,18 +75,19 @@ export class ProjectNames {
   }
 }
 
-const classNames = new WeakCache<ProjectConfig, "models by class name", ReadonlyMap<string, ReadonlySet<string>>>();
+const classNames = new WeakMap<ProjectConfig, ReadonlyMap<string, ReadonlySet<string>>>();
 
-/** The dotted models of each model class name, once per project: asked within each name, so a watch ties every name to every resource's model. */
+/** The dotted models of each model class name, once per project: every name asks. */
 function modelsByClassName(project: ProjectConfig): ReadonlyMap<string, ReadonlySet<string>> {
-  return classNames.get(project, "models by class name", () => {
-    const models = new Map<string, Set<string>>();
-    for (const app of project.apps) {
-      for (const resource of app.config.resources) {
-        const pascal = Name.fromDotted(resource.model)[1].pascal;
-        models.set(pascal, (models.get(pascal) ?? new Set()).add(resource.model));
-      }
+  const known = classNames.get(project);
+  if (known) return known;
+  const models = new Map<string, Set<string>>();
+  for (const app of project.apps) {
+    for (const resource of app.config.resources) {
+      const pascal = Name.fromDotted(resource.model)[1].pascal;
+      models.set(pascal, (models.get(pascal) ?? new Set()).add(resource.model));
     }
-    return models;
-  });
+  }
+  classNames.set(project, models);
+  return models;
 }

@@ -4,7 +4,7 @@
 // then). Nothing is written when no list filters. The operation declares role `ENDPOINT` and
 // yields a `ProjectRoute` per route, so the project's rate limit reaches them too.
 
-import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, Name, PROJECT, type RenderCtx, WeakCache, operation, prefixImport } from "../../../../codegen/index.js";
+import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, Name, PROJECT, type RenderCtx, operation, prefixImport } from "../../../../codegen/index.js";
 import { type AppConfig, excludedBy, type ProjectConfig, type ResourceConfig } from "../../config/schema.js";
 import { docstringText, pythonInt, pythonString } from "../../python/literals.js";
 import { ENDPOINT } from "../../modules/handler.js";
@@ -21,8 +21,8 @@ export class Discovery {
   readonly dotted: string;
   readonly #project: ProjectConfig;
   readonly #packagePrefix: string;
-  // Each list's line, kept across a watch's runs while the list object and what it read stay the same.
-  readonly #lines = new WeakCache<ListHandler, "line", ListLine>({ acrossRuns: true });
+  // Each list's line, made once.
+  readonly #lines = new WeakMap<ListHandler, ListLine>();
   /** `GET /_filters` and `POST /_values`, the handles the project's rate limit amends. */
   readonly filtersRoute: ProjectRoute;
   readonly valuesRoute: ProjectRoute;
@@ -72,7 +72,8 @@ export class Discovery {
     // Row sources in order of first need; lists of one resource share its constant.
     const rows = new Map<string, string>();
     const lines = filtered.map((handler) => {
-      const line = this.#lines.get(handler, "line", () => this.#lineOf(handler));
+      let line = this.#lines.get(handler);
+      if (!line) this.#lines.set(handler, (line = this.#lineOf(handler)));
       imports.update(line.imports);
       for (const [constant, row] of line.rows) if (!rows.has(constant)) rows.set(constant, row);
       return line;
@@ -215,7 +216,7 @@ function valuesBodies(lines: readonly ListLine[]): ValuesBody[] {
   }));
 }
 
-/** What one list adds to the module: the same for the same list object, so a watch reuses it (weak-cache.ts). */
+/** What one list adds to the module. */
 interface ListLine {
   /** Its `ListSpec(...)` entry. */
   spec: string;

@@ -11,7 +11,6 @@ import {
   ImportCollector,
   PROJECT,
   type RenderCtx,
-  WeakCache,
   operation,
   prefixImport,
 } from "../../../../codegen/index.js";
@@ -37,10 +36,9 @@ export class Indexes {
   readonly #project: ProjectConfig;
   readonly #packagePrefix: string;
   // `usedIn` by store: every app's conftest asks, and the answer plans every list's indexes.
-  // A WeakCache, so a watch knows that every asker depends on what the plan read.
-  readonly #used = new WeakCache<BuildStore, "used", boolean>();
-  // Each list's indexes, kept across a watch's runs while the list object and what it read stay the same.
-  readonly #needs = new WeakCache<ListHandler, "needs", ListNeeds>({ acrossRuns: true });
+  readonly #used = new WeakMap<BuildStore, boolean>();
+  // Each list's indexes, planned once.
+  readonly #needs = new WeakMap<ListHandler, ListNeeds>();
 
   /** Its lists (their order, ref filters, search) are read from the store when it renders. */
   constructor(project: ProjectConfig, packagePrefix: string) {
@@ -50,7 +48,9 @@ export class Indexes {
 
   /** Whether the module exists in the build of `store` (some list needs an index); the generated conftest creates them then. */
   usedIn(store: BuildStore): boolean {
-    return this.#used.get(store, "used", () => this.#plan(store, new ImportCollector()).indexes.length > 0);
+    let used = this.#used.get(store);
+    if (used === undefined) this.#used.set(store, (used = this.#plan(store, new ImportCollector()).indexes.length > 0));
+    return used;
   }
 
   /** The module's dotted path. */
@@ -91,7 +91,8 @@ export class Indexes {
     const planned = new Map<string, PlannedIndex>();
     const extensions = new Set<string>();
     for (const handler of store.outputsUnder(PROJECT.name, ListHandler)) {
-      const needs = this.#needs.get(handler, "needs", () => this.#needsOf(handler));
+      let needs = this.#needs.get(handler);
+      if (!needs) this.#needs.set(handler, (needs = this.#needsOf(handler)));
       for (const index of needs.indexes) if (!planned.has(index.key)) planned.set(index.key, index);
       if (needs.extension !== undefined) extensions.add(needs.extension);
       imports.update(needs.imports);
@@ -133,7 +134,7 @@ export class Indexes {
   }
 }
 
-/** What one list needs of `indexes.py`: the same for the same list object, so a watch reuses it (weak-cache.ts). */
+/** What one list needs of `indexes.py`. */
 interface ListNeeds {
   indexes: readonly PlannedIndex[];
   /** The PostgreSQL extension its search needs, if any. */

@@ -3,7 +3,7 @@
 // database from `TEST_DATABASE_URL`, and binds every database's `get_session` to the
 // test's connection. Whether an entry, resource or app has tests follows the cascade.
 
-import { type BuildContext, type BuildStore, ImportCollector, Name, WeakCache, prefixImport } from "../../../../codegen/index.js";
+import { type BuildContext, type BuildStore, ImportCollector, Name, prefixImport } from "../../../../codegen/index.js";
 import { cascaded } from "../../cascade.js";
 import { createBodyFields, createEntry } from "../../config/references.js";
 import type { ProjectConfig, ResolvedApp, ResourceConfig } from "../../config/schema.js";
@@ -18,16 +18,21 @@ import { Conftest } from "./outputs.js";
 export const TEST_DATABASE_URL_ENV = "TEST_DATABASE_URL";
 
 // Asked at every instance of an app: answered once per app and build.
-const appsWithTests = new WeakCache<BuildStore, string, boolean>();
+const appsWithTests = new WeakMap<BuildStore, Map<string, boolean>>();
 
 /** Whether any entry of the app at or above `instanceId` generates tests. */
 export function appHasTests(store: BuildStore, instanceId: string, project: ProjectConfig): boolean {
   const appId = store.ancestorIdOf(instanceId, "app")!;
-  return appsWithTests.get(store, appId, () =>
-    store.children(appId, { childScope: "resource" }).some(([resourceId]) =>
+  let known = appsWithTests.get(store);
+  if (!known) appsWithTests.set(store, (known = new Map()));
+  let has = known.get(appId);
+  if (has === undefined) {
+    has = store.children(appId, { childScope: "resource" }).some(([resourceId]) =>
       store.children(resourceId, { childScope: "operation" }).some(([entryId]) => cascaded(store, entryId, project, "generate_tests")),
-    ),
-  );
+    );
+    known.set(appId, has);
+  }
+  return has;
 }
 
 /** Whether tests can create rows of `resource`: it has a create operation and its read shape shows its key. */
