@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 
 // Boundaries you can see (STYLE.md): the engine knows no target, no formatter and no
 // framework; a target reaches the engine only through its public index and never reaches
-// into another target.
+// into another target; and no module of src/ imports itself through others (no import cycle,
+// dynamic imports included; type-only imports, erased from the JavaScript, do not count).
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const SRC = path.join(root, "src");
@@ -36,6 +37,20 @@ export function specifiersOf(source: string): string[] {
   return found;
 }
 
+/** The specifiers of the imports and re-exports that remain in the JavaScript: those of types only are erased. */
+export function runtimeSpecifiersOf(source: string): string[] {
+  const code = withoutComments(source);
+  const found: string[] = [];
+  const statement = /\b(import|export)\s+(type\s+)?([^"'`;]*?)\bfrom\s*["']([^"']+)["']/g;
+  for (const [, , typeOnly, clause, specifier] of code.matchAll(statement)) {
+    const names = /\{([^}]*)\}/.exec(clause!)?.[1]?.split(",").map((name) => name.trim()).filter(Boolean);
+    const onlyTypes = typeOnly !== undefined || (names !== undefined && names.length > 0 && names.every((name) => name.startsWith("type ")) && !/^\s*\w+\s*,/.test(clause!));
+    if (!onlyTypes) found.push(specifier!);
+  }
+  for (const pattern of [/\bimport\s*["']([^"']+)["']/g, /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g]) for (const match of code.matchAll(pattern)) found.push(match[1]!);
+  return found;
+}
+
 /** The source file a relative specifier names (`./x.js` is `./x.ts` under NodeNext); undefined for packages. */
 function resolveRelative(from: string, specifier: string): string | undefined {
   if (!specifier.startsWith(".")) return undefined;
@@ -47,6 +62,53 @@ async function tsFiles(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((entry) => entry.isFile() && entry.name.endsWith(".ts")).map((entry) => path.join(entry.parentPath, entry.name)).sort();
+}
+
+/**
+ * The import cycles of a graph (module → the modules it imports), each once: the modules of
+ * every strongly connected component of more than one module, or of one importing itself.
+ */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's algorithm, iterative so a deep graph cannot overflow the stack.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  for (const start of graph.keys()) {
+    if (index.has(start)) continue;
+    const frames: { node: string; next: number }[] = [{ node: start, next: 0 }];
+    index.set(start, index.size);
+    low.set(start, index.get(start)!);
+    stack.push(start);
+    onStack.add(start);
+    while (frames.length > 0) {
+      const frame = frames.at(-1)!;
+      const edges = graph.get(frame.node) ?? [];
+      if (frame.next < edges.length) {
+        const to = edges[frame.next++]!;
+        if (!index.has(to)) {
+          index.set(to, index.size);
+          low.set(to, index.get(to)!);
+          stack.push(to);
+          onStack.add(to);
+          frames.push({ node: to, next: 0 });
+        } else if (onStack.has(to)) low.set(frame.node, Math.min(low.get(frame.node)!, index.get(to)!));
+        continue;
+      }
+      frames.pop();
+      if (frames.length > 0) low.set(frames.at(-1)!.node, Math.min(low.get(frames.at(-1)!.node)!, low.get(frame.node)!));
+      if (low.get(frame.node) !== index.get(frame.node)) continue;
+      const component: string[] = [];
+      for (let member = stack.pop(); ; member = stack.pop()) {
+        onStack.delete(member!);
+        component.push(member!);
+        if (member === frame.node) break;
+      }
+      if (component.length > 1 || edges.includes(frame.node)) cycles.push(component.sort());
+    }
+  }
+  return cycles;
 }
 
 const inside = (dir: string, file: string) => file === dir || file.startsWith(`${dir}${path.sep}`);
@@ -122,7 +184,47 @@ describe("the boundary checks themselves", () => {
   });
 });
 
+describe("the cycle finder itself", () => {
+  it("finds every cycle, a module importing itself included, and nothing in a graph without one", () => {
+    const graph = new Map([
+      ["a", ["b"]],
+      ["b", ["c", "d"]],
+      ["c", ["a"]],
+      ["d", ["e"]],
+      ["e", []],
+      ["f", ["f"]],
+      ["g", ["e", "h"]],
+      ["h", ["g"]],
+    ]);
+    assert.deepEqual(importCycles(graph), [["a", "b", "c"], ["f"], ["g", "h"]]);
+    assert.deepEqual(importCycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", []], ["d", ["a", "c"]]])), []);
+  });
+
+  it("counts imports that stay in the JavaScript, not those of types only", () => {
+    const source = [
+      'import type { A } from "./a.js";',
+      'import { type B, type C } from "./b.js";',
+      'import { type D, e } from "./d.js";',
+      'import F, { type G } from "./f.js";',
+      'export type { H } from "./h.js";',
+      'export { i } from "./i.js";',
+      'import "./j.js";',
+      'const k = await import("./k.js");',
+    ].join("\n");
+    assert.deepEqual(runtimeSpecifiersOf(source), ["./d.js", "./f.js", "./i.js", "./j.js", "./k.js"]);
+  });
+});
+
 describe("architecture", () => {
+  it("src/ has no import cycle", async () => {
+    const graph = new Map<string, string[]>();
+    for (const file of await tsFiles(SRC)) {
+      const imported = runtimeSpecifiersOf(await readFile(file, "utf8")).map((specifier) => resolveRelative(file, specifier));
+      graph.set(path.relative(root, file), imported.filter((target): target is string => target !== undefined && target.endsWith(".ts")).map((target) => path.relative(root, target)));
+    }
+    assert.deepEqual(importCycles(graph), []);
+  });
+
   it("src/codegen imports no target, no formatter, and names no framework", async () => {
     const files = await tsFiles(ENGINE);
     assert.ok(files.includes(ENGINE_INDEX), "the engine's files were found");
