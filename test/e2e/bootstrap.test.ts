@@ -2,9 +2,12 @@
  * End-to-end: from empty directories to a running full stack, with the commands the
  * scaffolds' READMEs give.
  *
- * 1. `be_root` into an empty directory; a user adds a model and a resource; `be` generates
- *    the API; Alembic writes and applies the migration on a real PostgreSQL; uvicorn serves
- *    it; `/openapi.json` and the new routes answer. ruff and pyright pass on the project.
+ * 1. `be_root` into an empty directory; a user adds a model and a resource with a trigram
+ *    search and a filtered list; `be` generates the API; Alembic writes the migration (the
+ *    table, `pg_trgm` first, the search index) and applies it on a real PostgreSQL; uvicorn
+ *    serves it; `/openapi.json`, the new routes, `?q=`, `/_values` and a `POST` with an
+ *    `Idempotency-Key` answer. ruff and pyright pass on the project. On a database without
+ *    `idempotency_keys`, the app refuses to start with a one-line message.
  *    With `auth: true`, the app mounts the token endpoint and its routes want a token.
  * 2. `fe_root` and `fe` into another empty directory; the packages (installed once per
  *    package.json, test/support/node-modules.ts); the pages and `npm run openapi-ts` from
@@ -87,7 +90,14 @@ class Tag(Base):
       model: 'shop.models.Tag',
       pk_type: 'int',
       fields: [f.int('id'), f.str('label')],
-      operations: ['get', 'list', { name: 'create', fields: [f.str('label')] }, 'delete'],
+      link: { name: 'label' },
+      search: { fields: ['label'], strategy: 'trigram' },
+      operations: [
+        'get',
+        { name: 'list', modifiers: [{ type: 'filter', fields: [{ name: 'id', values: 'self' }] }] },
+        { name: 'create', fields: [f.str('label')] },
+        'delete',
+      ],
     },
   ],
 }
@@ -109,8 +119,14 @@ class Tag(Base):
     assert.equal(versions.length, 1, versions.join(", "));
     const migration = await readFile(join(backend, "migrations", "versions", versions[0]!), "utf8");
     assert.doesNotMatch(migration, /op\.create_table\(\s*'notes'/);
+    assert.doesNotMatch(migration, /op\.create_table\(\s*'idempotency_keys'/, "the first migration created it");
     assert.match(migration, /op\.create_table\(\s*'tags'/);
     assert.match(migration, /name=op\.f\('uq_tags_label'\)/, "the starter naming convention names constraints");
+    // The search's extension comes first, then its index, which uses it.
+    const extension = migration.indexOf('op.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")');
+    const searchIndex = migration.search(/op\.create_index\('ix_tag_search\w*', 'tags', \['label'\].*postgresql_ops=\{'label': 'gin_trgm_ops'\}/);
+    assert.ok(extension >= 0 && searchIndex > extension, `pg_trgm, then the trigram index:\n${migration}`);
+    assert.match(migration, /op\.execute\("DROP EXTENSION IF EXISTS pg_trgm"\)/, "the downgrade drops it");
     await run(alembic, ["upgrade", "head"], backend, env);
     await run(alembic, ["check"], backend, env); // the database now matches the models
 
@@ -146,9 +162,47 @@ class Tag(Base):
     const listed = await api.get("/notes");
     assert.deepEqual(listed.body.items.slice(0, 2).map((item: { id: string }) => item.id), [later.body.id, note.body.id]);
 
+    // What the migration holds serves: a POST retried with its Idempotency-Key, ?q= and /_values.
+    const retried = { "idempotency-key": "tag-routine-1" };
+    const first = await api.with(retried).post("/tags", { label: "routine" });
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    const replayed = await api.with(retried).post("/tags", { label: "routine" });
+    assert.deepEqual([replayed.status, replayed.body, replayed.headers.get("idempotent-replayed")], [201, first.body, "true"]);
+    const searched = await api.get("/tags?q=rout");
+    assert.equal(searched.status, 200, JSON.stringify(searched.body));
+    assert.deepEqual(searched.body.items.map((item: { label: string }) => item.label), ["routine"]);
+    const values = await api.post("/_values", { resource: "tag", field: "id", q: "urgen" });
+    assert.equal(values.status, 200, JSON.stringify(values.body));
+    assert.deepEqual(values.body.values.map((value: { value: number }) => value.value), [tag.body.id]);
+
     const [ruff, types] = await statics;
     check(ruff, "ruff check");
     check(types, "pyright");
+  });
+
+  it("the app refuses to start on a database without idempotency_keys, in one line that says how to fix it", { timeout: 90_000 }, async () => {
+    assert.ok(backendUrl, "the project of the first step is migrated");
+    await postgres!.query("CREATE DATABASE unmigrated");
+    const url = postgres!.asyncUrl.replace(/\/[^/]+$/, "/unmigrated");
+    const env = childEnv({ DATABASE_URL: url });
+    await run(join(venv.bin, "alembic"), ["upgrade", "head"], backend, env);
+    const drop = `import asyncio, asyncpg\nasync def main():\n    connection = await asyncpg.connect(${JSON.stringify(postgres!.url.replace(/\/[^/]+$/, "/unmigrated"))})\n    await connection.execute("DROP TABLE idempotency_keys")\n    await connection.close()\nasyncio.run(main())`;
+    await run(venv.python, ["-c", drop], backend);
+
+    const port = await freePort();
+    const app = startProcess(venv.python, ["-m", "uvicorn", "shop.main:app", "--host", "127.0.0.1", "--port", String(port)], { cwd: backend, env });
+    started.push(app);
+    let timer: NodeJS.Timeout | undefined;
+    const code = await Promise.race([
+      app.exitCode,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`uvicorn did not exit within 60 s:\n${app.output()}`)), 60_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    assert.notEqual(code, 0, app.output());
+    const line = app.output().split("\n").find((text) => text.includes("lacks what the routes need"));
+    assert.ok(line, `no message names what is missing:\n${app.output()}`);
+    assert.match(line, /the database in DATABASE_URL lacks what the routes need: table idempotency_keys\. Apply the migrations with `alembic upgrade head`; when none creates them, write one with `alembic revision --autogenerate` first$/);
   });
 
   it("be_root with auth: main.py mounts the token endpoint, and handlers require a token", { timeout: 120_000 }, async () => {

@@ -6,6 +6,7 @@ import { PythonModule } from "./modules/python-module.js";
 import { RoutesModule } from "./modules/routes.js";
 import { SchemaModule } from "./modules/schemas.js";
 import { SerializerModule } from "./modules/serializers.js";
+import { DatabaseModule } from "./operations/database/database.js";
 import { Discovery } from "./operations/discovery/discovery.js";
 import { Indexes } from "./operations/indexes/indexes.js";
 import { RateLimitsModule } from "./operations/rate_limit/rate-limits.js";
@@ -19,6 +20,7 @@ export function registerRenderers(registry: RenderRegistry): void {
   registry.renders(AggregateRouter, (router, ctx) => router.render(ctx));
   registry.renders(Discovery, (discovery, ctx) => discovery.render(ctx));
   registry.renders(Indexes, (indexes, ctx) => indexes.render(ctx));
+  registry.renders(DatabaseModule, (module, ctx) => module.render(ctx));
   registry.renders(PythonModule, (module) => module.render());
   registry.renders(RateLimitsModule, (module, ctx) => module.render(ctx));
   registry.renders(TestModule, (module, ctx) => module.render(ctx));

@@ -1,9 +1,8 @@
 """Test-only launcher: serve ``<package>.main:app`` with SQL statement counting.
 
-Creates the tables (``<package>.models.create_tables``, the generated
-``idempotency_keys``, the comms outbox when the tree has ``comms.py``) and, when the
-generated tree has ``<package>.api.indexes``, the extensions and indexes it
-recommends; then runs uvicorn on 127.0.0.1:<port>. With
+Creates what the generated routes query (the generated ``<package>.api.database``:
+extensions, the models' and the runtime's tables, the lists' indexes); then runs
+uvicorn on 127.0.0.1:<port>. With
 ``--frontend DIR`` it serves ``<package>.site.build_site``: the API under ``/api`` and
 the front end built into DIR at ``/``, as in production. Unless ``--no-count`` is
 given, every response carries ``X-SQL-Statements``: the number of statements the
@@ -14,7 +13,6 @@ import argparse
 import asyncio
 from contextvars import ContextVar
 from importlib import import_module
-from importlib.util import find_spec
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -61,24 +59,14 @@ class StatementCounter:
 
 
 async def prepare_database(package: str, session: ModuleType) -> None:
+    """Create what the generated routes query (``<package>.api.database.METADATA``:
+    extensions, the models' and the runtime's tables, the lists' indexes), as a
+    migration of the project would."""
     engine = session.get_engine()
-    indexes = None
-    if find_spec(f"{package}.api.indexes") is not None:
-        indexes = import_module(f"{package}.api.indexes")
-        runtime = import_module(f"{package}.api.runtime.indexes")
-        async with engine.begin() as connection:
-            await runtime.create_extensions(connection, indexes.EXTENSIONS)
-    await import_module(f"{package}.models").create_tables(engine)
-    idempotency = import_module(f"{package}.api.runtime.idempotency")
+    database = import_module(f"{package}.api.database")
     async with engine.begin() as connection:
-        await connection.run_sync(idempotency.metadata.create_all)
-    if find_spec(f"{package}.api.comms") is not None:
-        comms = import_module(f"{package}.api.runtime.comms")
-        async with engine.begin() as connection:
-            await connection.run_sync(comms.metadata.create_all)
-    if indexes is not None:
-        async with engine.begin() as connection:
-            await runtime.create_indexes(connection, indexes.INDEXES)
+        for metadata in database.METADATA:
+            await connection.run_sync(metadata.create_all)
     # The pool's connections belong to this event loop; uvicorn runs another.
     await engine.dispose()
 

@@ -7,6 +7,7 @@ export { OpaScaffold } from "./opa/opa.js";
 export { RowVisibilityOperation } from "./visibility/visibility.js";
 export { DiscoveryOperation } from "./discovery/discovery.js";
 export { IndexesOperation } from "./indexes/indexes.js";
+export { DatabaseOperation } from "./database/database.js";
 export { ResourceFilesOperation } from "./resource/resource-files.js";
 export { Entry } from "./entry/entry.js";
 export { Get } from "./get/get.js";

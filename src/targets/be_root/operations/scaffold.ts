@@ -25,6 +25,15 @@ function mainImports(root: RootConfig): string[] {
   return imports.sort();
 }
 
+/** `from <module> import <name>` lines of migrations/env.py, sorted by module. */
+function envImports(root: RootConfig): string[] {
+  return [
+    `from ${root.package_prefix}.database import METADATA`,
+    `from ${root.package_prefix}.runtime.migrations import compare_extensions`,
+    `from ${root.package}.models import Base`,
+  ].sort();
+}
+
 @operation("root_scaffold", { scope: "project" })
 export class RootScaffold {
   build(ctx: BuildContext<RootConfig>): StaticFile[] {
@@ -56,10 +65,10 @@ export class RootScaffold {
       starter(`${pkg}/health.py`, "package/health.py.njk", context),
       starter(`${pkg}/main.py`, "package/main.py.njk", { ...context, import_lines: mainImports(root) }),
       starter("alembic.ini", "alembic.ini.njk", context),
-      starter("migrations/env.py", "migrations/env.py.njk", context),
+      starter("migrations/env.py", "migrations/env.py.njk", { ...context, import_lines: envImports(root) }),
       starter("migrations/script.py.mako", "migrations/script.py.mako.njk"),
-      // The starter model's table: `codegen dev` (or `alembic upgrade head`) creates it.
-      starter("migrations/versions/0001_create_notes.py", "migrations/versions/0001_create_notes.py.njk"),
+      // The starter model's table and what the generated API queries: `codegen dev` (or `alembic upgrade head`) creates them.
+      starter("migrations/versions/0001_initial.py", "migrations/versions/0001_initial.py.njk", context),
     ];
     if (root.auth) files.push(starter(`${pkg}/auth.py`, "package/auth.py.njk", context));
     if (root.opa) files.push(starter("policy/authz.rego", "policy/authz.rego.njk", context), starter("policy/authz_test.rego", "policy/authz_test.rego.njk", context));

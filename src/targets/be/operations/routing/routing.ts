@@ -5,6 +5,7 @@
 
 import { type BuildContext, prefixImport, operation } from "../../../../codegen/index.js";
 import type { App, ProjectConfig } from "../../config/schema.js";
+import { DatabaseModule } from "../database/database.js";
 import { Discovery } from "../discovery/discovery.js";
 import { PolicyRouter } from "../opa/opa.js";
 import { AggregateRouter, type ProjectRouterSource } from "./aggregate.js";
@@ -50,7 +51,11 @@ export class ProjectRouter {
   }
 }
 
-/** The project's own routers the top-level router includes: filter discovery, then the OPA policy's. */
+/** The project's own routers the top-level router includes: filter discovery, the OPA policy's, then the database check's. */
 function projectRouters(ctx: BuildContext<ProjectConfig>): ProjectRouterSource[] {
-  return [ctx.store.outputUnderAncestor(ctx.instanceId, "project", Discovery), ...ctx.store.outputsUnderAncestor(ctx.instanceId, "project", PolicyRouter)];
+  return [
+    ctx.store.outputUnderAncestor(ctx.instanceId, "project", Discovery),
+    ...ctx.store.outputsUnderAncestor(ctx.instanceId, "project", PolicyRouter),
+    ...ctx.store.outputsUnderAncestor(ctx.instanceId, "project", DatabaseModule),
+  ];
 }

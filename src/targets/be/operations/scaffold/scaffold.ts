@@ -10,7 +10,7 @@ import { runtimeHelperFile } from "../../runtime-source.js";
 import { visibilityModule } from "../visibility/visibility.js";
 
 /** Runtime helpers copied into every generated tree, under `runtime/` (`authz` into those that authorize, `hooks` into those with hooks). */
-const RUNTIME_MODULES = ["actions", "discovery", "errors", "filters", "idempotency", "indexes", "ordering", "pagination", "queue", "responses", "search", "values"] as const;
+const RUNTIME_MODULES = ["actions", "database", "discovery", "errors", "filters", "idempotency", "indexes", "migrations", "ordering", "pagination", "queue", "responses", "search", "values"] as const;
 
 @operation("scaffold", { scope: "project" })
 export class Scaffold {
