@@ -5,9 +5,11 @@ from fastapi import APIRouter
 
 from blog.api.community.routes import router as community_router
 from blog.api.content.routes import router as content_router
+from blog.api.database import router as database_router
 from blog.api.discovery import router as discovery_router
 
 router = APIRouter()
 router.include_router(content_router, prefix="/content")
 router.include_router(community_router, prefix="/community")
 router.include_router(discovery_router)
+router.include_router(database_router)

@@ -1,8 +1,11 @@
 """Alembic's environment: migrations of ``shop.models`` over the async engine.
 
-The database URL comes from ``SHOP_DATABASE_URL``, like the application's
-(``postgresql+asyncpg://user:password@host:5432/dbname``). Migrations run on a
-connection of their own, without a pool.
+Autogenerate compares the database with every model of ``shop.models`` and
+with what the generated API queries (``shop.web.database``, rewritten by
+``codegen generate --target be``): the runtime's tables, the lists' indexes and the
+PostgreSQL extensions they use. The database URL comes from ``SHOP_DATABASE_URL``, like
+the application's (``postgresql+asyncpg://user:password@host:5432/dbname``).
+Migrations run on a connection of their own, without a pool.
 """
 
 import asyncio
@@ -15,14 +18,18 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
 from shop.models import Base
+from shop.web.database import METADATA
+from shop.web.runtime.migrations import compare_extensions
 
 URL_ENV = "SHOP_DATABASE_URL"
 
 if context.config.config_file_name is not None:
     fileConfig(context.config.config_file_name)
 
-# What `alembic revision --autogenerate` compares the database with.
-target_metadata = Base.metadata
+# What `alembic revision --autogenerate` and `alembic check` compare the database with:
+# the extensions first, then every table; models of one base share one MetaData.
+target_metadata = list(dict.fromkeys([*METADATA, Base.metadata]))
+compare_extensions()
 
 
 def database_url() -> str:

@@ -1,22 +1,29 @@
 """Health routes of shop, for load balancers and orchestrators.
 
 ``GET /health`` answers 200 while the process serves requests (liveness: restart the
-process when it fails). ``GET /ready`` also runs a query and answers 503 while the
-database does not answer (readiness: send no traffic until it passes).
+process when it fails). ``GET /ready`` answers 503 while the database does not answer,
+or lacks a table, column, index or extension the routes need (the same check that
+stops the application from starting; the detail says what and how to fix it).
+Readiness: send no traffic until it passes.
 """
 
 import asyncio
 
 from fastapi import APIRouter, HTTPException, status
-from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
-from shop.api.db import get_engine
+from shop.api.database import DATABASES
 
 router = APIRouter(tags=["health"])
 
 # How long readiness waits for the database before answering 503.
 READY_TIMEOUT_SECONDS = 2.0
+
+
+def _not_ready(detail: str) -> HTTPException:
+    return HTTPException(
+        status.HTTP_503_SERVICE_UNAVAILABLE, detail=detail, headers={"Retry-After": "5"}
+    )
 
 
 @router.get("/health", operation_id="checkHealth")
@@ -28,18 +35,22 @@ async def health() -> dict[str, str]:
 @router.get(
     "/ready",
     operation_id="checkReadiness",
-    responses={503: {"description": "The database does not answer"}},
+    responses={
+        503: {
+            "description": "The database does not answer, or lacks what the routes need"
+        }
+    },
 )
 async def ready() -> dict[str, str]:
-    """Readiness: the database answers a query within the timeout."""
-    try:
-        async with asyncio.timeout(READY_TIMEOUT_SECONDS):
-            async with get_engine().connect() as connection:
-                await connection.execute(text("SELECT 1"))
-    except (OSError, SQLAlchemyError, TimeoutError) as error:
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE,
-            detail="the database does not answer",
-            headers={"Retry-After": "5"},
-        ) from error
+    """Readiness: the database answers within the timeout and has what the routes
+    need.
+    """
+    for database in DATABASES:
+        try:
+            async with asyncio.timeout(READY_TIMEOUT_SECONDS):
+                lacking = await database.missing()
+        except (OSError, SQLAlchemyError, TimeoutError) as error:
+            raise _not_ready("the database does not answer") from error
+        if lacking:
+            raise _not_ready(database.describe(lacking))
     return {"status": "ok", "database": "ok"}

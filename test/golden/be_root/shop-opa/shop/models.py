@@ -30,7 +30,7 @@ class Base(DeclarativeBase):
 class Note(Base):
     """An example model, served at /notes by config/project.jsonnet; replace it.
 
-    The first migration (migrations/versions/0001_create_notes.py) creates its table.
+    The first migration (migrations/versions/0001_initial.py) creates its table.
     """
 
     __tablename__ = "notes"

@@ -8,6 +8,7 @@ from blog.api.content.routes.author import router as author_router
 from blog.api.content.routes.category import router as category_router
 from blog.api.content.routes.comment import router as comment_router
 from blog.api.content.routes.tag import router as tag_router
+from blog.api.database import router as database_router
 from blog.api.discovery import router as discovery_router
 
 # The resources' routes are this router's own, not included routers: FastAPI matches a
@@ -22,3 +23,4 @@ router = APIRouter(
     ]
 )
 router.include_router(discovery_router)
+router.include_router(database_router)

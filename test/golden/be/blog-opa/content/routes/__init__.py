@@ -8,6 +8,7 @@ from blog.api.content.routes.author import router as author_router
 from blog.api.content.routes.category import router as category_router
 from blog.api.content.routes.comment import router as comment_router
 from blog.api.content.routes.tag import router as tag_router
+from blog.api.database import router as database_router
 from blog.api.discovery import router as discovery_router
 from blog.api.policy import router as policy_router
 
@@ -24,3 +25,4 @@ router = APIRouter(
 )
 router.include_router(discovery_router)
 router.include_router(policy_router)
+router.include_router(database_router)

@@ -3,6 +3,7 @@
 
 from fastapi import APIRouter
 
+from library.api.database import router as database_router
 from library.api.lending.routes.author import router as author_router
 from library.api.lending.routes.book import router as book_router
 from library.api.lending.routes.copy import router as copy_router
@@ -24,3 +25,4 @@ router = APIRouter(
         *loan_router.routes,
     ]
 )
+router.include_router(database_router)
