@@ -23,6 +23,7 @@ const PASSWORD = "postgres";
 /** The part of node-postgres's client this uses. */
 export interface PgClient {
   connect(): Promise<void>;
+  on(event: "error", listener: (error: Error) => void): unknown;
   query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
   end(): Promise<void>;
 }
@@ -67,6 +68,9 @@ export async function startEmbeddedPostgres(options: { dataDir: string; persiste
   const { Client } = embeddedPostgresRequire("pg") as { Client: new (config: object) => PgClient };
   const connect = async (database = "postgres") => {
     const client = new Client({ host: "127.0.0.1", port, user: USER, password: PASSWORD, database });
+    // A server that ends the connection (restart, stop) makes an idle client emit "error",
+    // which would end the process: its next query fails on its own instead.
+    client.on("error", () => undefined);
     await client.connect();
     return client;
   };
@@ -149,11 +153,26 @@ interface Running {
   exited: Promise<void>;
 }
 
+/** The servers of this process, still running. */
+const running = new Set<ChildProcess>();
+
+// Out of reach of a Ctrl-C meant for this process (their own process group), servers are
+// sent their fast shutdown when it exits without stopping them (a crash, process.exit).
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGINT");
+});
+
 /** Starts the server in a process group of its own; resolves once it accepts connections. */
 function launch(postgres: string, args: string[], ids: Ids): Promise<Running> {
   const child = spawn(postgres, args, { ...ids, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_MESSAGES: "C" } });
+  running.add(child);
   let log = "";
-  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once("close", () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
   return new Promise((resolve, reject) => {
     let starting = true;
     const fail = (why: string) => {
