@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
+import { postLoginFrom } from "../support/http-from.js";
 import { JsonClient, type Reply, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
@@ -228,6 +229,46 @@ describe("auth: the token endpoint", () => {
     assert.deepEqual(openapi.paths["/authors"].get.security, [{ OAuth2PasswordBearer: [] }]);
     assert.equal(openapi.paths["/categories"].get.security, undefined);
     assert.equal(openapi.paths["/articles"].get.security, undefined);
+  });
+});
+
+describe("auth: the token endpoint's limits on password guessing (10/minute per username, 30/minute per address)", () => {
+  const tokenUrl = () => `${jwtServer!.baseUrl}/auth/token`;
+  const statuses = (replies: { status: number }[]) => replies.map((reply) => reply.status).sort();
+
+  it("per username, whatever its case and address: 10 wrong passwords pass to the check, then 429 with Retry-After", async () => {
+    const username = `mallory-${randomUUID()}`;
+    // Concurrent, from four addresses: the count in PostgreSQL is exact, whoever asks.
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => postLoginFrom(`127.0.0.${2 + (index % 4)}`, tokenUrl(), index % 2 ? username.toUpperCase() : username, "guess")),
+    );
+    assert.deepEqual(statuses(replies), [...Array(10).fill(401), 429, 429]);
+    const refused = replies.find((reply) => reply.status === 429)!;
+    const retryAfter = Number(refused.headers["retry-after"]);
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${refused.headers["retry-after"]}`);
+    assert.match(refused.body.detail, /^Rate limit exceeded: 10 requests per 60s$/);
+  });
+
+  it("per client address: the 31st attempt from one address is 429, another address still gets its 401", async () => {
+    const replies = await Promise.all(Array.from({ length: 31 }, () => postLoginFrom("127.0.0.6", tokenUrl(), `guesser-${randomUUID()}`, "guess")));
+    assert.deepEqual(statuses(replies), [...Array(30).fill(401), 429]);
+    assert.equal((await postLoginFrom("127.0.0.7", tokenUrl(), `guesser-${randomUUID()}`, "guess")).status, 401);
+    // X-Forwarded-For changes nothing: the project trusts no proxy.
+    const forwarded = await postLoginFrom("127.0.0.6", tokenUrl(), `guesser-${randomUUID()}`, "guess", { "x-forwarded-for": "198.51.100.9" });
+    assert.equal(forwarded.status, 429);
+  });
+
+  it("a right password clears its username's count: a user who signs in often is never locked out by it", async () => {
+    for (let round = 0; round < 2; round += 1) {
+      const wrong = await Promise.all(Array.from({ length: 9 }, () => postLoginFrom("127.0.0.8", tokenUrl(), "grace", "guess")));
+      assert.deepEqual(statuses(wrong), Array(9).fill(401));
+      assert.equal((await postLoginFrom("127.0.0.9", tokenUrl(), "grace", "compiler-1952")).status, 200, `round ${round}`);
+    }
+  });
+
+  it("documents the 429 in OpenAPI", async () => {
+    const operation = (await anonymous.get("/openapi.json")).body.paths["/auth/token"].post;
+    assert.ok(operation.responses["429"], JSON.stringify(Object.keys(operation.responses)));
   });
 });
 

@@ -214,7 +214,7 @@ describe("the auth package", () => {
     const generated = await files({ module: "store", resources: [article()], auth: { ...jwt, token_url: "/api/login", algorithm: "HS512", token_lifetime_seconds: 600 } });
     const router = generated.get("auth/router.py")!;
     const dependencies = generated.get("auth/dependencies.py")!;
-    assert.match(router, /^@router\.post\("\/api\/login", operation_id="issueAccessToken"\)$/m);
+    assert.match(router, /^@router\.post\(\n {4}"\/api\/login",\n {4}operation_id="issueAccessToken",\n {4}responses=error_responses\(429\),\n\)$/m);
     assert.match(router, /form: Annotated\[OAuth2PasswordRequestForm, Depends\(\)\]/);
     assert.match(router, /^router = APIRouter\(tags=\["auth"\], lifespan=_check_signing_key\)$/m);
     assert.match(router, /^from shop\.auth import verify_credentials$/m);
@@ -226,6 +226,26 @@ describe("the auth package", () => {
     assert.match(dependencies, /options=\{"require": \["sub", "iat", "exp"\]\}/);
     assert.doesNotMatch(dependencies, /ISSUER|AUDIENCE|issuer=|audience=/);
     assert.doesNotMatch(dependencies, /cryptography/);
+  });
+
+  test("token_rate_limit: its limits in auth/router.py, counted before the password is checked; false leaves none", async () => {
+    const limited = await files({
+      module: "store",
+      resources: [article()],
+      trusted_proxies: ["10.0.0.0/8"],
+      auth: { ...jwt, token_rate_limit: { username: "5/minute;50/day" } },
+    });
+    const router = limited.get("auth/router.py")!;
+    assert.match(router, /^ATTEMPTS_PER_USERNAME = RateLimit\(\n? *"auth\/token\.username", "5\/minute;50\/day", engine=get_engine, headers=False\n?\)$/m);
+    assert.match(router, /^ {4}key=ClientAddress\(\["10\.0\.0\.0\/8"\]\),$/m);
+    const body = router.slice(router.indexOf("async def issue_access_token"));
+    const order = ["await ATTEMPTS_PER_ADDRESS(request, response)", "await ATTEMPTS_PER_USERNAME.check(form.username.lower(), response)", "await _verify_credentials(", "await ATTEMPTS_PER_USERNAME.forget("];
+    const positions = order.map((statement) => body.indexOf(statement));
+    assert.ok(positions.every((position, index) => position > 0 && (index === 0 || position > positions[index - 1]!)), `in order: ${positions.join(", ")}`);
+    for (const path of ["runtime/rate_limit.py", "runtime/autocommit.py"]) assert.ok(limited.has(path), path);
+    const unlimited = await files({ module: "store", resources: [article()], auth: { ...jwt, token_rate_limit: false } });
+    assert.doesNotMatch(unlimited.get("auth/router.py")!, /RateLimit|ATTEMPTS|429/);
+    assert.ok(!unlimited.has("runtime/rate_limit.py"));
   });
 
   test("issuer and audience are set on issued tokens and required on received ones", async () => {

@@ -504,8 +504,22 @@ describe("AuthConfig", () => {
       token_url: "/auth/token",
       exclude_paths: [],
       token_lifetime_seconds: 3600,
+      token_rate_limit: { username: "10/minute;100/hour", address: "30/minute;300/hour" },
       sources: ["bearer"],
     });
+  });
+
+  test("token_rate_limit: each key defaults apart, false turns one or both off, bad limits at their path", () => {
+    const limits = (token_rate_limit: unknown) => (parse(AuthConfig, { ...jwt, token_rate_limit }) as { token_rate_limit: unknown }).token_rate_limit;
+    assert.deepEqual(limits({ username: "5/minute;50/day" }), { username: "5/minute;50/day", address: "30/minute;300/hour" });
+    assert.deepEqual(limits({ address: false }), { username: "10/minute;100/hour" });
+    assert.deepEqual(limits(false), {});
+    assertIssues(AuthConfig, { ...jwt, token_rate_limit: { username: "5/week" } }, [
+      { path: "token_rate_limit.username", message: '"5/week" is not a limit like "5/minute" (a count from 1, then / and one of second, minute, hour, day)' },
+    ]);
+    assertIssues(AuthConfig, { type: "jwt", get_current_user_fn: "blog.auth.current_user", token_rate_limit: false }, [
+      { path: "token_rate_limit", message: "has no effect with get_current_user_fn: your dependency replaces the generated token flow; remove this key" },
+    ]);
   });
 
   test("verify_credentials_fn is required unless get_current_user_fn is set", () => {
@@ -552,7 +566,7 @@ describe("AuthConfig", () => {
       issuer: "blog",
       audience: "web",
     };
-    assert.deepEqual(parse(AuthConfig, full), { ...full, sources: ["bearer"] });
+    assert.deepEqual(parse(AuthConfig, full), { ...full, sources: ["bearer"], token_rate_limit: { username: "10/minute;100/hour", address: "30/minute;300/hour" } });
   });
 
   test("rejects bad values and unknown keys", () => {
@@ -791,7 +805,7 @@ describe("ProjectConfig", () => {
     const parsed = parse(ProjectConfig, { package_prefix: "backend.api", module: "blog", prefix: "", resources: [article()], auth });
     assert.equal(parsed.package_prefix, "backend.api");
     assert.equal(parsed.apps[0].prefix, "");
-    assert.deepEqual(parsed.auth, { ...auth, algorithm: "HS256", token_url: "/auth/token", exclude_paths: [], token_lifetime_seconds: 3600, sources: ["bearer"] });
+    assert.deepEqual(parsed.auth, { ...auth, algorithm: "HS256", token_url: "/auth/token", exclude_paths: [], token_lifetime_seconds: 3600, token_rate_limit: { username: "10/minute;100/hour", address: "30/minute;300/hour" }, sources: ["bearer"] });
   });
 
   test("a multi-app project keeps each level's generate_tests as written (the cascade resolves them); its problems are reported under apps", () => {

@@ -202,6 +202,7 @@ describe("kiln's auth keys", () => {
       token_url: "/auth/token",
       exclude_paths: [],
       token_lifetime_seconds: 3600,
+      token_rate_limit: { username: "10/minute;100/hour", address: "30/minute;300/hour" },
       sources: ["bearer", "cookie"],
       cookie: { name: "session", secure: false, same_site: "lax" },
       logout_url: "/auth/logout",

@@ -8,6 +8,7 @@ import { GroupConfig } from "./authz.js";
 import { kilnKeys } from "./kiln.js";
 import { OpaConfig } from "./opa.js";
 import { DottedPath, EnvVarName, NonEmptyString, UrlPath } from "./primitives.js";
+import { RateLimitString } from "./rate-limit.js";
 import { SESSION_KEYS, type SessionCookie, type TokenSource, checkSessions, resolveSessions, sessionKeys } from "./sessions.js";
 
 /** JWT signing algorithms PyJWT supports. HS* sign with a shared secret, the others with a PEM private key. */
@@ -42,9 +43,54 @@ export const ExcludePath = z
 /** Defaults of the generated JWT flow: documented in the schema, applied by the transform. */
 const JWT_DEFAULTS = { algorithm: "HS256", token_url: "/auth/token", token_lifetime_seconds: 3600 } as const;
 
+/**
+ * The token endpoint's own limits against password guessing, per username and per client
+ * address: each attempt counts in both, before the password is checked.
+ */
+export const TOKEN_RATE_LIMIT_DEFAULTS = { username: "10/minute;100/hour", address: "30/minute;300/hour" } as const;
+
+/** The token endpoint's limits, every default filled; a key that is absent is not limited. */
+export interface TokenRateLimit {
+  username?: string;
+  address?: string;
+}
+
+const TokenRateLimitConfig = z
+  .union(
+    [
+      z.literal(false),
+      z.strictObject({
+        username: z.union([z.literal(false), RateLimitString]).optional().meta({
+          description: "Attempts per username (compared in lower case), or `false` for no limit.",
+          default: TOKEN_RATE_LIMIT_DEFAULTS.username,
+        }),
+        address: z.union([z.literal(false), RateLimitString]).optional().meta({
+          description: "Attempts per client address (`trusted_proxies` decides it), or `false` for no limit.",
+          default: TOKEN_RATE_LIMIT_DEFAULTS.address,
+        }),
+      }),
+    ],
+    { error: 'expected { username?, address? } with limits like "10/minute" (or false for either), or false' },
+  )
+  .meta({
+    id: "TokenRateLimit",
+    description:
+      "Limits of the token endpoint against password guessing (docs/auth.md): attempts per username and per client address, " +
+      "counted in PostgreSQL before the password is checked; over either, 429 with `Retry-After`. `false` turns both off.",
+    examples: [{ username: "5/minute;50/day" }, false],
+  });
+
+/** The limits `token_rate_limit` gives, defaults filled. */
+function resolveTokenRateLimit(setting: z.output<typeof TokenRateLimitConfig> | undefined): TokenRateLimit {
+  if (setting === false) return {};
+  const username = setting?.username ?? TOKEN_RATE_LIMIT_DEFAULTS.username;
+  const address = setting?.address ?? TOKEN_RATE_LIMIT_DEFAULTS.address;
+  return { ...(username !== false && { username }), ...(address !== false && { address }) };
+}
+
 /** Keys that configure the generated JWT flow, and mean nothing once `get_current_user_fn` replaces it. */
 const JWT_ONLY_KEYS = [
-  "secret_env", "algorithm", "token_url", "verify_credentials_fn", "token_lifetime_seconds", "issuer", "audience",
+  "secret_env", "algorithm", "token_url", "verify_credentials_fn", "token_lifetime_seconds", "issuer", "audience", "token_rate_limit",
   ...SESSION_KEYS,
 ] as const;
 
@@ -86,6 +132,7 @@ const AuthObject = z.strictObject({
     description: "Lifetime of an issued token, in seconds (`exp - iat`, and the token response's `expires_in`).",
     default: JWT_DEFAULTS.token_lifetime_seconds,
   }),
+  token_rate_limit: TokenRateLimitConfig.optional(),
   issuer: NonEmptyString.optional().meta({ description: "`iss` claim set on issued tokens; received tokens must carry exactly this `iss`. Default: none." }),
   audience: NonEmptyString.optional().meta({
     description: "`aud` claim set on issued tokens and required on received ones; without it, a token carrying any `aud` is refused. Default: none.",
@@ -106,6 +153,8 @@ export interface JwtAuth {
   exclude_paths: string[];
   verify_credentials_fn: string;
   token_lifetime_seconds: number;
+  /** Attempts the token endpoint allows per username and per client address. */
+  token_rate_limit: TokenRateLimit;
   issuer?: string;
   audience?: string;
   /** Where users' groups come from; unset: the `groups` claim (`DEFAULT_GROUP_CLAIM`). */
@@ -205,6 +254,7 @@ export const AuthConfig = AuthObject.superRefine(checkFlow)
     exclude_paths: auth.exclude_paths,
     verify_credentials_fn: auth.verify_credentials_fn!,
     token_lifetime_seconds: auth.token_lifetime_seconds ?? JWT_DEFAULTS.token_lifetime_seconds,
+    token_rate_limit: resolveTokenRateLimit(auth.token_rate_limit),
     ...(auth.issuer !== undefined && { issuer: auth.issuer }),
     ...(auth.audience !== undefined && { audience: auth.audience }),
     ...(auth.groups !== undefined && { groups: auth.groups }),

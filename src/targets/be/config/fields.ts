@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { findDuplicates } from "./duplicates.js";
 import { withArticle } from "./naming.js";
-import { DottedPath, PythonName, SnakeName } from "./primitives.js";
+import { ModelPath, PythonName, SnakeName } from "./primitives.js";
 
 export const FieldType = z.enum(["uuid", "str", "email", "int", "float", "bool", "datetime", "date", "json", "nested", "link"]).meta({
   description:
@@ -76,7 +76,7 @@ const coreKeys = {
 };
 
 const nestedKeys = {
-  model: DottedPath.optional().meta({ description: "Nested fields only, and required there: the related model class.", examples: ["blog.models.Author"] }),
+  model: ModelPath.optional().meta({ description: "Nested fields only, and required there: the related model class.", examples: ["blog.models.Author"] }),
   many: z.boolean().optional().meta({ description: "Nested and link fields only: the relationship is a collection (the value is a list).", default: false }),
   load: LoadStrategy.optional().meta({
     description:

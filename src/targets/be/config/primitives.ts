@@ -69,6 +69,26 @@ export const DottedPath = z
     description: "A Python import path with a module and a name (`blog.models.Article`); no part is a keyword.",
   });
 
+/**
+ * Whether `name` is spelled as a class whose generated names derive from it: generated code
+ * imports a model by the PascalCase form of its name (`Name.pascal`), so only a name equal to
+ * that form (`Article`, `StockMovement`, `HTTPLog`) imports what the config names.
+ */
+export function isClassName(name: string): boolean {
+  return /^[A-Z][A-Za-z0-9]*$/.test(name);
+}
+
+export const ModelPath = DottedPath.refine((value) => isClassName(value.slice(value.lastIndexOf(".") + 1)), {
+  error: (issue) => {
+    const name = String(issue.input).split(".").pop();
+    return `must end in a class name like "Article" (a capital first letter, then letters and digits): generated code imports the model by that name, and "${name}" is none`;
+  },
+}).meta({
+  id: "ModelPath",
+  title: "model path",
+  description: "The dotted path of a model class: its module, then the class (`blog.models.Article`), spelled in PascalCase.",
+});
+
 export const PackagePath = z
   .string()
   .regex(PACKAGE, 'must be a dotted Python package like "myproject.backend", or ""')

@@ -13,7 +13,7 @@ import { kilnKeys } from "./kiln.js";
 import { defaultResourceName, defaultRoutePrefix, withArticle } from "./naming.js";
 import { readShapeFromOperations } from "./operation-fields.js";
 import { OperationConfig } from "./operations.js";
-import { DottedPath, PythonName, SnakeName, UrlPath, isDunder, maxBodySizeAt } from "./primitives.js";
+import { ModelPath, PythonName, SnakeName, UrlPath, maxBodySizeAt } from "./primitives.js";
 import { LinksConfig, READ_REPRESENTATION, RepresentationList } from "./representations.js";
 import { SearchConfig } from "./search.js";
 import { recordDefaulted, wasDefaulted } from "./provenance.js";
@@ -29,7 +29,7 @@ export const OperationList = scoped("operation", z.array(OperationConfig).min(1,
 /** A model exposed over HTTP. */
 export const ResourceConfig = z
   .strictObject({
-    model: DottedPath.meta({ description: "The SQLAlchemy model class.", examples: ["blog.models.Article"] }),
+    model: ModelPath.meta({ description: "The SQLAlchemy model class.", examples: ["blog.models.Article"] }),
     name: SnakeName.optional().meta({
       description:
         "Names the generated files (`{module}/routes/{name}.py`, …), functions and tests; unique within the app. " +
@@ -88,14 +88,6 @@ export const ResourceConfig = z
     // A resource without `fields` (kiln's style) takes its read shape from its operations, later.
     if (resource.fields !== undefined) checkSearchAndLink({ ...resource, fields: resource.fields }, ctx);
     checkRepresentations(resource, ctx);
-    // The name derived from a model path that failed its own check is not worth a second message.
-    if (resource.name === undefined && DottedPath.safeParse(resource.model).success && isDunder(defaultResourceName(resource.model))) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["model"],
-        message: `the resource name derived from it ("${defaultResourceName(resource.model)}") is a special Python name; set name`,
-      });
-    }
     if (typeof resource.pk !== "string" && resource.pk_type !== undefined && resource.pk_type !== resource.pk.type) {
       ctx.addIssue({ code: "custom", path: ["pk_type"], message: `pk.type already says "${resource.pk.type}": give the type once` });
     }

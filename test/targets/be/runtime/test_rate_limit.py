@@ -155,3 +155,22 @@ async def test_a_key_of_none_is_not_limited_and_per_user_keys_by_user(
         bob = await client.get("/user", headers={"x-user": "bob"})
     assert ada == [200, 429]
     assert bob.status_code == 200
+
+
+async def test_forget_restarts_one_key_only(engine: AsyncEngine) -> None:
+    limit = _limit(
+        engine, "forget", "2/hour", key=lambda request: request.headers["x-key"]
+    )
+    async with asgi_client(_app(limit)) as client:
+
+        async def codes(key: str, times: int) -> list[int]:
+            return [
+                (await client.get("/", headers={"x-key": key})).status_code
+                for _ in range(times)
+            ]
+
+        assert await codes("ada", 3) == [200, 200, 429]
+        assert await codes("bob", 2) == [200, 200]
+        await limit.forget("ada")
+        assert await codes("ada", 3) == [200, 200, 429]
+        assert await codes("bob", 1) == [429]

@@ -8,6 +8,7 @@
 
 import { ImportCollector, Name, prefixImport } from "../../../../codegen/index.js";
 import { type AuthConfig, type CustomAuth, type JwtAuth, isHmac } from "../../config/schema.js";
+import type { ErrorStatus } from "../../modules/handler.js";
 import { ProjectRoute } from "../../modules/project-route.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonLiteral, pythonString } from "../../python/literals.js";
@@ -25,6 +26,8 @@ export interface AuthPackageOptions {
   readsGroups: boolean;
   /** Some model has a row visibility rule: the user dependencies record the user on the request (runtime/visibility.py). */
   recordsUser: boolean;
+  /** The project's `trusted_proxies`: they decide the client address the token endpoint's limit counts. */
+  trustedProxies: readonly string[];
 }
 
 /**
@@ -134,7 +137,9 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
     routerImports.addFrom("fastapi", "Request").addFrom(modules.runtime("sessions"), "check_origin").addFrom(modules.dependencies, "COOKIE", "TRUSTED_ORIGINS");
   }
   const session = auth.session_url !== undefined;
-  if (flow.cookie !== undefined || flow.revocation || session) routerImports.addFrom(modules.runtime("responses"), "error_responses");
+  const attempts = attemptLimits(auth, options.trustedProxies, routerImports, modules);
+  if (attempts.length > 0) routerImports.addFrom("fastapi", "Request");
+  if (flow.cookie !== undefined || flow.revocation || session || attempts.length > 0) routerImports.addFrom(modules.runtime("responses"), "error_responses");
   if (flow.revocation || session) routerImports.addFrom(modules.dependencies, "CurrentUser");
   if (session && options.readsGroups) routerImports.addFrom(prefixImport(options.packagePrefix, "auth", "groups"), "user_groups");
   if (flow.revocation) {
@@ -144,11 +149,11 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
   }
   // `rate_limits.py` imports this package for limits keyed by user: the router imports its limiters when first called.
   // A limit keyed by user leaves these routes out (its dependency would need the package it limits).
-  const route = (name: string, method: "GET" | "POST", path: string, errors: readonly (401 | 403)[]) =>
+  const route = (name: string, method: "GET" | "POST", path: string, errors: readonly ErrorStatus[]) =>
     new ProjectRoute({ name, method, path, group: "auth", userKeyed: false, limitersImportedLate: prefixImport(options.packagePrefix, "rate_limits"), responses: modules.runtime("responses"), imports: routerImports, errors });
   const cookie = flow.cookie !== undefined;
   const routes = {
-    token: route("issue_access_token", "POST", auth.token_url, cookie ? [403] : []),
+    token: route("issue_access_token", "POST", auth.token_url, [...(cookie ? [403 as const] : []), ...(attempts.length > 0 ? [429 as const] : [])]),
     ...(flow.revocation && { logout: route("revoke_access_token", "POST", auth.logout_url!, cookie ? [401, 403] : [401]) }),
     ...(auth.session_url !== undefined && { session: route("get_current_session", "GET", auth.session_url, [401]) }),
   };
@@ -165,6 +170,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
       groups_message: pythonString(`${auth.verify_credentials_fn} must give the user's groups as strings `),
       ...templateSwitches(flow),
       routes,
+      attempts,
       ...(auth.logout_url !== undefined && { logout_url: auth.logout_url, logout_url_literal: pythonString(auth.logout_url) }),
       ...(auth.session_url !== undefined && { session_url: auth.session_url, session_url_literal: pythonString(auth.session_url), reads_groups: options.readsGroups }),
     },
@@ -174,6 +180,41 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
   const exports = ["AuthenticatedUser", "CurrentUser", "create_access_token", "get_current_user", ...(flow.optionalUser ? ["OptionalUser", "get_optional_user"] : [])];
   const init = initModule({ custom: false, token_url: auth.token_url, secret_env: auth.secret_env, cookie: flow.cookie !== undefined, bearer: flow.bearer }, modules, exports);
   return { modules: [init, dependencies, router], routes: Object.values(routes) };
+}
+
+/** One of the token endpoint's limits: its definition, and the statements awaited before the password is checked and after it was right. */
+interface AttemptLimit {
+  definition: string;
+  check: string;
+  success?: string;
+}
+
+/**
+ * The token endpoint's limits on password guessing (`token_rate_limit`): a `RateLimit` per
+ * key, defined in `auth/router.py`, and the statements the endpoint awaits around the
+ * password check. Adds the imports they need to `imports`.
+ */
+function attemptLimits(auth: JwtAuth, trustedProxies: readonly string[], imports: ImportCollector, modules: AuthModules): AttemptLimit[] {
+  const { username, address } = auth.token_rate_limit;
+  const limits: AttemptLimit[] = [];
+  const limiter = (variable: string, key: string, limit: string, extra: string[]) =>
+    `${variable} = RateLimit(${[pythonString(`auth/token.${key}`), pythonString(limit), ...extra, "engine=get_engine", "headers=False"].join(", ")})`;
+  if (address !== undefined) {
+    const proxies = trustedProxies.length > 0 ? `[${trustedProxies.map(pythonString).join(", ")}]` : "";
+    imports.addFrom(modules.runtime("rate_limit"), "ClientAddress");
+    limits.push({ definition: limiter("ATTEMPTS_PER_ADDRESS", "address", address, [`key=ClientAddress(${proxies})`]), check: "await ATTEMPTS_PER_ADDRESS(request, response)" });
+  }
+  if (username !== undefined) {
+    // Lower case: the verify function may ignore case, and case variants must share one counter.
+    limits.push({
+      definition: limiter("ATTEMPTS_PER_USERNAME", "username", username, []),
+      check: "await ATTEMPTS_PER_USERNAME.check(form.username.lower(), response)",
+      // A user who signs in often is no guesser; an address's count stands (one account of an attacker's must not clear it).
+      success: "await ATTEMPTS_PER_USERNAME.forget(form.username.lower())",
+    });
+  }
+  if (limits.length > 0) imports.addFrom(modules.runtime("rate_limit"), "RateLimit").addFrom(modules.db, "get_engine");
+  return limits;
 }
 
 function customPackage(auth: CustomAuth, modules: AuthModules, recordsUser: boolean): PythonModule[] {

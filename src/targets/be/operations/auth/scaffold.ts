@@ -31,12 +31,15 @@ export class AuthScaffold {
       groupClaim,
       readsGroups,
       recordsUser: visibilityRules(ctx.config).length > 0,
+      trustedProxies: ctx.config.trusted_proxies,
     });
     const outputs: unknown[] = [...modules, ...routes];
     if (readsGroups) outputs.push(groupsModule(auth, ctx.packagePrefix, groupClaim !== undefined));
     if (auth.get_current_user_fn === undefined) {
       if (auth.cookie !== undefined) outputs.push(new StaticFile(runtimeHelperFile("sessions")));
       if (auth.logout_url !== undefined) outputs.push(new StaticFile(runtimeHelperFile("revocation")), new StaticFile(runtimeHelperFile("autocommit")));
+      const { username, address } = auth.token_rate_limit;
+      if (username !== undefined || address !== undefined) outputs.push(new StaticFile(runtimeHelperFile("rate_limit")), new StaticFile(runtimeHelperFile("autocommit")));
     }
     return outputs;
   }
