@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Response, status
+from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.security import OAuth2PasswordRequestForm
 from pydantic import BaseModel
@@ -21,6 +21,9 @@ from blog.api.auth.dependencies import (
     check_signing_key,
     create_access_token,
 )
+from blog.api.db import get_engine
+from blog.api.runtime.rate_limit import ClientAddress, RateLimit
+from blog.api.runtime.responses import error_responses
 from blog.auth import verify_credentials
 
 
@@ -33,6 +36,18 @@ async def _check_signing_key(_app: Any) -> AsyncIterator[None]:
 
 router = APIRouter(tags=["auth"], lifespan=_check_signing_key)
 
+# Password guessing: every attempt counts, per key, before the password is checked.
+ATTEMPTS_PER_ADDRESS = RateLimit(
+    "auth/token.address",
+    "30/minute;300/hour",
+    key=ClientAddress(),
+    engine=get_engine,
+    headers=False,
+)
+ATTEMPTS_PER_USERNAME = RateLimit(
+    "auth/token.username", "10/minute;100/hour", engine=get_engine, headers=False
+)
+
 
 class AccessToken(BaseModel):
     """An issued access token (RFC 6749, section 5.1)."""
@@ -43,11 +58,20 @@ class AccessToken(BaseModel):
     """Seconds until the token expires."""
 
 
-@router.post("/auth/token", operation_id="issueAccessToken")
+@router.post(
+    "/auth/token", operation_id="issueAccessToken", responses=error_responses(429)
+)
 async def issue_access_token(
-    form: Annotated[OAuth2PasswordRequestForm, Depends()], response: Response
+    form: Annotated[OAuth2PasswordRequestForm, Depends()],
+    request: Request,
+    response: Response,
 ) -> AccessToken:
-    """Trade a username and password (form fields) for a bearer token, or 401."""
+    """Trade a username and password (form fields) for a bearer token, or 401.
+
+    Too many attempts for one username or from one address are refused (429).
+    """
+    await ATTEMPTS_PER_ADDRESS(request, response)
+    await ATTEMPTS_PER_USERNAME.check(form.username.lower(), response)
     login = await _verify_credentials(form.username, form.password)
     if login is None:
         raise HTTPException(
@@ -56,6 +80,7 @@ async def issue_access_token(
             headers={"WWW-Authenticate": "Bearer"},
         )
     token = create_access_token(*login)
+    await ATTEMPTS_PER_USERNAME.forget(form.username.lower())
     # A token is a credential: no cache may keep it (RFC 6749, section 5.1).
     response.headers["Cache-Control"] = "no-store"
     return AccessToken(

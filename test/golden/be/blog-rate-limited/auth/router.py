@@ -21,6 +21,8 @@ from blog.api.auth.dependencies import (
     check_signing_key,
     create_access_token,
 )
+from blog.api.db import get_engine
+from blog.api.runtime.rate_limit import ClientAddress, RateLimit
 from blog.api.runtime.responses import error_responses
 from blog.auth import verify_credentials
 
@@ -33,6 +35,18 @@ async def _check_signing_key(_app: Any) -> AsyncIterator[None]:
 
 
 router = APIRouter(tags=["auth"], lifespan=_check_signing_key)
+
+# Password guessing: every attempt counts, per key, before the password is checked.
+ATTEMPTS_PER_ADDRESS = RateLimit(
+    "auth/token.address",
+    "30/minute;300/hour",
+    key=ClientAddress(["10.0.0.0/8"]),
+    engine=get_engine,
+    headers=False,
+)
+ATTEMPTS_PER_USERNAME = RateLimit(
+    "auth/token.username", "10/minute;100/hour", engine=get_engine, headers=False
+)
 
 
 async def _limit_issue_access_token(request: Request, response: Response) -> None:
@@ -62,9 +76,16 @@ class AccessToken(BaseModel):
     responses=error_responses(429),
 )
 async def issue_access_token(
-    form: Annotated[OAuth2PasswordRequestForm, Depends()], response: Response
+    form: Annotated[OAuth2PasswordRequestForm, Depends()],
+    request: Request,
+    response: Response,
 ) -> AccessToken:
-    """Trade a username and password (form fields) for a bearer token, or 401."""
+    """Trade a username and password (form fields) for a bearer token, or 401.
+
+    Too many attempts for one username or from one address are refused (429).
+    """
+    await ATTEMPTS_PER_ADDRESS(request, response)
+    await ATTEMPTS_PER_USERNAME.check(form.username.lower(), response)
     subject = await _verify_credentials(form.username, form.password)
     if subject is None:
         raise HTTPException(
@@ -72,6 +93,7 @@ async def issue_access_token(
             detail="Incorrect username or password",
             headers={"WWW-Authenticate": "Bearer"},
         )
+    await ATTEMPTS_PER_USERNAME.forget(form.username.lower())
     # A token is a credential: no cache may keep it (RFC 6749, section 5.1).
     response.headers["Cache-Control"] = "no-store"
     return AccessToken(

@@ -60,6 +60,8 @@ DELETE FROM {TABLE}
 WHERE window_start + make_interval(secs => window_seconds) < now() - interval '1 hour'
 """
 
+_FORGET = f"DELETE FROM {TABLE} WHERE bucket = :bucket"
+
 ClientKey = Callable[[Request], "str | None | Awaitable[str | None]"]
 
 
@@ -189,6 +191,10 @@ class RateLimit:
             )
         if self.headers:
             response.headers.update(fields)
+
+    async def forget(self, client: str) -> None:
+        """Drop *client*'s counts: its next request starts every window afresh."""
+        await autocommit(self.engine(), _FORGET, {"bucket": f"{self.name}:{client}"})
 
     def _limit(self, seconds: int) -> Limit:
         return next(limit for limit in self.limits if limit.seconds == seconds)

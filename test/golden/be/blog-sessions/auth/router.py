@@ -29,6 +29,7 @@ from blog.api.auth.dependencies import (
 )
 from blog.api.auth.groups import user_groups
 from blog.api.db import get_engine
+from blog.api.runtime.rate_limit import ClientAddress, RateLimit
 from blog.api.runtime.responses import error_responses
 from blog.api.runtime.revocation import install as install_revocations
 from blog.api.runtime.revocation import revoke
@@ -46,6 +47,18 @@ async def _check_signing_key(_app: Any) -> AsyncIterator[None]:
 
 router = APIRouter(tags=["auth"], lifespan=_check_signing_key)
 
+# Password guessing: every attempt counts, per key, before the password is checked.
+ATTEMPTS_PER_ADDRESS = RateLimit(
+    "auth/token.address",
+    "30/minute;300/hour",
+    key=ClientAddress(),
+    engine=get_engine,
+    headers=False,
+)
+ATTEMPTS_PER_USERNAME = RateLimit(
+    "auth/token.username", "10/minute;100/hour", engine=get_engine, headers=False
+)
+
 
 class AccessToken(BaseModel):
     """An issued access token (RFC 6749, section 5.1)."""
@@ -59,7 +72,7 @@ class AccessToken(BaseModel):
 @router.post(
     "/auth/token",
     operation_id="issueAccessToken",
-    responses=error_responses(403),
+    responses=error_responses(403, 429),
 )
 async def issue_access_token(
     form: Annotated[OAuth2PasswordRequestForm, Depends()],
@@ -70,8 +83,11 @@ async def issue_access_token(
 
     The token goes into the session cookie and the body. A login form posted
     from a foreign page is refused (403): it could sign the browser in as someone else.
+    Too many attempts for one username or from one address are refused (429).
     """
     check_origin(request, TRUSTED_ORIGINS, required=False)
+    await ATTEMPTS_PER_ADDRESS(request, response)
+    await ATTEMPTS_PER_USERNAME.check(form.username.lower(), response)
     login = await _verify_credentials(form.username, form.password)
     if login is None:
         raise HTTPException(
@@ -80,6 +96,7 @@ async def issue_access_token(
             headers={"WWW-Authenticate": "Bearer"},
         )
     token = create_access_token(*login)
+    await ATTEMPTS_PER_USERNAME.forget(form.username.lower())
     # A token is a credential: no cache may keep it (RFC 6749, section 5.1).
     response.headers["Cache-Control"] = "no-store"
     COOKIE.set(response, token, max_age=TOKEN_LIFETIME_SECONDS)
