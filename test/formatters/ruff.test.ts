@@ -2,10 +2,10 @@
 // the prose wrapping ruff leaves to us, checked against the real ruff of the test venv.
 
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { Workspace } from "@astral-sh/ruff-wasm-nodejs";
+import { PositionEncoding, Workspace } from "@astral-sh/ruff-wasm-nodejs";
 
 import { formatPython, formatPythonFile } from "../../src/formatters/ruff.js";
 import { wrapProse } from "../../src/formatters/prose.js";
@@ -30,6 +30,21 @@ describe("the ruff that formats", () => {
     ];
     const expected = await ruffFormat(sources);
     for (const [index, source] of sources.entries()) assert.equal(await formatPython(`case_${index}.py`, source), expected[index]);
+  });
+
+  it("formats every golden module as ruff does for any Python a generated project may require", async () => {
+    // Target py311 is the oldest `requires-python` be_root writes; ruff reads the project's own.
+    const golden = join(repoRoot, "test", "golden");
+    const paths = (await readdir(golden, { recursive: true })).filter((path) => path.endsWith(".py"));
+    assert.ok(paths.length > 300, `only ${paths.length} golden modules`);
+    const sources = await Promise.all(paths.map((path) => readFile(join(golden, path), "utf8")));
+    for (const version of ["py312", "py313", "py314", "py315"]) {
+      const ruff = new Workspace({ "target-version": version }, PositionEncoding.Utf16);
+      for (const [index, source] of sources.entries()) {
+        assert.equal(ruff.format(source), await formatPython(paths[index]!, source), `${paths[index]} for ${version}`);
+      }
+      ruff.free();
+    }
   });
 
   it("names the file when ruff cannot parse it", async () => {
