@@ -35,6 +35,10 @@ RowT = TypeVar("RowT")
 CursorSource = Literal["query", "body"]
 """Where a request carried its cursor: errors name it there."""
 
+# What decoding a malformed cursor raises. Named, not written in the `except`: ruff
+# formats `except (A, B):` without its parentheses for Python 3.14 on, with them before.
+_MALFORMED_CURSOR = (ValueError, KeyError, TypeError, ValidationError, RecursionError)
+
 
 class Page(BaseModel, Generic[ItemT]):
     """One page of a list; send ``next_cursor`` back as ``cursor`` for the next."""
@@ -104,7 +108,7 @@ def decode_cursor(
             key.adapter.validate_python(value)
             for key, value in zip(keys, values, strict=True)
         ]
-    except (ValueError, KeyError, TypeError, ValidationError, RecursionError):
+    except _MALFORMED_CURSOR:
         raise _invalid(cursor, "Invalid cursor", source) from None
     if order != _signature(keys):
         raise _invalid(
