@@ -2,9 +2,11 @@
  * End-to-end: authorization of the generated blog backend (examples/blog/config/authz.jsonnet)
  * over real HTTP, against a real PostgreSQL. A permission matrix — anonymous, reader, the
  * article's author, editor, admin × get, list, create, update, delete and publish — where
- * groups (the token's `roles` claim), the guard `blog.authz.can_edit_article` and the
- * visibility filter `blog.authz.visible_articles` each decide part; lists answer exactly the
- * rows `get` answers, in a number of statements that does not grow with the rows.
+ * groups (the token's `roles` claim), the guard `blog.authz.can_change` and the visibility
+ * rule `blog.authz.visible_articles` each decide part; lists answer exactly the rows `get`
+ * answers, in a number of statements that does not grow with the rows. The attack matrix
+ * (support/attack.ts): two writers, an editor and a reader never meet a row they may not
+ * see on any read path, cannot change it, and cannot take over another writer's rows.
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -15,6 +17,7 @@ import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+import { VIEWERS, attackRows, expectHiddenOnReads, expectHiddenRefusesWrites, expectNoTakeOver, expectUnchanged } from "./support/attack.js";
 import { BlogRoles, type Matrix, ROLES, expectConstantStatements, expectListIsGet, expectMatrix, matrixReplies } from "./support/roles.js";
 
 const SECRET = randomBytes(48).toString("base64url");
@@ -75,6 +78,23 @@ describe("lists", () => {
     const rows = [await blog.article(authors.author, true), await blog.article(authors.author, false), await blog.article(authors.other, false)];
     for (const role of ROLES.filter((role) => role !== "anonymous")) await expectListIsGet(blog.client(role), rows, role);
     await expectConstantStatements(blog, await blog.client("reader").get("/articles?limit=100"), ["reader", "author", "editor"]);
+  });
+});
+
+describe("the visibility attack matrix", () => {
+  for (const viewer of VIEWERS) {
+    it(`${viewer}: no read path shows a hidden row, no write path reaches it`, async () => {
+      const rows = await attackRows(blog);
+      await expectHiddenOnReads(blog, rows, viewer);
+      await expectHiddenRefusesWrites(blog, rows, viewer);
+      await expectUnchanged(blog, rows);
+    });
+  }
+
+  it("a writer cannot take over another writer's author, articles or comments", async () => {
+    const rows = await attackRows(blog);
+    await expectNoTakeOver(blog, rows);
+    await expectUnchanged(blog, rows);
   });
 });
 

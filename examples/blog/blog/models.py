@@ -56,6 +56,9 @@ class Author(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+    # The subject of the user who created the row (config/authz.jsonnet): stored by
+    # blog.authz.claim_ownership at create, never taken from a request body.
+    owner: Mapped[str | None]
 
     # passive_deletes="all": deleting an author who still has articles is left to
     # the foreign key, which refuses it (the API answers 409).
@@ -102,6 +105,9 @@ class Article(Base):
     rating: Mapped[float | None]
     extra: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
     author_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("authors.id"))
+    # The subject of the user who created the row (config/authz.jsonnet): stored by
+    # blog.authz.claim_ownership at create, never taken from a request body.
+    owner: Mapped[str | None]
 
     author: Mapped[Author] = relationship(back_populates="articles")
     tags: Mapped[list[Tag]] = relationship(
@@ -127,6 +133,9 @@ class Comment(Base):
         ForeignKey("articles.id", ondelete="CASCADE")
     )
     author_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("authors.id"))
+    # The subject of the user who created the row (config/authz.jsonnet): stored by
+    # blog.authz.claim_ownership at create, never taken from a request body.
+    owner: Mapped[str | None]
 
     article: Mapped[Article] = relationship(back_populates="comments")
     author: Mapped[Author] = relationship()

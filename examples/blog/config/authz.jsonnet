@@ -1,18 +1,33 @@
 // The single-app blog with authorization (docs/authorization.md) on top of JWT auth:
 // groups come from the token's `roles` claim; blog/authz.py holds the functions named here.
 //
-// Articles:
-// - every route needs a user in one of the groups the resource names, and a row is visible
-//   only as blog.authz.visible_articles says: published ones, one's own, or all for editors
-//   and admins (a hidden row is a 404, and lists leave it out);
-// - create: writers, editors and admins; publish: editors and admins; delete: admins;
-// - update: the guard blog.authz.can_edit_article (the author, an editor or an admin).
+// Ownership: authors, articles and comments belong to the user who created them. The
+// create hook blog.authz.claim_ownership stores the creator's subject (the token's `sub`)
+// on the row; no body carries it and no update changes it. The same hook lets a writer
+// write only as an author of their own, and comment only on an article they may see.
+//
+// - every route needs a user in one of the resource's groups; creating takes a writer,
+//   an editor or an admin;
+// - update, delete and the article actions that change a row: the guard
+//   blog.authz.can_change (the row's owner, an editor or an admin); deleting an article
+//   or publishing one takes an editor or an admin;
+// - rows: blog.authz.visible_articles shows the published articles and one's own (all to
+//   editors and admins), blog.authz.visible_comments the comments of those. The ORM
+//   applies these rules to every read: a hidden row is a 404, missing from lists, counts
+//   and filter values, and from the articles an author nests.
 local auth = import 'be/auth/jwt.libsonnet';
 local db = import 'be/db/databases.libsonnet';
-local p = import 'be/resources/presets.libsonnet';
 local r = import 'resources.libsonnet';
 
+local readers = ['reader', 'writer', 'editor', 'admin'];
 local writers = ['writer', 'editor', 'admin'];
+
+// What every owned resource's writes say.
+local owned = {
+  create: { groups: writers, pre: 'blog.authz.claim_ownership' },
+  update: { can: 'blog.authz.can_change', pre: 'blog.authz.claim_ownership' },
+  delete: { can: 'blog.authz.can_change' },
+};
 
 {
   package_prefix: 'blog.api',
@@ -26,18 +41,22 @@ local writers = ['writer', 'editor', 'admin'];
   }),
   module: 'content',
   resources: [
-    r.author,
+    r.amendOperations(r.author { groups: readers }, owned),
     r.amendOperations(r.article {
-      groups: ['reader'] + writers,
+      groups: readers,
       visible: 'blog.authz.visible_articles',
-    }, {
-      create: { groups: writers },
-      update: { can: 'blog.authz.can_edit_article' },
+    }, owned {
       delete: { groups: ['admin'] },
       publish_article: { groups: ['editor', 'admin'] },
+      schedule_article: { can: 'blog.authz.can_change' },
+      tag_article: { can: 'blog.authz.can_change' },
+      archive_stale_articles: { groups: ['editor', 'admin'] },
     }),
     r.tag,
-    r.comment,
+    r.amendOperations(r.comment {
+      groups: readers,
+      visible: 'blog.authz.visible_comments',
+    }, owned),
     r.category { require_auth: false },
   ],
 }

@@ -8,11 +8,22 @@
 //   shows exactly those rows, filtered in SQL from OPA's partial evaluation;
 // - publish: only drafts (groups still limit it to editors and admins);
 // - the other routes: the groups and the guard below decide, the policy allows them.
+//
+// Ownership as in config/authz.jsonnet: the create hook blog.authz.claim_ownership stores
+// the creator's subject on authors, articles and comments, and lets a writer write only
+// as an author of their own; blog.authz.can_change admits the owner, editors and admins.
 local auth = import 'be/auth/jwt.libsonnet';
 local db = import 'be/db/databases.libsonnet';
 local r = import 'resources.libsonnet';
 
+local readers = ['reader', 'writer', 'editor', 'admin'];
 local writers = ['writer', 'editor', 'admin'];
+
+local owned = {
+  create: { groups: writers, pre: 'blog.authz.claim_ownership' },
+  update: { can: 'blog.authz.can_change', pre: 'blog.authz.claim_ownership' },
+  delete: { can: 'blog.authz.can_change' },
+};
 
 {
   package_prefix: 'blog.api',
@@ -27,18 +38,19 @@ local writers = ['writer', 'editor', 'admin'];
   }),
   module: 'content',
   resources: [
-    r.author,
+    r.amendOperations(r.author { groups: readers }, owned),
     r.amendOperations(r.article {
-      groups: ['reader'] + writers,
+      groups: readers,
       opa: true,
-    }, {
-      create: { groups: writers },
-      update: { can: 'blog.authz.can_edit_article' },
+    }, owned {
       delete: { groups: ['admin'] },
       publish_article: { groups: ['editor', 'admin'] },
+      schedule_article: { can: 'blog.authz.can_change' },
+      tag_article: { can: 'blog.authz.can_change' },
+      archive_stale_articles: { groups: ['editor', 'admin'] },
     }),
     r.tag,
-    r.comment,
+    r.amendOperations(r.comment { groups: readers }, owned),
     r.category { require_auth: false },
   ],
 }

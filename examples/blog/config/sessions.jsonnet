@@ -7,8 +7,9 @@
 // - cookie_secure: false, because this example runs on http://127.0.0.1 (never in production);
 // - blog.auth.verify_login returns the user with its roles: the token endpoint writes them
 //   into the `roles` claim, which groups read (deleting an article takes an editor or admin);
-// - anyone may read articles; blog.authz.visible_articles shows drafts to their author and
-//   to editors, also on these public routes when the request carries a valid token.
+// - anyone may read articles; blog.authz.visible_articles shows drafts to their owner (the
+//   user who created them, stored by the create hook blog.authz.claim_ownership) and to
+//   editors, also on these public routes when the request carries a valid token.
 local auth = import 'be/auth/jwt.libsonnet';
 local db = import 'be/db/databases.libsonnet';
 local r = import 'resources.libsonnet';
@@ -29,10 +30,11 @@ local r = import 'resources.libsonnet';
   cors: { allow_origins: ['http://app.blog.test'], allow_credentials: true },
   module: 'content',
   resources: [
-    r.author,
+    r.amendOperations(r.author, { create: { pre: 'blog.authz.claim_ownership' } }),
     r.amendOperations(r.article { visible: 'blog.authz.visible_articles' }, {
       get: { require_auth: false },
       list: { require_auth: false },
+      create: { pre: 'blog.authz.claim_ownership' },
       delete: { groups: ['editor', 'admin'] },
     }),
     r.tag,

@@ -11,6 +11,8 @@ import { type Claims, claims, signJwt } from "./jwt.js";
 
 export type Role = "anonymous" | "reader" | "author" | "editor" | "admin";
 export const ROLES: Role[] = ["anonymous", "reader", "author", "editor", "admin"];
+/** The matrices' roles and `other`, a second writer: the owner of the rows the author may not touch. */
+export type Actor = Role | "other";
 
 /** Expected status per route and role. */
 export type Matrix = Record<string, Record<Role, number>>;
@@ -23,41 +25,43 @@ export class BlogRoles {
   readonly email = { author: `ada-${this.run}@example.com`, other: `bob-${this.run}@example.com` };
   /** The author rows of `email`, once `createAuthors` made them. */
   authors = { author: "", other: "" };
-  readonly #extra: (role: Role) => Claims;
+  readonly #extra: (role: Actor) => Claims;
 
   /** `extra`: claims a role's token carries besides `sub` and `roles`. */
-  constructor(baseUrl: () => string, secret: string, extra: (role: Role) => Claims = () => ({})) {
+  constructor(baseUrl: () => string, secret: string, extra: (role: Actor) => Claims = () => ({})) {
     this.#baseUrl = baseUrl;
     this.#secret = secret;
     this.#extra = extra;
   }
 
-  /** A client of `role`: the author is `email.author`, the token's `roles` claim its groups. */
-  client(role: Role): JsonClient {
+  /** A client of `role`: the author is `email.author`, the other writer `email.other`, the token's `roles` claim its groups. */
+  client(role: Actor): JsonClient {
     const anonymous = new JsonClient(this.#baseUrl());
     if (role === "anonymous") return anonymous;
     const [sub, roles] = {
       reader: [`reader-${this.run}@example.com`, ["reader"]],
       author: [this.email.author, ["writer"]],
+      other: [this.email.other, ["writer"]],
       editor: [`ed-${this.run}@example.com`, ["editor"]],
       admin: [`root-${this.run}@example.com`, ["admin"]],
     }[role] as [string, string[]];
     return anonymous.with({ authorization: `Bearer ${signJwt(claims({ sub, roles, ...this.#extra(role) }), this.#secret)}` });
   }
 
-  /** The two authors, created by the admin. */
+  /** The two authors, each created by its writer (who then owns it). */
   async createAuthors(): Promise<void> {
     for (const key of ["author", "other"] as const) {
-      const reply = await this.client("admin").post("/authors", { name: this.email[key], email: this.email[key] });
-      expectStatus(reply, 201, "admin creates an author");
+      const reply = await this.client(key).post("/authors", { name: this.email[key], email: this.email[key] });
+      expectStatus(reply, 201, `${key} creates an author`);
       this.authors[key] = (reply.body as { id: string }).id;
     }
   }
 
-  /** A new article of `author`, created by the admin; its id. */
-  async article(author: string, published: boolean): Promise<string> {
-    const reply = await this.client("admin").post("/articles", { title: `t-${randomUUID()}`, body: "words", published, author_id: author });
-    expectStatus(reply, 201, "admin creates an article");
+  /** A new article of `author` (one of `authors`), created by its writer, who owns it; its id. */
+  async article(author: string, published: boolean, title = `t-${randomUUID()}`): Promise<string> {
+    const writer = author === this.authors.other ? "other" : "author";
+    const reply = await this.client(writer).post("/articles", { title, body: "words", published, author_id: author });
+    expectStatus(reply, 201, `${writer} creates an article`);
     return (reply.body as { id: string }).id;
   }
 }

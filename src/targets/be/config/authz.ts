@@ -29,7 +29,7 @@ export const GuardPath = DottedPath.meta({
     "Dotted path of your guard `async def can(user, obj, session) -> bool`: instance operations pass the row (loaded, before " +
     "anything changes), collection operations (list, create, collection actions) pass `None`; `False` answers 403. The route " +
     "must require a user.",
-  examples: ["blog.authz.can_edit_article"],
+  examples: ["blog.authz.can_change"],
 });
 
 /** `visible`: the rows of a resource a user may see. */
