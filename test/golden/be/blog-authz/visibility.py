@@ -10,10 +10,11 @@ nests it.
 
 import blog.authz
 from blog.api.runtime.visibility import RowVisibility
-from blog.models import Article
+from blog.models import Article, Comment
 
 ROW_VISIBILITY = RowVisibility(
     {
         Article: blog.authz.visible_articles,
+        Comment: blog.authz.visible_comments,
     }
 )

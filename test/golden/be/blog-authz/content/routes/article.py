@@ -30,6 +30,7 @@ from blog.api.db.session import SessionDep
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.authz import forbidden
 from blog.api.runtime.filters import param_conditions, tree_condition
+from blog.api.runtime.hooks import before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
@@ -195,7 +196,13 @@ async def create_article(
     await require_groups(current_user, "admin", "editor", "writer")
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    article = Article(**body.model_dump())
+    values = await before_write(
+        blog.authz.claim_ownership,
+        body.model_dump(),
+        session=session,
+        current_user=current_user,
+    )
+    article = Article(**values)
     session.add(article)
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))
@@ -220,9 +227,16 @@ async def update_article(
     article = await session.get(Article, pk)
     if article is None:
         raise _not_found(pk)
-    if not await blog.authz.can_edit_article(current_user, article, session):
+    if not await blog.authz.can_change(current_user, article, session):
         raise forbidden()
-    for name, value in body.model_dump(exclude_unset=True).items():
+    values = await before_write(
+        blog.authz.claim_ownership,
+        body.model_dump(exclude_unset=True),
+        row=article,
+        session=session,
+        current_user=current_user,
+    )
+    for name, value in values.items():
         setattr(article, name, value)
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))
@@ -294,6 +308,8 @@ async def schedule_article(
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
+    if not await blog.authz.can_change(current_user, article, session):
+        raise forbidden()
     await call_action(
         blog.actions.schedule_article,
         article,
@@ -330,6 +346,8 @@ async def tag_article(
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
+    if not await blog.authz.can_change(current_user, article, session):
+        raise forbidden()
     await call_action(
         blog.actions.tag_article, article, tag_id=params.tag_id, session=session
     )
@@ -345,10 +363,7 @@ async def tag_article(
     operation_id="archiveStaleArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
-    openapi_extra={
-        **IDEMPOTENCY_KEY,
-        "x-groups": ["admin", "editor", "reader", "writer"],
-    },
+    openapi_extra={**IDEMPOTENCY_KEY, "x-groups": ["admin", "editor"]},
 )
 async def archive_stale_articles(
     params: ArchiveStaleArticlesParams,
@@ -357,7 +372,7 @@ async def archive_stale_articles(
     current_user: CurrentUser,
 ) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
-    await require_groups(current_user, "admin", "editor", "reader", "writer")
+    await require_groups(current_user, "admin", "editor")
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     result = await call_action(

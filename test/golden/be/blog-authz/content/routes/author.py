@@ -9,7 +9,9 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import subqueryload
 
+import blog.authz
 from blog.api.auth.dependencies import CurrentUser
+from blog.api.auth.groups import require_groups
 from blog.api.content.schemas.author import (
     AuthorCreate,
     AuthorListQuery,
@@ -18,6 +20,8 @@ from blog.api.content.schemas.author import (
 )
 from blog.api.content.serializers.author import to_author_read
 from blog.api.db.session import SessionDep
+from blog.api.runtime.authz import forbidden
+from blog.api.runtime.hooks import before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
@@ -51,12 +55,16 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
 
 
 @router.get(
-    "/{pk:uuid}", operation_id="getAuthor", responses=error_responses(401, 404, 503)
+    "/{pk:uuid}",
+    operation_id="getAuthor",
+    responses=error_responses(401, 403, 404, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def get_author(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
 ) -> AuthorRead:
     """Get one author."""
+    await require_groups(current_user, "admin", "editor", "reader", "writer")
     return to_author_read(await _load_author(session, pk))
 
 
@@ -66,7 +74,12 @@ _LIST_ORDER = Ordering(
 )
 
 
-@router.get("", operation_id="listAuthors", responses=error_responses(401, 503))
+@router.get(
+    "",
+    operation_id="listAuthors",
+    responses=error_responses(401, 403, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+)
 async def list_authors(
     query: Annotated[AuthorListQuery, Query()],
     session: SessionDep,
@@ -75,6 +88,7 @@ async def list_authors(
     """List authors, searched, ordered by ``order_by`` (default: name), one page at a
     time.
     """
+    await require_groups(current_user, "admin", "editor", "reader", "writer")
     statement = select(Author).options(*_READ_OPTIONS)
     first = None
     if query.q:
@@ -94,8 +108,8 @@ async def list_authors(
     status_code=status.HTTP_201_CREATED,
     operation_id="createAuthor",
     max_body_size=1_048_576,
-    responses=error_responses(400, 401, 409, 413, 503),
-    openapi_extra=IDEMPOTENCY_KEY,
+    responses=error_responses(400, 401, 403, 409, 413, 503),
+    openapi_extra={**IDEMPOTENCY_KEY, "x-groups": ["admin", "editor", "writer"]},
 )
 async def create_author(
     body: AuthorCreate,
@@ -105,9 +119,16 @@ async def create_author(
     current_user: CurrentUser,
 ) -> AuthorRead:
     """Create an author; the ``Location`` header gives its URL."""
+    await require_groups(current_user, "admin", "editor", "writer")
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    author = Author(**body.model_dump())
+    values = await before_write(
+        blog.authz.claim_ownership,
+        body.model_dump(),
+        session=session,
+        current_user=current_user,
+    )
+    author = Author(**values)
     session.add(author)
     await session.flush()
     result = to_author_read(await _load_author(session, author.id))
@@ -121,16 +142,27 @@ async def create_author(
     "/{pk:uuid}",
     operation_id="updateAuthor",
     max_body_size=1_048_576,
-    responses=error_responses(400, 401, 404, 409, 413, 503),
+    responses=error_responses(400, 401, 403, 404, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def update_author(
     pk: uuid.UUID, body: AuthorUpdate, session: SessionDep, current_user: CurrentUser
 ) -> AuthorRead:
     """Change the fields sent in the body; the others keep their values."""
+    await require_groups(current_user, "admin", "editor", "reader", "writer")
     author = await session.get(Author, pk)
     if author is None:
         raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
+    if not await blog.authz.can_change(current_user, author, session):
+        raise forbidden()
+    values = await before_write(
+        blog.authz.claim_ownership,
+        body.model_dump(exclude_unset=True),
+        row=author,
+        session=session,
+        current_user=current_user,
+    )
+    for name, value in values.items():
         setattr(author, name, value)
     await session.flush()
     result = to_author_read(await _load_author(session, author.id))
@@ -142,15 +174,18 @@ async def update_author(
     "/{pk:uuid}",
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deleteAuthor",
-    responses=error_responses(401, 404, 409, 503),
+    responses=error_responses(401, 403, 404, 409, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def delete_author(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
 ) -> None:
     """Delete one author."""
-    deleted = await session.scalar(
-        delete(Author).where(Author.id == pk).returning(Author.id)
-    )
-    if deleted is None:
+    await require_groups(current_user, "admin", "editor", "reader", "writer")
+    author = await session.scalar(select(Author).where(Author.id == pk))
+    if author is None:
         raise _not_found(pk)
+    if not await blog.authz.can_change(current_user, author, session):
+        raise forbidden()
+    await session.execute(delete(Author).where(Author.id == pk))
     await session.commit()

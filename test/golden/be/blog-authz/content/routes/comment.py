@@ -9,7 +9,9 @@ from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
+import blog.authz
 from blog.api.auth.dependencies import CurrentUser
+from blog.api.auth.groups import require_groups
 from blog.api.content.schemas.comment import (
     CommentCreate,
     CommentListQuery,
@@ -19,7 +21,9 @@ from blog.api.content.schemas.comment import (
 )
 from blog.api.content.serializers.comment import to_comment_read
 from blog.api.db.session import SessionDep
+from blog.api.runtime.authz import forbidden
 from blog.api.runtime.filters import param_conditions, tree_condition
+from blog.api.runtime.hooks import before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
@@ -49,12 +53,16 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
 
 
 @router.get(
-    "/{pk:uuid}", operation_id="getComment", responses=error_responses(401, 404, 503)
+    "/{pk:uuid}",
+    operation_id="getComment",
+    responses=error_responses(401, 403, 404, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def get_comment(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
 ) -> CommentRead:
     """Get one comment."""
+    await require_groups(current_user, "admin", "editor", "reader", "writer")
     return to_comment_read(await _load_comment(session, pk))
 
 
@@ -88,7 +96,12 @@ async def _list_comments(
     )
 
 
-@router.get("", operation_id="listComments", responses=error_responses(401, 503))
+@router.get(
+    "",
+    operation_id="listComments",
+    responses=error_responses(401, 403, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+)
 async def list_comments(
     query: Annotated[CommentListQuery, Query()],
     session: SessionDep,
@@ -97,6 +110,7 @@ async def list_comments(
     """List comments, filtered, ordered by ``order_by`` (default: -created_at), one page
     at a time.
     """
+    await require_groups(current_user, "admin", "editor", "reader", "writer")
     return await _list_comments(
         session, param_conditions(query, _LIST_FILTERS), query, "query"
     )
@@ -106,12 +120,14 @@ async def list_comments(
     "/search",
     operation_id="searchComments",
     max_body_size=1_048_576,
-    responses=error_responses(400, 401, 413, 503),
+    responses=error_responses(400, 401, 403, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def search_comments(
     body: CommentSearch, session: SessionDep, current_user: CurrentUser
 ) -> Page[CommentRead]:
     """Search comments with an and/or tree of conditions, one page at a time."""
+    await require_groups(current_user, "admin", "editor", "reader", "writer")
     return await _list_comments(
         session,
         [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [],
@@ -125,8 +141,8 @@ async def search_comments(
     status_code=status.HTTP_201_CREATED,
     operation_id="createComment",
     max_body_size=1_048_576,
-    responses=error_responses(400, 401, 409, 413, 503),
-    openapi_extra=IDEMPOTENCY_KEY,
+    responses=error_responses(400, 401, 403, 409, 413, 503),
+    openapi_extra={**IDEMPOTENCY_KEY, "x-groups": ["admin", "editor", "writer"]},
 )
 async def create_comment(
     body: CommentCreate,
@@ -136,9 +152,16 @@ async def create_comment(
     current_user: CurrentUser,
 ) -> CommentRead:
     """Create a comment; the ``Location`` header gives its URL."""
+    await require_groups(current_user, "admin", "editor", "writer")
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    comment = Comment(**body.model_dump())
+    values = await before_write(
+        blog.authz.claim_ownership,
+        body.model_dump(),
+        session=session,
+        current_user=current_user,
+    )
+    comment = Comment(**values)
     session.add(comment)
     await session.flush()
     result = to_comment_read(await _load_comment(session, comment.id))
@@ -152,16 +175,27 @@ async def create_comment(
     "/{pk:uuid}",
     operation_id="updateComment",
     max_body_size=1_048_576,
-    responses=error_responses(400, 401, 404, 409, 413, 503),
+    responses=error_responses(400, 401, 403, 404, 409, 413, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def update_comment(
     pk: uuid.UUID, body: CommentUpdate, session: SessionDep, current_user: CurrentUser
 ) -> CommentRead:
     """Change the fields sent in the body; the others keep their values."""
+    await require_groups(current_user, "admin", "editor", "reader", "writer")
     comment = await session.get(Comment, pk)
     if comment is None:
         raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
+    if not await blog.authz.can_change(current_user, comment, session):
+        raise forbidden()
+    values = await before_write(
+        blog.authz.claim_ownership,
+        body.model_dump(exclude_unset=True),
+        row=comment,
+        session=session,
+        current_user=current_user,
+    )
+    for name, value in values.items():
         setattr(comment, name, value)
     await session.flush()
     result = to_comment_read(await _load_comment(session, comment.id))
@@ -173,15 +207,18 @@ async def update_comment(
     "/{pk:uuid}",
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deleteComment",
-    responses=error_responses(401, 404, 409, 503),
+    responses=error_responses(401, 403, 404, 409, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def delete_comment(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
 ) -> None:
     """Delete one comment."""
-    deleted = await session.scalar(
-        delete(Comment).where(Comment.id == pk).returning(Comment.id)
-    )
-    if deleted is None:
+    await require_groups(current_user, "admin", "editor", "reader", "writer")
+    comment = await session.scalar(select(Comment).where(Comment.id == pk))
+    if comment is None:
         raise _not_found(pk)
+    if not await blog.authz.can_change(current_user, comment, session):
+        raise forbidden()
+    await session.execute(delete(Comment).where(Comment.id == pk))
     await session.commit()

@@ -31,6 +31,7 @@ from blog.api.policy import OPA, Policy
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.authz import forbidden
 from blog.api.runtime.filters import param_conditions, tree_condition
+from blog.api.runtime.hooks import before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.opa import RowPolicy
 from blog.api.runtime.ordering import Ordering
@@ -206,7 +207,13 @@ async def create_article(
     await policy.require("create", "article")
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    article = Article(**body.model_dump())
+    values = await before_write(
+        blog.authz.claim_ownership,
+        body.model_dump(),
+        session=session,
+        current_user=current_user,
+    )
+    article = Article(**values)
     session.add(article)
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))
@@ -236,9 +243,16 @@ async def update_article(
     if article is None:
         raise _not_found(pk)
     await policy.require("update", "article", article)
-    if not await blog.authz.can_edit_article(current_user, article, session):
+    if not await blog.authz.can_change(current_user, article, session):
         raise forbidden()
-    for name, value in body.model_dump(exclude_unset=True).items():
+    values = await before_write(
+        blog.authz.claim_ownership,
+        body.model_dump(exclude_unset=True),
+        row=article,
+        session=session,
+        current_user=current_user,
+    )
+    for name, value in values.items():
         setattr(article, name, value)
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))
@@ -317,6 +331,8 @@ async def schedule_article(
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await policy.require("schedule_article", "article", article)
+    if not await blog.authz.can_change(current_user, article, session):
+        raise forbidden()
     await call_action(
         blog.actions.schedule_article,
         article,
@@ -355,6 +371,8 @@ async def tag_article(
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
     await policy.require("tag_article", "article", article)
+    if not await blog.authz.can_change(current_user, article, session):
+        raise forbidden()
     await call_action(
         blog.actions.tag_article, article, tag_id=params.tag_id, session=session
     )
@@ -370,10 +388,7 @@ async def tag_article(
     operation_id="archiveStaleArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
-    openapi_extra={
-        **IDEMPOTENCY_KEY,
-        "x-groups": ["admin", "editor", "reader", "writer"],
-    },
+    openapi_extra={**IDEMPOTENCY_KEY, "x-groups": ["admin", "editor"]},
 )
 async def archive_stale_articles(
     params: ArchiveStaleArticlesParams,
@@ -383,7 +398,7 @@ async def archive_stale_articles(
     policy: Policy,
 ) -> Any:
     """Run ``blog.actions.archive_stale_articles``; answer with its result."""
-    await require_groups(current_user, "admin", "editor", "reader", "writer")
+    await require_groups(current_user, "admin", "editor")
     await policy.require("archive_stale_articles", "article")
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
 import blog.actions
+import blog.authz
 from blog.api.auth.dependencies import CurrentUser, OptionalUser
 from blog.api.auth.groups import require_groups
 from blog.api.content.schemas.article import (
@@ -28,6 +29,7 @@ from blog.api.content.serializers.article import to_article_read, to_article_sum
 from blog.api.db.session import SessionDep
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.filters import param_conditions, tree_condition
+from blog.api.runtime.hooks import before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
@@ -180,7 +182,13 @@ async def create_article(
     """Create an article; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    article = Article(**body.model_dump())
+    values = await before_write(
+        blog.authz.claim_ownership,
+        body.model_dump(),
+        session=session,
+        current_user=current_user,
+    )
+    article = Article(**values)
     session.add(article)
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))

@@ -9,6 +9,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import subqueryload
 
+import blog.authz
 from blog.api.auth.dependencies import CurrentUser
 from blog.api.content.schemas.author import (
     AuthorCreate,
@@ -18,6 +19,7 @@ from blog.api.content.schemas.author import (
 )
 from blog.api.content.serializers.author import to_author_read
 from blog.api.db.session import SessionDep
+from blog.api.runtime.hooks import before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
@@ -107,7 +109,13 @@ async def create_author(
     """Create an author; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    author = Author(**body.model_dump())
+    values = await before_write(
+        blog.authz.claim_ownership,
+        body.model_dump(),
+        session=session,
+        current_user=current_user,
+    )
+    author = Author(**values)
     session.add(author)
     await session.flush()
     result = to_author_read(await _load_author(session, author.id))
