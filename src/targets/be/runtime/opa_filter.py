@@ -14,7 +14,7 @@ import decimal
 import json
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from sqlalchemy import ColumnElement, and_, false, or_, true
 
@@ -52,7 +52,14 @@ def row_condition(result: Mapping[str, Any], columns: Columns) -> ColumnElement[
             "inline, such as functions or partial sets over the object); "
             "write the object's conditions in the decision's own rules"
         )
-    queries: Sequence[Sequence[Mapping[str, Any]]] = result.get("queries") or []
+    queries = result.get("queries") or []
+    if not isinstance(queries, list) or not all(
+        isinstance(query, list) and all(isinstance(item, Mapping) for item in query)
+        for query in queries
+    ):
+        raise UnsupportedPolicy(
+            "the compile answer's queries are not a list of lists of expressions"
+        )
     conditions = [_query(query, columns) for query in queries]
     if not conditions:
         return false()
@@ -74,7 +81,11 @@ def _expression(expression: Mapping[str, Any], columns: Columns) -> ColumnElemen
     terms = expression.get("terms")
     if isinstance(terms, Mapping):
         condition = _truthy(terms, columns, expression)
-    elif isinstance(terms, list) and terms:
+    elif (
+        isinstance(terms, list)
+        and terms
+        and all(isinstance(term, Mapping) for term in terms)
+    ):
         condition = _call(terms, columns, expression)
     else:
         raise _unsupported(expression, "an empty expression")
@@ -129,7 +140,7 @@ def _call(
 def _operator(term: Mapping[str, Any]) -> str | None:
     """``eq``, ``internal.member_2``: the name of a built-in the term refers to."""
     parts = term.get("value") if term.get("type") == "ref" else None
-    if not isinstance(parts, list) or not parts or parts[0].get("type") != "var":
+    if not _terms(parts) or parts[0].get("type") != "var":
         return None
     return ".".join(str(part.get("value")) for part in parts)
 
@@ -137,7 +148,7 @@ def _operator(term: Mapping[str, Any]) -> str | None:
 def _field(term: Mapping[str, Any]) -> str | None:
     """The field of ``input.object.<field>``, or None for any other term."""
     parts = term.get("value") if term.get("type") == "ref" else None
-    if not isinstance(parts, list) or len(parts) != 3:
+    if not _terms(parts) or len(parts) != 3:
         return None
     head, middle, field = parts
     if (head.get("type"), head.get("value")) != ("var", "input"):
@@ -152,9 +163,20 @@ def _collection(term: Mapping[str, Any]) -> list[Any] | None:
     if term.get("type") not in ("set", "array"):
         return None
     items = term.get("value") or []
+    if not _terms(items) and items != []:
+        return None
     if any(item.get("type") not in _SCALARS for item in items):
         return None
     return [item["value"] for item in items]
+
+
+def _terms(value: Any) -> TypeGuard[list[Mapping[str, Any]]]:
+    """Whether *value* is a non-empty list of terms (JSON objects)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(item, Mapping) for item in value)
+    )
 
 
 def _column(columns: Columns, name: str, expression: Mapping[str, Any]) -> Column:

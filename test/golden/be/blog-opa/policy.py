@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends
 
 from blog.api.auth.dependencies import CurrentUser
 from blog.api.auth.groups import user_groups
-from blog.api.runtime.opa import PolicyClient, RequestPolicy
+from blog.api.runtime.opa import PolicyClient, RequestPolicy, policy_claims
 
 OPA = PolicyClient(
     url_env="OPA_URL",
@@ -30,13 +30,14 @@ async def request_policy(current_user: CurrentUser) -> RequestPolicy:
     """The policy decisions of this request, about the current user.
 
     ``input.subject`` is the token's subject, the user's groups and the token's
-    claims (signed, not secret; the token itself is never sent).
+    claims (signed, not secret; the token itself is never sent), normalized once for
+    every decision and row filter (``policy_claims``).
     """
     groups = sorted(await user_groups(current_user))
     subject = {
         "id": current_user.subject,
         "groups": groups,
-        "claims": current_user.claims,
+        "claims": policy_claims(current_user.claims),
     }
     return RequestPolicy(OPA, subject)
 

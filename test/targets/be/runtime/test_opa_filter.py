@@ -145,3 +145,20 @@ def test_anything_else_is_refused_naming_it(
 def test_support_modules_are_refused() -> None:
     with pytest.raises(UnsupportedPolicy, match="support modules"):
         row_condition({"queries": [[]], "support": [{"package": {}}]}, COLUMNS)
+
+
+@pytest.mark.parametrize(
+    "queries",
+    [
+        "all",
+        {"a": 1},
+        [1, 2],
+        [["not an expression"]],
+        [{"terms": []}],
+        [[{"terms": [1, 2, 3]}]],
+        [[{"terms": [{"type": "ref", "value": [7, 8, 9]}, 1]}]],
+    ],
+)
+def test_malformed_answers_are_refused_not_crashed_on(queries: Any) -> None:
+    with pytest.raises(UnsupportedPolicy):
+        row_condition({"queries": queries}, COLUMNS)

@@ -62,6 +62,6 @@ function policyModule(opa: OpaConfig, packagePrefix: string): PythonModule {
       .addFrom("fastapi", "APIRouter", "Depends")
       .addFrom(prefixImport(packagePrefix, "auth", "dependencies"), "CurrentUser")
       .addFrom(prefixImport(packagePrefix, "auth", "groups"), "user_groups")
-      .addFrom(prefixImport(packagePrefix, "runtime", "opa"), "PolicyClient", "RequestPolicy"),
+      .addFrom(prefixImport(packagePrefix, "runtime", "opa"), "PolicyClient", "RequestPolicy", "policy_claims"),
   });
 }

@@ -13,7 +13,10 @@ default), allowed when failing open. See docs/authorization.md.
 import asyncio
 import json
 import logging
+import math
 import os
+import re
+import uuid
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -55,6 +58,38 @@ class RowPolicy:
             attribute.key: getattr(self.model, attribute.key)
             for attribute in attributes
         }
+
+
+_UUID = re.compile(
+    r"\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}?"
+)
+
+
+def policy_claims(claims: Mapping[str, Any]) -> dict[str, Any]:
+    """A token's *claims* as every decision and row filter of a request reads them.
+
+    Normalized once, so a decision about a row and a list's SQL compare the same
+    values: a UUID (any case, in braces or not) in its canonical text, the form rows'
+    UUID columns take in ``input.object``. A number JSON cannot carry (NaN, Infinity)
+    makes the token unusable: 401.
+    """
+    return {key: _claim(value) for key, value in claims.items()}
+
+
+def _claim(value: Any) -> Any:
+    if isinstance(value, str) and _UUID.fullmatch(value):
+        return str(uuid.UUID(value))
+    if isinstance(value, float) and not math.isfinite(value):
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED,
+            detail="The access token is invalid",
+            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+        )
+    if isinstance(value, list):
+        return [_claim(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _claim(item) for key, item in value.items()}
+    return value
 
 
 def object_fields(row: Any) -> dict[str, Any]:
@@ -179,6 +214,15 @@ class PolicyClient:
         result = answer.get("result", {})
         if not isinstance(result, dict):
             raise PolicyUnavailable("/v1/compile: the result is not an object")
+        queries = result.get("queries", [])
+        if not isinstance(queries, list) or not all(
+            isinstance(query, list)
+            and all(isinstance(expression, dict) for expression in query)
+            for query in queries
+        ):
+            raise PolicyUnavailable(
+                "/v1/compile: the queries are not a list of lists of expressions"
+            )
         return result
 
 
