@@ -13,10 +13,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { type Target, countActions, discoverTargets, generate, loadConfig } from "../codegen/index.js";
 import { type Watcher, watchGeneration } from "../codegen/watch.js";
-import { startKeeper } from "./keeper.js";
-import { type OwnedProcess, acquireDevLock } from "./lock.js";
+import { type DevLock, acquireDevLock } from "./lock.js";
 import { type DevDatabase, startProjectDatabase } from "./postgres.js";
-import { type ProcessGroup, assertPortFree, processStartTime, runCommand, startServer, stopLeftovers, waitForHttp } from "./processes.js";
+import { type ProcessGroup, assertPortFree, runCommand, startServer, stopLeftovers, waitForHttp } from "./processes.js";
 import { projectPython } from "./python.js";
 import { developmentSecret } from "./secrets.js";
 import { uvicornArgs } from "./uvicorn.js";
@@ -39,21 +38,12 @@ export interface DevOptions {
 
 const say = (line: string) => process.stderr.write(`codegen dev: ${line}\n`);
 
-/** Records a started process for the next run (the lock) and for the keeper. */
-type Own = (owned: Omit<OwnedProcess, "startTime">) => Promise<void>;
-
 /** Runs the stack until `stopRequested` resolves or a server exits. Returns the exit status. */
 export async function runDev(options: DevOptions): Promise<number> {
   const project = await readDevProject(options.root, options.frontend);
   const port = options.port ?? (process.env.PORT ? Number(process.env.PORT) : 8000);
   if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new DevError(`the backend port must be a number from 1 to 65535 (PORT is ${process.env.PORT})`);
   const { lock, leftovers } = await acquireDevLock(project.root);
-  const keeper = startKeeper();
-  const own: Own = async (owned) => {
-    const recorded = { ...owned, startTime: processStartTime(owned.pid) };
-    keeper.watch(recorded);
-    await lock.record(recorded);
-  };
   const cleanups: (() => Promise<void> | void)[] = [];
   try {
     await stopLeftovers(leftovers, say);
@@ -67,14 +57,14 @@ export async function runDev(options: DevOptions): Promise<number> {
     const python = await projectPython(project.root, process.env, say);
     const secret = await developmentSecret(project.root, config, process.env);
     for (const variable of Object.keys(secret)) say(`${variable}: a development secret kept in .codegen/dev-secret (export ${variable} to use another)`);
-    const databaseUrl = await database(project, cleanups, own);
+    const databaseUrl = await database(project, cleanups, lock);
     const env = { ...process.env, ...secret, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
     await migrate(python, project, env);
 
-    const backend = await serve("uvicorn", python, uvicornArgs(project, port), { cwd: project.root, env }, cleanups, own);
+    const backend = await serve("uvicorn", python, uvicornArgs(project, port), { cwd: project.root, env }, cleanups, lock);
     const watcher = await watchConfig(generation, options.onGenerateError);
     cleanups.push(() => watcher.close());
-    const frontend = project.frontend ? await serveFrontend(project.frontend, cleanups, own) : undefined;
+    const frontend = project.frontend ? await serveFrontend(project.frontend, cleanups, lock) : undefined;
 
     const servers = [{ name: "the backend server", group: backend }, ...(frontend ? [{ name: "the front end's dev server", group: frontend }] : [])];
     const exited = Promise.race(servers.map(({ name, group }) => group.exited.then((status) => ({ name, status }))));
@@ -97,32 +87,27 @@ export async function runDev(options: DevOptions): Promise<number> {
         say(`stopping failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    // Everything is stopped: the keeper and the next run have nothing to do. Otherwise the
-    // keeper stops what is left when this process exits, and the lock keeps its record.
-    if (cleanedUp) {
-      keeper.release();
-      await lock.release();
-    }
+    // Otherwise the keeper stops what is left when this process exits, and the lock keeps its record.
+    if (cleanedUp) await lock.release();
   }
 }
 
 /** Starts a long-running server in a process group of its own, owned by this run. */
-async function serve(name: string, command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }, cleanups: (() => Promise<void> | void)[], own: Own): Promise<ProcessGroup> {
+async function serve(name: string, command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }, cleanups: (() => Promise<void> | void)[], lock: DevLock): Promise<ProcessGroup> {
   const server = startServer(command, args, options);
   cleanups.push(() => server.stop());
-  if (server.child.pid !== undefined) await own({ name, pid: server.child.pid, group: true, signal: "SIGTERM" });
+  if (server.child.pid !== undefined) await lock.record({ name, pid: server.child.pid, group: true, signal: "SIGTERM" });
   return server;
 }
 
-async function database(project: DevProject, cleanups: (() => Promise<void> | void)[], own: Own): Promise<string> {
+async function database(project: DevProject, cleanups: (() => Promise<void> | void)[], lock: DevLock): Promise<string> {
   const given = process.env[project.databaseUrlEnv];
   if (given) {
     say(`database from ${project.databaseUrlEnv}`);
     return given;
   }
-  const db: DevDatabase = await startProjectDatabase(project.root, project.name);
+  const db: DevDatabase = await startProjectDatabase(project.root, project.name, lock);
   cleanups.push(() => db.stop());
-  await own({ name: "PostgreSQL", pid: db.pid, group: false, signal: "SIGINT" });
   const where = path.relative(project.root, db.dataDir).startsWith("..") ? `${db.dataDir}: as root, its postgres user cannot enter the project` : `${path.relative(project.root, db.dataDir)}/`;
   say(`embedded PostgreSQL for this project (data in ${where}; set ${project.databaseUrlEnv} to use another server)`);
   return db.url;
@@ -174,11 +159,11 @@ async function migrate(python: string, project: DevProject, env: NodeJS.ProcessE
 }
 
 /** `npm run dev` in the front end (after `npm install` when it has no node_modules). */
-async function serveFrontend(dir: string, cleanups: (() => Promise<void> | void)[], own: Own): Promise<ProcessGroup> {
+async function serveFrontend(dir: string, cleanups: (() => Promise<void> | void)[], lock: DevLock): Promise<ProcessGroup> {
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   if (!existsSync(path.join(dir, "node_modules"))) {
     say(`installing the front end's packages (npm install in ${dir})`);
     if ((await runCommand(npm, ["install"], { cwd: dir, env: process.env })) !== 0) throw new DevError(`npm install failed in ${dir}`);
   }
-  return serve("vite", npm, ["run", "dev"], { cwd: dir, env: process.env }, cleanups, own);
+  return serve("vite", npm, ["run", "dev"], { cwd: dir, env: process.env }, cleanups, lock);
 }

@@ -1,12 +1,15 @@
 // One `codegen dev` per project: `.codegen/dev.lock`, created exclusively, names the run
 // that holds it (pid, host, start) and every process it started. A second run finds the
-// holder alive and refuses, touching nothing. A run that finds the holder dead (SIGKILL,
-// a crash) takes the lock over and gets the dead run's processes back, to stop them.
+// holder alive and refuses, touching nothing. Each process recorded is also told to the
+// holder's keeper (keeper.ts), which stops them all should the holder die without
+// releasing the lock; a run that finds the holder dead (SIGKILL, a crash) takes the lock
+// over and gets the dead run's processes back, to stop those the keeper did not.
 
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { startKeeper } from "./keeper.js";
 import { DevError } from "./project.js";
 import { isAlive, processStartTime } from "./processes.js";
 
@@ -33,9 +36,12 @@ interface LockContent {
 }
 
 export interface DevLock {
-  /** Records a process this run started (awaited before the next is recorded). */
-  record(owned: OwnedProcess): Promise<void>;
-  /** Removes the lock, if it is still this run's. */
+  /** Records a process this run started, for the keeper and for the next run. */
+  record(owned: Omit<OwnedProcess, "startTime">): Promise<void>;
+  /**
+   * For a run that stopped everything it recorded: releases the keeper and removes the
+   * lock. A run that could not stops without it, and the keeper stops what is left.
+   */
   release(): Promise<void>;
 }
 
@@ -89,11 +95,14 @@ export async function acquireDevLock(root: string): Promise<{ lock: DevLock; lef
     if (typeof taken === "object") leftovers.push(...taken.processes);
     await unlink(moved).catch(() => undefined);
   }
+  const keeper = startKeeper();
   let writes = Promise.resolve();
   return {
     leftovers,
     lock: {
-      record(owned) {
+      record(started) {
+        const owned = { ...started, startTime: processStartTime(started.pid) };
+        keeper.watch(owned);
         content.processes.push(owned);
         // Written whole to a temporary file and renamed over the lock: a reader never sees half of it.
         writes = writes.then(async () => {
@@ -104,6 +113,7 @@ export async function acquireDevLock(root: string): Promise<{ lock: DevLock; lef
         return writes;
       },
       async release() {
+        keeper.release();
         await writes.catch(() => undefined);
         const holder = await readHolder(file).catch(() => "gone" as const);
         if (typeof holder === "object" && holder.token === content.token) await unlink(file).catch(() => undefined);

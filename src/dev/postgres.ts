@@ -7,16 +7,16 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { DevLock } from "./lock.js";
 import { enterableByOthers } from "./postgres-binaries.js";
 import { startEmbeddedPostgres } from "./postgres-server.js";
 import { DevError } from "./project.js";
 import { isAlive } from "./processes.js";
 
-/** A started database: its SQLAlchemy async URL, its data directory, its server's pid, and how to stop it. */
+/** A started database: its SQLAlchemy async URL, its data directory, and how to stop it. */
 export interface DevDatabase {
   url: string;
   dataDir: string;
-  pid: number;
   stop(): Promise<void>;
 }
 
@@ -60,12 +60,17 @@ export async function postmasterPid(dataDir: string): Promise<number | undefined
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-/** Starts the project's PostgreSQL (creating its cluster and database on first use). */
-export async function startProjectDatabase(root: string, database: string): Promise<DevDatabase> {
+/**
+ * Starts the project's PostgreSQL (creating its cluster and database on first use), under
+ * the project's lock: no other run uses the database, a server still running on its data
+ * was left by a dead one, and the new server is recorded in the lock.
+ */
+export async function startProjectDatabase(root: string, database: string, lock: DevLock): Promise<DevDatabase> {
   const { dir } = dataDirectory(root);
   await stopLeftover(dir);
   await mkdir(path.dirname(dir), { recursive: true });
   const server = await startEmbeddedPostgres({ dataDir: dir, persistent: true });
+  await lock.record({ name: "PostgreSQL", pid: server.pid(), group: false, signal: "SIGINT" });
   const name = database.toLowerCase().replace(/[^a-z0-9_]+/g, "_");
   try {
     const client = await server.connect();
@@ -79,5 +84,5 @@ export async function startProjectDatabase(root: string, database: string): Prom
     await server.stop();
     throw error;
   }
-  return { url: server.urlOf(name, "asyncpg"), dataDir: dir, pid: server.pid(), stop: () => server.stop() };
+  return { url: server.urlOf(name, "asyncpg"), dataDir: dir, stop: () => server.stop() };
 }
