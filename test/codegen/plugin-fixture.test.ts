@@ -236,6 +236,19 @@ describe("fixture plugin: an endpoint operation for the be target", () => {
     assert.match(text("catalog/tests/test_product.py"), /async def test_bulk_delete_product_requires_a_user\([^)]*\) -> None:\n {4}"""``POST \/products\/bulk-delete`` answers 401 without a token\."""\n {4}response = await anonymous_client\.post\(PATH \+ "\/bulk-delete"\)/);
   });
 
+  it("gets a telemetry span and the resource's group check too", async () => {
+    const config = path.join(project, "bulk-delete-traced.jsonnet");
+    await writeFile(
+      config,
+      `(import '${path.join(examples, "bulk-delete.jsonnet")}') + { telemetry: { service_name: 'shop' }, resources: [super.resources[0] { groups: ['staff'] }] }`,
+    );
+    const files = (await planGeneration({ target: await target("be"), configFile: config, cwd: project })).files;
+    const routes = files.find((file) => file.path === "catalog/routes/product.py")!.content;
+    assert.match(routes, /\n@traced\("product", "bulk_delete"\)\nasync def bulk_delete_products\(/);
+    assert.match(routes, /\) -> dict\[str, int\]:\n {4}"""Delete the products[^"]*"""\n {4}await require_groups\(current_user, "staff"\)\n/);
+    assert.match(routes, /"\/bulk-delete",[^@]*responses=error_responses\(400, 401, 403, 413, 429, 503\),\n {4}openapi_extra={"x-groups": \["staff"\]},/);
+  });
+
   it("refuses to render a route handler whose operation does not declare role endpoint", async () => {
     const rogue = await createUserProject({ fixture: false });
     const source = await readFile(path.join(examples, "..", "be-addon", "bulk-delete.ts"), "utf8");
