@@ -15,7 +15,7 @@ import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { ensureVenv } from "../support/venv.js";
 import { type BlogServer, CATALOG_DIR, prepareProject, serveBlog } from "./support/blog.js";
-import { HOSTILE, type Maker, type Operator, type Product, meets, queryValue, seedCatalog } from "./support/catalog.js";
+import { HOSTILE, type Maker, type Operator, type Product, meets, productBody, queryValue, seedCatalog } from "./support/catalog.js";
 
 let postgres: Postgres | undefined;
 let server: BlogServer | undefined;
@@ -388,6 +388,114 @@ describe("lists: search, links and discovery", () => {
     // The body is one model per resource, told apart by `resource`: the field is named under it.
     assert.deepEqual(unknown.body.detail[0].loc, ["body", "product", "field"]);
     expectStatus(await api.post("/_values", { resource: "nothing", field: "name" }), 422);
+  });
+});
+
+describe("lists: bad input is a 4xx, never a 500", () => {
+  /** `POST path` with `text` as the JSON body, sent as written (`NaN` is no JSON.stringify output). */
+  async function postRaw(path: string, text: string): Promise<Reply> {
+    const response = await fetch(`${server!.baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: text });
+    const body = await response.text();
+    return { status: response.status, headers: response.headers, body: body === "" ? undefined : JSON.parse(body), statements: -1 };
+  }
+
+  const rating = (value: unknown) => ({ field: "rating", op: Array.isArray(value) ? "in" : "eq", value });
+
+  it("an in list holds at most 1,000 values, in a query and in a search (422 naming it)", async () => {
+    const many = (count: number) => Array.from({ length: count }, (_, i) => i % 5);
+    expectStatus(await api.get(`/products?rating__in=${many(1000).join(",")}`), 200);
+    const query = await api.get(`/products?rating__in=${many(1001).join(",")}`);
+    expectStatus(query, 422);
+    assert.deepEqual(query.body.detail[0].loc, ["query", "rating__in"]);
+    expectStatus(await api.post("/products/search", { filter: rating(many(1000)) }), 200);
+    // 32,767 values: past what one statement can carry, the 500 this replaced. In a search,
+    // the tree's bound on all its in values comes first.
+    for (const count of [1001, 32_767, 40_000]) {
+      const reply = await api.post("/products/search", { filter: rating(many(count)) });
+      expectStatus(reply, 422, `${count} values`);
+      assert.deepEqual(reply.body.detail[0].loc, ["body", "filter"]);
+      assert.match(reply.body.detail[0].msg, /at most 1,000 values/);
+    }
+  });
+
+  it("a search tree holds at most 100 conditions, 10 levels of groups and 1,000 in values in all (422)", async () => {
+    const nested = (depth: number): unknown => (depth === 0 ? rating(1) : { and: [nested(depth - 1)] });
+    const allowed = [
+      { or: Array.from({ length: 100 }, (_, i) => rating(i)) },
+      nested(10),
+      { or: [rating(Array(600).fill(1)), rating(Array(400).fill(2))] },
+    ];
+    for (const filter of allowed) expectStatus(await api.post("/products/search", { filter }), 200);
+    const refused = [
+      { or: Array.from({ length: 101 }, (_, i) => rating(i)) },
+      nested(11),
+      { or: [rating(Array(600).fill(1)), rating(Array(401).fill(2))] },
+      // The probe's ~1 MiB search: 19,000 conditions.
+      { or: Array.from({ length: 19_000 }, (_, i) => ({ field: "name", op: "contains", value: `n${i}` })) },
+    ];
+    for (const filter of refused) {
+      const reply = await api.post("/products/search", { filter });
+      expectStatus(reply, 422);
+      assert.deepEqual(reply.body.detail.map((error: { loc: unknown }) => error.loc), [["body", "filter"]]);
+    }
+    const openapi = (await api.get("/openapi.json")).body;
+    assert.match(openapi.components.schemas.ProductSearch.properties.filter.description, /at most 100 conditions/);
+    assert.equal(openapi.components.schemas.ProductRatingInFilter.properties.value.maxItems, 1000);
+  });
+
+  it("refuses NaN and infinities in float filters and float fields (422 naming them)", async () => {
+    for (const query of ["price=nan", "price__gte=inf", "price__lt=-Infinity", "price=1e999", "price__in=1,NaN"]) {
+      const reply = await api.get(`/products?${query}`);
+      expectStatus(reply, 422, query);
+      assert.equal(reply.body.detail[0].loc[1], query.split("=")[0], query);
+    }
+    for (const value of ["NaN", "Infinity", "-Infinity", "1e999"]) {
+      const search = await postRaw("/products/search", `{"filter": {"field": "price", "op": "eq", "value": ${value}}}`);
+      expectStatus(search, 422, `search ${value}`);
+      assert.deepEqual(search.body.detail[0].loc.slice(0, 3), ["body", "filter", "price"], value);
+      const body = JSON.stringify(productBody(1000, makers)).replace(/"price":[^,}]*/, `"price": ${value}`);
+      const created = await postRaw("/products", body);
+      expectStatus(created, 422, `create ${value}`);
+      assert.deepEqual(created.body.detail[0].loc, ["body", "price"], value);
+    }
+  });
+
+  it("integer keys of any length in the path are 422, never a 500", async () => {
+    const review = await api.post("/reviews", { product_id: products[0].id, stars: 3 });
+    expectStatus(review, 201);
+    expectStatus(await api.get(`/reviews/${review.body.id}`), 200);
+    for (const key of ["2147483648", "9".repeat(4300), "9".repeat(4301), "1".repeat(100_000)]) {
+      for (const reply of [await api.get(`/reviews/${key}`), await api.patch(`/reviews/${key}`, { stars: 4 }), await api.delete(`/reviews/${key}`)]) {
+        expectStatus(reply, 422, `${key.length} digits`);
+        assert.deepEqual(reply.body.detail[0].loc, ["path", "pk"]);
+      }
+    }
+    expectStatus(await api.get("/reviews/seven"), 404);
+    expectStatus(await api.delete(`/reviews/${review.body.id}`), 204);
+  });
+
+  it("an empty cursor is the first page", async () => {
+    const first = await api.get("/products?order_by=-rating&limit=7");
+    const empty = await api.get("/products?order_by=-rating&limit=7&cursor=");
+    expectStatus(empty, 200);
+    assert.deepEqual(empty.body, first.body);
+    const posted = await api.post("/products/search", { order_by: ["-rating"], limit: 7, cursor: "" });
+    expectStatus(posted, 200);
+    assert.deepEqual(posted.body, first.body);
+  });
+
+  it("a statement past the database's statement_timeout (3 s here) is a 503 with Retry-After", async () => {
+    const lock = await postgres!.begin("LOCK TABLE products IN ACCESS EXCLUSIVE MODE");
+    try {
+      const [listed, searched] = await Promise.all([api.get("/products"), api.post("/products/search", { filter: rating(1) })]);
+      for (const reply of [listed, searched]) {
+        expectStatus(reply, 503);
+        assert.equal(reply.headers.get("retry-after"), "1");
+      }
+    } finally {
+      await lock.commit();
+    }
+    expectStatus(await api.get("/products"), 200);
   });
 });
 

@@ -20,9 +20,9 @@ export const GENERATED_NAMES: ReadonlySet<string> = new Set([
   "Literal", "MISSING", "Path", "Query", "Request", "Response", "Tag",
   // the project's own modules: auth, db, runtime
   "AuthenticatedUser", "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
-  "DbJson", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion",
-  "FreeTextSource", "FullTextSearch", "IDEMPOTENCY_KEY", "Idempotency", "ListSpec", "LiteralSource", "NoRepeats", "OPA", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page",
-  "Policy", "RefSource", "RowPolicy", "Rows", "SearchText", "SelfSource", "SessionDep", "TrigramSearch", "ValuesOptions", "ValuesPage",
+  "DbJson", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion", "FiniteFloat",
+  "FreeTextSource", "FullTextSearch", "IDEMPOTENCY_KEY", "Idempotency", "InValues", "ListSpec", "LiteralSource", "NoRepeats", "OPA", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page",
+  "Policy", "RefSource", "RowPolicy", "Rows", "SearchText", "SelfSource", "SessionDep", "TreeBounds", "TrigramSearch", "ValuesOptions", "ValuesPage",
 ]);
 
 /** A model class as generated code imports and names it. */

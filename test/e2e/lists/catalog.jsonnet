@@ -1,11 +1,14 @@
 // The list test project: every filter kind and operator, orders with ties and NULLs,
-// keyset and offset pages, trigram and full-text search, links and discovery.
+// keyset and offset pages, trigram and full-text search, links and discovery; a short
+// statement timeout, which a test makes a list wait past.
+local db = import 'be/db/databases.libsonnet';
 local f = import 'be/fields.libsonnet';
 local l = import 'be/lists.libsonnet';
 
 {
   package_prefix: 'catalog.api',
   module: 'shop',
+  databases: [db.postgres('primary', { default: true, statement_timeout: 3 })],
   resources: [
     {
       model: 'catalog.models.Maker',
@@ -72,7 +75,7 @@ local l = import 'be/lists.libsonnet';
       model: 'catalog.models.Review',
       pk_type: 'int',
       fields: [f.int('id'), f.uuid('product_id', { references: 'product' }), f.int('stars')],
-      operations: ['create'],
+      operations: ['create', 'get', 'update', 'delete'],
     },
   ],
 }

@@ -44,7 +44,7 @@ export const HOSTILE = ["' OR '1'='1", "Robert'); DROP TABLE products;--", "100%
 const STATUSES = ["draft", "active", "retired"] as const;
 
 /** The body of product `i` (0..59) made by `makers`. */
-function productBody(i: number, makers: readonly Maker[]): Omit<Product, "id"> {
+export function productBody(i: number, makers: readonly Maker[]): Omit<Product, "id"> {
   const special = i === 59;
   const name = special ? "Ergonomic chair Pro" : i < HOSTILE.length ? HOSTILE[i] : `${NAMES[i % NAMES.length]} ${Math.floor(i / NAMES.length)}`;
   return {

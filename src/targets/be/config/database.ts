@@ -37,8 +37,9 @@ export const DatabaseConfig = z
     }),
     statement_timeout: z.number().min(0).default(30).meta({
       description:
-        "Seconds a single SQL statement may run before PostgreSQL cancels it (its `statement_timeout`); the request is then " +
-        "answered 503 with `Retry-After`. `0` lets statements run without limit.",
+        "Seconds a single SQL statement may run before PostgreSQL cancels it (its `statement_timeout`, set with `SET LOCAL` " +
+        "in each transaction, so it holds behind PgBouncer in transaction pooling); the request is then answered 503 with " +
+        "`Retry-After`. `0` lets statements run without limit.",
       examples: [10],
     }),
     pool_recycle: z

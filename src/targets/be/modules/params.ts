@@ -10,8 +10,13 @@ export function sessionParam(view: ResourceView): RouteParam {
   return new RouteParam({ name: "session", annotation: "SessionDep", imports: new ImportCollector().addFrom(view.sessionModule, "SessionDep") });
 }
 
-/** Starlette path converters of the key types: a path matches a key route only if its segment can be a key. */
-const KEY_CONVERTERS = { uuid: "uuid", int: "int", str: "path" } as const;
+/**
+ * Starlette path converters of the key types: a path matches a key route only if its segment
+ * can be a key. `int_key` is registered by `runtime/values.py`, which an int key's annotation
+ * (`column_rules`) imports; unlike Starlette's `int`, it leaves a segment of more digits than
+ * Python reads (4,300) to the key's validation, a 422, instead of failing while routing.
+ */
+const KEY_CONVERTERS = { uuid: "uuid", int: "int_key", str: "path" } as const;
 
 /**
  * `pk: uuid.UUID`, or an int or text key checked against its column: the `{pk}` path

@@ -72,8 +72,8 @@ export function pathKeyAnnotation(type: ScalarType, column: string, runtimePacka
   return ruled(type === "str" ? "DbText" : undefined, type, column, runtimePackage, imports);
 }
 
-/** Types a filter value is checked as: text without NUL, dates as ISO text (never seconds). */
-const FILTER_VALUE: Partial<Record<ScalarType, string>> = { str: "DbText", email: "DbText", date: "DbDate", datetime: "DbDatetime" };
+/** Types a filter value is checked as: text without NUL, finite numbers, dates as ISO text (never seconds). */
+const FILTER_VALUE: Partial<Record<ScalarType, string>> = { str: "DbText", email: "DbText", float: "FiniteFloat", date: "DbDate", datetime: "DbDatetime" };
 
 /**
  * Types a filter value is checked as in a search's JSON body: the JSON type the schema names,

@@ -13,6 +13,7 @@ from clients import asgi_client
 from fastapi import Body, FastAPI
 from httpx import AsyncClient
 from runtime.errors import register_error_handlers
+from runtime.statement_timeout import timed_connection
 from sqlalchemy import ForeignKey, UniqueConstraint, delete, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -116,6 +117,24 @@ async def test_value_the_database_refuses_is_422(
     assert response.json()["detail"][0]["loc"] == []
 
 
+async def test_more_parameters_than_the_driver_sends_is_422(
+    client: AsyncClient, engine: AsyncEngine
+) -> None:
+    app = FastAPI()
+    register_error_handlers(app)
+
+    @app.get("/books")
+    async def books(count: int) -> None:
+        async with AsyncSession(engine) as session:
+            await session.execute(select(Book).where(Book.id.in_(range(count))))
+
+    async with asgi_client(app) as client:
+        assert (await client.get("/books", params={"count": 32_767})).status_code == 200
+        response = await client.get("/books", params={"count": 32_768})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == []
+
+
 async def test_unsafe_validation_input_still_answers_json() -> None:
     app = FastAPI()
     register_error_handlers(app)
@@ -144,7 +163,7 @@ async def test_pool_exhaustion_and_statement_timeout_are_503(
         pool_size=1,
         max_overflow=0,
         pool_timeout=0.2,
-        connect_args={"server_settings": {"statement_timeout": "200"}},
+        connect_args={"connection_class": timed_connection(200)},
     )
     app = FastAPI()
     register_error_handlers(app)

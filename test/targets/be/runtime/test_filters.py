@@ -10,9 +10,14 @@ import pytest
 from items import OWNERS, START, Item, Status, seed_items
 from pydantic import BaseModel, ConfigDict, Field, Tag, ValidationError
 from runtime.filters import (
+    MAX_CONDITIONS,
+    MAX_DEPTH,
+    MAX_IN_VALUES,
     CommaSeparated,
     FilterUnion,
+    InValues,
     Operator,
+    TreeBounds,
     condition,
     param_conditions,
     split_commas,
@@ -182,7 +187,7 @@ class RatingInFilter(BaseModel):
     model_config = ConfigDict(extra="forbid")
     field: Literal["rating"]
     op: Literal["in"]
-    value: list[int] = Field(min_length=1)
+    value: Annotated[list[int], InValues]
 
 
 class ScoreNullFilter(BaseModel):
@@ -263,3 +268,63 @@ async def test_trees_nest_and_and_or(items: async_sessionmaker[AsyncSession]) ->
 def test_trees_reject_unknown_fields_operators_and_values(node: dict[str, Any]) -> None:
     with pytest.raises(ValidationError):
         Body.model_validate({"filter": node})
+
+
+class BoundedBody(BaseModel):
+    filter: Annotated[ItemFilter | None, TreeBounds()] = None
+
+
+def _rating(value: Any) -> dict[str, Any]:
+    return {
+        "field": "rating",
+        "op": "in" if isinstance(value, list) else "eq",
+        "value": value,
+    }
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    node: dict[str, Any] = _rating(1)
+    for _ in range(depth):
+        node = {"and": [node]}
+    return node
+
+
+@pytest.mark.parametrize(
+    ("allowed", "refused"),
+    [
+        (
+            {"or": [_rating(n) for n in range(MAX_CONDITIONS)]},
+            {"or": [_rating(n) for n in range(MAX_CONDITIONS + 1)]},
+        ),
+        (_nested(MAX_DEPTH), _nested(MAX_DEPTH + 1)),
+        (
+            {"or": [_rating([1] * 600), _rating([2] * (MAX_IN_VALUES - 600))]},
+            {"or": [_rating([1] * 600), _rating([2] * (MAX_IN_VALUES - 599))]},
+        ),
+        (_rating(list(range(MAX_IN_VALUES))), _rating(list(range(MAX_IN_VALUES + 1)))),
+    ],
+)
+def test_trees_are_bounded_in_conditions_depth_and_values(
+    allowed: dict[str, Any], refused: dict[str, Any]
+) -> None:
+    BoundedBody.model_validate({"filter": allowed})
+    with pytest.raises(ValidationError) as caught:
+        BoundedBody.model_validate({"filter": refused})
+    assert [error["loc"][0] for error in caught.value.errors()] == ["filter"]
+
+
+def test_an_oversized_tree_is_refused_before_it_is_validated() -> None:
+    # 19,000 conditions, each invalid: one error, the bound's, and none of theirs.
+    tree = {"or": [{"field": "rating", "op": "eq", "value": "x"}] * 19_000}
+    with pytest.raises(ValidationError) as caught:
+        BoundedBody.model_validate({"filter": tree})
+    assert len(caught.value.errors()) == 1
+    assert str(MAX_CONDITIONS) in caught.value.errors()[0]["msg"]
+
+
+def test_the_bounds_are_in_the_json_schema() -> None:
+    schema = BoundedBody.model_json_schema()
+    assert str(MAX_CONDITIONS) in schema["properties"]["filter"]["description"]
+    assert schema["$defs"]["RatingInFilter"]["properties"]["value"]["maxItems"] == (
+        MAX_IN_VALUES
+    )

@@ -8,7 +8,10 @@ from typing import Annotated, Any
 
 import pytest
 import pytest_asyncio
+from clients import asgi_client
+from fastapi import FastAPI
 from pydantic import BaseModel, ValidationError
+from runtime.errors import register_error_handlers
 from runtime.values import (
     INDEXED_TEXT_MAX_LENGTH,
     JSON_INT_MAX,
@@ -198,3 +201,37 @@ def test_test_addresses_are_e_mail_addresses() -> None:
     assert Scalars.model_validate({"email": "ada@Example.TEST"}).email == (
         "ada@example.test"
     )
+
+
+@pytest.mark.asyncio(loop_scope="session")
+@pytest.mark.parametrize(
+    ("segment", "status", "error"),
+    [
+        ("7", 200, None),
+        ("0007", 200, None),
+        ("32768", 422, "less_than_equal"),
+        ("9" * 4_300, 422, "less_than_equal"),
+        ("9" * 4_301, 422, "int_parsing_size"),
+        ("0" * 10_000 + "7", 200, None),
+        ("seven", 404, None),
+    ],
+    ids=lambda case: str(case)[:12],
+)
+async def test_integer_keys_in_the_path_are_validated_never_a_500(
+    segment: str, status: int, error: str | None
+) -> None:
+    app = FastAPI()
+    register_error_handlers(app)
+
+    @app.get("/rows/{pk:int_key}")
+    async def row(pk: Annotated[int, column_rules(Row.small)]) -> int:
+        return pk
+
+    async with asgi_client(app) as client:
+        response = await client.get(f"/rows/{segment}")
+    assert response.status_code == status, response.text[:200]
+    if status == 200:
+        assert response.json() == 7
+    if error is not None:
+        assert response.json()["detail"][0]["type"] == error
+        assert response.json()["detail"][0]["loc"] == ["path", "pk"]

@@ -63,7 +63,7 @@ interface Shape {
 
 const SHAPES: readonly Shape[] = [
   { suffix: "Filter", ops: (op) => op !== "in" && op !== "is_null", value: (annotation) => ({ annotation }) },
-  { suffix: "InFilter", ops: (op) => op === "in", value: (annotation) => ({ annotation: `list[${annotation}]`, default: "Field(min_length=1)" }) },
+  { suffix: "InFilter", ops: (op) => op === "in", value: (annotation) => ({ annotation: `Annotated[list[${annotation}], InValues]` }) },
   { suffix: "NullFilter", ops: (op) => op === "is_null", value: () => ({ annotation: "DbBool" }) },
 ];
 
@@ -81,6 +81,7 @@ function addSearchSchemas(ctx: BuildContext<ProjectConfig>, handler: ListHandler
       const value = shape.value(field.bodyAnnotation);
       const imports = new ImportCollector().update(literal).update(field.imports);
       if (shape.suffix === "NullFilter") imports.addFrom(`${view.runtimePackage}.values`, "DbBool");
+      if (shape.suffix === "InFilter") imports.addFrom("typing", "Annotated").addFrom(`${view.runtimePackage}.filters`, "InValues");
       schemas.add(
         new SchemaClass({
           module: schemas,
@@ -121,13 +122,14 @@ function addSearchSchemas(ctx: BuildContext<ProjectConfig>, handler: ListHandler
       imports: new ImportCollector().addFrom("typing", "Annotated").addFrom("pydantic", "Tag").addFrom(`${view.runtimePackage}.filters`, "FilterUnion"),
     }),
   );
-  const imports = new ImportCollector();
+  // The tree's bounds (runtime/filters.py) are checked, and described, by `TreeBounds`.
+  const imports = new ImportCollector().addFrom("typing", "Annotated").addFrom(`${view.runtimePackage}.filters`, "TreeBounds");
   schemas.add(
     new SchemaClass({
       module: schemas,
       name: handler.names.searchBody,
       doc: `The body of \`\`POST ${view.routePrefix}${handler.searchPath}\`\`: conditions, order and page.`,
-      fields: () => [new Field({ name: "filter", annotation: `${union} | None`, default: "None" }), ...handler.searchFields(imports)],
+      fields: () => [new Field({ name: "filter", annotation: `Annotated[${union} | None, TreeBounds()]`, default: "None" }), ...handler.searchFields(imports)],
       imports,
       forbidExtra: true,
     }),

@@ -246,7 +246,7 @@ export class ListHandler extends RouteHandler {
       imports.update(filter.imports);
       for (const op of filter.operators) {
         const name = op === "eq" ? filter.name : `${filter.name}__${op}`;
-        fields.push(new Field({ name, annotation: `${this.#valueAnnotation(filter.annotation, op, true, imports)} | None`, default: "None" }));
+        fields.push(new Field({ name, annotation: `${this.#valueAnnotation(filter.annotation, op, imports)} | None`, default: "None" }));
       }
     }
     return [...fields, ...this.#requestFields(imports, true)];
@@ -257,13 +257,12 @@ export class ListHandler extends RouteHandler {
     return this.#requestFields(imports, false);
   }
 
-  /** The annotation of a filter's value for `op`: a list for `in`, a boolean for `is_null`. */
-  #valueAnnotation(annotation: string, op: string, query: boolean, imports: ImportCollector): string {
+  /** The annotation of a filter's query parameter for `op`: a list for `in`, a boolean for `is_null`. */
+  #valueAnnotation(annotation: string, op: string, imports: ImportCollector): string {
     if (op === "is_null") return "bool";
     if (op !== "in") return annotation;
-    if (!query) return `list[${annotation}]`;
-    imports.addFrom("typing", "Annotated").addFrom(`${this.view.runtimePackage}.filters`, "CommaSeparated");
-    return `Annotated[list[${annotation}], CommaSeparated]`;
+    imports.addFrom("typing", "Annotated").addFrom(`${this.view.runtimePackage}.filters`, "CommaSeparated", "InValues");
+    return `Annotated[list[${annotation}], CommaSeparated, InValues]`;
   }
 
   #requestFields(imports: ImportCollector, query: boolean): Field[] {

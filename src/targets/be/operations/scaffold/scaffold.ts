@@ -3,14 +3,14 @@
 // helpers are real Python modules in `src/targets/be/runtime/`, linted, type-checked and
 // tested on their own, and copied into every generated tree as they are.
 
-import { type BuildContext, ImportCollector, StaticFile, operation } from "../../../../codegen/index.js";
+import { type BuildContext, ImportCollector, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
 import { type ProjectConfig, authzKeysUsed, hooksUsed } from "../../config/schema.js";
 import { sessionModulePath } from "../../resource.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
 import { visibilityModule } from "../visibility/visibility.js";
 
 /** Runtime helpers copied into every generated tree, under `runtime/` (`authz` into those that authorize, `hooks` into those with hooks). */
-const RUNTIME_MODULES = ["actions", "database", "discovery", "errors", "filters", "idempotency", "indexes", "migrations", "ordering", "pagination", "queue", "responses", "search", "values"] as const;
+const RUNTIME_MODULES = ["actions", "database", "discovery", "errors", "filters", "idempotency", "indexes", "migrations", "ordering", "pagination", "queue", "responses", "search", "statement_timeout", "values"] as const;
 
 @operation("scaffold", { scope: "project" })
 export class Scaffold {
@@ -22,7 +22,12 @@ export class Scaffold {
       return new StaticFile({
         path: `${modulePath.join("/")}.py`,
         template: "operations/scaffold/db/session.py.njk",
-        context: { database, single: project.databases.length === 1, visibility: visibilityModule(project, ctx.packagePrefix) },
+        context: {
+          database,
+          single: project.databases.length === 1,
+          visibility: visibilityModule(project, ctx.packagePrefix),
+          runtime: prefixImport(ctx.packagePrefix, "runtime"),
+        },
       });
     });
     const defaultModule = sessionModulePath(project, defaultDatabase.key);
