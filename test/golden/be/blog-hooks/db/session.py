@@ -21,6 +21,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from blog.api.runtime.statement_timeout import timed_connection
+
 URL_ENV = "DATABASE_URL"
 
 
@@ -43,7 +45,7 @@ def get_engine() -> AsyncEngine:
         pool_pre_ping=True,
         connect_args={
             "timeout": 5,
-            "server_settings": {"statement_timeout": "30000"},
+            "connection_class": timed_connection(30000),
         },
     )
 

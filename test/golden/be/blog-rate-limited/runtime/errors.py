@@ -6,7 +6,8 @@
 - a row changed or deleted by another request between this one's read and its write
   is a 409 too;
 - a value the database refuses (a data exception, a too large index entry) is a 422
-  in FastAPI's validation shape;
+  in FastAPI's validation shape, and so is a statement with more values than the
+  driver can send (32,767 bound parameters);
 - a database that is down, restarting, out of connections or too slow (pool wait,
   statement timeout) is a 503 with ``Retry-After``;
 - a method the path does not serve is a 405 whose ``Allow`` lists every method that
@@ -50,6 +51,9 @@ _STILL_REFERENCED = (
 # connection exceptions, insufficient resources, operator intervention (shutdown,
 # restart, statement timeout) and transaction rollbacks (serialization, deadlock).
 _UNAVAILABLE_CLASSES = ("08", "53", "57", "40")
+# asyncpg refuses, before sending it, a statement with more than 32,767 parameters
+# (PostgreSQL's protocol counts them in 16 bits); its message is all that tells.
+_TOO_MANY_PARAMETERS = "number of query arguments cannot exceed"
 
 
 class SafeJSONResponse(JSONResponse):
@@ -135,6 +139,10 @@ async def database_error_handler(request: Request, exc: Exception) -> JSONRespon
         return _refused_value(
             "The database cannot store a value of this request: "
             + str(exc.orig).splitlines()[0]
+        )
+    if _TOO_MANY_PARAMETERS in str(_driver_error(exc)):
+        return _refused_value(
+            "The request holds more values than one database statement can take."
         )
     raise exc
 

@@ -6,12 +6,20 @@ validate every value and operator before these helpers run, so they only build
 conditions. Values are always bound parameters: nothing a client sends becomes SQL.
 A query parameter is ``field`` (``eq``) or ``field__op``; the conditions of a query
 string and of a tree's ``and`` group all hold at once.
+
+What one request may ask is bounded, so no request costs the server more than a page:
+an ``in`` list holds at most ``MAX_IN_VALUES`` values, and a search tree at most
+``MAX_CONDITIONS`` conditions in groups nested at most ``MAX_DEPTH`` deep, with at most
+``MAX_IN_VALUES`` ``in`` values in all (each is a bound parameter, and PostgreSQL's
+protocol carries at most 32,767 per statement). Past a bound the answer is a 422 naming
+the field; a tree is measured before it is validated, so an oversized one costs little.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal, cast, get_args
 
-from pydantic import BaseModel, BeforeValidator, Discriminator
+import annotated_types
+from pydantic import BaseModel, BeforeValidator, Discriminator, Field
 from sqlalchemy import and_, false, or_, true
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -25,6 +33,16 @@ OPERATORS: tuple[Operator, ...] = get_args(Operator)
 
 # Operators whose value is not one value of the field: a list, or a boolean.
 _SHAPED_OPERATORS = ("in", "is_null")
+
+MAX_IN_VALUES = 1_000
+"""Values of one ``in`` list, and of all the ``in`` lists of one search tree."""
+MAX_CONDITIONS = 100
+"""Conditions (``{"field", "op", "value"}``) of one search tree."""
+MAX_DEPTH = 10
+"""Levels of ``and``/``or`` groups in one search tree (a lone condition is level 0)."""
+
+InValues = annotated_types.Len(1, MAX_IN_VALUES)
+"""Annotation of an ``in`` list: one value at least, ``MAX_IN_VALUES`` at most."""
 
 
 def split_commas(value: Any) -> Any:
@@ -41,6 +59,62 @@ def split_commas(value: Any) -> Any:
 
 CommaSeparated = BeforeValidator(split_commas)
 """Annotation of ``__in`` query parameters: ``?status__in=a,b`` or repeated."""
+
+
+def _fields(node: Any) -> dict[str, Any]:
+    """A tree node's keys: the JSON object as sent, or a validated node's fields."""
+    return node if isinstance(node, dict) else getattr(node, "__dict__", {})
+
+
+def _tree_nodes(tree: Any) -> Iterator[tuple[dict[str, Any], int]]:
+    """The keys of each node of a filter tree, with the node's depth."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        data = _fields(node)
+        yield data, depth
+        for key in ("and", "or", "and_", "or_"):
+            children = data.get(key)
+            if isinstance(children, list):
+                stack.extend((child, depth + 1) for child in children)
+
+
+def bounded_tree(tree: Any) -> Any:
+    """*tree* unchanged if it is within the bounds of a search, else a ``ValueError``.
+
+    Runs before the tree is validated, on the JSON as sent; it stops at the first
+    bound passed, so its cost is bounded too.
+    """
+    conditions = values = 0
+    for node, depth in _tree_nodes(tree):
+        if depth > MAX_DEPTH:
+            raise ValueError(f"groups may be nested at most {MAX_DEPTH} deep")
+        if filter_tag(node) in (None, "and", "or"):
+            continue
+        conditions += 1
+        if conditions > MAX_CONDITIONS:
+            raise ValueError(f"a search holds at most {MAX_CONDITIONS} conditions")
+        value = node.get("value")
+        values += len(value) if isinstance(value, list) else 0
+        if values > MAX_IN_VALUES:
+            raise ValueError(
+                f"the in lists of a search hold at most {MAX_IN_VALUES:,} values in all"
+            )
+    return tree
+
+
+class TreeBounds(annotated_types.GroupedMetadata):
+    """Annotation of a search body's ``filter``: :func:`bounded_tree`, documented."""
+
+    def __iter__(self) -> Iterator[object]:
+        yield BeforeValidator(bounded_tree)
+        yield Field(
+            description=(
+                f"Conditions, combined with and/or groups: at most {MAX_CONDITIONS} "
+                f"conditions, groups nested at most {MAX_DEPTH} deep, and at most "
+                f"{MAX_IN_VALUES:,} values in all the in lists together."
+            )
+        )
 
 
 def condition(column: ColumnLike, op: Operator, value: Any) -> ColumnElement[bool]:
@@ -117,7 +191,7 @@ def filter_tag(value: Any) -> str | None:
     ``and`` and ``or`` for groups; for a condition its field, with ``:in`` or
     ``:is_null`` for the operators whose value has another shape.
     """
-    data = value if isinstance(value, dict) else getattr(value, "__dict__", {})
+    data = _fields(value)
     if "and" in data or "and_" in data:
         return "and"
     if "or" in data or "or_" in data:

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from blog.api.runtime.statement_timeout import timed_connection
 from blog.api.visibility import ROW_VISIBILITY
 
 URL_ENV = "DATABASE_URL"
@@ -45,7 +46,7 @@ def get_engine() -> AsyncEngine:
         pool_pre_ping=True,
         connect_args={
             "timeout": 5,
-            "server_settings": {"statement_timeout": "30000"},
+            "connection_class": timed_connection(30000),
         },
     )
 

@@ -181,9 +181,10 @@ async def keyset_page(
     """Run *statement* for the page after *cursor*, ordered by *keys*.
 
     Returns the page's rows and the cursor of the next page (``None`` on the last).
-    A bad cursor answers 422, located at *source*.
+    No cursor, or an empty one (``?cursor=``), is the first page; a bad cursor answers
+    422, located at *source*.
     """
-    if cursor is not None:
+    if cursor:
         after = decode_cursor(cursor, keys, source)
         statement = statement.where(after_condition(keys, after))
     statement = statement.order_by(*(key.clause for key in keys)).limit(limit + 1)

@@ -8,7 +8,8 @@ their schema names (no ``"1"`` for an integer, no number for a date, not even as
 ``column_rules(Model.attribute)`` adds what the mapped column itself states: the
 length of a ``String(n)``, the range of an integer or ``Numeric(p, s)`` column. A
 failed check is a 422 naming the field, and every constraint is in the OpenAPI
-schema, so what the schema allows is accepted.
+schema, so what the schema allows is accepted. Integer keys in a path are matched by
+the ``int_key`` converter this module registers (``/{pk:int_key}``).
 """
 
 import re
@@ -24,6 +25,7 @@ from sqlalchemy import BigInteger, Column, DateTime, Integer, Numeric, SmallInte
 from sqlalchemy import Float as FloatType
 from sqlalchemy import String as StringType
 from sqlalchemy.orm import InstrumentedAttribute
+from starlette.convertors import Convertor, register_url_convertor
 from typing_extensions import TypeAliasType
 
 # Integers a JSON number holds exactly for every client (I-JSON, RFC 7493): past 2**53,
@@ -55,9 +57,37 @@ def _storable_text(value: str) -> str:
     return value
 
 
+class _KeyDigits(str):
+    """Digits of a key in the path that Python does not read as an int while routing:
+    left to the key's validation, which refuses them (422) instead of a 500."""
+
+
+class IntegerKey(Convertor[int | str]):
+    """``{pk:int_key}``: a path segment of digits, as an integer key.
+
+    Starlette's ``int`` converter turns the digits into an int while the route is
+    matched, where more digits than Python converts (4,300) raise, a 500. This one
+    hands those on as text, and the key's annotation answers 422 naming the key.
+    """
+
+    regex = "-?[0-9]+"
+
+    def convert(self, value: str) -> int | str:
+        try:
+            return int(value)
+        except ValueError:
+            return _KeyDigits(value)
+
+    def to_string(self, value: int | str) -> str:
+        return str(value)
+
+
+register_url_convertor("int_key", IntegerKey())
+
+
 def _json_number(value: Any) -> Any:
     """Numbers come as JSON numbers (``2.0`` is the integer 2), never as text."""
-    if isinstance(value, str | bool):
+    if isinstance(value, str | bool) and not isinstance(value, _KeyDigits):
         # A ValueError, not a TypeError: Pydantic answers it as a validation error.
         raise ValueError("must be a JSON number")  # noqa: TRY004
     return value
@@ -112,6 +142,8 @@ DbInt = Annotated[int, _JSON_INT, _JSON_NUMBER]
 """A JSON integer of at most 53 bits (what every JSON client holds exactly)."""
 DbFloat = Annotated[float, _FINITE, _JSON_NUMBER]
 """A finite JSON number."""
+FiniteFloat = Annotated[float, _FINITE]
+"""A finite number given as text (a query parameter): no ``nan``, ``inf``, ``1e999``."""
 DbBool = Annotated[bool, Strict()]
 """``true`` or ``false``."""
 DbDate = Annotated[date, BeforeValidator(_iso_text)]

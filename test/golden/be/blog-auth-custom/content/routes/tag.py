@@ -36,7 +36,7 @@ async def _load_tag(session: AsyncSession, pk: int) -> TagModel:
 
 
 @router.get(
-    "/{pk:int}", operation_id="getTag", responses=error_responses(401, 404, 503)
+    "/{pk:int_key}", operation_id="getTag", responses=error_responses(401, 404, 503)
 )
 async def get_tag(
     pk: Annotated[int, column_rules(TagModel.id)],
@@ -95,7 +95,7 @@ async def create_tag(
 
 
 @router.patch(
-    "/{pk:int}",
+    "/{pk:int_key}",
     operation_id="updateTag",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 404, 409, 413, 503),
@@ -119,7 +119,7 @@ async def update_tag(
 
 
 @router.delete(
-    "/{pk:int}",
+    "/{pk:int_key}",
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deleteTag",
     responses=error_responses(401, 404, 409, 503),

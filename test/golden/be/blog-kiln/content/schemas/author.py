@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Tag
 
-from blog.api.runtime.filters import CommaSeparated, FilterUnion
+from blog.api.runtime.filters import CommaSeparated, FilterUnion, TreeBounds
 from blog.api.runtime.ordering import NoRepeats
 from blog.api.runtime.values import DbEmail, DbText, column_rules
 from blog.models import Author
@@ -95,7 +95,7 @@ class AuthorSearch(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    filter: AuthorFilter | None = None
+    filter: Annotated[AuthorFilter | None, TreeBounds()] = None
     order_by: Annotated[list[Literal["name", "-name"]], NoRepeats] | None = Field(
         default=None,
         description=(

@@ -42,7 +42,7 @@ async def _load_tag(session: AsyncSession, pk: int) -> TagModel:
 
 
 @router.get(
-    "/{pk:int}",
+    "/{pk:int_key}",
     operation_id="getTag",
     dependencies=[Depends(limit_get_tag)],
     responses=error_responses(404, 429, 503),
@@ -102,7 +102,7 @@ async def create_tag(
 
 
 @router.patch(
-    "/{pk:int}",
+    "/{pk:int_key}",
     operation_id="updateTag",
     max_body_size=1_048_576,
     dependencies=[Depends(limit_update_tag)],
@@ -124,7 +124,7 @@ async def update_tag(
 
 
 @router.delete(
-    "/{pk:int}",
+    "/{pk:int_key}",
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deleteTag",
     dependencies=[Depends(limit_delete_tag)],

@@ -9,7 +9,7 @@ from pydantic import MISSING, BaseModel, ConfigDict, Field, Tag
 
 from blog.api.content.schemas.author import AuthorLink
 from blog.api.content.schemas.tag import TagLink
-from blog.api.runtime.filters import CommaSeparated, FilterUnion
+from blog.api.runtime.filters import CommaSeparated, FilterUnion, InValues, TreeBounds
 from blog.api.runtime.ordering import NoRepeats
 from blog.api.runtime.search import SearchText
 from blog.api.runtime.values import (
@@ -20,6 +20,7 @@ from blog.api.runtime.values import (
     DbInt,
     DbJson,
     DbText,
+    FiniteFloat,
     column_rules,
 )
 from blog.models import Article, ArticleStatus
@@ -103,10 +104,10 @@ class ArticleListQuery(BaseModel):
     published: bool | None = None
     status: ArticleStatus | None = None
     status__neq: ArticleStatus | None = None
-    status__in: Annotated[list[ArticleStatus], CommaSeparated] | None = None
-    rating: float | None = None
-    rating__gte: float | None = None
-    rating__lte: float | None = None
+    status__in: Annotated[list[ArticleStatus], CommaSeparated, InValues] | None = None
+    rating: FiniteFloat | None = None
+    rating__gte: FiniteFloat | None = None
+    rating__lte: FiniteFloat | None = None
     rating__is_null: bool | None = None
     word_count__gte: int | None = None
     word_count__lte: int | None = None
@@ -116,9 +117,9 @@ class ArticleListQuery(BaseModel):
     publish_on__is_null: bool | None = None
     author_id: uuid.UUID | None = None
     author_id__neq: uuid.UUID | None = None
-    author_id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
+    author_id__in: Annotated[list[uuid.UUID], CommaSeparated, InValues] | None = None
     id: uuid.UUID | None = None
-    id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
+    id__in: Annotated[list[uuid.UUID], CommaSeparated, InValues] | None = None
     order_by: (
         Annotated[
             list[
@@ -192,7 +193,7 @@ class ArticleStatusInFilter(BaseModel):
 
     field: Literal["status"]
     op: Literal["in"]
-    value: list[ArticleStatus] = Field(min_length=1)
+    value: Annotated[list[ArticleStatus], InValues]
 
 
 class ArticleRatingFilter(BaseModel):
@@ -262,7 +263,7 @@ class ArticleAuthorIdInFilter(BaseModel):
 
     field: Literal["author_id"]
     op: Literal["in"]
-    value: list[uuid.UUID] = Field(min_length=1)
+    value: Annotated[list[uuid.UUID], InValues]
 
 
 class ArticleIdFilter(BaseModel):
@@ -282,7 +283,7 @@ class ArticleIdInFilter(BaseModel):
 
     field: Literal["id"]
     op: Literal["in"]
-    value: list[uuid.UUID] = Field(min_length=1)
+    value: Annotated[list[uuid.UUID], InValues]
 
 
 class ArticleAllOf(BaseModel):
@@ -327,7 +328,7 @@ class ArticleSearch(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    filter: ArticleFilter | None = None
+    filter: Annotated[ArticleFilter | None, TreeBounds()] = None
     order_by: (
         Annotated[
             list[

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import MISSING, BaseModel, ConfigDict, Field, Tag
 
 from blog.api.content.schemas.author import AuthorLink
-from blog.api.runtime.filters import CommaSeparated, FilterUnion
+from blog.api.runtime.filters import CommaSeparated, FilterUnion, InValues, TreeBounds
 from blog.api.runtime.ordering import NoRepeats
 from blog.api.runtime.values import DbText, column_rules
 from blog.models import Comment
@@ -33,9 +33,9 @@ class CommentListQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     article_id: uuid.UUID | None = None
-    article_id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
+    article_id__in: Annotated[list[uuid.UUID], CommaSeparated, InValues] | None = None
     author_id: uuid.UUID | None = None
-    author_id__in: Annotated[list[uuid.UUID], CommaSeparated] | None = None
+    author_id__in: Annotated[list[uuid.UUID], CommaSeparated, InValues] | None = None
     order_by: (
         Annotated[list[Literal["created_at", "-created_at"]], CommaSeparated, NoRepeats]
         | None
@@ -71,7 +71,7 @@ class CommentArticleIdInFilter(BaseModel):
 
     field: Literal["article_id"]
     op: Literal["in"]
-    value: list[uuid.UUID] = Field(min_length=1)
+    value: Annotated[list[uuid.UUID], InValues]
 
 
 class CommentAuthorIdFilter(BaseModel):
@@ -91,7 +91,7 @@ class CommentAuthorIdInFilter(BaseModel):
 
     field: Literal["author_id"]
     op: Literal["in"]
-    value: list[uuid.UUID] = Field(min_length=1)
+    value: Annotated[list[uuid.UUID], InValues]
 
 
 class CommentAllOf(BaseModel):
@@ -127,7 +127,7 @@ class CommentSearch(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    filter: CommentFilter | None = None
+    filter: Annotated[CommentFilter | None, TreeBounds()] = None
     order_by: (
         Annotated[list[Literal["created_at", "-created_at"]], NoRepeats] | None
     ) = Field(

@@ -46,7 +46,9 @@ async def _load_copy(session: AsyncSession, pk: int) -> Copy:
     return copy
 
 
-@router.get("/{pk:int}", operation_id="getCopy", responses=error_responses(404, 503))
+@router.get(
+    "/{pk:int_key}", operation_id="getCopy", responses=error_responses(404, 503)
+)
 async def get_copy(
     pk: Annotated[int, column_rules(Copy.id)], session: SessionDep
 ) -> CopyRead:
@@ -96,7 +98,7 @@ async def create_copy(
 
 
 @router.patch(
-    "/{pk:int}",
+    "/{pk:int_key}",
     operation_id="updateCopy",
     max_body_size=1_048_576,
     responses=error_responses(400, 404, 409, 413, 503),
@@ -117,7 +119,7 @@ async def update_copy(
 
 
 @router.delete(
-    "/{pk:int}",
+    "/{pk:int_key}",
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deleteCopy",
     responses=error_responses(404, 409, 503),
@@ -133,7 +135,7 @@ async def delete_copy(
 
 
 @router.post(
-    "/{pk:int}/lend-copy",
+    "/{pk:int_key}/lend-copy",
     operation_id="lendCopy",
     max_body_size=1_048_576,
     responses=error_responses(400, 404, 409, 413, 503),

@@ -45,7 +45,9 @@ async def _load_loan(session: AsyncSession, pk: int) -> Loan:
     return loan
 
 
-@router.get("/{pk:int}", operation_id="getLoan", responses=error_responses(404, 503))
+@router.get(
+    "/{pk:int_key}", operation_id="getLoan", responses=error_responses(404, 503)
+)
 async def get_loan(
     pk: Annotated[int, column_rules(Loan.id)], session: SessionDep
 ) -> LoanRead:
@@ -95,7 +97,7 @@ async def create_loan(
 
 
 @router.patch(
-    "/{pk:int}",
+    "/{pk:int_key}",
     operation_id="updateLoan",
     max_body_size=1_048_576,
     responses=error_responses(400, 404, 409, 413, 503),
@@ -116,7 +118,7 @@ async def update_loan(
 
 
 @router.delete(
-    "/{pk:int}",
+    "/{pk:int_key}",
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deleteLoan",
     responses=error_responses(404, 409, 503),
@@ -132,7 +134,7 @@ async def delete_loan(
 
 
 @router.post(
-    "/{pk:int}/return-loan",
+    "/{pk:int_key}/return-loan",
     operation_id="returnLoan",
     responses=error_responses(404, 409, 503),
     openapi_extra=IDEMPOTENCY_KEY,

@@ -40,7 +40,7 @@ async def _load_publisher(session: AsyncSession, pk: int) -> Publisher:
 
 
 @router.get(
-    "/{pk:int}", operation_id="getPublisher", responses=error_responses(404, 503)
+    "/{pk:int_key}", operation_id="getPublisher", responses=error_responses(404, 503)
 )
 async def get_publisher(
     pk: Annotated[int, column_rules(Publisher.id)], session: SessionDep
@@ -94,7 +94,7 @@ async def create_publisher(
 
 
 @router.patch(
-    "/{pk:int}",
+    "/{pk:int_key}",
     operation_id="updatePublisher",
     max_body_size=1_048_576,
     responses=error_responses(400, 404, 409, 413, 503),
@@ -117,7 +117,7 @@ async def update_publisher(
 
 
 @router.delete(
-    "/{pk:int}",
+    "/{pk:int_key}",
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deletePublisher",
     responses=error_responses(404, 409, 503),
