@@ -13,7 +13,7 @@ import { sourcePath } from "./source-path.js";
 import { BuildStore } from "./store.js";
 
 /** One scope instance found in the config. */
-export interface Instance {
+interface Instance {
   id: string;
   scope: Scope;
   value: any;
@@ -24,7 +24,7 @@ export interface Instance {
 }
 
 /** An operation that applies at one instance, with its validated options. */
-export interface PlannedRun {
+interface PlannedRun {
   meta: OperationMeta;
   /** The operation's class: each build runs one object of it, so ops may keep per-build state. */
   cls: OperationClass;
