@@ -1,7 +1,7 @@
 // V8 settings for the command line: a run is a single pass over thousands of files, seconds
 // long, so V8's defaults (tuned for long-lived programs) compile too little early and
 // optimise too much too soon. Only the CLI sets them, never the library, which leaves its
-// host's settings alone. Figures: bench/README.md.
+// host's settings alone.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { Phase } from "./codegen/timings.js";
