@@ -30,8 +30,6 @@ export interface PgClient {
 
 /** A started server. */
 export interface EmbeddedServer {
-  dataDir: string;
-  port: number;
   /** The postmaster's pid (changes with `restart`). */
   pid(): number;
   /** `postgresql+asyncpg://…` (`driver` "asyncpg", for SQLAlchemy) or `postgresql://…` URL of `database` on it. */
@@ -79,8 +77,6 @@ export async function startEmbeddedPostgres(options: { dataDir: string; persiste
     if (!options.persistent) await rm(dataDir, { recursive: true, force: true });
   };
   return {
-    dataDir,
-    port,
     pid: () => server.child.pid!,
     urlOf: (database, driver) => `postgresql${driver ? `+${driver}` : ""}://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
     connect,
