@@ -47,43 +47,44 @@ base {
 }
 `;
 
-let postgres: Postgres | undefined;
-let server: RunningProcess | undefined;
-let projectDir: string | undefined;
-let api: JsonClient;
-const workerPids = new Set<string>();
-
-async function send(method: string, path: string, body?: unknown): Promise<Reply> {
-  const reply = await api.send(method, path, body);
-  const pid = reply.headers.get("x-worker-pid");
-  if (pid) workerPids.add(pid);
-  return reply;
-}
-
-before(async () => {
-  const venv = await ensureVenv();
-  projectDir = await prepareBlogProject("config/override.jsonnet", CONFIG);
-  postgres = await startPostgres();
-  const port = await freePort();
-  server = startProcess(venv.python, [join(SUPPORT_DIR, "workers.py"), "--port", String(port), "--workers", "2"], {
-    cwd: projectDir,
-    env: { ...process.env, DATABASE_URL: postgres.asyncUrl, PYTHONPATH: `${projectDir}:${SUPPORT_DIR}`, PYTHONDONTWRITEBYTECODE: "1" },
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${baseUrl}/openapi.json`, server);
-  api = new JsonClient(baseUrl);
-  // Both workers boot on their own (on a busy machine, the second can take long); wait until each has answered once.
-  const deadline = Date.now() + 60_000;
-  while (workerPids.size < 2 && Date.now() < deadline) await Promise.all(Array.from({ length: 8 }, () => send("GET", "/openapi.json")));
-});
-
-after(async () => {
-  await server?.stop();
-  await postgres?.stop();
-  if (projectDir) await rm(projectDir, { recursive: true, force: true });
-});
-
 describe("rate limits across two worker processes", () => {
+  let postgres: Postgres | undefined;
+  let server: RunningProcess | undefined;
+  let projectDir: string | undefined;
+  let api: JsonClient;
+  const workerPids = new Set<string>();
+
+  async function send(method: string, path: string, body?: unknown): Promise<Reply> {
+    const reply = await api.send(method, path, body);
+    const pid = reply.headers.get("x-worker-pid");
+    if (pid) workerPids.add(pid);
+    return reply;
+  }
+
+  before(async () => {
+    const venv = await ensureVenv();
+    projectDir = await prepareBlogProject("config/override.jsonnet", CONFIG);
+    postgres = await startPostgres();
+    const port = await freePort();
+    server = startProcess(venv.python, [join(SUPPORT_DIR, "workers.py"), "--port", String(port), "--workers", "2"], {
+      cwd: projectDir,
+      env: { ...process.env, DATABASE_URL: postgres.asyncUrl, PYTHONPATH: `${projectDir}:${SUPPORT_DIR}`, PYTHONDONTWRITEBYTECODE: "1" },
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    // Two workers import the app side by side: on a busy machine that takes longer than one.
+    await waitForHttp(`${baseUrl}/openapi.json`, server, 60_000);
+    api = new JsonClient(baseUrl);
+    // Both workers boot on their own (on a busy machine, the second can take long); wait until each has answered once.
+    const deadline = Date.now() + 60_000;
+    while (workerPids.size < 2 && Date.now() < deadline) await Promise.all(Array.from({ length: 8 }, () => send("GET", "/openapi.json")));
+  });
+
+  after(async () => {
+    await server?.stop();
+    await postgres?.stop();
+    if (projectDir) await rm(projectDir, { recursive: true, force: true });
+  });
+
   it("runs two workers", () => {
     assert.equal(workerPids.size, 2, `workers seen: ${[...workerPids].join(", ")}\n${server?.output()}`);
   });
