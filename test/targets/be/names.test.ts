@@ -13,6 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { ConfigError, type Target, discoverTargets, generate, planGeneration } from "../../../src/codegen/index.js";
 import { formatPythonFile } from "../../../src/formatters/ruff.js";
+import { fieldNameProblem } from "../../../src/targets/be/config/primitives.js";
 import { GENERATED_NAMES, modelRef } from "../../../src/targets/be/resource.js";
 import { repoRoot } from "../../helpers/user-project.js";
 import { pyright } from "../../support/python.js";
@@ -80,6 +81,36 @@ describe("names that cannot work are config errors at their path", () => {
     });
     const message = error.issues.find((issue) => issue.path.endsWith("references"))?.message ?? "";
     assert.match(message, /unknown resource "writer"; resources of this app: "author", "book"/);
+  });
+});
+
+describe("field names that would shadow what generated schemas read", () => {
+  it("every name a golden tree's schema module imports or reads in a class body's annotation is refused as a field name", async () => {
+    const golden = join(repoRoot, "test", "golden", "be");
+    const read = new Set<string>();
+    for (const entry of await readdir(golden, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith(".py") || basename(entry.parentPath) !== "schemas") continue;
+      const source = await readFile(join(entry.parentPath, entry.name), "utf8");
+      for (const [, name] of fromImports(source)) read.add(name);
+      for (const match of source.matchAll(/^import (\w+)$/gm)) read.add(match[1]!);
+      // `    title: Annotated[DbText, column_rules(Article.title)] | None = None`: the annotation's names.
+      for (const match of source.matchAll(/^ {4}\w+: (.+?)(?: = .*)?$/gm)) {
+        const code = match[1]!.replace(/"[^"]*"|'[^']*'/g, "");
+        for (const word of code.matchAll(/(?<![.\w])[A-Za-z_]\w*/g)) if (word[0] !== "None") read.add(word[0]);
+      }
+    }
+    assert.ok(["int", "str", "uuid", "datetime", "column_rules", "Annotated", "Field"].every((name) => read.has(name)), [...read].join(", "));
+    const accepted = [...read].filter((name) => fieldNameProblem(name) === undefined);
+    assert.deepEqual(accepted, [], "golden schemas read these, and a field may still be named so");
+  });
+
+  it("names refused at their config path; names generated code does not read are accepted", async () => {
+    const error = await configError({
+      module: "shop",
+      resources: [{ model: "shop.models.Item", pk_type: "int", fields: [...ids, { name: "float", type: "float" }, { name: "_hidden", type: "str" }, { name: "Item", type: "str" }], operations: ["get"] }],
+    });
+    assert.deepEqual(error.issues.map((issue) => issue.path), ["resources[0].fields[1].name", "resources[0].fields[2].name", "resources[0].fields[3].name"]);
+    for (const name of ["type", "format", "id", "filter", "copy", "json", "model_config", "status", "select"]) assert.equal(fieldNameProblem(name), undefined, name);
   });
 });
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { findDuplicates } from "./duplicates.js";
 import { withArticle } from "./naming.js";
-import { ModelPath, PythonName, SnakeName } from "./primitives.js";
+import { FieldName, ModelPath, PythonName, SnakeName } from "./primitives.js";
 
 export const FieldType = z.enum(["uuid", "str", "email", "int", "float", "bool", "datetime", "date", "json", "nested", "link"]).meta({
   description:
@@ -52,7 +52,7 @@ function isJsonValue(value: unknown): boolean {
 }
 
 const coreKeys = {
-  name: PythonName.meta({ description: "Attribute name in the model and in generated schemas; unique within its list.", examples: ["title"] }),
+  name: FieldName.meta({ description: "Attribute name in the model and in generated schemas; unique within its list.", examples: ["title"] }),
   type: FieldType,
   nullable: z.boolean().default(false).meta({ description: "The value may be `null` (the annotation becomes `X | None`)." }),
   required: z.boolean().optional().meta({

@@ -31,6 +31,40 @@ export const PythonName = z
     description: "A Python identifier that is not a keyword: it becomes an attribute, a column, a module or a parameter in generated code.",
   });
 
+/**
+ * Lowercase names that generated schema modules bind and read in the class bodies where a
+ * field's attribute is bound: the builtins and modules of annotations (`int`, `uuid.UUID`,
+ * `datetime`), and the column rules of a field (`column_rules(Article.title)`). A field
+ * named like one would shadow it for every field after it. Names with a capital first
+ * letter are refused as a rule (classes: imports, models, schemas), so none is listed.
+ */
+export const SCHEMA_SCOPE_NAMES: ReadonlySet<string> = new Set([
+  "bool", "bytes", "column_rules", "date", "datetime", "dict", "float", "int", "list", "set", "str", "tuple", "uuid",
+]);
+
+const FIELD_NAME_RULES: readonly [RegExp, string][] = [
+  [/^[^_]/, 'must not start with "_": Pydantic keeps such names out of a model\'s fields (and __…__ names are Python\'s own)'],
+  [/^[^A-Z]/, "must not start with a capital letter: generated modules name classes so (Annotated, Field, your models), and a field named like one would shadow it"],
+  [
+    new RegExp(`^(?!(?:${[...SCHEMA_SCOPE_NAMES].join("|")})$)`),
+    `is a name generated schemas read in their annotations (${[...SCHEMA_SCOPE_NAMES].join(", ")}); a field named so would shadow it: pick another name`,
+  ],
+];
+
+/** Why `name` cannot name a field (beyond being a Python name), or undefined when it can. */
+export function fieldNameProblem(name: string): string | undefined {
+  return FIELD_NAME_RULES.find(([rule]) => !rule.test(name))?.[1];
+}
+
+// Patterns, not a refinement: the JSON Schema that editors check configs with carries them too.
+export const FieldName = FIELD_NAME_RULES.reduce((schema, [rule, message]) => schema.regex(rule, message), PythonName).meta({
+  id: "FieldName",
+  title: "field name",
+  description:
+    "A Python identifier that is not a keyword, starts with a lowercase letter, and is none of the names generated schemas read " +
+    "(`int`, `str`, `float`, `bool`, `bytes`, `dict`, `list`, `set`, `tuple`, `date`, `datetime`, `uuid`, `column_rules`).",
+});
+
 /** Whether `name` is one of Python's special `__dunder__` names (`__init__` would name a package's own module). */
 export function isDunder(name: string): boolean {
   return /^__.*__$/.test(name);
