@@ -153,6 +153,18 @@ describe("lists filtered by OPA's partial evaluation", () => {
     await expectConstantStatements(blog, await blog.client("reader").get("/articles?limit=100"), ["reader", "author", "editor"]);
   });
 
+  it("leave out the comments of articles a user may not see", async () => {
+    const draft = await blog.article(blog.authors.other, false);
+    const comment = await blog.client("other").post("/comments", { body: `on a draft ${blog.run}`, article_id: draft, author_id: blog.authors.other });
+    expectStatus(comment, 201, "the other writer comments on their draft");
+    const id = (comment.body as { id: string }).id;
+    for (const role of ["reader", "author"] as const) {
+      expectStatus(await blog.client(role).get(`/comments/${id}`), 404, `${role} gets the comment`);
+      assert.ok(!listedIds(await blog.client(role).get("/comments?limit=100")).has(id), `${role} lists the comment`);
+    }
+    expectStatus(await blog.client("editor").get(`/comments/${id}`), 200, "the editor gets the comment");
+  });
+
   it("ask OPA once per request", async () => {
     const id = await blog.article(blog.authors.other, true);
     proxy!.calls.length = 0;

@@ -8,6 +8,9 @@
 //   shows exactly those rows, filtered in SQL from OPA's partial evaluation;
 // - publish: only drafts (groups still limit it to editors and admins);
 // - the other routes: the groups and the guard below decide, the policy allows them.
+// Comments show only those of articles their reader may see: blog.authz.visible_comments,
+// the same rule as in config/authz.jsonnet (the policy's owner is the token's author_id,
+// which names the author the writer created).
 //
 // Ownership as in config/authz.jsonnet: the create hook blog.authz.claim_ownership stores
 // the creator's subject on authors, articles and comments, and lets a writer write only
@@ -50,7 +53,7 @@ local owned = {
       archive_stale_articles: { groups: ['editor', 'admin'] },
     }),
     r.tag,
-    r.amendOperations(r.comment { groups: readers }, owned),
+    r.amendOperations(r.comment { groups: readers, visible: 'blog.authz.visible_comments' }, owned),
     r.category { require_auth: false },
   ],
 }
