@@ -18,6 +18,8 @@ import jwt
 from fastapi import Depends, HTTPException, status
 from fastapi.security import OAuth2PasswordBearer
 
+from blog.api.runtime.visibility import recording
+
 SECRET_ENV = "JWT_SECRET"
 ALGORITHM = "HS256"
 TOKEN_LIFETIME_SECONDS = 3600
@@ -126,4 +128,4 @@ async def get_current_user(
     return AuthenticatedUser(subject=claims["sub"], claims=claims)
 
 
-CurrentUser = Annotated[AuthenticatedUser, Depends(get_current_user)]
+CurrentUser = Annotated[AuthenticatedUser, Depends(recording(get_current_user))]

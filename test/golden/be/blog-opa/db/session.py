@@ -12,7 +12,7 @@ from contextlib import suppress
 from functools import cache
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Request
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from blog.api.runtime.statement_timeout import timed_connection
+from blog.api.visibility import ROW_VISIBILITY
 
 URL_ENV = "DATABASE_URL"
 
@@ -52,18 +53,26 @@ def get_engine() -> AsyncEngine:
 
 @cache
 def get_sessionmaker() -> async_sessionmaker[AsyncSession]:
-    """The session factory; objects stay readable after commit."""
-    return async_sessionmaker(get_engine(), expire_on_commit=False)
+    """The session factory; objects stay readable after commit, and every ORM read of a
+    request's session meets the row visibility rules (``visibility.py``)."""
+    return async_sessionmaker(
+        get_engine(),
+        expire_on_commit=False,
+        sync_session_class=ROW_VISIBILITY.session_class,
+    )
 
 
-async def get_session() -> AsyncIterator[AsyncSession]:
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     """FastAPI dependency: one session per request, closed after it.
+
+    The session knows its request (``session.info["request"]``): row visibility reads
+    the user the request acts for from it.
 
     Closing rolls back what was not committed. A connection lost during the request (a
     database restart) cannot be rolled back; it is discarded, and the answer the
     request already has stands.
     """
-    session = get_sessionmaker()()
+    session = get_sessionmaker()(info={"request": request})
     try:
         yield session
     finally:
