@@ -23,7 +23,7 @@
  *    reverse proxy), reaches the backend, then tells a stopped backend from a missing proxy.
  */
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -202,6 +202,20 @@ describe("the blog's generated front end", () => {
     assert.equal(await page.getByRole("button", { name: "Delete" }).count(), 1);
     assert.equal(await valueOf(page, "Word count"), "3");
 
+    // Publishing asks first (config: actions.publish-article.confirm): Cancel runs nothing; confirming does,
+    // and says so in a toast.
+    const openedId = page.url().split("/").at(-1)!;
+    const publishedBefore = (await api.get(`/articles/${openedId}`)).body.published_at;
+    await page.getByRole("button", { name: "Publish article" }).click();
+    const publishing = page.getByRole("dialog", { name: "Publish article?" });
+    await publishing.getByRole("button", { name: "Cancel" }).click();
+    await publishing.waitFor({ state: "hidden" });
+    assert.equal((await api.get(`/articles/${openedId}`)).body.published_at, publishedBefore, "cancelled: nothing ran");
+    await page.getByRole("button", { name: "Publish article" }).click();
+    await publishing.getByRole("button", { name: "Publish article" }).click();
+    await page.getByRole("region", { name: "Notifications" }).getByRole("status").filter({ hasText: "Publish article: done." }).waitFor();
+    assert.notEqual((await api.get(`/articles/${openedId}`)).body.published_at, publishedBefore, "confirmed: published");
+
     // An action with params: the form, the run, the refreshed row.
     await page.getByRole("button", { name: "Schedule article…" }).click();
     const schedule = page.getByRole("region", { name: "Schedule article" });
@@ -273,10 +287,17 @@ describe("the blog's generated front end", () => {
     await page.getByRole("heading", { level: 1, name: "Edited in the browser" }).waitFor();
     assert.equal((await api.get(`/articles/${created}`)).body.title, "Edited in the browser");
 
-    // Delete, after confirming in a dialog.
+    // Delete, after confirming in a dialog that opens on Cancel: Enter twice closes it and opens it again
+    // (focus goes back to the page's Delete button), and deletes nothing.
     await page.getByRole("button", { name: "Delete" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete this article?" });
     await dialog.getByText("“Edited in the browser” will be deleted.").waitFor();
+    assert.equal(await page.evaluate("document.activeElement.textContent"), "Cancel");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await eventually(() => page.evaluate("document.activeElement.textContent"), "Cancel");
+    assert.equal((await api.get(`/articles/${created}`)).status, 200, "Enter twice deleted nothing");
     await dialog.getByRole("button", { name: "Delete" }).click();
     await page.getByRole("status").filter({ hasText: "Article deleted." }).waitFor();
     await page.waitForURL(`${base}/articles`);
@@ -484,6 +505,125 @@ describe("the blog's generated front end", () => {
 
     assert.deepEqual(pageErrors, [], "no uncaught errors in the page");
     console.log(`# browser walk: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  });
+
+  it("shows a missing row and a failing backend at once: no retry after a 4xx, one quick retry after a 5xx", { timeout: 120_000 }, async () => {
+    assert.ok(server !== undefined, "the walk above started the backend");
+    const base = server.baseUrl;
+    const page = await browser!.context.newPage();
+    const asked: string[] = [];
+    page.on("request", (request: Request) => {
+      if (/\/api\/articles\/[0-9a-f-]{36}$/.test(request.url())) asked.push(request.url());
+    });
+    // A row nobody has: the backend's own 404 (articles are public).
+    const missing = randomUUID();
+    let started = Date.now();
+    const answered = page.waitForResponse((response) => response.url().endsWith(`/api/articles/${missing}`));
+    await page.goto(`${base}/articles/${missing}`);
+    const notFoundAnswer = await answered;
+    const notFoundAt = Date.now();
+    await page.getByRole("heading", { name: "Not found" }).waitFor();
+    const notFound = { total: Date.now() - started, afterAnswer: Date.now() - notFoundAt };
+    assert.equal(notFoundAnswer.status(), 404);
+    assert.ok(notFound.afterAnswer < 1000, `"Not found" shows ${notFound.afterAnswer} ms after the 404`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(asked, [`${base}/api/articles/${missing}`], "a 404 is asked once");
+
+    // A backend that fails: a 500 for this row (the browser answers for it; the generated backend has no
+    // route that fails on purpose), tried once more, 300 ms later, then shown.
+    const failing = randomUUID();
+    asked.length = 0;
+    await page.route(`**/api/articles/${failing}`, (route) => route.fulfill({ status: 500, contentType: "text/plain", body: "Internal Server Error" }));
+    started = Date.now();
+    const firstFailure = page.waitForResponse((response) => response.url().endsWith(`/api/articles/${failing}`));
+    await page.goto(`${base}/articles/${failing}`);
+    await firstFailure;
+    const failedAt = Date.now();
+    await page.getByRole("alert").filter({ hasText: "Could not load this page: The backend answered 500." }).waitFor();
+    const serverError = { total: Date.now() - started, afterAnswer: Date.now() - failedAt };
+    assert.ok(serverError.afterAnswer < 2000, `the 500 shows ${serverError.afterAnswer} ms after the first answer`);
+    assert.equal(asked.length, 2, "a 500 is asked twice: once, and one retry");
+    await page.getByRole("button", { name: "Try again" }).waitFor();
+    await page.close();
+    console.log(`# errors: "Not found" ${notFound.total} ms after navigating (${notFound.afterAnswer} ms after the 404); the 500's message ${serverError.total} ms (${serverError.afterAnswer} ms after the first 500, one retry)`);
+  });
+
+  it("works on a phone (390×844): no page scrolls sideways, the navigation is a drawer", { timeout: 180_000 }, async () => {
+    assert.ok(server !== undefined, "the walk above started the backend");
+    const base = server.baseUrl;
+    const phone = await launchChromium({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await phone.context.newPage();
+      const pageErrors: string[] = [];
+      page.on("pageerror", (error) => pageErrors.push(error.message));
+      const states: string[] = [];
+      /** The page is no wider than the screen: anything wider scrolls inside its own box. */
+      const fits = async (state: string) => {
+        const widths = (await page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")) as [number, number];
+        assert.ok(widths[0] <= widths[1], `${state}: the page is ${widths[0]} px wide on a ${widths[1]} px screen`);
+        states.push(state);
+      };
+      await page.goto(`${base}/login`);
+      await page.getByRole("heading", { name: "Sign in" }).waitFor();
+      await fits("login");
+      await page.getByLabel("Username").fill(EDITOR_LOGIN.username);
+      await page.getByLabel("Password").fill(EDITOR_LOGIN.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByText("Signed in as grace").waitFor();
+
+      // The navigation hides behind Menu; opening it offers every resource, following one closes it.
+      const navigation = page.getByRole("navigation", { name: "Resources" });
+      const menu = page.getByRole("button", { name: "Menu" });
+      assert.equal(await navigation.isVisible(), false, "the drawer starts closed");
+      assert.equal(await menu.getAttribute("aria-expanded"), "false");
+      await menu.click();
+      await navigation.getByRole("link", { name: "Comments" }).waitFor();
+      assert.equal(await menu.getAttribute("aria-expanded"), "true");
+      await fits("navigation drawer");
+      for (const [label, plural] of [["Articles", "Articles"], ["Authors", "Authors"], ["Tags", "Tags"], ["Categories", "Categories"], ["Comments", "Comments"]] as const) {
+        if (!(await navigation.isVisible())) await menu.click();
+        await navigation.getByRole("link", { name: label }).click();
+        await page.getByRole("table").getByText(`${plural}, page 1`).waitFor();
+        assert.equal(await navigation.isVisible(), false, "following a link closes the drawer");
+        await fits(`${label} list`);
+        const firstRow = page.locator("table tbody tr td:first-child a").first();
+        if ((await firstRow.count()) === 0) continue;
+        await firstRow.click();
+        await page.locator("dl.record").waitFor();
+        await fits(`${label} detail`);
+        // Stacked fields: each value sits below its label, not beside it.
+        const label0 = await page.locator("dl.record dt").first().boundingBox();
+        const value0 = await page.locator("dl.record dd").first().boundingBox();
+        assert.ok(label0 !== null && value0 !== null && value0.y >= label0.y + label0.height - 1, `${label} detail: fields are stacked`);
+        const edit = page.getByRole("link", { name: "Edit" });
+        if ((await edit.count()) > 0) {
+          await edit.click();
+          await page.getByRole("button", { name: "Save" }).waitFor();
+          await fits(`${label} edit form`);
+          await page.goBack();
+          await page.locator("dl.record").waitFor();
+        }
+        await page.getByRole("button", { name: "Delete" }).click();
+        await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).waitFor();
+        await fits(`${label} delete dialog`);
+        await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+      }
+      await page.goto(`${base}/articles/new`);
+      await page.getByRole("button", { name: "Create" }).waitFor();
+      await fits("new article form");
+      // The list's table keeps its columns and scrolls inside its own box.
+      await page.goto(`${base}/articles`);
+      await page.getByRole("table").getByText("Articles, page 1").waitFor();
+      await page.getByRole("group", { name: "Filter articles" }).waitFor();
+      await fits("articles list with filters");
+      await page.goto(`${base}/no/such/page`);
+      await page.getByRole("heading", { name: "Not found" }).waitFor();
+      await fits("not found");
+      assert.deepEqual(pageErrors, []);
+      console.log(`# phone, 390×844: ${states.length} page states, none wider than the screen: ${states.join(", ")}`);
+    } finally {
+      await phone.close();
+    }
   });
 
   it("enforces the client's types: a required field the pages do not send fails tsc", { timeout: 180_000 }, async () => {

@@ -205,6 +205,16 @@ describe("pages config errors", () => {
     ]);
   });
 
+  test("actions: an unknown one, and confirm on one whose form already asks", () => {
+    assertIssues(ProjectConfig, { ...base, pages: { openapi: BLOG, resources: { articles: { actions: { "publish-article": { confirm: true }, "schedule-article": { confirm: true }, "burn-article": {} } } } } }, [
+      { path: "pages.resources.articles.actions.schedule-article.confirm", message: "the action takes params: its form is where the reader confirms; confirm is for actions without params" },
+      { path: "pages.resources.articles.actions.burn-article", message: 'no action "burn-article" at /articles; known actions: "publish-article", "schedule-article", "tag-article", "archive-stale-articles", "count-words", "review-article"' },
+    ]);
+    const confirmed = model({ resources: { articles: { actions: { "review-article": { confirm: true } } } } });
+    const actions = confirmed.resources.find((resource) => resource.key === "articles")!.actions;
+    assert.deepEqual(actions.filter((action) => action.confirm).map((action) => action.slug), ["review-article"]);
+  });
+
   test("the document: text, JSON, OpenAPI 3", () => {
     assertIssues(ProjectConfig, { ...base, pages: { openapi: JSON.parse(BLOG) } }, [
       { path: "pages.openapi", message: "must be the document's text: importstr '../openapi.json' (not import)" },
@@ -243,6 +253,19 @@ describe("names and text in generated code", () => {
     assert.equal(jsxText(" padded"), '{" padded"}');
     assert.equal(jsxAttr("label", "It's {ok} <fine>"), 'label="It\'s {ok} <fine>"');
     assert.equal(jsxAttr("label", 'A "quote" & more'), 'label={"A \\"quote\\" & more"}');
+  });
+
+  test("every row opens: an empty title falls back to the key, and a list without its title column links by the key", async () => {
+    const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
+    const config = parse(ProjectConfig, { ...base, pages: { openapi: BLOG, resources: { articles: { actions: { "publish-article": { confirm: true } } }, tags: { columns: ["name"], title_field: "id" } } } });
+    const files = await buildFiles(fe, config);
+    const content = (path: string) => files.find((file) => file.path === path)!.content;
+    assert.match(content("src/generated/articles/article.ts"), /String\(title\)\.trim\(\) === ""\s*\? String\(article\.id\)/);
+    const tags = content("src/generated/tags/TagList.tsx");
+    const columns = [...tags.matchAll(/^ {4}id: "(\w+)",$/gm)].map((match) => match[1]);
+    assert.equal(columns[0], "id", tags);
+    assert.match(tags, /<Link to=\{tagPath\(tag\)\}>\{String\(tag\.id\)\}<\/Link>/);
+    assert.match(content("src/generated/articles/ArticleActions.tsx"), /label="Publish article"[^]*?confirm\n[^]*?<\/ActionPanel>/);
   });
 
   test("labels with quotes, braces and tags reach the pages escaped", async () => {

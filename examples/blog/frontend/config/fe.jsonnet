@@ -14,6 +14,8 @@
         columns: ['title', 'author', 'published', 'publish_on', 'rating', 'tags'],
         page_size: 10,
         fields: { body: { multiline: true }, author_id: { label: 'Written by' } },
+        // Publishing is seen by readers at once: ask first.
+        actions: { 'publish-article': { confirm: true } },
       },
       comments: { title_field: 'body', fields: { body: { multiline: true } } },
     },

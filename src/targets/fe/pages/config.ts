@@ -38,6 +38,18 @@ export const FieldPages = z
   .meta({ id: "FieldPages", description: "How one field reads and is edited.", examples: [{ label: "Written by", references: "authors" }] });
 export type FieldPages = z.output<typeof FieldPages>;
 
+/** How one action of a resource is offered. */
+export const ActionPages = z
+  .strictObject({
+    confirm: z.boolean().default(false).meta({
+      description:
+        "Ask before running it: a dialog that opens with focus on Cancel. For actions without params (an action with params " +
+        "asks through its form already, so `confirm` on one is an error).",
+    }),
+  })
+  .meta({ id: "ActionPages", description: "How one action of a resource is offered.", examples: [{ confirm: true }] });
+export type ActionPages = z.output<typeof ActionPages>;
+
 /** The pages of one resource. */
 export const ResourcePages = z.strictObject({
   label: Label.optional().meta({ description: "The name of one row. Default: the read schema's name in words (`StockMovementRead` → \"Stock movement\")." }),
@@ -53,6 +65,10 @@ export const ResourcePages = z.strictObject({
     .meta({ description: "The list's columns, in order: fields of the read schema. Default: up to six scalar and nested fields, the title first." }),
   page_size: z.int().min(1, "must be at least 1").optional().meta({ description: "Rows per page. Default: the list's default limit, at most 25." }),
   fields: z.record(FieldName, FieldPages).default({}).meta({ description: "Per field settings, by field name (a field of any of the resource's schemas)." }),
+  actions: z
+    .record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be an action\'s path segment, like "publish-article"'), ActionPages)
+    .default({})
+    .meta({ description: "Per action settings, by the action's path segment (`/articles/{pk}/publish-article` → `publish-article`)." }),
 }).meta({ id: "ResourcePages", description: "The pages of one resource.", examples: [{ title_field: "title", columns: ["title", "author", "published"] }] });
 export type ResourcePages = z.output<typeof ResourcePages>;
 

@@ -78,6 +78,8 @@ export interface PageAction extends PageOperation {
   params?: PageForm;
   /** It answers with the refreshed row (instance actions of the be target do). */
   answersWithRow: boolean;
+  /** Ask before running it (config `actions.<slug>.confirm`). */
+  confirm: boolean;
 }
 
 export interface PageResource {
@@ -217,7 +219,7 @@ class ModelBuilder {
 
   private resource(api: ApiResource): PageResource {
     const key = api.path.slice(1);
-    const config: ResourcePages = this.pages.resources[key] ?? { fields: {} };
+    const config: ResourcePages = this.pages.resources[key] ?? { fields: {}, actions: {} };
     const at = (...path: (string | number)[]) => ["resources", key, ...path];
     const base = api.read.name.replace(/Read$/, "") || api.read.name;
     const pascal = clientName(base, true);
@@ -235,6 +237,11 @@ class ModelBuilder {
     const titleField = config.title_field ?? TITLE_CANDIDATES.find((name) => readFields.some((field) => field.name === name && TEXT_KINDS.has(field.kind))) ?? readFields.find((field) => TEXT_KINDS.has(field.kind) && field.name !== keyField)?.name ?? keyField;
     if (config.title_field && !fieldNames.has(config.title_field)) {
       this.issue(at("title_field"), `the read schema ${api.read.name} has no field "${config.title_field}"`);
+    }
+    for (const [slug, settings] of Object.entries(config.actions)) {
+      const action = api.actions.find((candidate) => candidate.slug === slug);
+      if (!action) this.issue(at("actions", slug), `no action "${slug}" at /${key}; known actions: ${api.actions.map((known) => `"${known.slug}"`).join(", ") || "none"}`);
+      else if (settings.confirm && action.body) this.issue(at("actions", slug, "confirm"), "the action takes params: its form is where the reader confirms; confirm is for actions without params");
     }
     config.columns?.forEach((name, index) => {
       if (!fieldNames.has(name)) this.issue(at("columns", index), `the read schema ${api.read.name} has no field "${name}"`);
@@ -293,6 +300,7 @@ class ModelBuilder {
         target: action.target,
         params: form(action),
         answersWithRow: action.response?.name === api.read.name,
+        confirm: config.actions[action.slug]?.confirm ?? false,
       })),
     };
   }

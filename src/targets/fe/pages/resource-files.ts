@@ -95,7 +95,7 @@ function helpersFile(resource: PageResource): PageFile {
     path_fn: pathFn(resource),
     title_fn: titleFn(resource),
     key_literal: tsString(resource.keyField),
-    title_literal: tsString(resource.titleField),
+    title_pick: resource.titleField === resource.keyField ? tsString(resource.keyField) : `${tsString(resource.titleField)} | ${tsString(resource.keyField)}`,
     title_access: member(resource.camel, resource.titleField),
     title_field_label: commentText(lower(resource.readFields.find((field) => field.name === resource.titleField)?.label ?? resource.titleField)),
     list: resource.list !== undefined,
@@ -129,6 +129,11 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     sortable: list.orderFields.includes(field.name),
     cell: field.name === resource.titleField && resource.get ? titleLink(resource, imports) : cell(field, row, imports, lookup),
   }));
+  // Every row opens: without its title among the columns, the key leads as the link.
+  if (resource.get && !list.columns.some((field) => field.name === resource.titleField)) {
+    const key = resource.readFields.find((field) => field.name === resource.keyField);
+    columns.unshift({ id: tsString(resource.keyField), label: tsString(key?.label ?? resource.keyField), sortable: list.orderFields.includes(resource.keyField), cell: keyLink(resource, imports) });
+  }
   const collection = resource.actions.filter((action) => action.target === "collection");
   return file(resource, pageModule(resource, "List"), "list.tsx.njk", imports, {
     read_type: list.itemType,
@@ -151,6 +156,12 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     create_groups: groupsLiteral(resource.create, imports),
     ...actionsSection(resource, collection, imports),
   });
+}
+
+function keyLink(resource: PageResource, imports: Imports): string {
+  const row = resource.camel;
+  const link = imports.from("react-router", "Link");
+  return `<${link} to={${imports.use(helpersModule(resource), pathFn(resource))}(${row})}>{String(${member(row, resource.keyField)})}</${link}>`;
 }
 
 function titleLink(resource: PageResource, imports: Imports): string {
@@ -283,6 +294,7 @@ function actionsFile(resource: PageResource, pickers: Pickers): PageFile {
       path_option: pathOption === "" ? "" : `${pathOption}, `,
       path_option_bare: pathOption === "" ? "" : ` ${pathOption} `,
       params: action.params !== undefined,
+      confirm: action.confirm,
     };
     if (!action.params) {
       imports.use("runtime/errors", "explain");

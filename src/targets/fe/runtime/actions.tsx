@@ -1,8 +1,11 @@
-// An action of a resource as the reader meets it: a button that runs it, or (when it takes
-// params) a button that opens its form; then what came of it, announced to screen readers.
+// An action of a resource as the reader meets it: a button that runs it (after asking, when
+// the config says so), or (when it takes params) a button that opens its form; then what came
+// of it, as a toast notification.
 
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
+import { ConfirmDialog } from "./dialog";
 import { Json } from "./display";
+import { Toast } from "./toast";
 
 interface ActionPanelProps {
   label: string;
@@ -11,8 +14,12 @@ interface ActionPanelProps {
   /** A collection action's answer, shown once it ran. */
   result?: unknown;
   error?: string | null;
+  /** Hides what came of the last run. */
+  onDismiss: () => void;
   /** Runs an action without params. */
   onRun?: () => void;
+  /** Ask before `onRun`. */
+  confirm?: boolean;
   /** Whether the params form is shown. */
   open?: boolean;
   onOpen?: () => void;
@@ -21,10 +28,11 @@ interface ActionPanelProps {
 }
 
 export function ActionPanel(props: ActionPanelProps) {
+  const [asking, setAsking] = useState(false);
   const outcome = (
     <>
       {props.done && (
-        <span className="notice" role="status">
+        <Toast tone="success" onDismiss={props.onDismiss}>
           {props.label}: done.
           {props.result !== undefined && (
             <>
@@ -32,21 +40,36 @@ export function ActionPanel(props: ActionPanelProps) {
               <Json value={props.result} />
             </>
           )}
-        </span>
+        </Toast>
       )}
       {props.error && (
-        <span className="form-error" role="alert">
-          {props.error}
-        </span>
+        <Toast tone="error" onDismiss={props.onDismiss}>
+          {props.label}: {props.error}
+        </Toast>
       )}
     </>
   );
-  if (props.onRun) {
+  const run = props.onRun;
+  if (run) {
     return (
       <div className="action-run">
-        <button type="button" disabled={props.busy} onClick={props.onRun}>
+        <button type="button" disabled={props.busy} onClick={props.confirm ? () => setAsking(true) : run}>
           {props.label}
         </button>
+        {props.confirm && (
+          <ConfirmDialog
+            open={asking}
+            title={`${props.label}?`}
+            confirmLabel={props.label}
+            onConfirm={() => {
+              setAsking(false);
+              run();
+            }}
+            onCancel={() => setAsking(false)}
+          >
+            <p>Run “{props.label}” now?</p>
+          </ConfirmDialog>
+        )}
         {outcome}
       </div>
     );

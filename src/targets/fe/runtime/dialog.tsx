@@ -1,6 +1,7 @@
 // A modal confirmation built on the native <dialog>: the browser traps focus, Escape
-// cancels, and assistive technology announces it as a dialog named by its heading. The
-// delete button of every detail page is built on it.
+// cancels, and assistive technology announces it as a dialog named by its heading. It opens
+// with focus on Cancel, so a stray Enter (or two) never confirms. The delete button of every
+// detail page, and every action that asks first, are built on it.
 
 import { type UseMutationOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
@@ -20,12 +21,17 @@ interface ConfirmProps {
 
 export function ConfirmDialog(props: ConfirmProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   const heading = useId();
 
   useEffect(() => {
     const dialog = ref.current;
     if (dialog === null) return;
-    if (props.open && !dialog.open) dialog.showModal();
+    if (props.open && !dialog.open) {
+      // showModal() focuses the first button, the confirming one: move focus to Cancel.
+      dialog.showModal();
+      cancel.current?.focus();
+    }
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
 
@@ -49,7 +55,7 @@ export function ConfirmDialog(props: ConfirmProps) {
         <button type="button" className="danger" disabled={props.busy} onClick={props.onConfirm}>
           {props.confirmLabel}
         </button>
-        <button type="button" onClick={props.onCancel} autoFocus>
+        <button ref={cancel} type="button" onClick={props.onCancel}>
           Cancel
         </button>
       </div>

@@ -110,7 +110,9 @@ interface TableProps<T> {
 export function DataTable<T>({ caption, columns, rows, rowKey, ordering }: TableProps<T>) {
   return (
     <>
-      <table>
+      {/* On a narrow screen the table scrolls sideways inside this box, never the page. */}
+      <div className="table-scroll">
+        <table>
         <caption>{caption}</caption>
         <thead>
           <tr>
@@ -149,7 +151,8 @@ export function DataTable<T>({ caption, columns, rows, rowKey, ordering }: Table
             </tr>
           ))}
         </tbody>
-      </table>
+        </table>
+      </div>
       {rows.length === 0 && <p className="none">Nothing to show.</p>}
     </>
   );

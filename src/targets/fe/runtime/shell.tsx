@@ -1,11 +1,13 @@
 // The frame every page sits in: a header with the app's name and account controls, a
-// navigation between resources, the page itself; and the states a page may be in
+// navigation between resources (a column on wide screens, a drawer behind a Menu button on
+// narrow ones, styles.css), the page itself; and the states a page may be in
 // besides showing data: loading, failed, not found.
 
 import type { UseQueryResult } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { type ReactNode, useCallback, useId, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { ApiError } from "./errors";
+import { Toast } from "./toast";
 
 /** An entry of the navigation. */
 export interface NavItem {
@@ -22,22 +24,35 @@ interface LayoutProps {
 }
 
 export function Layout({ title, navigation, account, children }: LayoutProps) {
+  const [drawer, setDrawer] = useState(false);
+  const navId = useId();
   return (
     <div className="shell">
       <a className="skip" href="#main">
         Skip to content
       </a>
       <header>
+        <button
+          type="button"
+          className="menu"
+          aria-expanded={drawer}
+          aria-controls={navId}
+          onClick={() => setDrawer(!drawer)}
+        >
+          Menu
+        </button>
         <Link className="brand" to="/">
           {title}
         </Link>
         {account}
       </header>
-      <nav className="sidebar" aria-label="Resources">
+      <nav id={navId} className={drawer ? "sidebar open" : "sidebar"} aria-label="Resources">
         <ul>
           {navigation.map((item) => (
             <li key={item.path}>
-              <NavLink to={item.path}>{item.label}</NavLink>
+              <NavLink to={item.path} onClick={() => setDrawer(false)}>
+                {item.label}
+              </NavLink>
             </li>
           ))}
         </ul>
@@ -96,17 +111,20 @@ export function QueryView<T>({
   return <>{children(query.data)}</>;
 }
 
-/** What the previous page reported when it brought the reader here ("Article deleted."). */
+/** What the previous page reported when it brought the reader here ("Article deleted."), as a toast. */
 export function Notice() {
-  const state: unknown = useLocation().state;
+  const location = useLocation();
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const dismiss = useCallback(() => setDismissed(location.key), [location.key]);
+  const state: unknown = location.state;
   const notice =
     typeof state === "object" && state !== null && "notice" in state && typeof state.notice === "string"
       ? state.notice
       : null;
-  if (notice === null) return null;
+  if (notice === null || dismissed === location.key) return null;
   return (
-    <p className="notice" role="status">
+    <Toast tone="success" onDismiss={dismiss}>
       {notice}
-    </p>
+    </Toast>
   );
 }
