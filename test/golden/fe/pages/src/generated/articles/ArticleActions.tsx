@@ -37,6 +37,7 @@ export function PublishArticleAction({ article }: { article: ArticleRead }) {
       label="Publish article"
       busy={mutation.isPending}
       done={mutation.isSuccess}
+      onDismiss={mutation.reset}
       error={mutation.isError ? explain(mutation.error, []).form : null}
       onRun={() => mutation.mutate({ path: { pk: article.id } })}
     ></ActionPanel>
@@ -89,6 +90,7 @@ export function ScheduleArticleAction({ article }: { article: ArticleRead }) {
       label="Schedule article"
       busy={mutation.isPending}
       done={mutation.isSuccess}
+      onDismiss={mutation.reset}
       open={open}
       onOpen={() => {
         form.clear();
@@ -165,6 +167,7 @@ export function TagArticleAction({ article }: { article: ArticleRead }) {
       label="Tag article"
       busy={mutation.isPending}
       done={mutation.isSuccess}
+      onDismiss={mutation.reset}
       open={open}
       onOpen={() => {
         form.clear();
@@ -242,6 +245,7 @@ export function ArchiveStaleArticlesAction() {
       label="Archive stale articles"
       busy={mutation.isPending}
       done={mutation.isSuccess}
+      onDismiss={mutation.reset}
       result={mutation.data}
       open={open}
       onOpen={() => {
@@ -313,6 +317,7 @@ export function CountWordsAction() {
       label="Count words"
       busy={mutation.isPending}
       done={mutation.isSuccess}
+      onDismiss={mutation.reset}
       result={mutation.data}
       open={open}
       onOpen={() => {
@@ -354,6 +359,7 @@ export function ReviewArticleAction({ article }: { article: ArticleRead }) {
       label="Review article"
       busy={mutation.isPending}
       done={mutation.isSuccess}
+      onDismiss={mutation.reset}
       error={mutation.isError ? explain(mutation.error, []).form : null}
       onRun={() => mutation.mutate({ path: { pk: article.id } })}
     ></ActionPanel>

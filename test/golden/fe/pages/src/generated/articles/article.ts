@@ -12,9 +12,14 @@ export function articlePath(article: Pick<ArticleRead, "id">): string {
   return `/articles/${encodeURIComponent(String(article.id))}`;
 }
 
-/** How an article is named in headings, links and pickers. */
-export function articleTitle(article: Pick<ArticleRead, "title">): string {
-  return String(article.title);
+/** How an article is named in headings, links and pickers: by its key when the title is empty, so a link never is. */
+export function articleTitle(
+  article: Pick<ArticleRead, "title" | "id">,
+): string {
+  const title: unknown = article.title;
+  return title === null || title === undefined || String(title).trim() === ""
+    ? String(article.id)
+    : String(title);
 }
 
 /** Articles whose title contains `search`, for reference pickers; asked only when `enabled`. */

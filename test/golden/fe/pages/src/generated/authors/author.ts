@@ -12,9 +12,12 @@ export function authorPath(author: Pick<AuthorRead, "id">): string {
   return `/authors/${encodeURIComponent(String(author.id))}`;
 }
 
-/** How an author is named in headings, links and pickers. */
-export function authorTitle(author: Pick<AuthorRead, "name">): string {
-  return String(author.name);
+/** How an author is named in headings, links and pickers: by its key when the title is empty, so a link never is. */
+export function authorTitle(author: Pick<AuthorRead, "name" | "id">): string {
+  const title: unknown = author.name;
+  return title === null || title === undefined || String(title).trim() === ""
+    ? String(author.id)
+    : String(title);
 }
 
 /** Authors whose name contains `search`, for reference pickers; asked only when `enabled`. */

@@ -12,9 +12,14 @@ export function categoryPath(category: Pick<CategoryRead, "slug">): string {
   return `/categories/${encodeURIComponent(String(category.slug))}`;
 }
 
-/** How a category is named in headings, links and pickers. */
-export function categoryTitle(category: Pick<CategoryRead, "title">): string {
-  return String(category.title);
+/** How a category is named in headings, links and pickers: by its key when the title is empty, so a link never is. */
+export function categoryTitle(
+  category: Pick<CategoryRead, "title" | "slug">,
+): string {
+  const title: unknown = category.title;
+  return title === null || title === undefined || String(title).trim() === ""
+    ? String(category.slug)
+    : String(title);
 }
 
 /** Categories whose title contains `search`, for reference pickers; asked only when `enabled`. */

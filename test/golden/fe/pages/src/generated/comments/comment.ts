@@ -12,9 +12,14 @@ export function commentPath(comment: Pick<CommentRead, "id">): string {
   return `/comments/${encodeURIComponent(String(comment.id))}`;
 }
 
-/** How a comment is named in headings, links and pickers. */
-export function commentTitle(comment: Pick<CommentRead, "body">): string {
-  return String(comment.body);
+/** How a comment is named in headings, links and pickers: by its key when the title is empty, so a link never is. */
+export function commentTitle(
+  comment: Pick<CommentRead, "body" | "id">,
+): string {
+  const title: unknown = comment.body;
+  return title === null || title === undefined || String(title).trim() === ""
+    ? String(comment.id)
+    : String(title);
 }
 
 /** Comments whose body contains `search`, for reference pickers; asked only when `enabled`. */

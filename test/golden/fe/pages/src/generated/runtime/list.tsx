@@ -118,52 +118,55 @@ export function DataTable<T>({
 }: TableProps<T>) {
   return (
     <>
-      <table>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((candidate) => {
-              const active = candidate.id === ordering.column;
-              const sort = active
-                ? ordering.descending
-                  ? "descending"
-                  : "ascending"
-                : undefined;
-              if (!candidate.sortable) {
+      {/* On a narrow screen the table scrolls sideways inside this box, never the page. */}
+      <div className="table-scroll">
+        <table>
+          <caption>{caption}</caption>
+          <thead>
+            <tr>
+              {columns.map((candidate) => {
+                const active = candidate.id === ordering.column;
+                const sort = active
+                  ? ordering.descending
+                    ? "descending"
+                    : "ascending"
+                  : undefined;
+                if (!candidate.sortable) {
+                  return (
+                    <th key={candidate.id} scope="col">
+                      {candidate.label}
+                    </th>
+                  );
+                }
                 return (
-                  <th key={candidate.id} scope="col">
-                    {candidate.label}
+                  <th key={candidate.id} scope="col" aria-sort={sort}>
+                    <button
+                      type="button"
+                      className="sort"
+                      title={`Order by ${candidate.label}`}
+                      onClick={() => ordering.toggle(candidate.id)}
+                    >
+                      {candidate.label}
+                      <span aria-hidden="true">
+                        {active ? (ordering.descending ? " ↓" : " ↑") : ""}
+                      </span>
+                    </button>
                   </th>
                 );
-              }
-              return (
-                <th key={candidate.id} scope="col" aria-sort={sort}>
-                  <button
-                    type="button"
-                    className="sort"
-                    title={`Order by ${candidate.label}`}
-                    onClick={() => ordering.toggle(candidate.id)}
-                  >
-                    {candidate.label}
-                    <span aria-hidden="true">
-                      {active ? (ordering.descending ? " ↓" : " ↑") : ""}
-                    </span>
-                  </button>
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={rowKey(row)}>
-              {columns.map((candidate) => (
-                <td key={candidate.id}>{candidate.cell(row)}</td>
-              ))}
+              })}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={rowKey(row)}>
+                {columns.map((candidate) => (
+                  <td key={candidate.id}>{candidate.cell(row)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {rows.length === 0 && <p className="none">Nothing to show.</p>}
     </>
   );

@@ -8,9 +8,12 @@ export function tagPath(tag: Pick<TagRead, "id">): string {
   return `/tags/${encodeURIComponent(String(tag.id))}`;
 }
 
-/** How a tag is named in headings, links and pickers. */
-export function tagTitle(tag: Pick<TagRead, "name">): string {
-  return String(tag.name);
+/** How a tag is named in headings, links and pickers: by its key when the title is empty, so a link never is. */
+export function tagTitle(tag: Pick<TagRead, "name" | "id">): string {
+  const title: unknown = tag.name;
+  return title === null || title === undefined || String(title).trim() === ""
+    ? String(tag.id)
+    : String(title);
 }
 
 /** Tags whose name contains `search`, for reference pickers; asked only when `enabled`. */
