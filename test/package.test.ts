@@ -1,6 +1,6 @@
 // The published package as `npx` sees it: its npm name (not `codegen`, an unrelated package
 // on npm), the `codegen` command, what `codegen dev` needs at run time, and a README whose
-// quick start begins with that name.
+// quick start begins with that name, and whose links to files reach files the package ships.
 
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -28,4 +28,14 @@ test("the README's quick start runs the package by its npm name", async () => {
   const commands = quickStart.split("\n").filter((line) => line.includes("npx"));
   assert.ok(commands.length > 0);
   for (const line of commands) assert.match(line, /^npx codegen-kit /);
+});
+
+test("every file the README links to is in the package, so its links work wherever the README is shown", async () => {
+  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
+  const targets = [...readme.matchAll(/\]\(([^)#\s]+)/g)].map((match) => match[1]!).filter((target) => !/^[a-z]+:/.test(target));
+  assert.ok(targets.length > 0);
+  for (const target of targets) {
+    assert.ok(manifest.files.some((entry: string) => target === entry || target.startsWith(`${entry}/`)), `${target} is shipped (package.json files)`);
+    await readFile(join(repoRoot, target)); // and exists
+  }
 });
