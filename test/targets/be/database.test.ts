@@ -1,6 +1,7 @@
 // `database.py`: everything the generated routes query, per database. Each database lists
 // the models its resources serve and the runtime's idempotency_keys; the default one also
-// the comms outbox; the extensions come first, only when some list needs an index.
+// the rate-limit counters, revoked tokens and comms outbox of the projects that use them;
+// the extensions come first, only when some list needs an index.
 
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -63,5 +64,16 @@ describe("database.py", () => {
     });
     assert.match(module, /^from indexes import EXTENSIONS$/m);
     assert.match(module, /METADATA = \(\s*extensions_metadata\(EXTENSIONS\),\s*\*dict\.fromkeys\(\[Shelf\.metadata\]\),\s*idempotency\.metadata,\s*comms\.metadata,\s*\)/);
+  });
+
+  test("rate limits and logout add their tables to the default database", async () => {
+    const module = await databaseModule({
+      module: "shop",
+      rate_limit: "100/minute",
+      auth: { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "shop.auth.verify", logout_url: "/auth/logout" },
+      resources: [resource("Shelf")],
+    });
+    assert.match(module, /^from runtime import idempotency, rate_limit, revocation$/m);
+    assert.match(module, /^METADATA = \(\s*\*dict\.fromkeys\(\[Shelf\.metadata\]\),\s*idempotency\.metadata,\s*rate_limit\.metadata,\s*revocation\.metadata,\s*\)$/m);
   });
 });

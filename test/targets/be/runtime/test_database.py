@@ -4,6 +4,8 @@ The startup check refuses such a database in one line, and lets an unreachable o
 """
 
 import pytest
+from runtime import rate_limit, revocation
+from runtime.autocommit import create_table
 from runtime.database import (
     DatabaseNeeds,
     DatabaseNotReady,
@@ -117,3 +119,15 @@ async def test_an_unreachable_database_is_not_checked(free_port: int) -> None:
     async with check_at_startup(needs)(None):
         pass  # started: readiness answers 503 until the database answers
     await unreachable.dispose()
+
+
+async def test_tables_made_on_first_use_are_what_their_metadata_declares(
+    engine: AsyncEngine,
+) -> None:
+    for module in (rate_limit, revocation):
+        async with engine.begin() as connection:
+            await connection.execute(text(f"DROP TABLE IF EXISTS {module.TABLE}"))
+        needs = DatabaseNeeds((module.metadata,), lambda: engine, url_env="X")
+        assert await needs.missing() == [f"table {module.TABLE}"]
+        await create_table(engine, module.TABLE, module._CREATE)
+        assert await needs.missing() == []

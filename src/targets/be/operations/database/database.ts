@@ -1,7 +1,7 @@
 // `database` (project scope): `database.py`, everything the generated code queries, in one
 // place. Per database, the `MetaData` of its tables (the models its resources serve, the
-// runtime's `idempotency_keys`, the default database's comms outbox) with the lists'
-// indexes attached (importing `indexes.py` attaches them) and, first, the extensions they
+// runtime's `idempotency_keys`; in the default database, the rate-limit counters, revoked
+// tokens and comms outbox the build uses) with the lists' indexes attached (importing `indexes.py` attaches them) and, first, the extensions they
 // use. Alembic's env compares a database with it; its router's lifespan checks the
 // databases at startup; readiness asks the same `DATABASES`.
 
@@ -11,6 +11,7 @@ import { ProjectNames } from "../../modules/project-names.js";
 import { docstringText, pythonString } from "../../python/literals.js";
 import { sessionModulePath } from "../../resource.js";
 import { Indexes } from "../indexes/indexes.js";
+import { RateLimitsModule } from "../rate_limit/rate-limits.js";
 
 /** The module's doc: what it holds and who reads it. */
 const DOC =
@@ -61,9 +62,12 @@ export class DatabaseModule {
       const resources = project.apps.flatMap((app) => app.config.resources).filter((resource) => (resource.db_key ?? defaultKey(project)) === database.key);
       const models = [...new Map(resources.map((resource) => [resource.model, resource])).values()].map((resource) => `${names.model(resource)}.metadata`);
       const tables = ["idempotency.metadata"];
-      if (database.default && project.comms !== undefined) {
-        imports.addFrom(runtime, "comms");
-        tables.push("comms.metadata");
+      // The project-wide runtime tables live in the default database, where their helpers look.
+      if (database.default) {
+        for (const helper of projectRuntimeTables(project, ctx)) {
+          imports.addFrom(runtime, helper);
+          tables.push(`${helper}.metadata`);
+        }
       }
       const module = prefixImport(this.#packagePrefix, ...sessionModulePath(project, database.key));
       const engine = single ? "get_engine" : `get_${database.key}_engine`;
@@ -79,6 +83,15 @@ export class DatabaseModule {
     });
     return [new FileFragment({ path: this.path, template: "operations/database/database.py.njk", context: { doc: docstringText(DOC), databases }, imports })];
   }
+}
+
+/** The runtime helpers with tables of their own that the build uses: rate-limit counters, revoked tokens, the comms outbox. */
+function projectRuntimeTables(project: ProjectConfig, ctx: RenderCtx): string[] {
+  const helpers: string[] = [];
+  if (ctx.store.outputsUnder(PROJECT.name, RateLimitsModule).some((module) => module.usedIn(ctx.store))) helpers.push("rate_limit");
+  if (project.auth !== undefined && "logout_url" in project.auth && project.auth.logout_url !== undefined) helpers.push("revocation");
+  if (project.comms !== undefined) helpers.push("comms");
+  return helpers;
 }
 
 function defaultKey(project: ProjectConfig): string {
