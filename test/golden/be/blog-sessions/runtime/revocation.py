@@ -9,20 +9,35 @@ also deletes the rows whose tokens have expired: the table holds at most the tok
 revoked within one token lifetime.
 """
 
+from sqlalchemy import Column, DateTime, Index, MetaData, Table, Text
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.schema import CreateIndex, CreateTable
 
 from .autocommit import UNDEFINED_TABLE, autocommit, create_table
 from .errors import sqlstate
 
 TABLE = "revoked_tokens"
 
-_CREATE = (
-    f"""CREATE TABLE IF NOT EXISTS {TABLE} (
-        jti text PRIMARY KEY,
-        expires_at timestamptz NOT NULL
-    )""",
-    f"CREATE INDEX IF NOT EXISTS {TABLE}_expires_at ON {TABLE} (expires_at)",
+metadata = MetaData()
+"""The deny-list's table, for migrations (the generated ``database.py`` lists it)."""
+
+revoked_tokens = Table(
+    TABLE,
+    metadata,
+    Column("jti", Text, primary_key=True),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index(f"{TABLE}_expires_at", "expires_at"),
+)
+
+# The same table, created on first use in a database no migration created it in.
+_CREATE = tuple(
+    str(statement.compile(dialect=postgresql.dialect()))
+    for statement in (
+        CreateTable(revoked_tokens, if_not_exists=True),
+        *(CreateIndex(index, if_not_exists=True) for index in revoked_tokens.indexes),
+    )
 )
 
 # One statement: forget the tokens that have expired, list this one.
