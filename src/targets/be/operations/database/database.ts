@@ -5,7 +5,7 @@
 // use. Alembic's env compares a database with it; its router's lifespan checks the
 // databases at startup; readiness asks the same `DATABASES`.
 
-import { type BuildContext, FileFragment, type Fragment, ImportCollector, PROJECT, type RenderCtx, operation, prefixImport } from "../../../../codegen/index.js";
+import { type BuildContext, FileFragment, type Fragment, ImportCollector, PROJECT, type RenderCtx, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
 import type { ProjectConfig } from "../../config/schema.js";
 import { ProjectNames } from "../../modules/project-names.js";
 import { docstringText, pythonString } from "../../python/literals.js";
@@ -64,7 +64,7 @@ export class DatabaseModule {
       const tables = ["idempotency.metadata"];
       // The project-wide runtime tables live in the default database, where their helpers look.
       if (database.default) {
-        for (const helper of projectRuntimeTables(project, ctx)) {
+        for (const helper of projectRuntimeTables(ctx)) {
           imports.addFrom(runtime, helper);
           tables.push(`${helper}.metadata`);
         }
@@ -85,13 +85,12 @@ export class DatabaseModule {
   }
 }
 
-/** The runtime helpers with tables of their own that the build uses: rate-limit counters, revoked tokens, the comms outbox. */
-function projectRuntimeTables(project: ProjectConfig, ctx: RenderCtx): string[] {
-  const helpers: string[] = [];
-  if (ctx.store.outputsUnder(PROJECT.name, RateLimitsModule).some((module) => module.usedIn(ctx.store))) helpers.push("rate_limit");
-  if (project.auth !== undefined && "logout_url" in project.auth && project.auth.logout_url !== undefined) helpers.push("revocation");
-  if (project.comms !== undefined) helpers.push("comms");
-  return helpers;
+/** The runtime helpers with tables of their own in the tree: rate-limit counters, revoked tokens, the comms outbox. */
+function projectRuntimeTables(ctx: RenderCtx): string[] {
+  const copied = new Set(ctx.store.outputsUnder(PROJECT.name, StaticFile).map((file) => file.path));
+  // The rate-limits module copies its helper when it renders; other operations copy theirs when they build.
+  const limited = ctx.store.outputsUnder(PROJECT.name, RateLimitsModule).some((module) => module.usedIn(ctx.store));
+  return ["rate_limit", "revocation", "comms"].filter((helper) => copied.has(`runtime/${helper}.py`) || (helper === "rate_limit" && limited));
 }
 
 function defaultKey(project: ProjectConfig): string {
