@@ -14,7 +14,7 @@ from fastapi import APIRouter
 import blog.models
 from blog.api.db.session import get_engine
 from blog.api.indexes import EXTENSIONS
-from blog.api.runtime import idempotency
+from blog.api.runtime import idempotency, rate_limit
 from blog.api.runtime.database import (
     DatabaseNeeds,
     check_at_startup,
@@ -36,6 +36,7 @@ METADATA = (
         ]
     ),
     idempotency.metadata,
+    rate_limit.metadata,
 )
 
 DATABASES = (DatabaseNeeds(METADATA, get_engine, url_env="DATABASE_URL"),)

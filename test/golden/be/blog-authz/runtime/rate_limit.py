@@ -19,7 +19,10 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request, Response, status
+from sqlalchemy import Column, DateTime, Integer, MetaData, Table, Text
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.schema import CreateTable
 
 from .autocommit import autocommit
 from .idempotency import owner_of
@@ -29,15 +32,24 @@ TABLE = "rate_limit_counters"
 _UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 _LIMIT = re.compile(r"^\s*(\d+)\s*/\s*(second|minute|hour|day)s?\s*$")
 
-_CREATE = f"""
-CREATE TABLE IF NOT EXISTS {TABLE} (
-    bucket text NOT NULL,
-    window_seconds integer NOT NULL,
-    window_start timestamptz NOT NULL,
-    hits integer NOT NULL,
-    PRIMARY KEY (bucket, window_seconds)
+metadata = MetaData()
+"""The counters' table, for migrations (the generated ``database.py`` lists it)."""
+
+counters = Table(
+    TABLE,
+    metadata,
+    Column("bucket", Text, primary_key=True),
+    Column("window_seconds", Integer, primary_key=True),
+    Column("window_start", DateTime(timezone=True), nullable=False),
+    Column("hits", Integer, nullable=False),
 )
-"""
+
+# The same table, created on first use in a database no migration created it in.
+_CREATE = (
+    str(
+        CreateTable(counters, if_not_exists=True).compile(dialect=postgresql.dialect())
+    ),
+)
 
 # One statement counts the hit in every window; a window that has ended restarts now.
 _HIT = f"""
@@ -208,7 +220,7 @@ class RateLimit:
     async def _hit(self, bucket: str) -> list[tuple[int, int, float]]:
         engine = self.engine()
         parameters = {"bucket": bucket, "windows": self._windows}
-        rows = await autocommit(engine, _HIT, parameters, creating=(TABLE, [_CREATE]))
+        rows = await autocommit(engine, _HIT, parameters, creating=(TABLE, _CREATE))
         if next(self._calls) % self._prune_every == 0:
             await autocommit(engine, _PRUNE, {})
         return [(int(row[0]), int(row[1]), float(row[2])) for row in rows]

@@ -45,8 +45,10 @@ counters = Table(
 )
 
 # The same table, created on first use in a database no migration created it in.
-_CREATE = str(
-    CreateTable(counters, if_not_exists=True).compile(dialect=postgresql.dialect())
+_CREATE = (
+    str(
+        CreateTable(counters, if_not_exists=True).compile(dialect=postgresql.dialect())
+    ),
 )
 
 # One statement counts the hit in every window; a window that has ended restarts now.
@@ -218,7 +220,7 @@ class RateLimit:
     async def _hit(self, bucket: str) -> list[tuple[int, int, float]]:
         engine = self.engine()
         parameters = {"bucket": bucket, "windows": self._windows}
-        rows = await autocommit(engine, _HIT, parameters, creating=(TABLE, [_CREATE]))
+        rows = await autocommit(engine, _HIT, parameters, creating=(TABLE, _CREATE))
         if next(self._calls) % self._prune_every == 0:
             await autocommit(engine, _PRUNE, {})
         return [(int(row[0]), int(row[1]), float(row[2])) for row in rows]

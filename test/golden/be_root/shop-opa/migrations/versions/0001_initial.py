@@ -1,6 +1,7 @@
-"""Create the starter tables: notes, its list's indexes, and idempotency_keys.
+"""Create the starter tables: notes, its list's indexes, and the runtime's tables.
 
-The generated API queries all three (``shop.api.database``): its routes need them.
+The generated API queries all of them (``shop.api.database``): idempotency_keys
+for retried POSTs, rate_limit_counters for the token endpoint's limits.
 
 Revision ID: 0001
 Revises:
@@ -54,9 +55,18 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("scope", "key"),
     )
+    op.create_table(
+        "rate_limit_counters",
+        sa.Column("bucket", sa.Text(), nullable=False),
+        sa.Column("window_seconds", sa.Integer(), nullable=False),
+        sa.Column("window_start", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("hits", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("bucket", "window_seconds"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("rate_limit_counters")
     op.drop_table("idempotency_keys")
     op.drop_index("ix_note_title_id", table_name="notes")
     op.drop_index("ix_note_created_at_id", table_name="notes")

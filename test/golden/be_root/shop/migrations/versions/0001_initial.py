@@ -1,6 +1,7 @@
-"""Create the starter tables: notes, its list's indexes, and idempotency_keys.
+"""Create the starter tables: notes, its list's indexes, and the runtime's tables.
 
-The generated API queries all three (``shop.api.database``): its routes need them.
+The generated API queries all of them (``shop.api.database``): idempotency_keys
+for retried POSTs.
 
 Revision ID: 0001
 Revises:
