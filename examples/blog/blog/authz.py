@@ -105,7 +105,7 @@ async def claim_ownership(
     current_user: User | None,
     row: Owned | None = None,
 ) -> dict[str, Any]:
-    """Store the owner of a new row; refuse an author or an article the user may not use.
+    """Store the owner of a new row; refuse an author or article the user may not use.
 
     ``author_id`` must name an author the user owns (editors and admins may name any);
     ``article_id`` an article the user may see. The article is read through the
