@@ -31,8 +31,8 @@ async function benchWork(): Promise<{ work: string; config: string }> {
 describe("generation speed tripwire", () => {
   it(`generates 1,000 resources in a median of at most ${2 * GOAL_SECONDS} s (${RUNS} fresh processes)`, {
     // Issue 15's goal is not met yet: at 1,000 resources the be target's validate, build and
-    // render take about 1.5 s of CPU, formatting 0.4 s and start-up 0.17 s (bench/README.md,
-    // stop 28); about a sixth of that is the garbage collector, copying outputs that live to the end.
+    // render take about 1.5 s of CPU, formatting 0.4 s and start-up 0.17 s (`npm run bench --
+    // --sizes 1000` prints the phases); about a sixth of that is the garbage collector.
     // Remove this once the median passes; until then the run still measures and reports.
     todo: "issue 15: 1,000 resources take several seconds, not 0.6 s (bench/README.md)",
   }, async () => {

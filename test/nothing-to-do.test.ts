@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cp, readFile, readdir, stat, unlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 
@@ -8,7 +8,7 @@ import { FIXTURE_PACKAGE, createUserProject, removeTempDirs, repoRoot } from "./
 
 // "Nothing to do" (docs/regeneration.md#nothing-to-do) through the CLI: a run whose inputs and
 // code hash to what the manifest recorded, over files that still hold what was written, stops
-// once the config is validated (its `--timings` line has no build phase) and touches nothing;
+// once the config is evaluated (its `--timings` line has no validate phase) and touches nothing;
 // any change to an input or to the generated tree makes it run in full.
 
 after(removeTempDirs);
@@ -24,7 +24,7 @@ async function generatedProject(): Promise<{ dir: string; out: string; run: (...
   return { dir, out: path.join(dir, "out"), run };
 }
 
-const FAST = /^codegen: timings: start-up \d+ ms, load config \d+ ms, validate \d+ ms, write \d+ ms; total \d+ ms$/m;
+const FAST = /^codegen: timings: start-up \d+ ms, load config \d+ ms, write \d+ ms; total \d+ ms$/m;
 const FULL = /^codegen: timings: .*validate \d+ ms, build \d+ ms, render \d+ ms/m;
 
 async function mtimes(dir: string): Promise<Record<string, number>> {
@@ -134,6 +134,44 @@ describe("a run with nothing to do", () => {
     assert.equal(changed.code, 0, changed.stderr);
     assert.match(changed.stderr, FULL);
     assert.match(changed.stdout, /^codegen: 1 file written/);
+  });
+
+  it("runs in full when a file the config imports changed, though the config file did not", async () => {
+    const { dir, out, run } = await generatedProject();
+    const config = path.join(dir, "greeter.jsonnet");
+    await writeFile(path.join(dir, "greeting.libsonnet"), '"Hi"\n');
+    await writeFile(config, (await readFile(config, "utf8")).replace('greeting="Hi"', 'greeting=(import "greeting.libsonnet")'));
+    // The same evaluated config: nothing to do.
+    assert.match((await run()).stderr, FAST);
+    await writeFile(path.join(dir, "greeting.libsonnet"), '"Hey"\n');
+    const changed = await run();
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.match(changed.stderr, FULL);
+    assert.match(changed.stdout, /^codegen: 1 file written/);
+    assert.match((await run()).stderr, FAST);
+  });
+
+  it("runs in full when a template override changed, or one was added", async () => {
+    const dir = await createUserProject({ fixture: false });
+    await cp(path.join(repoRoot, "examples", "blog", "config"), path.join(dir, "config"), { recursive: true });
+    await writeFile(path.join(dir, "config", "with-overrides.jsonnet"), "(import 'project.jsonnet') + { user_templates: { dir: 'overrides' } }\n");
+    const override = path.join(dir, "config", "overrides", "operations", "get", "get.py.njk");
+    await mkdir(path.dirname(override), { recursive: true });
+    await writeFile(override, "    return {{ serializer.name }}(await {{ loader.name }}(session, pk))\n");
+    const run = () => codegen(dir, ["generate", "-t", "be", "-c", "config/with-overrides.jsonnet", "-o", "out", "--timings"]);
+    assert.match((await run()).stderr, FULL);
+    assert.match((await run()).stderr, FAST);
+    await writeFile(override, "    return {{ serializer.name }}(await {{ loader.name }}(session, pk))  # edited\n");
+    const changed = await run();
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.match(changed.stderr, FULL);
+    assert.match(changed.stdout, /^codegen: [1-9]\d* files? written/);
+    assert.match((await run()).stderr, FAST);
+    // A new override, beside the others.
+    const list = path.join(dir, "config", "overrides", "operations", "list", "list.py.njk");
+    await mkdir(path.dirname(list), { recursive: true });
+    await writeFile(list, await readFile(path.join(repoRoot, "src", "targets", "be", "operations", "list", "list.py.njk"), "utf8"));
+    assert.match((await run()).stderr, FULL);
   });
 
   it("runs in full over a temp file a killed run left", async () => {

@@ -3,8 +3,9 @@
 // plan against the output directory, write. Writing, a dry run and a check all read that one
 // plan, so nothing reaches disk unless everything rendered; a watch runs it again. A writing
 // run plans and writes holding the output directory's lock, after completing an interrupted run.
-// A run whose inputs and code hash to what the manifest recorded for its target, over files
-// that still hold what was written, has nothing to do: it stops once the config is validated.
+// A run whose evaluated config, the files the last run read, and code hash to what the manifest
+// recorded for its target, over files that still hold what was written, has nothing to do: it
+// stops once the config is evaluated, before validating it.
 
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -90,6 +91,20 @@ export interface GenerateResult {
 /** A writing run's result: with the number of files written and what was recovered, if anything. */
 export type WriteResult = GenerateResult & { written: number; recovered: Recovery | undefined };
 
+/** An evaluated config, not validated yet, with the output directory's manifest and the code's hash. */
+interface Evaluated {
+  /** The config as evaluated (plain JSON data). */
+  raw: unknown;
+  /** Absolute output directory. */
+  outDir: string;
+  /** The output directory's manifest as the run found it. */
+  stored: StoredManifest;
+  /** {@link codeHash} of the running code. */
+  code: string;
+  /** The validated config, when finding the output directory needed it (no `outDir` given). */
+  loaded: Loaded | undefined;
+}
+
 /** A validated config with what the rest of the run needs to know of it. */
 interface Loaded {
   target: Target;
@@ -123,10 +138,10 @@ interface Built extends Loaded {
  * fragments or a corrupt manifest, naming the config file and paths when they are the cause.
  */
 export async function planGeneration(options: GenerateOptions): Promise<GenerateResult> {
-  const loaded = await load(options);
-  const done = await nothingToDo(loaded, options);
+  const evaluated = await evaluate(options);
+  const done = await nothingToDo(evaluated, options);
   if (done) return done;
-  const built = await build(loaded, options);
+  const built = await build(evaluated.loaded ?? (await load(evaluated, options)), options);
   return timed(options, "write", async () => {
     await waitForUnlocked(built.outDir, options.lock);
     return plan(built, options);
@@ -138,10 +153,10 @@ export async function planGeneration(options: GenerateOptions): Promise<Generate
  * directory's lock; an interrupted earlier run is completed or rolled back first.
  */
 export async function generate(options: GenerateOptions): Promise<WriteResult> {
-  const loaded = await load(options);
-  const done = await nothingToDo(loaded, options);
+  const evaluated = await evaluate(options);
+  const done = await nothingToDo(evaluated, options);
   if (done) return { ...done, written: done.plan.filter((entry) => entry.action === "unchanged").length, recovered: undefined };
-  const built = await build(loaded, options);
+  const built = await build(evaluated.loaded ?? (await load(evaluated, options)), options);
   return timed(options, "write", () =>
     withOutputLock(
       built.outDir,
@@ -156,22 +171,39 @@ export async function generate(options: GenerateOptions): Promise<WriteResult> {
   );
 }
 
-/** Loads and validates the config, reads the files it names and the output directory's manifest, and hashes the run's inputs. */
-async function load(options: GenerateOptions): Promise<Loaded> {
+/**
+ * Evaluates the config and finds the output directory, its manifest and the code's hash. The
+ * config is validated here only when the output directory depends on it (no `outDir` given).
+ */
+async function evaluate(options: GenerateOptions): Promise<Evaluated> {
   const { target, configFile } = options;
   if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
   const cwd = options.cwd ?? process.cwd();
   const raw = await timed(options, "load config", () => evaluateConfigFile(configFile, options.stdlibTargets ?? [target]));
+  const code = await codeHash(cwd);
+  if (options.outDir === undefined) {
+    const loaded = await load({ raw, code, outDir: undefined }, options);
+    return { raw, code, outDir: loaded.outDir, stored: loaded.stored, loaded };
+  }
+  const outDir = path.resolve(cwd, options.outDir);
+  return { raw, code, outDir, stored: await readManifest(outDir), loaded: undefined };
+}
+
+/** Validates the config, reads the files it names, and hashes the run's inputs. */
+async function load(evaluated: Pick<Evaluated, "raw" | "code"> & { outDir: string | undefined }, options: GenerateOptions): Promise<Loaded> {
+  const { target, configFile } = options;
+  const { raw, code } = evaluated;
+  const cwd = options.cwd ?? process.cwd();
   return timed(options, "validate", async () => {
     const { config, filesRead } = withConfigFiles(target, validateConfig(raw, target, configFile), configFile);
     const userTemplatesDir = userTemplatesOf(config, configFile)?.dir;
-    const code = await codeHash(cwd);
+    const outDir = evaluated.outDir ?? path.resolve(cwd, defaultOutDir(packagePrefixOf(target, config)));
     const read = filesRead && [...(userTemplatesDir ? [userTemplatesDir] : []), ...filesRead];
     const record = read && {
-      inputs: inputsHash({ targetName: target.name, config: raw, files: read, force: options.force ?? false, forcePaths: options.forcePaths ?? [], code }),
+      inputs: runInputsHash(raw, read, outDir, code, options),
       code,
+      read: read.map((file) => path.relative(outDir, file).split(path.sep).join("/") || "."),
     };
-    const outDir = path.resolve(cwd, options.outDir ?? defaultOutDir(packagePrefixOf(target, config)));
     return {
       target,
       configFile,
@@ -185,6 +217,20 @@ async function load(options: GenerateOptions): Promise<Loaded> {
   });
 }
 
+/** The hash of a run's inputs (input-hash.ts), `read` being the files it read besides the config, absolute. */
+function runInputsHash(raw: unknown, read: readonly string[], outDir: string, code: string, options: GenerateOptions): string {
+  return inputsHash({
+    targetName: options.target.name,
+    config: raw,
+    configFile: path.resolve(options.configFile),
+    outDir,
+    files: read,
+    force: options.force ?? false,
+    forcePaths: options.forcePaths ?? [],
+    code,
+  });
+}
+
 /** The validated config with the files it names read (`Target.readConfigFiles`), and which files those were. */
 function withConfigFiles<C>(target: Target<C>, config: C, configFile: string): { config: C; filesRead: readonly string[] | undefined } {
   if (!target.readConfigFiles) return { config, filesRead: [] };
@@ -195,20 +241,30 @@ function withConfigFiles<C>(target: Target<C>, config: C, configFile: string): {
 
 /**
  * The result of a run with nothing to do, or undefined when the full run must decide: the
- * manifest records this run's inputs and code for the target, and every file it recorded still
- * hashes to what was written, every `skip` file it made still exists, and no interrupted run
- * or temp file is in the way. A forced run always runs.
+ * manifest records this run's code, and the hash of its evaluated config with the files the
+ * recorded run read (the same files, since the same config and code name them), for the
+ * target; every file it recorded still hashes to what was written, every `skip` file it made
+ * still exists, and no interrupted run or temp file is in the way. A forced run always runs.
+ * Nothing here needs the config validated: it was, by the run that recorded it.
  */
-async function nothingToDo(loaded: Loaded, options: GenerateOptions): Promise<GenerateResult | undefined> {
-  const { stored } = loaded;
-  const run = stored.runs.get(loaded.target.name);
-  if (!run || !loaded.record || run.inputs !== loaded.record.inputs || run.code !== loaded.record.code) return undefined;
+async function nothingToDo(evaluated: Evaluated, options: GenerateOptions): Promise<GenerateResult | undefined> {
+  const { target, configFile } = options;
+  const run = evaluated.stored.runs.get(target.name);
+  if (!run?.read || run.code !== evaluated.code) return undefined;
   if (options.force || (options.forcePaths?.length ?? 0) > 0) return undefined;
-  return timed(options, "write", () => verified(loaded, run));
+  return timed(options, "write", () => {
+    const read = run.read!.map((file) => path.resolve(evaluated.outDir, file));
+    if (runInputsHash(evaluated.raw, read, evaluated.outDir, evaluated.code, options) !== run.inputs) return undefined;
+    const context = { warnings: configWarningsOf(evaluated.raw, target), userTemplatesDir: userTemplatesOf(evaluated.raw, configFile)?.dir };
+    return verified({ ...evaluated, target, ...context }, run);
+  });
 }
 
 /** {@link nothingToDo}'s check of the output directory, for a run whose inputs are those `run` recorded. */
-function verified(loaded: Loaded, run: RunRecord): GenerateResult | undefined {
+function verified(
+  loaded: Pick<Loaded, "target" | "outDir" | "stored" | "warnings" | "userTemplatesDir">,
+  run: RunRecord,
+): GenerateResult | undefined {
   const { stored } = loaded;
   if (hasJournal(loaded.outDir)) return undefined;
   const root = loaded.outDir;

@@ -19,7 +19,7 @@ export function parseManifestData(
   const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits");
   const OutputPath = z.string().refine((value) => isCanonical(value), "must be a normalised path inside the output directory, not the manifest itself");
   const Recorded = z.strictObject({ path: OutputPath, sha256: Sha256, assembled: Sha256.optional() });
-  const Run = z.strictObject({ inputs: Sha256, code: Sha256, skip: z.array(OutputPath) });
+  const Run = z.strictObject({ inputs: Sha256, code: Sha256, skip: z.array(OutputPath), read: z.array(z.string().min(1)).optional() });
 
   const ManifestFile = z.strictObject({
     note: z.string().optional(),

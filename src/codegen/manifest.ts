@@ -28,6 +28,12 @@ export interface RunRecord {
   code: string;
   /** Files written with the `skip` policy: the user's now, so not in the target's files, but the run made them. */
   skip: readonly string[];
+  /**
+   * The files and directories the run read besides the config, relative to the output
+   * directory (`/`-separated): a later run with the same evaluated config and code reads the
+   * same ones, so it can hash them before validating. Absent in a manifest of an older codegen.
+   */
+  read?: readonly string[];
 }
 
 /** Run records per target name. */
@@ -102,8 +108,9 @@ export function formatManifest(manifest: Manifest, runs: RunRecords = new Map())
   }
   const targets = sections.length === 0 ? "{}" : `{\n${sections.join(",\n")}\n  }`;
   const runLines = [...runs.keys()].sort(comparePaths).map((name) => {
-    const { inputs, code, skip } = runs.get(name)!;
-    return `    ${json(name)}: { "inputs": ${json(inputs)}, "code": ${json(code)}, "skip": ${json([...skip].sort(comparePaths))} }`;
+    const { inputs, code, skip, read } = runs.get(name)!;
+    const readPart = read === undefined ? "" : `, "read": ${json(read)}`;
+    return `    ${json(name)}: { "inputs": ${json(inputs)}, "code": ${json(code)}, "skip": ${json([...skip].sort(comparePaths))}${readPart} }`;
   });
   const runsPart = runLines.length === 0 ? "" : `,\n  "runs": {\n${runLines.join(",\n")}\n  }`;
   return `{\n  "note": ${json(NOTE)},\n  "version": ${MANIFEST_VERSION},\n  "targets": ${targets}${runsPart}\n}\n`;
