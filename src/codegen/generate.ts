@@ -200,9 +200,9 @@ async function load(evaluated: Pick<Evaluated, "raw" | "code"> & { outDir: strin
     const outDir = evaluated.outDir ?? path.resolve(cwd, defaultOutDir(packagePrefixOf(target, config)));
     const read = filesRead && [...(userTemplatesDir ? [userTemplatesDir] : []), ...filesRead];
     const record = read && {
-      inputs: runInputsHash(raw, read, outDir, code, options),
+      inputs: runInputsHash(raw, read, code, options),
       code,
-      read: read.map((file) => path.relative(outDir, file).split(path.sep).join("/") || "."),
+      read: read.map((file) => path.relative(configDirOf(options), file).split(path.sep).join("/") || "."),
     };
     return {
       target,
@@ -218,17 +218,21 @@ async function load(evaluated: Pick<Evaluated, "raw" | "code"> & { outDir: strin
 }
 
 /** The hash of a run's inputs (input-hash.ts), `read` being the files it read besides the config, absolute. */
-function runInputsHash(raw: unknown, read: readonly string[], outDir: string, code: string, options: GenerateOptions): string {
+function runInputsHash(raw: unknown, read: readonly string[], code: string, options: GenerateOptions): string {
   return inputsHash({
     targetName: options.target.name,
     config: raw,
-    configFile: path.resolve(options.configFile),
-    outDir,
+    configDir: configDirOf(options),
     files: read,
     force: options.force ?? false,
     forcePaths: options.forcePaths ?? [],
     code,
   });
+}
+
+/** The config file's directory, absolute: the files a config names are relative to it. */
+function configDirOf(options: Pick<GenerateOptions, "configFile">): string {
+  return path.dirname(path.resolve(options.configFile));
 }
 
 /** The validated config with the files it names read (`Target.readConfigFiles`), and which files those were. */
@@ -253,8 +257,8 @@ async function nothingToDo(evaluated: Evaluated, options: GenerateOptions): Prom
   if (!run?.read || run.code !== evaluated.code) return undefined;
   if (options.force || (options.forcePaths?.length ?? 0) > 0) return undefined;
   return timed(options, "write", () => {
-    const read = run.read!.map((file) => path.resolve(evaluated.outDir, file));
-    if (runInputsHash(evaluated.raw, read, evaluated.outDir, evaluated.code, options) !== run.inputs) return undefined;
+    const read = run.read!.map((file) => path.resolve(configDirOf(options), file));
+    if (runInputsHash(evaluated.raw, read, evaluated.code, options) !== run.inputs) return undefined;
     const context = { warnings: configWarningsOf(evaluated.raw, target), userTemplatesDir: userTemplatesOf(evaluated.raw, configFile)?.dir };
     return verified({ ...evaluated, target, ...context }, run);
   });

@@ -17,10 +17,8 @@ export interface RunInputs {
   targetName: string;
   /** The config as evaluated (plain JSON data). */
   config: unknown;
-  /** The config file, absolute. */
-  configFile: string;
-  /** The output directory, absolute: paths count relative to it, so moving a whole project changes nothing. */
-  outDir: string;
+  /** The config file's directory, absolute: paths count relative to it, as the config names them. */
+  configDir: string;
   /** Files and directories the run read besides the config (template overrides, files the config names), absolute. */
   files: readonly string[];
   force: boolean;
@@ -38,10 +36,9 @@ export function inputsHash(inputs: RunInputs): string {
   const add = (part: string | Buffer) => hash.update(part).update("\0");
   add("codegen inputs 1");
   add(JSON.stringify([inputs.targetName, inputs.force, inputs.forcePaths, inputs.code]));
-  add(path.relative(inputs.outDir, inputs.configFile));
   add(JSON.stringify(inputs.config));
   for (const file of inputs.files) {
-    add(path.relative(inputs.outDir, file));
+    add(path.relative(inputs.configDir, file));
     addTree(add, file);
   }
   return hash.digest("hex");

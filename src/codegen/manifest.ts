@@ -29,9 +29,10 @@ export interface RunRecord {
   /** Files written with the `skip` policy: the user's now, so not in the target's files, but the run made them. */
   skip: readonly string[];
   /**
-   * The files and directories the run read besides the config, relative to the output
-   * directory (`/`-separated): a later run with the same evaluated config and code reads the
-   * same ones, so it can hash them before validating. Absent in a manifest of an older codegen.
+   * The files and directories the run read besides the config, relative to the config file's
+   * directory (`/`-separated), as the config names them: a later run with the same evaluated
+   * config and code reads the same ones, so it can hash them before validating. Absent in a
+   * manifest of an older codegen.
    */
   read?: readonly string[];
 }
