@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Any
 
 import uvicorn
-from sqlalchemy import event
+from sqlalchemy import Connection, MetaData, event
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 _statements: ContextVar[list[int] | None] = ContextVar("statements", default=None)
@@ -58,6 +58,16 @@ class StatementCounter:
             _statements.reset(token)
 
 
+def _create_all(connection: Connection, metadata: MetaData) -> None:
+    """Create the tables, and the indexes of tables that already existed: another
+    server on the same database (the load test's hand-written app) may have created a
+    table without the lists' indexes, and ``create_all`` skips an existing table whole."""
+    metadata.create_all(connection)
+    for table in metadata.sorted_tables:
+        for index in table.indexes:
+            index.create(connection, checkfirst=True)
+
+
 async def prepare_database(package: str, session: ModuleType) -> None:
     """Create what the generated routes query (``<package>.api.database.METADATA``:
     extensions, the models' and the runtime's tables, the lists' indexes), as a
@@ -66,7 +76,7 @@ async def prepare_database(package: str, session: ModuleType) -> None:
     database = import_module(f"{package}.api.database")
     async with engine.begin() as connection:
         for metadata in database.METADATA:
-            await connection.run_sync(metadata.create_all)
+            await connection.run_sync(_create_all, metadata)
     # The pool's connections belong to this event loop; uvicorn runs another.
     await engine.dispose()
 
