@@ -156,9 +156,14 @@ class Activity(Base):
 
 
 async def create_tables(engine: AsyncEngine) -> None:
-    """Create every table of the blog, for the demo and the tests.
+    """Create what the generated API queries, for the demo and the tests: the extensions,
+    the tables of these models and of its runtime, and the lists' indexes.
 
-    Projects create their tables with migrations (Alembic) instead.
+    Projects create them with migrations (Alembic) instead.
     """
+    # The generated tree imports this module: import it only when called.
+    from blog.api.database import METADATA
+
     async with engine.begin() as connection:
-        await connection.run_sync(Base.metadata.create_all)
+        for metadata in METADATA:
+            await connection.run_sync(metadata.create_all)
