@@ -69,7 +69,9 @@ export async function runDev(options: DevOptions): Promise<number> {
     const servers = [{ name: "the backend server", group: backend }, ...(frontend ? [{ name: "the front end's dev server", group: frontend }] : [])];
     const exited = Promise.race(servers.map(({ name, group }) => group.exited.then((status) => ({ name, status }))));
     const stop = options.stopRequested.then(() => undefined);
-    const listening = await Promise.race([waitForHttp(`http://127.0.0.1:${port}/`, say).then(() => true), exited.then(() => false), stop.then(() => false)]);
+    const probing = new AbortController();
+    const listening = await Promise.race([waitForHttp(`http://127.0.0.1:${port}/`, say, probing.signal).then(() => true), exited.then(() => false), stop.then(() => false)]);
+    probing.abort();
     if (listening) say(`backend on http://127.0.0.1:${port} (/docs, /health, /ready)${frontend ? `; front end from ${project.frontend}` : ""}; Ctrl-C stops everything`);
     const outcome = await Promise.race([stop, exited]);
     if (outcome !== undefined) {

@@ -43,13 +43,14 @@ export function assertPortFree(port: number, whose: string): Promise<void> {
 }
 
 /**
- * Resolves once `url` answers HTTP (any status); says so once when it takes long (a
- * backend whose import fails waits, under uvicorn's reloader, for the fix).
+ * Resolves once `url` answers HTTP (any status), or once `until` is aborted; says so once
+ * when it takes long (a backend whose import fails waits, under uvicorn's reloader, for the
+ * fix). Aborting ends the polling, which would otherwise keep the process alive.
  */
-export async function waitForHttp(url: string, say: (line: string) => void): Promise<void> {
+export async function waitForHttp(url: string, say: (line: string) => void, until: AbortSignal): Promise<void> {
   const slowAfter = Date.now() + 30_000;
   let told = false;
-  for (;;) {
+  while (!until.aborted) {
     try {
       await (await fetch(url, { signal: AbortSignal.timeout(2000) })).arrayBuffer();
       return;
