@@ -156,7 +156,7 @@ class Activity(Base):
 
 
 async def create_tables(engine: AsyncEngine) -> None:
-    """Create what the generated API queries, for the demo and the tests: the extensions,
+    """Create what the generated API queries, for the demo and the tests: extensions,
     the tables of these models and of its runtime, and the lists' indexes.
 
     Projects create them with migrations (Alembic) instead.
