@@ -75,7 +75,7 @@ export async function formatFiles(files: GeneratedFile[], module: string, option
 }
 
 /** The text of the file at `file` if it hashes to `expected`, else undefined (changed, gone, unreadable). */
-function writtenText(file: string, expected: string): string | undefined {
+export function writtenText(file: string, expected: string): string | undefined {
   try {
     const bytes = readFileSync(file);
     return sha256(bytes) === expected ? bytes.toString("utf8") : undefined;

@@ -13,7 +13,7 @@ import path from "node:path";
 import { buildStore, loadPlugins, renderStore } from "./build-output.js";
 import { configWarningsOf, evaluateConfigFile, validateConfig } from "./config.js";
 import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
-import { formatFiles } from "./format.js";
+import { formatFiles, writtenText } from "./format.js";
 import { compileForcePattern } from "./globs.js";
 import { codeHash, inputsHash } from "./input-hash.js";
 import { type Recovery, hasJournal, isTempName, recoverInterruptedRun } from "./journal.js";
@@ -21,7 +21,7 @@ import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
 import { type RunRecord, type StoredManifest, formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
 import { OutputTree } from "./output-tree.js";
 import { comparePaths } from "./paths.js";
-import { planDeletionsIn, sha256 } from "./prune.js";
+import { planDeletionsIn } from "./prune.js";
 import { type Target, packagePrefixOf } from "./target.js";
 import { userTemplatesOf } from "./user-templates.js";
 import { type Phase, type PhaseTimer, timed } from "./timings.js";
@@ -275,19 +275,19 @@ function verified(
   const files: GeneratedFile[] = [];
   const entries: PlannedWrite[] = [];
   const dirs = new Set<string>();
-  const add = (relative: string, action: "unchanged" | "skip", content: Buffer) => {
-    const file = new GeneratedFile({ path: relative, content: content.toString("utf8"), ifExists: action === "skip" ? "skip" : "overwrite" });
+  const add = (relative: string, action: "unchanged" | "skip", content: string) => {
+    const file = new GeneratedFile({ path: relative, content, ifExists: action === "skip" ? "skip" : "overwrite" });
     files.push(file);
     entries.push({ file, path: relative, absolutePath: path.join(root, relative), action });
     dirs.add(path.posix.dirname(relative));
   };
   try {
     for (const recorded of stored.recorded.get(loaded.target.name) ?? []) {
-      const content = readFileSync(path.join(root, recorded.path));
-      if (sha256(content) !== recorded.sha256) return undefined;
+      const content = writtenText(path.join(root, recorded.path), recorded.sha256);
+      if (content === undefined) return undefined;
       add(recorded.path, "unchanged", content);
     }
-    for (const relative of run.skip) add(relative, "skip", readFileSync(path.join(root, relative)));
+    for (const relative of run.skip) add(relative, "skip", readFileSync(path.join(root, relative), "utf8"));
     for (const dir of dirs) {
       const names = readdirSync(path.join(root, dir));
       const siblings = new Set(names);
