@@ -18,19 +18,18 @@
  * `--no-profile` (skip the profiled run), `--no-build` (skip rebuilding a stale dist/),
  * `--no-gnu-time` (use the preload hook even when /usr/bin/time exists).
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { copyFile, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { SIZES, benchConfigEdited, editedResource, writeBenchConfigs } from "./configs.js";
-import { CLI, PEAK_RSS_HOOK, ensureBuilt } from "./dist.js";
+import { GNU_TIME, hasGnuTime, timeChild } from "./child.js";
+import { CLI, ensureBuilt } from "./dist.js";
 import { type RunTimings, hotItemsByPhase, parseTimings, phaseTotals } from "./profile.js";
 import { PHASES as ENGINE_PHASES } from "../src/codegen/timings.js";
 import { median } from "../test/support/stats.js";
 
-const GNU_TIME = "/usr/bin/time";
 const SCENARIOS = ["write", "jsonnet", "no-change", "edit", "check", "dry-run"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const PHASES = ["start-up", ...ENGINE_PHASES];
@@ -67,31 +66,14 @@ interface RunOptions {
 /** One `codegen generate` process of `config` into `outDir`; fails unless it exits 0. */
 async function measure(config: string, outDir: string, options: RunOptions): Promise<Sample & { stdout: string }> {
   const cliArgs = [CLI, "generate", "--target", "be", "--config", config, "--out", outDir, "--timings", "json", ...(options.extraArgs ?? [])];
-  const report = join(options.scratch, "report.txt");
-  await rm(report, { force: true });
-  const nodeArgs = options.nodeArgs ?? [];
-  const [command, args, env] = options.useGnuTime
-    ? [GNU_TIME, ["-f", "%e %M", "-o", report, process.execPath, ...nodeArgs, ...cliArgs], process.env]
-    : [process.execPath, ["--import", PEAK_RSS_HOOK, ...nodeArgs, ...cliArgs], { ...process.env, BENCH_RSS_FILE: report }];
-
-  const started = process.hrtime.bigint();
-  const child = spawn(command, args, { cwd: options.scratch, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolvePromise, reject) => {
-    child.on("error", reject);
-    child.on("close", resolvePromise);
+  const run = await timeChild({
+    command: process.execPath,
+    args: [...(options.nodeArgs ?? []), ...cliArgs],
+    cwd: options.scratch,
+    report: join(options.scratch, "report.txt"),
+    useGnuTime: options.useGnuTime,
   });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (code !== 0) throw new Error(`codegen generate exited with ${code} on ${config}:\n${stderr}${stdout}`);
-
-  // GNU time's report is "<seconds> <KiB>"; the hook's is "<KiB>": the last number either way.
-  const numbers = (await readFile(report, "utf8")).trim().split(/\s+/);
-  const peakKiB = Number(numbers[numbers.length - 1]);
-  if (!Number.isFinite(peakKiB)) throw new Error(`unreadable peak RSS report: ${numbers.join(" ")}`);
-  return { seconds, peakKiB, timings: parseTimings(stderr), stdout };
+  return { seconds: run.seconds, peakKiB: run.peakKiB, timings: parseTimings(run.stderr), stdout: run.stdout };
 }
 
 /** What each scenario passes and checks; `fresh` scenarios write into a new empty directory each run. */
@@ -213,7 +195,7 @@ async function main(): Promise<void> {
   if (unknown.length > 0) throw new Error(`--scenarios: unknown ${unknown.join(", ")} (known: ${SCENARIOS.join(", ")})`);
 
   if (!values["no-build"]) await ensureBuilt();
-  const useGnuTime = !values["no-gnu-time"] && existsSync(GNU_TIME);
+  const useGnuTime = !values["no-gnu-time"] && hasGnuTime();
   // Every tree the runs write stays here until the end: right after thousands of files are
   // deleted, creating the next ones takes several times as long (ext4 with `discard`), for
   // cp -r as for codegen, so deleting between runs would time the harness (bench/README.md).
