@@ -230,7 +230,7 @@ describe("fixture plugin: an endpoint operation for the be target", () => {
     const files = (await planGeneration({ target: await target("be"), configFile: path.join(examples, "bulk-delete.jsonnet"), cwd: project })).files;
     const text = (file: string) => files.find((candidate) => candidate.path === file)!.content;
     const routes = text("catalog/routes/product.py");
-    assert.match(routes, /"\/bulk-delete",\n {4}operation_id="bulkDeleteProducts",\n {4}max_body_size=65_536,\n {4}dependencies=\[Depends\(limit_bulk_delete_products\)\],\n {4}responses=error_responses\(400, 401, 413, 429, 503\),/);
+    assert.match(routes, /"\/bulk-delete",\n {4}operation_id="bulkDeleteProducts",\n {4}max_body_size=65_536,\n {4}dependencies=\[Depends\(limit_bulk_delete_products\)\],\n {4}responses=error_responses\(400, 401, 409, 413, 429, 503\),/);
     assert.match(routes, /async def bulk_delete_products\(\n {4}ids: .*,\n {4}session: SessionDep,\n {4}current_user: CurrentUser,\n\)/);
     assert.match(text("rate_limits.py"), /# POST \/products\/bulk-delete\nlimit_bulk_delete_products = RateLimit\(\n {4}"catalog.bulk_delete_products", "3\/minute"/);
     assert.match(text("catalog/tests/test_product.py"), /async def test_bulk_delete_product_requires_a_user\([^)]*\) -> None:\n {4}"""``POST \/products\/bulk-delete`` answers 401 without a token\."""\n {4}response = await anonymous_client\.post\(PATH \+ "\/bulk-delete"\)/);
@@ -246,7 +246,7 @@ describe("fixture plugin: an endpoint operation for the be target", () => {
     const routes = files.find((file) => file.path === "catalog/routes/product.py")!.content;
     assert.match(routes, /\n@traced\("product", "bulk_delete"\)\nasync def bulk_delete_products\(/);
     assert.match(routes, /\) -> dict\[str, int\]:\n {4}"""Delete the products[^"]*"""\n {4}await require_groups\(current_user, "staff"\)\n/);
-    assert.match(routes, /"\/bulk-delete",[^@]*responses=error_responses\(400, 401, 403, 413, 429, 503\),\n {4}openapi_extra={"x-groups": \["staff"\]},/);
+    assert.match(routes, /"\/bulk-delete",[^@]*responses=error_responses\(400, 401, 403, 409, 413, 429, 503\),\n {4}openapi_extra={"x-groups": \["staff"\]},/);
   });
 
   it("refuses to render a route handler whose operation does not declare role endpoint", async () => {

@@ -66,12 +66,12 @@ after(async () => {
 });
 
 describe("an endpoint operation from a package", () => {
-  it("is documented in OpenAPI with its 401 and 429", async () => {
+  it("is documented in OpenAPI with its 401, 429 and the 409 of a write", async () => {
     const spec = (await new JsonClient(server!.baseUrl).get("/openapi.json")).body;
     const operation = spec.paths["/articles/bulk-delete"]?.post;
     assert.ok(operation, `no POST /articles/bulk-delete in ${Object.keys(spec.paths).join(", ")}`);
     assert.equal(operation.operationId, "bulkDeleteArticles");
-    for (const status of ["401", "413", "429", "503"]) assert.ok(operation.responses[status], `bulkDeleteArticles documents ${status}`);
+    for (const status of ["401", "409", "413", "429", "503"]) assert.ok(operation.responses[status], `bulkDeleteArticles documents ${status}`);
   });
 
   it("answers 401 without a token, deletes with one, and 429 past the project's limit", async () => {

@@ -28,6 +28,15 @@ export type RouteKind = "read" | "write" | "action";
 /** What a route addresses: one existing `row`, found by the key in its path, or the `collection`. */
 export type RouteTarget = "row" | "collection";
 
+/**
+ * The error statuses a route answers because of what it is: a key no row has (404) on a
+ * route that addresses a row, a constraint the write violates (409) on a route that writes
+ * or runs the user's function (which may write), whoever built the route.
+ */
+export function impliedErrors(kind: RouteKind, target: RouteTarget): ErrorStatus[] {
+  return [...(target === "row" ? [404 as const] : []), ...(kind === "read" ? [] : [409 as const])];
+}
+
 /** A parameter of a route handler: path, query, body or dependency. */
 export class RouteParam {
   readonly name: string;
@@ -167,7 +176,7 @@ export class RouteHandler extends Handle {
     rowCheckImports?: ImportCollector;
     maxBodySize?: number;
     idempotent?: boolean;
-    /** The error statuses the handler's own code answers (more are added by `answers`). */
+    /** Error statuses the handler's own code answers beyond those its kind and target imply (more are added by `answers`). */
     errors?: readonly ErrorStatus[];
   }) {
     super();
@@ -191,8 +200,8 @@ export class RouteHandler extends Handle {
     this.#rowCheckImports = options.rowCheckImports ?? new ImportCollector();
     this.maxBodySize = options.maxBodySize;
     this.idempotent = options.idempotent ?? false;
-    // Every handler uses the database, which may be busy or down.
-    this.answers(503, ...(options.errors ?? []));
+    // Every handler uses the database, which may be busy or down; what a route is implies more (impliedErrors).
+    this.answers(503, ...impliedErrors(options.kind, options.target), ...(options.errors ?? []));
   }
 
   /**

@@ -78,7 +78,6 @@ export class Action {
       session: sessionParam(view),
       maxBodySize: params ? cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size") : undefined,
       idempotent: true,
-      errors: instance ? [404, 409] : [409],
       body: {
         template: "operations/action/action.py.njk",
         context: {

@@ -53,7 +53,6 @@ export class Create {
       session: sessionParam(view),
       maxBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
       idempotent: true,
-      errors: [409],
       body: {
         template: "operations/create/create.py.njk",
         context: {

@@ -31,7 +31,6 @@ export class Delete {
       summary: options.summary ?? `Delete one ${view.label}.`,
       params: [pkParam(view)],
       session: sessionParam(view),
-      errors: [404, 409],
       body: { template: "operations/delete/delete.py.njk", context: { row: view.variable, model: view.model.local, pk: view.pk, notFound: routes.notFound(), hooks } },
       imports: new ImportCollector().addFrom("sqlalchemy", "delete").addFrom(view.model.module, view.model.importName).update(hooks.imports),
       rowCheckImports: new ImportCollector().addFrom("sqlalchemy", "select"),

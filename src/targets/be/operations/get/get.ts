@@ -30,7 +30,6 @@ export class Get {
       representation: shape,
       params: [pkParam(view)],
       session: sessionParam(view),
-      errors: [404],
       body: { template: "operations/get/get.py.njk", context: { row: view.variable, serializer: shape.serializer, loader: routes.loader(shape) } },
       imports: shape.imports.copy(),
     });

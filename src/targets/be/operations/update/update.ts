@@ -38,7 +38,6 @@ export class Update {
       params: [pkParam(view), new RouteParam({ name: "body", annotation: body.name })],
       session: sessionParam(view),
       maxBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
-      errors: [404, 409],
       body: {
         template: "operations/update/update.py.njk",
         context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), by_alias: body.aliased, hooks },
