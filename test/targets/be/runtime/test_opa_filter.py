@@ -118,6 +118,23 @@ def test_a_bare_boolean_field_and_its_negation() -> None:
     )
 
 
+@pytest.mark.parametrize("constant", ["", "not-a-uuid", 7, True])
+def test_a_constant_the_column_cannot_hold_equals_no_row(constant: object) -> None:
+    # As in OPA, which compares JSON: a claim that is not a UUID matches no author_id.
+    assert sql({"queries": [[call("eq", field("author_id"), const(constant))]]}) == (
+        "false"
+    )
+    assert sql({"queries": [[call("neq", const(constant), field("author_id"))]]}) == (
+        "true"
+    )
+    member = call(
+        "internal.member_2",
+        field("author_id"),
+        {"type": "array", "value": [const(constant), const(AUTHOR)]},
+    )
+    assert sql({"queries": [[member]]}) == f"articles.author_id IN ('{AUTHOR}')"
+
+
 def test_null_compares_with_is() -> None:
     assert (
         sql({"queries": [[call("eq", field("rating"), const(None))]]})
@@ -131,8 +148,8 @@ def test_null_compares_with_is() -> None:
         (call("startswith", field("title"), const("a")), "startswith"),
         (call("eq", field("title"), field("title")), "a field with a constant"),
         (call("eq", field("nope"), const(1)), "input.object.nope"),
-        (call("eq", field("rating"), const("high")), '"high", not a int'),
-        (call("eq", field("author_id"), const("not-a-uuid")), "not a UUID"),
+        (call("gt", field("rating"), const("high")), '"high", not a int'),
+        (call("lte", field("author_id"), const("not-a-uuid")), "not a UUID"),
     ],
 )
 def test_anything_else_is_refused_naming_it(

@@ -64,6 +64,13 @@ class Note(Base):
     post: Mapped[Post] = relationship(back_populates="notes")
 
 
+class Shelf(Base):
+    """A model no rule reaches: no relationship, column or parent leads to posts."""
+
+    __tablename__ = f"shelves_{SUFFIX}"
+    id: Mapped[int] = mapped_column(primary_key=True)
+
+
 def visible_posts(user: Any) -> ColumnElement[bool] | None:
     if user == "editor":
         return None
@@ -113,6 +120,7 @@ async def sessions(
         session.add_all(
             [Note(id=post, body=f"on {post}", post_id=post) for post in (1, 2, 3)]
         )
+        session.add_all([Shelf(id=shelf) for shelf in (1, 2, 3)])
         await session.commit()
     yield sessions
     async with engine.begin() as connection:
@@ -247,3 +255,139 @@ async def test_a_session_serving_no_request_sees_every_row(
     async with sessions() as session:
         found = (await session.scalars(select(Post.id).order_by(Post.id))).all()
         assert found == [1, 2, 3]
+
+
+def asking(calls: list[Any]) -> Any:
+    """An async rule for posts, like OPA's: it records each time it is asked."""
+
+    async def rule(user: Any) -> ColumnElement[bool] | None:
+        calls.append(user)
+        return visible_posts(user)
+
+    return rule
+
+
+def sessions_of(
+    sessions: async_sessionmaker[AsyncSession], visibility: RowVisibility
+) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(
+        sessions.kw["bind"],
+        expire_on_commit=False,
+        sync_session_class=visibility.session_class,
+    )
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_an_async_rule_is_awaited_once_per_request_and_reaches_every_read(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    calls: list[Any] = []
+    remote = sessions_of(sessions, RowVisibility({Post: asking(calls)}))
+    request = SimpleNamespace(state=SimpleNamespace())
+    remember_user(request, "grace")
+    async with remote(info={REQUEST: request}) as session:
+        for _ in range(3):
+            found = (await session.scalars(select(Post.id).order_by(Post.id))).all()
+            assert found == [2, 3]
+        for strategy in (joinedload, selectinload, subqueryload):
+            writers = (
+                await session.scalars(
+                    select(Writer)
+                    .options(strategy(Writer.posts))
+                    .execution_options(populate_existing=True)
+                )
+            ).unique()
+            assert sorted(p.id for w in writers for p in w.posts) == [2, 3]
+        ada = await session.get(Writer, 1, populate_existing=True)
+        assert ada is not None
+        session.expire(ada, ["posts"])
+        assert [p.id for p in await ada.awaitable_attrs.posts] == [2]
+    # Another session of the same request (discovery opens its own) asks no more.
+    async with remote(info={REQUEST: request}) as session:
+        assert await session.scalar(select(func.count()).select_from(Post)) == 2
+    assert calls == ["grace"]
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_an_async_rule_is_not_asked_for_a_statement_that_cannot_read_its_model(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    calls: list[Any] = []
+    remote = sessions_of(sessions, RowVisibility({Post: asking(calls)}))
+    request = SimpleNamespace(state=SimpleNamespace())
+    remember_user(request, None)
+    async with remote(info={REQUEST: request}) as session:
+        assert (await session.scalars(select(Shelf.id).order_by(Shelf.id))).all() == [
+            1,
+            2,
+            3,
+        ]
+        assert calls == []
+        # A subquery over posts is a read of posts: asked, and filtered.
+        inside = (
+            select(Shelf.id).where(Shelf.id.in_(select(Post.id))).order_by(Shelf.id)
+        )
+        assert (await session.scalars(inside)).all() == [2]
+        assert calls == [None]
+
+
+def aliased_ids() -> Any:
+    post = aliased(Post)
+    return select(post.id).order_by(post.id)
+
+
+@pytest.mark.asyncio(loop_scope="session")
+@pytest.mark.parametrize(
+    ("statement", "seen"),
+    [
+        (lambda: select(Writer.name).where(Writer.posts.any()), ["Ada"]),
+        (lambda: select(Note.id).where(Note.post.has()).order_by(Note.id), [1, 2]),
+        (lambda: select(Note.id).join(Note.post).order_by(Note.id), [1, 2]),
+        (aliased_ids, [1, 2]),
+    ],
+)
+async def test_relationships_and_aliases_lead_a_statement_to_the_async_rule(
+    sessions: async_sessionmaker[AsyncSession], statement: Any, seen: list[Any]
+) -> None:
+    calls: list[Any] = []
+    remote = sessions_of(sessions, RowVisibility({Post: asking(calls)}))
+    request = SimpleNamespace(state=SimpleNamespace())
+    remember_user(request, "ada")
+    async with remote(info={REQUEST: request}) as session:
+        found = (await session.scalars(statement())).all()
+    assert calls == ["ada"]
+    assert found == seen  # ada's draft and published post, never grace's draft
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_failing_rule_fails_the_statement(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    async def unreachable(user: Any) -> ColumnElement[bool] | None:
+        raise ConnectionError("the policy server is down")
+
+    remote = sessions_of(sessions, RowVisibility({Post: unreachable}))
+    request = SimpleNamespace(state=SimpleNamespace())
+    remember_user(request, "ada")
+    async with remote(info={REQUEST: request}) as session:
+        with pytest.raises(ConnectionError):
+            await session.scalars(select(Post.id))
+        with pytest.raises(ConnectionError):
+            await session.get(Writer, 1, options=[selectinload(Writer.posts)])
+        # Shelves do not need the rule.
+        assert await session.scalar(select(func.count()).select_from(Shelf)) == 3
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_rule_may_lean_on_another_models_rule(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    # Post's criteria apply inside Note.post.has(), whatever Post's rule is.
+    calls: list[Any] = []
+    leaning = RowVisibility({Post: asking(calls), Note: lambda user: Note.post.has()})
+    request = SimpleNamespace(state=SimpleNamespace())
+    remember_user(request, "ada")
+    async with sessions_of(sessions, leaning)(info={REQUEST: request}) as session:
+        notes = (await session.scalars(select(Note.id).order_by(Note.id))).all()
+        assert notes == [1, 2]
+    assert calls == ["ada"]
