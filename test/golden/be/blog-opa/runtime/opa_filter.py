@@ -7,7 +7,8 @@ fields. ``row_condition`` translates a documented subset (docs/authorization.md)
 comparisons (``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``) of a field with a constant
 (subject attributes are constants by then), membership of a field in a set or array of
 constants, a boolean field on its own, and ``not`` of any of these. Anything else raises
-``UnsupportedPolicy`` naming the expression: a policy is never applied in part.
+``UnsupportedPolicy`` naming the expression: a policy is never applied in part. A
+constant the field's column cannot hold equals no row, as in OPA's own comparison.
 """
 
 import datetime
@@ -119,7 +120,8 @@ def _call(
         if name is None or values is None:
             raise _unsupported(expression, "membership other than a field in constants")
         column = _column(columns, name, expression)
-        return column.in_([_coerce(column, value, expression) for value in values])
+        # A value the column cannot hold equals no row's, in OPA as here.
+        return column.in_([v for v in values if _fits(column, v)])
     if operator not in _COMPARISONS or len(args) != 2:
         raise _unsupported(expression, f"the operator {operator or '?'}")
     left, right = _field(args[0]), _field(args[1])
@@ -133,8 +135,13 @@ def _call(
             expression, "a comparison other than a field with a constant"
         )
     column = _column(columns, name, expression)
-    if constant is None and operator in ("eq", "equal", "neq"):
-        return column.is_(None) if operator != "neq" else column.is_not(None)
+    if operator in ("eq", "equal", "neq"):
+        if constant is None:
+            return column.is_(None) if operator != "neq" else column.is_not(None)
+        if not _fits(column, constant):
+            # OPA compares JSON: no row's field equals a constant the column cannot
+            # hold (a claim that is not a UUID, against a UUID column).
+            return true() if operator == "neq" else false()
     return _COMPARISONS[operator](column, _coerce(column, constant, expression))
 
 
@@ -194,8 +201,29 @@ def _python_type(column: Column) -> type | None:
         return None
 
 
+class _Mismatch(ValueError):
+    """A constant the column cannot hold."""
+
+
+def _fits(column: Column, value: Any) -> bool:
+    """Whether *value* (JSON) can be a value of *column*."""
+    try:
+        _as_column_type(column, value)
+    except _Mismatch:
+        return False
+    return True
+
+
 def _coerce(column: Column, value: Any, expression: Mapping[str, Any]) -> Any:
-    """*value* (JSON) as the column's Python type; a mismatch is the policy's bug."""
+    """*value* (JSON) as the column's Python type; ordering a column by a constant it
+    cannot hold is outside the subset."""
+    try:
+        return _as_column_type(column, value)
+    except _Mismatch as error:
+        raise _unsupported(expression, str(error)) from error
+
+
+def _as_column_type(column: Column, value: Any) -> Any:
     python_type = _python_type(column)
     if python_type is None:
         return value
@@ -220,7 +248,7 @@ def _coerce(column: Column, value: Any, expression: Mapping[str, Any]) -> Any:
             return value
     except ValueError:
         pass
-    raise _unsupported(expression, f"{json.dumps(value)}, not a {python_type.__name__}")
+    raise _Mismatch(f"{json.dumps(value)}, not a {python_type.__name__}")
 
 
 def _unsupported(expression: Mapping[str, Any], what: str) -> UnsupportedPolicy:
