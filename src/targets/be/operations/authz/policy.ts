@@ -18,11 +18,6 @@ export interface PolicyAuthz {
   params: RouteParam[];
 }
 
-/** The action a list's rows must be allowed for: the name of the resource's get entry, else `get`. */
-function getAction(resource: ResourceConfig): string {
-  return resource.operations.find((entry) => entry.type === "get")?.name ?? "get";
-}
-
 /**
  * OPA's part of `handler`'s checks; a list's row filter goes straight into its query.
  * `onInstance`: the route works on one row, which OPA then sees as `input.object`.
@@ -33,7 +28,7 @@ export function policyAuthz(ctx: BuildContext<ProjectConfig>, handler: RouteHand
   const param = new RouteParam({ name: "policy", annotation: "Policy", imports: new ImportCollector().addFrom(policyModule, "Policy") });
   const subject = `${pythonString(entry.name)}, ${pythonString(resource.name)}`;
   if (handler instanceof ListHandler) {
-    const rows = handler.module.policyRows(getAction(resource), new ImportCollector().addFrom(policyModule, "OPA"));
+    const rows = handler.module.policyRows(new ImportCollector().addFrom(policyModule, "OPA"));
     handler.query.where({ expression: `await policy.visible(${rows.name})`, imports: new ImportCollector(), perRequest: true });
     return { checks: [], params: [param] };
   }
