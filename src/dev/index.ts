@@ -61,7 +61,7 @@ export async function runDev(options: DevOptions): Promise<number> {
     const env = { ...process.env, ...secret, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
     await migrate(python, project, env);
 
-    const backend = await serve("uvicorn", python, uvicornArgs(project, port), { cwd: project.root, env }, cleanups, lock);
+    const backend = await serve("uvicorn", python, uvicornArgs(project, port, { packagePrefix: config.package_prefix ?? "", trustedProxies: config.trusted_proxies ?? [] }), { cwd: project.root, env }, cleanups, lock);
     const watcher = await watchConfig(generation, options.onGenerateError);
     cleanups.push(() => watcher.close());
     const frontend = project.frontend ? await serveFrontend(project.frontend, cleanups, lock) : undefined;
@@ -117,14 +117,17 @@ async function database(project: DevProject, cleanups: (() => Promise<void> | vo
 
 type Generation = { target: Target; configFile: string; stdlibTargets: Target[]; cwd: string };
 
+/** What `codegen dev` reads of the parsed `be` config. */
+type GeneratedConfig = { package_prefix?: string; trusted_proxies?: string[]; auth?: { secret_env?: string; algorithm?: string } };
+
 /** Generates the API once; returns the parsed config. */
-async function generateOnce(generation: Generation): Promise<{ auth?: { secret_env?: string; algorithm?: string } }> {
+async function generateOnce(generation: Generation): Promise<GeneratedConfig> {
   const config = await loadConfig(generation.configFile, generation.target, { stdlibTargets: generation.stdlibTargets });
   const result = await generate(generation);
   for (const warning of result.warnings) say(`warning: ${path.relative(generation.cwd, generation.configFile)}: ${warning.path || "(root)"}: ${warning.message}`);
   const counts = countActions(result.plan);
   say(`generated ${path.relative(generation.cwd, result.outDir) || "."}: ${counts.create + counts.overwrite} written, ${counts.unchanged} unchanged`);
-  return config as { auth?: { secret_env?: string; algorithm?: string } };
+  return config as GeneratedConfig;
 }
 
 async function watchConfig(generation: Generation, onError: (error: unknown) => void): Promise<Watcher> {

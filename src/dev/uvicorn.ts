@@ -5,13 +5,28 @@
 // stats every `.py` file under it four times a second, `.venv/` included (thousands of
 // files, a quarter of a core or more while idle). `--reload-dir` is the one option both
 // of uvicorn's reloaders obey (`--reload-exclude` needs watchfiles).
+//
+// It serves with the generated API's HTTP protocol (`runtime/server.py`), as the run recipe
+// does: it records each connection's peer, so the client address rate limits count follows
+// the config's `trusted_proxies`. uvicorn's own proxy-header handling (the scheme from
+// `X-Forwarded-Proto`, `request.client`) is given the same proxies, or none.
 
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { DevProject } from "./project.js";
 
+/** What of the `be` config the server's arguments follow. */
+export interface ServedApi {
+  /** The config's `package_prefix`: where the generated API (and its `runtime/`) lives. */
+  packagePrefix: string;
+  /** The config's `trusted_proxies`. */
+  trustedProxies: readonly string[];
+}
+
 /** The arguments of `python -m uvicorn` serving `project` with reload on 127.0.0.1:`port`. */
-export function uvicornArgs(project: DevProject, port: number): string[] {
+export function uvicornArgs(project: DevProject, port: number, api: ServedApi): string[] {
+  const protocol = [api.packagePrefix, "runtime", "server"].filter(Boolean).join(".");
+  const proxies = api.trustedProxies.length > 0 ? ["--forwarded-allow-ips", api.trustedProxies.join(",")] : ["--no-proxy-headers"];
   return [
     "-m",
     "uvicorn",
@@ -20,6 +35,9 @@ export function uvicornArgs(project: DevProject, port: number): string[] {
     "127.0.0.1",
     "--port",
     String(port),
+    "--http",
+    `${protocol}:BoundedH11Protocol`,
+    ...proxies,
     "--reload",
     ...appSourceDirs(project).flatMap((dir) => ["--reload-dir", dir]),
   ];

@@ -1,5 +1,6 @@
 // How `codegen dev` runs uvicorn: its reloader watches the application's package, never
-// the whole project (where `.venv/` holds thousands of `.py` files it would poll).
+// the whole project (where `.venv/` holds thousands of `.py` files it would poll); it serves
+// with the generated protocol and gives uvicorn the config's trusted proxies, or none.
 
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -14,6 +15,8 @@ after(() => rm(root, { recursive: true, force: true }));
 
 const project = (app: string): DevProject => ({ root, name: "shop", configFile: join(root, "config", "project.jsonnet"), app, databaseUrlEnv: "DATABASE_URL", frontend: undefined });
 
+const api = { packagePrefix: "shop.api", trustedProxies: [] };
+
 /** The directories given to `--reload-dir`. */
 const reloadDirs = (args: string[]) => args.flatMap((arg, i) => (args[i - 1] === "--reload-dir" ? [arg] : []));
 
@@ -21,7 +24,7 @@ test("serves the app on 127.0.0.1 with reload, watching the app's top-level pack
   await mkdir(join(root, "shop", "api"), { recursive: true });
   await writeFile(join(root, "shop", "__init__.py"), "");
   await mkdir(join(root, ".venv", "lib"), { recursive: true });
-  const args = uvicornArgs(project("shop.main:app"), 8123);
+  const args = uvicornArgs(project("shop.main:app"), 8123, api);
   assert.deepEqual(args.slice(0, 7), ["-m", "uvicorn", "shop.main:app", "--host", "127.0.0.1", "--port", "8123"]);
   assert.ok(args.includes("--reload"));
   assert.deepEqual(reloadDirs(args), [join(root, "shop")]);
@@ -30,7 +33,19 @@ test("serves the app on 127.0.0.1 with reload, watching the app's top-level pack
 test("finds a package under src/, and falls back to the project for a module beside pyproject.toml", async () => {
   await mkdir(join(root, "src", "billing"), { recursive: true });
   await writeFile(join(root, "src", "billing", "__init__.py"), "");
-  assert.deepEqual(reloadDirs(uvicornArgs(project("billing.web.main:app"), 8000)), [join(root, "src", "billing")]);
+  assert.deepEqual(reloadDirs(uvicornArgs(project("billing.web.main:app"), 8000, api)), [join(root, "src", "billing")]);
   await writeFile(join(root, "app.py"), "");
-  assert.deepEqual(reloadDirs(uvicornArgs(project("app:app"), 8000)), [root]);
+  assert.deepEqual(reloadDirs(uvicornArgs(project("app:app"), 8000, api)), [root]);
+});
+
+test("serves with the generated protocol, and trusts X-Forwarded-* from the config's trusted proxies only", () => {
+  const value = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
+  const none = uvicornArgs(project("shop.main:app"), 8000, api);
+  assert.equal(value(none, "--http"), "shop.api.runtime.server:BoundedH11Protocol");
+  assert.ok(none.includes("--no-proxy-headers"));
+  assert.ok(!none.includes("--forwarded-allow-ips"));
+  const proxied = uvicornArgs(project("shop.main:app"), 8000, { packagePrefix: "", trustedProxies: ["10.0.0.0/8", "127.0.0.1"] });
+  assert.equal(value(proxied, "--http"), "runtime.server:BoundedH11Protocol");
+  assert.equal(value(proxied, "--forwarded-allow-ips"), "10.0.0.0/8,127.0.0.1");
+  assert.ok(!proxied.includes("--no-proxy-headers"));
 });

@@ -80,7 +80,8 @@ const ProjectObject = z
     trusted_proxies: z.array(TrustedProxy).default([]).meta({
       description:
         "Proxies whose `X-Forwarded-For` a rate limit keyed by `\"ip\"` believes: the client is the rightmost address no trusted " +
-        "proxy holds. Default: none (the peer's address is the client's).",
+        "proxy holds. It alone decides the client address, whatever uvicorn's `--forwarded-allow-ips` says (docs/rate-limits.md). " +
+        "Default: none (the peer's address is the client's).",
       examples: [["10.0.0.0/8"]],
     }),
     apps: AppList.optional().meta({

@@ -1,4 +1,4 @@
-"""uvicorn's HTTP/1.1 protocol (h11) with deadlines for clients that send slowly.
+"""uvicorn's HTTP/1.1 protocol (h11): deadlines for slow clients, and the real peer.
 
 uvicorn closes a connection idle between requests (``--timeout-keep-alive``), but it
 waits as long as a client likes for the rest of a request: a connection that sends
@@ -10,13 +10,19 @@ Timeout`` and the connection closes; a late body closes the connection (the
 application then sees the client disconnect). Serve with
 ``uvicorn --http <package>.runtime.server:BoundedH11Protocol``; subclass it to change
 the deadlines.
+
+It also records each connection's peer before uvicorn's proxy-header handling may
+replace the scope's ``client`` (``proxies.record_peer``): the client address is then
+decided by the project's ``trusted_proxies``, whatever ``--forwarded-allow-ips`` says.
 """
 
 import asyncio
-from typing import Literal
+from typing import Any, Literal
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .proxies import record_peer
 
 HEADER_TIMEOUT = 10.0
 """Seconds a request's headers may take, from their first byte."""
@@ -43,6 +49,10 @@ class BoundedH11Protocol(H11Protocol):
 
     _deadline: asyncio.TimerHandle | None = None
     _phase: Phase | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.app = record_peer(self.app)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)

@@ -201,7 +201,7 @@ function attemptLimits(auth: JwtAuth, trustedProxies: readonly string[], imports
     `${variable} = RateLimit(${[pythonString(`auth/token.${key}`), pythonString(limit), ...extra, "engine=get_engine", "headers=False"].join(", ")})`;
   if (address !== undefined) {
     const proxies = trustedProxies.length > 0 ? `[${trustedProxies.map(pythonString).join(", ")}]` : "";
-    imports.addFrom(modules.runtime("rate_limit"), "ClientAddress");
+    imports.addFrom(modules.runtime("proxies"), "ClientAddress");
     limits.push({ definition: limiter("ATTEMPTS_PER_ADDRESS", "address", address, [`key=ClientAddress(${proxies})`]), check: "await ATTEMPTS_PER_ADDRESS(request, response)" });
   }
   if (username !== undefined) {

@@ -70,7 +70,7 @@ export class RateLimitsModule {
     const runtime = prefixImport(this.#packagePrefix, "runtime", "rate_limit");
     const imports = new ImportCollector().addFrom(runtime, "RateLimit").addFrom(prefixImport(this.#packagePrefix, "db"), "get_engine");
     const byAddress = routes.some((route) => route.config.key === "ip");
-    if (byAddress) imports.addFrom(runtime, "ClientAddress");
+    if (byAddress) imports.addFrom(prefixImport(this.#packagePrefix, "runtime", "proxies"), "ClientAddress");
     const limiters = routes.map((route) => {
       const args = [pythonString(route.bucket), pythonString(route.config.limit)];
       let suffix = "";
