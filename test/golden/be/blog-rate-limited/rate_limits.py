@@ -7,7 +7,8 @@ rows of ``rate_limit_counters``, created on first use.
 
 from blog.api.auth.dependencies import get_current_user
 from blog.api.db import get_engine
-from blog.api.runtime.rate_limit import ClientAddress, RateLimit
+from blog.api.runtime.proxies import ClientAddress
+from blog.api.runtime.rate_limit import RateLimit
 
 # The client of a request: its peer address, or X-Forwarded-For behind a trusted proxy.
 CLIENT_ADDRESS = ClientAddress(["10.0.0.0/8"])

@@ -22,7 +22,8 @@ from blog.api.auth.dependencies import (
     create_access_token,
 )
 from blog.api.db import get_engine
-from blog.api.runtime.rate_limit import ClientAddress, RateLimit
+from blog.api.runtime.proxies import ClientAddress
+from blog.api.runtime.rate_limit import RateLimit
 from blog.api.runtime.responses import error_responses
 from blog.auth import verify_credentials
 

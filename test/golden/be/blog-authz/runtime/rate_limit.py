@@ -10,11 +10,10 @@ those fields too unless ``headers=False``.
 """
 
 import inspect
-import ipaddress
 import itertools
 import math
 import re
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -100,36 +99,6 @@ def parse_limits(spec: str) -> tuple[Limit, ...]:
             raise ValueError(f"two limits per {match[2]} in {spec!r}")
         limits[limit.seconds] = limit
     return tuple(sorted(limits.values(), key=lambda limit: limit.seconds))
-
-
-class ClientAddress:
-    """The client's IP address: the peer's, or ``X-Forwarded-For``'s behind proxies.
-
-    The header is read only when the direct peer is a trusted proxy; then the rightmost
-    address that is not a trusted proxy is the client (the ones left of it are whatever
-    the client chose to send).
-    """
-
-    def __init__(self, trusted_proxies: Iterable[str] = ()) -> None:
-        self.trusted = tuple(ipaddress.ip_network(net) for net in trusted_proxies)
-
-    def _is_trusted(self, address: str) -> bool:
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return False
-        return any(ip in network for network in self.trusted)
-
-    def __call__(self, request: Request) -> str | None:
-        peer = request.client.host if request.client else None
-        if peer is None or not self._is_trusted(peer):
-            return peer
-        forwarded = ",".join(request.headers.getlist("x-forwarded-for"))
-        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
-        for hop in reversed(hops):
-            if not self._is_trusted(hop):
-                return hop
-        return hops[0] if hops else peer
 
 
 class RateLimit:

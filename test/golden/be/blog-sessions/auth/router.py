@@ -29,7 +29,8 @@ from blog.api.auth.dependencies import (
 )
 from blog.api.auth.groups import user_groups
 from blog.api.db import get_engine
-from blog.api.runtime.rate_limit import ClientAddress, RateLimit
+from blog.api.runtime.proxies import ClientAddress
+from blog.api.runtime.rate_limit import RateLimit
 from blog.api.runtime.responses import error_responses
 from blog.api.runtime.revocation import install as install_revocations
 from blog.api.runtime.revocation import revoke
