@@ -1,7 +1,8 @@
 // Loads a `.json` or `.jsonnet` config and validates it against a target's schema.
-// Jsonnet runs through rsjsonnet compiled to WebAssembly, in this process (jsonnet.ts,
-// docs/jsonnet.md); imports resolve relative to the config file,
-// and each installed target's stdlib is importable as `<target-name>/...`. Every failure is
+// Jsonnet runs through rsjsonnet compiled to WebAssembly, in this process (docs/jsonnet.md):
+// jsonnet-evaluate.mjs, our WASI host, is loaded by URL on the first jsonnet config, so a JSON
+// config never loads it. Imports resolve relative to the config file, and each installed
+// target's stdlib is importable as `<target-name>/...`. Every failure is
 // a `ConfigError` naming the file (and, for schema problems, every failing config path).
 // A root `$schema` key names the file's JSON Schema for editors and is not validated.
 
@@ -10,7 +11,6 @@ import { dirname, extname } from "node:path";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { configIssuesOf } from "./config-path.js";
 import { locateJsonError } from "./json-location.js";
-import { evaluateJsonnet as evaluateJsonnetFile } from "./jsonnet.js";
 import { SCHEMA_KEY } from "./json-schema.js";
 import type { Target } from "./target.js";
 
@@ -100,13 +100,18 @@ export function jsonnetLibraryDirs(stdlibTargets: readonly Target[]): string[] {
   return stdlibTargets.flatMap((target) => (target.jsonnetStdlibDir ? [dirname(target.jsonnetStdlibDir)] : []));
 }
 
+type EvaluateFile = (file: string, searchPath: readonly string[]) => { ok: true; json: Buffer } | { ok: false; message: string };
+let evaluator: Promise<EvaluateFile> | undefined;
+
 /**
- * A jsonnet config evaluated to JSON text.
+ * A jsonnet config evaluated to JSON text. Imports resolve beside the importing file, then in
+ * `libraryDirs`, the one added last searched first.
  * @throws ConfigError naming the file, with the evaluator's report (message, source excerpt, trace).
  */
 export async function evaluateJsonnetText(file: string, libraryDirs: readonly string[]): Promise<string> {
   await readText(file); // the same clear message as for JSON when the file is missing
-  const result = await evaluateJsonnetFile(file, libraryDirs);
-  if (result.ok) return result.text;
+  evaluator ??= import(new URL("./jsonnet-evaluate.mjs", import.meta.url).href).then((module: { evaluateJsonnetFile: EvaluateFile }) => module.evaluateJsonnetFile);
+  const result = (await evaluator)(file, [...libraryDirs].reverse());
+  if (result.ok) return result.json.toString("utf8");
   throw new ConfigError(`jsonnet ${result.message.trim().replace(/\t/g, "  ")}`, { file });
 }

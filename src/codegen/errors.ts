@@ -30,11 +30,6 @@ export class ConfigError extends CLIError {
     this.issues = options.issues ?? [];
   }
 
-  /** The same problems attributed to `file` (the engine finds them; the loader knows the file). */
-  withFile(file: string): ConfigError {
-    return this.file ? this : new ConfigError(this.summary, { file, issues: this.issues });
-  }
-
   private static format(message: string, file: string | undefined, issues: readonly ConfigIssue[]): string {
     const head = file ? `${file}: ${message}` : message;
     const lines = issues.map((issue) => `  ${issue.path || "(root)"}: ${issue.message}`);

@@ -46,12 +46,6 @@ export function registeredLanguages(): string[] {
   return [...formatters.keys()].sort();
 }
 
-/** The names a collector imports from one module; `shared` once another collector holds the same set (copied before either adds to it). */
-interface ImportedNames {
-  names: Set<string>;
-  shared: boolean;
-}
-
 /**
  * Bare imports (`import os`) and from-imports (`from os import path`) of one file.
  * Adding the same module or name twice keeps one copy; every view is sorted.
@@ -61,10 +55,9 @@ interface ImportedNames {
  * imports.format("python"); // "import uuid\n\nfrom requests import Request, Session"
  */
 export class ImportCollector {
-  // Made on first use: most collectors (a snippet's, a parameter's) stay empty, and a large
-  // run makes over a hundred thousand of them.
+  // Made on first use: most collectors (a snippet's, a parameter's) stay empty.
   #bare: Set<string> | undefined;
-  #from: Map<string, ImportedNames> | undefined;
+  #from: Map<string, Set<string>> | undefined;
 
   /** Adds a bare import of `module`. Returns the collector for chaining. */
   add(module: string): this {
@@ -77,66 +70,21 @@ export class ImportCollector {
     if (names.length === 0) return this;
     const from = (this.#from ??= new Map());
     const existing = from.get(module);
-    if (existing === undefined) from.set(module, { names: new Set(names), shared: false });
-    else {
-      const own = existing.shared ? this.#own(from, module, existing) : existing.names;
-      for (const name of names) own.add(name);
-    }
+    if (existing === undefined) from.set(module, new Set(names));
+    else for (const name of names) existing.add(name);
     return this;
   }
 
   /** Merges every import of `other` into this collector. Returns the collector for chaining. */
   update(other: ImportCollector): this {
-    const bare = other.#bare;
-    if (bare !== undefined && bare.size > 0) {
-      if (this.#bare === undefined) this.#bare = new Set(bare);
-      else for (const module of bare) this.#bare.add(module);
-    }
-    const otherFrom = other.#from;
-    if (otherFrom === undefined) return this;
-    const from = (this.#from ??= new Map());
-    for (const [module, imported] of otherFrom) {
-      const existing = from.get(module);
-      if (existing === undefined) {
-        // Both collectors hold the same names until either adds to them (see #own).
-        imported.shared = true;
-        from.set(module, imported);
-      } else if (existing !== imported) {
-        const own = existing.shared ? this.#own(from, module, existing) : existing.names;
-        for (const name of imported.names) own.add(name);
-      }
-    }
+    for (const module of other.#bare ?? []) this.add(module);
+    for (const [module, names] of other.#from ?? []) this.addFrom(module, ...names);
     return this;
   }
 
-  /** A collector holding the same imports, unchanged by later additions to this one (names are shared until either adds). */
+  /** A collector holding the same imports, unchanged by later additions to this one. */
   copy(): ImportCollector {
     return new ImportCollector().update(this);
-  }
-
-  /** True when `other` holds exactly the same bare imports and from-imports, in any order. */
-  hasSameImports(other: ImportCollector): boolean {
-    if ((this.#bare?.size ?? 0) !== (other.#bare?.size ?? 0)) return false;
-    if (this.#bare !== undefined) for (const module of this.#bare) if (!other.#bare!.has(module)) return false;
-    const from = this.#from;
-    const otherFrom = other.#from;
-    if ((from?.size ?? 0) !== (otherFrom?.size ?? 0)) return false;
-    if (from === undefined) return true;
-    for (const [module, imported] of from) {
-      const others = otherFrom!.get(module);
-      if (others === undefined) return false;
-      if (others.names === imported.names) continue;
-      if (others.names.size !== imported.names.size) return false;
-      for (const name of imported.names) if (!others.names.has(name)) return false;
-    }
-    return true;
-  }
-
-  /** This collector's own copy of the names of `module` it shares with another, to add to. */
-  #own(from: Map<string, ImportedNames>, module: string, shared: ImportedNames): Set<string> {
-    const names = new Set(shared.names);
-    from.set(module, { names, shared: false });
-    return names;
   }
 
   /**
@@ -168,7 +116,7 @@ export class ImportCollector {
   get sortedFromImports(): [module: string, names: string[]][] {
     const from = this.#from;
     if (from === undefined) return [];
-    return [...from.keys()].sort().map((module) => [module, [...from.get(module)!.names].sort()]);
+    return [...from.keys()].sort().map((module) => [module, [...from.get(module)!].sort()]);
   }
 
   /** True when nothing has been added. */

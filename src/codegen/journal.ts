@@ -15,7 +15,7 @@ import { asFileSystemError, attempt } from "./fs-errors.js";
 import { MANIFEST_FILE } from "./manifest.js";
 import { OutputTree } from "./output-tree.js";
 import { errorCode, normaliseOutputPath } from "./paths.js";
-import { type PlannedDeletion, deleteStaleSync, sha256 } from "./prune.js";
+import { type PlannedDeletion, deleteStale, sha256 } from "./prune.js";
 
 /** The journal's name, at the top of the output directory. */
 export const JOURNAL_FILE = ".codegen-journal.json";
@@ -154,7 +154,7 @@ function complete(root: string, journal: Journal, targets: readonly string[]): v
     for (let dir = path.posix.dirname(relative); dir !== "."; dir = path.posix.dirname(dir)) dirs.push(path.join(root, dir));
     deletions.push({ action: "delete", path: relative, absolutePath, dirs });
   }
-  deleteStaleSync(deletions);
+  deleteStale(deletions);
 }
 
 function rollBack(root: string, journal: Journal, targets: readonly string[]): void {

@@ -102,12 +102,7 @@ export function sha256(content: string | Buffer): string {
 }
 
 /** Deletes the files, then every directory that held one and is now empty, deepest first. */
-export async function deleteStale(deletions: readonly PlannedDeletion[]): Promise<void> {
-  deleteStaleSync(deletions);
-}
-
-/** {@link deleteStale}, synchronously: the writer's own syscalls are cheaper without a round trip each. */
-export function deleteStaleSync(deletions: readonly PlannedDeletion[]): void {
+export function deleteStale(deletions: readonly PlannedDeletion[]): void {
   const dirs = new Set<string>();
   for (const deletion of deletions) {
     try {

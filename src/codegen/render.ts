@@ -42,11 +42,6 @@ export class RenderRegistry {
     this.renders(Handle, renderNothing);
   }
 
-  /** True when `output` renders as nothing: a handle, with no renderer of its own class or an ancestor below `Handle`. */
-  rendersNothing(output: unknown): boolean {
-    return output instanceof Handle && this.#rendererOf(output) === renderNothing;
-  }
-
   /** Every class with a renderer here or in the fallback registry. */
   #renderedTypes(): object[] {
     return [...this.renderers.keys(), ...(this.fallback === undefined ? [] : this.fallback.#renderedTypes())];

@@ -18,15 +18,12 @@ export class Scope {
    * @example ["config", "resources"] // App -> AppConfig -> resources
    */
   readonly resolvePath: readonly string[];
-  /** The schema of one instance, when the scope was discovered from a schema (a watch's validation reuses its parses). */
-  readonly itemSchema: z.core.$ZodType | undefined;
 
-  constructor(options: { name: string; configKey: string; parent?: Scope; resolvePath?: readonly string[]; itemSchema?: z.core.$ZodType }) {
+  constructor(options: { name: string; configKey: string; parent?: Scope; resolvePath?: readonly string[] }) {
     this.name = options.name;
     this.configKey = options.configKey;
     this.parent = options.parent;
     this.resolvePath = Object.freeze([...(options.resolvePath ?? (options.configKey ? [options.configKey] : []))]);
-    this.itemSchema = options.itemSchema;
   }
 }
 
@@ -197,7 +194,7 @@ export function discoverScopes(schema: z.core.$ZodType): ScopeTree {
       if (sibling) {
         throw new ValueError(`scopes "${sibling.name}" and "${name}" under "${parent.name}" share the config key "${configKey}"`);
       }
-      scopes.push(new Scope({ name, configKey, parent, resolvePath: path, itemSchema: item }));
+      scopes.push(new Scope({ name, configKey, parent, resolvePath: path }));
     }
     if (item && !descended.has(item)) {
       descended.add(item);

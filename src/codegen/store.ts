@@ -135,11 +135,6 @@ export class BuildStore {
     return found;
   }
 
-  /** Whether an instance `id` is registered. */
-  has(id: string): boolean {
-    return this.#instances.has(id);
-  }
-
   /** Scope of a registered instance. @throws KeyError when not registered. */
   scopeOf(id: string): Scope {
     return this.#record(id).scope;

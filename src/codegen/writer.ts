@@ -28,7 +28,7 @@ import { type LockOptions, withOutputLock } from "./lock.js";
 import type { IfExists } from "./outputs.js";
 import { OutputTree } from "./output-tree.js";
 import { comparePaths, validatePaths } from "./paths.js";
-import { type PlannedDeletion, deleteStaleSync } from "./prune.js";
+import { type PlannedDeletion, deleteStale } from "./prune.js";
 
 /** One file to write, with its content already rendered. */
 export class GeneratedFile {
@@ -109,11 +109,6 @@ export interface WriteOptions {
    * target's `aggregates` hook. @default none does
    */
   aggregates?: (path: string) => boolean;
-  /**
-   * Whether the file at an absolute path is known to hold exactly the given content (watch
-   * mode's `OutputMemory.holds`): such a file is `unchanged` without being read. @default every existing file is read
-   */
-  knownToHold?: (absolutePath: string, content: string) => boolean;
 }
 
 /**
@@ -142,12 +137,11 @@ export function planWritesIn(tree: OutputTree, files: Iterable<GeneratedFile>, o
   const forced = options.force ? [] : [...(options.forcePaths ?? [])].map(compileForcePattern);
   return entries.map(([file, relative]): PlannedWrite => {
     const absolutePath = path.join(tree.root, relative);
-    const known = options.knownToHold !== undefined && tree.locate(relative).kind === "file" && options.knownToHold(absolutePath, file.content);
-    const existing = known ? undefined : tree.file(relative).existing;
+    const existing = tree.file(relative).existing;
     let action: WriteAction;
-    if (!known && existing === undefined) action = "create";
+    if (existing === undefined) action = "create";
     else if (file.ifExists === "skip" && !options.force && !forced.some((glob) => glob.test(relative))) action = "skip";
-    else if (known || sameBytes(existing!, file.content)) action = "unchanged";
+    else if (sameBytes(existing, file.content)) action = "unchanged";
     else action = "overwrite";
     const planned: PlannedWrite = { file, path: relative, absolutePath, action };
     if (options.aggregates?.(relative)) planned.aggregates = true;
@@ -295,7 +289,7 @@ async function commit(root: string, writes: readonly PlannedWrite[], deletions: 
   }
   try {
     writes.forEach((entry, index) => attempt("rename into place", entry.absolutePath, () => renameSync(temps[index]!, entry.absolutePath)));
-    deleteStaleSync(deletions);
+    deleteStale(deletions);
     if (manifest) attempt("rename into place", manifest.absolutePath, () => renameSync(temps[writes.length]!, manifest.absolutePath));
     closeJournal(root);
   } catch (error) {

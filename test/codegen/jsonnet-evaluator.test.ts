@@ -1,13 +1,14 @@
 // codegen's jsonnet evaluator (native/jsonnet, compiled to src/codegen/jsonnet-evaluator.wasm)
-// and the WASI host that runs it (jsonnet-evaluate.mjs), through the module configs are
-// evaluated with (jsonnet.ts).
+// and the WASI host that runs it (jsonnet-evaluate.mjs), through the function configs are
+// evaluated with (config.ts).
 
 import assert from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { evaluateJsonnet } from "../../src/codegen/jsonnet.js";
+import { evaluateJsonnetText } from "../../src/codegen/config.js";
+import { ConfigError } from "../../src/codegen/errors.js";
 import { sha256 } from "../../src/codegen/prune.js";
 import { makeTempDir, removeTempDirs } from "../helpers/user-project.js";
 
@@ -33,9 +34,7 @@ describe("jsonnet-evaluator.wasm", () => {
     // this size once it grows, and its process dies with the output written (why ours exists).
     const file = path.join(dir, "large.jsonnet");
     await writeFile(file, "std.makeArray(60000, function(i) { name: 'item' + i, tags: ['a', 'b', 'c'], size: i * 2 })\n");
-    const answer = await evaluateJsonnet(file, []);
-    assert.ok(answer.ok);
-    const items = JSON.parse(answer.ok ? answer.text : "[]") as { name: string; size: number }[];
+    const items = JSON.parse(await evaluateJsonnetText(file, [])) as { name: string; size: number }[];
     assert.equal(items.length, 60000);
     assert.deepEqual(items.at(-1), { name: "item59999", size: 119998, tags: ["a", "b", "c"] });
   });
@@ -48,16 +47,15 @@ describe("jsonnet-evaluator.wasm", () => {
     }
     const file = path.join(dir, "imports.jsonnet");
     await writeFile(file, "{ near: import 'near.libsonnet', shared: import 'shared.libsonnet', text: importstr 'near.libsonnet' }\n");
-    const answer = await evaluateJsonnet(file, [path.join(dir, "lib1"), path.join(dir, "lib2")]);
-    assert.deepEqual(JSON.parse(answer.ok ? answer.text : "null"), { near: "near", shared: "lib2", text: "'near'" });
+    const answer = await evaluateJsonnetText(file, [path.join(dir, "lib1"), path.join(dir, "lib2")]);
+    assert.deepEqual(JSON.parse(answer), { near: "near", shared: "lib2", text: "'near'" });
   });
 
   it("names a relative config as it was given, and a missing one clearly", async () => {
     const relative = path.relative(process.cwd(), path.join(dir, "broken.jsonnet"));
     await writeFile(relative, "{ a: }\n");
-    const broken = await evaluateJsonnet(relative, []);
-    assert.match(!broken.ok ? broken.message : "", new RegExp(` --> ${relative.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1:6\\n`));
-    const missing = await evaluateJsonnet(path.join(dir, "absent.jsonnet"), []);
-    assert.match(!missing.ok ? missing.message : "", /absent\.jsonnet" does not exist/);
+    const where = new RegExp(` --> ${relative.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1:6\\n`);
+    await assert.rejects(evaluateJsonnetText(relative, []), (error) => error instanceof ConfigError && where.test(error.message));
+    await assert.rejects(evaluateJsonnetText(path.join(dir, "absent.jsonnet"), []), /absent\.jsonnet: file not found/);
   });
 });
