@@ -18,6 +18,8 @@
  *    a 401). The session is the backend's HttpOnly cookie (config/frontend.jsonnet): never in
  *    localStorage, revoked by signing out. What the user's groups cannot use (x-groups) is
  *    hidden from a writer, and its page reached by address says "Not allowed"; an editor sees it.
+ *    axe-core (injected into the page) finds no violation in any of its states (lists,
+ *    records, forms with errors, dialogs, the drawer, toasts), at desktop and phone widths.
  * 3. The client's types are enforced: a required field the pages do not send fails `tsc`.
  * 4. The starter page of fe_root, built and served by `vite preview` proxying /api/ (a
  *    reverse proxy), reaches the backend, then tells a stopped backend from a missing proxy.
@@ -31,6 +33,7 @@ import { after, before, describe, it } from "node:test";
 import type { Cookie, Locator, Page, Request } from "playwright-core";
 import { generateWithCli, runCodegen } from "../helpers/codegen-cli.js";
 import { repoRoot } from "../helpers/user-project.js";
+import { AxeAudit, axeViolations } from "../support/axe.js";
 import { type TestBrowser, ensureChromium, launchChromium } from "../support/chromium.js";
 import type { JsonClient } from "../support/http.js";
 import { linkNodeModules } from "../support/node-modules.js";
@@ -63,6 +66,25 @@ after(async () => {
   await postgres?.stop();
   for (const dir of temporary) await rm(dir, { recursive: true, force: true });
 });
+
+let serving: Promise<{ base: string; titles: string[] }> | undefined;
+
+/**
+ * The blog served the production way (its API under /api, the built front end at /), with
+ * 25 articles by one author: started by the first test that needs it, so each browser test
+ * also runs alone. Grace, an editor, may do everything config/frontend.jsonnet restricts to
+ * editors; so may `api`, signed in as her.
+ */
+function servedBlog(): Promise<{ base: string; titles: string[] }> {
+  serving ??= (async () => {
+    if (!existsSync(join(frontend.frontendDir, "dist", "index.html"))) await run(NPM, ["run", "build"], frontend.frontendDir);
+    server = await serveBlog(frontend.backendDir, venv, postgres!.asyncUrl, { JWT_SECRET: randomBytes(48).toString("base64url") }, { frontend: join(frontend.frontendDir, "dist") });
+    api = await signedInClient(`${server.baseUrl}/api`, EDITOR_LOGIN);
+    const seed = await seedArticles(api);
+    return { base: server.baseUrl, titles: seed.titles };
+  })();
+  return serving;
+}
 
 /** Every file under `dir`, relative to it. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -116,13 +138,8 @@ describe("the blog's generated front end", () => {
   });
 
   it("lets a person sign in and manage articles in Chromium", { timeout: 180_000 }, async () => {
-    assert.ok(existsSync(join(frontend.frontendDir, "dist", "index.html")), "the front end was built");
     const started = Date.now();
-    server = await serveBlog(frontend.backendDir, venv, postgres!.asyncUrl, { JWT_SECRET: randomBytes(48).toString("base64url") }, { frontend: join(frontend.frontendDir, "dist") });
-    const base = server.baseUrl;
-    // Grace, an editor, may do everything config/frontend.jsonnet restricts to editors; so may her browser.
-    api = await signedInClient(`${base}/api`, EDITOR_LOGIN);
-    const seed = await seedArticles(api);
+    const { base, titles } = await servedBlog();
     browser = await launchChromium();
     const page = await browser.context.newPage();
     const pageErrors: string[] = [];
@@ -169,7 +186,7 @@ describe("the blog's generated front end", () => {
     await table.getByText("Articles, page 3").waitFor();
     const third = await titlesOf(page);
     assert.equal(third.length, 5);
-    assert.deepEqual([...first, ...second, ...third].sort(), seed.titles.slice().sort(), "the three pages hold every article once");
+    assert.deepEqual([...first, ...second, ...third].sort(), titles.slice().sort(), "the three pages hold every article once");
     assert.ok(await page.getByRole("button", { name: "Next" }).isDisabled(), "the last page has no next");
     await page.getByRole("button", { name: "Previous" }).click();
     await table.getByText("Articles, page 2").waitFor();
@@ -508,8 +525,7 @@ describe("the blog's generated front end", () => {
   });
 
   it("shows a missing row and a failing backend at once: no retry after a 4xx, one quick retry after a 5xx", { timeout: 120_000 }, async () => {
-    assert.ok(server !== undefined, "the walk above started the backend");
-    const base = server.baseUrl;
+    const { base } = await servedBlog();
     const page = await browser!.context.newPage();
     const asked: string[] = [];
     page.on("request", (request: Request) => {
@@ -549,8 +565,7 @@ describe("the blog's generated front end", () => {
   });
 
   it("works on a phone (390×844): no page scrolls sideways, the navigation is a drawer", { timeout: 180_000 }, async () => {
-    assert.ok(server !== undefined, "the walk above started the backend");
-    const base = server.baseUrl;
+    const { base } = await servedBlog();
     const phone = await launchChromium({ viewport: { width: 390, height: 844 } });
     try {
       const page = await phone.context.newPage();
@@ -624,6 +639,27 @@ describe("the blog's generated front end", () => {
     } finally {
       await phone.close();
     }
+  });
+
+  it("has no accessibility violations (axe-core) on a desktop or a phone", { timeout: 240_000 }, async () => {
+    const { base } = await servedBlog();
+    // A comment, so the comments' detail and edit form are checked too.
+    const article = (await api.get("/articles?limit=1")).body.items[0] as { id: string };
+    const author = (await api.get("/authors?limit=1")).body.items[0] as { id: string };
+    const comment = await api.post("/comments", { body: "Clear and short.", article_id: article.id, author_id: author.id });
+    assert.equal(comment.status, 201, JSON.stringify(comment.body));
+    const audit = new AxeAudit();
+    for (const [screen, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
+      const visitor = await launchChromium({ viewport });
+      try {
+        await auditPageStates(await visitor.context.newPage(), base, audit, screen);
+      } finally {
+        await visitor.close();
+      }
+    }
+    const counts = audit.counts();
+    console.log(`# axe-core: ${audit.states.length} page states, violations: ${Object.entries(counts).map(([impact, count]) => `${count} ${impact}`).join(", ")}`);
+    assert.deepEqual(audit.report(["critical", "serious", "moderate", "minor"]), []);
   });
 
   it("enforces the client's types: a required field the pages do not send fails tsc", { timeout: 180_000 }, async () => {
@@ -747,4 +783,104 @@ async function chosenNames(list: Locator): Promise<string[]> {
 /** The value next to `label` on a detail page. */
 async function valueOf(page: Page, label: string): Promise<string> {
   return (await page.locator("dl.record dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]").innerText()).trim();
+}
+
+/**
+ * Walks an editor through the blog's page states, checking each with axe-core: the login page
+ * (and its refusal), every list with its filters and a detail, the filter picker open, the
+ * navigation drawer on a phone, the delete and confirm dialogs, an action's form, a toast,
+ * the create form with the backend's errors at its fields, the edit form, not found.
+ */
+async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen: string): Promise<void> {
+  const check = (state: string) => audit.check(page, `${screen} ${state}`);
+  await page.goto(`${base}/login`);
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  await check("login");
+  await page.getByLabel("Username").fill(EDITOR_LOGIN.username);
+  await page.getByLabel("Password").fill("wrong password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("alert").filter({ hasText: "Wrong username or password." }).waitFor();
+  await check("login refused");
+  await page.getByLabel("Password").fill(EDITOR_LOGIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByText("Signed in as grace").waitFor();
+
+  const menu = page.getByRole("button", { name: "Menu" });
+  const navigation = page.getByRole("navigation", { name: "Resources" });
+  if (await menu.isVisible()) {
+    await menu.click();
+    await navigation.getByRole("link", { name: "Comments" }).waitFor();
+    await check("navigation drawer");
+    await menu.click();
+  }
+  for (const plural of ["Articles", "Authors", "Tags", "Categories", "Comments"]) {
+    await page.goto(`${base}/${plural.toLowerCase()}`);
+    await page.getByRole("table").getByText(`${plural}, page 1`).waitFor();
+    await check(`${plural} list`);
+    const firstRow = page.locator("table tbody tr td:first-child a").first();
+    if ((await firstRow.count()) === 0) continue;
+    await firstRow.click();
+    await page.locator("dl.record").waitFor();
+    await check(`${plural} detail`);
+    const edit = page.getByRole("link", { name: "Edit" });
+    if ((await edit.count()) > 0) {
+      await edit.click();
+      await page.getByRole("button", { name: "Save" }).waitFor();
+      await check(`${plural} edit form`);
+    }
+  }
+
+  // The articles' filter bar with its autocomplete open.
+  await page.goto(`${base}/articles`);
+  const filters = page.getByRole("group", { name: "Filter articles" });
+  await filters.getByRole("combobox", { name: "Written by", exact: true }).fill("Ada");
+  await page.getByRole("option", { name: "Ada Lovelace" }).waitFor();
+  await check("articles filter picker open");
+  await page.keyboard.press("Escape");
+
+  // A record's dialogs, an action's form, a toast.
+  await page.locator("table tbody tr td:first-child a").first().click();
+  await page.locator("dl.record").waitFor();
+  await page.getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("dialog", { name: "Delete this article?" }).waitFor();
+  await check("delete dialog");
+  await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "Publish article" }).click();
+  const publishing = page.getByRole("dialog", { name: "Publish article?" });
+  await publishing.waitFor();
+  await check("action confirm dialog");
+  await publishing.getByRole("button", { name: "Publish article" }).click();
+  await page.getByRole("region", { name: "Notifications" }).getByRole("status").filter({ hasText: "Publish article: done." }).waitFor();
+  await check("toast");
+  await page.getByRole("button", { name: "Schedule article…" }).click();
+  await page.getByRole("region", { name: "Schedule article" }).getByLabel("Publish on").waitFor();
+  await check("action form");
+
+  // The create form, then the backend's 422 at its field.
+  await page.goto(`${base}/articles/new`);
+  const form = page.getByRole("form", { name: "New article" });
+  await form.getByLabel("Title").waitFor();
+  await check("new article form");
+  await form.getByLabel("Title").fill("Checked by axe");
+  await form.getByLabel("Body").fill("two words");
+  await form.getByRole("combobox", { name: "Written by", exact: true }).fill("Ada");
+  await page.getByRole("option", { name: "Ada Lovelace" }).click();
+  await form.getByLabel("Word count").fill("2.5");
+  await form.getByRole("button", { name: "Create" }).click();
+  await form.locator("[aria-invalid='true']").first().waitFor();
+  await check("new article form with errors");
+
+  // A search that finds nothing.
+  await page.goto(`${base}/articles?q=zzzzzz`);
+  await page.getByText("Nothing to show.").waitFor();
+  await check("articles list, nothing found");
+
+  await page.goto(`${base}/no/such/page`);
+  await page.getByRole("heading", { name: "Not found" }).waitFor();
+  await check("not found");
+
+  // The check sees what it is for: an input with no name, added to the page, is a violation.
+  await page.evaluate(`document.querySelector("main").insertAdjacentHTML("beforeend", "<input id='axe-probe'>")`);
+  const probe = await axeViolations(page);
+  assert.ok(probe.some((violation) => violation.impact === "critical" && violation.nodes.some((node) => node.target === "#axe-probe")), JSON.stringify(probe));
 }
