@@ -3,7 +3,7 @@
 // `validate` before any operation builds; all problems are reported together as one
 // ConfigError with the paths the user wrote.
 import { configIssuesOf, formatConfigPath } from "./config-path.js";
-import type { BuildContext } from "./context.js";
+import type { AppliedOperation, BuildContext } from "./context.js";
 import { ConfigError, ValueError, type ConfigIssue } from "./errors.js";
 import { EmptyOptions, type Operation, type OperationClass, type OperationMeta } from "./operation.js";
 import type { OperationRegistry } from "./registry.js";
@@ -23,13 +23,8 @@ interface Instance {
   runs: PlannedRun[];
 }
 
-/** An operation that applies at one instance, with its validated options. */
-interface PlannedRun {
-  meta: OperationMeta;
-  /** The operation's class: each build runs one object of it, so ops may keep per-build state. */
-  cls: OperationClass;
-  options: unknown;
-}
+/** An operation that applies at one instance, with its validated options; its class: each build runs one object of it, so ops may keep per-build state. */
+type PlannedRun = AppliedOperation;
 
 /** Runs a target's operations over a config. */
 export class Engine {
@@ -107,6 +102,7 @@ export class Engine {
           store,
           packagePrefix: this.#packagePrefix,
           operations: this.#operations,
+          operationsHere: Object.freeze([...instance.runs]),
         });
         contexts.set(instance, ctx);
       }

@@ -5,7 +5,7 @@ export { assemble, IMPORTS_KEY, type AssembleOptions } from "./assembler.js";
 export { bannerFor, withBanner } from "./banner.js";
 export { loadConfig, evaluateConfigFile, type LoadConfigOptions } from "./config.js";
 export { configIssuesOf, formatConfigPath } from "./config-path.js";
-export type { BuildContext } from "./context.js";
+export type { AppliedOperation, BuildContext } from "./context.js";
 export { Engine } from "./engine.js";
 export {
   CLIError,

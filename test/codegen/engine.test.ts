@@ -261,6 +261,48 @@ describe("Engine.build walk", () => {
     ]);
   });
 
+  it("shows every op, while validating and building, the ops that apply at its instance, with their classes and parsed options", () => {
+    const registry = new OperationRegistry();
+    const seen: string[] = [];
+    @operation("get", { scope: "operation", dispatchOn: "type", role: "endpoint", registry })
+    class Get {
+      static Options = z.object({ type: z.literal("get"), limit: z.number().default(7) });
+      static path = "/{pk}";
+      build(): unknown[] {
+        return [];
+      }
+    }
+    @operation("list", { scope: "operation", dispatchOn: "type", role: "endpoint", registry })
+    class List {
+      build(): unknown[] {
+        return [];
+      }
+    }
+    @operation("augment", { scope: "operation", requiresRoles: ["endpoint"], registry })
+    class Augment {
+      describe(ctx: BuildContext, phase: string): void {
+        const here = ctx.operationsHere.map(({ meta, cls, options }) => `${meta.name}${cls === Get ? ` ${Get.path} ${JSON.stringify(options)}` : ""}`);
+        seen.push(`${phase} ${ctx.configPath}: ${here.join(", ")}`);
+      }
+      *validate(ctx: BuildContext): Iterable<never> {
+        this.describe(ctx, "validate");
+      }
+      build(ctx: BuildContext): unknown[] {
+        this.describe(ctx, "build");
+        return [];
+      }
+    }
+    const config = { apps: [{ name: "a", config: { module: "a", resources: [{ model: "M", operations: [{ type: "get" }, { type: "list" }] }] } }] };
+    new Engine(registry, { scopes }).build(config);
+    const at = "apps[0].config.resources[0].operations";
+    assert.deepEqual(seen, [
+      `validate ${at}[0]: get /{pk} {"type":"get","limit":7}, augment`,
+      `validate ${at}[1]: list, augment`,
+      `build ${at}[0]: get /{pk} {"type":"get","limit":7}, augment`,
+      `build ${at}[1]: list, augment`,
+    ]);
+  });
+
   it("creates one op object per class per build", () => {
     const registry = new OperationRegistry();
     let constructed = 0;

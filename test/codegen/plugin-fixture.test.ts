@@ -249,6 +249,20 @@ describe("fixture plugin: an endpoint operation for the be target", () => {
     assert.match(routes, /"\/bulk-delete",[^@]*responses=error_responses\(400, 401, 403, 409, 413, 429, 503\),\n {4}openapi_extra={"x-groups": \["staff"\]},/);
   });
 
+  it("refuses an endpoint operation that does not declare its route, or builds another", async () => {
+    const source = await readFile(path.join(examples, "..", "be-addon", "bulk-delete.ts"), "utf8");
+    const variants = {
+      undeclared: [source.replace("static route(): Route {", "static unrelated(): Route {").replace("route: BulkDelete.route(),", "route: BulkDelete.unrelated(),"), /operation "bulk_delete" declares role "endpoint" but not its route: give its class a static route\(options\)/],
+      other: [source.replace('path: "/bulk-delete" };', 'path: "/remove" };').replace("route: BulkDelete.route(),", 'route: { ...BulkDelete.route(), path: "/bulk-delete" },'), /the route handler bulk_delete_products \(entry "bulk_delete"\) is a write of the collection at "\/bulk-delete", which its operation's static route\(options\) does not declare \(write collection "\/remove"\)/],
+    } as const;
+    for (const [name, [variant, error]] of Object.entries(variants)) {
+      assert.notEqual(variant, source, name);
+      const rogue = await createUserProject({ fixture: false });
+      await installPackage(rogue, "rogue", { codegen: { "be.operations": { bulk_delete: "./bulk-delete.ts#BulkDelete" } } }, { "bulk-delete.ts": variant });
+      await assert.rejects(planGeneration({ target: await target("be", rogue), configFile: path.join(examples, "bulk-delete.jsonnet"), cwd: rogue }), error, name);
+    }
+  });
+
   it("refuses to render a route handler whose operation does not declare role endpoint", async () => {
     const rogue = await createUserProject({ fixture: false });
     const source = await readFile(path.join(examples, "..", "be-addon", "bulk-delete.ts"), "utf8");

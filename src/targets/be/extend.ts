@@ -7,6 +7,7 @@ export { type ListCondition, type ListOrder, ListQuery, type FilterField, type O
 export { ListHandler } from "./operations/list/list-handler.js";
 export { listHandler, modifiedApp, modifiedResource, modifiesList, onlyOnePerList } from "./operations/modifier/context.js";
 export { ENDPOINT, type HandlerBody, RouteHandler, type RouteKind, RouteParam, type RouteTarget } from "./modules/handler.js";
+export { type EndpointOperation, type Route } from "./modules/endpoint.js";
 export { sessionParam } from "./modules/params.js";
 export { operationId } from "./resource.js";
 export { ResourceFiles, resourceFiles } from "./modules/files.js";

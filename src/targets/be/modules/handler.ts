@@ -9,6 +9,7 @@
 import { GenerationError, Handle, ImportCollector, type RenderCtx, renderTemplate } from "../../../codegen/index.js";
 import type { ActionOptions, CrudOptions, ListOptions } from "../config/schema.js";
 import { docstringText, pythonInt, pythonString } from "../python/literals.js";
+import type { Route } from "./endpoint.js";
 import type { ReadSchema } from "./read-shape.js";
 import type { RoutesModule } from "./routes.js";
 
@@ -161,9 +162,8 @@ export class RouteHandler extends Handle {
     name: string;
     operationId: string;
     method: HttpMethod;
-    kind: RouteKind;
-    target: RouteTarget;
-    path: string;
+    /** What the route is, as its operation declares it (`static route(options)`). */
+    route: Route;
     statusCode: number;
     summary: string;
     responseModel?: string;
@@ -185,10 +185,11 @@ export class RouteHandler extends Handle {
     this.name = options.name;
     this.operationId = options.operationId;
     this.method = options.method;
-    this.kind = options.kind;
-    this.target = options.target;
-    if ((options.target === "row") !== options.path.includes("{pk}")) throw new Error(`bug: ${options.name} addresses ${options.target === "row" ? "a row" : "the collection"}, but its path is "${options.path}"`);
-    this.path = options.path;
+    const { kind, target, path } = options.route;
+    if ((target === "row") !== path.includes("{pk}")) throw new Error(`bug: ${options.name} addresses ${target === "row" ? "a row" : "the collection"}, but its path is "${path}"`);
+    this.kind = kind;
+    this.target = target;
+    this.path = path;
     this.statusCode = options.statusCode;
     this.#summary = options.summary;
     this.#responseModel = options.responseModel;
@@ -201,7 +202,7 @@ export class RouteHandler extends Handle {
     this.maxBodySize = options.maxBodySize;
     this.idempotent = options.idempotent ?? false;
     // Every handler uses the database, which may be busy or down; what a route is implies more (impliedErrors).
-    this.answers(503, ...impliedErrors(options.kind, options.target), ...(options.errors ?? []));
+    this.answers(503, ...impliedErrors(kind, target), ...(options.errors ?? []));
   }
 
   /**

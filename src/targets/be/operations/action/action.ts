@@ -9,20 +9,27 @@ import { type BuildContext, ImportCollector, Name, type ValidationIssue, operati
 import { ActionOptions, type ProjectConfig, type ScalarField } from "../../config/schema.js";
 import { paramsSchema } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
+import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
-import { decideAuth, entryPath } from "../auth/decide.js";
+import { decideAuth } from "../auth/decide.js";
 
 @operation("action", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Action {
   static Options = ActionOptions;
 
+  /** POST `/{pk}/{slug}` on one row, or `/{slug}` on the collection. */
+  static route(options: ActionOptions): Route {
+    const slug = options.slug;
+    return options.target === "instance" ? { kind: "action", target: "row", path: `/{pk}/${slug}` } : { kind: "action", target: "collection", path: `/${slug}` };
+  }
+
   *validate(ctx: BuildContext<ProjectConfig>, options: ActionOptions): Iterable<ValidationIssue> {
     if (!options.pass_user) return;
-    const decision = decideAuth(ctx.config, ctx.store, ctx.instanceId, entryPath(options));
+    const decision = decideAuth(ctx.config, ctx.store, ctx.instanceId, Action.route(options).path);
     if (!decision.required) {
       yield { path: ["pass_user"], message: `passes current_user to the function, but this endpoint is not authenticated: ${decision.reason}` };
     }
@@ -67,9 +74,7 @@ export class Action {
       name,
       operationId: operationId(view, name),
       method: "POST",
-      kind: "action",
-      target: instance ? "row" : "collection",
-      path: entryPath(options),
+      route: Action.route(options),
       statusCode: options.status_code,
       summary: options.summary ?? `Run \`\`${options.fn}\`\`${instance ? ` on one ${view.label}` : ""}${options.response === "json" ? "; answer with its result" : ""}.`,
       responseModel,

@@ -1,9 +1,10 @@
 // Whether a route requires an authenticated user: the project sets `auth`, the cascading
 // `require_auth` holds for its entry, and its path matches no `exclude_paths` entry. The
-// `auth` augmenter applies the decision; `action` validates `pass_user` against it.
+// `auth` augmenter applies the decision; validators ask it of the routes the entry's endpoint
+// operation declares (`declaredRoutes`), before any handler exists.
 
 import type { BuildStore } from "../../../../codegen/index.js";
-import { type ProjectConfig, type ResolvedApp, type ResourceConfig, actionSlug, excludedBy } from "../../config/schema.js";
+import { type ProjectConfig, type ResolvedApp, type ResourceConfig, excludedBy } from "../../config/schema.js";
 import { cascadeSource, cascaded } from "../../cascade.js";
 
 /** Whether a route requires a user, and if not, why (for error messages). */
@@ -18,19 +19,6 @@ export function routePath(store: BuildStore, instanceId: string, handlerPath: st
   const app = store.ancestorOf(instanceId, "app") as ResolvedApp;
   const resource = store.ancestorOf(instanceId, "resource") as ResourceConfig;
   return `${app.prefix}${resource.route_prefix}${handlerPath}`;
-}
-
-/**
- * The path of an entry's route below its resource, as its endpoint operation makes it; for
- * validators, which run before the handler exists (an action's `target` defaults to instance).
- * @example entryPath({ name: "publishArticle", type: "action" }) // "/{pk}/publish-article"
- */
-export function entryPath(entry: { name: string; type: string; target?: "instance" | "collection"; slug?: string }): string {
-  if (entry.type === "action") {
-    const slug = entry.slug ?? actionSlug(entry.name);
-    return entry.target === "collection" ? `/${slug}` : `/{pk}/${slug}`;
-  }
-  return entry.type === "list" || entry.type === "create" ? "" : "/{pk}";
 }
 
 /** Whether the route at `handlerPath` of the entry `instanceId` gets the `current_user` dependency. */

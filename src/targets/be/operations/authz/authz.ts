@@ -11,10 +11,11 @@ import type { AuthzLevel, ProjectConfig, ResourceConfig } from "../../config/sch
 import { cascaded } from "../../cascade.js";
 import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
-import { decideAuth, entryPath } from "../auth/decide.js";
+import { declaredRoutes } from "../../modules/endpoint.js";
+import { decideAuth } from "../auth/decide.js";
 import { policyAuthz } from "./policy.js";
 
-type Entry = AuthzLevel & { name: string; type: string; target?: "instance" | "collection"; slug?: string };
+type Entry = AuthzLevel & { name: string; type: string };
 
 /** Whether the route works on one row (its guard gets the row), rather than on the collection (`None`). */
 function onInstance(handler: RouteHandler): boolean {
@@ -30,8 +31,10 @@ export class Authz {
   // The entry as written (its keys beyond the augmenter's own options): this augmenter runs at every entry.
   *validate(ctx: BuildContext<ProjectConfig>): Iterable<ValidationIssue> {
     const options = ctx.instance as Entry;
-    const decision = decideAuth(ctx.config, ctx.store, ctx.instanceId, entryPath(options));
-    if (decision.required) return;
+    const decision = declaredRoutes(ctx)
+      .map((route) => decideAuth(ctx.config, ctx.store, ctx.instanceId, route.path))
+      .find((decided) => !decided.required);
+    if (decision === undefined || decision.required) return;
     for (const key of ["groups", "can", "opa"] as const) {
       if (options[key] !== undefined && options[key] !== false) {
         const what = { groups: "admits only members of these groups", can: "asks this guard", opa: "asks the OPA policy" }[key];

@@ -7,6 +7,7 @@ import { CrudOptions, type ProjectConfig, withArticle } from "../../config/schem
 import { createSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
+import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
@@ -16,6 +17,10 @@ import { operationId, resourceHasOperation } from "../../resource.js";
 @operation("create", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Create {
   static Options = CrudOptions;
+
+  static route(): Route {
+    return { kind: "write", target: "collection", path: "" };
+  }
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
@@ -42,9 +47,7 @@ export class Create {
       name,
       operationId: operationId(view, name),
       method: "POST",
-      kind: "write",
-      target: "collection",
-      path: "",
+      route: Create.route(),
       statusCode: 201,
       summary: options.summary ?? (located ? `Create ${withArticle(view.label)}; the \`\`Location\`\` header gives its URL.` : `Create ${withArticle(view.label)}.`),
       responseModel: shape.responseModel,

@@ -6,6 +6,7 @@ import { type BuildContext, ImportCollector, operation } from "../../../../codeg
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
+import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
@@ -13,6 +14,10 @@ import { operationId } from "../../resource.js";
 @operation("delete", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Delete {
   static Options = CrudOptions;
+
+  static route(): Route {
+    return { kind: "write", target: "row", path: "/{pk}" };
+  }
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes } = resourceFiles(ctx);
@@ -24,9 +29,7 @@ export class Delete {
       name,
       operationId: operationId(view, name),
       method: "DELETE",
-      kind: "write",
-      target: "row",
-      path: "/{pk}",
+      route: Delete.route(),
       statusCode: 204,
       summary: options.summary ?? `Delete one ${view.label}.`,
       params: [pkParam(view)],

@@ -3,6 +3,7 @@
 import { type BuildContext, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
+import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
@@ -10,6 +11,10 @@ import { operationId } from "../../resource.js";
 @operation("get", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Get {
   static Options = CrudOptions;
+
+  static route(): Route {
+    return { kind: "read", target: "row", path: "/{pk}" };
+  }
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read } = resourceFiles(ctx);
@@ -21,9 +26,7 @@ export class Get {
       name,
       operationId: operationId(view, name),
       method: "GET",
-      kind: "read",
-      target: "row",
-      path: "/{pk}",
+      route: Get.route(),
       statusCode: 200,
       summary: options.summary ?? `Get one ${view.label}.`,
       responseModel: shape.responseModel,

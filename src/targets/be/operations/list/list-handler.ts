@@ -6,6 +6,7 @@
 import { ImportCollector, Name, type RenderCtx, renderTemplate } from "../../../../codegen/index.js";
 import type { ListOptions, SearchConfig } from "../../config/schema.js";
 import { type CodeBlock, RouteHandler, RouteParam, renderFunction } from "../../modules/handler.js";
+import type { Route } from "../../modules/endpoint.js";
 import type { ReadSchema } from "../../modules/read-shape.js";
 import type { Helper, RoutesModule } from "../../modules/routes.js";
 import { Field } from "../../modules/schemas.js";
@@ -43,7 +44,7 @@ export class ListHandler extends RouteHandler {
   /** Largest body of `POST …/search`, in bytes (the entry's `max_body_size`). */
   readonly #searchBodySize: number;
 
-  constructor(options: { routes: RoutesModule; entry: ListOptions; read: ReadSchema; session: RouteParam; searchBodySize: number }) {
+  constructor(options: { routes: RoutesModule; entry: ListOptions; route: Route; read: ReadSchema; session: RouteParam; searchBodySize: number }) {
     const { entry } = options;
     const view = options.routes.view;
     const name = entry.name === "list" ? `list_${view.plural}` : `${entry.name}_${view.plural}`;
@@ -53,9 +54,7 @@ export class ListHandler extends RouteHandler {
       name,
       operationId: operationId(view, name),
       method: "GET",
-      kind: "read",
-      target: "collection",
-      path: "",
+      route: options.route,
       statusCode: 200,
       summary: entry.summary ?? "",
       session: options.session,

@@ -8,6 +8,7 @@ import { type BuildContext, ImportCollector, operation } from "../../../../codeg
 import { cascaded } from "../../cascade.js";
 import { ListOptions, type ProjectConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
+import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT } from "../../modules/handler.js";
 import { sessionParam } from "../../modules/params.js";
 import { SchemaClass } from "../../modules/schemas.js";
@@ -17,11 +18,16 @@ import { ListHandler } from "./list-handler.js";
 export class List {
   static Options = ListOptions;
 
+  static route(): Route {
+    return { kind: "read", target: "collection", path: "" };
+  }
+
   build(ctx: BuildContext<ProjectConfig>, options: ListOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
     const handler = new ListHandler({
       routes,
       entry: options,
+      route: List.route(),
       read: read.of(options),
       session: sessionParam(view),
       searchBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),

@@ -7,6 +7,7 @@ import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
 import { updateSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
+import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { cascaded } from "../../cascade.js";
@@ -15,6 +16,10 @@ import { operationId } from "../../resource.js";
 @operation("update", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Update {
   static Options = CrudOptions;
+
+  static route(): Route {
+    return { kind: "write", target: "row", path: "/{pk}" };
+  }
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
@@ -28,9 +33,7 @@ export class Update {
       name,
       operationId: operationId(view, name),
       method: "PATCH",
-      kind: "write",
-      target: "row",
-      path: "/{pk}",
+      route: Update.route(),
       statusCode: 200,
       summary: options.summary ?? "Change the fields sent in the body; the others keep their values.",
       responseModel: shape.responseModel,

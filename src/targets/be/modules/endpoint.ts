@@ -1,0 +1,40 @@
+// What an endpoint operation (role `ENDPOINT`) declares of its route before it builds it:
+// `static route(options)` on its class answers the route's kind, target and path for an
+// entry's options. The handler is built from that answer, and the operations that attach
+// to every endpoint read it while validating (`declaredRoutes`), when no handler exists yet:
+// whether the route requires a user (auth, authz, rate limits), which hooks it can call.
+
+import { type BuildContext, GenerationError } from "../../../codegen/index.js";
+import { ENDPOINT, type RouteKind, type RouteTarget } from "./handler.js";
+
+/**
+ * What a route is: its kind, what it addresses, and its path below the resource's prefix.
+ * @example { kind: "read", target: "row", path: "/{pk}" }
+ */
+export interface Route {
+  readonly kind: RouteKind;
+  readonly target: RouteTarget;
+  /** `""` (the collection), `/{pk}`, `/{pk}/publish-article`, `/bulk-delete`. */
+  readonly path: string;
+}
+
+/** The static side of an endpoint operation's class: the route an entry's parsed options make. */
+export interface EndpointOperation {
+  route(options: any): Route;
+}
+
+/**
+ * The routes the endpoint operations of the entry `ctx` is at declare, a package's too.
+ * @throws GenerationError when an operation declares role `ENDPOINT` but not its route.
+ */
+export function declaredRoutes(ctx: BuildContext): Route[] {
+  return ctx.operationsHere
+    .filter(({ meta }) => meta.role === ENDPOINT)
+    .map(({ meta, cls, options }) => {
+      const route = (cls as Partial<EndpointOperation>).route;
+      if (typeof route !== "function") {
+        throw new GenerationError(`operation "${meta.name}" declares role "${ENDPOINT}" but not its route: give its class a static route(options) answering { kind, target, path }`);
+      }
+      return route.call(cls, options);
+    });
+}
