@@ -16,6 +16,7 @@ import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
 import { decideAuth } from "../auth/decide.js";
+import { type Tests, actionTests } from "../tests/cases.js";
 
 @operation("action", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Action {
@@ -25,6 +26,11 @@ export class Action {
   static route(options: ActionOptions): Route {
     const slug = options.slug;
     return options.target === "instance" ? { kind: "action", target: "row", path: `/{pk}/${slug}` } : { kind: "action", target: "collection", path: `/${slug}` };
+  }
+
+  /** The generated tests of its route (operations/tests/cases.ts). */
+  static tests(tests: Tests, options: ActionOptions): void {
+    actionTests(tests, options);
   }
 
   *validate(ctx: BuildContext<ProjectConfig>, options: ActionOptions): Iterable<ValidationIssue> {

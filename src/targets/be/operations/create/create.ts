@@ -13,6 +13,7 @@ import { requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId, resourceHasOperation } from "../../resource.js";
+import { type Tests, createTests } from "../tests/cases.js";
 
 @operation("create", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Create {
@@ -20,6 +21,11 @@ export class Create {
 
   static route(): Route {
     return { kind: "write", target: "collection", path: "" };
+  }
+
+  /** The generated tests of its route (operations/tests/cases.ts). */
+  static tests(tests: Tests): void {
+    createTests(tests);
   }
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {

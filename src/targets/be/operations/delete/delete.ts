@@ -10,6 +10,7 @@ import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
+import { type Tests, deleteTests } from "../tests/cases.js";
 
 @operation("delete", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Delete {
@@ -17,6 +18,11 @@ export class Delete {
 
   static route(): Route {
     return { kind: "write", target: "row", path: "/{pk}" };
+  }
+
+  /** The generated tests of its route (operations/tests/cases.ts). */
+  static tests(tests: Tests): void {
+    deleteTests(tests);
   }
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {

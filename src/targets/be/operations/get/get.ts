@@ -7,6 +7,7 @@ import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
+import { type Tests, getTests } from "../tests/cases.js";
 
 @operation("get", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Get {
@@ -14,6 +15,11 @@ export class Get {
 
   static route(): Route {
     return { kind: "read", target: "row", path: "/{pk}" };
+  }
+
+  /** The generated tests of its route (operations/tests/cases.ts). */
+  static tests(tests: Tests): void {
+    getTests(tests);
   }
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {

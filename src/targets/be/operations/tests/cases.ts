@@ -157,29 +157,21 @@ export class Tests {
 }
 
 /**
- * The tests of an entry's route other than an action: the built-in `get`, `create`, `update`
- * and `delete` get their success and failure paths; any other endpoint (a package's) the
- * failures its kind implies: 404 for a key no row has when it addresses a row, 401 without a token.
+ * The class of an endpoint operation that writes its route's tests itself (`static
+ * tests(tests, options)`, with the entry's parsed options): its success and failure paths.
  */
-export function crudTests(target: TestTarget, handler: RouteHandler): TestCase[] {
+export interface TestedOperation {
+  tests(tests: Tests, options: any): void;
+}
+
+/**
+ * The tests of an entry's route: those its operation writes (`own`), else the failures its
+ * target implies: 404 for a key no row has when it addresses a row, 401 without a token.
+ */
+export function endpointTests(target: TestTarget, handler: RouteHandler, own: { cls: TestedOperation; options: unknown } | undefined): TestCase[] {
   const tests = new Tests(target, handler, handler.entry);
-  const options = handler.entry as CrudOptions;
-  switch (options.type) {
-    case "get":
-      getTests(tests);
-      break;
-    case "create":
-      createTests(tests);
-      break;
-    case "update":
-      updateTests(tests, options);
-      break;
-    case "delete":
-      deleteTests(tests);
-      break;
-    default:
-      routeTests(tests);
-  }
+  if (own === undefined) routeTests(tests);
+  else own.cls.tests(tests, own.options);
   return tests.cases;
 }
 
@@ -194,7 +186,8 @@ function routeTests(tests: Tests): void {
   tests.unauthorized(url);
 }
 
-function getTests(tests: Tests): void {
+/** `get`: 200 with the row, 404, 401. */
+export function getTests(tests: Tests): void {
   if (tests.target.canCreate) {
     const needs = new Needs();
     tests.add("get", "", `\`\`${tests.route}\`\` answers 200 with the ${tests.label}.`, needs, { setup: [tests.makeRow(needs)], request: tests.request(tests.rowUrl()) });
@@ -211,7 +204,8 @@ function notFound(tests: Tests, json?: string, setup: SetupStep[] = [], needs = 
   });
 }
 
-function createTests(tests: Tests): void {
+/** `create`: 201 with the new row (and its `Location`), 422 for a bad body, 401. */
+export function createTests(tests: Tests): void {
   const { view } = tests;
   const fields = createBodyFields(view.config) ?? [];
   const bodyFactory = `${view.name}_body`;
@@ -248,7 +242,8 @@ function createTests(tests: Tests): void {
   tests.unauthorized("PATH", "{}");
 }
 
-function updateTests(tests: Tests, options: CrudOptions): void {
+/** `update`: the change is kept, 404, 422 for a bad body, 401. */
+export function updateTests(tests: Tests, options: CrudOptions): void {
   const { view, target } = tests;
   const fields = writeFields(view, options.fields);
   const read = tests.readNames;
@@ -290,7 +285,8 @@ function updateTests(tests: Tests, options: CrudOptions): void {
   tests.unauthorized(tests.missingUrl(), "{}");
 }
 
-function deleteTests(tests: Tests): void {
+/** `delete`: 204 and the row is gone, 404, 401. */
+export function deleteTests(tests: Tests): void {
   if (tests.target.canCreate) {
     const needs = new Needs();
     const hasGet = tests.view.config.operations.some((entry) => entry.type === "get");
@@ -304,9 +300,9 @@ function deleteTests(tests: Tests): void {
   tests.unauthorized(tests.missingUrl());
 }
 
-/** The tests of an `action` entry. */
-export function actionTests(target: TestTarget, options: ActionOptions, handler: RouteHandler): TestCase[] {
-  const tests = new Tests(target, handler, options);
+/** The tests of an `action` entry: it runs the function, 404, 422 for bad params, 401. */
+export function actionTests(tests: Tests, options: ActionOptions): void {
+  const { target } = tests;
   const instance = options.target === "instance";
   const params = options.params as ScalarField[];
   const suffix = `/${options.slug}`;
@@ -348,5 +344,4 @@ export function actionTests(target: TestTarget, options: ActionOptions, handler:
   const url = instance ? tests.missingUrl(suffix) : collectionUrl;
   const json = params.length > 0 ? dictLiteral(bodyEntries(params, "create", "placeholder", target.keys, authNeeds)) : undefined;
   tests.unauthorized(url, json, authNeeds);
-  return tests.cases;
 }

@@ -7,12 +7,12 @@
 import { type BuildContext, StaticFile, operation } from "../../../../codegen/index.js";
 import { cascaded } from "../../cascade.js";
 import { createEntry } from "../../config/references.js";
-import { type ActionOptions, type ProjectConfig, type ResolvedApp, withArticle } from "../../config/schema.js";
+import { type ProjectConfig, type ResolvedApp, withArticle } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
 import { docstringText } from "../../python/literals.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { ListHandler } from "../list/list-handler.js";
-import { type TestTarget, actionTests, crudTests } from "./cases.js";
+import { type TestTarget, type TestedOperation, endpointTests } from "./cases.js";
 import { listTests } from "./list-cases.js";
 import { factoryFixtures } from "./fixtures.js";
 import { TestModule } from "./outputs.js";
@@ -88,7 +88,13 @@ export class Tests {
     const module = ctx.store.outputUnderAncestor(resourceId, "resource", TestModule);
     // A list's modifiers run after this operation: its tests are decided when the module renders.
     if (handler instanceof ListHandler) module.defer(() => listTests(target, handler));
-    else for (const test of handler.kind === "action" ? actionTests(target, entry as ActionOptions, handler) : crudTests(target, handler)) module.add(test);
+    else for (const test of endpointTests(target, handler, ownTests(ctx))) module.add(test);
     return fixtures;
   }
+}
+
+/** The endpoint operation at the entry that writes its own tests (`static tests`), with its options. */
+function ownTests(ctx: BuildContext): { cls: TestedOperation; options: unknown } | undefined {
+  const own = ctx.operationsHere.find(({ meta, cls }) => meta.role === ENDPOINT && typeof (cls as Partial<TestedOperation>).tests === "function");
+  return own && { cls: own.cls as unknown as TestedOperation, options: own.options };
 }

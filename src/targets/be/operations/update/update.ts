@@ -12,6 +12,7 @@ import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
+import { type Tests, updateTests } from "../tests/cases.js";
 
 @operation("update", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Update {
@@ -19,6 +20,11 @@ export class Update {
 
   static route(): Route {
     return { kind: "write", target: "row", path: "/{pk}" };
+  }
+
+  /** The generated tests of its route (operations/tests/cases.ts). */
+  static tests(tests: Tests, options: CrudOptions): void {
+    updateTests(tests, options);
   }
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
