@@ -2,9 +2,10 @@
 // (declarations straight to dist/), the assets are copied beside both, and bundle.mjs bundles the
 // compiled modules into dist/ (why: see there). .build/js stays a complete unbundled tree, which
 // `bench/render.ts --dist` can time module by module. Last, the built-in targets' templates are
-// compiled ahead of time (codegen/compiled-templates.ts), by the engine just built.
+// compiled ahead of time (codegen/compiled-templates.ts), by the engine just built, and the hash of
+// everything in dist/ is written there for runs to read (codegen/input-hash.ts, codeTreeHash).
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 const root = new URL("..", import.meta.url);
@@ -22,3 +23,6 @@ for (const specifier of Object.values(manifest.codegen["codegen.targets"])) {
   const { [exportName]: target } = await import(new URL(module, root).href);
   precompileTemplates(target.templateDir);
 }
+
+const { CODE_HASH_FILE, computeCodeTreeHash } = await import(new URL(".build/js/codegen/input-hash.js", root).href);
+writeFileSync(new URL(`dist/${CODE_HASH_FILE}`, root), `${computeCodeTreeHash(new URL("dist", root).pathname)}\n`);

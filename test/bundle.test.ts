@@ -10,6 +10,7 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { ensureBuilt } from "../bench/dist.js";
+import { CODE_HASH_FILE, codeTreeHash, computeCodeTreeHash } from "../src/codegen/input-hash.js";
 import { MANIFEST_FILE } from "../src/codegen/manifest.js";
 import { sha256 } from "../src/codegen/prune.js";
 import { generateWithCli } from "./helpers/codegen-cli.js";
@@ -92,6 +93,14 @@ describe("the built package", () => {
         assert.equal(table.templates[name]!.sha256, sha256(text), name);
       }
     }
+  });
+
+  it("records the hash of its code as built, which runs read instead of hashing dist/", async () => {
+    const dist = path.join(repoRoot, "dist");
+    const recorded = (await readFile(path.join(dist, CODE_HASH_FILE), "utf8")).trim();
+    assert.match(recorded, /^[0-9a-f]{64}$/);
+    assert.equal(recorded, computeCodeTreeHash(dist));
+    assert.equal(codeTreeHash(dist), recorded);
   });
 
   it("gives a third-party plugin the classes the command runs with", async () => {
