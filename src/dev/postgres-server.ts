@@ -37,8 +37,12 @@ export interface EmbeddedServer {
   /** A connected client of `database`; the caller ends it. */
   connect(database?: string): Promise<PgClient>;
   createDatabase(name: string): Promise<void>;
-  /** Stops the server (fast shutdown: sessions end, committed work is kept), keeps it down for `downMs`, starts it again on the same port. */
-  restart(downMs: number): Promise<void>;
+  /**
+   * Stops the server (fast shutdown: sessions end, committed work is kept), keeps it down
+   * for `down` milliseconds (or until the promise `down()` returns settles), starts it again
+   * on the same port.
+   */
+  restart(down: number | (() => Promise<unknown>)): Promise<void>;
   /** Fast shutdown; deletes the data when the server is not persistent. */
   stop(): Promise<void>;
 }
@@ -88,9 +92,9 @@ export async function startEmbeddedPostgres(options: { dataDir: string; persiste
         await client.end();
       }
     },
-    async restart(downMs) {
+    async restart(down) {
       await shutDown(server);
-      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await (typeof down === "number" ? new Promise((resolve) => setTimeout(resolve, down)) : down().catch(() => undefined));
       server = await launch(binaries.postgres, args, ids);
     },
     stop,

@@ -20,6 +20,8 @@
  *    hidden from a writer, and its page reached by address says "Not allowed"; an editor sees it.
  *    axe-core (injected into the page) finds no violation in any of its states (lists,
  *    records, forms with errors, dialogs, the drawer, toasts), at desktop and phone widths.
+ *    A missing row says "Not found" after one request; with PostgreSQL stopped, the
+ *    backend's 503 shows after one retry, and Try again works once the database is back.
  * 3. The client's types are enforced: a required field the pages do not send fails `tsc`.
  * 4. The starter page of fe_root, built and served by `vite preview` proxying /api/ (a
  *    reverse proxy), reaches the backend, then tells a stopped backend from a missing proxy.
@@ -526,42 +528,60 @@ describe("the blog's generated front end", () => {
 
   it("shows a missing row and a failing backend at once: no retry after a 4xx, one quick retry after a 5xx", { timeout: 120_000 }, async () => {
     const { base } = await servedBlog();
-    const page = await browser!.context.newPage();
-    const asked: string[] = [];
-    page.on("request", (request: Request) => {
-      if (/\/api\/articles\/[0-9a-f-]{36}$/.test(request.url())) asked.push(request.url());
-    });
-    // A row nobody has: the backend's own 404 (articles are public).
-    const missing = randomUUID();
-    let started = Date.now();
-    const answered = page.waitForResponse((response) => response.url().endsWith(`/api/articles/${missing}`));
-    await page.goto(`${base}/articles/${missing}`);
-    const notFoundAnswer = await answered;
-    const notFoundAt = Date.now();
-    await page.getByRole("heading", { name: "Not found" }).waitFor();
-    const notFound = { total: Date.now() - started, afterAnswer: Date.now() - notFoundAt };
-    assert.equal(notFoundAnswer.status(), 404);
-    assert.ok(notFound.afterAnswer < 1000, `"Not found" shows ${notFound.afterAnswer} ms after the 404`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.deepEqual(asked, [`${base}/api/articles/${missing}`], "a 404 is asked once");
+    // A reader who is not signed in: articles are public, and nothing else is asked for.
+    const reader = await launchChromium();
+    try {
+      const page = await reader.context.newPage();
+      const asked: string[] = [];
+      page.on("request", (request: Request) => {
+        if (/\/api\/articles\/[0-9a-f-]{36}$/.test(request.url())) asked.push(request.url());
+      });
+      // A row nobody has: the backend's own 404.
+      const missing = randomUUID();
+      let started = Date.now();
+      const answered = page.waitForResponse((response) => response.url().endsWith(`/api/articles/${missing}`));
+      await page.goto(`${base}/articles/${missing}`);
+      const notFoundAnswer = await answered;
+      const notFoundAt = Date.now();
+      await page.getByRole("heading", { name: "Not found" }).waitFor();
+      const notFound = { total: Date.now() - started, afterAnswer: Date.now() - notFoundAt };
+      assert.equal(notFoundAnswer.status(), 404);
+      assert.ok(notFound.afterAnswer < 1000, `"Not found" shows ${notFound.afterAnswer} ms after the 404`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.deepEqual(asked, [`${base}/api/articles/${missing}`], "a 404 is asked once");
 
-    // A backend that fails: a 500 for this row (the browser answers for it; the generated backend has no
-    // route that fails on purpose), tried once more, 300 ms later, then shown.
-    const failing = randomUUID();
-    asked.length = 0;
-    await page.route(`**/api/articles/${failing}`, (route) => route.fulfill({ status: 500, contentType: "text/plain", body: "Internal Server Error" }));
-    started = Date.now();
-    const firstFailure = page.waitForResponse((response) => response.url().endsWith(`/api/articles/${failing}`));
-    await page.goto(`${base}/articles/${failing}`);
-    await firstFailure;
-    const failedAt = Date.now();
-    await page.getByRole("alert").filter({ hasText: "Could not load this page: The backend answered 500." }).waitFor();
-    const serverError = { total: Date.now() - started, afterAnswer: Date.now() - failedAt };
-    assert.ok(serverError.afterAnswer < 2000, `the 500 shows ${serverError.afterAnswer} ms after the first answer`);
-    assert.equal(asked.length, 2, "a 500 is asked twice: once, and one retry");
-    await page.getByRole("button", { name: "Try again" }).waitFor();
-    await page.close();
-    console.log(`# errors: "Not found" ${notFound.total} ms after navigating (${notFound.afterAnswer} ms after the 404); the 500's message ${serverError.total} ms (${serverError.afterAnswer} ms after the first 500, one retry)`);
+      // The database stops: the backend answers 503 with Retry-After, the page asks once more,
+      // 300 ms later, then says why and offers to try again.
+      const { items } = (await api.get("/articles?limit=1")).body as { items: { id: string; title: string }[] };
+      const article = items[0]!;
+      asked.length = 0;
+      const resume = await postgres!.pause();
+      let failedAt: number;
+      let serverError: { total: number; afterAnswer: number };
+      try {
+        started = Date.now();
+        const firstFailure = page.waitForResponse((response) => response.url().endsWith(`/api/articles/${article.id}`));
+        await page.goto(`${base}/articles/${article.id}`);
+        const failure = await firstFailure;
+        failedAt = Date.now();
+        assert.equal(failure.status(), 503, await failure.text());
+        assert.equal(await failure.headerValue("retry-after"), "1");
+        const shown = page.getByRole("alert").filter({ hasText: "Could not load this page" });
+        await shown.waitFor();
+        assert.match(await shown.innerText(), /^Could not load this page: The database is (unreachable|unavailable); retry shortly\.\s+Try again$/);
+        serverError = { total: Date.now() - started, afterAnswer: Date.now() - failedAt };
+        assert.ok(serverError.afterAnswer < 2000, `the 503 shows ${serverError.afterAnswer} ms after the first answer`);
+        assert.equal(asked.length, 2, "a 503 is asked twice: once, and one retry");
+      } finally {
+        await resume();
+      }
+      // The database is back: Try again shows the article.
+      await page.getByRole("button", { name: "Try again" }).click();
+      await page.getByRole("heading", { level: 1, name: article.title }).waitFor();
+      console.log(`# errors: "Not found" ${notFound.total} ms after navigating (${notFound.afterAnswer} ms after the 404); with PostgreSQL stopped, the 503's message ${serverError.total} ms (${serverError.afterAnswer} ms after the first 503, one retry); the article after Try again once it was back`);
+    } finally {
+      await reader.close();
+    }
   });
 
   it("works on a phone (390×844): no page scrolls sideways, the navigation is a drawer", { timeout: 180_000 }, async () => {

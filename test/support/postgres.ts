@@ -7,7 +7,8 @@
  * the directory. PostgreSQL refuses to run as root, so under root the cluster runs
  * as a `postgres` system user (created on first use). `query` reads the database
  * directly, for checks the HTTP API cannot see (rows of link tables); `restart` stops
- * the server (a fast shutdown: committed transactions are kept) and starts it again.
+ * the server (a fast shutdown: committed transactions are kept) and starts it again, and
+ * `pause` stops it until the caller starts it again.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
@@ -28,6 +29,8 @@ export interface Postgres {
   begin(sql: string): Promise<{ commit(): Promise<void> }>;
   /** Stops the server, keeps it down for `downMs`, and starts it again on the same port and data. */
   restart(downMs: number): Promise<void>;
+  /** Stops the server; resolves, once it is down, with a function that starts it again (same port and data). */
+  pause(): Promise<() => Promise<void>>;
   stop(): Promise<void>;
 }
 
@@ -69,6 +72,19 @@ export async function startPostgres(): Promise<Postgres> {
       };
     },
     restart: (downMs) => server.restart(downMs),
+    pause: () =>
+      new Promise((paused, failed) => {
+        const restarted = server.restart(
+          () =>
+            new Promise<void>((resume) =>
+              paused(async () => {
+                resume();
+                await restarted;
+              }),
+            ),
+        );
+        restarted.catch(failed);
+      }),
     stop: () => server.stop(),
   };
 }
