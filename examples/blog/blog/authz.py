@@ -8,7 +8,8 @@ a row theirs by editing another one (an author's email, an article's author).
 
 * ``visible_articles`` and ``visible_comments`` (the resources' ``visible``): editors
   and admins see every row; everyone else (anonymous readers too) the published
-  articles and their own, and the comments of the articles they see.
+  articles and their own, and the comments of the articles they see (by whatever rule
+  articles have: OPA's in config/opa.jsonnet).
 * ``can_change`` (``can`` on update, delete and the article actions): the row's owner,
   an editor or an admin.
 * ``claim_ownership`` (``pre`` hook of create and update): stores the owner at create,
@@ -72,9 +73,15 @@ def visible_articles(user: User | None) -> ColumnElement[bool] | None:
 
 
 def visible_comments(user: User | None) -> ColumnElement[bool] | None:
-    """The comments of the articles *user* may see."""
-    articles = visible_articles(user)
-    return None if articles is None else Comment.article.has(articles)
+    """The comments of the articles *user* may see.
+
+    Whatever rule articles have (``visible_articles``, or OPA's rows in
+    config/opa.jsonnet) applies inside this ``EXISTS``, as it does to every read of
+    articles.
+    """
+    if user is not None and _sees_all(user):
+        return None
+    return Comment.article.has()
 
 
 async def can_change(user: User, row: Owned | None, session: AsyncSession) -> bool:

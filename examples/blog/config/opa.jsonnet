@@ -3,13 +3,14 @@
 // examples/blog/policy/authz.rego; the server's URL comes from OPA_URL.
 //
 // Articles ask OPA (`opa: true` on the resource, so on every route of it):
-// - get answers 403 for an article the policy does not let the user see (published ones,
-//   one's own by the token's `author_id` claim, or all for editors and admins), and a list
-//   shows exactly those rows, filtered in SQL from OPA's partial evaluation;
+// - the articles the policy lets a user get (published ones, one's own by the token's
+//   `author_id` claim, or all for editors and admins) are the articles' visibility rule,
+//   filtered in SQL from OPA's partial evaluation on every read of articles: a list shows
+//   exactly those, another is a 404, and nested loads, /_values and actions miss it;
 // - publish: only drafts (groups still limit it to editors and admins);
 // - the other routes: the groups and the guard below decide, the policy allows them.
-// Comments show only those of articles their reader may see: blog.authz.visible_comments,
-// the same rule as in config/authz.jsonnet (the policy's owner is the token's author_id,
+// Comments show only those of the articles their reader sees: blog.authz.visible_comments
+// leans on the articles' rule, OPA's here (the policy's owner is the token's author_id,
 // which names the author the writer created).
 //
 // Ownership as in config/authz.jsonnet: the create hook blog.authz.claim_ownership stores

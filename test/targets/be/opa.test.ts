@@ -55,15 +55,18 @@ async function issues(config: object): Promise<string[]> {
   return result.issues.map((issue) => `${issue.path}: ${issue.message}`);
 }
 
-test("a resource's opa: true makes each route ask the policy: about the row, without one, or for a list's rows", async () => {
+test("a resource's opa: true makes each route ask the policy about the row or without one, and OPA's rows its model's rule", async () => {
   const generated = await files({ module: "store", auth, resources: [article({ opa: true })] });
   const routes = generated.get("store/routes/article.py")!;
-  assert.match(routes, /^_POLICY_ROWS = OPA\.rows\(RowPolicy\("article", "get", Article\)\)$/m);
-  assert.match(routes, /article = await _load_article\(session, pk\)\n\s+await policy\.require\("get", "article", article\)/);
+  // Which rows exist is the model's rule, applied by the ORM to every read: get and lists ask nothing of their own.
+  assert.match(generated.get("policy.py")!, /^ARTICLE_ROWS = OPA\.rows\(RowPolicy\("article", "get", Article\)\)$/m);
+  assert.match(generated.get("visibility.py")!, /^\s+Article: visible_rows\(ARTICLE_ROWS\),$/m);
+  assert.match(generated.get("db/session.py")!, /^ {4}from visibility import ROW_VISIBILITY$/m);
+  assert.doesNotMatch(routes, /_POLICY_ROWS|policy\.visible|policy\.require\("get"/);
   assert.match(routes, /await policy\.require\("create", "article"\)\n/);
+  assert.match(routes, /await policy\.require\("update", "article", article\)\n/);
   assert.match(routes, /await policy\.require\("delete", "article", article\)\n\s+await session\.execute\(delete/);
   assert.match(routes, /await policy\.require\("publish", "article", article\)/);
-  assert.match(routes, /await policy\.visible\(_POLICY_ROWS\)/);
   assert.ok(generated.has("policy.py") && generated.has("runtime/opa.py") && generated.has("runtime/opa_filter.py") && generated.has("auth/groups.py"));
   assert.match(generated.get("store/routes/__init__.py")!, /^router\.include_router\(policy_router\)$/m);
   assert.match(generated.get("policy.py")!, /decision="shop\/authz\/allow",\n\s+timeout_seconds=1\.0,\n\s+fail_open=False,/);
@@ -79,8 +82,19 @@ test("an entry's opa: false wins over its resource's, and routes without a user 
     resources: [article({ opa: true, operations: ["get", { name: "list", opa: false }, { name: "create", require_auth: false }] })],
   });
   const routes = generated.get("store/routes/article.py")!;
-  assert.match(routes, /policy\.require\("get"/);
-  assert.doesNotMatch(routes, /_POLICY_ROWS|policy\.visible|policy\.require\("create"/);
+  // The get asks OPA, so OPA's rows are the rule of every read, the list's too.
+  assert.match(generated.get("visibility.py")!, /Article: visible_rows\(ARTICLE_ROWS\)/);
+  assert.doesNotMatch(routes, /_POLICY_ROWS|policy\.visible|policy\.require\("(get|list|create)"/);
+  // No read asks OPA: no rows rule, no visibility module.
+  const unread = await files({ module: "store", auth, resources: [article({ opa: true, operations: [{ name: "get", opa: false }, { name: "list", opa: false }, "update"] })] });
+  assert.ok(!unread.has("visibility.py") && !/ROWS|visible_rows/.test(unread.get("policy.py")!));
+  assert.match(unread.get("store/routes/article.py")!, /policy\.require\("update", "article", article\)/);
+});
+
+test("a resource with visible and opa: true has both as its model's rule", async () => {
+  const generated = await files({ module: "store", auth, resources: [article({ opa: true, visible: "shop.authz.visible_articles" })] });
+  assert.match(generated.get("visibility.py")!, /^\s+Article: all_of\(shop\.authz\.visible_articles, visible_rows\(ARTICLE_ROWS\)\),$/m);
+  assert.doesNotMatch(generated.get("store/routes/article.py")!, /policy\.visible|policy\.require\("get"/);
 });
 
 test("a project without opa gets no OPA line", async () => {

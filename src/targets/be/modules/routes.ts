@@ -29,7 +29,6 @@ export class RoutesModule {
   readonly #readOptions = new Map<string, { helper: Helper; read: ReadSchema }>();
   readonly #loaders = new Map<string, { helper: Helper; read: ReadSchema }>();
   #search: SearchConfig | undefined;
-  #policyRows: { imports: ImportCollector } | undefined;
 
   constructor(view: ResourceView) {
     this.view = view;
@@ -71,25 +70,6 @@ export class RoutesModule {
     return { name: "_SEARCH" };
   }
 
-  /**
-   * `_POLICY_ROWS`: the rows of the resource OPA lets a user read one by one (`rowReadAction`),
-   * as lists ask for them; registered with the policy client (`imports` brings `OPA`), which
-   * checks at startup that row filters can translate the policy.
-   */
-  policyRows(imports: ImportCollector): Helper {
-    this.#policyRows ??= { imports };
-    return { name: "_POLICY_ROWS" };
-  }
-
-  /**
-   * The OPA action of reading one row: the entry name of the first route that reads a row
-   * (kind `read`, target `row`: `get`, or a package's), else `get`. Asked when the module
-   * renders, once every entry of the resource has added its handler.
-   */
-  get rowReadAction(): string {
-    return this.#handlers.find((handler) => handler.kind === "read" && handler.target === "row")?.entry.name ?? "get";
-  }
-
   /** `_load_<name>(session, pk)` (`_load_<name>_summary`, …): the row with everything `read` shows loaded, or 404. */
   loader(read: ReadSchema): Helper {
     this.notFound();
@@ -128,14 +108,6 @@ export class RoutesModule {
       const search = this.#search;
       imports.addFrom(view.model.module, view.model.importName);
       context.search = { name: "_SEARCH", expression: searchExpression(search, view.model.local, view.runtimePackage, imports), comment: `What \`\`?q=\`\` searches, and how: see ${search.strategy === "trigram" ? "indexes.py for its trigram indexes" : "indexes.py for its full-text index"}.` };
-    }
-    const rows = this.#policyRows && { ...this.#policyRows, action: this.rowReadAction };
-    if (rows) {
-      imports.addFrom(view.model.module, view.model.importName).addFrom(`${view.runtimePackage}.opa`, "RowPolicy").update(rows.imports);
-      context.policy_rows = {
-        comment: `The ${view.labelPlural} a list shows: those the OPA policy lets the user ${rows.action}.`,
-        expression: `OPA.rows(RowPolicy(${pythonString(view.name)}, ${pythonString(rows.action)}, ${view.model.local}))`,
-      };
     }
     context.loaders = [...this.#loaders.values()].map(({ helper, read }) => {
       imports.addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom(view.model.module, view.model.importName);

@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from runtime.visibility import REQUEST, RowVisibility, remember_user, request_user
+from runtime.visibility import (
+    REQUEST,
+    RowVisibility,
+    all_of,
+    remember_user,
+    request_user,
+)
 from sqlalchemy import ColumnElement, ForeignKey, delete, func, select, update
 from sqlalchemy.ext.asyncio import (
     AsyncAttrs,
@@ -391,3 +397,19 @@ async def test_a_rule_may_lean_on_another_models_rule(
         notes = (await session.scalars(select(Note.id).order_by(Note.id))).all()
         assert notes == [1, 2]
     assert calls == ["ada"]
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_all_of_needs_a_row_to_meet_every_rule(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    calls: list[Any] = []
+    both = all_of(asking(calls), lambda user: Post.published.is_(False))
+    request = SimpleNamespace(state=SimpleNamespace())
+    remember_user(request, "ada")
+    async with sessions_of(sessions, RowVisibility({Post: both}))(
+        info={REQUEST: request}
+    ) as session:
+        assert (await session.scalars(select(Post.id))).all() == [1]
+    assert calls == ["ada"]
+    assert await all_of(lambda user: None)("ada") is None

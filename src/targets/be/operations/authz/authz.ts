@@ -1,8 +1,8 @@
 // `authz` (an augmenter, operation scope, after `auth`): the authorization of each handler
 // of an entry — the cascading `groups` check, OPA's decision (cascading `opa`, see
 // `policy.ts`) and the entry's guard (`can`) — handed to the handler through
-// `RouteHandler.authorize`, and OPA's row filter to a list's query through `ListQuery.where`.
-// Row visibility (`visible`) is the ORM's (operations/visibility): here a public route of
+// `RouteHandler.authorize`. Row visibility (`visible`, and OPA's rows of a resource whose
+// reads ask OPA) is the ORM's (operations/visibility): here a public route of
 // such a resource only takes the optional user, so the rule sees who signed in. Its
 // `validate` rejects checks on routes without a user.
 

@@ -1,13 +1,13 @@
 // The OPA side of a handler's authorization (`opa: true`, docs/authorization.md): the
 // request's `policy: Policy` dependency, then a decision about the loaded row (instance
-// routes), a decision without one (collection routes), or a list's row filter from OPA's
-// partial evaluation, registered once per routes module as `_POLICY_ROWS`.
+// routes) or a decision without one (collection routes). Which rows exist is not decided
+// here: OPA's rows are their model's visibility rule (row-visibility.ts), which the ORM
+// applies to every read, so lists and get ask nothing of their own.
 
 import { type BuildContext, ImportCollector, prefixImport } from "../../../../codegen/index.js";
 import type { ProjectConfig, ResourceConfig } from "../../config/schema.js";
 import { RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
-import { ListHandler } from "../list/list-handler.js";
 
 /** What OPA adds to one handler's authorization. */
 export interface PolicyAuthz {
@@ -19,19 +19,16 @@ export interface PolicyAuthz {
 }
 
 /**
- * OPA's part of `handler`'s checks; a list's row filter goes straight into its query.
- * `onInstance`: the route works on one row, which OPA then sees as `input.object`.
+ * OPA's part of `handler`'s checks. `onInstance`: the route works on one row, which OPA then
+ * sees as `input.object`. A read route (kind `read`: get, lists, a package's) reads through
+ * the rule of the model (OPA's rows): a row the policy would not let the user get is
+ * missing, a 404; it asks no decision of its own.
  */
-export function policyAuthz(ctx: BuildContext<ProjectConfig>, handler: RouteHandler, entry: { name: string }, onInstance: boolean): PolicyAuthz {
+export function policyAuthz(ctx: BuildContext<ProjectConfig>, handler: RouteHandler, entry: { name: string }, onInstance: boolean): PolicyAuthz | undefined {
+  if (handler.kind === "read") return undefined;
   const resource = ctx.store.ancestorOf(ctx.instanceId, "resource") as ResourceConfig;
-  const policyModule = prefixImport(ctx.packagePrefix, "policy");
-  const param = new RouteParam({ name: "policy", annotation: "Policy", imports: new ImportCollector().addFrom(policyModule, "Policy") });
+  const param = new RouteParam({ name: "policy", annotation: "Policy", imports: new ImportCollector().addFrom(prefixImport(ctx.packagePrefix, "policy"), "Policy") });
   const subject = `${pythonString(entry.name)}, ${pythonString(resource.name)}`;
-  if (handler instanceof ListHandler) {
-    const rows = handler.module.policyRows(new ImportCollector().addFrom(policyModule, "OPA"));
-    handler.query.where({ expression: `await policy.visible(${rows.name})`, imports: new ImportCollector(), perRequest: true });
-    return { checks: [], params: [param] };
-  }
   if (onInstance) return { checks: [], policy: subject, params: [param] };
   return { checks: [`    await policy.require(${subject})`], params: [param] };
 }

@@ -7,7 +7,10 @@ import { type BuildContext, Handle, ImportCollector, StaticFile, operation, pref
 import type { AuthzLevel, JwtAuth, OpaConfig, ProjectConfig } from "../../config/schema.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonString } from "../../python/literals.js";
+import { modelRef } from "../../resource.js";
+import { visibilityRules } from "../../row-visibility.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
+import { opaRowsName } from "../visibility/visibility.js";
 
 /** The policy module's router, for the aggregating router to include (its lifespan opens the OPA client). */
 export class PolicyRouter extends Handle {
@@ -43,11 +46,29 @@ export class OpaScaffold {
 
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
     const auth = ctx.config.auth as JwtAuth;
-    return [policyModule(auth.opa!, ctx.packagePrefix), ...["opa", "opa_filter"].map((name) => new StaticFile(runtimeHelperFile(name))), new PolicyRouter(ctx.packagePrefix)];
+    return [policyModule(ctx.config, auth.opa!, ctx.packagePrefix), ...["opa", "opa_filter"].map((name) => new StaticFile(runtimeHelperFile(name))), new PolicyRouter(ctx.packagePrefix)];
   }
 }
 
-function policyModule(opa: OpaConfig, packagePrefix: string): PythonModule {
+function policyModule(project: ProjectConfig, opa: OpaConfig, packagePrefix: string): PythonModule {
+  const runtime = prefixImport(packagePrefix, "runtime", "opa");
+  const imports = new ImportCollector()
+    .addFrom("typing", "Annotated", "Any")
+    .addFrom("fastapi", "APIRouter", "Depends")
+    .addFrom(prefixImport(packagePrefix, "auth", "dependencies"), "AuthenticatedUser", "CurrentUser")
+    .addFrom(prefixImport(packagePrefix, "auth", "groups"), "user_groups")
+    .addFrom(runtime, "PolicyClient", "RequestPolicy", "policy_claims");
+  // OPA's rows of each model whose reads ask it: registered here, when the routes import
+  // this module, so startup checks that row filters translate the policy.
+  const rows = visibilityRules(project).flatMap((rule) => {
+    if (rule.opa === undefined) return [];
+    const model = modelRef(rule.model);
+    imports.addFrom(model.module, model.importName);
+    return [{ name: opaRowsName(rule.opa), resource: pythonString(rule.opa.resource), action: pythonString(rule.opa.action), model: model.local }];
+  });
+  if (rows.length > 0) {
+    imports.addFrom("collections.abc", "Awaitable", "Callable").addFrom("sqlalchemy", "ColumnElement", "false").addFrom(runtime, "RowPolicy");
+  }
   return new PythonModule({
     path: "policy.py",
     template: "operations/opa/policy.py.njk",
@@ -56,12 +77,8 @@ function policyModule(opa: OpaConfig, packagePrefix: string): PythonModule {
       url_env_literal: pythonString(opa.url_env),
       timeout: Number.isInteger(opa.timeout_seconds) ? `${opa.timeout_seconds}.0` : String(opa.timeout_seconds),
       fail_open: opa.fail === "open",
+      rows,
     },
-    imports: new ImportCollector()
-      .addFrom("typing", "Annotated")
-      .addFrom("fastapi", "APIRouter", "Depends")
-      .addFrom(prefixImport(packagePrefix, "auth", "dependencies"), "CurrentUser")
-      .addFrom(prefixImport(packagePrefix, "auth", "groups"), "user_groups")
-      .addFrom(prefixImport(packagePrefix, "runtime", "opa"), "PolicyClient", "RequestPolicy", "policy_claims"),
+    imports,
   });
 }

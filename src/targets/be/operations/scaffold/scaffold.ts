@@ -7,6 +7,7 @@ import { type BuildContext, ImportCollector, StaticFile, operation, prefixImport
 import { type ProjectConfig, authzKeysUsed, hooksUsed } from "../../config/schema.js";
 import { sessionModulePath } from "../../resource.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
+import { visibilityRules } from "../../row-visibility.js";
 import { visibilityModule } from "../visibility/visibility.js";
 
 /** Runtime helpers copied into every generated tree, under `runtime/` (`authz` into those that authorize, `hooks` into those with hooks). */
@@ -26,6 +27,7 @@ export class Scaffold {
           database,
           single: project.databases.length === 1,
           visibility: visibilityModule(project, ctx.packagePrefix),
+          visibility_on_first_use: visibilityRules(project).some((rule) => rule.opa !== undefined),
           runtime: prefixImport(ctx.packagePrefix, "runtime"),
         },
       });
