@@ -4,17 +4,20 @@
 Those routes declare ``Policy`` and ask ``OPA`` below: its decision, at the server whose
 URL is in its ``url_env``. Include ``router`` in the application (the generated routers
 do): its lifespan opens the process's one HTTP client to OPA, refuses to start without
-the URL or with a list policy row filters cannot translate, and closes the client at
+the URL or with a policy row filters cannot translate, and closes the client at
 shutdown. A failed call answers 503 (fail closed).
 """
 
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
+from sqlalchemy import ColumnElement, false
 
-from blog.api.auth.dependencies import CurrentUser
+from blog.api.auth.dependencies import AuthenticatedUser, CurrentUser
 from blog.api.auth.groups import user_groups
-from blog.api.runtime.opa import PolicyClient, RequestPolicy, policy_claims
+from blog.api.runtime.opa import PolicyClient, RequestPolicy, RowPolicy, policy_claims
+from blog.models import Article
 
 OPA = PolicyClient(
     url_env="OPA_URL",
@@ -26,20 +29,37 @@ OPA = PolicyClient(
 router = APIRouter(lifespan=OPA.lifespan)
 
 
-async def request_policy(current_user: CurrentUser) -> RequestPolicy:
-    """The policy decisions of this request, about the current user.
-
-    ``input.subject`` is the token's subject, the user's groups and the token's
-    claims (signed, not secret; the token itself is never sent), normalized once for
-    every decision and row filter (``policy_claims``).
+async def policy_subject(user: AuthenticatedUser) -> dict[str, Any]:
+    """``input.subject`` for *user*: the token's subject, the user's groups and the
+    token's claims (signed, not secret; the token itself is never sent), normalized
+    for every decision and row filter alike (``policy_claims``).
     """
-    groups = sorted(await user_groups(current_user))
-    subject = {
-        "id": current_user.subject,
-        "groups": groups,
-        "claims": policy_claims(current_user.claims),
-    }
-    return RequestPolicy(OPA, subject)
+    groups = sorted(await user_groups(user))
+    return {"id": user.subject, "groups": groups, "claims": policy_claims(user.claims)}
+
+
+async def request_policy(current_user: CurrentUser) -> RequestPolicy:
+    """The policy decisions of this request, about the current user."""
+    return RequestPolicy(OPA, await policy_subject(current_user))
 
 
 Policy = Annotated[RequestPolicy, Depends(request_policy)]
+
+# The rows of each model OPA lets a user get: its rule in visibility.py.
+ARTICLE_ROWS = OPA.rows(RowPolicy("article", "get", Article))
+
+
+def visible_rows(
+    rows: RowPolicy,
+) -> Callable[[AuthenticatedUser | None], Awaitable[ColumnElement[bool]]]:
+    """The visibility rule of *rows*' model: the rows OPA lets the user see, from its
+    partial evaluation, asked once per request (``runtime/visibility.py``). Without a
+    user, no row: the policy has no subject to decide about.
+    """
+
+    async def rule(user: AuthenticatedUser | None) -> ColumnElement[bool]:
+        if user is None:
+            return false()
+        return await RequestPolicy(OPA, await policy_subject(user)).visible(rows)
+
+    return rule

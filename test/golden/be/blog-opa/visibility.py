@@ -9,11 +9,13 @@ nests it.
 """
 
 import blog.authz
+from blog.api.policy import ARTICLE_ROWS, visible_rows
 from blog.api.runtime.visibility import RowVisibility
-from blog.models import Comment
+from blog.models import Article, Comment
 
 ROW_VISIBILITY = RowVisibility(
     {
+        Article: visible_rows(ARTICLE_ROWS),
         Comment: blog.authz.visible_comments,
     }
 )

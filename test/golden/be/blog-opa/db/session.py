@@ -22,7 +22,6 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from blog.api.runtime.statement_timeout import timed_connection
-from blog.api.visibility import ROW_VISIBILITY
 
 URL_ENV = "DATABASE_URL"
 
@@ -55,6 +54,10 @@ def get_engine() -> AsyncEngine:
 def get_sessionmaker() -> async_sessionmaker[AsyncSession]:
     """The session factory; objects stay readable after commit, and every ORM read of a
     request's session meets the row visibility rules (``visibility.py``)."""
+    # Imported on first use: OPA's rows come from the policy module, which imports the
+    # auth package, which imports this one.
+    from blog.api.visibility import ROW_VISIBILITY
+
     return async_sessionmaker(
         get_engine(),
         expire_on_commit=False,

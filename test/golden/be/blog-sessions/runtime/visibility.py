@@ -31,7 +31,15 @@ from inspect import isawaitable
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from sqlalchemy import ColumnElement, Executable, TableClause, event, false, inspect
+from sqlalchemy import (
+    ColumnElement,
+    Executable,
+    TableClause,
+    and_,
+    event,
+    false,
+    inspect,
+)
 from sqlalchemy.orm import Mapper, ORMExecuteState, Session, with_loader_criteria
 from sqlalchemy.sql import visitors
 from sqlalchemy.util import await_only
@@ -45,6 +53,22 @@ REQUEST = "request"
 
 _USER = "current_user"
 _CONDITIONS = "visibility_conditions"
+
+
+def all_of(*rules: Rule) -> Rule:
+    """The rule of a model with several: a row must meet each of *rules*."""
+
+    async def every(user: Any) -> Condition:
+        conditions = []
+        for rule in rules:
+            condition = rule(user)
+            if isawaitable(condition):
+                condition = await condition
+            if condition is not None:
+                conditions.append(condition)
+        return and_(*conditions) if conditions else None
+
+    return every
 
 
 def remember_user(request: Any, user: Any) -> None:

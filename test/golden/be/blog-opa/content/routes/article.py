@@ -27,13 +27,12 @@ from blog.api.content.schemas.article import (
 )
 from blog.api.content.serializers.article import to_article_read, to_article_summary
 from blog.api.db.session import SessionDep
-from blog.api.policy import OPA, Policy
+from blog.api.policy import Policy
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.authz import forbidden
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.hooks import before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
-from blog.api.runtime.opa import RowPolicy
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
@@ -54,9 +53,6 @@ _SUMMARY_OPTIONS = (joinedload(Article.author),)
 
 # What ``?q=`` searches, and how: see indexes.py for its full-text index.
 _SEARCH = FullTextSearch(Article.title, Article.body, language="english")
-
-# The articles a list shows: those the OPA policy lets the user get.
-_POLICY_ROWS = OPA.rows(RowPolicy("article", "get", Article))
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
@@ -82,13 +78,11 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def get_article(
-    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser, policy: Policy
+    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
 ) -> ArticleRead:
     """Get one article."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
-    article = await _load_article(session, pk)
-    await policy.require("get", "article", article)
-    return to_article_read(article)
+    return to_article_read(await _load_article(session, pk))
 
 
 # The filterable columns and order of ``GET /articles``.
@@ -152,17 +146,13 @@ async def list_articles(
     query: Annotated[ArticleListQuery, Query()],
     session: SessionDep,
     current_user: CurrentUser,
-    policy: Policy,
 ) -> Page[ArticleSummary]:
     """List articles, filtered and searched, ordered by ``order_by`` (default:
     -published_at), one page at a time.
     """
     await require_groups(current_user, "admin", "editor", "reader", "writer")
     return await _list_articles(
-        session,
-        [*param_conditions(query, _LIST_FILTERS), await policy.visible(_POLICY_ROWS)],
-        query,
-        "query",
+        session, param_conditions(query, _LIST_FILTERS), query, "query"
     )
 
 
@@ -174,15 +164,17 @@ async def list_articles(
     openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def search_articles(
-    body: ArticleSearch, session: SessionDep, current_user: CurrentUser, policy: Policy
+    body: ArticleSearch, session: SessionDep, current_user: CurrentUser
 ) -> Page[ArticleSummary]:
     """Search articles with an and/or tree of conditions and ``q``, one page at a
     time.
     """
     await require_groups(current_user, "admin", "editor", "reader", "writer")
-    where = [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else []
     return await _list_articles(
-        session, [*where, await policy.visible(_POLICY_ROWS)], body, "body"
+        session,
+        [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [],
+        body,
+        "body",
     )
 
 
