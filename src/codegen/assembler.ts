@@ -36,9 +36,8 @@ interface MergedFile {
   path: string;
   template: string;
   context: Record<string, unknown>;
-  /** The declaring fragment's collector until something adds to it, then the file's own copy. */
+  /** The file's own collector: a renderer may share a fragment's between files. */
   imports: ImportCollector;
-  ownImports: boolean;
   ifExists: IfExists;
   executable: boolean;
   banner: boolean;
@@ -90,8 +89,7 @@ function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment, origi
       path: fragment.path,
       template: fragment.template,
       context: { ...fragment.context },
-      imports: fragment.imports,
-      ownImports: false,
+      imports: fragment.imports.copy(),
       ifExists: fragment.ifExists,
       executable: fragment.executable,
       banner: fragment.banner,
@@ -117,7 +115,7 @@ function mergeFile(files: Map<string, MergedFile>, fragment: FileFragment, origi
     if (!(key in existing.context)) existing.keyOrigins.set(key, origin);
     existing.context[key] = value;
   }
-  addImports(existing, fragment.imports);
+  existing.imports.update(fragment.imports);
   if (fragment.ifExists === "overwrite") existing.ifExists = "overwrite";
   existing.executable ||= fragment.executable;
   existing.banner &&= fragment.banner;
@@ -138,7 +136,7 @@ function appendSnippet(files: Map<string, MergedFile>, snippet: ArrivedSnippet):
     file.context[snippet.slot] = [...slot, snippet.item];
     file.ownSlots.add(snippet.slot);
   }
-  addImports(file, snippet.imports);
+  file.imports.update(snippet.imports);
 }
 
 function snippetError(snippet: ArrivedSnippet, problem: string, sources: (string | undefined)[]): GenerationError {
@@ -164,14 +162,4 @@ function renderFile(file: MergedFile, options: AssembleOptions): GeneratedFile {
 
 function defined(sources: (string | undefined)[]): string[] {
   return sources.filter((source): source is string => source !== undefined);
-}
-
-/** Merges `imports` into the file's, copying the declaring fragment's collector first: a renderer may share it between files. */
-function addImports(file: MergedFile, imports: ImportCollector): void {
-  if (imports.isEmpty) return;
-  if (!file.ownImports) {
-    file.imports = file.imports.copy();
-    file.ownImports = true;
-  }
-  file.imports.update(imports);
 }

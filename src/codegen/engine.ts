@@ -7,7 +7,6 @@ import type { AppliedOperation, BuildContext } from "./context.js";
 import { ConfigError, ValueError, type ConfigIssue } from "./errors.js";
 import { EmptyOptions, type Operation, type OperationClass, type OperationMeta } from "./operation.js";
 import type { OperationRegistry } from "./registry.js";
-import { isRecord } from "./records.js";
 import { ScopeTree, type Scope } from "./scopes.js";
 import { sourcePath } from "./source-path.js";
 import { BuildStore } from "./store.js";
@@ -172,12 +171,6 @@ export class Engine {
     const runs: PlannedRun[] = [];
     for (const [meta, cls] of group) {
       if (meta.dispatchOn !== undefined && instance.value?.[meta.dispatchOn] !== meta.name) continue;
-      // An operation without `Options` reads nothing from its instance: any object passes as
-      // `{}`, as `EmptyOptions` (a non-strict `z.object({})`) would parse it.
-      if (cls.Options === undefined && isRecord(instance.value)) {
-        runs.push({ meta, cls, options: {} });
-        continue;
-      }
       const parsed = (cls.Options ?? EmptyOptions).safeParse(instance.value);
       if (parsed.success) runs.push({ meta, cls, options: parsed.data });
       else issues.push(...configIssuesOf(parsed.error, instance.configPath));

@@ -23,14 +23,6 @@ interface DirState {
   inside?: boolean;
 }
 
-/** One file of the output tree as planning sees it. */
-export interface FileState {
-  /** Where the path resolves to, symbolic links followed; inside the output directory. */
-  real: string;
-  /** The file's bytes, or undefined when there is none. */
-  existing: Buffer | undefined;
-}
-
 /** The output directory as it is on disk, probed lazily and cached; see the module comment. */
 export class OutputTree {
   /** The output directory as given, made absolute. */
@@ -49,17 +41,17 @@ export class OutputTree {
   }
 
   /**
-   * The file at `relative` (a normalised output path): where it resolves and its current bytes.
+   * The bytes of the file at `relative` (a normalised output path), or undefined when there is none.
    * @throws GenerationError when it resolves outside the output directory, goes through a file,
    * a broken link or a loop of links, or exists as something other than a regular file.
    */
-  file(relative: string): FileState {
+  bytesOf(relative: string): Buffer | undefined {
     const { real, kind } = this.locate(relative);
-    if (kind === undefined) return { real, existing: undefined };
+    if (kind === undefined) return undefined;
     if (kind !== "file" && !(kind === "link" && statOrUndefined(real, this.#label(relative))?.isFile())) {
       throw new GenerationError(`${this.#label(relative)} exists and is not a regular file`, { outputPaths: [relative] });
     }
-    return { real, existing: attempt("read", real, () => readFileSync(real)) };
+    return attempt("read", real, () => readFileSync(real));
   }
 
   /**

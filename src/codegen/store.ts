@@ -33,12 +33,6 @@ export class BuildStore {
   readonly #outputsById = new Map<string, OutputEntry[]>();
   // Instances registered without a parent: a query under the only root needs no walk.
   #rootCount = 0;
-  // `#firstUnder` answers found so far, per type and ancestor id. A new entry comes after every
-  // existing one, so a first found stays first; only extending an existing entry can change it.
-  readonly #firstFound = new Map<OutputType<unknown>, Map<string, unknown>>();
-  // Every output of a type, for queries under the only root (renders ask it of the whole build
-  // many times); dropped on every add.
-  readonly #allOfType = new Map<OutputType<unknown>, unknown[]>();
 
   /** @param scopes the build's scope tree: derives scopes from ids and checks `childScope` names. */
   constructor(scopes: ScopeTree) {
@@ -77,13 +71,11 @@ export class BuildStore {
    */
   add(id: string, opName: string, ...objects: unknown[]): void {
     this.#record(id);
-    if (this.#allOfType.size > 0) this.#allOfType.clear();
     const atId = this.#outputsById.get(id);
     if (atId) {
       for (const entry of atId) {
         if (entry.opName !== opName) continue;
         for (const object of objects) entry.items.push(object);
-        this.#firstFound.clear();
         return;
       }
     }
@@ -155,7 +147,9 @@ export class BuildStore {
    * @example store.outputsUnder("project.apps.0", RouteHandler)
    */
   outputsUnder<T>(ancestorId: string, Type: OutputType<T>): T[] {
-    return this.#isOnlyRoot(ancestorId) ? this.#everyOutputOf(Type) : this.#outputsOf(this.#entriesUnder(ancestorId), Type);
+    const found: T[] = [];
+    for (const { items } of this.#entriesUnder(ancestorId)) for (const item of items) if (item instanceof Type) found.push(item);
+    return found;
   }
 
   /** `outputsUnder` the nearest `scopeName` instance at or above `id`; empty when there is none. */
@@ -172,38 +166,8 @@ export class BuildStore {
   outputUnderAncestor<T>(id: string, scopeName: string, Type: OutputType<T>): T {
     const ancestorId = this.ancestorIdOf(id, scopeName);
     if (ancestorId === undefined) throw new LookupError(`instance "${id}" has no "${scopeName}" ancestor`);
-    const first = this.#firstUnder(ancestorId, Type);
-    if (first !== undefined) return first;
+    for (const { items } of this.#entriesUnder(ancestorId)) for (const item of items) if (item instanceof Type) return item;
     throw new LookupError(`no ${Type.name} output under "${ancestorId}"`);
-  }
-
-  /** The first output of class `Type` at or below `ancestorId` in store order, remembered once found. */
-  #firstUnder<T>(ancestorId: string, Type: OutputType<T>): T | undefined {
-    let found = this.#firstFound.get(Type);
-    const known = found?.get(ancestorId);
-    if (known !== undefined) return known as T;
-    for (const { items } of this.#entriesUnder(ancestorId)) {
-      for (const item of items) {
-        if (!(item instanceof Type)) continue;
-        if (!found) this.#firstFound.set(Type, (found = new Map()));
-        found.set(ancestorId, item);
-        return item;
-      }
-    }
-    return undefined;
-  }
-
-  #everyOutputOf<T>(Type: OutputType<T>): T[] {
-    let found = this.#allOfType.get(Type) as T[] | undefined;
-    if (!found) this.#allOfType.set(Type, (found = this.#outputsOf(this.#outputs, Type)));
-    // A copy: callers own what they get.
-    return [...found];
-  }
-
-  #outputsOf<T>(entries: readonly OutputEntry[], Type: OutputType<T>): T[] {
-    const found: T[] = [];
-    for (const { items } of entries) for (const item of items) if (item instanceof Type) found.push(item);
-    return found;
   }
 
   #isOnlyRoot(id: string): boolean {

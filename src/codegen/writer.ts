@@ -137,7 +137,7 @@ export function planWritesIn(tree: OutputTree, files: Iterable<GeneratedFile>, o
   const forced = options.force ? [] : [...(options.forcePaths ?? [])].map(compileForcePattern);
   return entries.map(([file, relative]): PlannedWrite => {
     const absolutePath = path.join(tree.root, relative);
-    const existing = tree.file(relative).existing;
+    const existing = tree.bytesOf(relative);
     let action: WriteAction;
     if (existing === undefined) action = "create";
     else if (file.ifExists === "skip" && !options.force && !forced.some((glob) => glob.test(relative))) action = "skip";
