@@ -135,8 +135,15 @@ function parsePort(value: string): number {
   return port;
 }
 
+interface DevFlags {
+  port?: number;
+  frontend?: string | false;
+  migrate: boolean;
+  allowDataLoss?: boolean;
+}
+
 /** `dev`: runs the project's stack until Ctrl-C (SIGINT), SIGTERM or a closed terminal (SIGHUP). */
-async function runDevCommand(flags: { port?: number; frontend?: string | false }): Promise<number> {
+async function runDevCommand(flags: DevFlags): Promise<number> {
   const { runDev } = await import("./dev/index.js");
   const stopRequested = new Promise<void>((resolve) => {
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => resolve());
@@ -145,6 +152,8 @@ async function runDevCommand(flags: { port?: number; frontend?: string | false }
     root: process.cwd(),
     port: flags.port,
     frontend: flags.frontend,
+    migrate: flags.migrate,
+    allowDataLoss: flags.allowDataLoss,
     stopRequested,
     onGenerateError: (error) => void reportError(error, process.argv.includes("--verbose")),
   });
@@ -207,10 +216,45 @@ function buildProgram(): Command {
     .addOption(new Option("-p, --port <port>", "port of the backend (default: $PORT, else 8000)").argParser(parsePort))
     .option("--frontend <dir>", "the fe_root project to serve (default: frontend/ or ../frontend, when there)")
     .option("--no-frontend", "serve no front end")
-    .action(async (flags: { port?: number; frontend?: string | false }) => {
+    .option("--no-migrate", "write no migrations: apply the project's, and say what a new one would hold")
+    .option("--allow-data-loss", "apply migrations that drop tables or columns (their data is lost)")
+    .action(async (flags: DevFlags) => {
       exitCode = await runDevCommand(flags);
     });
+  addDbCommands(program);
   return program;
+}
+
+/** `db` subcommands: the database steps of `dev`, run in the project in the current directory. */
+function addDbCommands(program: Command): void {
+  const db = program.command("db").description("the project's database (the one codegen dev uses): its URL, migrations, a reset");
+  db.command("url")
+    .description("print the database's URL (the running codegen dev's embedded one, or the project's variable)")
+    .option("--test", "the test database's URL instead")
+    .action(async (flags: { test?: boolean }) => {
+      exitCode = await (await import("./dev/db.js")).printDatabaseUrl({ root: process.cwd(), test: flags.test });
+    });
+  db.command("migrate")
+    .description("generate the API, apply the migrations, then write and apply a named one for what the models and the API need beyond them")
+    .option("--allow-data-loss", "apply it even when it drops tables or columns (their data is lost)")
+    .action(async (flags: { allowDataLoss?: boolean }) => {
+      exitCode = await (await import("./dev/db.js")).migrateCommand({ root: process.cwd(), allowDataLoss: flags.allowDataLoss });
+    });
+  db.command("reset")
+    .description("drop every table of the database, with its data, then migrate it")
+    .option("--yes", "confirm: the data is lost")
+    .option("--allow-data-loss", "apply a new migration even when it drops tables or columns")
+    .action(async (flags: { yes?: boolean; allowDataLoss?: boolean }) => {
+      exitCode = await (await import("./dev/db.js")).resetCommand({ root: process.cwd(), yes: flags.yes, allowDataLoss: flags.allowDataLoss });
+    });
+  program
+    .command("test")
+    .description("generate the API, create and migrate the test database (<name>_test, beside the development one), run pytest on it")
+    .argument("[pytest-args...]", "passed to pytest (after --)")
+    .allowUnknownOption()
+    .action(async (args: string[]) => {
+      exitCode = await (await import("./dev/db.js")).testCommand({ root: process.cwd(), args });
+    });
 }
 
 /** Set by a command that ends with a status other than 0 without an error (`generate --check`). */

@@ -14,11 +14,13 @@ import path from "node:path";
 import { type Target, countActions, discoverTargets, generate, loadConfig } from "../codegen/index.js";
 import { type Watcher, watchGeneration } from "../codegen/watch.js";
 import { type DevLock, acquireDevLock } from "./lock.js";
+import { type StepContext, describeMigration, migrateDatabase, planMigration } from "./db-steps.js";
+import { keepDatabaseInStep } from "./migrations.js";
 import { type DevDatabase, startProjectDatabase } from "./postgres.js";
 import { type ProcessGroup, assertPortFree, runCommand, startServer, stopLeftovers, waitForHttp } from "./processes.js";
 import { projectPython } from "./python.js";
 import { developmentSecret } from "./secrets.js";
-import { uvicornArgs } from "./uvicorn.js";
+import { appSourceDirs, uvicornArgs } from "./uvicorn.js";
 import { DevError, type DevProject, readDevProject } from "./project.js";
 
 export { DevError } from "./project.js";
@@ -30,6 +32,10 @@ export interface DevOptions {
   port?: number;
   /** The front end to serve: a directory, `false` for none. @default `frontend/` or `../frontend` when it holds a Vite project */
   frontend?: string | false;
+  /** Write and apply a migration whenever the models or the generated API need one. @default true */
+  migrate?: boolean;
+  /** Apply migrations that drop tables or columns too. @default false */
+  allowDataLoss?: boolean;
   /** Reports errors of a regeneration (the watch goes on). */
   onGenerateError(error: unknown): void;
   /** Resolves when the user asks to stop (Ctrl-C). */
@@ -52,17 +58,24 @@ export async function runDev(options: DevOptions): Promise<number> {
     const be = targets.find((target) => target.name === "be");
     if (!be) throw new DevError("the be target is not installed");
     const generation = { target: be, configFile: project.configFile, stdlibTargets: targets, cwd: project.root };
-    const config = await generateOnce(generation);
+    const { config, outDir } = await generateOnce(generation);
 
     const python = await projectPython(project.root, process.env, say);
     const secret = await developmentSecret(project.root, config, process.env);
     for (const variable of Object.keys(secret)) say(`${variable}: a development secret kept in .codegen/dev-secret (export ${variable} to use another)`);
     const databaseUrl = await database(project, cleanups, lock);
+    await lock.recordDatabase(databaseUrl);
     const env = { ...process.env, ...secret, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
-    await migrate(python, project, env);
+    const step: StepContext = { python, root: project.root, env, urlEnv: project.databaseUrlEnv };
+    const migrating = options.migrate !== false && existsSync(path.join(project.root, "alembic.ini"));
+    await migrate(step, migrating, options.allowDataLoss === true);
 
     const backend = await serve("uvicorn", python, uvicornArgs(project, port, { packagePrefix: config.package_prefix ?? "", trustedProxies: config.trusted_proxies ?? [] }), { cwd: project.root, env }, cleanups, lock);
-    const watcher = await watchConfig(generation, options.onGenerateError);
+    const kept = migrating
+      ? keepDatabaseInStep({ step, allowDataLoss: options.allowDataLoss === true, watchDirs: appSourceDirs(project), reloadFile: reloadFile(project, outDir), say })
+      : undefined;
+    if (kept) cleanups.push(() => kept.close());
+    const watcher = await watchConfig(generation, options.onGenerateError, () => kept?.schedule());
     cleanups.push(() => watcher.close());
     const frontend = project.frontend ? await serveFrontend(project.frontend, cleanups, lock) : undefined;
 
@@ -120,17 +133,29 @@ type Generation = { target: Target; configFile: string; stdlibTargets: Target[];
 /** What `codegen dev` reads of the parsed `be` config. */
 type GeneratedConfig = { package_prefix?: string; trusted_proxies?: string[]; auth?: { secret_env?: string; algorithm?: string } };
 
-/** Generates the API once; returns the parsed config. */
-async function generateOnce(generation: Generation): Promise<GeneratedConfig> {
+/** Generates the API once; returns the parsed config and where the API was written. */
+async function generateOnce(generation: Generation): Promise<{ config: GeneratedConfig; outDir: string }> {
   const config = await loadConfig(generation.configFile, generation.target, { stdlibTargets: generation.stdlibTargets });
   const result = await generate(generation);
   for (const warning of result.warnings) say(`warning: ${path.relative(generation.cwd, generation.configFile)}: ${warning.path || "(root)"}: ${warning.message}`);
   const counts = countActions(result.plan);
   say(`generated ${path.relative(generation.cwd, result.outDir) || "."}: ${counts.create + counts.overwrite} written, ${counts.unchanged} unchanged`);
-  return config as GeneratedConfig;
+  return { config: config as GeneratedConfig, outDir: result.outDir };
 }
 
-async function watchConfig(generation: Generation, onError: (error: unknown) => void): Promise<Watcher> {
+/**
+ * The file touched to reload the backend after a migration: the generated API's
+ * database.py when it is under the reloader's watch (it is ours), else the package's
+ * `__init__.py`.
+ */
+function reloadFile(project: DevProject, outDir: string): string {
+  const generated = path.join(outDir, "database.py");
+  const [watched] = appSourceDirs(project);
+  if (existsSync(generated) && !path.relative(watched!, generated).startsWith("..")) return generated;
+  return path.join(watched!, "__init__.py");
+}
+
+async function watchConfig(generation: Generation, onError: (error: unknown) => void, onWritten: () => void): Promise<Watcher> {
   let first = true;
   return watchGeneration(generation, {
     onRun(result) {
@@ -138,6 +163,7 @@ async function watchConfig(generation: Generation, onError: (error: unknown) => 
       // The watch starts with a run of its own, right after the first generation: nothing to say.
       if (!first || counts.create + counts.overwrite + counts.delete > 0) {
         say(`regenerated: ${counts.create + counts.overwrite} written, ${counts.delete} deleted`);
+        onWritten();
       }
       first = false;
     },
@@ -149,18 +175,18 @@ async function watchConfig(generation: Generation, onError: (error: unknown) => 
   });
 }
 
-/** `alembic upgrade head`, then whether the models still match the migrations. */
-async function migrate(python: string, project: DevProject, env: NodeJS.ProcessEnv): Promise<void> {
-  if (!existsSync(path.join(project.root, "alembic.ini"))) {
+/**
+ * Applies the migrations; then writes and applies one for what the models and the API
+ * need beyond them, or (`write` false) says what that would be.
+ */
+async function migrate(step: StepContext, write: boolean, allowDataLoss: boolean): Promise<void> {
+  if (!existsSync(path.join(step.root, "alembic.ini"))) {
     say("no alembic.ini: migrations skipped");
     return;
   }
-  if ((await runCommand(python, ["-m", "alembic", "upgrade", "head"], { cwd: project.root, env })) !== 0) {
-    throw new DevError("alembic upgrade head failed (above); fix the migration and run codegen dev again");
-  }
-  if ((await runCommand(python, ["-m", "alembic", "check"], { cwd: project.root, env })) !== 0) {
-    say('the models differ from the migrations: write one with alembic revision --autogenerate -m "<what changed>", read it, and restart');
-  }
+  const report = write ? await migrateDatabase(step, allowDataLoss) : await planMigration(step);
+  const lines = describeMigration(report, { retry: "codegen dev --allow-data-loss, or codegen db migrate --allow-data-loss", write: "codegen db migrate" });
+  for (const line of lines) say(line);
 }
 
 /** `npm run dev` in the front end (after `npm install` when it has no node_modules). */

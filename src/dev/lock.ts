@@ -33,11 +33,15 @@ interface LockContent {
   startTime?: string;
   token: string;
   processes: OwnedProcess[];
+  /** The URL of the database the run serves, for `codegen db` and `codegen test` beside it. */
+  database?: string;
 }
 
 export interface DevLock {
   /** Records a process this run started, for the keeper and for the next run. */
   record(owned: Omit<OwnedProcess, "startTime">): Promise<void>;
+  /** Records the URL of the database this run uses, for `codegen db` and `codegen test` run beside it. */
+  recordDatabase(url: string): Promise<void>;
   /**
    * For a run that stopped everything it recorded: releases the keeper and removes the
    * lock. A run that could not stops without it, and the keeper stops what is left.
@@ -97,6 +101,15 @@ export async function acquireDevLock(root: string): Promise<{ lock: DevLock; lef
   }
   const keeper = startKeeper();
   let writes = Promise.resolve();
+  // Written whole to a temporary file and renamed over the lock: a reader never sees half of it.
+  const rewrite = () => {
+    writes = writes.then(async () => {
+      const temporary = `${file}.${content.token}.tmp`;
+      await writeFile(temporary, `${JSON.stringify(content)}\n`);
+      await rename(temporary, file);
+    });
+    return writes;
+  };
   return {
     leftovers,
     lock: {
@@ -104,13 +117,11 @@ export async function acquireDevLock(root: string): Promise<{ lock: DevLock; lef
         const owned = { ...started, startTime: processStartTime(started.pid) };
         keeper.watch(owned);
         content.processes.push(owned);
-        // Written whole to a temporary file and renamed over the lock: a reader never sees half of it.
-        writes = writes.then(async () => {
-          const temporary = `${file}.${content.token}.tmp`;
-          await writeFile(temporary, `${JSON.stringify(content)}\n`);
-          await rename(temporary, file);
-        });
-        return writes;
+        return rewrite();
+      },
+      recordDatabase(url) {
+        content.database = url;
+        return rewrite();
       },
       async release() {
         keeper.release();
@@ -120,6 +131,13 @@ export async function acquireDevLock(root: string): Promise<{ lock: DevLock; lef
       },
     },
   };
+}
+
+/** The `codegen dev` running in the project, if one is: its pid and the database URL it recorded. */
+export async function runningDev(root: string): Promise<{ pid: number; database?: string } | undefined> {
+  const holder = await readHolder(devLockFile(root));
+  if (typeof holder !== "object" || !holderAlive(holder)) return undefined;
+  return { pid: holder.pid, database: holder.database };
 }
 
 async function readHolder(file: string): Promise<LockContent | "gone" | "starting" | "stale"> {

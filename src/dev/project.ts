@@ -9,7 +9,7 @@ import { CLIError } from "../codegen/index.js";
 
 /** A mistake in how `codegen dev` was run or in the project it was run in. */
 export class DevError extends CLIError {
-  override readonly prefix = "codegen dev";
+  override readonly prefix: string = "codegen dev";
   override name = "DevError";
 }
 

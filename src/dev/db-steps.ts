@@ -1,0 +1,95 @@
+// The database steps `codegen dev`, `codegen db` and `codegen test` take, run by
+// db_steps.py in the project's Python with the project's own Alembic environment: migrate
+// (apply, autogenerate a named revision, apply it), reset, and create the test database.
+// Alembic's log is kept back and shown only when a step fails; what changed is said in a
+// few lines.
+
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { DevError } from "./project.js";
+
+const STEPS = fileURLToPath(new URL("./db_steps.py", import.meta.url));
+
+/** A step that hangs (a database that stops answering mid-migration) fails after this long. */
+const STEP_TIMEOUT_MS = 300_000;
+
+/** What `migrate` did. */
+export interface MigrateReport {
+  /** Every difference autogenerate found, one readable line each (`add column notes.body (VARCHAR)`). */
+  changes: string[];
+  /** The differences that would drop stored data (tables, columns). */
+  data_loss: string[];
+  /** The revision written and applied, relative to the project; null when none was. */
+  revision: string | null;
+}
+
+export interface StepContext {
+  python: string;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  /** The variable of `env` holding the database's URL. */
+  urlEnv: string;
+}
+
+/** Runs one step; returns its JSON report. @throws DevError with Alembic's output when it fails. */
+async function runStep<T>(context: StepContext, args: string[]): Promise<T> {
+  const child = spawn(context.python, [STEPS, ...args, "--url-env", context.urlEnv], { cwd: context.root, env: context.env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill("SIGKILL"), STEP_TIMEOUT_MS);
+  const status = await new Promise<number>((resolve, reject) => {
+    child.once("error", (error) => reject(new DevError(`cannot run ${context.python}: ${error.message}`)));
+    child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  }).finally(() => clearTimeout(timer));
+  const report = stdout.trim().split("\n").at(-1) ?? "";
+  if (status === 3 && report.startsWith('{"unreachable"')) {
+    const { unreachable } = JSON.parse(report) as { unreachable: string };
+    throw new DevError(`the database at ${context.urlEnv} does not answer (${unreachable}); start it, or correct ${context.urlEnv}`);
+  }
+  if (status !== 0 || !report.startsWith("{")) {
+    throw new DevError(`${args[0]} failed (status ${status}):\n${(stderr + stdout).trimEnd()}`);
+  }
+  return JSON.parse(report) as T;
+}
+
+/**
+ * Applies the migrations, then writes and applies a revision for what the models and the
+ * generated API need beyond them, unless it would drop data and `allowDataLoss` is not set.
+ */
+export function migrateDatabase(context: StepContext, allowDataLoss: boolean): Promise<MigrateReport> {
+  return runStep(context, ["migrate", ...(allowDataLoss ? ["--allow-data-loss"] : [])]);
+}
+
+/** Applies the migrations and reports what a new revision would hold, writing nothing. */
+export function planMigration(context: StepContext): Promise<MigrateReport> {
+  return runStep(context, ["migrate", "--plan"]);
+}
+
+/** Drops everything in the database's public schema, then migrates it as `migrateDatabase` does. */
+export function resetDatabase(context: StepContext, allowDataLoss: boolean): Promise<MigrateReport> {
+  return runStep(context, ["reset", ...(allowDataLoss ? ["--allow-data-loss"] : [])]);
+}
+
+/** Creates database `name` on the server of the context's URL; false when it exists already. */
+export async function createDatabase(context: StepContext, name: string): Promise<boolean> {
+  return (await runStep<{ created: boolean }>(context, ["create", "--database", name])).created;
+}
+
+/**
+ * The lines that tell the user what `migrate` did, or why it wrote nothing: `retry` is the
+ * command that applies a change that drops data, `write` the one that writes a planned one.
+ */
+export function describeMigration(report: MigrateReport, commands: { retry: string; write: string }): string[] {
+  if (report.changes.length === 0) return [];
+  const changes = report.changes.map((line) => `  ${line}`);
+  if (report.revision !== null) return [`migration ${report.revision} written and applied:`, ...changes];
+  if (report.data_loss.length === 0) return ["the models differ from the database; no migration was written for:", ...changes, `to write and apply one: ${commands.write}`];
+  const others = report.changes.filter((line) => !report.data_loss.includes(line));
+  return [
+    `a migration would ${report.data_loss.join(", ")}, and lose the data in it; nothing was written or applied`,
+    ...(others.length > 0 ? ["the other pending changes:", ...others.map((line) => `  ${line}`)] : []),
+    `to apply it (the data is lost): ${commands.retry}`,
+  ];
+}

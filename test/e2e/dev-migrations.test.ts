@@ -1,0 +1,215 @@
+/**
+ * End-to-end: `codegen dev` keeps the database in step with the code. In a `be_root`
+ * project served by `codegen dev` (embedded PostgreSQL, real Alembic, uvicorn), a model and
+ * a resource with a trigram search are added: dev writes a named migration (the table,
+ * `pg_trgm`, the search index) and applies it, and `POST` with an `Idempotency-Key`, `?q=`
+ * and `/_values` answer. A field added is served, migration included; the generated tests
+ * pass against the test database (`codegen test`). A dropped field is not applied: dev says
+ * what would be lost, `codegen db migrate` refuses too, and applies it with
+ * `--allow-data-loss`. `codegen db url|migrate|reset` work beside dev and without it.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { repoRoot, tsxLoader } from "../helpers/user-project.js";
+import { JsonClient } from "../support/http.js";
+import { freePort } from "../support/ports.js";
+import { type RunningProcess, startProcess } from "../support/processes.js";
+import { ensureVenv } from "../support/venv.js";
+
+let root: string;
+let project: string;
+let env: NodeJS.ProcessEnv;
+let port: number;
+const running = new Set<RunningProcess>();
+
+/** `codegen <args>` in the project, as a user runs it. */
+function codegen(...args: string[]): RunningProcess {
+  const run = startProcess(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, join(repoRoot, "src", "cli.ts"), ...args], { cwd: project, env });
+  running.add(run);
+  return run;
+}
+
+/** The exit status of `run`, failing with its output if it still runs after `timeoutMs`. */
+async function exitWithin(run: RunningProcess, timeoutMs: number): Promise<number> {
+  const timeout = new Promise<"timeout">((resolve) => setTimeout(resolve, timeoutMs, "timeout").unref());
+  const status = await Promise.race([run.exitCode, timeout]);
+  if (status === "timeout") assert.fail(`still running after ${timeoutMs} ms:\n${run.output()}`);
+  running.delete(run);
+  return status;
+}
+
+/** Runs `codegen <args>` to its end; its status and output. */
+async function codegenRun(timeoutMs: number, ...args: string[]): Promise<{ status: number; output: string }> {
+  const run = codegen(...args);
+  const status = await exitWithin(run, timeoutMs);
+  return { status, output: run.output() };
+}
+
+/** Polls until `ready` holds, failing with dev's output when dev exits or `timeoutMs` passes. */
+async function until(what: string, dev: RunningProcess, ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (dev.exited()) assert.fail(`codegen dev exited before ${what}:\n${dev.output()}`);
+    if (await ready().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`not within ${timeoutMs} ms: ${what}\n${dev.output()}`);
+}
+
+const versions = async () => (await readdir(join(project, "migrations", "versions"))).filter((name) => name.endsWith(".py")).sort();
+
+async function edit(file: string, from: string | RegExp, to: string): Promise<void> {
+  const text = await readFile(join(project, file), "utf8");
+  const changed = text.replace(from, to);
+  assert.notEqual(changed, text, `${file} holds ${from}`);
+  await writeFile(join(project, file), changed);
+}
+
+before(async () => {
+  root = await mkdtemp(join(tmpdir(), "codegen-dev-migrations-"));
+  await chmod(root, 0o755); // PostgreSQL runs as its own user under root
+  project = join(root, "shop");
+  const venv = await ensureVenv();
+  port = await freePort();
+  const { DATABASE_URL: _none, TEST_DATABASE_URL: _neither, ...rest } = process.env;
+  env = { ...rest, VIRTUAL_ENV: dirname(dirname(venv.python)), NODE_OPTIONS: "", NO_COLOR: "1" };
+  await writeFile(join(root, "be_root.jsonnet"), "{ name: 'shop' }\n");
+  await mkdir(project);
+  const scaffold = await codegenRun(60_000, "generate", "-t", "be_root", "-c", "../be_root.jsonnet", "-o", ".");
+  assert.equal(scaffold.status, 0, scaffold.output);
+  await edit("config/project.jsonnet", "  package_prefix:", "  generate_tests: true,\n  package_prefix:");
+});
+
+after(async () => {
+  for (const run of running) await run.stop();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+/** The first test's steps, with dev serving. */
+async function migrationsWhileServing(dev: RunningProcess): Promise<void> {
+  const api = new JsonClient(`http://127.0.0.1:${port}`);
+  await until("/ready answered 200", dev, async () => (await fetch(`http://127.0.0.1:${port}/ready`)).ok, 180_000);
+  assert.deepEqual(await versions(), ["0001_initial.py"], "the first migration covers the starter config");
+
+  // A model and a resource with a trigram search, saved one file after the other.
+  await writeFile(
+    join(project, "shop", "models.py"),
+    `${await readFile(join(project, "shop", "models.py"), "utf8")}
+
+class Tag(Base):
+  __tablename__ = "tags"
+
+  id: Mapped[int] = mapped_column(primary_key=True)
+  label: Mapped[str] = mapped_column(unique=True)
+`,
+  );
+  await edit(
+    "config/project.jsonnet",
+    /\n {2}\],\n\}\n$/,
+    `
+  {
+    model: 'shop.models.Tag',
+    pk_type: 'int',
+    fields: [f.int('id'), f.str('label')],
+    link: { name: 'label' },
+    search: { fields: ['label'], strategy: 'trigram' },
+    operations: ['get', { name: 'list', modifiers: [{ type: 'filter', fields: [{ name: 'id', values: 'self' }] }] }, { name: 'create', fields: [f.str('label')] }],
+  },
+],
+}
+`,
+  );
+  const savedResource = performance.now();
+  await until("GET /tags?q= answered 200", dev, async () => (await fetch(`http://127.0.0.1:${port}/tags?q=x`)).status === 200, 120_000);
+  const resourceMs = performance.now() - savedResource;
+  const written = (await versions()).filter((name) => name !== "0001_initial.py");
+  assert.ok(written.some((name) => /_create_tags/.test(name)), `a migration named after the new table: ${written.join(", ")}\n${dev.output()}`);
+  const migrations = (await Promise.all(written.map((name) => readFile(join(project, "migrations", "versions", name), "utf8")))).join("\n");
+  assert.match(migrations, /op\.execute\("CREATE EXTENSION IF NOT EXISTS pg_trgm"\)/);
+  assert.match(migrations, /postgresql_ops=\{'label': 'gin_trgm_ops'\}/, "the search's index");
+  assert.match(dev.output(), /codegen dev: migration migrations\/versions\/\S+_create_tags\S*\.py written and applied in [\d.]+ s; reloading the backend:\n(codegen dev: {3}.*\n)*codegen dev: {3}create table tags\n/);
+
+  // What the migrations hold serves: a POST retried with its Idempotency-Key, ?q= and /_values.
+  const retried = { "idempotency-key": "tag-routine-1" };
+  const first = await api.with(retried).post("/tags", { label: "routine" });
+  assert.equal(first.status, 201, JSON.stringify(first.body));
+  const replayed = await api.with(retried).post("/tags", { label: "routine" });
+  assert.deepEqual([replayed.status, replayed.body, replayed.headers.get("idempotent-replayed")], [201, first.body, "true"]);
+  const searched = await api.get("/tags?q=rout");
+  assert.equal(searched.status, 200, JSON.stringify(searched.body));
+  assert.deepEqual(searched.body.items.map((item: { label: string }) => item.label), ["routine"]);
+  const values = await api.post("/_values", { resource: "tag", field: "id", q: "rout" });
+  assert.equal(values.status, 200, JSON.stringify(values.body));
+  assert.deepEqual(values.body.values.map((value: { value: number }) => value.value), [first.body.id]);
+
+  // A field added to a model and the config: served, migration included.
+  await edit("shop/models.py", "    pinned: Mapped[bool] = mapped_column(default=False)\n", '    pinned: Mapped[bool] = mapped_column(default=False)\n    priority: Mapped[int] = mapped_column(default=0, server_default="0")\n');
+  await edit("config/project.jsonnet", "f.bool('pinned'),", "f.bool('pinned'), f.int('priority'),");
+  const savedField = performance.now();
+  await until("GET /notes shows priority", dev, async () => {
+    const created = await api.post("/notes", { title: "with a priority" });
+    return created.status === 201 && created.body.priority === 0;
+  }, 120_000);
+  const fieldMs = performance.now() - savedField;
+  assert.ok((await versions()).some((name) => /_add_notes_priority\.py$/.test(name)), (await versions()).join(", "));
+
+  // The URL of the running database, and the generated tests against the test database beside it.
+  const url = await codegenRun(60_000, "db", "url");
+  assert.equal(url.status, 0, url.output);
+  assert.match(url.output.trim(), /^postgresql\+asyncpg:\/\/postgres:postgres@127\.0\.0\.1:\d+\/shop$/);
+  const tests = await codegenRun(300_000, "test", "--", "-q", "-p", "no:cacheprovider");
+  assert.equal(tests.status, 0, tests.output);
+  assert.match(tests.output, /created the test database shop_test/);
+  assert.match(tests.output, /\d+ passed/);
+
+  // A dropped field: nothing written or applied, and dev says what would be lost.
+  const before = await versions();
+  await edit("shop/models.py", /    priority: Mapped\[int\].*\n/, "");
+  await edit("config/project.jsonnet", "f.int('priority'), ", "");
+  await until("dev held back the drop", dev, async () => /a migration would drop column notes\.priority \(INTEGER\), and lose the data in it; nothing was written or applied/.test(dev.output()), 120_000);
+  assert.deepEqual(await versions(), before, "no migration was written");
+  const refused = await codegenRun(120_000, "db", "migrate");
+  assert.equal(refused.status, 1, refused.output);
+  assert.match(refused.output, /drop column notes\.priority/);
+  assert.match(refused.output, /codegen db migrate --allow-data-loss/);
+  const allowed = await codegenRun(120_000, "db", "migrate", "--allow-data-loss");
+  assert.equal(allowed.status, 0, allowed.output);
+  assert.match(allowed.output, /migration migrations\/versions\/\S+_drop_notes_priority\.py written and applied/);
+
+  process.kill(-dev.child.pid!, "SIGINT");
+  assert.equal(await exitWithin(dev, 60_000), 0, dev.output());
+  process.stderr.write(`# codegen dev: a resource with search saved -> migrated and served in ${(resourceMs / 1000).toFixed(1)} s; a field in ${(fieldMs / 1000).toFixed(1)} s\n`);
+}
+
+describe("codegen dev keeps the database in step with the code", () => {
+  it("writes, names and applies migrations; holds back a dropped column; codegen test runs on the test database", { timeout: 600_000 }, async () => {
+    const dev = codegen("dev", "--port", String(port), "--no-frontend");
+    try {
+      await migrationsWhileServing(dev);
+    } finally {
+      await dev.stop();
+    }
+  });
+
+  it("codegen db without codegen dev: url fails naming why, migrate and reset start the project's database themselves", { timeout: 300_000 }, async () => {
+    assert.ok(existsSync(join(project, ".codegen", "postgres", "PG_VERSION")), "the first test made the database");
+    const url = await codegenRun(60_000, "db", "url");
+    assert.equal(url.status, 1, url.output);
+    assert.match(url.output, /codegen db: no database: DATABASE_URL is unset and no codegen dev runs in /);
+    const migrate = await codegenRun(120_000, "db", "migrate");
+    assert.equal(migrate.status, 0, migrate.output);
+    assert.match(migrate.output, /the database is up to date with the models/);
+    const unconfirmed = await codegenRun(60_000, "db", "reset");
+    assert.equal(unconfirmed.status, 1, unconfirmed.output);
+    assert.match(unconfirmed.output, /codegen db: db reset drops every table .* run codegen db reset --yes/);
+    const reset = await codegenRun(120_000, "db", "reset", "--yes");
+    assert.equal(reset.status, 0, reset.output);
+    assert.match(reset.output, /the database was emptied and migrated/);
+    assert.ok(!existsSync(join(project, ".codegen", "dev.lock")), "the lock was released");
+    assert.ok(!existsSync(join(project, ".codegen", "postgres", "postmaster.pid")), "the database was stopped");
+  });
+});
