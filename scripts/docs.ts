@@ -7,7 +7,7 @@
 import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Target, configReference, discoverTargets, templateReference } from "../src/codegen/index.js";
+import { type Target, configReference, discoverTargets, loadRegistry, templateReference } from "../src/codegen/index.js";
 
 /** This package's own targets: the ones the repository documents. */
 export const DOCUMENTED_TARGETS = ["be", "be_root", "fe", "fe_root"] as const;
@@ -22,8 +22,9 @@ export async function references(): Promise<Map<string, string>> {
     if (!target) throw new Error(`target ${name} is not installed`);
     return target;
   });
+  const pages = await Promise.all(targets.map(async (target): Promise<[string, string]> => [join(referenceDir, `${target.name}.md`), configReference(target, await loadRegistry(target.operationsEntryPoint))]));
   return new Map([
-    ...targets.map((target): [string, string] => [join(referenceDir, `${target.name}.md`), configReference(target)]),
+    ...pages,
     [join(referenceDir, "templates.md"), templatesPage(targets)],
   ]);
 }

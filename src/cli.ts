@@ -114,13 +114,16 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
 /** `schema`: the JSON Schema of a target's config (or its Markdown reference) on stdout. */
 async function runSchema(flags: { target?: string; markdown?: boolean }): Promise<void> {
   const target = await pickTarget(flags.target);
+  // The target's operations, a package's too, describe the options they parse.
+  const { loadRegistry } = await import("./codegen/registry.js");
+  const operations = await loadRegistry(target.operationsEntryPoint);
   if (flags.markdown) {
     const { configReference } = await import("./codegen/schema-reference.js");
-    process.stdout.write(configReference(target));
+    process.stdout.write(configReference(target, operations));
     return;
   }
   const { configJsonSchema } = await import("./codegen/json-schema.js");
-  process.stdout.write(`${JSON.stringify(configJsonSchema(target), null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(configJsonSchema(target, operations), null, 2)}\n`);
 }
 
 async function runTargets(): Promise<void> {

@@ -4,6 +4,7 @@
 // generated config reference (`codegen schema`) all read this one document.
 
 import { z } from "zod";
+import type { OperationRegistry } from "./registry.js";
 import type { Target } from "./target.js";
 
 /** A JSON Schema document or sub-schema. */
@@ -27,12 +28,13 @@ export function inputJsonSchema(schema: z.ZodType): JsonSchema {
 }
 
 /**
- * The JSON Schema of `target`'s config: the target's own `jsonSchema()` if it has one, else
- * the input side of its zod schema. The root may carry `$schema` (a `.json` config naming
- * this document for its editor), which config loading ignores.
+ * The JSON Schema of `target`'s config: the target's own `jsonSchema(operations)` if it has
+ * one (`operations`: its group's, `loadRegistry(target.operationsEntryPoint)`), else the input
+ * side of its zod schema. The root may carry `$schema` (a `.json` config naming this document
+ * for its editor), which config loading ignores.
  */
-export function configJsonSchema(target: Target): JsonSchema {
-  const schema = target.jsonSchema ? target.jsonSchema() : inputJsonSchema(target.schema);
+export function configJsonSchema(target: Target, operations: OperationRegistry): JsonSchema {
+  const schema = target.jsonSchema ? target.jsonSchema(operations) : inputJsonSchema(target.schema);
   const properties = schema.properties as Record<string, JsonSchema> | undefined;
   return {
     $schema: schema.$schema,

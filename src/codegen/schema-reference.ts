@@ -3,6 +3,7 @@
 // object schema (root first, then `$defs` in the order they are first referenced), a
 // table of its keys, its examples, and the string formats the keys use.
 
+import type { OperationRegistry } from "./registry.js";
 import type { Target } from "./target.js";
 import { SCHEMA_KEY, configJsonSchema, type JsonSchema } from "./json-schema.js";
 
@@ -11,9 +12,9 @@ interface Section {
   schema: JsonSchema;
 }
 
-/** The Markdown config reference of `target`: what `codegen schema --markdown` prints and `docs/reference/` holds. */
-export function configReference(target: Target): string {
-  return new ReferenceWriter(configJsonSchema(target)).render(target.name);
+/** The Markdown config reference of `target` (`operations`: its group's): what `codegen schema --markdown` prints and `docs/reference/` holds. */
+export function configReference(target: Target, operations: OperationRegistry): string {
+  return new ReferenceWriter(configJsonSchema(target, operations)).render(target.name);
 }
 
 const DEF_PREFIX = "#/$defs/";

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { ImportFormatOptions } from "./imports.js";
 import { CLIError, type ConfigIssue } from "./errors.js";
 import type { JsonSchema } from "./json-schema.js";
+import type { OperationRegistry } from "./registry.js";
 import { type EntryPoint, entryPoints, loadEntryPoint } from "./plugins.js";
 import type { RenderRegistry } from "./render.js";
 
@@ -20,9 +21,10 @@ export interface Target<C = any> {
   schema: z.ZodType<C>;
   /**
    * The JSON Schema of the config a user writes (`codegen schema`), for a target whose zod
-   * schema leaves parts to its operations. @default the input side of `schema`
+   * schema leaves parts to its operations: `operations` are those of its group, a package's
+   * too, so each can contribute the `Options` it parses. @default the input side of `schema`
    */
-  jsonSchema?(): JsonSchema;
+  jsonSchema?(operations: OperationRegistry): JsonSchema;
   /** Display name of the config class, listed by `codegen targets` (e.g. `be.config.schema.ProjectConfig`). */
   configClass?: string;
   /** Directory of the target's templates. */

@@ -8,6 +8,7 @@ import { describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { z } from "zod";
 import { configJsonSchema, inputJsonSchema, type JsonSchema } from "../../src/codegen/json-schema.js";
+import { loadRegistry } from "../../src/codegen/registry.js";
 import { discoverTargets } from "../../src/codegen/target.js";
 
 /** Keywords whose value is a map of sub-schemas by name, not a schema. */
@@ -35,8 +36,8 @@ describe("configJsonSchema", async () => {
   });
 
   for (const target of targets) {
-    it(`${target.name}: compiles, and each example and default validates against its own schema`, () => {
-      const schema = configJsonSchema(target);
+    it(`${target.name}: compiles, and each example and default validates against its own schema`, async () => {
+      const schema = configJsonSchema(target, await loadRegistry(target.operationsEntryPoint));
       const ajv = new Ajv2020({ allErrors: true });
       ajv.addSchema(schema, "root");
       let checked = 0;
@@ -63,8 +64,9 @@ describe("configJsonSchema", async () => {
     assert.deepEqual((schema.properties as Record<string, JsonSchema>).size, { type: "integer", minimum: 1, default: 5 });
   });
 
-  it("lets the root carry $schema, for a .json config naming its schema", () => {
-    const schema = configJsonSchema(targets.find((target) => target.name === "fe")!);
+  it("lets the root carry $schema, for a .json config naming its schema", async () => {
+    const fe = targets.find((target) => target.name === "fe")!;
+    const schema = configJsonSchema(fe, await loadRegistry(fe.operationsEntryPoint));
     const ajv = new Ajv2020();
     assert.ok(ajv.validate(schema, { $schema: "./fe.schema.json", input: "openapi.json" }), ajv.errorsText());
     assert.ok(!ajv.validate(schema, { input: "openapi.json", inptu: 1 }), "an unknown key is still an error");

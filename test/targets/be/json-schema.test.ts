@@ -12,7 +12,9 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 
 import { evaluateConfigFile } from "../../../src/codegen/config.js";
 import { loadRegistry } from "../../../src/codegen/registry.js";
-import { BUILT_IN_MODIFIERS, BUILT_IN_OPTIONS } from "../../../src/targets/be/config/json-schema.js";
+import { z } from "zod";
+import { operation } from "../../../src/codegen/operation.js";
+import { projectJsonSchema } from "../../../src/targets/be/config/json-schema.js";
 import { discoverTargets, type Target } from "../../../src/codegen/target.js";
 import { runCodegen } from "../../helpers/codegen-cli.js";
 import { repoRoot } from "../../helpers/user-project.js";
@@ -114,17 +116,39 @@ describe("codegen schema --target be, checked by ajv", () => {
   });
 
   it("applies to each entry the options of the operation that runs it", async () => {
-    const registry = await loadRegistry("be.operations");
-    const dispatched = registry.entries.filter(([meta]) => meta.dispatchOn === "type");
-    assert.deepEqual(
-      Object.fromEntries(dispatched.map(([meta, cls]) => [meta.name, cls.Options])),
-      { ...BUILT_IN_OPTIONS, ...BUILT_IN_MODIFIERS },
-      "config/json-schema.ts's BUILT_IN_OPTIONS and BUILT_IN_MODIFIERS must list each be operation selected by type, with its Options",
-    );
     const withEntry = (entry: object) => ({ module: "m", resources: [{ model: "m.M", fields: [{ name: "id", type: "uuid" }], operations: [entry] }] });
     assert.match(schemaErrors(withEntry({ name: "list", modifiers: [{ type: "paginate", max_page_size: 0 }] })), /max_page_size: must be >= 1/);
-    assert.equal(schemaErrors(withEntry({ name: "list", modifiers: [{ type: "plugin_modifier", anything: 1 }] })), "", "a plugin's modifier is not the schema's to judge");
-    assert.equal(schemaErrors(withEntry({ name: "x", type: "plugin_op", anything: 1 })), "", "a plugin's operation is not the schema's to judge");
+    assert.equal(schemaErrors(withEntry({ name: "list", modifiers: [{ type: "plugin_modifier", anything: 1 }] })), "", "a modifier no installed package registers is not the schema's to judge");
+    assert.equal(schemaErrors(withEntry({ name: "x", type: "plugin_op", anything: 1 })), "", "an operation no installed package registers is not the schema's to judge");
+  });
+
+  it("describes the options of an operation and a modifier that nobody listed, from their Options", async () => {
+    const registry = await loadRegistry("be.operations");
+    @operation("bulk_archive", { scope: "operation", dispatchOn: "type", registry })
+    class BulkArchive {
+      static Options = z.strictObject({ name: z.string(), type: z.literal("bulk_archive"), max_ids: z.int().min(1).default(100) }).meta({ description: "Archive rows in bulk." });
+      build(): unknown[] {
+        return [];
+      }
+    }
+    @operation("sample", { scope: "modifier", dispatchOn: "type", registry })
+    class Sample {
+      static Options = z.strictObject({ type: z.literal("sample"), percent: z.int().min(1).max(100) });
+      build(): unknown[] {
+        return [];
+      }
+    }
+    const schema = projectJsonSchema(registry);
+    const defs = schema.$defs as Record<string, { description?: string }>;
+    assert.equal(defs.BulkArchiveOptions?.description, "Archive rows in bulk.");
+    assert.ok(defs.SampleOptions, `no $defs.SampleOptions among ${Object.keys(defs).join(", ")}`);
+    const check = new Ajv2020({ allErrors: true }).compile(schema);
+    const entry = (value: object) => ({ module: "m", resources: [{ model: "m.M", fields: [{ name: "id", type: "uuid" }], operations: [value] }] });
+    assert.ok(check(entry({ name: "archive", type: "bulk_archive", max_ids: 5 })), JSON.stringify(check.errors));
+    assert.ok(!check(entry({ name: "archive", type: "bulk_archive", max_ids: 0 })), "max_ids below its minimum");
+    assert.ok(!check(entry({ name: "bulk_archive", maxids: 5 })), "an unknown key of an entry selected by its name");
+    assert.ok(check(entry({ name: "list", modifiers: [{ type: "sample", percent: 10 }] })), JSON.stringify(check.errors));
+    assert.ok(!check(entry({ name: "list", modifiers: [{ type: "sample", percent: 0 }] })), "percent below its minimum");
   });
 
   it("accepts a $schema key naming the schema, as a .json config may carry", async () => {

@@ -104,6 +104,7 @@ export const ActionOptions = z
     }
   })
   .meta({
+    id: "ActionOptions",
     description:
       "Options of an `action`: a function of yours exposed as `POST {prefix}/{pk}/{slug}` (instance) or `POST {prefix}/{slug}` " +
       "(collection). Two actions of one resource must not share a slug.",

@@ -145,6 +145,7 @@ export const FilterConfig = z
     { when: (payload) => Array.isArray((payload.value as { fields?: unknown } | undefined)?.fields) },
   )
   .meta({
+    id: "FilterConfig",
     description: "The `filter` modifier: the fields a list can be filtered by, in query parameters (`?price__gte=3`) and in `POST {path}/search`.",
     examples: [{ type: "filter", fields: [{ name: "title", values: "free_text" }, { name: "author_id", values: "ref", ref_resource: "author" }] }],
   });

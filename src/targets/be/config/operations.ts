@@ -110,6 +110,7 @@ export const CrudOptions = z
   .strictObject(crudKeys)
   .superRefine(checkCrudFields)
   .meta({
+    id: "CrudOptions",
     description: "Options of `get`, `create`, `update` and `delete`.",
     examples: [{ name: "create", fields: [{ name: "title", type: "str" }] }, { name: "get", require_auth: false }],
   });
@@ -126,6 +127,7 @@ export const ListOptions = z
     checkCrudFields(options, ctx);
   })
   .meta({
+    id: "ListOptions",
     description:
       "Options of `list`. Without an `order` modifier rows come in primary-key order; without a `paginate` modifier a page " +
       "walks keyset pages of the paginate defaults (see docs/be.md, Lists).",

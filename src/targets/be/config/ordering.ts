@@ -32,6 +32,7 @@ export const OrderConfig = z
     }
   })
   .meta({
+    id: "OrderConfig",
     description: "The `order` modifier: `?order_by=` names declared fields; ties are broken by the primary key, so the order is total.",
     examples: [{ type: "order", fields: ["published_at", "rating"], default: "published_at", default_dir: "desc" }],
   });

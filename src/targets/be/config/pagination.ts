@@ -26,6 +26,7 @@ export const PaginateConfig = z
     }
   })
   .meta({
+    id: "PaginateConfig",
     description: "The `paginate` modifier: how a list pages and how large a page may be.",
     examples: [{ type: "paginate", mode: "keyset", default_page_size: 20, max_page_size: 100 }],
   });
