@@ -57,6 +57,8 @@ const blog: BlogRoles = new BlogRoles(() => server!.baseUrl, SECRET, (role): Rec
 interface DelayingProxy {
   url: string;
   delayMs: number;
+  /** When set, the body of a 200 answering every `/v1/compile` in OPA's stead. */
+  compileAnswer?: string;
   /** Requests forwarded so far, by path. */
   calls: string[];
   server: Server;
@@ -70,6 +72,10 @@ async function startProxy(target: () => string): Promise<DelayingProxy> {
     request.on("end", async () => {
       state.calls.push(request.url ?? "");
       if (state.delayMs > 0) await sleep(state.delayMs);
+      if (state.compileAnswer !== undefined && request.url === "/v1/compile") {
+        response.writeHead(200, { "content-type": "application/json" }).end(state.compileAnswer);
+        return;
+      }
       try {
         const upstream = await fetch(`${target()}${request.url}`, { method: request.method, headers: { "content-type": "application/json" }, body: Buffer.concat(chunks) });
         response.writeHead(upstream.status, { "content-type": "application/json" }).end(Buffer.from(await upstream.arrayBuffer()));
@@ -258,12 +264,43 @@ describe("when OPA fails, failing closed", () => {
       expectStatus(reply, 503, "get with OPA stopped");
       assert.ok(Date.now() - started < TIMEOUT_MS + SLACK_MS);
       expectStatus(await blog.client("reader").get("/articles?limit=5"), 503, "list with OPA stopped");
-      // Routes that do not ask OPA still work.
+      // Reads of articles nobody wrote OPA into fail closed too: nested, discovery.
+      expectStatus(await blog.client("reader").get(`/authors/${blog.authors.other}`), 503, "an author with their articles, OPA stopped");
+      expectStatus(await blog.client("reader").post("/_values", { resource: "article", field: "title", limit: 5 }), 503, "values of titles, OPA stopped");
+      // Routes that read no articles still work.
       expectStatus(await blog.client("reader").get("/tags"), 200, "tags without OPA");
     } finally {
       opa = await startOpa([join(dir!, "policy")], port);
     }
     expectStatus(await blog.client("reader").get(`/articles/${id}`), 200, "OPA is back");
+  });
+});
+
+describe("a compile answer that is no row condition", () => {
+  it("answers 503 on every read of articles, and shows no hidden row", async () => {
+    const draft = await blog.article(blog.authors.other, false, `hidden-${blog.run}-compile`);
+    const author = blog.client("author");
+    for (const answer of ['{"result": {"queries": "all"}}', '{"result": {"queries": [[1]]}}', '{"result": []}', "[]"]) {
+      proxy!.compileAnswer = answer;
+      try {
+        const replies = {
+          get: await author.get(`/articles/${draft}`),
+          list: await author.get("/articles?limit=100"),
+          "an author with their articles": await author.get(`/authors/${blog.authors.other}`),
+          comments: await author.get("/comments?limit=100"),
+          "values of titles": await author.post("/_values", { resource: "article", field: "title", limit: 100 }),
+          "schedule-article": await author.post(`/articles/${draft}/schedule-article`, { publish_on: "2031-01-01", note: null }),
+        };
+        for (const [what, reply] of Object.entries(replies)) {
+          expectStatus(reply, 503, `${what} with the compile answer ${answer}`);
+          assert.ok(!JSON.stringify(reply.body).includes(draft), `${what} shows the draft`);
+        }
+        expectStatus(await author.get("/tags"), 200, "tags read no articles");
+      } finally {
+        proxy!.compileAnswer = undefined;
+      }
+    }
+    expectStatus(await author.get(`/articles/${draft}`), 404, "OPA answers again: the draft is hidden");
   });
 });
 
