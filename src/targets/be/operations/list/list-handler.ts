@@ -19,8 +19,6 @@ interface PageContext {
   request: string;
   where: string;
   source: string;
-  /** Whether the page is the route's own body, where conditions over the request can be evaluated. */
-  perRequest: boolean;
 }
 
 /** A `list` entry's handler: `GET {prefix}`, and `POST {prefix}/search` once filtered. */
@@ -130,21 +128,18 @@ export class ListHandler extends RouteHandler {
   override blocks(ctx: RenderCtx): CodeBlock[] {
     this.checkAugmented();
     const search = this.#search;
-    const pageContext = (page: PageContext) => ({ ...this.#pageContext(search, page.perRequest), ...page });
+    const pageContext = (page: PageContext) => ({ ...this.#pageContext(search), ...page });
     const blocks = [this.#constants()];
     const filters = this.query.filters;
     if (filters === undefined) {
-      const page = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "query", where: "", source: "", perRequest: true }));
+      const page = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "query", where: "", source: "" }));
       const body = this.checks + page.trimEnd();
       blocks.push({ code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.#pageImports(search).update(this.allImports) });
       return blocks;
     }
     const helper = `_${this.name}`;
     const requestType = `${this.names.queryModel} | ${this.names.searchBody}`;
-    const helperBody = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "request", where: "*where", source: ", source=source", perRequest: false })).trimEnd();
-    // Conditions over the request (row visibility) join the route's own before the helper runs.
-    const perRequest = this.query.conditions.filter((condition) => condition.perRequest).map((condition) => condition.expression);
-    const withRequest = (where: string) => (perRequest.length === 0 ? where : `[*${where}, ${perRequest.join(", ")}]`);
+    const helperBody = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "request", where: "*where", source: ", source=source" })).trimEnd();
     blocks.push({
       code: renderFunction(ctx, {
         decorator: "",
@@ -165,7 +160,7 @@ export class ListHandler extends RouteHandler {
         decorator: this.decorator,
         signature: this.signature,
         doc: this.summary,
-        body: `${this.checks}    return await ${helper}(session, ${withRequest(`param_conditions(query, ${filtersName})`)}, query, "query")`,
+        body: `${this.checks}    return await ${helper}(session, param_conditions(query, ${filtersName}), query, "query")`,
       }),
       imports: new ImportCollector().addFrom(`${this.view.runtimePackage}.filters`, "param_conditions").update(this.allImports),
     });
@@ -182,10 +177,7 @@ export class ListHandler extends RouteHandler {
         }),
         signature: this.signatureOf(this.searchName, [bodyParam]),
         doc: `Search ${this.view.labelPlural} with an and/or tree of conditions${search ? " and ``q``" : ""}, one page at a time.`,
-        body:
-          perRequest.length === 0
-            ? `${this.checks}    return await ${helper}(session, [tree_condition(body.filter, ${filtersName})] if body.filter else [], body, "body")`
-            : `${this.checks}    where = [tree_condition(body.filter, ${filtersName})] if body.filter else []\n    return await ${helper}(session, ${withRequest("where")}, body, "body")`,
+        body: `${this.checks}    return await ${helper}(session, [tree_condition(body.filter, ${filtersName})] if body.filter else [], body, "body")`,
       }),
       imports: new ImportCollector().addFrom(`${this.view.runtimePackage}.filters`, "tree_condition").update(bodyParam.imports).update(this.allImports),
     });
@@ -213,8 +205,8 @@ export class ListHandler extends RouteHandler {
     return { code: `# The ${what} of \`\`${this.method} ${this.view.routePrefix}\`\`.\n${lines.join("\n")}`, imports };
   }
 
-  #pageContext(search: Helper | undefined, perRequest: boolean): Record<string, unknown> {
-    const conditions = this.query.conditions.filter((condition) => perRequest || !condition.perRequest).map((condition) => condition.expression);
+  #pageContext(search: Helper | undefined): Record<string, unknown> {
+    const conditions = this.query.conditions.map((condition) => condition.expression);
     return {
       statement: `select(${this.view.model.local})${this.#readOptions ? `.options(*${this.#readOptions.name})` : ""}`,
       conditions: conditions.join(", "),

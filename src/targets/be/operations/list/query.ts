@@ -42,11 +42,6 @@ export interface ListCondition {
   /** e.g. `Article.deleted_at.is_(None)`; never user text. */
   expression: string;
   imports: ImportCollector;
-  /**
-   * The expression uses the request (`current_user`, as row visibility does): it is
-   * evaluated in the route function and handed to the page helper, not in the helper.
-   */
-  perRequest?: boolean;
 }
 
 /** The parts of a list's query. Each may be set once; validation rejects a second modifier of a kind. */
