@@ -289,9 +289,7 @@ function verified(
     }
     for (const relative of run.skip) add(relative, "skip", readFileSync(path.join(root, relative), "utf8"));
     for (const dir of dirs) {
-      const names = readdirSync(path.join(root, dir));
-      const siblings = new Set(names);
-      if (names.some((name) => isTempName(name, siblings))) return undefined;
+      if (readdirSync(path.join(root, dir)).some(isTempName)) return undefined;
     }
   } catch {
     // A file gone or unreadable: the full run decides, and says why if it must.

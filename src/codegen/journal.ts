@@ -14,7 +14,7 @@ import { GenerationError } from "./errors.js";
 import { asFileSystemError, attempt } from "./fs-errors.js";
 import { MANIFEST_FILE } from "./manifest.js";
 import { OutputTree } from "./output-tree.js";
-import { errorCode, normaliseOutputPath } from "./paths.js";
+import { errorCode, isNormalOutputPath } from "./paths.js";
 import { type PlannedDeletion, deleteStale, sha256 } from "./prune.js";
 
 /** The journal's name, at the top of the output directory. */
@@ -61,17 +61,10 @@ export function tempPath(root: string, run: string, index: number, target: strin
 }
 
 const TEMP_NAME = /^\.codegen-[0-9a-f]{12}-\d+\.tmp$/;
-// Temp files of codegen versions before the journal: `.<target name>.<12 hex digits>.tmp`.
-const LEGACY_TEMP_NAME = /^\.(.+)\.[0-9a-f]{12}\.tmp$/;
 
-/**
- * Whether `name`, found in a directory of the output tree, is a temp file some codegen run left
- * there: one of this version's, or an older version's named after `siblings` (files of that directory).
- */
-export function isTempName(name: string, siblings: ReadonlySet<string>): boolean {
-  if (TEMP_NAME.test(name)) return true;
-  const legacy = LEGACY_TEMP_NAME.exec(name);
-  return legacy !== null && siblings.has(legacy[1]!);
+/** Whether `name`, found in a directory of the output tree, is a temp file some codegen run left there. */
+export function isTempName(name: string): boolean {
+  return TEMP_NAME.test(name);
 }
 
 /** Writes the journal; it must not exist yet (a previous one is recovered first). */
@@ -200,7 +193,7 @@ function parseJournal(text: string): Journal | undefined {
   } catch {
     return undefined;
   }
-  const canonical = (value: unknown) => typeof value === "string" && isCanonical(value);
+  const canonical = (value: unknown) => typeof value === "string" && isNormalOutputPath(value);
   const valid =
     data.version === JOURNAL_VERSION &&
     typeof data.run === "string" &&
@@ -215,12 +208,4 @@ function parseJournal(text: string): Journal | undefined {
     Array.isArray(data.dirs) &&
     data.dirs.every(canonical);
   return valid ? (data as Journal) : undefined;
-}
-
-function isCanonical(value: string): boolean {
-  try {
-    return normaliseOutputPath(value) === value;
-  } catch {
-    return false;
-  }
 }

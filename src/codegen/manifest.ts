@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { GenerationError } from "./errors.js";
-import { comparePaths, errorCode, normaliseOutputPath } from "./paths.js";
+import { comparePaths, errorCode, isNormalOutputPath } from "./paths.js";
 import { type RecordedFile, sha256 } from "./prune.js";
 import type { PlannedWrite } from "./writer.js";
 
@@ -164,10 +164,6 @@ export function updateManifest(
 }
 
 function isCanonicalPath(value: string): boolean {
-  try {
-    return normaliseOutputPath(value) === value && value !== MANIFEST_FILE;
-  } catch {
-    return false;
-  }
+  return isNormalOutputPath(value) && value !== MANIFEST_FILE;
 }
 

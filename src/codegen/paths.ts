@@ -8,27 +8,21 @@ import path from "node:path";
 import { GenerationError } from "./errors.js";
 import { asFileSystemError } from "./fs-errors.js";
 
+/** Whether `value` is an output path in its normal form (as a manifest or a journal records them). */
+export function isNormalOutputPath(value: string): boolean {
+  try {
+    return normaliseOutputPath(value) === value;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * `raw` normalised (`a/./b` → `a/b`), or a GenerationError for an empty, NUL-containing,
  * backslashed, absolute or escaping path, or one naming a directory.
  * @example normaliseOutputPath("db/./session.py") // "db/session.py"
  */
 export function normaliseOutputPath(raw: string): string {
-  let normalised = normalisedPaths.get(raw);
-  if (normalised === undefined) {
-    normalised = checkedOutputPath(raw);
-    if (normalisedPaths.size >= MAX_NORMALISED_PATHS) normalisedPaths.clear();
-    normalisedPaths.set(raw, normalised);
-  }
-  return normalised;
-}
-
-// Paths already checked, with their normal form: a watch plans the same thousands of paths
-// on every run, and a check splits each into names and measures them in bytes.
-const normalisedPaths = new Map<string, string>();
-const MAX_NORMALISED_PATHS = 100_000;
-
-function checkedOutputPath(raw: string): string {
   const fail = (problem: string) => new GenerationError(`output path ${quotePath(raw)} ${problem}`, { outputPaths: [raw] });
   if (raw === "") throw fail("is empty");
   if (raw.includes("\0")) throw fail("contains a NUL byte");

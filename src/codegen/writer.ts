@@ -150,23 +150,15 @@ export function planWritesIn(tree: OutputTree, files: Iterable<GeneratedFile>, o
 }
 
 /**
- * Temp files earlier runs left in the directories of `writes` (a run killed before the journal
- * existed, or by an older codegen): `delete` entries, so a run removes them and `--check` reports them.
+ * Temp files earlier runs left in the directories of `writes` (a run killed before its journal
+ * existed): `delete` entries, so a run removes them and `--check` reports them.
  */
 export function planTempRemovals(tree: OutputTree, writes: readonly PlannedWrite[]): PlannedDeletion[] {
-  const plannedByDir = new Map<string, Set<string>>();
-  for (const write of writes) {
-    const slash = write.path.lastIndexOf("/");
-    const dir = slash < 0 ? "" : write.path.slice(0, slash);
-    if (!plannedByDir.has(dir)) plannedByDir.set(dir, new Set());
-    plannedByDir.get(dir)!.add(write.path.slice(slash + 1));
-  }
+  const dirs = new Set(writes.map((write) => write.path.slice(0, Math.max(0, write.path.lastIndexOf("/")))));
   const removals: PlannedDeletion[] = [];
-  for (const [dir, planned] of plannedByDir) {
-    const names = tree.namesIn(dir);
-    const siblings = new Set([...names, ...planned]);
-    for (const name of names) {
-      if (!isTempName(name, siblings)) continue;
+  for (const dir of dirs) {
+    for (const name of tree.namesIn(dir)) {
+      if (!isTempName(name)) continue;
       const relative = dir === "" ? name : `${dir}/${name}`;
       removals.push({ action: "delete", path: relative, absolutePath: path.join(tree.root, relative), dirs: [] });
     }
