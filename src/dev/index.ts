@@ -15,6 +15,7 @@ import { type Target, countActions, discoverTargets, generate, loadConfig } from
 import { type Watcher, watchGeneration } from "../codegen/watch.js";
 import { type DevLock, acquireDevLock } from "./lock.js";
 import { type StepContext, describeMigration, migrateDatabase, planMigration } from "./db-steps.js";
+import { keepFrontendInStep } from "./frontend-client.js";
 import { keepDatabaseInStep } from "./migrations.js";
 import { type DevDatabase, startProjectDatabase } from "./postgres.js";
 import { type ProcessGroup, assertPortFree, runCommand, startServer, stopLeftovers, waitForHttp } from "./processes.js";
@@ -71,11 +72,23 @@ export async function runDev(options: DevOptions): Promise<number> {
     await migrate(step, migrating, options.allowDataLoss === true);
 
     const backend = await serve("uvicorn", python, uvicornArgs(project, port, { packagePrefix: config.package_prefix ?? "", trustedProxies: config.trusted_proxies ?? [] }), { cwd: project.root, env }, cleanups, lock);
+    const frontendSync = project.frontend ? keepFrontendInStep({ frontend: project.frontend, openApiUrl: `http://127.0.0.1:${port}/openapi.json`, say }) : undefined;
+    if (frontendSync) cleanups.push(() => frontendSync.close());
     const kept = migrating
-      ? keepDatabaseInStep({ step, allowDataLoss: options.allowDataLoss === true, watchDirs: appSourceDirs(project), reloadFile: reloadFile(project, outDir), say })
+      ? keepDatabaseInStep({
+          step,
+          allowDataLoss: options.allowDataLoss === true,
+          watchDirs: appSourceDirs(project),
+          reloadFile: reloadFile(project, outDir),
+          say,
+          onApplied: () => frontendSync?.schedule(),
+        })
       : undefined;
     if (kept) cleanups.push(() => kept.close());
-    const watcher = await watchConfig(generation, options.onGenerateError, () => kept?.schedule());
+    const watcher = await watchConfig(generation, options.onGenerateError, () => {
+      kept?.schedule();
+      frontendSync?.schedule();
+    });
     cleanups.push(() => watcher.close());
     const frontend = project.frontend ? await serveFrontend(project.frontend, cleanups, lock) : undefined;
 
@@ -86,6 +99,7 @@ export async function runDev(options: DevOptions): Promise<number> {
     const listening = await Promise.race([waitForHttp(`http://127.0.0.1:${port}/`, say, probing.signal).then(() => true), exited.then(() => false), stop.then(() => false)]);
     probing.abort();
     if (listening) say(`backend on http://127.0.0.1:${port} (/docs, /health, /ready)${frontend ? `; front end from ${project.frontend}` : ""}; Ctrl-C stops everything`);
+    if (listening) frontendSync?.schedule();
     const outcome = await Promise.race([stop, exited]);
     if (outcome !== undefined) {
       say(`${outcome.name} exited with status ${outcome.status}${listening ? "" : " before the backend answered"} (its output is above); stopping`);

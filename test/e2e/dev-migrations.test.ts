@@ -16,6 +16,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { repoRoot, tsxLoader } from "../helpers/user-project.js";
 import { JsonClient } from "../support/http.js";
+import { linkNodeModules } from "../support/node-modules.js";
 import { freePort } from "../support/ports.js";
 import { type RunningProcess, startProcess } from "../support/processes.js";
 import { ensureVenv } from "../support/venv.js";
@@ -187,7 +188,14 @@ class Tag(Base):
 
 describe("codegen dev keeps the database in step with the code", () => {
   it("writes, names and applies migrations; holds back a dropped column; codegen test runs on the test database", { timeout: 600_000 }, async () => {
-    const dev = codegen("dev", "--port", String(port), "--no-frontend");
+    // A front end made by fe_root beside it: its pages and client follow the backend's document.
+    const webPort = await freePort();
+    await writeFile(join(root, "fe_root.jsonnet"), `{ name: 'shop-web', title: 'Shop', port: ${webPort}, backend_url: 'http://127.0.0.1:${port}' }\n`);
+    await mkdir(join(project, "frontend"));
+    const scaffold = await codegenRun(60_000, "generate", "-t", "fe_root", "-c", "../fe_root.jsonnet", "-o", "frontend");
+    assert.equal(scaffold.status, 0, scaffold.output);
+    await linkNodeModules(join(project, "frontend"));
+    const dev = codegen("dev", "--port", String(port));
     try {
       await migrationsWhileServing(dev);
     } finally {
