@@ -11,7 +11,7 @@
  * application at startup.
  */
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import { join } from "node:path";
@@ -213,6 +213,24 @@ describe("claims compared by the policy", () => {
     const listed = await stranger.get(`/articles?author_id=${author}&limit=100`);
     expectStatus(listed, 200, "list with a claim that is no UUID");
     assert.ok(!listedIds(listed).has(draft));
+  });
+
+  it("holding NaN or Infinity (which PyJWT accepts and JSON cannot carry) make the token unusable on every read: 401", async () => {
+    for (const number of ["NaN", "Infinity", "-Infinity"]) {
+      // JSON.stringify cannot write these numbers: the payload's text is written by hand.
+      const payload = JSON.stringify(claims({ sub: blog.email.author, roles: ["writer"], author_id: "@number@" })).replace('"@number@"', number);
+      const input = `${Buffer.from(JSON.stringify({ alg: "HS256", typ: "JWT" })).toString("base64url")}.${Buffer.from(payload).toString("base64url")}`;
+      const token = `${input}.${createHmac("sha256", SECRET).update(input).digest("base64url")}`;
+      const as = new JsonClient(server!.baseUrl).with({ authorization: `Bearer ${token}` });
+      for (const [what, reply] of Object.entries({
+        get: await as.get(`/articles/${await blog.article(blog.authors.author, false)}`),
+        list: await as.get("/articles?limit=5"),
+        "an author with their articles": await as.get(`/authors/${blog.authors.author}`),
+        "values of titles": await as.post("/_values", { resource: "article", field: "title", limit: 5 }),
+      })) {
+        expectStatus(reply, 401, `${what} with author_id ${number}`);
+      }
+    }
   });
 });
 
