@@ -21,6 +21,7 @@ import { type DevDatabase, startProjectDatabase } from "./postgres.js";
 import { type ProcessGroup, assertPortFree, runCommand, startServer, stopLeftovers, waitForHttp } from "./processes.js";
 import { projectPython } from "./python.js";
 import { developmentSecret } from "./secrets.js";
+import { type CookieOrigins, devOriginsEnv } from "./origins.js";
 import { appSourceDirs, uvicornArgs } from "./uvicorn.js";
 import { DevError, type DevProject, readDevProject } from "./project.js";
 
@@ -66,7 +67,9 @@ export async function runDev(options: DevOptions): Promise<number> {
     for (const variable of Object.keys(secret)) say(`${variable}: a development secret kept in .codegen/dev-secret (export ${variable} to use another)`);
     const databaseUrl = await database(project, cleanups, lock);
     await lock.recordDatabase(databaseUrl);
-    const env = { ...process.env, ...secret, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
+    const origins = devOriginsEnv(config.auth?.cookie, port, project.frontend, process.env);
+    for (const [variable, value] of Object.entries(origins)) say(`${variable}: ${value} (the origins whose pages may use the session cookie; export ${variable} to choose others)`);
+    const env = { ...process.env, ...secret, ...origins, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
     const step: StepContext = { python, root: project.root, env, urlEnv: project.databaseUrlEnv };
     const migrating = options.migrate !== false && existsSync(path.join(project.root, "alembic.ini"));
     await migrate(step, migrating, options.allowDataLoss === true);
@@ -145,7 +148,7 @@ async function database(project: DevProject, cleanups: (() => Promise<void> | vo
 type Generation = { target: Target; configFile: string; stdlibTargets: Target[]; cwd: string };
 
 /** What `codegen dev` reads of the parsed `be` config. */
-type GeneratedConfig = { package_prefix?: string; trusted_proxies?: string[]; auth?: { secret_env?: string; algorithm?: string } };
+type GeneratedConfig = { package_prefix?: string; trusted_proxies?: string[]; auth?: { secret_env?: string; algorithm?: string; cookie?: CookieOrigins } };
 
 /** Generates the API once; returns the parsed config and where the API was written. */
 async function generateOnce(generation: Generation): Promise<{ config: GeneratedConfig; outDir: string }> {

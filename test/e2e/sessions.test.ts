@@ -11,6 +11,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { JsonClient, type Reply, expectStatus } from "../support/http.js";
+import { requestFrom } from "../support/http-from.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
@@ -47,7 +48,7 @@ after(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The API's own origin, as a browser on a page it serves sends it. */
+/** The API's own origin, as a browser on a page it serves sends it: allowed through ALLOWED_ORIGINS (serveBlog sets it). */
 function ownOrigin(): string {
   return server!.baseUrl;
 }
@@ -135,16 +136,33 @@ describe("sessions: cookie-authenticated requests and CSRF", () => {
     expectStatus(await browser(cookie, FOREIGN).get("/authors"), 200, "GET from a foreign origin (SameSite keeps browsers from sending it)");
   });
 
-  it("change things only from the API's own origin or a trusted one: 403 with a JSON body otherwise", async () => {
+  it("change things only from an allowed origin: 403 with a JSON body otherwise", async () => {
     const { cookie } = await login();
     expectForbidden(await browser(cookie).post("/authors", author()), /Origin header/, "POST without Origin");
     expectForbidden(await browser(cookie, FOREIGN).post("/authors", author()), /not trusted/, "POST from a foreign origin");
     expectForbidden(await browser(cookie, "null").post("/authors", author()), /not trusted/, "POST from an opaque origin");
     const created = await browser(cookie, ownOrigin()).post("/authors", author());
-    expectStatus(created, 201, "POST from the API's own origin");
+    expectStatus(created, 201, "POST from the API's own origin, allowed by ALLOWED_ORIGINS");
     expectStatus(await browser(cookie, TRUSTED).patch(`/authors/${created.body.id}`, { name: "Ada L." }), 200, "PATCH from the trusted origin");
     expectForbidden(await browser(cookie, FOREIGN).delete(`/authors/${created.body.id}`), /not trusted/, "DELETE from a foreign origin");
     expectStatus(await browser(cookie).get(`/authors/${created.body.id}`), 200, "still there");
+  });
+
+  it("never take the request's Host for an allowed origin: a forged Host with its matching Origin is a 403", async () => {
+    const { cookie } = await login();
+    const sent = (host: string, origin: string) =>
+      requestFrom("127.0.0.1", `${server!.baseUrl}/authors`, {
+        method: "POST",
+        headers: { host, origin, cookie: `access_token=${cookie}`, "content-type": "application/json" },
+        body: JSON.stringify(author()),
+      });
+    for (const host of ["evil.example", "evil.example:8080"]) {
+      const forged = await sent(host, `http://${host}`);
+      assert.equal(forged.status, 403, `Host ${host}`);
+      assert.match(forged.body.detail, /not trusted/, `Host ${host}: the JSON detail`);
+    }
+    // The configured origin passes whatever Host says.
+    assert.equal((await sent("evil.example", ownOrigin())).status, 201);
   });
 
   it("need no Origin with a bearer token, which no foreign page can make a browser send", async () => {

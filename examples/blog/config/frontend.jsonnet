@@ -4,6 +4,8 @@
 // - sources: the browser signs in for the cookie (the front end picks it whenever the API
 //   offers one); scripts and tests may still send a bearer token;
 // - cookie_secure: false, because the example runs on http://127.0.0.1 (never in production);
+// - allowed_origins: the pages that may change things with the cookie, the example's own
+//   (ALLOWED_ORIGINS replaces them when set: codegen dev and the tests set it);
 // - blog.auth.verify_login returns the user with its roles (ada: writer, grace: editor), which
 //   the token endpoint writes into the `roles` claim and GET /auth/session answers;
 // - only editors and admins delete or publish articles, add or edit authors, and list comments;
@@ -26,6 +28,7 @@ local editors = ['editor', 'admin'];
     audience: 'blog-api',
     sources: ['bearer', 'cookie'],
     cookie_secure: false,
+    allowed_origins: ['http://127.0.0.1:8000'],
     groups: { claim: 'roles' },
     exclude_paths: ['/articles/count-words', '/tags*'],
   }),

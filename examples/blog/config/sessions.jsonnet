@@ -3,7 +3,9 @@
 // and a front end on http://app.blog.test may call the API with its cookies (CORS).
 //
 // - sources: requests carry the token as a bearer token or in the cookie; a cookie-
-//   authenticated unsafe request must come from the API's own origin or app.blog.test;
+//   authenticated unsafe request must come from an allowed origin: app.blog.test (CORS),
+//   or http://127.0.0.1:8000 where the example serves its own pages, or, when it is set,
+//   one of the origins in ALLOWED_ORIGINS (which codegen dev and the tests set);
 // - cookie_secure: false, because this example runs on http://127.0.0.1 (never in production);
 // - blog.auth.verify_login returns the user with its roles: the token endpoint writes them
 //   into the `roles` claim, which groups read (deleting an article takes an editor or admin);
@@ -25,6 +27,7 @@ local r = import 'resources.libsonnet';
     audience: 'blog-api',
     sources: ['bearer', 'cookie'],
     cookie_secure: false,
+    allowed_origins: ['http://127.0.0.1:8000'],
     groups: { claim: 'roles' },
   }),
   cors: { allow_origins: ['http://app.blog.test'], allow_credentials: true },

@@ -70,6 +70,8 @@ export interface BlogServer {
  * Create the tables (and the recommended indexes) and serve the project in `projectDir`
  * (package `options.pkg`, default `blog`) with uvicorn on a free port.
  * `env` adds variables (such as the JWT secret); an `undefined` value leaves one unset.
+ * `ALLOWED_ORIGINS` is the server's own origin unless `env` says otherwise, as `codegen dev`
+ * sets it: a config with cookie sessions trusts configured origins only.
  * With `frontend` (a built front end's dist/), the API moves under `/api` and the front end
  * is served at `/` (blog/site.py). `countStatements: false` leaves out the SQL statement
  * counter (load tests). Rejects with the server's output when it exits before answering.
@@ -84,11 +86,11 @@ export async function serveBlog(
   const port = await freePort();
   const frontend = options.frontend === undefined ? [] : ["--frontend", options.frontend];
   const counting = options.countStatements === false ? ["--no-count"] : [];
+  const baseUrl = `http://127.0.0.1:${port}`;
   const proc = startProcess(venv.python, [SERVE_SCRIPT, "--port", String(port), "--package", options.pkg ?? "blog", ...frontend, ...counting], {
     cwd: projectDir,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PYTHONPATH: projectDir, PYTHONDONTWRITEBYTECODE: "1", ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PYTHONPATH: projectDir, PYTHONDONTWRITEBYTECODE: "1", ALLOWED_ORIGINS: baseUrl, ...env },
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitForHttp(`${baseUrl}${options.frontend === undefined ? "" : "/api"}/openapi.json`, proc);
   } catch (error) {

@@ -52,6 +52,14 @@ describe("config errors, each at its path", () => {
       { path: "auth.cookie_samesite", message: 'cannot be "none" with cookie_secure: false: browsers refuse a SameSite=None cookie that is not Secure' },
     ]);
     assert.deepEqual(await issues({ auth: { ...jwt, sources: ["cookie", "cookie"] } }), [{ path: "auth.sources", message: "names a source twice" }]);
+    assert.deepEqual(await issues({ auth: { ...jwt, allowed_origins: ["https://app.example.com"] } }), [
+      { path: "auth.allowed_origins", message: 'has no effect: sources does not include "cookie"; add it, or remove this key' },
+    ]);
+    const [origin] = await issues({ auth: { ...jwt, sources: ["cookie"], allowed_origins: ["https://app.example.com", "app.example.com/"] } });
+    assert.equal(origin!.path, "auth.allowed_origins[1]");
+    assert.match(origin!.message, /must be an origin like/);
+    const [variable] = await issues({ auth: { ...jwt, sources: ["cookie"], allowed_origins_env: "not a name" } });
+    assert.equal(variable!.path, "auth.allowed_origins_env");
     const [bad] = await issues({ auth: { ...jwt, sources: ["header"] } });
     assert.equal(bad!.path, "auth.sources[0]");
   });
@@ -84,11 +92,13 @@ describe("what each setting generates", () => {
   test("cookie only: the cookie dependency without a bearer scheme, the token only in the cookie, logout by default", async () => {
     const files = await plan({ auth: { ...jwt, sources: ["cookie"] } });
     const dependencies = files.get("auth/dependencies.py")!;
+    const router = files.get("auth/router.py")!;
     assert.match(dependencies, /^COOKIE = SessionCookie\(name="access_token", secure=True, same_site="strict"\)$/m);
-    assert.match(dependencies, /^TRUSTED_ORIGINS: frozenset\[str\] = frozenset\(\)$/m);
+    // No origin configured: none is allowed until allowed_origins or ALLOWED_ORIGINS lists one.
+    assert.match(dependencies, /^TRUSTED_ORIGINS = TrustedOrigins\("ALLOWED_ORIGINS"\)$/m);
+    assert.match(router, /^    TRUSTED_ORIGINS\.current\(\)$/m);
     assert.doesNotMatch(dependencies, /OAuth2PasswordBearer|bearer/);
     assert.match(dependencies, /"jti": secrets\.token_urlsafe\(16\)/);
-    const router = files.get("auth/router.py")!;
     assert.match(router, /-> Session:/);
     assert.doesNotMatch(router, /access_token=/);
     assert.match(router, /@router\.post\(\n\s+"\/auth\/logout",/);
@@ -121,9 +131,14 @@ describe("what each setting generates", () => {
     assert.match(cors, /^ALLOWED_ORIGINS = \["http:\/\/localhost:5173"\]$/m);
     assert.match(cors, /allow_credentials=True,\n\s+allow_methods=\["GET", "POST", "PATCH", "DELETE"\],/);
     assert.match(cors, /max_age=60,/);
-    assert.match(files.get("auth/dependencies.py")!, /frozenset\(\{"http:\/\/localhost:5173"\}\)/);
+    assert.match(files.get("auth/dependencies.py")!, /cors=frozenset\(\{"http:\/\/localhost:5173"\}\)/);
     const uncredentialed = await plan({ auth: { ...jwt, sources: ["cookie"] }, cors: { allow_origins: ["http://localhost:5173"] } });
-    assert.match(uncredentialed.get("auth/dependencies.py")!, /= frozenset\(\)$/m);
+    assert.match(uncredentialed.get("auth/dependencies.py")!, /^TRUSTED_ORIGINS = TrustedOrigins\("ALLOWED_ORIGINS"\)$/m);
+  });
+
+  test("allowed_origins and allowed_origins_env: the configured origins and the variable that replaces them", async () => {
+    const files = await plan({ auth: { ...jwt, sources: ["cookie"], allowed_origins: ["https://b.example", "https://a.example"], allowed_origins_env: "SITE_ORIGINS" } });
+    assert.match(files.get("auth/dependencies.py")!, /^TRUSTED_ORIGINS = TrustedOrigins\(\n\s+"SITE_ORIGINS", configured=frozenset\(\{"https:\/\/a\.example", "https:\/\/b\.example"\}\)\n\)$/m);
   });
 
   test("visible on a public route: OptionalUser for the JWT flow, None with get_current_user_fn", async () => {

@@ -1,21 +1,34 @@
 // Cookie sessions and logout of the generated JWT flow (docs/auth.md): where requests carry
-// the token (`sources`, kiln's key), the cookie's attributes, and the logout endpoint that
+// the token (`sources`, kiln's key), the cookie's attributes, the origins whose pages may send
+// cookie-authenticated unsafe requests, and the logout endpoint that
 // revokes a token through the deny-list in PostgreSQL. All default to today's bearer-only flow.
 
 import { z } from "zod";
-import { UrlPath } from "./primitives.js";
+import { Origin } from "./cors.js";
+import { EnvVarName, UrlPath } from "./primitives.js";
 
 /** Where a request may carry its access token. */
 export const TokenSource = z.enum(["bearer", "cookie"]);
 export type TokenSource = z.output<typeof TokenSource>;
 
-export const SESSION_DEFAULTS = { cookie_name: "access_token", cookie_secure: true, cookie_samesite: "strict", logout_url: "/auth/logout", session_url: "/auth/session" } as const;
+export const SESSION_DEFAULTS = {
+  cookie_name: "access_token",
+  cookie_secure: true,
+  cookie_samesite: "strict",
+  allowed_origins_env: "ALLOWED_ORIGINS",
+  logout_url: "/auth/logout",
+  session_url: "/auth/session",
+} as const;
 
 /** The cookie the token endpoint sets, every attribute resolved. */
 export interface SessionCookie {
   name: string;
   secure: boolean;
   same_site: "strict" | "lax" | "none";
+  /** The origins whose pages may send cookie-authenticated unsafe requests (`allowed_origins`). */
+  allowed_origins: string[];
+  /** The environment variable whose origins replace `allowed_origins` when it is set. */
+  allowed_origins_env: string;
 }
 
 /** The keys of `auth` this file owns, spread into its schema. */
@@ -50,6 +63,24 @@ export const sessionKeys = {
       'on another site) needs `cookie_secure`. Only with `"cookie"` in `sources`.',
     default: SESSION_DEFAULTS.cookie_samesite,
   }),
+  allowed_origins: z
+    .array(Origin)
+    .optional()
+    .meta({
+      description:
+        "Origins whose pages may send cookie-authenticated unsafe requests (POST, PATCH, DELETE…) and post the login form: your " +
+        "front end's, the API's own when it serves pages. The request's `Origin` must be one of them or of the CORS origins allowed " +
+        "with credentials; the `Host` header is never compared. Unset and without the environment variable, no origin is allowed: " +
+        'every such request carrying an `Origin` is refused (403). Only with `"cookie"` in `sources`.',
+      default: [],
+      examples: [["https://app.example.com"]],
+    }),
+  allowed_origins_env: EnvVarName.optional().meta({
+    description:
+      "Environment variable whose comma-separated origins replace `allowed_origins` when it is set (read at startup, each one " +
+      '`scheme://host[:port]`; a malformed one stops the application). `codegen dev` sets it. Only with `"cookie"` in `sources`.',
+    default: SESSION_DEFAULTS.allowed_origins_env,
+  }),
   logout_url: UrlPath.optional().meta({
     description:
       "Path of the logout endpoint, which revokes the request's token (a deny-list in PostgreSQL keyed by its `jti`). Issued tokens " +
@@ -70,7 +101,7 @@ export const sessionKeys = {
 export const SESSION_KEYS = Object.keys(sessionKeys) as (keyof typeof sessionKeys)[];
 
 /** The session keys a bearer-only flow must not set. */
-const COOKIE_KEYS = ["cookie_name", "cookie_secure", "cookie_samesite"] as const;
+const COOKIE_KEYS = ["cookie_name", "cookie_secure", "cookie_samesite", "allowed_origins", "allowed_origins_env"] as const;
 
 type SessionInput = { [K in keyof typeof sessionKeys]?: z.output<(typeof sessionKeys)[K]> };
 
@@ -101,6 +132,8 @@ export function resolveSessions(auth: SessionInput): { sources: TokenSource[]; c
     name: auth.cookie_name ?? SESSION_DEFAULTS.cookie_name,
     secure: auth.cookie_secure ?? SESSION_DEFAULTS.cookie_secure,
     same_site: auth.cookie_samesite ?? SESSION_DEFAULTS.cookie_samesite,
+    allowed_origins: auth.allowed_origins ?? [],
+    allowed_origins_env: auth.allowed_origins_env ?? SESSION_DEFAULTS.allowed_origins_env,
   };
   return {
     sources,

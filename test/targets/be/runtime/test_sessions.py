@@ -3,7 +3,7 @@
 import pytest
 from clients import asgi_client
 from fastapi import Depends, FastAPI, Request, Response
-from runtime.sessions import SessionCookie, check_origin
+from runtime.sessions import SessionCookie, TrustedOrigins, check_origin
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -23,7 +23,7 @@ def _app(required: bool = True) -> FastAPI:
     return app
 
 
-async def test_unsafe_requests_need_their_own_or_a_trusted_origin() -> None:
+async def test_unsafe_requests_need_a_trusted_origin() -> None:
     async with asgi_client(_app()) as client:
         assert (await client.get("/")).status_code == 200
         assert (await client.get("/", headers={"origin": "https://x.test"})).is_success
@@ -34,10 +34,48 @@ async def test_unsafe_requests_need_their_own_or_a_trusted_origin() -> None:
             reply = await client.delete("/", headers={"origin": origin})
             assert reply.status_code == 403, origin
             assert "not trusted" in reply.json()["detail"]
-        # The client's base URL is http://test: its own origin.
-        assert (await client.post("/", headers={"origin": "http://test"})).is_success
         trusted = {"origin": "https://app.example.com"}
         assert (await client.post("/", headers=trusted)).is_success
+
+
+async def test_the_host_header_never_makes_an_origin_trusted() -> None:
+    # The client's base URL is http://test: its own origin is not configured.
+    async with asgi_client(_app()) as client:
+        own = await client.post("/", headers={"origin": "http://test"})
+        assert own.status_code == 403
+        forged = {"host": "evil.example", "origin": "http://evil.example"}
+        reply = await client.post("/", headers=forged)
+        assert reply.status_code == 403
+        assert "not trusted" in reply.json()["detail"]
+
+
+def test_the_environment_replaces_the_configured_origins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    origins = TrustedOrigins(
+        "TEST_ALLOWED_ORIGINS",
+        configured=frozenset({"https://app.example.com"}),
+        cors=frozenset({"https://partner.example"}),
+    )
+    monkeypatch.delenv("TEST_ALLOWED_ORIGINS", raising=False)
+    assert "https://app.example.com" in origins
+    assert "https://partner.example" in origins
+    monkeypatch.setenv(
+        "TEST_ALLOWED_ORIGINS", " http://localhost:5173, http://127.0.0.1:8000 ,"
+    )
+    assert origins.current() == {
+        "http://localhost:5173",
+        "http://127.0.0.1:8000",
+        "https://partner.example",
+    }
+    monkeypatch.setenv("TEST_ALLOWED_ORIGINS", "")
+    assert origins.current() == {"https://partner.example"}
+    for bad in ("https://app.example.com/", "app.example.com", "ftp://x.test"):
+        monkeypatch.setenv("TEST_ALLOWED_ORIGINS", f"http://ok.test,{bad}")
+        with pytest.raises(
+            ValueError, match="TEST_ALLOWED_ORIGINS: .* is not an origin"
+        ):
+            origins.current()
 
 
 async def test_an_origin_may_be_optional_but_never_foreign() -> None:

@@ -8,6 +8,7 @@
 
 import { ImportCollector, Name, prefixImport } from "../../../../codegen/index.js";
 import { type AuthConfig, type CustomAuth, type JwtAuth, isHmac } from "../../config/schema.js";
+import type { SessionCookie } from "../../config/sessions.js";
 import type { ErrorStatus } from "../../modules/handler.js";
 import { ProjectRoute } from "../../modules/project-route.js";
 import { PythonModule } from "../../modules/python-module.js";
@@ -79,7 +80,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
   // Without the cookie, `sources` is `["bearer"]`: the optional user's scheme is a bearer one too.
   if (flow.bearer) dependencyImports.addFrom("fastapi.security", "OAuth2PasswordBearer");
   if (flow.cookie !== undefined) {
-    dependencyImports.addFrom("fastapi", "Request").addFrom("fastapi.security", "APIKeyCookie").addFrom(modules.runtime("sessions"), "SessionCookie", "check_origin");
+    dependencyImports.addFrom("fastapi", "Request").addFrom("fastapi.security", "APIKeyCookie").addFrom(modules.runtime("sessions"), "SessionCookie", "TrustedOrigins", "check_origin");
   }
   if (flow.revocation) dependencyImports.add("secrets").addFrom(modules.db, "get_engine").addFrom(modules.runtime("revocation"), "is_revoked");
   if (flow.groupClaim !== undefined) dependencyImports.addFrom("collections.abc", "Iterable");
@@ -113,7 +114,8 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
           `secure=${pythonLiteral(flow.cookie.secure)}`,
           `same_site=${pythonString(flow.cookie.same_site)}`,
         ].join(", "),
-        trusted_origins: options.trustedOrigins.length === 0 ? "" : `{${[...options.trustedOrigins].sort().map(pythonString).join(", ")}}`,
+        trusted_origins: trustedOriginsArgs(flow.cookie, options.trustedOrigins),
+        origins_env: flow.cookie.allowed_origins_env,
       }),
       ...(flow.groupClaim !== undefined && { group_claim: flow.groupClaim, group_claim_literal: pythonString(flow.groupClaim) }),
     },
@@ -169,6 +171,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
       returns_message: pythonString(`${auth.verify_credentials_fn} must return the user's subject `),
       groups_message: pythonString(`${auth.verify_credentials_fn} must give the user's groups as strings `),
       ...templateSwitches(flow),
+      ...(flow.cookie !== undefined && { origins_env: flow.cookie.allowed_origins_env }),
       routes,
       attempts,
       ...(auth.logout_url !== undefined && { logout_url: auth.logout_url, logout_url_literal: pythonString(auth.logout_url) }),
@@ -194,6 +197,16 @@ interface AttemptLimit {
  * key, defined in `auth/router.py`, and the statements the endpoint awaits around the
  * password check. Adds the imports they need to `imports`.
  */
+/** The arguments of `TrustedOrigins(...)`: the variable, the configured origins and the CORS ones, sorted. */
+function trustedOriginsArgs(cookie: SessionCookie, corsOrigins: readonly string[]): string {
+  const set = (origins: readonly string[]) => `frozenset({${[...new Set(origins)].sort().map(pythonString).join(", ")}})`;
+  return [
+    pythonString(cookie.allowed_origins_env),
+    ...(cookie.allowed_origins.length > 0 ? [`configured=${set(cookie.allowed_origins)}`] : []),
+    ...(corsOrigins.length > 0 ? [`cors=${set(corsOrigins)}`] : []),
+  ].join(", ");
+}
+
 function attemptLimits(auth: JwtAuth, trustedProxies: readonly string[], imports: ImportCollector, modules: AuthModules): AttemptLimit[] {
   const { username, address } = auth.token_rate_limit;
   const limits: AttemptLimit[] = [];
