@@ -7,7 +7,8 @@ module does not need it; including ``auth.router`` in the application checks it 
 startup, and the application refuses to start without a usable one.
 
 A request the session cookie authenticates with an unsafe method (POST, PATCH, DELETE…)
-must come from the API's own origin or one of ``TRUSTED_ORIGINS`` (403 otherwise).
+must come from one of ``TRUSTED_ORIGINS`` (403 otherwise); the request's ``Host`` never
+makes its origin trusted.
 Tokens carry a ``jti``; a token revoked by logging out is refused (401).
 """
 
@@ -25,7 +26,7 @@ from fastapi.security import APIKeyCookie, OAuth2PasswordBearer
 
 from blog.api.db import get_engine
 from blog.api.runtime.revocation import is_revoked
-from blog.api.runtime.sessions import SessionCookie, check_origin
+from blog.api.runtime.sessions import SessionCookie, TrustedOrigins, check_origin
 from blog.api.runtime.visibility import recording
 
 SECRET_ENV = "JWT_SECRET"
@@ -42,9 +43,14 @@ _GENERATE_HINT = (
 # gives them).
 GROUP_CLAIM = "roles"
 COOKIE = SessionCookie(name="access_token", secure=False, same_site="strict")
-# Origins besides the API's own whose pages may send cookie-authenticated requests: the
-# CORS origins allowed with credentials.
-TRUSTED_ORIGINS: frozenset[str] = frozenset({"http://app.blog.test"})
+# Origins whose pages may send cookie-authenticated unsafe requests: the configured
+# ones (or those of the environment variable, when it is set) and the CORS origins
+# allowed with credentials.
+TRUSTED_ORIGINS = TrustedOrigins(
+    "ALLOWED_ORIGINS",
+    configured=frozenset({"http://127.0.0.1:8000"}),
+    cors=frozenset({"http://app.blog.test"}),
+)
 
 # Swagger UI's Authorize button posts the login form to this URL. It is relative, as
 # FastAPI recommends, so it still points at the token endpoint behind a root_path.

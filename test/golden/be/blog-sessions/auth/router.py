@@ -3,7 +3,8 @@
 
 It trades a username and password, checked by ``blog.auth.verify_login``, for an
 access token. Including ``router`` in the application also adds its startup check:
-without a usable key in ``JWT_SECRET`` the application refuses to start.
+without a usable key in ``JWT_SECRET`` the application refuses to start,
+and so it does with a malformed ``ALLOWED_ORIGINS``.
 The endpoint sets the token in the session cookie too.
 ``POST /auth/logout`` revokes the request's token and clears the cookie.
 ``GET /auth/session`` says who the request's token belongs to.
@@ -40,8 +41,10 @@ from blog.auth import verify_login
 
 @asynccontextmanager
 async def _check_signing_key(_app: Any) -> AsyncIterator[None]:
-    """Refuse to start without a usable signing key; create the deny-list's table."""
+    """Refuse to start without a usable signing key or with malformed allowed
+    origins; create the deny-list's table."""
     check_signing_key()
+    TRUSTED_ORIGINS.current()
     await install_revocations(get_engine())
     yield
 

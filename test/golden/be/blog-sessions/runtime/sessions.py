@@ -3,19 +3,24 @@
 
 Copied into a generated tree whose auth reads tokens from a cookie. A browser sends
 the cookie with every request to the API, also one a foreign page makes it send; so a
-request authenticated by the cookie with an unsafe method must come from the API's own
-origin or a trusted one (``Origin``, which browsers set on every such request and page
-script cannot). Requests with a bearer token need no check: no page can make a browser
-add one.
+request authenticated by the cookie with an unsafe method must come from an allowed
+origin (``Origin``, which browsers set on every such request and page script cannot).
+The allowed origins are configured (``TrustedOrigins``); the request's own ``Host``
+is never taken for one, since whoever sends the request chooses it. Requests with a
+bearer token need no check: no page can make a browser add one.
 """
 
+import os
+import re
 from collections.abc import Container
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from fastapi import HTTPException, Request, Response, status
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?")
 
 
 @dataclass(frozen=True)
@@ -50,15 +55,47 @@ class SessionCookie:
         )
 
 
-def own_origin(request: Request) -> str:
-    """The origin the request was sent to: its scheme and ``Host``."""
-    return f"{request.url.scheme}://{request.headers.get('host', '')}"
+@lru_cache(maxsize=16)
+def parse_origins(value: str, variable: str) -> frozenset[str]:
+    """The comma-separated origins of *value*, the content of the environment
+    *variable*; ``ValueError`` naming the variable for one that is no origin."""
+    origins = frozenset(part.strip() for part in value.split(",") if part.strip())
+    for origin in sorted(origins):
+        if not _ORIGIN.fullmatch(origin):
+            raise ValueError(
+                f"{variable}: {origin!r} is not an origin: expected like "
+                "https://app.example.com (a scheme, a host, an optional port, no path)"
+            )
+    return origins
+
+
+@dataclass(frozen=True)
+class TrustedOrigins(Container[str]):
+    """The origins whose pages may send cookie-authenticated unsafe requests.
+
+    ``configured`` (the config's ``allowed_origins``), replaced by the origins in the
+    environment variable ``env`` when it is set; and always the ``cors`` origins
+    allowed with credentials.
+    """
+
+    env: str
+    configured: frozenset[str] = frozenset()
+    cors: frozenset[str] = frozenset()
+
+    def current(self) -> frozenset[str]:
+        """The allowed origins now; ``ValueError`` for a malformed ``env``."""
+        value = os.environ.get(self.env)
+        listed = self.configured if value is None else parse_origins(value, self.env)
+        return listed | self.cors
+
+    def __contains__(self, origin: object) -> bool:
+        return origin in self.current()
 
 
 def check_origin(
     request: Request, trusted: Container[str], *, required: bool = True
 ) -> None:
-    """403 unless an unsafe *request* comes from its own origin or a *trusted* one.
+    """403 unless an unsafe *request* comes from a *trusted* origin.
 
     Safe methods (GET, HEAD, OPTIONS) pass: they change nothing. An unsafe request
     without ``Origin`` is refused too, unless not *required*: browsers always send it,
@@ -75,8 +112,9 @@ def check_origin(
             detail="A request authenticated by its session cookie must carry an "
             "Origin header (or use a bearer token)",
         )
-    if origin != own_origin(request) and origin not in trusted:
+    if origin not in trusted:
         raise HTTPException(
             status.HTTP_403_FORBIDDEN,
-            detail=f"Cross-site request refused: origin {origin} is not trusted",
+            detail=f"Cross-site request refused: origin {origin} is not trusted "
+            "(the allowed origins are configured: auth.allowed_origins)",
         )
