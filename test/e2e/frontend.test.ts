@@ -175,7 +175,7 @@ describe("the blog's generated front end", () => {
     await table.getByText("Articles, page 1").waitFor();
     const first = await titlesOf(page);
     assert.equal(first.length, 10);
-    const headers = await table.getByRole("columnheader").allInnerTexts();
+    const headers = await table.locator("thead th:not(.choose)").allInnerTexts();
     // The list answers with the articles' summary representation: its columns are the summary's.
     assert.deepEqual(headers.map((text) => text.trim()), ["Title", "Author", "Published", "Rating"]);
     await page.getByRole("button", { name: "Next" }).click();
@@ -621,7 +621,7 @@ describe("the blog's generated front end", () => {
         await page.getByRole("table").getByText(`${plural}, page 1`).waitFor();
         assert.equal(await navigation.isVisible(), false, "following a link closes the drawer");
         await fits(`${label} list`);
-        const firstRow = page.locator("table tbody tr td:first-child a").first();
+        const firstRow = page.locator("table tbody tr td:not(.choose) a").first();
         if ((await firstRow.count()) === 0) continue;
         await firstRow.click();
         await page.locator("dl.record").waitFor();
@@ -680,6 +680,58 @@ describe("the blog's generated front end", () => {
     const counts = audit.counts();
     console.log(`# axe-core: ${audit.states.length} page states, violations: ${Object.entries(counts).map(([impact, count]) => `${count} ${impact}`).join(", ")}`);
     assert.deepEqual(audit.report(["critical", "serious", "moderate", "minor"]), []);
+  });
+
+  it("deletes chosen rows together: one request each, each row's refusal shown", { timeout: 120_000 }, async () => {
+    const { base } = await servedBlog();
+    const names = ["Bulk Babbage", "Bulk Boole", "Bulk Byron", "Bulk Baxter"];
+    const ids: string[] = [];
+    for (const [index, name] of names.entries()) {
+      const reply = await api.post("/authors", { name, email: `bulk${index}@example.com` });
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+      ids.push(reply.body.id);
+    }
+    // Baxter has written something: the backend refuses to delete her (409).
+    assert.equal((await api.post("/articles", { title: "Kept by its author", body: "x", word_count: 1, author_id: ids[3] })).status, 201);
+    const visitor = await launchChromium();
+    try {
+      const page = await visitor.context.newPage();
+      await signInAs(page, base, EDITOR_LOGIN);
+      await page.goto(`${base}/authors?q=bulk&order_by=name`);
+      await waitForTitles(page, names.slice().sort());
+      const deletes: string[] = [];
+      page.on("request", (request) => {
+        if (request.method() === "DELETE") deletes.push(new URL(request.url()).pathname);
+      });
+      for (const name of names.slice(0, 3)) await page.getByRole("checkbox", { name: `Select ${name}` }).check();
+      await page.getByText("3 authors selected").waitFor();
+      await page.getByRole("button", { name: "Delete selected…" }).click();
+      const dialog = page.getByRole("dialog", { name: "Delete 3 authors?" });
+      assert.deepEqual(await dialog.getByRole("listitem").allInnerTexts(), names.slice(0, 3));
+      assert.equal(await page.evaluate("document.activeElement.textContent"), "Cancel", "the dialog opens on Cancel");
+      await dialog.getByRole("button", { name: "Delete" }).click();
+      await page.getByRole("region", { name: "Notifications" }).getByRole("status").filter({ hasText: "3 authors deleted." }).waitFor();
+      await waitForTitles(page, ["Bulk Baxter"]);
+      assert.deepEqual(deletes.sort(), ids.slice(0, 3).map((id) => `/api/authors/${id}`).sort(), "one DELETE per chosen row");
+      for (const id of ids.slice(0, 3)) assert.equal((await api.get(`/authors/${id}`)).status, 404);
+      const together = deletes.length;
+
+      // A row the backend refuses stays chosen, its reason beside its name.
+      await page.getByRole("checkbox", { name: "Select every row of this page" }).check();
+      await page.getByText("1 author selected").waitFor();
+      await page.getByRole("button", { name: "Delete selected…" }).click();
+      const one = page.getByRole("dialog", { name: "Delete 1 author?" });
+      await one.getByRole("button", { name: "Delete" }).click();
+      const refusal = one.getByRole("alert");
+      await refusal.waitFor();
+      assert.match(await refusal.innerText(), /1 author could not be deleted:\s+Bulk Baxter: This row is still referenced by other rows/);
+      await one.getByRole("button", { name: "Cancel" }).click();
+      assert.ok(await page.getByRole("checkbox", { name: "Select Bulk Baxter" }).isChecked(), "the refused row stays chosen");
+      assert.equal((await api.get(`/authors/${ids[3]}`)).status, 200);
+      console.log(`# bulk delete: 3 authors in ${together} requests; a 4th refused (409) and kept chosen`);
+    } finally {
+      await visitor.close();
+    }
   });
 
   it("enforces the client's types: a required field the pages do not send fails tsc", { timeout: 180_000 }, async () => {
@@ -771,7 +823,7 @@ async function sessionCookie(browser: TestBrowser | undefined): Promise<Cookie |
 
 /** The titles in the list's first column, top to bottom. */
 async function titlesOf(page: Page): Promise<string[]> {
-  return (await page.locator("table tbody tr td:first-child").allInnerTexts()).map((text) => text.trim());
+  return (await page.locator("table tbody tr td:nth-child(1 of :not(.choose))").allInnerTexts()).map((text) => text.trim());
 }
 
 /** The titles of the first page (10 rows) the API answers for `query`. */
@@ -837,7 +889,7 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
     await page.goto(`${base}/${plural.toLowerCase()}`);
     await page.getByRole("table").getByText(`${plural}, page 1`).waitFor();
     await check(`${plural} list`);
-    const firstRow = page.locator("table tbody tr td:first-child a").first();
+    const firstRow = page.locator("table tbody tr td:not(.choose) a").first();
     if ((await firstRow.count()) === 0) continue;
     await firstRow.click();
     await page.locator("dl.record").waitFor();
@@ -859,7 +911,7 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
   await page.keyboard.press("Escape");
 
   // A record's dialogs, an action's form, a toast.
-  await page.locator("table tbody tr td:first-child a").first().click();
+  await page.locator("table tbody tr td:not(.choose) a").first().click();
   await page.locator("dl.record").waitFor();
   await page.getByRole("button", { name: "Delete" }).click();
   await page.getByRole("dialog", { name: "Delete this article?" }).waitFor();
@@ -903,4 +955,13 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
   await page.evaluate(`document.querySelector("main").insertAdjacentHTML("beforeend", "<input id='axe-probe'>")`);
   const probe = await axeViolations(page);
   assert.ok(probe.some((violation) => violation.impact === "critical" && violation.nodes.some((node) => node.target === "#axe-probe")), JSON.stringify(probe));
+}
+
+/** Signs `login` in through the login page. */
+async function signInAs(page: Page, base: string, login: { username: string; password: string }): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel("Username").fill(login.username);
+  await page.getByLabel("Password").fill(login.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByText(`Signed in as ${login.username}`).waitFor();
 }

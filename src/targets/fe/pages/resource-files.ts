@@ -136,6 +136,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
   }
   const collection = resource.actions.filter((action) => action.target === "collection");
   return file(resource, pageModule(resource, "List"), "list.tsx.njk", imports, {
+    bulk: resource.delete ? bulkDelete(resource, resource.delete, list, imports) : undefined,
     read_type: list.itemType,
     page_size: list.pageSize,
     // The trail keeps each page's position as text: a cursor, or an offset.
@@ -156,6 +157,27 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     create_groups: groupsLiteral(resource.create, imports),
     ...actionsSection(resource, collection, imports),
   });
+}
+
+/**
+ * The list's bulk delete, when the resource has a delete operation: one DELETE per chosen row
+ * (the backend has no bulk route); only users whose groups may delete choose rows.
+ */
+function bulkDelete(resource: PageResource, op: PageOperation, list: PageList, imports: Imports) {
+  const row = resource.camel;
+  imports.use("runtime/bulk", "BulkDelete");
+  imports.use("runtime/bulk", "useSelection");
+  const groups = groupsArray(op);
+  if (groups !== "") imports.use("session", "useAllowed");
+  const titled = list.columns.some((field) => field.name === resource.titleField);
+  return {
+    groups,
+    // Rows are named by their title when the list's items carry it, else by their key.
+    name: titled ? imports.use(helpersModule(resource), titleFn(resource)) : `(${row}) => String(${member(row, resource.keyField)})`,
+    remove: `(${row}) => ${imports.use(CLIENT, op.fn)}({ path: { pk: ${member(row, resource.keyField)} }, throwOnError: true })`,
+    singular: jsxAttr("singular", lower(resource.label)),
+    plural: jsxAttr("plural", resource.plural.toLowerCase()),
+  };
 }
 
 function keyLink(resource: PageResource, imports: Imports): string {
