@@ -4,9 +4,11 @@ import { Link } from "react-router";
 import { authorPath } from "../authors/author";
 import {
   type ArticleSummary,
+  deleteArticle,
   type ListArticlesData,
   listArticlesOptions,
 } from "../client";
+import { BulkDelete, useSelection } from "../runtime/bulk";
 import { Flag, Plain } from "../runtime/display";
 import {
   type Column,
@@ -18,6 +20,7 @@ import {
 } from "../runtime/list";
 import { SearchBox } from "../runtime/search";
 import { Notice, QueryView } from "../runtime/shell";
+import { useAllowed } from "../session";
 import { articlePath, articleTitle } from "./article";
 import { ArchiveStaleArticlesAction, CountWordsAction } from "./ArticleActions";
 import { ArticleFilters } from "./ArticleFilters";
@@ -59,6 +62,9 @@ const columns: Column<ArticleSummary>[] = [
 export function ArticleList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  const selection = useSelection();
+  // Rows are chosen to be deleted: only by those who may delete.
+  const mayDelete = useAllowed(["admin", "editor"]);
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListArticlesData["query"]>();
   const query = useQuery(
@@ -80,12 +86,30 @@ export function ArticleList() {
       <QueryView query={query}>
         {(page) => (
           <>
+            {mayDelete && (
+              <BulkDelete
+                selection={selection}
+                rows={page.items}
+                rowKey={(article) => String(article.id)}
+                name={articleTitle}
+                remove={(article) =>
+                  deleteArticle({
+                    path: { pk: article.id },
+                    throwOnError: true,
+                  })
+                }
+                singular="article"
+                plural="articles"
+              />
+            )}
             <DataTable
               caption={<>Articles, page {trail.page}</>}
               columns={columns}
               rows={page.items}
               rowKey={(article) => String(article.id)}
               ordering={ordering}
+              selection={mayDelete ? selection : undefined}
+              rowName={articleTitle}
             />
             <Pager trail={trail} nextCursor={page.next_cursor} />
           </>

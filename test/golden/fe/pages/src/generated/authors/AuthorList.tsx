@@ -3,10 +3,12 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import {
   type AuthorRead,
+  deleteAuthor,
   type ListAuthorsData,
   listAuthorsOptions,
 } from "../client";
 import { Allowed } from "../Login";
+import { BulkDelete, useSelection } from "../runtime/bulk";
 import { DateTime, Plain } from "../runtime/display";
 import {
   type Column,
@@ -48,6 +50,7 @@ const columns: Column<AuthorRead>[] = [
 export function AuthorList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  const selection = useSelection();
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListAuthorsData["query"]>();
   const query = useQuery(
@@ -70,12 +73,25 @@ export function AuthorList() {
       <QueryView query={query}>
         {(page) => (
           <>
+            <BulkDelete
+              selection={selection}
+              rows={page.items}
+              rowKey={(author) => String(author.id)}
+              name={authorTitle}
+              remove={(author) =>
+                deleteAuthor({ path: { pk: author.id }, throwOnError: true })
+              }
+              singular="author"
+              plural="authors"
+            />
             <DataTable
               caption={<>Authors, page {trail.page}</>}
               columns={columns}
               rows={page.items}
               rowKey={(author) => String(author.id)}
               ordering={ordering}
+              selection={selection}
+              rowName={authorTitle}
             />
             <Pager trail={trail} nextCursor={page.next_cursor} />
           </>

@@ -3,9 +3,11 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import {
   type CategoryRead,
+  deleteCategory,
   type ListCategoriesData,
   listCategoriesOptions,
 } from "../client";
+import { BulkDelete, useSelection } from "../runtime/bulk";
 import { Plain } from "../runtime/display";
 import {
   type Column,
@@ -40,6 +42,7 @@ const columns: Column<CategoryRead>[] = [
 export function CategoryList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  const selection = useSelection();
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListCategoriesData["query"]>();
   const query = useQuery(
@@ -63,12 +66,28 @@ export function CategoryList() {
       <QueryView query={query}>
         {(page) => (
           <>
+            <BulkDelete
+              selection={selection}
+              rows={page.items}
+              rowKey={(category) => String(category.slug)}
+              name={categoryTitle}
+              remove={(category) =>
+                deleteCategory({
+                  path: { pk: category.slug },
+                  throwOnError: true,
+                })
+              }
+              singular="category"
+              plural="categories"
+            />
             <DataTable
               caption={<>Categories, page {trail.page}</>}
               columns={columns}
               rows={page.items}
               rowKey={(category) => String(category.slug)}
               ordering={ordering}
+              selection={selection}
+              rowName={categoryTitle}
             />
             <Pager
               trail={trail}

@@ -5,9 +5,11 @@ import { articlePath } from "../articles/article";
 import { authorPath } from "../authors/author";
 import {
   type CommentRead,
+  deleteComment,
   type ListCommentsData,
   listCommentsOptions,
 } from "../client";
+import { BulkDelete, useSelection } from "../runtime/bulk";
 import { DateTime } from "../runtime/display";
 import {
   type Column,
@@ -61,6 +63,7 @@ const columns: Column<CommentRead>[] = [
 export function CommentList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  const selection = useSelection();
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListCommentsData["query"]>();
   const query = useQuery(
@@ -81,12 +84,25 @@ export function CommentList() {
       <QueryView query={query}>
         {(page) => (
           <>
+            <BulkDelete
+              selection={selection}
+              rows={page.items}
+              rowKey={(comment) => String(comment.id)}
+              name={commentTitle}
+              remove={(comment) =>
+                deleteComment({ path: { pk: comment.id }, throwOnError: true })
+              }
+              singular="comment"
+              plural="comments"
+            />
             <DataTable
               caption={<>Comments, page {trail.page}</>}
               columns={columns}
               rows={page.items}
               rowKey={(comment) => String(comment.id)}
               ordering={ordering}
+              selection={selection}
+              rowName={commentTitle}
             />
             <Pager trail={trail} nextCursor={page.next_cursor} />
           </>

@@ -7,6 +7,7 @@
 
 import type { ReactNode } from "react";
 import { useSearchParams } from "react-router";
+import type { Selection } from "./bulk";
 
 /** One column: its header, whether the list can be ordered by it, and the cell it shows. */
 export interface Column<T> {
@@ -107,6 +108,9 @@ interface TableProps<T> {
   rows: readonly T[];
   rowKey: (row: T) => string;
   ordering: Ordering;
+  /** With a selection, a first column of checkboxes chooses rows; `rowName` names each box. */
+  selection?: Selection;
+  rowName?: (row: T) => string;
 }
 
 export function DataTable<T>({
@@ -115,7 +119,14 @@ export function DataTable<T>({
   rows,
   rowKey,
   ordering,
+  selection,
+  rowName,
 }: TableProps<T>) {
+  const keys = rows.map(rowKey);
+  const chosen =
+    selection === undefined
+      ? 0
+      : keys.filter((key) => selection.keys.has(key)).length;
   return (
     <>
       {/* On a narrow screen the table scrolls sideways inside this box, never the page. */}
@@ -124,6 +135,22 @@ export function DataTable<T>({
           <caption>{caption}</caption>
           <thead>
             <tr>
+              {selection && (
+                <th scope="col" className="choose">
+                  <input
+                    type="checkbox"
+                    aria-label="Select every row of this page"
+                    checked={rows.length > 0 && chosen === rows.length}
+                    ref={(box) => {
+                      if (box)
+                        box.indeterminate = chosen > 0 && chosen < rows.length;
+                    }}
+                    onChange={(event) =>
+                      selection.setAll(keys, event.target.checked)
+                    }
+                  />
+                </th>
+              )}
               {columns.map((candidate) => {
                 const active = candidate.id === ordering.column;
                 const sort = active
@@ -159,6 +186,16 @@ export function DataTable<T>({
           <tbody>
             {rows.map((row) => (
               <tr key={rowKey(row)}>
+                {selection && (
+                  <td className="choose">
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${rowName ? rowName(row) : rowKey(row)}`}
+                      checked={selection.keys.has(rowKey(row))}
+                      onChange={() => selection.toggle(rowKey(row))}
+                    />
+                  </td>
+                )}
                 {columns.map((candidate) => (
                   <td key={candidate.id}>{candidate.cell(row)}</td>
                 ))}
