@@ -236,6 +236,29 @@ describe("fixture plugin: an endpoint operation for the be target", () => {
     assert.match(text("catalog/tests/test_product.py"), /async def test_bulk_delete_product_requires_a_user\([^)]*\) -> None:\n {4}"""``POST \/products\/bulk-delete`` answers 401 without a token\."""\n {4}response = await anonymous_client\.post\(PATH \+ "\/bulk-delete"\)/);
   });
 
+  it("takes the post hook its route declares, called once the delete is committed, and documents its 409", async () => {
+    const config = path.join(project, "bulk-delete-hooked.jsonnet");
+    await writeFile(
+      config,
+      `local base = import '${path.join(examples, "bulk-delete.jsonnet")}';\n` +
+        "base { resources: [base.resources[0] { operations: ['get', 'create', { name: 'bulk_delete', post: 'shop.hooks.record_deleted' }] }] }",
+    );
+    const files = (await planGeneration({ target: await target("be"), configFile: config, cwd: project })).files;
+    const routes = files.find((file) => file.path === "catalog/routes/product.py")!.content;
+    assert.match(routes, /\nfrom shop\.api\.runtime\.hooks import after_commit\n/);
+    assert.match(routes, /responses=error_responses\(400, 401, 409, 413, 429, 503\)/);
+    assert.match(
+      routes,
+      / {4}await session\.commit\(\)\n {4}for row in deleted:\n {8}await after_commit\(\n? *shop\.hooks\.record_deleted, row, session=session, current_user=current_user\n? *\)\n {4}return \{"deleted": len\(deleted\)\}/,
+    );
+    assert.ok(files.some((file) => file.path === "runtime/hooks.py"), "the tree gets the hook runner");
+    const hookless = (await planGeneration({ target: await target("be"), configFile: path.join(examples, "bulk-delete.jsonnet"), cwd: project })).files;
+    assert.doesNotMatch(hookless.find((file) => file.path === "catalog/routes/product.py")!.content, /after_commit/);
+    // `pre` is no key of its options, and `serializer` neither: refused at their paths.
+    await writeFile(config, `local base = import '${path.join(examples, "bulk-delete.jsonnet")}';\nbase { resources: [base.resources[0] { operations: [{ name: 'bulk_delete', pre: 'shop.hooks.p' }] }] }`);
+    await assert.rejects(planGeneration({ target: await target("be"), configFile: config, cwd: project }), /resources\[0\]\.operations\[0\]/);
+  });
+
   it("gets a telemetry span and the resource's group check too", async () => {
     const config = path.join(project, "bulk-delete-traced.jsonnet");
     await writeFile(
@@ -253,7 +276,7 @@ describe("fixture plugin: an endpoint operation for the be target", () => {
     const source = await readFile(path.join(examples, "..", "be-addon", "bulk-delete.ts"), "utf8");
     const variants = {
       undeclared: [source.replace("static route(): Route {", "static unrelated(): Route {").replace("route: BulkDelete.route(),", "route: BulkDelete.unrelated(),"), /operation "bulk_delete" declares role "endpoint" but not its route: give its class a static route\(options\)/],
-      other: [source.replace('path: "/bulk-delete" };', 'path: "/remove" };').replace("route: BulkDelete.route(),", 'route: { ...BulkDelete.route(), path: "/bulk-delete" },'), /the route handler bulk_delete_products \(entry "bulk_delete"\) is a write of the collection at "\/bulk-delete", which its operation's static route\(options\) does not declare \(write collection "\/remove"\)/],
+      other: [source.replace('path: "/bulk-delete", hooks', 'path: "/remove", hooks').replace("route: BulkDelete.route(),", 'route: { ...BulkDelete.route(), path: "/bulk-delete" },'), /the route handler bulk_delete_products \(entry "bulk_delete"\) is a write of the collection at "\/bulk-delete", which its operation's static route\(options\) does not declare \(write collection "\/remove"\)/],
     } as const;
     for (const [name, [variant, error]] of Object.entries(variants)) {
       assert.notEqual(variant, source, name);

@@ -4,7 +4,8 @@
  * one, the blog's articles get `POST /articles/bulk-delete`, generated from that project and
  * served by uvicorn against a real PostgreSQL. The route requires a token (401 without),
  * counts under the project's rate limit (429 past it), is documented in OpenAPI with both
- * statuses, and its generated test runs and passes; the generated code is lint-clean.
+ * statuses and the 409 of a write, calls the entry's `post` hook for each row it deleted once
+ * committed, and its generated test runs and passes; the generated code is lint-clean.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -23,18 +24,40 @@ import { type BlogServer, EXAMPLE_DIR, serveBlog, signedInClient } from "./suppo
 const SECRET = "e2e-plugin-endpoint-secret-of-at-least-32-bytes";
 
 // The blog with JWT auth, a project-wide limit of 6 a minute, generated tests, and the
-// package's endpoint on articles. Nothing in codegen names bulk_delete.
+// package's endpoint on articles, with a post hook. Nothing in codegen names bulk_delete.
 const CONFIG = `
 local base = import 'auth.jsonnet';
 base {
   rate_limit: '6/minute',
   generate_tests: true,
   resources: [
-    if resource.model == 'blog.models.Article' then resource { operations+: [{ name: 'bulk_delete', max_ids: 10 }] }
+    if resource.model == 'blog.models.Article' then resource { operations+: [{ name: 'bulk_delete', max_ids: 10, post: 'blog.bulk_hooks.record_bulk_deleted' }] }
     else resource
     for resource in super.resources
   ],
 }
+`;
+
+// The post hook, a module of the user's project: it logs each deleted article.
+const HOOKS = `"""The post hook of the bulk delete: log each article it deleted."""
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from blog.models import Activity, Article
+
+
+async def record_bulk_deleted(
+    article: Article, *, session: AsyncSession, current_user: Any
+) -> None:
+    """Log one deleted article, as it was when deleted."""
+    session.add(
+        Activity(
+            kind="article_bulk_deleted", subject_id=article.id, summary=article.title
+        )
+    )
+    await session.commit()
 `;
 
 let venv: Venv;
@@ -49,6 +72,7 @@ before(async () => {
   projectDir = await mkdtemp(join(tmpdir(), "codegen-plugin-endpoint-"));
   await cp(EXAMPLE_DIR, projectDir, { recursive: true, filter: (path) => !["__pycache__", ".ruff_cache", "api"].includes(basename(path)) });
   await writeFile(join(projectDir, "config", "override.jsonnet"), CONFIG);
+  await writeFile(join(projectDir, "blog", "bulk_hooks.py"), HOOKS);
   // The package is found from the user's project, as `codegen` run there finds it.
   const targets = await discoverTargets({ cwd: userProject });
   const be = targets.find((target) => target.name === "be")!;
@@ -89,6 +113,8 @@ describe("an endpoint operation from a package", () => {
     const deleted = await client.post("/articles/bulk-delete", { ids });
     expectStatus(deleted, 200, "bulk delete");
     assert.deepEqual(deleted.body, { deleted: 2 });
+    const logged = await postgres!.query("SELECT kind, summary FROM activity WHERE subject_id = ANY($1::uuid[]) ORDER BY summary", [ids]);
+    assert.deepEqual(logged.map((row) => [row.kind, row.summary]), [["article_bulk_deleted", "One"], ["article_bulk_deleted", "Two"]], "the post hook ran for each deleted row");
     expectStatus(await client.get(`/articles/${ids[0]}`), 404, "a deleted article");
     // The route counts its own 6 a minute per client: 2 used above, 4 more pass, the next is refused.
     const statuses: number[] = [];

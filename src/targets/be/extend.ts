@@ -7,7 +7,9 @@ export { type ListCondition, type ListOrder, ListQuery, type FilterField, type O
 export { ListHandler } from "./operations/list/list-handler.js";
 export { listHandler, modifiedApp, modifiedResource, modifiesList, onlyOnePerList } from "./operations/modifier/context.js";
 export { ENDPOINT, type HandlerBody, RouteHandler, type RouteKind, RouteParam, type RouteTarget } from "./modules/handler.js";
-export { type EndpointOperation, type Route } from "./modules/endpoint.js";
+export { type EndpointOperation, type HookKey, type Route } from "./modules/endpoint.js";
+export { HookCalls } from "./modules/hooks.js";
+export { PostHookPath, PreHookPath } from "./config/hooks.js";
 export { sessionParam } from "./modules/params.js";
 export { operationId } from "./resource.js";
 export { ResourceFiles, resourceFiles } from "./modules/files.js";

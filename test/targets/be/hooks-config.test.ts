@@ -47,17 +47,17 @@ function assertIssue(found: string[], expected: string): void {
 
 describe("hook options", () => {
   test("pre only on create and update", async () => {
-    assertIssue(await issues(project([{ name: "get", pre: "blog.hooks.p" }])), "resources[0].operations[0].pre: pre changes what create and update store; get writes nothing");
-    assertIssue(await issues(project([{ name: "delete", pre: "blog.hooks.p" }])), "resources[0].operations[0].pre: pre changes what create and update store; delete has no body to change");
-    assertIssue(await issues(project([{ name: "list", pre: "blog.hooks.p" }])), "resources[0].operations[0].pre: pre changes what create and update store; list writes nothing");
+    assertIssue(await issues(project([{ name: "get", pre: "blog.hooks.p" }])), "resources[0].operations[0].pre: pre changes what a route stores from its request body; get writes nothing");
+    assertIssue(await issues(project([{ name: "delete", pre: "blog.hooks.p" }])), "resources[0].operations[0].pre: pre changes what a route stores from its request body; delete has no body to change");
+    assertIssue(await issues(project([{ name: "list", pre: "blog.hooks.p" }])), "resources[0].operations[0].pre: pre changes what a route stores from its request body; list writes nothing");
   });
 
   test("post only on create, update and delete", async () => {
-    assertIssue(await issues(project([{ name: "get", post: "blog.hooks.p" }])), "resources[0].operations[0].post: post runs after create, update or delete commit; get writes nothing");
+    assertIssue(await issues(project([{ name: "get", post: "blog.hooks.p" }])), "resources[0].operations[0].post: post runs after a write commits; get writes nothing");
   });
 
   test("serializer only on routes that answer with a row, and not beside a representation", async () => {
-    assertIssue(await issues(project([{ name: "delete", serializer: "blog.hooks.card" }])), "resources[0].operations[0].serializer: delete returns no body");
+    assertIssue(await issues(project([{ name: "delete", serializer: "blog.hooks.card" }])), "resources[0].operations[0].serializer: delete answers with no row");
     assertIssue(await issues(project([{ name: "get", serializer: "blog.hooks.card", representation: "read" }])), "resources[0].operations[0].serializer: the response is the serializer's or the representation's");
   });
 

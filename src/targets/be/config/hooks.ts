@@ -1,7 +1,7 @@
 // Hooks and custom serializers of CRUD entries (docs/hooks.md): `pre` changes what create and
 // update store, `post` runs once the write is committed, `serializer` turns the row into the
 // response instead of the generated serializer. Each names a function of yours by dotted path;
-// which operations take which key is checked here, at the entry's path.
+// which routes call which key their operations declare (operations/hooks checks it).
 
 import { z } from "zod";
 import { DottedPath } from "./primitives.js";
@@ -67,27 +67,13 @@ export interface HookKeys {
   representation?: string;
 }
 
-/** The operations each key applies to, and why another cannot take it. */
-const WRITES = ["create", "update"];
-const COMMITS = ["create", "update", "delete"];
-const ANSWERS = ["get", "list", "create", "update"];
-
-/** Refuses a hook key on an operation it cannot apply to, at the key's path. */
+/**
+ * Refuses a serializer beside a representation, at the key's path. Which routes call which
+ * hook their endpoint operations declare (`Route.hooks`); the `hooks` augmenter checks it.
+ */
 export function checkHooks(options: HookKeys, ctx: z.RefinementCtx): void {
-  const { type } = options;
-  if (options.pre !== undefined && !WRITES.includes(type)) {
-    const why = type === "delete" ? "delete has no body to change: refuse a delete with `can`, or act after it with `post`" : `${type} writes nothing`;
-    ctx.addIssue({ code: "custom", path: ["pre"], message: `pre changes what create and update store; ${why}` });
-  }
-  if (options.post !== undefined && !COMMITS.includes(type)) {
-    ctx.addIssue({ code: "custom", path: ["post"], message: `post runs after create, update or delete commit; ${type} writes nothing` });
-  }
-  if (options.serializer !== undefined) {
-    if (!ANSWERS.includes(type)) {
-      ctx.addIssue({ code: "custom", path: ["serializer"], message: `${type} returns no body: serializer has no effect here` });
-    } else if (options.representation !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["serializer"], message: "the response is the serializer's or the representation's: give one of serializer and representation" });
-    }
+  if (options.serializer !== undefined && options.representation !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["serializer"], message: "the response is the serializer's or the representation's: give one of serializer and representation" });
   }
 }
 

@@ -16,7 +16,12 @@ export interface Route {
   readonly target: RouteTarget;
   /** `""` (the collection), `/{pk}`, `/{pk}/publish-article`, `/bulk-delete`. */
   readonly path: string;
+  /** The hooks of docs/hooks.md the route calls, so its entry may set them. @default none */
+  readonly hooks?: readonly HookKey[];
 }
+
+/** An entry's hook keys: `pre` before a write stores the body, `post` after it commits, `serializer` making the answer. */
+export type HookKey = "pre" | "post" | "serializer";
 
 /** The static side of an endpoint operation's class: the route an entry's parsed options make. */
 export interface EndpointOperation {

@@ -89,9 +89,11 @@ export interface HandlerSpan {
 /**
  * The body of a handler: a template beside the operation that made it, and that template's
  * values; or, for a package's operation (whose templates are not in the target's directory),
- * its Python lines as they are (indented, user text already escaped).
+ * its Python lines as they are (indented, user text already escaped), or a function making
+ * them when the module renders, once the augmenters decided the handler (its user, for the
+ * keywords of a hook call).
  */
-export type HandlerBody = { template: string; context: Record<string, unknown> } | { code: string };
+export type HandlerBody = { template: string; context: Record<string, unknown> } | { code: string | ((handler: RouteHandler) => string) };
 
 /** The parsed options of the operation entry a handler serves: a built-in's, or a package operation's (its name and type at least). */
 export type EndpointEntry = CrudOptions | ListOptions | ActionOptions | { name: string; type: string; summary?: string };
@@ -414,7 +416,8 @@ export class RouteHandler extends Handle {
   /** The handler's code in its routes module: the decorated function. */
   blocks(ctx: RenderCtx): CodeBlock[] {
     this.checkAugmented();
-    const body = this.checks + ("code" in this.body ? this.body.code : renderTemplate(ctx.env, this.body.template, { ...this.body.context, handler: this })).trimEnd();
+    const code = "code" in this.body ? (typeof this.body.code === "string" ? this.body.code : this.body.code(this)) : renderTemplate(ctx.env, this.body.template, { ...this.body.context, handler: this });
+    const body = this.checks + code.trimEnd();
     return [{ code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.allImports }];
   }
 }

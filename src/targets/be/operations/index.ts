@@ -21,6 +21,7 @@ export { Update } from "./update/update.js";
 export { Delete } from "./delete/delete.js";
 export { Action } from "./action/action.js";
 export { Auth } from "./auth/augment.js";
+export { Hooks } from "./hooks/hooks.js";
 export { Authz } from "./authz/authz.js";
 export { RateLimits, RateLimit, ProjectRateLimit } from "./rate_limit/rate-limit.js";
 export { TelemetryScaffold, Trace } from "./telemetry/telemetry.js";

@@ -19,7 +19,7 @@ export class List {
   static Options = ListOptions;
 
   static route(): Route {
-    return { kind: "read", target: "collection", path: "" };
+    return { kind: "read", target: "collection", path: "", hooks: ["serializer"] };
   }
 
   build(ctx: BuildContext<ProjectConfig>, options: ListOptions): unknown[] {
