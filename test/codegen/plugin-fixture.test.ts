@@ -259,6 +259,18 @@ describe("fixture plugin: an endpoint operation for the be target", () => {
     await assert.rejects(planGeneration({ target: await target("be"), configFile: config, cwd: project }), /resources\[0\]\.operations\[0\]/);
   });
 
+  it("is validated at the path its route declares: a per-user limit where exclude_paths leaves it without a user", async () => {
+    const config = path.join(project, "bulk-delete-excluded.jsonnet");
+    await writeFile(
+      config,
+      `local base = import '${path.join(examples, "bulk-delete.jsonnet")}';\n` +
+        "base { auth+: { exclude_paths: ['/products/bulk-delete'] }, rate_limit: { limit: '3/minute', key: 'user' } }",
+    );
+    const error = await planGeneration({ target: await target("be"), configFile: config, cwd: project }).catch((caught: unknown) => caught);
+    const issues = (error as { issues?: { path: string; message: string }[] }).issues?.map((issue) => `${issue.path}: ${issue.message}`);
+    assert.deepEqual(issues, ['resources[0].operations[2]: rate_limit (from the project) is keyed by "user", but its path "/products/bulk-delete" matches exclude_paths entry "/products/bulk-delete"']);
+  });
+
   it("gets a telemetry span and the resource's group check too", async () => {
     const config = path.join(project, "bulk-delete-traced.jsonnet");
     await writeFile(
