@@ -1,0 +1,205 @@
+/**
+ * SQL statements per request, for every shape of generated route: the blog backend
+ * against a real PostgreSQL, counted by the test launcher (test/e2e/support/serve.py: a
+ * SQLAlchemy `before_cursor_execute` listener, answered in `X-SQL-Statements`).
+ *
+ * Each read that nests rows is asked for few and for many of them (2 and 20 comments, tags,
+ * articles, list rows) and must send as many statements for both: nested rows are loaded
+ * per level, never per row. Every shape also has a budget, the statements docs/be.md
+ * explains: a change that adds a statement to a route fails here until the docs say why.
+ */
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { after, before, describe, it } from "node:test";
+import { JsonClient, type Reply, expectStatus } from "../support/http.js";
+import { type Postgres, startPostgres } from "../support/postgres.js";
+import { ensureVenv } from "../support/venv.js";
+import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+
+let postgres: Postgres | undefined;
+let server: BlogServer | undefined;
+let projectDir: string | undefined;
+let api: JsonClient;
+
+before(async () => {
+  const venv = await ensureVenv();
+  projectDir = await prepareBlogProject();
+  postgres = await startPostgres();
+  server = await serveBlog(projectDir, venv, postgres.asyncUrl);
+  api = new JsonClient(server.baseUrl);
+});
+
+after(async () => {
+  await server?.process.stop();
+  await postgres?.stop();
+  if (projectDir) await rm(projectDir, { recursive: true, force: true });
+});
+
+function unique(): string {
+  return randomBytes(4).toString("hex");
+}
+
+async function ok(reply: Promise<Reply>, status: number, what: string): Promise<Reply> {
+  const answered = await reply;
+  expectStatus(answered, status, what);
+  assert.ok(answered.statements >= 0, `${what}: the launcher counts statements`);
+  return answered;
+}
+
+async function author(): Promise<string> {
+  return (await ok(api.post("/authors", { name: `Author ${unique()}`, email: `a-${unique()}@example.com` }), 201, "create author")).body.id;
+}
+
+async function article(authorId: string): Promise<string> {
+  return (await ok(api.post("/articles", { title: `Title ${unique()}`, body: "one two three", author_id: authorId }), 201, "create article")).body
+    .id;
+}
+
+/** An article by its own author with `count` tags and `count` comments (each by another author). */
+async function articleWith(count: number): Promise<{ articleId: string; authorId: string }> {
+  const authorId = await author();
+  const articleId = await article(authorId);
+  for (let index = 0; index < count; index++) {
+    const tag = (await ok(api.post("/tags", { name: `tag-${unique()}` }), 201, "create tag")).body.id;
+    await ok(api.post(`/articles/${articleId}/tag-article`, { tag_id: tag }), 200, "tag article");
+    await ok(api.post("/comments", { body: `Comment ${index}`, article_id: articleId, author_id: await author() }), 201, "create comment");
+  }
+  return { articleId, authorId };
+}
+
+/** An author with `count` articles. */
+async function authorWith(count: number): Promise<string> {
+  const authorId = await author();
+  for (let index = 0; index < count; index++) await article(authorId);
+  return authorId;
+}
+
+/** Statements per request of each shape, printed at the end as the table docs/be.md shows. */
+const counted = new Map<string, number>();
+
+/** Asks `path` of a few and of many rows; both must send the same statements, within `budget`. */
+function sameForFewAndMany(shape: string, few: Reply, many: Reply, budget: number): void {
+  assert.equal(many.statements, few.statements, `${shape}: ${few.statements} statements for few rows, ${many.statements} for many`);
+  assert.ok(few.statements <= budget, `${shape}: ${few.statements} statements, more than the ${budget} docs/be.md explains`);
+  counted.set(shape, few.statements);
+}
+
+function within(shape: string, reply: Reply, budget: number): void {
+  assert.ok(reply.statements <= budget, `${shape}: ${reply.statements} statements, more than the ${budget} docs/be.md explains`);
+  counted.set(shape, reply.statements);
+}
+
+describe("statements per request, by route shape", () => {
+  let few: { articleId: string; authorId: string };
+  let many: { articleId: string; authorId: string };
+  let fewAuthor: string;
+  let manyAuthor: string;
+
+  before(async () => {
+    few = await articleWith(2);
+    many = await articleWith(20);
+    fewAuthor = await authorWith(2);
+    manyAuthor = await authorWith(20);
+  });
+
+  after(() => {
+    console.log([...counted].map(([shape, statements]) => `${statements}  ${shape}`).join("\n"));
+  });
+
+  it("get with a nested one (author) and nested manys (tags; comments with their authors)", async () => {
+    const two = await ok(api.get(`/articles/${few.articleId}`), 200, "get article");
+    const twenty = await ok(api.get(`/articles/${many.articleId}`), 200, "get article");
+    assert.equal(two.body.comments.length, 2);
+    assert.equal(twenty.body.comments.length, 20);
+    assert.equal(twenty.body.tags.length, 20);
+    assert.ok(twenty.body.comments.every((comment: { author: { id: string } | null }) => comment.author?.id));
+    sameForFewAndMany("get, nested one and manys (GET /articles/{id})", two, twenty, 3);
+  });
+
+  it("get with a nested many (an author's articles)", async () => {
+    const two = await ok(api.get(`/authors/${fewAuthor}`), 200, "get author");
+    const twenty = await ok(api.get(`/authors/${manyAuthor}`), 200, "get author");
+    assert.equal(two.body.articles.length, 2);
+    assert.equal(twenty.body.articles.length, 20);
+    sameForFewAndMany("get, nested many (GET /authors/{id})", two, twenty, 2);
+  });
+
+  it("get of a missing row", async () => {
+    const missing = await api.get("/articles/00000000-0000-4000-8000-000000000000");
+    expectStatus(missing, 404);
+    within("get, missing row (404)", missing, 1);
+  });
+
+  it("list with a nested one (each article's author link)", async () => {
+    const two = await ok(api.get(`/articles?author_id=${fewAuthor}`), 200, "list articles");
+    const twenty = await ok(api.get(`/articles?author_id=${manyAuthor}&limit=20`), 200, "list articles");
+    assert.equal(two.body.items.length, 2);
+    assert.equal(twenty.body.items.length, 20);
+    assert.ok(twenty.body.items.every((item: { author: unknown }) => item.author !== null));
+    sameForFewAndMany("list, nested one (GET /articles)", two, twenty, 1);
+  });
+
+  it("list with a nested many (each author's articles)", async () => {
+    const two = await ok(api.get("/authors?limit=2"), 200, "list authors");
+    const twenty = await ok(api.get("/authors?limit=20"), 200, "list authors");
+    assert.equal(two.body.items.length, 2);
+    assert.equal(twenty.body.items.length, 20);
+    sameForFewAndMany("list, nested many (GET /authors)", two, twenty, 2);
+  });
+
+  it("search: an and/or tree (POST /search) and full text (?q=)", async () => {
+    const tree = (authorId: string, limit: number) =>
+      api.post("/articles/search", { filter: { field: "author_id", op: "eq", value: authorId }, limit });
+    const two = await ok(tree(fewAuthor, 20), 200, "search articles");
+    const twenty = await ok(tree(manyAuthor, 20), 200, "search articles");
+    assert.equal(two.body.items.length, 2);
+    assert.equal(twenty.body.items.length, 20);
+    sameForFewAndMany("search, and/or tree (POST /articles/search)", two, twenty, 1);
+
+    const textTwo = await ok(api.get(`/articles?q=three&author_id=${fewAuthor}`), 200, "full-text search");
+    const textTwenty = await ok(api.get(`/articles?q=three&author_id=${manyAuthor}&limit=20`), 200, "full-text search");
+    assert.equal(textTwo.body.items.length, 2);
+    assert.equal(textTwenty.body.items.length, 20);
+    sameForFewAndMany("search, full text (GET /articles?q=)", textTwo, textTwenty, 1);
+  });
+
+  it("create, with and without an Idempotency-Key", async () => {
+    const body = () => ({ title: `Title ${unique()}`, body: "one two three", author_id: fewAuthor });
+    within("create (POST /articles)", await ok(api.post("/articles", body()), 201, "create"), 4);
+    const key = `key-${unique()}`;
+    const keyed = api.with({ "Idempotency-Key": key });
+    const sent = body();
+    within("create with Idempotency-Key (POST /articles)", await ok(keyed.post("/articles", sent), 201, "keyed create"), 6);
+    const replayed = await ok(keyed.post("/articles", sent), 201, "replayed create");
+    assert.equal(replayed.headers.get("idempotent-replayed"), "true");
+    within("create, replayed Idempotency-Key", replayed, 1);
+  });
+
+  it("update (PATCH), of a row with nested rows", async () => {
+    const two = await ok(api.patch(`/articles/${few.articleId}`, { rating: 4 }), 200, "update");
+    const twenty = await ok(api.patch(`/articles/${many.articleId}`, { rating: 4 }), 200, "update");
+    assert.equal(twenty.body.comments.length, 20);
+    sameForFewAndMany("update (PATCH /articles/{id})", two, twenty, 5);
+  });
+
+  it("delete, of a row with nested rows", async () => {
+    const doomedFew = await articleWith(2);
+    const doomedMany = await articleWith(20);
+    const two = await ok(api.delete(`/articles/${doomedFew.articleId}`), 204, "delete");
+    const twenty = await ok(api.delete(`/articles/${doomedMany.articleId}`), 204, "delete");
+    sameForFewAndMany("delete (DELETE /articles/{id})", two, twenty, 1);
+  });
+
+  it("actions: on a row with nested rows, and on the collection", async () => {
+    const two = await ok(api.post(`/articles/${few.articleId}/publish-article`), 200, "publish");
+    const twenty = await ok(api.post(`/articles/${many.articleId}/publish-article`), 200, "publish");
+    assert.equal(twenty.body.comments.length, 20);
+    sameForFewAndMany("action on a row (POST /articles/{id}/publish-article)", two, twenty, 7);
+    within(
+      "action on the collection, no database (POST /articles/count-words)",
+      await ok(api.post("/articles/count-words", { text: "one two" }), 200, "count words"),
+      0,
+    );
+  });
+});
