@@ -4,7 +4,7 @@
 // a lock left by a process that no longer exists (killed) is broken. Read-only runs
 // (`--check`, `--dry-run`) create nothing: they only wait for a lock to go away.
 
-import { mkdirSync, readFileSync, renameSync, linkSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, linkSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";

@@ -4,7 +4,7 @@
 // line); a template name the target lacks is a helper the overrides may include.
 
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { z } from "zod";
 import { ConfigError, GenerationError } from "./errors.js";
 import type { Target } from "./target.js";
@@ -47,18 +47,10 @@ export function userTemplatesOf(config: unknown, configFile: string): UserTempla
   return { dir: absolute, configFile };
 }
 
-/** Template names (paths with `/`) of every `.njk` file under `dir`, sorted. */
+/** Template names (paths with `/`) of every `.njk` file under `dir`, outside `node_modules`, sorted. */
 function templateNames(dir: string): string[] {
-  const names: string[] = [];
-  const walk = (current: string) => {
-    for (const entry of readdirSync(current, { withFileTypes: true })) {
-      const path = join(current, entry.name);
-      if (entry.isDirectory() && entry.name !== "node_modules") walk(path);
-      else if (entry.isFile() && entry.name.endsWith(".njk")) names.push(relative(dir, path).split(sep).join("/"));
-    }
-  };
-  walk(dir);
-  return names.sort();
+  const names = readdirSync(dir, { recursive: true, encoding: "utf8" }).map((name) => name.split(sep).join("/"));
+  return names.filter((name) => name.endsWith(".njk") && !name.split("/").includes("node_modules")).sort();
 }
 
 /** The context variables each of a target's built-in templates reads, by template name. */

@@ -63,7 +63,7 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
   // The override directory the config named at its last successful build (kept while it fails).
   let userTemplatesDir: string | undefined;
 
-  const files = new FileWatchSet((changed) => {
+  const files = new FileWatchSet(() => {
     if (closed) return;
     firstChange ??= performance.now();
     clearTimeout(settle);

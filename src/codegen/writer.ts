@@ -299,18 +299,17 @@ interface StagedContent {
   replaces: boolean;
 }
 
-// Temp files written at once: enough to keep libuv's four file-system threads busy.
+// Enough temp files at once to keep libuv's four file-system threads busy; the callback API
+// costs less main-thread CPU per file than fs/promises' FileHandle.
 const STAGING_CONCURRENCY = 8;
-// The callback API, promisified: fs/promises' FileHandle costs about twice its main-thread CPU per file.
 const writeFile = promisify(writeFileCallback);
 const chmod = promisify(chmodCallback);
 
 /**
- * Writes each content to its temp file, several at a time: creating a file costs the disk far
- * more than the CPU (about 0.5 ms each on an ext4 volume, most of a large run's write phase),
- * and creations in different threads overlap. After a failure no new write starts; the ones
- * under way finish, then the first error is thrown. `started` receives every temp a write was
- * begun for, so the caller can remove them.
+ * Writes each content to its temp file, several at a time: creating files costs the disk more
+ * than the CPU, and creations in different threads overlap. After a failure no new write
+ * starts; the ones under way finish, then the first error is thrown. `started` receives every
+ * temp a write was begun for, so the caller can remove them.
  */
 async function stageTemps(contents: readonly StagedContent[], temps: readonly string[], started: string[]): Promise<void> {
   const order = acrossDirectories(temps);
