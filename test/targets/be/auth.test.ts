@@ -214,7 +214,8 @@ describe("the auth package", () => {
     const generated = await files({ module: "store", resources: [article()], auth: { ...jwt, token_url: "/api/login", algorithm: "HS512", token_lifetime_seconds: 600 } });
     const router = generated.get("auth/router.py")!;
     const dependencies = generated.get("auth/dependencies.py")!;
-    assert.match(router, /^@router\.post\(\n {4}"\/api\/login", operation_id="issueAccessToken", responses=error_responses\(429\)\n\)$/m);
+    // A wrong password is a 401; the attempts' counters live in the database, which may be down (503).
+    assert.match(router, /^@router\.post\(\n {4}"\/api\/login",\n {4}operation_id="issueAccessToken",\n {4}responses=error_responses\(401, 429, 503\),\n\)$/m);
     assert.match(router, /form: Annotated\[OAuth2PasswordRequestForm, Depends\(\)\]/);
     assert.match(router, /^router = APIRouter\(tags=\["auth"\], lifespan=_check_signing_key\)$/m);
     assert.match(router, /^from shop\.auth import verify_credentials$/m);
@@ -245,6 +246,7 @@ describe("the auth package", () => {
     for (const path of ["runtime/rate_limit.py", "runtime/autocommit.py"]) assert.ok(limited.has(path), path);
     const unlimited = await files({ module: "store", resources: [article()], auth: { ...jwt, token_rate_limit: false } });
     assert.doesNotMatch(unlimited.get("auth/router.py")!, /RateLimit|ATTEMPTS|429/);
+    assert.match(unlimited.get("auth/router.py")!, /responses=error_responses\(401\)/);
     assert.ok(!unlimited.has("runtime/rate_limit.py"));
   });
 

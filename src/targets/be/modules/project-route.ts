@@ -58,11 +58,14 @@ export class ProjectRoute extends Handle {
     this.presentIn = options.presentIn ?? (() => true);
   }
 
-  /** Augmentation point of the project's rate limit: the route runs `limiter` first, and documents its 429. */
+  /**
+   * Augmentation point of the project's rate limit: the route runs `limiter` first, and
+   * documents its 429, and the 503 of its counters' database.
+   */
   limitRate(limiter: RouteLimiter): void {
     if (this.#limiter !== undefined) throw new Error(`bug: ${this.name} already has a rate limit`);
     this.#limiter = limiter;
-    this.#errors.add(429);
+    this.#errors.add(429).add(503);
     this.imports.addFrom("fastapi", "Depends").addFrom(this.#responses, "error_responses");
     if (this.limitersImportedLate === undefined) this.imports.update(limiter.imports);
     else this.imports.addFrom("fastapi", "Request", "Response");

@@ -141,7 +141,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
   const session = auth.session_url !== undefined;
   const attempts = attemptLimits(auth, options.trustedProxies, routerImports, modules);
   if (attempts.length > 0) routerImports.addFrom("fastapi", "Request");
-  if (flow.cookie !== undefined || flow.revocation || session || attempts.length > 0) routerImports.addFrom(modules.runtime("responses"), "error_responses");
+  routerImports.addFrom(modules.runtime("responses"), "error_responses");
   if (flow.revocation || session) routerImports.addFrom(modules.dependencies, "CurrentUser");
   if (session && options.readsGroups) routerImports.addFrom(prefixImport(options.packagePrefix, "auth", "groups"), "user_groups");
   if (flow.revocation) {
@@ -155,9 +155,11 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
     new ProjectRoute({ name, method, path, group: "auth", userKeyed: false, limitersImportedLate: prefixImport(options.packagePrefix, "rate_limits"), responses: modules.runtime("responses"), imports: routerImports, errors });
   const cookie = flow.cookie !== undefined;
   const routes = {
-    token: route("issue_access_token", "POST", auth.token_url, [...(cookie ? [403 as const] : []), ...(attempts.length > 0 ? [429 as const] : [])]),
-    ...(flow.revocation && { logout: route("revoke_access_token", "POST", auth.logout_url!, cookie ? [401, 403] : [401]) }),
-    ...(auth.session_url !== undefined && { session: route("get_current_session", "GET", auth.session_url, [401]) }),
+    // 401 for a wrong password; the attempts are counted in the database, which may be down (503).
+    token: route("issue_access_token", "POST", auth.token_url, [401, ...(cookie ? [403 as const] : []), ...(attempts.length > 0 ? [429 as const, 503 as const] : [])]),
+    // Revoked tokens are kept in the database: revoking one, or checking a token against them, may meet it down (503).
+    ...(flow.revocation && { logout: route("revoke_access_token", "POST", auth.logout_url!, cookie ? [401, 403, 503] : [401, 503]) }),
+    ...(auth.session_url !== undefined && { session: route("get_current_session", "GET", auth.session_url, flow.revocation ? [401, 503] : [401]) }),
   };
   const router = new PythonModule({
     path: "auth/router.py",
