@@ -60,7 +60,9 @@ class AccessToken(BaseModel):
 
 
 @router.post(
-    "/auth/token", operation_id="issueAccessToken", responses=error_responses(429)
+    "/auth/token",
+    operation_id="issueAccessToken",
+    responses=error_responses(401, 429, 503),
 )
 async def issue_access_token(
     form: Annotated[OAuth2PasswordRequestForm, Depends()],

@@ -74,7 +74,7 @@ class AccessToken(BaseModel):
     "/auth/token",
     operation_id="issueAccessToken",
     dependencies=[Depends(_limit_issue_access_token)],
-    responses=error_responses(429),
+    responses=error_responses(401, 429, 503),
 )
 async def issue_access_token(
     form: Annotated[OAuth2PasswordRequestForm, Depends()],

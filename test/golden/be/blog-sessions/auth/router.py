@@ -76,7 +76,7 @@ class AccessToken(BaseModel):
 @router.post(
     "/auth/token",
     operation_id="issueAccessToken",
-    responses=error_responses(403, 429),
+    responses=error_responses(401, 403, 429, 503),
 )
 async def issue_access_token(
     form: Annotated[OAuth2PasswordRequestForm, Depends()],
@@ -115,7 +115,7 @@ async def issue_access_token(
     "/auth/logout",
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="revokeAccessToken",
-    responses=error_responses(401, 403),
+    responses=error_responses(401, 403, 503),
 )
 async def revoke_access_token(current_user: CurrentUser, response: Response) -> None:
     """Log out: refuse the request's token from now on, and clear the cookie."""
@@ -137,7 +137,7 @@ class CurrentSession(BaseModel):
 @router.get(
     "/auth/session",
     operation_id="getCurrentSession",
-    responses=error_responses(401),
+    responses=error_responses(401, 503),
 )
 async def get_current_session(current_user: CurrentUser) -> CurrentSession:
     """Who is signed in: the token's subject, groups and expiry, or 401."""
