@@ -36,8 +36,12 @@ export class BlogRoles {
 
   /** A client of `role`: the author is `email.author`, the other writer `email.other`, the token's `roles` claim its groups. */
   client(role: Actor): JsonClient {
-    const anonymous = new JsonClient(this.#baseUrl());
-    if (role === "anonymous") return anonymous;
+    return new JsonClient(this.#baseUrl()).with(this.headers(role));
+  }
+
+  /** The headers `client(role)` sends: none for `anonymous`, else the role's bearer token. */
+  headers(role: Actor): Record<string, string> {
+    if (role === "anonymous") return {};
     const [sub, roles] = {
       reader: [`reader-${this.run}@example.com`, ["reader"]],
       author: [this.email.author, ["writer"]],
@@ -45,7 +49,7 @@ export class BlogRoles {
       editor: [`ed-${this.run}@example.com`, ["editor"]],
       admin: [`root-${this.run}@example.com`, ["admin"]],
     }[role] as [string, string[]];
-    return anonymous.with({ authorization: `Bearer ${signJwt(claims({ sub, roles, ...this.#extra(role) }), this.#secret)}` });
+    return { authorization: `Bearer ${signJwt(claims({ sub, roles, ...this.#extra(role) }), this.#secret)}` };
   }
 
   /** The two authors, each created by its writer (who then owns it). */
