@@ -17,7 +17,7 @@ import { basename, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { discoverTargets, generate } from "../../src/codegen/index.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
-import { ruffCheck } from "../support/python.js";
+import { pyright, ruff, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { EXAMPLE_DIR, generateBlogApi, prepareBlogProject } from "./support/blog.js";
 
@@ -139,6 +139,33 @@ describe("generated tests of the blog example", () => {
       t.diagnostic(`${run.cases.length} tests, ${unauthorized.length} of them 401 tests`);
     });
   }
+
+  it("with the authorization example: a row the rule hides from another user is a 404 to get, update and delete, and missing from lists", async (t) => {
+    const projectDir = await copyBlog();
+    const configFile = join(projectDir, "config", "generated-tests.jsonnet");
+    await writeFile(configFile, "(import 'authz.jsonnet') + { generate_tests: true }\n");
+    await generateBlogApi(configFile, join(projectDir, "blog/api"));
+    const checks = Promise.all([ruffCheck(venv, projectDir, [TESTS_DIR]), ruff(venv, projectDir, ["format", "--check", TESTS_DIR]), pyright(venv, projectDir, [TESTS_DIR])]);
+    const started = Date.now();
+    const run = await runGeneratedTests(projectDir);
+    const wall = Date.now() - started;
+    assert.equal(run.exitCode, 0, `pytest failed:\n${run.output}`);
+    const hidden = run.cases.filter((test) => test.name.endsWith("_hides_a_row_from_another_user")).map((test) => test.name).sort();
+    // Articles and comments have a rule; each of their get, list, update and delete routes gets a case.
+    const expected = ["article", "comment"].flatMap((name) => [`test_get_${name}`, `test_list_${name}s`, `test_update_${name}`, `test_delete_${name}`]).map((base) => `${base}_hides_a_row_from_another_user`).sort();
+    assert.deepEqual(hidden, expected);
+    for (const check of await checks) assert.ok(check.ok, check.output);
+    t.diagnostic(`${run.cases.length} tests, ${hidden.length} of them visibility cases, ${(wall / 1000).toFixed(1)} s for the pytest process`);
+
+    // The visibility cases fail, and only they, when the runtime applies no rule.
+    const runtime = join(projectDir, "blog/api/runtime/visibility.py");
+    const source = await readFile(runtime, "utf8");
+    const broken = source.replace("        if state.is_relationship_load or state.is_column_load:\n", "        if True:\n");
+    assert.notEqual(broken, source, "runtime/visibility.py no longer skips loads where the test expects it");
+    await writeFile(runtime, broken);
+    const sabotaged = await runGeneratedTests(projectDir);
+    assert.deepEqual(failedNames(sabotaged), expected, sabotaged.output);
+  });
 
   it("of two apps with a resource of the same name run together under pytest's default import mode", async (t) => {
     const projectDir = await copyBlog();

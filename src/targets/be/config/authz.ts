@@ -98,6 +98,22 @@ function* authzSettings(apps: Levels, pathOf: (app: number) => PropertyKey[]): I
 }
 
 /**
+ * Every group some app, resource or operation entry of the project names, sorted.
+ * @example groupsNamed(project.apps) // ["admin", "editor", "reader", "writer"] in the authz example
+ */
+export function groupsNamed(apps: Levels): string[] {
+  const groups = new Set<string>();
+  for (const app of apps) {
+    for (const name of app.config.groups ?? []) groups.add(name);
+    for (const resource of app.config.resources) {
+      for (const name of resource.groups ?? []) groups.add(name);
+      for (const entry of resource.operations) if (typeof entry === "object" && entry !== null) for (const name of (entry as AuthzLevel).groups ?? []) groups.add(name);
+    }
+  }
+  return [...groups].sort();
+}
+
+/**
  * The authorization keys some app, resource or operation entry of the project sets.
  * @example authzKeysUsed(project.apps).has("groups") // the auth package gets groups.py
  */

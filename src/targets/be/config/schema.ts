@@ -47,5 +47,5 @@ export { CommTypeConfig, CommsConfig, CommsTargetConfig, TemplateSource } from "
 export { AppList, ProjectConfig, type ResolvedApp, type ResolvedResource } from "./project.js";
 export { OperationList, PkType, ResourceConfig } from "./resources.js";
 export { PostHookPath, PreHookPath, SerializerConfig, hooksUsed } from "./hooks.js";
-export { DEFAULT_GROUP_CLAIM, GroupConfig, GroupList, GuardPath, VisiblePath, authzKeysUsed, type AuthzLevel } from "./authz.js";
+export { DEFAULT_GROUP_CLAIM, GroupConfig, GroupList, GuardPath, VisiblePath, authzKeysUsed, groupsNamed, type AuthzLevel } from "./authz.js";
 export { OPA_DEFAULTS, OpaConfig, OpaSetting } from "./opa.js";

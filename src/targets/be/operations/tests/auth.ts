@@ -6,11 +6,15 @@
 // with a stand-in user. Either way `anonymous_client` sends no credentials (401 tests).
 
 import { type ImportCollector, prefixImport } from "../../../../codegen/index.js";
-import { type JwtAlgorithm, type ProjectConfig, isHmac } from "../../config/schema.js";
-import { pythonString } from "../../python/literals.js";
+import { type JwtAlgorithm, type ProjectConfig, groupsNamed, isHmac } from "../../config/schema.js";
+import { docstringText, pythonString } from "../../python/literals.js";
+import { tokenGroupClaim } from "../auth/groups.js";
 
 /** The subject of the tests' user: the `sub` of minted tokens, the stand-in user's `subject`. */
 export const TEST_SUBJECT = "test-user";
+
+/** The subject of `other_client`'s user (the JWT flow, with row visibility): another user in the same groups. */
+export const OTHER_SUBJECT = "other-user";
 
 /** How a test key of an asymmetric algorithm is made: the Python expression, its module, and the key's class. */
 function keyGenerator(algorithm: JwtAlgorithm): { expression: string; name: string; type: string; kind: string; article: string } {
@@ -34,12 +38,16 @@ export function authSuite(project: ProjectConfig, packagePrefix: string, imports
   }
   const hmac = isHmac(auth.algorithm);
   imports.add("time").add("jwt");
+  // The tests' users are members of every group the config names, so group checks let them through.
+  const groupClaim = tokenGroupClaim(project);
+  const groups = groupClaim === undefined ? [] : groupsNamed(project.apps);
   const claims = [
-    `"sub": TEST_SUBJECT`,
+    `"sub": subject`,
     `"iat": now`,
     `"exp": now + ${auth.token_lifetime_seconds}`,
     ...(auth.issuer !== undefined ? [`"iss": ${pythonString(auth.issuer)}`] : []),
     ...(auth.audience !== undefined ? [`"aud": ${pythonString(auth.audience)}`] : []),
+    ...(groups.length > 0 ? [`${pythonString(groupClaim!)}: [${groups.map(pythonString).join(", ")}]`] : []),
   ];
   const context: Record<string, unknown> = {
     jwt: true,
@@ -49,6 +57,7 @@ export function authSuite(project: ProjectConfig, packagePrefix: string, imports
     subject: TEST_SUBJECT,
     subject_literal: pythonString(TEST_SUBJECT),
     claims: `claims = {${claims.join(", ")}}`,
+    group_claim: groups.length > 0 && docstringText(groupClaim!),
     hmac,
   };
   if (hmac) {

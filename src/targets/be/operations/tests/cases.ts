@@ -93,10 +93,16 @@ export class Tests {
   }
 
   /** Adds a test; a test whose URL uses `MISSING` gets it defined at module level. */
-  add(kind: TestKind, suffix: string, doc: string, needs: Needs, parts: { setup?: SetupStep[]; request?: TestRequest; expect?: Record<string, unknown> }): void {
+  add(
+    kind: TestKind,
+    suffix: string,
+    doc: string,
+    needs: Needs,
+    parts: { setup?: SetupStep[]; request?: TestRequest; expect?: Record<string, unknown>; fixtures?: readonly FixtureParam[] },
+  ): void {
     const imports = new ImportCollector().add("pytest").addFrom("httpx", "AsyncClient").update(needs.imports);
     const client = parts.request?.client ?? "client";
-    const fixtures: FixtureParam[] = [{ name: client, annotation: "AsyncClient" }, ...needs.factories.map((factory) => ({ name: factory, annotation: "Factory" }))];
+    const fixtures: FixtureParam[] = [{ name: client, annotation: "AsyncClient" }, ...(parts.fixtures ?? []), ...needs.factories.map((factory) => ({ name: factory, annotation: "Factory" }))];
     const moduleNeeds: ModuleNeeds = {};
     if (parts.request && /\bMISSING\b/.test(parts.request.url)) {
       const type = this.view.config.pk_type;

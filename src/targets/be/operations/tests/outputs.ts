@@ -19,7 +19,7 @@ export type SetupStep = { kind: "make"; variable: string; factory: string } | { 
 
 /** The request a test sends: `response = await <client>.<method>(<url>[, json=<json>])`. */
 export interface TestRequest {
-  client: "client" | "anonymous_client";
+  client: "client" | "anonymous_client" | "other_client";
   method: "get" | "post" | "patch" | "delete";
   /** Python expression of the URL, e.g. `PATH` or `f"{PATH}/{article['id']}"`. */
   url: string;
@@ -46,7 +46,9 @@ export type TestKind =
   | "action"
   | "not_found"
   | "invalid"
-  | "unauthorized";
+  | "unauthorized"
+  | "hidden"
+  | "list_hidden";
 
 /** What a test module defines at its top, because some test needs it. */
 export interface ModuleNeeds {

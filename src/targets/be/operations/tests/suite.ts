@@ -12,6 +12,7 @@ import { sessionModulePath } from "../../resource.js";
 import { Indexes } from "../indexes/indexes.js";
 import { RateLimitsModule } from "../rate_limit/rate-limits.js";
 import { authSuite } from "./auth.js";
+import { visibilitySuite } from "./visibility.js";
 import { Conftest } from "./outputs.js";
 
 /** The environment variable holding the test database's URL. */
@@ -66,6 +67,7 @@ export function buildConftest(ctx: BuildContext<ProjectConfig>): Conftest {
     overrides: sessionOverrides(project, app.config.resources, ctx.packagePrefix, imports),
     mount: project.single_app || app.prefix === "" ? "app.include_router(router)" : `app.include_router(router, prefix=${pythonString(app.prefix)})`,
     auth: authSuite(project, ctx.packagePrefix, imports) ?? false,
+    visibility: visibilitySuite(project, ctx.packagePrefix, imports) ?? false,
   };
   const indexes = ctx.store.outputUnderAncestor(ctx.instanceId, "project", Indexes);
   const rateLimits = ctx.store.outputUnderAncestor(ctx.instanceId, "project", RateLimitsModule);

@@ -14,6 +14,7 @@ import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { ListHandler } from "../list/list-handler.js";
 import { type TestTarget, type TestedOperation, endpointTests } from "./cases.js";
 import { listTests } from "./list-cases.js";
+import { hiddenListTests, hiddenRowTests, showsHiddenRows } from "./visibility.js";
 import { factoryFixtures } from "./fixtures.js";
 import { TestModule } from "./outputs.js";
 import type { ReferenceKeys } from "./samples.js";
@@ -87,8 +88,9 @@ export class Tests {
     const target: TestTarget = { view, path, canCreate: creatable(view.config), keys };
     const module = ctx.store.outputUnderAncestor(resourceId, "resource", TestModule);
     // A list's modifiers run after this operation: its tests are decided when the module renders.
-    if (handler instanceof ListHandler) module.defer(() => listTests(target, handler));
-    else for (const test of endpointTests(target, handler, ownTests(ctx))) module.add(test);
+    const hidden = showsHiddenRows(ctx.config, target);
+    if (handler instanceof ListHandler) module.defer(() => [...listTests(target, handler), ...(hidden ? hiddenListTests(target, handler) : [])]);
+    else for (const test of [...endpointTests(target, handler, ownTests(ctx)), ...(hidden ? hiddenRowTests(target, handler) : [])]) module.add(test);
     return fixtures;
   }
 }
