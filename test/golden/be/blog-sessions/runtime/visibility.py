@@ -99,7 +99,8 @@ class RowVisibility:
     """The visibility rules of some models, and the session class applying them."""
 
     def __init__(self, rules: Mapping[type[Any], Rule]) -> None:
-        self._rules = dict(rules)
+        self.rules: dict[type[Any], Rule] = dict(rules)
+        """The rule of each model, read at every request: a test may replace one."""
         self._readers: dict[type[Any], frozenset[str]] | None = None
 
         class VisibleSession(Session):
@@ -136,7 +137,7 @@ class RowVisibility:
         conditions: dict[type[Any], Condition] = cached[2]
         tables: set[str] | None = None
         options = []
-        for model, rule in self._rules.items():
+        for model, rule in self.rules.items():
             if model not in conditions:
                 if tables is None:
                     tables = _tables(statement)
@@ -156,7 +157,7 @@ class RowVisibility:
         """The tables whose statements may read rows of *model*: its own, and those of
         every mapped class that leads to it."""
         if self._readers is None:
-            self._readers = _readers(self._rules)
+            self._readers = _readers(self.rules)
         return self._readers[model]
 
 
