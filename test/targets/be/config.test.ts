@@ -106,6 +106,7 @@ const defaultDatabase = {
   statement_timeout: 30,
   pool_recycle: -1,
   pool_pre_ping: true,
+  transaction_pooling: false,
 };
 
 describe("FieldSpec", () => {
@@ -464,7 +465,7 @@ describe("DatabaseConfig", () => {
   });
 
   test("keeps pool settings, including pool_recycle -1 and above", () => {
-    const parsed = parse(DatabaseConfig, { key: "main", echo: true, pool_size: 20, max_overflow: 0, pool_timeout: 5, pool_recycle: 1800, pool_pre_ping: false });
+    const parsed = parse(DatabaseConfig, { key: "main", echo: true, pool_size: 20, max_overflow: 0, pool_timeout: 5, pool_recycle: 1800, pool_pre_ping: false, transaction_pooling: true });
     assert.deepEqual(parsed, {
       key: "main",
       url_env: "MAIN_DATABASE_URL",
@@ -477,6 +478,7 @@ describe("DatabaseConfig", () => {
       statement_timeout: 30,
       pool_recycle: 1800,
       pool_pre_ping: false,
+      transaction_pooling: true,
     });
   });
 

@@ -52,7 +52,7 @@ describe("databases", () => {
     package_prefix: "shop.api",
     databases: [
       { key: "primary", default: true, pool_size: 7, max_overflow: 3, pool_timeout: 12, pool_recycle: 600, pool_pre_ping: false, echo: true },
-      { key: "analytics" },
+      { key: "analytics", transaction_pooling: true },
     ],
     module: "store",
     resources: [article(), { ...article({ model: "shop.models.Event", db_key: "analytics" }) }],
@@ -69,6 +69,15 @@ describe("databases", () => {
     assert.ok(analytics.includes("pool_size=5"), "defaults apply to options left out");
     assert.equal(generated.has("db/session.py"), false);
     assert.match(generated.get("db/__init__.py")!.content, /from shop\.api\.db\.primary_session import \(\n    SessionDep,/);
+  });
+
+  test("a database behind a transaction pooler keeps no prepared statement; the others keep theirs", async () => {
+    const generated = await files(twoDatabases);
+    const analytics = generated.get("db/analytics_session.py")!.content;
+    for (const line of ['"statement_cache_size": 0,', '"prepared_statement_cache_size": 0,']) {
+      assert.ok(analytics.includes(line), `analytics session lacks ${line}`);
+    }
+    assert.doesNotMatch(generated.get("db/primary_session.py")!.content, /statement_cache_size/);
   });
 
   test("a resource with db_key uses its database's session; the others use the default", async () => {

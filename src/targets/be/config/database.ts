@@ -48,6 +48,13 @@ export const DatabaseConfig = z
       .default(-1)
       .meta({ description: "Seconds after which a connection is replaced; `-1` never replaces one." }),
     pool_pre_ping: z.boolean().default(true).meta({ description: "Test each connection with a ping as it leaves the pool." }),
+    transaction_pooling: z.boolean().default(false).meta({
+      description:
+        "The URL points at a pooler in transaction mode (PgBouncer's `pool_mode = transaction`), which hands the server " +
+        "connection to another client after each transaction: no prepared statement is kept across transactions (asyncpg's " +
+        "`statement_cache_size=0`, SQLAlchemy's `prepared_statement_cache_size=0`) and each one gets a unique name, so two " +
+        "clients never meet each other's statements on one server connection (docs/pgbouncer.md).",
+    }),
   })
   .meta({
     id: "DatabaseConfig",
