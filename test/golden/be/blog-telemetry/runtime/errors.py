@@ -51,6 +51,10 @@ _STILL_REFERENCED = (
 # connection exceptions, insufficient resources, operator intervention (shutdown,
 # restart, statement timeout) and transaction rollbacks (serialization, deadlock).
 _UNAVAILABLE_CLASSES = ("08", "53", "57", "40")
+# A prepared statement missing or already there: its server connection was handed to
+# another client by a pooler in transaction mode (a database without
+# `transaction_pooling` behind PgBouncer); a retry may get a clean one.
+_POOLER_STATEMENT_CODES = ("26000", "42P05")
 # asyncpg refuses, before sending it, a statement with more than 32,767 parameters
 # (PostgreSQL's protocol counts them in 16 bits); its message is all that tells.
 _TOO_MANY_PARAMETERS = "number of query arguments cannot exceed"
@@ -132,7 +136,11 @@ async def database_error_handler(request: Request, exc: Exception) -> JSONRespon
     if not isinstance(exc, DBAPIError):
         raise exc
     state = sqlstate(exc)
-    if exc.connection_invalidated or state.startswith(_UNAVAILABLE_CLASSES):
+    if (
+        exc.connection_invalidated
+        or state.startswith(_UNAVAILABLE_CLASSES)
+        or state in _POOLER_STATEMENT_CODES
+    ):
         return _unavailable("The database is unavailable; retry shortly.")
     if state.startswith("22") or state == "54000":
         # Class 22 (data exception) includes asyncpg's own refusals ("22000").
