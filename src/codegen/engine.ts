@@ -20,6 +20,8 @@ interface Instance {
   children: Instance[];
   /** The operations that apply here, filled by the validation phase. */
   runs: PlannedRun[];
+  /** The frozen context the operations that run here share, made on first use. */
+  ctx?: BuildContext;
 }
 
 /** An operation that applies at one instance, with its validated options; its class: each build runs one object of it, so ops may keep per-build state. */
@@ -67,18 +69,13 @@ export class Engine {
   build(config: unknown): BuildStore {
     const store = new BuildStore(this.#scopes);
     const root = this.#collect(this.#scopes.root, config, this.#scopes.root.name, pathOf(config, ""));
-    const register = (instance: Instance, parent: string | undefined): void => {
-      store.registerInstance(instance.id, instance.value, { parent, scope: instance.scope, configPath: instance.configPath });
-      for (const child of instance.children) register(child, instance.id);
-    };
-    register(root, undefined);
-
     const optionIssues: ConfigIssue[] = [];
-    const plan = (instance: Instance): void => {
+    const prepare = (instance: Instance, parent: string | undefined): void => {
+      store.registerInstance(instance.id, instance.value, { parent, scope: instance.scope, configPath: instance.configPath });
       instance.runs = this.#plan(instance, optionIssues);
-      for (const child of instance.children) plan(child);
+      for (const child of instance.children) prepare(child, instance.id);
     };
-    plan(root);
+    prepare(root, undefined);
 
     // One operation object per class for the whole build, so ops may keep per-build state.
     const ops = new Map<OperationClass, Operation<unknown>>();
@@ -87,26 +84,18 @@ export class Engine {
       if (!op) ops.set(cls, (op = new cls()));
       return op;
     };
-    // One frozen context per instance, shared by the operations that run there.
-    const contexts = new Map<Instance, BuildContext>();
-    const contextAt = (instance: Instance): BuildContext => {
-      let ctx = contexts.get(instance);
-      if (!ctx) {
-        ctx = Object.freeze({
-          config,
-          scope: instance.scope,
-          instance: instance.value,
-          instanceId: instance.id,
-          configPath: instance.configPath,
-          store,
-          packagePrefix: this.#packagePrefix,
-          operations: this.#operations,
-          operationsHere: Object.freeze([...instance.runs]),
-        });
-        contexts.set(instance, ctx);
-      }
-      return ctx;
-    };
+    const contextAt = (instance: Instance): BuildContext =>
+      (instance.ctx ??= Object.freeze({
+        config,
+        scope: instance.scope,
+        instance: instance.value,
+        instanceId: instance.id,
+        configPath: instance.configPath,
+        store,
+        packagePrefix: this.#packagePrefix,
+        operations: this.#operations,
+        operationsHere: Object.freeze([...instance.runs]),
+      }));
 
     const validationIssues: ConfigIssue[] = [];
     const validate = (instance: Instance): void => {

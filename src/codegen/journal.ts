@@ -105,7 +105,7 @@ export function recoverInterruptedRun(outDir: string): Recovery | undefined {
   } catch (error) {
     if (errorCode(error) !== "ENOENT") throw asFileSystemError(error, "read", file);
     // A mark without a journal: the crash came between removing the two.
-    if (committed) closeMarkOnly(root);
+    if (committed) removeIfPresent(path.join(root, COMMIT_MARK));
     return undefined;
   }
   const journal = parseJournal(text);
@@ -180,10 +180,6 @@ export function dirsUpTo(dir: string, top: string): string[] {
   const dirs = [dir];
   while (dir !== top && path.dirname(dir) !== dir) dirs.push((dir = path.dirname(dir)));
   return dirs;
-}
-
-function closeMarkOnly(root: string): void {
-  removeIfPresent(path.join(root, COMMIT_MARK));
 }
 
 function parseJournal(text: string): Journal | undefined {
