@@ -47,8 +47,8 @@ async function ok(reply: Promise<Reply>, status: number, what: string): Promise<
   return answered;
 }
 
-async function author(): Promise<string> {
-  return (await ok(api.post("/authors", { name: `Author ${unique()}`, email: `a-${unique()}@example.com` }), 201, "create author")).body.id;
+async function author(name = `Author ${unique()}`): Promise<string> {
+  return (await ok(api.post("/authors", { name, email: `a-${unique()}@example.com` }), 201, "create author")).body.id;
 }
 
 async function article(authorId: string): Promise<string> {
@@ -101,6 +101,12 @@ describe("statements per request, by route shape", () => {
     many = await articleWith(20);
     fewAuthor = await authorWith(2);
     manyAuthor = await authorWith(20);
+    // The first 20 authors by name, each with two articles: the author lists below nest them.
+    for (let index = 0; index < 20; index++) {
+      const authorId = await author(`Aaa ${unique()}`);
+      await article(authorId);
+      await article(authorId);
+    }
   });
 
   after(() => {
@@ -145,6 +151,7 @@ describe("statements per request, by route shape", () => {
     const twenty = await ok(api.get("/authors?limit=20"), 200, "list authors");
     assert.equal(two.body.items.length, 2);
     assert.equal(twenty.body.items.length, 20);
+    assert.ok(twenty.body.items.every((item: { articles: unknown[] }) => item.articles.length === 2));
     sameForFewAndMany("list, nested many (GET /authors)", two, twenty, 2);
   });
 
