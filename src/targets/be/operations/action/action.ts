@@ -16,7 +16,8 @@ import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
 import { decideAuth } from "../auth/decide.js";
-import { type Tests, actionTests } from "../tests/cases.js";
+import type { Tests } from "../tests/cases.js";
+import { actionTests } from "./tests.js";
 
 @operation("action", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Action {
@@ -28,7 +29,7 @@ export class Action {
     return options.target === "instance" ? { kind: "action", target: "row", path: `/{pk}/${slug}` } : { kind: "action", target: "collection", path: `/${slug}` };
   }
 
-  /** The generated tests of its route (operations/tests/cases.ts). */
+  /** The generated tests of its route (tests.ts). */
   static tests(tests: Tests, options: ActionOptions): void {
     actionTests(tests, options);
   }

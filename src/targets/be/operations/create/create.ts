@@ -13,7 +13,8 @@ import { requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId, resourceHasOperation } from "../../resource.js";
-import { type Tests, createTests } from "../tests/cases.js";
+import type { Tests } from "../tests/cases.js";
+import { createTests } from "./tests.js";
 
 @operation("create", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Create {
@@ -23,7 +24,7 @@ export class Create {
     return { kind: "write", target: "collection", path: "", hooks: ["pre", "post", "serializer"] };
   }
 
-  /** The generated tests of its route (operations/tests/cases.ts). */
+  /** The generated tests of its route (tests.ts). */
   static tests(tests: Tests): void {
     createTests(tests);
   }

@@ -10,7 +10,8 @@ import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
-import { type Tests, deleteTests } from "../tests/cases.js";
+import type { Tests } from "../tests/cases.js";
+import { deleteTests } from "./tests.js";
 
 @operation("delete", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Delete {
@@ -20,7 +21,7 @@ export class Delete {
     return { kind: "write", target: "row", path: "/{pk}", hooks: ["post"] };
   }
 
-  /** The generated tests of its route (operations/tests/cases.ts). */
+  /** The generated tests of its route (tests.ts). */
   static tests(tests: Tests): void {
     deleteTests(tests);
   }

@@ -7,7 +7,8 @@ import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
-import { type Tests, getTests } from "../tests/cases.js";
+import type { Tests } from "../tests/cases.js";
+import { getTests } from "./tests.js";
 
 @operation("get", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Get {
@@ -17,7 +18,7 @@ export class Get {
     return { kind: "read", target: "row", path: "/{pk}", hooks: ["serializer"] };
   }
 
-  /** The generated tests of its route (operations/tests/cases.ts). */
+  /** The generated tests of its route (tests.ts). */
   static tests(tests: Tests): void {
     getTests(tests);
   }

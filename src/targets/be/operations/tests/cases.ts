@@ -1,25 +1,23 @@
-// The generated tests of one operation entry: its success path and the failure paths that
-// apply (404 for a missing key, 422 for a bad body, limit or params, 401 without a token).
+// The generated tests of one operation entry: `Tests` builds them; an endpoint operation
+// writes its route's own (its `static tests`, in its folder's tests.ts), any other route
+// gets the failures its target implies (404 for a missing key, 401 without a token).
 // A test that needs a row makes one through the resource's `make_{name}` factory; when
 // the resource cannot be created through the API (no `create`, or no key in its read
 // shape), those tests are left out rather than generated to fail or skip.
 
 import { ImportCollector, Name } from "../../../../codegen/index.js";
-import { createBodyFields } from "../../config/references.js";
-import type { ActionOptions, CrudOptions, ScalarField } from "../../config/schema.js";
-import { writeFields } from "../../modules/bodies.js";
+import type { ScalarField } from "../../config/schema.js";
 import type { RouteHandler } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
 import type { ResourceView } from "../../resource.js";
 import { type FixtureParam, type ModuleNeeds, type SetupStep, TestCase, type TestKind, type TestRequest } from "./outputs.js";
-import { columnRuled } from "../../python/annotations.js";
-import { Needs, type ReferenceKeys, bodyEntries, dictLiteral, invalidValue, sampleValue } from "./samples.js";
+import { Needs, type ReferenceKeys } from "./samples.js";
 
 /** Names the test bodies use for their own variables; a resource named like one gets `_row`. */
 const RESERVED = new Set(["body", "client", "fetched", "item", "limit", "located", "made", "name", "page", "params", "response", "seen", "unique", "uuid", "value"]);
 
 /** Words for a value of the wrong type, in docstrings. */
-const TYPE_WORDS: Record<ScalarField["type"], string> = {
+export const TYPE_WORDS: Record<ScalarField["type"], string> = {
   uuid: "a UUID",
   str: "a string",
   email: "an e-mail address",
@@ -155,6 +153,14 @@ export class Tests {
     return new Set(this.handler.representation?.fieldNames ?? []);
   }
 
+  /** 404 for a key no row has; `setup` and `json` give a body valid in every other way. */
+  notFound(json?: string, setup: SetupStep[] = [], needs = new Needs(), suffix = ""): void {
+    this.add("not_found", "_not_found", `\`\`${this.route}\`\` answers 404 for a key no ${this.label} has.`, needs, {
+      setup,
+      request: this.request(this.missingUrl(suffix), json),
+    });
+  }
+
   /** A 401 test: the request, valid in every other way, sent without a token; only for routes that require a user. */
   unauthorized(url: string, json?: string, needs = new Needs()): void {
     if (this.handler.user === undefined) return;
@@ -190,164 +196,4 @@ function routeTests(tests: Tests): void {
     tests.add("not_found", "_not_found", `\`\`${tests.route}\`\` answers 404 for a key no ${tests.label} has.`, new Needs(), { request: tests.request(url) });
   }
   tests.unauthorized(url);
-}
-
-/** `get`: 200 with the row, 404, 401. */
-export function getTests(tests: Tests): void {
-  if (tests.target.canCreate) {
-    const needs = new Needs();
-    tests.add("get", "", `\`\`${tests.route}\`\` answers 200 with the ${tests.label}.`, needs, { setup: [tests.makeRow(needs)], request: tests.request(tests.rowUrl()) });
-  }
-  notFound(tests);
-  tests.unauthorized(tests.missingUrl());
-}
-
-/** 404 for a key no row has; `setup` and `json` give a body valid in every other way. */
-function notFound(tests: Tests, json?: string, setup: SetupStep[] = [], needs = new Needs(), suffix = ""): void {
-  tests.add("not_found", "_not_found", `\`\`${tests.route}\`\` answers 404 for a key no ${tests.label} has.`, needs, {
-    setup,
-    request: tests.request(tests.missingUrl(suffix), json),
-  });
-}
-
-/** `create`: 201 with the new row (and its `Location`), 422 for a bad body, 401. */
-export function createTests(tests: Tests): void {
-  const { view } = tests;
-  const fields = createBodyFields(view.config) ?? [];
-  const bodyFactory = `${view.name}_body`;
-  const sent = bodyEntries(fields, "create", "created", tests.target.keys, new Needs()).map((entry) => entry.name);
-  const read = tests.readNames;
-  const located = view.config.operations.some((entry) => entry.type === "get");
-  const needs = new Needs();
-  needs.factory(bodyFactory);
-  const compared = sent.filter((name) => read.has(name));
-  tests.add("create", "", `\`\`${tests.route}\`\` answers 201 with the new ${tests.label}${located ? " and its ``Location``" : ""}.`, needs, {
-    expect: {
-      body_factory: bodyFactory,
-      compare_all: compared.length === sent.length && sent.length > 0,
-      compared: compared.length > 0 && compared.length < sent.length ? `${compared.map(pythonString).join(", ")}${compared.length === 1 ? "," : ""}` : "",
-      located,
-    },
-  });
-  const bad = fields.find((field) => field.required) ?? fields[0];
-  const invalidNeeds = new Needs();
-  if (bad) invalidNeeds.factory(bodyFactory);
-  tests.add(
-    "invalid",
-    "_rejects_a_bad_body",
-    bad ? `\`\`${tests.route}\`\` answers 422 when \`\`${bad.name}\`\` is not ${TYPE_WORDS[bad.type]}.` : `\`\`${tests.route}\`\` answers 422 for a body that is not an object.`,
-    invalidNeeds,
-    bad
-      ? {
-          setup: [{ kind: "assign", variable: "body", value: `{**await ${bodyFactory}(), ${pythonString(bad.name)}: ${invalidValue(bad.type)}}` }],
-          request: tests.request("PATH", "body"),
-          expect: { field: pythonString(bad.name) },
-        }
-      : { request: tests.request("PATH", "[]"), expect: { field: "" } },
-  );
-  tests.unauthorized("PATH", "{}");
-}
-
-/** `update`: the change is kept, 404, 422 for a bad body, 401. */
-export function updateTests(tests: Tests, options: CrudOptions): void {
-  const { view, target } = tests;
-  const fields = writeFields(view, options.fields);
-  const read = tests.readNames;
-  const changeable = fields.filter((field) => field.name !== tests.pk && field.references === undefined && field.type !== "uuid" && read.has(field.name));
-  const hasGet = view.config.operations.some((entry) => entry.type === "get");
-  if (target.canCreate) {
-    const needs = new Needs();
-    const field = changeable[0];
-    const setup: SetupStep[] = [tests.makeRow(needs)];
-    if (field) setup.push({ kind: "assign", variable: "value", value: sampleValue(field.type, field.name, "update", needs, columnRuled(field.type) ? { model: view.model, attribute: field.name } : undefined) });
-    tests.add(
-      "update",
-      "",
-      field ? `\`\`${tests.route}\`\` changes \`\`${field.name}\`\`, and the change is kept.` : `\`\`${tests.route}\`\` answers 200 for an empty change.`,
-      needs,
-      {
-        setup,
-        request: tests.request(tests.rowUrl(), field ? `{${pythonString(field.name)}: value}` : "{}"),
-        expect: { field: field ? pythonString(field.name) : "", fetch: hasGet && field !== undefined ? tests.rowUrl() : "" },
-      },
-    );
-  }
-  notFound(tests, "{}");
-  const needs = new Needs();
-  const url = target.canCreate ? tests.rowUrl() : tests.missingUrl();
-  const setup = target.canCreate ? [tests.makeRow(needs)] : [];
-  const nonNull = fields.find((field) => !field.nullable && field.name !== tests.pk) ?? fields.find((field) => !field.nullable);
-  const bad = nonNull ?? fields[0];
-  const value = nonNull ? "None" : bad ? invalidValue(bad.type) : undefined;
-  tests.add(
-    "invalid",
-    "_rejects_a_bad_body",
-    bad
-      ? `\`\`${tests.route}\`\` answers 422 when \`\`${bad.name}\`\` is ${nonNull ? "null" : `not ${TYPE_WORDS[bad.type]}`}.`
-      : `\`\`${tests.route}\`\` answers 422 for a body that is not an object.`,
-    needs,
-    { setup, request: tests.request(url, bad ? `{${pythonString(bad.name)}: ${value}}` : "[]"), expect: { field: bad ? pythonString(bad.name) : "" } },
-  );
-  tests.unauthorized(tests.missingUrl(), "{}");
-}
-
-/** `delete`: 204 and the row is gone, 404, 401. */
-export function deleteTests(tests: Tests): void {
-  if (tests.target.canCreate) {
-    const needs = new Needs();
-    const hasGet = tests.view.config.operations.some((entry) => entry.type === "get");
-    tests.add("delete", "", `\`\`${tests.route}\`\` answers 204, and the ${tests.label} is gone.`, needs, {
-      setup: [tests.makeRow(needs)],
-      request: tests.request(tests.rowUrl()),
-      expect: { url: tests.rowUrl(), get: hasGet },
-    });
-  }
-  notFound(tests);
-  tests.unauthorized(tests.missingUrl());
-}
-
-/** The tests of an `action` entry: it runs the function, 404, 422 for bad params, 401. */
-export function actionTests(tests: Tests, options: ActionOptions): void {
-  const { target } = tests;
-  const instance = options.target === "instance";
-  const params = options.params as ScalarField[];
-  const suffix = `/${options.slug}`;
-  const fn = `\`\`${options.fn}\`\``;
-  const collectionUrl = `f"{PATH}${suffix}"`;
-  if (!instance || target.canCreate) {
-    const needs = new Needs();
-    const setup: SetupStep[] = instance ? [tests.makeRow(needs)] : [];
-    const entries = bodyEntries(params, "create", "created", target.keys, needs);
-    if (params.length > 0) setup.push({ kind: "assign", variable: "params", value: dictLiteral(entries) });
-    tests.add("action", "", `\`\`${tests.route}\`\` runs ${fn}, answering ${options.status_code}.`, needs, {
-      setup,
-      request: tests.request(instance ? tests.rowUrl(suffix) : collectionUrl, params.length > 0 ? "params" : undefined),
-      expect: { status: options.status_code, response: options.response, instance },
-    });
-  }
-  if (instance) {
-    const needs = new Needs();
-    const setup: SetupStep[] = params.length > 0 ? [{ kind: "assign", variable: "params", value: dictLiteral(bodyEntries(params, "create", "placeholder", target.keys, needs)) }] : [];
-    notFound(tests, params.length > 0 ? "params" : undefined, setup, needs, suffix);
-  }
-  const bad = params.find((param) => param.required) ?? params[0];
-  if (bad) {
-    const needs = new Needs();
-    const url = instance ? (target.canCreate ? tests.rowUrl(suffix) : tests.missingUrl(suffix)) : collectionUrl;
-    const setup: SetupStep[] = instance && target.canCreate ? [tests.makeRow(needs)] : [];
-    const entries = bodyEntries(params, "create", "placeholder", target.keys, needs).map((entry) =>
-      entry.name === bad.name ? { name: entry.name, value: invalidValue(bad.type) } : entry,
-    );
-    if (!entries.some((entry) => entry.name === bad.name)) entries.push({ name: bad.name, value: invalidValue(bad.type) });
-    setup.push({ kind: "assign", variable: "params", value: dictLiteral(entries) });
-    tests.add("invalid", "_rejects_bad_params", `\`\`${tests.route}\`\` answers 422 when \`\`${bad.name}\`\` is not ${TYPE_WORDS[bad.type]}.`, needs, {
-      setup,
-      request: tests.request(url, "params"),
-      expect: { field: pythonString(bad.name) },
-    });
-  }
-  const authNeeds = new Needs();
-  const url = instance ? tests.missingUrl(suffix) : collectionUrl;
-  const json = params.length > 0 ? dictLiteral(bodyEntries(params, "create", "placeholder", target.keys, authNeeds)) : undefined;
-  tests.unauthorized(url, json, authNeeds);
 }

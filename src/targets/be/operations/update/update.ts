@@ -12,7 +12,8 @@ import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
-import { type Tests, updateTests } from "../tests/cases.js";
+import type { Tests } from "../tests/cases.js";
+import { updateTests } from "./tests.js";
 
 @operation("update", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Update {
@@ -22,7 +23,7 @@ export class Update {
     return { kind: "write", target: "row", path: "/{pk}", hooks: ["pre", "post", "serializer"] };
   }
 
-  /** The generated tests of its route (operations/tests/cases.ts). */
+  /** The generated tests of its route (tests.ts). */
   static tests(tests: Tests, options: CrudOptions): void {
     updateTests(tests, options);
   }

@@ -1,0 +1,45 @@
+// The generated tests of a `create` route: 201 with the new row (and its `Location` when the
+// resource has a `get`), 422 for a bad body, 401 without a token.
+
+import { createBodyFields } from "../../config/references.js";
+import { pythonString } from "../../python/literals.js";
+import { TYPE_WORDS, type Tests } from "../tests/cases.js";
+import { Needs, bodyEntries, invalidValue } from "../tests/samples.js";
+
+/** `create`: 201 with the new row (and its `Location`), 422 for a bad body, 401. */
+export function createTests(tests: Tests): void {
+  const { view } = tests;
+  const fields = createBodyFields(view.config) ?? [];
+  const bodyFactory = `${view.name}_body`;
+  const sent = bodyEntries(fields, "create", "created", tests.target.keys, new Needs()).map((entry) => entry.name);
+  const read = tests.readNames;
+  const located = view.config.operations.some((entry) => entry.type === "get");
+  const needs = new Needs();
+  needs.factory(bodyFactory);
+  const compared = sent.filter((name) => read.has(name));
+  tests.add("create", "", `\`\`${tests.route}\`\` answers 201 with the new ${tests.label}${located ? " and its ``Location``" : ""}.`, needs, {
+    expect: {
+      body_factory: bodyFactory,
+      compare_all: compared.length === sent.length && sent.length > 0,
+      compared: compared.length > 0 && compared.length < sent.length ? `${compared.map(pythonString).join(", ")}${compared.length === 1 ? "," : ""}` : "",
+      located,
+    },
+  });
+  const bad = fields.find((field) => field.required) ?? fields[0];
+  const invalidNeeds = new Needs();
+  if (bad) invalidNeeds.factory(bodyFactory);
+  tests.add(
+    "invalid",
+    "_rejects_a_bad_body",
+    bad ? `\`\`${tests.route}\`\` answers 422 when \`\`${bad.name}\`\` is not ${TYPE_WORDS[bad.type]}.` : `\`\`${tests.route}\`\` answers 422 for a body that is not an object.`,
+    invalidNeeds,
+    bad
+      ? {
+          setup: [{ kind: "assign", variable: "body", value: `{**await ${bodyFactory}(), ${pythonString(bad.name)}: ${invalidValue(bad.type)}}` }],
+          request: tests.request("PATH", "body"),
+          expect: { field: pythonString(bad.name) },
+        }
+      : { request: tests.request("PATH", "[]"), expect: { field: "" } },
+  );
+  tests.unauthorized("PATH", "{}");
+}

@@ -1,0 +1,15 @@
+// The generated tests of a `get` route: 200 with the row (when the test can make one), 404 for a
+// key no row has, 401 without a token.
+
+import type { Tests } from "../tests/cases.js";
+import { Needs } from "../tests/samples.js";
+
+/** `get`: 200 with the row, 404, 401. */
+export function getTests(tests: Tests): void {
+  if (tests.target.canCreate) {
+    const needs = new Needs();
+    tests.add("get", "", `\`\`${tests.route}\`\` answers 200 with the ${tests.label}.`, needs, { setup: [tests.makeRow(needs)], request: tests.request(tests.rowUrl()) });
+  }
+  tests.notFound();
+  tests.unauthorized(tests.missingUrl());
+}
