@@ -230,7 +230,7 @@ function buildProgram(): Command {
 
 /** `db` subcommands: the database steps of `dev`, run in the project in the current directory. */
 function addDbCommands(program: Command): void {
-  const db = program.command("db").description("the project's database (the one codegen dev uses): its URL, migrations, a reset");
+  const db = program.command("db").description("the project's database (the one codegen dev uses): its URL, migrations, a reset, sample data");
   db.command("url")
     .description("print the database's URL (the running codegen dev's embedded one, or the project's variable)")
     .option("--test", "the test database's URL instead")
@@ -249,6 +249,11 @@ function addDbCommands(program: Command): void {
     .option("--allow-data-loss", "apply a new migration even when it drops tables or columns")
     .action(async (flags: { yes?: boolean; allowDataLoss?: boolean }) => {
       exitCode = await (await import("./dev/db.js")).resetCommand({ root: process.cwd(), yes: flags.yes, allowDataLoss: flags.allowDataLoss });
+    });
+  db.command("seed")
+    .description("run the seed module's seed(session) on the database (codegen dev does on an empty one)")
+    .action(async () => {
+      exitCode = await (await import("./dev/db.js")).seedCommand({ root: process.cwd() });
     });
   program
     .command("test")

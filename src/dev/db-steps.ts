@@ -6,7 +6,10 @@
 
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { DevError } from "./project.js";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { DevError, type DevProject } from "./project.js";
+import { appSourceDirs } from "./uvicorn.js";
 
 const STEPS = fileURLToPath(new URL("./db_steps.py", import.meta.url));
 
@@ -92,4 +95,26 @@ export function describeMigration(report: MigrateReport, commands: { retry: stri
     ...(others.length > 0 ? ["the other pending changes:", ...others.map((line) => `  ${line}`)] : []),
     `to apply it (the data is lost): ${commands.retry}`,
   ];
+}
+
+/** Where a project's seed lives: `seed(session)` in `module`, and the models whose tables must be empty for `ifEmpty`. */
+export interface SeedModules {
+  module: string;
+  models: string;
+}
+
+/**
+ * Calls the project's `seed(session)` and commits; with `ifEmpty`, only when every table
+ * of the models is empty. Returns whether it ran, or the table that holds rows.
+ */
+export function seedDatabase(context: StepContext, modules: SeedModules, ifEmpty: boolean): Promise<{ seeded: boolean; holding?: string }> {
+  return runStep(context, ["seed", "--module", modules.module, "--models", modules.models, ...(ifEmpty ? ["--if-empty"] : [])]);
+}
+
+/** The application package's `seed.py` (be_root writes one), if the project has it. */
+export function projectSeed(project: DevProject): SeedModules | undefined {
+  const [dir] = appSourceDirs(project);
+  if (dir === undefined || dir === project.root || !existsSync(path.join(dir, "seed.py"))) return undefined;
+  const name = path.basename(dir);
+  return { module: `${name}.seed`, models: `${name}.models` };
 }

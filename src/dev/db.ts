@@ -6,7 +6,7 @@
 // the same server, `<name>_test`, migrated before the generated tests run.
 
 import { discoverTargets, generate } from "../codegen/index.js";
-import { describeMigration, createDatabase, migrateDatabase, planMigration, resetDatabase, type MigrateReport, type StepContext } from "./db-steps.js";
+import { describeMigration, createDatabase, migrateDatabase, planMigration, projectSeed, resetDatabase, seedDatabase, type MigrateReport, type StepContext } from "./db-steps.js";
 import { acquireDevLock, runningDev } from "./lock.js";
 import { startProjectDatabase } from "./postgres.js";
 import { runCommand, stopLeftovers } from "./processes.js";
@@ -131,9 +131,26 @@ export function resetCommand(options: DbOptions): Promise<number> {
     if (!options.yes) throw new DevError("db reset drops every table of the project's database and its data; run codegen db reset --yes to do so");
     await generateApi(project);
     return withDatabase(project, async (url) => {
-      const status = reportMigration(await resetDatabase(await context(project, url), options.allowDataLoss === true));
-      say("the database was emptied and migrated");
+      const step = await context(project, url);
+      const status = reportMigration(await resetDatabase(step, options.allowDataLoss === true));
+      const seed = projectSeed(project);
+      const seeded = seed !== undefined && (await seedDatabase(step, seed, true)).seeded;
+      say(`the database was emptied and migrated${seeded ? `, then seeded with ${seed.module}.seed` : ""}`);
       return status;
+    });
+  });
+}
+
+/** `codegen db seed`: the project's `seed(session)`, on the database as it is. */
+export function seedCommand(options: DbOptions): Promise<number> {
+  return as("codegen db", async () => {
+    const project = await readDevProject(options.root, false);
+    const seed = projectSeed(project);
+    if (seed === undefined) throw new DevError(`no seed module: write seed(session) in the application package's seed.py`);
+    return withDatabase(project, async (url) => {
+      await seedDatabase(await context(project, url), seed, false);
+      say(`seeded with ${seed.module}.seed`);
+      return 0;
     });
   });
 }

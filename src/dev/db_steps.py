@@ -6,6 +6,8 @@ when they differ write a revision named after the change and apply it. A revisio
 would drop a table or a column is not written unless ``--allow-data-loss`` is given.
 ``reset``: drop every object of the database's ``public`` schema, then ``migrate``.
 ``migrate --plan`` applies the migrations and reports the differences, writing nothing.
+``seed``: call ``seed(session)`` of the project's seed module and commit; with
+``--if-empty``, only when every table of the models' metadata is empty.
 ``create``: create a database (the test database) on the server of ``DATABASE``'s URL.
 
 Reports on stdout as one JSON object; Alembic's own log goes to stderr.
@@ -13,6 +15,7 @@ Reports on stdout as one JSON object; Alembic's own log goes to stderr.
 
 import argparse
 import asyncio
+import importlib
 import json
 import os
 import sys
@@ -23,8 +26,8 @@ from alembic import command
 from alembic.config import Config
 from alembic.operations.ops import MigrationScript
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 from sqlalchemy.pool import NullPool
 
 # Diff kinds of Alembic's autogenerate that lose stored data when applied.
@@ -149,15 +152,39 @@ async def create_database(url: str, name: str) -> bool:
         await engine.dispose()
 
 
+async def seed(
+    url: str, module_name: str, models: str, if_empty: bool
+) -> dict[str, Any]:
+    module = importlib.import_module(module_name)
+    engine = create_async_engine(url, poolclass=NullPool)
+    try:
+        if if_empty:
+            metadata = importlib.import_module(models).Base.metadata
+            async with engine.connect() as connection:
+                for table in metadata.sorted_tables:
+                    rows = await connection.execute(select(table).limit(1))
+                    if rows.first() is not None:
+                        return {"seeded": False, "holding": table.name}
+        async with AsyncSession(engine, expire_on_commit=False) as session:
+            await module.seed(session)
+            await session.commit()
+        return {"seeded": True}
+    finally:
+        await engine.dispose()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="db_steps")
-    parser.add_argument("step", choices=["migrate", "reset", "create"])
+    parser.add_argument("step", choices=["migrate", "reset", "create", "seed"])
     parser.add_argument("--url-env", required=True)
     parser.add_argument("--allow-data-loss", action="store_true")
     parser.add_argument(
         "--plan", action="store_true", help="migrate: apply, report, write nothing"
     )
     parser.add_argument("--database", help="create: the name of the database")
+    parser.add_argument("--module", help="seed: the module defining seed(session)")
+    parser.add_argument("--models", help="seed: the module defining Base")
+    parser.add_argument("--if-empty", action="store_true", help="seed: only then")
     args = parser.parse_args()
     url = os.environ[args.url_env]
     try:
@@ -170,6 +197,8 @@ def main() -> None:
 
 
 def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
+    if args.step == "seed":
+        return asyncio.run(seed(url, args.module, args.models, args.if_empty))
     if args.step == "create":
         created = asyncio.run(create_database(url, args.database))
         report: dict[str, Any] = {"created": created}

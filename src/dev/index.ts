@@ -14,13 +14,13 @@ import path from "node:path";
 import { type Target, countActions, discoverTargets, generate, loadConfig } from "../codegen/index.js";
 import { type Watcher, watchGeneration } from "../codegen/watch.js";
 import { type DevLock, acquireDevLock } from "./lock.js";
-import { type StepContext, describeMigration, migrateDatabase, planMigration } from "./db-steps.js";
+import { type StepContext, describeMigration, migrateDatabase, planMigration, projectSeed, seedDatabase } from "./db-steps.js";
 import { keepFrontendInStep } from "./frontend-client.js";
 import { keepDatabaseInStep } from "./migrations.js";
 import { type DevDatabase, startProjectDatabase } from "./postgres.js";
 import { type ProcessGroup, assertPortFree, runCommand, startServer, stopLeftovers, waitForHttp } from "./processes.js";
 import { projectPython } from "./python.js";
-import { developmentSecret } from "./secrets.js";
+import { DEV_USER, developmentSecret, developmentUser } from "./secrets.js";
 import { type CookieOrigins, devOriginsEnv } from "./origins.js";
 import { appSourceDirs, uvicornArgs } from "./uvicorn.js";
 import { DevError, type DevProject, readDevProject } from "./project.js";
@@ -65,14 +65,17 @@ export async function runDev(options: DevOptions): Promise<number> {
     const python = await projectPython(project.root, process.env, say);
     const secret = await developmentSecret(project.root, config, process.env);
     for (const variable of Object.keys(secret)) say(`${variable}: a development secret kept in .codegen/dev-secret (export ${variable} to use another)`);
+    const user = await developmentUser(project.root, config);
     const databaseUrl = await database(project, cleanups, lock);
     await lock.recordDatabase(databaseUrl);
     const origins = devOriginsEnv(config.auth?.cookie, port, project.frontend, process.env);
     for (const [variable, value] of Object.entries(origins)) say(`${variable}: ${value} (the origins whose pages may use the session cookie; export ${variable} to choose others)`);
-    const env = { ...process.env, ...secret, ...origins, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
+    const env = { ...process.env, ...secret, ...origins, ...user, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
     const step: StepContext = { python, root: project.root, env, urlEnv: project.databaseUrlEnv };
     const migrating = options.migrate !== false && existsSync(path.join(project.root, "alembic.ini"));
     await migrate(step, migrating, options.allowDataLoss === true);
+    await seedIfEmpty(step, project);
+    if (user.CODEGEN_DEV_PASSWORD) say(`sign in as ${DEV_USER}, password ${user.CODEGEN_DEV_PASSWORD} (kept in .codegen/dev-password; only codegen dev lets this user in)`);
 
     const backend = await serve("uvicorn", python, uvicornArgs(project, port, { packagePrefix: config.package_prefix ?? "", trustedProxies: config.trusted_proxies ?? [] }), { cwd: project.root, env }, cleanups, lock);
     const frontendSync = project.frontend ? keepFrontendInStep({ frontend: project.frontend, openApiUrl: `http://127.0.0.1:${port}/openapi.json`, say }) : undefined;
@@ -204,6 +207,17 @@ async function migrate(step: StepContext, write: boolean, allowDataLoss: boolean
   const report = write ? await migrateDatabase(step, allowDataLoss) : await planMigration(step);
   const lines = describeMigration(report, { retry: "codegen dev --allow-data-loss, or codegen db migrate --allow-data-loss", write: "codegen db migrate" });
   for (const line of lines) say(line);
+}
+
+/** Runs the project's seed module on a database whose model tables are all empty. */
+async function seedIfEmpty(step: StepContext, project: DevProject): Promise<void> {
+  const seed = projectSeed(project);
+  if (seed === undefined) return;
+  try {
+    if ((await seedDatabase(step, seed, true)).seeded) say(`the database was empty: seeded it with ${seed.module}.seed`);
+  } catch (error) {
+    say(`seeding failed (${seed.module}.seed); the database was left as it was: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** `npm run dev` in the front end (after `npm install` when it has no node_modules). */

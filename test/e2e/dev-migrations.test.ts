@@ -95,6 +95,10 @@ async function migrationsWhileServing(dev: RunningProcess): Promise<void> {
   const api = new JsonClient(`http://127.0.0.1:${port}`);
   await until("/ready answered 200", dev, async () => (await fetch(`http://127.0.0.1:${port}/ready`)).ok, 180_000);
   assert.deepEqual(await versions(), ["0001_initial.py"], "the first migration covers the starter config");
+  // A new database gets the seed module's rows.
+  assert.match(dev.output(), /codegen dev: the database was empty: seeded it with shop\.seed\.seed/);
+  const seeded = await api.get("/notes");
+  assert.deepEqual(seeded.body.items.map((item: { title: string }) => item.title).sort(), ["Pinned", "Welcome"]);
 
   // A model and a resource with a trigram search, saved one file after the other.
   await writeFile(
@@ -216,7 +220,10 @@ describe("codegen dev keeps the database in step with the code", () => {
     assert.match(unconfirmed.output, /codegen db: db reset drops every table .* run codegen db reset --yes/);
     const reset = await codegenRun(120_000, "db", "reset", "--yes");
     assert.equal(reset.status, 0, reset.output);
-    assert.match(reset.output, /the database was emptied and migrated/);
+    assert.match(reset.output, /the database was emptied and migrated, then seeded with shop\.seed\.seed/);
+    const seeded = await codegenRun(120_000, "db", "seed");
+    assert.equal(seeded.status, 0, seeded.output);
+    assert.match(seeded.output, /seeded with shop\.seed\.seed/);
     assert.ok(!existsSync(join(project, ".codegen", "dev.lock")), "the lock was released");
     assert.ok(!existsSync(join(project, ".codegen", "postgres", "postmaster.pid")), "the database was stopped");
   });

@@ -221,7 +221,26 @@ describe("the README's quick start", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ username: "ada", password: "anything" }),
     });
-    assert.equal(refused.status, 401, "verify_credentials lets nobody in until it is written");
+    assert.equal(refused.status, 401, "verify_credentials lets nobody in until it is written, but codegen dev's user");
+    // The development user codegen dev prints signs in, and finds the seeded notes.
+    const password = /sign in as dev, password (\S+) \(kept in \.codegen\/dev-password/.exec(run.output())?.[1];
+    assert.ok(password, run.output());
+    const token = await fetch(`http://127.0.0.1:${port}/auth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: "dev", password }),
+    });
+    assert.equal(token.status, 200, await token.clone().text());
+    const { access_token } = (await token.json()) as { access_token: string };
+    const notes = await fetch(`http://127.0.0.1:${port}/notes`, { headers: { authorization: `Bearer ${access_token}` } });
+    assert.equal(notes.status, 200);
+    assert.deepEqual(((await notes.json()) as { items: { title: string }[] }).items.map((item) => item.title).sort(), ["Pinned", "Welcome"]);
+    const wrong = await fetch(`http://127.0.0.1:${port}/auth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: "dev", password: `${password}x` }),
+    });
+    assert.equal(wrong.status, 401);
     project = vault;
     await interrupt(run);
     project = join(root, "shop");

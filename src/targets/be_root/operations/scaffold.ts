@@ -62,6 +62,7 @@ export class RootScaffold {
       starter(`${pkg}/__init__.py`, "package/__init__.py.njk", context),
       starter(`${pkg}/models.py`, "package/models.py.njk", context),
       starter(`${pkg}/actions.py`, "package/actions.py.njk", context),
+      starter(`${pkg}/seed.py`, "package/seed.py.njk", context),
       starter(`${pkg}/health.py`, "package/health.py.njk", context),
       starter(`${pkg}/main.py`, "package/main.py.njk", { ...context, import_lines: mainImports(root) }),
       starter("alembic.ini", "alembic.ini.njk", context),
