@@ -1,0 +1,138 @@
+/**
+ * Debian's PgBouncer for tests, in transaction pooling in front of a test PostgreSQL.
+ *
+ * The binary comes from the Debian package the machine's apt sources offer: `apt-get download
+ * pgbouncer` and `dpkg -x`, no root needed, cached outside the repository (test/support/cache.ts)
+ * as `pgbouncer-<hash of the package version>`; its shared libraries (libevent, c-ares, OpenSSL)
+ * must be installed. PgBouncer refuses to run as root: there it runs as the `postgres` system
+ * user the test PostgreSQL already runs as, from a copy of the binary that user can read.
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chmod, chown, copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { promisify } from "node:util";
+import { cachedBuild, hashOf } from "./cache.js";
+import { freePort } from "./ports.js";
+import { type RunningProcess, startProcess } from "./processes.js";
+
+const run = promisify(execFile);
+
+const BINARY = join("root", "usr", "sbin", "pgbouncer");
+
+let pending: Promise<string> | undefined;
+
+/** The path of the cached `pgbouncer` binary, downloaded and unpacked first if missing. */
+export function ensurePgbouncer(): Promise<string> {
+  pending ??= unpackIfMissing().catch((error: unknown) => {
+    pending = undefined;
+    throw error;
+  });
+  return pending;
+}
+
+async function unpackIfMissing(): Promise<string> {
+  let version: string;
+  try {
+    const { stdout } = await run("apt-cache", ["show", "--no-all-versions", "pgbouncer"]);
+    version = /^Version: (.+)$/m.exec(stdout)?.[1] ?? "";
+  } catch (error) {
+    throw new Error(`the PgBouncer tests need Debian's pgbouncer package in the apt sources: ${String(error)}`);
+  }
+  if (!version) throw new Error("apt-cache shows no version of pgbouncer");
+  const dir = await cachedBuild(
+    "pgbouncer",
+    hashOf(version),
+    async (target) => {
+      await mkdir(target, { recursive: true });
+      await run("apt-get", ["download", `pgbouncer=${version}`], { cwd: target });
+      const deb = (await readdir(target)).find((name) => name.endsWith(".deb"));
+      if (!deb) throw new Error(`apt-get download pgbouncer=${version} wrote no .deb`);
+      await run("dpkg", ["-x", join(target, deb), join(target, "root")]);
+      await rm(join(target, deb));
+      // It must run here (its libraries installed), not only unpack.
+      await run(join(target, BINARY), ["--version"]);
+    },
+    (entry) => existsSync(join(entry, BINARY)),
+  );
+  return join(dir, BINARY);
+}
+
+export interface Pgbouncer {
+  /** The pooled database as a SQLAlchemy async URL, `postgresql+asyncpg://…`. */
+  asyncUrl: string;
+  process: RunningProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Start PgBouncer in transaction mode on 127.0.0.1 and a free port, pooling the database of
+ * `serverUrl` (`postgresql://user:password@127.0.0.1:port/db`) in `poolSize` server connections.
+ */
+export async function startPgbouncer(serverUrl: string, poolSize: number): Promise<Pgbouncer> {
+  const binary = await ensurePgbouncer();
+  const server = new URL(serverUrl);
+  const database = server.pathname.slice(1);
+  const user = decodeURIComponent(server.username);
+  const password = decodeURIComponent(server.password);
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), "codegen-pgbouncer-"));
+  const copy = join(dir, "pgbouncer");
+  await copyFile(binary, copy);
+  await chmod(copy, 0o755);
+  await writeFile(join(dir, "users.txt"), `"${user}" "${password}"\n`);
+  await writeFile(
+    join(dir, "pgbouncer.ini"),
+    [
+      "[databases]",
+      `${database} = host=${server.hostname} port=${server.port} dbname=${database}`,
+      "[pgbouncer]",
+      "listen_addr = 127.0.0.1",
+      `listen_port = ${port}`,
+      "unix_socket_dir =",
+      "pool_mode = transaction",
+      `default_pool_size = ${poolSize}`,
+      "max_client_conn = 500",
+      "auth_type = plain",
+      `auth_file = ${join(dir, "users.txt")}`,
+      "",
+    ].join("\n"),
+  );
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    await chmod(dir, 0o755);
+    const ids = async (flag: string) => Number((await run("id", [flag, "postgres"])).stdout);
+    const [uid, gid] = [await ids("-u"), await ids("-g")];
+    for (const name of ["", "pgbouncer", "users.txt", "pgbouncer.ini"]) await chown(join(dir, name), uid, gid);
+  }
+  const command = asRoot ? "runuser" : copy;
+  const args = [...(asRoot ? ["-u", "postgres", "--", copy] : []), join(dir, "pgbouncer.ini")];
+  const proc = startProcess(command, args);
+  await waitForPort(port, proc, 10_000);
+  return {
+    asyncUrl: `postgresql+asyncpg://${server.username}:${server.password}@127.0.0.1:${port}/${database}`,
+    process: proc,
+    stop: async () => {
+      await proc.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForPort(port: number, proc: RunningProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.exited()) throw new Error(`pgbouncer exited before listening:\n${proc.output()}`);
+    const open = await new Promise<boolean>((done) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => (socket.destroy(), done(true)));
+      socket.once("error", () => done(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`pgbouncer did not listen on ${port} within ${timeoutMs} ms:\n${proc.output()}`);
+    await sleep(100);
+  }
+}
