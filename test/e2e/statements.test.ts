@@ -7,10 +7,13 @@
  * articles, list rows) and must send as many statements for both: nested rows are loaded
  * per level, never per row. Every shape also has a budget, the statements docs/be.md
  * explains: a change that adds a statement to a route fails here until the docs say why.
+ * The app reaches PostgreSQL through a relay counting its writes, so the round trips of a
+ * get are counted as well.
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
+import { type Server, type Socket, connect, createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { JsonClient, type Reply, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
@@ -21,17 +24,53 @@ let postgres: Postgres | undefined;
 let server: BlogServer | undefined;
 let projectDir: string | undefined;
 let api: JsonClient;
+let relay: { server: Server; sockets: Set<Socket>; writes: number } | undefined;
+
+/**
+ * A TCP relay between the app and PostgreSQL counting the app's writes: asyncpg sends each
+ * round trip's messages in one write and waits for the answer, so on a quiet loopback
+ * the writes a request adds are its round trips.
+ */
+async function startRelay(databaseUrl: string): Promise<{ url: string }> {
+  const target = new URL(databaseUrl);
+  const [host, port] = [target.hostname, Number(target.port)];
+  const state = { server: createServer(), sockets: new Set<Socket>(), writes: 0 };
+  state.server.on("connection", (app) => {
+    const database = connect(port, host);
+    for (const socket of [app, database]) {
+      state.sockets.add(socket);
+      socket.on("close", () => state.sockets.delete(socket));
+      socket.on("error", () => undefined);
+    }
+    app.on("data", (chunk) => {
+      state.writes += 1;
+      database.write(chunk);
+    });
+    database.on("data", (chunk) => app.write(chunk));
+    app.on("close", () => database.destroy());
+    database.on("close", () => app.destroy());
+  });
+  await new Promise<void>((listening) => state.server.listen(0, "127.0.0.1", listening));
+  relay = state;
+  const address = state.server.address();
+  assert.ok(address !== null && typeof address === "object");
+  target.port = String(address.port);
+  return { url: target.toString() };
+}
 
 before(async () => {
   const venv = await ensureVenv();
   projectDir = await prepareBlogProject();
   postgres = await startPostgres();
-  server = await serveBlog(projectDir, venv, postgres.asyncUrl);
+  const relayed = await startRelay(postgres.asyncUrl);
+  server = await serveBlog(projectDir, venv, relayed.url);
   api = new JsonClient(server.baseUrl);
 });
 
 after(async () => {
   await server?.process.stop();
+  relay?.sockets.forEach((socket) => socket.destroy());
+  relay?.server.close();
   await postgres?.stop();
   if (projectDir) await rm(projectDir, { recursive: true, force: true });
 });
@@ -121,6 +160,19 @@ describe("statements per request, by route shape", () => {
     assert.equal(twenty.body.tags.length, 20);
     assert.ok(twenty.body.comments.every((comment: { author: { id: string } | null }) => comment.author?.id));
     sameForFewAndMany("get, nested one and manys (GET /articles/{id})", two, twenty, 3);
+  });
+
+  it("round trips of a get: its statements, the pool's pre-ping (3), BEGIN and the closing ROLLBACK", async () => {
+    // More gets than the pool has connections, so each has the statements prepared.
+    for (let index = 0; index < 12; index++) await ok(api.get(`/articles/${few.articleId}`), 200, "get article");
+    const trips: number[] = [];
+    for (let index = 0; index < 6; index++) {
+      const before = relay!.writes;
+      const reply = await ok(api.get(`/articles/${few.articleId}`), 200, "get article");
+      trips.push(relay!.writes - before);
+      assert.equal(reply.statements, 3);
+    }
+    assert.deepEqual(trips, trips.map(() => 3 + 5), `round trips per get: ${trips.join(", ")}`);
   });
 
   it("get with a nested many (an author's articles)", async () => {
