@@ -258,6 +258,17 @@ describe("auth: the token endpoint's limits on password guessing (10/minute per 
     assert.equal(forwarded.status, 429);
   });
 
+  it("rotating X-Forwarded-For from 127.0.0.1, which uvicorn's defaults believe, escapes nothing: the 31st attempt is 429", async () => {
+    // The launcher runs uvicorn with its defaults: it rewrites the client from the header for
+    // loopback peers. The project trusts no proxy, so the generated code does not believe it.
+    const replies = await Promise.all(
+      Array.from({ length: 31 }, (_, index) => postLoginFrom("127.0.0.1", tokenUrl(), `rotator-${randomUUID()}`, "guess", { "x-forwarded-for": `198.51.100.${index + 1}` })),
+    );
+    assert.deepEqual(statuses(replies), [...Array(30).fill(401), 429]);
+    const another = await postLoginFrom("127.0.0.1", tokenUrl(), `rotator-${randomUUID()}`, "guess", { "x-forwarded-for": "203.0.113.77" });
+    assert.equal(another.status, 429);
+  });
+
   it("a right password clears its username's count: a user who signs in often is never locked out by it", async () => {
     for (let round = 0; round < 2; round += 1) {
       const wrong = await Promise.all(Array.from({ length: 9 }, () => postLoginFrom("127.0.0.8", tokenUrl(), "grace", "guess")));
