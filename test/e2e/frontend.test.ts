@@ -22,6 +22,8 @@
  *    records, forms with errors, dialogs, the drawer, toasts), at desktop and phone widths.
  *    A missing row says "Not found" after one request; with PostgreSQL stopped, the
  *    backend's 503 shows after one retry, and Try again works once the database is back.
+ *    Three authors chosen on their list are deleted together (a fourth, refused, stays
+ *    chosen); a filtered list of two pages exported as CSV equals the API's rows.
  * 3. The client's types are enforced: a required field the pages do not send fails `tsc`.
  * 4. The starter page of fe_root, built and served by `vite preview` proxying /api/ (a
  *    reverse proxy), reaches the backend, then tells a stopped backend from a missing proxy.
@@ -734,6 +736,56 @@ describe("the blog's generated front end", () => {
     }
   });
 
+  it("exports a filtered list as CSV, every page of it, equal to the API's rows", { timeout: 180_000 }, async () => {
+    const { base } = await servedBlog();
+    // 105 unpublished articles and 3 published by one author: more than the list's largest page (100).
+    const writer = await api.post("/authors", { name: "Export Writer", email: "export@example.com" });
+    assert.equal(writer.status, 201, JSON.stringify(writer.body));
+    for (let index = 0; index < 108; index++) {
+      const title = index % 9 === 0 ? `Export ${index}, "quoted", and more` : `Export ${String(index).padStart(3, "0")}`;
+      const reply = await api.post("/articles", { title, body: "x", word_count: 1, author_id: writer.body.id, published: index >= 105, rating: index % 2 === 0 ? null : 2.5 });
+      assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    }
+    const query = `author_id=${writer.body.id}&published=false&order_by=-title`;
+    const expected: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const reply = await api.get(`/articles?${query}&limit=100${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`);
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      for (const item of reply.body.items as { title: string; author: { label: string }; published: boolean; rating: number | null }[]) {
+        expected.push([item.title, item.author.label, String(item.published), item.rating === null ? "" : String(item.rating)]);
+      }
+      cursor = reply.body.next_cursor as string | null;
+    } while (cursor !== null);
+    assert.equal(expected.length, 105);
+
+    const visitor = await launchChromium();
+    try {
+      const page = await visitor.context.newPage();
+      await signInAs(page, base, EDITOR_LOGIN);
+      await page.goto(`${base}/articles?${query}`);
+      await page.getByRole("table").getByText("Articles, page 1").waitFor();
+      const asked: string[] = [];
+      page.on("request", (request) => {
+        if (new URL(request.url()).pathname === "/api/articles" && new URL(request.url()).searchParams.get("limit") === "100") asked.push(request.url());
+      });
+      const downloaded = page.waitForEvent("download");
+      await page.getByRole("button", { name: "Export CSV" }).click();
+      const download = await downloaded;
+      assert.equal(download.suggestedFilename(), "articles.csv");
+      const text = await readFile((await download.path())!, "utf8");
+      await page.getByRole("status").filter({ hasText: "105 rows exported." }).waitFor();
+      const [header, ...rows] = parseCsv(text);
+      assert.deepEqual(header, ["Title", "Author", "Published", "Rating"]);
+      assert.deepEqual(rows, expected, "the file holds the API's rows for the page's query, in its order");
+      assert.equal(asked.length, 2, "two pages of 100");
+      assert.ok(asked.every((url) => url.includes(`author_id=${writer.body.id}`) && url.includes("published=false") && url.includes("order_by=-title")), asked.join("\n"));
+      console.log(`# CSV export: ${rows.length} rows of a filtered list in ${asked.length} requests, ${text.length} bytes`);
+    } finally {
+      await visitor.close();
+    }
+  });
+
   it("enforces the client's types: a required field the pages do not send fails tsc", { timeout: 180_000 }, async () => {
     const dir = frontend.frontendDir;
     const documentPath = join(dir, "openapi.json");
@@ -964,4 +1016,34 @@ async function signInAs(page: Page, base: string, login: { username: string; pas
   await page.getByLabel("Password").fill(login.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByText(`Signed in as ${login.username}`).waitFor();
+}
+
+/** The records of a CSV text (RFC 4180: quoted fields, doubled quotes, CRLF line ends). */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (quoted) {
+      if (char === '"' && text[index + 1] === '"') {
+        field += '"';
+        index++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") {
+      record.push(field);
+      field = "";
+    } else if (char === "\r" && text[index + 1] === "\n") {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = "";
+      index++;
+    } else field += char;
+  }
+  assert.equal(field + record.join(""), "", "the file ends with a line break");
+  return records;
 }

@@ -1,5 +1,6 @@
 // How a read field shows in a table cell or a detail list, as JSX: scalars through the
-// runtime's display components, references and nested rows as links to their pages.
+// runtime's display components, references and nested rows as links to their pages; and
+// the same cell as plain text, for the CSV export.
 
 import { type Imports, member } from "./code.js";
 import { KIND_CODE, TEXT_KINDS } from "./kinds.js";
@@ -21,6 +22,18 @@ export function cell(field: PageField, row: string, imports: Imports, lookup: Lo
     return `${value} === null ? <${imports.use("runtime/display", "Empty")} /> : ${link}`;
   }
   return `<${imports.use("runtime/display", KIND_CODE[field.kind].display)} value={${value}} />`;
+}
+
+/**
+ * The plain text of `field` of `row`, for the CSV export: what its cell shows, a nested row
+ * by its title, several by their titles joined with "; ".
+ */
+export function cellText(field: PageField, row: string, imports: Imports, lookup: Lookup): string {
+  const value = member(row, field.name);
+  if (field.kind !== "nested") return `${imports.use("runtime/export", "plainText")}(${value})`;
+  if (field.many) return `${value}.map((item) => ${nestedTitle(field, "item", imports, lookup)}).join("; ")`;
+  const title = nestedTitle(field, value, imports, lookup);
+  return field.nullable ? `${value} === null ? "" : ${title}` : title;
 }
 
 /** The text naming a nested object: its resource's title, else its `label` (link objects), else its first text field. */

@@ -2,7 +2,7 @@
 // the detail page, the create and edit forms, and the actions. Each builder writes the
 // file's code pieces and records the symbols they use; the templates lay them out.
 
-import { type Lookup, cell } from "./cells.js";
+import { type Lookup, cell, cellText } from "./cells.js";
 import { Imports, commentText, groupsArray, jsxAttr, jsxText, member, tsString } from "./code.js";
 import { filtersFile } from "./filter-files.js";
 import { type FormField, type Pickers, bodyValue, draftMember, initialValue, inputElement, valueFromRow } from "./inputs.js";
@@ -128,15 +128,31 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     label: tsString(field.label),
     sortable: list.orderFields.includes(field.name),
     cell: field.name === resource.titleField && resource.get ? titleLink(resource, imports) : cell(field, row, imports, lookup),
+    text: cellText(field, row, imports, lookup),
   }));
   // Every row opens: without its title among the columns, the key leads as the link.
   if (resource.get && !list.columns.some((field) => field.name === resource.titleField)) {
     const key = resource.readFields.find((field) => field.name === resource.keyField);
-    columns.unshift({ id: tsString(resource.keyField), label: tsString(key?.label ?? resource.keyField), sortable: list.orderFields.includes(resource.keyField), cell: keyLink(resource, imports) });
+    columns.unshift({
+      id: tsString(resource.keyField),
+      label: tsString(key?.label ?? resource.keyField),
+      sortable: list.orderFields.includes(resource.keyField),
+      cell: keyLink(resource, imports),
+      text: `${imports.use("runtime/export", "plainText")}(${member(row, resource.keyField)})`,
+    });
   }
   const collection = resource.actions.filter((action) => action.target === "collection");
   return file(resource, pageModule(resource, "List"), "list.tsx.njk", imports, {
     bulk: resource.delete ? bulkDelete(resource, resource.delete, list, imports) : undefined,
+    export: {
+      component: imports.use("runtime/export", "ExportCsv"),
+      list_fn: imports.use(CLIENT, list.fn),
+      limit: list.maxLimit,
+      // Each page's position as text, as the trail keeps it: a cursor, or an offset.
+      position: list.paging === "cursor" ? "cursor: position" : "offset: Number(position ?? 0)",
+      next: list.paging === "cursor" ? "data.next_cursor" : "data.next_offset === null ? null : String(data.next_offset)",
+      filename: jsxAttr("filename", `${resource.key.replaceAll("/", "-")}.csv`),
+    },
     read_type: list.itemType,
     page_size: list.pageSize,
     // The trail keeps each page's position as text: a cursor, or an offset.
