@@ -5,11 +5,13 @@ import { authorPath } from "../authors/author";
 import {
   type ArticleSummary,
   deleteArticle,
+  listArticles,
   type ListArticlesData,
   listArticlesOptions,
 } from "../client";
 import { BulkDelete, useSelection } from "../runtime/bulk";
 import { Flag, Plain } from "../runtime/display";
+import { ExportCsv, plainText } from "../runtime/export";
 import {
   type Column,
   DataTable,
@@ -35,6 +37,7 @@ const columns: Column<ArticleSummary>[] = [
     cell: (article) => (
       <Link to={articlePath(article)}>{articleTitle(article)}</Link>
     ),
+    text: (article) => plainText(article.title),
   },
   {
     id: "author",
@@ -44,17 +47,20 @@ const columns: Column<ArticleSummary>[] = [
         {String(article.author.label)}
       </Link>
     ),
+    text: (article) => String(article.author.label),
   },
   {
     id: "published",
     label: "Published",
     cell: (article) => <Flag value={article.published} />,
+    text: (article) => plainText(article.published),
   },
   {
     id: "rating",
     label: "Rating",
     sortable: true,
     cell: (article) => <Plain value={article.rating} />,
+    text: (article) => plainText(article.rating),
   },
 ];
 
@@ -76,6 +82,18 @@ export function ArticleList() {
     <section>
       <div className="page-head">
         <h1>Articles</h1>
+        <ExportCsv
+          columns={columns}
+          fetchPage={async (position) => {
+            // Every page of the current query, at the list's largest page size.
+            const { data } = await listArticles({
+              query: { ...narrowing, limit: 100, cursor: position },
+              throwOnError: true,
+            });
+            return { items: data.items, next: data.next_cursor };
+          }}
+          filename="articles.csv"
+        />
         <Link className="button primary" to="/articles/new">
           New article
         </Link>

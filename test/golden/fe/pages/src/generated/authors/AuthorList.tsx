@@ -4,12 +4,14 @@ import { Link } from "react-router";
 import {
   type AuthorRead,
   deleteAuthor,
+  listAuthors,
   type ListAuthorsData,
   listAuthorsOptions,
 } from "../client";
 import { Allowed } from "../Login";
 import { BulkDelete, useSelection } from "../runtime/bulk";
 import { DateTime, Plain } from "../runtime/display";
+import { ExportCsv, plainText } from "../runtime/export";
 import {
   type Column,
   DataTable,
@@ -32,17 +34,20 @@ const columns: Column<AuthorRead>[] = [
     cell: (author) => (
       <Link to={authorPath(author)}>{authorTitle(author)}</Link>
     ),
+    text: (author) => plainText(author.name),
   },
   {
     id: "email",
     label: "Email",
     cell: (author) => <Plain value={author.email} />,
+    text: (author) => plainText(author.email),
   },
   {
     id: "created_at",
     label: "Created at",
     sortable: true,
     cell: (author) => <DateTime value={author.created_at} />,
+    text: (author) => plainText(author.created_at),
   },
 ];
 
@@ -62,6 +67,18 @@ export function AuthorList() {
     <section>
       <div className="page-head">
         <h1>Authors</h1>
+        <ExportCsv
+          columns={columns}
+          fetchPage={async (position) => {
+            // Every page of the current query, at the list's largest page size.
+            const { data } = await listAuthors({
+              query: { ...narrowing, limit: 100, cursor: position },
+              throwOnError: true,
+            });
+            return { items: data.items, next: data.next_cursor };
+          }}
+          filename="authors.csv"
+        />
         <Allowed groups={["admin", "editor"]}>
           <Link className="button primary" to="/authors/new">
             New author

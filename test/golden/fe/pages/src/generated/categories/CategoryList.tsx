@@ -4,11 +4,13 @@ import { Link } from "react-router";
 import {
   type CategoryRead,
   deleteCategory,
+  listCategories,
   type ListCategoriesData,
   listCategoriesOptions,
 } from "../client";
 import { BulkDelete, useSelection } from "../runtime/bulk";
 import { Plain } from "../runtime/display";
+import { ExportCsv, plainText } from "../runtime/export";
 import {
   type Column,
   DataTable,
@@ -30,11 +32,13 @@ const columns: Column<CategoryRead>[] = [
     cell: (category) => (
       <Link to={categoryPath(category)}>{categoryTitle(category)}</Link>
     ),
+    text: (category) => plainText(category.title),
   },
   {
     id: "slug",
     label: "Slug",
     cell: (category) => <Plain value={category.slug} />,
+    text: (category) => plainText(category.slug),
   },
 ];
 
@@ -58,6 +62,21 @@ export function CategoryList() {
     <section>
       <div className="page-head">
         <h1>Categories</h1>
+        <ExportCsv
+          columns={columns}
+          fetchPage={async (position) => {
+            // Every page of the current query, at the list's largest page size.
+            const { data } = await listCategories({
+              query: { ...narrowing, limit: 50, offset: Number(position ?? 0) },
+              throwOnError: true,
+            });
+            return {
+              items: data.items,
+              next: data.next_offset === null ? null : String(data.next_offset),
+            };
+          }}
+          filename="categories.csv"
+        />
         <Link className="button primary" to="/categories/new">
           New category
         </Link>

@@ -6,11 +6,13 @@ import { authorPath } from "../authors/author";
 import {
   type CommentRead,
   deleteComment,
+  listComments,
   type ListCommentsData,
   listCommentsOptions,
 } from "../client";
 import { BulkDelete, useSelection } from "../runtime/bulk";
 import { DateTime } from "../runtime/display";
+import { ExportCsv, plainText } from "../runtime/export";
 import {
   type Column,
   DataTable,
@@ -32,12 +34,14 @@ const columns: Column<CommentRead>[] = [
     cell: (comment) => (
       <Link to={commentPath(comment)}>{commentTitle(comment)}</Link>
     ),
+    text: (comment) => plainText(comment.body),
   },
   {
     id: "created_at",
     label: "Created at",
     sortable: true,
     cell: (comment) => <DateTime value={comment.created_at} />,
+    text: (comment) => plainText(comment.created_at),
   },
   {
     id: "article_id",
@@ -47,6 +51,7 @@ const columns: Column<CommentRead>[] = [
         {comment.article_id}
       </Link>
     ),
+    text: (comment) => plainText(comment.article_id),
   },
   {
     id: "author",
@@ -56,6 +61,7 @@ const columns: Column<CommentRead>[] = [
         {String(comment.author.label)}
       </Link>
     ),
+    text: (comment) => String(comment.author.label),
   },
 ];
 
@@ -75,6 +81,18 @@ export function CommentList() {
     <section>
       <div className="page-head">
         <h1>Comments</h1>
+        <ExportCsv
+          columns={columns}
+          fetchPage={async (position) => {
+            // Every page of the current query, at the list's largest page size.
+            const { data } = await listComments({
+              query: { ...narrowing, limit: 100, cursor: position },
+              throwOnError: true,
+            });
+            return { items: data.items, next: data.next_cursor };
+          }}
+          filename="comments.csv"
+        />
         <Link className="button primary" to="/comments/new">
           New comment
         </Link>

@@ -16,6 +16,8 @@ export interface Column<T> {
   /** `order_by` takes the column's id. */
   sortable?: boolean;
   cell: (row: T) => ReactNode;
+  /** The cell as plain text, for the CSV export. */
+  text: (row: T) => string;
 }
 
 /** The page's query parameters, and a way to change some of them (paging starts over). */

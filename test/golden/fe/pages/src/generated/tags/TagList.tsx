@@ -3,12 +3,14 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import {
   deleteTag,
+  listTags,
   type ListTagsData,
   listTagsOptions,
   type TagRead,
 } from "../client";
 import { BulkDelete, useSelection } from "../runtime/bulk";
 import { Plain } from "../runtime/display";
+import { ExportCsv, plainText } from "../runtime/export";
 import {
   type Column,
   DataTable,
@@ -28,11 +30,13 @@ const columns: Column<TagRead>[] = [
     label: "Name",
     sortable: true,
     cell: (tag) => <Link to={tagPath(tag)}>{tagTitle(tag)}</Link>,
+    text: (tag) => plainText(tag.name),
   },
   {
     id: "id",
     label: "Id",
     cell: (tag) => <Plain value={tag.id} />,
+    text: (tag) => plainText(tag.id),
   },
 ];
 
@@ -52,6 +56,18 @@ export function TagList() {
     <section>
       <div className="page-head">
         <h1>Tags</h1>
+        <ExportCsv
+          columns={columns}
+          fetchPage={async (position) => {
+            // Every page of the current query, at the list's largest page size.
+            const { data } = await listTags({
+              query: { ...narrowing, limit: 100, cursor: position },
+              throwOnError: true,
+            });
+            return { items: data.items, next: data.next_cursor };
+          }}
+          filename="tags.csv"
+        />
         <Link className="button primary" to="/tags/new">
           New tag
         </Link>
