@@ -18,7 +18,9 @@ function starter(path: string, template: string, context: Record<string, unknown
 function mainImports(root: RootConfig): string[] {
   const imports = [
     `from ${root.package_prefix}.${root.module}.routes import router`,
+    `from ${root.package_prefix}.database import DATABASES`,
     `from ${root.package_prefix}.runtime.errors import register_error_handlers`,
+    `from ${root.package_prefix}.runtime.shutdown import graceful_lifespan`,
     `from ${root.package}.health import router as health_router`,
   ];
   if (root.auth) imports.push(`from ${root.package_prefix}.auth.router import router as auth_router`);

@@ -1,0 +1,71 @@
+"""Graceful shutdown behind a load balancer: drain first, then stop.
+
+On SIGTERM uvicorn stops accepting connections at once, then waits for the requests in
+flight (``--timeout-graceful-shutdown`` seconds at most). A balancer that has not yet
+noticed would send new requests to a closed port. ``graceful_lifespan`` goes first:
+SIGTERM makes ``draining()`` true, so the readiness route answers 503 and the balancer
+takes the instance out of rotation while it still serves; after ``drain_seconds`` the
+signal goes on to uvicorn, which finishes the requests in flight; then the lifespan
+closes the pools of the databases it was given. A second SIGTERM while draining changes
+nothing; uvicorn's own handling of SIGINT (Ctrl-C) is untouched.
+"""
+
+import asyncio
+import logging
+import signal
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
+from typing import Any
+
+from .database import DatabaseNeeds
+
+_log = logging.getLogger("uvicorn.error")
+
+DRAIN_SECONDS = 5.0
+"""Seconds readiness answers 503 before the server stops accepting: a few of the
+balancer's health check intervals."""
+
+_draining = False
+
+
+def draining() -> bool:
+    """True once SIGTERM arrived: the instance is on its way out."""
+    return _draining
+
+
+def graceful_lifespan(
+    *databases: DatabaseNeeds, drain_seconds: float = DRAIN_SECONDS
+) -> Callable[[Any], AbstractAsyncContextManager[None]]:
+    """A FastAPI ``lifespan`` that drains on SIGTERM, then closes *databases*' pools."""
+
+    @asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        global _draining
+        _draining = False
+        loop = asyncio.get_running_loop()
+        # uvicorn's handler, installed before the lifespan starts.
+        uvicorn_handler = signal.getsignal(signal.SIGTERM)
+
+        def hand_over() -> None:
+            loop.remove_signal_handler(signal.SIGTERM)
+            signal.signal(signal.SIGTERM, uvicorn_handler)
+            signal.raise_signal(signal.SIGTERM)
+
+        def begin_drain() -> None:
+            global _draining
+            if not _draining:
+                _draining = True
+                loop.call_later(drain_seconds, hand_over)
+
+        loop.add_signal_handler(signal.SIGTERM, begin_drain)
+        try:
+            yield
+        finally:
+            with suppress(ValueError, RuntimeError):
+                if loop.remove_signal_handler(signal.SIGTERM):
+                    signal.signal(signal.SIGTERM, uvicorn_handler)
+            for database in databases:
+                await database.engine().dispose()
+            _log.info("Closed the database pools")
+
+    return lifespan
