@@ -3,7 +3,8 @@
 ``GET /health`` answers 200 while the process serves requests (liveness: restart the
 process when it fails). ``GET /ready`` answers 503 while the database does not answer,
 or lacks a table, column, index or extension the routes need (the same check that
-stops the application from starting; the detail says what and how to fix it).
+stops the application from starting; the detail says what and how to fix it), and
+from SIGTERM on, so a load balancer drains the instance before it stops accepting.
 Readiness: send no traffic until it passes.
 """
 
@@ -13,6 +14,7 @@ from fastapi import APIRouter, HTTPException, status
 from sqlalchemy.exc import SQLAlchemyError
 
 from shop.api.database import DATABASES
+from shop.api.runtime.shutdown import draining
 
 router = APIRouter(tags=["health"])
 
@@ -42,9 +44,10 @@ async def health() -> dict[str, str]:
     },
 )
 async def ready() -> dict[str, str]:
-    """Readiness: the database answers within the timeout and has what the routes
-    need.
-    """
+    """Readiness: not shutting down, and the database answers within the timeout and
+    has what the routes need."""
+    if draining():
+        raise _not_ready("the instance is shutting down")
     for database in DATABASES:
         try:
             async with asyncio.timeout(READY_TIMEOUT_SECONDS):
