@@ -224,6 +224,12 @@ function buildProgram(): Command {
     .action(async (flags: DevFlags) => {
       exitCode = await runDevCommand(flags);
     });
+  program
+    .command("check")
+    .description("in a project made by be_root: check every model, field and relationship the be config names against the models")
+    .action(async () => {
+      exitCode = await (await import("./dev/check.js")).checkCommand(process.cwd());
+    });
   addDbCommands(program);
   return program;
 }
