@@ -13,6 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import runtime
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from runtime.shutdown import draining, graceful_lifespan
 
 APP = """
 import os
@@ -101,3 +104,11 @@ def test_sigterm_drains_then_finishes_in_flight_requests(tmp_path: Path) -> None
         if server.poll() is None:
             server.kill()
             server.communicate()
+
+
+def test_the_lifespan_runs_outside_the_main_thread() -> None:
+    """A TestClient starts the app in a thread of its own, where no signal arrives."""
+    app = FastAPI(lifespan=graceful_lifespan(drain_seconds=0))
+    with TestClient(app) as client:
+        assert client.get("/openapi.json").status_code == 200
+    assert not draining()
