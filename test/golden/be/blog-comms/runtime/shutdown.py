@@ -58,13 +58,20 @@ def graceful_lifespan(
                 _draining = True
                 loop.call_later(drain_seconds, hand_over)
 
-        loop.add_signal_handler(signal.SIGTERM, begin_drain)
+        try:
+            loop.add_signal_handler(signal.SIGTERM, begin_drain)
+            watching = True
+        except (ValueError, RuntimeError, NotImplementedError):
+            # Not in the main thread (a TestClient runs the app in a thread of its
+            # own): signals go elsewhere, and there is nothing to drain.
+            watching = False
         try:
             yield
         finally:
-            with suppress(ValueError, RuntimeError):
-                if loop.remove_signal_handler(signal.SIGTERM):
-                    signal.signal(signal.SIGTERM, uvicorn_handler)
+            if watching:
+                with suppress(ValueError, RuntimeError):
+                    if loop.remove_signal_handler(signal.SIGTERM):
+                        signal.signal(signal.SIGTERM, uvicorn_handler)
             for database in databases:
                 await database.engine().dispose()
             _log.info("Closed the database pools")
