@@ -70,7 +70,7 @@ export async function runDev(options: DevOptions): Promise<number> {
     await lock.recordDatabase(databaseUrl);
     const origins = devOriginsEnv(config.auth?.cookie, port, project.frontend, process.env);
     for (const [variable, value] of Object.entries(origins)) say(`${variable}: ${value} (the origins whose pages may use the session cookie; export ${variable} to choose others)`);
-    const env = { ...process.env, ...secret, ...origins, ...user, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1" };
+    const env = { ...process.env, ...secret, ...origins, ...user, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1", SHUTDOWN_DRAIN_SECONDS: "0" };
     const step: StepContext = { python, root: project.root, env, urlEnv: project.databaseUrlEnv };
     const migrating = options.migrate !== false && existsSync(path.join(project.root, "alembic.ini"));
     await migrate(step, migrating, options.allowDataLoss === true);
