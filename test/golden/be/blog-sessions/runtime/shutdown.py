@@ -13,6 +13,7 @@ nothing; uvicorn's own handling of SIGINT (Ctrl-C) is untouched.
 
 import asyncio
 import logging
+import os
 import signal
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
@@ -22,9 +23,10 @@ from .database import DatabaseNeeds
 
 _log = logging.getLogger("uvicorn.error")
 
-DRAIN_SECONDS = 5.0
+DRAIN_SECONDS = float(os.environ.get("SHUTDOWN_DRAIN_SECONDS", "5"))
 """Seconds readiness answers 503 before the server stops accepting: a few of the
-balancer's health check intervals."""
+balancer's health check intervals (``SHUTDOWN_DRAIN_SECONDS``; ``codegen dev`` sets 0,
+so a reload does not wait)."""
 
 _draining = False
 
