@@ -204,7 +204,7 @@ describe("kiln's auth keys", () => {
       token_lifetime_seconds: 3600,
       token_rate_limit: { username: "10/minute;100/hour", address: "30/minute;300/hour" },
       sources: ["bearer", "cookie"],
-      cookie: { name: "session", secure: false, same_site: "lax" },
+      cookie: { name: "session", secure: false, same_site: "lax", allowed_origins: [], allowed_origins_env: "ALLOWED_ORIGINS" },
       logout_url: "/auth/logout",
       session_url: "/auth/session",
     });
