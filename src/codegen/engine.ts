@@ -73,6 +73,7 @@ export class Engine {
     const prepare = (instance: Instance, parent: string | undefined): void => {
       store.registerInstance(instance.id, instance.value, { parent, scope: instance.scope, configPath: instance.configPath });
       instance.runs = this.#plan(instance, optionIssues);
+      store.recordOperations(instance.id, instance.runs);
       for (const child of instance.children) prepare(child, instance.id);
     };
     prepare(root, undefined);
@@ -94,7 +95,7 @@ export class Engine {
         store,
         packagePrefix: this.#packagePrefix,
         operations: this.#operations,
-        operationsHere: Object.freeze([...instance.runs]),
+        operationsHere: store.operationsAt(instance.id),
       }));
 
     const validationIssues: ConfigIssue[] = [];

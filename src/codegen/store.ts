@@ -1,6 +1,7 @@
 // The build store: every scope instance of one build and the outputs operations produced
 // there, keyed by (instance id, op name) in insertion order. Instance ids encode ancestry
 // (`project.apps.0.resources.2` lies under `project.apps.0`), which the queries rely on.
+import type { AppliedOperation } from "./context.js";
 import { KeyError, LookupError, ValueError } from "./errors.js";
 import type { Scope, ScopeTree } from "./scopes.js";
 
@@ -21,6 +22,7 @@ interface InstanceRecord {
   parent: string | undefined;
   configPath: string;
   children: string[];
+  operations: readonly AppliedOperation[];
 }
 
 /** Scope instances and operation outputs of one build. */
@@ -62,7 +64,26 @@ export class BuildStore {
       parent,
       configPath: options.configPath ?? "",
       children: [],
+      operations: [],
     });
+  }
+
+  /**
+   * Records the operations that apply at instance `id` (the engine does, once planned).
+   * @throws KeyError when the instance is not registered.
+   */
+  recordOperations(id: string, operations: readonly AppliedOperation[]): void {
+    this.#record(id).operations = Object.freeze([...operations]);
+  }
+
+  /**
+   * The operations that apply at instance `id`, in run order: what an operation may learn
+   * of another instance (an entry's siblings, a modifier's entry) from what their classes
+   * declare, even while validating. Empty until the engine records them.
+   * @throws KeyError when the instance is not registered.
+   */
+  operationsAt(id: string): readonly AppliedOperation[] {
+    return this.#record(id).operations;
   }
 
   /**
