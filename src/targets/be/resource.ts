@@ -2,7 +2,7 @@
 // files. Computed once per resource (by `resource_files`), so every operation and the
 // routers agree on where things live.
 
-import { type BuildContext, ImportCollector, Name, prefixImport } from "../../codegen/index.js";
+import { type BuildContext, type BuildStore, ImportCollector, Name, prefixImport } from "../../codegen/index.js";
 import type { AppConfig, ProjectConfig, ResourceConfig } from "./config/schema.js";
 import { pluralize } from "./config/schema.js";
 import { scalarAnnotation } from "./python/annotations.js";
@@ -52,6 +52,8 @@ export interface ResourceView {
   /** The URL prefix the app is mounted at (`""` or `/content`). */
   appPrefix: string;
   project: ProjectConfig;
+  /** The build's store, for what the resource's entries declare. */
+  store: BuildStore;
   /** Store id of the resource instance. */
   id: string;
   /** Snake name, e.g. `stock_movement`. */
@@ -106,6 +108,7 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
     app,
     appPrefix: mounted.prefix,
     project: ctx.config,
+    store: ctx.store,
     id,
     name: config.name,
     variable: HANDLER_NAMES.has(config.name) ? `${config.name}_row` : config.name,
@@ -176,7 +179,3 @@ export function sessionModulePath(project: ProjectConfig, dbKey: string | undefi
   return ["db", `${key}_session`];
 }
 
-/** Whether the resource has an entry of operation `type` (to know e.g. whether a `get` route exists). */
-export function resourceHasOperation(view: ResourceView, type: string): boolean {
-  return view.config.operations.some((entry) => entry.type === type);
-}

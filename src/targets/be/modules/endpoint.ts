@@ -4,7 +4,7 @@
 // to every endpoint read it while validating (`declaredRoutes`), when no handler exists yet:
 // whether the route requires a user (auth, authz, rate limits), which hooks it can call.
 
-import { type BuildContext, GenerationError } from "../../../codegen/index.js";
+import { type BuildContext, type BuildStore, GenerationError } from "../../../codegen/index.js";
 import { ENDPOINT, type RouteKind, type RouteTarget } from "./handler.js";
 
 /**
@@ -33,7 +33,17 @@ export interface EndpointOperation {
  * @throws GenerationError when an operation declares role `ENDPOINT` but not its route.
  */
 export function declaredRoutes(ctx: BuildContext): Route[] {
-  return ctx.operationsHere
+  return routesAt(ctx.store, ctx.instanceId);
+}
+
+/**
+ * The routes the endpoint operations of the entry at `entryId` declare: what an operation
+ * elsewhere (a modifier of the entry, a sibling entry's tests) learns of the entry.
+ * @throws GenerationError when an operation declares role `ENDPOINT` but not its route.
+ */
+export function routesAt(store: BuildStore, entryId: string): Route[] {
+  return store
+    .operationsAt(entryId)
     .filter(({ meta }) => meta.role === ENDPOINT)
     .map(({ meta, cls, options }) => {
       const route = (cls as Partial<EndpointOperation>).route;
@@ -42,4 +52,20 @@ export function declaredRoutes(ctx: BuildContext): Route[] {
       }
       return route.call(cls, options);
     });
+}
+
+/**
+ * Each entry of the resource at `resourceId` with the routes it declares, in config order.
+ * @example resourceRoutes(store, "project.apps.0.resources.0") // [{ entry: { name: "get", … }, routes: [{ kind: "read", target: "row", … }] }, …]
+ */
+export function resourceRoutes(store: BuildStore, resourceId: string): { entry: { name: string }; routes: Route[] }[] {
+  return store.children(resourceId, { childScope: "operation" }).map(([id, entry]) => ({ entry: entry as { name: string }, routes: routesAt(store, id) }));
+}
+
+/**
+ * Whether an entry of the resource at `resourceId` declares a route reading one row at the
+ * row's own URL (`/{pk}`): what a create's `Location` names and tests fetch a row by.
+ */
+export function readsRowAtItsUrl(store: BuildStore, resourceId: string): boolean {
+  return resourceRoutes(store, resourceId).some(({ routes }) => routes.some((route) => route.kind === "read" && route.target === "row" && route.path === "/{pk}"));
 }

@@ -156,7 +156,7 @@ export class ReadShape {
       if (spec.type === "nested") {
         const sub = this.#nested(added, request.name, spec);
         // A single object the user may not see is loaded as None (row visibility): the schema says null.
-        const nullable = spec.nullable || (!spec.many && mayBeHidden(view.project, spec.model));
+        const nullable = spec.nullable || (!spec.many && mayBeHidden(view.project, view.store, spec.model));
         const annotation = optional(spec.many ? `list[${sub.schema.name}]` : sub.schema.name, nullable);
         fields.push(fieldNamed(spec.name, names, { annotation, description: spec.description }));
         serialized.push({ name: spec.name, nested: sub, many: spec.many, nullable });
@@ -164,7 +164,7 @@ export class ReadShape {
         const link = this.#linkTo(spec);
         imports.addFrom(link.schemaModule, link.schema);
         serializerImports.addFrom(link.serializerModule, link.serializer);
-        const nullable = spec.nullable || (!spec.many && mayBeHidden(view.project, this.#linkTarget(spec).model));
+        const nullable = spec.nullable || (!spec.many && mayBeHidden(view.project, view.store, this.#linkTarget(spec).model));
         fields.push(fieldNamed(spec.name, names, { annotation: optional(spec.many ? `list[${link.schema}]` : link.schema, nullable), description: spec.description }));
         serialized.push({ name: spec.name, nested: { name: link.serializer, argument: spec.name }, many: spec.many, nullable });
       } else {

@@ -30,7 +30,7 @@ export class AuthScaffold {
       optionalUser: ctx.store.outputsUnder(ctx.instanceId, RouteHandler).some((handler) => handler.optionalUser !== undefined),
       groupClaim,
       readsGroups,
-      recordsUser: visibilityRules(ctx.config).length > 0,
+      recordsUser: visibilityRules(ctx.config, ctx.store).length > 0,
       trustedProxies: ctx.config.trusted_proxies,
     });
     const outputs: unknown[] = [...modules, ...routes];

@@ -7,12 +7,12 @@ import { CrudOptions, type ProjectConfig, withArticle } from "../../config/schem
 import { createSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
-import type { Route } from "../../modules/endpoint.js";
+import { type Route, readsRowAtItsUrl } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
-import { operationId, resourceHasOperation } from "../../resource.js";
+import { operationId } from "../../resource.js";
 import type { Tests } from "../tests/cases.js";
 import { createTests } from "./tests.js";
 
@@ -34,7 +34,7 @@ export class Create {
     const shape = read.of(options);
     const body = createSchema(schemas, view, writeFields(view, options.fields));
     // Built from the request's own URL, not a route name: two apps may both have a `get_<name>`.
-    const located = resourceHasOperation(view, "get");
+    const located = readsRowAtItsUrl(ctx.store, view.id);
     const params = [new RouteParam({ name: "body", annotation: body.name })];
     const hooks = new HookCalls(view, options);
     const imports = new ImportCollector()

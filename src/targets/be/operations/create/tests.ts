@@ -13,7 +13,7 @@ export function createTests(tests: Tests): void {
   const bodyFactory = `${view.name}_body`;
   const sent = bodyEntries(fields, "create", "created", tests.target.keys, new Needs()).map((entry) => entry.name);
   const read = tests.readNames;
-  const located = view.config.operations.some((entry) => entry.type === "get");
+  const located = tests.target.fetchesRow;
   const needs = new Needs();
   needs.factory(bodyFactory);
   const compared = sent.filter((name) => read.has(name));

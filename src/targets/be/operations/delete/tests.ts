@@ -8,7 +8,7 @@ import { Needs } from "../tests/samples.js";
 export function deleteTests(tests: Tests): void {
   if (tests.target.canCreate) {
     const needs = new Needs();
-    const hasGet = tests.view.config.operations.some((entry) => entry.type === "get");
+    const hasGet = tests.target.fetchesRow;
     tests.add("delete", "", `\`\`${tests.route}\`\` answers 204, and the ${tests.label} is gone.`, needs, {
       setup: [tests.makeRow(needs)],
       request: tests.request(tests.rowUrl()),

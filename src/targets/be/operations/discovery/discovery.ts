@@ -86,7 +86,7 @@ export class Discovery {
     const limited = this.filtersRoute.limiter === undefined ? [] : [429];
     imports.addFrom(prefixImport(this.#packagePrefix, "runtime", "responses"), "error_responses").update(this.filtersRoute.imports).update(this.valuesRoute.imports);
     // With row visibility, /_values reads through sessions that know the request, so its rule hides rows there too.
-    const visibility = visibilityRules(project).length > 0;
+    const visibility = visibilityRules(project, ctx.store).length > 0;
     if (visibility) imports.addFrom("fastapi", "Request");
     return [
       new FileFragment({

@@ -18,6 +18,9 @@ import { ListHandler } from "./list-handler.js";
 export class List {
   static Options = ListOptions;
 
+  /** The entry's modifiers amend the `ListHandler` it yields (modifier/context.ts). */
+  static readonly yieldsListHandler = true;
+
   static route(): Route {
     return { kind: "read", target: "collection", path: "", hooks: ["serializer"] };
   }

@@ -21,9 +21,20 @@ export function modifiedApp(ctx: BuildContext): ResolvedApp {
   return ctx.store.ancestorOf(ctx.instanceId, "app") as ResolvedApp;
 }
 
-/** Whether the modifier's entry is a `list` (other entries reject `modifiers` themselves). */
+/** The static side of an operation whose entry's modifiers amend the `ListHandler` it yields (`list`, or a package's). */
+export interface ModifiedOperation {
+  readonly yieldsListHandler: true;
+}
+
+/**
+ * Whether the modifier's entry runs an operation that yields a `ListHandler` for modifiers to
+ * amend, as its class declares (`static yieldsListHandler = true`); other entries reject
+ * `modifiers` themselves.
+ */
 export function modifiesList(ctx: BuildContext): boolean {
-  return (ctx.store.ancestorOf(ctx.instanceId, "operation") as { type?: unknown } | undefined)?.type === "list";
+  const entryId = ctx.store.ancestorIdOf(ctx.instanceId, "operation");
+  if (entryId === undefined) return false;
+  return ctx.store.operationsAt(entryId).some(({ cls }) => (cls as Partial<ModifiedOperation>).yieldsListHandler === true);
 }
 
 /** An issue at the modifier's `type` when an earlier modifier of the entry has the same type. */

@@ -3,7 +3,7 @@
 // on (runtime/opa.py, runtime/opa_filter.py), and the `PolicyRouter` handle the top-level
 // router includes so the client's lifespan runs. See `authz/policy.ts` for the handlers' side.
 
-import { type BuildContext, Handle, ImportCollector, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
+import { type BuildContext, type BuildStore, Handle, ImportCollector, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
 import type { AuthzLevel, JwtAuth, OpaConfig, ProjectConfig } from "../../config/schema.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonString } from "../../python/literals.js";
@@ -46,11 +46,11 @@ export class OpaScaffold {
 
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
     const auth = ctx.config.auth as JwtAuth;
-    return [policyModule(ctx.config, auth.opa!, ctx.packagePrefix), ...["opa", "opa_filter"].map((name) => new StaticFile(runtimeHelperFile(name))), new PolicyRouter(ctx.packagePrefix)];
+    return [policyModule(ctx.config, ctx.store, auth.opa!, ctx.packagePrefix), ...["opa", "opa_filter"].map((name) => new StaticFile(runtimeHelperFile(name))), new PolicyRouter(ctx.packagePrefix)];
   }
 }
 
-function policyModule(project: ProjectConfig, opa: OpaConfig, packagePrefix: string): PythonModule {
+function policyModule(project: ProjectConfig, store: BuildStore, opa: OpaConfig, packagePrefix: string): PythonModule {
   const runtime = prefixImport(packagePrefix, "runtime", "opa");
   const imports = new ImportCollector()
     .addFrom("typing", "Annotated", "Any")
@@ -60,7 +60,7 @@ function policyModule(project: ProjectConfig, opa: OpaConfig, packagePrefix: str
     .addFrom(runtime, "PolicyClient", "RequestPolicy", "policy_claims");
   // OPA's rows of each model whose reads ask it: registered here, when the routes import
   // this module, so startup checks that row filters translate the policy.
-  const rows = visibilityRules(project).flatMap((rule) => {
+  const rows = visibilityRules(project, store).flatMap((rule) => {
     if (rule.opa === undefined) return [];
     const model = modelRef(rule.model);
     imports.addFrom(model.module, model.importName);

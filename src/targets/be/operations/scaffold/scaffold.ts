@@ -26,8 +26,8 @@ export class Scaffold {
         context: {
           database,
           single: project.databases.length === 1,
-          visibility: visibilityModule(project, ctx.packagePrefix),
-          visibility_on_first_use: visibilityRules(project).some((rule) => rule.opa !== undefined),
+          visibility: visibilityModule(project, ctx.store, ctx.packagePrefix),
+          visibility_on_first_use: visibilityRules(project, ctx.store).some((rule) => rule.opa !== undefined),
           runtime: prefixImport(ctx.packagePrefix, "runtime"),
         },
       });

@@ -36,6 +36,8 @@ export interface TestTarget {
   path: string;
   /** Whether the conftest has `make_{name}` for this resource. */
   canCreate: boolean;
+  /** Whether an entry of the resource declares a route reading one row at its own URL (`GET /{pk}`), by which tests fetch a row. */
+  fetchesRow: boolean;
   keys: ReferenceKeys;
 }
 

@@ -67,7 +67,7 @@ export function buildConftest(ctx: BuildContext<ProjectConfig>): Conftest {
     overrides: sessionOverrides(project, app.config.resources, ctx.packagePrefix, imports),
     mount: project.single_app || app.prefix === "" ? "app.include_router(router)" : `app.include_router(router, prefix=${pythonString(app.prefix)})`,
     auth: authSuite(project, ctx.packagePrefix, imports) ?? false,
-    visibility: visibilitySuite(project, ctx.packagePrefix, imports) ?? false,
+    visibility: visibilitySuite(project, ctx.store, ctx.packagePrefix, imports) ?? false,
   };
   const indexes = ctx.store.outputUnderAncestor(ctx.instanceId, "project", Indexes);
   const rateLimits = ctx.store.outputUnderAncestor(ctx.instanceId, "project", RateLimitsModule);

@@ -9,6 +9,7 @@ import { cascaded } from "../../cascade.js";
 import { createEntry } from "../../config/references.js";
 import { type ProjectConfig, type ResolvedApp, withArticle } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
+import { readsRowAtItsUrl } from "../../modules/endpoint.js";
 import { docstringText } from "../../python/literals.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { ListHandler } from "../list/list-handler.js";
@@ -85,7 +86,7 @@ export class Tests {
     // The create entry yields the resource's factories, which the app's conftest lists.
     const fixtures = createEntry(view.config)?.name === entry.name ? factoryFixtures(view, path, keys) : [];
     if (!cascaded(ctx.store, ctx.instanceId, ctx.config, "generate_tests")) return fixtures;
-    const target: TestTarget = { view, path, canCreate: creatable(view.config), keys };
+    const target: TestTarget = { view, path, canCreate: creatable(view.config), fetchesRow: readsRowAtItsUrl(ctx.store, resourceId), keys };
     const module = ctx.store.outputUnderAncestor(resourceId, "resource", TestModule);
     // A list's modifiers run after this operation: its tests are decided when the module renders.
     const hidden = showsHiddenRows(ctx.config, target);

@@ -8,7 +8,7 @@
 // leaves it out. The project's own rule says which rows are hidden; these cases show the
 // routes apply the model's rule, whatever it says.
 
-import { ImportCollector, prefixImport } from "../../../../codegen/index.js";
+import { type BuildStore, ImportCollector, prefixImport } from "../../../../codegen/index.js";
 import { type ProjectConfig, withArticle } from "../../config/schema.js";
 import type { RouteHandler } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
@@ -25,8 +25,8 @@ function twoUsers(project: ProjectConfig): boolean {
 }
 
 /** The conftest's visibility context (undefined without rules); adds the imports it needs to `imports`. */
-export function visibilitySuite(project: ProjectConfig, packagePrefix: string, imports: ImportCollector): Record<string, unknown> | undefined {
-  if (visibilityRules(project).length === 0) return undefined;
+export function visibilitySuite(project: ProjectConfig, store: BuildStore, packagePrefix: string, imports: ImportCollector): Record<string, unknown> | undefined {
+  if (visibilityRules(project, store).length === 0) return undefined;
   imports
     .addFrom("fastapi", "Request")
     .addFrom(prefixImport(packagePrefix, "visibility"), "ROW_VISIBILITY")
@@ -42,7 +42,7 @@ export function visibilitySuite(project: ProjectConfig, packagePrefix: string, i
 
 /** Whether the routes of `target` get visibility cases: its model has a rule, the tests have two users, and rows can be made. */
 export function showsHiddenRows(project: ProjectConfig, target: TestTarget): boolean {
-  return twoUsers(project) && target.canCreate && mayBeHidden(project, target.view.config.model);
+  return twoUsers(project) && target.canCreate && mayBeHidden(project, target.view.store, target.view.config.model);
 }
 
 /** What every visibility case takes: the row, made by the tests' user and hidden from the other. */
@@ -72,7 +72,7 @@ export function hiddenRowTests(target: TestTarget, handler: RouteHandler): TestC
   const tests = new Tests(target, handler, handler.entry);
   if (handler.target !== "row" || handler.kind === "action" || handler.currentUser === "None") return [];
   const needs = hiddenRow(tests);
-  const hasGet = tests.view.config.operations.some((entry) => entry.type === "get");
+  const hasGet = target.fetchesRow;
   const sendsBody = handler.method === "PATCH" || handler.method === "POST";
   tests.add("hidden", "_hides_a_row_from_another_user", `\`\`${tests.route}\`\` answers 404 to another user for ${withArticle(tests.label)} the rule hides from them.`, needs, {
     request: { client: "other_client", method: handler.method.toLowerCase() as TestRequest["method"], url: tests.rowUrl(handler.path.replace(/^\/\{pk\}/, "")), ...(sendsBody && { json: "{}" }) },

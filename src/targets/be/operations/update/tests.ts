@@ -15,7 +15,7 @@ export function updateTests(tests: Tests, options: CrudOptions): void {
   const fields = writeFields(view, options.fields);
   const read = tests.readNames;
   const changeable = fields.filter((field) => field.name !== tests.pk && field.references === undefined && field.type !== "uuid" && read.has(field.name));
-  const hasGet = view.config.operations.some((entry) => entry.type === "get");
+  const hasGet = target.fetchesRow;
   if (target.canCreate) {
     const needs = new Needs();
     const field = changeable[0];

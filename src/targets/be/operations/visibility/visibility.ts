@@ -5,7 +5,7 @@
 // meets the rules (lists, lookups, nested loads, discovery, actions, hooks): no handler
 // applies visibility itself. See runtime/visibility.py and docs/authorization.md.
 
-import { type BuildContext, ImportCollector, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
+import { type BuildContext, type BuildStore, ImportCollector, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
 import type { ProjectConfig } from "../../config/schema.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { modelRef } from "../../resource.js";
@@ -18,19 +18,19 @@ export function opaRowsName(rows: OpaRows): string {
 }
 
 /** The dotted module of `visibility.py`, which session modules import when the project has rules. */
-export function visibilityModule(project: ProjectConfig, packagePrefix: string): string | undefined {
-  return visibilityRules(project).length > 0 ? prefixImport(packagePrefix, "visibility") : undefined;
+export function visibilityModule(project: ProjectConfig, store: BuildStore, packagePrefix: string): string | undefined {
+  return visibilityRules(project, store).length > 0 ? prefixImport(packagePrefix, "visibility") : undefined;
 }
 
 @operation("row_visibility", { scope: "project" })
 export class RowVisibilityOperation {
   when(ctx: BuildContext<ProjectConfig>): boolean {
-    return visibilityRules(ctx.config).length > 0;
+    return visibilityRules(ctx.config, ctx.store).length > 0;
   }
 
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
     const imports = new ImportCollector().addFrom(prefixImport(ctx.packagePrefix, "runtime", "visibility"), "RowVisibility");
-    const rules = visibilityRules(ctx.config).map((rule) => {
+    const rules = visibilityRules(ctx.config, ctx.store).map((rule) => {
       const model = modelRef(rule.model);
       imports.addFrom(model.module, model.importName);
       const parts: string[] = [];
