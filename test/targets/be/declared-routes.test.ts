@@ -1,0 +1,73 @@
+// What attaches to an endpoint operation by what its route is, shown with an operation this
+// project never names: `show`, a read of one row at `/{pk}`, registered beside the built-in
+// operations as a package's would be. Create's `Location`, the generated tests' fetch of a
+// row and OPA's rows follow it as they follow `get`.
+
+import assert from "node:assert/strict";
+import { before, test } from "node:test";
+import { z } from "zod";
+import { type OperationRegistry, type Target, discoverTargets, operation } from "../../../src/codegen/index.js";
+import { buildStore, loadPlugins, renderStore } from "../../../src/codegen/build-output.js";
+import { ENDPOINT, type Route } from "../../../src/targets/be/extend.js";
+import { visibilityRules } from "../../../src/targets/be/row-visibility.js";
+
+let be: Target;
+let registry: OperationRegistry;
+
+before(async () => {
+  be = (await discoverTargets()).find((target) => target.name === "be")!;
+  registry = await loadPlugins(be, {});
+  @operation("show", { scope: "operation", dispatchOn: "type", role: ENDPOINT, registry })
+  class Show {
+    static Options = z.looseObject({ name: z.string(), type: z.literal("show") });
+    static route(): Route {
+      return { kind: "read", target: "row", path: "/{pk}" };
+    }
+    build(): unknown[] {
+      return [];
+    }
+  }
+  void Show; // registered by its decorator
+});
+
+const auth = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "shop.auth.verify_credentials", opa: { decision: "shop/authz/allow" } };
+
+function article(operations: unknown[]) {
+  return {
+    model: "shop.models.Article",
+    fields: [
+      { name: "id", type: "uuid" },
+      { name: "title", type: "str" },
+    ],
+    opa: true,
+    generate_tests: true,
+    operations,
+  };
+}
+
+function build(resource: object) {
+  const config = be.schema.parse({ module: "store", auth, resources: [resource] });
+  const store = buildStore(be, config, registry, undefined);
+  const files = new Map(renderStore(be, config, store, undefined).files.map((file) => [file.path, file.content]));
+  return { config, store, files };
+}
+
+test("a package's read of one row at /{pk} gives create its Location and the tests their fetch, as get does", () => {
+  const shown = build(article([{ name: "show_article", type: "show" }, "create", "update", "delete"])).files;
+  const located = /response\.headers\["location"\]/;
+  assert.match(shown.get("store/routes/article.py")!, /response\.headers\["Location"\]/);
+  assert.match(shown.get("store/tests/test_article.py")!, located);
+  const unshown = build(article(["create", "update", "delete"])).files;
+  assert.doesNotMatch(unshown.get("store/routes/article.py")!, /Location/);
+  assert.doesNotMatch(unshown.get("store/tests/test_article.py")!, located);
+});
+
+test("OPA's rows of a model come from a package's read and are named after it", () => {
+  const { config, store } = build(article([{ name: "show_article", type: "show" }, "create"]));
+  assert.deepEqual(
+    visibilityRules(config, store).map(({ model, opa }) => ({ model, opa })),
+    [{ model: "shop.models.Article", opa: { resource: "article", action: "show_article" } }],
+  );
+  const writesOnly = build(article(["create", "delete"]));
+  assert.deepEqual(visibilityRules(writesOnly.config, writesOnly.store), []);
+});
