@@ -185,6 +185,7 @@ export class SchemaModule {
   readonly dotted: string;
   readonly #view: ResourceView;
   readonly #classes: SchemaItem[] = [];
+  readonly #alsoHolds = new Set<string>();
 
   constructor(view: ResourceView) {
     this.#view = view;
@@ -198,6 +199,11 @@ export class SchemaModule {
     return item;
   }
 
+  /** Augmentation point: the module's docstring says it holds `what` too (an action: "the params of their actions"). */
+  alsoHolds(what: string): void {
+    this.#alsoHolds.add(what);
+  }
+
   get classes(): readonly SchemaItem[] {
     return this.#classes;
   }
@@ -205,8 +211,8 @@ export class SchemaModule {
   /** The module's fragments: none while it has no class. */
   render(): Fragment[] {
     if (this.#classes.length === 0) return [];
-    const params = this.#view.config.operations.some((entry) => entry.type === "action" && Array.isArray(entry.params) && entry.params.length > 0);
-    const doc = `Request and response schemas of ${this.#view.labelPlural}${params ? ", with the params of their actions" : ""}.`;
+    const also = [...this.#alsoHolds];
+    const doc = `Request and response schemas of ${this.#view.labelPlural}${also.length > 0 ? `, with ${also.join(" and ")}` : ""}.`;
     return [
       new FileFragment({ path: this.path, template: "modules/schemas.py.njk", context: { doc: docstringText(doc) } }),
       ...this.#classes.map((item) =>

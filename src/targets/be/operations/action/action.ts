@@ -48,6 +48,7 @@ export class Action {
     const shape = instance || options.response === "instance" ? read.use(options.representation) : undefined;
     const [fnModule, fnName] = Name.fromDotted(options.fn);
     const params = options.params.length > 0 ? paramsSchema(schemas, view, options, options.params as ScalarField[]) : undefined;
+    if (params) schemas.alsoHolds("the params of their actions");
     const imports = new ImportCollector().addFrom(`${view.runtimePackage}.actions`, "call_action").add(fnModule);
     const routeParams: RouteParam[] = instance ? [pkParam(view)] : [];
     if (params) {
