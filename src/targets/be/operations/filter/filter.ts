@@ -5,11 +5,12 @@
 // groups and the union that tells them apart.
 
 import { type BuildContext, ImportCollector, Name, type ValidationIssue, operation } from "../../../../codegen/index.js";
-import { actionSlug, FilterConfig, type ProjectConfig } from "../../config/schema.js";
+import { FilterConfig, type ProjectConfig } from "../../config/schema.js";
+import { resourceRoutes, routesAt } from "../../modules/endpoint.js";
 import { resourceFiles } from "../../modules/files.js";
 import { Field, SchemaClass, TypeAlias } from "../../modules/schemas.js";
 import { pythonString } from "../../python/literals.js";
-import type { ListHandler } from "../list/list-handler.js";
+import { type ListHandler, searchPathOf } from "../list/list-handler.js";
 import type { FilterField } from "../list/query.js";
 import { listHandler, modifiedApp, modifiedResource, modifiesList, onlyOnePerList } from "../modifier/context.js";
 import { filterProblems, resolveFilterField, structuredFields } from "./resolve.js";
@@ -36,9 +37,11 @@ export class Filter {
       }
       for (const problem of filterProblems(field, resource, app)) yield { path: ["fields", index, problem.key], message: problem.message };
     }
-    const clash = resource.operations.find((entry) => entry.type === "action" && entry.target === "collection" && (typeof entry.slug === "string" ? entry.slug : actionSlug(entry.name)) === "search");
+    // The search route sits below the list's own path; any entry of the resource declaring that path clashes.
+    const searchPaths = new Set(routesAt(ctx.store, ctx.store.ancestorIdOf(ctx.instanceId, "operation")!).map((route) => searchPathOf(route.path)));
+    const clash = resourceRoutes(ctx.store, ctx.store.ancestorIdOf(ctx.instanceId, "resource")!).find(({ routes }) => routes.some((route) => searchPaths.has(route.path)));
     if (clash !== undefined) {
-      yield { path: ["type"], message: `a filtered list serves POST .../search, which the collection action "${clash.name}" uses too; give the action another slug` };
+      yield { path: ["type"], message: `a filtered list serves POST .../search, a path the entry "${clash.entry.name}" declares too; give that entry another path (an action, another slug)` };
     }
   }
 

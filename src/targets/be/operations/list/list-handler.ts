@@ -21,6 +21,11 @@ interface PageContext {
   source: string;
 }
 
+/** The path of the search route of a list at `path`, below the resource's prefix: `/search` for `""`. */
+export function searchPathOf(path: string): string {
+  return `${path}/search`;
+}
+
 /** A `list` entry's handler: `GET {prefix}`, and `POST {prefix}/search` once filtered. */
 export class ListHandler extends RouteHandler {
   readonly query = new ListQuery();
@@ -83,7 +88,7 @@ export class ListHandler extends RouteHandler {
 
   /** The path of the search route, below the resource's prefix. */
   get searchPath(): string {
-    return `${this.path}/search`;
+    return searchPathOf(this.path);
   }
 
   get searchName(): string {
