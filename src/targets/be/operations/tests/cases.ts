@@ -7,6 +7,7 @@
 
 import { ImportCollector, Name } from "../../../../codegen/index.js";
 import type { ScalarField } from "../../config/schema.js";
+import { type Route, resourceRoutes } from "../../modules/endpoint.js";
 import type { RouteHandler } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
 import type { ResourceView } from "../../resource.js";
@@ -50,8 +51,8 @@ export class Tests {
   constructor(
     readonly target: TestTarget,
     readonly handler: RouteHandler,
-    /** The operation entry's name (`get`, `list_recent`, `publish_article`) and type. */
-    readonly entry: { name: string; type: string },
+    /** The operation entry's name (`get`, `list_recent`, `publish_article`). */
+    readonly entry: { name: string },
   ) {
     this.variable = RESERVED.has(target.view.name) ? `${target.view.name}_row` : target.view.name;
     this.pk = target.view.pk;
@@ -139,14 +140,15 @@ export class Tests {
 
   /**
    * `get_article`, `list_articles`, `publish_article`: what the entry's tests are named
-   * after. An action named like a CRUD entry's tests (`get_article`) gets `action_` first.
+   * after: the rows a route reads many of in the plural. An action named like another
+   * route's tests (`get_article`) gets `action_` first.
    */
   base(): string {
     const view = this.view;
-    const crudBase = (name: string, type: string) => `${name}_${type === "list" ? view.plural : view.name}`;
-    if (!this.handler.action) return crudBase(this.entry.name, this.entry.type);
+    const routeBase = (name: string, route: Pick<Route, "kind" | "target">) => `${name}_${route.kind === "read" && route.target === "collection" ? view.plural : view.name}`;
+    if (!this.handler.action) return routeBase(this.entry.name, this.handler);
     const name = new Name(this.entry.name).snake;
-    const taken = view.config.operations.some((entry) => entry.type !== "action" && crudBase(entry.name, entry.type) === name);
+    const taken = resourceRoutes(view.store, view.id).some(({ entry, routes }) => routes.some((route) => route.kind !== "action" && routeBase(entry.name, route) === name));
     return taken ? `action_${name}` : name;
   }
 
