@@ -1,14 +1,17 @@
 // What attaches to an endpoint operation by what its route is, shown with an operation this
 // project never names: `show`, a read of one row at `/{pk}`, registered beside the built-in
 // operations as a package's would be. Create's `Location`, the generated tests' fetch of a
-// row and OPA's rows follow it as they follow `get`.
+// row and OPA's rows follow it as they follow `get`; list modifiers apply to a package's
+// operation that declares it yields a `ListHandler`.
 
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { z } from "zod";
-import { type OperationRegistry, type Target, discoverTargets, operation } from "../../../src/codegen/index.js";
+import { type BuildContext, ConfigError, type OperationRegistry, type Target, discoverTargets, operation } from "../../../src/codegen/index.js";
 import { buildStore, loadPlugins, renderStore } from "../../../src/codegen/build-output.js";
 import { ENDPOINT, type Route } from "../../../src/targets/be/extend.js";
+import { ListOptions, type ProjectConfig } from "../../../src/targets/be/config/schema.js";
+import { List } from "../../../src/targets/be/operations/list/list.js";
 import { visibilityRules } from "../../../src/targets/be/row-visibility.js";
 
 let be: Target;
@@ -70,4 +73,26 @@ test("OPA's rows of a model come from a package's read and are named after it", 
   );
   const writesOnly = build(article(["create", "delete"]));
   assert.deepEqual(visibilityRules(writesOnly.config, writesOnly.store), []);
+});
+
+test("a package's operation that declares it yields a ListHandler takes list modifiers", () => {
+  @operation("recent", { scope: "operation", dispatchOn: "type", role: ENDPOINT, registry })
+  class Recent {
+    static Options = ListOptions.safeExtend({ type: z.literal("recent") as never }); // list's options under its own type
+    static readonly yieldsListHandler = true;
+    static route = List.route;
+    build(ctx: BuildContext<ProjectConfig>, options: ListOptions): unknown[] {
+      return new List().build(ctx, options);
+    }
+  }
+  void Recent; // registered by its decorator
+  const title = { name: "title", values: "free_text" };
+  const recent = (...modifiers: object[]) => ({ ...article([{ name: "recent", type: "recent", modifiers }]), opa: false });
+  assert.match(build(recent({ type: "filter", fields: [title] })).files.get("store/routes/article.py")!, /"\/search"/);
+  // The modifiers' own checks run: they run only on an entry that yields a ListHandler.
+  assert.throws(() => build(recent({ type: "filter", fields: [title] }, { type: "filter", fields: [title] })), (error: unknown) => {
+    assert.ok(error instanceof ConfigError, String(error));
+    assert.ok(error.issues.some((issue) => issue.path === "resources[0].operations[0].modifiers[1].type"), JSON.stringify(error.issues));
+    return true;
+  });
 });
