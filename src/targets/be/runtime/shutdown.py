@@ -29,6 +29,11 @@ so a reload does not wait)."""
 
 _draining = False
 
+# What add_signal_handler raises outside the main thread or on a loop without signals
+# (NotImplementedError is a RuntimeError). Named, not written in the `except`: ruff
+# formats `except (A, B):` without its parentheses for Python 3.14 on, with them before.
+_NO_SIGNAL_HANDLERS = (ValueError, RuntimeError)
+
 
 def draining() -> bool:
     """True once SIGTERM arrived: the instance is on its way out."""
@@ -62,7 +67,7 @@ def graceful_lifespan(
         try:
             loop.add_signal_handler(signal.SIGTERM, begin_drain)
             watching = True
-        except (ValueError, RuntimeError, NotImplementedError):
+        except _NO_SIGNAL_HANDLERS:
             # Not in the main thread (a TestClient runs the app in a thread of its
             # own): signals go elsewhere, and there is nothing to drain.
             watching = False

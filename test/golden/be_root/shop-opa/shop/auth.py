@@ -15,9 +15,7 @@ import os
 
 
 def development_user(username: str, password: str) -> str | None:
-    """The development user's subject, when ``codegen dev`` set one and these are its
-    credentials.
-    """
+    """The development user's subject, when ``codegen dev`` set it and these match."""
     user = os.environ.get("CODEGEN_DEV_USER")
     secret = os.environ.get("CODEGEN_DEV_PASSWORD")
     if not user or not secret:
@@ -32,9 +30,9 @@ def development_user(username: str, password: str) -> str | None:
 def verify_credentials(username: str, password: str) -> str | None:
     """The user's subject (the token's ``sub`` claim) for a right password, else None.
 
-    Until you write it, only ``codegen dev``'s development user can sign in. Look the user
-    up, compare the password with its stored hash (``hashlib.scrypt`` or a library such as
-    argon2-cffi, with ``hmac.compare_digest``), and return a stable id such as
-    ``str(user.id)``.
+    Until you write it, only ``codegen dev``'s development user can sign in. Look
+    the user up, compare the password with its stored hash (``hashlib.scrypt`` or a
+    library such as argon2-cffi, with ``hmac.compare_digest``), and return a stable
+    id such as ``str(user.id)``.
     """
     return development_user(username, password)
