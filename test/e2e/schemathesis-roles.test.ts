@@ -28,7 +28,7 @@ const SECRET = randomBytes(48).toString("base64url");
 const RUNS: Actor[] = ["author", "other", "editor", "reader", "anonymous"];
 
 /** Seconds of generated requests per run, at most; the cases per operation bound it first on an idle machine. */
-const MAX_TIME = 150;
+const MAX_TIME = 75;
 const MAX_EXAMPLES = 20;
 
 // No links are inferred for stateful runs (see schemathesis.test.ts): keys come from the
