@@ -25,6 +25,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { generateWithCli, runCodegen } from "../helpers/codegen-cli.js";
 import { JsonClient } from "../support/http.js";
+import { expectSearchableTags } from "./support/tags.js";
 import { freePort } from "../support/ports.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { linkNodeModules } from "../support/node-modules.js";
@@ -163,14 +164,7 @@ class Tag(Base):
     assert.deepEqual(listed.body.items.slice(0, 2).map((item: { id: string }) => item.id), [later.body.id, note.body.id]);
 
     // What the migration holds serves: a POST retried with its Idempotency-Key, ?q= and /_values.
-    const retried = { "idempotency-key": "tag-routine-1" };
-    const first = await api.with(retried).post("/tags", { label: "routine" });
-    assert.equal(first.status, 201, JSON.stringify(first.body));
-    const replayed = await api.with(retried).post("/tags", { label: "routine" });
-    assert.deepEqual([replayed.status, replayed.body, replayed.headers.get("idempotent-replayed")], [201, first.body, "true"]);
-    const searched = await api.get("/tags?q=rout");
-    assert.equal(searched.status, 200, JSON.stringify(searched.body));
-    assert.deepEqual(searched.body.items.map((item: { label: string }) => item.label), ["routine"]);
+    await expectSearchableTags(api);
     const values = await api.post("/_values", { resource: "tag", field: "id", q: "urgen" });
     assert.equal(values.status, 200, JSON.stringify(values.body));
     assert.deepEqual(values.body.values.map((value: { value: number }) => value.value), [tag.body.id]);

@@ -16,6 +16,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { repoRoot, tsxLoader } from "../helpers/user-project.js";
 import { JsonClient } from "../support/http.js";
+import { expectSearchableTags } from "./support/tags.js";
 import { linkNodeModules } from "../support/node-modules.js";
 import { freePort } from "../support/ports.js";
 import { type RunningProcess, startProcess } from "../support/processes.js";
@@ -139,17 +140,10 @@ class Tag(Base):
   assert.match(dev.output(), /codegen dev: migration migrations\/versions\/\S+_create_tags\S*\.py written and applied in [\d.]+ s; reloading the backend:\n(codegen dev: {3}.*\n)*codegen dev: {3}create table tags\n/);
 
   // What the migrations hold serves: a POST retried with its Idempotency-Key, ?q= and /_values.
-  const retried = { "idempotency-key": "tag-routine-1" };
-  const first = await api.with(retried).post("/tags", { label: "routine" });
-  assert.equal(first.status, 201, JSON.stringify(first.body));
-  const replayed = await api.with(retried).post("/tags", { label: "routine" });
-  assert.deepEqual([replayed.status, replayed.body, replayed.headers.get("idempotent-replayed")], [201, first.body, "true"]);
-  const searched = await api.get("/tags?q=rout");
-  assert.equal(searched.status, 200, JSON.stringify(searched.body));
-  assert.deepEqual(searched.body.items.map((item: { label: string }) => item.label), ["routine"]);
+  const first = await expectSearchableTags(api);
   const values = await api.post("/_values", { resource: "tag", field: "id", q: "rout" });
   assert.equal(values.status, 200, JSON.stringify(values.body));
-  assert.deepEqual(values.body.values.map((value: { value: number }) => value.value), [first.body.id]);
+  assert.deepEqual(values.body.values.map((value: { value: number }) => value.value), [first.id]);
 
   // A field added to a model and the config: served, migration included.
   await edit("shop/models.py", "    pinned: Mapped[bool] = mapped_column(default=False)\n", '    pinned: Mapped[bool] = mapped_column(default=False)\n    priority: Mapped[int] = mapped_column(default=0, server_default="0")\n');

@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { it } from "node:test";
 import { type JsonClient, type Reply, expectStatus } from "../../support/http.js";
 import type { Actor, BlogRoles } from "./roles.js";
 
@@ -188,4 +189,22 @@ export async function expectUnchanged(blog: BlogRoles, rows: AttackRows): Promis
   const author = await editor.get(`/authors/${rows.author.author}`);
   expectStatus(author, 200);
   assert.equal((author.body as { email: string }).email, blog.email.author);
+}
+
+/** The matrix's tests, for a suite whose server `blog` signs in to: each viewer, then the take-overs. */
+export function attackMatrix(blog: BlogRoles): void {
+  for (const viewer of VIEWERS) {
+    it(`${viewer}: no read path shows a hidden row, no write path reaches it`, async () => {
+      const rows = await attackRows(blog);
+      await expectHiddenOnReads(blog, rows, viewer);
+      await expectHiddenRefusesWrites(blog, rows, viewer);
+      await expectUnchanged(blog, rows);
+    });
+  }
+
+  it("a writer cannot take over another writer's author, articles or comments", async () => {
+    const rows = await attackRows(blog);
+    await expectNoTakeOver(blog, rows);
+    await expectUnchanged(blog, rows);
+  });
 }
