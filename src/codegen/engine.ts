@@ -71,9 +71,8 @@ export class Engine {
     const root = this.#collect(this.#scopes.root, config, this.#scopes.root.name, pathOf(config, ""));
     const optionIssues: ConfigIssue[] = [];
     const prepare = (instance: Instance, parent: string | undefined): void => {
-      store.registerInstance(instance.id, instance.value, { parent, scope: instance.scope, configPath: instance.configPath });
       instance.runs = this.#plan(instance, optionIssues);
-      store.recordOperations(instance.id, instance.runs);
+      store.registerInstance(instance.id, instance.value, { parent, scope: instance.scope, configPath: instance.configPath, operations: instance.runs });
       for (const child of instance.children) prepare(child, instance.id);
     };
     prepare(root, undefined);

@@ -47,12 +47,13 @@ export class BuildStore {
    * @param options.parent parent id. @default the id minus its last `.<key>.<index>`
    * @param options.scope @default the scope `ScopeTree.scopeFor(id)` resolves
    * @param options.configPath where the user wrote the instance, e.g. `apps[0].config.resources[2]`. @default ""
+   * @param options.operations the operations that apply here, in run order (`operationsAt`). @default none
    * @throws ValueError when the id is already registered; KeyError when the parent is not.
    */
   registerInstance(
     id: string,
     instance: unknown,
-    options: { parent?: string; scope?: Scope; configPath?: string } = {},
+    options: { parent?: string; scope?: Scope; configPath?: string; operations?: readonly AppliedOperation[] } = {},
   ): void {
     if (this.#instances.has(id)) throw new ValueError(`instance "${id}" is already registered`);
     const parent = options.parent ?? parentIdOf(id);
@@ -64,22 +65,14 @@ export class BuildStore {
       parent,
       configPath: options.configPath ?? "",
       children: [],
-      operations: [],
+      operations: Object.freeze([...(options.operations ?? [])]),
     });
-  }
-
-  /**
-   * Records the operations that apply at instance `id` (the engine does, once planned).
-   * @throws KeyError when the instance is not registered.
-   */
-  recordOperations(id: string, operations: readonly AppliedOperation[]): void {
-    this.#record(id).operations = Object.freeze([...operations]);
   }
 
   /**
    * The operations that apply at instance `id`, in run order: what an operation may learn
    * of another instance (an entry's siblings, a modifier's entry) from what their classes
-   * declare, even while validating. Empty until the engine records them.
+   * declare, even while validating: those registered with it (the engine's plan).
    * @throws KeyError when the instance is not registered.
    */
   operationsAt(id: string): readonly AppliedOperation[] {
