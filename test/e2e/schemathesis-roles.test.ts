@@ -17,10 +17,10 @@ import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
-import { attackRows } from "./support/attack.js";
+import { type AttackRows, attackRows } from "./support/attack.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
 import { type Actor, BlogRoles } from "./support/roles.js";
-import { type KnownRows, configDir, generatedCases, schemathesis, summary } from "./support/schemathesis.js";
+import { type KnownRows, configDir, generatedCases, runBoundMs, schemathesis, summary } from "./support/schemathesis.js";
 
 const SECRET = randomBytes(48).toString("base64url");
 
@@ -30,6 +30,14 @@ const RUNS: Actor[] = ["author", "other", "editor", "reader", "anonymous"];
 /** Seconds of generated requests per run, at most; the cases per operation bound it first on an idle machine. */
 const MAX_TIME = 75;
 const MAX_EXAMPLES = 20;
+
+/**
+ * The setup's bound: the venv (cached), PostgreSQL, generating the example, the server
+ * (itself bounded by serveBlog's wait), then the writers' rows over HTTP.
+ */
+const SETUP_TIMEOUT_MS = 240_000;
+/** The runs go at once: the test waits as long as one run may take, and a little more for the report. */
+const RUNS_TIMEOUT_MS = runBoundMs(MAX_TIME) + 30_000;
 
 // No links are inferred for stateful runs (see schemathesis.test.ts): keys come from the
 // rows made first.
@@ -52,8 +60,7 @@ before(async () => {
   [postgres, dir, config] = await Promise.all([startPostgres(), prepareBlogProject("config/authz.jsonnet"), configDir(CONFIG)]);
   // The example's token endpoint limits attempts per address: every run comes from 127.0.0.1.
   server = await serveBlog(dir, venv, postgres.asyncUrl, { JWT_SECRET: SECRET });
-  await blog.createAuthors();
-  const rows = await attackRows(blog);
+  const rows = await writersRows(server);
   const writers = [rows.author, rows.other];
   const articles = writers.flatMap((owned) => [owned.draft, owned.published]);
   const authors = writers.map((owned) => owned.author);
@@ -61,7 +68,17 @@ before(async () => {
     paths: { "/articles": articles, "/authors": authors, "/comments": writers.map((owned) => owned.draftComment), "/tags": [rows.tag] },
     fields: { article_id: articles, author_id: authors, tag_id: [rows.tag] },
   };
-});
+}, { timeout: SETUP_TIMEOUT_MS });
+
+/** Each writer's author and rows (support/attack.ts); a failure shows the server's output. */
+async function writersRows(server: BlogServer): Promise<AttackRows> {
+  try {
+    await blog.createAuthors();
+    return await attackRows(blog);
+  } catch (error) {
+    throw new Error(`making the writers' rows failed: ${(error as Error).message}\n\nserver output:\n${server.process.output()}`, { cause: error });
+  }
+}
 
 after(async () => {
   await server?.process.stop();
@@ -71,7 +88,7 @@ after(async () => {
 });
 
 describe("schemathesis against the authorization example, by role", () => {
-  it("finds no server error and no undocumented status, signed in as each role", async (t) => {
+  it("finds no server error and no undocumented status, signed in as each role", { timeout: RUNS_TIMEOUT_MS }, async (t) => {
     const started = Date.now();
     const outcomes = await Promise.all(
       RUNS.map((role) =>

@@ -31,8 +31,10 @@ export async function runCheck(
     const { stdout, stderr } = await run(command, args, { cwd, env: options.env, timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024 });
     return { ok: true, output: stdout + stderr };
   } catch (error) {
-    const { stdout = "", stderr = "", message } = error as { stdout?: string; stderr?: string; message: string };
-    return { ok: false, output: stdout + stderr || message };
+    const { stdout = "", stderr = "", message, killed } = error as { stdout?: string; stderr?: string; message: string; killed?: boolean };
+    // A tool killed at its timeout is named as such: its output alone reads like a hang or a crash.
+    const stopped = killed && options.timeoutMs !== undefined ? `${command} killed after its timeout of ${options.timeoutMs} ms; its output so far:\n` : "";
+    return { ok: false, output: stopped + (stdout + stderr || message) };
   }
 }
 

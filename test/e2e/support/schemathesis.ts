@@ -16,6 +16,17 @@ const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "..");
 
 export const SEED = 20_240_131;
 
+/** Seconds past `--max-time` after which a run still going is killed (and fails). */
+const KILL_AFTER_S = 120;
+
+/**
+ * The longest `schemathesis` can take with `maxTime`: a killed first run, then its one
+ * rerun (see `crashedOnCpythonAstRace`); a test calling it waits at most this long.
+ */
+export function runBoundMs(maxTime: number): number {
+  return 2 * (maxTime + KILL_AFTER_S) * 1000;
+}
+
 /** Keys of existing rows that generated requests use besides drawn ones (see `schemathesis_hooks.py`). */
 export interface KnownRows {
   /** Collection path (`/articles`) → keys of its rows, sent as the `{pk}` of its row routes. */
@@ -29,7 +40,7 @@ export interface RunOptions {
   checks?: readonly string[];
   /** `--phases`: every phase unless given. */
   phases?: readonly string[];
-  /** Seconds of generated requests (`--max-time`); the process is killed two minutes later. */
+  /** Seconds of generated requests (`--max-time`); the process is killed `KILL_AFTER_S` later. */
   maxTime: number;
   /** `--max-examples`: test cases per operation and phase. */
   maxExamples: number;
@@ -72,7 +83,7 @@ export async function schemathesis(venv: Venv, dir: string, baseUrl: string, opt
   ];
   const env: NodeJS.ProcessEnv = { ...process.env, SCHEMATHESIS_HOOKS: "schemathesis_hooks", PYTHONPATH: SUPPORT_DIR };
   if (options.known) env.SCHEMATHESIS_KNOWN_ROWS = JSON.stringify(options.known);
-  const run = () => runCheck(join(venv.bin, "st"), args, dir, { env, timeoutMs: (options.maxTime + 120) * 1000 });
+  const run = () => runCheck(join(venv.bin, "st"), args, dir, { env, timeoutMs: (options.maxTime + KILL_AFTER_S) * 1000 });
   const outcome = await run();
   if (!crashedOnCpythonAstRace(outcome)) return outcome;
   console.log("schemathesis crashed on CPython's AST recursion-depth race (python/cpython#106905); running it again");
