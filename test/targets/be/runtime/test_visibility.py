@@ -133,11 +133,27 @@ async def sessions(
         await connection.run_sync(Base.metadata.drop_all)
 
 
-def serving(sessions: async_sessionmaker[AsyncSession], user: Any) -> AsyncSession:
-    """A session serving a request signed in as *user* (``None``: nobody)."""
+def request_as(user: Any) -> SimpleNamespace:
+    """A request signed in as *user* (``None``: nobody)."""
     request = SimpleNamespace(state=SimpleNamespace())
     remember_user(request, user)
-    return sessions(info={REQUEST: request})
+    return request
+
+
+def serving(sessions: async_sessionmaker[AsyncSession], user: Any) -> AsyncSession:
+    """A session of *sessions* serving a request signed in as *user*."""
+    return sessions(info={REQUEST: request_as(user)})
+
+
+def sessions_of(
+    sessions: async_sessionmaker[AsyncSession], visibility: RowVisibility
+) -> async_sessionmaker[AsyncSession]:
+    """Sessions on *sessions*' database that meet *visibility*'s rules instead."""
+    return async_sessionmaker(
+        sessions.kw["bind"],
+        expire_on_commit=False,
+        sync_session_class=visibility.session_class,
+    )
 
 
 def test_a_request_without_a_recorded_user_has_none() -> None:
@@ -207,14 +223,8 @@ async def test_a_hidden_nested_single_object_is_none(
         # grace's draft is hidden, and so (by its own rule) is the note on it.
         assert [(note.id, note.post.id) for note in notes] == [(1, 1), (2, 2)]
     # With a rule for posts alone, the note on the hidden post is there, its post None.
-    other = async_sessionmaker(
-        sessions.kw["bind"],
-        expire_on_commit=False,
-        sync_session_class=RowVisibility({Post: visible_posts}).session_class,
-    )
-    request = SimpleNamespace(state=SimpleNamespace())
-    remember_user(request, "ada")
-    async with other(info={REQUEST: request}) as session:
+    posts_only = sessions_of(sessions, RowVisibility({Post: visible_posts}))
+    async with serving(posts_only, "ada") as session:
         note = await session.scalar(
             select(Note).where(Note.id == 3).options(strategy(Note.post))
         )
@@ -273,24 +283,13 @@ def asking(calls: list[Any]) -> Any:
     return rule
 
 
-def sessions_of(
-    sessions: async_sessionmaker[AsyncSession], visibility: RowVisibility
-) -> async_sessionmaker[AsyncSession]:
-    return async_sessionmaker(
-        sessions.kw["bind"],
-        expire_on_commit=False,
-        sync_session_class=visibility.session_class,
-    )
-
-
 @pytest.mark.asyncio(loop_scope="session")
 async def test_an_async_rule_is_awaited_once_per_request_and_reaches_every_read(
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     calls: list[Any] = []
     remote = sessions_of(sessions, RowVisibility({Post: asking(calls)}))
-    request = SimpleNamespace(state=SimpleNamespace())
-    remember_user(request, "grace")
+    request = request_as("grace")
     async with remote(info={REQUEST: request}) as session:
         for _ in range(3):
             found = (await session.scalars(select(Post.id).order_by(Post.id))).all()
@@ -320,9 +319,7 @@ async def test_an_async_rule_is_not_asked_for_a_statement_that_cannot_read_its_m
 ) -> None:
     calls: list[Any] = []
     remote = sessions_of(sessions, RowVisibility({Post: asking(calls)}))
-    request = SimpleNamespace(state=SimpleNamespace())
-    remember_user(request, None)
-    async with remote(info={REQUEST: request}) as session:
+    async with serving(remote, None) as session:
         assert (await session.scalars(select(Shelf.id).order_by(Shelf.id))).all() == [
             1,
             2,
@@ -357,9 +354,7 @@ async def test_relationships_and_aliases_lead_a_statement_to_the_async_rule(
 ) -> None:
     calls: list[Any] = []
     remote = sessions_of(sessions, RowVisibility({Post: asking(calls)}))
-    request = SimpleNamespace(state=SimpleNamespace())
-    remember_user(request, "ada")
-    async with remote(info={REQUEST: request}) as session:
+    async with serving(remote, "ada") as session:
         found = (await session.scalars(statement())).all()
     assert calls == ["ada"]
     assert found == seen  # ada's draft and published post, never grace's draft
@@ -373,9 +368,7 @@ async def test_a_failing_rule_fails_the_statement(
         raise ConnectionError("the policy server is down")
 
     remote = sessions_of(sessions, RowVisibility({Post: unreachable}))
-    request = SimpleNamespace(state=SimpleNamespace())
-    remember_user(request, "ada")
-    async with remote(info={REQUEST: request}) as session:
+    async with serving(remote, "ada") as session:
         with pytest.raises(ConnectionError):
             await session.scalars(select(Post.id))
         with pytest.raises(ConnectionError):
@@ -391,9 +384,7 @@ async def test_a_rule_may_lean_on_another_models_rule(
     # Post's criteria apply inside Note.post.has(), whatever Post's rule is.
     calls: list[Any] = []
     leaning = RowVisibility({Post: asking(calls), Note: lambda user: Note.post.has()})
-    request = SimpleNamespace(state=SimpleNamespace())
-    remember_user(request, "ada")
-    async with sessions_of(sessions, leaning)(info={REQUEST: request}) as session:
+    async with serving(sessions_of(sessions, leaning), "ada") as session:
         notes = (await session.scalars(select(Note.id).order_by(Note.id))).all()
         assert notes == [1, 2]
     assert calls == ["ada"]
@@ -405,10 +396,8 @@ async def test_all_of_needs_a_row_to_meet_every_rule(
 ) -> None:
     calls: list[Any] = []
     both = all_of(asking(calls), lambda user: Post.published.is_(False))
-    request = SimpleNamespace(state=SimpleNamespace())
-    remember_user(request, "ada")
-    async with sessions_of(sessions, RowVisibility({Post: both}))(
-        info={REQUEST: request}
+    async with serving(
+        sessions_of(sessions, RowVisibility({Post: both})), "ada"
     ) as session:
         assert (await session.scalars(select(Post.id))).all() == [1]
     assert calls == ["ada"]
