@@ -2,14 +2,10 @@
 // key no row has, 401 without a token.
 
 import type { Tests } from "../tests/cases.js";
-import { Needs } from "../tests/samples.js";
 
 /** `get`: 200 with the row, 404, 401. */
 export function getTests(tests: Tests): void {
-  if (tests.target.canCreate) {
-    const needs = new Needs();
-    tests.add("get", "", `\`\`${tests.route}\`\` answers 200 with the ${tests.label}.`, needs, { setup: [tests.makeRow(needs)], request: tests.request(tests.rowUrl()) });
-  }
+  tests.addOnRow("get", `\`\`${tests.route}\`\` answers 200 with the ${tests.label}.`, (_needs, url) => ({ request: tests.request(url) }));
   tests.notFound();
   tests.unauthorized(tests.missingUrl());
 }

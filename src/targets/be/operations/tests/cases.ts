@@ -18,7 +18,7 @@ import { Needs, type ReferenceKeys } from "./samples.js";
 const RESERVED = new Set(["body", "client", "fetched", "item", "limit", "located", "made", "name", "page", "params", "response", "seen", "unique", "uuid", "value"]);
 
 /** Words for a value of the wrong type, in docstrings. */
-export const TYPE_WORDS: Record<ScalarField["type"], string> = {
+const TYPE_WORDS: Record<ScalarField["type"], string> = {
   uuid: "a UUID",
   str: "a string",
   email: "an e-mail address",
@@ -40,6 +40,14 @@ export interface TestTarget {
   /** Whether an entry of the resource declares a route reading one row at its own URL (`GET /{pk}`), by which tests fetch a row. */
   fetchesRow: boolean;
   keys: ReferenceKeys;
+}
+
+/** What a test does besides its client: its setup, its request, what it expects, more fixtures. */
+interface TestParts {
+  setup?: SetupStep[];
+  request?: TestRequest;
+  expect?: Record<string, unknown>;
+  fixtures?: readonly FixtureParam[];
 }
 
 /** Builds the test cases of one operation entry. */
@@ -93,14 +101,28 @@ export class Tests {
     return { kind: "make", variable: this.variable, factory: needs.factory(`make_${this.view.name}`) };
   }
 
+  /**
+   * The row a test that fails before the lookup (a 422) sends its request to: one the
+   * factory makes, or, when the resource cannot make one, a key no row has.
+   */
+  anyRow(needs: Needs, suffix = ""): { url: string; setup: SetupStep[] } {
+    return this.target.canCreate ? { url: this.rowUrl(suffix), setup: [this.makeRow(needs)] } : { url: this.missingUrl(suffix), setup: [] };
+  }
+
+  /**
+   * Adds a test on a row the factory makes, none when the resource cannot make one: `parts`
+   * gets the row's URL plus `suffix`; its setup runs once the row is made.
+   */
+  addOnRow(kind: TestKind, doc: string, parts: (needs: Needs, url: string) => TestParts, suffix = ""): void {
+    if (!this.target.canCreate) return;
+    const needs = new Needs();
+    const row = this.makeRow(needs);
+    const { setup = [], ...rest } = parts(needs, this.rowUrl(suffix));
+    this.add(kind, "", doc, needs, { setup: [row, ...setup], ...rest });
+  }
+
   /** Adds a test; a test whose URL uses `MISSING` gets it defined at module level. */
-  add(
-    kind: TestKind,
-    suffix: string,
-    doc: string,
-    needs: Needs,
-    parts: { setup?: SetupStep[]; request?: TestRequest; expect?: Record<string, unknown>; fixtures?: readonly FixtureParam[] },
-  ): void {
+  add(kind: TestKind, suffix: string, doc: string, needs: Needs, parts: TestParts): void {
     const imports = new ImportCollector().add("pytest").addFrom("httpx", "AsyncClient").update(needs.imports);
     const client = parts.request?.client ?? "client";
     const fixtures: FixtureParam[] = [{ name: client, annotation: "AsyncClient" }, ...(parts.fixtures ?? []), ...needs.factories.map((factory) => ({ name: factory, annotation: "Factory" }))];
@@ -157,12 +179,21 @@ export class Tests {
     return new Set(this.handler.representation?.fieldNames ?? []);
   }
 
-  /** 404 for a key no row has; `setup` and `json` give a body valid in every other way. */
-  notFound(json?: string, setup: SetupStep[] = [], needs = new Needs(), suffix = ""): void {
-    this.add("not_found", "_not_found", `\`\`${this.route}\`\` answers 404 for a key no ${this.label} has.`, needs, {
-      setup,
-      request: this.request(this.missingUrl(suffix), json),
+  /** 404 for a key no row has (at `url`, the module's `MISSING` unless given); `setup` and `json` give a body valid in every other way. */
+  notFound(parts: { url?: string; json?: string; setup?: SetupStep[]; needs?: Needs } = {}): void {
+    this.add("not_found", "_not_found", `\`\`${this.route}\`\` answers 404 for a key no ${this.label} has.`, parts.needs ?? new Needs(), {
+      setup: parts.setup ?? [],
+      request: this.request(parts.url ?? this.missingUrl(), parts.json),
     });
+  }
+
+  /**
+   * A 422 test: the request gives `bad` a value of the wrong type (`null` when `nulled`), or,
+   * with no field to spoil, sends a body that is not an object.
+   */
+  invalid(suffix: string, bad: ScalarField | undefined, needs: Needs, parts: TestParts, nulled = false): void {
+    const why = bad ? `when \`\`${bad.name}\`\` is ${nulled ? "null" : `not ${TYPE_WORDS[bad.type]}`}` : "for a body that is not an object";
+    this.add("invalid", suffix, `\`\`${this.route}\`\` answers 422 ${why}.`, needs, { ...parts, expect: { field: bad ? pythonString(bad.name) : "" } });
   }
 
   /** A 401 test: the request, valid in every other way, sent without a token; only for routes that require a user. */
@@ -196,8 +227,6 @@ function routeTests(tests: Tests): void {
   const { handler } = tests;
   // The path comes from a package's operation: a string literal, never f-string text.
   const url = handler.target === "row" ? `MISSING + ${pythonString(handler.path.replace("/{pk}", ""))}` : `PATH + ${pythonString(handler.path)}`;
-  if (handler.target === "row") {
-    tests.add("not_found", "_not_found", `\`\`${tests.route}\`\` answers 404 for a key no ${tests.label} has.`, new Needs(), { request: tests.request(url) });
-  }
+  if (handler.target === "row") tests.notFound({ url });
   tests.unauthorized(url);
 }
