@@ -16,7 +16,6 @@ import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
 import { decideAuth } from "../auth/decide.js";
-import type { Tests } from "../tests/cases.js";
 import { actionTests } from "./tests.js";
 
 @operation("action", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
@@ -30,9 +29,7 @@ export class Action {
   }
 
   /** The generated tests of its route (tests.ts). */
-  static tests(tests: Tests, options: ActionOptions): void {
-    actionTests(tests, options);
-  }
+  static readonly tests = actionTests;
 
   *validate(ctx: BuildContext<ProjectConfig>, options: ActionOptions): Iterable<ValidationIssue> {
     if (!options.pass_user) return;

@@ -13,7 +13,6 @@ import { requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
-import type { Tests } from "../tests/cases.js";
 import { createTests } from "./tests.js";
 
 @operation("create", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
@@ -25,9 +24,7 @@ export class Create {
   }
 
   /** The generated tests of its route (tests.ts). */
-  static tests(tests: Tests): void {
-    createTests(tests);
-  }
+  static readonly tests = createTests;
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);

@@ -10,7 +10,6 @@ import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
-import type { Tests } from "../tests/cases.js";
 import { deleteTests } from "./tests.js";
 
 @operation("delete", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
@@ -22,9 +21,7 @@ export class Delete {
   }
 
   /** The generated tests of its route (tests.ts). */
-  static tests(tests: Tests): void {
-    deleteTests(tests);
-  }
+  static readonly tests = deleteTests;
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes } = resourceFiles(ctx);

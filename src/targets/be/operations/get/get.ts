@@ -7,7 +7,6 @@ import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
-import type { Tests } from "../tests/cases.js";
 import { getTests } from "./tests.js";
 
 @operation("get", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
@@ -19,9 +18,7 @@ export class Get {
   }
 
   /** The generated tests of its route (tests.ts). */
-  static tests(tests: Tests): void {
-    getTests(tests);
-  }
+  static readonly tests = getTests;
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read } = resourceFiles(ctx);

@@ -12,7 +12,6 @@ import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
-import type { Tests } from "../tests/cases.js";
 import { updateTests } from "./tests.js";
 
 @operation("update", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
@@ -24,9 +23,7 @@ export class Update {
   }
 
   /** The generated tests of its route (tests.ts). */
-  static tests(tests: Tests, options: CrudOptions): void {
-    updateTests(tests, options);
-  }
+  static readonly tests = updateTests;
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
