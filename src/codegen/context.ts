@@ -1,7 +1,7 @@
 // What an operation sees while it builds: the whole config, the scope instance it runs at,
 // and the store of everything built so far. One frozen context per instance, shared by the
 // operations that run there.
-import type { OperationClass, OperationMeta } from "./operation.js";
+import type { OperationMeta } from "./operation.js";
 import type { Scope } from "./scopes.js";
 import type { BuildStore } from "./store.js";
 
@@ -26,17 +26,4 @@ export interface BuildContext<C = any> {
   packagePrefix: string;
   /** Every operation registered for the target, in registration order (for validation rules that depend on them). */
   operations: readonly OperationMeta[];
-  /**
-   * The operations that apply at this instance (scope and `dispatchOn` match, options
-   * parsed; `when` not asked), in run order: what an operation may learn, even while
-   * validating, of the others that run here, from what their classes declare.
-   */
-  operationsHere: readonly AppliedOperation[];
-}
-
-/** An operation that applies at an instance: its metadata, its class and its parsed options. */
-export interface AppliedOperation {
-  readonly meta: OperationMeta;
-  readonly cls: OperationClass;
-  readonly options: unknown;
 }

@@ -3,13 +3,13 @@
 // `validate` before any operation builds; all problems are reported together as one
 // ConfigError with the paths the user wrote.
 import { configIssuesOf, formatConfigPath } from "./config-path.js";
-import type { AppliedOperation, BuildContext } from "./context.js";
+import type { BuildContext } from "./context.js";
 import { ConfigError, ValueError, type ConfigIssue } from "./errors.js";
 import { EmptyOptions, type Operation, type OperationClass, type OperationMeta } from "./operation.js";
 import type { OperationRegistry } from "./registry.js";
 import { ScopeTree, type Scope } from "./scopes.js";
 import { sourcePath } from "./source-path.js";
-import { BuildStore } from "./store.js";
+import { type AppliedOperation, BuildStore } from "./store.js";
 
 /** One scope instance found in the config. */
 interface Instance {
@@ -19,13 +19,10 @@ interface Instance {
   configPath: string;
   children: Instance[];
   /** The operations that apply here, filled by the validation phase. */
-  runs: PlannedRun[];
+  runs: AppliedOperation[];
   /** The frozen context the operations that run here share, made on first use. */
   ctx?: BuildContext;
 }
-
-/** An operation that applies at one instance, with its validated options; its class: each build runs one object of it, so ops may keep per-build state. */
-type PlannedRun = AppliedOperation;
 
 /** Runs a target's operations over a config. */
 export class Engine {
@@ -94,7 +91,6 @@ export class Engine {
         store,
         packagePrefix: this.#packagePrefix,
         operations: this.#operations,
-        operationsHere: store.operationsAt(instance.id),
       }));
 
     const validationIssues: ConfigIssue[] = [];
@@ -114,7 +110,7 @@ export class Engine {
     const issues = [...optionIssues, ...validationIssues];
     if (issues.length > 0) throw new ConfigError("invalid configuration", { issues });
 
-    const run = (instance: Instance, { meta, cls, options }: PlannedRun): void => {
+    const run = (instance: Instance, { meta, cls, options }: AppliedOperation): void => {
       const op = opOf(cls);
       const ctx = contextAt(instance);
       if (op.when && !op.when(ctx)) return;
@@ -155,9 +151,9 @@ export class Engine {
   }
 
   /** The operations that apply at `instance` with their parsed options; problems go to `issues`. */
-  #plan(instance: Instance, issues: ConfigIssue[]): PlannedRun[] {
+  #plan(instance: Instance, issues: ConfigIssue[]): AppliedOperation[] {
     const group = this.#groups.get(instance.scope.name) ?? [];
-    const runs: PlannedRun[] = [];
+    const runs: AppliedOperation[] = [];
     for (const [meta, cls] of group) {
       if (meta.dispatchOn !== undefined && instance.value?.[meta.dispatchOn] !== meta.name) continue;
       const parsed = (cls.Options ?? EmptyOptions).safeParse(instance.value);

@@ -5,7 +5,7 @@ export { assemble, IMPORTS_KEY, type AssembleOptions } from "./assembler.js";
 export { bannerFor, withBanner } from "./banner.js";
 export { loadConfig, evaluateConfigFile, type LoadConfigOptions } from "./config.js";
 export { configIssuesOf, formatConfigPath } from "./config-path.js";
-export type { AppliedOperation, BuildContext } from "./context.js";
+export type { BuildContext } from "./context.js";
 export { Engine } from "./engine.js";
 export {
   CLIError,
@@ -75,7 +75,7 @@ export { deleteStale, planDeletions, sha256 } from "./prune.js";
 export { RenderRegistry, registry, type RenderCtx, type Renderer } from "./render.js";
 export { PROJECT, Scope, ScopeTree, discoverScopes, scoped } from "./scopes.js";
 export { sourcePath } from "./source-path.js";
-export { BuildStore } from "./store.js";
+export { type AppliedOperation, BuildStore } from "./store.js";
 export { DuplicateTargetError, discoverTargets, loadTarget, packagePrefixOf, targetNames, type Target } from "./target.js";
 export { createTemplateEnv, precompileTemplates, renderTemplate } from "./templating.js";
 export { type TemplateVariable, templateVariables } from "./template-variables.js";

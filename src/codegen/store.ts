@@ -1,9 +1,19 @@
 // The build store: every scope instance of one build and the outputs operations produced
 // there, keyed by (instance id, op name) in insertion order. Instance ids encode ancestry
 // (`project.apps.0.resources.2` lies under `project.apps.0`), which the queries rely on.
-import type { AppliedOperation } from "./context.js";
 import { KeyError, LookupError, ValueError } from "./errors.js";
+import type { OperationClass, OperationMeta } from "./operation.js";
 import type { Scope, ScopeTree } from "./scopes.js";
+
+/**
+ * An operation that applies at an instance (scope and `dispatchOn` match, options parsed;
+ * `when` not asked): its metadata, its class (each build runs one object of it) and its options.
+ */
+export interface AppliedOperation {
+  readonly meta: OperationMeta;
+  readonly cls: OperationClass;
+  readonly options: unknown;
+}
 
 /** A class to filter outputs by; queries return its instances, so callers never cast. */
 type OutputType<T> = abstract new (...args: any[]) => T;

@@ -281,7 +281,7 @@ describe("Engine.build walk", () => {
     @operation("augment", { scope: "operation", requiresRoles: ["endpoint"], registry })
     class Augment {
       describe(ctx: BuildContext, phase: string): void {
-        const here = ctx.operationsHere.map(({ meta, cls, options }) => `${meta.name}${cls === Get ? ` ${Get.path} ${JSON.stringify(options)}` : ""}`);
+        const here = ctx.store.operationsAt(ctx.instanceId).map(({ meta, cls, options }) => `${meta.name}${cls === Get ? ` ${Get.path} ${JSON.stringify(options)}` : ""}`);
         seen.push(`${phase} ${ctx.configPath}: ${here.join(", ")}`);
       }
       *validate(ctx: BuildContext): Iterable<never> {

@@ -98,6 +98,6 @@ export class Tests {
 
 /** The endpoint operation at the entry that writes its own tests (`static tests`), with its options. */
 function ownTests(ctx: BuildContext): { cls: TestedOperation; options: unknown } | undefined {
-  const own = ctx.operationsHere.find(({ meta, cls }) => meta.role === ENDPOINT && typeof (cls as Partial<TestedOperation>).tests === "function");
+  const own = ctx.store.operationsAt(ctx.instanceId).find(({ meta, cls }) => meta.role === ENDPOINT && typeof (cls as Partial<TestedOperation>).tests === "function");
   return own && { cls: own.cls as unknown as TestedOperation, options: own.options };
 }
