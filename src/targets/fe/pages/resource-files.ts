@@ -148,16 +148,14 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
       component: imports.use("runtime/export", "ExportCsv"),
       list_fn: imports.use(CLIENT, list.fn),
       limit: list.maxLimit,
-      // Each page's position as text, as the trail keeps it: a cursor, or an offset.
-      position: list.paging === "cursor" ? "cursor: position" : "offset: Number(position ?? 0)",
-      next: list.paging === "cursor" ? "data.next_cursor" : "data.next_offset === null ? null : String(data.next_offset)",
+      position: pageQuery(list, "position"),
+      next: nextPosition(list, "data"),
       filename: jsxAttr("filename", `${resource.key.replaceAll("/", "-")}.csv`),
     },
     read_type: list.itemType,
     page_size: list.pageSize,
-    // The trail keeps each page's position as text: a cursor, or an offset.
-    page_query: list.paging === "cursor" ? "cursor: trail.cursor" : "offset: Number(trail.cursor ?? 0)",
-    next_page: list.paging === "cursor" ? "page.next_cursor" : "page.next_offset === null ? null : String(page.next_offset)",
+    page_query: pageQuery(list, "trail.cursor"),
+    next_page: nextPosition(list, "page"),
     paging: list.paging,
     columns,
     plural: commentText(resource.plural),
@@ -173,6 +171,18 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     create_groups: groupsLiteral(resource.create, imports),
     ...actionsSection(resource, collection, imports),
   });
+}
+
+// A page's position is text, as the URL's trail keeps it: a cursor, or an offset.
+
+/** The query member asking for the page at `position` (a string or undefined: the first page). */
+function pageQuery(list: PageList, position: string): string {
+  return list.paging === "cursor" ? `cursor: ${position}` : `offset: Number(${position} ?? 0)`;
+}
+
+/** The position of the page after `page` (a list answer), or null after the last. */
+function nextPosition(list: PageList, page: string): string {
+  return list.paging === "cursor" ? `${page}.next_cursor` : `${page}.next_offset === null ? null : String(${page}.next_offset)`;
 }
 
 /**
