@@ -42,11 +42,7 @@ export function useSelection(): Selection {
 }
 
 /** "1 article", "3 articles". */
-export function counted(
-  count: number,
-  singular: string,
-  plural: string,
-): string {
+function counted(count: number, singular: string, plural: string): string {
   return `${count} ${count === 1 ? singular : plural}`;
 }
 
