@@ -1,7 +1,7 @@
 /**
  * One timed child process for the benchmarks: wall time around it (Node's monotonic clock,
  * spawn to exit) and its peak resident set size, from GNU time when it exists, else from
- * the preloaded bench/peak-rss.mjs (a Node child only).
+ * the preloaded bench/peak-rss.mjs (a Node child only); with GNU time, its CPU time too.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -30,6 +30,8 @@ export interface ChildRun {
 export interface TimedRun {
   seconds: number;
   peakKiB: number;
+  /** User + system CPU seconds, from GNU time (undefined with the preload hook). */
+  cpuSeconds: number | undefined;
   stdout: string;
   stderr: string;
 }
@@ -39,7 +41,7 @@ export async function timeChild(run: ChildRun): Promise<TimedRun> {
   await rm(run.report, { force: true });
   const env = run.env ?? process.env;
   const [command, args, childEnv] = run.useGnuTime
-    ? [GNU_TIME, ["-f", "%e %M", "-o", run.report, run.command, ...run.args], env]
+    ? [GNU_TIME, ["-f", "%U %S %M", "-o", run.report, run.command, ...run.args], env]
     : [run.command, ["--import", PEAK_RSS_HOOK, ...run.args], { ...env, BENCH_RSS_FILE: run.report }];
 
   const started = process.hrtime.bigint();
@@ -57,9 +59,11 @@ export async function timeChild(run: ChildRun): Promise<TimedRun> {
     throw new Error(`${run.command} ${run.args.join(" ")} ended with ${signal ?? `exit code ${code}`}:\n${stderr}${stdout}`);
   }
 
-  // GNU time's report is "<seconds> <KiB>"; the hook's is "<KiB>": the last number either way.
-  const numbers = (await readFile(run.report, "utf8")).trim().split(/\s+/);
-  const peakKiB = Number(numbers[numbers.length - 1]);
-  if (!Number.isFinite(peakKiB)) throw new Error(`unreadable peak RSS report: ${numbers.join(" ")}`);
-  return { seconds, peakKiB, stdout, stderr };
+  // GNU time's report is "<user s> <system s> <KiB>"; the hook's is "<KiB>".
+  const report = await readFile(run.report, "utf8");
+  const numbers = report.trim().split(/\s+/).slice(run.useGnuTime ? -3 : -1).map(Number);
+  if (!numbers.every(Number.isFinite)) throw new Error(`unreadable report in ${run.report}: ${report}`);
+  const peakKiB = numbers.at(-1)!;
+  const cpuSeconds = run.useGnuTime ? numbers[0]! + numbers[1]! : undefined;
+  return { seconds, peakKiB, cpuSeconds, stdout, stderr };
 }

@@ -12,18 +12,16 @@
  * dependencies reachable as Node resolves them (a copy of the checkout's `dist/` and
  * `package.json`, with `node_modules` a link to the checkout's, is enough). Needs `/usr/bin/time`.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
+import { GNU_TIME, hasGnuTime, timeChild } from "./child.js";
 import { writeBenchConfigs } from "./configs.js";
-import { parseTimings } from "./profile.js";
+import { parseTimings, phaseTotals } from "./profile.js";
 import { median } from "../test/support/stats.js";
-
-const GNU_TIME = "/usr/bin/time";
 
 interface Build {
   name: string;
@@ -39,24 +37,20 @@ interface Sample {
 }
 
 /** One fresh `generate` of `config` into `outDir` by `build`; fails unless it exits 0. */
-function measure(build: Build, config: string, outDir: string, scratch: string): Sample {
-  const report = join(scratch, "time.txt");
-  const args = ["-f", "%e %U %S %M", "-o", report, process.execPath, build.cli, "generate", "--target", "be", "--config", config, "--out", outDir, "--timings", "json"];
-  const result = spawnSync(GNU_TIME, args, { cwd: scratch, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`${build.name}: codegen generate exited with ${result.status}:\n${result.stderr}${result.stdout}`);
-  return { ...readTime(report), phases: phasesOf(result.stderr) };
-}
-
-function readTime(report: string): Omit<Sample, "phases"> {
-  const [wall, user, system, peakKiB] = readFileSync(report, "utf8").trim().split(/\s+/).slice(-4).map(Number);
-  if (![wall, user, system, peakKiB].every(Number.isFinite)) throw new Error(`unreadable ${GNU_TIME} report in ${report}`);
-  return { wall: wall!, cpu: user! + system!, peakMB: peakKiB! / 1024 };
+async function measure(build: Build, config: string, outDir: string, scratch: string): Promise<Sample> {
+  const run = await timeChild({
+    command: process.execPath,
+    args: [build.cli, "generate", "--target", "be", "--config", config, "--out", outDir, "--timings", "json"],
+    cwd: scratch,
+    report: join(scratch, "time.txt"),
+    useGnuTime: true,
+  });
+  return { wall: run.seconds, cpu: run.cpuSeconds!, peakMB: run.peakKiB / 1024, phases: phasesOf(run.stderr) };
 }
 
 function phasesOf(stderr: string): Map<string, number> {
   const timings = parseTimings(stderr);
-  const phases = new Map<string, number>([["start-up", timings.startupMs]]);
-  for (const span of timings.spans) phases.set(span.phase, (phases.get(span.phase) ?? 0) + (span.endUs - span.startUs) / 1000);
+  const phases = new Map<string, number>([["start-up", timings.startupMs], ...phaseTotals(timings)]);
   const first = Math.min(...timings.spans.map((span) => span.startUs));
   const last = Math.max(...timings.spans.map((span) => span.endUs));
   const covered = timings.spans.reduce((sum, span) => sum + span.endUs - span.startUs, 0);
@@ -88,7 +82,7 @@ async function main(): Promise<void> {
   const sizes = values.sizes.split(",").map(Number);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a positive integer, got ${values.runs}`);
   if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`--sizes: expected positive integers, got ${values.sizes}`);
-  if (!existsSync(GNU_TIME)) throw new Error(`${GNU_TIME} is needed for CPU times`);
+  if (!hasGnuTime()) throw new Error(`${GNU_TIME} is needed for CPU times`);
   const builds: Build[] = positionals.map((arg) => {
     const [name, dir] = arg.split("=");
     if (!name || !dir) throw new Error(`expected name=dir, got ${arg}`);
@@ -108,7 +102,7 @@ async function main(): Promise<void> {
         // Alternate who goes first, so neither always follows the other's disk writes.
         for (const build of run % 2 === 0 ? builds : [...builds].reverse()) {
           const outDir = join(scratch, `${build.name}-${size}-${run}`);
-          samples.get(build.name)!.push(measure(build, configs.get(size)!.json, outDir, scratch));
+          samples.get(build.name)!.push(await measure(build, configs.get(size)!.json, outDir, scratch));
         }
       }
       process.stdout.write(`\n${table(size, builds, samples)}\n\n1-minute load ${loadavg()[0]!.toFixed(2)} after ${runs} paired runs\n`);

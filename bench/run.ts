@@ -9,7 +9,7 @@
  * that tree after one resource's list got another page size, the common loop of a user who
  * does not watch: exactly one file may be written), `check` and `dry-run` (on an up-to-date
  * tree). Every run is a fresh process. Wall time is measured around the child with a
- * monotonic clock; peak RSS comes from `/usr/bin/time -f "%e %M"` when it exists,
+ * monotonic clock; peak RSS comes from `/usr/bin/time` (`%M`) when it exists,
  * else from `process.resourceUsage().maxRSS` written by a preloaded hook (bench/peak-rss.mjs);
  * phase times from the child's own `--timings json` line.
  *
