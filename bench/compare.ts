@@ -19,9 +19,9 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 import { GNU_TIME, hasGnuTime, timeChild } from "./child.js";
-import { writeBenchConfigs } from "./configs.js";
+import { runsAndSizes, writeBenchConfigs } from "./configs.js";
 import { parseTimings, phaseTotals } from "./profile.js";
-import { median } from "../test/support/stats.js";
+import { median, minMax } from "../test/support/stats.js";
 
 interface Build {
   name: string;
@@ -60,7 +60,7 @@ function phasesOf(stderr: string): Map<string, number> {
 
 function table(size: number, builds: readonly Build[], samples: Map<string, Sample[]>): string {
   const phaseNames = [...samples.get(builds[0]!.name)![0]!.phases.keys()];
-  const range = (values: number[]) => `${median(values).toFixed(3)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
+  const range = (values: number[]) => `${median(values).toFixed(3)} (${minMax(values, 2)})`;
   const lines = [
     `| ${size} resources | wall s (min–max) | CPU s (min–max) | peak MB | ${phaseNames.map((phase) => `${phase} ms`).join(" | ")} |`,
     `|---|---:|---:|---:|${phaseNames.map(() => "---:").join("|")}|`,
@@ -78,10 +78,7 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: { runs: { type: "string", default: "5" }, sizes: { type: "string", default: "10,100" } },
   });
-  const runs = Number(values.runs);
-  const sizes = values.sizes.split(",").map(Number);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a positive integer, got ${values.runs}`);
-  if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`--sizes: expected positive integers, got ${values.sizes}`);
+  const { runs, sizes } = runsAndSizes(values);
   if (!hasGnuTime()) throw new Error(`${GNU_TIME} is needed for CPU times`);
   const builds: Build[] = positionals.map((arg) => {
     const [name, dir] = arg.split("=");

@@ -24,6 +24,15 @@ import { join } from "node:path";
 /** The benchmarked config sizes, in resources. */
 export const SIZES = [10, 100, 1000] as const;
 
+/** The `--runs` and `--sizes` flags of the benchmarks, checked: a positive count, positive sizes. */
+export function runsAndSizes(flags: { runs: string; sizes: string }): { runs: number; sizes: number[] } {
+  const runs = Number(flags.runs);
+  const sizes = flags.sizes.split(",").map(Number);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a positive integer, got ${flags.runs}`);
+  if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`--sizes: expected positive integers, got ${flags.sizes}`);
+  return { runs, sizes };
+}
+
 /** Resources per app: larger configs are split into several apps. */
 export const RESOURCES_PER_APP = 100;
 

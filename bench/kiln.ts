@@ -16,10 +16,10 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type TimedRun, GNU_TIME, hasGnuTime, timeChild } from "./child.js";
-import { SIZES, benchConfig } from "./configs.js";
+import { SIZES, benchConfig, runsAndSizes } from "./configs.js";
 import { CLI, ensureBuilt } from "./dist.js";
 import { kilnConfig, kilnPythonPackage } from "./kiln-config.js";
-import { median } from "../test/support/stats.js";
+import { median, minMax } from "../test/support/stats.js";
 
 const TOOLS = ["codegen", "kiln"] as const;
 type Tool = (typeof TOOLS)[number];
@@ -49,7 +49,7 @@ function table(rows: Row[]): string {
     const cells = TOOLS.map((tool) => {
       const seconds = row.runs[tool].map((run) => run.seconds);
       const megabytes = median(row.runs[tool].map((run) => run.peakKiB)) / 1024;
-      return `${median(seconds).toFixed(3)} | ${Math.min(...seconds).toFixed(3)}–${Math.max(...seconds).toFixed(3)} | ${megabytes.toFixed(0)}`;
+      return `${median(seconds).toFixed(3)} | ${minMax(seconds, 3)} | ${megabytes.toFixed(0)}`;
     });
     const ratio = median(row.runs.kiln.map((run) => run.seconds)) / median(row.runs.codegen.map((run) => run.seconds));
     lines.push(`| ${row.resources.toLocaleString("en-US")} | ${row.files.codegen} / ${row.files.kiln} | ${cells.join(" | ")} | ${ratio.toFixed(2)} |`);
@@ -67,10 +67,7 @@ async function main(): Promise<void> {
     },
   });
   if (!values.kiln) throw new Error("--kiln PATH (or $KILN): kiln's foundry CLI, or a Python with kiln installed");
-  const runs = Number(values.runs);
-  const sizes = values.sizes.split(",").map(Number);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a positive integer, got ${values.runs}`);
-  if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`--sizes: expected positive integers, got ${values.sizes}`);
+  const { runs, sizes } = runsAndSizes(values);
   if (!hasGnuTime()) throw new Error(`peak RSS of a Python child needs GNU time at ${GNU_TIME}`);
   if (!values["no-build"]) await ensureBuilt();
   const kiln = kilnCommand(values.kiln.includes("/") ? resolve(values.kiln) : values.kiln);

@@ -23,12 +23,12 @@ import { copyFile, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promise
 import { cpus, loadavg, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
-import { SIZES, benchConfigEdited, editedResource, writeBenchConfigs } from "./configs.js";
+import { SIZES, benchConfigEdited, editedResource, runsAndSizes, writeBenchConfigs } from "./configs.js";
 import { GNU_TIME, hasGnuTime, timeChild } from "./child.js";
 import { CLI, ensureBuilt } from "./dist.js";
 import { type RunTimings, hotItemsByPhase, parseTimings, phaseTotals } from "./profile.js";
 import { PHASES as ENGINE_PHASES } from "../src/codegen/timings.js";
-import { median } from "../test/support/stats.js";
+import { median, minMax } from "../test/support/stats.js";
 
 const SCENARIOS = ["write", "jsonnet", "no-change", "edit", "check", "dry-run"] as const;
 type Scenario = (typeof SCENARIOS)[number];
@@ -126,7 +126,7 @@ function summaryTable(rows: Row[]): string {
     const megabytes = median(row.samples.map((sample) => sample.peakKiB)) / 1024;
     lines.push(
       `| ${row.scenario} | ${row.resources.toLocaleString("en-US")} | ${row.files} | ${median(seconds).toFixed(2)} | ` +
-        `${Math.min(...seconds).toFixed(2)}–${Math.max(...seconds).toFixed(2)} | ${megabytes.toFixed(0)} |`,
+        `${minMax(seconds, 2)} | ${megabytes.toFixed(0)} |`,
     );
   }
   return lines.join("\n");
@@ -186,11 +186,8 @@ async function main(): Promise<void> {
       "no-gnu-time": { type: "boolean", default: false },
     },
   });
-  const runs = Number(values.runs);
-  const sizes = values.sizes.split(",").map(Number);
+  const { runs, sizes } = runsAndSizes(values);
   const scenarios = values.scenarios.split(",") as Scenario[];
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a positive integer, got ${values.runs}`);
-  if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`--sizes: expected positive integers, got ${values.sizes}`);
   const unknown = scenarios.filter((scenario) => !SCENARIOS.includes(scenario));
   if (unknown.length > 0) throw new Error(`--scenarios: unknown ${unknown.join(", ")} (known: ${SCENARIOS.join(", ")})`);
 
