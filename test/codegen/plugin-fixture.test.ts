@@ -42,6 +42,18 @@ async function target(name: string, cwd = project): Promise<Target> {
 
 const opNames = async (group: string, cwd = project) => (await loadRegistry(group, { cwd })).entries.map(([meta]) => meta.name);
 
+/** The files the `be` target plans for `configFile` in the user project at `cwd`. */
+async function planBe(configFile: string, cwd = project): Promise<GeneratedFile[]> {
+  return (await planGeneration({ target: await target("be", cwd), configFile, cwd })).files;
+}
+
+/** The content of the planned file at `file`. */
+function contentOf(files: readonly GeneratedFile[], file: string): string {
+  const found = files.find((candidate) => candidate.path === file);
+  assert.ok(found, `${file} is not planned`);
+  return found.content;
+}
+
 describe("the engine seen from a plugin", () => {
   it('resolves "codegen-kit" to src/ under the codegen-source condition, as the dist→src mapping does', async () => {
     const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8"));
@@ -205,8 +217,7 @@ describe("fixture plugin: generation", () => {
 describe("fixture plugin: a list modifier for the be target", () => {
   it("registers through the manifest and amends the list's query through its handle", async () => {
     assert.ok((await opNames("be.operations")).includes("exclude_deleted"));
-    const files = (await planGeneration({ target: await target("be"), configFile: path.join(examples, "soft-deleted.jsonnet"), cwd: project })).files;
-    const routes = files.find((file) => file.path === "catalog/routes/product.py")!.content;
+    const routes = contentOf(await planBe(path.join(examples, "soft-deleted.jsonnet")), "catalog/routes/product.py");
     // Filtered or searched, every page leaves deleted rows out.
     assert.match(routes, /statement = select\(Product\)\.where\(\*where, Product\.deleted_at\.is_\(None\)\)/);
   });
@@ -215,36 +226,45 @@ describe("fixture plugin: a list modifier for the be target", () => {
     const config = path.join(project, "bad-soft-deleted.json");
     const broken = { package_prefix: "shop.api", module: "catalog", resources: [{ model: "shop.models.Product", fields: [{ name: "id", type: "uuid" }, { name: "title", type: "str" }], operations: [{ name: "list", modifiers: [{ type: "exclude_deleted", column: "title" }] }] }] };
     await writeFile(config, JSON.stringify(broken));
-    await assert.rejects(planGeneration({ target: await target("be"), configFile: config, cwd: project }), /resources\[0\]\.operations\[0\]\.modifiers\[0\]\.column: "title" must be a datetime column/);
+    await assert.rejects(planBe(config), /resources\[0\]\.operations\[0\]\.modifiers\[0\]\.column: "title" must be a datetime column/);
     const bare = await createUserProject({ fixture: false });
-    await assert.rejects(
-      planGeneration({ target: await target("be", bare), configFile: path.join(examples, "soft-deleted.jsonnet"), cwd: bare }),
-      /modifiers\[0\]\.type: unknown modifier "exclude_deleted"; expected one of: filter, order, paginate/,
-    );
+    await assert.rejects(planBe(path.join(examples, "soft-deleted.jsonnet"), bare), /modifiers\[0\]\.type: unknown modifier "exclude_deleted"; expected one of: filter, order, paginate/);
   });
 });
 
 describe("fixture plugin: an endpoint operation for the be target", () => {
+  const example = () => path.join(examples, "bulk-delete.jsonnet");
+
+  /** Writes `name`: the fixture's bulk-delete example (`base`) amended by the jsonnet expression `amended`. */
+  async function amendedExample(name: string, amended: string): Promise<string> {
+    const config = path.join(project, name);
+    await writeFile(config, `local base = import '${example()}';\n${amended}`);
+    return config;
+  }
+
+  /** Plans the bulk-delete example in a project whose `bulk_delete` operation is `source`, a variant of the fixture's. */
+  async function planWithOperation(source: string): Promise<GeneratedFile[]> {
+    const rogue = await createUserProject({ fixture: false });
+    await installPackage(rogue, "rogue", { codegen: { "be.operations": { bulk_delete: "./bulk-delete.ts#BulkDelete" } } }, { "bulk-delete.ts": source });
+    return planBe(example(), rogue);
+  }
+
+  const fixtureSource = () => readFile(path.join(examples, "..", "be-addon", "bulk-delete.ts"), "utf8");
+
   it("gets auth, the project's rate limit, documented errors and generated tests, with no list naming it", async () => {
     assert.ok((await opNames("be.operations")).includes("bulk_delete"));
-    const files = (await planGeneration({ target: await target("be"), configFile: path.join(examples, "bulk-delete.jsonnet"), cwd: project })).files;
-    const text = (file: string) => files.find((candidate) => candidate.path === file)!.content;
-    const routes = text("catalog/routes/product.py");
+    const files = await planBe(example());
+    const routes = contentOf(files, "catalog/routes/product.py");
     assert.match(routes, /"\/bulk-delete",\n {4}operation_id="bulkDeleteProducts",\n {4}max_body_size=65_536,\n {4}dependencies=\[Depends\(limit_bulk_delete_products\)\],\n {4}responses=error_responses\(400, 401, 409, 413, 429, 503\),/);
     assert.match(routes, /async def bulk_delete_products\(\n {4}ids: .*,\n {4}session: SessionDep,\n {4}current_user: CurrentUser,\n\)/);
-    assert.match(text("rate_limits.py"), /# POST \/products\/bulk-delete\nlimit_bulk_delete_products = RateLimit\(\n {4}"catalog.bulk_delete_products", "3\/minute"/);
-    assert.match(text("catalog/tests/test_product.py"), /async def test_bulk_delete_product_requires_a_user\([^)]*\) -> None:\n {4}"""``POST \/products\/bulk-delete`` answers 401 without a token\."""\n {4}response = await anonymous_client\.post\(PATH \+ "\/bulk-delete"\)/);
+    assert.match(contentOf(files, "rate_limits.py"), /# POST \/products\/bulk-delete\nlimit_bulk_delete_products = RateLimit\(\n {4}"catalog.bulk_delete_products", "3\/minute"/);
+    assert.match(contentOf(files, "catalog/tests/test_product.py"), /async def test_bulk_delete_product_requires_a_user\([^)]*\) -> None:\n {4}"""``POST \/products\/bulk-delete`` answers 401 without a token\."""\n {4}response = await anonymous_client\.post\(PATH \+ "\/bulk-delete"\)/);
   });
 
   it("takes the post hook its route declares, called once the delete is committed, and documents its 409", async () => {
-    const config = path.join(project, "bulk-delete-hooked.jsonnet");
-    await writeFile(
-      config,
-      `local base = import '${path.join(examples, "bulk-delete.jsonnet")}';\n` +
-        "base { resources: [base.resources[0] { operations: ['get', 'create', { name: 'bulk_delete', post: 'shop.hooks.record_deleted' }] }] }",
-    );
-    const files = (await planGeneration({ target: await target("be"), configFile: config, cwd: project })).files;
-    const routes = files.find((file) => file.path === "catalog/routes/product.py")!.content;
+    const hooked = await amendedExample("bulk-delete-hooked.jsonnet", "base { resources: [base.resources[0] { operations: ['get', 'create', { name: 'bulk_delete', post: 'shop.hooks.record_deleted' }] }] }");
+    const files = await planBe(hooked);
+    const routes = contentOf(files, "catalog/routes/product.py");
     assert.match(routes, /\nfrom shop\.api\.runtime\.hooks import after_commit\n/);
     assert.match(routes, /responses=error_responses\(400, 401, 409, 413, 429, 503\)/);
     assert.match(
@@ -252,61 +272,40 @@ describe("fixture plugin: an endpoint operation for the be target", () => {
       / {4}await session\.commit\(\)\n {4}for row in deleted:\n {8}await after_commit\(\n? *shop\.hooks\.record_deleted, row, session=session, current_user=current_user\n? *\)\n {4}return \{"deleted": len\(deleted\)\}/,
     );
     assert.ok(files.some((file) => file.path === "runtime/hooks.py"), "the tree gets the hook runner");
-    const hookless = (await planGeneration({ target: await target("be"), configFile: path.join(examples, "bulk-delete.jsonnet"), cwd: project })).files;
-    assert.doesNotMatch(hookless.find((file) => file.path === "catalog/routes/product.py")!.content, /after_commit/);
+    assert.doesNotMatch(contentOf(await planBe(example()), "catalog/routes/product.py"), /after_commit/);
     // `pre` is no key of its options, and `serializer` neither: refused at their paths.
-    await writeFile(config, `local base = import '${path.join(examples, "bulk-delete.jsonnet")}';\nbase { resources: [base.resources[0] { operations: [{ name: 'bulk_delete', pre: 'shop.hooks.p' }] }] }`);
-    await assert.rejects(planGeneration({ target: await target("be"), configFile: config, cwd: project }), /resources\[0\]\.operations\[0\]/);
+    for (const key of ["pre", "serializer"]) {
+      const config = await amendedExample(`bulk-delete-${key}.jsonnet`, `base { resources: [base.resources[0] { operations: [{ name: 'bulk_delete', ${key}: 'shop.hooks.p' }] }] }`);
+      await assert.rejects(planBe(config), new RegExp(`resources\\[0\\]\\.operations\\[0\\]\\.${key}: `), key);
+    }
   });
 
   it("is validated at the path its route declares: a per-user limit where exclude_paths leaves it without a user", async () => {
-    const config = path.join(project, "bulk-delete-excluded.jsonnet");
-    await writeFile(
-      config,
-      `local base = import '${path.join(examples, "bulk-delete.jsonnet")}';\n` +
-        "base { auth+: { exclude_paths: ['/products/bulk-delete'] }, rate_limit: { limit: '3/minute', key: 'user' } }",
-    );
-    const error = await planGeneration({ target: await target("be"), configFile: config, cwd: project }).catch((caught: unknown) => caught);
+    const config = await amendedExample("bulk-delete-excluded.jsonnet", "base { auth+: { exclude_paths: ['/products/bulk-delete'] }, rate_limit: { limit: '3/minute', key: 'user' } }");
+    const error = await planBe(config).catch((caught: unknown) => caught);
     const issues = (error as { issues?: { path: string; message: string }[] }).issues?.map((issue) => `${issue.path}: ${issue.message}`);
     assert.deepEqual(issues, ['resources[0].operations[2]: rate_limit (from the project) is keyed by "user", but its path "/products/bulk-delete" matches exclude_paths entry "/products/bulk-delete"']);
   });
 
   it("gets a telemetry span and the resource's group check too", async () => {
-    const config = path.join(project, "bulk-delete-traced.jsonnet");
-    await writeFile(
-      config,
-      `(import '${path.join(examples, "bulk-delete.jsonnet")}') + { telemetry: { service_name: 'shop' }, resources: [super.resources[0] { groups: ['staff'] }] }`,
-    );
-    const files = (await planGeneration({ target: await target("be"), configFile: config, cwd: project })).files;
-    const routes = files.find((file) => file.path === "catalog/routes/product.py")!.content;
+    const config = await amendedExample("bulk-delete-traced.jsonnet", "base + { telemetry: { service_name: 'shop' }, resources: [super.resources[0] { groups: ['staff'] }] }");
+    const routes = contentOf(await planBe(config), "catalog/routes/product.py");
     assert.match(routes, /\n@traced\("product", "bulk_delete"\)\nasync def bulk_delete_products\(/);
     assert.match(routes, /\) -> dict\[str, int\]:\n {4}"""Delete the products[^"]*"""\n {4}await require_groups\(current_user, "staff"\)\n/);
     assert.match(routes, /"\/bulk-delete",[^@]*responses=error_responses\(400, 401, 403, 409, 413, 429, 503\),\n {4}openapi_extra={"x-groups": \["staff"\]},/);
   });
 
-  it("refuses an endpoint operation that does not declare its route, or builds another", async () => {
-    const source = await readFile(path.join(examples, "..", "be-addon", "bulk-delete.ts"), "utf8");
+  it("refuses an endpoint operation that does not declare its route, builds another, or does not declare role endpoint", async () => {
+    const source = await fixtureSource();
     const variants = {
       undeclared: [source.replace("static route(): Route {", "static unrelated(): Route {").replace("route: BulkDelete.route(),", "route: BulkDelete.unrelated(),"), /operation "bulk_delete" declares role "endpoint" but not its route: give its class a static route\(options\)/],
       other: [source.replace('path: "/bulk-delete", hooks', 'path: "/remove", hooks').replace("route: BulkDelete.route(),", 'route: { ...BulkDelete.route(), path: "/bulk-delete" },'), /the route handler bulk_delete_products \(entry "bulk_delete"\) is a write of the collection at "\/bulk-delete", which its operation's static route\(options\) does not declare \(write collection "\/remove"\)/],
+      // Its handler is rendered, but built after the augmenters, which never saw it.
+      roleless: [source.replace("role: ENDPOINT })", "})"), /the route handler bulk_delete_products \(entry "bulk_delete", type "bulk_delete"\) was built after the operations that attach to every endpoint: its operation must declare role "endpoint"/],
     } as const;
     for (const [name, [variant, error]] of Object.entries(variants)) {
       assert.notEqual(variant, source, name);
-      const rogue = await createUserProject({ fixture: false });
-      await installPackage(rogue, "rogue", { codegen: { "be.operations": { bulk_delete: "./bulk-delete.ts#BulkDelete" } } }, { "bulk-delete.ts": variant });
-      await assert.rejects(planGeneration({ target: await target("be", rogue), configFile: path.join(examples, "bulk-delete.jsonnet"), cwd: rogue }), error, name);
+      await assert.rejects(planWithOperation(variant), error, name);
     }
-  });
-
-  it("refuses to render a route handler whose operation does not declare role endpoint", async () => {
-    const rogue = await createUserProject({ fixture: false });
-    const source = await readFile(path.join(examples, "..", "be-addon", "bulk-delete.ts"), "utf8");
-    await installPackage(rogue, "rogue", { codegen: { "be.operations": { bulk_delete: "./bulk-delete.ts#BulkDelete" } } }, {
-      "bulk-delete.ts": source.replace('role: ENDPOINT })', "})"),
-    });
-    await assert.rejects(
-      planGeneration({ target: await target("be", rogue), configFile: path.join(examples, "bulk-delete.jsonnet"), cwd: rogue }),
-      /the route handler bulk_delete_products \(entry "bulk_delete", type "bulk_delete"\) was built after the operations that attach to every endpoint: its operation must declare role "endpoint"/,
-    );
   });
 });
