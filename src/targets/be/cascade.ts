@@ -28,16 +28,7 @@ type Level = { readonly [K in CascadingKey]?: CascadingSettings[K] };
  * @example cascaded(ctx.store, ctx.instanceId, ctx.config, "require_auth") // false when the resource says so
  */
 export function cascaded<K extends CascadingKey>(store: BuildStore, instanceId: string, project: ProjectConfig, key: K): CascadingSettings[K] {
-  return cascadedFrom(levelsAt(store, instanceId), project, key);
-}
-
-/**
- * The value of `key` for an entry whose levels (the entry, its resource, its app; nearest
- * first) are `levels`: for readers of the config that have no build store.
- * @example cascadedFrom([entry, resource, app.config], project, "opa") // true when the resource says so
- */
-export function cascadedFrom<K extends CascadingKey>(levels: readonly (object | undefined)[], project: ProjectConfig, key: K): CascadingSettings[K] {
-  for (const level of levels as readonly (Level | undefined)[]) {
+  for (const level of levelsAt(store, instanceId)) {
     const value = level?.[key];
     if (value !== undefined) return value as CascadingSettings[K];
   }

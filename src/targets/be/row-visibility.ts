@@ -5,9 +5,10 @@
 // shapes adapt.
 
 import type { BuildStore } from "../../codegen/index.js";
-import { cascadedFrom } from "./cascade.js";
-import type { ProjectConfig, ResolvedApp, ResourceConfig } from "./config/schema.js";
-import { resourceRoutes } from "./modules/endpoint.js";
+import { cascaded } from "./cascade.js";
+import type { ProjectConfig, ResourceConfig } from "./config/schema.js";
+import { routesAt } from "./modules/endpoint.js";
+import { decideAuth } from "./operations/auth/decide.js";
 
 // The id of the build's root instance: the project's scope.
 const PROJECT = "project";
@@ -36,12 +37,12 @@ export function visibilityRules(project: ProjectConfig, store: BuildStore): Visi
   let found = rulesOfBuild.get(store);
   if (found !== undefined) return found;
   const rules = new Map<string, VisibilityRule>();
-  for (const [appId, app] of store.children(PROJECT, { childScope: "app" })) {
+  for (const [appId] of store.children(PROJECT, { childScope: "app" })) {
     for (const [resourceId, resource] of store.children(appId, { childScope: "resource" })) {
-      const { model, visible } = resource as ResourceConfig;
+      const { name, model, visible } = resource as ResourceConfig;
       const rule = rules.get(model) ?? { model };
       rule.fn ??= visible;
-      rule.opa ??= opaRows(project, app as ResolvedApp, resource as ResourceConfig, resourceRoutes(store, resourceId));
+      rule.opa ??= opaRows(project, store, resourceId, name);
       if (rule.fn !== undefined || rule.opa !== undefined) rules.set(model, rule);
     }
   }
@@ -51,21 +52,23 @@ export function visibilityRules(project: ProjectConfig, store: BuildStore): Visi
 }
 
 /**
- * OPA's rows of `resource`'s model, when a route of it that reads (a row or the collection)
- * asks OPA (`opa` cascading to true on a route with a user): the rows the policy lets a user
- * read, under the name of the entry that reads one row (`get` when none does).
- * @example opaRows(project, app, article, routes) // { resource: "article", action: "get" } in the OPA example
+ * OPA's rows of the model of the resource at `resourceId` (named `resource`), when a route of
+ * it that reads (a row or the collection) asks OPA as `authz` decides (`opa` cascading to true
+ * on a route with a user): the rows the policy lets a user read, under the name of the entry
+ * that reads one row (`get` when none does).
+ * @example opaRows(project, store, "project.apps.0.resources.0", "article") // { resource: "article", action: "get" } in the OPA example
  */
-export function opaRows(project: ProjectConfig, app: ResolvedApp, resource: ResourceConfig, routes: ReturnType<typeof resourceRoutes>): OpaRows | undefined {
+function opaRows(project: ProjectConfig, store: BuildStore, resourceId: string, resource: string): OpaRows | undefined {
   if (project.auth?.opa === undefined) return undefined;
-  const reads = routes.filter(({ routes }) => routes.some((route) => route.kind === "read"));
-  const asks = reads.some(({ entry }) => {
-    const levels = [entry, resource, app.config];
-    return cascadedFrom(levels, project, "opa") === true && cascadedFrom(levels, project, "require_auth") !== false;
+  const reads = store.children(resourceId, { childScope: "operation" }).flatMap(([entryId, entry]) => {
+    const routes = routesAt(store, entryId).filter((route) => route.kind === "read");
+    return routes.length > 0 ? [{ entryId, name: (entry as { name: string }).name, routes }] : [];
   });
+  const asks = reads.some(
+    ({ entryId, routes }) => cascaded(store, entryId, project, "opa") === true && routes.some((route) => decideAuth(project, store, entryId, route.path).required),
+  );
   if (!asks) return undefined;
-  const rowRead = reads.find(({ routes }) => routes.some((route) => route.target === "row"));
-  return { resource: resource.name, action: rowRead?.entry.name ?? "get" };
+  return { resource, action: reads.find(({ routes }) => routes.some((route) => route.target === "row"))?.name ?? "get" };
 }
 
 /**
