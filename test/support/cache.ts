@@ -56,6 +56,20 @@ export async function cachedBuild(
   return link;
 }
 
+/**
+ * `lookup` (a tool's `cachedBuild` entry, keyed by its version) run once per process:
+ * concurrent and later callers share its promise; a failed lookup is not remembered, the
+ * next caller tries again.
+ */
+export function oncePerProcess<T>(lookup: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= lookup().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    }));
+}
+
 async function removeOrphans(root: string, prefix: string): Promise<void> {
   for (const name of await readdir(root)) {
     if (!name.startsWith(prefix)) continue;

@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { cachedBuild, hashOf } from "./cache.js";
+import { cachedBuild, hashOf, oncePerProcess } from "./cache.js";
 import { freePort } from "./ports.js";
 import { type RunningProcess, startProcess, waitForHttp } from "./processes.js";
 import { type CheckResult, runCheck } from "./python.js";
@@ -26,16 +26,8 @@ function goBinary(): string {
   return "/usr/local/go/bin/go";
 }
 
-let pending: Promise<string> | undefined;
-
 /** The path of the cached `opa` binary, built first if missing. */
-export function ensureOpa(): Promise<string> {
-  pending ??= buildIfMissing().catch((error: unknown) => {
-    pending = undefined;
-    throw error;
-  });
-  return pending;
-}
+export const ensureOpa = oncePerProcess(buildIfMissing);
 
 async function buildIfMissing(): Promise<string> {
   const dir = await cachedBuild(

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
-import { cachedBuild, hashOf } from "./cache.js";
+import { cachedBuild, hashOf, oncePerProcess } from "./cache.js";
 import { freePort } from "./ports.js";
 import { type RunningProcess, startProcess } from "./processes.js";
 
@@ -23,16 +23,8 @@ const run = promisify(execFile);
 
 const BINARY = join("root", "usr", "sbin", "pgbouncer");
 
-let pending: Promise<string> | undefined;
-
 /** The path of the cached `pgbouncer` binary, downloaded and unpacked first if missing. */
-export function ensurePgbouncer(): Promise<string> {
-  pending ??= unpackIfMissing().catch((error: unknown) => {
-    pending = undefined;
-    throw error;
-  });
-  return pending;
-}
+export const ensurePgbouncer = oncePerProcess(unpackIfMissing);
 
 async function unpackIfMissing(): Promise<string> {
   let version: string;

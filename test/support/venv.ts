@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { cachedBuild, hashOf } from "./cache.js";
+import { cachedBuild, hashOf, oncePerProcess } from "./cache.js";
 
 const run = promisify(execFile);
 
@@ -23,16 +23,8 @@ export interface Venv {
   bin: string;
 }
 
-let pending: Promise<Venv> | undefined;
-
 /** The cached venv for the current requirements, built first if missing. */
-export function ensureVenv(): Promise<Venv> {
-  pending ??= buildIfMissing().catch((error: unknown) => {
-    pending = undefined;
-    throw error;
-  });
-  return pending;
-}
+export const ensureVenv = oncePerProcess(buildIfMissing);
 
 function venvAt(dir: string): Venv {
   return { python: join(dir, "bin", "python"), bin: join(dir, "bin") };
