@@ -19,7 +19,15 @@ import { cachedBuild, hashOf, oncePerProcess } from "./cache.js";
 import { freePort } from "./ports.js";
 import { type RunningProcess, startProcess } from "./processes.js";
 
-const run = promisify(execFile);
+/** The longest any one step may take: apt's lookup and download, unpacking, `id`. */
+const STEP_TIMEOUT_MS = 120_000;
+/** How long PgBouncer may take to listen once started, and one attempt to connect. */
+const LISTEN_TIMEOUT_MS = 10_000;
+const CONNECT_TIMEOUT_MS = 1000;
+
+const execFileAsync = promisify(execFile);
+const run = (command: string, args: string[], options: { cwd?: string } = {}) =>
+  execFileAsync(command, args, { ...options, timeout: STEP_TIMEOUT_MS });
 
 const BINARY = join("root", "usr", "sbin", "pgbouncer");
 
@@ -103,7 +111,13 @@ export async function startPgbouncer(serverUrl: string, poolSize: number): Promi
   const command = asRoot ? "runuser" : copy;
   const args = [...(asRoot ? ["-u", "postgres", "--", copy] : []), join(dir, "pgbouncer.ini")];
   const proc = startProcess(command, args);
-  await waitForPort(port, proc, 10_000);
+  try {
+    await waitForPort(port, proc, LISTEN_TIMEOUT_MS);
+  } catch (error) {
+    await proc.stop();
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     asyncUrl: `postgresql+asyncpg://${server.username}:${server.password}@127.0.0.1:${port}/${database}`,
     process: proc,
@@ -122,6 +136,7 @@ async function waitForPort(port: number, proc: RunningProcess, timeoutMs: number
       const socket = connect(port, "127.0.0.1");
       socket.once("connect", () => (socket.destroy(), done(true)));
       socket.once("error", () => done(false));
+      socket.setTimeout(CONNECT_TIMEOUT_MS, () => (socket.destroy(), done(false)));
     });
     if (open) return;
     if (Date.now() > deadline) throw new Error(`pgbouncer did not listen on ${port} within ${timeoutMs} ms:\n${proc.output()}`);
