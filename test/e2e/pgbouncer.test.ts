@@ -53,20 +53,34 @@ project + {
   return server;
 }
 
-/** Each client creates a tag, lists tags, reads its tag; the statuses of all, counted (0: no answer). */
-async function createListRead(baseUrl: string): Promise<{ statuses: Map<number, number>; unavailableWithoutRetryAfter: number }> {
+/** How long one request may wait for its answer under the load of all clients. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+interface Outcome {
+  /** Requests by status (0: no answer). */
+  statuses: Map<number, number>;
+  /** The requests without an answer, by what went wrong. */
+  unanswered: Map<string, number>;
+  unavailableWithoutRetryAfter: number;
+}
+
+/** Each client creates a tag, lists tags, reads its tag; the statuses of all, counted. */
+async function createListRead(baseUrl: string): Promise<Outcome> {
   const statuses = new Map<number, number>();
+  const unanswered = new Map<string, number>();
   let unavailableWithoutRetryAfter = 0;
   const send = async (path: string, init: RequestInit = {}): Promise<string | undefined> => {
     let status = 0;
     let body: string | undefined;
     try {
-      const response = await fetch(`${baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(60_000) });
+      const response = await fetch(`${baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       status = response.status;
       body = await response.text();
       if (status === 503 && response.headers.get("retry-after") === null) unavailableWithoutRetryAfter++;
-    } catch {
-      // A refused, reset or hung request: counted as status 0.
+    } catch (error) {
+      // A refused, reset or hung request: counted as status 0, and why.
+      const why = `${init.method ?? "GET"}: ${String((error as { cause?: unknown }).cause ?? error)}`;
+      unanswered.set(why, (unanswered.get(why) ?? 0) + 1);
     }
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
     return status >= 200 && status < 300 ? body : undefined;
@@ -80,30 +94,37 @@ async function createListRead(baseUrl: string): Promise<{ statuses: Map<number, 
       if (id !== 0) await send(`/tags/${id}`);
     }),
   );
-  return { statuses, unavailableWithoutRetryAfter };
+  return { statuses, unanswered, unavailableWithoutRetryAfter };
 }
 
 function describeStatuses(statuses: Map<number, number>): string {
   return [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${count} × ${status}`).join(", ");
 }
 
+/** For a failure: the statuses, why requests went unanswered, and the server's output. */
+function explain({ statuses, unanswered }: Outcome, server: BlogServer): string {
+  const reasons = [...unanswered].map(([why, count]) => `${count} × ${why}`).join("; ");
+  return `${describeStatuses(statuses)}${reasons ? `\nunanswered: ${reasons}` : ""}\nserver output:\n${server.process.output()}`;
+}
+
 describe("the blog behind PgBouncer in transaction pooling", () => {
   it("with transaction_pooling, concurrent creates, lists and reads all succeed", async (t) => {
     const server = await serveThroughPgbouncer(true);
-    const { statuses } = await createListRead(server.baseUrl);
+    const outcome = await createListRead(server.baseUrl);
+    const { statuses } = outcome;
     t.diagnostic(describeStatuses(statuses));
     const failed = [...statuses].filter(([status]) => status === 0 || status >= 300);
-    assert.deepEqual(failed, [], describeStatuses(statuses));
-    assert.equal(statuses.get(201), CLIENTS, describeStatuses(statuses));
+    assert.deepEqual(failed, [], explain(outcome, server));
+    assert.equal(statuses.get(201), CLIENTS, explain(outcome, server));
   });
 
   it("without it, the shared server connections' statement errors are 503s with Retry-After, never 500s", async (t) => {
     const server = await serveThroughPgbouncer(false);
-    const { statuses, unavailableWithoutRetryAfter } = await createListRead(server.baseUrl);
-    const summary = describeStatuses(statuses);
-    t.diagnostic(summary);
-    assert.ok((statuses.get(503) ?? 0) > 0, `PgBouncer let asyncpg's cached statements through: ${summary}`);
-    assert.deepEqual([...statuses].filter(([status]) => status === 0 || (status >= 500 && status !== 503)), [], summary);
-    assert.equal(unavailableWithoutRetryAfter, 0, summary);
+    const outcome = await createListRead(server.baseUrl);
+    const { statuses, unavailableWithoutRetryAfter } = outcome;
+    t.diagnostic(describeStatuses(statuses));
+    assert.ok((statuses.get(503) ?? 0) > 0, `PgBouncer let asyncpg's cached statements through: ${explain(outcome, server)}`);
+    assert.deepEqual([...statuses].filter(([status]) => status === 0 || (status >= 500 && status !== 503)), [], explain(outcome, server));
+    assert.equal(unavailableWithoutRetryAfter, 0, explain(outcome, server));
   });
 });
