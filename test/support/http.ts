@@ -7,6 +7,9 @@
  */
 import assert from "node:assert/strict";
 
+/** How long a request may wait for its whole answer before the test fails. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
 export interface Reply {
   status: number;
   headers: Headers;
@@ -46,12 +49,21 @@ export class JsonClient {
 
   async send(method: string, path: string, body?: unknown): Promise<Reply> {
     const url = path.startsWith("http") ? path : `${this.baseUrl}${path}`;
-    const response = await fetch(url, {
-      method,
-      headers: body === undefined ? this.headers : { ...this.headers, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
+    const signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: body === undefined ? this.headers : { ...this.headers, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+      text = await response.text();
+    } catch (error) {
+      const why = signal.aborted ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : String(error);
+      throw new Error(`${method} ${url}: ${why}`, { cause: error });
+    }
     return {
       status: response.status,
       headers: response.headers,
