@@ -24,7 +24,20 @@ let postgres: Postgres | undefined;
 let server: BlogServer | undefined;
 let projectDir: string | undefined;
 let api: JsonClient;
-let relay: { server: Server; sockets: Set<Socket>; writes: number } | undefined;
+let relay: Relay | undefined;
+
+/** How long the relay may take to listen, and to reach PostgreSQL for one of the app's connections. */
+const RELAY_LISTEN_TIMEOUT_MS = 5000;
+const RELAY_CONNECT_TIMEOUT_MS = 10_000;
+
+interface Relay {
+  server: Server;
+  sockets: Set<Socket>;
+  /** The app's writes so far. */
+  writes: number;
+  /** What went wrong on the relay's connections, for failure messages. */
+  errors: string[];
+}
 
 /**
  * A TCP relay between the app and PostgreSQL counting the app's writes: asyncpg sends each
@@ -34,13 +47,19 @@ let relay: { server: Server; sockets: Set<Socket>; writes: number } | undefined;
 async function startRelay(databaseUrl: string): Promise<{ url: string }> {
   const target = new URL(databaseUrl);
   const [host, port] = [target.hostname, Number(target.port)];
-  const state = { server: createServer(), sockets: new Set<Socket>(), writes: 0 };
+  const state: Relay = { server: createServer(), sockets: new Set<Socket>(), writes: 0, errors: [] };
   state.server.on("connection", (app) => {
     const database = connect(port, host);
+    // Until it connects: a database that never answers closes the app's connection too.
+    database.setTimeout(RELAY_CONNECT_TIMEOUT_MS, () => {
+      state.errors.push(`PostgreSQL at ${host}:${port} did not accept within ${RELAY_CONNECT_TIMEOUT_MS} ms`);
+      database.destroy();
+    });
+    database.once("connect", () => database.setTimeout(0));
     for (const socket of [app, database]) {
       state.sockets.add(socket);
       socket.on("close", () => state.sockets.delete(socket));
-      socket.on("error", () => undefined);
+      socket.on("error", (error) => state.errors.push(`${socket === app ? "app" : "database"} side: ${error.message}`));
     }
     app.on("data", (chunk) => {
       state.writes += 1;
@@ -50,7 +69,11 @@ async function startRelay(databaseUrl: string): Promise<{ url: string }> {
     app.on("close", () => database.destroy());
     database.on("close", () => app.destroy());
   });
-  await new Promise<void>((listening) => state.server.listen(0, "127.0.0.1", listening));
+  await new Promise<void>((listening, failed) => {
+    const timer = setTimeout(() => failed(new Error(`the relay did not listen within ${RELAY_LISTEN_TIMEOUT_MS} ms`)), RELAY_LISTEN_TIMEOUT_MS);
+    state.server.once("error", (error) => (clearTimeout(timer), failed(error)));
+    state.server.listen(0, "127.0.0.1", () => (clearTimeout(timer), listening()));
+  });
   relay = state;
   const address = state.server.address();
   assert.ok(address !== null && typeof address === "object");
@@ -79,9 +102,19 @@ function unique(): string {
   return randomBytes(4).toString("hex");
 }
 
+/** The server's output and the relay's errors, for a request that failed. */
+function diagnostics(): string {
+  return `\nserver output:\n${server?.process.output() ?? ""}\nrelay errors: ${relay?.errors.join("; ") || "none"}`;
+}
+
 async function ok(reply: Promise<Reply>, status: number, what: string): Promise<Reply> {
-  const answered = await reply;
-  expectStatus(answered, status, what);
+  let answered: Reply;
+  try {
+    answered = await reply;
+    expectStatus(answered, status, what);
+  } catch (error) {
+    throw new Error(`${String(error)}${diagnostics()}`, { cause: error });
+  }
   assert.ok(answered.statements >= 0, `${what}: the launcher counts statements`);
   return answered;
 }
