@@ -4,16 +4,12 @@ The real-server tests serve a rate-limited app with uvicorn on 127.0.0.1, whose
 defaults believe ``X-Forwarded-For`` from loopback, and rotate that header.
 """
 
-import asyncio
-import socket
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
+from clients import serving
 from fastapi import Depends, FastAPI, Request
 from runtime.proxies import UNKNOWN_CLIENT, ClientAddress, record_peer
 from runtime.rate_limit import RateLimit
@@ -22,8 +18,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.datastructures import Headers
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-STARTUP_SECONDS = 10.0
 
 
 def _request(
@@ -91,29 +85,6 @@ def _app(engine: AsyncEngine, trusted: list[str]) -> FastAPI:
         return {"client": address(request)}
 
     return app
-
-
-@asynccontextmanager
-async def serving(app: FastAPI, **config: Any) -> AsyncIterator[str]:
-    """*app* served by a real uvicorn on 127.0.0.1 with *config*; yields its URL."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(
-        uvicorn.Config(app, lifespan="off", log_level="warning", **config)
-    )
-    task = asyncio.create_task(server.serve(sockets=[listener]))
-    async with asyncio.timeout(STARTUP_SECONDS):
-        while not server.started:
-            if task.done():
-                task.result()
-            await asyncio.sleep(0.01)
-    host, port = listener.getsockname()
-    try:
-        yield f"http://{host}:{port}"
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, timeout=STARTUP_SECONDS)
-        listener.close()
 
 
 def client_from(source: str) -> httpx.AsyncClient:

@@ -1,13 +1,13 @@
 """BoundedH11Protocol under a real uvicorn server, driven by sockets that trickle."""
 
 import asyncio
-import socket
 import time
 from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
 
 import pytest
 import pytest_asyncio
-import uvicorn
+from clients import serving
 from runtime.server import BoundedH11Protocol
 from starlette.types import Receive, Scope, Send
 
@@ -57,19 +57,10 @@ async def echo(scope: Scope, receive: Receive, send: Send) -> None:
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
 async def address() -> AsyncIterator[tuple[str, int]]:
     """A uvicorn server of ``echo`` with ``Quick`` deadlines, on a port of its own."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(echo, http=Quick, lifespan="off", log_level="warning")
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[listener]))
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
-    yield listener.getsockname()
-    server.should_exit = True
-    await asyncio.wait_for(task, timeout=SLACK)
-    listener.close()
+    async with serving(echo, http=Quick) as url:
+        served = urlsplit(url)
+        assert served.hostname is not None and served.port is not None
+        yield served.hostname, served.port
 
 
 async def closed_after(reader: asyncio.StreamReader) -> tuple[bytes, float]:
