@@ -3,7 +3,6 @@
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -35,7 +34,8 @@ def engine() -> AsyncEngine:
 
 
 DATABASE = DatabaseNeeds(metadata=[], engine=engine, url_env="TEST_DATABASE_URL")
-app = FastAPI(lifespan=graceful_lifespan(DATABASE, drain_seconds=1.5))
+app = FastAPI(lifespan=graceful_lifespan(DATABASE, drain_seconds=DRAIN_SECONDS))
+in_flight = 0
 
 
 @app.get("/ready")
@@ -45,13 +45,24 @@ async def ready() -> dict[str, str]:
     return {"status": "ok"}
 
 
+@app.get("/in-flight")
+async def count_in_flight() -> int:
+    return in_flight
+
+
 @app.get("/slow")
 async def slow() -> dict[str, bool]:
+    global in_flight
+    in_flight += 1
     async with engine().connect() as connection:
-        await connection.execute(text("SELECT pg_sleep(3)"))
+        # Outlasts the drain: uvicorn has stopped accepting before it ends.
+        await connection.execute(text(f"SELECT pg_sleep({DRAIN_SECONDS + 2})"))
     return {"done": True}
 """
 DEADLINE = 30.0
+"""Seconds any one wait may take: uvicorn's start, a request, its exit."""
+DRAIN_SECONDS = 3.0
+"""The app's drain: readiness must turn 503 within it, however busy the machine."""
 
 
 def get(url: str) -> tuple[int, str]:
@@ -62,15 +73,14 @@ def get(url: str) -> tuple[int, str]:
         return error.code, error.read().decode()
 
 
-def test_sigterm_drains_then_finishes_in_flight_requests(tmp_path: Path) -> None:
-    (tmp_path / "app.py").write_text(APP)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
+def test_sigterm_drains_then_finishes_in_flight_requests(
+    tmp_path: Path, free_port: int
+) -> None:
+    (tmp_path / "app.py").write_text(f"DRAIN_SECONDS = {DRAIN_SECONDS}\n{APP}")
+    base = f"http://127.0.0.1:{free_port}"
     paths = [str(tmp_path), str(Path(next(iter(runtime.__path__))).parent)]
     server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app:app", "--port", str(port)]
+        [sys.executable, "-m", "uvicorn", "app:app", "--port", str(free_port)]
         + ["--timeout-graceful-shutdown", "10"],
         env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
         stdout=subprocess.PIPE,
@@ -81,7 +91,11 @@ def test_sigterm_drains_then_finishes_in_flight_requests(tmp_path: Path) -> None
         started = time.monotonic()
         while True:
             assert server.poll() is None, server.communicate()[0]
-            assert time.monotonic() - started < DEADLINE, "uvicorn did not start"
+            if time.monotonic() - started > DEADLINE:
+                server.kill()
+                raise AssertionError(
+                    f"uvicorn did not start:\n{server.communicate()[0]}"
+                )
             try:
                 if get(f"{base}/ready")[0] == 200:
                     break
@@ -89,11 +103,17 @@ def test_sigterm_drains_then_finishes_in_flight_requests(tmp_path: Path) -> None
                 time.sleep(0.1)
         with ThreadPoolExecutor() as pool:
             slow = pool.submit(get, f"{base}/slow")
-            time.sleep(0.5)  # the slow request is in flight
+            asked = time.monotonic()
+            while get(f"{base}/in-flight") != (200, "1"):
+                assert not slow.done(), slow.result()
+                assert time.monotonic() - asked < DEADLINE, "/slow never started"
+                time.sleep(0.05)
             server.send_signal(signal.SIGTERM)
-            time.sleep(0.3)
+            signalled = time.monotonic()
             # Draining: still serving, and readiness says to send nothing more.
-            assert get(f"{base}/ready")[0] == 503
+            while get(f"{base}/ready")[0] != 503:
+                assert time.monotonic() - signalled < DRAIN_SECONDS, "still ready"
+                time.sleep(0.05)
             assert slow.result(timeout=DEADLINE) == (
                 200,
                 json.dumps({"done": True}, separators=(",", ":")),
