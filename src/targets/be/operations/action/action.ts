@@ -15,7 +15,7 @@ import { pkParam, requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
-import { decideAuth } from "../auth/decide.js";
+import { whyNoUser } from "../auth/decide.js";
 import { actionTests } from "./tests.js";
 
 @operation("action", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
@@ -33,9 +33,9 @@ export class Action {
 
   *validate(ctx: BuildContext<ProjectConfig>, options: ActionOptions): Iterable<ValidationIssue> {
     if (!options.pass_user) return;
-    const decision = decideAuth(ctx.config, ctx.store, ctx.instanceId, Action.route(options).path);
-    if (!decision.required) {
-      yield { path: ["pass_user"], message: `passes current_user to the function, but this endpoint is not authenticated: ${decision.reason}` };
+    const reason = whyNoUser(ctx);
+    if (reason !== undefined) {
+      yield { path: ["pass_user"], message: `passes current_user to the function, but this endpoint is not authenticated: ${reason}` };
     }
   }
 

@@ -1,9 +1,10 @@
 // Whether a route requires an authenticated user: the project sets `auth`, the cascading
 // `require_auth` holds for its entry, and its path matches no `exclude_paths` entry. The
-// `auth` augmenter applies the decision; validators ask it of the routes the entry's endpoint
-// operation declares (`declaredRoutes`), before any handler exists.
+// `auth` augmenter applies the decision; validators ask `whyNoUser` of the routes the entry's
+// endpoint operation declares (`declaredRoutes`), before any handler exists.
 
-import type { BuildStore } from "../../../../codegen/index.js";
+import type { BuildContext, BuildStore } from "../../../../codegen/index.js";
+import { declaredRoutes } from "../../modules/endpoint.js";
 import { type ProjectConfig, type ResolvedApp, type ResourceConfig, excludedBy } from "../../config/schema.js";
 import { cascadeSource, cascaded } from "../../cascade.js";
 
@@ -31,4 +32,16 @@ export function decideAuth(project: ProjectConfig, store: BuildStore, instanceId
   const pattern = excludedBy(path, project.auth.exclude_paths);
   if (pattern !== undefined) return { required: false, reason: `its path "${path}" matches exclude_paths entry "${pattern}"` };
   return { required: true };
+}
+
+/**
+ * Why a route the entry at `ctx` declares gets no user, when one does: what validators of
+ * keys that need a user (a per-user rate limit, groups, a guard) answer.
+ */
+export function whyNoUser(ctx: BuildContext<ProjectConfig>): string | undefined {
+  for (const route of declaredRoutes(ctx)) {
+    const decision = decideAuth(ctx.config, ctx.store, ctx.instanceId, route.path);
+    if (!decision.required) return decision.reason;
+  }
+  return undefined;
 }

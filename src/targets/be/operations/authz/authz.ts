@@ -11,8 +11,7 @@ import type { AuthzLevel, ProjectConfig, ResourceConfig } from "../../config/sch
 import { cascaded } from "../../cascade.js";
 import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
-import { declaredRoutes } from "../../modules/endpoint.js";
-import { decideAuth } from "../auth/decide.js";
+import { whyNoUser } from "../auth/decide.js";
 import { policyAuthz } from "./policy.js";
 
 type Entry = AuthzLevel & { name: string; type: string };
@@ -31,14 +30,12 @@ export class Authz {
   // The entry as written (its keys beyond the augmenter's own options): this augmenter runs at every entry.
   *validate(ctx: BuildContext<ProjectConfig>): Iterable<ValidationIssue> {
     const options = ctx.instance as Entry;
-    const decision = declaredRoutes(ctx)
-      .map((route) => decideAuth(ctx.config, ctx.store, ctx.instanceId, route.path))
-      .find((decided) => !decided.required);
-    if (decision === undefined || decision.required) return;
+    const reason = whyNoUser(ctx);
+    if (reason === undefined) return;
     for (const key of ["groups", "can", "opa"] as const) {
       if (options[key] !== undefined && options[key] !== false) {
         const what = { groups: "admits only members of these groups", can: "asks this guard", opa: "asks the OPA policy" }[key];
-        yield { path: [key], message: `${what}, but this endpoint is not authenticated: ${decision.reason}` };
+        yield { path: [key], message: `${what}, but this endpoint is not authenticated: ${reason}` };
       }
     }
   }

@@ -11,8 +11,7 @@ import { cascadeSource, cascaded } from "../../cascade.js";
 import { type ProjectConfig, type RateLimitConfig, RateLimitSetting, type ResolvedApp } from "../../config/schema.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { ProjectRoute } from "../../modules/project-route.js";
-import { declaredRoutes } from "../../modules/endpoint.js";
-import { decideAuth, routePath } from "../auth/decide.js";
+import { routePath, whyNoUser } from "../auth/decide.js";
 import { LimitedRoute, RateLimitsModule } from "./rate-limits.js";
 
 @operation("rate_limits", { scope: "project" })
@@ -37,12 +36,10 @@ export class RateLimit {
     const limit = rateLimitOf(ctx);
     if (limit?.key !== "user") return;
     // The route must get a user: the auth augmenter decides the same way (no auth, require_auth: false, exclude_paths).
-    const decision = declaredRoutes(ctx)
-      .map((route) => decideAuth(ctx.config, ctx.store, ctx.instanceId, route.path))
-      .find((decided) => !decided.required);
-    if (decision === undefined || decision.required) return;
+    const reason = whyNoUser(ctx);
+    if (reason === undefined) return;
     const source = cascadeSource(ctx.store, ctx.instanceId, "rate_limit");
-    yield { path: source === "this operation" ? ["rate_limit", "key"] : [], message: `rate_limit (from ${source}) is keyed by "user", but ${decision.reason}` };
+    yield { path: source === "this operation" ? ["rate_limit", "key"] : [], message: `rate_limit (from ${source}) is keyed by "user", but ${reason}` };
   }
 
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
