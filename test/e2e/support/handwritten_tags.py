@@ -2,10 +2,8 @@
 
 The load test's baseline: what a developer would write without codegen for the same
 list, get and create routes, on the same model, database, pool settings and server, and
-the same contract: bodies up to 1 MiB (FastAPI's app-wide limit), a unique name taken
-twice is a 409, and a create sent with an ``Idempotency-Key`` is stored under the key in
-its own transaction, so a retry gets the same answer (``Idempotent-Replayed: true``) and
-the key with another body is a 409. Keys live in a table of their own here.
+the same contract (handwritten.py): bodies up to 1 MiB, a unique name taken twice is a
+409, and a create sent with an ``Idempotency-Key`` is answered again on a retry.
 Run as ``python handwritten_tags.py --port <port>`` with ``DATABASE_URL`` set and the
 blog example on ``PYTHONPATH``; served as ``serve.py`` serves the generated routes.
 """
@@ -13,62 +11,25 @@ blog example on ``PYTHONPATH``; served as ``serve.py`` serves the generated rout
 import argparse
 import asyncio
 import base64
-import hashlib
 import json
-import os
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated
 
-from blog.models import Tag, create_tables
-from fastapi import Depends, FastAPI, Header, HTTPException, Query, Response
+from blog.models import Tag
+from fastapi import FastAPI, HTTPException, Query, Response
 from pydantic import BaseModel
-from serve import run_server
-from sqlalchemy import DateTime, String, func, select, tuple_
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy import select, tuple_
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-engine = create_async_engine(
-    os.environ["DATABASE_URL"], pool_size=5, max_overflow=10, pool_pre_ping=True
+from handwritten import (
+    MAX_BODY_SIZE,
+    IdempotencyKeyHeader,
+    Session,
+    fingerprint,
+    prepare_database,
+    remember,
+    stored_answer,
 )
-sessions = async_sessionmaker(engine, expire_on_commit=False)
-
-
-async def get_session() -> AsyncIterator[AsyncSession]:
-    async with sessions() as session:
-        yield session
-
-
-Session = Annotated[AsyncSession, Depends(get_session)]
-
-
-class KeysBase(DeclarativeBase):
-    pass
-
-
-class IdempotencyKey(KeysBase):
-    """The answer a create sent for a key, kept a day."""
-
-    __tablename__ = "handwritten_idempotency_keys"
-
-    key: Mapped[str] = mapped_column(String(255), primary_key=True)
-    fingerprint: Mapped[str] = mapped_column(String(64))
-    answer: Mapped[dict[str, Any]] = mapped_column(JSONB)
-    created_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now()
-    )
-
-
-KEY_EXPIRY = timedelta(days=1)
-
-IdempotencyKeyHeader = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key", min_length=1, max_length=255, pattern=r"^[\x21-\x7e]+$"
-    ),
-]
+from serve import run_server
 
 
 class TagIn(BaseModel):
@@ -85,7 +46,7 @@ class TagPage(BaseModel):
     next_cursor: str | None
 
 
-app = FastAPI(max_body_size=1024 * 1024)
+app = FastAPI(max_body_size=MAX_BODY_SIZE)
 
 
 @app.get("/tags")
@@ -123,42 +84,22 @@ async def create_tag(
     response: Response,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> TagOut:
-    fingerprint = hashlib.sha256(body.model_dump_json().encode()).hexdigest()
-    if idempotency_key is not None:
-        stored = await session.get(IdempotencyKey, idempotency_key)
-        if stored is not None and stored.created_at < datetime.now(UTC) - KEY_EXPIRY:
-            await session.delete(stored)
-        elif stored is not None:
-            if stored.fingerprint != fingerprint:
-                raise HTTPException(409, "Idempotency-Key used with another body")
-            response.headers["Idempotent-Replayed"] = "true"
-            return TagOut.model_validate(stored.answer)
+    body_fingerprint = fingerprint(body)
+    stored = await stored_answer(session, idempotency_key, body_fingerprint)
+    if stored is not None:
+        response.headers["Idempotent-Replayed"] = "true"
+        return TagOut.model_validate(stored)
     tag = Tag(name=body.name)
     session.add(tag)
     try:
         await session.flush()
         answer = TagOut(id=tag.id, name=tag.name)
-        if idempotency_key is not None:
-            session.add(
-                IdempotencyKey(
-                    key=idempotency_key,
-                    fingerprint=fingerprint,
-                    answer=answer.model_dump(),
-                )
-            )
+        remember(session, idempotency_key, body_fingerprint, answer)
         await session.commit()
     except IntegrityError:
         # A name taken, or the same key committed by a concurrent request.
         raise HTTPException(409, "Conflict") from None
     return answer
-
-
-async def prepare_database() -> None:
-    await create_tables(engine)
-    async with engine.begin() as connection:
-        await connection.run_sync(KeysBase.metadata.create_all)
-    # The pool's connections belong to this event loop; uvicorn runs another.
-    await engine.dispose()
 
 
 def main() -> None:

@@ -1,0 +1,218 @@
+/**
+ * `npm run bench:api`: requests per server CPU second of the blog's article routes, from
+ * the generated backend, the same routes written by hand (FastAPI + SQLAlchemy +
+ * Pydantic) and the floor (the raw driver: asyncpg, no ORM, no framework).
+ *
+ * One embedded PostgreSQL holds 1,000 authors and 10,000 articles; each app is served by
+ * uvicorn with one worker, and `--clients` concurrent keep-alive clients (default 32)
+ * load one app and one route at a time for `--duration` seconds. The server's CPU time
+ * is read from /proc before and after each run, so the figures hold on a shared machine.
+ * Rounds alternate the order of the apps; the table gives medians of the rounds, and
+ * the ratio columns the median of the rounds' ratios. bench/README.md, "API throughput".
+ *
+ *   node --import tsx bench/api.ts [--duration 15] [--rounds 5] [--clients 32] [--warmup 3]
+ *     [--apps generated,handwritten,floor] [--routes get,list,create,update]
+ */
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { cpus, loadavg } from "node:os";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { prepareBlogProject, serveBlog } from "../test/e2e/support/blog.js";
+import { type LoadRequest, type LoadResult, describeLoad, loadAgent, runLoad } from "../test/e2e/support/load.js";
+import { freePort } from "../test/support/ports.js";
+import { startPostgres } from "../test/support/postgres.js";
+import { type RunningProcess, startProcess, waitForHttp } from "../test/support/processes.js";
+import { median } from "../test/support/stats.js";
+import { ensureVenv } from "../test/support/venv.js";
+
+const SUPPORT = resolve(fileURLToPath(import.meta.url), "../../test/e2e/support");
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "15" },
+    rounds: { type: "string", default: "5" },
+    clients: { type: "string", default: "32" },
+    warmup: { type: "string", default: "3" },
+    apps: { type: "string", default: "generated,handwritten,floor" },
+    routes: { type: "string", default: "get,list,create,update" },
+  },
+});
+const durationMs = Number(values.duration) * 1000;
+const rounds = Number(values.rounds);
+const clients = Number(values.clients);
+const warmupMs = Number(values.warmup) * 1000;
+
+const AUTHORS = 1_000;
+const ARTICLES = 10_000;
+
+// The blog's articles cut to the issue's shape: the article's columns and its author
+// nested (joined), read by get and by a keyset list of 20, written by create and update.
+const CONFIG = `
+local f = import 'be/fields.libsonnet';
+local l = import 'be/lists.libsonnet';
+local article = {
+  model: 'blog.models.Article',
+  fields: [
+    f.uuid('id'),
+    f.str('title'),
+    f.str('body'),
+    f.bool('published', { default: false }),
+    f.str('status'),
+    f.datetime('published_at', { nullable: true }),
+    f.date('publish_on', { nullable: true }),
+    f.int('word_count', { default: 0 }),
+    f.float('rating', { nullable: true }),
+    f.json('extra', { default: {} }),
+    f.uuid('author_id'),
+    f.nested('author', 'blog.models.Author', [f.uuid('id'), f.str('name')], load='joined'),
+  ],
+  local writable = [field for field in self.fields if !std.member(['id', 'status', 'author'], field.name)],
+  operations: ['get', { name: 'list', modifiers: [l.keyset(20, 100)] }, { name: 'create', fields: writable }, { name: 'update', fields: writable }],
+};
+(import 'project.jsonnet') + { resources: [article], generate_tests: false }`;
+
+const APPS = {
+  generated: "generated",
+  handwritten: "hand-written",
+  floor: "floor",
+} as const;
+type AppName = keyof typeof APPS;
+
+const ROUTES = {
+  get: "get one article, nested author",
+  list: "list 20 articles, nested author",
+  create: "create",
+  update: "update (PATCH)",
+} as const;
+type RouteName = keyof typeof ROUTES;
+
+function pick<T extends string>(given: string, known: Record<T, string>, what: string): T[] {
+  const names = given.split(",").filter(Boolean);
+  for (const name of names) assert.ok(name in known, `--${what}: unknown ${name} (known: ${Object.keys(known).join(", ")})`);
+  return names as T[];
+}
+const apps = pick<AppName>(values.apps!, APPS, "apps");
+const routes = pick<RouteName>(values.routes!, ROUTES, "routes");
+
+interface App {
+  name: AppName;
+  baseUrl: string;
+  process: RunningProcess;
+}
+
+/** A request of `route`, on articles picked at random among `ids` (creates by random authors). */
+function requests(route: RouteName, ids: string[], authors: string[]): () => LoadRequest {
+  const any = (list: string[]) => list[Math.floor(Math.random() * list.length)]!;
+  switch (route) {
+    case "get":
+      return () => ({ method: "GET", path: `/articles/${any(ids)}` });
+    case "list":
+      return () => ({ method: "GET", path: "/articles?limit=20" });
+    case "create":
+      return () => ({ method: "POST", path: "/articles", body: { title: `Bench ${randomBytes(4).toString("hex")}`, body: "one two three", author_id: any(authors) } });
+    case "update":
+      return () => ({ method: "PATCH", path: `/articles/${any(ids)}`, body: { rating: Math.round(Math.random() * 50) / 10 } });
+  }
+}
+
+async function startScript(script: string, projectDir: string, databaseUrl: string, python: string): Promise<{ baseUrl: string; process: RunningProcess }> {
+  const port = await freePort();
+  const proc = startProcess(python, [resolve(SUPPORT, script), "--port", String(port)], {
+    cwd: projectDir,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PYTHONPATH: projectDir, PYTHONDONTWRITEBYTECODE: "1" },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${baseUrl}/articles?limit=1`, proc);
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  }
+  return { baseUrl, process: proc };
+}
+
+const loadBefore = loadavg()[0]!;
+const started = new Date();
+const venv = await ensureVenv();
+const postgres = await startPostgres();
+const projectDir = await prepareBlogProject("config/override.jsonnet", CONFIG);
+const running: App[] = [];
+try {
+  // The generated app first: its launcher creates the tables the others use.
+  const generated = await serveBlog(projectDir, venv, postgres.asyncUrl, {}, { countStatements: false });
+  running.push({ name: "generated", ...generated });
+  await postgres.query(
+    `INSERT INTO authors (id, name, email) SELECT gen_random_uuid(), 'Author ' || n, 'author' || n || '@example.com' FROM generate_series(1, ${AUTHORS}) n`,
+  );
+  await postgres.query(
+    `INSERT INTO articles (id, title, body, published, status, word_count, extra, author_id)
+     SELECT gen_random_uuid(), 'Article ' || n, repeat('word ', 200), n % 2 = 0, 'draft', 200, '{}', ids[1 + n % ${AUTHORS}]
+     FROM generate_series(1, ${ARTICLES}) n, (SELECT array_agg(id) AS ids FROM authors) authors`,
+  );
+  await postgres.query("ANALYZE");
+  if (apps.includes("handwritten")) running.push({ name: "handwritten", ...(await startScript("handwritten_articles.py", projectDir, postgres.asyncUrl, venv.python)) });
+  if (apps.includes("floor")) running.push({ name: "floor", ...(await startScript("floor_articles.py", projectDir, postgres.asyncUrl, venv.python)) });
+  const served = apps.map((name) => running.find((app) => app.name === name)!);
+
+  const ids = (await postgres.query("SELECT id FROM articles ORDER BY random() LIMIT 1000")).map((row) => String(row.id));
+  const authors = (await postgres.query("SELECT id FROM authors")).map((row) => String(row.id));
+
+  // Same contract: every app answers the same article with the same body.
+  const answers = await Promise.all(served.map(async (app) => (await fetch(`${app.baseUrl}/articles/${ids[0]}`)).json()));
+  for (const [index, answer] of answers.entries()) assert.deepEqual(answer, answers[0], `${served[index]!.name} answers another body than ${served[0]!.name}`);
+
+  const agents = new Map(served.map((app) => [app.name, loadAgent(clients)]));
+  const run = (app: App, route: RouteName, ms: number, measured: boolean): Promise<LoadResult> =>
+    runLoad({ baseUrl: app.baseUrl, clients, durationMs: ms, next: requests(route, ids, authors), agent: agents.get(app.name)!, serverPid: measured ? app.process.child.pid : undefined });
+
+  for (const route of routes) for (const app of served) await run(app, route, warmupMs, false);
+
+  /** Requests per server CPU second, by route and app, one per round. */
+  const perCpu = new Map<string, number[]>();
+  const results = new Map<string, LoadResult[]>();
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? served : [...served].reverse();
+    for (const route of routes) {
+      for (const app of order) {
+        const result = await run(app, route, durationMs, true);
+        const bad = [...result.statuses].filter(([status]) => status === 0 || status >= 500);
+        assert.deepEqual(bad, [], `${app.name} ${route}: ${describeLoad(result)}\n${app.process.output().slice(-5000)}`);
+        const key = `${route} ${app.name}`;
+        perCpu.set(key, [...(perCpu.get(key) ?? []), result.requests / result.serverCpuSeconds!]);
+        results.set(key, [...(results.get(key) ?? []), result]);
+        console.error(`round ${round + 1} ${route} ${APPS[app.name]}: ${describeLoad(result)}`);
+      }
+    }
+  }
+  for (const agent of agents.values()) agent.destroy();
+
+  const ratio = (route: RouteName, mine: AppName, theirs: AppName): string => {
+    const a = perCpu.get(`${route} ${mine}`);
+    const b = perCpu.get(`${route} ${theirs}`);
+    return a && b ? median(a.map((value, index) => value / b[index]!)).toFixed(2) : "–";
+  };
+  const figure = (route: RouteName, app: AppName) => Math.round(median(perCpu.get(`${route} ${app}`)!)).toLocaleString("en-US");
+  const p99 = (route: RouteName, app: AppName) => median(results.get(`${route} ${app}`)!.map((result) => result.p99Ms)).toFixed(0);
+
+  console.log(
+    `Requests per server CPU second: ${clients} clients, ${rounds} rounds of ${durationMs / 1000} s per route and app, medians. ` +
+      `${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}; 1-minute load ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after; ${started.toISOString()}.\n`,
+  );
+  const ratios = [
+    ...(apps.includes("generated") && apps.includes("handwritten") ? [["generated / hand-written", "generated", "handwritten"] as const] : []),
+    ...(apps.includes("generated") && apps.includes("floor") ? [["floor / generated", "floor", "generated"] as const] : []),
+  ];
+  console.log(`| route | ${apps.map((app) => APPS[app]).join(" | ")} | ${ratios.map(([title]) => title).join(" | ")} | p99 ms (${apps.map((app) => APPS[app]).join(" / ")}) |`);
+  console.log(`|---|${apps.map(() => "---:").join("|")}|${ratios.map(() => "---:").join("|")}|---:|`);
+  for (const route of routes) {
+    const cells = [...apps.map((app) => figure(route, app)), ...ratios.map(([, mine, theirs]) => ratio(route, mine, theirs))];
+    console.log(`| ${ROUTES[route]} | ${cells.join(" | ")} | ${apps.map((app) => p99(route, app)).join(" / ")} |`);
+  }
+} finally {
+  for (const app of running) await app.process.stop();
+  await postgres.stop();
+  await rm(projectDir, { recursive: true, force: true });
+}
