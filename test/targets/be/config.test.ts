@@ -12,6 +12,7 @@ import {
   configIssuesOf,
   discoverScopes,
   formatConfigPath,
+  loadRegistry,
   operation,
 } from "../../../src/codegen/index.js";
 import {
@@ -24,7 +25,6 @@ import {
   DatabaseConfig,
   FieldList,
   FieldSpec,
-  ListOptions,
   OperationConfig,
   ProjectConfig,
   ResourceConfig,
@@ -33,6 +33,7 @@ import {
   pluralize,
   withArticle,
 } from "../../../src/targets/be/config/schema.js";
+import { ListOptions } from "../../../src/targets/be/operations/list/options.js";
 
 interface Issue {
   path: string;
@@ -77,6 +78,24 @@ function operationPaths(config: ProjectConfig): string[] {
     throw error;
   }
   return assert.fail(`the probe ran without an issue (${Probe.name})`);
+}
+
+/**
+ * The issues the `be` operations report for one entry of a valid resource, as the engine's
+ * validation phase finds them (the rules an operation checks in its own folder), with paths
+ * relative to the entry.
+ */
+async function entryIssues(entry: Record<string, unknown>): Promise<Issue[]> {
+  const summary = { name: "summary", fields: [idField] };
+  const config = parse(ProjectConfig, { module: "blog", resources: [article({ operations: [entry], representations: [summary] })] });
+  const prefix = "resources[0].operations[0].";
+  try {
+    new Engine(await loadRegistry("be.operations"), { scopes: discoverScopes(ProjectConfig) }).build(config);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues.map(({ path, message }) => ({ path: path.startsWith(prefix) ? path.slice(prefix.length) : path, message }));
+    throw error;
+  }
+  return [];
 }
 
 /** `value` as plain JSON: what a parsed config holds, without any bookkeeping it carries. */
@@ -339,25 +358,25 @@ describe("CrudOptions and ListOptions", () => {
     }
   });
 
-  test("create and update fields must be scalar", () => {
+  test("create and update fields must be scalar", async () => {
     const nested = { name: "author", type: "nested", model: "blog.models.Author", fields: [titleField] };
     for (const type of ["create", "update"]) {
-      assertIssues(CrudOptions, { name: type, type, fields: [titleField, nested] }, [
+      assert.deepEqual(await entryIssues({ name: type, type, fields: [titleField, nested] }), [
         { path: "fields[1].type", message: "nested fields are only allowed in get and list" },
       ]);
     }
   });
 
-  test("delete takes no fields; unknown keys and types are rejected", () => {
-    assertIssues(CrudOptions, { name: "delete", type: "delete", fields: [idField] }, [
+  test("delete takes no fields; unknown keys and types are rejected", async () => {
+    assert.deepEqual(await entryIssues({ name: "delete", type: "delete", fields: [idField] }), [
       { path: "fields", message: "delete returns no body: fields has no effect here" },
     ]);
     assertIssues(CrudOptions, { name: "get", type: "get", modifiers: [] }, [{ path: "modifiers", message: "unknown key" }]);
-    assertIssues(CrudOptions, { name: "delete", type: "delete", representation: "summary" }, [
+    assert.deepEqual(await entryIssues({ name: "delete", type: "delete", representation: "summary" }), [
       { path: "representation", message: "delete returns no body: representation has no effect here" },
     ]);
-    assertIssues(CrudOptions, { name: "x", type: "patch" }, [
-      { path: "type", message: 'Invalid option: expected one of "get"|"list"|"create"|"update"|"delete"' },
+    assert.deepEqual(await entryIssues({ name: "x", type: "patch" }), [
+      { path: "type", message: "unknown operation \"patch\"; expected one of: action, create, delete, get, list, update" },
     ]);
   });
 

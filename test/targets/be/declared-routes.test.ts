@@ -10,7 +10,8 @@ import { z } from "zod";
 import { type BuildContext, ConfigError, type OperationRegistry, type Target, discoverTargets, operation } from "../../../src/codegen/index.js";
 import { buildStore, loadPlugins, renderStore } from "../../../src/codegen/build-output.js";
 import { ENDPOINT, type Route } from "../../../src/targets/be/extend.js";
-import { ListOptions, type ProjectConfig } from "../../../src/targets/be/config/schema.js";
+import type { ProjectConfig } from "../../../src/targets/be/config/schema.js";
+import { ListOptions } from "../../../src/targets/be/operations/list/options.js";
 import { List } from "../../../src/targets/be/operations/list/list.js";
 import { visibilityRules } from "../../../src/targets/be/row-visibility.js";
 

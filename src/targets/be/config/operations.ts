@@ -1,13 +1,14 @@
-// Operation entries of a resource and the options of the CRUD operations. A resource keeps
+// Operation entries of a resource, and the keys endpoint operations share. A resource keeps
 // each entry's own options untouched; the operation named by `type` validates them with
-// its `Options` schema (`CrudOptions`, `ListOptions`, `ActionOptions`), at the same path.
-// An entry's `modifiers` are a scope of their own (see modifiers.ts).
+// its `Options` schema, at the same path, and checks in its own folder what is particular
+// to it (`delete` takes no fields, …). An entry's `modifiers` are a scope of their own
+// (see modifiers.ts).
 
 import { z } from "zod";
 import { GroupList, GuardPath } from "./authz.js";
 import { OpaSetting } from "./opa.js";
-import { FieldList, rejectNested, type FieldSpec } from "./fields.js";
-import { PostHookPath, PreHookPath, type SerializerConfig, SerializerSetting, checkHooks } from "./hooks.js";
+import { FieldList } from "./fields.js";
+import { PostHookPath, PreHookPath, SerializerSetting, checkHooks } from "./hooks.js";
 import { kilnKeys } from "./kiln.js";
 import { ModifierList } from "./modifiers.js";
 import { Identifier, SnakeName, maxBodySizeAt } from "./primitives.js";
@@ -53,13 +54,14 @@ export const OperationConfig = z
   });
 export type OperationConfig = z.output<typeof OperationConfig>;
 
-/** The five CRUD operations. */
-export const CrudOperationType = z.enum(["get", "list", "create", "update", "delete"]);
-export type CrudOperationType = z.output<typeof CrudOperationType>;
-
-const crudKeys = {
+/**
+ * The keys of an endpoint entry (`CrudOptions`), for an operation whose options add their own
+ * (`list`'s `modifiers`): spread into its `strictObject`, then `checkHooks` in its refinement.
+ */
+export const endpointKeys = {
   name: Identifier.meta({ description: "The entry's name." }),
-  type: CrudOperationType.meta({ description: "The operation. Default: `name`." }),
+  // The operation that parses these options was selected by this value: any name it answers to is valid here.
+  type: Identifier.meta({ description: "The operation. Default: `name`." }),
   fields: FieldList.optional().meta({
     description:
       "`create` and `update`: the scalar fields of the request body, instead of the resource's (default: every scalar field of " +
@@ -91,46 +93,13 @@ const crudKeys = {
   ...kilnKeys("operation"),
 };
 
-function checkCrudFields(options: { type: CrudOperationType; fields?: FieldSpec[]; representation?: string; pre?: string; post?: string; serializer?: SerializerConfig }, ctx: z.RefinementCtx): void {
-  checkHooks(options, ctx);
-  if (options.type === "delete" && options.representation !== undefined) {
-    ctx.addIssue({ code: "custom", path: ["representation"], message: "delete returns no body: representation has no effect here" });
-  }
-  if (options.fields === undefined) return;
-  if (options.type === "create" || options.type === "update") {
-    rejectNested(options.fields, ctx, ["fields"], "nested fields are only allowed in get and list");
-  } else if (options.type === "delete") {
-    ctx.addIssue({ code: "custom", path: ["fields"], message: "delete returns no body: fields has no effect here" });
-  }
-  // get and list fields make the read shape of a resource without fields (config/operation-fields.ts); the resource checks them.
-}
-
 /** Options of `get`, `create`, `update` and `delete` (and the CRUD keys of `list`). */
 export const CrudOptions = z
-  .strictObject(crudKeys)
-  .superRefine(checkCrudFields)
+  .strictObject(endpointKeys)
+  .superRefine(checkHooks)
   .meta({
     id: "CrudOptions",
     description: "Options of `get`, `create`, `update` and `delete`.",
     examples: [{ name: "create", fields: [{ name: "title", type: "str" }] }, { name: "get", require_auth: false }],
   });
 export type CrudOptions = z.output<typeof CrudOptions>;
-
-/** Options of `list`: the CRUD keys plus its modifiers (filter, order, paginate, …). */
-export const ListOptions = z
-  .strictObject({
-    ...crudKeys,
-    type: z.literal("list").meta({ description: "The operation. Default: `name`." }),
-    modifiers: ModifierList.default(() => []).meta({ description: "What clients may do with the list: filter, order, paginate, or modifier types packages add." }),
-  })
-  .superRefine((options, ctx) => {
-    checkCrudFields(options, ctx);
-  })
-  .meta({
-    id: "ListOptions",
-    description:
-      "Options of `list`. Without an `order` modifier rows come in primary-key order; without a `paginate` modifier a page " +
-      "walks keyset pages of the paginate defaults (see docs/be.md, Lists).",
-    examples: [{ name: "list", modifiers: [{ type: "filter", fields: [{ name: "status", values: "literal" }] }, { type: "paginate", default_page_size: 20 }] }],
-  });
-export type ListOptions = z.output<typeof ListOptions>;

@@ -25,7 +25,7 @@ export {
   isScalar,
 } from "./fields.js";
 export { defaultResourceName, defaultRoutePrefix, pluralize, withArticle } from "./naming.js";
-export { CrudOperationType, CrudOptions, ListOptions, OperationConfig } from "./operations.js";
+export { CrudOptions, OperationConfig, endpointKeys } from "./operations.js";
 export { BUILTIN_MODIFIERS, ModifierConfig, ModifierList } from "./modifiers.js";
 export {
   ALLOWED_OPERATORS,

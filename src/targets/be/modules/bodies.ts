@@ -3,7 +3,7 @@
 // bodies make every field optional (partial PATCH: an omitted field is `MISSING`) and accept
 // null only for nullable columns. Fields written to a column carry the column's rules.
 
-import { ImportCollector, Name } from "../../../codegen/index.js";
+import { ImportCollector, Name, type ValidationIssue } from "../../../codegen/index.js";
 import { inheritReference } from "../config/references.js";
 import { type FieldSpec, type ScalarField, isScalar } from "../config/schema.js";
 import { columnRuled, optional, requestAnnotation } from "../python/annotations.js";
@@ -11,9 +11,20 @@ import { fieldDefault } from "../python/literals.js";
 import { type ResourceView, collectionKey, modelRef } from "../resource.js";
 import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
 
+/**
+ * An issue at each field of an entry's own body `fields` that is not scalar: a request body
+ * carries scalar fields only. For the `validate` of an operation that writes its `fields`.
+ * @example [...bodyFieldIssues([{ name: "author", type: "nested", … }])] // [{ path: ["fields", 0, "type"], message: "nested fields are only allowed in get and list" }]
+ */
+export function* bodyFieldIssues(fields: readonly FieldSpec[] | undefined): Iterable<ValidationIssue> {
+  for (const [index, field] of (fields ?? []).entries()) {
+    if (!isScalar(field)) yield { path: ["fields", index, "type"], message: `${field.type} fields are only allowed in get and list` };
+  }
+}
+
 /** Fields of a write body: the op's own list, else the resource's scalar fields without a generated (uuid or int) primary key. */
 export function writeFields(view: ResourceView, own: readonly FieldSpec[] | undefined): ScalarField[] {
-  if (own) return own as ScalarField[]; // the op's Options already rejected nested fields here
+  if (own) return own as ScalarField[]; // the op's validate (bodyFieldIssues) already rejected nested fields here
   const generatedPk = view.config.pk_type !== "str";
   return view.config.fields.filter((field): field is ScalarField => isScalar(field) && !(generatedPk && field.name === view.pk));
 }

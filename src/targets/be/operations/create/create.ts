@@ -2,9 +2,9 @@
 // resource also has a `get` route to point at. The answer is built before the commit, so
 // nothing can fail once the row is committed; 409 on a constraint, 413 on a large body.
 
-import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
+import { type BuildContext, ImportCollector, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig, withArticle } from "../../config/schema.js";
-import { createSchema, writeFields } from "../../modules/bodies.js";
+import { bodyFieldIssues, createSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
 import { type Route, readsRowAtItsUrl } from "../../modules/endpoint.js";
@@ -25,6 +25,11 @@ export class Create {
 
   /** The generated tests of its route (tests.ts). */
   static readonly tests = createTests;
+
+  /** Its own `fields` are the request body's: scalar fields only. */
+  validate(_ctx: BuildContext, options: CrudOptions): Iterable<ValidationIssue> {
+    return bodyFieldIssues(options.fields);
+  }
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);

@@ -2,7 +2,7 @@
 // foreign-key rules decide (cascade, set null, or restrict: a 409 naming the constraint);
 // the ORM never loads the row's children to null or delete them itself.
 
-import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
+import { type BuildContext, ImportCollector, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
@@ -22,6 +22,12 @@ export class Delete {
 
   /** The generated tests of its route (tests.ts). */
   static readonly tests = deleteTests;
+
+  /** The route answers no body and reads none: keys that shape a body would be silently dropped. */
+  *validate(_ctx: BuildContext, options: CrudOptions): Iterable<ValidationIssue> {
+    if (options.representation !== undefined) yield { path: ["representation"], message: "delete returns no body: representation has no effect here" };
+    if (options.fields !== undefined) yield { path: ["fields"], message: "delete returns no body: fields has no effect here" };
+  }
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes } = resourceFiles(ctx);

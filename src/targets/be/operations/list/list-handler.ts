@@ -4,7 +4,8 @@
 // filters also `POST {prefix}/search` (an and/or tree) sharing one page helper.
 
 import { ImportCollector, Name, type RenderCtx, renderTemplate } from "../../../../codegen/index.js";
-import type { ListOptions, SearchConfig } from "../../config/schema.js";
+import type { SearchConfig } from "../../config/schema.js";
+import type { ListOptions } from "./options.js";
 import { type CodeBlock, RouteHandler, RouteParam, renderFunction } from "../../modules/handler.js";
 import type { Route } from "../../modules/endpoint.js";
 import type { ReadSchema } from "../../modules/read-shape.js";

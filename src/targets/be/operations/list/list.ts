@@ -6,7 +6,8 @@
 
 import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
 import { cascaded } from "../../cascade.js";
-import { ListOptions, type ProjectConfig } from "../../config/schema.js";
+import type { ProjectConfig } from "../../config/schema.js";
+import { ListOptions } from "./options.js";
 import { resourceFiles } from "../../modules/files.js";
 import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT } from "../../modules/handler.js";

@@ -2,9 +2,9 @@
 // present in the body change; a non-nullable field sent as null is a 422. The answer is read
 // (by the row's key after the change, which may rename it) before the commit.
 
-import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
+import { type BuildContext, ImportCollector, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
-import { updateSchema, writeFields } from "../../modules/bodies.js";
+import { bodyFieldIssues, updateSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
 import type { Route } from "../../modules/endpoint.js";
@@ -24,6 +24,11 @@ export class Update {
 
   /** The generated tests of its route (tests.ts). */
   static readonly tests = updateTests;
+
+  /** Its own `fields` are the request body's: scalar fields only. */
+  validate(_ctx: BuildContext, options: CrudOptions): Iterable<ValidationIssue> {
+    return bodyFieldIssues(options.fields);
+  }
 
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
