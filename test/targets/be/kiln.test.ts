@@ -148,7 +148,7 @@ describe("kiln's helper calls", () => {
   });
 
   test("kiln's early import path kiln/… reaches the same helpers as be/…", async () => {
-    for (const file of ["fields", "auth/jwt", "db/databases", "operations/list", "resources/presets"]) {
+    for (const file of ["fields", "auth/jwt", "db/databases", "operations/list", "resources/presets", "rate_limit/rate_limit"]) {
       assert.deepEqual(
         await evaluate(`std.objectFieldsAll(import 'kiln/${file}.libsonnet')`),
         await evaluate(`std.objectFieldsAll(import 'be/${file}.libsonnet')`),
@@ -215,5 +215,39 @@ describe("kiln's auth keys", () => {
       issues({ ...app, auth: { ...auth, validate_fn: "blog.auth.validate", session_store: "blog.auth.store" } }).map((issue) => issue.split(":")[0]),
       ["auth.validate_fn", "auth.session_store"],
     );
+  });
+});
+
+describe("kiln's rate limits", () => {
+  const app = { module: "blog", resources: [{ model: "blog.models.Article", operations: [{ name: "get", fields: [id] }] }] };
+
+  test("rate_limit.slowapi's object is the project's limit: default_limit per key_func, 60/minute by default, null for none", async () => {
+    const written = await evaluate(`
+      local rl = import 'be/rate_limit/rate_limit.libsonnet';
+      [rl.slowapi('blog.models.Bucket'), rl.slowapi('blog.models.Bucket', { default_limit: '5/second;100/hour', key_func: 'blog.limits.api_key', headers_enabled: false, db_key: 'main' })]
+    `);
+    assert.deepEqual(written[0], { bucket_model: "blog.models.Bucket" });
+    assert.deepEqual(parse({ ...app, rate_limit: written[0] }).rate_limit, { limit: "60/minute", key: "ip", headers: true });
+    assert.deepEqual(parse({ ...app, rate_limit: written[1] }).rate_limit, { limit: "5/second;100/hour", key: "blog.limits.api_key", headers: false });
+    assert.equal(parse({ ...app, rate_limit: { bucket_model: "blog.models.Bucket", default_limit: null } }).rate_limit, false);
+    // codegen's own forms are read as before.
+    assert.deepEqual(parse({ ...app, rate_limit: "5/minute" }).rate_limit, { limit: "5/minute", key: "ip", headers: true });
+  });
+
+  test("the keys it has no use for are named in warnings", () => {
+    const raw = { ...app, rate_limit: { bucket_model: "blog.models.Bucket", db_key: "main" } };
+    assert.deepEqual(kilnWarnings(raw).map((warning) => warning.path), ["rate_limit.bucket_model", "rate_limit.db_key"]);
+    assert.deepEqual(kilnWarnings({ ...app, rate_limit: "5/minute" }), []);
+  });
+
+  test("a bad value in kiln's object is an error at its key", () => {
+    assert.deepEqual(issues({ ...app, rate_limit: { bucket_model: "blog.models.Bucket", default_limit: "5/mnute", key_func: "x", headers: true } }), [
+      'rate_limit.default_limit: "5/mnute" is not a limit like "5/minute" (a count from 1, then / and one of second, minute, hour, day)',
+      'rate_limit.key_func: expected "ip", "user", or a dotted path to a function of the request (like "myapp.limits.api_key")',
+      "rate_limit.headers: unknown key",
+    ]);
+    assert.deepEqual(issues({ ...app, rate_limit: "5/mnute" }), [
+      'rate_limit: "5/mnute" is not a limit like "5/minute" (a count from 1, then / and one of second, minute, hour, day)',
+    ]);
   });
 });

@@ -5,6 +5,8 @@
 
 import { z } from "zod";
 import { type ConfigIssue, formatConfigPath, isRecord } from "../../../codegen/index.js";
+import { DottedPath } from "./primitives.js";
+import { RateLimitConfig, RateLimitKey, RateLimitSetting, RateLimitString } from "./rate-limit.js";
 
 /**
  * Where a key sits: `auth`, a resource, an operation entry, a list's `paginate` modifier
@@ -76,6 +78,83 @@ export const KilnFramework = z.literal("fastapi", { error: 'codegen generates Fa
   description: 'The generated framework, as kiln writes it: `"fastapi"`, the only one. Optional.',
 });
 
+/** kiln's project `rate_limit` keys that codegen has no use for, and why. */
+const KILN_RATE_LIMIT_IGNORED: Readonly<Record<string, string>> = {
+  bucket_model: "codegen counts requests in its runtime's own table (runtime/rate_limit.py), not in a model of yours",
+  db_key: "codegen counts requests in the default database",
+};
+
+/**
+ * kiln's project `rate_limit` (`rate_limit.slowapi(bucket_model, opts)`): `default_limit`
+ * (default `60/minute`, `null` for none) on every route, counted per `key_func` (default: the
+ * client address). It means codegen's project-level `rate_limit`, which it becomes.
+ */
+export const KilnRateLimit = z
+  .strictObject({
+    bucket_model: DottedPath.meta({ description: `kiln's counter model; accepted without effect (a warning says so): ${KILN_RATE_LIMIT_IGNORED.bucket_model}.` }),
+    default_limit: RateLimitString.nullable().default("60/minute").meta({
+      description: "Limits of every route that sets none of its own; `null` for none. Default: `60/minute`.",
+    }),
+    key_func: RateLimitKey.nullable().optional().meta({
+      description: "Dotted path to your function `(request) -> str` giving the counter's key. Default: the client address.",
+    }),
+    headers_enabled: z.boolean().default(true).meta({ description: "Send the rate-limit headers on successful responses too." }),
+    db_key: z.string().optional().meta({ description: `Accepted without effect (a warning says so): ${KILN_RATE_LIMIT_IGNORED.db_key}.` }),
+  })
+  .transform((kiln): RateLimitConfig | false =>
+    kiln.default_limit === null ? false : { limit: kiln.default_limit, key: kiln.key_func ?? "ip", headers: kiln.headers_enabled },
+  )
+  .meta({
+    id: "KilnRateLimit",
+    description: "kiln's project rate limits (docs/rate-limits.md): the project's `rate_limit` in codegen's form once parsed.",
+    examples: [{ bucket_model: "shop.models.RateLimitBucket", default_limit: "100/minute" }],
+  });
+
+/**
+ * kiln's object as a union option: any object with a `bucket_model`, so that a string or
+ * codegen's object is reported against codegen's forms; `ProjectRateLimit` then parses it
+ * with `KilnRateLimit`, each problem at its key.
+ */
+const KilnRateLimitShape = z
+  .looseObject({ bucket_model: z.unknown().optional() })
+  .superRefine((value, ctx) => {
+    // Not kiln's object: reported as a value of another type, so the errors are codegen's forms'.
+    if (value.bucket_model === undefined) ctx.addIssue({ code: "invalid_type", expected: "object", input: value, message: "not kiln's object (no bucket_model)", continue: false });
+  })
+  .meta({
+    title: "kiln's rate limits",
+    description: "kiln's object: `bucket_model`, `default_limit`, `key_func`, `headers_enabled`, `db_key` (docs/rate-limits.md).",
+  });
+
+/**
+ * The project's `rate_limit`: codegen's setting (`RateLimitSetting`'s forms, listed flat so a
+ * bad value is reported against the one form of its type), or kiln's object.
+ */
+export const ProjectRateLimit = z
+  .union([z.literal(false), RateLimitString, RateLimitConfig, KilnRateLimitShape], {
+    error: 'expected limits like "5/minute", { limit, key?, headers? }, false, or kiln\'s { bucket_model, default_limit?, key_func?, headers_enabled? }',
+  })
+  .transform((value, ctx): RateLimitConfig | false => {
+    if (value === false || typeof value === "string") return RateLimitSetting.parse(value);
+    if (!("bucket_model" in value)) return value as RateLimitConfig;
+    const parsed = KilnRateLimit.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) {
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys) ctx.addIssue({ code: "custom", path: [...issue.path, key], message: "unknown key" });
+      } else {
+        ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+      }
+    }
+    return z.NEVER;
+  })
+  .meta({
+    description:
+      'Rate limits of every route (docs/rate-limits.md): `"5/minute"`, `{ limit, key, headers }`, `false` for none, or kiln\'s ' +
+      "object with `bucket_model`. The nearest level that sets it wins: operation entry, resource, app, project. Default: no limit.",
+    examples: ["100/minute", { limit: "5/second;1000/hour", key: "user" }, false, { bucket_model: "shop.models.RateLimitBucket", default_limit: "100/minute" }],
+  });
+
 type Json = Record<string, unknown>;
 
 const entries = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
@@ -93,6 +172,11 @@ export function kilnWarnings(raw: unknown): ConfigIssue[] {
     }
   };
   if (isRecord(raw.auth)) ignored(raw.auth, "auth", "auth");
+  if (isRecord(raw.rate_limit)) {
+    for (const [key, reason] of Object.entries(KILN_RATE_LIMIT_IGNORED)) {
+      if (raw.rate_limit[key] !== undefined) warnings.push({ path: `rate_limit.${key}`, message: `ignored (a kiln key): ${reason}` });
+    }
+  }
   const resourceLists: [unknown, string][] = [[raw.resources, "resources"]];
   entries(raw.apps).forEach((app, index) => {
     if (!isRecord(app) || !isRecord(app.config)) return;

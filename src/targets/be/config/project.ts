@@ -10,9 +10,9 @@ import { App, checkAppResources } from "./apps.js";
 import { AuthConfig } from "./auth.js";
 import { DatabaseConfig } from "./database.js";
 import { findDuplicates } from "./duplicates.js";
-import { KilnFramework, KilnVersion } from "./kiln.js";
+import { KilnFramework, KilnVersion, ProjectRateLimit } from "./kiln.js";
 import { DEFAULT_MAX_BODY_SIZE, MountPrefix, PackagePath, PythonName } from "./primitives.js";
-import { RateLimitSetting, TrustedProxy } from "./rate-limit.js";
+import { TrustedProxy } from "./rate-limit.js";
 import { TelemetryConfig } from "./telemetry.js";
 import { CommsConfig } from "./comms.js";
 import { CorsConfig } from "./cors.js";
@@ -71,7 +71,7 @@ const ProjectObject = z
         examples: [3600],
       }),
     user_templates: UserTemplatesConfig.optional(),
-    rate_limit: RateLimitSetting.optional(),
+    rate_limit: ProjectRateLimit.optional(),
     telemetry: TelemetryConfig.optional().meta({ description: "OpenTelemetry (docs/telemetry.md). Default: none, and no telemetry code." }),
     cors: CorsConfig.optional().meta({
       description: "Cross-origin requests from browsers (docs/auth.md, CORS). Default: none, and no CORS code.",
