@@ -12,11 +12,11 @@ import {
   configIssuesOf,
   discoverScopes,
   formatConfigPath,
-  loadRegistry,
   operation,
 } from "../../../src/codegen/index.js";
+import { buildStore, loadPlugins } from "../../../src/codegen/build-output.js";
+import { target as be } from "../../../src/targets/be/index.js";
 import {
-  ActionOptions,
   App,
   AppConfig,
   AuthConfig,
@@ -33,6 +33,7 @@ import {
   pluralize,
   withArticle,
 } from "../../../src/targets/be/config/schema.js";
+import { ActionOptions } from "../../../src/targets/be/operations/action/options.js";
 import { ListOptions } from "../../../src/targets/be/operations/list/options.js";
 
 interface Issue {
@@ -81,21 +82,28 @@ function operationPaths(config: ProjectConfig): string[] {
 }
 
 /**
- * The issues the `be` operations report for one entry of a valid resource, as the engine's
- * validation phase finds them (the rules an operation checks in its own folder), with paths
- * relative to the entry.
+ * The issues the `be` operations report for a valid resource, as the engine's validation
+ * phase finds them (the rules an operation checks in its own folder), with paths relative
+ * to the resource.
  */
-async function entryIssues(entry: Record<string, unknown>): Promise<Issue[]> {
-  const summary = { name: "summary", fields: [idField] };
-  const config = parse(ProjectConfig, { module: "blog", resources: [article({ operations: [entry], representations: [summary] })] });
-  const prefix = "resources[0].operations[0].";
+async function resourceIssues(resource: Record<string, unknown>): Promise<Issue[]> {
+  const config = parse(ProjectConfig, { module: "blog", resources: [resource] });
+  const prefix = "resources[0].";
   try {
-    new Engine(await loadRegistry("be.operations"), { scopes: discoverScopes(ProjectConfig) }).build(config);
+    buildStore(be, config, await loadPlugins(be, {}), undefined);
   } catch (error) {
     if (error instanceof ConfigError) return error.issues.map(({ path, message }) => ({ path: path.startsWith(prefix) ? path.slice(prefix.length) : path, message }));
     throw error;
   }
   return [];
+}
+
+/** `resourceIssues` of an article resource with this one entry, with paths relative to the entry. */
+async function entryIssues(entry: Record<string, unknown>): Promise<Issue[]> {
+  const summary = { name: "summary", fields: [idField] };
+  const prefix = "operations[0].";
+  const issues = await resourceIssues(article({ operations: [entry], representations: [summary] }));
+  return issues.map(({ path, message }) => ({ path: path.startsWith(prefix) ? path.slice(prefix.length) : path, message }));
 }
 
 /** `value` as plain JSON: what a parsed config holds, without any bookkeeping it carries. */
@@ -725,21 +733,21 @@ describe("ResourceConfig", () => {
     assert.equal(parse(ResourceConfig, article({ operations: ["list", { name: "list_published", type: "list" }] })).operations.length, 2);
   });
 
-  test("two actions whose slugs collide are rejected", () => {
+  test("two actions whose slugs collide are rejected", async () => {
     const action = (name: string, extra = {}) => ({ name, type: "action", fn: "blog.actions.publish", target: "instance", ...extra });
     for (const spelling of ["publishArticle", "PublishArticle"]) {
-      assertIssues(ResourceConfig, article({ operations: ["get", action("publish_article"), action(spelling)] }), [
+      assert.deepEqual(await resourceIssues(article({ operations: ["get", action("publish_article"), action(spelling)] })), [
         {
           path: "operations[2].name",
           message: 'action slug "publish-article" collides with operations[1] ("publish_article"); rename one or set its slug',
         },
       ]);
     }
-    assertIssues(ResourceConfig, article({ operations: [action("publish"), action("go_live", { slug: "publish" })] }), [
+    assert.deepEqual(await resourceIssues(article({ operations: [action("publish"), action("go_live", { slug: "publish" })] })), [
       { path: "operations[1].slug", message: 'action slug "publish" collides with operations[0] ("publish"); rename one or set its slug' },
     ]);
     // An explicit slug resolves the clash.
-    assert.equal(parse(ResourceConfig, article({ operations: [action("publish_article"), action("publishArticle", { slug: "publish-now" })] })).operations.length, 2);
+    assert.deepEqual(await resourceIssues(article({ operations: [action("publish_article"), action("publishArticle", { slug: "publish-now" })] })), []);
   });
 
   test("a primary-key field must have the resource's pk_type", () => {

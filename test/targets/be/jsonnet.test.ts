@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
-import { ActionOptions, AuthConfig, DatabaseConfig, FieldSpec, FilterConfig, OrderConfig, PaginateConfig, ProjectConfig } from "../../../src/targets/be/config/schema.js";
+import { AuthConfig, DatabaseConfig, FieldSpec, FilterConfig, OrderConfig, PaginateConfig, ProjectConfig } from "../../../src/targets/be/config/schema.js";
+import { ActionOptions } from "../../../src/targets/be/operations/action/options.js";
 import { jsonnetSnippetValue } from "../../support/jsonnet.js";
 
 const stdlibParent = fileURLToPath(new URL("../../../src/targets/be/jsonnet", import.meta.url));

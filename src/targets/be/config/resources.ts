@@ -1,12 +1,12 @@
 // A resource: one model exposed over HTTP by a list of operations. Parsing fills the
-// derived `name` and `route_prefix`; checks that span entries (unique names, colliding
-// action slugs, a primary key typed two ways) live here, each at the entry at fault.
+// derived `name` and `route_prefix`; checks that span entries (unique names, a primary key
+// typed two ways) live here, each at the entry at fault. What only an entry's operation
+// knows (an action's slug, a delete's body) that operation checks in its own folder.
 
 import { z } from "zod";
 import { GroupList, VisiblePath } from "./authz.js";
 import { OpaSetting } from "./opa.js";
 import { scoped } from "../../../codegen/index.js";
-import { actionSlug } from "./actions.js";
 import { findDuplicates } from "./duplicates.js";
 import { type FieldSpec, FieldList, isScalar } from "./fields.js";
 import { kilnKeys } from "./kiln.js";
@@ -84,7 +84,7 @@ export const ResourceConfig = z
     ...kilnKeys("resource"),
   })
   .superRefine((resource, ctx) => {
-    checkOperations(resource.operations, ctx);
+    checkEntryNames(resource.operations, ctx);
     // A resource without `fields` (kiln's style) takes its read shape from its operations, later.
     if (resource.fields !== undefined) checkSearchAndLink({ ...resource, fields: resource.fields }, ctx);
     checkRepresentations(resource, ctx);
@@ -155,7 +155,7 @@ function namePath(entry: OperationConfig, index: number): PropertyKey[] {
   return wasDefaulted(entry, "name") ? ["operations", index] : ["operations", index, "name"];
 }
 
-function checkOperations(operations: readonly OperationConfig[], ctx: z.RefinementCtx): void {
+function checkEntryNames(operations: readonly OperationConfig[], ctx: z.RefinementCtx): void {
   const repeated = findDuplicates(operations, (entry) => entry.name);
   for (const duplicate of repeated) {
     ctx.addIssue({
@@ -164,21 +164,6 @@ function checkOperations(operations: readonly OperationConfig[], ctx: z.Refineme
       message: `duplicate operation name "${duplicate.key}" (already used by operations[${duplicate.first}]); give one of them another name and set its type`,
     });
   }
-  const repeatedIndexes = new Set(repeated.map((duplicate) => duplicate.index));
-  const actions = operations.map((entry, index) => ({ entry, index })).filter(({ entry, index }) => entry.type === "action" && !repeatedIndexes.has(index));
-  for (const clash of findDuplicates(actions, ({ entry }) => slugOf(entry))) {
-    const { entry, index } = clash.item;
-    const first = actions[clash.first];
-    ctx.addIssue({
-      code: "custom",
-      path: typeof entry.slug === "string" ? ["operations", index, "slug"] : namePath(entry, index),
-      message: `action slug "${clash.key}" collides with operations[${first.index}] ("${first.entry.name}"); rename one or set its slug`,
-    });
-  }
-}
-
-function slugOf(action: OperationConfig): string {
-  return typeof action.slug === "string" ? action.slug : actionSlug(action.name);
 }
 
 const TEXT_TYPES = new Set(["str", "email"]);

@@ -2,7 +2,6 @@
 // types, from one module. Each schema lives in the file of its domain; this file only
 // re-exports them.
 
-export { ActionOptions, ActionResponse, ActionTarget, actionSlug } from "./actions.js";
 export { App, AppConfig, ResourceList } from "./apps.js";
 export { CorsConfig, Origin } from "./cors.js";
 export { type SessionCookie, type TokenSource } from "./sessions.js";

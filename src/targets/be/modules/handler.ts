@@ -7,7 +7,6 @@
 // Subclasses (the list's `ListHandler`) derive their parameters and body at render time.
 
 import { GenerationError, Handle, ImportCollector, type RenderCtx, renderTemplate } from "../../../codegen/index.js";
-import type { ActionOptions, CrudOptions } from "../config/schema.js";
 import { docstringText, pythonInt, pythonString } from "../python/literals.js";
 import type { Route } from "./endpoint.js";
 import type { ReadSchema } from "./read-shape.js";
@@ -95,8 +94,8 @@ export interface HandlerSpan {
  */
 export type HandlerBody = { template: string; context: Record<string, unknown> } | { code: string | ((handler: RouteHandler) => string) };
 
-/** The parsed options of the operation entry a handler serves: a built-in's, or a package operation's (its name and type at least). */
-export type EndpointEntry = CrudOptions | ActionOptions | { name: string; type: string; summary?: string };
+/** The parsed options of the operation entry a handler serves, whichever operation parsed them: its name and type at least. */
+export type EndpointEntry = { name: string; type: string; summary?: string };
 
 /** Python code a handler puts into its routes module, and what that code imports. */
 export interface CodeBlock {

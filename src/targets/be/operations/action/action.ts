@@ -6,7 +6,8 @@
 // param has a default, the request body is optional.
 
 import { type BuildContext, ImportCollector, Name, type ValidationIssue, operation } from "../../../../codegen/index.js";
-import { ActionOptions, type ProjectConfig, type ScalarField } from "../../config/schema.js";
+import { type OperationConfig, type ProjectConfig, type ScalarField } from "../../config/schema.js";
+import { wasDefaulted } from "../../config/provenance.js";
 import { paramsSchema } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import type { Route } from "../../modules/endpoint.js";
@@ -16,6 +17,7 @@ import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { operationId } from "../../resource.js";
 import { whyNoUser } from "../auth/decide.js";
+import { ActionOptions } from "./options.js";
 import { actionTests } from "./tests.js";
 
 @operation("action", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
@@ -32,6 +34,7 @@ export class Action {
   static readonly tests = actionTests;
 
   *validate(ctx: BuildContext<ProjectConfig>, options: ActionOptions): Iterable<ValidationIssue> {
+    yield* slugClash(ctx, options);
     if (!options.pass_user) return;
     const reason = whyNoUser(ctx);
     if (reason !== undefined) {
@@ -104,5 +107,23 @@ export class Action {
       imports,
     });
     return [routes.add(handler)];
+  }
+}
+
+/**
+ * An issue when an earlier action entry of the same resource has this entry's slug: both
+ * would answer at one URL segment. Reported once, at the later entry: at its `slug` when it
+ * wrote one, else at its name, the slug's source.
+ */
+function* slugClash(ctx: BuildContext, options: ActionOptions): Iterable<ValidationIssue> {
+  const resourceId = ctx.store.ancestorIdOf(ctx.instanceId, "resource")!;
+  for (const [index, [id, entry]] of ctx.store.children(resourceId, { childScope: "operation" }).entries()) {
+    if (id === ctx.instanceId) return;
+    const earlier = ctx.store.operationsAt(id).find(({ cls }) => cls === Action);
+    if ((earlier?.options as ActionOptions | undefined)?.slug !== options.slug) continue;
+    const written = ctx.instance as OperationConfig;
+    const path = typeof written.slug === "string" ? ["slug"] : wasDefaulted(written, "name") ? [] : ["name"];
+    yield { path, message: `action slug "${options.slug}" collides with operations[${index}] ("${(entry as OperationConfig).name}"); rename one or set its slug` };
+    return;
   }
 }

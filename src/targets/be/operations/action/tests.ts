@@ -1,7 +1,8 @@
 // The generated tests of an `action` route: it runs the function, 404 for a key no row has
 // (instance actions), 422 for bad params, 401 without a token.
 
-import type { ActionOptions, ScalarField } from "../../config/schema.js";
+import type { ScalarField } from "../../config/schema.js";
+import type { ActionOptions } from "./options.js";
 import type { Tests } from "../tests/cases.js";
 import type { SetupStep } from "../tests/outputs.js";
 import { Needs, bodyEntries, dictLiteral, invalidValue } from "../tests/samples.js";

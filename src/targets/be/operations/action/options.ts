@@ -3,13 +3,13 @@
 // the response kind and the status code.
 
 import { z } from "zod";
-import { GroupList, GuardPath } from "./authz.js";
-import { OpaSetting } from "./opa.js";
-import { Name } from "../../../codegen/index.js";
-import { ParamList } from "./fields.js";
-import { DottedPath, Identifier, Slug, SnakeName, maxBodySizeAt } from "./primitives.js";
-import { RateLimitSetting } from "./rate-limit.js";
-import { kilnKeys } from "./kiln.js";
+import { Name } from "../../../../codegen/index.js";
+import { GroupList, GuardPath } from "../../config/authz.js";
+import { ParamList } from "../../config/fields.js";
+import { kilnKeys } from "../../config/kiln.js";
+import { OpaSetting } from "../../config/opa.js";
+import { DottedPath, Identifier, Slug, SnakeName, maxBodySizeAt } from "../../config/primitives.js";
+import { RateLimitSetting } from "../../config/rate-limit.js";
 
 /** Where an action is mounted: on one instance, or on the collection. */
 export const ActionTarget = z.enum(["instance", "collection"]);
