@@ -17,12 +17,15 @@ export interface AxeViolation {
   nodes: { target: string; summary: string }[];
 }
 
-/** Every axe-core violation of the page as it is now (axe's default rules: WCAG 2 A and AA, and its best practices). */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+/**
+ * Every axe-core violation of the page as it is now: of axe's default rules (WCAG 2 A and AA,
+ * and its best practices), or only of the rules `only` names.
+ */
+export async function axeViolations(page: Page, only?: readonly string[]): Promise<AxeViolation[]> {
   // A navigation replaces the document, and axe with it: inject it again when it is gone.
   if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.addScriptTag({ content: AXE_SOURCE });
   const script = `window.axe
-    .run(document, { resultTypes: ["violations"] })
+    .run(document, { resultTypes: ["violations"]${only === undefined ? "" : `, runOnly: { type: "rule", values: ${JSON.stringify(only)} }`} })
     .then((result) => result.violations.map((rule) => ({
       id: rule.id,
       impact: rule.impact ?? null,
@@ -36,9 +39,9 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 export class AxeAudit {
   readonly states: { state: string; violations: AxeViolation[] }[] = [];
 
-  /** Checks `page` as it is now, recorded as `state`. */
-  async check(page: Page, state: string): Promise<void> {
-    this.states.push({ state, violations: await axeViolations(page) });
+  /** Checks `page` as it is now, recorded as `state` (with only the rules `only` names, when given). */
+  async check(page: Page, state: string, only?: readonly string[]): Promise<void> {
+    this.states.push({ state, violations: await axeViolations(page, only) });
   }
 
   /** The violations of `impacts`, one line each: state, rule, impact, the first elements. */

@@ -108,7 +108,7 @@ function routesFile(model: PagesModel, auth: boolean): PageFile {
 
 function appFile(model: PagesModel, auth: boolean): PageFile {
   const imports = new Imports("");
-  for (const name of ["BrowserRouter", "Navigate", "Route", "Routes"]) imports.from("react-router", name);
+  for (const name of ["Navigate", "Route", "RouterProvider", "Routes", "createBrowserRouter"]) imports.from("react-router", name);
   for (const name of ["extraRoutes", "overrides"]) imports.collector.addFrom("../custom/pages", name);
   for (const name of ["HOME", "navigation", "pageRoutes", "pages"]) imports.use("routes", name);
   for (const name of ["Layout", "NotFound"]) imports.use("runtime/shell", name);

@@ -269,6 +269,7 @@ function formImports(resource: PageResource): Imports {
   imports.from("react-router", "useNavigate");
   imports.type("runtime/draft", "DraftParser");
   for (const name of ["FormFrame", "useDraft", "useFormErrors"]) imports.use("runtime/forms", name);
+  imports.use("runtime/unsaved", "useUnsavedChanges");
   imports.use(helpersModule(resource), pathFn(resource));
   return imports;
 }
