@@ -8,6 +8,7 @@ import type { DraftParser } from "../runtime/draft";
 import { CheckboxField, TextAreaField, TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
 import { ReferencePicker } from "../runtime/picker";
+import { useUnsavedChanges } from "../runtime/unsaved";
 import { articlePath } from "./article";
 
 /** What the inputs of a new article hold. */
@@ -75,10 +76,12 @@ export function ArticleCreate() {
   const queryClient = useQueryClient();
   const { draft, set } = useDraft(emptyArticle);
   const form = useFormErrors(FIELDS);
+  const unsaved = useUnsavedChanges(draft, emptyArticle);
   const mutation = useMutation({
     ...createArticleMutation(),
     onSuccess: (article) => {
       void queryClient.invalidateQueries();
+      unsaved.release();
       navigate(articlePath(article), { state: { notice: "Article created." } });
     },
     onError: form.fail,
@@ -169,6 +172,7 @@ export function ArticleCreate() {
           useChoiceLabel={useAuthorChoiceLabel}
         />
       </FormFrame>
+      {unsaved.prompt}
     </section>
   );
 }

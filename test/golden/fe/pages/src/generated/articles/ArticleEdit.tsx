@@ -19,6 +19,7 @@ import { CheckboxField, TextAreaField, TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
 import { ReferencePicker } from "../runtime/picker";
 import { QueryView } from "../runtime/shell";
+import { useUnsavedChanges } from "../runtime/unsaved";
 import { articlePath, articleTitle } from "./article";
 
 /** What the inputs of an edited article hold. */
@@ -109,10 +110,12 @@ function ArticleEditForm({ article }: { article: ArticleRead }) {
   const initial = draftOf(article);
   const { draft, set } = useDraft(initial);
   const form = useFormErrors(FIELDS);
+  const unsaved = useUnsavedChanges(draft, initial);
   const mutation = useMutation({
     ...updateArticleMutation(),
     onSuccess: (saved) => {
       void queryClient.invalidateQueries();
+      unsaved.release();
       navigate(articlePath(saved), { state: { notice: "Article saved." } });
     },
     onError: form.fail,
@@ -207,6 +210,7 @@ function ArticleEditForm({ article }: { article: ArticleRead }) {
           useChoiceLabel={useAuthorChoiceLabel}
         />
       </FormFrame>
+      {unsaved.prompt}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { type AuthorCreate, createAuthorMutation } from "../client";
 import type { DraftParser } from "../runtime/draft";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { useUnsavedChanges } from "../runtime/unsaved";
 import { authorPath } from "./author";
 
 /** What the inputs of a new author hold. */
@@ -37,10 +38,12 @@ export function AuthorCreate() {
   const queryClient = useQueryClient();
   const { draft, set } = useDraft(emptyAuthor);
   const form = useFormErrors(FIELDS);
+  const unsaved = useUnsavedChanges(draft, emptyAuthor);
   const mutation = useMutation({
     ...createAuthorMutation(),
     onSuccess: (author) => {
       void queryClient.invalidateQueries();
+      unsaved.release();
       navigate(authorPath(author), { state: { notice: "Author created." } });
     },
     onError: form.fail,
@@ -76,6 +79,7 @@ export function AuthorCreate() {
           error={form.errors.fields.email}
         />
       </FormFrame>
+      {unsaved.prompt}
     </section>
   );
 }

@@ -11,6 +11,7 @@ import { type DraftParser, inputText } from "../runtime/draft";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
 import { QueryView } from "../runtime/shell";
+import { useUnsavedChanges } from "../runtime/unsaved";
 import { authorPath, authorTitle } from "./author";
 
 /** What the inputs of an edited author hold. */
@@ -60,10 +61,12 @@ function AuthorEditForm({ author }: { author: AuthorRead }) {
   const initial = draftOf(author);
   const { draft, set } = useDraft(initial);
   const form = useFormErrors(FIELDS);
+  const unsaved = useUnsavedChanges(draft, initial);
   const mutation = useMutation({
     ...updateAuthorMutation(),
     onSuccess: (saved) => {
       void queryClient.invalidateQueries();
+      unsaved.release();
       navigate(authorPath(saved), { state: { notice: "Author saved." } });
     },
     onError: form.fail,
@@ -99,6 +102,7 @@ function AuthorEditForm({ author }: { author: AuthorRead }) {
           error={form.errors.fields.email}
         />
       </FormFrame>
+      {unsaved.prompt}
     </section>
   );
 }

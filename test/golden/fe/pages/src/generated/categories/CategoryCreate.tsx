@@ -5,6 +5,7 @@ import { type CategoryCreate, createCategoryMutation } from "../client";
 import type { DraftParser } from "../runtime/draft";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { useUnsavedChanges } from "../runtime/unsaved";
 import { categoryPath } from "./category";
 
 /** What the inputs of a new category hold. */
@@ -37,10 +38,12 @@ export function CategoryCreate() {
   const queryClient = useQueryClient();
   const { draft, set } = useDraft(emptyCategory);
   const form = useFormErrors(FIELDS);
+  const unsaved = useUnsavedChanges(draft, emptyCategory);
   const mutation = useMutation({
     ...createCategoryMutation(),
     onSuccess: (category) => {
       void queryClient.invalidateQueries();
+      unsaved.release();
       navigate(categoryPath(category), {
         state: { notice: "Category created." },
       });
@@ -77,6 +80,7 @@ export function CategoryCreate() {
           error={form.errors.fields.title}
         />
       </FormFrame>
+      {unsaved.prompt}
     </section>
   );
 }

@@ -11,6 +11,7 @@ import { type DraftParser, inputText } from "../runtime/draft";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
 import { QueryView } from "../runtime/shell";
+import { useUnsavedChanges } from "../runtime/unsaved";
 import { categoryPath, categoryTitle } from "./category";
 
 /** What the inputs of an edited category hold. */
@@ -60,10 +61,12 @@ function CategoryEditForm({ category }: { category: CategoryRead }) {
   const initial = draftOf(category);
   const { draft, set } = useDraft(initial);
   const form = useFormErrors(FIELDS);
+  const unsaved = useUnsavedChanges(draft, initial);
   const mutation = useMutation({
     ...updateCategoryMutation(),
     onSuccess: (saved) => {
       void queryClient.invalidateQueries();
+      unsaved.release();
       navigate(categoryPath(saved), { state: { notice: "Category saved." } });
     },
     onError: form.fail,
@@ -100,6 +103,7 @@ function CategoryEditForm({ category }: { category: CategoryRead }) {
           error={form.errors.fields.title}
         />
       </FormFrame>
+      {unsaved.prompt}
     </section>
   );
 }

@@ -9,6 +9,7 @@ import type { DraftParser } from "../runtime/draft";
 import { TextAreaField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
 import { ReferencePicker } from "../runtime/picker";
+import { useUnsavedChanges } from "../runtime/unsaved";
 import { commentPath } from "./comment";
 
 /** What the inputs of a new comment hold. */
@@ -44,10 +45,12 @@ export function CommentCreate() {
   const queryClient = useQueryClient();
   const { draft, set } = useDraft(emptyComment);
   const form = useFormErrors(FIELDS);
+  const unsaved = useUnsavedChanges(draft, emptyComment);
   const mutation = useMutation({
     ...createCommentMutation(),
     onSuccess: (comment) => {
       void queryClient.invalidateQueries();
+      unsaved.release();
       navigate(commentPath(comment), { state: { notice: "Comment created." } });
     },
     onError: form.fail,
@@ -105,6 +108,7 @@ export function CommentCreate() {
           useChoiceLabel={useAuthorChoiceLabel}
         />
       </FormFrame>
+      {unsaved.prompt}
     </section>
   );
 }

@@ -11,6 +11,7 @@ import { type DraftParser, inputText } from "../runtime/draft";
 import { TextAreaField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
 import { QueryView } from "../runtime/shell";
+import { useUnsavedChanges } from "../runtime/unsaved";
 import { commentPath, commentTitle } from "./comment";
 
 /** What the inputs of an edited comment hold. */
@@ -56,10 +57,12 @@ function CommentEditForm({ comment }: { comment: CommentRead }) {
   const initial = draftOf(comment);
   const { draft, set } = useDraft(initial);
   const form = useFormErrors(FIELDS);
+  const unsaved = useUnsavedChanges(draft, initial);
   const mutation = useMutation({
     ...updateCommentMutation(),
     onSuccess: (saved) => {
       void queryClient.invalidateQueries();
+      unsaved.release();
       navigate(commentPath(saved), { state: { notice: "Comment saved." } });
     },
     onError: form.fail,
@@ -89,6 +92,7 @@ function CommentEditForm({ comment }: { comment: CommentRead }) {
           error={form.errors.fields.body}
         />
       </FormFrame>
+      {unsaved.prompt}
     </section>
   );
 }

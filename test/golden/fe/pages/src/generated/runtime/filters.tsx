@@ -3,7 +3,10 @@
 // (`GET /_filters`) at run time. Every value lives in the URL under the list's own query
 // parameter (`author_id=…`, `rating__gte=4`, `status__in=draft,published`), so a view is
 // bookmarkable, back and forward walk it, and any change starts again at the first page.
+// The bar folds behind a Filters button (its count says how many are set), so the keyboard
+// reaches the rows in a few steps; whether it is open is remembered per list in this browser.
 
+import { useId, useState } from "react";
 import { useListParams } from "./list";
 import { FilterControl } from "./filter-controls";
 import type { FilterCatalog, ValuesLookup } from "./values";
@@ -24,7 +27,7 @@ interface FilterBarProps {
   label: string;
 }
 
-/** A control per filterable field of the list, by the kind of its values. */
+/** A control per filterable field of the list, by the kind of its values, behind a toggle. */
 export function FilterBar({
   path,
   catalog,
@@ -33,6 +36,8 @@ export function FilterBar({
   label,
 }: FilterBarProps) {
   const { params, change } = useListParams();
+  const [open, setOpen] = useRemembered(`filters-open:${path}`);
+  const barId = useId();
   const list = catalog?.lists.find((candidate) => candidate.path === path);
   if (!list) return null;
   // Every operator's parameter, those without a control included: *Clear* clears them all.
@@ -41,32 +46,70 @@ export function FilterBar({
       op === "eq" ? filter.field : `${filter.field}__${op}`,
     ),
   );
-  const active = names.some((name) => params.has(name));
+  const set = names.filter((name) => params.has(name)).length;
   return (
-    <fieldset className="filters">
-      <legend>Filter {label.toLowerCase()}</legend>
-      {list.filters.map((filter) => (
-        <FilterControl
-          key={filter.field}
-          filter={filter}
-          resource={list.resource}
-          lookup={lookup}
-          presentation={
-            fields[filter.field] ?? { label: sentence(filter.field) }
-          }
-        />
-      ))}
+    <div className="filter-bar">
       <button
         type="button"
-        disabled={!active}
-        onClick={() =>
-          change(Object.fromEntries(names.map((name) => [name, null])))
-        }
+        className="filter-toggle"
+        aria-expanded={open}
+        aria-controls={barId}
+        onClick={() => setOpen(!open)}
       >
-        Clear filters
+        {set > 0 ? `Filters (${set} set)` : "Filters"}
       </button>
-    </fieldset>
+      {open && (
+        <fieldset id={barId} className="filters">
+          <legend>Filter {label.toLowerCase()}</legend>
+          {list.filters.map((filter) => (
+            <FilterControl
+              key={filter.field}
+              filter={filter}
+              resource={list.resource}
+              lookup={lookup}
+              presentation={
+                fields[filter.field] ?? { label: sentence(filter.field) }
+              }
+            />
+          ))}
+          <button
+            type="button"
+            disabled={set === 0}
+            onClick={() =>
+              change(Object.fromEntries(names.map((name) => [name, null])))
+            }
+          >
+            Clear filters
+          </button>
+        </fieldset>
+      )}
+    </div>
   );
+}
+
+/** A yes/no choice kept in localStorage under `key` (no by default; yes survives reloads). */
+function useRemembered(key: string): [boolean, (value: boolean) => void] {
+  const [value, setValue] = useState(() => readStored(key));
+  return [
+    value,
+    (next) => {
+      setValue(next);
+      try {
+        if (next) localStorage.setItem(key, "1");
+        else localStorage.removeItem(key);
+      } catch {
+        // Storage refused (private mode, quota): the choice lasts until the page is left.
+      }
+    },
+  ];
+}
+
+function readStored(key: string): boolean {
+  try {
+    return localStorage.getItem(key) === "1";
+  } catch {
+    return false;
+  }
 }
 
 /** "author_id" → "Author id": a field the pages did not know when they were generated. */

@@ -5,6 +5,7 @@ import { createTagMutation, type TagCreate } from "../client";
 import type { DraftParser } from "../runtime/draft";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { useUnsavedChanges } from "../runtime/unsaved";
 import { tagPath } from "./tag";
 
 /** What the inputs of a new tag hold. */
@@ -31,10 +32,12 @@ export function TagCreate() {
   const queryClient = useQueryClient();
   const { draft, set } = useDraft(emptyTag);
   const form = useFormErrors(FIELDS);
+  const unsaved = useUnsavedChanges(draft, emptyTag);
   const mutation = useMutation({
     ...createTagMutation(),
     onSuccess: (tag) => {
       void queryClient.invalidateQueries();
+      unsaved.release();
       navigate(tagPath(tag), { state: { notice: "Tag created." } });
     },
     onError: form.fail,
@@ -62,6 +65,7 @@ export function TagCreate() {
           error={form.errors.fields.name}
         />
       </FormFrame>
+      {unsaved.prompt}
     </section>
   );
 }

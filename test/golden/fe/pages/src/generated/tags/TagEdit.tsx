@@ -11,6 +11,7 @@ import { type DraftParser, inputText } from "../runtime/draft";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
 import { QueryView } from "../runtime/shell";
+import { useUnsavedChanges } from "../runtime/unsaved";
 import { tagPath, tagTitle } from "./tag";
 
 /** What the inputs of an edited tag hold. */
@@ -54,10 +55,12 @@ function TagEditForm({ tag }: { tag: TagRead }) {
   const initial = draftOf(tag);
   const { draft, set } = useDraft(initial);
   const form = useFormErrors(FIELDS);
+  const unsaved = useUnsavedChanges(draft, initial);
   const mutation = useMutation({
     ...updateTagMutation(),
     onSuccess: (saved) => {
       void queryClient.invalidateQueries();
+      unsaved.release();
       navigate(tagPath(saved), { state: { notice: "Tag saved." } });
     },
     onError: form.fail,
@@ -85,6 +88,7 @@ function TagEditForm({ tag }: { tag: TagRead }) {
           error={form.errors.fields.name}
         />
       </FormFrame>
+      {unsaved.prompt}
     </section>
   );
 }
