@@ -1,20 +1,23 @@
 /**
- * The blog's generated front end, for the browser tests and the screenshot script: the
+ * The blog's generated front end, for the browser tests and the scripts: the
  * blog backend with cookie sessions and groups (config/frontend.jsonnet), its OpenAPI document saved into a
  * front end made by `fe_root` with the example's config/fe.jsonnet, the pages and the
- * client generated, packages linked from the cache. Building and serving are the caller's.
+ * client generated, packages linked from the cache. Building and serving are the caller's
+ * (the tests), or withServedBlogFrontend's (the scripts).
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { generateWithCli } from "../../helpers/codegen-cli.js";
 import type { JsonClient } from "../../support/http.js";
 import { linkNodeModules } from "../../support/node-modules.js";
-import type { Venv } from "../../support/venv.js";
-import { EXAMPLE_DIR, prepareBlogProject } from "./blog.js";
+import { startPostgres } from "../../support/postgres.js";
+import { type Venv, ensureVenv } from "../../support/venv.js";
+import { EDITOR_LOGIN, EXAMPLE_DIR, prepareBlogProject, serveBlog, signedInClient } from "./blog.js";
 
 const execFileAsync = promisify(execFile);
 
@@ -103,4 +106,27 @@ export async function seedArticles(client: JsonClient): Promise<{ titles: string
     assert.equal(article.status, 201, JSON.stringify(article.body));
   }
   return { titles };
+}
+
+/**
+ * For the scripts (screenshots, figures): the blog's front end built, served by its backend
+ * on a fresh PostgreSQL, with the articles of `seedArticles`; `use` gets the front end's
+ * directory and the server's base URL. Everything is stopped and deleted afterwards.
+ */
+export async function withServedBlogFrontend(use: (frontend: BlogFrontend, base: string) => Promise<void>): Promise<void> {
+  const venv = await ensureVenv();
+  const [postgres, frontend] = await Promise.all([startPostgres(), prepareBlogFrontend(venv)]);
+  try {
+    await run(NPM, ["run", "build"], frontend.frontendDir);
+    const server = await serveBlog(frontend.backendDir, venv, postgres.asyncUrl, { JWT_SECRET: randomBytes(48).toString("base64url") }, { frontend: join(frontend.frontendDir, "dist") });
+    try {
+      await seedArticles(await signedInClient(`${server.baseUrl}/api`, EDITOR_LOGIN));
+      await use(frontend, server.baseUrl);
+    } finally {
+      await server.process.stop();
+    }
+  } finally {
+    await postgres.stop();
+    for (const dir of [frontend.backendDir, dirname(frontend.frontendDir)]) await rm(dir, { recursive: true, force: true });
+  }
 }
