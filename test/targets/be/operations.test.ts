@@ -61,12 +61,15 @@ describe("databases", () => {
   test("each database gets its own session module, honouring every pool option", async () => {
     const generated = await files(twoDatabases);
     const primary = generated.get("db/primary_session.py")!.content;
-    for (const line of ["echo=True", "pool_size=7", "max_overflow=3", "pool_timeout=12", "pool_recycle=600", "pool_pre_ping=False", 'URL_ENV = "DATABASE_URL"']) {
+    for (const line of ["echo=True", "pool_size=7", "max_overflow=3", "pool_timeout=12", "pool_recycle=600", 'URL_ENV = "DATABASE_URL"']) {
       assert.ok(primary.includes(line), `primary session lacks ${line}`);
     }
+    // pool_pre_ping: false leaves closed connections in the pool; by default they are discarded at checkout.
+    assert.doesNotMatch(primary, /discard_closed_connections/);
     const analytics = generated.get("db/analytics_session.py")!.content;
     assert.ok(analytics.includes('URL_ENV = "ANALYTICS_DATABASE_URL"'));
     assert.ok(analytics.includes("pool_size=5"), "defaults apply to options left out");
+    assert.match(analytics, /\n    discard_closed_connections\(engine\)\n/);
     assert.equal(generated.has("db/session.py"), false);
     assert.match(generated.get("db/__init__.py")!.content, /from shop\.api\.db\.primary_session import \(\n    SessionDep,/);
   });

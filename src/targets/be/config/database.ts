@@ -47,7 +47,12 @@ export const DatabaseConfig = z
       .min(-1, "must be -1 (never recycle) or a number of seconds")
       .default(-1)
       .meta({ description: "Seconds after which a connection is replaced; `-1` never replaces one." }),
-    pool_pre_ping: z.boolean().default(true).meta({ description: "Test each connection with a ping as it leaves the pool." }),
+    pool_pre_ping: z.boolean().default(true).meta({
+      description:
+        "Discard each connection the database closed (a restart, a terminated backend) as it leaves the pool, so no request " +
+        "meets one: the name is SQLAlchemy's, whose ping costs three round trips on asyncpg; the generated pool reads the " +
+        "connection's state instead and sends nothing (docs/be.md, When the database is busy or down).",
+    }),
     transaction_pooling: z.boolean().default(false).meta({
       description:
         "The URL points at a pooler in transaction mode (PgBouncer's `pool_mode = transaction`), which hands the server " +

@@ -11,7 +11,7 @@ import { visibilityRules } from "../../row-visibility.js";
 import { visibilityModule } from "../visibility/visibility.js";
 
 /** Runtime helpers copied into every generated tree, under `runtime/` (`authz` into those that authorize, `hooks` into those with hooks). */
-const RUNTIME_MODULES = ["actions", "database", "discovery", "errors", "filters", "idempotency", "indexes", "migrations", "ordering", "pagination", "proxies", "queue", "responses", "search", "server", "shutdown", "statement_timeout", "values"] as const;
+const RUNTIME_MODULES = ["actions", "database", "discovery", "errors", "filters", "idempotency", "indexes", "migrations", "ordering", "pagination", "pool_check", "proxies", "queue", "responses", "search", "server", "shutdown", "statement_timeout", "values"] as const;
 
 @operation("scaffold", { scope: "project" })
 export class Scaffold {
