@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from blog.api.runtime.pool_check import discard_closed_connections
 from blog.api.runtime.statement_timeout import timed_connection
 from blog.api.visibility import ROW_VISIBILITY
 
@@ -36,19 +37,21 @@ def get_engine() -> AsyncEngine:
             f"{URL_ENV} is not set: it must hold the URL of the primary database, "
             "such as postgresql+asyncpg://user:password@host:5432/dbname"
         )
-    return create_async_engine(
+    engine = create_async_engine(
         url,
         echo=False,
         pool_size=5,
         max_overflow=10,
         pool_timeout=5,
         pool_recycle=-1,
-        pool_pre_ping=True,
         connect_args={
             "timeout": 5,
             "connection_class": timed_connection(30000),
         },
     )
+    # A connection the database closed is replaced before a request uses it.
+    discard_closed_connections(engine)
+    return engine
 
 
 @cache
