@@ -1,8 +1,9 @@
 // `codegen dev`: one command from a project made by `be_root` to a running stack. It finds
 // the Python environment, starts the database (the project's embedded PostgreSQL unless the
 // URL variable is set), generates the API, makes up a development signing secret when the
-// config needs one, migrates, serves with reload, regenerates on config changes and serves
-// the front end beside it; SIGINT, SIGTERM or SIGHUP stops all of it.
+// config needs one, migrates, checks the config against the models, serves, regenerates on
+// config changes and starts the backend again on code changes (reload.ts), and serves the
+// front end beside it; SIGINT, SIGTERM or SIGHUP stops all of it.
 //
 // It owns what it starts: one run per project (a lock), every process it starts recorded
 // in the lock and watched by a keeper that stops them should `codegen dev` be killed, and
@@ -11,14 +12,17 @@
 
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { type Target, countActions, discoverTargets, generate, loadConfig } from "../codegen/index.js";
+import { ConfigError, type Target, countActions, discoverTargets, generate, loadConfig } from "../codegen/index.js";
 import { type Watcher, watchGeneration } from "../codegen/watch.js";
 import { type DevLock, acquireDevLock } from "./lock.js";
 import { type StepContext, describeMigration, migrateDatabase, planMigration, projectSeed, seedDatabase } from "./db-steps.js";
 import { keepFrontendInStep } from "./frontend-client.js";
-import { keepDatabaseInStep } from "./migrations.js";
+import { migrateInStep } from "./migrations.js";
+import { startBackend } from "./backend.js";
+import { type ReferencingConfig, checkReferences, loadProjectConfig } from "./check.js";
+import { reloadOnChange } from "./reload.js";
 import { type DevDatabase, startProjectDatabase } from "./postgres.js";
-import { type ProcessGroup, assertPortFree, runCommand, startServer, stopLeftovers, waitForHttp } from "./processes.js";
+import { type ProcessGroup, assertPortFree, runCommand, startServer, stopLeftovers } from "./processes.js";
 import { projectPython } from "./python.js";
 import { DEV_USER, developmentSecret, developmentUser } from "./secrets.js";
 import { type CookieOrigins, devOriginsEnv } from "./origins.js";
@@ -63,6 +67,11 @@ export async function runDev(options: DevOptions): Promise<number> {
     const { config, outDir } = await generateOnce(generation);
 
     const python = await projectPython(project.root, process.env, say);
+    const configName = path.relative(project.root, project.configFile);
+    const checkConfig = async (loaded?: ReferencingConfig) => (await checkReferences(loaded ?? (await loadProjectConfig(project)), project.root, python)).map((line) => `${configName}: ${line}`);
+    const problems = await checkConfig(config);
+    if (problems.length > 0)
+      throw new DevError(`the config names what the models lack:\n${problems.map((line) => `  ${line}`).join("\n")}\nfix it (codegen check checks again) and run codegen dev again`);
     const secret = await developmentSecret(project.root, config, process.env);
     for (const variable of Object.keys(secret)) say(`${variable}: a development secret kept in .codegen/dev-secret (export ${variable} to use another)`);
     const user = await developmentUser(project.root, config);
@@ -77,38 +86,54 @@ export async function runDev(options: DevOptions): Promise<number> {
     await seedIfEmpty(step, project);
     if (user.CODEGEN_DEV_PASSWORD) say(`sign in as ${DEV_USER}, password ${user.CODEGEN_DEV_PASSWORD} (kept in .codegen/dev-password; only codegen dev lets this user in)`);
 
-    const backend = await serve("uvicorn", python, uvicornArgs(project, port, { packagePrefix: config.package_prefix ?? "", trustedProxies: config.trusted_proxies ?? [] }), { cwd: project.root, env }, cleanups, lock);
+    const backend = startBackend({
+      python,
+      args: uvicornArgs(project, port, { packagePrefix: config.package_prefix ?? "", trustedProxies: config.trusted_proxies ?? [] }),
+      cwd: project.root,
+      env,
+      probeUrl: `http://127.0.0.1:${port}/`,
+      lock,
+      say,
+    });
+    cleanups.push(() => backend.stop());
     const frontendSync = project.frontend ? keepFrontendInStep({ frontend: project.frontend, openApiUrl: `http://127.0.0.1:${port}/openapi.json`, say }) : undefined;
     if (frontendSync) cleanups.push(() => frontendSync.close());
-    const kept = migrating
-      ? keepDatabaseInStep({
-          step,
-          allowDataLoss: options.allowDataLoss === true,
-          watchDirs: appSourceDirs(project),
-          reloadFile: reloadFile(project, outDir),
-          say,
-          onApplied: () => frontendSync?.schedule(),
-        })
-      : undefined;
-    if (kept) cleanups.push(() => kept.close());
-    const watcher = await watchConfig(generation, options.onGenerateError, () => {
-      kept?.schedule();
+    let announced = false;
+    const served = () => {
+      if (!announced) say(`backend on http://127.0.0.1:${port} (/docs, /health, /ready)${project.frontend ? `; front end from ${project.frontend}` : ""}; Ctrl-C stops everything`);
+      announced = true;
       frontendSync?.schedule();
+    };
+    let watcher: Watcher | undefined;
+    const reloader = reloadOnChange({
+      watchDirs: appSourceDirs(project),
+      ignoreDir: outDir,
+      regenerated: async () => watcher?.idle(),
+      check: async () => {
+        try {
+          return await checkConfig();
+        } catch (error) {
+          // The regeneration said what is wrong with the config already.
+          if (error instanceof ConfigError) return [`${configName} is not valid (above)`];
+          throw error;
+        }
+      },
+      migrate: migrating ? () => migrateInStep(step, options.allowDataLoss === true, say) : undefined,
+      backend,
+      onServed: served,
+      say,
     });
-    cleanups.push(() => watcher.close());
+    cleanups.push(() => reloader.close());
+    watcher = await watchConfig(generation, options.onGenerateError, () => reloader.schedule());
+    cleanups.push(() => watcher?.close());
     const frontend = project.frontend ? await serveFrontend(project.frontend, cleanups, lock) : undefined;
 
-    const servers = [{ name: "the backend server", group: backend }, ...(frontend ? [{ name: "the front end's dev server", group: frontend }] : [])];
-    const exited = Promise.race(servers.map(({ name, group }) => group.exited.then((status) => ({ name, status }))));
     const stop = options.stopRequested.then(() => undefined);
-    const probing = new AbortController();
-    const listening = await Promise.race([waitForHttp(`http://127.0.0.1:${port}/`, say, probing.signal).then(() => true), exited.then(() => false), stop.then(() => false)]);
-    probing.abort();
-    if (listening) say(`backend on http://127.0.0.1:${port} (/docs, /health, /ready)${frontend ? `; front end from ${project.frontend}` : ""}; Ctrl-C stops everything`);
-    if (listening) frontendSync?.schedule();
+    const exited = frontend ? frontend.exited.then((status) => ({ name: "the front end's dev server", status })) : new Promise<never>(() => undefined);
+    if (await Promise.race([backend.restart(), stop.then(() => false)])) served();
     const outcome = await Promise.race([stop, exited]);
     if (outcome !== undefined) {
-      say(`${outcome.name} exited with status ${outcome.status}${listening ? "" : " before the backend answered"} (its output is above); stopping`);
+      say(`${outcome.name} exited with status ${outcome.status} (its output is above); stopping`);
       return outcome.status === 0 ? 1 : outcome.status;
     }
     return 0;
@@ -154,25 +179,13 @@ type Generation = { target: Target; configFile: string; stdlibTargets: Target[];
 type GeneratedConfig = { package_prefix?: string; trusted_proxies?: string[]; auth?: { secret_env?: string; algorithm?: string; cookie?: CookieOrigins } };
 
 /** Generates the API once; returns the parsed config and where the API was written. */
-async function generateOnce(generation: Generation): Promise<{ config: GeneratedConfig; outDir: string }> {
+async function generateOnce(generation: Generation): Promise<{ config: GeneratedConfig & ReferencingConfig; outDir: string }> {
   const config = await loadConfig(generation.configFile, generation.target, { stdlibTargets: generation.stdlibTargets });
   const result = await generate(generation);
   for (const warning of result.warnings) say(`warning: ${path.relative(generation.cwd, generation.configFile)}: ${warning.path || "(root)"}: ${warning.message}`);
   const counts = countActions(result.plan);
   say(`generated ${path.relative(generation.cwd, result.outDir) || "."}: ${counts.create + counts.overwrite} written, ${counts.unchanged} unchanged`);
-  return { config: config as GeneratedConfig, outDir: result.outDir };
-}
-
-/**
- * The file touched to reload the backend after a migration: the generated API's
- * database.py when it is under the reloader's watch (it is ours), else the package's
- * `__init__.py`.
- */
-function reloadFile(project: DevProject, outDir: string): string {
-  const generated = path.join(outDir, "database.py");
-  const [watched] = appSourceDirs(project);
-  if (existsSync(generated) && !path.relative(watched!, generated).startsWith("..")) return generated;
-  return path.join(watched!, "__init__.py");
+  return { config: config as GeneratedConfig & ReferencingConfig, outDir: result.outDir };
 }
 
 async function watchConfig(generation: Generation, onError: (error: unknown) => void, onWritten: () => void): Promise<Watcher> {

@@ -9,11 +9,20 @@
 import { spawn } from "node:child_process";
 import type { OwnedProcess } from "./lock.js";
 
-/** The keeper's program: reads `<signal> <target>` lines until "release" (exit) or end of input (stop them all). */
+/**
+ * The keeper's program: reads `<signal> <target>` lines (and `forget <target>` for one that
+ * ended) until "release" (exit) or end of input (stop them all).
+ */
 const KEEPER_SCRIPT = `
 targets=
 while read -r signal target; do
   [ "$signal" = release ] && exit 0
+  if [ "$signal" = forget ]; then
+    kept=
+    for entry in $targets; do [ "\${entry#*:}" = "$target" ] || kept="$kept $entry"; done
+    targets=$kept
+    continue
+  fi
   targets="$targets $signal:$target"
 done
 for entry in $targets; do kill -s "\${entry%%:*}" -- "\${entry#*:}" 2>/dev/null; done
@@ -33,9 +42,14 @@ done
 export interface Keeper {
   /** Has the keeper stop `owned` should `codegen dev` die without releasing it. */
   watch(owned: OwnedProcess): void;
+  /** `owned` ended: the keeper leaves its pid (which the system may give another process) alone. */
+  forget(owned: OwnedProcess): void;
   /** `codegen dev` stopped everything itself: the keeper exits without signalling anything. */
   release(): void;
 }
+
+/** What the keeper signals for `owned`: its group (a negative pid) or the process. */
+const target = (owned: OwnedProcess) => (owned.group ? -owned.pid : owned.pid);
 
 /** Starts the keeper of this `codegen dev`. */
 export function startKeeper(): Keeper {
@@ -47,7 +61,10 @@ export function startKeeper(): Keeper {
   (child.stdin as unknown as { unref(): void }).unref();
   return {
     watch(owned) {
-      child.stdin!.write(`${owned.signal.replace(/^SIG/, "")} ${owned.group ? -owned.pid : owned.pid}\n`);
+      child.stdin!.write(`${owned.signal.replace(/^SIG/, "")} ${target(owned)}\n`);
+    },
+    forget(owned) {
+      child.stdin!.write(`forget ${target(owned)}\n`);
     },
     release() {
       child.stdin!.end("release\n");

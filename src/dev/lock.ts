@@ -40,6 +40,8 @@ interface LockContent {
 export interface DevLock {
   /** Records a process this run started, for the keeper and for the next run. */
   record(owned: Omit<OwnedProcess, "startTime">): Promise<void>;
+  /** Forgets a recorded process that ended (its pid may be given to another process). */
+  forget(pid: number): Promise<void>;
   /** Records the URL of the database this run uses, for `codegen db` and `codegen test` run beside it. */
   recordDatabase(url: string): Promise<void>;
   /**
@@ -117,6 +119,13 @@ export async function acquireDevLock(root: string): Promise<{ lock: DevLock; lef
         const owned = { ...started, startTime: processStartTime(started.pid) };
         keeper.watch(owned);
         content.processes.push(owned);
+        return rewrite();
+      },
+      forget(pid) {
+        const index = content.processes.findIndex((owned) => owned.pid === pid);
+        if (index < 0) return writes;
+        keeper.forget(content.processes[index]!);
+        content.processes.splice(index, 1);
         return rewrite();
       },
       recordDatabase(url) {

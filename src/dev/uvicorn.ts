@@ -1,10 +1,10 @@
-// How `codegen dev` runs the backend: the one list of uvicorn's arguments.
+// How `codegen dev` runs the backend: the one list of uvicorn's arguments, and the directory
+// whose changes start it again.
 //
-// The reloader watches the application's own package only. Without `--reload-dir` it
-// watches the working directory, and without `watchfiles` installed uvicorn polls: it
-// stats every `.py` file under it four times a second, `.venv/` included (thousands of
-// files, a quarter of a core or more while idle). `--reload-dir` is the one option both
-// of uvicorn's reloaders obey (`--reload-exclude` needs watchfiles).
+// It runs without uvicorn's reloader: `codegen dev` starts the server again itself
+// (backend.ts, reload.ts), watching the application's package through inotify. uvicorn's
+// reloader polls without `watchfiles` installed (every `.py` file it watches, four times a
+// second), and keeps the port open with nothing behind it when the application fails to start.
 //
 // It serves with the generated API's HTTP protocol (`runtime/server.py`), as the run recipe
 // does: it records each connection's peer, so the client address rate limits count follows
@@ -23,24 +23,11 @@ export interface ServedApi {
   trustedProxies: readonly string[];
 }
 
-/** The arguments of `python -m uvicorn` serving `project` with reload on 127.0.0.1:`port`. */
+/** The arguments of `python -m uvicorn` serving `project` on 127.0.0.1:`port`. */
 export function uvicornArgs(project: DevProject, port: number, api: ServedApi): string[] {
   const protocol = [api.packagePrefix, "runtime", "server"].filter(Boolean).join(".");
   const proxies = api.trustedProxies.length > 0 ? ["--forwarded-allow-ips", api.trustedProxies.join(",")] : ["--no-proxy-headers"];
-  return [
-    "-m",
-    "uvicorn",
-    project.app,
-    "--host",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "--http",
-    `${protocol}:BoundedH11Protocol`,
-    ...proxies,
-    "--reload",
-    ...appSourceDirs(project).flatMap((dir) => ["--reload-dir", dir]),
-  ];
+  return ["-m", "uvicorn", project.app, "--host", "127.0.0.1", "--port", String(port), "--http", `${protocol}:BoundedH11Protocol`, ...proxies];
 }
 
 /**

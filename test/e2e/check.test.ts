@@ -1,7 +1,8 @@
 /**
  * End-to-end: `codegen check` in a `be_root` project, in the project's Python (the tests'
- * venv): the starter config passes; a model path with a typo, a field the model lacks and a
- * nested field without its relationship each give one line with the config path, status 1.
+ * venv): the starter config passes; a model path with a typo, a field the model lacks (and an
+ * order naming it), a nested field without its relationship and a list filter on an attribute
+ * the model lacks each give one line with the config path, status 1.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -49,6 +50,7 @@ it("codegen check names each config reference the models do not have, with its c
   const config = await readFile(configFile, "utf8");
   const broken = config
     .replace("f.str('body'), f.bool('pinned')", "f.str('bodi'), f.bool('pinned')")
+    .replace("order={ fields: ['created_at', 'title']", "order={ fields: ['created_at', 'bodi']")
     .replace(
       /\n {2}\],\n\}\n$/,
       `
@@ -58,7 +60,7 @@ it("codegen check names each config reference the models do not have, with its c
       name: 'nested_note',
       route_prefix: '/nested-notes',
       fields: [f.uuid('id'), { name: 'author', type: 'nested', model: 'shop.models.Note', fields: [f.str('title')] }],
-      operations: ['get'],
+      operations: ['get', { name: 'list', modifiers: [{ type: 'filter', fields: ['id', { name: 'rank', values: 'literal', type: 'int' }] }] }],
     },
   ],
 }
@@ -71,7 +73,9 @@ it("codegen check names each config reference the models do not have, with its c
   const lines = failing.stderr.trim().split("\n");
   assert.deepEqual(lines, [
     `codegen check: ${configFile}: resources[0].fields[2].name: shop.models.Note has no column or attribute bodi`,
+    `codegen check: ${configFile}: resources[0].operations[1].modifiers[0].fields[1]: shop.models.Note has no column or attribute bodi`,
     `codegen check: ${configFile}: resources[1].model: shop.modelz.Tag: no module shop.modelz`,
     `codegen check: ${configFile}: resources[2].fields[1].name: shop.models.Note has no relationship author`,
+    `codegen check: ${configFile}: resources[2].operations[1].modifiers[0].fields[1].name: shop.models.Note has no column or attribute rank`,
   ]);
 });

@@ -156,6 +156,31 @@ class Tag(Base):
   const fieldMs = performance.now() - savedField;
   assert.ok((await versions()).some((name) => /_add_notes_priority\.py$/.test(name)), (await versions()).join(", "));
 
+  // The config names a column the model lacks: dev says where, and does not start the backend
+  // on that code; once the model has it, the column is migrated and served.
+  await edit("config/project.jsonnet", "f.int('priority'),", "f.int('priority'), f.int('rank'),");
+  await until("dev named the missing column", dev, async () => /codegen dev: config\/project\.jsonnet: resources\[0\]\.fields\[\d+\]\.name: shop\.models\.Note has no column or attribute rank\n/.test(dev.output()), 60_000);
+  assert.match(dev.output(), /codegen dev: the backend was not started again; fix this and save again\n/);
+  const stale = await api.get("/notes");
+  assert.equal(stale.status, 200, dev.output());
+  assert.ok(!("rank" in stale.body.items[0]), "the generated code that names rank is not served");
+  await edit("shop/models.py", "    priority: Mapped[int]", '    rank: Mapped[int] = mapped_column(default=0, server_default="0")\n    priority: Mapped[int]');
+  await until("GET /notes shows rank", dev, async () => {
+    const listed = await api.get("/notes");
+    return listed.status === 200 && listed.body.items.every((item: { rank?: number }) => item.rank === 0);
+  }, 120_000);
+
+  // An application that fails to start: dev says why in one line, nothing listens (a request
+  // fails at once instead of hanging), and the next save starts it again.
+  const actions = await readFile(join(project, "shop", "actions.py"), "utf8");
+  await writeFile(join(project, "shop", "actions.py"), `${actions}\nraise RuntimeError("actions.py is half written")\n`);
+  const brokenLine = actions.split("\n").length + 1;
+  await until("dev said why the backend stopped", dev, async () => /codegen dev: the backend stopped \(status 1\): RuntimeError: actions\.py is half written \(shop\/actions\.py, line \d+\); it starts again on the next save\n/.test(dev.output()), 120_000);
+  assert.match(dev.output(), new RegExp(`\\(shop/actions\\.py, line ${brokenLine}\\)`));
+  await assert.rejects(fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5000) }), (error: Error) => error.name !== "TimeoutError");
+  await writeFile(join(project, "shop", "actions.py"), actions);
+  await until("the backend serves again", dev, async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok, 120_000);
+
   // The URL of the running database, and the generated tests against the test database beside it.
   const url = await codegenRun(60_000, "db", "url");
   assert.equal(url.status, 0, url.output);
