@@ -84,13 +84,14 @@ test("a dead holder's lock is taken over with its processes, which stopLeftovers
   await lock.release();
 });
 
-/** A Node process that starts a keeper, has it watch `group`, says "watching", then waits; or releases it first. */
-function keeperHost(group: number, release: boolean) {
+/** A Node process that starts a keeper, has it watch `groups`, runs `then` (a release, a forget), says "watching", then waits. */
+function keeperHost(groups: number[], then = "") {
   const script = `
     import { startKeeper } from ${JSON.stringify(join(repoRoot, "src", "dev", "keeper.ts"))};
     const keeper = startKeeper();
-    keeper.watch({ name: "sleepers", pid: ${group}, group: true, signal: "SIGTERM" });
-    ${release ? "keeper.release();" : ""}
+    const owned = (pid) => ({ name: "sleepers", pid, group: true, signal: "SIGTERM" });
+    for (const pid of ${JSON.stringify(groups)}) keeper.watch(owned(pid));
+    ${then}
     process.stdout.write("watching\\n");
     setInterval(() => {}, 1000);
   `;
@@ -103,13 +104,23 @@ function keeperHost(group: number, release: boolean) {
 
 test("the keeper stops the process groups of a SIGKILLed run, and leaves them alone once released", { timeout: 30_000 }, async () => {
   const watched = sleepingGroup();
-  const host = await keeperHost(watched.pid, false);
+  const host = await keeperHost([watched.pid]);
   host.kill("SIGKILL");
   await groupGone(watched.pid, 5000, "the keeper");
 
   const released = sleepingGroup();
-  const calm = await keeperHost(released.pid, true);
+  const calm = await keeperHost([released.pid], "keeper.release();");
   calm.kill("SIGKILL");
   await sleep(1000);
   assert.ok(isAlive(-released.pid), "a released keeper signals nothing");
+});
+
+test("the keeper leaves alone a process it was told has ended (its pid may be another's by then)", { timeout: 30_000 }, async () => {
+  const ended = sleepingGroup();
+  const running = sleepingGroup();
+  const host = await keeperHost([ended.pid, running.pid], `keeper.forget(owned(${ended.pid}));`);
+  host.kill("SIGKILL");
+  await groupGone(running.pid, 5000, "the keeper");
+  await sleep(500);
+  assert.ok(isAlive(-ended.pid), "a forgotten group is not signalled");
 });
