@@ -12,6 +12,8 @@ import { buildStore, loadPlugins, renderStore } from "../../../src/codegen/build
 import { ENDPOINT, type Route } from "../../../src/targets/be/extend.js";
 import type { ProjectConfig } from "../../../src/targets/be/config/schema.js";
 import { ListOptions } from "../../../src/targets/be/operations/list/options.js";
+import { CrudOptions } from "../../../src/targets/be/config/schema.js";
+import { Create } from "../../../src/targets/be/operations/create/create.js";
 import { List } from "../../../src/targets/be/operations/list/list.js";
 import { visibilityRules } from "../../../src/targets/be/row-visibility.js";
 
@@ -97,3 +99,30 @@ test("a package's operation that declares it yields a ListHandler takes list mod
     return true;
   });
 });
+
+test("a package's route that declares it creates rows makes the rows references need, as create's does", () => {
+  @operation("add", { scope: "operation", dispatchOn: "type", role: ENDPOINT, registry })
+  class Add {
+    static Options = CrudOptions;
+    static route(): Route {
+      return { ...Create.route(), creates: true };
+    }
+    build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
+      return new Create().build(ctx, options);
+    }
+  }
+  void Add; // registered by its decorator
+  const author = (operations: unknown[]) => ({ model: "shop.models.Author", fields: [{ name: "id", type: "uuid" }], generate_tests: true, operations });
+  const book = { model: "shop.models.Book", fields: [{ name: "id", type: "uuid" }, { name: "author_id", type: "uuid", references: "author" }], generate_tests: true, operations: ["create"] };
+  const project = (resources: object[]) => be.schema.parse({ module: "store", resources });
+  const added = project([author(["get", { name: "add_author", type: "add" }]), book]);
+  const files = new Map(renderStore(be, added, buildStore(be, added, registry, undefined), undefined).files.map((file) => [file.path, file.content]));
+  assert.match(files.get("store/tests/conftest.py")!, /^def make_author\(/m);
+  const readOnly = project([author(["get"]), book]);
+  assert.throws(() => buildStore(be, readOnly, registry, undefined), (error: unknown) => {
+    assert.ok(error instanceof ConfigError, String(error));
+    assert.deepEqual(error.issues.map((issue) => issue.path), ["resources[1].fields[1].references"]);
+    return true;
+  });
+});
+

@@ -263,14 +263,18 @@ describe("auth", () => {
 });
 
 describe("references", () => {
-  function issues(config: object): { path: string; message: string }[] {
-    const result = ProjectConfig.safeParse(config);
-    assert.equal(result.success, false, "expected the config to be rejected");
-    return configIssuesOf((result as z.ZodSafeParseError<unknown>).error);
+  /** The config's issues, none when it generates: references are checked once the operations say which entries create rows. */
+  async function issues(config: object): Promise<{ path: string; message: string }[]> {
+    const configFile = join(dir, "references.json");
+    await writeFile(configFile, JSON.stringify(config));
+    const error = await planGeneration({ target: be, configFile, outDir: join(dir, "out") }).then(() => undefined, (caught: unknown) => caught);
+    if (error === undefined) return [];
+    assert.ok(error instanceof ConfigError, String(error));
+    return error.issues.map(({ path, message }) => ({ path, message }));
   }
 
-  test("an unknown resource, one without create, a key of another type, a key not shown: each at its path", () => {
-    const found = issues({
+  test("an unknown resource, one without create, a key of another type, a key not shown: each at its path", async () => {
+    const found = await issues({
       module: "shop",
       resources: [
         author({ operations: ["get"] }),
@@ -287,10 +291,17 @@ describe("references", () => {
     });
     assert.deepEqual(found, [
       { path: "resources[1].fields[1].references", message: 'unknown resource "writer"; resources of this app: "author", "book", "shelf"' },
-      { path: "resources[1].fields[2].references", message: 'resource "author" has no create operation: tests create the referenced resource first, through its create route' },
       { path: "resources[1].fields[3].references", message: 'resource "shelf" has a uuid primary key: a field referencing it must have type "uuid" (this one is "str")' },
     ]);
-    const hidden = issues({
+    // Whether a resource can be created is what its operations declare: known once the rest of the config is valid.
+    const uncreatable = await issues({
+      module: "shop",
+      resources: [author({ operations: ["get"] }), book({ fields: [{ name: "id", type: "int" }, { name: "author_id", type: "uuid", references: "author" }] })],
+    });
+    assert.deepEqual(uncreatable, [
+      { path: "resources[1].fields[1].references", message: 'resource "author" has no create operation: tests create the referenced resource first, through its create route' },
+    ]);
+    const hidden = await issues({
       module: "shop",
       resources: [
         { model: "shop.models.Shelf", fields: [{ name: "label", type: "str" }], operations: ["create"] },
@@ -301,8 +312,8 @@ describe("references", () => {
     assert.match(hidden[0]!.message, /does not list its primary key "id" in its fields/);
   });
 
-  test("in operation fields and action params; nested fields refuse it", () => {
-    const found = issues({
+  test("in operation fields and action params; nested fields refuse it", async () => {
+    const found = await issues({
       module: "shop",
       resources: [
         author({
@@ -329,14 +340,17 @@ describe("references", () => {
     );
   });
 
-  test("required references in a cycle are refused; an optional one breaks it", () => {
+  test("required references in a cycle are refused; an optional one breaks it", async () => {
     const chicken = (egg: object) => ({ model: "farm.models.Chicken", fields: [{ name: "id", type: "uuid" }, { name: "egg_id", type: "uuid", references: "egg", ...egg }], operations: ["create"] });
     const egg = { model: "farm.models.Egg", fields: [{ name: "id", type: "uuid" }, { name: "chicken_id", type: "uuid", references: "chicken" }], operations: ["create"] };
-    const found = issues({ module: "farm", resources: [chicken({}), egg] });
+    const found = await issues({ module: "farm", resources: [chicken({}), egg] });
     assert.equal(found.length, 1);
     assert.equal(found[0]!.path, "resources[1].operations[0]");
     assert.match(found[0]!.message, /required references form a cycle \(chicken → egg → chicken, through "chicken_id"\)/);
-    assert.equal(ProjectConfig.safeParse({ module: "farm", resources: [chicken({ nullable: true }), egg] }).success, true);
+    assert.deepEqual(await issues({ module: "farm", resources: [chicken({ nullable: true }), egg] }), []);
+    // Under `apps`, at the path written there.
+    const underApps = await issues({ apps: [{ config: { module: "farm", resources: [chicken({}), egg] } }] });
+    assert.deepEqual(underApps.map((issue) => issue.path), ["apps[0].config.resources[1].operations[0]"]);
   });
 
   test("an operation's fields inherit references from the resource field of the same name", async () => {

@@ -1,10 +1,13 @@
 // `references` on scalar fields: which resource of the same app a field holds the key of.
 // Generated tests create that resource first and send its key. Checked once per app, since
-// a reference names a sibling resource: it must exist, have a `create` operation to make
-// one, expose its primary key, match the key's type, and required references must not
-// form a cycle (nothing could be created first).
+// a reference names a sibling resource: it must exist, expose its primary key and match the
+// key's type (checked with the app's schema), have an entry whose route creates rows, and
+// required references must not form a cycle (nothing could be created first). Which entry
+// creates rows is what its operation declares (`Route.creates`), known once the operations
+// run: the `references` operation checks those two.
 
 import type { z } from "zod";
+import type { ValidationIssue } from "../../../codegen/index.js";
 import { type FieldSpec, FieldList, ParamList, type ScalarField, isScalar } from "./fields.js";
 import { defaultResourceName, withArticle } from "./naming.js";
 import type { OperationConfig } from "./operations.js";
@@ -28,20 +31,14 @@ function list<T>(value: readonly T[] | undefined): readonly T[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** The first `create` entry of a resource, or undefined. */
-export function createEntry(resource: ReferencingResource): OperationConfig | undefined {
-  return list(resource.operations).find((entry) => entry?.type === "create");
-}
-
 /**
- * The fields a create body of `resource` carries: the create entry's own `fields` (each
- * inheriting `references` from the resource field of the same name unless it sets its
- * own), else the resource's scalar fields without a generated (uuid or int) primary key.
- * Undefined when the resource has no create entry or its fields do not parse (the
- * operation's options report that).
+ * The fields a create body of `resource` carries, `entry` being the entry that creates its
+ * rows: the entry's own `fields` (each inheriting `references` from the resource field of
+ * the same name unless it sets its own), else the resource's scalar fields without a
+ * generated (uuid or int) primary key. Undefined when no entry creates rows or its fields
+ * do not parse (the operation's options report that).
  */
-export function createBodyFields(resource: ReferencingResource): ScalarField[] | undefined {
-  const entry = createEntry(resource);
+export function createBodyFields(resource: ReferencingResource, entry: OperationConfig | undefined): ScalarField[] | undefined {
   if (entry === undefined) return undefined;
   if (entry.fields === undefined) {
     const generatedPk = resource.pk_type !== "str";
@@ -110,9 +107,6 @@ function linkProblem(name: string, resources: readonly ReferencingResource[]): s
 function referenceProblem(field: ScalarField, name: string, resources: readonly ReferencingResource[]): string | undefined {
   const target = resources.find((resource) => resource.name === name);
   if (target === undefined) return `unknown resource "${name}"; resources of this app: ${quoted(resourceNames(resources))}`;
-  if (createEntry(target) === undefined) {
-    return `resource "${name}" has no create operation: tests create the referenced resource first, through its create route`;
-  }
   if (field.type !== target.pk_type) {
     return `resource "${name}" has ${withArticle(target.pk_type)} primary key: a field referencing it must have type "${target.pk_type}" (this one is "${field.type}")`;
   }
@@ -122,11 +116,20 @@ function referenceProblem(field: ScalarField, name: string, resources: readonly 
   return undefined;
 }
 
+/** Each field of `resource` (its own, its entries' `fields` and `params`) with a `references` to a resource, and where it is. */
+function* referencingFields(resource: ReferencingResource, path: readonly PropertyKey[]): Iterable<{ field: ScalarField; path: PropertyKey[] }> {
+  for (const at of fieldLists(resource, path)) {
+    for (const [index, field] of at.fields.entries()) {
+      if (field !== undefined && isScalar(field) && typeof field.references === "string") yield { field, path: [...at.path, index, "references"] };
+    }
+  }
+}
+
 /**
  * Adds an issue for each `references` of the resources of one app that names no resource,
- * a resource without `create`, a resource whose key has another type or is not in its
- * fields, and for each cycle of required references between create bodies. `path` leads
- * to the resources list.
+ * or a resource whose key has another type or is not in its fields. `path` leads to the
+ * resources list. Whether the referenced resource can be created is known once its
+ * operations say which entry creates rows: `creatableIssues`.
  */
 export function checkReferences(resources: readonly ReferencingResource[], ctx: z.RefinementCtx, path: readonly PropertyKey[]): void {
   resources.forEach((resource, index) => {
@@ -139,7 +142,6 @@ export function checkReferences(resources: readonly ReferencingResource[], ctx: 
       checkNestedFieldsOf(at.fields, ctx, at.path);
     }
   });
-  checkCycles(resources, ctx, path);
 }
 
 function checkNestedFieldsOf(fields: readonly FieldSpec[], ctx: z.RefinementCtx, path: readonly PropertyKey[]): void {
@@ -158,6 +160,30 @@ function checkNestedFieldsOf(fields: readonly FieldSpec[], ctx: z.RefinementCtx,
   });
 }
 
+/** A resource of a valid app, with the index of its first entry whose route creates rows (undefined: none does). */
+export interface Creatable extends ReferencingResource {
+  creates: number | undefined;
+}
+
+/**
+ * An issue for each `references` (of a valid app's resources) to a resource no entry of
+ * which creates rows, and for each cycle of required references between create bodies.
+ * `path` leads to the resources list.
+ */
+export function creatableIssues(resources: readonly Creatable[], path: readonly PropertyKey[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  resources.forEach((resource, index) => {
+    for (const { field, path: at } of referencingFields(resource, [...path, index])) {
+      const target = resources.find((candidate) => candidate.name === field.references);
+      if (target !== undefined && target.creates === undefined) {
+        issues.push({ path: at, message: `resource "${target.name}" has no create operation: tests create the referenced resource first, through its create route` });
+      }
+    }
+  });
+  cycles(resources, path, issues);
+  return issues;
+}
+
 /** A required reference in a create body: `from` cannot be created before `to`. */
 interface Edge {
   from: number;
@@ -167,12 +193,13 @@ interface Edge {
 
 // A cycle of required references: each resource needs another created first, forever.
 // Reported once, at the create entry of the resource where the cycle closes.
-function checkCycles(resources: readonly ReferencingResource[], ctx: z.RefinementCtx, path: readonly PropertyKey[]): void {
+function cycles(resources: readonly Creatable[], path: readonly PropertyKey[], issues: ValidationIssue[]): void {
   const edges = new Map<number, Edge[]>();
   resources.forEach((resource, from) => {
+    const entry = resource.creates === undefined ? undefined : list(resource.operations)[resource.creates];
     // A create body holds references only from its own fields or, by inheritance, the resource's.
-    if (!mentionsReferences(resource.fields) && !mentionsReferences(createEntry(resource)?.fields)) return;
-    const required = (createBodyFields(resource) ?? []).filter((field) => field.required && field.references !== undefined);
+    if (!mentionsReferences(resource.fields) && !mentionsReferences(entry?.fields)) return;
+    const required = (createBodyFields(resource, entry) ?? []).filter((field) => field.required && field.references !== undefined);
     edges.set(
       from,
       required.flatMap((field) => {
@@ -190,10 +217,8 @@ function checkCycles(resources: readonly ReferencingResource[], ctx: z.Refinemen
         const start = trail.findIndex((step) => step.from === edge.to);
         const loop = [...trail.slice(start === -1 ? trail.length : start), edge];
         const names = [...loop.map((step) => resources[step.from]!.name), resources[edge.to]!.name].join(" → ");
-        const entryIndex = list(resources[edge.from]!.operations).findIndex((entry) => entry?.type === "create");
-        ctx.addIssue({
-          code: "custom",
-          path: [...path, edge.from, "operations", entryIndex],
+        issues.push({
+          path: [...path, edge.from, "operations", resources[edge.from]!.creates!],
           message: `required references form a cycle (${names}, through "${edge.field}"): tests cannot create any of them first; make one of these fields optional`,
         });
       } else if (state.get(edge.to) === undefined) {

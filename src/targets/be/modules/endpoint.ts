@@ -5,6 +5,7 @@
 // whether the route requires a user (auth, authz, rate limits), which hooks it can call.
 
 import { type BuildContext, type BuildStore, GenerationError } from "../../../codegen/index.js";
+import type { OperationConfig } from "../config/schema.js";
 import { ENDPOINT, type RouteKind, type RouteTarget } from "./handler.js";
 
 /**
@@ -18,6 +19,13 @@ export interface Route {
   readonly path: string;
   /** The hooks of docs/hooks.md the route calls, so its entry may set them. @default none */
   readonly hooks?: readonly HookKey[];
+  /**
+   * The route stores one new row from a body of the entry's `fields` (else the resource's
+   * scalar fields but a generated key) and answers it: generated tests make rows of the
+   * resource through the first entry whose route does, and a `references` to the resource
+   * needs one. @default false
+   */
+  readonly creates?: boolean;
 }
 
 /** An entry's hook keys: `pre` before a write stores the body, `post` after it commits, `serializer` making the answer. */
@@ -68,4 +76,16 @@ export function resourceRoutes(store: BuildStore, resourceId: string): { entry: 
  */
 export function readsRowAtItsUrl(store: BuildStore, resourceId: string): boolean {
   return resourceRoutes(store, resourceId).some(({ routes }) => routes.some((route) => route.kind === "read" && route.target === "row" && route.path === "/{pk}"));
+}
+
+/**
+ * The first entry of the resource at `resourceId` whose declared route creates rows
+ * (`Route.creates`), with its id, or undefined when none does.
+ * @example creatingEntry(store, "project.apps.0.resources.0") // { id: "project.apps.0.resources.0.operations.2", entry: { name: "create", … } }
+ */
+export function creatingEntry(store: BuildStore, resourceId: string): { id: string; entry: OperationConfig } | undefined {
+  for (const [id, entry] of store.children(resourceId, { childScope: "operation" })) {
+    if (routesAt(store, id).some((route) => route.creates === true)) return { id, entry: entry as OperationConfig };
+  }
+  return undefined;
 }

@@ -27,5 +27,6 @@ export { RateLimits, RateLimit, ProjectRateLimit } from "./rate_limit/rate-limit
 export { TelemetryScaffold, Trace } from "./telemetry/telemetry.js";
 export { CommsScaffold } from "./comms/comms.js";
 export { Cors } from "./cors/cors.js";
+export { References } from "./references/references.js";
 export { Router, ProjectRouter } from "./routing/routing.js";
 export { TestSuite, TestModuleOperation, Tests } from "./tests/tests.js";

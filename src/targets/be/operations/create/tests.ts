@@ -2,6 +2,7 @@
 // resource has a `get`), 422 for a bad body, 401 without a token.
 
 import { createBodyFields } from "../../config/references.js";
+import { creatingEntry } from "../../modules/endpoint.js";
 import { pythonString } from "../../python/literals.js";
 import type { Tests } from "../tests/cases.js";
 import { Needs, bodyEntries, invalidValue } from "../tests/samples.js";
@@ -9,7 +10,8 @@ import { Needs, bodyEntries, invalidValue } from "../tests/samples.js";
 /** `create`: 201 with the new row (and its `Location`), 422 for a bad body, 401. */
 export function createTests(tests: Tests): void {
   const { view } = tests;
-  const fields = createBodyFields(view.config) ?? [];
+  // The factories make bodies for the resource's first entry that creates rows; this one's tests use them.
+  const fields = createBodyFields(view.config, creatingEntry(view.store, view.id)?.entry) ?? [];
   const bodyFactory = `${view.name}_body`;
   const sent = bodyEntries(fields, "create", "created", tests.target.keys, new Needs()).map((entry) => entry.name);
   const read = tests.readNames;

@@ -5,15 +5,18 @@
 
 import { ImportCollector } from "../../../../codegen/index.js";
 import { createBodyFields } from "../../config/references.js";
-import { withArticle } from "../../config/schema.js";
+import { type OperationConfig, withArticle } from "../../config/schema.js";
 import type { ResourceView } from "../../resource.js";
 import { pythonString } from "../../python/literals.js";
 import { TestFixture } from "./outputs.js";
 import { Needs, type ReferenceKeys, bodyEntries, dictLiteral } from "./samples.js";
 
-/** The `{name}_body` and `make_{name}` fixtures of the resource `view` (served at `path`); empty when it cannot be created. */
-export function factoryFixtures(view: ResourceView, path: string, keys: ReferenceKeys): TestFixture[] {
-  const fields = createBodyFields(view.config);
+/**
+ * The `{name}_body` and `make_{name}` fixtures of the resource `view` (served at `path`),
+ * whose rows `entry` creates; empty when its body does not parse.
+ */
+export function factoryFixtures(view: ResourceView, path: string, keys: ReferenceKeys, entry: OperationConfig): TestFixture[] {
+  const fields = createBodyFields(view.config, entry);
   if (fields === undefined) return [];
   const needs = new Needs();
   const entries = bodyEntries(fields, "create", "created", keys, needs, view.model);

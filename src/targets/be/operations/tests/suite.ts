@@ -5,8 +5,8 @@
 
 import { type BuildContext, type BuildStore, ImportCollector, Name, prefixImport } from "../../../../codegen/index.js";
 import { cascaded } from "../../cascade.js";
-import { createBodyFields, createEntry } from "../../config/references.js";
-import type { ProjectConfig, ResolvedApp, ResourceConfig } from "../../config/schema.js";
+import { createBodyFields } from "../../config/references.js";
+import type { OperationConfig, ProjectConfig, ResolvedApp, ResourceConfig } from "../../config/schema.js";
 import { pythonString } from "../../python/literals.js";
 import { sessionModulePath } from "../../resource.js";
 import { Indexes } from "../indexes/indexes.js";
@@ -36,9 +36,9 @@ export function appHasTests(store: BuildStore, instanceId: string, project: Proj
   return has;
 }
 
-/** Whether tests can create rows of `resource`: it has a create operation and its read shape shows its key. */
-export function creatable(resource: ResourceConfig): boolean {
-  return createEntry(resource) !== undefined && createBodyFields(resource) !== undefined && resource.fields.some((field) => field.name === resource.pk);
+/** Whether tests can create rows of `resource` through `entry`, its entry whose route creates rows (if any): its body parses and its read shape shows the key. */
+export function creatable(resource: ResourceConfig, entry: OperationConfig | undefined): boolean {
+  return createBodyFields(resource, entry) !== undefined && resource.fields.some((field) => field.name === resource.pk);
 }
 
 /** The conftest of the app at `ctx`'s instance. */

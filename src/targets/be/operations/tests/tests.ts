@@ -6,10 +6,9 @@
 
 import { type BuildContext, StaticFile, operation } from "../../../../codegen/index.js";
 import { cascaded } from "../../cascade.js";
-import { createEntry } from "../../config/references.js";
 import { type ProjectConfig, type ResolvedApp, withArticle } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
-import { readsRowAtItsUrl } from "../../modules/endpoint.js";
+import { creatingEntry, readsRowAtItsUrl } from "../../modules/endpoint.js";
 import { docstringText } from "../../python/literals.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { ListHandler } from "../list/list-handler.js";
@@ -76,17 +75,17 @@ export class Tests {
     const { view } = resourceFiles(ctx);
     const app = ctx.store.ancestorOf(ctx.instanceId, "app") as ResolvedApp;
     const resourceId = ctx.store.ancestorIdOf(ctx.instanceId, "resource")!;
-    const entry = handler.entry;
     const keys: ReferenceKeys = (name) => {
       const target = app.config.resources.find((resource) => resource.name === name);
       if (target === undefined) throw new Error(`bug: references "${name}" passed the config checks but names no resource`);
       return { pk: target.pk, pkType: target.pk_type };
     };
     const path = `${app.prefix}${view.routePrefix}`;
-    // The create entry yields the resource's factories, which the app's conftest lists.
-    const fixtures = createEntry(view.config)?.name === entry.name ? factoryFixtures(view, path, keys) : [];
+    // The first entry whose route creates rows yields the resource's factories, which the app's conftest lists.
+    const creating = creatingEntry(ctx.store, resourceId);
+    const fixtures = creating?.id === ctx.instanceId ? factoryFixtures(view, path, keys, creating.entry) : [];
     if (!cascaded(ctx.store, ctx.instanceId, ctx.config, "generate_tests")) return fixtures;
-    const target: TestTarget = { view, path, canCreate: creatable(view.config), fetchesRow: readsRowAtItsUrl(ctx.store, resourceId), keys };
+    const target: TestTarget = { view, path, canCreate: creatable(view.config, creating?.entry), fetchesRow: readsRowAtItsUrl(ctx.store, resourceId), keys };
     const module = ctx.store.outputUnderAncestor(resourceId, "resource", TestModule);
     // A list's modifiers run after this operation: its tests are decided when the module renders.
     const hidden = showsHiddenRows(ctx.config, target);
