@@ -94,6 +94,19 @@ function servedBlog(): Promise<{ base: string; titles: string[] }> {
   return serving;
 }
 
+let commenting: Promise<void> | undefined;
+
+/** A comment on the served blog, so the comments' detail and edit form are visited too: made once. */
+function commented(): Promise<void> {
+  commenting ??= (async () => {
+    const article = (await api.get("/articles?limit=1")).body.items[0] as { id: string };
+    const author = (await api.get("/authors?limit=1")).body.items[0] as { id: string };
+    const comment = await api.post("/comments", { body: "Clear and short.", article_id: article.id, author_id: author.id });
+    assert.equal(comment.status, 201, JSON.stringify(comment.body));
+  })();
+  return commenting;
+}
+
 /** Every file under `dir`, relative to it. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -641,6 +654,7 @@ describe("the blog's generated front end", () => {
 
   it("works on a phone (390×844): no page scrolls sideways, the navigation is a drawer", { timeout: 180_000 }, async () => {
     const { base } = await servedBlog();
+    await commented();
     const phone = await launchChromium({ viewport: { width: 390, height: 844 } });
     try {
       const page = await phone.context.newPage();
@@ -752,11 +766,7 @@ describe("the blog's generated front end", () => {
 
   it("has no accessibility violations (axe-core) on a desktop or a phone, light or dark", { timeout: 240_000 }, async () => {
     const { base } = await servedBlog();
-    // A comment, so the comments' detail and edit form are checked too.
-    const article = (await api.get("/articles?limit=1")).body.items[0] as { id: string };
-    const author = (await api.get("/authors?limit=1")).body.items[0] as { id: string };
-    const comment = await api.post("/comments", { body: "Clear and short.", article_id: article.id, author_id: author.id });
-    assert.equal(comment.status, 201, JSON.stringify(comment.body));
+    await commented();
     const audit = new AxeAudit();
     for (const [screen, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
       const visitor = await launchChromium({ viewport });
