@@ -48,7 +48,8 @@ function firstPartyPackages(config: ProjectConfig): string[] {
     for (const resource of app.config.resources) roots.add(resource.model.split(".")[0]!);
   }
   const auth = config.auth;
-  const authFn = auth?.get_current_user_fn ?? auth?.verify_credentials_fn;
-  if (authFn !== undefined) roots.add(authFn.split(".")[0]!);
+  const login = auth?.get_current_user_fn === undefined ? auth?.login : undefined;
+  const authPaths = [auth?.get_current_user_fn ?? auth?.verify_credentials_fn, login?.credentials_schema, login?.session_schema, login?.validate_fn];
+  for (const path of authPaths) if (path !== undefined) roots.add(path.split(".")[0]!);
   return [...roots].sort();
 }

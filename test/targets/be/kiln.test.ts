@@ -4,6 +4,8 @@
 // is codegen's own guard now.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import { configIssuesOf } from "../../../src/codegen/index.js";
@@ -210,12 +212,33 @@ describe("kiln's auth keys", () => {
     });
   });
 
-  test("kiln's own login types and a session store are refused", () => {
+  test("kiln's login keys go together, in place of verify_credentials_fn; a session store is refused", () => {
+    const { verify_credentials_fn: _, ...jwt } = auth;
     assert.deepEqual(
-      issues({ ...app, auth: { ...auth, validate_fn: "blog.auth.validate", session_store: "blog.auth.store" } }).map((issue) => issue.split(":")[0]),
-      ["auth.validate_fn", "auth.session_store"],
+      issues({ ...app, auth: { ...auth, validate_fn: "blog.auth.validate", session_store: "blog.auth.store" } }),
+      [
+        "auth.session_store: not supported: codegen revokes tokens through its own deny-list in PostgreSQL (logout_url, docs/auth.md); " +
+          "ignoring your store would keep the sessions it revoked valid",
+        "auth.credentials_schema: required with validate_fn: kiln's login takes credentials_schema, session_schema and validate_fn together",
+        "auth.session_schema: required with validate_fn: kiln's login takes credentials_schema, session_schema and validate_fn together",
+        "auth.verify_credentials_fn: give verify_credentials_fn (a username and password form) or kiln's credentials_schema, session_schema and validate_fn, not both",
+      ],
     );
+    assert.deepEqual(issues({ ...app, auth: { ...auth, user_id_attr: "user_id" } }), [
+      "auth.user_id_attr: names a field of kiln's session model: it needs credentials_schema, session_schema and validate_fn",
+    ]);
+    const login = { credentials_schema: "blog.auth.Credentials", session_schema: "blog.auth.Session", validate_fn: "blog.auth.validate" };
+    assert.deepEqual(issues({ ...app, auth: { ...jwt, ...login, token_rate_limit: { username: "5/minute" } } }), [
+      "auth.token_rate_limit.username: kiln's login has no username to count attempts by; remove this key (attempts per address are counted)",
+    ]);
+    const parsed = parse({ ...app, auth: { ...jwt, ...login, user_id_attr: "user_id" } }).auth!;
+    assert.ok(parsed.get_current_user_fn === undefined);
+    assert.deepEqual(parsed.login, { ...login, subject_fields: ["user_id"] });
+    assert.equal(parsed.verify_credentials_fn, undefined);
+    assert.deepEqual(parsed.token_rate_limit, { address: "30/minute;300/hour" });
+    assert.deepEqual((parse({ ...app, auth: { ...jwt, ...login } }).auth as { login: { subject_fields: string[] } }).login.subject_fields, ["sub", "user_id"]);
   });
+
 });
 
 describe("kiln's rate limits", () => {
@@ -249,5 +272,28 @@ describe("kiln's rate limits", () => {
     assert.deepEqual(issues({ ...app, rate_limit: "5/mnute" }), [
       'rate_limit: "5/mnute" is not a limit like "5/minute" (a count from 1, then / and one of second, minute, hour, day)',
     ]);
+  });
+});
+
+describe("docs/migrating-from-kiln.md", () => {
+  const docs = fileURLToPath(new URL("../../../docs", import.meta.url));
+  const page = readFileSync(join(docs, "migrating-from-kiln.md"), "utf8");
+
+  test("the feature table's counts are its rows' statuses", () => {
+    const table = page.slice(page.indexOf("## Every kiln capability"), page.indexOf("\n## ", page.indexOf("## Every kiln capability") + 3));
+    const statuses = [...table.matchAll(/^\|.*?\| (yes|differs|missing) \|/gm)].map((match) => match[1]);
+    const count = (status: string) => statuses.filter((each) => each === status).length;
+    const stated = /Counts: (\d+) yes, (\d+) differs, (\d+) missing\./.exec(table);
+    assert.ok(stated, "the table states its counts");
+    assert.deepEqual(stated.slice(1).map(Number), [count("yes"), count("differs"), count("missing")]);
+  });
+
+  test("every link to a section of a page reaches a heading of it", () => {
+    // GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens.
+    const anchors = (text: string) => new Set([...text.matchAll(/^#+ (.*)$/gm)].map((match) => match[1]!.toLowerCase().replace(/[^a-z0-9 _-]/g, "").replace(/ /g, "-")));
+    for (const [, file, anchor] of page.matchAll(/\]\(([a-z-]*\.md)?#([^)]+)\)/g)) {
+      const target = file === undefined ? page : readFileSync(join(docs, file), "utf8");
+      assert.ok(anchors(target).has(anchor!), `${file ?? "this page"}#${anchor} names no heading`);
+    }
   });
 });

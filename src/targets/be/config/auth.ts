@@ -4,10 +4,11 @@
 // with the key in `secret_env`), or the user's own `get_current_user_fn`, which replaces it.
 
 import { z } from "zod";
+import { isRecord } from "../../../codegen/index.js";
 import { GroupConfig } from "./authz.js";
 import { kilnKeys } from "./kiln.js";
 import { OpaConfig } from "./opa.js";
-import { DottedPath, EnvVarName, NonEmptyString, UrlPath } from "./primitives.js";
+import { DottedPath, EnvVarName, NonEmptyString, PythonName, UrlPath } from "./primitives.js";
 import { RateLimitString } from "./rate-limit.js";
 import { SESSION_KEYS, type SessionCookie, type TokenSource, checkSessions, resolveSessions, sessionKeys } from "./sessions.js";
 
@@ -80,6 +81,11 @@ const TokenRateLimitConfig = z
     examples: [{ username: "5/minute;50/day" }, false],
   });
 
+/** `limits` without the per-username one when the login has no username. */
+function withoutUsername(limits: TokenRateLimit, noUsername: boolean): TokenRateLimit {
+  return noUsername ? { ...(limits.address !== undefined && { address: limits.address }) } : limits;
+}
+
 /** The limits `token_rate_limit` gives, defaults filled. */
 function resolveTokenRateLimit(setting: z.output<typeof TokenRateLimitConfig> | undefined): TokenRateLimit {
   if (setting === false) return {};
@@ -88,10 +94,13 @@ function resolveTokenRateLimit(setting: z.output<typeof TokenRateLimitConfig> | 
   return { ...(username !== false && { username }), ...(address !== false && { address }) };
 }
 
+/** kiln's login: a JSON body validated into your credentials model, your function, your session model in the token. */
+const KILN_LOGIN_KEYS = ["credentials_schema", "session_schema", "validate_fn"] as const;
+
 /** Keys that configure the generated JWT flow, and mean nothing once `get_current_user_fn` replaces it. */
 const JWT_ONLY_KEYS = [
   "secret_env", "algorithm", "token_url", "verify_credentials_fn", "token_lifetime_seconds", "issuer", "audience", "token_rate_limit",
-  ...SESSION_KEYS,
+  ...SESSION_KEYS, ...KILN_LOGIN_KEYS, "user_id_attr",
 ] as const;
 
 const AuthObject = z.strictObject({
@@ -122,6 +131,26 @@ const AuthObject = z.strictObject({
       "`get_current_user_fn` is set.",
     examples: ["blog.auth.verify_credentials"],
   }),
+  credentials_schema: DottedPath.optional().meta({
+    description:
+      "kiln's login: the Pydantic model the token endpoint's JSON body is validated into (422 naming the field when it does not " +
+      "fit). With `session_schema` and `validate_fn`, in place of `verify_credentials_fn`.",
+    examples: ["shop.auth.LoginCredentials"],
+  }),
+  session_schema: DottedPath.optional().meta({
+    description:
+      "kiln's login: the Pydantic model `validate_fn` returns; its fields are put in the token as claims " +
+      "(`Session.model_validate(current_user.claims)` reads it back). Its `user_id_attr` field is the token's subject.",
+    examples: ["shop.auth.Session"],
+  }),
+  validate_fn: DottedPath.optional().meta({
+    description: "kiln's login: `validate(credentials) -> Session | None` (plain or `async def`); `None` answers 401.",
+    examples: ["shop.auth.validate_login"],
+  }),
+  user_id_attr: PythonName.optional().meta({
+    description: "kiln's login: the field of the session model that is the token's subject. Default: `sub`, else `user_id`, whichever the session has.",
+    examples: ["user_id"],
+  }),
   get_current_user_fn: DottedPath.optional().meta({
     description:
       "A FastAPI dependency of yours returning the current user. It replaces the JWT flow: every other key but `type` and " +
@@ -151,7 +180,10 @@ export interface JwtAuth {
   algorithm: JwtAlgorithm;
   token_url: string;
   exclude_paths: string[];
-  verify_credentials_fn: string;
+  /** The username-and-password check; unset with kiln's `login`. */
+  verify_credentials_fn?: string;
+  /** kiln's login, in place of `verify_credentials_fn`. */
+  login?: KilnLogin;
   token_lifetime_seconds: number;
   /** Attempts the token endpoint allows per username and per client address. */
   token_rate_limit: TokenRateLimit;
@@ -170,6 +202,15 @@ export interface JwtAuth {
   /** The OPA server of routes with `opa: true`. */
   opa?: OpaConfig;
   get_current_user_fn?: undefined;
+}
+
+/** kiln's login: the token endpoint validates a JSON body into `credentials_schema` and calls `validate_fn`. */
+export interface KilnLogin {
+  credentials_schema: string;
+  session_schema: string;
+  validate_fn: string;
+  /** The session's fields tried, in order, for the token's subject. */
+  subject_fields: string[];
 }
 
 /** The user's own `get_current_user` dependency in place of the JWT flow. */
@@ -216,12 +257,34 @@ function checkFlow(auth: AuthObject, ctx: z.RefinementCtx): void {
       message: 'required: the environment variable holding the signing secret, like "JWT_SECRET"',
     });
   }
-  if (auth.verify_credentials_fn === undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["verify_credentials_fn"],
-      message: "required unless get_current_user_fn is set: the dotted path of the function that checks credentials",
-    });
+  const kilnLogin = KILN_LOGIN_KEYS.filter((key) => auth[key] !== undefined);
+  if (kilnLogin.length > 0) {
+    for (const key of KILN_LOGIN_KEYS) {
+      if (auth[key] === undefined) {
+        ctx.addIssue({ code: "custom", path: [key], message: `required with ${kilnLogin.join(" and ")}: kiln's login takes credentials_schema, session_schema and validate_fn together` });
+      }
+    }
+    if (auth.verify_credentials_fn !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["verify_credentials_fn"],
+        message: "give verify_credentials_fn (a username and password form) or kiln's credentials_schema, session_schema and validate_fn, not both",
+      });
+    }
+    if (isRecord(auth.token_rate_limit) && auth.token_rate_limit.username !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["token_rate_limit", "username"], message: "kiln's login has no username to count attempts by; remove this key (attempts per address are counted)" });
+    }
+  } else {
+    if (auth.user_id_attr !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["user_id_attr"], message: "names a field of kiln's session model: it needs credentials_schema, session_schema and validate_fn" });
+    }
+    if (auth.verify_credentials_fn === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["verify_credentials_fn"],
+        message: "required unless get_current_user_fn is set: the dotted path of the function that checks credentials",
+      });
+    }
   }
   checkSessions(auth, ctx);
 }
@@ -252,9 +315,19 @@ export const AuthConfig = AuthObject.superRefine(checkFlow)
     algorithm: auth.algorithm ?? JWT_DEFAULTS.algorithm,
     token_url: auth.token_url ?? JWT_DEFAULTS.token_url,
     exclude_paths: auth.exclude_paths,
-    verify_credentials_fn: auth.verify_credentials_fn!,
+    ...(auth.validate_fn === undefined
+      ? { verify_credentials_fn: auth.verify_credentials_fn! }
+      : {
+          login: {
+            credentials_schema: auth.credentials_schema!,
+            session_schema: auth.session_schema!,
+            validate_fn: auth.validate_fn,
+            subject_fields: auth.user_id_attr === undefined ? ["sub", "user_id"] : [auth.user_id_attr],
+          },
+        }),
     token_lifetime_seconds: auth.token_lifetime_seconds ?? JWT_DEFAULTS.token_lifetime_seconds,
-    token_rate_limit: resolveTokenRateLimit(auth.token_rate_limit),
+    // kiln's login has no username: its attempts are counted per address only.
+    token_rate_limit: withoutUsername(resolveTokenRateLimit(auth.token_rate_limit), auth.validate_fn !== undefined),
     ...(auth.issuer !== undefined && { issuer: auth.issuer }),
     ...(auth.audience !== undefined && { audience: auth.audience }),
     ...(auth.groups !== undefined && { groups: auth.groups }),

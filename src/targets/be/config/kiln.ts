@@ -34,14 +34,8 @@ const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
 };
 
 /** Keys that would change who may call a route: dropping them with a warning would open routes, so they are errors. */
-const LOGIN =
-  "not supported: codegen's token endpoint takes an OAuth2 password form and calls verify_credentials_fn(username, password); " +
-  "move your check there (docs/migrating-from-kiln.md)";
 const REJECTED: Partial<Record<KilnLevel, Readonly<Record<string, string>>>> = {
   auth: {
-    credentials_schema: LOGIN,
-    session_schema: LOGIN,
-    validate_fn: LOGIN,
     session_store:
       "not supported: codegen revokes tokens through its own deny-list in PostgreSQL (logout_url, docs/auth.md); ignoring your store " +
       "would keep the sessions it revoked valid",

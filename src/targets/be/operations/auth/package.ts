@@ -107,6 +107,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
       claims_list: claims.map(pythonString).join(", "),
       checked: listed(["the signature", "``exp``", ...(auth.issuer ? ["``iss``"] : []), ...(auth.audience ? ["``aud``"] : [])]),
       ...templateSwitches(flow),
+      kiln_login: auth.login !== undefined,
       ...userDependencies(options.recordsUser, dependencyImports, modules),
       ...(flow.cookie !== undefined && {
         cookie_args: [
@@ -122,18 +123,16 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
     imports: dependencyImports,
   });
 
-  const [verifyModule, verifyName] = Name.fromDotted(auth.verify_credentials_fn);
   const routerImports = new ImportCollector()
     .add("inspect")
     .addFrom("collections.abc", "AsyncIterator")
     .addFrom("contextlib", "asynccontextmanager")
-    .addFrom("typing", "Annotated", "Any")
-    .addFrom("fastapi", "APIRouter", "Depends", "HTTPException", "Response", "status")
+    .addFrom("typing", "Any")
+    .addFrom("fastapi", "APIRouter", "HTTPException", "Response", "status")
     .addFrom("fastapi.concurrency", "run_in_threadpool")
-    .addFrom("fastapi.security", "OAuth2PasswordRequestForm")
     .addFrom("pydantic", "BaseModel")
-    .addFrom(modules.dependencies, "TOKEN_LIFETIME_SECONDS", "check_signing_key", "create_access_token")
-    .addFrom(verifyModule, verifyName.raw);
+    .addFrom(modules.dependencies, "TOKEN_LIFETIME_SECONDS", "check_signing_key", "create_access_token");
+  const login = loginOf(auth, routerImports);
   if (flow.bearer) routerImports.addFrom("typing", "Literal");
   if (flow.cookie !== undefined) {
     routerImports.addFrom("fastapi", "Request").addFrom(modules.runtime("sessions"), "check_origin").addFrom(modules.dependencies, "COOKIE", "TRUSTED_ORIGINS");
@@ -168,10 +167,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
       token_url: auth.token_url,
       token_url_literal: pythonString(auth.token_url),
       secret_env: auth.secret_env,
-      verify_fn: auth.verify_credentials_fn,
-      verify_fn_name: verifyName.raw,
-      returns_message: pythonString(`${auth.verify_credentials_fn} must return the user's subject `),
-      groups_message: pythonString(`${auth.verify_credentials_fn} must give the user's groups as strings `),
+      ...login,
       ...templateSwitches(flow),
       ...(flow.cookie !== undefined && { origins_env: flow.cookie.allowed_origins_env }),
       routes,
@@ -185,6 +181,37 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
   const exports = ["AuthenticatedUser", "CurrentUser", "create_access_token", "get_current_user", ...(flow.optionalUser ? ["OptionalUser", "get_optional_user"] : [])];
   const init = initModule({ custom: false, token_url: auth.token_url, secret_env: auth.secret_env, cookie: flow.cookie !== undefined, bearer: flow.bearer }, modules, exports);
   return { modules: [init, dependencies, router], routes: Object.values(routes) };
+}
+
+/**
+ * What the token endpoint checks credentials with: a username and password form passed to
+ * `verify_credentials_fn`, or kiln's login (a JSON body validated into `credentials_schema`,
+ * passed to `validate_fn`, which returns a `session_schema` instance). Adds their imports.
+ */
+function loginOf(auth: JwtAuth, imports: ImportCollector): Record<string, unknown> {
+  if (auth.login === undefined) {
+    const [verifyModule, verifyName] = Name.fromDotted(auth.verify_credentials_fn!);
+    imports.addFrom("typing", "Annotated").addFrom("fastapi", "Depends").addFrom("fastapi.security", "OAuth2PasswordRequestForm").addFrom(verifyModule, verifyName.raw);
+    return {
+      verify_fn: auth.verify_credentials_fn,
+      verify_fn_name: verifyName.raw,
+      returns_message: pythonString(`${auth.verify_credentials_fn} must return the user's subject `),
+      groups_message: pythonString(`${auth.verify_credentials_fn} must give the user's groups as strings `),
+    };
+  }
+  const { credentials_schema, session_schema, validate_fn, subject_fields } = auth.login;
+  const [credentialsModule, credentials] = Name.fromDotted(credentials_schema);
+  const [sessionModule, session] = Name.fromDotted(session_schema);
+  const [validateModule, validate] = Name.fromDotted(validate_fn);
+  imports.addFrom(credentialsModule, credentials.raw).addFrom(sessionModule, session.raw).addFrom(validateModule, validate.raw);
+  return {
+    kiln_login: true,
+    credentials_name: credentials.raw,
+    session_name: session.raw,
+    validate_fn: validate_fn,
+    validate_fn_name: validate.raw,
+    subject_fields_literal: `(${subject_fields.map(pythonString).join(", ")}${subject_fields.length === 1 ? "," : ""})`,
+  };
 }
 
 /** One of the token endpoint's limits: its definition, and the statements awaited before the password is checked and after it was right. */

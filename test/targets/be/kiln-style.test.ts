@@ -1,0 +1,65 @@
+// A project written in kiln's style (test/fixtures/kiln-style: its apps, kiln's login, kiln's
+// project rate limits, fields per operation, actions through resource.action) generates as a
+// kiln project is generated, warns of exactly what codegen reads differently, and the tree
+// passes the gates users run (ruff format --check, ruff check).
+
+import assert from "node:assert/strict";
+import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { runCodegen } from "../../helpers/codegen-cli.js";
+import { ruff } from "../../support/python.js";
+import { type Venv, ensureVenv } from "../../support/venv.js";
+
+const fixture = resolve(fileURLToPath(import.meta.url), "../../../fixtures/kiln-style");
+const RULES = "E,F,I,UP,B,SIM";
+
+let venv: Venv;
+let projectDir: string;
+let generated: { code: number | null; stderr: string };
+
+before(async () => {
+  venv = await ensureVenv();
+  projectDir = await mkdtemp(join(tmpdir(), "codegen-kiln-style-"));
+  await cp(fixture, projectDir, { recursive: true });
+  // As kiln's justfile runs it: the project config, the tree at package_prefix (_generated).
+  generated = await runCodegen(projectDir, ["generate", "--target", "be", "--config", "config/project.jsonnet"]);
+});
+
+after(() => rm(projectDir, { recursive: true, force: true }));
+
+describe("a project in kiln's style", () => {
+  it("generates, naming in warnings only what codegen reads differently", () => {
+    assert.equal(generated.code, 0, generated.stderr);
+    const warnings = generated.stderr.split("\n").filter((line) => line.includes("warning:"));
+    const paths = warnings.map((line) => /warning: config\/project\.jsonnet: (\S+):/.exec(line)?.[1]);
+    assert.deepEqual(paths, [
+      "rate_limit.bucket_model",
+      // kiln's actions say instance or collection through their signature, which codegen does not import.
+      "apps[0].config.resources[0].operations[5]",
+      "apps[0].config.resources[0].operations[6]",
+      "apps[0].config.resources[1].operations[1]",
+    ]);
+  });
+
+  it("passes ruff format --check and ruff check, generated and hand-written modules together", async () => {
+    assert.equal(generated.code, 0, generated.stderr);
+    const paths = ["_generated", "shop", "main.py"];
+    const format = await ruff(venv, projectDir, ["format", "--check", "--diff", ...paths]);
+    assert.ok(format.ok, `ruff format would change files:\n${format.output}`);
+    const lint = await ruff(venv, projectDir, ["check", "--select", RULES, "--output-format", "concise", ...paths]);
+    assert.ok(lint.ok, `ruff check (${RULES}) failed:\n${lint.output}`);
+  });
+
+  it("takes kiln's login: a JSON body of the credentials model, checked by validate_fn, the session's fields as claims", async () => {
+    const router = await readFile(join(projectDir, "_generated/auth/router.py"), "utf8");
+    assert.match(router, /async def issue_access_token\(\s*credentials: LoginCredentials,/);
+    assert.match(router, /session_claims=session\.model_dump\(mode="json"\)/);
+    // kiln's project rate limit is the project's limit on every route, the token endpoint's too.
+    const limits = await readFile(join(projectDir, "_generated/rate_limits.py"), "utf8");
+    assert.match(limits, /"600\/minute"/);
+    assert.match(limits, /"30\/minute"/);
+  });
+});
