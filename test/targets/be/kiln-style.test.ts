@@ -4,7 +4,7 @@
 // passes the gates users run (ruff format --check, ruff check).
 
 import assert from "node:assert/strict";
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -61,5 +61,15 @@ describe("a project in kiln's style", () => {
     const limits = await readFile(join(projectDir, "_generated/rate_limits.py"), "utf8");
     assert.match(limits, /"600\/minute"/);
     assert.match(limits, /"30\/minute"/);
+  });
+
+  it("gives actions of one name on two resources operation ids of their own", async () => {
+    const routes = join(projectDir, "_generated/shop/routes");
+    const ids: string[] = [];
+    for (const file of await readdir(routes)) {
+      ids.push(...[...(await readFile(join(routes, file), "utf8")).matchAll(/operation_id="(\w+)"/g)].map((match) => match[1]!));
+    }
+    assert.deepEqual(ids.filter((id) => id.startsWith("ping")).sort(), ["pingOrder", "pingProduct"]);
+    assert.equal(new Set(ids).size, ids.length, `duplicate operation ids: ${ids.join(", ")}`);
   });
 });

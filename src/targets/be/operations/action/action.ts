@@ -5,7 +5,7 @@
 // async functions both work. The handler commits after the function returns. When every
 // param has a default, the request body is optional.
 
-import { type BuildContext, ImportCollector, Name, type ValidationIssue, operation } from "../../../../codegen/index.js";
+import { type BuildContext, ImportCollector, Name, type ValidationIssue, isRecord, operation } from "../../../../codegen/index.js";
 import { type OperationConfig, type ProjectConfig, type ScalarField } from "../../config/schema.js";
 import { wasDefaulted } from "../../config/provenance.js";
 import { paramsSchema } from "../../modules/bodies.js";
@@ -80,7 +80,7 @@ export class Action {
       module: routes,
       entry: options,
       name,
-      operationId: operationId(view, name),
+      operationId: operationId(view, actionSharedByResources(ctx.config, name) ? `${name}_${view.name}` : name),
       method: "POST",
       route: Action.route(options),
       statusCode: options.status_code,
@@ -126,4 +126,24 @@ function* slugClash(ctx: BuildContext, options: ActionOptions): Iterable<Validat
     yield { path, message: `action slug "${options.slug}" collides with operations[${index}] ("${(entry as OperationConfig).name}"); rename one or set its slug` };
     return;
   }
+}
+
+/**
+ * Whether resources of the project besides one have an action called `name` (snake case):
+ * OpenAPI operation ids are unique across the project, so each of theirs then names its
+ * resource (`ping_product`, `ping_order`).
+ */
+function actionSharedByResources(project: ProjectConfig, name: string): boolean {
+  let resources = 0;
+  for (const app of project.apps) {
+    for (const resource of app.config.resources) {
+      const operations: readonly unknown[] = resource.operations;
+      if (operations.some((entry) => isAction(entry) && new Name(entry.name).snake === name)) resources += 1;
+    }
+  }
+  return resources > 1;
+}
+
+function isAction(entry: unknown): entry is { name: string } {
+  return isRecord(entry) && entry.type === "action" && typeof entry.name === "string";
 }
