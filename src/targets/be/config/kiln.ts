@@ -149,6 +149,19 @@ export const ProjectRateLimit = z
     examples: ["100/minute", { limit: "5/second;1000/hour", key: "user" }, false, { bucket_model: "shop.models.RateLimitBucket", default_limit: "100/minute" }],
   });
 
+/**
+ * What the `fields` of an entry mean on a resource without its own `fields` (kiln's style):
+ * the fields of kiln's `get` and `list` make the resource's read shape, those of its
+ * `create` and `update` are request bodies (and the shape when nothing reads). These are the
+ * names kiln's configs use, and the question is asked while the config is validated, before
+ * any operation is loaded: a table of kiln's format, not of our operations. Any other entry's
+ * `fields` belong to its operation alone.
+ * @example kilnFieldsRole("list") // "read"
+ */
+export function kilnFieldsRole(type: unknown): "read" | "write" | undefined {
+  return type === "get" || type === "list" ? "read" : type === "create" || type === "update" ? "write" : undefined;
+}
+
 type Json = Record<string, unknown>;
 
 const entries = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
@@ -223,5 +236,5 @@ function readShapeWarnings(resource: Json, path: string): ConfigIssue[] {
   });
 }
 
-const isRead = (entry: Json) => (entry.type ?? entry.name) === "get" || (entry.type ?? entry.name) === "list";
+const isRead = (entry: Json) => kilnFieldsRole(entry.type ?? entry.name) === "read";
 const fieldNames = (fields: unknown): string[] => entries(fields).flatMap((field) => (isRecord(field) && typeof field.name === "string" ? [field.name] : []));

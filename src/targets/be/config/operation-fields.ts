@@ -1,11 +1,12 @@
 // A resource whose fields are declared per operation (kiln's style: no resource-level
 // `fields`): its read shape is what its `get` and `list` entries list together, else, for a
-// resource without reads, its key and the fields `create` and `update` take. Every issue
-// points at the entry and field the user wrote.
+// resource without reads, its key and the fields `create` and `update` take (kiln's names:
+// `kilnFieldsRole`). Every issue points at the entry and field the user wrote.
 
 import type { z } from "zod";
 import { formatConfigPath } from "../../../codegen/index.js";
 import { FieldList, type FieldSpec } from "./fields.js";
+import { kilnFieldsRole } from "./kiln.js";
 import type { OperationConfig } from "./operations.js";
 
 /** The read shape of a resource without `fields`, or undefined after reporting why there is none. */
@@ -15,8 +16,8 @@ export function readShapeFromOperations(
   ctx: z.RefinementCtx,
 ): FieldSpec[] | undefined {
   const withFields = operations.map((entry, index) => ({ entry, index })).filter(({ entry }) => entry.fields !== undefined);
-  const reads = withFields.filter(({ entry }) => entry.type === "get" || entry.type === "list");
-  const writes = withFields.filter(({ entry }) => entry.type === "create" || entry.type === "update");
+  const reads = withFields.filter(({ entry }) => kilnFieldsRole(entry.type) === "read");
+  const writes = withFields.filter(({ entry }) => kilnFieldsRole(entry.type) === "write");
   const sources = reads.length > 0 ? reads : writes;
   if (sources.length === 0) {
     ctx.addIssue({

@@ -9,7 +9,7 @@ import { OpaSetting } from "./opa.js";
 import { scoped } from "../../../codegen/index.js";
 import { findDuplicates } from "./duplicates.js";
 import { type FieldSpec, FieldList, isScalar } from "./fields.js";
-import { kilnKeys } from "./kiln.js";
+import { kilnFieldsRole, kilnKeys } from "./kiln.js";
 import { defaultResourceName, defaultRoutePrefix, withArticle } from "./naming.js";
 import { readShapeFromOperations } from "./operation-fields.js";
 import { OperationConfig } from "./operations.js";
@@ -140,7 +140,7 @@ function primaryKey(resource: { pk: string | { name: string; type: PkType }; pk_
 /** A resource that lists its fields answers every read with them: its get and list entries take none. */
 function readFieldsOnResource(operations: readonly OperationConfig[], ctx: z.RefinementCtx): void {
   operations.forEach((entry, index) => {
-    if ((entry.type === "get" || entry.type === "list") && entry.fields !== undefined) {
+    if (kilnFieldsRole(entry.type) === "read" && entry.fields !== undefined) {
       ctx.addIssue({
         code: "custom",
         path: ["operations", index, "fields"],
