@@ -14,6 +14,10 @@ import { RateLimitConfig, RateLimitKey, RateLimitSetting, RateLimitString } from
  */
 export type KilnLevel = "auth" | "resource" | "operation" | "paginate";
 
+/** Why one of kiln's early list keys has no effect, and what does it. */
+const EARLY_LIST_KEY = (modifier: string) =>
+  `kiln's early list key, which kiln ignores too; a { type: "${modifier}" } modifier does it (list.searchable's ${modifier} argument)`;
+
 /** Per level, each key accepted without effect and why it has none. */
 const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
   auth: {},
@@ -24,6 +28,10 @@ const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
   },
   operation: {
     trace: "with telemetry set, every handler has its span; there is no per-operation switch",
+    // kiln's early list keys: kiln itself ignores them; the modifiers say the same thing.
+    filters: EARLY_LIST_KEY("filter"),
+    ordering: EARLY_LIST_KEY("order"),
+    pagination: EARLY_LIST_KEY("paginate"),
   },
   paginate: {
     cursor_field:
