@@ -53,10 +53,15 @@ describe("a project in kiln's style", () => {
     assert.ok(lint.ok, `ruff check (${RULES}) failed:\n${lint.output}`);
   });
 
-  it("takes kiln's login: a JSON body of the credentials model, checked by validate_fn, the session's fields as claims", async () => {
+  it("takes kiln's login: a JSON body of the credentials model, checked by validate_fn, the session's fields as claims, its session store", async () => {
     const router = await readFile(join(projectDir, "_generated/auth/router.py"), "utf8");
     assert.match(router, /async def issue_access_token\(\s*credentials: LoginCredentials,/);
     assert.match(router, /session_claims=session\.model_dump\(mode="json"\)/);
+    // kiln's session store: told at logout (kiln's path), asked on every request.
+    assert.match(router, /"\/auth\/token\/logout"/);
+    assert.match(router, /await revocations\.revoke\(Session\.model_validate\(claims\)\)/);
+    const dependencies = await readFile(join(projectDir, "_generated/auth/dependencies.py"), "utf8");
+    assert.match(dependencies, /if await revocations\.is_revoked\(Session\.model_validate\(claims\)\):/);
     // kiln's project rate limit is the project's limit on every route, the token endpoint's too.
     const limits = await readFile(join(projectDir, "_generated/rate_limits.py"), "utf8");
     assert.match(limits, /"600\/minute"/);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import { configIssuesOf } from "../../../src/codegen/index.js";
+import type { JwtAuth } from "../../../src/targets/be/config/auth.js";
 import { kilnWarnings } from "../../../src/targets/be/config/kiln.js";
 import { CrudOptions, FilterConfig, OrderConfig, PaginateConfig, ProjectConfig } from "../../../src/targets/be/config/schema.js";
 import { jsonnetSnippetValue } from "../../support/jsonnet.js";
@@ -216,13 +217,14 @@ describe("kiln's auth keys", () => {
     });
   });
 
-  test("kiln's login keys go together, in place of verify_credentials_fn; a session store is refused", () => {
+  test("kiln's login keys go together, in place of verify_credentials_fn, and a session store needs them", () => {
     const { verify_credentials_fn: _, ...jwt } = auth;
+    assert.deepEqual(issues({ ...app, auth: { ...auth, session_store: "blog.auth.store" } }), [
+      "auth.session_store: is given kiln's session model: it needs credentials_schema, session_schema and validate_fn",
+    ]);
     assert.deepEqual(
-      issues({ ...app, auth: { ...auth, validate_fn: "blog.auth.validate", session_store: "blog.auth.store" } }),
+      issues({ ...app, auth: { ...auth, validate_fn: "blog.auth.validate" } }),
       [
-        "auth.session_store: not supported: codegen revokes tokens through its own deny-list in PostgreSQL (logout_url, docs/auth.md); " +
-          "ignoring your store would keep the sessions it revoked valid",
         "auth.credentials_schema: required with validate_fn: kiln's login takes credentials_schema, session_schema and validate_fn together",
         "auth.session_schema: required with validate_fn: kiln's login takes credentials_schema, session_schema and validate_fn together",
         "auth.verify_credentials_fn: give verify_credentials_fn (a username and password form) or kiln's credentials_schema, session_schema and validate_fn, not both",
@@ -241,6 +243,11 @@ describe("kiln's auth keys", () => {
     assert.equal(parsed.verify_credentials_fn, undefined);
     assert.deepEqual(parsed.token_rate_limit, { address: "30/minute;300/hour" });
     assert.deepEqual((parse({ ...app, auth: { ...jwt, ...login } }).auth as { login: { subject_fields: string[] } }).login.subject_fields, ["sub", "user_id"]);
+    // A session store is told at logout: kiln's logout route is there unless logout_url says where.
+    const stored = parse({ ...app, auth: { ...jwt, ...login, token_url: "/login", session_store: "blog.auth.store" } }).auth as JwtAuth;
+    assert.equal(stored.login?.session_store, "blog.auth.store");
+    assert.equal(stored.logout_url, "/login/logout");
+    assert.equal((parse({ ...app, auth: { ...jwt, ...login, session_store: "blog.auth.store", logout_url: "/bye" } }).auth as JwtAuth).logout_url, "/bye");
   });
 
 });

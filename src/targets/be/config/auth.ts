@@ -97,10 +97,13 @@ function resolveTokenRateLimit(setting: z.output<typeof TokenRateLimitConfig> | 
 /** kiln's login: a JSON body validated into your credentials model, your function, your session model in the token. */
 const KILN_LOGIN_KEYS = ["credentials_schema", "session_schema", "validate_fn"] as const;
 
+/** Where kiln's logout is, under the token endpoint: the default `logout_url` with a `session_store`. */
+const kilnLogoutUrl = (tokenUrl: string) => `${tokenUrl}/logout`;
+
 /** Keys that configure the generated JWT flow, and mean nothing once `get_current_user_fn` replaces it. */
 const JWT_ONLY_KEYS = [
   "secret_env", "algorithm", "token_url", "verify_credentials_fn", "token_lifetime_seconds", "issuer", "audience", "token_rate_limit",
-  ...SESSION_KEYS, ...KILN_LOGIN_KEYS, "user_id_attr",
+  ...SESSION_KEYS, ...KILN_LOGIN_KEYS, "user_id_attr", "session_store",
 ] as const;
 
 const AuthObject = z.strictObject({
@@ -150,6 +153,13 @@ const AuthObject = z.strictObject({
   user_id_attr: PythonName.optional().meta({
     description: "kiln's login: the field of the session model that is the token's subject. Default: `sub`, else `user_id`, whichever the session has.",
     examples: ["user_id"],
+  }),
+  session_store: DottedPath.optional().meta({
+    description:
+      "kiln's login: your revocation store, an object with `async is_revoked(session) -> bool` and `async revoke(session)`, " +
+      "given the session model. Every request asks it besides the deny-list; logout tells it. Default `logout_url` then: " +
+      "`{token_url}/logout`.",
+    examples: ["shop.revocation.revocations"],
   }),
   get_current_user_fn: DottedPath.optional().meta({
     description:
@@ -211,6 +221,8 @@ export interface KilnLogin {
   validate_fn: string;
   /** The session's fields tried, in order, for the token's subject. */
   subject_fields: string[];
+  /** Your revocation store, asked about every token and told at logout. */
+  session_store?: string;
 }
 
 /** The user's own `get_current_user` dependency in place of the JWT flow. */
@@ -275,6 +287,9 @@ function checkFlow(auth: AuthObject, ctx: z.RefinementCtx): void {
       ctx.addIssue({ code: "custom", path: ["token_rate_limit", "username"], message: "kiln's login has no username to count attempts by; remove this key (attempts per address are counted)" });
     }
   } else {
+    if (auth.session_store !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["session_store"], message: "is given kiln's session model: it needs credentials_schema, session_schema and validate_fn" });
+    }
     if (auth.user_id_attr !== undefined) {
       ctx.addIssue({ code: "custom", path: ["user_id_attr"], message: "names a field of kiln's session model: it needs credentials_schema, session_schema and validate_fn" });
     }
@@ -323,6 +338,7 @@ export const AuthConfig = AuthObject.superRefine(checkFlow)
             session_schema: auth.session_schema!,
             validate_fn: auth.validate_fn,
             subject_fields: auth.user_id_attr === undefined ? ["sub", "user_id"] : [auth.user_id_attr],
+            ...(auth.session_store !== undefined && { session_store: auth.session_store }),
           },
         }),
     token_lifetime_seconds: auth.token_lifetime_seconds ?? JWT_DEFAULTS.token_lifetime_seconds,
@@ -331,7 +347,8 @@ export const AuthConfig = AuthObject.superRefine(checkFlow)
     ...(auth.issuer !== undefined && { issuer: auth.issuer }),
     ...(auth.audience !== undefined && { audience: auth.audience }),
     ...(auth.groups !== undefined && { groups: auth.groups }),
-    ...resolveSessions(auth),
+    // A session store is told at logout: kiln's logout route is there by default.
+    ...resolveSessions({ ...auth, ...(auth.session_store !== undefined && auth.logout_url === undefined && { logout_url: kilnLogoutUrl(auth.token_url ?? JWT_DEFAULTS.token_url) }) }),
     ...(auth.opa !== undefined && { opa: auth.opa }),
   };
 });

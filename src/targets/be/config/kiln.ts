@@ -1,7 +1,8 @@
-// Keys of kiln configs (roddarjohn/kiln, the design codegen follows) that mean nothing here.
-// Each level's schema accepts them through `kilnKeys(level)`, and `kilnWarnings` finds them in
-// the evaluated config, so a kiln config generates unchanged and every ignored key is named.
-// docs/migrating-from-kiln.md lists these and every other difference.
+// kiln configs (roddarjohn/kiln, the design codegen follows) read here. Keys that mean nothing
+// here: each level's schema accepts them through `kilnKeys(level)`, and `kilnWarnings` finds
+// them in the evaluated config, so a kiln config generates and every ignored key is named.
+// Shapes of kiln's that mean something here are parsed into codegen's (the project's
+// `rate_limit`). docs/migrating-from-kiln.md lists these and every other difference.
 
 import { z } from "zod";
 import { type ConfigIssue, formatConfigPath, isRecord } from "../../../codegen/index.js";
@@ -41,30 +42,11 @@ const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
   },
 };
 
-/** Keys that would change who may call a route: dropping them with a warning would open routes, so they are errors. */
-const REJECTED: Partial<Record<KilnLevel, Readonly<Record<string, string>>>> = {
-  auth: {
-    session_store:
-      "not supported: codegen revokes tokens through its own deny-list in PostgreSQL (logout_url, docs/auth.md); ignoring your store " +
-      "would keep the sessions it revoked valid",
-  },
-};
-
-/**
- * The zod keys of `level` for kiln's keys: each ignored key accepts any value, each rejected
- * key is an error when present. Spread into the level's `strictObject`.
- */
+/** The zod keys of `level` for kiln's keys without effect: each accepts any value. Spread into the level's `strictObject`. */
 export function kilnKeys(level: KilnLevel): Record<string, z.ZodType> {
   const keys: Record<string, z.ZodType> = {};
   for (const [key, reason] of Object.entries(IGNORED[level])) {
     keys[key] = z.unknown().optional().meta({ description: `Accepted from kiln configs, without effect (a warning says so): ${reason}.` });
-  }
-  for (const [key, reason] of Object.entries(REJECTED[level] ?? {})) {
-    keys[key] = z
-      .unknown()
-      .refine(() => false, { message: reason })
-      .optional()
-      .meta({ description: `A kiln key, rejected: ${reason}.` });
   }
   return keys;
 }

@@ -108,6 +108,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
       checked: listed(["the signature", "``exp``", ...(auth.issuer ? ["``iss``"] : []), ...(auth.audience ? ["``aud``"] : [])]),
       ...templateSwitches(flow),
       kiln_login: auth.login !== undefined,
+      ...sessionStore(auth, dependencyImports),
       ...userDependencies(options.recordsUser, dependencyImports, modules),
       ...(flow.cookie !== undefined && {
         cookie_args: [
@@ -133,6 +134,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
     .addFrom("pydantic", "BaseModel")
     .addFrom(modules.dependencies, "TOKEN_LIFETIME_SECONDS", "check_signing_key", "create_access_token");
   const login = loginOf(auth, routerImports);
+  const store = sessionStore(auth, routerImports);
   if (flow.bearer) routerImports.addFrom("typing", "Literal");
   if (flow.cookie !== undefined) {
     routerImports.addFrom("fastapi", "Request").addFrom(modules.runtime("sessions"), "check_origin").addFrom(modules.dependencies, "COOKIE", "TRUSTED_ORIGINS");
@@ -168,6 +170,7 @@ function jwtPackage(auth: JwtAuth, modules: AuthModules, options: AuthPackageOpt
       token_url_literal: pythonString(auth.token_url),
       secret_env: auth.secret_env,
       ...login,
+      ...store,
       ...templateSwitches(flow),
       ...(flow.cookie !== undefined && { origins_env: flow.cookie.allowed_origins_env }),
       routes,
@@ -212,6 +215,15 @@ function loginOf(auth: JwtAuth, imports: ImportCollector): Record<string, unknow
     validate_fn_name: validate.raw,
     subject_fields_literal: `(${subject_fields.map(pythonString).join(", ")}${subject_fields.length === 1 ? "," : ""})`,
   };
+}
+
+/** The template variables of kiln's `session_store`, when set, and its imports (with the session model's). */
+function sessionStore(auth: JwtAuth, imports: ImportCollector): Record<string, unknown> {
+  if (auth.login?.session_store === undefined) return {};
+  const [storeModule, store] = Name.fromDotted(auth.login.session_store);
+  const [sessionModule, session] = Name.fromDotted(auth.login.session_schema);
+  imports.addFrom(storeModule, store.raw).addFrom(sessionModule, session.raw);
+  return { store_name: store.raw, store_path: auth.login.session_store, session_name: session.raw };
 }
 
 /** One of the token endpoint's limits: its definition, and the statements awaited before the password is checked and after it was right. */
