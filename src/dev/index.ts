@@ -118,7 +118,7 @@ export async function runDev(options: DevOptions): Promise<number> {
           throw error;
         }
       },
-      migrate: migrating ? () => migrateInStep(step, options.allowDataLoss === true, say) : undefined,
+      migrate: migrating ? () => migrateInStep(step, options.allowDataLoss === true) : undefined,
       backend,
       onServed: served,
       say,

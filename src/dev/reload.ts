@@ -1,9 +1,10 @@
 // What `codegen dev` does when the code changes: a Python file of the application's package
 // saved (the user's models or actions, or the API a regeneration just wrote).
-//   1. The config's references are checked against the models (check.ts). A problem is said,
-//      one line each, and nothing else happens: the backend keeps serving the code it runs.
-//   2. The database is migrated (migrations.ts), unless `--no-migrate`.
-//   3. The backend starts again (backend.ts).
+//   1. The config's references are checked against the models (check.ts), and the database
+//      is migrated (migrations.ts, unless `--no-migrate`), side by side: both import the
+//      models, and the migration follows the models whatever the config says.
+//   2. The backend starts again (backend.ts), unless the check found a problem: then each is
+//      said, one line with its config path, and the backend is not started on that code.
 // One run at a time, after any regeneration in progress; changes during a run make one more
 // run after it. The package is watched through the system's notifications (inotify), never
 // polled; the generated API's files are left to the regeneration that writes them.
@@ -24,8 +25,8 @@ export interface ReloadOptions {
   regenerated(): Promise<void>;
   /** The problems of the config's references to the models, one line each. @throws when the check cannot run (models that do not import) */
   check(): Promise<string[]>;
-  /** Keeps the database in step with the code (it says what it did). */
-  migrate?(): Promise<unknown>;
+  /** Keeps the database in step with the code: the lines that say what it did, and whether it failed. */
+  migrate?(): Promise<{ lines: string[]; failed: boolean }>;
   /** The backend, started again after each change. */
   backend: Pick<DevBackend, "restart" | "running">;
   /** The backend serves the code as it is now. */
@@ -48,18 +49,18 @@ export function reloadOnChange(options: ReloadOptions): Reloader {
   let closed = false;
 
   const reload = async () => {
-    let problems: string[];
-    try {
-      problems = await options.check();
-    } catch (error) {
-      problems = [error instanceof Error ? error.message : String(error)];
-    }
+    const checking = options.check().then(
+      (problems) => ({ problems, imported: true }),
+      (error: unknown) => ({ problems: [error instanceof Error ? error.message : String(error)], imported: false }),
+    );
+    const [{ problems, imported }, migrated] = await Promise.all([checking, options.migrate?.()]);
+    // Models that do not import fail the migration too: the check's one line says it.
+    if (migrated && (imported || !migrated.failed)) for (const line of migrated.lines) options.say(line);
     if (problems.length > 0) {
       for (const line of problems) options.say(line);
       options.say(options.backend.running() ? "the backend was not started again; fix this and save again" : "the backend starts once this is fixed and saved");
       return;
     }
-    await options.migrate?.();
     if (closed) return;
     if (await options.backend.restart()) options.onServed();
   };
