@@ -18,7 +18,7 @@ export interface OwnedProcess {
   /** What it is, for messages: "uvicorn", "PostgreSQL". */
   name: string;
   pid: number;
-  /** Whether `pid` leads a process group to stop as a whole (uvicorn and its reloader's worker). */
+  /** Whether `pid` leads a process group to stop as a whole (npm and the vite it runs). */
   group: boolean;
   /** The signal that stops it cleanly: SIGTERM, or SIGINT for PostgreSQL's fast shutdown. */
   signal: "SIGTERM" | "SIGINT";

@@ -1,6 +1,6 @@
 // Child processes of `codegen dev`: one-shot commands (alembic, pip) that must succeed, and
 // long-running servers (uvicorn, vite), each in a process group of its own so that stopping
-// one stops everything it spawned (uvicorn's reloader and worker, npm and vite); and the
+// one stops everything it spawned (npm and vite); and the
 // stopping of what a killed run left behind.
 
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
@@ -43,9 +43,9 @@ export function assertPortFree(port: number, whose: string): Promise<void> {
 }
 
 /**
- * Resolves once `url` answers HTTP (any status), or once `until` is aborted; says so once
- * when it takes long (a backend whose import fails waits, under uvicorn's reloader, for the
- * fix). Aborting ends the polling, which would otherwise keep the process alive.
+ * Resolves once `url` answers HTTP (any status), or once `until` is aborted (the server
+ * exited, or `codegen dev` stops); says so once when it takes long. Aborting ends the
+ * polling, which would otherwise keep the process alive.
  */
 export async function waitForHttp(url: string, say: (line: string) => void, until: AbortSignal): Promise<void> {
   const slowAfter = Date.now() + 30_000;

@@ -27,7 +27,7 @@ after(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** A process group of two sleeping processes, as uvicorn's reloader and worker are. */
+/** A process group of two sleeping processes, as npm and the vite it runs are. */
 function sleepingGroup(): OwnedProcess {
   const group = spawnGroup("sh", ["-c", "sleep 300 & sleep 300"], { stdio: "ignore" });
   const pid = group.child.pid!;
