@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { JsonClient, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { ensureVenv } from "../support/venv.js";
-import { type BlogServer, prepareBlogProject, serveBlog, signedInClient } from "./support/blog.js";
+import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
 
 const SECRET = randomBytes(32).toString("base64url");
 
@@ -37,6 +37,12 @@ after(async () => {
   await postgres?.stop();
   if (projectDir) await rm(projectDir, { recursive: true, force: true });
 });
+
+/** kiln's login: a JSON body of the credentials model; the token and the client carrying it. */
+async function kilnLogin(password = "analytical-engine"): Promise<{ status: number; body: any; client: JsonClient }> {
+  const response = await api.post("/auth/token", { username: "ada", password });
+  return { ...response, client: new JsonClient(server!.baseUrl, { authorization: `Bearer ${response.body?.access_token}` }) };
+}
 
 describe("a kiln-style config", () => {
   it("serves each resource under the app's prefix and the resource's route_prefix, with the per-operation fields", async () => {
@@ -85,7 +91,7 @@ describe("a kiln-style config", () => {
     const author = await api.post("/content/authors", { name: "Grace", email: `grace-${randomBytes(4).toString("hex")}@example.com` });
     const article = await api.post("/content/posts", { title: "Compilers", body: "A-0", author_id: author.body.id });
     expectStatus(await api.post(`/content/posts/${article.body.id}/publish`), 401);
-    const published = await (await signedInClient(server!.baseUrl)).post(`/content/posts/${article.body.id}/publish`);
+    const published = await (await kilnLogin()).client.post(`/content/posts/${article.body.id}/publish`);
     expectStatus(published, 200);
     assert.equal(published.body.published, true);
     expectStatus(await api.delete(`/content/posts/${article.body.id}`), 204);
@@ -98,5 +104,28 @@ describe("a kiln-style config", () => {
     assert.deepEqual(Object.keys(tag.body).sort(), ["id", "name"]);
     // No get entry: no route reads a tag.
     expectStatus(await api.get(`/content/tags/${tag.body.id}`), 404);
+  });
+
+  it("logs in the kiln way: a JSON body checked by validate_fn, the session in the token, logout told to the session store", async () => {
+    const wrong = await kilnLogin("wrong");
+    expectStatus(wrong, 401);
+    const incomplete = await api.post("/auth/token", { username: "ada" });
+    expectStatus(incomplete, 422);
+    assert.ok(JSON.stringify(incomplete.body).includes("password"), JSON.stringify(incomplete.body));
+
+    const login = await kilnLogin();
+    expectStatus(login, 200);
+    // The session's fields are claims of the token; the registered ones are codegen's.
+    const claims = JSON.parse(Buffer.from(String(login.body.access_token).split(".")[1]!, "base64url").toString());
+    assert.equal(claims.sub, "ada");
+    assert.equal(claims.name, "Ada Lovelace");
+    assert.equal(typeof claims.jti, "string");
+
+    const author = await api.post("/content/authors", { name: "Ada", email: `ada-${randomBytes(4).toString("hex")}@example.com` });
+    const article = await api.post("/content/posts", { title: "Notes", body: "G", author_id: author.body.id });
+    expectStatus(await login.client.post(`/content/posts/${article.body.id}/publish`), 200);
+    // Logout (kiln's path) tells the store and the deny-list: the token is refused from then on.
+    expectStatus(await login.client.post("/auth/token/logout"), 204);
+    expectStatus(await login.client.post(`/content/posts/${article.body.id}/publish`), 401);
   });
 });

@@ -5,6 +5,9 @@
   the ``sub`` claim of the token it issues.
 * ``verify_login`` (config/sessions.jsonnet) checks the same, and returns the user: the
   token endpoint then also writes the user's ``groups`` into the token's groups claim.
+* ``LoginCredentials``, ``Session``, ``validate_login`` and ``revocations`` are kiln's
+  login (config/kiln.jsonnet): a JSON body in place of the form, the session the token
+  carries, and the store told at logout.
 * ``current_user`` (``get_current_user_fn`` in config/auth_custom.jsonnet) replaces the
   generated JWT flow: it accepts opaque API tokens sent as
   ``Authorization: Bearer <token>``.
@@ -23,6 +26,7 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,45 @@ def verify_credentials(username: str, password: str) -> str | None:
     """The subject of the user *username* when *password* is theirs, else None."""
     user = verify_login(username, password)
     return None if user is None else user.subject
+
+
+class LoginCredentials(BaseModel):
+    """kiln's login body."""
+
+    username: str
+    password: str
+
+
+class Session(BaseModel):
+    """What a token from kiln's login carries."""
+
+    sub: str
+    name: str
+    jti: str | None = None
+    """The token's id: what ``revocations`` keys."""
+
+
+def validate_login(credentials: LoginCredentials) -> Session | None:
+    """The session of the user the credentials are right for, else None."""
+    user = verify_login(credentials.username, credentials.password)
+    return None if user is None else Session(sub=user.subject, name=user.name)
+
+
+class Revocations:
+    """kiln's session store: the sessions logged out of, in memory."""
+
+    def __init__(self) -> None:
+        self.revoked: set[str] = set()
+
+    async def is_revoked(self, session: Session) -> bool:
+        return session.jti in self.revoked
+
+    async def revoke(self, session: Session) -> None:
+        if session.jti is not None:
+            self.revoked.add(session.jti)
+
+
+revocations = Revocations()
 
 
 _bearer = HTTPBearer(auto_error=False)

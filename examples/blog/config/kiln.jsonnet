@@ -5,7 +5,8 @@
 //
 // The app is mounted at /content by the project router (blog.api.routes). Reads are
 // public; `resource.action` keeps kiln's default require_auth: true, so publishing needs a
-// token from POST /auth/token (ada / analytical-engine; JWT_SECRET must be set).
+// token from kiln's login: POST /auth/token with a JSON body (ada / analytical-engine;
+// JWT_SECRET must be set), logged out of at POST /auth/token/logout.
 local auth = import 'be/auth/jwt.libsonnet';
 local db = import 'be/db/databases.libsonnet';
 local fields = import 'be/fields.libsonnet';
@@ -21,7 +22,10 @@ local authorBrief = [fields.id(), { name: 'name', type: 'str' }];
     secret_env: 'JWT_SECRET',
     token_url: '/auth/token',
     exclude_paths: ['/docs', '/openapi.json'],
-    verify_credentials_fn: 'blog.auth.verify_credentials',
+    credentials_schema: 'blog.auth.LoginCredentials',
+    session_schema: 'blog.auth.Session',
+    validate_fn: 'blog.auth.validate_login',
+    session_store: 'blog.auth.revocations',
   }),
   databases: [db.postgres('primary', { default: true })],
   require_auth: true,
