@@ -14,7 +14,7 @@ from fastapi import APIRouter
 import blog.models
 from blog.api.db.session import get_engine
 from blog.api.indexes import EXTENSIONS
-from blog.api.runtime import idempotency, rate_limit
+from blog.api.runtime import idempotency, rate_limit, revocation
 from blog.api.runtime.database import (
     DatabaseNeeds,
     check_at_startup,
@@ -29,6 +29,7 @@ METADATA = (
     *dict.fromkeys([Author.metadata, Article.metadata, blog.models.Tag.metadata]),
     idempotency.metadata,
     rate_limit.metadata,
+    revocation.metadata,
 )
 
 DATABASES = (DatabaseNeeds(METADATA, get_engine, url_env="DATABASE_URL"),)

@@ -5,9 +5,11 @@ Access tokens are JWTs signed with HS256 using the secret in ``JWT_SECRET``,
 and verified with HS256 only. The key is read when first needed, so importing this
 module does not need it; including ``auth.router`` in the application checks it at
 startup, and the application refuses to start without a usable one.
+Tokens carry a ``jti``; a token revoked by logging out is refused (401).
 """
 
 import os
+import secrets
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -16,6 +18,10 @@ from typing import Annotated, Any
 import jwt
 from fastapi import Depends, HTTPException, status
 from fastapi.security import OAuth2PasswordBearer
+
+from blog.api.db import get_engine
+from blog.api.runtime.revocation import is_revoked
+from blog.auth import Session, revocations
 
 SECRET_ENV = "JWT_SECRET"
 ALGORITHM = "HS256"
@@ -63,16 +69,23 @@ def check_signing_key() -> None:
     signing_secret()
 
 
-def create_access_token(subject: str) -> str:
+def create_access_token(
+    subject: str,
+    session_claims: dict[str, Any] | None = None,
+) -> str:
     """A signed access token for *subject*.
 
-    Claims: ``sub``, ``iat``, ``exp``.
+    Claims: the login's session (*session_claims*), then the registered ones
+    (``sub``, ``iat``, ``exp`` and those configured), which take precedence.
     """
     now = int(time.time())
-    claims = {
+    claims: dict[str, Any] = {
+        **(session_claims or {}),
         "sub": subject,
         "iat": now,
         "exp": now + TOKEN_LIFETIME_SECONDS,
+        # The token's id: what logging out puts on the deny-list.
+        "jti": secrets.token_urlsafe(16),
     }
     return jwt.encode(claims, signing_secret(), algorithm=ALGORITHM)
 
@@ -82,13 +95,13 @@ def decode_access_token(token: str) -> dict[str, Any]:
 
     Only HS256 is accepted, never ``none``.
     Checked: the signature and ``exp``.
-    Required: ``sub``, ``iat``, ``exp``.
+    Required: ``sub``, ``iat``, ``exp``, ``jti``.
     """
     return jwt.decode(
         token,
         signing_secret(),
         algorithms=[ALGORITHM],
-        options={"require": ["sub", "iat", "exp"]},
+        options={"require": ["sub", "iat", "exp", "jti"]},
     )
 
 
@@ -100,17 +113,27 @@ def _unauthorized(detail: str) -> HTTPException:
     )
 
 
-async def get_current_user(
-    token: Annotated[str, Depends(oauth2_scheme)],
-) -> AuthenticatedUser:
-    """FastAPI dependency: the user the request's bearer token names, or 401."""
+async def authenticate(token: str) -> AuthenticatedUser:
+    """The user *token* names, or 401: expired, invalid or revoked."""
     try:
         claims = decode_access_token(token)
     except jwt.ExpiredSignatureError as error:
         raise _unauthorized("The access token has expired") from error
     except jwt.InvalidTokenError as error:
         raise _unauthorized("The access token is invalid") from error
+    if await is_revoked(get_engine(), claims["jti"]):
+        raise _unauthorized("The access token has been revoked")
+    # The session store (kiln's) may refuse a session the deny-list does not know.
+    if await revocations.is_revoked(Session.model_validate(claims)):
+        raise _unauthorized("The access token has been revoked")
     return AuthenticatedUser(subject=claims["sub"], claims=claims)
+
+
+async def get_current_user(
+    token: Annotated[str, Depends(oauth2_scheme)],
+) -> AuthenticatedUser:
+    """FastAPI dependency: the user the request's bearer token names, or 401."""
+    return await authenticate(token)
 
 
 CurrentUser = Annotated[AuthenticatedUser, Depends(get_current_user)]
