@@ -8,6 +8,7 @@ import type { BuildStore } from "../../codegen/index.js";
 import { cascaded } from "./cascade.js";
 import type { ProjectConfig, ResourceConfig } from "./config/schema.js";
 import { routesAt } from "./modules/endpoint.js";
+import { targetOf } from "./modules/handler.js";
 import { decideAuth } from "./operations/auth/decide.js";
 
 // The id of the build's root instance: the project's scope.
@@ -68,7 +69,7 @@ function opaRows(project: ProjectConfig, store: BuildStore, resourceId: string, 
     ({ entryId, routes }) => cascaded(store, entryId, project, "opa") === true && routes.some((route) => decideAuth(project, store, entryId, route.path).required),
   );
   if (!asks) return undefined;
-  return { resource, action: reads.find(({ routes }) => routes.some((route) => route.target === "row"))?.name ?? "get" };
+  return { resource, action: reads.find(({ routes }) => routes.some((route) => targetOf(route.path) === "row"))?.name ?? "get" };
 }
 
 /**

@@ -27,7 +27,7 @@ before(async () => {
   class Show {
     static Options = z.looseObject({ name: z.string(), type: z.literal("show") });
     static route(): Route {
-      return { kind: "read", target: "row", path: "/{pk}" };
+      return { kind: "read", path: "/{pk}" };
     }
     build(): unknown[] {
       return [];

@@ -1,21 +1,20 @@
 // What an endpoint operation (role `ENDPOINT`) declares of its route before it builds it:
-// `static route(options)` on its class answers the route's kind, target and path for an
-// entry's options. The handler is built from that answer, and the operations that attach
+// `static route(options)` on its class answers the route's kind and path for an entry's
+// options (what it addresses follows from the path: `targetOf`). The handler is built from that answer, and the operations that attach
 // to every endpoint read it while validating (`declaredRoutes`), when no handler exists yet:
 // whether the route requires a user (auth, authz, rate limits), which hooks it can call.
 
 import { type BuildContext, type BuildStore, GenerationError } from "../../../codegen/index.js";
 import type { OperationConfig } from "../config/schema.js";
-import { ENDPOINT, type RouteKind, type RouteTarget } from "./handler.js";
+import { ENDPOINT, type RouteKind, targetOf } from "./handler.js";
 
 /**
- * What a route is: its kind, what it addresses, and its path below the resource's prefix.
- * @example { kind: "read", target: "row", path: "/{pk}" }
+ * What a route is: its kind and its path below the resource's prefix.
+ * @example { kind: "read", path: "/{pk}" }
  */
 export interface Route {
   readonly kind: RouteKind;
-  readonly target: RouteTarget;
-  /** `""` (the collection), `/{pk}`, `/{pk}/publish-article`, `/bulk-delete`. */
+  /** `""` (the collection), `/{pk}` (one row, by the key in it: `targetOf`), `/{pk}/publish-article`, `/bulk-delete`. */
   readonly path: string;
   /** The hooks of docs/hooks.md the route calls, so its entry may set them. @default none */
   readonly hooks?: readonly HookKey[];
@@ -56,7 +55,7 @@ export function routesAt(store: BuildStore, entryId: string): Route[] {
     .map(({ meta, cls, options }) => {
       const route = (cls as Partial<EndpointOperation>).route;
       if (typeof route !== "function") {
-        throw new GenerationError(`operation "${meta.name}" declares role "${ENDPOINT}" but not its route: give its class a static route(options) answering { kind, target, path }`);
+        throw new GenerationError(`operation "${meta.name}" declares role "${ENDPOINT}" but not its route: give its class a static route(options) answering { kind, path }`);
       }
       return route.call(cls, options);
     });
@@ -64,7 +63,7 @@ export function routesAt(store: BuildStore, entryId: string): Route[] {
 
 /**
  * Each entry of the resource at `resourceId` with the routes it declares, in config order.
- * @example resourceRoutes(store, "project.apps.0.resources.0") // [{ entry: { name: "get", … }, routes: [{ kind: "read", target: "row", … }] }, …]
+ * @example resourceRoutes(store, "project.apps.0.resources.0") // [{ entry: { name: "get", … }, routes: [{ kind: "read", path: "/{pk}", … }] }, …]
  */
 export function resourceRoutes(store: BuildStore, resourceId: string): { entry: { name: string }; routes: Route[] }[] {
   return store.children(resourceId, { childScope: "operation" }).map(([id, entry]) => ({ entry: entry as { name: string }, routes: routesAt(store, id) }));
@@ -75,7 +74,7 @@ export function resourceRoutes(store: BuildStore, resourceId: string): { entry: 
  * row's own URL (`/{pk}`): what a create's `Location` names and tests fetch a row by.
  */
 export function readsRowAtItsUrl(store: BuildStore, resourceId: string): boolean {
-  return resourceRoutes(store, resourceId).some(({ routes }) => routes.some((route) => route.kind === "read" && route.target === "row" && route.path === "/{pk}"));
+  return resourceRoutes(store, resourceId).some(({ routes }) => routes.some((route) => route.kind === "read" && route.path === "/{pk}"));
 }
 
 /**

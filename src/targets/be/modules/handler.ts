@@ -29,11 +29,19 @@ export type RouteKind = "read" | "write" | "action";
 export type RouteTarget = "row" | "collection";
 
 /**
+ * What the route at `path` (below the resource's prefix) addresses: a row when the path holds its key.
+ * @example targetOf("/{pk}/publish-article") // "row"
+ */
+export function targetOf(path: string): RouteTarget {
+  return path.includes("{pk}") ? "row" : "collection";
+}
+
+/**
  * The error statuses a route answers because of what it is: a key no row has (404) on a
  * route that addresses a row, a constraint the write violates (409) on a route that writes
  * or runs the user's function (which may write), whoever built the route.
  */
-export function impliedErrors(kind: RouteKind, target: RouteTarget): ErrorStatus[] {
+function impliedErrors(kind: RouteKind, target: RouteTarget): ErrorStatus[] {
   return [...(target === "row" ? [404 as const] : []), ...(kind === "read" ? [] : [409 as const])];
 }
 
@@ -129,8 +137,6 @@ export class RouteHandler extends Handle {
   readonly operationId: string;
   readonly method: HttpMethod;
   readonly kind: RouteKind;
-  /** Whether the route addresses one row by its key (its path holds `{pk}`) or the collection. */
-  readonly target: RouteTarget;
   /** Path below the resource's router prefix, e.g. `/{pk}` or `/{pk}/publish-article`. */
   readonly path: string;
   readonly statusCode: number;
@@ -186,11 +192,8 @@ export class RouteHandler extends Handle {
     this.name = options.name;
     this.operationId = options.operationId;
     this.method = options.method;
-    const { kind, target, path } = options.route;
-    if ((target === "row") !== path.includes("{pk}")) throw new Error(`bug: ${options.name} addresses ${target === "row" ? "a row" : "the collection"}, but its path is "${path}"`);
-    this.kind = kind;
-    this.target = target;
-    this.path = path;
+    this.kind = options.route.kind;
+    this.path = options.route.path;
     this.statusCode = options.statusCode;
     this.#summary = options.summary;
     this.#responseModel = options.responseModel;
@@ -203,7 +206,7 @@ export class RouteHandler extends Handle {
     this.maxBodySize = options.maxBodySize;
     this.idempotent = options.idempotent ?? false;
     // Every handler uses the database, which may be busy or down; what a route is implies more (impliedErrors).
-    this.answers(503, ...impliedErrors(kind, target), ...(options.errors ?? []));
+    this.answers(503, ...impliedErrors(this.kind, this.target), ...(options.errors ?? []));
   }
 
   /**
@@ -246,6 +249,11 @@ export class RouteHandler extends Handle {
   /** What the body imports (parameters' imports come on top). */
   get imports(): ImportCollector {
     return this.#imports;
+  }
+
+  /** Whether the route addresses one row by its key (its path holds `{pk}`) or the collection. */
+  get target(): RouteTarget {
+    return targetOf(this.path);
   }
 
   /** A custom action rather than one of the CRUD routes. */

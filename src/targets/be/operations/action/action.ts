@@ -26,8 +26,7 @@ export class Action {
 
   /** POST `/{pk}/{slug}` on one row, or `/{slug}` on the collection. */
   static route(options: ActionOptions): Route {
-    const slug = options.slug;
-    return options.target === "instance" ? { kind: "action", target: "row", path: `/{pk}/${slug}` } : { kind: "action", target: "collection", path: `/${slug}` };
+    return { kind: "action", path: options.target === "instance" ? `/{pk}/${options.slug}` : `/${options.slug}` };
   }
 
   /** The generated tests of its route (tests.ts). */

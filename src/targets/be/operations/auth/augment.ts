@@ -8,7 +8,7 @@
 import { type BuildContext, GenerationError, ImportCollector, operation, prefixImport } from "../../../../codegen/index.js";
 import type { AuthConfig, ProjectConfig } from "../../config/schema.js";
 import { declaredRoutes } from "../../modules/endpoint.js";
-import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
+import { ENDPOINT, RouteHandler, RouteParam, targetOf } from "../../modules/handler.js";
 import { decideAuth } from "./decide.js";
 
 @operation("auth", { scope: "operation", requiresRoles: [ENDPOINT] })
@@ -17,10 +17,10 @@ export class Auth {
     const declared = declaredRoutes(ctx);
     for (const handler of ctx.store.outputsUnder(ctx.instanceId, RouteHandler)) {
       // The validators decided from the declared routes: a handler must be one of them.
-      if (!declared.some((route) => route.kind === handler.kind && route.target === handler.target && route.path === handler.path)) {
+      if (!declared.some((route) => route.kind === handler.kind && route.path === handler.path)) {
         throw new GenerationError(
           `the route handler ${handler.name} (entry "${handler.entry.name}") is a ${handler.kind} of ${handler.target === "row" ? "a row" : "the collection"} at "${handler.path}", ` +
-            `which its operation's static route(options) does not declare (${declared.map((route) => `${route.kind} ${route.target} "${route.path}"`).join(", ") || "no route"})`,
+            `which its operation's static route(options) does not declare (${declared.map((route) => `${route.kind} ${targetOf(route.path)} "${route.path}"`).join(", ") || "no route"})`,
         );
       }
       const required = decideAuth(ctx.config, ctx.store, ctx.instanceId, handler.path).required;

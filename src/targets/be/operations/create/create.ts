@@ -20,7 +20,7 @@ export class Create {
   static Options = CrudOptions;
 
   static route(): Route {
-    return { kind: "write", target: "collection", path: "", hooks: ["pre", "post", "serializer"], creates: true };
+    return { kind: "write", path: "", hooks: ["pre", "post", "serializer"], creates: true };
   }
 
   /** The generated tests of its route (tests.ts). */

@@ -17,7 +17,7 @@ export class Delete {
   static Options = CrudOptions;
 
   static route(): Route {
-    return { kind: "write", target: "row", path: "/{pk}", hooks: ["post"] };
+    return { kind: "write", path: "/{pk}", hooks: ["post"] };
   }
 
   /** The generated tests of its route (tests.ts). */

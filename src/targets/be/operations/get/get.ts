@@ -14,7 +14,7 @@ export class Get {
   static Options = CrudOptions;
 
   static route(): Route {
-    return { kind: "read", target: "row", path: "/{pk}", hooks: ["serializer"] };
+    return { kind: "read", path: "/{pk}", hooks: ["serializer"] };
   }
 
   /** The generated tests of its route (tests.ts). */

@@ -23,7 +23,7 @@ export class List {
   static readonly yieldsListHandler = true;
 
   static route(): Route {
-    return { kind: "read", target: "collection", path: "", hooks: ["serializer"] };
+    return { kind: "read", path: "", hooks: ["serializer"] };
   }
 
   build(ctx: BuildContext<ProjectConfig>, options: ListOptions): unknown[] {

@@ -8,7 +8,7 @@
 import { ImportCollector, Name } from "../../../../codegen/index.js";
 import type { ScalarField } from "../../config/schema.js";
 import { type Route, resourceRoutes } from "../../modules/endpoint.js";
-import type { RouteHandler } from "../../modules/handler.js";
+import { type RouteHandler, targetOf } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
 import type { ResourceView } from "../../resource.js";
 import { type FixtureParam, type ModuleNeeds, type SetupStep, TestCase, type TestKind, type TestRequest } from "./outputs.js";
@@ -167,7 +167,7 @@ export class Tests {
    */
   base(): string {
     const view = this.view;
-    const routeBase = (name: string, route: Pick<Route, "kind" | "target">) => `${name}_${route.kind === "read" && route.target === "collection" ? view.plural : view.name}`;
+    const routeBase = (name: string, route: Route) => `${name}_${route.kind === "read" && targetOf(route.path) === "collection" ? view.plural : view.name}`;
     if (!this.handler.action) return routeBase(this.entry.name, this.handler);
     const name = new Name(this.entry.name).snake;
     const taken = resourceRoutes(view.store, view.id).some(({ entry, routes }) => routes.some((route) => route.kind !== "action" && routeBase(entry.name, route) === name));

@@ -64,7 +64,7 @@ function fixtures(others: readonly ("client" | "other_client")[]): FixtureParam[
 }
 
 /**
- * The case of a row route (`target: "row"`, a read or a write; actions take parameters of
+ * The case of a row route (its path holds `{pk}`, a read or a write; actions take parameters of
  * their own and are left out): `other_client` gets a 404 for the hidden row, and the tests'
  * user still gets it as it was made, when the resource has a `get`.
  */

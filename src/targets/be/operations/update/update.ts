@@ -19,7 +19,7 @@ export class Update {
   static Options = CrudOptions;
 
   static route(): Route {
-    return { kind: "write", target: "row", path: "/{pk}", hooks: ["pre", "post", "serializer"] };
+    return { kind: "write", path: "/{pk}", hooks: ["pre", "post", "serializer"] };
   }
 
   /** The generated tests of its route (tests.ts). */
