@@ -690,23 +690,19 @@ describe("the blog's generated front end", () => {
         await page.getByRole("table").getByText(`${plural}, page 1`).waitFor();
         assert.equal(await navigation.isVisible(), false, "following a link closes the drawer");
         await fits(`${label} list`);
-        const firstRow = page.locator("table tbody tr td:not(.choose) a").first();
-        if ((await firstRow.count()) === 0) continue;
-        await firstRow.click();
-        await page.locator("dl.record").waitFor();
-        await fits(`${label} detail`);
-        // Stacked fields: each value sits below its label, not beside it.
-        const label0 = await page.locator("dl.record dt").first().boundingBox();
-        const value0 = await page.locator("dl.record dd").first().boundingBox();
-        assert.ok(label0 !== null && value0 !== null && value0.y >= label0.y + label0.height - 1, `${label} detail: fields are stacked`);
-        const edit = page.getByRole("link", { name: "Edit" });
-        if ((await edit.count()) > 0) {
-          await edit.click();
-          await page.getByRole("button", { name: "Save" }).waitFor();
-          await fits(`${label} edit form`);
-          await page.goBack();
-          await page.locator("dl.record").waitFor();
-        }
+        const opened = await visitFirstRecord(page, async (state) => {
+          await fits(`${label} ${state}`);
+          if (state === "detail") {
+            // Stacked fields: each value sits below its label, not beside it.
+            const label0 = await page.locator("dl.record dt").first().boundingBox();
+            const value0 = await page.locator("dl.record dd").first().boundingBox();
+            assert.ok(label0 !== null && value0 !== null && value0.y >= label0.y + label0.height - 1, `${label} detail: fields are stacked`);
+          } else {
+            await page.goBack();
+            await page.locator("dl.record").waitFor();
+          }
+        });
+        if (!opened) continue;
         await page.getByRole("button", { name: "Delete" }).click();
         await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).waitFor();
         await fits(`${label} delete dialog`);
@@ -1049,17 +1045,7 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
     await page.goto(`${base}/${plural.toLowerCase()}`);
     await page.getByRole("table").getByText(`${plural}, page 1`).waitFor();
     await check(`${plural} list`);
-    const firstRow = page.locator("table tbody tr td:not(.choose) a").first();
-    if ((await firstRow.count()) === 0) continue;
-    await firstRow.click();
-    await page.locator("dl.record").waitFor();
-    await check(`${plural} detail`);
-    const edit = page.getByRole("link", { name: "Edit" });
-    if ((await edit.count()) > 0) {
-      await edit.click();
-      await page.getByRole("button", { name: "Save" }).waitFor();
-      await check(`${plural} edit form`);
-    }
+    await visitFirstRecord(page, (state) => check(`${plural} ${state}`));
   }
 
   // The articles' filter bar, unfolded, with its autocomplete open.
@@ -1072,7 +1058,7 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
   await page.keyboard.press("Escape");
 
   // A record's dialogs, an action's form, a toast.
-  await page.locator("table tbody tr td:not(.choose) a").first().click();
+  await page.locator(ROW_LINK).first().click();
   await page.locator("dl.record").waitFor();
   await page.getByRole("button", { name: "Delete" }).click();
   await page.getByRole("dialog", { name: "Delete this article?" }).waitFor();
@@ -1122,6 +1108,28 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
   const faint = await axeViolations(page, COLOUR_RULES);
   assert.ok(faint.some((violation) => violation.id === "color-contrast" && violation.nodes.some((node) => node.target === "#faint")), JSON.stringify(faint));
   await page.emulateMedia({ colorScheme: "light" });
+}
+
+/** A link in a list's rows (not the checkbox column bulk delete adds). */
+const ROW_LINK = "table tbody tr td:not(.choose) a";
+
+/**
+ * From a list, opens its first row's record, then its edit form when it has one, calling `at`
+ * on each; false when the list has no row.
+ */
+async function visitFirstRecord(page: Page, at: (state: "detail" | "edit form") => Promise<void>): Promise<boolean> {
+  const firstRow = page.locator(ROW_LINK).first();
+  if ((await firstRow.count()) === 0) return false;
+  await firstRow.click();
+  await page.locator("dl.record").waitFor();
+  await at("detail");
+  const edit = page.getByRole("link", { name: "Edit" });
+  if ((await edit.count()) > 0) {
+    await edit.click();
+    await page.getByRole("button", { name: "Save" }).waitFor();
+    await at("edit form");
+  }
+  return true;
 }
 
 /** Signs `login` in through the login page. */
