@@ -72,6 +72,8 @@ export async function startPostgres(): Promise<Postgres> {
       };
     },
     restart: (downMs) => server.restart(downMs),
+    // restart() stops the server and starts it again once the promise it is handed settles:
+    // here that promise settles when the caller calls the function pause() resolved with.
     pause: () =>
       new Promise((paused, failed) => {
         const restarted = server.restart(
