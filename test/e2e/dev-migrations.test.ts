@@ -19,7 +19,7 @@ import { JsonClient } from "../support/http.js";
 import { expectSearchableTags } from "./support/tags.js";
 import { linkNodeModules } from "../support/node-modules.js";
 import { freePort } from "../support/ports.js";
-import { type RunningProcess, startProcess } from "../support/processes.js";
+import { type RunningProcess, exitWithin, startProcess } from "../support/processes.js";
 import { ensureVenv } from "../support/venv.js";
 
 let root: string;
@@ -33,15 +33,6 @@ function codegen(...args: string[]): RunningProcess {
   const run = startProcess(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, join(repoRoot, "src", "cli.ts"), ...args], { cwd: project, env });
   running.add(run);
   return run;
-}
-
-/** The exit status of `run`, failing with its output if it still runs after `timeoutMs`. */
-async function exitWithin(run: RunningProcess, timeoutMs: number): Promise<number> {
-  const timeout = new Promise<"timeout">((resolve) => setTimeout(resolve, timeoutMs, "timeout").unref());
-  const status = await Promise.race([run.exitCode, timeout]);
-  if (status === "timeout") assert.fail(`still running after ${timeoutMs} ms:\n${run.output()}`);
-  running.delete(run);
-  return status;
 }
 
 /** Runs `codegen <args>` to its end; its status and output. */

@@ -21,7 +21,7 @@ import { repoRoot, tsxLoader } from "../helpers/user-project.js";
 import { JsonClient } from "../support/http.js";
 import { linkNodeModules } from "../support/node-modules.js";
 import { freePort } from "../support/ports.js";
-import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
+import { type RunningProcess, exitWithin, startProcess, waitForHttp } from "../support/processes.js";
 import { ensureVenv } from "../support/venv.js";
 
 /** The shell commands of the README's quick start, as a user would paste them. */
@@ -101,15 +101,6 @@ async function interrupt(run: RunningProcess): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   assert.fail(`codegen dev left the backend, PostgreSQL or its lock after SIGINT:\n${run.output()}`);
-}
-
-/** The exit status of `run`, failing with its output if it still runs after `timeoutMs`. */
-async function exitWithin(run: RunningProcess, timeoutMs: number): Promise<number> {
-  const timeout = new Promise<"timeout">((resolve) => setTimeout(resolve, timeoutMs, "timeout").unref());
-  const status = await Promise.race([run.exitCode, timeout]);
-  if (status === "timeout") assert.fail(`still running after ${timeoutMs} ms:\n${run.output()}`);
-  running.delete(run);
-  return status;
 }
 
 /** The pids of every process descended from `pid`, from /proc. */
@@ -207,7 +198,7 @@ describe("the README's quick start", () => {
     await mkdir(vault);
     await writeFile(join(vault, "be_root.jsonnet"), "{ name: 'vault', auth: true }\n");
     const scaffolded = shell("npx codegen-kit generate -t be_root -c be_root.jsonnet", vault);
-    assert.equal(await scaffolded.exitCode, 0, scaffolded.output());
+    assert.equal(await exitWithin(scaffolded, 60_000), 0, scaffolded.output());
     const run = shell("npx codegen-kit dev --no-frontend", vault);
     await waitFor(`http://127.0.0.1:${port}/health`, run);
     assert.match(run.output(), /JWT_SECRET: a development secret kept in \.codegen\/dev-secret/);
@@ -250,8 +241,7 @@ describe("the README's quick start", () => {
     assert.ok(project, "the quick start ran");
     const dead = `postgresql+asyncpg://postgres:postgres@127.0.0.1:${await freePort()}/shop`;
     const run = shell(`DATABASE_URL=${dead} npx codegen-kit dev --no-frontend`, project);
-    const code = await run.exitCode;
-    running.delete(run);
+    const code = await exitWithin(run, 50_000);
     assert.notEqual(code, 0);
     assert.match(run.output(), /database from DATABASE_URL/);
     assert.match(run.output(), /codegen dev: the database at DATABASE_URL does not answer \(/);

@@ -87,3 +87,12 @@ export async function waitForHttp(url: string, proc: RunningProcess, timeoutMs =
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${proc.output()}`);
 }
+
+/** The exit status of `proc`, failing with its output if it still runs after `timeoutMs`. */
+export async function exitWithin(proc: RunningProcess, timeoutMs: number): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(resolve, timeoutMs, "timeout")));
+  const status = await Promise.race([proc.exitCode, timeout]).finally(() => clearTimeout(timer));
+  if (status === "timeout") throw new Error(`still running after ${timeoutMs} ms:\n${proc.output()}`);
+  return status;
+}
