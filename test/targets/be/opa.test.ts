@@ -89,6 +89,9 @@ test("an entry's opa: false wins over its resource's, and routes without a user 
   const unread = await files({ module: "store", auth, resources: [article({ opa: true, operations: [{ name: "get", opa: false }, { name: "list", opa: false }, "update"] })] });
   assert.ok(!unread.has("visibility.py") && !/ROWS|visible_rows/.test(unread.get("policy.py")!));
   assert.match(unread.get("store/routes/article.py")!, /policy\.require\("update", "article", article\)/);
+  // A public read of a model with OPA's rows takes the optional user: a signed-in user sees the rows the policy gives them.
+  const publicList = await files({ module: "store", auth, resources: [article({ opa: true, operations: ["get", { name: "list", require_auth: false }] })] });
+  assert.match(publicList.get("store/routes/article.py")!, /current_user: OptionalUser/);
   // Reads that exclude_paths makes public have no user to ask about: no rows rule either.
   const excluded = await files({ module: "store", auth: { ...auth, exclude_paths: ["/articles*"] }, resources: [article({ opa: true, operations: ["get", "list"] })] });
   assert.ok(!excluded.has("visibility.py") && !/ROWS|visible_rows/.test(excluded.get("policy.py")!));

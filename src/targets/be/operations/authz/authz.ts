@@ -11,6 +11,7 @@ import type { AuthzLevel, ProjectConfig, ResourceConfig } from "../../config/sch
 import { cascaded } from "../../cascade.js";
 import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
+import { mayBeHidden } from "../../row-visibility.js";
 import { whyNoUser } from "../auth/decide.js";
 import { policyAuthz } from "./policy.js";
 
@@ -42,7 +43,7 @@ export class Authz {
 
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
     const options = ctx.instance as Entry;
-    const resource = ctx.store.ancestorOf(ctx.instanceId, "resource") as ResourceConfig & AuthzLevel;
+    const resource = ctx.store.ancestorOf(ctx.instanceId, "resource") as ResourceConfig;
     const groups = cascaded(ctx.store, ctx.instanceId, ctx.config, "groups");
     const opa = ctx.config.auth?.opa !== undefined && cascaded(ctx.store, ctx.instanceId, ctx.config, "opa") === true;
     const runtime = prefixImport(ctx.packagePrefix, "runtime");
@@ -64,8 +65,8 @@ export class Authz {
         if (onInstance(handler)) guard = options.can;
         else checks.push(`    if not await ${options.can}(current_user, None, session):\n        raise forbidden()`);
       }
-      // A public route of the JWT flow sees the user when a request carries valid credentials, so the resource's rule sees them too.
-      if (resource.visible !== undefined && handler.user === undefined && ctx.config.auth!.get_current_user_fn === undefined) handler.acceptUser(optionalUserParam(ctx.packagePrefix));
+      // A public route of the JWT flow sees the user when a request carries valid credentials, so its model's rule (yours, OPA's rows) sees them too.
+      if (mayBeHidden(ctx.config, ctx.store, resource.model) && handler.user === undefined && ctx.config.auth!.get_current_user_fn === undefined) handler.acceptUser(optionalUserParam(ctx.packagePrefix));
       const rowPolicy = policy?.policy;
       if (checks.length > 0 || guard !== undefined || policy !== undefined) {
         handler.authorize({
