@@ -127,6 +127,7 @@ describe("load on the generated blog backend", () => {
     for (let index = 0; index < 100; index++) {
       const reply = await fetch(`${generated.baseUrl}/tags`, {
         method: "POST",
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ name: uniqueName() }),
       });
@@ -142,6 +143,7 @@ describe("load on the generated blog backend", () => {
       const post = (body: string, key?: string) =>
         fetch(`${baseUrl}/tags`, {
           method: "POST",
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
           headers: { "content-type": "application/json", ...(key === undefined ? {} : { "Idempotency-Key": key }) },
           body,
         });
@@ -246,7 +248,7 @@ describe("load on the generated blog backend", () => {
     const rows = await postgres!.query("SELECT name FROM tags WHERE name = ANY($1)", [acknowledged]);
     assert.equal(rows.length, acknowledged.length, "an acknowledged create is missing after the restart");
     // Recovered: the next request succeeds without a restart of the app.
-    const reply = await fetch(`${generated.baseUrl}/tags?limit=1`);
+    const reply = await fetch(`${generated.baseUrl}/tags?limit=1`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     assert.equal(reply.status, 200);
   });
 
@@ -275,6 +277,7 @@ local db = import 'be/db/databases.libsonnet';
     const server = await generatedServer(STRAINED);
     const created = await fetch(`${server.baseUrl}/tags`, {
       method: "POST",
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ name: uniqueName() }),
     });
@@ -287,13 +290,13 @@ local db = import 'be/db/databases.libsonnet';
       console.log(`with the pool exhausted: ${describeLoad(result)}`);
       assert.deepEqual([...result.statuses.keys()], [503], describeLoad(result));
       assert.ok(result.maxMs < 4_000, `a request waited ${result.maxMs.toFixed(0)} ms`);
-      const reply = await fetch(`${server.baseUrl}/tags/${id}`);
+      const reply = await fetch(`${server.baseUrl}/tags/${id}`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       assert.equal(reply.status, 503);
       assert.equal(reply.headers.get("retry-after"), "1");
     } finally {
       await release();
     }
-    const recovered = await fetch(`${server.baseUrl}/tags/${id}`);
+    const recovered = await fetch(`${server.baseUrl}/tags/${id}`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     assert.equal(recovered.status, 200);
   });
 });
