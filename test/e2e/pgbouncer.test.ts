@@ -64,6 +64,23 @@ interface Outcome {
   unavailableWithoutRetryAfter: number;
 }
 
+/**
+ * `fetch`, with a GET sent again once when the server closed the kept-alive connection it
+ * went out on: uvicorn closes a connection idle for 5 s, and on a busy machine the client
+ * can reuse one in the instant it closes. HTTP/1.1 lets a client retry an idempotent request
+ * then (RFC 9112, 9.3.1), as browsers do; a create is never sent twice.
+ */
+async function fetchRetryingReads(url: string, init: RequestInit): Promise<Response> {
+  const send = () => fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  try {
+    return await send();
+  } catch (error) {
+    const closed = String((error as { cause?: unknown }).cause).includes("other side closed");
+    if ((init.method ?? "GET") !== "GET" || !closed) throw error;
+    return await send();
+  }
+}
+
 /** Each client creates a tag, lists tags, reads its tag; the statuses of all, counted. */
 async function createListRead(baseUrl: string): Promise<Outcome> {
   const statuses = new Map<number, number>();
@@ -73,7 +90,7 @@ async function createListRead(baseUrl: string): Promise<Outcome> {
     let status = 0;
     let body: string | undefined;
     try {
-      const response = await fetch(`${baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const response = await fetchRetryingReads(`${baseUrl}${path}`, init);
       status = response.status;
       body = await response.text();
       if (status === 503 && response.headers.get("retry-after") === null) unavailableWithoutRetryAfter++;
