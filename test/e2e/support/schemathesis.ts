@@ -40,7 +40,7 @@ export interface RunOptions {
   checks?: readonly string[];
   /** `--phases`: every phase unless given. */
   phases?: readonly string[];
-  /** Seconds of generated requests (`--max-time`); the process is killed `KILL_AFTER_S` later. */
+  /** Seconds of generated requests at most (`--max-time`); the process is killed `KILL_AFTER_S` later. */
   maxTime: number;
   /** `--max-examples`: test cases per operation and phase. */
   maxExamples: number;
@@ -103,6 +103,16 @@ function crashedOnCpythonAstRace(outcome: CheckResult): boolean {
 /** The number of test cases a run generated. */
 export function generatedCases(output: string): number {
   return Number(/(\d+) generated/.exec(output)?.[1] ?? 0);
+}
+
+/**
+ * Whether `--max-time` cut the run short: then the planned cases did not all run, and a
+ * pass would say less than it seems. A test bounds its cases by `--max-examples` and
+ * gives `--max-time` only as the limit of a stuck run, so a busy machine is slower, not
+ * less thorough.
+ */
+export function stoppedByTime(output: string): boolean {
+  return output.includes("Time limit reached");
 }
 
 /** The summary lines of a run, for the test log: phases, failures and case counts. */
