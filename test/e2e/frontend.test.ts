@@ -61,6 +61,13 @@ let api: JsonClient;
 const started: RunningProcess[] = [];
 const temporary: string[] = [];
 
+/**
+ * Each case's bound, against a hang only: the slowest (the accessibility walk, or a case that
+ * runs tsc twice) takes about a minute on a quiet machine and three at a load average of 18,
+ * and every command it runs is bounded by STEP_TIMEOUT_MS.
+ */
+const CASE_TIMEOUT_MS = 600_000;
+
 before(async () => {
   venv = await ensureVenv();
   [postgres, frontend] = await Promise.all([startPostgres(), prepareBlogFrontend(venv), ensureChromium()]);
@@ -121,7 +128,7 @@ describe("the blog's generated front end", () => {
     assert.equal(await readFile(join(frontend.frontendDir, "openapi.json"), "utf8"), saved, "test/targets/fe/configs/blog.openapi.json is not the document config/auth.jsonnet's backend serves: save it anew");
   });
 
-  it("type-checks strictly, passes prettier byte for byte, builds, and regenerates to the same files", { timeout: 180_000 }, async () => {
+  it("type-checks strictly, passes prettier byte for byte, builds, and regenerates to the same files", { timeout: CASE_TIMEOUT_MS }, async () => {
     const dir = frontend.frontendDir;
     const generated = await filesUnder(join(dir, "src", "generated"));
     let lines = 0;
@@ -158,7 +165,7 @@ describe("the blog's generated front end", () => {
     console.log(`# generated front end: ${generated.length} files, ${lines} lines in src/generated; build: ${assets.length} assets, ${(bytes / 1024).toFixed(1)} KiB`);
   });
 
-  it("lets a person sign in and manage articles in Chromium", { timeout: 180_000 }, async () => {
+  it("lets a person sign in and manage articles in Chromium", { timeout: CASE_TIMEOUT_MS }, async () => {
     const started = Date.now();
     const { base, titles } = await servedBlog();
     browser = await launchChromium();
@@ -589,7 +596,7 @@ describe("the blog's generated front end", () => {
     console.log(`# browser walk: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
-  it("shows a missing row and a failing backend at once: no retry after a 4xx, one quick retry after a 5xx", { timeout: 120_000 }, async () => {
+  it("shows a missing row and a failing backend at once: no retry after a 4xx, one quick retry after a 5xx", { timeout: CASE_TIMEOUT_MS }, async () => {
     const { base } = await servedBlog();
     // A reader who is not signed in: articles are public, and nothing else is asked for.
     const reader = await launchChromium();
@@ -652,7 +659,7 @@ describe("the blog's generated front end", () => {
     }
   });
 
-  it("works on a phone (390×844): no page scrolls sideways, the navigation is a drawer", { timeout: 180_000 }, async () => {
+  it("works on a phone (390×844): no page scrolls sideways, the navigation is a drawer", { timeout: CASE_TIMEOUT_MS }, async () => {
     const { base } = await servedBlog();
     await commented();
     const phone = await launchChromium({ viewport: { width: 390, height: 844 } });
@@ -760,7 +767,7 @@ describe("the blog's generated front end", () => {
     }
   });
 
-  it("has no accessibility violations (axe-core) on a desktop or a phone, light or dark", { timeout: 240_000 }, async () => {
+  it("has no accessibility violations (axe-core) on a desktop or a phone, light or dark", { timeout: CASE_TIMEOUT_MS }, async () => {
     const { base } = await servedBlog();
     await commented();
     const audit = new AxeAudit();
@@ -777,7 +784,7 @@ describe("the blog's generated front end", () => {
     assert.deepEqual(audit.report(["critical", "serious", "moderate", "minor"]), []);
   });
 
-  it("deletes chosen rows together: one request each, each row's refusal shown", { timeout: 120_000 }, async () => {
+  it("deletes chosen rows together: one request each, each row's refusal shown", { timeout: CASE_TIMEOUT_MS }, async () => {
     const { base } = await servedBlog();
     const names = ["Bulk Babbage", "Bulk Boole", "Bulk Byron", "Bulk Baxter"];
     const ids: string[] = [];
@@ -829,7 +836,7 @@ describe("the blog's generated front end", () => {
     }
   });
 
-  it("exports a filtered list as CSV, every page of it, equal to the API's rows", { timeout: 180_000 }, async () => {
+  it("exports a filtered list as CSV, every page of it, equal to the API's rows", { timeout: CASE_TIMEOUT_MS }, async () => {
     const { base } = await servedBlog();
     // 105 unpublished articles and 3 published by one author: more than the list's largest page (100).
     const writer = await api.post("/authors", { name: "Export Writer", email: "export@example.com" });
@@ -882,7 +889,7 @@ describe("the blog's generated front end", () => {
     }
   });
 
-  it("enforces the client's types: a required field the pages do not send fails tsc", { timeout: 180_000 }, async () => {
+  it("enforces the client's types: a required field the pages do not send fails tsc", { timeout: CASE_TIMEOUT_MS }, async () => {
     const dir = frontend.frontendDir;
     const documentPath = join(dir, "openapi.json");
     const original = await readFile(documentPath, "utf8");
@@ -907,7 +914,7 @@ describe("the blog's generated front end", () => {
     }
   });
 
-  it("keeps a bearer token for a backend that offers no cookie: the pages still type-check", { timeout: 120_000 }, async () => {
+  it("keeps a bearer token for a backend that offers no cookie: the pages still type-check", { timeout: CASE_TIMEOUT_MS }, async () => {
     const dir = frontend.frontendDir;
     const documentPath = join(dir, "openapi.json");
     const original = await readFile(documentPath, "utf8");
@@ -926,7 +933,7 @@ describe("the blog's generated front end", () => {
     }
   });
 
-  it("fe_root's starter page, behind a reverse proxy: the backend, a stopped backend, a missing proxy", { timeout: 120_000 }, async () => {
+  it("fe_root's starter page, behind a reverse proxy: the backend, a stopped backend, a missing proxy", { timeout: CASE_TIMEOUT_MS }, async () => {
     // The API alone, at its root: what a reverse proxy passes /api/ to.
     const apiOnly = await serveBlog(frontend.backendDir, venv, postgres!.asyncUrl, { JWT_SECRET: randomBytes(48).toString("base64url") });
     started.push(apiOnly.process);

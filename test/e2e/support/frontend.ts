@@ -31,23 +31,37 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, NODE_OPTIONS: "", NO_COLOR: "1", FORCE_COLOR: "0", PYTHONDONTWRITEBYTECODE: "1", ...extra };
 }
 
-/** Runs a command to completion; resolves with its output, or rejects with it unless it exits 0. */
+/**
+ * How long one command (npm install, tsc, vite build, prettier) may run: several times what
+ * the slowest takes on a busy 2-core machine; past it the command is stuck, and is killed.
+ */
+export const STEP_TIMEOUT_MS = 300_000;
+
+interface CommandError {
+  stdout?: string;
+  stderr?: string;
+  message: string;
+  killed?: boolean;
+}
+
+/** Runs a command to completion; resolves with its output, or rejects with it unless it exits 0 within STEP_TIMEOUT_MS. */
 export async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = childEnv()): Promise<string> {
   try {
-    const { stdout, stderr } = await execFileAsync(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await execFileAsync(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout: STEP_TIMEOUT_MS });
     return stdout + stderr;
   } catch (error) {
-    const { stdout = "", stderr = "", message } = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${stdout}${stderr || message}`);
+    const { stdout = "", stderr = "", message, killed } = error as CommandError;
+    throw new Error(`${command} ${args.join(" ")} ${killed ? `was killed after ${STEP_TIMEOUT_MS} ms` : "failed"} in ${cwd}:\n${stdout}${stderr || message}`);
   }
 }
 
-/** Like `run`, for a command expected to fail: resolves with its output. */
+/** Like `run`, for a command expected to fail: resolves with its output; one killed at its timeout rejects. */
 export async function runFailing(command: string, args: string[], cwd: string): Promise<string> {
   try {
-    await execFileAsync(command, args, { cwd, env: childEnv(), maxBuffer: 64 * 1024 * 1024 });
+    await execFileAsync(command, args, { cwd, env: childEnv(), maxBuffer: 64 * 1024 * 1024, timeout: STEP_TIMEOUT_MS });
   } catch (error) {
-    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    const { stdout = "", stderr = "", killed } = error as CommandError;
+    if (killed) throw new Error(`${command} ${args.join(" ")} was killed after ${STEP_TIMEOUT_MS} ms in ${cwd}:\n${stdout}${stderr}`);
     return stdout + stderr;
   }
   throw new Error(`${command} ${args.join(" ")} succeeded in ${cwd}; it should have failed`);
