@@ -9,17 +9,13 @@ import type { Phase } from "./codegen/timings.js";
 /**
  * The V8 flags for the command line `args` (`process.argv` without Node and the script).
  *
- * Every command: `--wasm-lazy-validation`, a WebAssembly function validated as it is first
+ * Every command: `--always-sparkplug`, every function compiled to baseline machine code on its
+ * first call instead of being interpreted until it is hot (set once the code had loaded, the
+ * gain was lost); `--wasm-lazy-validation`, a WebAssembly function validated as it is first
  * compiled, as V8 already compiles it lazily, not all of ruff's 10 MB as the module loads, most
  * of which (the linter) formatting never calls: loading the module took 40 ms less CPU.
  *
- * A command that stays running (`generate --watch`, `dev`) gets `--always-sparkplug`: every
- * function compiled to baseline machine code on its first call instead of being interpreted
- * until it is hot. A one-pass run does without: its code comes compiled from the code cache
- * (scripts/load-bundle.mjs), and compiling every function it calls once more cost a 10- and a
- * 100-resource run 10% of their CPU.
- *
- * A run that ends when its one pass does (`generate` without `--watch`) gets:
+ * A run that ends when its one pass does (`generate` without `--watch`) also gets:
  * - `--interrupt-budget` at 8 times its default: a function must run that much longer before
  *   the optimising compiler takes it. With the default, the compiler's thread optimises code
  *   that the run soon stops using, and on two cores it takes CPU from the run. A watch keeps
@@ -35,11 +31,9 @@ import type { Phase } from "./codegen/timings.js";
  * - `--expose-gc`, for {@link collectGarbageBefore}.
  */
 export function v8FlagsFor(args: readonly string[]): string[] {
-  const flags = ["--wasm-lazy-validation"];
+  const flags = ["--always-sparkplug", "--wasm-lazy-validation"];
   const command = args.find((arg) => !arg.startsWith("-"));
-  const watch = command === "generate" && args.includes("--watch");
-  if (watch || command === "dev") flags.push("--always-sparkplug");
-  if (command === "generate" && !watch) flags.push("--interrupt-budget=540672", "--liftoff-only", "--expose-gc");
+  if (command === "generate" && !args.includes("--watch")) flags.push("--interrupt-budget=540672", "--liftoff-only", "--expose-gc");
   return flags;
 }
 
