@@ -18,12 +18,12 @@ import { parseArgs } from "node:util";
 import { benchConfig } from "./configs.js";
 import { type InspectorProfile, printTopSelfTime } from "./profile.js";
 import { median } from "../test/support/stats.js";
-import { setV8Flags } from "../src/cli-v8-flags.js";
+import { compileEarly } from "../src/cli-v8-flags.js";
 
 const { values } = parseArgs({
   options: { size: { type: "string", default: "1000" }, passes: { type: "string", default: "7" }, "cpu-prof": { type: "string" }, dist: { type: "string" } },
 });
-setV8Flags(["render"]); // as the CLI sets them for a command other than generate (src/cli.ts)
+compileEarly(); // as the CLI runs (src/cli.ts)
 // `--dist <dir>` times a compiled tree instead of the sources: `npm run build`'s `.build/js` (this
 // commit's or another's), which keeps every module; dist/ is bundled and exports only the package's entry points.
 const root = values.dist === undefined ? "../src" : pathToFileURL(resolve(values.dist)).href;
