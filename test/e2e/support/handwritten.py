@@ -9,6 +9,8 @@ true``) and the key with another body is a 409. Keys live in a table of their ow
 here. Needs ``DATABASE_URL`` and the blog example on ``PYTHONPATH``.
 """
 
+import argparse
+import asyncio
 import hashlib
 import os
 from collections.abc import AsyncIterator
@@ -16,12 +18,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from blog.models import create_tables
-from fastapi import Depends, Header, HTTPException
+from fastapi import Depends, FastAPI, Header, HTTPException
 from pydantic import BaseModel
 from sqlalchemy import DateTime, String, func
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from serve import run_server
 
 engine = create_async_engine(
     os.environ["DATABASE_URL"], pool_size=5, max_overflow=10, pool_pre_ping=True
@@ -107,3 +111,12 @@ async def prepare_database() -> None:
         await connection.run_sync(KeysBase.metadata.create_all)
     # The pool's connections belong to this event loop; uvicorn runs another.
     await engine.dispose()
+
+
+def serve(app: FastAPI) -> None:
+    """Serves ``app`` on ``--port`` once its tables exist: a baseline's ``main``."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    port = parser.parse_args().port
+    asyncio.run(prepare_database())
+    run_server(app, port)

@@ -10,8 +10,6 @@ Run as ``python handwritten_articles.py --port <port>`` with ``DATABASE_URL`` se
 the blog example on ``PYTHONPATH``; served as ``serve.py`` serves the generated routes.
 """
 
-import argparse
-import asyncio
 import base64
 import uuid
 from datetime import date, datetime
@@ -30,11 +28,10 @@ from handwritten import (
     IdempotencyKeyHeader,
     Session,
     fingerprint,
-    prepare_database,
     remember,
+    serve,
     stored_answer,
 )
-from serve import run_server
 
 
 class AuthorBrief(BaseModel):
@@ -201,13 +198,5 @@ async def update_article(
     return answer
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    port = parser.parse_args().port
-    asyncio.run(prepare_database())
-    run_server(app, port)
-
-
 if __name__ == "__main__":
-    main()
+    serve(app)

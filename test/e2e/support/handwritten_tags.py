@@ -8,8 +8,6 @@ Run as ``python handwritten_tags.py --port <port>`` with ``DATABASE_URL`` set an
 blog example on ``PYTHONPATH``; served as ``serve.py`` serves the generated routes.
 """
 
-import argparse
-import asyncio
 import base64
 import json
 from typing import Annotated
@@ -25,11 +23,10 @@ from handwritten import (
     IdempotencyKeyHeader,
     Session,
     fingerprint,
-    prepare_database,
     remember,
+    serve,
     stored_answer,
 )
-from serve import run_server
 
 
 class TagIn(BaseModel):
@@ -102,13 +99,5 @@ async def create_tag(
     return answer
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    port = parser.parse_args().port
-    asyncio.run(prepare_database())
-    run_server(app, port)
-
-
 if __name__ == "__main__":
-    main()
+    serve(app)
