@@ -20,17 +20,17 @@ import { type Venv, ensureVenv } from "../support/venv.js";
 import { type AttackRows, attackRows } from "./support/attack.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
 import { type Actor, BlogRoles } from "./support/roles.js";
-import { type KnownRows, configDir, generatedCases, runBoundMs, schemathesis, stoppedByTime, summary } from "./support/schemathesis.js";
+import { type KnownRows, configDir, generatedCases, runBoundMs, schemathesis, summary } from "./support/schemathesis.js";
 
 const SECRET = randomBytes(48).toString("base64url");
 
 /** The roles the runs sign in as: `author` and `other` are the two writers. */
 const RUNS: Actor[] = ["author", "other", "editor", "reader", "anonymous"];
 
-/** Cases per operation: what each run does, on a quiet machine in about 15 s. */
-const MAX_EXAMPLES = 6;
-/** Seconds of generated requests per run past which the run is stuck rather than slow (stoppedByTime fails it). */
-const MAX_TIME = 300;
+/** Cases per operation: what each run does, about 500 cases a role. */
+const MAX_EXAMPLES = 15;
+/** How long one run may take: several times what it takes on a busy machine; past it the run is stuck. */
+const RUN_TIMEOUT_MS = 600_000;
 
 /**
  * The setup's bound: the venv (cached), PostgreSQL, generating the example, the server
@@ -38,7 +38,7 @@ const MAX_TIME = 300;
  */
 const SETUP_TIMEOUT_MS = 240_000;
 /** The runs go at once: the test waits as long as one run may take, and a little more for the report. */
-const RUNS_TIMEOUT_MS = runBoundMs(MAX_TIME) + 30_000;
+const RUNS_TIMEOUT_MS = runBoundMs(RUN_TIMEOUT_MS) + 30_000;
 
 // No links are inferred for stateful runs (see schemathesis.test.ts): keys come from the
 // rows made first.
@@ -96,8 +96,8 @@ describe("schemathesis against the authorization example, by role", () => {
         schemathesis(venv, config!.path, server!.baseUrl, {
           checks: ["not_a_server_error", "status_code_conformance"],
           phases: ["examples", "fuzzing"],
-          maxTime: MAX_TIME,
           maxExamples: MAX_EXAMPLES,
+          timeoutMs: RUN_TIMEOUT_MS,
           workers: 1,
           headers: blog.headers(role),
           known,
@@ -110,7 +110,6 @@ describe("schemathesis against the authorization example, by role", () => {
       const outcome = outcomes[index]!;
       const generated = generatedCases(outcome.output);
       if (!outcome.ok) failed.push(`signed in as ${role}:\n${outcome.output}`);
-      else if (stoppedByTime(outcome.output)) failed.push(`signed in as ${role}, the run hit its ${MAX_TIME} s limit:\n${summary(outcome.output)}`);
       else if (generated < 100) failed.push(`signed in as ${role}, too few test cases ran:\n${summary(outcome.output)}`);
       lines.push(`${role}: ${generated} cases`);
     }

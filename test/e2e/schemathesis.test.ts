@@ -14,12 +14,12 @@ import { after, before, describe, it } from "node:test";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, prepareLibraryProject, serveBlog } from "./support/blog.js";
-import { configDir, generatedCases, schemathesis, stoppedByTime, summary } from "./support/schemathesis.js";
+import { configDir, generatedCases, schemathesis, summary } from "./support/schemathesis.js";
 
 /** Cases per operation and phase: what each run does. */
-const MAX_EXAMPLES = 10;
-/** Seconds of generated requests past which a run is stuck rather than slow (stoppedByTime fails it). */
-const MAX_TIME = 300;
+const MAX_EXAMPLES = 20;
+/** How long one run may take: several times what it takes on a busy machine; past it the run is stuck. */
+const RUN_TIMEOUT_MS = 600_000;
 
 // Lists take an opaque `cursor`: only a `next_cursor` the server handed out is valid, and
 // any other string is answered 422 naming the cursor. No schema can say which strings the
@@ -72,10 +72,9 @@ for (const [name, prepare, pkg] of [
     });
 
     it("finds no failure of any check", async () => {
-      const outcome = await schemathesis(venv, config!.path, server!.baseUrl, { maxTime: MAX_TIME, maxExamples: MAX_EXAMPLES, workers: 2 });
+      const outcome = await schemathesis(venv, config!.path, server!.baseUrl, { maxExamples: MAX_EXAMPLES, timeoutMs: RUN_TIMEOUT_MS, workers: 2 });
       const generated = generatedCases(outcome.output);
       assert.ok(outcome.ok, `${outcome.output}\n\nserver output:\n${server!.process.output()}`);
-      assert.ok(!stoppedByTime(outcome.output), `the run hit its ${MAX_TIME} s limit:\n${summary(outcome.output)}`);
       assert.ok(generated >= 500, `too few test cases ran:\n${summary(outcome.output)}`);
       console.log(summary(outcome.output));
     });
