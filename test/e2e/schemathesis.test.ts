@@ -17,7 +17,7 @@ import { type BlogServer, prepareBlogProject, prepareLibraryProject, serveBlog }
 import { configDir, generatedCases, schemathesis, summary } from "./support/schemathesis.js";
 
 /** Cases per operation and phase: what each run does. */
-const MAX_EXAMPLES = 20;
+const MAX_EXAMPLES = 10;
 /** How long one run may take: several times what it takes on a busy machine; past it the run is stuck. */
 const RUN_TIMEOUT_MS = 600_000;
 
