@@ -27,8 +27,8 @@ const SECRET = randomBytes(48).toString("base64url");
 /** The roles the runs sign in as: `author` and `other` are the two writers. */
 const RUNS: Actor[] = ["author", "other", "editor", "reader", "anonymous"];
 
-/** Cases per operation: what each run does, about 500 cases a role. */
-const MAX_EXAMPLES = 15;
+/** Cases per operation: what each run does, about 200 cases a role. */
+const MAX_EXAMPLES = 6;
 /** How long one run may take: several times what it takes on a busy machine; past it the run is stuck. */
 const RUN_TIMEOUT_MS = 600_000;
 
