@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
+import { REQUEST_TIMEOUT_MS } from "../support/http.js";
 import { type Pgbouncer, startPgbouncer } from "../support/pgbouncer.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
@@ -52,9 +53,6 @@ project + {
   });
   return server;
 }
-
-/** How long one request may wait for its answer under the load of all clients. */
-const REQUEST_TIMEOUT_MS = 60_000;
 
 interface Outcome {
   /** Requests by status (0: no answer). */
