@@ -17,18 +17,14 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { prepareBlogProject, serveBlog } from "../test/e2e/support/blog.js";
+import { prepareBlogProject, serveBlog, serveScript } from "../test/e2e/support/blog.js";
 import { type LoadRequest, type LoadResult, describeLoad, loadAgent, runLoad } from "../test/e2e/support/load.js";
-import { freePort } from "../test/support/ports.js";
 import { startPostgres } from "../test/support/postgres.js";
-import { type RunningProcess, startProcess, waitForHttp } from "../test/support/processes.js";
+import type { RunningProcess } from "../test/support/processes.js";
 import { median } from "../test/support/stats.js";
 import { ensureVenv } from "../test/support/venv.js";
 
-const SUPPORT = resolve(fileURLToPath(import.meta.url), "../../test/e2e/support");
 
 const { values } = parseArgs({
   options: {
@@ -118,22 +114,6 @@ function requests(route: RouteName, ids: string[], authors: string[]): () => Loa
   }
 }
 
-async function startScript(script: string, projectDir: string, databaseUrl: string, python: string): Promise<{ baseUrl: string; process: RunningProcess }> {
-  const port = await freePort();
-  const proc = startProcess(python, [resolve(SUPPORT, script), "--port", String(port)], {
-    cwd: projectDir,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PYTHONPATH: projectDir, PYTHONDONTWRITEBYTECODE: "1" },
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  try {
-    await waitForHttp(`${baseUrl}/articles?limit=1`, proc);
-  } catch (error) {
-    await proc.stop();
-    throw error;
-  }
-  return { baseUrl, process: proc };
-}
-
 const loadBefore = loadavg()[0]!;
 const started = new Date();
 const venv = await ensureVenv();
@@ -153,8 +133,8 @@ try {
      FROM generate_series(1, ${ARTICLES}) n, (SELECT array_agg(id) AS ids FROM authors) authors`,
   );
   await postgres.query("ANALYZE");
-  if (apps.includes("handwritten")) running.push({ name: "handwritten", ...(await startScript("handwritten_articles.py", projectDir, postgres.asyncUrl, venv.python)) });
-  if (apps.includes("floor")) running.push({ name: "floor", ...(await startScript("floor_articles.py", projectDir, postgres.asyncUrl, venv.python)) });
+  if (apps.includes("handwritten")) running.push({ name: "handwritten", ...(await serveScript("handwritten_articles.py", projectDir, venv.python, postgres.asyncUrl, "/articles?limit=1")) });
+  if (apps.includes("floor")) running.push({ name: "floor", ...(await serveScript("floor_articles.py", projectDir, venv.python, postgres.asyncUrl, "/articles?limit=1")) });
   const served = apps.map((name) => running.find((app) => app.name === name)!);
 
   const ids = (await postgres.query("SELECT id FROM articles ORDER BY random() LIMIT 1000")).map((row) => String(row.id));

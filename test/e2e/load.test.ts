@@ -12,19 +12,15 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { REQUEST_TIMEOUT_MS } from "../support/http.js";
-import { freePort } from "../support/ports.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
-import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
-import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+import { type BlogServer, prepareBlogProject, serveBlog, serveScript } from "./support/blog.js";
 import { type LoadRequest, type LoadResult, describeLoad, loadAgent, runLoad } from "./support/load.js";
 import { median } from "../support/stats.js";
 
-const HANDWRITTEN = resolve(fileURLToPath(import.meta.url), "../support/handwritten_tags.py");
 
 /** Concurrent clients of the throughput runs. */
 const CLIENTS = 200;
@@ -64,16 +60,10 @@ async function generatedServer(override?: string): Promise<BlogServer> {
   return server;
 }
 
-async function handwrittenServer(projectDir: string): Promise<{ baseUrl: string; process: RunningProcess }> {
-  const port = await freePort();
-  const proc = startProcess(venv.python, [HANDWRITTEN, "--port", String(port)], {
-    cwd: projectDir,
-    env: { ...process.env, DATABASE_URL: postgres!.asyncUrl, PYTHONPATH: projectDir, PYTHONDONTWRITEBYTECODE: "1" },
-  });
-  cleanups.push(() => proc.stop());
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${baseUrl}/openapi.json`, proc);
-  return { baseUrl, process: proc };
+async function handwrittenServer(projectDir: string): Promise<BlogServer> {
+  const server = await serveScript("handwritten_tags.py", projectDir, venv.python, postgres!.asyncUrl, "/openapi.json");
+  cleanups.push(() => server.process.stop());
+  return server;
 }
 
 // The blog generated with its tags only: the same routes the hand-written app serves (a
@@ -116,7 +106,7 @@ function assertNoServerError(result: LoadResult, label: string): void {
 
 describe("load on the generated blog backend", () => {
   let generated: BlogServer;
-  let handwritten: { baseUrl: string; process: RunningProcess };
+  let handwritten: BlogServer;
   const known: number[] = [];
 
   before(async () => {

@@ -100,6 +100,27 @@ export async function serveBlog(
   return { baseUrl, process: proc };
 }
 
+/**
+ * Serve the baseline `script` of this folder (handwritten_tags.py, handwritten_articles.py,
+ * floor_articles.py: each takes `--port`) against the blog models of `projectDir`, ready
+ * once `readyPath` answers. Rejects with the server's output when it exits before answering.
+ */
+export async function serveScript(script: string, projectDir: string, python: string, databaseUrl: string, readyPath: string): Promise<BlogServer> {
+  const port = await freePort();
+  const proc = startProcess(python, [resolve(fileURLToPath(import.meta.url), "..", script), "--port", String(port)], {
+    cwd: projectDir,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PYTHONPATH: projectDir, PYTHONDONTWRITEBYTECODE: "1" },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${baseUrl}${readyPath}`, proc);
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  }
+  return { baseUrl, process: proc };
+}
+
 /** A client of the blog API at `apiUrl` (a config with auth) carrying the bearer token of `login` (the demo user's by default). */
 export async function signedInClient(apiUrl: string, login: { username: string; password: string } = DEMO_LOGIN): Promise<JsonClient> {
   const response = await fetch(`${apiUrl}/auth/token`, {
