@@ -13,7 +13,11 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 export interface Reply {
   status: number;
   headers: Headers;
-  /** Parsed JSON body (`undefined` when empty); typed `any` because tests check it field by field. */
+  /**
+   * Parsed JSON body (`undefined` when empty), or the text of a body that is not JSON (a
+   * server's plain-text error), so the assertion that fails on it shows it. Typed `any`
+   * because tests check it field by field.
+   */
   body: any;
   /** Statements the request sent to the database, or -1 without the header. */
   statements: number;
@@ -67,9 +71,17 @@ export class JsonClient {
     return {
       status: response.status,
       headers: response.headers,
-      body: text === "" ? undefined : JSON.parse(text),
+      body: text === "" ? undefined : parsedOrText(text),
       statements: Number(response.headers.get("x-sql-statements") ?? -1),
     };
+  }
+}
+
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
 }
 
