@@ -1,11 +1,12 @@
 /**
  * End-to-end: a config written as kiln writes them (examples/blog/config/kiln.jsonnet: fields
  * per operation, apps with prefixes, `pk` in both forms, kiln's helper calls) generates,
- * boots against a real PostgreSQL, and answers over HTTP as the config says.
+ * boots against a real PostgreSQL, and answers over HTTP as the config says, its application
+ * written as kiln's main.py is: the project router at a prefix, and nothing else.
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { JsonClient, expectStatus } from "../support/http.js";
@@ -14,6 +15,8 @@ import { ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
 
 const SECRET = randomBytes(32).toString("base64url");
+/** Where kiln's main.py mounts the project router. */
+const PREFIX = "/v1";
 
 let postgres: Postgres | undefined;
 let server: BlogServer | undefined;
@@ -23,13 +26,15 @@ let api: JsonClient;
 before(async () => {
   const venv = await ensureVenv();
   projectDir = await prepareBlogProject("config/kiln.jsonnet");
-  // A multi-app config: the application mounts the project router, which applies the app prefixes.
-  const main = join(projectDir, "blog", "main.py");
-  const source = await readFile(main, "utf8");
-  await writeFile(main, source.replace("from blog.api.content.routes import router", "from blog.api.routes import router"));
+  // kiln's main.py: the project router (which applies the app prefixes) brings the login
+  // routes and the error handlers; the application mounts it and nothing else.
+  await writeFile(
+    join(projectDir, "blog", "main.py"),
+    `from fastapi import FastAPI\n\nfrom blog.api.routes import router\n\napp = FastAPI()\napp.include_router(router, prefix="${PREFIX}")\n`,
+  );
   postgres = await startPostgres();
   server = await serveBlog(projectDir, venv, postgres.asyncUrl, { JWT_SECRET: SECRET });
-  api = new JsonClient(server.baseUrl);
+  api = new JsonClient(server.baseUrl + PREFIX);
 });
 
 after(async () => {
@@ -41,7 +46,7 @@ after(async () => {
 /** kiln's login: a JSON body of the credentials model; the token and the client carrying it. */
 async function kilnLogin(password = "analytical-engine"): Promise<{ status: number; body: any; client: JsonClient }> {
   const response = await api.post("/auth/token", { username: "ada", password });
-  return { ...response, client: new JsonClient(server!.baseUrl, { authorization: `Bearer ${response.body?.access_token}` }) };
+  return { ...response, client: new JsonClient(api.baseUrl, { authorization: `Bearer ${response.body?.access_token}` }) };
 }
 
 describe("a kiln-style config", () => {
@@ -85,6 +90,14 @@ describe("a kiln-style config", () => {
     // update takes only its own fields.
     expectStatus(await api.patch(`/content/posts/${article.body.id}`, { body: 5 }), 200);
     assert.equal((await api.get(`/content/posts/${article.body.id}`)).body.body, "Notes");
+  });
+
+  it("answers a database error with its status through the project router alone: a repeated unique email is a 409 naming the constraint", async () => {
+    const email = `twice-${randomBytes(4).toString("hex")}@example.com`;
+    expectStatus(await api.post("/content/authors", { name: "Ada", email }), 201);
+    const again = await api.post("/content/authors", { name: "Ada", email });
+    expectStatus(again, 409);
+    assert.equal(again.body.constraint, "uq_authors_email", JSON.stringify(again.body));
   });
 
   it("keeps kiln's default for resource.action: the action needs a token on a public resource", async () => {

@@ -1,10 +1,12 @@
-"""The blog's FastAPI application: the generated routes and error handlers, no more.
+"""The blog's FastAPI application: the generated router, no more.
 
 Tables are not created on import; run migrations (or ``Base.metadata.create_all``)
-before serving. When the backend is generated with auth (config/auth.jsonnet or
-config/auth_custom.jsonnet), the generated ``blog.api.auth`` package is mounted too: it
-serves the token endpoint and refuses to start without the signing key. With ``cors``
-(config/sessions.jsonnet), the generated ``add_cors`` installs the CORS middleware.
+before serving. The generated router brings the token endpoint when the backend is
+generated with auth (config/auth.jsonnet or config/auth_custom.jsonnet), and the error
+handlers, which its lifespan installs; they are installed here too because
+``blog.site`` mounts this application inside another, which does not run its lifespan.
+With ``cors`` (config/sessions.jsonnet), the generated ``add_cors`` installs the CORS
+middleware.
 """
 
 from importlib import import_module
@@ -19,9 +21,6 @@ app = FastAPI(title="Blog")
 app.include_router(router)
 register_error_handlers(app)
 
-# One main.py for every config of the example. With auth only, an application would
-# simply write: from blog.api.auth import router as auth_router
-if find_spec("blog.api.auth") is not None:
-    app.include_router(import_module("blog.api.auth").router)
+# One main.py for every config of the example.
 if find_spec("blog.api.cors") is not None:
     import_module("blog.api.cors").add_cors(app)

@@ -16,15 +16,12 @@ function starter(path: string, template: string, context: Record<string, unknown
 
 /** `from <module> import <name>` lines of main.py, sorted by module like an import sorter would. */
 function mainImports(root: RootConfig): string[] {
-  const imports = [
+  return [
     `from ${root.package_prefix}.${root.module}.routes import router`,
     `from ${root.package_prefix}.database import DATABASES`,
-    `from ${root.package_prefix}.runtime.errors import register_error_handlers`,
     `from ${root.package_prefix}.runtime.shutdown import graceful_lifespan`,
     `from ${root.package}.health import router as health_router`,
-  ];
-  if (root.auth) imports.push(`from ${root.package_prefix}.auth.router import router as auth_router`);
-  return imports.sort();
+  ].sort();
 }
 
 /** `from <module> import <name>` lines of migrations/env.py, sorted by module. */

@@ -10,13 +10,16 @@ from typing import Annotated
 import pytest
 import pytest_asyncio
 from clients import asgi_client
-from fastapi import Body, FastAPI
+from fastapi import Body, FastAPI, Request, Response
+from fastapi.responses import JSONResponse
 from httpx import AsyncClient
-from runtime.errors import register_error_handlers
+from runtime.errors import register_error_handlers, router
 from runtime.statement_timeout import timed_connection
 from sqlalchemy import ForeignKey, UniqueConstraint, delete, select, text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm.exc import StaleDataError
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 SUFFIX = uuid.uuid4().hex[:8]
@@ -220,3 +223,35 @@ async def test_405_lists_every_method_of_the_path() -> None:
     assert response.status_code == 405
     assert response.headers["allow"] == "DELETE, GET"
     assert missing.status_code == 404
+
+
+async def test_the_router_gives_its_application_the_handlers_it_lacks_at_startup() -> (
+    None
+):
+    async def teapot(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"detail": "its own"}, status_code=418)
+
+    app = FastAPI()
+    app.add_exception_handler(IntegrityError, teapot)
+    app.include_router(router)
+
+    @app.get("/stale")
+    async def stale() -> None:
+        raise StaleDataError("deleted meanwhile")
+
+    @app.get("/duplicate")
+    async def duplicate() -> None:
+        raise IntegrityError("INSERT", {}, Exception("duplicate"))
+
+    async with asgi_client(app) as client:
+        # Served before its lifespan ran: the application has only its own handler.
+        with pytest.raises(StaleDataError):
+            await client.get("/stale")
+        async with app.router.lifespan_context(app):
+            assert (await client.get("/stale")).status_code == 409
+            # A handler the application has of its own stays.
+            response = await client.get("/duplicate")
+            assert (response.status_code, response.json()) == (
+                418,
+                {"detail": "its own"},
+            )
