@@ -14,20 +14,29 @@
   path does serve;
 - request validation errors are answered as FastAPI does, but always as valid JSON
   (an infinite number or a lone surrogate in the input cannot turn them into a 500).
+
+The top-level generated router includes ``router``: its lifespan installs the handlers
+on the application serving it, so an application that includes that router has them.
 """
 
 import json
 import math
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request, Response, status
+from fastapi import APIRouter, Request, Response, status
 from fastapi.encoders import jsonable_encoder
-from fastapi.exception_handlers import http_exception_handler
+from fastapi.exception_handlers import (
+    http_exception_handler,
+    request_validation_exception_handler,
+)
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm.exc import StaleDataError
+from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
@@ -186,13 +195,49 @@ async def http_error_handler(request: Request, exc: Exception) -> Response:
     )
 
 
-def register_error_handlers(app: FastAPI) -> None:
+Handler = Callable[[Request, Exception], Coroutine[Any, Any, Response]]
+
+HANDLERS: dict[type[Exception], Handler] = {
+    RequestValidationError: validation_error_handler,
+    IntegrityError: integrity_error_handler,
+    StaleDataError: stale_row_handler,
+    DBAPIError: database_error_handler,
+    PoolTimeoutError: pool_timeout_handler,
+    OSError: connection_error_handler,
+    HTTPException: http_error_handler,
+    Replay: replay_handler,
+}
+"""The handlers of this module, by the exception each answers."""
+
+# What FastAPI installs on every application: an application with only these has none of
+# its own.
+_FASTAPI_DEFAULTS = (http_exception_handler, request_validation_exception_handler)
+
+
+def register_error_handlers(app: Starlette) -> None:
     """Install the handlers of this module on *app*."""
-    app.add_exception_handler(RequestValidationError, validation_error_handler)
-    app.add_exception_handler(IntegrityError, integrity_error_handler)
-    app.add_exception_handler(StaleDataError, stale_row_handler)
-    app.add_exception_handler(DBAPIError, database_error_handler)
-    app.add_exception_handler(PoolTimeoutError, pool_timeout_handler)
-    app.add_exception_handler(OSError, connection_error_handler)
-    app.add_exception_handler(HTTPException, http_error_handler)
-    app.add_exception_handler(Replay, replay_handler)
+    for exception, handler in HANDLERS.items():
+        app.add_exception_handler(exception, handler)
+
+
+def _lacks(app: Starlette, exception: type[Exception]) -> bool:
+    current = app.exception_handlers.get(exception)
+    return current is None or current in _FASTAPI_DEFAULTS
+
+
+@asynccontextmanager
+async def _install_at_startup(app: Starlette) -> AsyncIterator[None]:
+    """Give the application serving ``router`` the handlers it lacks; a handler of its
+    own (its main.py's) for an exception stays."""
+    missing = [exception for exception in HANDLERS if _lacks(app, exception)]
+    for exception in missing:
+        app.add_exception_handler(exception, HANDLERS[exception])
+    if missing:
+        # Starlette built the middleware that answers exceptions from the handlers the
+        # application had when it first ran (this lifespan's call): the next request
+        # builds it again, with these.
+        app.middleware_stack = None
+    yield
+
+
+router = APIRouter(lifespan=_install_at_startup)

@@ -3,11 +3,15 @@
 
 from fastapi import APIRouter
 
+from blog.api.auth.router import router as auth_router
 from blog.api.content.routes import router as content_router
 from blog.api.database import router as database_router
 from blog.api.discovery import router as discovery_router
+from blog.api.runtime.errors import router as errors_router
 
 router = APIRouter()
 router.include_router(content_router, prefix="/content")
+router.include_router(auth_router)
+router.include_router(errors_router)
 router.include_router(discovery_router)
 router.include_router(database_router)

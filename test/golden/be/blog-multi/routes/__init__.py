@@ -7,9 +7,11 @@ from blog.api.community.routes import router as community_router
 from blog.api.content.routes import router as content_router
 from blog.api.database import router as database_router
 from blog.api.discovery import router as discovery_router
+from blog.api.runtime.errors import router as errors_router
 
 router = APIRouter()
 router.include_router(content_router, prefix="/content")
 router.include_router(community_router, prefix="/community")
+router.include_router(errors_router)
 router.include_router(discovery_router)
 router.include_router(database_router)

@@ -10,6 +10,7 @@ from blog.api.content.routes.comment import router as comment_router
 from blog.api.content.routes.tag import router as tag_router
 from blog.api.database import router as database_router
 from blog.api.discovery import router as discovery_router
+from blog.api.runtime.errors import router as errors_router
 
 # The resources' routes are this router's own, not included routers: FastAPI matches a
 # request through every level of included routers, on every request.
@@ -22,5 +23,6 @@ router = APIRouter(
         *category_router.routes,
     ]
 )
+router.include_router(errors_router)
 router.include_router(discovery_router)
 router.include_router(database_router)

@@ -3,6 +3,7 @@
 
 from fastapi import APIRouter
 
+from blog.api.auth.router import router as auth_router
 from blog.api.content.routes.article import router as article_router
 from blog.api.content.routes.author import router as author_router
 from blog.api.content.routes.category import router as category_router
@@ -10,6 +11,7 @@ from blog.api.content.routes.comment import router as comment_router
 from blog.api.content.routes.tag import router as tag_router
 from blog.api.database import router as database_router
 from blog.api.discovery import router as discovery_router
+from blog.api.runtime.errors import router as errors_router
 
 # The resources' routes are this router's own, not included routers: FastAPI matches a
 # request through every level of included routers, on every request.
@@ -22,5 +24,7 @@ router = APIRouter(
         *category_router.routes,
     ]
 )
+router.include_router(auth_router)
+router.include_router(errors_router)
 router.include_router(discovery_router)
 router.include_router(database_router)

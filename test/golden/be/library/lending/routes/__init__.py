@@ -11,6 +11,7 @@ from library.api.lending.routes.genre import router as genre_router
 from library.api.lending.routes.loan import router as loan_router
 from library.api.lending.routes.member import router as member_router
 from library.api.lending.routes.publisher import router as publisher_router
+from library.api.runtime.errors import router as errors_router
 
 # The resources' routes are this router's own, not included routers: FastAPI matches a
 # request through every level of included routers, on every request.
@@ -25,4 +26,5 @@ router = APIRouter(
         *loan_router.routes,
     ]
 )
+router.include_router(errors_router)
 router.include_router(database_router)
