@@ -2,7 +2,7 @@
  * End-to-end: a config written as kiln writes them (examples/blog/config/kiln.jsonnet: fields
  * per operation, apps with prefixes, `pk` in both forms, kiln's helper calls) generates,
  * boots against a real PostgreSQL, and answers over HTTP as the config says, its application
- * written as kiln's main.py is: the project router at a prefix, and nothing else.
+ * written as kiln's main.py is: the project router at a prefix (and a route of its own).
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -17,6 +17,24 @@ import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.j
 const SECRET = randomBytes(32).toString("base64url");
 /** Where kiln's main.py mounts the project router. */
 const PREFIX = "/v1";
+const KILN_MAIN = `from typing import Annotated
+
+from fastapi import Depends, FastAPI
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from blog.api.db.primary_session import get_primary_db
+from blog.api.routes import router
+from blog.models import Author
+
+app = FastAPI()
+app.include_router(router, prefix="${PREFIX}")
+
+
+@app.get("${PREFIX}/stats/authors")
+async def count_authors(db: Annotated[AsyncSession, Depends(get_primary_db)]) -> int:
+    return await db.scalar(select(func.count()).select_from(Author)) or 0
+`;
 
 let postgres: Postgres | undefined;
 let server: BlogServer | undefined;
@@ -27,11 +45,9 @@ before(async () => {
   const venv = await ensureVenv();
   projectDir = await prepareBlogProject("config/kiln.jsonnet");
   // kiln's main.py: the project router (which applies the app prefixes) brings the login
-  // routes and the error handlers; the application mounts it and nothing else.
-  await writeFile(
-    join(projectDir, "blog", "main.py"),
-    `from fastapi import FastAPI\n\nfrom blog.api.routes import router\n\napp = FastAPI()\napp.include_router(router, prefix="${PREFIX}")\n`,
-  );
+  // routes and the error handlers; the application mounts it, and one route of its own
+  // reads the database through the session module kiln's projects import.
+  await writeFile(join(projectDir, "blog", "main.py"), KILN_MAIN);
   postgres = await startPostgres();
   server = await serveBlog(projectDir, venv, postgres.asyncUrl, { JWT_SECRET: SECRET });
   api = new JsonClient(server.baseUrl + PREFIX);
@@ -98,6 +114,15 @@ describe("a kiln-style config", () => {
     const again = await api.post("/content/authors", { name: "Ada", email });
     expectStatus(again, 409);
     assert.equal(again.body.constraint, "uq_authors_email", JSON.stringify(again.body));
+  });
+
+  it("gives a route of the application's own a session through kiln's db/primary_session.get_primary_db", async () => {
+    const before = await api.get("/stats/authors");
+    expectStatus(before, 200);
+    expectStatus(await api.post("/content/authors", { name: "Mary", email: `mary-${randomBytes(4).toString("hex")}@example.com` }), 201);
+    const after = await api.get("/stats/authors");
+    expectStatus(after, 200);
+    assert.equal(after.body, before.body + 1);
   });
 
   it("keeps kiln's default for resource.action: the action needs a token on a public resource", async () => {

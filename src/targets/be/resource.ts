@@ -171,11 +171,9 @@ export function collectionKey(view: ResourceView, name: string): string | undefi
   return target === undefined ? undefined : `${view.appPrefix}${target.route_prefix}`.replace(/^\//, "");
 }
 
-/** Module path (below the package prefix) of a database's session module. */
+/** Module path (below the package prefix) of a database's session module: `db/<key>_session` (SPEC's layout, kiln's), whatever the number of databases. */
 export function sessionModulePath(project: ProjectConfig, dbKey: string | undefined): string[] {
-  const databases = project.databases;
-  if (databases.length === 1) return ["db", "session"];
-  const key = dbKey ?? databases.find((database) => database.default)!.key;
+  const key = dbKey ?? project.databases.find((database) => database.default)!.key;
   return ["db", `${key}_session`];
 }
 

@@ -61,7 +61,7 @@ test("a resource's opa: true makes each route ask the policy about the row or wi
   // Which rows exist is the model's rule, applied by the ORM to every read: get and lists ask nothing of their own.
   assert.match(generated.get("policy.py")!, /^ARTICLE_ROWS = OPA\.rows\(RowPolicy\("article", "get", Article\)\)$/m);
   assert.match(generated.get("visibility.py")!, /^\s+Article: visible_rows\(ARTICLE_ROWS\),$/m);
-  assert.match(generated.get("db/session.py")!, /^ {4}from visibility import ROW_VISIBILITY$/m);
+  assert.match(generated.get("db/default_session.py")!, /^ {4}from visibility import ROW_VISIBILITY$/m);
   assert.doesNotMatch(routes, /_POLICY_ROWS|policy\.visible|policy\.require\("get"/);
   assert.match(routes, /await policy\.require\("create", "article"\)\n/);
   assert.match(routes, /await policy\.require\("update", "article", article\)\n/);

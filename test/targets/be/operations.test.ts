@@ -72,6 +72,9 @@ describe("databases", () => {
     assert.match(analytics, /\n    discard_closed_connections\(engine\)\n/);
     assert.equal(generated.has("db/session.py"), false);
     assert.match(generated.get("db/__init__.py")!.content, /from shop\.api\.db\.primary_session import \(\n    SessionDep,/);
+    // kiln's name for each database's dependency.
+    assert.match(primary, /^get_primary_db = get_session$/m);
+    assert.match(analytics, /^get_analytics_db = get_session$/m);
   });
 
   test("a database behind a transaction pooler keeps no prepared statement; the others keep theirs", async () => {
@@ -89,10 +92,11 @@ describe("databases", () => {
     assert.match(generated.get("store/routes/article.py")!.content, /from shop\.api\.db\.primary_session import SessionDep/);
   });
 
-  test("a single database is db/session.py", async () => {
-    const generated = await files({ module: "store", resources: [article()] });
-    assert.ok(generated.has("db/session.py"));
-    assert.match(generated.get("store/routes/article.py")!.content, /^from db\.session import SessionDep$/m);
+  test("a single database is db/<key>_session.py, its names re-exported by db/session.py too", async () => {
+    const generated = await files({ module: "store", databases: [{ key: "primary", default: true }], resources: [article()] });
+    assert.match(generated.get("db/primary_session.py")!.content, /^get_primary_db = get_session$/m);
+    assert.match(generated.get("store/routes/article.py")!.content, /^from db\.primary_session import SessionDep$/m);
+    assert.match(generated.get("db/session.py")!.content, /^from db\.primary_session import SessionDep, get_engine, get_session, get_sessionmaker$/m);
   });
 
   test("no default, two defaults and an unknown db_key are ConfigErrors naming the path", async () => {

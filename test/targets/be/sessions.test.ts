@@ -148,8 +148,8 @@ describe("what each setting generates", () => {
     // The user dependencies record the user on the request, where the sessions' visibility rule reads it.
     assert.match(jwtFiles.get("auth/dependencies.py")!, /^OptionalUser = Annotated\[\s*AuthenticatedUser \| None, Depends\(recording\(get_optional_user\)\)\s*\]$/m);
     assert.match(jwtFiles.get("auth/dependencies.py")!, /^CurrentUser = Annotated\[AuthenticatedUser, Depends\(recording\(get_current_user\)\)\]$/m);
-    assert.match(jwtFiles.get("db/session.py")!, /sync_session_class=ROW_VISIBILITY\.session_class/);
-    assert.match(jwtFiles.get("db/session.py")!, /get_sessionmaker\(\)\(info=\{"request": request\}\)/);
+    assert.match(jwtFiles.get("db/default_session.py")!, /sync_session_class=ROW_VISIBILITY\.session_class/);
+    assert.match(jwtFiles.get("db/default_session.py")!, /get_sessionmaker\(\)\(info=\{"request": request\}\)/);
     assert.match(jwtFiles.get("visibility.py")!, /ROW_VISIBILITY = RowVisibility\(\s*\{\s*Article: shop\.authz\.visible_articles,?\s*\}\s*\)/);
     const custom = await plan({ resources: [visible], auth: { type: "jwt", get_current_user_fn: "shop.auth.current_user" } });
     assert.doesNotMatch(custom.get("store/routes/article.py")!, /OptionalUser/);

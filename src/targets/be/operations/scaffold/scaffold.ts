@@ -1,5 +1,7 @@
 // `scaffold` (project scope): the database package (one session module per database,
-// SPEC's default-database rule) and the runtime helpers generated handlers import. The
+// SPEC's default-database rule) and the runtime helpers generated handlers import. With one
+// database, `db/session.py` re-exports its names too, as `db/__init__.py` does: the module
+// path of one-database trees before the session modules were named by key. The
 // helpers are real Python modules in `src/targets/be/runtime/`, linted, type-checked and
 // tested on their own, and copied into every generated tree as they are.
 
@@ -25,7 +27,6 @@ export class Scaffold {
         template: "operations/scaffold/db/session.py.njk",
         context: {
           database,
-          single: project.databases.length === 1,
           visibility: visibilityModule(project, ctx.store, ctx.packagePrefix),
           visibility_on_first_use: visibilityRules(project, ctx.store).some((rule) => rule.opa !== undefined),
           runtime: prefixImport(ctx.packagePrefix, "runtime"),
@@ -33,22 +34,24 @@ export class Scaffold {
       });
     });
     const defaultModule = sessionModulePath(project, defaultDatabase.key);
-    const dbInit = new StaticFile({
-      path: "db/__init__.py",
-      template: "operations/scaffold/db/__init__.py.njk",
-      context: {
-        // Laid out by the Python import formatter: a long package prefix wraps the names.
-        reexport: new ImportCollector()
-          .addFrom([ctx.packagePrefix, ...defaultModule].filter(Boolean).join("."), "SessionDep", "get_engine", "get_session", "get_sessionmaker")
-          .format("python"),
-        databases: project.databases.map((database) => database.key),
-      },
-    });
+    const reexports = (path: string) =>
+      new StaticFile({
+        path,
+        template: "operations/scaffold/db/__init__.py.njk",
+        context: {
+          // Laid out by the Python import formatter: a long package prefix wraps the names.
+          reexport: new ImportCollector()
+            .addFrom(prefixImport(ctx.packagePrefix, ...defaultModule), "SessionDep", "get_engine", "get_session", "get_sessionmaker")
+            .format("python"),
+          databases: project.databases.map((database) => database.key),
+        },
+      });
+    const dbInit = [reexports("db/__init__.py"), ...(project.databases.length === 1 ? [reexports("db/session.py")] : [])];
     // The authorization and hook helpers only where some route uses them, so other trees stay as they were.
     const modules: string[] = [...RUNTIME_MODULES];
     if (authzKeysUsed(project.apps).size > 0) modules.push("authz");
     if (hooksUsed(project.apps)) modules.push("hooks");
     const runtime = modules.map((name) => new StaticFile(runtimeHelperFile(name)));
-    return [dbInit, ...sessions, ...runtime];
+    return [...dbInit, ...sessions, ...runtime];
   }
 }
