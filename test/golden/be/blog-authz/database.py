@@ -12,7 +12,7 @@ start while one lacks something, saying what and which command creates it.
 from fastapi import APIRouter
 
 import blog.models
-from blog.api.db.session import get_engine
+from blog.api.db.primary_session import get_engine
 from blog.api.indexes import EXTENSIONS
 from blog.api.runtime import idempotency, rate_limit
 from blog.api.runtime.database import (

@@ -15,7 +15,7 @@ from pgqueuer import PgQueuer
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from blog.api.db.session import URL_ENV, get_engine
+from blog.api.db.primary_session import URL_ENV, get_engine
 from blog.api.runtime.comms import Comms, CommType, SmtpTarget, WebhookTarget
 from blog.api.runtime.queue import open_worker_driver
 from blog.messages import ArticlePublished

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter
 from pydantic import Field
 
-from blog.api.db.session import get_sessionmaker
+from blog.api.db.primary_session import get_sessionmaker
 from blog.api.runtime.discovery import (
     BoolSource,
     Catalog,

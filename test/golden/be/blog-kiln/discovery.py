@@ -8,7 +8,7 @@ from typing import Literal
 from fastapi import APIRouter
 
 from blog.api.auth.dependencies import CurrentUser
-from blog.api.db.session import get_sessionmaker
+from blog.api.db.primary_session import get_sessionmaker
 from blog.api.runtime.discovery import (
     Catalog,
     FilterCatalog,

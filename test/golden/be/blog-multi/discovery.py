@@ -7,7 +7,7 @@ from typing import Literal
 
 from fastapi import APIRouter
 
-from blog.api.db.session import get_sessionmaker
+from blog.api.db.primary_session import get_sessionmaker
 from blog.api.runtime.discovery import (
     BoolSource,
     Catalog,

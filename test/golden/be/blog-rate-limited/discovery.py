@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends
 from pydantic import Field
 
 from blog.api.auth.dependencies import CurrentUser
-from blog.api.db.session import get_sessionmaker
+from blog.api.db.primary_session import get_sessionmaker
 from blog.api.rate_limits import limit_list_filter_values, limit_list_filters
 from blog.api.runtime.discovery import (
     BoolSource,

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from blog.api.db.session import get_engine
+from blog.api.db.primary_session import get_engine
 from blog.api.runtime.telemetry import Telemetry, TelemetrySettings, configure_telemetry
 
 SETTINGS = TelemetrySettings(

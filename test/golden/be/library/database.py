@@ -11,7 +11,7 @@ start while one lacks something, saying what and which command creates it.
 
 from fastapi import APIRouter
 
-from library.api.db.session import get_engine
+from library.api.db.primary_session import get_engine
 from library.api.runtime import idempotency
 from library.api.runtime.database import DatabaseNeeds, check_at_startup
 from library.models import Author, Book, Copy, Genre, Loan, Member, Publisher

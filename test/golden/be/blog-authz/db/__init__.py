@@ -3,6 +3,11 @@
 database.
 """
 
-from blog.api.db.session import SessionDep, get_engine, get_session, get_sessionmaker
+from blog.api.db.primary_session import (
+    SessionDep,
+    get_engine,
+    get_session,
+    get_sessionmaker,
+)
 
 __all__ = ["SessionDep", "get_engine", "get_session", "get_sessionmaker"]

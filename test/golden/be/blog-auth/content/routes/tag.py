@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.tag import TagCreate, TagListQuery, TagRead, TagUpdate
 from blog.api.content.serializers.tag import to_tag_read
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page

@@ -20,7 +20,7 @@ from blog.api.content.schemas.comment import (
     CommentUpdate,
 )
 from blog.api.content.serializers.comment import to_comment_read
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.runtime.authz import forbidden
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.hooks import before_write

@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from blog.api.content.routes import router
-from blog.api.db.session import get_session
+from blog.api.db.primary_session import get_session
 from blog.api.indexes import EXTENSIONS, INDEXES
 from blog.api.runtime.errors import register_error_handlers
 from blog.api.runtime.indexes import create_extensions, create_indexes

@@ -17,7 +17,7 @@ from blog.api.content.schemas.comment import (
     CommentUpdate,
 )
 from blog.api.content.serializers.comment import to_comment_read
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering

@@ -12,7 +12,7 @@ import blog.actions
 from blog.api.auth.dependencies import CurrentUser
 from blog.api.content.schemas.article import ArticleCreate, ArticleRead, ArticleUpdate
 from blog.api.content.serializers.article import to_article_read
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.responses import error_responses, location

@@ -5,7 +5,7 @@ from fastapi import APIRouter, Request, status
 
 from blog.api.content.schemas.tag import TagCreate, TagRead
 from blog.api.content.serializers.tag import to_tag_read
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.responses import error_responses
 from blog.models import Tag as TagModel

@@ -15,7 +15,7 @@ from blog.api.community.schemas.comment import (
     CommentUpdate,
 )
 from blog.api.community.serializers.comment import to_comment_read
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page

@@ -24,7 +24,7 @@ from blog.api.content.schemas.article import (
     TagArticleParams,
 )
 from blog.api.content.serializers.article import to_article_read, to_article_summary
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.rate_limits import (
     limit_archive_stale_articles,
     limit_count_words,

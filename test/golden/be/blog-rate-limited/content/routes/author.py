@@ -17,7 +17,7 @@ from blog.api.content.schemas.author import (
     AuthorUpdate,
 )
 from blog.api.content.serializers.author import to_author_read
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.rate_limits import (
     limit_create_author,
     limit_delete_author,

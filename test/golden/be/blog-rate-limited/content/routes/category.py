@@ -14,7 +14,7 @@ from blog.api.content.schemas.category import (
     CategoryUpdate,
 )
 from blog.api.content.serializers.category import to_category_read
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.rate_limits import (
     limit_create_category,
     limit_delete_category,

@@ -18,7 +18,7 @@ from blog.api.content.schemas.comment import (
     CommentUpdate,
 )
 from blog.api.content.serializers.comment import to_comment_read
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.rate_limits import (
     limit_create_comment,
     limit_delete_comment,

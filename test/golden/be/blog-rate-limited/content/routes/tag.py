@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.tag import TagCreate, TagListQuery, TagRead, TagUpdate
 from blog.api.content.serializers.tag import to_tag_read
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.rate_limits import (
     limit_create_tag,
     limit_delete_tag,

@@ -18,7 +18,7 @@ from blog.api.content.schemas.author import (
     AuthorUpdate,
 )
 from blog.api.content.serializers.author import to_author_read
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.runtime.hooks import before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering

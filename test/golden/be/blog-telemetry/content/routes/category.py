@@ -14,7 +14,7 @@ from blog.api.content.schemas.category import (
     CategoryUpdate,
 )
 from blog.api.content.serializers.category import to_category_read
-from blog.api.db.session import SessionDep
+from blog.api.db.primary_session import SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import OffsetPage, offset_page

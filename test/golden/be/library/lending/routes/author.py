@@ -9,7 +9,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from library.api.db.session import SessionDep
+from library.api.db.primary_session import SessionDep
 from library.api.lending.schemas.author import (
     AuthorCreate,
     AuthorListQuery,

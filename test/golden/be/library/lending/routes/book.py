@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
 import library.actions
-from library.api.db.session import SessionDep
+from library.api.db.primary_session import SessionDep
 from library.api.lending.schemas.book import (
     AddGenreParams,
     BookCreate,

@@ -8,7 +8,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from library.api.db.session import SessionDep
+from library.api.db.primary_session import SessionDep
 from library.api.lending.schemas.member import (
     MemberCreate,
     MemberListQuery,

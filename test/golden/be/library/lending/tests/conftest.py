@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from library.api.db.session import get_session
+from library.api.db.primary_session import get_session
 from library.api.lending.routes import router
 from library.api.runtime.errors import register_error_handlers
 from library.models import Author, Book, Copy, Genre, Loan, Member, Publisher
