@@ -185,7 +185,8 @@ function launch(postgres: string, args: string[], ids: Ids): Promise<Running> {
     const timer = setTimeout(() => fail(`not ready after ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
     const keep = (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-LOG_KEPT);
-      if (starting && log.includes("database system is ready to accept connections")) {
+      // A hot standby (a replica the tests make) accepts read-only connections.
+      if (starting && /database system is ready to accept (read-only )?connections/.test(log)) {
         starting = false;
         clearTimeout(timer);
         resolve({ child, exited });

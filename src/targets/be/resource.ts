@@ -3,7 +3,7 @@
 // routers agree on where things live.
 
 import { type BuildContext, type BuildStore, ImportCollector, Name, prefixImport } from "../../codegen/index.js";
-import type { AppConfig, ProjectConfig, ResourceConfig } from "./config/schema.js";
+import type { AppConfig, DatabaseConfig, ProjectConfig, ResourceConfig } from "./config/schema.js";
 import { pluralize } from "./config/schema.js";
 import { scalarAnnotation } from "./python/annotations.js";
 
@@ -80,6 +80,8 @@ export interface ResourceView {
   routesModule: string;
   /** Module holding `SessionDep` of the resource's database. */
   sessionModule: string;
+  /** Whether the resource's database has replicas, which its routes that only read use (`ReadSessionDep`). */
+  replicated: boolean;
   /** Package of the runtime helpers emitted by `scaffold` (`<prefix>.runtime`). */
   runtimePackage: string;
   /** Prefix of the resource's OpenAPI operation ids: `""`, or the app's module when another app has a resource of the same name. */
@@ -127,6 +129,7 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
     routesFile: `${module}/routes/${config.name}.py`,
     routesModule: local("routes", config.name),
     sessionModule: prefixImport(ctx.packagePrefix, ...sessionModulePath(ctx.config, config.db_key)),
+    replicated: databaseOf(ctx.config, config.db_key).replicas !== undefined,
     runtimePackage: prefixImport(ctx.packagePrefix, "runtime"),
     operationIdPrefix: sharedName(ctx.config, config.name) ? module : "",
   };
@@ -169,6 +172,11 @@ export function operationId(view: ResourceView, functionName: string): string {
 export function collectionKey(view: ResourceView, name: string): string | undefined {
   const target = view.app.resources.find((resource) => resource.name === name);
   return target === undefined ? undefined : `${view.appPrefix}${target.route_prefix}`.replace(/^\//, "");
+}
+
+/** The database of `dbKey`, or the default database when it is undefined. */
+export function databaseOf(project: ProjectConfig, dbKey: string | undefined): DatabaseConfig {
+  return project.databases.find((database) => (dbKey === undefined ? database.default : database.key === dbKey))!;
 }
 
 /** Module path (below the package prefix) of a database's session module: `db/<key>_session` (SPEC's layout, kiln's), whatever the number of databases. */

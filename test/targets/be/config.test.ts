@@ -521,6 +521,22 @@ describe("DatabaseConfig", () => {
     assertIssues(DatabaseConfig, { key: "main", pool_sise: 3 }, [{ path: "pool_sise", message: "unknown key" }]);
     assertIssues(DatabaseConfig, { default: true }, [{ path: "key", message: "Invalid input: expected string, received undefined" }]);
   });
+
+  test("replicas fill their defaults, their URLs' variable named after the primary's", () => {
+    assert.deepEqual(parse(DatabaseConfig, { key: "main", default: true, replicas: {} }).replicas, {
+      url_env: "DATABASE_REPLICA_URLS",
+      max_lag: 5,
+      check_interval: 1,
+      fallback: "primary",
+    });
+    assert.equal(parse(DatabaseConfig, { key: "stats", url_env: "STATS_URL", replicas: { max_lag: 1 } }).replicas?.url_env, "STATS_REPLICA_URLS");
+    assert.equal(parse(DatabaseConfig, { key: "stats", replicas: { url_env: "STATS_READERS" } }).replicas?.url_env, "STATS_READERS");
+    assert.equal("replicas" in parse(DatabaseConfig, { key: "main" }), false);
+    assertIssues(DatabaseConfig, { key: "main", replicas: { max_lag: 0, fallback: "fail" } }, [
+      { path: "replicas.max_lag", message: "Too small: expected number to be >0" },
+      { path: "replicas.fallback", message: 'Invalid option: expected one of "primary"|"unavailable"' },
+    ]);
+  });
 });
 
 describe("AuthConfig", () => {

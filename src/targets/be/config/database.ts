@@ -10,6 +10,42 @@ export function defaultUrlEnv(database: { key: string; default: boolean }): stri
   return database.default ? "DATABASE_URL" : `${database.key.toUpperCase()}_DATABASE_URL`;
 }
 
+/**
+ * `DATABASE_URL` → `DATABASE_REPLICA_URLS`: the variable holding the replicas' URLs, beside the primary's.
+ * @example defaultReplicaUrlsEnv("ANALYTICS_URL") // "ANALYTICS_REPLICA_URLS"
+ */
+export function defaultReplicaUrlsEnv(urlEnv: string): string {
+  return `${urlEnv.replace(/_URL$/, "")}_REPLICA_URLS`;
+}
+
+/** Streaming replicas of a database, which the routes that only read use while they keep up (docs/replicas.md). */
+export const ReplicasConfig = z
+  .strictObject({
+    url_env: EnvVarName.optional().meta({
+      description:
+        "Environment variable holding the replicas' async URLs, commas between them. Unset or empty, reads use the primary. " +
+        "Default: the database's `url_env` with `_URL` replaced by `_REPLICA_URLS` (`DATABASE_REPLICA_URLS`).",
+    }),
+    max_lag: z.number().positive().default(5).meta({
+      description:
+        "Seconds a replica may be behind its primary and still be read from; one further behind (or not receiving WAL) is " +
+        "skipped until a check finds it caught up.",
+      examples: [1],
+    }),
+    check_interval: z.number().positive().default(1).meta({
+      description: "Seconds between two checks of a replica's lag by one process, made in the background while reads need it.",
+    }),
+    fallback: z.enum(["primary", "unavailable"]).default("primary").meta({
+      description:
+        "What reads do while no replica is up and keeping up: `primary` reads from the primary; `unavailable` answers 503 " +
+        "with `Retry-After`, keeping the primary for writes.",
+    }),
+  })
+  .meta({ id: "ReplicasConfig", description: "Read replicas of a database (docs/replicas.md)." });
+
+/** A database's replicas, their URLs' variable filled in. */
+type Replicas = z.output<typeof ReplicasConfig> & { url_env: string };
+
 /** A database connection. Resources pick one with `db_key`; those without use the default. */
 export const DatabaseConfig = z
   .strictObject({
@@ -60,11 +96,22 @@ export const DatabaseConfig = z
         "`statement_cache_size=0`, SQLAlchemy's `prepared_statement_cache_size=0`) and each one gets a unique name, so two " +
         "clients never meet each other's statements on one server connection (docs/pgbouncer.md).",
     }),
+    replicas: ReplicasConfig.optional().meta({
+      description:
+        "Streaming replicas that `get`, lists, search and discovery read from while they keep up; writes, and every read " +
+        "after a write in the same request, use the primary (docs/replicas.md). Default: none, every query on the primary.",
+      examples: [{ max_lag: 2 }],
+    }),
   })
   .meta({
     id: "DatabaseConfig",
     description: "A PostgreSQL connection. Resources pick one with `db_key`; those without use the default database.",
     examples: [{ key: "analytics", url_env: "ANALYTICS_URL", pool_size: 10 }],
   })
-  .transform(({ key, url_env, ...rest }) => ({ key, url_env: url_env ?? defaultUrlEnv({ key, default: rest.default }), ...rest }));
+  .transform(({ key, url_env, replicas, ...rest }) => {
+    const urlEnv = url_env ?? defaultUrlEnv({ key, default: rest.default });
+    const parsed: typeof rest & { key: string; url_env: string; replicas?: Replicas } = { key, url_env: urlEnv, ...rest };
+    if (replicas !== undefined) parsed.replicas = { ...replicas, url_env: replicas.url_env ?? defaultReplicaUrlsEnv(urlEnv) };
+    return parsed;
+  });
 export type DatabaseConfig = z.output<typeof DatabaseConfig>;

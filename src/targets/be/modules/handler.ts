@@ -9,6 +9,7 @@
 import { GenerationError, Handle, ImportCollector, type RenderCtx, renderTemplate } from "../../../codegen/index.js";
 import { docstringText, pythonInt, pythonString } from "../python/literals.js";
 import type { Route } from "./endpoint.js";
+import { readSessionParam } from "./params.js";
 import type { ReadSchema } from "./read-shape.js";
 import type { RoutesModule } from "./routes.js";
 
@@ -140,7 +141,7 @@ export class RouteHandler extends Handle {
   /** Path below the resource's router prefix, e.g. `/{pk}` or `/{pk}/publish-article`. */
   readonly path: string;
   readonly statusCode: number;
-  /** `session: SessionDep`. */
+  /** `session: SessionDep`; `session: ReadSessionDep` on a `read` route of a database with replicas. */
   readonly session: RouteParam;
   /** The representation the route answers with, if it answers with a row. */
   readonly representation: ReadSchema | undefined;
@@ -198,7 +199,9 @@ export class RouteHandler extends Handle {
     this.#summary = options.summary;
     this.#responseModel = options.responseModel;
     this.#params = options.params ?? [];
-    this.session = options.session;
+    // A route that only reads takes its session from a replica when its database has some,
+    // whoever built it: its operation need not know.
+    this.session = this.kind === "read" && this.module.view.replicated ? readSessionParam(this.module.view) : options.session;
     this.representation = options.representation;
     this.#body = options.body;
     this.#imports = options.imports ?? new ImportCollector();

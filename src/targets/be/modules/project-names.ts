@@ -7,7 +7,7 @@
 import { type ImportCollector, Name, prefixImport } from "../../../codegen/index.js";
 import type { ProjectConfig, ResourceConfig, SearchConfig } from "../config/schema.js";
 import { pythonString } from "../python/literals.js";
-import { GENERATED_NAMES, appsPerResourceName, sessionModulePath } from "../resource.js";
+import { GENERATED_NAMES, appsPerResourceName, databaseOf, sessionModulePath } from "../resource.js";
 
 /** `TrigramSearch(Article.title)` or `FullTextSearch(..., language="english")`: a resource's search object. */
 export function searchExpression(search: SearchConfig, model: string, runtimePackage: string, imports: ImportCollector): string {
@@ -56,16 +56,21 @@ export class ProjectNames {
     return `${app.config.module}${separator}${resource.name}`;
   }
 
-  /** `get_sessionmaker` of the resource's database (aliased when the project has several). */
-  sessions(resource: ResourceConfig): string {
+  /**
+   * The session factory the project-wide reads (discovery) use on the resource's database:
+   * `get_sessionmaker`, or `get_read_sessionmaker` when the database has replicas (aliased
+   * when the project has several databases).
+   */
+  readSessions(resource: ResourceConfig): string {
     const path = sessionModulePath(this.#project, resource.db_key);
     const module = prefixImport(this.#packagePrefix, ...path);
+    const read = databaseOf(this.#project, resource.db_key).replicas !== undefined ? "read_" : "";
     if (this.#project.databases.length === 1) {
-      this.#imports.addFrom(module, "get_sessionmaker");
-      return "get_sessionmaker";
+      this.#imports.addFrom(module, `get_${read}sessionmaker`);
+      return `get_${read}sessionmaker`;
     }
-    const alias = `${path[path.length - 1].replace(/_session$/, "")}_sessionmaker`;
-    this.#imports.addFrom(module, `get_sessionmaker as ${alias}`);
+    const alias = `${path[path.length - 1].replace(/_session$/, "")}_${read}sessionmaker`;
+    this.#imports.addFrom(module, `get_${read}sessionmaker as ${alias}`);
     return alias;
   }
 

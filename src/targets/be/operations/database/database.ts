@@ -72,6 +72,9 @@ export class DatabaseModule {
       const module = prefixImport(this.#packagePrefix, ...sessionModulePath(project, database.key));
       const engine = single ? "get_engine" : `get_${database.key}_engine`;
       imports.addFrom(module, single ? "get_engine" : `get_engine as ${engine}`);
+      // Closed with the primary's pool at shutdown.
+      const replicas = single ? "REPLICAS" : `${database.key.toUpperCase()}_REPLICAS`;
+      if (database.replicas) imports.addFrom(module, single ? "REPLICAS" : `REPLICAS as ${replicas}`);
       const parts = [...(extensions ? ["extensions_metadata(EXTENSIONS)"] : []), ...(models.length > 0 ? [`*dict.fromkeys([${models.join(", ")}])`] : []), ...tables];
       return {
         name: database.default ? "METADATA" : `${database.key.toUpperCase()}_METADATA`,
@@ -79,6 +82,7 @@ export class DatabaseModule {
         value: `(${parts.join(", ")})`,
         engine,
         url_env: pythonString(database.url_env),
+        replica_engines: database.replicas ? `${replicas}.engines` : undefined,
       };
     });
     return [new FileFragment({ path: this.path, template: "operations/database/database.py.njk", context: { doc: docstringText(DOC), databases }, imports })];

@@ -128,7 +128,7 @@ export class Discovery {
       if (!rows.some(([known]) => known === constant)) {
         imports.addFrom(runtime, "Rows");
         const model = names.model(resource);
-        const args = [`${model}.${resource.pk}`, `${model}.${resource.link!.name}`, names.sessions(resource)];
+        const args = [`${model}.${resource.pk}`, `${model}.${resource.link!.name}`, names.readSessions(resource)];
         if (resource.search) args.push(`search=${names.search(resource, model)}`);
         rows.push([constant, `${constant} = Rows(${args.join(", ")})`]);
       }
@@ -180,10 +180,10 @@ export class Discovery {
         return "BoolSource()";
       case "free_text":
         imports.addFrom(runtime, "FreeTextSource");
-        return `FreeTextSource(${column()}, ${names.sessions(resource)})`;
+        return `FreeTextSource(${column()}, ${names.readSessions(resource)})`;
       case "literal":
         imports.addFrom(runtime, "LiteralSource");
-        return `LiteralSource(${pythonString(field.literalType!)}, ${column()}, ${names.sessions(resource)})`;
+        return `LiteralSource(${pythonString(field.literalType!)}, ${column()}, ${names.readSessions(resource)})`;
       case "ref": {
         const target = app.resources.find((candidate) => candidate.name === field.refResource)!;
         imports.addFrom(runtime, "RefSource");

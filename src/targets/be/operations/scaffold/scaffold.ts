@@ -12,7 +12,7 @@ import { runtimeHelperFile } from "../../runtime-source.js";
 import { visibilityRules } from "../../row-visibility.js";
 import { visibilityModule } from "../visibility/visibility.js";
 
-/** Runtime helpers copied into every generated tree, under `runtime/` (`authz` into those that authorize, `hooks` into those with hooks). */
+/** Runtime helpers copied into every generated tree, under `runtime/` (`authz` into those that authorize, `hooks` into those with hooks, `replicas` into those with read replicas). */
 const RUNTIME_MODULES = ["actions", "database", "discovery", "errors", "filters", "idempotency", "indexes", "migrations", "ordering", "pagination", "pool_check", "proxies", "queue", "responses", "search", "server", "shutdown", "statement_timeout", "values"] as const;
 
 @operation("scaffold", { scope: "project" })
@@ -51,6 +51,7 @@ export class Scaffold {
     const modules: string[] = [...RUNTIME_MODULES];
     if (authzKeysUsed(project.apps).size > 0) modules.push("authz");
     if (hooksUsed(project.apps)) modules.push("hooks");
+    if (project.databases.some((database) => database.replicas)) modules.push("replicas");
     const runtime = modules.map((name) => new StaticFile(runtimeHelperFile(name)));
     return [...dbInit, ...sessions, ...runtime];
   }

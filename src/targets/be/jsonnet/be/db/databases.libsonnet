@@ -7,8 +7,9 @@
 //     db.postgres('analytics', { url_env: 'ANALYTICS_URL', pool_size: 10, pool_recycle: 1800 }),
 //   ]
 //
-// options: url_env, default, echo, pool_size, max_overflow, pool_timeout, pool_recycle,
-// pool_pre_ping. They are checked by the config schema, not here.
+// options: url_env, default, echo, pool_size, max_overflow, pool_timeout, connect_timeout,
+// statement_timeout, pool_recycle, pool_pre_ping, transaction_pooling, replicas. They are
+// checked by the config schema, not here.
 {
   postgres(name, options={}):: { key: name } + options,
 }
