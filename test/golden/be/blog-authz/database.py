@@ -12,7 +12,7 @@ start while one lacks something, saying what and which command creates it.
 from fastapi import APIRouter
 
 import blog.models
-from blog.api.db.primary_session import get_engine
+from blog.api.db.primary_session import REPLICAS, get_engine
 from blog.api.indexes import EXTENSIONS
 from blog.api.runtime import idempotency, rate_limit
 from blog.api.runtime.database import (
@@ -39,6 +39,10 @@ METADATA = (
     rate_limit.metadata,
 )
 
-DATABASES = (DatabaseNeeds(METADATA, get_engine, url_env="DATABASE_URL"),)
+DATABASES = (
+    DatabaseNeeds(
+        METADATA, get_engine, url_env="DATABASE_URL", replica_engines=REPLICAS.engines
+    ),
+)
 
 router = APIRouter(lifespan=check_at_startup(*DATABASES))

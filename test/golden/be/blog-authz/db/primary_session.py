@@ -3,6 +3,10 @@
 
 The URL comes from ``DATABASE_URL`` when the engine is first needed, so importing
 this module needs neither the variable nor the database.
+
+The routes that only read take ``ReadSessionDep``: their sessions read from a replica
+(the URLs in ``DATABASE_REPLICA_URLS``) while one keeps up, and from the primary
+from their first write on (``runtime/replicas.py``).
 """
 
 import asyncio
@@ -22,10 +26,12 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from blog.api.runtime.pool_check import discard_closed_connections
+from blog.api.runtime.replicas import Replicas
 from blog.api.runtime.statement_timeout import timed_connection
 from blog.api.visibility import ROW_VISIBILITY
 
 URL_ENV = "DATABASE_URL"
+REPLICA_URLS_ENV = "DATABASE_REPLICA_URLS"
 
 
 @cache
@@ -37,6 +43,11 @@ def get_engine() -> AsyncEngine:
             f"{URL_ENV} is not set: it must hold the URL of the primary database, "
             "such as postgresql+asyncpg://user:password@host:5432/dbname"
         )
+    return _engine_for(url)
+
+
+def _engine_for(url: str) -> AsyncEngine:
+    """An engine on the database at *url*: the primary, or one of its replicas."""
     engine = create_async_engine(
         url,
         echo=False,
@@ -54,6 +65,15 @@ def get_engine() -> AsyncEngine:
     return engine
 
 
+REPLICAS = Replicas(
+    REPLICA_URLS_ENV,
+    _engine_for,
+    max_lag=2,
+    check_interval=1,
+    fallback="primary",
+)
+
+
 @cache
 def get_sessionmaker() -> async_sessionmaker[AsyncSession]:
     """The session factory; objects stay readable after commit, and every ORM read of a
@@ -62,6 +82,16 @@ def get_sessionmaker() -> async_sessionmaker[AsyncSession]:
         get_engine(),
         expire_on_commit=False,
         sync_session_class=ROW_VISIBILITY.session_class,
+    )
+
+
+@cache
+def get_read_sessionmaker() -> async_sessionmaker[AsyncSession]:
+    """The session factory of the routes that only read: sessions as
+    ``get_sessionmaker``'s, whose selects use a replica until they write."""
+    read_sessions = REPLICAS.read_session_class(ROW_VISIBILITY.session_class)
+    return async_sessionmaker(
+        get_engine(), expire_on_commit=False, sync_session_class=read_sessions
     )
 
 
@@ -92,3 +122,17 @@ both.
 """
 
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+
+async def get_read_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """FastAPI dependency of the routes that only read: as ``get_session``, a session
+    from ``get_read_sessionmaker``."""
+    session = get_read_sessionmaker()(info={"request": request})
+    try:
+        yield session
+    finally:
+        with suppress(DBAPIError, OSError):
+            await asyncio.shield(session.close())
+
+
+ReadSessionDep = Annotated[AsyncSession, Depends(get_read_session)]

@@ -62,12 +62,15 @@ class DatabaseNeeds:
     """What the routes of one database need of it.
 
     ``metadata``: the tables (with their indexes) and extensions; ``engine``: how to
-    reach the database; ``url_env``: the variable holding its URL, to name it.
+    reach the database; ``url_env``: the variable holding its URL, to name it;
+    ``replica_engines``: the engines of its replicas made so far (``replicas.py``),
+    closed with it.
     """
 
     metadata: Sequence[MetaData]
     engine: Callable[[], AsyncEngine]
     url_env: str
+    replica_engines: Callable[[], Iterable[AsyncEngine]] = tuple
 
     async def missing(self) -> list[str]:
         """What the database lacks (``"table idempotency_keys"``…), or nothing."""

@@ -7,8 +7,8 @@ noticed would send new requests to a closed port. ``graceful_lifespan`` goes fir
 SIGTERM makes ``draining()`` true, so the readiness route answers 503 and the balancer
 takes the instance out of rotation while it still serves; after ``drain_seconds`` the
 signal goes on to uvicorn, which finishes the requests in flight; then the lifespan
-closes the pools of the databases it was given. A second SIGTERM while draining changes
-nothing; uvicorn's own handling of SIGINT (Ctrl-C) is untouched.
+closes the pools of the databases it was given, their replicas' too. A second SIGTERM
+while draining changes nothing; uvicorn's own handling of SIGINT (Ctrl-C) is untouched.
 """
 
 import asyncio
@@ -80,7 +80,8 @@ def graceful_lifespan(
                     if loop.remove_signal_handler(signal.SIGTERM):
                         signal.signal(signal.SIGTERM, uvicorn_handler)
             for database in databases:
-                await database.engine().dispose()
+                for engine in (database.engine(), *database.replica_engines()):
+                    await engine.dispose()
             _log.info("Closed the database pools")
 
     return lifespan
