@@ -5,6 +5,7 @@
 // untouched, and watching goes on. Runs never overlap.
 
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 import { jsonnetLibraryDirs } from "./config.js";
 import { type GenerateOptions, type WriteResult, generate } from "./generate.js";
@@ -33,6 +34,8 @@ export interface Watcher {
   /** Stops watching; a run in progress stops at its next phase boundary (a write in progress completes). */
   close(): void;
   idle(): Promise<void>;
+  /** Whether a run is running, or follows a change seen (its files settling): what was generated may not answer the inputs as they are. */
+  pending(): boolean;
   /** The directories being watched, absolute. */
   readonly watched: readonly string[];
   /** The files whose change triggers a run (the config and what it imports), absolute. */
@@ -67,8 +70,12 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
     if (closed) return;
     firstChange ??= performance.now();
     clearTimeout(settle);
-    settle = setTimeout(start, SETTLE_MS);
+    settle = setTimeout(() => {
+      settle = undefined;
+      start();
+    }, SETTLE_MS);
   });
+  const pending = () => running !== undefined || settle !== undefined;
 
   const run = async (): Promise<void> => {
     const started = firstChange ?? performance.now();
@@ -115,6 +122,7 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
   const close = (): void => {
     closed = true;
     clearTimeout(settle);
+    settle = undefined;
     abort.abort(new Error("the watch was closed"));
     files.close();
   };
@@ -125,8 +133,9 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
   return {
     close,
     async idle() {
-      while (running) await running;
+      while (pending()) await (running ?? sleep(SETTLE_MS));
     },
+    pending,
     get watched() {
       return files.directories;
     },

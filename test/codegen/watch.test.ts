@@ -86,6 +86,20 @@ describe("watchGeneration", () => {
       const fixed = await fourth;
       assert.ok("result" in fixed);
       assert.deepEqual(await treeHashes(out), before);
+
+      // A change seen is pending from its first event, while its files settle: idle() waits for its run.
+      assert.equal(watcher.pending(), false);
+      const edited = pages();
+      edited.pages[4]!.words = 3;
+      await writeFile(data, JSON.stringify(edited));
+      const deadline = Date.now() + 10_000;
+      while (!watcher.pending()) {
+        assert.ok(Date.now() < deadline, "the change was not seen within 10 s");
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await watcher.idle();
+      assert.equal(watcher.pending(), false);
+      assert.notEqual((await treeHashes(out)).get("pages/page04.txt"), before.get("pages/page04.txt"), "idle() resolved after the run that wrote the change");
     } finally {
       watcher.close();
       await watcher.idle();
