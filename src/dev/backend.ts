@@ -31,6 +31,8 @@ export interface DevBackend {
   restart(): Promise<boolean>;
   /** Whether a server runs (started, and not exited). */
   running(): boolean;
+  /** Stops the running server, if any; the next `restart()` starts one. */
+  halt(): Promise<void>;
   /** Stops the server; no start follows. */
   stop(): Promise<void>;
 }
@@ -72,15 +74,17 @@ export function startBackend(options: BackendOptions): DevBackend {
     return answered && current === started;
   };
 
-  // One start at a time: a restart asked for during one follows it.
+  // One start or halt at a time: one asked for during another follows it.
   let queue: Promise<unknown> = Promise.resolve();
+  const next = <T>(step: () => Promise<T>): Promise<T> => {
+    const done = queue.then(step);
+    queue = done.catch(() => undefined);
+    return done;
+  };
   return {
-    restart() {
-      const started = queue.then(start);
-      queue = started.catch(() => undefined);
-      return started;
-    },
+    restart: () => next(start),
     running: () => current !== undefined,
+    halt: () => next(stopCurrent),
     async stop() {
       stopped = true;
       await stopCurrent();

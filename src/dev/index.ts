@@ -12,7 +12,7 @@
 
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, type Target, countActions, discoverTargets, generate, loadConfig } from "../codegen/index.js";
+import { ConfigError, type Target, countActions, discoverTargets, generate, loadConfig, withOutputLock } from "../codegen/index.js";
 import { type Watcher, watchGeneration } from "../codegen/watch.js";
 import { type DevLock, acquireDevLock } from "./lock.js";
 import { type StepContext, describeMigration, migrateDatabase, planMigration, projectSeed, seedDatabase } from "./db-steps.js";
@@ -63,7 +63,8 @@ export async function runDev(options: DevOptions): Promise<number> {
     const targets = await discoverTargets({ cwd: project.root });
     const be = targets.find((target) => target.name === "be");
     if (!be) throw new DevError("the be target is not installed");
-    const generation = { target: be, configFile: project.configFile, stdlibTargets: targets, cwd: project.root };
+    // A regeneration waits while a run holds the API (reload.ts): through a check, a migration and a start.
+    const generation = { target: be, configFile: project.configFile, stdlibTargets: targets, cwd: project.root, lock: { timeoutMs: API_HOLD_TIMEOUT_MS } };
     const { config, outDir } = await generateOnce(generation);
 
     const python = await projectPython(project.root, process.env, say);
@@ -108,7 +109,11 @@ export async function runDev(options: DevOptions): Promise<number> {
     const reloader = reloadOnChange({
       watchDirs: appSourceDirs(project),
       ignoreDir: outDir,
-      regenerated: async () => watcher?.idle(),
+      api: {
+        settled: async () => watcher?.idle(),
+        pending: () => watcher?.pending() ?? true,
+        hold: (fn) => withOutputLock(outDir, fn),
+      },
       check: async () => {
         try {
           return await checkConfig();
@@ -128,9 +133,10 @@ export async function runDev(options: DevOptions): Promise<number> {
     cleanups.push(() => watcher?.close());
     const frontend = project.frontend ? await serveFrontend(project.frontend, cleanups, lock) : undefined;
 
+    // The first start is a run like any other: the code may have changed since the check above.
+    reloader.schedule();
     const stop = options.stopRequested.then(() => undefined);
     const exited = frontend ? frontend.exited.then((status) => ({ name: "the front end's dev server", status })) : new Promise<never>(() => undefined);
-    if (await Promise.race([backend.restart(), stop.then(() => false)])) served();
     const outcome = await Promise.race([stop, exited]);
     if (outcome !== undefined) {
       say(`${outcome.name} exited with status ${outcome.status} (its output is above); stopping`);
@@ -173,7 +179,10 @@ async function database(project: DevProject, cleanups: (() => Promise<void> | vo
   return db.url;
 }
 
-type Generation = { target: Target; configFile: string; stdlibTargets: Target[]; cwd: string };
+type Generation = { target: Target; configFile: string; stdlibTargets: Target[]; cwd: string; lock: { timeoutMs: number } };
+
+/** How long a regeneration waits for a run holding the API: its check and migration time out sooner; its start seldom takes this long. */
+const API_HOLD_TIMEOUT_MS = 600_000;
 
 /** What `codegen dev` reads of the parsed `be` config. */
 type GeneratedConfig = { package_prefix?: string; trusted_proxies?: string[]; auth?: { secret_env?: string; algorithm?: string; cookie?: CookieOrigins } };
