@@ -153,6 +153,26 @@ describe("routes", () => {
     assert.match(required.get("store/routes/article.py")!.content, /params: ArchiveParams,/);
   });
 
+  test("a row is read by a statement built once; a collection joined into it (at any depth) makes the read unique()", async () => {
+    const tags = (load: string) => ({ name: "tags", type: "nested", model: "shop.models.Tag", many: true, load, fields: [{ name: "label", type: "str" }] });
+    const author = (inner: object) => ({ name: "author", type: "nested", model: "shop.models.Author", load: "joined", fields: [{ name: "name", type: "str" }, inner] });
+    const routesOf = async (nested: object) =>
+      flatPython((await files({ module: "store", resources: [article({ fields: [...article().fields, nested] })] })).get("store/routes/article.py")!.content);
+    const statement = /_ARTICLE_BY_PK = \(select\(Article\) ?\.where\(Article\.id == bindparam\("pk"\)\) ?\.options\(\*_READ_OPTIONS\) ?\.execution_options\(populate_existing=True\)\)/;
+    const unique = /article = \(await session\.scalars\(_ARTICLE_BY_PK, \{"pk": pk\}\)\)\.unique\(\)\.one_or_none\(\)/;
+    const single = /article = await session\.scalar\(_ARTICLE_BY_PK, \{"pk": pk\}\)/;
+    for (const [nested, expected] of [
+      [tags("joined"), unique],
+      [author(tags("joined")), unique],
+      [tags("selectin"), single],
+      [author(tags("selectin")), single],
+    ] as const) {
+      const routes = await routesOf(nested);
+      assert.match(routes, statement);
+      assert.match(routes, expected, JSON.stringify(nested));
+    }
+  });
+
   test("without a get route, create answers 201 without a Location header", async () => {
     const generated = await files({ module: "store", resources: [article({ operations: ["create"] })] });
     const routes = generated.get("store/routes/article.py")!.content;

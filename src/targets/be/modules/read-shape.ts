@@ -37,6 +37,8 @@ export interface ReadSchema {
   loaders: readonly string[];
   /** What the loader chains import. */
   loaderImports: ImportCollector;
+  /** A collection is joined into the row's own query, so its rows repeat the row: the result needs `unique()`. */
+  joinsCollection: boolean;
   /** What a handler answering with it imports: its schema (or `Any`) and its serializer. */
   imports: ImportCollector;
 }
@@ -115,6 +117,7 @@ export class ReadShape {
       fieldNames: fields.filter((field) => field.type !== "nested" && field.type !== "link").map((field) => field.name),
       loaders,
       loaderImports,
+      joinsCollection: joinsCollection(fields),
       imports: new ImportCollector().addFrom(serializer.schema.module.dotted, serializer.schema.name).addFrom(serializer.module.dotted, serializer.name),
     };
   }
@@ -141,6 +144,7 @@ export class ReadShape {
       fieldNames: undefined,
       loaders,
       loaderImports,
+      joinsCollection: joinsCollection(this.#view.config.fields),
       imports,
     };
   }
@@ -251,6 +255,13 @@ export class ReadShape {
 
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Whether a collection is loaded by joins alone from the row (`selectin` and `subquery` loads run queries of their own). */
+function joinsCollection(fields: readonly FieldSpec[]): boolean {
+  return fields.some(
+    (spec) => (spec.type === "nested" || spec.type === "link") && spec.load === "joined" && (spec.many === true || (spec.type === "nested" && joinsCollection(spec.fields))),
+  );
 }
 
 // One chain per nested or linked leaf: SQLAlchemy merges the shared prefixes (SPEC rule 3:

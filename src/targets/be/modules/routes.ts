@@ -110,10 +110,15 @@ export class RoutesModule {
       context.search = { name: "_SEARCH", expression: searchExpression(search, view.model.local, view.runtimePackage, imports), comment: `What \`\`?q=\`\` searches, and how: see ${search.strategy === "trigram" ? "indexes.py for its trigram indexes" : "indexes.py for its full-text index"}.` };
     }
     context.loaders = [...this.#loaders.values()].map(({ helper, read }) => {
-      imports.addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom(view.model.module, view.model.importName);
+      imports.addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom("sqlalchemy", "bindparam", "select").addFrom(view.model.module, view.model.importName);
       const options = this.readOptions(read);
       return {
         name: helper.name,
+        statement: {
+          name: `${helper.name.replace(/^_load_/, "_").toUpperCase()}_BY_PK`,
+          comment: "Built once: SQLAlchemy derives a statement's cache key once, not per request.",
+        },
+        unique: read.joinsCollection,
         variable: view.variable,
         model: view.model.local,
         pk: view.pk,
