@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import ColumnElement, select
+from sqlalchemy import ColumnElement, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -36,11 +36,18 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
     )
 
 
+# Built once: SQLAlchemy derives a statement's cache key once, not per request.
+_AUTHOR_BY_PK = (
+    select(Author)
+    .where(Author.id == bindparam("pk"))
+    .options(*_READ_OPTIONS)
+    .execution_options(populate_existing=True)
+)
+
+
 async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
     """Read author *pk* afresh with everything ``AuthorRead`` shows, or raise 404."""
-    author = await session.get(
-        Author, pk, options=_READ_OPTIONS, populate_existing=True
-    )
+    author = await session.scalar(_AUTHOR_BY_PK, {"pk": pk})
     if author is None:
         raise _not_found(pk)
     return author

@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response, status
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.category import (
@@ -38,9 +38,17 @@ def _not_found(pk: str) -> HTTPException:
     )
 
 
+# Built once: SQLAlchemy derives a statement's cache key once, not per request.
+_CATEGORY_BY_PK = (
+    select(Category)
+    .where(Category.slug == bindparam("pk"))
+    .execution_options(populate_existing=True)
+)
+
+
 async def _load_category(session: AsyncSession, pk: str) -> Category:
     """Read category *pk* afresh, or raise 404."""
-    category = await session.get(Category, pk, populate_existing=True)
+    category = await session.scalar(_CATEGORY_BY_PK, {"pk": pk})
     if category is None:
         raise _not_found(pk)
     return category

@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import ColumnElement, delete, select
+from sqlalchemy import ColumnElement, bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
@@ -55,11 +55,18 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
     )
 
 
+# Built once: SQLAlchemy derives a statement's cache key once, not per request.
+_ARTICLE_BY_PK = (
+    select(Article)
+    .where(Article.id == bindparam("pk"))
+    .options(*_READ_OPTIONS)
+    .execution_options(populate_existing=True)
+)
+
+
 async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     """Read article *pk* afresh with everything ``ArticleRead`` shows, or raise 404."""
-    article = await session.get(
-        Article, pk, options=_READ_OPTIONS, populate_existing=True
-    )
+    article = await session.scalar(_ARTICLE_BY_PK, {"pk": pk})
     if article is None:
         raise _not_found(pk)
     return article

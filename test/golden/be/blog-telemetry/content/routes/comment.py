@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import ColumnElement, delete, select
+from sqlalchemy import ColumnElement, bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
@@ -39,11 +39,18 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
     )
 
 
+# Built once: SQLAlchemy derives a statement's cache key once, not per request.
+_COMMENT_BY_PK = (
+    select(Comment)
+    .where(Comment.id == bindparam("pk"))
+    .options(*_READ_OPTIONS)
+    .execution_options(populate_existing=True)
+)
+
+
 async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     """Read comment *pk* afresh with everything ``CommentRead`` shows, or raise 404."""
-    comment = await session.get(
-        Comment, pk, options=_READ_OPTIONS, populate_existing=True
-    )
+    comment = await session.scalar(_COMMENT_BY_PK, {"pk": pk})
     if comment is None:
         raise _not_found(pk)
     return comment

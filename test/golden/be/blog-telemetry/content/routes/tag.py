@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.tag import TagCreate, TagListQuery, TagRead, TagUpdate
@@ -27,9 +27,17 @@ def _not_found(pk: int) -> HTTPException:
     )
 
 
+# Built once: SQLAlchemy derives a statement's cache key once, not per request.
+_TAG_BY_PK = (
+    select(TagModel)
+    .where(TagModel.id == bindparam("pk"))
+    .execution_options(populate_existing=True)
+)
+
+
 async def _load_tag(session: AsyncSession, pk: int) -> TagModel:
     """Read tag *pk* afresh, or raise 404."""
-    tag = await session.get(TagModel, pk, populate_existing=True)
+    tag = await session.scalar(_TAG_BY_PK, {"pk": pk})
     if tag is None:
         raise _not_found(pk)
     return tag

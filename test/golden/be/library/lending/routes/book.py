@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
@@ -44,9 +44,18 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
     )
 
 
+# Built once: SQLAlchemy derives a statement's cache key once, not per request.
+_BOOK_BY_PK = (
+    select(Book)
+    .where(Book.id == bindparam("pk"))
+    .options(*_READ_OPTIONS)
+    .execution_options(populate_existing=True)
+)
+
+
 async def _load_book(session: AsyncSession, pk: uuid.UUID) -> Book:
     """Read book *pk* afresh with everything ``BookRead`` shows, or raise 404."""
-    book = await session.get(Book, pk, options=_READ_OPTIONS, populate_existing=True)
+    book = await session.scalar(_BOOK_BY_PK, {"pk": pk})
     if book is None:
         raise _not_found(pk)
     return book

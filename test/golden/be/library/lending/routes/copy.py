@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
@@ -38,9 +38,18 @@ def _not_found(pk: int) -> HTTPException:
     )
 
 
+# Built once: SQLAlchemy derives a statement's cache key once, not per request.
+_COPY_BY_PK = (
+    select(Copy)
+    .where(Copy.id == bindparam("pk"))
+    .options(*_READ_OPTIONS)
+    .execution_options(populate_existing=True)
+)
+
+
 async def _load_copy(session: AsyncSession, pk: int) -> Copy:
     """Read copy *pk* afresh with everything ``CopyRead`` shows, or raise 404."""
-    copy = await session.get(Copy, pk, options=_READ_OPTIONS, populate_existing=True)
+    copy = await session.scalar(_COPY_BY_PK, {"pk": pk})
     if copy is None:
         raise _not_found(pk)
     return copy

@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from library.api.db.primary_session import SessionDep
@@ -31,9 +31,17 @@ def _not_found(pk: str) -> HTTPException:
     )
 
 
+# Built once: SQLAlchemy derives a statement's cache key once, not per request.
+_GENRE_BY_PK = (
+    select(Genre)
+    .where(Genre.code == bindparam("pk"))
+    .execution_options(populate_existing=True)
+)
+
+
 async def _load_genre(session: AsyncSession, pk: str) -> Genre:
     """Read genre *pk* afresh, or raise 404."""
-    genre = await session.get(Genre, pk, populate_existing=True)
+    genre = await session.scalar(_GENRE_BY_PK, {"pk": pk})
     if genre is None:
         raise _not_found(pk)
     return genre

@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
@@ -37,9 +37,18 @@ def _not_found(pk: int) -> HTTPException:
     )
 
 
+# Built once: SQLAlchemy derives a statement's cache key once, not per request.
+_LOAN_BY_PK = (
+    select(Loan)
+    .where(Loan.id == bindparam("pk"))
+    .options(*_READ_OPTIONS)
+    .execution_options(populate_existing=True)
+)
+
+
 async def _load_loan(session: AsyncSession, pk: int) -> Loan:
     """Read loan *pk* afresh with everything ``LoanRead`` shows, or raise 404."""
-    loan = await session.get(Loan, pk, options=_READ_OPTIONS, populate_existing=True)
+    loan = await session.scalar(_LOAN_BY_PK, {"pk": pk})
     if loan is None:
         raise _not_found(pk)
     return loan

@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from library.api.db.primary_session import SessionDep
@@ -31,9 +31,17 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
     )
 
 
+# Built once: SQLAlchemy derives a statement's cache key once, not per request.
+_MEMBER_BY_PK = (
+    select(Member)
+    .where(Member.id == bindparam("pk"))
+    .execution_options(populate_existing=True)
+)
+
+
 async def _load_member(session: AsyncSession, pk: uuid.UUID) -> Member:
     """Read member *pk* afresh, or raise 404."""
-    member = await session.get(Member, pk, populate_existing=True)
+    member = await session.scalar(_MEMBER_BY_PK, {"pk": pk})
     if member is None:
         raise _not_found(pk)
     return member

@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from library.api.db.primary_session import SessionDep
@@ -31,9 +31,17 @@ def _not_found(pk: int) -> HTTPException:
     )
 
 
+# Built once: SQLAlchemy derives a statement's cache key once, not per request.
+_PUBLISHER_BY_PK = (
+    select(Publisher)
+    .where(Publisher.id == bindparam("pk"))
+    .execution_options(populate_existing=True)
+)
+
+
 async def _load_publisher(session: AsyncSession, pk: int) -> Publisher:
     """Read publisher *pk* afresh, or raise 404."""
-    publisher = await session.get(Publisher, pk, populate_existing=True)
+    publisher = await session.scalar(_PUBLISHER_BY_PK, {"pk": pk})
     if publisher is None:
         raise _not_found(pk)
     return publisher
