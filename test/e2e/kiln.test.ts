@@ -135,6 +135,30 @@ describe("a kiln-style config", () => {
     expectStatus(await api.delete(`/content/posts/${article.body.id}`), 204);
   });
 
+  it("calls actions with kiln's signatures: fn(row, db=..., body=...), the body its model, the answer its return value (None: 204)", async () => {
+    const author = await api.post("/content/authors", { name: "Hedy", email: `hedy-${randomBytes(4).toString("hex")}@example.com` });
+    const article = await api.post("/content/posts", { title: "Frequency hopping", body: "FH", author_id: author.body.id });
+    const { client } = await kilnLogin();
+    const published = await client.post(`/content/posts/${article.body.id}/publish`);
+    expectStatus(published, 200);
+    // The function's Publication, not the article's read shape.
+    assert.deepEqual(published.body, { id: article.body.id, published: true });
+
+    expectStatus(await api.post(`/content/posts/${article.body.id}/retitle`, { title: "Spread spectrum" }), 401);
+    const retitled = await client.post(`/content/posts/${article.body.id}/retitle`, { title: "Spread spectrum" });
+    expectStatus(retitled, 204);
+    assert.equal((await api.get(`/content/posts/${article.body.id}`)).body.title, "Spread spectrum");
+    // The body is validated into the function's model before it runs: 422 naming the field.
+    const empty = await client.post(`/content/posts/${article.body.id}/retitle`, { title: "" });
+    expectStatus(empty, 422);
+    assert.deepEqual(empty.body.detail[0].loc, ["body", "title"]);
+
+    // A collection action given the model class (kiln's type[Model] parameter).
+    const counted = await api.post("/content/posts/count");
+    expectStatus(counted, 200);
+    assert.ok(Number.isInteger(counted.body.count) && counted.body.count >= 1, JSON.stringify(counted.body));
+  });
+
   it("serves a create-only resource with an integer key, answering with its key and create fields", async () => {
     const tag = await api.post("/content/tags", { name: `kiln-${randomBytes(4).toString("hex")}` });
     expectStatus(tag, 201);

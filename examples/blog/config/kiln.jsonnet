@@ -4,9 +4,10 @@
 // with `apps: [{ config, prefix }]`, and kiln's helper names and arguments.
 //
 // The app is mounted at /content by the project router (blog.api.routes). Reads are
-// public; `resource.action` keeps kiln's default require_auth: true, so publishing needs a
-// token from kiln's login: POST /auth/token with a JSON body (ada / analytical-engine;
-// JWT_SECRET must be set), logged out of at POST /auth/token/logout.
+// public; `resource.action` keeps kiln's signature (blog/kiln_actions.py) and its default
+// require_auth: true, so publishing needs a token from kiln's login: POST /auth/token with
+// a JSON body (ada / analytical-engine; JWT_SECRET must be set), logged out of at
+// POST /auth/token/logout.
 local auth = import 'be/auth/jwt.libsonnet';
 local db = import 'be/db/databases.libsonnet';
 local fields = import 'be/fields.libsonnet';
@@ -85,7 +86,13 @@ local authorBrief = [fields.id(), { name: 'name', type: 'str' }];
               },
               { name: 'update', fields: [{ name: 'title', type: 'str' }] },
               { name: 'delete', require_auth: false },
-              resource.action(name='publish', fn='blog.actions.publish_article'),
+              // kiln's actions, with kiln's signatures (blog/kiln_actions.py): the config names
+              // the models kiln reads from them.
+              resource.action(name='publish', fn='blog.kiln_actions.publish') + { response: 'blog.kiln_actions.Publication' },
+              resource.action(name='retitle', fn='blog.kiln_actions.retitle')
+              + { body: 'blog.kiln_actions.Retitle', response: 'none' },
+              resource.action(name='count', fn='blog.kiln_actions.count', require_auth=false)
+              + { target: 'collection', model_param: 'model', response: 'blog.kiln_actions.Count' },
             ],
           },
           // Tags: create-only (no reads), an integer key.

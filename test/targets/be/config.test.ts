@@ -473,8 +473,9 @@ describe("ActionOptions", () => {
         message: '204 No Content sends no body, but this action\'s response is "instance": set response: "none" or pick another status',
       },
     ]);
+    // Neither a kind nor a model's dotted path: zod reports the option of its type, the string's.
     assertIssues(ActionOptions, { ...publish, response: "html" }, [
-      { path: "response", message: 'Invalid option: expected one of "instance"|"json"|"none"' },
+      { path: "response", message: 'must be a dotted import path with a module and a name, like "blog.models.Article"' },
     ]);
     assertIssues(ActionOptions, { ...publish, method: "PUT" }, [{ path: "method", message: "unknown key" }]);
   });

@@ -68,6 +68,15 @@ describe("a project in kiln's style", () => {
     assert.match(limits, /"30\/minute"/);
   });
 
+  it("calls kiln's actions with kiln's signature: the row, db=, and body= of the model the config names; answers with the function's model", async () => {
+    const routes = await readFile(join(projectDir, "_generated/shop/routes/product.py"), "utf8");
+    assert.match(routes, /^from shop\.actions import DiscontinueRequest, DiscontinueResponse, PingResponse$/m);
+    assert.match(routes, /\bbody: DiscontinueRequest,/);
+    assert.match(routes, /\) -> DiscontinueResponse:/);
+    assert.match(routes, /result = await call_action\(\s*shop\.actions\.discontinue_product, product, db=session, body=body\s*\)/);
+    assert.match(routes, /result = await call_action\(shop\.actions\.ping_product, product, db=session\)/);
+  });
+
   it("gives actions of one name on two resources operation ids of their own", async () => {
     const routes = join(projectDir, "_generated/shop/routes");
     const ids: string[] = [];

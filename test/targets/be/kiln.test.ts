@@ -134,7 +134,7 @@ describe("kiln keys", () => {
 });
 
 describe("kiln's helper calls", () => {
-  test("presets.action with kiln's arguments keeps kiln's require_auth default; ours with a target follows the cascade", async () => {
+  test("presets.action with kiln's arguments keeps kiln's signature and require_auth default; ours with a target follows the cascade", async () => {
     const entries = await evaluate(`
       local resource = import 'be/resources/presets.libsonnet';
       [
@@ -146,9 +146,9 @@ describe("kiln's helper calls", () => {
       ]
     `);
     assert.deepEqual(entries, [
-      { name: "publish", type: "action", fn: "blog.actions.publish", require_auth: true },
-      { name: "ping", type: "action", fn: "blog.actions.ping", require_auth: false, status_code: 202 },
-      { name: "archive", type: "action", fn: "blog.actions.archive", require_auth: true },
+      { name: "publish", type: "action", fn: "blog.actions.publish", convention: "kiln", require_auth: true },
+      { name: "ping", type: "action", fn: "blog.actions.ping", convention: "kiln", require_auth: false, status_code: 202 },
+      { name: "archive", type: "action", fn: "blog.actions.archive", convention: "kiln", require_auth: true },
       { name: "tag", type: "action", fn: "blog.actions.tag", target: "instance" },
       { name: "feature", type: "action", fn: "blog.actions.feature", target: "instance", require_auth: false },
     ]);

@@ -173,6 +173,26 @@ describe("routes", () => {
     }
   });
 
+  test("kiln's convention takes one body model, codegen's its params: each one's keys on the other are errors at their paths", async () => {
+    const action = (extra: object) => ({ name: "archive", type: "action", fn: "shop.actions.archive", target: "instance", ...extra });
+    const kilnWithParams = await configError({ module: "store", resources: [article({ operations: [action({ convention: "kiln", params: [{ name: "reason", type: "str" }] })] })] });
+    assert.deepEqual(kilnWithParams.issues.map((issue) => issue.path), ["resources[0].operations[0].params"]);
+    const codegenWithBody = await configError({ module: "store", resources: [article({ operations: [action({ body: "shop.actions.Reason", model_param: "model" })] })] });
+    assert.deepEqual(codegenWithBody.issues.map((issue) => issue.path), ["resources[0].operations[0].body", "resources[0].operations[0].model_param"]);
+    // A model class named like a generated one is imported under an alias.
+    const kiln = await files({ module: "store", resources: [article({ operations: [action({ convention: "kiln", body: "shop.actions.Page", response: "shop.actions.Idempotency" })] })] });
+    const routes = kiln.get("store/routes/article.py")!.content;
+    assert.match(routes, /^from shop\.actions import Idempotency as IdempotencyModel\nfrom shop\.actions import Page as PageModel$/m);
+    assert.match(routes, /\bbody: PageModel,/);
+    assert.match(routes, /\) -> IdempotencyModel:/);
+    assert.match(routes, /await call_action\(shop\.actions\.archive, article, db=session, body=body\)/);
+    // Its generated tests cannot write a body of a model codegen does not read: only the 401.
+    const auth = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "shop.auth.verify" };
+    const tested = await files({ module: "store", auth, generate_tests: true, resources: [article({ operations: [action({ convention: "kiln", body: "shop.actions.Reason" })] })] });
+    const suite = tested.get("store/tests/test_article.py")!.content;
+    assert.deepEqual([...suite.matchAll(/^async def (test_\w+)/gm)].map((match) => match[1]), ["test_archive_requires_a_user"]);
+  });
+
   test("without a get route, create answers 201 without a Location header", async () => {
     const generated = await files({ module: "store", resources: [article({ operations: ["create"] })] });
     const routes = generated.get("store/routes/article.py")!.content;

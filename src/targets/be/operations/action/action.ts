@@ -1,9 +1,11 @@
 // `action`: POST {prefix}/{pk}/{slug} (per instance) or POST {prefix}/{slug} (collection)
 // calling the user's function by its dotted path. Calling convention: the instance first
 // (instance actions), then the typed params as keywords, then `session=`, then
-// `current_user=` with `pass_user` (which needs the route to require a user). Sync and
-// async functions both work. The handler commits after the function returns. When every
-// param has a default, the request body is optional.
+// `current_user=` with `pass_user` (which needs the route to require a user). With
+// `convention: "kiln"`, kiln's: the instance first, then `db=`, `body=` (the `body` model)
+// and the model class as `model_param`. Sync and async functions both work. The handler
+// commits after the function returns. When every param has a default, the request body is
+// optional.
 
 import { type BuildContext, ImportCollector, Name, type ValidationIssue, isRecord, operation } from "../../../../codegen/index.js";
 import { type OperationConfig, type ProjectConfig, type ScalarField } from "../../config/schema.js";
@@ -15,7 +17,7 @@ import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
-import { operationId } from "../../resource.js";
+import { modelRef, operationId } from "../../resource.js";
 import { whyNoUser } from "../auth/decide.js";
 import { ActionOptions } from "./options.js";
 import { actionTests } from "./tests.js";
@@ -34,6 +36,7 @@ export class Action {
 
   *validate(ctx: BuildContext<ProjectConfig>, options: ActionOptions): Iterable<ValidationIssue> {
     yield* slugClash(ctx, options);
+    yield* conventionKeys(options);
     if (!options.pass_user) return;
     const reason = whyNoUser(ctx);
     if (reason !== undefined) {
@@ -46,6 +49,7 @@ export class Action {
     const instance = options.target === "instance";
     const shape = instance || options.response === "instance" ? read.use(options.representation) : undefined;
     const [fnModule, fnName] = Name.fromDotted(options.fn);
+    const kiln = options.convention === "kiln";
     const params = options.params.length > 0 ? paramsSchema(schemas, view, options, options.params as ScalarField[]) : undefined;
     if (params) schemas.alsoHolds("the params of their actions");
     const imports = new ImportCollector().addFrom(`${view.runtimePackage}.actions`, "call_action").add(fnModule);
@@ -58,6 +62,8 @@ export class Action {
       routeParams.push(new RouteParam({ name: "params", annotation }));
       imports.addFrom(params.module.dotted, params.name);
     }
+    const body = options.body === undefined ? undefined : userModel(options.body, imports);
+    if (body) routeParams.push(new RouteParam({ name: "body", annotation: body }));
     routeParams.push(requestParam());
     let responseModel: string | undefined;
     if (options.response === "instance") {
@@ -66,14 +72,20 @@ export class Action {
     } else if (options.response === "json") {
       responseModel = "Any";
       imports.addFrom("typing", "Any");
+    } else if (options.response !== "none") {
+      responseModel = userModel(options.response, imports);
     }
+    if (options.model_param !== undefined) imports.addFrom(view.model.module, view.model.importName);
     const args = [
       `${fnModule}.${fnName.raw}`,
       ...(instance ? [view.variable] : []),
       ...options.params.map((param) => `${param.name}=params.${params!.attributeOf(param.name)}`),
-      "session=session",
+      kiln ? "db=session" : "session=session",
+      ...(body ? ["body=body"] : []),
+      ...(options.model_param !== undefined ? [`${options.model_param}=${view.model.local}`] : []),
       ...(options.pass_user ? ["current_user=current_user"] : []),
     ];
+    const returnsResult = options.response !== "instance" && options.response !== "none";
     const name = new Name(options.name).snake;
     const handler = new RouteHandler({
       module: routes,
@@ -83,12 +95,12 @@ export class Action {
       method: "POST",
       route: Action.route(options),
       statusCode: options.status_code,
-      summary: options.summary ?? `Run \`\`${options.fn}\`\`${instance ? ` on one ${view.label}` : ""}${options.response === "json" ? "; answer with its result" : ""}.`,
+      summary: options.summary ?? `Run \`\`${options.fn}\`\`${instance ? ` on one ${view.label}` : ""}${returnsResult ? "; answer with its result" : ""}.`,
       responseModel,
       representation: options.response === "instance" ? shape : undefined,
       params: routeParams,
       session: sessionParam(view),
-      maxBodySize: params ? cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size") : undefined,
+      maxBodySize: params || body ? cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size") : undefined,
       idempotent: true,
       body: {
         template: "operations/action/action.py.njk",
@@ -96,7 +108,7 @@ export class Action {
           instance,
           row: view.variable,
           response: options.response,
-          call: `${options.response === "json" ? "result = " : ""}await call_action(${args.join(", ")})`,
+          call: `${returnsResult ? "result = " : ""}await call_action(${args.join(", ")})`,
           loader: shape ? routes.loader(shape) : undefined,
           serializer: shape?.serializer,
           status: options.status_code,
@@ -106,6 +118,24 @@ export class Action {
       imports,
     });
     return [routes.add(handler)];
+  }
+}
+
+/** The local name of the user's Pydantic model at `dotted`, imported into `imports` (aliased when a generated name takes it). */
+function userModel(dotted: string, imports: ImportCollector): string {
+  const model = modelRef(dotted);
+  imports.addFrom(model.module, model.importName);
+  return model.local;
+}
+
+/** Issues for keys of one convention on an action of the other: kiln's function takes one body model, codegen's its params by name. */
+function* conventionKeys(options: ActionOptions): Iterable<ValidationIssue> {
+  if (options.convention === "kiln") {
+    if (options.params.length > 0) yield { path: ["params"], message: 'kiln\'s convention passes the request body as one model: name it in body, not params' };
+    return;
+  }
+  for (const key of ["body", "model_param"] as const) {
+    if (options[key] !== undefined) yield { path: [key], message: `only with convention: "kiln" (kiln's fn(instance, db=..., body=...)); codegen's convention passes params by name` };
   }
 }
 

@@ -20,6 +20,14 @@ export const ActionResponse = z.enum(["instance", "json", "none"]);
 export type ActionResponse = z.output<typeof ActionResponse>;
 
 /**
+ * How the function is called. `codegen`: `fn(instance, <param>=…, session=…)`. `kiln`, kiln's
+ * signature: `fn(instance, db=…, body=…)`, the body one Pydantic model (`body`), the
+ * resource's model class as `model_param` when named.
+ */
+export const ActionConvention = z.enum(["codegen", "kiln"]);
+export type ActionConvention = z.output<typeof ActionConvention>;
+
+/**
  * The URL segment of an action named `name`: PascalCase boundaries split, lowercased,
  * underscores as hyphens.
  * @example actionSlug("publishArticle") // "publish-article"
@@ -34,7 +42,9 @@ export const ActionOptions = z
     name: Identifier.meta({ description: "The action's name; its slug is the URL segment.", examples: ["publish_article"] }),
     type: z.literal("action").meta({ description: "Always `action`." }),
     fn: DottedPath.meta({
-      description: "The function to call: instance first, then the params by name, the session and, with `pass_user`, the user.",
+      description:
+        "The function to call: instance first, then the params by name, the session and, with `pass_user`, the user; with " +
+        "`convention: \"kiln\"`, kiln's `fn(instance, db=…, body=…)`.",
       examples: ["blog.actions.publish_article"],
     }),
     target: ActionTarget.default("instance").meta({
@@ -43,17 +53,37 @@ export const ActionOptions = z
         "configs do: kiln reads it from the function's signature), `instance`, with a warning.",
     }),
     params: ParamList.default(() => []).meta({ description: "Typed body parameters, passed to the function by name; scalar fields only." }),
+    convention: ActionConvention.optional().meta({
+      description:
+        'How the function is called: `"codegen"`, `fn(instance, <param>=…, session=…)`; `"kiln"`, kiln\'s signature ' +
+        "`fn(instance, db=…, body=…)` (collection actions: no instance), its request body the `body` model. Default: " +
+        '`"codegen"`; `resource.action` called kiln\'s way (no `target`) writes `"kiln"`.',
+    }),
+    body: DottedPath.optional().meta({
+      description:
+        'With `convention: "kiln"`: the Pydantic model of the request body, which the function receives as `body=` (kiln reads ' +
+        "it from the function's signature; codegen does not import your code, so the config names it). Default: no body.",
+      examples: ["shop.actions.DiscontinueRequest"],
+    }),
+    model_param: Identifier.optional().meta({
+      description: 'With `convention: "kiln"`: the parameter given the resource\'s model class (kiln\'s `type[Model]` parameter).',
+      examples: ["model"],
+    }),
     status_code: z
       .int()
       .min(200, "must be a 2xx success status")
       .max(299, "must be a 2xx success status")
       .optional()
       .meta({ description: "Status of a successful call; `204` requires `response: \"none\"`. Default: `204` when `response` is `\"none\"`, else `200`." }),
-    response: ActionResponse.optional().meta({
-      description:
-        "Return the instance's read schema, the function's JSON result, or no body. " +
-        "Default: `\"instance\"` for instance actions, `\"json\"` for collection actions.",
-    }),
+    response: z
+      .union([ActionResponse, DottedPath])
+      .optional()
+      .meta({
+        description:
+          "Return the instance's read schema, the function's JSON result, or no body; or a Pydantic model's dotted path: the " +
+          "function's result, as that model (kiln's return annotation). " +
+          "Default: `\"instance\"` for instance actions, `\"json\"` for collection actions and kiln's convention.",
+      }),
     slug: Slug.optional().meta({
       description:
         "The URL segment. Default: the name's slug: PascalCase boundaries split, lowercased, `_` as `-` " +
@@ -91,7 +121,7 @@ export const ActionOptions = z
         });
       }
     });
-    const response = action.response ?? defaultResponse(action.target);
+    const response = action.response ?? defaultResponse(action);
     if (action.status_code === 204 && response !== "none") {
       ctx.addIssue({
         code: "custom",
@@ -111,7 +141,7 @@ export const ActionOptions = z
     examples: [{ name: "publish", type: "action", fn: "blog.actions.publish", target: "instance" }],
   })
   .transform((action) => {
-    const response = action.response ?? defaultResponse(action.target);
+    const response = action.response ?? defaultResponse(action);
     return {
       ...action,
       response,
@@ -121,6 +151,7 @@ export const ActionOptions = z
   });
 export type ActionOptions = z.output<typeof ActionOptions>;
 
-function defaultResponse(target: ActionTarget): ActionResponse {
-  return target === "instance" ? "instance" : "json";
+// kiln answers with what the function returns.
+function defaultResponse(action: { target: ActionTarget; convention?: ActionConvention | undefined }): ActionResponse {
+  return action.target === "instance" && action.convention !== "kiln" ? "instance" : "json";
 }

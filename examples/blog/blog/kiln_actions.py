@@ -1,0 +1,49 @@
+"""Actions with kiln's signatures, for config/kiln.jsonnet (``convention: "kiln"``).
+
+The row comes first (none for a collection action), then the request's session as
+``db``, the request body as one Pydantic model named ``body``, and the model class
+where a parameter asks for it. What the function returns is the answer: a model, or
+nothing (``-> None``, 204 No Content). The config names the body and response models
+(``body``, ``response``), because codegen does not import this module to read them.
+"""
+
+import uuid
+from datetime import UTC, datetime
+
+from pydantic import BaseModel, Field
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from blog.models import Article, ArticleStatus
+
+
+class Publication(BaseModel):
+    id: uuid.UUID
+    published: bool
+
+
+async def publish(article: Article, db: AsyncSession) -> Publication:
+    """Publish *article* now."""
+    article.published = True
+    article.published_at = datetime.now(UTC)
+    article.status = ArticleStatus.published
+    await db.flush()
+    return Publication(id=article.id, published=article.published)
+
+
+class Retitle(BaseModel):
+    title: str = Field(min_length=1)
+
+
+async def retitle(article: Article, db: AsyncSession, body: Retitle) -> None:
+    """Give *article* the body's title."""
+    article.title = body.title
+
+
+class Count(BaseModel):
+    count: int
+
+
+async def count(db: AsyncSession, model: type[Article]) -> Count:
+    """How many rows *model* has."""
+    return Count(count=await db.scalar(select(func.count()).select_from(model)) or 0)
