@@ -8,7 +8,7 @@ from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
-import blog.actions
+import blog.kiln_actions
 from blog.api.auth.dependencies import CurrentUser
 from blog.api.content.schemas.article import ArticleCreate, ArticleRead, ArticleUpdate
 from blog.api.content.serializers.article import to_article_read
@@ -16,6 +16,7 @@ from blog.api.db.primary_session import SessionDep
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.responses import error_responses, location
+from blog.kiln_actions import Count, Publication, Retitle
 from blog.models import Article
 
 router = APIRouter(prefix="/posts", tags=["posts"])
@@ -124,14 +125,52 @@ async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
 )
 async def publish(
     pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
-) -> ArticleRead:
-    """Run ``blog.actions.publish_article`` on one article."""
+) -> Publication:
+    """Run ``blog.kiln_actions.publish`` on one article; answer with its result."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
-    await call_action(blog.actions.publish_article, article, session=session)
-    await session.flush()
-    result = to_article_read(await _load_article(session, pk))
+    result = await call_action(blog.kiln_actions.publish, article, db=session)
+    await idempotency.remember(session, result, status_code=200)
+    await session.commit()
+    return result
+
+
+@router.post(
+    "/{pk:uuid}/retitle",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="retitle",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 401, 404, 409, 413, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
+)
+async def retitle(
+    pk: uuid.UUID,
+    body: Retitle,
+    request: Request,
+    session: SessionDep,
+    current_user: CurrentUser,
+) -> None:
+    """Run ``blog.kiln_actions.retitle`` on one article."""
+    idempotency = Idempotency.of(request)
+    await idempotency.replay(session, expires_after=86_400, user=current_user)
+    article = await _load_article(session, pk)
+    await call_action(blog.kiln_actions.retitle, article, db=session, body=body)
+    await idempotency.remember(session, None, status_code=204)
+    await session.commit()
+
+
+@router.post(
+    "/count",
+    operation_id="count",
+    responses=error_responses(409, 503),
+    openapi_extra=IDEMPOTENCY_KEY,
+)
+async def count(request: Request, session: SessionDep) -> Count:
+    """Run ``blog.kiln_actions.count``; answer with its result."""
+    idempotency = Idempotency.of(request)
+    await idempotency.replay(session, expires_after=86_400)
+    result = await call_action(blog.kiln_actions.count, db=session, model=Article)
     await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result
