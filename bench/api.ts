@@ -20,6 +20,7 @@ import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { prepareBlogProject, serveBlog, serveScript } from "../test/e2e/support/blog.js";
 import { type LoadRequest, type LoadResult, describeLoad, loadAgent, runLoad } from "../test/e2e/support/load.js";
+import { REQUEST_TIMEOUT_MS } from "../test/support/http.js";
 import { startPostgres } from "../test/support/postgres.js";
 import type { RunningProcess } from "../test/support/processes.js";
 import { median } from "../test/support/stats.js";
@@ -141,7 +142,9 @@ try {
   const authors = (await postgres.query("SELECT id FROM authors")).map((row) => String(row.id));
 
   // Same contract: every app answers the same article with the same body.
-  const answers = await Promise.all(served.map(async (app) => (await fetch(`${app.baseUrl}/articles/${ids[0]}`)).json()));
+  const answers = await Promise.all(
+    served.map(async (app) => (await fetch(`${app.baseUrl}/articles/${ids[0]}`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })).json()),
+  );
   for (const [index, answer] of answers.entries()) assert.deepEqual(answer, answers[0], `${served[index]!.name} answers another body than ${served[0]!.name}`);
 
   const agents = new Map(served.map((app) => [app.name, loadAgent(clients)]));
