@@ -1,5 +1,7 @@
 /**
- * End-to-end: `codegen dev` keeps the database in step with the code. In a `be_root`
+ * End-to-end: `codegen dev` keeps the database in step with the code, run as a newcomer
+ * runs it: `codegen` is the package as `npm pack` makes it, installed as npx installs it,
+ * in a directory only root may enter (as root; PostgreSQL runs as its own user). In a `be_root`
  * project served by `codegen dev` (embedded PostgreSQL, real Alembic, uvicorn), a model and
  * a resource with a trigram search are added: dev writes a named migration (the table,
  * `pg_trgm`, the search index) and applies it, and `POST` with an `Idempotency-Key`, `?q=`
@@ -10,12 +12,12 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { repoRoot, tsxLoader } from "../helpers/user-project.js";
 import { JsonClient } from "../support/http.js";
+import { type PackedInstall, installPacked } from "../support/packed-install.js";
 import { expectSearchableTags } from "./support/tags.js";
 import { linkNodeModules } from "../support/node-modules.js";
 import { freePort } from "../support/ports.js";
@@ -23,14 +25,16 @@ import { type RunningProcess, exitWithin, startProcess } from "../support/proces
 import { ensureVenv } from "../support/venv.js";
 
 let root: string;
+let npxCache: string;
+let installed: PackedInstall;
 let project: string;
 let env: NodeJS.ProcessEnv;
 let port: number;
 const running = new Set<RunningProcess>();
 
-/** `codegen <args>` in the project, as a user runs it. */
+/** `codegen <args>` in the project, as npx runs it: the installed package's command. */
 function codegen(...args: string[]): RunningProcess {
-  const run = startProcess(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, join(repoRoot, "src", "cli.ts"), ...args], { cwd: project, env });
+  const run = startProcess(installed.bin, args, { cwd: project, env });
   running.add(run);
   return run;
 }
@@ -63,6 +67,12 @@ async function edit(file: string, from: string | RegExp, to: string): Promise<vo
 }
 
 before(async () => {
+  // As npx's cache under /root: a directory only root may enter.
+  npxCache = await mkdtemp(join(tmpdir(), "codegen-dev-migrations-npx-"));
+  assert.equal((await stat(npxCache)).mode & 0o777, 0o700);
+  const packing = performance.now();
+  installed = await installPacked(npxCache);
+  process.stderr.write(`# codegen-kit packed and installed in ${((performance.now() - packing) / 1000).toFixed(1)} s\n`);
   root = await mkdtemp(join(tmpdir(), "codegen-dev-migrations-"));
   await chmod(root, 0o755); // PostgreSQL runs as its own user under root
   project = join(root, "shop");
@@ -80,6 +90,7 @@ before(async () => {
 after(async () => {
   for (const run of running) await run.stop();
   if (root) await rm(root, { recursive: true, force: true });
+  if (npxCache) await rm(npxCache, { recursive: true, force: true });
 });
 
 /** The first test's steps, with dev serving. */
@@ -203,6 +214,13 @@ class Tag(Base):
 }
 
 describe("codegen dev keeps the database in step with the code", () => {
+  it("the installed package holds every file its README links to, so the links work on the registry's page", async () => {
+    const readme = await readFile(join(installed.packageDir, "README.md"), "utf8");
+    const links = [...readme.matchAll(/\]\(([^)#\s]+)/g)].map((match) => match[1]!).filter((target) => !/^[a-z]+:/.test(target));
+    assert.ok(links.some((target) => target.startsWith("docs/")), "the README links to docs/");
+    for (const target of links) assert.ok(existsSync(join(installed.packageDir, target)), `${target} is in the package`);
+  });
+
   it("writes, names and applies migrations; holds back a dropped column; codegen test runs on the test database", { timeout: 600_000 }, async () => {
     // A front end made by fe_root beside it: its pages and client follow the backend's document.
     const webPort = await freePort();
