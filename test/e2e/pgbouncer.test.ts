@@ -11,17 +11,27 @@
  * a create answers the row it stored (read back on the primary), and once the replica is
  * `max_lag` behind, reads find the new row on the primary; a stopped replica moves reads to
  * the primary with no 500.
+ *
+ * Last, Debian's nginx in front of 3 instances of 2 uvicorn workers each, through PgBouncer:
+ * a rolling restart (SIGTERM to one instance at a time, then a new one in its place) under
+ * creates and reads loses no request, and throughput through one instance and through three
+ * is measured, in total and per CPU second of the instances.
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
+import { dirname } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { JsonClient, REQUEST_TIMEOUT_MS, type Reply, expectStatus } from "../support/http.js";
 import { type Pgbouncer, startPgbouncer } from "../support/pgbouncer.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
-import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+import { type Nginx, startNginx } from "../support/nginx.js";
+import { freePort } from "../support/ports.js";
+import { type RunningProcess, exitWithin, startProcess } from "../support/processes.js";
+import { type BlogServer, SERVE_SCRIPT, prepareBlogProject, serveBlog } from "./support/blog.js";
 
 const CLIENTS = 300;
 /** Server connections PgBouncer keeps: far fewer than the app's clients, so they are shared. */
@@ -280,3 +290,174 @@ describe("the blog reading from a streaming replica", () => {
     assert.ok((await tagReads(postgres!)) - onPrimary >= 100, "reads after the replica stopped did not run on the primary");
   });
 });
+
+/** One uvicorn with 2 workers serving test/e2e/support/instance.py: the blog with graceful shutdown and `/ready`. */
+interface Instance {
+  port: number;
+  process: RunningProcess;
+}
+
+/** How long an instance may take to become ready, or to exit after SIGTERM. */
+const INSTANCE_TIMEOUT_MS = 60_000;
+/** Seconds readiness answers 503 after SIGTERM, before the instance stops accepting. */
+const DRAIN_SECONDS = "1";
+
+describe("3 instances behind nginx", () => {
+  let projectDir: string;
+  let nginx: Nginx;
+  const instances: Instance[] = [];
+
+  async function startInstance(port: number): Promise<Instance> {
+    const proc = startProcess(
+      venv.python,
+      ["-m", "uvicorn", "instance:app", "--host", "127.0.0.1", "--port", String(port), "--workers", "2"]
+        .concat(["--timeout-graceful-shutdown", "10", "--http", "blog.api.runtime.server:BoundedH11Protocol", "--log-level", "warning", "--no-access-log"]),
+      {
+        cwd: projectDir,
+        env: { ...process.env, DATABASE_URL: pgbouncer!.asyncUrl, PYTHONPATH: `${dirname(SERVE_SCRIPT)}:${projectDir}`, PYTHONDONTWRITEBYTECODE: "1", SHUTDOWN_DRAIN_SECONDS: DRAIN_SECONDS },
+      },
+    );
+    const deadline = Date.now() + INSTANCE_TIMEOUT_MS;
+    for (;;) {
+      if (proc.exited()) assert.fail(`the instance on ${port} exited:\n${proc.output()}`);
+      const status = await fetch(`http://127.0.0.1:${port}/ready`, { signal: AbortSignal.timeout(1000) }).then((r) => r.status, () => 0);
+      if (status === 200) return { port, process: proc };
+      if (Date.now() > deadline) {
+        await proc.stop();
+        assert.fail(`the instance on ${port} was not ready within ${INSTANCE_TIMEOUT_MS} ms:\n${proc.output()}`);
+      }
+      await sleep(100);
+    }
+  }
+
+  before(async () => {
+    const override = `
+local r = import 'resources.libsonnet';
+local project = import 'project.jsonnet';
+project + { resources: [r.tag], generate_tests: false, databases: [project.databases[0] + { transaction_pooling: true }] }`;
+    projectDir = await prepareBlogProject("config/override.jsonnet", override);
+    // The tables, as serve.py creates them.
+    const prepare = startProcess(venv.python, ["-c", "import asyncio, importlib, serve; asyncio.run(serve.prepare_database('blog', importlib.import_module('blog.api.db.session')))"], {
+      cwd: projectDir,
+      env: { ...process.env, DATABASE_URL: pgbouncer!.asyncUrl, PYTHONPATH: `${dirname(SERVE_SCRIPT)}:${projectDir}` },
+    });
+    assert.equal(await exitWithin(prepare, INSTANCE_TIMEOUT_MS), 0, prepare.output());
+    const ports = await Promise.all([freePort(), freePort(), freePort()]);
+    instances.push(...(await Promise.all(ports.map(startInstance))));
+    // The first balancer spreads requests over all three; the second sends all to the first.
+    nginx = await startNginx([ports, [ports[0]]]);
+    cleanups.push(async () => {
+      await nginx.stop();
+      for (const instance of instances) await instance.process.stop();
+      await rm(projectDir, { recursive: true, force: true });
+    });
+  });
+
+  it("a rolling restart under creates and reads fails no request and loses no write", async (t) => {
+    const [all, statuses] = [instances.map((instance) => instance.port), new Map<number, number>()];
+    const failures: string[] = [];
+    const created: number[] = [];
+    let restarting = true;
+    const send = async (what: string, method: string, path: string, expected: number, body?: unknown) => {
+      const reply = await sendAlone(method, `${nginx.baseUrls[0]}${path}`, body);
+      statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+      if (reply.status !== expected && failures.length < 10) failures.push(`${what}: ${reply.status} ${reply.body}`);
+      return reply.status === expected ? reply.body : undefined;
+    };
+    const clients = Array.from({ length: 16 }, async () => {
+      while (restarting) {
+        const body = await send("create", "POST", "/tags", 201, { name: `rolling-${randomBytes(6).toString("hex")}` });
+        if (body === undefined) continue;
+        const id = (JSON.parse(body) as { id: number }).id;
+        created.push(id);
+        await send("read", "GET", `/tags/${id}`, 200);
+      }
+    });
+    try {
+      for (const [index, instance] of instances.entries()) {
+        await sleep(300);
+        // Out of rotation first (nginx cannot read readiness), then stopped as an orchestrator
+        // stops a container: SIGTERM to the server process only, which finishes what it has.
+        await nginx.setUpstreams(0, all.filter((port) => port !== instance.port));
+        instance.process.child.kill("SIGTERM");
+        assert.equal(await exitWithin(instance.process, INSTANCE_TIMEOUT_MS), 0, instance.process.output());
+        instances[index] = await startInstance(instance.port);
+        await nginx.setUpstreams(0, all);
+      }
+      await sleep(300);
+    } finally {
+      restarting = false;
+      await Promise.all(clients);
+    }
+    t.diagnostic(`during the rolling restart: ${[...statuses].map(([status, n]) => `${n} × ${status}`).join(", ")}`);
+    assert.deepEqual(failures, [], nginx.process.output());
+    const [row] = await postgres!.query("SELECT count(*)::int AS n FROM tags WHERE id = ANY($1)", [created]);
+    assert.equal(row.n, created.length, "an acknowledged create is missing");
+  });
+
+  it("throughput through 1 instance and through 3, in total and per CPU second", async (t) => {
+    const [id] = await Promise.all([new JsonClient(nginx.baseUrls[0]).post("/tags", { name: `measured-${randomBytes(6).toString("hex")}` })]).then(([reply]) => [reply.body.id as number]);
+    const measure = async (baseUrl: string, measured: Instance[]) => {
+      const api = new JsonClient(baseUrl);
+      const cpuBefore = await cpuSeconds(measured);
+      const started = Date.now();
+      let done = 0;
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (Date.now() - started < MEASURE_MS) {
+            expectStatus(await api.get(`/tags/${id}`), 200);
+            done++;
+          }
+        }),
+      );
+      const seconds = (Date.now() - started) / 1000;
+      const cpu = (await cpuSeconds(measured)) - cpuBefore;
+      return { perSecond: done / seconds, perCpuSecond: done / cpu, cpu };
+    };
+    const one = await measure(nginx.baseUrls[1], [instances[0]]);
+    const three = await measure(nginx.baseUrls[0], instances);
+    const line = (name: string, m: { perSecond: number; perCpuSecond: number; cpu: number }) =>
+      `${name}: ${m.perSecond.toFixed(0)} reads/s, ${m.perCpuSecond.toFixed(0)} per CPU second of the instances (${m.cpu.toFixed(1)} CPU s)`;
+    t.diagnostic(line("1 instance", one));
+    t.diagnostic(line("3 instances", three));
+    assert.ok(one.perSecond > 0 && three.perSecond > 0);
+  });
+});
+
+/** How long each throughput measurement runs. */
+const MEASURE_MS = 3000;
+
+/** CPU seconds (user and system) the instances' processes (each uvicorn and its workers) have used so far. */
+async function cpuSeconds(instances: Instance[]): Promise<number> {
+  let ticks = 0;
+  for (const instance of instances) {
+    const pid = instance.process.child.pid!;
+    const children = (await readFile(`/proc/${pid}/task/${pid}/children`, "utf8")).trim().split(/\s+/).filter(Boolean);
+    for (const each of [String(pid), ...children]) {
+      // Fields 14 and 15 of /proc/<pid>/stat, counted after the command's closing parenthesis.
+      const fields = (await readFile(`/proc/${each}/stat`, "utf8")).split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+  }
+  return ticks / 100;
+}
+
+/**
+ * One request on a connection of its own (as a balancer's many clients send theirs): no
+ * kept-alive connection that nginx, reloading, closes in the instant it is reused. Status 0
+ * and the error for a request without an answer.
+ */
+function sendAlone(method: string, url: string, body?: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const request = httpRequest(url, { method, agent: false, timeout: REQUEST_TIMEOUT_MS, headers: payload === undefined ? {} : { "content-type": "application/json" } }, (response) => {
+      let text = "";
+      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+      response.on("error", (error) => resolve({ status: 0, body: String(error) }));
+    });
+    request.on("timeout", () => request.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
+    request.on("error", (error) => resolve({ status: 0, body: String(error) }));
+    request.end(payload);
+  });
+}

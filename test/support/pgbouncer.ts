@@ -1,65 +1,27 @@
 /**
  * Debian's PgBouncer for tests, in transaction pooling in front of a test PostgreSQL.
  *
- * The binary comes from the Debian package the machine's apt sources offer: `apt-get download
- * pgbouncer` and `dpkg -x`, no root needed, cached outside the repository (test/support/cache.ts)
- * as `pgbouncer-<hash of the package version>`; its shared libraries (libevent, c-ares, OpenSSL)
- * must be installed. PgBouncer refuses to run as root: there it runs as the `postgres` system
- * user the test PostgreSQL already runs as, from a copy of the binary that user can read.
+ * The binary comes from the Debian package (test/support/debian.ts); its shared libraries
+ * (libevent, c-ares, OpenSSL) must be installed. PgBouncer refuses to run as root: there it
+ * runs as the `postgres` system user the test PostgreSQL already runs as, from a copy of the
+ * binary that user can read.
  */
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { chmod, chown, copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { promisify } from "node:util";
-import { cachedBuild, hashOf, oncePerProcess } from "./cache.js";
+import { oncePerProcess } from "./cache.js";
+import { debianProgram, runStep } from "./debian.js";
 import { freePort } from "./ports.js";
 import { type RunningProcess, startProcess } from "./processes.js";
 
-/** The longest any one step may take: apt's lookup and download, unpacking, `id`. */
-const STEP_TIMEOUT_MS = 120_000;
 /** How long PgBouncer may take to listen once started, and one attempt to connect. */
 const LISTEN_TIMEOUT_MS = 10_000;
 const CONNECT_TIMEOUT_MS = 1000;
 
-const execFileAsync = promisify(execFile);
-const run = (command: string, args: string[], options: { cwd?: string } = {}) =>
-  execFileAsync(command, args, { ...options, timeout: STEP_TIMEOUT_MS });
-
-const BINARY = join("root", "usr", "sbin", "pgbouncer");
-
 /** The path of the cached `pgbouncer` binary, downloaded and unpacked first if missing. */
-export const ensurePgbouncer = oncePerProcess(unpackIfMissing);
-
-async function unpackIfMissing(): Promise<string> {
-  let version: string;
-  try {
-    const { stdout } = await run("apt-cache", ["show", "--no-all-versions", "pgbouncer"]);
-    version = /^Version: (.+)$/m.exec(stdout)?.[1] ?? "";
-  } catch (error) {
-    throw new Error(`the PgBouncer tests need Debian's pgbouncer package in the apt sources: ${String(error)}`);
-  }
-  if (!version) throw new Error("apt-cache shows no version of pgbouncer");
-  const dir = await cachedBuild(
-    "pgbouncer",
-    hashOf(version),
-    async (target) => {
-      await mkdir(target, { recursive: true });
-      await run("apt-get", ["download", `pgbouncer=${version}`], { cwd: target });
-      const deb = (await readdir(target)).find((name) => name.endsWith(".deb"));
-      if (!deb) throw new Error(`apt-get download pgbouncer=${version} wrote no .deb`);
-      await run("dpkg", ["-x", join(target, deb), join(target, "root")]);
-      await rm(join(target, deb));
-      // It must run here (its libraries installed), not only unpack.
-      await run(join(target, BINARY), ["--version"]);
-    },
-    (entry) => existsSync(join(entry, BINARY)),
-  );
-  return join(dir, BINARY);
-}
+export const ensurePgbouncer = oncePerProcess(() => debianProgram("pgbouncer", "usr/sbin/pgbouncer", ["--version"]));
 
 export interface Pgbouncer {
   /** The pooled database as a SQLAlchemy async URL, `postgresql+asyncpg://…`. */
@@ -104,7 +66,7 @@ export async function startPgbouncer(serverUrl: string, poolSize: number): Promi
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     await chmod(dir, 0o755);
-    const ids = async (flag: string) => Number((await run("id", [flag, "postgres"])).stdout);
+    const ids = async (flag: string) => Number((await runStep("id", [flag, "postgres"])).stdout);
     const [uid, gid] = [await ids("-u"), await ids("-g")];
     for (const name of ["", "pgbouncer", "users.txt", "pgbouncer.ini"]) await chown(join(dir, name), uid, gid);
   }
