@@ -9,6 +9,11 @@ const LINE_LENGTH = 88;
 const NON_ASCII = /[^\x00-\x7f]/;
 const DOCSTRING = /^([rRuU]?)"""([^\\]*)"""$/;
 const COMMENT = /^#( +)(.*)$/;
+const NEWLINE = 0x0a;
+const BACKSLASH = 0x5c;
+const HASH = 0x23;
+const DOUBLE_QUOTE = 0x22;
+const SINGLE_QUOTE = 0x27;
 
 /**
  * `source` (as `ruff format` wrote it) with its too-long one-line docstrings and comments
@@ -16,12 +21,14 @@ const COMMENT = /^#( +)(.*)$/;
  * @example wrapProse(`    # ${"word ".repeat(20)}\n`) // two comment lines
  */
 export function wrapProse(source: string): string {
+  // Most modules are ASCII: their lines are as wide as they are long.
+  const width = NON_ASCII.test(source) ? textWidth : (line: string) => line.length;
   const lines = source.split("\n");
-  if (!lines.some((line) => textWidth(line) > LINE_LENGTH)) return source;
+  if (!lines.some((line) => width(line) > LINE_LENGTH)) return source;
   const statementStarts = lineStartsStatement(source);
   return lines
     .map((line, index) => {
-      if (!statementStarts[index] || textWidth(line) <= LINE_LENGTH) return line;
+      if (!statementStarts[index] || width(line) <= LINE_LENGTH) return line;
       const indent = /^ */.exec(line)![0];
       return wrapDocstring(indent, line.slice(indent.length)) ?? wrapComment(indent, line.slice(indent.length)) ?? line;
     })
@@ -31,31 +38,37 @@ export function wrapProse(source: string): string {
 /**
  * Per line: whether it begins a statement or a comment line of its own, that is outside any
  * string, bracket or backslash continuation. Strings are scanned as Python 3.11 writes them
- * (no quote of the string's own kind inside an f-string's fields).
+ * (no quote of the string's own kind inside an f-string's fields). Character codes, not
+ * one-character strings: this reads every character of every module.
  */
 function lineStartsStatement(source: string): boolean[] {
   const starts = [true];
   let depth = 0;
-  let quote = "";
+  let quote = 0; // the open string's quote character, 0 outside strings
+  let triple = false;
   for (let i = 0; i < source.length; i++) {
-    const char = source[i]!;
-    if (char === "\n") {
-      if (quote.length === 1) quote = ""; // an unterminated one-line string: ruff refused it already
-      starts.push(quote === "" && depth === 0 && source[i - 1] !== "\\");
-    } else if (quote !== "") {
-      if (char === "\\") i++;
-      else if (source.startsWith(quote, i)) {
-        i += quote.length - 1;
-        quote = "";
+    const char = source.charCodeAt(i);
+    if (char === NEWLINE) {
+      if (quote !== 0 && !triple) quote = 0; // an unterminated one-line string: ruff refused it already
+      starts.push(quote === 0 && depth === 0 && source.charCodeAt(i - 1) !== BACKSLASH);
+    } else if (quote !== 0) {
+      if (char === BACKSLASH) {
+        // An escaped line end continues the string on the next line.
+        if (source.charCodeAt(i + 1) === NEWLINE) starts.push(false);
+        i++;
+      } else if (char === quote && (!triple || (source.charCodeAt(i + 1) === quote && source.charCodeAt(i + 2) === quote))) {
+        if (triple) i += 2;
+        quote = 0;
       }
-    } else if (char === "#") {
+    } else if (char === HASH) {
       const end = source.indexOf("\n", i);
       i = (end === -1 ? source.length : end) - 1;
-    } else if (char === '"' || char === "'") {
-      quote = source.startsWith(char.repeat(3), i) ? char.repeat(3) : char;
-      i += quote.length - 1;
-    } else if ("([{".includes(char)) depth++;
-    else if (")]}".includes(char)) depth--;
+    } else if (char === DOUBLE_QUOTE || char === SINGLE_QUOTE) {
+      quote = char;
+      triple = source.charCodeAt(i + 1) === char && source.charCodeAt(i + 2) === char;
+      if (triple) i += 2;
+    } else if (char === 0x28 || char === 0x5b || char === 0x7b) depth++; // ( [ {
+    else if (char === 0x29 || char === 0x5d || char === 0x7d) depth--; // ) ] }
   }
   return starts;
 }

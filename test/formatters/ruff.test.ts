@@ -93,6 +93,8 @@ describe("prose ruff leaves too long", () => {
       `message = (\n    """A long string in brackets is a value, not prose: it ${LONG}."""\n)\n`,
       `message = \\\n    """A long string after a continuation is a value, not prose: it ${LONG}."""\n`,
       `text = \'\'\'\n"""A line inside a string is its text: it ${LONG}."""\n\'\'\'\n`,
+      // A line end escaped inside a string ends a line too: the lines after it keep their places.
+      `text = \'\'\'a \\\nb\'\'\'\nmessage = \\\n    """A long string after a continuation is a value, not prose: it ${LONG}."""\n`,
       `# https://example.com/${"a/".repeat(50)}\n`,
       `items = [\n    # A comment in brackets belongs to the statement: it ${LONG}.\n    1,\n]\n`,
     ];
