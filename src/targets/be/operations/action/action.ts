@@ -163,14 +163,25 @@ function* slugClash(ctx: BuildContext, options: ActionOptions): Iterable<Validat
  * resource (`ping_product`, `ping_order`).
  */
 function actionSharedByResources(project: ProjectConfig, name: string): boolean {
-  let resources = 0;
+  return (resourcesPerActionName(project).get(name) ?? 0) > 1;
+}
+
+const resourcesPerName = new WeakMap<ProjectConfig, ReadonlyMap<string, number>>();
+
+/** How many resources have an action of each name (snake case), counted once per project: every action asks. */
+function resourcesPerActionName(project: ProjectConfig): ReadonlyMap<string, number> {
+  const known = resourcesPerName.get(project);
+  if (known) return known;
+  const counts = new Map<string, number>();
   for (const app of project.apps) {
     for (const resource of app.config.resources) {
       const operations: readonly unknown[] = resource.operations;
-      if (operations.some((entry) => isAction(entry) && new Name(entry.name).snake === name)) resources += 1;
+      const names = new Set(operations.filter(isAction).map((entry) => new Name(entry.name).snake));
+      for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
     }
   }
-  return resources > 1;
+  resourcesPerName.set(project, counts);
+  return counts;
 }
 
 function isAction(entry: unknown): entry is { name: string } {
