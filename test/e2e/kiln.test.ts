@@ -159,6 +159,16 @@ describe("a kiln-style config", () => {
     assert.ok(Number.isInteger(counted.body.count) && counted.body.count >= 1, JSON.stringify(counted.body));
   });
 
+  it("calls a create's hooks with kiln's signatures: pre(body, db=...) returns the body to store, post(row, body, db=...) runs after the commit", async () => {
+    const author = await api.post("/content/authors", { name: "Ida", email: `ida-${randomBytes(4).toString("hex")}@example.com` });
+    const article = await api.post("/content/posts", { title: "  Ciphers  ", body: "Three words here", author_id: author.body.id });
+    expectStatus(article, 201);
+    assert.equal(article.body.title, "Ciphers");
+    // post ran once the row was committed (the answer was already made): the next read shows its count.
+    assert.equal(article.body.word_count, 0);
+    assert.equal((await api.get(`/content/posts/${article.body.id}`)).body.word_count, 3);
+  });
+
   it("serves a create-only resource with an integer key, answering with its key and create fields", async () => {
     const tag = await api.post("/content/tags", { name: `kiln-${randomBytes(4).toString("hex")}` });
     expectStatus(tag, 201);

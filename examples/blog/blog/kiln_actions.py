@@ -1,14 +1,19 @@
-"""Actions with kiln's signatures, for config/kiln.jsonnet (``convention: "kiln"``).
+"""Actions and hooks with kiln's signatures, for config/kiln.jsonnet (``convention:
+"kiln"``).
 
 The row comes first (none for a collection action), then the request's session as
 ``db``, the request body as one Pydantic model named ``body``, and the model class
 where a parameter asks for it. What the function returns is the answer: a model, or
 nothing (``-> None``, 204 No Content). The config names the body and response models
 (``body``, ``response``), because codegen does not import this module to read them.
+
+A ``pre`` hook gets the validated request body and the session, and returns the body to
+store; a ``post`` hook gets the row as committed, the body and the session.
 """
 
 import uuid
 from datetime import UTC, datetime
+from typing import Any
 
 from pydantic import BaseModel, Field
 from sqlalchemy import func, select
@@ -47,3 +52,14 @@ class Count(BaseModel):
 async def count(db: AsyncSession, model: type[Article]) -> Count:
     """How many rows *model* has."""
     return Count(count=await db.scalar(select(func.count()).select_from(model)) or 0)
+
+
+async def tidy_title(body: Any, *, db: AsyncSession) -> Any:
+    """Store the title without the spaces around it."""
+    return body.model_copy(update={"title": body.title.strip()})
+
+
+async def count_words(article: Article, body: Any, *, db: AsyncSession) -> None:
+    """Once the article is stored, count the words of the text sent."""
+    article.word_count = len(body.body.split())
+    await db.commit()

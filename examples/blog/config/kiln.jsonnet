@@ -76,13 +76,18 @@ local authorBrief = [fields.id(), { name: 'name', type: 'str' }];
                   { name: 'title', type: 'str' },
                   { name: 'body', type: 'str' },
                   { name: 'published', type: 'bool' },
+                  { name: 'word_count', type: 'int' },
                   { name: 'author_id', type: 'uuid' },
                   fields.nested('author', 'blog.models.Author', authorBrief, load='joined'),
                 ],
               },
+              // kiln's hooks, with kiln's signatures (blog/kiln_actions.py).
               {
                 name: 'create',
                 fields: [{ name: 'title', type: 'str' }, { name: 'body', type: 'str' }, { name: 'author_id', type: 'uuid' }],
+                convention: 'kiln',
+                pre: 'blog.kiln_actions.tidy_title',
+                post: 'blog.kiln_actions.count_words',
               },
               { name: 'update', fields: [{ name: 'title', type: 'str' }] },
               { name: 'delete', require_auth: false },

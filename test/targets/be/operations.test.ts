@@ -211,6 +211,20 @@ describe("routes", () => {
     assert.deepEqual([...suite.matchAll(/^async def (test_\w+)/gm)].map((match) => match[1]), ["test_archive_requires_a_user"]);
   });
 
+  test("hooks in kiln's convention: pre(body, db=) returns the body to store, post(row, body, db=) after the commit (delete: no body)", async () => {
+    const hooks = { convention: "kiln", pre: "shop.hooks.tidy", post: "shop.hooks.notify" };
+    const generated = await files({
+      module: "store",
+      resources: [article({ operations: ["get", { name: "create", ...hooks }, { name: "update", ...hooks }, { name: "delete", convention: "kiln", post: "shop.hooks.notify" }] })],
+    });
+    const routes = flatPython(generated.get("store/routes/article.py")!.content);
+    assert.match(routes, /values = \(await body_from_hook\(shop\.hooks\.tidy, body, db=session\)\)\.model_dump\(\)/);
+    assert.match(routes, /values = \(await body_from_hook\(shop\.hooks\.tidy, body, db=session\)\)\.model_dump\(exclude_unset=True\)/);
+    assert.equal([...routes.matchAll(/await after_commit\(shop\.hooks\.notify, article, body, db=session\)/g)].length, 2);
+    assert.match(routes, /await after_commit\(shop\.hooks\.notify, \w+, db=session\)/);
+    assert.doesNotMatch(routes, /before_write/);
+  });
+
   test("without a get route, create answers 201 without a Location header", async () => {
     const generated = await files({ module: "store", resources: [article({ operations: ["create"] })] });
     const routes = generated.get("store/routes/article.py")!.content;

@@ -25,6 +25,13 @@ export const PostHookPath = DottedPath.meta({
   examples: ["blog.hooks.record_article_created"],
 });
 
+/** `convention`: whose signatures `pre` and `post` have, codegen's or kiln's. */
+export const HookConvention = z.enum(["codegen", "kiln"]).meta({
+  description:
+    "The signatures of `pre` and `post`: `\"codegen\"` (above), or kiln's: `pre(body, *, db) -> body` (the validated request " +
+    "body, its model returned), `post(row, body, *, db)` (delete: `post(row, *, db)`). Default: `\"codegen\"`.",
+});
+
 const SERIALIZER_DESCRIPTION =
   "get, list (each item), create and update: your function turning the row (loaded with everything the resource's `fields` " +
   "show) into the response, instead of the generated serializer; a plain function, no I/O. A dotted path (the response is " +
@@ -63,6 +70,7 @@ export interface HookKeys {
   type: string;
   pre?: string;
   post?: string;
+  convention?: "codegen" | "kiln";
   serializer?: SerializerConfig;
   representation?: string;
 }

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { GroupList, GuardPath } from "./authz.js";
 import { OpaSetting } from "./opa.js";
 import { FieldList } from "./fields.js";
-import { PostHookPath, PreHookPath, SerializerSetting, checkHooks } from "./hooks.js";
+import { HookConvention, PostHookPath, PreHookPath, SerializerSetting, checkHooks } from "./hooks.js";
 import { kilnKeys } from "./kiln.js";
 import { ModifierList } from "./modifiers.js";
 import { Identifier, SnakeName, maxBodySizeAt } from "./primitives.js";
@@ -89,6 +89,7 @@ export const endpointKeys = {
   can: GuardPath.optional(),
   pre: PreHookPath.optional(),
   post: PostHookPath.optional(),
+  convention: HookConvention.optional(),
   serializer: SerializerSetting,
   ...kilnKeys("operation"),
 };

@@ -1,11 +1,13 @@
-"""``before_write`` returns what a ``pre`` hook says to store; ``after_commit`` logs a
-failing ``post`` hook instead of raising."""
+"""``before_write`` returns what a ``pre`` hook says to store, ``body_from_hook`` the
+body a kiln ``pre`` hook gives back; ``after_commit`` logs a failing ``post`` hook
+instead of raising."""
 
 import logging
 from typing import Any
 
 import pytest
-from runtime.hooks import after_commit, before_write
+from pydantic import BaseModel
+from runtime.hooks import after_commit, before_write, body_from_hook
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -33,6 +35,27 @@ async def test_pre_hook_returning_nothing_is_named_in_the_error() -> None:
 
     with pytest.raises(TypeError, match=r"pre hook .*forgot must return the values"):
         await before_write(forgot, {})
+
+
+class Draft(BaseModel):
+    title: str
+
+
+async def test_kiln_pre_hook_returns_the_body_to_store() -> None:
+    async def tidy(body: Draft, *, db: object) -> Draft:
+        return body.model_copy(update={"title": f"{body.title.strip()} by {db}"})
+
+    assert await body_from_hook(tidy, Draft(title=" Engines "), db="s") == Draft(
+        title="Engines by s"
+    )
+
+
+async def test_kiln_pre_hook_returning_another_type_is_named_in_the_error() -> None:
+    def as_dict(body: Draft, *, db: object) -> dict[str, str]:
+        return body.model_dump()
+
+    with pytest.raises(TypeError, match=r"pre hook .*as_dict must return .*\(Draft\)"):
+        await body_from_hook(as_dict, Draft(title="x"), db=None)
 
 
 async def test_pre_hook_errors_propagate() -> None:
