@@ -7,11 +7,14 @@ A ``pre`` hook runs inside the request's transaction and its errors fail the req
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any, ParamSpec
+from typing import Any, ParamSpec, TypeVar
+
+from pydantic import BaseModel
 
 from .actions import call_action
 
 P = ParamSpec("P")
+Body = TypeVar("Body", bound=BaseModel)
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +37,24 @@ async def before_write(
             f"not {type(values).__name__}"
         )
     return dict(values)
+
+
+async def body_from_hook(
+    hook: Callable[..., Any], body: Body, /, **kwargs: Any
+) -> Body:
+    """Call a ``pre`` hook of kiln's signature, ``(body, *, db) -> body``, and return
+    the request body it gives back, whose fields are stored.
+
+    A hook that returns anything but the body's model is a bug in it: ``TypeError``
+    names it.
+    """
+    result = await call_action(hook, body, **kwargs)
+    if not isinstance(result, type(body)):
+        raise TypeError(
+            f"pre hook {_name(hook)} must return the request body "
+            f"({type(body).__name__}), not {type(result).__name__}"
+        )
+    return result
 
 
 async def after_commit(

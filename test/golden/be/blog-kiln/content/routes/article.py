@@ -14,6 +14,7 @@ from blog.api.content.schemas.article import ArticleCreate, ArticleRead, Article
 from blog.api.content.serializers.article import to_article_read
 from blog.api.db.primary_session import SessionDep
 from blog.api.runtime.actions import call_action
+from blog.api.runtime.hooks import after_commit, body_from_hook
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.responses import error_responses, location
 from blog.kiln_actions import Count, Publication, Retitle
@@ -70,13 +71,17 @@ async def create_article(
     """Create an article; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
-    article = Article(**body.model_dump())
+    values = (
+        await body_from_hook(blog.kiln_actions.tidy_title, body, db=session)
+    ).model_dump()
+    article = Article(**values)
     session.add(article)
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))
     response.headers["Location"] = location(request, article.id)
     await idempotency.remember(session, result, status_code=201, response=response)
     await session.commit()
+    await after_commit(blog.kiln_actions.count_words, article, body, db=session)
     return result
 
 

@@ -26,6 +26,7 @@ class ArticleRead(BaseModel):
     title: str
     body: str
     published: bool
+    word_count: int
     author_id: uuid.UUID
     author: ArticleReadAuthorNested
 
