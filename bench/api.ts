@@ -10,15 +10,22 @@
  * Rounds alternate the order of the apps; the table gives medians of the rounds, and
  * the ratio columns the median of the rounds' ratios. bench/README.md, "API throughput".
  *
+ * With `--calls N` (default 200; 0 skips it), a second table: the Python calls per request
+ * of each app and route, counted in process by bench/calls.py over N requests, a figure
+ * the machine's load does not move.
+ *
  *   node --import tsx bench/api.ts [--duration 15] [--rounds 5] [--clients 32] [--warmup 3]
- *     [--apps generated,handwritten,floor] [--routes get,list,create,update]
+ *     [--apps generated,handwritten,floor] [--routes get,list,create,update] [--calls 200]
  */
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { rm } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
-import { parseArgs } from "node:util";
-import { prepareBlogProject, serveBlog, serveScript } from "../test/e2e/support/blog.js";
+import { delimiter, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs, promisify } from "node:util";
+import { SERVE_SCRIPT, prepareBlogProject, serveBlog, serveScript } from "../test/e2e/support/blog.js";
 import { type LoadRequest, type LoadResult, describeLoad, loadAgent, runLoad } from "../test/e2e/support/load.js";
 import { REQUEST_TIMEOUT_MS } from "../test/support/http.js";
 import { startPostgres } from "../test/support/postgres.js";
@@ -35,12 +42,20 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "3" },
     apps: { type: "string", default: "generated,handwritten,floor" },
     routes: { type: "string", default: "get,list,create,update" },
+    calls: { type: "string", default: "200" },
   },
 });
 const durationMs = Number(values.duration) * 1000;
 const rounds = Number(values.rounds);
 const clients = Number(values.clients);
 const warmupMs = Number(values.warmup) * 1000;
+const callRequests = Number(values.calls);
+
+const CALLS_SCRIPT = resolve(fileURLToPath(import.meta.url), "../calls.py");
+/** How long bench/calls.py may take for one app and route (it starts Python, then sends --calls requests). */
+const CALLS_TIMEOUT_MS = 300_000;
+/** The ASGI application of each app, as bench/calls.py loads it. */
+const ASGI_APPS: Record<AppName, string> = { generated: "blog.main:app", handwritten: "handwritten_articles:app", floor: "floor_articles:app" };
 
 const AUTHORS = 1_000;
 const ARTICLES = 10_000;
@@ -147,6 +162,24 @@ try {
   );
   for (const [index, answer] of answers.entries()) assert.deepEqual(answer, answers[0], `${served[index]!.name} answers another body than ${served[0]!.name}`);
 
+  /** Python calls per request, by route and app (bench/calls.py). */
+  const calls = new Map<string, number>();
+  if (callRequests > 0) {
+    const keysFile = join(projectDir, "bench-keys.json");
+    await writeFile(keysFile, JSON.stringify({ ids, authors }));
+    const run = promisify(execFile);
+    for (const route of routes) {
+      for (const app of served) {
+        const args = [CALLS_SCRIPT, "--app", ASGI_APPS[app.name], "--route", route, "--requests", String(callRequests), "--ids", keysFile];
+        const env = { ...process.env, DATABASE_URL: postgres.asyncUrl, PYTHONPATH: [projectDir, resolve(SERVE_SCRIPT, "..")].join(delimiter), PYTHONDONTWRITEBYTECODE: "1" };
+        const { stdout } = await run(venv.python, args, { cwd: projectDir, env, timeout: CALLS_TIMEOUT_MS }).catch((error: { stderr?: string; killed?: boolean }) => {
+          throw new Error(`bench/calls.py ${app.name} ${route}${error.killed ? ` did not finish within ${CALLS_TIMEOUT_MS} ms` : ""}:\n${error.stderr ?? String(error)}`);
+        });
+        calls.set(`${route} ${app.name}`, (JSON.parse(stdout) as { calls: number }).calls);
+      }
+    }
+  }
+
   const agents = new Map(served.map((app) => [app.name, loadAgent(clients)]));
   const run = (app: App, route: RouteName, ms: number, measured: boolean): Promise<LoadResult> =>
     runLoad({ baseUrl: app.baseUrl, clients, durationMs: ms, next: requests(route, ids, authors), agent: agents.get(app.name)!, serverPid: measured ? app.process.child.pid : undefined });
@@ -193,6 +226,12 @@ try {
   for (const route of routes) {
     const cells = [...apps.map((app) => figure(route, app)), ...ratios.map(([, mine, theirs]) => ratio(route, mine, theirs))];
     console.log(`| ${ROUTES[route]} | ${cells.join(" | ")} | ${apps.map((app) => p99(route, app)).join(" / ")} |`);
+  }
+  if (calls.size > 0) {
+    console.log(`\nPython calls per request, in process over ${callRequests} requests (bench/calls.py):\n`);
+    console.log(`| route | ${apps.map((app) => APPS[app]).join(" | ")} |`);
+    console.log(`|---|${apps.map(() => "---:").join("|")}|`);
+    for (const route of routes) console.log(`| ${ROUTES[route]} | ${apps.map((app) => Math.round(calls.get(`${route} ${app}`)!).toLocaleString("en-US")).join(" | ")} |`);
   }
 } finally {
   for (const app of running) await app.process.stop();
