@@ -8,7 +8,7 @@ import { cascaded } from "../../cascade.js";
 import { createBodyFields } from "../../config/references.js";
 import type { OperationConfig, ProjectConfig, ResolvedApp, ResourceConfig } from "../../config/schema.js";
 import { pythonString } from "../../python/literals.js";
-import { sessionModulePath } from "../../resource.js";
+import { databaseOf, sessionModulePath } from "../../resource.js";
 import { Indexes } from "../indexes/indexes.js";
 import { RateLimitsModule } from "../rate_limit/rate-limits.js";
 import { authSuite } from "./auth.js";
@@ -92,18 +92,24 @@ function metadataAssignment(resources: readonly ResourceConfig[], imports: Impor
   return `METADATA = tuple(dict.fromkeys([${expressions.join(", ")}]))`;
 }
 
-// The `get_session` dependency of every database the app's resources use, imported under
-// a name of its own when there are several.
+// The session dependencies of every database the app's resources use (`get_session`, and
+// `get_read_session` of one with replicas, which its read routes take), imported under names
+// of their own when there are several databases.
 function sessionOverrides(project: ProjectConfig, resources: readonly ResourceConfig[], packagePrefix: string, imports: ImportCollector): string[] {
-  const modules = [...new Set(resources.map((resource) => sessionModulePath(project, resource.db_key).join(".")))];
-  return modules.map((modulePath) => {
-    const module = prefixImport(packagePrefix, modulePath);
-    if (modules.length === 1) {
-      imports.addFrom(module, "get_session");
-      return "get_session";
-    }
-    const alias = `get_${modulePath.split(".").pop()}`;
-    imports.addFrom(module, `get_session as ${alias}`);
-    return alias;
+  const keys = [...new Set(resources.map((resource) => databaseOf(project, resource.db_key).key))];
+  return keys.flatMap((key) => {
+    const path = sessionModulePath(project, key);
+    const module = prefixImport(packagePrefix, ...path);
+    const dependencies = databaseOf(project, key).replicas ? ["get_session", "get_read_session"] : ["get_session"];
+    return dependencies.map((dependency) => {
+      if (keys.length === 1) {
+        imports.addFrom(module, dependency);
+        return dependency;
+      }
+      // `get_analytics_session`, `get_analytics_read_session`
+      const alias = `get_${path[path.length - 1].replace(/_session$/, dependency === "get_session" ? "_session" : "_read_session")}`;
+      imports.addFrom(module, `${dependency} as ${alias}`);
+      return alias;
+    });
   });
 }
