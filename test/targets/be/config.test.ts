@@ -375,6 +375,19 @@ describe("CrudOptions and ListOptions", () => {
     }
   });
 
+  test("create and update write a link with many from keys; a to-one or nullable link is refused at its key", async () => {
+    // An article linking articles (a self-link keeps the app to one resource).
+    const related = { name: "related", type: "link", references: "article", many: true };
+    const linked = (entry: Record<string, unknown>) => resourceIssues(article({ link: { name: "title" }, operations: ["get", entry] }));
+    for (const type of ["create", "update"]) {
+      assert.deepEqual(await linked({ name: type, type, fields: [titleField, related] }), []);
+      assert.deepEqual(await linked({ name: type, type, fields: [{ ...related, many: false }, { ...related, name: "others", nullable: true }] }), [
+        { path: "operations[1].fields[0].many", message: "a body writes a to-one relationship through its key field (such as author_id): a link field here needs many: true" },
+        { path: "operations[1].fields[1].nullable", message: "a list of keys is never null: an empty list unlinks every row" },
+      ]);
+    }
+  });
+
   test("delete takes no fields; unknown keys and types are rejected", async () => {
     assert.deepEqual(await entryIssues({ name: "delete", type: "delete", fields: [idField] }), [
       { path: "fields", message: "delete returns no body: fields has no effect here" },

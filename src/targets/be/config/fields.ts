@@ -11,12 +11,13 @@ export const FieldType = z.enum(["uuid", "str", "email", "int", "float", "bool",
   description:
     "Decides the Python annotation: `uuid` → `uuid.UUID`, `str`, `email` (an e-mail validated `str`), `int`, `float`, `bool`, " +
     "`datetime` → `datetime.datetime`, `date` → `datetime.date`, `json` → `dict[str, Any]`; `nested` dumps a related model " +
-    "inline and `link` shows a related row as a link object (`{ type, id, label }`), both in read shapes only.",
+    "inline and `link` shows a related row as a link object (`{ type, id, label }`), both in read shapes; a `link` with `many` " +
+    "in a create or update body writes the relationship from the related rows' keys.",
   examples: ["str"],
 });
 export type FieldType = z.output<typeof FieldType>;
 
-/** Every field type but `nested` and `link`: what request bodies and action parameters may use. */
+/** Every field type but `nested` and `link`: what action parameters (and, but for many-to-many links, request bodies) may use. */
 export const ScalarFieldType = FieldType.exclude(["nested", "link"]);
 export type ScalarFieldType = z.output<typeof ScalarFieldType>;
 

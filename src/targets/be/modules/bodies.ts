@@ -1,37 +1,82 @@
 // Request bodies: `{Model}Create`, `{Model}Update` and an action's `{Action}Params`. Scalar
-// fields only (SPEC nested rule 4). Create bodies require what the config requires; update
-// bodies make every field optional (partial PATCH: an omitted field is `MISSING`) and accept
-// null only for nullable columns. Fields written to a column carry the column's rules.
+// fields (SPEC nested rule 4), and in create and update bodies the many-to-many links they
+// write: a link field with `many` is sent as the list of the related rows' keys. Create bodies
+// require what the config requires; update bodies make every field optional (partial PATCH:
+// an omitted field is `MISSING`) and accept null only for nullable columns. Fields written to
+// a column carry the column's rules.
 
 import { ImportCollector, Name, type ValidationIssue } from "../../../codegen/index.js";
 import { inheritReference } from "../config/references.js";
-import { type FieldSpec, type ScalarField, isScalar } from "../config/schema.js";
+import { type FieldSpec, type LinkField, type ResourceConfig, type ScalarField, isScalar, pluralize } from "../config/schema.js";
 import { columnRuled, optional, requestAnnotation } from "../python/annotations.js";
-import { fieldDefault } from "../python/literals.js";
+import { fieldDefault, pythonString } from "../python/literals.js";
 import { type ResourceView, collectionKey, modelRef } from "../resource.js";
 import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
 
+/** A link field with `many`, in a create or update body: the relationship it replaces, sent as the related rows' keys. */
+export type RelationField = LinkField & { many: true };
+
+/** A field of a create or update body: a column's value, or a many-to-many relationship's keys. */
+export type BodyField = ScalarField | RelationField;
+
 /**
- * An issue at each field of an entry's own body `fields` that is not scalar: a request body
- * carries scalar fields only. For the `validate` of an operation that writes its `fields`.
+ * An issue at each field of an entry's own body `fields` it cannot write: nested fields, and
+ * link fields but a non-null `many` one (a to-one relationship is written through its key
+ * field). For the `validate` of an operation that writes its `fields`.
  * @example [...bodyFieldIssues([{ name: "author", type: "nested", … }])] // [{ path: ["fields", 0, "type"], message: "nested fields are only allowed in get and list" }]
  */
 export function* bodyFieldIssues(fields: readonly FieldSpec[] | undefined): Iterable<ValidationIssue> {
   for (const [index, field] of (fields ?? []).entries()) {
-    if (!isScalar(field)) yield { path: ["fields", index, "type"], message: `${field.type} fields are only allowed in get and list` };
+    if (field.type === "nested") yield { path: ["fields", index, "type"], message: "nested fields are only allowed in get and list" };
+    else if (field.type === "link" && !field.many) {
+      yield { path: ["fields", index, "many"], message: "a body writes a to-one relationship through its key field (such as author_id): a link field here needs many: true" };
+    } else if (field.type === "link" && field.nullable) {
+      yield { path: ["fields", index, "nullable"], message: "a list of keys is never null: an empty list unlinks every row" };
+    }
   }
 }
 
+/** Whether a body field writes a relationship (a link with `many`), not a column. */
+export function isRelation(field: BodyField): field is RelationField {
+  return field.type === "link";
+}
+
 /** Fields of a write body: the op's own list, else the resource's scalar fields without a generated (uuid or int) primary key. */
-export function writeFields(view: ResourceView, own: readonly FieldSpec[] | undefined): ScalarField[] {
-  if (own) return own as ScalarField[]; // the op's validate (bodyFieldIssues) already rejected nested fields here
+export function writeFields(view: ResourceView, own: readonly FieldSpec[] | undefined): BodyField[] {
+  if (own) return own as BodyField[]; // the op's validate (bodyFieldIssues) already rejected the others here
   const generatedPk = view.config.pk_type !== "str";
   return view.config.fields.filter((field): field is ScalarField => isScalar(field) && !(generatedPk && field.name === view.pk));
 }
 
+/** The resource whose rows a relation field links (the config checks made sure it exists). */
+export function relatedResource(view: ResourceView, field: RelationField): ResourceConfig {
+  const target = view.app.resources.find((resource) => resource.name === field.references);
+  if (target === undefined) throw new Error(`bug: relation field "${field.name}" references "${field.references}", which passed the config checks but does not exist`);
+  return target;
+}
+
+/**
+ * `Tag.id`: the key column of the rows a relation field links, its model imported. The
+ * handler loads the rows by it, and the body's keys are checked against it.
+ */
+export function relatedKey(view: ResourceView, field: RelationField, imports: ImportCollector): string {
+  const target = relatedResource(view, field);
+  const model = modelRef(target.model);
+  imports.addFrom(model.module, model.importName);
+  return `${model.local}.${target.pk}`;
+}
+
+/** `Annotated[list[Annotated[int, column_rules(Tag.id)]], RelatedKeys]`: the keys a relation field is sent as. */
+function relationAnnotation(view: ResourceView, field: RelationField, imports: ImportCollector): string {
+  const target = relatedResource(view, field);
+  const key = requestAnnotation(target.pk_type, relatedKey(view, field, imports), view.runtimePackage, imports);
+  imports.addFrom("typing", "Annotated").addFrom(`${view.runtimePackage}.relations`, "RelatedKeys");
+  return `Annotated[list[${key}], RelatedKeys]`;
+}
+
 /** The collection key `spec` references (its own `references`, else the resource field's of the same name). */
-function referencesOf(view: ResourceView, spec: ScalarField): string | undefined {
-  const name = inheritReference(spec, view.config.fields).references;
+function referencesOf(view: ResourceView, spec: BodyField): string | undefined {
+  const name = isRelation(spec) ? spec.references : inheritReference(spec, view.config.fields).references;
   return name === undefined ? undefined : collectionKey(view, name);
 }
 
@@ -57,25 +102,35 @@ function bodyField(
   return fieldNamed(spec.name, names, { annotation, default: spec.required ? undefined : fallback, description: spec.description, references });
 }
 
-/** `{Model}Create`, added to the resource's schemas. */
-export function createSchema(module: SchemaModule, view: ResourceView, fields: readonly ScalarField[]): SchemaClass {
+/** What OpenAPI says of a relation field the config gives no description: the keys it takes, and (`update`) that they replace the set. */
+function relationDescription(view: ResourceView, field: RelationField, update: boolean): string {
+  const rows = pluralize(relatedResource(view, field).name.replace(/_/g, " "));
+  return field.description ?? (update ? `The keys of the ${rows} to link: the list replaces the set.` : `The keys of the ${rows} to link.`);
+}
+
+/** `{Model}Create`, added to the resource's schemas; a relation left out links no rows. */
+export function createSchema(module: SchemaModule, view: ResourceView, fields: readonly BodyField[]): SchemaClass {
   const imports = new ImportCollector();
   const names = fields.map((spec) => spec.name);
-  const schemaFields = fields.map((spec) => bodyField(view, spec, columnOf(view, spec), names, imports, referencesOf(view, spec)));
+  const schemaFields = fields.map((spec) =>
+    isRelation(spec)
+      ? fieldNamed(spec.name, names, { annotation: relationAnnotation(view, spec, imports), default: "Field(default_factory=list)", description: relationDescription(view, spec, false), references: referencesOf(view, spec) })
+      : bodyField(view, spec, columnOf(view, spec), names, imports, referencesOf(view, spec)),
+  );
   imports.addFrom(view.model.module, view.model.importName);
   return module.add(new SchemaClass({ module, name: `${view.model.name}Create`, doc: "The body of a create request.", fields: schemaFields, imports }));
 }
 
 /** `{Model}Update`, added to the resource's schemas; every field may be omitted, and only a nullable one sent as null. */
-export function updateSchema(module: SchemaModule, view: ResourceView, fields: readonly ScalarField[]): SchemaClass {
+export function updateSchema(module: SchemaModule, view: ResourceView, fields: readonly BodyField[]): SchemaClass {
   const imports = new ImportCollector().addFrom("pydantic", "MISSING").addFrom(view.model.module, view.model.importName);
   const names = fields.map((spec) => spec.name);
   const schemaFields = fields.map((spec) => {
-    const annotation = optional(requestAnnotation(spec.type, columnOf(view, spec), view.runtimePackage, imports), spec.nullable);
+    const annotation = isRelation(spec) ? relationAnnotation(view, spec, imports) : optional(requestAnnotation(spec.type, columnOf(view, spec), view.runtimePackage, imports), spec.nullable);
     return fieldNamed(spec.name, names, {
       annotation: `${annotation} | MISSING`,
       default: "MISSING",
-      description: spec.description,
+      description: isRelation(spec) ? relationDescription(view, spec, true) : spec.description,
       references: referencesOf(view, spec),
     });
   });
@@ -106,4 +161,29 @@ export function paramsSchema(module: SchemaModule, view: ResourceView, action: {
       imports,
     }),
   );
+}
+
+/** How a create or update handler writes a body's relations: the loads it awaits, and what its dump leaves out. */
+export interface RelationWrites {
+  /** One per relation: `name` (the model's relationship), `attribute` (the body's), `key` (`Tag.id`), `field` (its name as a Python string). */
+  relations: { name: string; attribute: string; key: string; field: string }[];
+  /** The keywords of the body's `model_dump(...)` beyond `exclude_unset`: the relations left out, `by_alias`. */
+  dump: string;
+}
+
+/**
+ * The relations of `body` (a schema built from `fields`) as its handler writes them, the
+ * related models and `related_rows` added to `imports`. The columns are dumped without the
+ * relations, which are loaded by their keys through the session (row visibility applies).
+ */
+export function relationWrites(view: ResourceView, body: SchemaClass, fields: readonly BodyField[], imports: ImportCollector): RelationWrites {
+  const relations = fields.filter(isRelation).map((field) => ({
+    name: field.name,
+    attribute: body.attributeOf(field.name),
+    key: relatedKey(view, field, imports),
+    field: pythonString(field.name),
+  }));
+  if (relations.length > 0) imports.addFrom(`${view.runtimePackage}.relations`, "related_rows");
+  const exclude = relations.length > 0 ? [`exclude={${relations.map((relation) => pythonString(relation.attribute)).join(", ")}}`] : [];
+  return { relations, dump: [...exclude, ...(body.aliased ? ["by_alias=True"] : [])].join(", ") };
 }

@@ -2,9 +2,9 @@
 // resource also has a `get` route to point at. The answer is built before the commit, so
 // nothing can fail once the row is committed; 409 on a constraint, 413 on a large body.
 
-import { type BuildContext, ImportCollector, type ValidationIssue, operation } from "../../../../codegen/index.js";
+import { type BuildContext, ImportCollector, StaticFile, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig, withArticle } from "../../config/schema.js";
-import { bodyFieldIssues, createSchema, writeFields } from "../../modules/bodies.js";
+import { bodyFieldIssues, createSchema, relationWrites, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
 import { type Route, readsRowAtItsUrl } from "../../modules/endpoint.js";
@@ -12,6 +12,7 @@ import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
+import { runtimeHelperFile } from "../../runtime-source.js";
 import { operationId } from "../../resource.js";
 import { createTests } from "./tests.js";
 
@@ -26,7 +27,7 @@ export class Create {
   /** The generated tests of its route (tests.ts). */
   static readonly tests = createTests;
 
-  /** Its own `fields` are the request body's: scalar fields only. */
+  /** Its own `fields` are the request body's: scalar fields, and links with `many` (docs/be.md, Many-to-many writes). */
   validate(_ctx: BuildContext, options: CrudOptions): Iterable<ValidationIssue> {
     return bodyFieldIssues(options.fields);
   }
@@ -34,7 +35,8 @@ export class Create {
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
     const shape = read.of(options);
-    const body = createSchema(schemas, view, writeFields(view, options.fields));
+    const fields = writeFields(view, options.fields);
+    const body = createSchema(schemas, view, fields);
     // Built from the request's own URL, not a route name: two apps may both have a `get_<name>`.
     const located = readsRowAtItsUrl(ctx.store, view.id);
     const params = [new RouteParam({ name: "body", annotation: body.name })];
@@ -44,6 +46,7 @@ export class Create {
       .addFrom(body.module.dotted, body.name)
       .update(shape.imports)
       .update(hooks.imports);
+    const writes = relationWrites(view, body, fields, imports);
     params.push(requestParam());
     if (located) {
       params.push(new RouteParam({ name: "response", annotation: "Response", imports: new ImportCollector().addFrom("fastapi", "Response") }));
@@ -75,13 +78,13 @@ export class Create {
           // The INSERT returns every column (server defaults included): only related rows need a second read.
           loader: shape.loaders.length > 0 ? routes.loader(shape) : undefined,
           located,
-          by_alias: body.aliased,
+          ...writes,
           expiry: pythonInt(ctx.config.idempotency_expiry),
           hooks,
         },
       },
       imports,
     });
-    return [routes.add(handler)];
+    return [routes.add(handler), ...(writes.relations.length > 0 ? [new StaticFile(runtimeHelperFile("relations"))] : [])];
   }
 }

@@ -1,7 +1,7 @@
 // The generated tests of an `update` route: a change is kept, 404 for a key no row has, 422
 // for a bad body, 401 without a token.
 
-import type { CrudOptions } from "../../config/schema.js";
+import { type CrudOptions, isScalar } from "../../config/schema.js";
 import { writeFields } from "../../modules/bodies.js";
 import { columnRuled } from "../../python/annotations.js";
 import { pythonString } from "../../python/literals.js";
@@ -11,7 +11,8 @@ import { Needs, invalidValue, sampleValue } from "../tests/samples.js";
 /** `update`: the change is kept, 404, 422 for a bad body, 401. */
 export function updateTests(tests: Tests, options: CrudOptions): void {
   const { view, target } = tests;
-  const fields = writeFields(view, options.fields);
+  // Scalar fields only: a relation's keys name rows the tests would have to create first.
+  const fields = writeFields(view, options.fields).filter(isScalar);
   const read = tests.readNames;
   const field = fields.find((field) => field.name !== tests.pk && field.references === undefined && field.type !== "uuid" && read.has(field.name));
   tests.addOnRow(

@@ -2,15 +2,16 @@
 // present in the body change; a non-nullable field sent as null is a 422. The answer is read
 // (by the row's key after the change, which may rename it) before the commit.
 
-import { type BuildContext, ImportCollector, type ValidationIssue, operation } from "../../../../codegen/index.js";
+import { type BuildContext, ImportCollector, StaticFile, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
-import { bodyFieldIssues, updateSchema, writeFields } from "../../modules/bodies.js";
+import { bodyFieldIssues, relationWrites, updateSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
 import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { cascaded } from "../../cascade.js";
+import { runtimeHelperFile } from "../../runtime-source.js";
 import { operationId } from "../../resource.js";
 import { updateTests } from "./tests.js";
 
@@ -25,7 +26,7 @@ export class Update {
   /** The generated tests of its route (tests.ts). */
   static readonly tests = updateTests;
 
-  /** Its own `fields` are the request body's: scalar fields only. */
+  /** Its own `fields` are the request body's: scalar fields, and links with `many` (docs/be.md, Many-to-many writes). */
   validate(_ctx: BuildContext, options: CrudOptions): Iterable<ValidationIssue> {
     return bodyFieldIssues(options.fields);
   }
@@ -33,8 +34,16 @@ export class Update {
   build(ctx: BuildContext<ProjectConfig>, options: CrudOptions): unknown[] {
     const { view, routes, read, schemas } = resourceFiles(ctx);
     const shape = read.of(options);
-    const body = updateSchema(schemas, view, writeFields(view, options.fields));
+    const fields = writeFields(view, options.fields);
+    const body = updateSchema(schemas, view, fields);
     const hooks = new HookCalls(view, options);
+    const imports = new ImportCollector()
+      .addFrom(view.model.module, view.model.importName)
+      .addFrom(body.module.dotted, body.name)
+      .update(shape.imports)
+      .update(hooks.imports);
+    const writes = relationWrites(view, body, fields, imports);
+    if (writes.relations.length > 0) imports.addFrom("pydantic", "MISSING");
     const name = `update_${view.name}`;
     const handler = new RouteHandler({
       module: routes,
@@ -52,14 +61,10 @@ export class Update {
       maxBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
       body: {
         template: "operations/update/update.py.njk",
-        context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), by_alias: body.aliased, hooks },
+        context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), hooks, ...writes },
       },
-      imports: new ImportCollector()
-        .addFrom(view.model.module, view.model.importName)
-        .addFrom(body.module.dotted, body.name)
-        .update(shape.imports)
-        .update(hooks.imports),
+      imports,
     });
-    return [routes.add(handler)];
+    return [routes.add(handler), ...(writes.relations.length > 0 ? [new StaticFile(runtimeHelperFile("relations"))] : [])];
   }
 }
