@@ -110,8 +110,15 @@ describe("the pages' model of the blog document", () => {
 
   test("keeps the order of each schema's properties (importstr, not import)", () => {
     assert.deepEqual(resource("articles").create!.fields.map((field) => field.name), [
-      "title", "body", "published", "published_at", "publish_on", "word_count", "rating", "extra", "author_id",
+      "title", "body", "published", "published_at", "publish_on", "word_count", "rating", "extra", "author_id", "tags",
     ]);
+  });
+
+  test("a body's list of keys is a field of many keys of the referenced resource, labelled by its name", () => {
+    for (const form of [resource("articles").create!, resource("articles").update!]) {
+      const tags = form.fields.find((field) => field.name === "tags")!;
+      assert.deepEqual([tags.kind, tags.many, tags.references, tags.label], ["int", true, "tags", "Tags"]);
+    }
   });
 
   test("names, keys, titles and default columns", () => {

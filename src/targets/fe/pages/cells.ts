@@ -37,7 +37,7 @@ export function cellText(field: PageField, row: string, imports: Imports, lookup
 }
 
 /** The text naming a nested object: its resource's title, else its `label` (link objects), else its first text field. */
-function nestedTitle(field: PageField, item: string, imports: Imports, lookup: Lookup): string {
+export function nestedTitle(field: PageField, item: string, imports: Imports, lookup: Lookup): string {
   const target = field.link ? lookup(field.link) : undefined;
   const fields = field.nested?.fields ?? [];
   if (target && fields.some((candidate) => candidate.name === target.titleField)) {

@@ -2,7 +2,7 @@
 // values (the create schema's defaults, or the row being edited), the expression turning
 // a draft field into the request body's value, and the input element.
 
-import type { Lookup } from "./cells.js";
+import { type Lookup, nestedTitle } from "./cells.js";
 import { type Imports, jsxAttr, member, tsString } from "./code.js";
 import { KIND_CODE } from "./kinds.js";
 import type { Presence } from "./presence.js";
@@ -27,8 +27,12 @@ export interface FormField {
 /** A flag that cannot be null is a checkbox holding a boolean; every other input holds text. */
 const isCheckbox = ({ field, presence }: FormField) => field.kind === "bool" && presence !== "nullable";
 
-/** `title: string;` in the draft's interface. */
-export function draftMember(input: FormField): string {
+/** The keys of related rows (a many-to-many relationship): a picker holding the chosen rows. */
+const isRelatedRows = ({ field }: FormField) => field.many && field.references !== undefined;
+
+/** `title: string;` in the draft's interface; a set of rows holds them as `Choice`s (key and label). */
+export function draftMember(input: FormField, imports: Imports): string {
+  if (isRelatedRows(input)) return `${input.field.name}: ${imports.type("runtime/picker", "Choice")}[];`;
   return `${input.field.name}: ${isCheckbox(input) ? "boolean" : "string"};`;
 }
 
@@ -36,6 +40,7 @@ export function draftMember(input: FormField): string {
 export function initialValue(input: FormField, imports: Imports): string {
   const { field } = input;
   const fallback = field.default;
+  if (isRelatedRows(input)) return "[]";
   if (isCheckbox(input)) return fallback === true ? "true" : "false";
   if (fallback === undefined || fallback === null) return '""';
   if (field.kind === "json") return tsString(JSON.stringify(fallback, null, 2));
@@ -44,17 +49,29 @@ export function initialValue(input: FormField, imports: Imports): string {
 }
 
 /** The input's value when editing `row`: the row's value, as the input shows it. */
-export function valueFromRow(input: FormField, row: string, read: PageField | undefined, imports: Imports): string {
+export function valueFromRow(input: FormField, row: string, read: PageField | undefined, imports: Imports, lookup: Lookup): string {
+  if (isRelatedRows(input)) return relatedRowsFromRow(input, row, read, imports, lookup);
   if (!read || read.kind === "nested") return isCheckbox(input) ? "false" : '""';
   const value = member(row, read.name);
   if (isCheckbox(input)) return read.nullable ? `${value} ?? false` : value;
   return `${imports.use("runtime/draft", KIND_CODE[input.field.kind].toInput)}(${value})`;
 }
 
+/**
+ * The chosen rows of an edited row: its read field of the same name lists them (link objects,
+ * or nested rows holding the key), each named as its cell names it; none when it does not.
+ */
+function relatedRowsFromRow(input: FormField, row: string, read: PageField | undefined, imports: Imports, lookup: Lookup): string {
+  const target = lookup(input.field.references!);
+  if (!read?.many || !read.nested?.fields.some((candidate) => candidate.name === target.keyField)) return "[]";
+  return `${member(row, read.name)}.map((item) => ({ key: String(${member("item", target.keyField)}), label: ${nestedTitle(read, "item", imports, lookup)} }))`;
+}
+
 /** The body's value of the field, from `draft` through the parser `parse`. */
 export function bodyValue(input: FormField, draft: string): string {
   const { field, presence } = input;
   const value = member(draft, field.name);
+  if (isRelatedRows(input)) return `${value}.map((choice) => ${field.kind === "int" ? "Number(choice.key)" : "choice.key"})`;
   if (isCheckbox(input)) return value;
   return `parse.${KIND_CODE[field.kind].parse}(${tsString(field.name)}, ${value}, ${tsString(presence)})`;
 }
@@ -70,13 +87,13 @@ export function inputElement(input: FormField, imports: Imports, pickers: Picker
     `error={${member(names.errors, field.name)}}`,
   ].join(" ");
   const fields = "runtime/fields";
+  if (isRelatedRows(input)) {
+    const attributes = [jsxAttr("label", field.label), `value={${member(names.draft, field.name)}}`, `onChange={set(${tsString(field.name)})}`, `error={${member(names.errors, field.name)}}`];
+    return `<${imports.use("runtime/related-rows", "RelatedRowsPicker")} ${attributes.join(" ")} useChoices={${referenceChoices(input, imports, pickers)}} />`;
+  }
   if (field.references) {
     const target = pickers.lookup(field.references);
-    const module = helpersModule(target);
-    const listed = imports.use(module, choicesHook(target));
-    const reference = `{ path: ${tsString(pickers.valuesFor ?? "")}, field: ${tsString(field.name)}, target: ${tsString(target.path)} }`;
-    const choices = pickers.valuesFor === undefined ? listed : `(search) => ${imports.use(CATALOG, "useReferenceChoices")}(${reference}, search, ${listed})`;
-    return `<${imports.use("runtime/picker", "ReferencePicker")} ${common} useChoices={${choices}} useChoiceLabel={${imports.use(module, choiceLabelHook(target))}} />`;
+    return `<${imports.use("runtime/picker", "ReferencePicker")} ${common} useChoices={${referenceChoices(input, imports, pickers)}} useChoiceLabel={${imports.use(helpersModule(target), choiceLabelHook(target))}} />`;
   }
   if (isCheckbox(input)) return `<${imports.use(fields, "CheckboxField")} ${common} />`;
   if (field.kind === "bool") return `<${imports.use(fields, "FlagSelectField")} ${common} />`;
@@ -84,4 +101,15 @@ export function inputElement(input: FormField, imports: Imports, pickers: Picker
   if (field.multiline) return `<${imports.use(fields, "TextAreaField")} ${common} />`;
   const kind = KIND_CODE[field.kind].textKind;
   return `<${imports.use(fields, "TextField")} ${kind ? `kind=${tsString(kind)} ` : ""}${common} />`;
+}
+
+/**
+ * The hook offering rows for a reference field's picker: `POST /_values` through the catalog
+ * when the backend has one (the referenced list's rows otherwise), else the referenced list.
+ */
+function referenceChoices({ field }: FormField, imports: Imports, pickers: Pickers): string {
+  const target = pickers.lookup(field.references!);
+  const listed = imports.use(helpersModule(target), choicesHook(target));
+  const reference = `{ path: ${tsString(pickers.valuesFor ?? "")}, field: ${tsString(field.name)}, target: ${tsString(target.path)} }`;
+  return pickers.valuesFor === undefined ? listed : `(search) => ${imports.use(CATALOG, "useReferenceChoices")}(${reference}, search, ${listed})`;
 }

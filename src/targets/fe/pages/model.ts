@@ -337,7 +337,8 @@ class ModelBuilder {
     const referenced = references ? this.byKey.get(references) : undefined;
     return {
       name: field.name,
-      label: settings?.label ?? (referenced ? sentence(referenced.read.name.replace(/Read$/, "")) : sentence(field.name)),
+      // A key is labelled by the row it names ("Author" for author_id); a list of keys by its own name ("Tags").
+      label: settings?.label ?? (referenced && !field.many ? sentence(referenced.read.name.replace(/Read$/, "")) : sentence(field.name)),
       kind: field.kind,
       nullable: field.nullable,
       required: field.required,

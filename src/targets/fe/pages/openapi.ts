@@ -16,7 +16,7 @@ export interface ApiField {
   nullable: boolean;
   /** Listed in the schema's `required`. */
   required: boolean;
-  /** A list of values (nested only, today). */
+  /** A list of values: nested objects, or (with `references`) the keys of related rows a body sends. */
   many: boolean;
   /** The schema's `default`, when it has one. */
   default?: unknown;
@@ -308,6 +308,11 @@ class Reader {
     if (typeof type.$ref === "string") return { ...field, kind: "nested", nested: this.schema(type.$ref, path) };
     if (type.type === "array" && isRecord(type.items) && typeof type.items.$ref === "string") {
       return { ...field, kind: "nested", many: true, nested: this.schema(type.items.$ref, path) };
+    }
+    // The keys of related rows (a many-to-many relationship a body writes): a list of one key type.
+    if (type.type === "array" && isRecord(type.items) && field.references !== undefined) {
+      const kind = scalarKind(type.items);
+      if (kind) return { ...field, kind, many: true };
     }
     const kind = scalarKind(type);
     if (!kind) throw new DocumentProblem(path, `a field of type ${JSON.stringify(type.type ?? type)} cannot be shown or edited by the pages`);

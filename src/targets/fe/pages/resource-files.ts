@@ -253,7 +253,7 @@ function detailFile(resource: PageResource, lookup: Lookup): PageFile {
 function formParts(fields: FormField[], imports: Imports, pickers: Pickers, initial: (input: FormField) => string) {
   const body = fields.map((input) => ({ name: input.field.name, value: bodyValue(input, "draft") }));
   return {
-    draft_members: fields.map(draftMember),
+    draft_members: fields.map((input) => draftMember(input, imports)),
     field_names: fields.map(({ field }) => tsString(field.name)).join(", "),
     initial: fields.map((input) => ({ name: input.field.name, value: initial(input) })),
     body,
@@ -303,7 +303,7 @@ function editFile(resource: PageResource, form: PageForm, pickers: Pickers): Pag
   const fields = form.fields.map((field) => ({ field, presence: updatePresence(field, readField(field)) }));
   const title = imports.use(helpersModule(resource), titleFn(resource));
   return file(resource, pageModule(resource, "Edit"), "edit.tsx.njk", imports, {
-    ...formParts(fields, imports, pickers, (input) => valueFromRow(input, resource.camel, readField(input.field), imports)),
+    ...formParts(fields, imports, pickers, (input) => valueFromRow(input, resource.camel, readField(input.field), imports, pickers.lookup)),
     draft_type: `${resource.pascal}EditDraft`,
     body_fn: `${resource.camel}UpdateBody`,
     body_type: imports.type(CLIENT, form.bodyType),
