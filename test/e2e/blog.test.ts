@@ -188,6 +188,49 @@ describe("blog backend: CRUD", () => {
     expectStatus(await api.get(`/tags/${tag.id}`), 200);
   });
 
+  it("sets an article's tags from their keys: create links them, update replaces the set, an unknown key is a 422 at its place", async () => {
+    const author = await createAuthor();
+    const [a, b, c] = [await createTag(), await createTag(), await createTag()];
+    const link = (tag: { id: number; name: string }) => ({ type: "tag", id: tag.id, label: tag.name });
+    const byName = (...tags: { id: number; name: string }[]) => tags.sort((x, y) => x.name.localeCompare(y.name)).map(link);
+    const links = async (id: string) => (await postgres!.query("SELECT tag_id FROM article_tags WHERE article_id = $1 ORDER BY tag_id", [id])).map((row) => row.tag_id);
+
+    // A key sent twice links its tag once; the answer lists the tags as get does (by name).
+    const article = await createArticle(author.id, { tags: [b.id, a.id, b.id] });
+    assert.deepEqual(article.tags, byName(a, b));
+    assert.deepEqual(await links(article.id), [a.id, b.id].sort((x, y) => x - y));
+    // The list is the new set; a change that leaves tags out keeps them.
+    const replaced = await api.patch(`/articles/${article.id}`, { tags: [c.id, a.id] });
+    expectStatus(replaced, 200);
+    assert.deepEqual(replaced.body.tags, byName(a, c));
+    const renamed = await api.patch(`/articles/${article.id}`, { title: "Tagged" });
+    assert.deepEqual(renamed.body.tags, byName(a, c));
+    assert.deepEqual((await api.get(`/articles/${article.id}`)).body, renamed.body);
+
+    // A key no tag has is a 422 at its place in the list, and changes nothing (the title neither).
+    const missing = 2 ** 31 - 1;
+    const refused = await api.patch(`/articles/${article.id}`, { title: "Lost", tags: [b.id, missing] });
+    expectStatus(refused, 422);
+    assert.deepEqual(
+      refused.body.detail.map((error: { loc: unknown[]; input: unknown }) => [error.loc, error.input]),
+      [[["body", "tags", 1], missing]],
+    );
+    assert.deepEqual((await api.get(`/articles/${article.id}`)).body, renamed.body);
+    const notCreated = await api.post("/articles", { title: `Never ${unique()}`, body: "x", author_id: author.id, tags: [missing] });
+    expectStatus(notCreated, 422);
+    assert.deepEqual(notCreated.body.detail[0].loc, ["body", "tags", 0]);
+    // Keys are checked as the tag's key column: not a number, or past its range, before any query.
+    for (const tags of [["1"], [2 ** 31], 1, null]) {
+      expectStatus(await api.patch(`/articles/${article.id}`, { tags }), 422);
+    }
+
+    // An empty list unlinks every tag; the tags stay.
+    const cleared = await api.patch(`/articles/${article.id}`, { tags: [] });
+    assert.deepEqual(cleared.body.tags, []);
+    assert.deepEqual(await links(article.id), []);
+    expectStatus(await api.get(`/tags/${a.id}`), 200);
+  });
+
   it("serves tags by an int primary key", async () => {
     const tag = await createTag("python");
     assert.equal(typeof tag.id, "number");

@@ -93,8 +93,13 @@ local keep(modifier) = modifier.type != 'filter' || modifier.fields != [];
       ], many=true, load='selectin'),
     ],
     link: { name: 'title' },
-    // Every scalar field but the key and the status, which only the actions change.
-    local writable = [field for field in self.fields if !std.member(['id', 'status'], field.name) && !std.member(['nested', 'link'], field.type)],
+    // Every scalar field but the key and the status, which only the actions change, and the
+    // tags, sent as the list of their keys (the set is replaced: docs/be.md, Many-to-many writes).
+    local writable = [
+      field
+      for field in self.fields
+      if !std.member(['id', 'status'], field.name) && field.type != 'nested' && (field.type != 'link' || field.many)
+    ],
     // The list answers with a slim shape; get and the writes with the full one.
     representations: [
       {
