@@ -5,6 +5,7 @@ import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+from pydantic import MISSING
 from sqlalchemy import ColumnElement, bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
@@ -31,9 +32,11 @@ from blog.api.runtime.hooks import after_commit, before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
+from blog.api.runtime.relations import related_rows
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.search import FullTextSearch
 from blog.models import Article, Comment
+from blog.models import Tag as TagModel
 
 router = APIRouter(prefix="/articles", tags=["articles"])
 
@@ -180,9 +183,11 @@ async def create_article(
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
     values = await before_write(
-        blog.hooks.count_words, body.model_dump(), session=session
+        blog.hooks.count_words, body.model_dump(exclude={"tags"}), session=session
     )
-    article = Article(**values)
+    article = Article(
+        **values, tags=await related_rows(session, TagModel.id, body.tags, field="tags")
+    )
     session.add(article)
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))
@@ -208,12 +213,16 @@ async def update_article(
         raise _not_found(pk)
     values = await before_write(
         blog.hooks.count_words,
-        body.model_dump(exclude_unset=True),
+        body.model_dump(exclude_unset=True, exclude={"tags"}),
         row=article,
         session=session,
     )
     for name, value in values.items():
         setattr(article, name, value)
+    if body.tags is not MISSING:
+        # The set is replaced: load it, so the ORM knows which links to delete.
+        await session.refresh(article, ["tags"])
+        article.tags = await related_rows(session, TagModel.id, body.tags, field="tags")
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))
     await session.commit()

@@ -5,6 +5,7 @@ import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response, status
+from pydantic import MISSING
 from sqlalchemy import ColumnElement, bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
@@ -42,9 +43,11 @@ from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
+from blog.api.runtime.relations import related_rows
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.search import FullTextSearch
 from blog.models import Article, Comment
+from blog.models import Tag as TagModel
 
 router = APIRouter(prefix="/articles", tags=["articles"])
 
@@ -198,7 +201,10 @@ async def create_article(
     """Create an article; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    article = Article(**body.model_dump())
+    article = Article(
+        **body.model_dump(exclude={"tags"}),
+        tags=await related_rows(session, TagModel.id, body.tags, field="tags"),
+    )
     session.add(article)
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))
@@ -222,8 +228,12 @@ async def update_article(
     article = await session.get(Article, pk)
     if article is None:
         raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
+    for name, value in body.model_dump(exclude_unset=True, exclude={"tags"}).items():
         setattr(article, name, value)
+    if body.tags is not MISSING:
+        # The set is replaced: load it, so the ORM knows which links to delete.
+        await session.refresh(article, ["tags"])
+        article.tags = await related_rows(session, TagModel.id, body.tags, field="tags")
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))
     await session.commit()

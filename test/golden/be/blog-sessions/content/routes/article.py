@@ -5,6 +5,7 @@ import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+from pydantic import MISSING
 from sqlalchemy import ColumnElement, bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
@@ -33,9 +34,11 @@ from blog.api.runtime.hooks import before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
+from blog.api.runtime.relations import related_rows
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.search import FullTextSearch
 from blog.models import Article, Comment
+from blog.models import Tag as TagModel
 
 router = APIRouter(prefix="/articles", tags=["articles"])
 
@@ -191,11 +194,13 @@ async def create_article(
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     values = await before_write(
         blog.authz.claim_ownership,
-        body.model_dump(),
+        body.model_dump(exclude={"tags"}),
         session=session,
         current_user=current_user,
     )
-    article = Article(**values)
+    article = Article(
+        **values, tags=await related_rows(session, TagModel.id, body.tags, field="tags")
+    )
     session.add(article)
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))
@@ -218,8 +223,12 @@ async def update_article(
     article = await session.get(Article, pk)
     if article is None:
         raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
+    for name, value in body.model_dump(exclude_unset=True, exclude={"tags"}).items():
         setattr(article, name, value)
+    if body.tags is not MISSING:
+        # The set is replaced: load it, so the ORM knows which links to delete.
+        await session.refresh(article, ["tags"])
+        article.tags = await related_rows(session, TagModel.id, body.tags, field="tags")
     await session.flush()
     result = to_article_read(await _load_article(session, article.id))
     await session.commit()

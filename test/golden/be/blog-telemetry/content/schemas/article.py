@@ -11,6 +11,7 @@ from blog.api.content.schemas.author import AuthorLink
 from blog.api.content.schemas.tag import TagLink
 from blog.api.runtime.filters import CommaSeparated, FilterUnion, InValues, TreeBounds
 from blog.api.runtime.ordering import NoRepeats
+from blog.api.runtime.relations import RelatedKeys
 from blog.api.runtime.search import SearchText
 from blog.api.runtime.values import (
     DbBool,
@@ -378,6 +379,13 @@ class ArticleCreate(BaseModel):
     rating: Annotated[float, column_rules(Article.rating)] | None = None
     extra: DbJson = Field(default_factory=dict)
     author_id: uuid.UUID = Field(json_schema_extra={"x-references": "authors"})
+    tags: Annotated[list[Annotated[int, column_rules(TagModel.id)]], RelatedKeys] = (
+        Field(
+            default_factory=list,
+            description="The keys of the tags to link.",
+            json_schema_extra={"x-references": "tags"},
+        )
+    )
 
 
 class ArticleUpdate(BaseModel):
@@ -395,6 +403,14 @@ class ArticleUpdate(BaseModel):
     extra: DbJson | MISSING = MISSING
     author_id: uuid.UUID | MISSING = Field(
         default=MISSING, json_schema_extra={"x-references": "authors"}
+    )
+    tags: (
+        Annotated[list[Annotated[int, column_rules(TagModel.id)]], RelatedKeys]
+        | MISSING
+    ) = Field(
+        default=MISSING,
+        description="The keys of the tags to link: the list replaces the set.",
+        json_schema_extra={"x-references": "tags"},
     )
 
 

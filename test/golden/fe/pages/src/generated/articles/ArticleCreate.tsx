@@ -7,8 +7,10 @@ import { type ArticleCreate, createArticleMutation } from "../client";
 import type { DraftParser } from "../runtime/draft";
 import { CheckboxField, TextAreaField, TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
-import { ReferencePicker } from "../runtime/picker";
+import { type Choice, ReferencePicker } from "../runtime/picker";
+import { RelatedRowsPicker } from "../runtime/related-rows";
 import { useUnsavedChanges } from "../runtime/unsaved";
+import { useTagChoices } from "../tags/tag";
 import { articlePath } from "./article";
 
 /** What the inputs of a new article hold. */
@@ -22,6 +24,7 @@ interface ArticleCreateDraft {
   rating: string;
   extra: string;
   author_id: string;
+  tags: Choice[];
 }
 
 const FIELDS = [
@@ -34,6 +37,7 @@ const FIELDS = [
   "rating",
   "extra",
   "author_id",
+  "tags",
 ];
 
 const emptyArticle: ArticleCreateDraft = {
@@ -46,6 +50,7 @@ const emptyArticle: ArticleCreateDraft = {
   rating: "",
   extra: "",
   author_id: "",
+  tags: [],
 };
 
 /** The request body of `createArticle`, from the inputs. */
@@ -67,6 +72,7 @@ function articleCreateBody(
     rating: parse.number("rating", draft.rating, "nullable"),
     extra: parse.json("extra", draft.extra, "optional"),
     author_id: parse.text("author_id", draft.author_id, "required"),
+    tags: draft.tags.map((choice) => Number(choice.key)),
   };
 }
 
@@ -170,6 +176,19 @@ export function ArticleCreate() {
             )
           }
           useChoiceLabel={useAuthorChoiceLabel}
+        />
+        <RelatedRowsPicker
+          label="Tags"
+          value={draft.tags}
+          onChange={set("tags")}
+          error={form.errors.fields.tags}
+          useChoices={(search) =>
+            useReferenceChoices(
+              { path: "/articles", field: "tags", target: "/tags" },
+              search,
+              useTagChoices,
+            )
+          }
         />
       </FormFrame>
       {unsaved.prompt}

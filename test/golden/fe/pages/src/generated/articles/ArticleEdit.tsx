@@ -17,9 +17,11 @@ import {
 } from "../runtime/draft";
 import { CheckboxField, TextAreaField, TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
-import { ReferencePicker } from "../runtime/picker";
+import { type Choice, ReferencePicker } from "../runtime/picker";
+import { RelatedRowsPicker } from "../runtime/related-rows";
 import { QueryView } from "../runtime/shell";
 import { useUnsavedChanges } from "../runtime/unsaved";
+import { useTagChoices } from "../tags/tag";
 import { articlePath, articleTitle } from "./article";
 
 /** What the inputs of an edited article hold. */
@@ -33,6 +35,7 @@ interface ArticleEditDraft {
   rating: string;
   extra: string;
   author_id: string;
+  tags: Choice[];
 }
 
 const FIELDS = [
@@ -45,6 +48,7 @@ const FIELDS = [
   "rating",
   "extra",
   "author_id",
+  "tags",
 ];
 
 /** The inputs showing `article` as it is. */
@@ -59,6 +63,10 @@ function draftOf(article: ArticleRead): ArticleEditDraft {
     rating: inputText(article.rating),
     extra: inputJson(article.extra),
     author_id: inputText(article.author_id),
+    tags: article.tags.map((item) => ({
+      key: String(item.id),
+      label: String(item.label),
+    })),
   };
 }
 
@@ -90,6 +98,8 @@ function articleUpdateBody(
     body.extra = parse.json("extra", draft.extra, "required");
   if (draft.author_id !== initial.author_id)
     body.author_id = parse.text("author_id", draft.author_id, "required");
+  if (draft.tags !== initial.tags)
+    body.tags = draft.tags.map((choice) => Number(choice.key));
   return body;
 }
 
@@ -208,6 +218,19 @@ function ArticleEditForm({ article }: { article: ArticleRead }) {
             )
           }
           useChoiceLabel={useAuthorChoiceLabel}
+        />
+        <RelatedRowsPicker
+          label="Tags"
+          value={draft.tags}
+          onChange={set("tags")}
+          error={form.errors.fields.tags}
+          useChoices={(search) =>
+            useReferenceChoices(
+              { path: "/articles", field: "tags", target: "/tags" },
+              search,
+              useTagChoices,
+            )
+          }
         />
       </FormFrame>
       {unsaved.prompt}

@@ -25,7 +25,8 @@ interface PickerProps {
   label: string;
   /** The key of the chosen row, "" for none. */
   value: string;
-  onChange: (key: string) => void;
+  /** Called with the chosen row's key and the row (none when the input is cleared). */
+  onChange: (key: string, choice?: Choice) => void;
   useChoices: ChoicesHook;
   useChoiceLabel: ChoiceLabelHook;
   required?: boolean;
@@ -44,7 +45,7 @@ export function ReferencePicker(props: PickerProps) {
   useEffect(() => setActive(0), [text]);
 
   const choose = (choice: Choice) => {
-    props.onChange(choice.key);
+    props.onChange(choice.key, choice);
     setText(null);
     setOpen(false);
   };
