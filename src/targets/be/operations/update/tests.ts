@@ -1,8 +1,9 @@
 // The generated tests of an `update` route: a change is kept, 404 for a key no row has, 422
-// for a bad body, 401 without a token.
+// for a bad body and for a related row's key no row has, 401 without a token.
 
 import { type CrudOptions, isScalar } from "../../config/schema.js";
-import { writeFields } from "../../modules/bodies.js";
+import { isRelation, relatedResource, writeFields } from "../../modules/bodies.js";
+import { modelRef } from "../../resource.js";
 import { columnRuled } from "../../python/annotations.js";
 import { pythonString } from "../../python/literals.js";
 import type { Tests } from "../tests/cases.js";
@@ -31,5 +32,28 @@ export function updateTests(tests: Tests, options: CrudOptions): void {
   const bad = nonNull ?? fields[0];
   const value = nonNull ? "None" : bad ? invalidValue(bad.type) : undefined;
   tests.invalid("_rejects_a_bad_body", bad, needs, { setup, request: tests.request(url, bad ? `{${pythonString(bad.name)}: ${value}}` : "[]") }, nonNull !== undefined);
+  relationTest(tests, writeFields(view, options.fields).find(isRelation));
   tests.unauthorized(tests.missingUrl(), "{}");
+}
+
+/** A relation's list holding a key no related row has: 422 at that key's place. */
+function relationTest(tests: Tests, relation: ReturnType<typeof writeFields>[number] | undefined): void {
+  if (relation === undefined || !isRelation(relation)) return;
+  const target = relatedResource(tests.view, relation);
+  const needs = new Needs();
+  const { url, setup } = tests.anyRow(needs);
+  let key = "0"; // serial keys start at 1
+  if (target.pk_type === "uuid") {
+    needs.imports.add("uuid");
+    key = "str(uuid.uuid4())";
+  } else if (target.pk_type === "str") {
+    needs.unique = true;
+    key = `unique("missing", ${needs.column({ model: modelRef(target.model), attribute: target.pk })})`;
+  }
+  const field = pythonString(relation.name);
+  tests.add("invalid", "_rejects_an_unknown_related_key", `\`\`${tests.route}\`\` answers 422 for a key in \`\`${relation.name}\`\` no ${target.name.replace(/_/g, " ")} has.`, needs, {
+    setup,
+    request: tests.request(url, `{${field}: [${key}]}`),
+    expect: { field: `${field}, 0` },
+  });
 }
