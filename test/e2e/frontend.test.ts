@@ -10,7 +10,8 @@
  * 2. A person signs in, lists articles, pages forward and back, orders a column, opens a
  *    detail, runs actions (with params, and one the backend refuses), creates an article
  *    with a bad value (the backend's 422 shows at the field; its author picker asks
- *    `POST /_values`), fixes it, edits it, deletes it, filters the list by author (an
+ *    `POST /_values`; its tags are picked by keyboard, several at once), fixes it, edits it
+ *    (its tags replaced), deletes it, filters the list by author (an
  *    autocomplete, then "not" that author, then several authors at once), by status (an enum, several at once), by a
  *    rating being set or empty and by a flag, orders and searches it, reloads it (every
  *    control comes back from the URL), pages through categories by
@@ -332,6 +333,23 @@ describe("the blog's generated front end", () => {
     await form.getByRole("combobox", { name: "Written by", exact: true }).fill("Ada");
     assert.equal((await valuesAsked).postDataJSON().resource, "article");
     await page.getByRole("option", { name: "Ada Lovelace" }).click();
+    // Tags, keyboard only: typing offers the matching tags, Enter chooses one (a chosen tag is
+    // not offered again); Tab reaches a chosen tag's Remove button, and Enter there removes it,
+    // the focus going to the next one.
+    await form.getByRole("combobox", { name: "Tags", exact: true }).focus();
+    for (const name of ["notes", "news"]) {
+      await page.keyboard.type(name);
+      await page.getByRole("option", { name, exact: true }).waitFor();
+      await page.keyboard.press("Enter");
+    }
+    const chosenTags = form.getByRole("list", { name: "Tags: chosen" });
+    const removeLabels = (list: Locator) => list.getByRole("button").evaluateAll((buttons) => buttons.map((button) => button.getAttribute("aria-label")));
+    assert.deepEqual(await removeLabels(chosenTags), ["Remove notes", "Remove news"]);
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate("document.activeElement.getAttribute('aria-label')"), "Remove notes");
+    await page.keyboard.press("Enter");
+    assert.deepEqual(await removeLabels(chosenTags), ["Remove news"]);
+    assert.equal(await page.evaluate("document.activeElement.getAttribute('aria-label')"), "Remove news");
     await form.getByLabel("Word count").fill("2.5");
     await form.getByRole("button", { name: "Create" }).click();
     const wordCount = form.getByLabel("Word count");
@@ -345,7 +363,9 @@ describe("the blog's generated front end", () => {
     await page.getByRole("status").filter({ hasText: "Article created." }).waitFor();
     await page.getByRole("heading", { level: 1, name: "Written in the browser" }).waitFor();
     const created = page.url().split("/").at(-1)!;
-    assert.equal((await api.get(`/articles/${created}`)).body.word_count, 3);
+    const createdRow = (await api.get(`/articles/${created}`)).body;
+    assert.equal(createdRow.word_count, 3);
+    assert.deepEqual(createdRow.tags.map((tag: { label: string }) => tag.label), ["news"]);
     page.off("request", watchAuthorsList);
     assert.deepEqual(authorsListed, [], "no picker fell back to the authors' list");
 
@@ -364,10 +384,18 @@ describe("the blog's generated front end", () => {
     await leaving.waitFor({ state: "hidden" });
     assert.match(page.url(), /\/edit$/);
     assert.equal(await edit.getByLabel("Title").inputValue(), "Edited in the browser");
+    // The form starts from the article's tags; the list it sends is the new set.
+    const editedTags = edit.getByRole("list", { name: "Tags: chosen" });
+    assert.deepEqual(await removeLabels(editedTags), ["Remove news"]);
+    await edit.getByRole("combobox", { name: "Tags", exact: true }).fill("notes");
+    await page.getByRole("option", { name: "notes", exact: true }).click();
+    await editedTags.getByRole("button", { name: "Remove news" }).click();
     await edit.getByRole("button", { name: "Save" }).click();
     await page.getByRole("status").filter({ hasText: "Article saved." }).waitFor();
     await page.getByRole("heading", { level: 1, name: "Edited in the browser" }).waitFor();
-    assert.equal((await api.get(`/articles/${created}`)).body.title, "Edited in the browser");
+    const saved = (await api.get(`/articles/${created}`)).body;
+    assert.equal(saved.title, "Edited in the browser");
+    assert.deepEqual(saved.tags.map((tag: { label: string }) => tag.label), ["notes"]);
 
     // Delete, after confirming in a dialog that opens on Cancel: Enter twice closes it and opens it again
     // (focus goes back to the page's Delete button), and deletes nothing.
@@ -1094,10 +1122,13 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
   await form.getByLabel("Body").fill("two words");
   await form.getByRole("combobox", { name: "Written by", exact: true }).fill("Ada");
   await page.getByRole("option", { name: "Ada Lovelace" }).click();
+  await form.getByRole("combobox", { name: "Tags", exact: true }).fill("news");
+  await page.getByRole("option", { name: "news", exact: true }).click();
+  await form.getByRole("list", { name: "Tags: chosen" }).waitFor();
   await form.getByLabel("Word count").fill("2.5");
   await form.getByRole("button", { name: "Create" }).click();
   await form.locator("[aria-invalid='true']").first().waitFor();
-  await check("new article form with errors");
+  await check("new article form with errors, a tag chosen");
 
   // A search that finds nothing.
   await page.goto(`${base}/articles?q=zzzzzz`);
