@@ -211,6 +211,16 @@ async def test_update_article_rejects_a_bad_body(
     assert response.json()["detail"][0]["loc"] == ["body", "title"]
 
 
+async def test_update_article_rejects_an_unknown_related_key(
+    client: AsyncClient, make_article: Factory
+) -> None:
+    """``PATCH /articles/{pk}`` answers 422 for a key in ``tags`` no tag has."""
+    article = await make_article()
+    response = await client.patch(f"{PATH}/{article['id']}", json={"tags": [0]})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"][0]["loc"] == ["body", "tags", 0]
+
+
 async def test_delete_article(client: AsyncClient, make_article: Factory) -> None:
     """``DELETE /articles/{pk}`` answers 204, and the article is gone."""
     article = await make_article()
