@@ -5,15 +5,21 @@
 // traceback tells why. Here a server that exits on its own is said in one line (the error
 // that ended it), nothing listens until the next start, and the next change starts it again.
 // Each start is a process group of its own, recorded in the lock while it runs.
+//
+// A start is prepared while the run checks and migrates (uvicorn_when_told.py): the next
+// server imports the application beside them, and serves once told, after the one serving
+// has stopped; a run that does not start it discards it, unheard. Only its import overlaps
+// the check: it never serves before the run decided it may.
 
 import type { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import type { DevLock } from "./lock.js";
 import { type ProcessGroup, spawnGroup, waitForHttp } from "./processes.js";
 import { whyItStopped } from "./python-errors.js";
 
 export interface BackendOptions {
   python: string;
-  /** The arguments of `python`: `-m uvicorn …` (uvicorn.ts). */
+  /** uvicorn's arguments, the application first (uvicorn.ts). */
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -24,6 +30,10 @@ export interface BackendOptions {
 }
 
 export interface DevBackend {
+  /** Starts the next server's import of the application, unless one is under way; `restart()` serves it. */
+  prepare(): void;
+  /** Stops the prepared server, if any, unheard: the code it imported is not to be served. */
+  discard(): Promise<void>;
   /**
    * Stops the running server, if any, and starts one on the code as it is now. Resolves
    * true once it answers HTTP; false when it exited first (said in one line) or was stopped.
@@ -40,8 +50,17 @@ export interface DevBackend {
 /** How many lines of the server's error output are kept to tell why it stopped. */
 const KEPT_LINES = 200;
 
+const UVICORN_WHEN_TOLD = fileURLToPath(new URL("./uvicorn_when_told.py", import.meta.url));
+
+/** A server started before it may serve: its error output is kept back until it serves. */
+interface Prepared {
+  server: ProcessGroup;
+  tail: Tail;
+}
+
 export function startBackend(options: BackendOptions): DevBackend {
   let current: { server: ProcessGroup; probing: AbortController } | undefined;
+  let prepared: Prepared | undefined;
   let stopped = false;
 
   const stopCurrent = async () => {
@@ -52,24 +71,48 @@ export function startBackend(options: BackendOptions): DevBackend {
     await running.server.stop();
   };
 
+  const prepare = (): Prepared => {
+    const server = spawnGroup(options.python, [UVICORN_WHEN_TOLD, ...options.args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "inherit", "pipe"] });
+    server.child.stdin!.on("error", () => undefined); // one that died: its status says why
+    const pid = server.child.pid;
+    if (pid !== undefined) {
+      const recorded = options.lock.record({ name: "uvicorn", pid, group: true, signal: "SIGTERM" });
+      void server.exited.then(async () => {
+        await recorded;
+        await options.lock.forget(pid);
+      });
+    }
+    return { server, tail: keepTail(server.child.stderr!) };
+  };
+
+  const discard = async () => {
+    const unheard = prepared;
+    prepared = undefined;
+    await unheard?.server.stop();
+  };
+
   const start = async (): Promise<boolean> => {
+    const next = prepared ?? prepare();
+    prepared = undefined;
     await stopCurrent();
-    if (stopped) return false;
-    const server = spawnGroup(options.python, options.args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "inherit", "pipe"] });
+    if (stopped) {
+      await next.server.stop();
+      return false;
+    }
+    const { server, tail } = next;
     const probing = new AbortController();
     const started = { server, probing };
     current = started;
-    const tail = keepTail(server.child.stderr!);
-    const pid = server.child.pid;
-    if (pid !== undefined) await options.lock.record({ name: "uvicorn", pid, group: true, signal: "SIGTERM" });
-    void server.exited.then(async (status) => {
-      if (pid !== undefined) await options.lock.forget(pid);
+    tail.passOn();
+    const stoppedWhy = (status: number) => options.say(`the backend stopped (status ${status}): ${whyItStopped(tail.lines(), options.cwd)}; it starts again on the next save`);
+    void server.exited.then((status) => {
       // Stopped by a restart or by `stop()`: nothing to tell.
       if (current !== started) return;
       current = undefined;
       probing.abort();
-      options.say(`the backend stopped (status ${status}): ${whyItStopped(tail(), options.cwd)}; it starts again on the next save`);
+      stoppedWhy(status);
     });
+    server.child.stdin!.end("serve\n");
     const answered = await Promise.race([waitForHttp(options.probeUrl, options.say, probing.signal).then(() => !probing.signal.aborted), server.exited.then(() => false)]);
     return answered && current === started;
   };
@@ -82,26 +125,45 @@ export function startBackend(options: BackendOptions): DevBackend {
     return done;
   };
   return {
+    prepare() {
+      if (!stopped) prepared ??= prepare();
+    },
+    discard: () => next(discard),
     restart: () => next(start),
     running: () => current !== undefined,
     halt: () => next(stopCurrent),
     async stop() {
       stopped = true;
+      await discard();
       await stopCurrent();
     },
   };
 }
 
-/** Passes `stream` on to this process's stderr, keeping its last lines; returns them on demand. */
-function keepTail(stream: Readable): () => string[] {
+/** A server's error output: its last lines, kept; passed on to this process's stderr once `passOn()` is called. */
+interface Tail {
+  lines(): string[];
+  /** Writes what was kept back, and everything after it. */
+  passOn(): void;
+}
+
+function keepTail(stream: Readable): Tail {
   const lines: string[] = [];
   let partial = "";
+  let heldBack: string[] | undefined = [];
   stream.setEncoding("utf8").on("data", (chunk: string) => {
-    process.stderr.write(chunk);
+    if (heldBack) heldBack.push(chunk);
+    else process.stderr.write(chunk);
     const parts = (partial + chunk).split("\n");
     partial = parts.pop()!;
     lines.push(...parts);
     if (lines.length > KEPT_LINES) lines.splice(0, lines.length - KEPT_LINES);
   });
-  return () => (partial === "" ? lines : [...lines, partial]);
+  return {
+    lines: () => (partial === "" ? lines : [...lines, partial]),
+    passOn() {
+      for (const chunk of heldBack ?? []) process.stderr.write(chunk);
+      heldBack = undefined;
+    },
+  };
 }

@@ -5,6 +5,7 @@
 //      models, and the migration follows the models whatever the config says.
 //   2. The backend starts again (backend.ts), unless the check found a problem: then each is
 //      said, one line with its config path, and the backend is not started on that code.
+//      The next server imports the application during step 1, and serves only after it.
 // One run at a time, after any regeneration in progress; changes during a run make one more
 // run after it. The package is watched through the system's notifications (inotify), never
 // polled; the generated API's files are left to the regeneration that writes them.
@@ -42,8 +43,8 @@ export interface ReloadOptions {
   check(): Promise<string[]>;
   /** Keeps the database in step with the code: the lines that say what it did, and whether it failed. */
   migrate?(): Promise<{ lines: string[]; failed: boolean }>;
-  /** The backend, started again after each change, and stopped with the reloader. */
-  backend: Pick<DevBackend, "restart" | "running" | "halt" | "stop">;
+  /** The backend, started again after each change (prepared as the run checks), and stopped with the reloader. */
+  backend: Pick<DevBackend, "prepare" | "discard" | "restart" | "running" | "halt" | "stop">;
   /** The backend serves the code as it is now. */
   onServed(): void;
   say(line: string): void;
@@ -69,6 +70,7 @@ export function reloadOnChange(options: ReloadOptions): Reloader {
   /** One run, holding the generated API: check and migrate, then start the backend unless the code changed meanwhile. */
   const reload = async () => {
     changed = false;
+    options.backend.prepare();
     const checking = options.check().then(
       (problems) => ({ problems, imported: true }),
       (error: unknown) => ({ problems: [error instanceof Error ? error.message : String(error)], imported: false }),
@@ -77,6 +79,7 @@ export function reloadOnChange(options: ReloadOptions): Reloader {
     // Models that do not import fail the migration too: the check's one line says it.
     if (migrated && (imported || !migrated.failed)) for (const line of migrated.lines) options.say(line);
     if (problems.length > 0) {
+      await options.backend.discard();
       for (const line of problems) options.say(line);
       if (startedAmidChange && options.backend.running()) {
         await options.backend.halt();
@@ -87,7 +90,7 @@ export function reloadOnChange(options: ReloadOptions): Reloader {
       return;
     }
     // Saved again since the check read the code: the next run checks that, and starts the backend on it.
-    if (closed || changed || options.api.pending()) return;
+    if (closed || changed || options.api.pending()) return void (await options.backend.discard());
     if (await options.backend.restart()) options.onServed();
     startedAmidChange = changed;
   };

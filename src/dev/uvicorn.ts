@@ -23,11 +23,11 @@ export interface ServedApi {
   trustedProxies: readonly string[];
 }
 
-/** The arguments of `python -m uvicorn` serving `project` on 127.0.0.1:`port`. */
+/** uvicorn's arguments (the application first) serving `project` on 127.0.0.1:`port`. */
 export function uvicornArgs(project: DevProject, port: number, api: ServedApi): string[] {
   const protocol = [api.packagePrefix, "runtime", "server"].filter(Boolean).join(".");
   const proxies = api.trustedProxies.length > 0 ? ["--forwarded-allow-ips", api.trustedProxies.join(",")] : ["--no-proxy-headers"];
-  return ["-m", "uvicorn", project.app, "--host", "127.0.0.1", "--port", String(port), "--http", `${protocol}:BoundedH11Protocol`, ...proxies];
+  return [project.app, "--host", "127.0.0.1", "--port", String(port), "--http", `${protocol}:BoundedH11Protocol`, ...proxies];
 }
 
 /**

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type ReloadOptions, type Reloader, reloadOnChange } from "../../src/dev/reload.js";
 
-/** A reloader over recorders: `events` lists each check, start, halt and line said, in order. */
+/** A reloader over recorders: `events` lists each check, prepared, discarded, started and halted server and line said, in order. */
 function recorded(steps: { check?: (run: number) => string[]; started?: (run: number) => void; hangs?: boolean }) {
   const events: string[] = [];
   let held = false;
@@ -45,6 +45,8 @@ function recorded(steps: { check?: (run: number) => string[]; started?: (run: nu
         steps.started?.(checks);
         return steps.hangs ? new Promise<boolean>((resolve) => (endStart = () => resolve(false))) : true;
       },
+      prepare: () => void events.push(`prepare for check ${checks + 1}`),
+      discard: async () => void events.push("discard"),
       running: () => running,
       async stop() {
         events.push("stop");
@@ -79,52 +81,55 @@ describe("codegen dev's runs", () => {
   it("leave the start to the next run when a file is saved during the check, and start once on what that run checked", async () => {
     const run = recorded({ check: (n) => (n === 1 && void run.reloader.schedule(), []) });
     run.reloader.schedule();
-    await run.until(3);
+    await run.until(6);
     await run.reloader.close();
-    assert.deepEqual(run.events, ["check 1", "check 2", "start after check 2", "stop"]);
+    assert.deepEqual(run.events, ["prepare for check 1", "check 1", "discard", "prepare for check 2", "check 2", "start after check 2", "stop"]);
   });
 
   it("leave the start to the regeneration's run when the config changes during the check", async () => {
     const run = recorded({ check: (n) => (n === 1 && run.setPending(true), []) });
     run.reloader.schedule();
-    await run.until(1);
+    await run.until(3);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.deepEqual(run.events, ["check 1"], "no start on code a regeneration is replacing");
+    assert.deepEqual(run.events, ["prepare for check 1", "check 1", "discard"], "no start on code a regeneration is replacing");
     // The regeneration wrote the API: it schedules a run.
     run.setPending(false);
     run.reloader.schedule();
-    await run.until(3);
+    await run.until(6);
     await run.reloader.close();
-    assert.deepEqual(run.events, ["check 1", "check 2", "start after check 2", "stop"]);
+    assert.deepEqual(run.events.slice(3), ["prepare for check 2", "check 2", "start after check 2", "stop"]);
   });
 
   it("end with close(), which stops a start in progress", { timeout: 10_000 }, async () => {
     const run = recorded({ hangs: true });
     run.reloader.schedule();
-    await run.until(2);
+    await run.until(3);
     await run.reloader.close();
-    assert.deepEqual(run.events, ["check 1", "start after check 1", "stop"]);
+    assert.deepEqual(run.events, ["prepare for check 1", "check 1", "start after check 1", "stop"]);
   });
 
   it("keep the backend serving when the check refuses the next change, and stop one that started as a file was saved", async () => {
     const refused = ["config.jsonnet: resources[0].fields[5].name: shop.models.Note has no column or attribute rank"];
     const run = recorded({ check: (n) => (n === 1 ? [] : refused) });
     run.reloader.schedule();
-    await run.until(2);
+    await run.until(3);
     run.reloader.schedule();
-    await run.until(5);
+    await run.until(8);
     await run.reloader.close();
-    assert.deepEqual(run.events.slice(2), ["check 2", refused[0], "the backend was not started again; fix this and save again", "stop"]);
+    assert.deepEqual(run.events.slice(3), ["prepare for check 2", "check 2", "discard", refused[0], "the backend was not started again; fix this and save again", "stop"]);
 
     // Saved as the backend started: it may have loaded what the next check refuses.
     const amid = recorded({ check: (n) => (n === 1 ? [] : refused), started: (n) => n === 1 && amid.reloader.schedule() });
     amid.reloader.schedule();
-    await amid.until(6);
+    await amid.until(9);
     await amid.reloader.close();
     assert.deepEqual(amid.events, [
+      "prepare for check 1",
       "check 1",
       "start after check 1",
+      "prepare for check 2",
       "check 2",
+      "discard",
       refused[0],
       "halt",
       "the backend was stopped: it started as files were saved, and may serve this code; it starts once this is fixed and saved",
