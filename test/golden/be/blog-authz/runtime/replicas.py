@@ -74,8 +74,7 @@ _READS_FROM = "replicas.reads_from"
 class Replica:
     """One replica: its engine, and what the last check found."""
 
-    def __init__(self, url: str, engine: AsyncEngine) -> None:
-        self.url = url
+    def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.usable = False
         self.known = False
@@ -216,7 +215,7 @@ class Replicas:
             replica.set_usable(True, f"{float(found.lag):.1f} s behind")
 
     def _replica(self, url: str) -> Replica:
-        replica = Replica(url, self._connect(url))
+        replica = Replica(self._connect(url))
 
         def lost(context: ExceptionContext) -> None:
             # A statement lost its connection: the replica is down until a check.
