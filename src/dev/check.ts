@@ -95,7 +95,7 @@ function modifierReferences(model: string, operations: readonly OperationLike[],
 }
 
 /** Every model reference of a parsed be config, with its config path. */
-export function modelReferences(config: ReferencingConfig): Reference[] {
+function modelReferences(config: ReferencingConfig): Reference[] {
   // The single-app shorthand (`single_app`) wrote its resources at the top: its paths say so.
   const lists = config.apps.map((app, a) => ({ at: config.single_app ? "resources" : `apps[${a}].config.resources`, resources: app.config.resources }));
   return lists.flatMap(({ at, resources }) =>

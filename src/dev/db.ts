@@ -39,7 +39,7 @@ async function as<T>(commandName: string, body: () => Promise<T>): Promise<T> {
 const TEST_URL_ENV = "TEST_DATABASE_URL";
 
 /** The database `url` names, renamed `<name>_test`: the test database on the same server. */
-export function testDatabaseUrl(url: string): { url: string; name: string } {
+function testDatabaseUrl(url: string): { url: string; name: string } {
   const parsed = new URL(url);
   const name = `${decodeURIComponent(parsed.pathname.slice(1)) || "postgres"}_test`;
   parsed.pathname = `/${encodeURIComponent(name)}`;

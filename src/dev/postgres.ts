@@ -54,7 +54,7 @@ async function stopLeftover(dir: string): Promise<void> {
 }
 
 /** The pid of the server running (or last run) on a data directory, from its postmaster.pid; undefined when there is none. */
-export async function postmasterPid(dataDir: string): Promise<number | undefined> {
+async function postmasterPid(dataDir: string): Promise<number | undefined> {
   const text = await readFile(path.join(dataDir, "postmaster.pid"), "utf8").catch(() => undefined);
   const pid = Number(text?.split("\n", 1)[0]);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
