@@ -60,10 +60,14 @@ export function relatedResource(view: ResourceView, field: RelationField): Resou
  * handler loads the rows by it, and the body's keys are checked against it.
  */
 export function relatedKey(view: ResourceView, field: RelationField, imports: ImportCollector): string {
-  const target = relatedResource(view, field);
-  const model = modelRef(target.model);
+  return keyColumn(relatedResource(view, field), imports);
+}
+
+/** `Tag.id`: the key column of `resource`'s model, the model imported. */
+function keyColumn(resource: ResourceConfig, imports: ImportCollector): string {
+  const model = modelRef(resource.model);
   imports.addFrom(model.module, model.importName);
-  return `${model.local}.${target.pk}`;
+  return `${model.local}.${resource.pk}`;
 }
 
 /** `Annotated[list[Annotated[int, column_rules(Tag.id)]], RelatedKeys]`: the keys a relation field is sent as. */
@@ -145,19 +149,16 @@ export function updateSchema(module: SchemaModule, view: ResourceView, fields: r
  */
 export function paramsSchema(module: SchemaModule, view: ResourceView, action: { name: string; slug: string }, params: readonly ScalarField[]): SchemaClass {
   const imports = new ImportCollector();
-  const keyColumn = (param: ScalarField): string | undefined => {
+  const referencedKey = (param: ScalarField): string | undefined => {
     const target = view.app.resources.find((resource) => resource.name === param.references);
-    if (target === undefined || !columnRuled(param.type)) return undefined;
-    const model = modelRef(target.model);
-    imports.addFrom(model.module, model.importName);
-    return `${model.local}.${target.pk}`;
+    return target === undefined || !columnRuled(param.type) ? undefined : keyColumn(target, imports);
   };
   return module.add(
     new SchemaClass({
       module,
       name: `${new Name(action.name).pascal}Params`,
       doc: `Params of the \`\`${action.slug}\`\` action.`,
-      fields: params.map((param) => bodyField(view, param, keyColumn(param), params.map((other) => other.name), imports)),
+      fields: params.map((param) => bodyField(view, param, referencedKey(param), params.map((other) => other.name), imports)),
       imports,
     }),
   );
