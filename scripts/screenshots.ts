@@ -53,6 +53,10 @@ await withServedBlogFrontend(async (_frontend, base) => {
     await page.getByLabel("Body").fill("The engine weaves algebraic patterns.");
     await page.getByRole("combobox", { name: "Written by" }).fill("Ada");
     await page.getByRole("option", { name: "Ada Lovelace" }).click();
+    for (const tag of ["news", "notes"]) {
+      await page.getByRole("combobox", { name: "Tags", exact: true }).fill(tag);
+      await page.getByRole("option", { name: tag, exact: true }).click();
+    }
     await page.getByLabel("Word count").fill("2.5");
     await page.getByRole("button", { name: "Create" }).click();
     await page.locator("[aria-invalid='true']").first().waitFor();
