@@ -8,8 +8,8 @@
 
 import { GenerationError, Handle, ImportCollector, type RenderCtx, renderTemplate } from "../../../codegen/index.js";
 import { docstringText, pythonInt, pythonString } from "../python/literals.js";
+import type { ResourceView } from "../resource.js";
 import type { Route } from "./endpoint.js";
-import { readSessionParam } from "./params.js";
 import type { ReadSchema } from "./read-shape.js";
 import type { RoutesModule } from "./routes.js";
 
@@ -69,6 +69,15 @@ export class RouteParam {
   get declaration(): string {
     return this.default === undefined ? `${this.name}: ${this.annotation}` : `${this.name}: ${this.annotation} = ${this.default}`;
   }
+}
+
+/**
+ * `session: ReadSessionDep`: the session of a route that only reads, from a replica of its
+ * database while one keeps up (runtime/replicas.py). A `RouteHandler` gives it to every
+ * `read` route of a database with replicas (here, so no read route can miss it).
+ */
+function readSessionParam(view: ResourceView): RouteParam {
+  return new RouteParam({ name: "session", annotation: "ReadSessionDep", imports: new ImportCollector().addFrom(view.sessionModule, "ReadSessionDep") });
 }
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";

@@ -11,15 +11,6 @@ export function sessionParam(view: ResourceView): RouteParam {
 }
 
 /**
- * `session: ReadSessionDep`: the session of a route that only reads, from a replica of its
- * database while one keeps up (runtime/replicas.py). `RouteHandler` gives it to every `read`
- * route of a database with replicas.
- */
-export function readSessionParam(view: ResourceView): RouteParam {
-  return new RouteParam({ name: "session", annotation: "ReadSessionDep", imports: new ImportCollector().addFrom(view.sessionModule, "ReadSessionDep") });
-}
-
-/**
  * Starlette path converters of the key types: a path matches a key route only if its segment
  * can be a key. `int_key` is registered by `runtime/values.py`, which an int key's annotation
  * (`column_rules`) imports; unlike Starlette's `int`, it leaves a segment of more digits than
