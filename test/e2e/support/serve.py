@@ -2,7 +2,8 @@
 
 Creates what the generated routes query (the generated ``<package>.api.database``:
 extensions, the models' and the runtime's tables, the lists' indexes); then runs
-uvicorn on 127.0.0.1:<port>. With
+uvicorn on 127.0.0.1:<port>, with the generated HTTP protocol as in production
+(``<package>.api.runtime.server:BoundedH11Protocol``). With
 ``--frontend DIR`` it serves ``<package>.site.build_site``: the API under ``/api`` and
 the front end built into DIR at ``/``, as in production. Unless ``--no-count`` is
 given, every response carries ``X-SQL-Statements``: the number of statements the
@@ -102,16 +103,18 @@ def main() -> None:
     served = app
     if args.frontend is not None:
         served = import_module(f"{args.package}.site").build_site(app, args.frontend)
-    run_server(served, args.port)
+    run_server(served, args.port, args.package)
 
 
-def run_server(app: ASGIApp, port: int) -> None:
-    """Serve *app* on 127.0.0.1:*port*; handwritten_tags.py serves the load test's
-    baseline through this too, so both sides run on the same server settings."""
+def run_server(app: ASGIApp, port: int, package: str = "blog") -> None:
+    """Serve *app* on 127.0.0.1:*port* with the HTTP protocol generated into
+    *package*; handwritten_tags.py serves the load test's baseline through this too,
+    so both sides run on the same server settings."""
     uvicorn.run(
         app,
         host="127.0.0.1",
         port=port,
+        http=f"{package}.api.runtime.server:BoundedH11Protocol",
         log_level="warning",
         access_log=False,
         backlog=4096,

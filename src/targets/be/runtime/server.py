@@ -1,4 +1,5 @@
-"""uvicorn's HTTP/1.1 protocol (h11): deadlines for slow clients, and the real peer.
+"""uvicorn's HTTP/1.1 protocol (h11): deadlines for slow clients, bounded request
+heads answered in JSON, and the real peer.
 
 uvicorn closes a connection idle between requests (``--timeout-keep-alive``), but it
 waits as long as a client likes for the rest of a request: a connection that sends
@@ -7,7 +8,20 @@ exhaust the server. ``BoundedH11Protocol`` gives each request's headers
 ``HEADER_TIMEOUT`` seconds from their first byte (or from the connection's start), and
 its body ``BODY_TIMEOUT`` seconds after the headers. Late headers get ``408 Request
 Timeout`` and the connection closes; a late body closes the connection (the
-application then sees the client disconnect). Serve with
+application then sees the client disconnect).
+
+A request's head (request line and headers) holds at most ``max_head`` bytes:
+uvicorn's ``--h11-max-incomplete-event-size``, 16 KiB unless told otherwise. h11
+itself enforces that only while a head is incomplete, so the same long URL would pass
+when its bytes arrive in one read and fail when the network splits them. Here a longer
+head is refused however it arrives: ``414 URI Too Long`` when the request line alone
+is over, else ``431 Request Header Fields Too Large``. A request h11 cannot parse gets
+``400``. These answers, the ``408`` too, carry a JSON ``{"detail": …}`` like the
+application's errors, and end the connection: the server stops writing, drops what
+the client still sends for up to ``LINGER`` seconds, then closes (closing at once,
+with the client's bytes unread, would reset the connection and could destroy the
+answer before the client reads it). ``responses.error_responses`` documents them on
+every route. Serve with
 ``uvicorn --http <package>.runtime.server:BoundedH11Protocol``; subclass it to change
 the deadlines.
 
@@ -17,10 +31,13 @@ decided by the project's ``trusted_proxies``, whatever ``--forwarded-allow-ips``
 """
 
 import asyncio
+import json
 from typing import Any, Literal
 
 import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from h11._connection import DEFAULT_MAX_INCOMPLETE_EVENT_SIZE
+from uvicorn.config import Config
+from uvicorn.protocols.http.h11_impl import STATUS_PHRASES, H11Protocol
 
 from .proxies import record_peer
 
@@ -29,30 +46,49 @@ HEADER_TIMEOUT = 10.0
 BODY_TIMEOUT = 30.0
 """Seconds a request's body may take, from the end of its headers."""
 
+LINGER = 2.0
+"""Seconds a refused connection's late bytes are dropped before it closes."""
+
 Phase = Literal["headers", "body"]
 
-_LATE_HEADERS = b"The request's headers came too late"
-_REQUEST_TIMEOUT = (
-    b"HTTP/1.1 408 Request Timeout\r\n"
-    b"content-type: text/plain; charset=utf-8\r\n"
-    b"content-length: %d\r\n"
-    b"connection: close\r\n"
-    b"\r\n%s" % (len(_LATE_HEADERS), _LATE_HEADERS)
-)
+
+def _refusal(status: int, detail: str) -> bytes:
+    """A whole response of *status* with the JSON body ``{"detail": detail}``, closing
+    the connection: what the protocol answers when no application sees the request."""
+    body = json.dumps({"detail": detail}).encode()
+    return b"HTTP/1.1 %d %s\r\n%s\r\n%s" % (
+        status,
+        STATUS_PHRASES[status],
+        b"".join(
+            b"%s: %s\r\n" % header
+            for header in (
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            )
+        ),
+        body,
+    )
 
 
 class BoundedH11Protocol(H11Protocol):
-    """``H11Protocol`` that closes connections whose requests arrive too slowly."""
+    """``H11Protocol`` that refuses requests arriving too slowly or with a head over
+    ``max_head``, in JSON, and records each connection's peer."""
 
     header_timeout: float = HEADER_TIMEOUT
     body_timeout: float = BODY_TIMEOUT
 
     _deadline: asyncio.TimerHandle | None = None
     _phase: Phase | None = None
+    _refused = False
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, config: Config, *args: Any, **kwargs: Any) -> None:
+        super().__init__(config, *args, **kwargs)
         self.app = record_peer(self.app)
+        # The limit h11 applies to incomplete heads, applied to every head.
+        self.max_head: int = (
+            config.h11_max_incomplete_event_size or DEFAULT_MAX_INCOMPLETE_EVENT_SIZE
+        )
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -60,8 +96,41 @@ class BoundedH11Protocol(H11Protocol):
         self._expect("headers")
 
     def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return  # what a refused client still sends is dropped
+        if self.conn.their_state is h11.IDLE and self._refused_head(data):
+            return
         super().data_received(data)
         self._follow()
+
+    def send_400_response(self, msg: str) -> None:
+        # uvicorn's answer to what h11 cannot parse, in JSON.
+        self._refuse(400, "The request is not valid HTTP/1.1.")
+
+    def _refused_head(self, data: bytes) -> bool:
+        """Refuse the request whose head, *data* included, is over ``max_head``."""
+        pending = self.conn.trailing_data[0] + data
+        end = pending.find(b"\r\n\r\n")
+        if (end + 4 if end >= 0 else len(pending)) <= self.max_head:
+            return False
+        line = pending.find(b"\r\n", 0, self.max_head + 2)
+        if line < 0:
+            self._refuse(
+                414, f"The request line is longer than {self.max_head:,} bytes."
+            )
+        else:
+            detail = f"The request line and headers are longer than {self.max_head:,}"
+            self._refuse(431, f"{detail} bytes.")
+        return True
+
+    def _refuse(self, status: int, detail: str) -> None:
+        """Answer *status* with *detail*, then end the connection (see ``LINGER``)."""
+        self.logger.info("Refused a request: %s", detail)
+        self._cancel()
+        self._refused = True
+        self.transport.write(_refusal(status, detail))
+        self.transport.write_eof()
+        self.loop.call_later(LINGER, self.transport.close)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel()
@@ -99,9 +168,7 @@ class BoundedH11Protocol(H11Protocol):
             return
         state = self.conn.their_state
         if phase == "headers" and state is h11.IDLE and self._between_requests():
-            self.logger.info("Closed a connection whose request headers came too late")
-            self.transport.write(_REQUEST_TIMEOUT)
-            self.transport.close()
+            self._refuse(408, "The request's headers came too late.")
         elif phase == "body" and state is h11.SEND_BODY:
             self.logger.info("Closed a connection whose request body came too late")
             self.transport.close()

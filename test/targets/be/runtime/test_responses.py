@@ -4,7 +4,13 @@ documents each status with its body."""
 import pytest
 from clients import asgi_client
 from fastapi import FastAPI, Request
-from runtime.responses import ConflictBody, ErrorBody, error_responses, location
+from runtime.responses import (
+    PROTOCOL_ERRORS,
+    ConflictBody,
+    ErrorBody,
+    error_responses,
+    location,
+)
 
 KEYS = ["plain", "with space", "a/b", "ünïcödé", "漢字", "100%", "?#&=+", "..x"]
 
@@ -31,7 +37,10 @@ async def test_location_resolves_for_any_key() -> None:
 
 def test_error_responses_document_status_and_body() -> None:
     documented = error_responses(404, 409, 413, 503)
-    assert list(documented) == [404, 409, 413, 503]
+    # With what the server's protocol answers before any route (test_server.py).
+    assert list(documented) == [400, 404, 408, 409, 413, 414, 431, 503]
+    for status in PROTOCOL_ERRORS:
+        assert documented[status]["model"] is ErrorBody
     assert "text/plain" in documented[413]["content"]
     assert documented[404]["model"] is ErrorBody
     assert documented[409]["model"] is ConflictBody

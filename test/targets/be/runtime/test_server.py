@@ -1,6 +1,8 @@
-"""BoundedH11Protocol under a real uvicorn server, driven by sockets that trickle."""
+"""BoundedH11Protocol under a real uvicorn server, driven by sockets that trickle
+or send too much."""
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
@@ -76,6 +78,16 @@ async def closed_after(reader: asyncio.StreamReader) -> tuple[bytes, float]:
     return received, time.monotonic()
 
 
+def refusal_detail(received: bytes) -> str:
+    """The ``detail`` of a refusal's JSON body, after checking its framing."""
+    head, _, body = received.partition(b"\r\n\r\n")
+    fields = head.split(b"\r\n")[1:]
+    assert b"content-type: application/json" in fields, received
+    assert b"connection: close" in fields, received
+    assert f"content-length: {len(body)}".encode() in fields, received
+    return json.loads(body)["detail"]
+
+
 async def trickle(writer: asyncio.StreamWriter, data: bytes, every: float) -> None:
     """Writes *data* a byte at a time until the server closes the connection."""
     for byte in data:
@@ -101,7 +113,7 @@ async def test_headers_sent_a_byte_at_a_time_get_408_at_the_deadline(
     writer.close()
     if received != RESET:
         assert received.startswith(b"HTTP/1.1 408 Request Timeout\r\n"), received
-        assert received.endswith(b"The request's headers came too late")
+        assert refusal_detail(received) == "The request's headers came too late."
     assert HEADER_TIMEOUT <= closed - started < HEADER_TIMEOUT + SLACK
 
 
@@ -163,3 +175,62 @@ async def test_prompt_requests_pass_and_idle_keep_alive_is_not_slow(
         # timeout (5 s) governs this wait, not the request deadlines.
         await asyncio.sleep(HEADER_TIMEOUT + BODY_TIMEOUT)
     writer.close()
+
+
+MAX_HEAD = 16 * 1024
+"""uvicorn's default ``--h11-max-incomplete-event-size``, the protocol's head limit."""
+
+
+async def answer(address: tuple[str, int], request: bytes, pieces: int) -> bytes:
+    """The server's answer to *request*, written in *pieces* reads apart."""
+    reader, writer = await asyncio.open_connection(*address)
+    size = -(-len(request) // pieces)
+    for start in range(0, len(request), size):
+        writer.write(request[start : start + size])
+        await writer.drain()
+        await asyncio.sleep(0.05)
+    try:
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=SLACK)
+        length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+        return head + await asyncio.wait_for(reader.readexactly(length), timeout=SLACK)
+    finally:
+        writer.close()
+
+
+def request_of(target: bytes, headers: bytes = b"") -> bytes:
+    return b"GET " + target + b" HTTP/1.1\r\nhost: x\r\n" + headers + b"\r\n"
+
+
+@pytest.mark.parametrize("pieces", [1, 2, 9])
+async def test_a_head_over_the_limit_is_refused_however_its_bytes_arrive(
+    address: tuple[str, int], pieces: int
+) -> None:
+    # h11 alone would refuse it only when split, with a plain-text 400.
+    long_url = request_of(b"/?q=" + b"a" * MAX_HEAD)
+    received = await answer(address, long_url, pieces)
+    assert received.startswith(b"HTTP/1.1 414 "), received
+    assert refusal_detail(received) == "The request line is longer than 16,384 bytes."
+    long_headers = request_of(b"/", b"x-pad: y\r\n" * (MAX_HEAD // 10))
+    received = await answer(address, long_headers, pieces)
+    assert received.startswith(b"HTTP/1.1 431 ")
+    assert refusal_detail(received) == (
+        "The request line and headers are longer than 16,384 bytes."
+    )
+
+
+@pytest.mark.parametrize("pieces", [1, 2])
+async def test_a_head_at_the_limit_is_served_however_its_bytes_arrive(
+    address: tuple[str, int], pieces: int
+) -> None:
+    request = request_of(b"/?q=")
+    request = request_of(b"/?q=" + b"a" * (MAX_HEAD - len(request)))
+    assert len(request) == MAX_HEAD
+    assert (await answer(address, request, pieces)).startswith(b"HTTP/1.1 200 ")
+
+
+async def test_a_request_that_is_not_http_gets_a_json_400(
+    address: tuple[str, int],
+) -> None:
+    received = await answer(address, request_of(b"/", b"bad header\r\n"), 1)
+    assert received.startswith(b"HTTP/1.1 400 Bad Request\r\n"), received
+    assert refusal_detail(received) == "The request is not valid HTTP/1.1."
