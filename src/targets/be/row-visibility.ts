@@ -56,7 +56,7 @@ export function visibilityRules(project: ProjectConfig, store: BuildStore): Visi
  * OPA's rows of the model of the resource at `resourceId` (named `resource`), when a route of
  * it that reads (a row or the collection) asks OPA as `authz` decides (`opa` cascading to true
  * on a route with a user): the rows the policy lets a user read, under the name of the entry
- * that reads one row (`get` when none does).
+ * that reads one row, or, when none does, of the first entry that reads the collection.
  * @example opaRows(project, store, "project.apps.0.resources.0", "article") // { resource: "article", action: "get" } in the OPA example
  */
 function opaRows(project: ProjectConfig, store: BuildStore, resourceId: string, resource: string): OpaRows | undefined {
@@ -69,7 +69,9 @@ function opaRows(project: ProjectConfig, store: BuildStore, resourceId: string, 
     ({ entryId, routes }) => cascaded(store, entryId, project, "opa") === true && routes.some((route) => decideAuth(project, store, entryId, route.path).required),
   );
   if (!asks) return undefined;
-  return { resource, action: reads.find(({ routes }) => routes.some((route) => targetOf(route.path) === "row"))?.name ?? "get" };
+  // `asks` found a reading entry, so `reads` has one.
+  const named = reads.find(({ routes }) => routes.some((route) => targetOf(route.path) === "row")) ?? reads[0]!;
+  return { resource, action: named.name };
 }
 
 /**

@@ -75,6 +75,13 @@ test("a resource's opa: true makes each route ask the policy about the row or wi
   assert.match(generated.get("auth/groups.py")!, /^from auth\.dependencies import GROUP_CLAIM, AuthenticatedUser$/m);
 });
 
+test("OPA's rows are asked under the entry that reads one row, or else the first that reads the collection", async () => {
+  const named = await files({ module: "store", auth, resources: [article({ opa: true, operations: [{ name: "list_recent", type: "list" }, { name: "read_one", type: "get" }] })] });
+  assert.match(named.get("policy.py")!, /^ARTICLE_ROWS = OPA\.rows\(RowPolicy\("article", "read_one", Article\)\)$/m);
+  const listOnly = await files({ module: "store", auth, resources: [article({ opa: true, operations: [{ name: "list_recent", type: "list" }, "create"] })] });
+  assert.match(listOnly.get("policy.py")!, /^ARTICLE_ROWS = OPA\.rows\(RowPolicy\("article", "list_recent", Article\)\)$/m);
+});
+
 test("an entry's opa: false wins over its resource's, and routes without a user ask nothing", async () => {
   const generated = await files({
     module: "store",
