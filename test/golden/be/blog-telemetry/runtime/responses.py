@@ -3,9 +3,11 @@
 
 ``error_responses(404, 409, 503)`` documents, in a route's OpenAPI operation, the
 error statuses the route can really answer, each with the body it carries (the
-handlers of ``errors.py`` and FastAPI write them). ``location(request, key)`` is the
-URL of a created row, its key percent-encoded so that any key (spaces, slashes,
-non-Latin-1 text) gives a URL that resolves.
+handlers of ``errors.py`` and FastAPI write them), and always those the server's
+protocol (``server.BoundedH11Protocol``) answers for any request before a route
+runs. ``location(request, key)`` is the URL of a created row, its key
+percent-encoded so that any key (spaces, slashes, non-Latin-1 text) gives a URL that
+resolves.
 """
 
 from typing import Any
@@ -46,10 +48,14 @@ _RETRY_AFTER = {
 }
 
 _ERRORS: dict[int, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "The body is not UTF-8 text."},
+    400: {
+        "model": ErrorBody,
+        "description": "The request is not valid HTTP/1.1, or its body is not UTF-8.",
+    },
     401: {"model": ErrorBody, "description": "No valid credentials were sent."},
     403: {"model": ErrorBody, "description": "The credentials do not allow this."},
     404: {"model": ErrorBody, "description": "No row has this key."},
+    408: {"model": ErrorBody, "description": "The request's headers came too late."},
     409: {
         "model": ConflictBody,
         "description": "The change conflicts with a database constraint.",
@@ -58,6 +64,10 @@ _ERRORS: dict[int, dict[str, Any]] = {
     413: {
         "description": "The request body is larger than the route accepts.",
         "content": {"text/plain": {"schema": {"type": "string"}}},
+    },
+    414: {
+        "model": ErrorBody,
+        "description": "The request line is longer than the server accepts.",
     },
     429: {
         "model": ErrorBody,
@@ -74,6 +84,11 @@ _ERRORS: dict[int, dict[str, Any]] = {
             },
         },
     },
+    431: {
+        "model": ErrorBody,
+        "description": "The request line and headers together are longer than "
+        "the server accepts.",
+    },
     503: {
         "model": ErrorBody,
         "description": "The database is busy or unreachable; retry later.",
@@ -81,10 +96,14 @@ _ERRORS: dict[int, dict[str, Any]] = {
     },
 }
 
+PROTOCOL_ERRORS = (400, 408, 414, 431)
+"""What the server's protocol answers for a request of any route, before it runs."""
+
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI documentation of *statuses*, for a route's ``responses``."""
-    return {status: _ERRORS[status] for status in statuses}
+    """The OpenAPI documentation of *statuses* and ``PROTOCOL_ERRORS``, for a
+    route's ``responses``."""
+    return {status: _ERRORS[status] for status in sorted({*statuses, *PROTOCOL_ERRORS})}
 
 
 def location(request: Request, key: object) -> str:
