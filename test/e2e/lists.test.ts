@@ -401,10 +401,10 @@ describe("lists: bad input is a 4xx, never a 500", () => {
 
   const rating = (value: unknown) => ({ field: "rating", op: Array.isArray(value) ? "in" : "eq", value });
 
-  it("an in list holds at most 1,000 values, in a query and in a search (422 naming it)", async () => {
+  it("an in list holds at most 100 values in a query and 1,000 in a search (422 naming it)", async () => {
     const many = (count: number) => Array.from({ length: count }, (_, i) => i % 5);
-    expectStatus(await api.get(`/products?rating__in=${many(1000).join(",")}`), 200);
-    const query = await api.get(`/products?rating__in=${many(1001).join(",")}`);
+    expectStatus(await api.get(`/products?rating__in=${many(100).join(",")}`), 200);
+    const query = await api.get(`/products?rating__in=${many(101).join(",")}`);
     expectStatus(query, 422);
     assert.deepEqual(query.body.detail[0].loc, ["query", "rating__in"]);
     expectStatus(await api.post("/products/search", { filter: rating(many(1000)) }), 200);

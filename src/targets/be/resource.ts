@@ -21,7 +21,7 @@ export const GENERATED_NAMES: ReadonlySet<string> = new Set([
   // the project's own modules: auth, db, runtime
   "AuthenticatedUser", "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
   "DbJson", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion", "FiniteFloat",
-  "FreeTextSource", "FullTextSearch", "IDEMPOTENCY_KEY", "Idempotency", "InValues", "ListSpec", "LiteralSource", "NoRepeats", "OPA", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page",
+  "FreeTextSource", "FullTextSearch", "IDEMPOTENCY_KEY", "Idempotency", "InQuery", "InValues", "ListSpec", "LiteralSource", "NoRepeats", "OPA", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page",
   "Policy", "RefSource", "RowPolicy", "Rows", "SearchText", "SelfSource", "SessionDep", "TreeBounds", "TrigramSearch", "ValuesOptions", "ValuesPage",
 ]);
 

@@ -258,8 +258,9 @@ export class ListHandler extends RouteHandler {
   #valueAnnotation(annotation: string, op: string, imports: ImportCollector): string {
     if (op === "is_null") return "bool";
     if (op !== "in") return annotation;
-    imports.addFrom("typing", "Annotated").addFrom(`${this.view.runtimePackage}.filters`, "CommaSeparated", "InValues");
-    return `Annotated[list[${annotation}], CommaSeparated, InValues]`;
+    // Shorter than a search's: the whole query fits the server's limit on a request's head.
+    imports.addFrom("typing", "Annotated").addFrom(`${this.view.runtimePackage}.filters`, "CommaSeparated", "InQuery");
+    return `Annotated[list[${annotation}], CommaSeparated, InQuery]`;
   }
 
   #requestFields(imports: ImportCollector, query: boolean): Field[] {
