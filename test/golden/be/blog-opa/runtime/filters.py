@@ -8,7 +8,9 @@ A query parameter is ``field`` (``eq``) or ``field__op``; the conditions of a qu
 string and of a tree's ``and`` group all hold at once.
 
 What one request may ask is bounded, so no request costs the server more than a page:
-an ``in`` list holds at most ``MAX_IN_VALUES`` values, and a search tree at most
+an ``in`` list holds at most ``MAX_IN_VALUES`` values (``MAX_QUERY_IN_VALUES`` in a
+query string, which must fit the server's limit on a request's head), and a search
+tree at most
 ``MAX_CONDITIONS`` conditions in groups nested at most ``MAX_DEPTH`` deep, with at most
 ``MAX_IN_VALUES`` ``in`` values in all (each is a bound parameter, and PostgreSQL's
 protocol carries at most 32,767 per statement). Past a bound the answer is a 422 naming
@@ -35,14 +37,22 @@ OPERATORS: tuple[Operator, ...] = get_args(Operator)
 _SHAPED_OPERATORS = ("in", "is_null")
 
 MAX_IN_VALUES = 1_000
-"""Values of one ``in`` list, and of all the ``in`` lists of one search tree."""
+"""Values of one ``in`` list of a search, and of all the ``in`` lists of its tree."""
+MAX_QUERY_IN_VALUES = 100
+"""Values of one ``in`` query parameter: a request's head holds at most 16 KiB
+(``server.py``), and 100 UUIDs take about 5 KB of it, so the two or three key lists
+of a list fit together; a longer list goes in a search's body."""
 MAX_CONDITIONS = 100
 """Conditions (``{"field", "op", "value"}``) of one search tree."""
 MAX_DEPTH = 10
 """Levels of ``and``/``or`` groups in one search tree (a lone condition is level 0)."""
 
 InValues = annotated_types.Len(1, MAX_IN_VALUES)
-"""Annotation of an ``in`` list: one value at least, ``MAX_IN_VALUES`` at most."""
+"""Annotation of a search's ``in`` list: one value at least, ``MAX_IN_VALUES``
+at most."""
+InQuery = annotated_types.Len(1, MAX_QUERY_IN_VALUES)
+"""Annotation of an ``__in`` query parameter: one value at least,
+``MAX_QUERY_IN_VALUES`` at most."""
 
 
 def split_commas(value: Any) -> Any:

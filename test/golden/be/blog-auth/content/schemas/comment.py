@@ -8,7 +8,13 @@ from typing import Annotated, Literal
 from pydantic import MISSING, BaseModel, ConfigDict, Field, Tag
 
 from blog.api.content.schemas.author import AuthorLink
-from blog.api.runtime.filters import CommaSeparated, FilterUnion, InValues, TreeBounds
+from blog.api.runtime.filters import (
+    CommaSeparated,
+    FilterUnion,
+    InQuery,
+    InValues,
+    TreeBounds,
+)
 from blog.api.runtime.ordering import NoRepeats
 from blog.api.runtime.values import DbText, column_rules
 from blog.models import Comment
@@ -33,9 +39,9 @@ class CommentListQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     article_id: uuid.UUID | None = None
-    article_id__in: Annotated[list[uuid.UUID], CommaSeparated, InValues] | None = None
+    article_id__in: Annotated[list[uuid.UUID], CommaSeparated, InQuery] | None = None
     author_id: uuid.UUID | None = None
-    author_id__in: Annotated[list[uuid.UUID], CommaSeparated, InValues] | None = None
+    author_id__in: Annotated[list[uuid.UUID], CommaSeparated, InQuery] | None = None
     order_by: (
         Annotated[list[Literal["created_at", "-created_at"]], CommaSeparated, NoRepeats]
         | None

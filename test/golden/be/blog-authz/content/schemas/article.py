@@ -9,7 +9,13 @@ from pydantic import MISSING, BaseModel, ConfigDict, Field, Tag
 
 from blog.api.content.schemas.author import AuthorLink
 from blog.api.content.schemas.tag import TagLink
-from blog.api.runtime.filters import CommaSeparated, FilterUnion, InValues, TreeBounds
+from blog.api.runtime.filters import (
+    CommaSeparated,
+    FilterUnion,
+    InQuery,
+    InValues,
+    TreeBounds,
+)
 from blog.api.runtime.ordering import NoRepeats
 from blog.api.runtime.relations import RelatedKeys
 from blog.api.runtime.search import SearchText
@@ -105,7 +111,7 @@ class ArticleListQuery(BaseModel):
     published: bool | None = None
     status: ArticleStatus | None = None
     status__neq: ArticleStatus | None = None
-    status__in: Annotated[list[ArticleStatus], CommaSeparated, InValues] | None = None
+    status__in: Annotated[list[ArticleStatus], CommaSeparated, InQuery] | None = None
     rating: FiniteFloat | None = None
     rating__gte: FiniteFloat | None = None
     rating__lte: FiniteFloat | None = None
@@ -118,9 +124,9 @@ class ArticleListQuery(BaseModel):
     publish_on__is_null: bool | None = None
     author_id: uuid.UUID | None = None
     author_id__neq: uuid.UUID | None = None
-    author_id__in: Annotated[list[uuid.UUID], CommaSeparated, InValues] | None = None
+    author_id__in: Annotated[list[uuid.UUID], CommaSeparated, InQuery] | None = None
     id: uuid.UUID | None = None
-    id__in: Annotated[list[uuid.UUID], CommaSeparated, InValues] | None = None
+    id__in: Annotated[list[uuid.UUID], CommaSeparated, InQuery] | None = None
     order_by: (
         Annotated[
             list[
