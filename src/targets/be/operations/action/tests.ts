@@ -8,6 +8,9 @@ import type { Tests } from "../tests/cases.js";
 import type { SetupStep } from "../tests/outputs.js";
 import { Needs, bodyEntries, dictLiteral, invalidValue } from "../tests/samples.js";
 
+/** The template of its success test, beside this file. */
+const TEMPLATE = "operations/action/test.py.njk";
+
 /** The tests of an `action` entry: it runs the function, 404, 422 for bad params, 401. */
 export function actionTests(tests: Tests, options: ActionOptions): void {
   const { target } = tests;
@@ -28,10 +31,10 @@ export function actionTests(tests: Tests, options: ActionOptions): void {
     return;
   }
   const runs = (needs: Needs, url: string) => ({ setup: paramsSetup(needs, "created"), request: tests.request(url, json), expect: { status: options.status_code, response: options.response, instance } });
-  if (instance) tests.addOnRow("action", doc, runs, suffix);
+  if (instance) tests.addOnRow(TEMPLATE, doc, runs, suffix);
   else {
     const needs = new Needs();
-    tests.add("action", "", doc, needs, runs(needs, collectionUrl));
+    tests.add(TEMPLATE, "", doc, needs, runs(needs, collectionUrl));
   }
   if (instance) {
     const needs = new Needs();

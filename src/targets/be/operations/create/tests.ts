@@ -7,6 +7,9 @@ import { pythonString } from "../../python/literals.js";
 import type { Tests } from "../tests/cases.js";
 import { Needs, bodyEntries, invalidValue } from "../tests/samples.js";
 
+/** The template of its success test, beside this file. */
+const TEMPLATE = "operations/create/test.py.njk";
+
 /** `create`: 201 with the new row (and its `Location`), 422 for a bad body, 401. */
 export function createTests(tests: Tests): void {
   const { view } = tests;
@@ -19,7 +22,7 @@ export function createTests(tests: Tests): void {
   const needs = new Needs();
   needs.factory(bodyFactory);
   const compared = sent.filter((name) => read.has(name));
-  tests.add("create", "", `\`\`${tests.route}\`\` answers 201 with the new ${tests.label}${located ? " and its ``Location``" : ""}.`, needs, {
+  tests.add(TEMPLATE, "", `\`\`${tests.route}\`\` answers 201 with the new ${tests.label}${located ? " and its ``Location``" : ""}.`, needs, {
     expect: {
       body_factory: bodyFactory,
       compare_all: compared.length === sent.length && sent.length > 0,

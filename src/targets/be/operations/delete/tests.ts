@@ -3,9 +3,12 @@
 
 import type { Tests } from "../tests/cases.js";
 
+/** The template of its success test, beside this file. */
+const TEMPLATE = "operations/delete/test.py.njk";
+
 /** `delete`: 204 and the row is gone, 404, 401. */
 export function deleteTests(tests: Tests): void {
-  tests.addOnRow("delete", `\`\`${tests.route}\`\` answers 204, and the ${tests.label} is gone.`, (_needs, url) => ({
+  tests.addOnRow(TEMPLATE, `\`\`${tests.route}\`\` answers 204, and the ${tests.label} is gone.`, (_needs, url) => ({
     request: tests.request(url),
     expect: { url, get: tests.target.fetchesRow },
   }));

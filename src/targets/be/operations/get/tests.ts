@@ -3,9 +3,12 @@
 
 import type { Tests } from "../tests/cases.js";
 
+/** The template of its success test, beside this file. */
+const TEMPLATE = "operations/get/test.py.njk";
+
 /** `get`: 200 with the row, 404, 401. */
 export function getTests(tests: Tests): void {
-  tests.addOnRow("get", `\`\`${tests.route}\`\` answers 200 with the ${tests.label}.`, (_needs, url) => ({ request: tests.request(url) }));
+  tests.addOnRow(TEMPLATE, `\`\`${tests.route}\`\` answers 200 with the ${tests.label}.`, (_needs, url) => ({ request: tests.request(url) }));
   tests.notFound();
   tests.unauthorized(tests.missingUrl());
 }

@@ -11,8 +11,13 @@ import { type Route, resourceRoutes } from "../../modules/endpoint.js";
 import { type RouteHandler, targetOf } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
 import type { ResourceView } from "../../resource.js";
-import { type FixtureParam, type ModuleNeeds, type SetupStep, TestCase, type TestKind, type TestRequest } from "./outputs.js";
+import { type FixtureParam, type ModuleNeeds, type SetupStep, type TemplatePath, TestCase, type TestRequest } from "./outputs.js";
 import { Needs, type ReferenceKeys } from "./samples.js";
+
+/** The template of a test any route may have (`not_found`, `unauthorized`…), beside this file. */
+export function sharedTemplate(name: "hidden" | "invalid" | "list_hidden" | "not_found" | "unauthorized"): TemplatePath {
+  return `operations/tests/templates/${name}.py.njk`;
+}
 
 /** Names the test bodies use for their own variables; a resource named like one gets `_row`. */
 const RESERVED = new Set(["body", "client", "fetched", "item", "limit", "located", "made", "name", "page", "params", "response", "seen", "unique", "uuid", "value"]);
@@ -113,16 +118,16 @@ export class Tests {
    * Adds a test on a row the factory makes, none when the resource cannot make one: `parts`
    * gets the row's URL plus `suffix`; its setup runs once the row is made.
    */
-  addOnRow(kind: TestKind, doc: string, parts: (needs: Needs, url: string) => TestParts, suffix = ""): void {
+  addOnRow(template: TemplatePath, doc: string, parts: (needs: Needs, url: string) => TestParts, suffix = ""): void {
     if (!this.target.canCreate) return;
     const needs = new Needs();
     const row = this.makeRow(needs);
     const { setup = [], ...rest } = parts(needs, this.rowUrl(suffix));
-    this.add(kind, "", doc, needs, { setup: [row, ...setup], ...rest });
+    this.add(template, "", doc, needs, { setup: [row, ...setup], ...rest });
   }
 
-  /** Adds a test; a test whose URL uses `MISSING` gets it defined at module level. */
-  add(kind: TestKind, suffix: string, doc: string, needs: Needs, parts: TestParts): void {
+  /** Adds a test rendered by `template`; a test whose URL uses `MISSING` gets it defined at module level. */
+  add(template: TemplatePath, suffix: string, doc: string, needs: Needs, parts: TestParts): void {
     const imports = new ImportCollector().add("pytest").addFrom("httpx", "AsyncClient").update(needs.imports);
     const client = parts.request?.client ?? "client";
     const fixtures: FixtureParam[] = [{ name: client, annotation: "AsyncClient" }, ...(parts.fixtures ?? []), ...needs.factories.map((factory) => ({ name: factory, annotation: "Factory" }))];
@@ -147,7 +152,7 @@ export class Tests {
     }
     this.cases.push(
       new TestCase({
-        kind,
+        template,
         name: `test_${this.base()}${suffix}`,
         doc,
         fixtures,
@@ -181,7 +186,7 @@ export class Tests {
 
   /** 404 for a key no row has (at `url`, the module's `MISSING` unless given); `setup` and `json` give a body valid in every other way. */
   notFound(parts: { url?: string; json?: string; setup?: SetupStep[]; needs?: Needs } = {}): void {
-    this.add("not_found", "_not_found", `\`\`${this.route}\`\` answers 404 for a key no ${this.label} has.`, parts.needs ?? new Needs(), {
+    this.add(sharedTemplate("not_found"), "_not_found", `\`\`${this.route}\`\` answers 404 for a key no ${this.label} has.`, parts.needs ?? new Needs(), {
       setup: parts.setup ?? [],
       request: this.request(parts.url ?? this.missingUrl(), parts.json),
     });
@@ -193,13 +198,13 @@ export class Tests {
    */
   invalid(suffix: string, bad: ScalarField | undefined, needs: Needs, parts: TestParts, nulled = false): void {
     const why = bad ? `when \`\`${bad.name}\`\` is ${nulled ? "null" : `not ${TYPE_WORDS[bad.type]}`}` : "for a body that is not an object";
-    this.add("invalid", suffix, `\`\`${this.route}\`\` answers 422 ${why}.`, needs, { ...parts, expect: { field: bad ? pythonString(bad.name) : "" } });
+    this.add(sharedTemplate("invalid"), suffix, `\`\`${this.route}\`\` answers 422 ${why}.`, needs, { ...parts, expect: { field: bad ? pythonString(bad.name) : "" } });
   }
 
   /** A 401 test: the request, valid in every other way, sent without a token; only for routes that require a user. */
   unauthorized(url: string, json?: string, needs = new Needs()): void {
     if (this.handler.user === undefined) return;
-    this.add("unauthorized", "_requires_a_user", `\`\`${this.route}\`\` answers 401 without a token.`, needs, { request: this.request(url, json, "anonymous_client") });
+    this.add(sharedTemplate("unauthorized"), "_requires_a_user", `\`\`${this.route}\`\` answers 401 without a token.`, needs, { request: this.request(url, json, "anonymous_client") });
   }
 }
 

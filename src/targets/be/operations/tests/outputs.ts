@@ -1,12 +1,17 @@
 // The generated pytest files: `{module}/tests/test_{name}.py` per resource (`TestModule`,
 // one `TestCase` per test) and `{module}/tests/conftest.py` per app (`Conftest`, with one
 // `TestFixture` per factory). Tests are declarative — a setup of typed steps, one request,
-// what the response must be — and each kind's template turns them into Python.
+// what the response must be — and each test's template turns them into Python: the
+// operation's own beside it (`operations/get/test.py.njk`), or a failure any route may
+// have, in `templates/` here.
 
 import { FileFragment, type Fragment, Handle, ImportCollector, type RenderCtx, SnippetFragment, renderTemplate } from "../../../../codegen/index.js";
 import { docstringText, pythonString } from "../../python/literals.js";
 import type { Indexes } from "../indexes/indexes.js";
 import type { RateLimitsModule } from "../rate_limit/rate-limits.js";
+
+/** A template's path from the target's directory, e.g. `operations/get/test.py.njk`. */
+export type TemplatePath = `operations/${string}.py.njk`;
 
 /** A fixture a test or factory takes, e.g. `client: AsyncClient`, `make_author: Factory`. */
 export interface FixtureParam {
@@ -27,29 +32,6 @@ export interface TestRequest {
   json?: string;
 }
 
-/** The kinds of generated test; each has its template `operations/tests/templates/{kind}.py.njk`. */
-export type TestKind =
-  | "create"
-  | "get"
-  | "list"
-  | "list_page"
-  | "list_offset"
-  | "list_invalid"
-  | "list_unknown"
-  | "list_filter"
-  | "list_search"
-  | "list_search_invalid"
-  | "list_order"
-  | "list_q"
-  | "update"
-  | "delete"
-  | "action"
-  | "not_found"
-  | "invalid"
-  | "unauthorized"
-  | "hidden"
-  | "list_hidden";
-
 /** What a test module defines at its top, because some test needs it. */
 export interface ModuleNeeds {
   /** `MISSING`, the URL of a row that does not exist. */
@@ -62,7 +44,8 @@ export interface ModuleNeeds {
 
 /** One test function. */
 export class TestCase {
-  readonly kind: TestKind;
+  /** The template of its body, e.g. `operations/get/test.py.njk`, given setup, request and `expect`. */
+  readonly template: TemplatePath;
   /** Function name, e.g. `test_get_article_not_found`. */
   readonly name: string;
   readonly doc: string;
@@ -75,7 +58,7 @@ export class TestCase {
   readonly imports: ImportCollector;
 
   constructor(options: {
-    kind: TestKind;
+    template: TemplatePath;
     name: string;
     doc: string;
     fixtures: readonly FixtureParam[];
@@ -85,7 +68,7 @@ export class TestCase {
     needs?: ModuleNeeds;
     imports: ImportCollector;
   }) {
-    this.kind = options.kind;
+    this.template = options.template;
     this.name = options.name;
     this.doc = options.doc;
     this.fixtures = options.fixtures;
@@ -147,7 +130,7 @@ export class TestModule {
             context: {
               signature: `async def ${test.name}(${test.fixtures.map((param) => `${param.name}: ${param.annotation}`).join(", ")}) -> None:`,
               doc: docstringText(test.doc, "    "),
-              body: renderTemplate(ctx.env, `operations/tests/templates/${test.kind}.py.njk`, { setup: test.setup, request: test.request, ...test.expect }).trimEnd(),
+              body: renderTemplate(ctx.env, test.template, { setup: test.setup, request: test.request, ...test.expect }).trimEnd(),
             },
             imports: test.imports,
           }),

@@ -15,7 +15,7 @@ import { pythonString } from "../../python/literals.js";
 import { mayBeHidden, visibilityRules } from "../../row-visibility.js";
 import type { ListHandler } from "../list/list-handler.js";
 import { OTHER_SUBJECT } from "./auth.js";
-import { Tests, type TestTarget } from "./cases.js";
+import { Tests, type TestTarget, sharedTemplate } from "./cases.js";
 import type { FixtureParam, TestCase, TestRequest } from "./outputs.js";
 import { Needs } from "./samples.js";
 
@@ -74,7 +74,7 @@ export function hiddenRowTests(target: TestTarget, handler: RouteHandler): TestC
   const needs = hiddenRow(tests);
   const hasGet = target.fetchesRow;
   const sendsBody = handler.method === "PATCH" || handler.method === "POST";
-  tests.add("hidden", "_hides_a_row_from_another_user", `\`\`${tests.route}\`\` answers 404 to another user for ${withArticle(tests.label)} the rule hides from them.`, needs, {
+  tests.add(sharedTemplate("hidden"), "_hides_a_row_from_another_user", `\`\`${tests.route}\`\` answers 404 to another user for ${withArticle(tests.label)} the rule hides from them.`, needs, {
     request: { client: "other_client", method: handler.method.toLowerCase() as TestRequest["method"], url: tests.rowUrl(handler.path.replace(/^\/\{pk\}/, "")), ...(sendsBody && { json: "{}" }) },
     expect: { ...rowNames(tests, needs), fetch: hasGet ? tests.rowUrl() : "" },
     fixtures: fixtures(hasGet ? ["client"] : []),
@@ -88,7 +88,7 @@ export function hiddenListTests(target: TestTarget, handler: ListHandler): TestC
   if (handler.currentUser === "None" || !new Set(handler.read.fieldNames ?? []).has(target.view.pk)) return [];
   const needs = hiddenRow(tests);
   const offset = handler.query.pagination.mode === "offset";
-  tests.add("list_hidden", "_hides_a_row_from_another_user", `\`\`${tests.route}\`\` leaves out, for another user, ${withArticle(tests.label)} the rule hides from them.`, needs, {
+  tests.add(sharedTemplate("list_hidden"), "_hides_a_row_from_another_user", `\`\`${tests.route}\`\` leaves out, for another user, ${withArticle(tests.label)} the rule hides from them.`, needs, {
     fixtures: fixtures(["other_client"]),
     expect: { ...rowNames(tests, needs), max: handler.query.pagination.max_page_size, next: pythonString(offset ? "next_offset" : "next_cursor"), param: pythonString(offset ? "offset" : "cursor") },
   });

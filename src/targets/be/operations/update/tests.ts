@@ -6,8 +6,11 @@ import { isRelation, relatedResource, writeFields } from "../../modules/bodies.j
 import { modelRef } from "../../resource.js";
 import { columnRuled } from "../../python/annotations.js";
 import { pythonString } from "../../python/literals.js";
-import type { Tests } from "../tests/cases.js";
+import { type Tests, sharedTemplate } from "../tests/cases.js";
 import { Needs, invalidValue, sampleValue } from "../tests/samples.js";
+
+/** The template of its success test, beside this file. */
+const TEMPLATE = "operations/update/test.py.njk";
 
 /** `update`: the change is kept, 404, 422 for a bad body, 401. */
 export function updateTests(tests: Tests, options: CrudOptions): void {
@@ -17,7 +20,7 @@ export function updateTests(tests: Tests, options: CrudOptions): void {
   const read = tests.readNames;
   const field = fields.find((field) => field.name !== tests.pk && field.references === undefined && field.type !== "uuid" && read.has(field.name));
   tests.addOnRow(
-    "update",
+    TEMPLATE,
     field ? `\`\`${tests.route}\`\` changes \`\`${field.name}\`\`, and the change is kept.` : `\`\`${tests.route}\`\` answers 200 for an empty change.`,
     (needs, url) => ({
       setup: field ? [{ kind: "assign", variable: "value", value: sampleValue(field.type, field.name, "update", needs, columnRuled(field.type) ? { model: view.model, attribute: field.name } : undefined) }] : [],
@@ -51,7 +54,7 @@ function relationTest(tests: Tests, relation: ReturnType<typeof writeFields>[num
     key = `unique("missing", ${needs.column({ model: modelRef(target.model), attribute: target.pk })})`;
   }
   const field = pythonString(relation.name);
-  tests.add("invalid", "_rejects_an_unknown_related_key", `\`\`${tests.route}\`\` answers 422 for a key in \`\`${relation.name}\`\` no ${target.name.replace(/_/g, " ")} has.`, needs, {
+  tests.add(sharedTemplate("invalid"), "_rejects_an_unknown_related_key", `\`\`${tests.route}\`\` answers 422 for a key in \`\`${relation.name}\`\` no ${target.name.replace(/_/g, " ")} has.`, needs, {
     setup,
     request: tests.request(url, `{${field}: [${key}]}`),
     expect: { field: `${field}, 0` },

@@ -4,10 +4,13 @@
 // Tests that need rows make them through the resource's factory, as the CRUD tests do.
 
 import { pythonString } from "../../python/literals.js";
-import type { ListHandler } from "../list/list-handler.js";
-import { Tests, type TestTarget } from "./cases.js";
-import type { TestCase } from "./outputs.js";
-import { Needs } from "./samples.js";
+import { Tests, type TestTarget, sharedTemplate } from "../tests/cases.js";
+import type { TemplatePath, TestCase } from "../tests/outputs.js";
+import { Needs } from "../tests/samples.js";
+import type { ListHandler } from "./list-handler.js";
+
+/** The template of a list test, in `tests/` beside this file. */
+const template = (name: string): TemplatePath => `operations/list/tests/${name}.py.njk`;
 
 /** `("a", "b")`: a Python tuple of names. */
 function names(items: readonly string[]): string {
@@ -26,31 +29,31 @@ export function listTests(target: TestTarget, handler: ListHandler): TestCase[] 
   if (target.canCreate) {
     const needs = new Needs();
     needs.imports.addFrom("typing", "Any");
-    tests.add(offset ? "list_offset" : "list_page", "", `\`\`${tests.route}\`\` pages with \`\`limit\`\` and \`\`${offset ? "offset" : "cursor"}\`\`, each ${tests.label} once.`, needs, {
+    tests.add(template(offset ? "offset" : "page"), "", `\`\`${tests.route}\`\` pages with \`\`limit\`\` and \`\`${offset ? "offset" : "cursor"}\`\`, each ${tests.label} once.`, needs, {
       expect: { make: make(needs), repeated: pythonString(`a page repeated one of the ${plural}`) },
     });
   } else {
-    tests.add("list", "", `\`\`${tests.route}\`\` answers 200 with a page of at most \`\`limit\`\` ${plural}.`, new Needs(), {});
+    tests.add(template("list"), "", `\`\`${tests.route}\`\` answers 200 with a page of at most \`\`limit\`\` ${plural}.`, new Needs(), {});
   }
-  tests.add("list_invalid", "_rejects_a_bad_limit", `\`\`${tests.route}\`\` answers 422 for a \`\`limit\`\` outside 1..${max}.`, new Needs(), {
+  tests.add(template("invalid"), "_rejects_a_bad_limit", `\`\`${tests.route}\`\` answers 422 for a \`\`limit\`\` outside 1..${max}.`, new Needs(), {
     expect: { limits: `(0, ${max + 1})` },
   });
-  tests.add("list_unknown", "_rejects_an_unknown_parameter", `\`\`${tests.route}\`\` answers 422 for a query parameter it does not know.`, new Needs(), {});
+  tests.add(template("unknown"), "_rejects_an_unknown_parameter", `\`\`${tests.route}\`\` answers 422 for a query parameter it does not know.`, new Needs(), {});
   const searchRoute = `POST ${target.path}${handler.searchPath}`;
   const filters = query.filters;
   if (filters !== undefined) {
     const eq = filters.filter((field) => field.operators.includes("eq") && readable.has(field.name)).map((field) => field.name);
     if (target.canCreate && eq.length > 0) {
       const needs = new Needs();
-      tests.add("list_filter", "_filters_by_each_field", `\`\`${tests.route}\`\` with \`\`field=value\`\` answers the ${plural} with that value.`, needs, {
+      tests.add(template("filter"), "_filters_by_each_field", `\`\`${tests.route}\`\` with \`\`field=value\`\` answers the ${plural} with that value.`, needs, {
         expect: { make: make(needs), fields: names(eq), max },
       });
       const bodyNeeds = new Needs();
-      tests.add("list_search", "_search_filters_by_each_field", `\`\`${searchRoute}\`\` with an \`\`eq\`\` condition answers the ${plural} with that value.`, bodyNeeds, {
+      tests.add(template("search"), "_search_filters_by_each_field", `\`\`${searchRoute}\`\` with an \`\`eq\`\` condition answers the ${plural} with that value.`, bodyNeeds, {
         expect: { make: make(bodyNeeds), fields: names(eq), max, path: pythonString(handler.searchPath) },
       });
     }
-    tests.add("list_search_invalid", "_search_rejects_an_unknown_field", `\`\`${searchRoute}\`\` answers 422 for a condition on a field it does not filter.`, new Needs(), {
+    tests.add(template("search_invalid"), "_search_rejects_an_unknown_field", `\`\`${searchRoute}\`\` answers 422 for a condition on a field it does not filter.`, new Needs(), {
       expect: { path: pythonString(handler.searchPath) },
     });
   }
@@ -58,20 +61,20 @@ export function listTests(target: TestTarget, handler: ListHandler): TestCase[] 
   const sortable = order?.fields.filter((field) => readable.has(field.name)) ?? [];
   if (sortable.length > 0 && target.canCreate) {
     const needs = new Needs();
-    tests.add("list_order", "_orders_by_each_field", `\`\`${tests.route}\`\` sorts by each \`\`order_by\`\` field, both ways, and refuses others.`, needs, {
+    tests.add(template("order"), "_orders_by_each_field", `\`\`${tests.route}\`\` sorts by each \`\`order_by\`\` field, both ways, and refuses others.`, needs, {
       expect: { make: make(needs), fields: names(sortable.map((field) => field.name)), max },
     });
   }
   const search = query.search;
   if (search !== undefined && target.canCreate && search.fields.length > 0 && readable.has(target.view.pk)) {
     const needs = new Needs();
-    tests.add("list_q", "_searches", `\`\`${tests.route}\`\` with \`\`q\`\` finds the ${tests.label} it names.`, needs, {
+    tests.add(template("q"), "_searches", `\`\`${tests.route}\`\` with \`\`q\`\` finds the ${tests.label} it names.`, needs, {
       expect: { make: make(needs), field: pythonString(search.fields[0]), max },
     });
   }
   tests.unauthorized("PATH");
   if (filters !== undefined && handler.user !== undefined) {
-    tests.add("unauthorized", "_search_requires_a_user", `\`\`${searchRoute}\`\` answers 401 without a token.`, new Needs(), {
+    tests.add(sharedTemplate("unauthorized"), "_search_requires_a_user", `\`\`${searchRoute}\`\` answers 401 without a token.`, new Needs(), {
       request: { client: "anonymous_client", method: "post", url: `f"{PATH}${handler.searchPath}"`, json: "{}" },
     });
   }
