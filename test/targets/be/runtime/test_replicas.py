@@ -131,14 +131,24 @@ def replica_url(engine: AsyncEngine, port: int) -> str:
     return engine.url.set(port=port).render_as_string(hide_password=False)
 
 
+def relayed_url(engine: AsyncEngine, relay: Relay) -> str:
+    """The test database's URL through *relay*: the replica a test can stop."""
+    port = relay.server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    return replica_url(engine, port)
+
+
+@contextlib.asynccontextmanager
 async def read_sessions(
     urls: list[str],
-    counted: Counted,
     primary: AsyncEngine,
     *,
     base: Any = None,
     fallback: Any = "primary",
-) -> tuple[Replicas, async_sessionmaker[AsyncSession]]:
+) -> AsyncIterator[tuple[Counted, Replicas, async_sessionmaker[AsyncSession]]]:
+    """Read sessions over *primary* and replicas at *urls*, every engine counted; the
+    replicas' engines are disposed of on leaving."""
+    counted = Counted()
+    counted.watch(primary)
     os.environ[ENV] = ", ".join(urls)
     replicas = Replicas(
         ENV, counted.connect, max_lag=5, check_interval=0.05, fallback=fallback
@@ -146,9 +156,17 @@ async def read_sessions(
     session_class = (
         replicas.read_session_class(base) if base else replicas.read_session_class()
     )
-    return replicas, async_sessionmaker(
-        primary, expire_on_commit=False, sync_session_class=session_class
-    )
+    try:
+        yield (
+            counted,
+            replicas,
+            async_sessionmaker(
+                primary, expire_on_commit=False, sync_session_class=session_class
+            ),
+        )
+    finally:
+        for each in replicas.engines():
+            await each.dispose()
 
 
 @pytest_asyncio.fixture(loop_scope="session")
@@ -158,21 +176,11 @@ async def primary_engine(engine: AsyncEngine) -> AsyncIterator[AsyncEngine]:
     await primary.dispose()
 
 
-async def dispose(replicas: Replicas) -> None:
-    for each in replicas.engines():
-        await each.dispose()
-
-
 async def test_selects_read_the_replica_until_the_session_writes(
     engine: AsyncEngine, notes: None, relay: Relay, primary_engine: AsyncEngine
 ) -> None:
-    counted = Counted()
-    counted.watch(primary_engine)
-    port = relay.server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    replicas, sessions = await read_sessions(
-        [replica_url(engine, port)], counted, primary_engine
-    )
-    try:
+    urls = [relayed_url(engine, relay)]
+    async with read_sessions(urls, primary_engine) as (counted, _, sessions):
         async with sessions() as session:
             assert (
                 await session.scalars(select(Note.owner).order_by(Note.id))
@@ -200,42 +208,30 @@ async def test_selects_read_the_replica_until_the_session_writes(
             await session.execute(select(Note).where(Note.id == 1).with_for_update())
             await session.scalars(select(Note))
             assert counted.statements[primary_engine] == primary_before + 2
-    finally:
-        await dispose(replicas)
 
 
 async def test_row_visibility_holds_on_the_replica(
     engine: AsyncEngine, notes: None, relay: Relay, primary_engine: AsyncEngine
 ) -> None:
     visibility = RowVisibility({Note: lambda user: Note.owner == user})
-    counted = Counted()
-    port = relay.server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    replicas, sessions = await read_sessions(
-        [replica_url(engine, port)],
-        counted,
-        primary_engine,
-        base=visibility.session_class,
-    )
+    urls = [relayed_url(engine, relay)]
     request = SimpleNamespace(state=SimpleNamespace(current_user="bob"))
-    try:
+    async with read_sessions(urls, primary_engine, base=visibility.session_class) as (
+        counted,
+        _,
+        sessions,
+    ):
         async with sessions(info={REQUEST: request}) as session:
             assert (await session.scalars(select(Note.id))).all() == [2]
             assert await session.get(Note, 1) is None
         assert counted.statements[counted.engines[0]] >= 2
-    finally:
-        await dispose(replicas)
 
 
 async def test_a_replica_that_goes_away_costs_no_read(
     engine: AsyncEngine, notes: None, relay: Relay, primary_engine: AsyncEngine
 ) -> None:
-    counted = Counted()
-    counted.watch(primary_engine)
-    port = relay.server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    replicas, sessions = await read_sessions(
-        [replica_url(engine, port)], counted, primary_engine
-    )
-    try:
+    urls = [relayed_url(engine, relay)]
+    async with read_sessions(urls, primary_engine) as (counted, replicas, sessions):
         async with sessions() as session:
             await session.scalars(select(Note))
         assert replicas.replicas[0].usable
@@ -245,49 +241,37 @@ async def test_a_replica_that_goes_away_costs_no_read(
             assert len((await session.scalars(select(Note))).all()) >= 2
         assert not replicas.replicas[0].usable
         assert counted.statements[primary_engine] == 1
-    finally:
-        await dispose(replicas)
 
 
 async def test_no_replica_reads_the_primary_or_answers_503(
     engine: AsyncEngine, notes: None, free_port: int, primary_engine: AsyncEngine
 ) -> None:
-    counted = Counted()
-    counted.watch(primary_engine)
     down = [replica_url(engine, free_port)]
-    replicas, sessions = await read_sessions(down, counted, primary_engine)
-    try:
+    async with read_sessions(down, primary_engine) as (counted, _, sessions):
         async with sessions() as session:
             assert len((await session.scalars(select(Note))).all()) >= 2
         assert counted.statements[primary_engine] == 1
-    finally:
-        await dispose(replicas)
-    replicas, sessions = await read_sessions(
-        down, counted, primary_engine, fallback="unavailable"
-    )
-    try:
-        async with sessions() as session:
-            with pytest.raises(HTTPException) as refused:
-                await session.scalars(select(Note))
-            assert refused.value.status_code == 503
-            assert refused.value.headers == {"Retry-After": "1"}
-            # Writes still go to the primary.
-            await session.execute(text("SELECT 1"))
-    finally:
-        await dispose(replicas)
+    unavailable = read_sessions(down, primary_engine, fallback="unavailable")
+    async with unavailable as (_, _, sessions), sessions() as session:
+        with pytest.raises(HTTPException) as refused:
+            await session.scalars(select(Note))
+        assert refused.value.status_code == 503
+        assert refused.value.headers == {"Retry-After": "1"}
+        # Writes still go to the primary.
+        await session.execute(text("SELECT 1"))
 
 
 async def test_without_urls_reads_use_the_primary(
     engine: AsyncEngine, notes: None, primary_engine: AsyncEngine
 ) -> None:
-    counted = Counted()
-    counted.watch(primary_engine)
-    replicas, sessions = await read_sessions(
-        [], counted, primary_engine, fallback="unavailable"
-    )
-    async with sessions() as session:
-        assert len((await session.scalars(select(Note))).all()) >= 2
-    assert replicas.replicas == [] and counted.statements[primary_engine] == 1
+    async with read_sessions([], primary_engine, fallback="unavailable") as (
+        counted,
+        replicas,
+        sessions,
+    ):
+        async with sessions() as session:
+            assert len((await session.scalars(select(Note))).all()) >= 2
+        assert replicas.replicas == [] and counted.statements[primary_engine] == 1
 
 
 def test_read_session_class_keeps_the_base() -> None:
