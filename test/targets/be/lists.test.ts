@@ -74,7 +74,7 @@ describe("list modifiers", () => {
       assert.match(routes, /_LIST_ORDER = Ordering\(Article\.id, \{"rating": Article\.rating\}, nullable=\("rating",\), default=\("-rating",\)\)/);
       assert.match(routes, /_LIST_FILTERS = \{"title": Article\.title, "author_id": Article\.author_id\}/);
       const schemas = generated.get("store/schemas/article.py")!;
-      assert.match(schemas, /author_id__in: Annotated\[list\[uuid\.UUID\], CommaSeparated, InValues\] \| None = None/);
+      assert.match(schemas, /author_id__in: Annotated\[list\[uuid\.UUID\], CommaSeparated, InQuery\] \| None = None/);
       assert.match(schemas, /ArticleFilter = Annotated\[Annotated\[ArticleAllOf, Tag\("and"\)\]/);
       assert.match(generated.get("discovery.py")!, /RefSource\("author", _AUTHOR_ROWS\)/);
       assert.match(generated.get("indexes.py")!, /Index\("ix_article_author_id", Article\.author_id\)/);
