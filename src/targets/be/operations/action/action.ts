@@ -121,11 +121,12 @@ export class Action {
   }
 }
 
-/** The local name of the user's Pydantic model at `dotted`, imported into `imports` (aliased when a generated name takes it). */
+/** The user's Pydantic model at `dotted`, spelled with its module, which goes into `imports`. */
 function userModel(dotted: string, imports: ImportCollector): string {
+  // Spelled with its module: a user's class may share a name with a model or a generated import.
   const model = modelRef(dotted);
-  imports.addFrom(model.module, model.importName);
-  return model.local;
+  imports.add(model.module);
+  return `${model.module}.${model.importName}`;
 }
 
 /** Issues for keys of one convention on an action of the other: kiln's function takes one body model, codegen's its params by name. */
