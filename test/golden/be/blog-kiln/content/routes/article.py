@@ -17,7 +17,6 @@ from blog.api.runtime.actions import call_action
 from blog.api.runtime.hooks import after_commit, body_from_hook
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.responses import error_responses, location
-from blog.kiln_actions import Count, Publication, Retitle
 from blog.models import Article
 
 router = APIRouter(prefix="/posts", tags=["posts"])
@@ -130,7 +129,7 @@ async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
 )
 async def publish(
     pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
-) -> Publication:
+) -> blog.kiln_actions.Publication:
     """Run ``blog.kiln_actions.publish`` on one article; answer with its result."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
@@ -151,7 +150,7 @@ async def publish(
 )
 async def retitle(
     pk: uuid.UUID,
-    body: Retitle,
+    body: blog.kiln_actions.Retitle,
     request: Request,
     session: SessionDep,
     current_user: CurrentUser,
@@ -171,7 +170,7 @@ async def retitle(
     responses=error_responses(409, 503),
     openapi_extra=IDEMPOTENCY_KEY,
 )
-async def count(request: Request, session: SessionDep) -> Count:
+async def count(request: Request, session: SessionDep) -> blog.kiln_actions.Count:
     """Run ``blog.kiln_actions.count``; answer with its result."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
