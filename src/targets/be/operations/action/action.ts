@@ -126,7 +126,7 @@ function userModel(dotted: string, imports: ImportCollector): string {
   // Spelled with its module: a user's class may share a name with a model or a generated import.
   const model = modelRef(dotted);
   imports.add(model.module);
-  return `${model.module}.${model.importName}`;
+  return `${model.module}.${model.name}`;
 }
 
 /** Issues for keys of one convention on an action of the other: kiln's function takes one body model, codegen's its params by name. */
