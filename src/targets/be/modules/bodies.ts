@@ -5,12 +5,13 @@
 // an omitted field is `MISSING`) and accept null only for nullable columns. Fields written to
 // a column carry the column's rules.
 
-import { ImportCollector, Name, type ValidationIssue } from "../../../codegen/index.js";
+import { ImportCollector, Name, StaticFile, type ValidationIssue } from "../../../codegen/index.js";
 import { inheritReference } from "../config/references.js";
 import { type FieldSpec, type LinkField, type ResourceConfig, type ScalarField, isScalar, pluralize } from "../config/schema.js";
 import { columnRuled, optional, requestAnnotation } from "../python/annotations.js";
 import { fieldDefault, pythonString } from "../python/literals.js";
 import { type ResourceView, collectionKey, modelRef } from "../resource.js";
+import { runtimeHelperFile } from "../runtime-source.js";
 import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
 
 /** A link field with `many`, in a create or update body: the relationship it replaces, sent as the related rows' keys. */
@@ -164,20 +165,26 @@ export function paramsSchema(module: SchemaModule, view: ResourceView, action: {
   );
 }
 
-/** How a create or update handler writes a body's relations: the loads it awaits, and what its dump leaves out. */
-export interface RelationWrites {
+/** How a create or update handler writes its body: what it imports, what its template is given, the files it needs. */
+export interface BodyWrites {
+  /** The handler's imports: the model, the body, the related models and `related_rows`, and those `bodyWrites` was given. */
+  imports: ImportCollector;
   /** One per relation: `name` (the model's relationship), `attribute` (the body's), `key` (`Tag.id`), `field` (its name as a Python string). */
   relations: { name: string; attribute: string; key: string; field: string }[];
   /** The keywords of the body's `model_dump(...)` beyond `exclude_unset`: the relations left out, `by_alias`. */
   dump: string;
+  /** The runtime helper `relations.py` when some relation is written, to return beside the handler. */
+  files: StaticFile[];
 }
 
 /**
- * The relations of `body` (a schema built from `fields`) as its handler writes them, the
- * related models and `related_rows` added to `imports`. The columns are dumped without the
- * relations, which are loaded by their keys through the session (row visibility applies).
+ * How the handler of `body` (a schema built from `fields`) writes it, its imports starting
+ * from `also`'s. The columns are dumped without the relations, which are loaded by their
+ * keys through the session (row visibility applies).
  */
-export function relationWrites(view: ResourceView, body: SchemaClass, fields: readonly BodyField[], imports: ImportCollector): RelationWrites {
+export function bodyWrites(view: ResourceView, body: SchemaClass, fields: readonly BodyField[], ...also: ImportCollector[]): BodyWrites {
+  const imports = new ImportCollector().addFrom(view.model.module, view.model.importName).addFrom(body.module.dotted, body.name);
+  for (const more of also) imports.update(more);
   const relations = fields.filter(isRelation).map((field) => ({
     name: field.name,
     attribute: body.attributeOf(field.name),
@@ -186,5 +193,10 @@ export function relationWrites(view: ResourceView, body: SchemaClass, fields: re
   }));
   if (relations.length > 0) imports.addFrom(`${view.runtimePackage}.relations`, "related_rows");
   const exclude = relations.length > 0 ? [`exclude={${relations.map((relation) => pythonString(relation.attribute)).join(", ")}}`] : [];
-  return { relations, dump: [...exclude, ...(body.aliased ? ["by_alias=True"] : [])].join(", ") };
+  return {
+    imports,
+    relations,
+    dump: [...exclude, ...(body.aliased ? ["by_alias=True"] : [])].join(", "),
+    files: relations.length > 0 ? [new StaticFile(runtimeHelperFile("relations"))] : [],
+  };
 }

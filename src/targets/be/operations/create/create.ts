@@ -2,9 +2,9 @@
 // resource also has a `get` route to point at. The answer is built before the commit, so
 // nothing can fail once the row is committed; 409 on a constraint, 413 on a large body.
 
-import { type BuildContext, ImportCollector, StaticFile, type ValidationIssue, operation } from "../../../../codegen/index.js";
+import { type BuildContext, ImportCollector, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig, withArticle } from "../../config/schema.js";
-import { bodyFieldIssues, createSchema, relationWrites, writeFields } from "../../modules/bodies.js";
+import { bodyFieldIssues, bodyWrites, createSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
 import { type Route, readsRowAtItsUrl } from "../../modules/endpoint.js";
@@ -12,7 +12,6 @@ import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
-import { runtimeHelperFile } from "../../runtime-source.js";
 import { operationId } from "../../resource.js";
 import { createTests } from "./tests.js";
 
@@ -41,12 +40,7 @@ export class Create {
     const located = readsRowAtItsUrl(ctx.store, view.id);
     const params = [new RouteParam({ name: "body", annotation: body.name })];
     const hooks = new HookCalls(view, options);
-    const imports = new ImportCollector()
-      .addFrom(view.model.module, view.model.importName)
-      .addFrom(body.module.dotted, body.name)
-      .update(shape.imports)
-      .update(hooks.imports);
-    const writes = relationWrites(view, body, fields, imports);
+    const { imports, relations, dump, files } = bodyWrites(view, body, fields, shape.imports, hooks.imports);
     params.push(requestParam());
     if (located) {
       params.push(new RouteParam({ name: "response", annotation: "Response", imports: new ImportCollector().addFrom("fastapi", "Response") }));
@@ -78,13 +72,14 @@ export class Create {
           // The INSERT returns every column (server defaults included): only related rows need a second read.
           loader: shape.loaders.length > 0 ? routes.loader(shape) : undefined,
           located,
-          ...writes,
+          relations,
+          dump,
           expiry: pythonInt(ctx.config.idempotency_expiry),
           hooks,
         },
       },
       imports,
     });
-    return [routes.add(handler), ...(writes.relations.length > 0 ? [new StaticFile(runtimeHelperFile("relations"))] : [])];
+    return [routes.add(handler), ...files];
   }
 }

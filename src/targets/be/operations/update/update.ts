@@ -2,16 +2,15 @@
 // present in the body change; a non-nullable field sent as null is a 422. The answer is read
 // (by the row's key after the change, which may rename it) before the commit.
 
-import { type BuildContext, ImportCollector, StaticFile, type ValidationIssue, operation } from "../../../../codegen/index.js";
+import { type BuildContext, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
-import { bodyFieldIssues, relationWrites, updateSchema, writeFields } from "../../modules/bodies.js";
+import { bodyFieldIssues, bodyWrites, updateSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
 import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { cascaded } from "../../cascade.js";
-import { runtimeHelperFile } from "../../runtime-source.js";
 import { operationId } from "../../resource.js";
 import { updateTests } from "./tests.js";
 
@@ -37,13 +36,8 @@ export class Update {
     const fields = writeFields(view, options.fields);
     const body = updateSchema(schemas, view, fields);
     const hooks = new HookCalls(view, options);
-    const imports = new ImportCollector()
-      .addFrom(view.model.module, view.model.importName)
-      .addFrom(body.module.dotted, body.name)
-      .update(shape.imports)
-      .update(hooks.imports);
-    const writes = relationWrites(view, body, fields, imports);
-    if (writes.relations.length > 0) imports.addFrom("pydantic", "MISSING");
+    const { imports, relations, dump, files } = bodyWrites(view, body, fields, shape.imports, hooks.imports);
+    if (relations.length > 0) imports.addFrom("pydantic", "MISSING");
     const name = `update_${view.name}`;
     const handler = new RouteHandler({
       module: routes,
@@ -61,10 +55,10 @@ export class Update {
       maxBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
       body: {
         template: "operations/update/update.py.njk",
-        context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), hooks, ...writes },
+        context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), hooks, relations, dump },
       },
       imports,
     });
-    return [routes.add(handler), ...(writes.relations.length > 0 ? [new StaticFile(runtimeHelperFile("relations"))] : [])];
+    return [routes.add(handler), ...files];
   }
 }
