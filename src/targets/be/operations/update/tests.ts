@@ -2,7 +2,7 @@
 // for a bad body and for a related row's key no row has, 401 without a token.
 
 import { type CrudOptions, isScalar } from "../../config/schema.js";
-import { isRelation, relatedResource, writeFields } from "../../modules/bodies.js";
+import { type RelationField, isRelation, relatedResource, writeFields } from "../../modules/bodies.js";
 import { modelRef } from "../../resource.js";
 import { columnRuled } from "../../python/annotations.js";
 import { pythonString } from "../../python/literals.js";
@@ -15,8 +15,9 @@ const TEMPLATE = "operations/update/test.py.njk";
 /** `update`: the change is kept, 404, 422 for a bad body, 401. */
 export function updateTests(tests: Tests, options: CrudOptions): void {
   const { view, target } = tests;
+  const written = writeFields(view, options.fields);
   // Scalar fields only: a relation's keys name rows the tests would have to create first.
-  const fields = writeFields(view, options.fields).filter(isScalar);
+  const fields = written.filter(isScalar);
   const read = tests.readNames;
   const field = fields.find((field) => field.name !== tests.pk && field.references === undefined && field.type !== "uuid" && read.has(field.name));
   tests.addOnRow(
@@ -35,13 +36,13 @@ export function updateTests(tests: Tests, options: CrudOptions): void {
   const bad = nonNull ?? fields[0];
   const value = nonNull ? "None" : bad ? invalidValue(bad.type) : undefined;
   tests.invalid("_rejects_a_bad_body", bad, needs, { setup, request: tests.request(url, bad ? `{${pythonString(bad.name)}: ${value}}` : "[]") }, nonNull !== undefined);
-  relationTest(tests, writeFields(view, options.fields).find(isRelation));
+  relationTest(tests, written.find(isRelation));
   tests.unauthorized(tests.missingUrl(), "{}");
 }
 
 /** A relation's list holding a key no related row has: 422 at that key's place. */
-function relationTest(tests: Tests, relation: ReturnType<typeof writeFields>[number] | undefined): void {
-  if (relation === undefined || !isRelation(relation)) return;
+function relationTest(tests: Tests, relation: RelationField | undefined): void {
+  if (relation === undefined) return;
   const target = relatedResource(tests.view, relation);
   const needs = new Needs();
   const { url, setup } = tests.anyRow(needs);
