@@ -56,15 +56,7 @@ export function relatedResource(view: ResourceView, field: RelationField): Resou
   return target;
 }
 
-/**
- * `Tag.id`: the key column of the rows a relation field links, its model imported. The
- * handler loads the rows by it, and the body's keys are checked against it.
- */
-export function relatedKey(view: ResourceView, field: RelationField, imports: ImportCollector): string {
-  return keyColumn(relatedResource(view, field), imports);
-}
-
-/** `Tag.id`: the key column of `resource`'s model, the model imported. */
+/** `Tag.id`: the key column of `resource`'s model, the model imported; a relation's keys are checked against it and its rows loaded by it. */
 function keyColumn(resource: ResourceConfig, imports: ImportCollector): string {
   const model = modelRef(resource.model);
   imports.addFrom(model.module, model.importName);
@@ -74,7 +66,7 @@ function keyColumn(resource: ResourceConfig, imports: ImportCollector): string {
 /** `Annotated[list[Annotated[int, column_rules(Tag.id)]], RelatedKeys]`: the keys a relation field is sent as. */
 function relationAnnotation(view: ResourceView, field: RelationField, imports: ImportCollector): string {
   const target = relatedResource(view, field);
-  const key = requestAnnotation(target.pk_type, relatedKey(view, field, imports), view.runtimePackage, imports);
+  const key = requestAnnotation(target.pk_type, keyColumn(target, imports), view.runtimePackage, imports);
   imports.addFrom("typing", "Annotated").addFrom(`${view.runtimePackage}.relations`, "RelatedKeys");
   return `Annotated[list[${key}], RelatedKeys]`;
 }
@@ -188,7 +180,7 @@ export function bodyWrites(view: ResourceView, body: SchemaClass, fields: readon
   const relations = fields.filter(isRelation).map((field) => ({
     name: field.name,
     attribute: body.attributeOf(field.name),
-    key: relatedKey(view, field, imports),
+    key: keyColumn(relatedResource(view, field), imports),
     field: pythonString(field.name),
   }));
   if (relations.length > 0) imports.addFrom(`${view.runtimePackage}.relations`, "related_rows");
