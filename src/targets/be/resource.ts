@@ -104,7 +104,7 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
   const module = app.module;
   const local = (...parts: string[]) => prefixImport(ctx.packagePrefix, module, ...parts);
   const pkImports = new ImportCollector();
-  const words = config.name.replace(/_/g, " ");
+  const words = resourceLabel(config);
   return {
     config,
     app,
@@ -133,6 +133,11 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
     runtimePackage: prefixImport(ctx.packagePrefix, "runtime"),
     operationIdPrefix: sharedName(ctx.config, config.name) ? module : "",
   };
+}
+
+/** `stock movement` for the resource `stock_movement`: how docstrings and test names call one of its rows. */
+export function resourceLabel(resource: { name: string }): string {
+  return resource.name.replace(/_/g, " ");
 }
 
 // OpenAPI operation ids must be unique across the whole project.

@@ -10,7 +10,7 @@ import { inheritReference } from "../config/references.js";
 import { type FieldSpec, type LinkField, type ResourceConfig, type ScalarField, isScalar, pluralize } from "../config/schema.js";
 import { columnRuled, optional, requestAnnotation } from "../python/annotations.js";
 import { fieldDefault, pythonString } from "../python/literals.js";
-import { type ResourceView, collectionKey, modelRef } from "../resource.js";
+import { type ResourceView, collectionKey, modelRef, resourceLabel } from "../resource.js";
 import { runtimeHelperFile } from "../runtime-source.js";
 import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
 
@@ -101,7 +101,7 @@ function bodyField(
 
 /** What OpenAPI says of a relation field the config gives no description: the keys it takes, and (`update`) that they replace the set. */
 function relationDescription(view: ResourceView, field: RelationField, update: boolean): string {
-  const rows = pluralize(relatedResource(view, field).name.replace(/_/g, " "));
+  const rows = pluralize(resourceLabel(relatedResource(view, field)));
   return field.description ?? (update ? `The keys of the ${rows} to link: the list replaces the set.` : `The keys of the ${rows} to link.`);
 }
 

@@ -3,7 +3,7 @@
 
 import { type CrudOptions, isScalar } from "../../config/schema.js";
 import { type RelationField, isRelation, relatedResource, writeFields } from "../../modules/bodies.js";
-import { modelRef } from "../../resource.js";
+import { modelRef, resourceLabel } from "../../resource.js";
 import { columnRuled } from "../../python/annotations.js";
 import { pythonString } from "../../python/literals.js";
 import { type Tests, sharedTemplate } from "../tests/cases.js";
@@ -55,7 +55,7 @@ function relationTest(tests: Tests, relation: RelationField | undefined): void {
     key = `unique("missing", ${needs.column({ model: modelRef(target.model), attribute: target.pk })})`;
   }
   const field = pythonString(relation.name);
-  tests.add(sharedTemplate("invalid"), "_rejects_an_unknown_related_key", `\`\`${tests.route}\`\` answers 422 for a key in \`\`${relation.name}\`\` no ${target.name.replace(/_/g, " ")} has.`, needs, {
+  tests.add(sharedTemplate("invalid"), "_rejects_an_unknown_related_key", `\`\`${tests.route}\`\` answers 422 for a key in \`\`${relation.name}\`\` no ${resourceLabel(target)} has.`, needs, {
     setup,
     request: tests.request(url, `{${field}: [${key}]}`),
     expect: { field: `${field}, 0` },
