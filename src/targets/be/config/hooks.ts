@@ -4,6 +4,7 @@
 // which routes call which key their operations declare (operations/hooks checks it).
 
 import { z } from "zod";
+import { Convention } from "./kiln.js";
 import { DottedPath } from "./primitives.js";
 
 /** `pre`: `(values, *, session, row=…, current_user=…) -> values`, before create and update write. */
@@ -26,7 +27,7 @@ export const PostHookPath = DottedPath.meta({
 });
 
 /** `convention`: whose signatures `pre` and `post` have, codegen's or kiln's. */
-export const HookConvention = z.enum(["codegen", "kiln"]).meta({
+export const HookConvention = Convention.meta({
   description:
     "The signatures of `pre` and `post`: `\"codegen\"` (above), or kiln's: `pre(body, *, db) -> body` (the validated request " +
     "body, its model returned), `post(row, body, *, db)` (delete: `post(row, *, db)`). Default: `\"codegen\"`.",
@@ -70,7 +71,7 @@ export interface HookKeys {
   type: string;
   pre?: string;
   post?: string;
-  convention?: "codegen" | "kiln";
+  convention?: Convention;
   serializer?: SerializerConfig;
   representation?: string;
 }

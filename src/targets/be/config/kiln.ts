@@ -57,6 +57,13 @@ export const KilnVersion = z.literal("1", { error: 'the only config version is "
 });
 
 
+/**
+ * `convention`: whose signatures a function of yours has, codegen's or kiln's (an action's
+ * function, an entry's `pre` and `post`; each key describes its own).
+ */
+export const Convention = z.enum(["codegen", "kiln"]);
+export type Convention = z.output<typeof Convention>;
+
 /** kiln's target framework: FastAPI, the only one codegen generates. */
 export const KilnFramework = z.literal("fastapi", { error: 'codegen generates FastAPI only: "fastapi"' }).optional().meta({
   description: 'The generated framework, as kiln writes it: `"fastapi"`, the only one. Optional.',

@@ -7,6 +7,7 @@
 // row, body, db=session)`.
 
 import { ImportCollector, Name } from "../../../codegen/index.js";
+import type { HookKeys } from "../config/hooks.js";
 import type { ResourceView } from "../resource.js";
 import type { RouteHandler } from "./handler.js";
 
@@ -20,7 +21,7 @@ export class HookCalls {
   readonly #passUser: boolean;
   readonly #kiln: boolean;
 
-  constructor(view: ResourceView, entry: { pre?: string; post?: string; convention?: "codegen" | "kiln" }) {
+  constructor(view: ResourceView, entry: Pick<HookKeys, "pre" | "post" | "convention">) {
     this.pre = entry.pre;
     this.post = entry.post;
     this.#passUser = view.project.auth !== undefined;

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { Name } from "../../../../codegen/index.js";
 import { GroupList, GuardPath } from "../../config/authz.js";
 import { ParamList } from "../../config/fields.js";
-import { kilnKeys } from "../../config/kiln.js";
+import { Convention, kilnKeys } from "../../config/kiln.js";
 import { OpaSetting } from "../../config/opa.js";
 import { DottedPath, Identifier, Slug, SnakeName, maxBodySizeAt } from "../../config/primitives.js";
 import { RateLimitSetting } from "../../config/rate-limit.js";
@@ -18,14 +18,6 @@ export type ActionTarget = z.output<typeof ActionTarget>;
 /** What an action's endpoint returns: the instance's read schema, the function's JSON result, or no body. */
 export const ActionResponse = z.enum(["instance", "json", "none"]);
 export type ActionResponse = z.output<typeof ActionResponse>;
-
-/**
- * How the function is called. `codegen`: `fn(instance, <param>=…, session=…)`. `kiln`, kiln's
- * signature: `fn(instance, db=…, body=…)`, the body one Pydantic model (`body`), the
- * resource's model class as `model_param` when named.
- */
-export const ActionConvention = z.enum(["codegen", "kiln"]);
-export type ActionConvention = z.output<typeof ActionConvention>;
 
 /**
  * The URL segment of an action named `name`: PascalCase boundaries split, lowercased,
@@ -53,7 +45,7 @@ export const ActionOptions = z
         "configs do: kiln reads it from the function's signature), `instance`, with a warning.",
     }),
     params: ParamList.default(() => []).meta({ description: "Typed body parameters, passed to the function by name; scalar fields only." }),
-    convention: ActionConvention.optional().meta({
+    convention: Convention.optional().meta({
       description:
         'How the function is called: `"codegen"`, `fn(instance, <param>=…, session=…)`; `"kiln"`, kiln\'s signature ' +
         "`fn(instance, db=…, body=…)` (collection actions: no instance), its request body the `body` model. Default: " +
@@ -152,6 +144,6 @@ export const ActionOptions = z
 export type ActionOptions = z.output<typeof ActionOptions>;
 
 // kiln answers with what the function returns.
-function defaultResponse(action: { target: ActionTarget; convention?: ActionConvention | undefined }): ActionResponse {
+function defaultResponse(action: { target: ActionTarget; convention?: Convention | undefined }): ActionResponse {
   return action.target === "instance" && action.convention !== "kiln" ? "instance" : "json";
 }
