@@ -181,6 +181,13 @@ MAX_HEAD = 16 * 1024
 """uvicorn's default ``--h11-max-incomplete-event-size``, the protocol's head limit."""
 
 
+async def next_answer(reader: asyncio.StreamReader) -> bytes:
+    """The next whole answer the server sends on *reader*'s connection."""
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=SLACK)
+    length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+    return head + await asyncio.wait_for(reader.readexactly(length), timeout=SLACK)
+
+
 async def answer(address: tuple[str, int], request: bytes, pieces: int) -> bytes:
     """The server's answer to *request*, written in *pieces* reads apart."""
     reader, writer = await asyncio.open_connection(*address)
@@ -190,9 +197,7 @@ async def answer(address: tuple[str, int], request: bytes, pieces: int) -> bytes
         await writer.drain()
         await asyncio.sleep(0.05)
     try:
-        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=SLACK)
-        length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
-        return head + await asyncio.wait_for(reader.readexactly(length), timeout=SLACK)
+        return await next_answer(reader)
     finally:
         writer.close()
 
@@ -216,6 +221,22 @@ async def test_a_head_over_the_limit_is_refused_however_its_bytes_arrive(
     assert refusal_detail(received) == (
         "The request line and headers are longer than 16,384 bytes."
     )
+
+
+async def test_a_head_over_the_limit_behind_another_request_is_refused(
+    address: tuple[str, int],
+) -> None:
+    # Pipelined: two heads in one write, the long one parsed once the first is answered.
+    reader, writer = await asyncio.open_connection(*address)
+    writer.write(request_of(b"/") + request_of(b"/?q=" + b"a" * MAX_HEAD))
+    await writer.drain()
+    try:
+        assert (await next_answer(reader)).startswith(b"HTTP/1.1 200 ")
+        received = await next_answer(reader)
+    finally:
+        writer.close()
+    assert received.startswith(b"HTTP/1.1 414 "), received
+    assert refusal_detail(received) == "The request line is longer than 16,384 bytes."
 
 
 @pytest.mark.parametrize("pieces", [1, 2])
