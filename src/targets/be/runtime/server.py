@@ -59,19 +59,14 @@ def _refusal(status: int, detail: str) -> bytes:
     """A whole response of *status* with the JSON body ``{"detail": detail}``, closing
     the connection: what the protocol answers when no application sees the request."""
     body = json.dumps({"detail": detail}).encode()
-    return b"HTTP/1.1 %d %s\r\n%s\r\n%s" % (
-        status,
-        STATUS_PHRASES[status],
-        b"".join(
-            b"%s: %s\r\n" % header
-            for header in (
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            )
-        ),
-        body,
+    head = (
+        b"HTTP/1.1 %d %s\r\n"
+        b"content-type: application/json\r\n"
+        b"content-length: %d\r\n"
+        b"connection: close\r\n"
+        b"\r\n"
     )
+    return head % (status, STATUS_PHRASES[status], len(body)) + body
 
 
 class _HeadBoundedConnection(h11.Connection):
