@@ -15,8 +15,10 @@ A request's head (request line and headers) holds at most ``max_head`` bytes:
 uvicorn's ``--h11-max-incomplete-event-size``, 16 KiB unless told otherwise. h11
 itself enforces that only while a head is incomplete, so the same long URL would pass
 when its bytes arrive in one read and fail when the network splits them. Here a longer
-head is refused however it arrives: ``414 URI Too Long`` when the request line alone
-is over, else ``431 Request Header Fields Too Large``. A request h11 cannot parse gets
+head is refused however it arrives, pipelined behind another request too (the check
+is in the connection's ``next_event``, where h11 parses each head): ``414 URI Too
+Long`` when the request line alone is over, else ``431 Request Header Fields Too
+Large``. A request h11 cannot parse gets
 ``400``. These answers, the ``408`` too, carry a JSON ``{"detail": …}`` like the
 application's errors, and end the connection: the server stops writing, drops what
 the client still sends for up to ``LINGER`` seconds, then closes (closing at once,
@@ -33,6 +35,7 @@ decided by the project's ``trusted_proxies``, whatever ``--forwarded-allow-ips``
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any, Literal
 
 import h11
@@ -57,24 +60,46 @@ def _refusal(status: int, detail: str) -> bytes:
     """A whole response of *status* with the JSON body ``{"detail": detail}``, closing
     the connection: what the protocol answers when no application sees the request."""
     body = json.dumps({"detail": detail}).encode()
-    return b"HTTP/1.1 %d %s\r\n%s\r\n%s" % (
-        status,
-        STATUS_PHRASES[status],
-        b"".join(
-            b"%s: %s\r\n" % header
-            for header in (
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            )
-        ),
-        body,
+    head = (
+        b"HTTP/1.1 %d %s\r\n"
+        b"content-type: application/json\r\n"
+        b"content-length: %d\r\n"
+        b"connection: close\r\n"
+        b"\r\n"
     )
+    return head % (status, STATUS_PHRASES[status], len(body)) + body
+
+
+class _HeadBoundedConnection(h11.Connection):
+    """h11's server connection applying its limit on incomplete heads to every head:
+    one over ``max_head`` is handed to *refuse* instead of parsed."""
+
+    def __init__(self, max_head: int, refuse: Callable[[int, str], None]) -> None:
+        super().__init__(h11.SERVER, max_incomplete_event_size=max_head)
+        self.max_head = max_head
+        self._refuse_head = refuse
+
+    def next_event(self) -> h11.Event | type[h11.NEED_DATA] | type[h11.PAUSED]:
+        if self.their_state is h11.IDLE:
+            pending = self.trailing_data[0]
+            end = pending.find(b"\r\n\r\n")
+            if (end + 4 if end >= 0 else len(pending)) > self.max_head:
+                self._refuse_head(*self._refusal_of(pending))
+                return h11.NEED_DATA  # uvicorn waits; the protocol drops what comes
+        return super().next_event()
+
+    def _refusal_of(self, pending: bytes) -> tuple[int, str]:
+        """The status and detail refusing the head *pending* starts with."""
+        limit = f"{self.max_head:,} bytes"
+        if pending.find(b"\r\n", 0, self.max_head + 2) < 0:
+            return 414, f"The request line is longer than {limit}."
+        return 431, f"The request line and headers are longer than {limit}."
 
 
 class BoundedH11Protocol(H11Protocol):
     """``H11Protocol`` that refuses requests arriving too slowly or with a head over
-    ``max_head``, in JSON, and records each connection's peer."""
+    uvicorn's ``h11_max_incomplete_event_size``, in JSON, and records each
+    connection's peer."""
 
     header_timeout: float = HEADER_TIMEOUT
     body_timeout: float = BODY_TIMEOUT
@@ -86,9 +111,10 @@ class BoundedH11Protocol(H11Protocol):
     def __init__(self, config: Config, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
         self.app = record_peer(self.app)
-        # The limit h11 applies to incomplete heads, applied to every head.
-        self.max_head: int = (
-            config.h11_max_incomplete_event_size or DEFAULT_MAX_INCOMPLETE_EVENT_SIZE
+        # uvicorn's connection, sized as uvicorn sizes it, refusing long heads.
+        size = config.h11_max_incomplete_event_size
+        self.conn = _HeadBoundedConnection(
+            DEFAULT_MAX_INCOMPLETE_EVENT_SIZE if size is None else size, self._refuse
         )
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -99,30 +125,13 @@ class BoundedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self._refused:
             return  # what a refused client still sends is dropped
-        if self.conn.their_state is h11.IDLE and self._refused_head(data):
-            return
         super().data_received(data)
-        self._follow()
+        if not self._refused:
+            self._follow()
 
     def send_400_response(self, msg: str) -> None:
         # uvicorn's answer to what h11 cannot parse, in JSON.
         self._refuse(400, "The request is not valid HTTP/1.1.")
-
-    def _refused_head(self, data: bytes) -> bool:
-        """Refuse the request whose head, *data* included, is over ``max_head``."""
-        pending = self.conn.trailing_data[0] + data
-        end = pending.find(b"\r\n\r\n")
-        if (end + 4 if end >= 0 else len(pending)) <= self.max_head:
-            return False
-        line = pending.find(b"\r\n", 0, self.max_head + 2)
-        if line < 0:
-            self._refuse(
-                414, f"The request line is longer than {self.max_head:,} bytes."
-            )
-        else:
-            detail = f"The request line and headers are longer than {self.max_head:,}"
-            self._refuse(431, f"{detail} bytes.")
-        return True
 
     def _refuse(self, status: int, detail: str) -> None:
         """Answer *status* with *detail*, then end the connection (see ``LINGER``)."""
