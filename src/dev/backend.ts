@@ -92,14 +92,11 @@ export function startBackend(options: BackendOptions): DevBackend {
   };
 
   const start = async (): Promise<boolean> => {
-    const next = prepared ?? prepare();
-    prepared = undefined;
     await stopCurrent();
-    if (stopped) {
-      await next.server.stop();
-      return false;
-    }
-    const { server, tail } = next;
+    // Stopped meanwhile: `stop()` discarded the prepared server too.
+    if (stopped) return false;
+    const { server, tail } = prepared ?? prepare();
+    prepared = undefined;
     const probing = new AbortController();
     const started = { server, probing };
     current = started;
