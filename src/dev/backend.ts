@@ -101,17 +101,17 @@ export function startBackend(options: BackendOptions): DevBackend {
     const started = { server, probing };
     current = started;
     tail.passOn();
-    const stoppedWhy = (status: number) => options.say(`the backend stopped (status ${status}): ${whyItStopped(tail.lines(), options.cwd)}; it starts again on the next save`);
     void server.exited.then((status) => {
       // Stopped by a restart or by `stop()`: nothing to tell.
       if (current !== started) return;
       current = undefined;
       probing.abort();
-      stoppedWhy(status);
+      options.say(`the backend stopped (status ${status}): ${whyItStopped(tail.lines(), options.cwd)}; it starts again on the next save`);
     });
     server.child.stdin!.end("serve\n");
-    const answered = await Promise.race([waitForHttp(options.probeUrl, options.say, probing.signal).then(() => !probing.signal.aborted), server.exited.then(() => false)]);
-    return answered && current === started;
+    await Promise.race([waitForHttp(options.probeUrl, options.say, probing.signal), server.exited]);
+    // Not current once it exited (the handler above ran first) or was stopped: then it does not serve.
+    return current === started;
   };
 
   // One start or halt at a time: one asked for during another follows it.
