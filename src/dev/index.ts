@@ -96,7 +96,6 @@ export async function runDev(options: DevOptions): Promise<number> {
       lock,
       say,
     });
-    cleanups.push(() => backend.stop());
     const frontendSync = project.frontend ? keepFrontendInStep({ frontend: project.frontend, openApiUrl: `http://127.0.0.1:${port}/openapi.json`, say }) : undefined;
     if (frontendSync) cleanups.push(() => frontendSync.close());
     let announced = false;
@@ -128,6 +127,7 @@ export async function runDev(options: DevOptions): Promise<number> {
       onServed: served,
       say,
     });
+    // The backend's servers start in the reloader's runs, and stop with it.
     cleanups.push(() => reloader.close());
     watcher = await watchConfig(generation, options.onGenerateError, () => reloader.schedule());
     cleanups.push(() => watcher?.close());
