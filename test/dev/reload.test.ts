@@ -100,12 +100,20 @@ describe("codegen dev's runs", () => {
     assert.deepEqual(run.events.slice(3), ["prepare for check 2", "check 2", "start after check 2", "stop"]);
   });
 
-  it("end with close(), which stops a start in progress", { timeout: 10_000 }, async () => {
+  it("end with close(), which stops a start in progress, or one checking before it starts", { timeout: 10_000 }, async () => {
     const run = recorded({ hangs: true });
     run.reloader.schedule();
     await run.until(3);
     await run.reloader.close();
     assert.deepEqual(run.events, ["prepare for check 1", "check 1", "start after check 1", "stop"]);
+
+    // Closed during the check: the run ends without a start, its prepared server discarded.
+    let closing: Promise<void> | undefined;
+    const checking = recorded({ check: () => ((closing = checking.reloader.close()), []) });
+    checking.reloader.schedule();
+    await checking.until(4);
+    await closing;
+    assert.deepEqual(checking.events, ["prepare for check 1", "check 1", "stop", "discard"]);
   });
 
   it("keep the backend serving when the check refuses the next change, and stop one that started as a file was saved", async () => {
