@@ -27,7 +27,7 @@ export class RoutesModule {
   // Keyed by the shape whose relationships they load: `read` for the resource's fields
   // and the user's builders and serializers, else the representation's name.
   readonly #readOptions = new Map<string, { helper: Helper; read: ReadSchema }>();
-  readonly #loaders = new Map<string, { helper: Helper; read: ReadSchema }>();
+  readonly #loaders = new Map<string, { helper: Helper; statement: string; read: ReadSchema }>();
   #search: SearchConfig | undefined;
 
   constructor(view: ResourceView) {
@@ -70,14 +70,18 @@ export class RoutesModule {
     return { name: "_SEARCH" };
   }
 
-  /** `_load_<name>(session, pk)` (`_load_<name>_summary`, …): the row with everything `read` shows loaded, or 404. */
+  /**
+   * `_load_<name>(session, pk)` (`_load_<name>_summary`, …): the row with everything `read` shows loaded, or 404;
+   * it runs `_<NAME>_BY_PK` (`_<NAME>_SUMMARY_BY_PK`, …), its statement.
+   */
   loader(read: ReadSchema): Helper {
     this.notFound();
     this.readOptions(read);
     const key = shapeKey(read);
     let entry = this.#loaders.get(key);
     if (entry === undefined) {
-      entry = { helper: { name: `_load_${this.view.name}${key === READ_REPRESENTATION ? "" : `_${key}`}` }, read };
+      const shown = `${this.view.name}${key === READ_REPRESENTATION ? "" : `_${key}`}`;
+      entry = { helper: { name: `_load_${shown}` }, statement: `_${shown.toUpperCase()}_BY_PK`, read };
       this.#loaders.set(key, entry);
     }
     return entry.helper;
@@ -109,15 +113,12 @@ export class RoutesModule {
       imports.addFrom(view.model.module, view.model.importName);
       context.search = { name: "_SEARCH", expression: searchExpression(search, view.model.local, view.runtimePackage, imports), comment: `What \`\`?q=\`\` searches, and how: see ${search.strategy === "trigram" ? "indexes.py for its trigram indexes" : "indexes.py for its full-text index"}.` };
     }
-    context.loaders = [...this.#loaders.values()].map(({ helper, read }) => {
+    context.loaders = [...this.#loaders.values()].map(({ helper, statement, read }) => {
       imports.addFrom("sqlalchemy.ext.asyncio", "AsyncSession").addFrom("sqlalchemy", "bindparam", "select").addFrom(view.model.module, view.model.importName);
       const options = this.readOptions(read);
       return {
         name: helper.name,
-        statement: {
-          name: `${helper.name.replace(/^_load_/, "_").toUpperCase()}_BY_PK`,
-          comment: "Built once: SQLAlchemy derives a statement's cache key once, not per request.",
-        },
+        statement,
         unique: read.joinsCollection,
         variable: view.variable,
         model: view.model.local,
