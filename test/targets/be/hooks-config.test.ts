@@ -61,6 +61,12 @@ describe("hook options", () => {
     assertIssue(await issues(project([{ name: "get", serializer: "blog.hooks.card", representation: "read" }])), "resources[0].operations[0].serializer: the response is the serializer's or the representation's");
   });
 
+  test("convention only beside a pre or post hook, the signatures it chooses", async () => {
+    assertIssue(await issues(project([{ name: "create", convention: "kiln" }])), "resources[0].operations[0].convention: says whose signatures pre and post have, but this entry has neither");
+    assertIssue(await issues(project([{ name: "list", convention: "codegen" }])), "resources[0].operations[0].convention: says whose signatures pre and post have, but this entry has neither");
+    await plan(project([{ name: "delete", convention: "kiln", post: "blog.hooks.p" }]));
+  });
+
   test("keys unknown to actions are refused there", async () => {
     assertIssue(await issues(project([{ name: "publish", type: "action", fn: "blog.actions.publish", pre: "blog.hooks.p" }])), "resources[0].operations[0].pre: unknown key");
   });

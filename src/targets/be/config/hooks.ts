@@ -30,7 +30,7 @@ export const PostHookPath = DottedPath.meta({
 export const HookConvention = Convention.meta({
   description:
     "The signatures of `pre` and `post`: `\"codegen\"` (above), or kiln's: `pre(body, *, db) -> body` (the validated request " +
-    "body, its model returned), `post(row, body, *, db)` (delete: `post(row, *, db)`). Default: `\"codegen\"`.",
+    "body, its model returned), `post(row, body, *, db)` (delete: `post(row, *, db)`). Only beside `pre` or `post`. Default: `\"codegen\"`.",
 });
 
 const SERIALIZER_DESCRIPTION =
@@ -77,12 +77,16 @@ export interface HookKeys {
 }
 
 /**
- * Refuses a serializer beside a representation, at the key's path. Which routes call which
- * hook their endpoint operations declare (`Route.hooks`); the `hooks` augmenter checks it.
+ * Refuses a serializer beside a representation, and a `convention` with no hook to call that
+ * way, at the key's path. Which routes call which hook their endpoint operations declare
+ * (`Route.hooks`); the `hooks` augmenter checks it.
  */
 export function checkHooks(options: HookKeys, ctx: z.RefinementCtx): void {
   if (options.serializer !== undefined && options.representation !== undefined) {
     ctx.addIssue({ code: "custom", path: ["serializer"], message: "the response is the serializer's or the representation's: give one of serializer and representation" });
+  }
+  if (options.convention !== undefined && options.pre === undefined && options.post === undefined) {
+    ctx.addIssue({ code: "custom", path: ["convention"], message: "says whose signatures pre and post have, but this entry has neither: give a hook or drop convention" });
   }
 }
 
