@@ -169,6 +169,19 @@ describe("the conftest", () => {
     assert.match(conftest, /^URL_ENV = "TEST_DATABASE_URL"$/m);
   });
 
+  test("binds the read session of a database with replicas too, under its database's name", async () => {
+    const generated = await files({
+      generate_tests: true,
+      databases: [{ key: "main", default: true }, { key: "stats", replicas: { max_lag: 2, fallback: "unavailable" } }],
+      module: "shop",
+      resources: [author(), book({ db_key: "stats", fields: [{ name: "id", type: "int" }, { name: "title", type: "str" }] })],
+    });
+    const conftest = generated.get("shop/tests/conftest.py")!;
+    assert.match(conftest, /^from db\.stats_session import get_read_session as get_stats_read_session$/m);
+    const overridden = [...conftest.matchAll(/app\.dependency_overrides\[(\w+)\] = test_session/g)].map((match) => match[1]);
+    assert.deepEqual(overridden, ["get_main_session", "get_stats_session", "get_stats_read_session"]);
+  });
+
   test("a multi-app project mounts the app at its prefix and tests its full paths", async () => {
     const generated = await files({
       apps: [
