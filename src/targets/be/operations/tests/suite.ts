@@ -98,8 +98,7 @@ function metadataAssignment(resources: readonly ResourceConfig[], imports: Impor
 function sessionOverrides(project: ProjectConfig, resources: readonly ResourceConfig[], packagePrefix: string, imports: ImportCollector): string[] {
   const keys = [...new Set(resources.map((resource) => databaseOf(project, resource.db_key).key))];
   return keys.flatMap((key) => {
-    const path = sessionModulePath(project, key);
-    const module = prefixImport(packagePrefix, ...path);
+    const module = prefixImport(packagePrefix, ...sessionModulePath(project, key));
     const dependencies = databaseOf(project, key).replicas ? ["get_session", "get_read_session"] : ["get_session"];
     return dependencies.map((dependency) => {
       if (keys.length === 1) {
@@ -107,7 +106,7 @@ function sessionOverrides(project: ProjectConfig, resources: readonly ResourceCo
         return dependency;
       }
       // `get_analytics_session`, `get_analytics_read_session`
-      const alias = `get_${path[path.length - 1].replace(/_session$/, dependency === "get_session" ? "_session" : "_read_session")}`;
+      const alias = dependency.replace(/^get_/, `get_${key}_`);
       imports.addFrom(module, `${dependency} as ${alias}`);
       return alias;
     });
