@@ -8,7 +8,11 @@ import { DraftInput, INPUT_TYPES } from "./draft-input";
 import { FieldFrame } from "./fields";
 import type { FilterFieldPresentation } from "./filters";
 import { useListParams } from "./list";
-import { ReferencePicker } from "./picker";
+import {
+  type ChoiceLabelHook,
+  type ChoicesHook,
+  ReferencePicker,
+} from "./picker";
 import { ReferenceSet } from "./reference-set";
 import {
   type CatalogChoice,
@@ -117,7 +121,7 @@ function ValueControl({
       <>
         {single}
         {reference && has(filter, "in") && (
-          <ReferenceSet
+          <ReferenceIn
             field={filter.field}
             label={label}
             useChoices={useChoices}
@@ -266,6 +270,41 @@ function ChoiceGroup({
         );
       })}
     </fieldset>
+  );
+}
+
+/**
+ * Several rows of a referenced resource (reference-set.tsx), sent as one query parameter of
+ * comma-separated keys, `field__in=a,b`, so a view stays bookmarkable.
+ */
+function ReferenceIn({
+  field,
+  label,
+  useChoices,
+  useChoiceLabel,
+}: {
+  field: string;
+  label: string;
+  useChoices: ChoicesHook;
+  useChoiceLabel: ChoiceLabelHook;
+}) {
+  const { params, change } = useListParams();
+  const name = parameter(field, "in");
+  const chosen = (params.get(name)?.split(",") ?? []).filter(
+    (key) => key !== "",
+  );
+  const write = (keys: string[]) =>
+    change({ [name]: keys.length > 0 ? keys.join(",") : null });
+  return (
+    <ReferenceSet
+      label={`${label}: any of`}
+      name={label}
+      keys={chosen}
+      onAdd={(choice) => write([...chosen, choice.key])}
+      onRemove={(key) => write(chosen.filter((other) => other !== key))}
+      useChoices={useChoices}
+      useChoiceLabel={useChoiceLabel}
+    />
   );
 }
 

@@ -1,38 +1,73 @@
-// Several rows of a referenced resource at once, for a reference filter whose catalog offers
-// `in`: a picker that adds a row (its options from `POST /_values`, like the single picker's)
-// and the chosen rows as a list, each with a button that removes it. Sent as one query
-// parameter of comma-separated keys, `field__in=a,b`, so a view stays bookmarkable.
+// Several rows of a referenced resource, chosen one at a time: a picker that adds a row (its
+// options from the caller's hook, as the single picker's, without the rows already chosen)
+// and the chosen rows as a list, each with a button that removes it. Where the keys are kept
+// is the caller's: a filter's `field__in` query parameter (filter-controls.tsx) or a form's
+// draft (related-rows.tsx).
 
-import { useListParams } from "./list";
-import { type ChoiceLabelHook, type ChoicesHook, ReferencePicker } from "./picker";
+import { useEffect, useRef } from "react";
+import { type Choice, type ChoiceLabelHook, type ChoicesHook, ReferencePicker } from "./picker";
 
 interface ReferenceSetProps {
-  field: string;
+  /** The picker's label. */
   label: string;
+  /** What the list of chosen rows is named after: "Tags" names it "Tags: chosen". */
+  name: string;
+  /** The chosen rows' keys, in the order chosen. */
+  keys: readonly string[];
+  onAdd: (choice: Choice) => void;
+  onRemove: (key: string) => void;
   useChoices: ChoicesHook;
+  /** A chosen row's label, once known (the row shows its key until then). */
   useChoiceLabel: ChoiceLabelHook;
+  error?: string;
 }
 
-export function ReferenceSet({ field, label, useChoices, useChoiceLabel }: ReferenceSetProps) {
-  const { params, change } = useListParams();
-  const name = `${field}__in`;
-  const chosen = (params.get(name)?.split(",") ?? []).filter((key) => key !== "");
-  const write = (keys: string[]) => change({ [name]: keys.length > 0 ? keys.join(",") : null });
+/** The picker names no chosen row: its input only searches. */
+const noLabel = () => undefined;
+
+export function ReferenceSet({ label, name, keys, onAdd, onRemove, useChoices, useChoiceLabel, error }: ReferenceSetProps) {
+  const frame = useRef<HTMLDivElement>(null);
+  // After a removal, where the focus goes: the next row's button (else the previous, else the input).
+  const removedAt = useRef<number | null>(null);
+  const chosen = new Set(keys);
+  const useUnchosen: ChoicesHook = (search) => {
+    const found = useChoices(search);
+    return { ...found, choices: found.choices.filter((choice) => !chosen.has(choice.key)) };
+  };
+
+  useEffect(() => {
+    const index = removedAt.current;
+    if (index === null || !frame.current) return;
+    removedAt.current = null;
+    const buttons = frame.current.querySelectorAll<HTMLButtonElement>("ul.chosen button");
+    (buttons[Math.min(index, buttons.length - 1)] ?? frame.current.querySelector("input"))?.focus();
+    // Once the keys have changed: a render that still shows the removed row is not the one after it.
+  }, [JSON.stringify(keys)]);
+
   return (
-    <div className="reference-set">
+    <div className="reference-set" ref={frame}>
       <ReferencePicker
-        label={`${label}: any of`}
+        label={label}
         value=""
-        onChange={(key) => {
-          if (key !== "" && !chosen.includes(key)) write([...chosen, key]);
+        onChange={(_key, choice) => {
+          if (choice && !chosen.has(choice.key)) onAdd(choice);
         }}
-        useChoices={useChoices}
-        useChoiceLabel={useChoiceLabel}
+        useChoices={useUnchosen}
+        useChoiceLabel={noLabel}
+        error={error}
       />
-      {chosen.length > 0 && (
-        <ul className="chosen" aria-label={`${label}: chosen`}>
-          {chosen.map((key) => (
-            <ChosenRow key={key} id={key} useChoiceLabel={useChoiceLabel} onRemove={() => write(chosen.filter((other) => other !== key))} />
+      {keys.length > 0 && (
+        <ul className="chosen" aria-label={`${name}: chosen`}>
+          {keys.map((key, index) => (
+            <ChosenRow
+              key={key}
+              id={key}
+              useChoiceLabel={useChoiceLabel}
+              onRemove={() => {
+                removedAt.current = index;
+                onRemove(key);
+              }}
+            />
           ))}
         </ul>
       )}
