@@ -11,8 +11,8 @@
  * the ratio columns the median of the rounds' ratios. bench/README.md, "API throughput".
  *
  * With `--calls N` (default 200; 0 skips it), a second table: the Python calls per request
- * of each app and route, counted in process by bench/calls.py over N requests, a figure
- * the machine's load does not move.
+ * of each app and route, counted in process by bench/calls.py over N of the requests the
+ * load sends, a figure the machine's load does not move.
  *
  *   node --import tsx bench/api.ts [--duration 15] [--rounds 5] [--clients 32] [--warmup 3]
  *     [--apps generated,handwritten,floor] [--routes get,list,create,update] [--calls 200]
@@ -54,6 +54,8 @@ const callRequests = Number(values.calls);
 const CALLS_SCRIPT = resolve(fileURLToPath(import.meta.url), "../calls.py");
 /** How long bench/calls.py may take for one app and route (it starts Python, then sends --calls requests). */
 const CALLS_TIMEOUT_MS = 300_000;
+/** Requests bench/calls.py sends before it counts: every statement prepared, every pool connection open. */
+const CALLS_WARMUP = 50;
 /** The ASGI application of each app, as bench/calls.py loads it. */
 const ASGI_APPS: Record<AppName, string> = { generated: "blog.main:app", handwritten: "handwritten_articles:app", floor: "floor_articles:app" };
 
@@ -165,12 +167,12 @@ try {
   /** Python calls per request, by route and app (bench/calls.py). */
   const calls = new Map<string, number>();
   if (callRequests > 0) {
-    const keysFile = join(projectDir, "bench-keys.json");
-    await writeFile(keysFile, JSON.stringify({ ids, authors }));
     const run = promisify(execFile);
     for (const route of routes) {
       for (const app of served) {
-        const args = [CALLS_SCRIPT, "--app", ASGI_APPS[app.name], "--route", route, "--requests", String(callRequests), "--ids", keysFile];
+        const requestsFile = join(projectDir, `calls-${route}-${app.name}.json`);
+        await writeFile(requestsFile, JSON.stringify(Array.from({ length: CALLS_WARMUP + callRequests }, requests(route, ids, authors))));
+        const args = [CALLS_SCRIPT, "--app", ASGI_APPS[app.name], "--requests", requestsFile, "--warmup", String(CALLS_WARMUP)];
         const env = { ...process.env, DATABASE_URL: postgres.asyncUrl, PYTHONPATH: [projectDir, resolve(SERVE_SCRIPT, "..")].join(delimiter), PYTHONDONTWRITEBYTECODE: "1" };
         const { stdout } = await run(venv.python, args, { cwd: projectDir, env, timeout: CALLS_TIMEOUT_MS }).catch((error: { stderr?: string; killed?: boolean }) => {
           throw new Error(`bench/calls.py ${app.name} ${route}${error.killed ? ` did not finish within ${CALLS_TIMEOUT_MS} ms` : ""}:\n${error.stderr ?? String(error)}`);

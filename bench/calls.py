@@ -1,15 +1,16 @@
 """Python calls per request of one app and route of ``npm run bench:api -- --calls N``.
 
 Loads the app in process (``module:attribute``, after its lifespan's startup) and sends
-it N requests of the route as bare ASGI calls, one after another, with no HTTP server or
-client in between; cProfile counts the Python calls (functions, and builtins called from
-Python) they make. A count does not move with the machine's load, as CPU time does, so
-it tells two versions of a route apart on a busy machine; it weighs a call into C (a
-socket write, pydantic-core) like any other. Prints one JSON line:
-``{"calls": <per request>}``. Run with the project's venv, ``DATABASE_URL`` set, and the
-project and test/e2e/support on ``PYTHONPATH``.
+it the requests bench/api.ts wrote (the same its load sends), as bare ASGI calls, one
+after another, with no HTTP server or client in between: the first ``--warmup`` warm it,
+and cProfile counts the Python calls (functions, and builtins called from Python) the
+others make. A count does not move with the machine's load, as CPU time does, so it tells
+two versions of a route apart on a busy machine; it weighs a call into C (a socket write,
+pydantic-core) like any other. Prints one JSON line: ``{"calls": <per request>}``. Run
+with the project's venv, ``DATABASE_URL`` set, and the project and test/e2e/support on
+``PYTHONPATH``.
 
-    python bench/calls.py --app blog.main:app --route get --requests 200 --ids ids.json
+    python bench/calls.py --app blog.main:app --requests get.json --warmup 50
 """
 
 import argparse
@@ -17,7 +18,6 @@ import asyncio
 import cProfile
 import json
 import pstats
-import random
 from collections.abc import Awaitable, Callable
 from importlib import import_module
 from pathlib import Path
@@ -105,65 +105,48 @@ async def start(app: App) -> Callable[[], Awaitable[None]]:
     return stop
 
 
-def request(
-    route: str, ids: list[str], authors: list[str]
-) -> tuple[str, str, bytes | None]:
-    """A request of *route*, as bench/api.ts sends it."""
-    if route == "get":
-        return "GET", f"/articles/{random.choice(ids)}", None
-    if route == "list":
-        return "GET", "/articles?limit=20", None
-    if route == "create":
-        body = {
-            "title": f"Calls {random.getrandbits(32):08x}",
-            "body": "one two three",
-            "author_id": random.choice(authors),
-        }
-        return "POST", "/articles", json.dumps(body).encode()
-    if route == "update":
-        return (
-            "PATCH",
-            f"/articles/{random.choice(ids)}",
-            json.dumps({"rating": random.randint(0, 50) / 10}).encode(),
-        )
-    raise ValueError(f"unknown route {route}")
+def encoded(request: dict[str, Any]) -> tuple[str, str, bytes | None]:
+    """The method, target and body of one of bench/api.ts's requests (JSON: method, path, body)."""
+    body = request.get("body")
+    return (
+        request["method"],
+        request["path"],
+        None if body is None else json.dumps(body).encode(),
+    )
 
 
-async def measure(
-    app: App, route: str, requests: int, keys: dict[str, list[str]]
-) -> float:
-    """Python calls per request of *route*, after a warm-up."""
+async def measure(app: App, requests: list[dict[str, Any]], warmup: int) -> float:
+    """Python calls per request of *requests* past the first *warmup*, which warm *app*."""
     stop = await start(app)
     try:
         # Warmed: every statement compiled and prepared, every pool connection open.
-        for _ in range(50):
-            status, body = await call(
-                app, *request(route, keys["ids"], keys["authors"])
-            )
-            assert status < 300, f"{route}: {status} {body[:500]!r}"
+        for request in requests[:warmup]:
+            status, body = await call(app, *encoded(request))
+            assert status < 300, f"{request['path']}: {status} {body[:500]!r}"
+        measured = requests[warmup:]
         profile = cProfile.Profile()
         profile.enable()
-        for _ in range(requests):
-            await call(app, *request(route, keys["ids"], keys["authors"]))
+        for request in measured:
+            await call(app, *encoded(request))
         profile.disable()
     finally:
         await stop()
-    return pstats.Stats(profile).total_calls / requests
+    return pstats.Stats(profile).total_calls / len(measured)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--app", required=True, help="module:attribute of the ASGI app")
-    parser.add_argument("--route", required=True)
-    parser.add_argument("--requests", type=int, default=200)
     parser.add_argument(
-        "--ids", required=True, help="JSON file: {ids: [...], authors: [...]}"
+        "--requests", required=True, help="JSON file: [{method, path, body?}, ...]"
     )
+    parser.add_argument("--warmup", type=int, required=True)
     args = parser.parse_args()
     module, _, attribute = args.app.partition(":")
     app: App = getattr(import_module(module), attribute)
-    keys = json.loads(Path(args.ids).read_text())
-    calls = asyncio.run(measure(app, args.route, args.requests, keys))
+    requests = json.loads(Path(args.requests).read_text())
+    assert len(requests) > args.warmup, "no request left to measure past the warm-up"
+    calls = asyncio.run(measure(app, requests, args.warmup))
     print(json.dumps({"calls": calls}))
 
 
