@@ -18,21 +18,20 @@
  *     [--apps generated,handwritten,floor] [--routes get,list,create,update] [--calls 200]
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
-import { delimiter, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs, promisify } from "node:util";
+import { parseArgs } from "node:util";
 import { SERVE_SCRIPT, prepareBlogProject, serveBlog, serveScript } from "../test/e2e/support/blog.js";
 import { type LoadRequest, type LoadResult, describeLoad, loadAgent, runLoad } from "../test/e2e/support/load.js";
 import { REQUEST_TIMEOUT_MS } from "../test/support/http.js";
 import { startPostgres } from "../test/support/postgres.js";
+import { runCheck } from "../test/support/python.js";
 import type { RunningProcess } from "../test/support/processes.js";
 import { median } from "../test/support/stats.js";
 import { ensureVenv } from "../test/support/venv.js";
-
 
 const { values } = parseArgs({
   options: {
@@ -167,17 +166,16 @@ try {
   /** Python calls per request, by route and app (bench/calls.py). */
   const calls = new Map<string, number>();
   if (callRequests > 0) {
-    const run = promisify(execFile);
     for (const route of routes) {
       for (const app of served) {
         const requestsFile = join(projectDir, `calls-${route}-${app.name}.json`);
         await writeFile(requestsFile, JSON.stringify(Array.from({ length: CALLS_WARMUP + callRequests }, requests(route, ids, authors))));
         const args = [CALLS_SCRIPT, "--app", ASGI_APPS[app.name], "--requests", requestsFile, "--warmup", String(CALLS_WARMUP)];
-        const env = { ...process.env, DATABASE_URL: postgres.asyncUrl, PYTHONPATH: [projectDir, resolve(SERVE_SCRIPT, "..")].join(delimiter), PYTHONDONTWRITEBYTECODE: "1" };
-        const { stdout } = await run(venv.python, args, { cwd: projectDir, env, timeout: CALLS_TIMEOUT_MS }).catch((error: { stderr?: string; killed?: boolean }) => {
-          throw new Error(`bench/calls.py ${app.name} ${route}${error.killed ? ` did not finish within ${CALLS_TIMEOUT_MS} ms` : ""}:\n${error.stderr ?? String(error)}`);
-        });
-        calls.set(`${route} ${app.name}`, (JSON.parse(stdout) as { calls: number }).calls);
+        const env = { ...process.env, DATABASE_URL: postgres.asyncUrl, PYTHONPATH: [projectDir, dirname(SERVE_SCRIPT)].join(delimiter), PYTHONDONTWRITEBYTECODE: "1" };
+        const result = await runCheck(venv.python, args, projectDir, { env, timeoutMs: CALLS_TIMEOUT_MS });
+        const line = /^\{"calls": .*\}$/m.exec(result.output);
+        assert.ok(result.ok && line, `bench/calls.py ${app.name} ${route}:\n${result.output}`);
+        calls.set(`${route} ${app.name}`, (JSON.parse(line[0]) as { calls: number }).calls);
       }
     }
   }
