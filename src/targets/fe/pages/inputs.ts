@@ -79,18 +79,16 @@ export function bodyValue(input: FormField, draft: string): string {
 /** The input element of the field, bound to `draft`, `set` and `errors`. */
 export function inputElement(input: FormField, imports: Imports, pickers: Pickers, names: { draft: string; errors: string }): string {
   const { field, presence } = input;
+  // A checkbox cannot be left empty, nor a set of rows (none is a value).
   const common = [
     jsxAttr("label", field.label),
-    ...(presence === "required" && !isCheckbox(input) ? ["required"] : []),
+    ...(presence === "required" && !isCheckbox(input) && !isRelatedRows(input) ? ["required"] : []),
     `value={${member(names.draft, field.name)}}`,
     `onChange={set(${tsString(field.name)})}`,
     `error={${member(names.errors, field.name)}}`,
   ].join(" ");
   const fields = "runtime/fields";
-  if (isRelatedRows(input)) {
-    const attributes = [jsxAttr("label", field.label), `value={${member(names.draft, field.name)}}`, `onChange={set(${tsString(field.name)})}`, `error={${member(names.errors, field.name)}}`];
-    return `<${imports.use("runtime/related-rows", "RelatedRowsPicker")} ${attributes.join(" ")} useChoices={${referenceChoices(input, imports, pickers)}} />`;
-  }
+  if (isRelatedRows(input)) return `<${imports.use("runtime/related-rows", "RelatedRowsPicker")} ${common} useChoices={${referenceChoices(input, imports, pickers)}} />`;
   if (field.references) {
     const target = pickers.lookup(field.references);
     return `<${imports.use("runtime/picker", "ReferencePicker")} ${common} useChoices={${referenceChoices(input, imports, pickers)}} useChoiceLabel={${imports.use(helpersModule(target), choiceLabelHook(target))}} />`;
