@@ -65,6 +65,19 @@ async def address() -> AsyncIterator[tuple[str, int]]:
         yield served.hostname, served.port
 
 
+async def connect(
+    address: tuple[str, int],
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A new connection to the server, made within ``SLACK`` seconds."""
+    return await asyncio.wait_for(asyncio.open_connection(*address), timeout=SLACK)
+
+
+async def send(writer: asyncio.StreamWriter, data: bytes) -> None:
+    """Writes *data*, waiting at most ``SLACK`` seconds for the socket to take it."""
+    writer.write(data)
+    await asyncio.wait_for(writer.drain(), timeout=SLACK)
+
+
 async def closed_after(reader: asyncio.StreamReader) -> tuple[bytes, float]:
     """Everything the server sends until it closes, and when it closed (monotonic).
 
@@ -93,9 +106,8 @@ async def trickle(writer: asyncio.StreamWriter, data: bytes, every: float) -> No
     for byte in data:
         if writer.is_closing():
             return
-        writer.write(bytes([byte]))
         try:
-            await writer.drain()
+            await send(writer, bytes([byte]))
         except ConnectionError:
             return
         await asyncio.sleep(every)
@@ -104,7 +116,7 @@ async def trickle(writer: asyncio.StreamWriter, data: bytes, every: float) -> No
 async def test_headers_sent_a_byte_at_a_time_get_408_at_the_deadline(
     address: tuple[str, int],
 ) -> None:
-    reader, writer = await asyncio.open_connection(*address)
+    reader, writer = await connect(address)
     started = time.monotonic()
     request = b"GET / HTTP/1.1\r\nhost: x\r\n" + b"x-pad: y\r\n" * 200 + b"\r\n"
     sending = asyncio.create_task(trickle(writer, request, 0.05))
@@ -120,7 +132,7 @@ async def test_headers_sent_a_byte_at_a_time_get_408_at_the_deadline(
 async def test_a_connection_that_sends_nothing_is_closed(
     address: tuple[str, int],
 ) -> None:
-    reader, writer = await asyncio.open_connection(*address)
+    reader, writer = await connect(address)
     started = time.monotonic()
     received, closed = await closed_after(reader)
     writer.close()
@@ -129,7 +141,7 @@ async def test_a_connection_that_sends_nothing_is_closed(
 
 
 async def test_forty_slow_connections_are_all_closed(address: tuple[str, int]) -> None:
-    connections = [await asyncio.open_connection(*address) for _ in range(40)]
+    connections = [await connect(address) for _ in range(40)]
     senders = [
         asyncio.create_task(trickle(writer, b"GET / HTTP/1.1\r\n" + b"a" * 500, 0.1))
         for _, writer in connections
@@ -145,9 +157,8 @@ async def test_forty_slow_connections_are_all_closed(address: tuple[str, int]) -
 async def test_a_body_sent_slowly_is_cut_off_and_the_app_sees_a_disconnect(
     address: tuple[str, int],
 ) -> None:
-    reader, writer = await asyncio.open_connection(*address)
-    writer.write(b"POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n")
-    await writer.drain()
+    reader, writer = await connect(address)
+    await send(writer, b"POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n")
     started = time.monotonic()
     sending = asyncio.create_task(trickle(writer, b"b" * 100, 0.05))
     received, closed = await closed_after(reader)
@@ -162,10 +173,11 @@ async def test_a_body_sent_slowly_is_cut_off_and_the_app_sees_a_disconnect(
 async def test_prompt_requests_pass_and_idle_keep_alive_is_not_slow(
     address: tuple[str, int],
 ) -> None:
-    reader, writer = await asyncio.open_connection(*address)
+    reader, writer = await connect(address)
     for body in (b"one", b"two"):
-        writer.write(b"POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 3\r\n\r\n" + body)
-        await writer.drain()
+        await send(
+            writer, b"POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 3\r\n\r\n" + body
+        )
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=SLACK)
         assert head.startswith(b"HTTP/1.1 200 "), head
         assert await asyncio.wait_for(reader.readexactly(7), timeout=SLACK) == (
@@ -190,11 +202,10 @@ async def next_answer(reader: asyncio.StreamReader) -> bytes:
 
 async def answer(address: tuple[str, int], request: bytes, pieces: int) -> bytes:
     """The server's answer to *request*, written in *pieces* reads apart."""
-    reader, writer = await asyncio.open_connection(*address)
+    reader, writer = await connect(address)
     size = -(-len(request) // pieces)
     for start in range(0, len(request), size):
-        writer.write(request[start : start + size])
-        await writer.drain()
+        await send(writer, request[start : start + size])
         await asyncio.sleep(0.05)
     try:
         return await next_answer(reader)
@@ -227,9 +238,8 @@ async def test_a_head_over_the_limit_behind_another_request_is_refused(
     address: tuple[str, int],
 ) -> None:
     # Pipelined: two heads in one write, the long one parsed once the first is answered.
-    reader, writer = await asyncio.open_connection(*address)
-    writer.write(request_of(b"/") + request_of(b"/?q=" + b"a" * MAX_HEAD))
-    await writer.drain()
+    reader, writer = await connect(address)
+    await send(writer, request_of(b"/") + request_of(b"/?q=" + b"a" * MAX_HEAD))
     try:
         assert (await next_answer(reader)).startswith(b"HTTP/1.1 200 ")
         received = await next_answer(reader)
