@@ -22,7 +22,7 @@ export const GENERATED_NAMES: ReadonlySet<string> = new Set([
   "AuthenticatedUser", "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
   "DbJson", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion", "FiniteFloat",
   "FreeTextSource", "FullTextSearch", "IDEMPOTENCY_KEY", "Idempotency", "InQuery", "InValues", "ListSpec", "LiteralSource", "NoRepeats", "OPA", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page",
-  "Policy", "ReadSessionDep", "RefSource", "RowPolicy", "Rows", "SearchText", "SelfSource", "SessionDep", "TreeBounds", "TrigramSearch", "ValuesOptions", "ValuesPage",
+  "Policy", "ReadSessionDep", "RefSource", "RelatedKeys", "RowPolicy", "Rows", "SearchText", "SelfSource", "SessionDep", "TreeBounds", "TrigramSearch", "ValuesOptions", "ValuesPage",
 ]);
 
 /** A model class as generated code imports and names it. */

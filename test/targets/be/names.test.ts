@@ -233,13 +233,13 @@ describe("model classes named like what generated modules import", () => {
     assert.match(source("shop/routes/current_user.py"), /^from shop\.models import CurrentUser as CurrentUserModel$/m);
   });
 
-  it("every class the golden trees' routes, serializers, discovery.py and indexes.py import from fastapi, typing, sqlalchemy, auth, db or runtime is in GENERATED_NAMES", async () => {
+  it("every class the golden trees' routes, schemas, serializers, discovery.py and indexes.py import from fastapi, typing, sqlalchemy, auth, db or runtime is in GENERATED_NAMES", async () => {
     const golden = join(repoRoot, "test", "golden", "be");
     const checked = new Set<string>();
     for (const entry of await readdir(golden, { recursive: true, withFileTypes: true })) {
       const path = join(entry.parentPath, entry.name);
       const folder = basename(dirname(path));
-      const imports = folder === "routes" || folder === "serializers" || ((entry.name === "discovery.py" || entry.name === "indexes.py") && folder !== "runtime");
+      const imports = folder === "routes" || folder === "schemas" || folder === "serializers" || ((entry.name === "discovery.py" || entry.name === "indexes.py") && folder !== "runtime");
       if (!entry.isFile() || !entry.name.endsWith(".py") || !imports) continue;
       for (const [module, name] of fromImports(await readFile(path, "utf8"))) {
         // Models, the resources' own schemas and serializers, and CONSTANTS are named otherwise.
