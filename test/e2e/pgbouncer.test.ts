@@ -30,7 +30,7 @@ import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type Nginx, startNginx } from "../support/nginx.js";
 import { freePort } from "../support/ports.js";
-import { type RunningProcess, exitWithin, startProcess } from "../support/processes.js";
+import { type RunningProcess, exitWithin, startProcess, waitForHttp } from "../support/processes.js";
 import { type BlogServer, SERVE_SCRIPT, prepareBlogProject, serveBlog } from "./support/blog.js";
 
 const CLIENTS = 300;
@@ -317,17 +317,17 @@ describe("3 instances behind nginx", () => {
         env: { ...process.env, DATABASE_URL: pgbouncer!.asyncUrl, PYTHONPATH: `${dirname(SERVE_SCRIPT)}:${projectDir}`, PYTHONDONTWRITEBYTECODE: "1", SHUTDOWN_DRAIN_SECONDS: DRAIN_SECONDS },
       },
     );
-    const deadline = Date.now() + INSTANCE_TIMEOUT_MS;
-    for (;;) {
-      if (proc.exited()) assert.fail(`the instance on ${port} exited:\n${proc.output()}`);
-      const status = await fetch(`http://127.0.0.1:${port}/ready`, { signal: AbortSignal.timeout(1000) }).then((r) => r.status, () => 0);
-      if (status === 200) return { port, process: proc };
-      if (Date.now() > deadline) {
-        await proc.stop();
-        assert.fail(`the instance on ${port} was not ready within ${INSTANCE_TIMEOUT_MS} ms:\n${proc.output()}`);
-      }
-      await sleep(100);
+    const ready = `http://127.0.0.1:${port}/ready`;
+    try {
+      await waitForHttp(ready, proc, INSTANCE_TIMEOUT_MS);
+      // A new instance is not draining: ready at its first answer.
+      const { status } = await fetch(ready, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      assert.equal(status, 200, `GET ${ready}: ${status}\n${proc.output()}`);
+    } catch (error) {
+      await proc.stop();
+      throw error;
     }
+    return { port, process: proc };
   }
 
   before(async () => {
