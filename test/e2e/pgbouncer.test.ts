@@ -120,9 +120,9 @@ async function createListRead(baseUrl: string): Promise<Outcome> {
     } catch (error) {
       // A refused, reset or hung request: counted as status 0, and why.
       const why = `${init.method ?? "GET"}: ${String((error as { cause?: unknown }).cause ?? error)}`;
-      unanswered.set(why, (unanswered.get(why) ?? 0) + 1);
+      tally(unanswered, why);
     }
-    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    tally(statuses, status);
     return status >= 200 && status < 300 ? body : undefined;
   };
   await Promise.all(
@@ -137,6 +137,12 @@ async function createListRead(baseUrl: string): Promise<Outcome> {
   return { statuses, unanswered, unavailableWithoutRetryAfter };
 }
 
+/** One more of `key` in `counts`. */
+function tally<K>(counts: Map<K, number>, key: K): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** `600 × 200, 300 × 201`: requests by status, for a diagnostic or a failure. */
 function describeStatuses(statuses: Map<number, number>): string {
   return [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${count} × ${status}`).join(", ");
 }
@@ -269,7 +275,7 @@ describe("the blog reading from a streaming replica", () => {
     let index = 0;
     const readOnce = async () => {
       const reply = await read(ids[0], index++);
-      statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+      tally(statuses, reply.status);
       if (reply.status === 503 && reply.headers.get("retry-after") === null) unavailableWithoutRetryAfter++;
       assert.ok(reply.status === 200 || reply.status === 503, `a read answered ${reply.status}: ${JSON.stringify(reply.body)}`);
     };
@@ -284,7 +290,7 @@ describe("the blog reading from a streaming replica", () => {
     const onPrimary = await tagReads(postgres!);
     const failedBefore = statuses.get(503) ?? 0;
     for (let after = 0; after < 100; after++) await readOnce();
-    t.diagnostic(`reads: ${[...statuses].map(([status, count]) => `${count} × ${status}`).join(", ")}`);
+    t.diagnostic(`reads: ${describeStatuses(statuses)}`);
     assert.equal(unavailableWithoutRetryAfter, 0);
     assert.equal(statuses.get(503) ?? 0, failedBefore, "reads after the replica stopped failed");
     assert.ok((await tagReads(postgres!)) - onPrimary >= 100, "reads after the replica stopped did not run on the primary");
@@ -354,13 +360,14 @@ project + { resources: [r.tag], generate_tests: false, databases: [project.datab
   });
 
   it("a rolling restart under creates and reads fails no request and loses no write", async (t) => {
-    const [all, statuses] = [instances.map((instance) => instance.port), new Map<number, number>()];
+    const all = instances.map((instance) => instance.port);
+    const statuses = new Map<number, number>();
     const failures: string[] = [];
     const created: number[] = [];
     let restarting = true;
     const send = async (what: string, method: string, path: string, expected: number, body?: unknown) => {
       const reply = await sendAlone(method, `${nginx.baseUrls[0]}${path}`, body);
-      statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+      tally(statuses, reply.status);
       if (reply.status !== expected && failures.length < 10) failures.push(`${what}: ${reply.status} ${reply.body}`);
       return reply.status === expected ? reply.body : undefined;
     };
@@ -389,14 +396,16 @@ project + { resources: [r.tag], generate_tests: false, databases: [project.datab
       restarting = false;
       await Promise.all(clients);
     }
-    t.diagnostic(`during the rolling restart: ${[...statuses].map(([status, n]) => `${n} × ${status}`).join(", ")}`);
+    t.diagnostic(`during the rolling restart: ${describeStatuses(statuses)}`);
     assert.deepEqual(failures, [], nginx.process.output());
     const [row] = await postgres!.query("SELECT count(*)::int AS n FROM tags WHERE id = ANY($1)", [created]);
     assert.equal(row.n, created.length, "an acknowledged create is missing");
   });
 
   it("throughput through 1 instance and through 3, in total and per CPU second", async (t) => {
-    const [id] = await Promise.all([new JsonClient(nginx.baseUrls[0]).post("/tags", { name: `measured-${randomBytes(6).toString("hex")}` })]).then(([reply]) => [reply.body.id as number]);
+    const created = await new JsonClient(nginx.baseUrls[0]).post("/tags", { name: `measured-${randomBytes(6).toString("hex")}` });
+    expectStatus(created, 201, "the measured tag");
+    const id = created.body.id as number;
     const measure = async (baseUrl: string, measured: Instance[]) => {
       const api = new JsonClient(baseUrl);
       const cpuBefore = await cpuSeconds(measured);
