@@ -30,7 +30,7 @@ import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type Nginx, startNginx } from "../support/nginx.js";
 import { freePort } from "../support/ports.js";
-import { type RunningProcess, exitWithin, startProcess, waitForHttp } from "../support/processes.js";
+import { type RunningProcess, childPids, exitWithin, startProcess, waitForHttp } from "../support/processes.js";
 import { type BlogServer, SERVE_SCRIPT, prepareBlogProject, serveBlog } from "./support/blog.js";
 
 const CLIENTS = 300;
@@ -440,9 +440,7 @@ const MEASURE_MS = 3000;
 async function cpuSeconds(instances: Instance[]): Promise<number> {
   let ticks = 0;
   for (const instance of instances) {
-    const pid = instance.process.child.pid!;
-    const children = (await readFile(`/proc/${pid}/task/${pid}/children`, "utf8")).trim().split(/\s+/).filter(Boolean);
-    for (const each of [String(pid), ...children]) {
+    for (const each of [instance.process.child.pid!, ...(await childPids(instance.process))]) {
       // Fields 14 and 15 of /proc/<pid>/stat, counted after the command's closing parenthesis.
       const fields = (await readFile(`/proc/${each}/stat`, "utf8")).split(") ")[1].split(" ");
       ticks += Number(fields[11]) + Number(fields[12]);

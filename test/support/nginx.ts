@@ -8,14 +8,14 @@
  * one have finished their requests and exited. Its temporary files and pid are in a directory
  * of its own, removed by `stop()`.
  */
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { oncePerProcess } from "./cache.js";
 import { debianProgram } from "./debian.js";
 import { freePort } from "./ports.js";
-import { type RunningProcess, startProcess, waitForHttp } from "./processes.js";
+import { type RunningProcess, childPids, startProcess, waitForHttp } from "./processes.js";
 
 /** The path of the cached `nginx` binary, downloaded and unpacked first if missing. */
 export const ensureNginx = oncePerProcess(() => debianProgram("nginx", "usr/sbin/nginx", ["-v"]));
@@ -80,8 +80,7 @@ export async function startNginx(instancePorts: readonly (readonly number[])[]):
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  const master = proc.child.pid!;
-  const workers = async () => new Set((await readFile(`/proc/${master}/task/${master}/children`, "utf8")).trim().split(/\s+/).filter(Boolean));
+  const workers = async () => new Set(await childPids(proc));
   return {
     baseUrls,
     process: proc,

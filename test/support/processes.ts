@@ -7,6 +7,7 @@
  * interrupted test) are killed on the way out.
  */
 import type { ChildProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { spawnGroup } from "../../src/dev/processes.js";
 
@@ -95,4 +96,11 @@ export async function exitWithin(proc: RunningProcess, timeoutMs: number): Promi
   const status = await Promise.race([proc.exitCode, timeout]).finally(() => clearTimeout(timer));
   if (status === "timeout") throw new Error(`still running after ${timeoutMs} ms:\n${proc.output()}`);
   return status;
+}
+
+/** The pids of `proc`'s own children (uvicorn's workers, nginx's), from Linux's /proc. */
+export async function childPids(proc: RunningProcess): Promise<number[]> {
+  const pid = proc.child.pid!;
+  const listed = await readFile(`/proc/${pid}/task/${pid}/children`, "utf8");
+  return listed.trim().split(/\s+/).filter(Boolean).map(Number);
 }
