@@ -5,6 +5,7 @@
 import { type BuildContext, type BuildStore, ImportCollector, Name, prefixImport } from "../../codegen/index.js";
 import type { AppConfig, DatabaseConfig, ProjectConfig, ResourceConfig } from "./config/schema.js";
 import { pluralize } from "./config/schema.js";
+import { perProject } from "./per-project.js";
 import { scalarAnnotation } from "./python/annotations.js";
 
 /**
@@ -145,20 +146,14 @@ function sharedName(project: ProjectConfig, name: string): boolean {
   return (appsPerResourceName(project).get(name) ?? 0) > 1;
 }
 
-// How many apps have a resource of each name, counted once per project: a view is built per resource.
-const appsPerName = new WeakMap<ProjectConfig, ReadonlyMap<string, number>>();
-
-/** How many apps have a resource of each name, counted once per project. */
-export function appsPerResourceName(project: ProjectConfig): ReadonlyMap<string, number> {
-  const known = appsPerName.get(project);
-  if (known) return known;
+/** How many apps have a resource of each name, counted once per project: a view is built per resource. */
+export const appsPerResourceName = perProject((project): ReadonlyMap<string, number> => {
   const counts = new Map<string, number>();
   for (const app of project.apps) {
     for (const name of new Set(app.config.resources.map((resource) => resource.name))) counts.set(name, (counts.get(name) ?? 0) + 1);
   }
-  appsPerName.set(project, counts);
   return counts;
-}
+});
 
 /**
  * The OpenAPI `operationId` of a handler function: its name in camelCase, so generated

@@ -6,6 +6,7 @@
 
 import { type ImportCollector, Name, prefixImport } from "../../../codegen/index.js";
 import type { ProjectConfig, ResourceConfig, SearchConfig } from "../config/schema.js";
+import { perProject } from "../per-project.js";
 import { pythonString } from "../python/literals.js";
 import { GENERATED_NAMES, appsPerResourceName, databaseOf, sessionModulePath } from "../resource.js";
 
@@ -80,12 +81,8 @@ export class ProjectNames {
   }
 }
 
-const classNames = new WeakMap<ProjectConfig, ReadonlyMap<string, ReadonlySet<string>>>();
-
 /** The dotted models of each model class name, once per project: every name asks. */
-function modelsByClassName(project: ProjectConfig): ReadonlyMap<string, ReadonlySet<string>> {
-  const known = classNames.get(project);
-  if (known) return known;
+const modelsByClassName = perProject((project): ReadonlyMap<string, ReadonlySet<string>> => {
   const models = new Map<string, Set<string>>();
   for (const app of project.apps) {
     for (const resource of app.config.resources) {
@@ -93,6 +90,5 @@ function modelsByClassName(project: ProjectConfig): ReadonlyMap<string, Readonly
       models.set(pascal, (models.get(pascal) ?? new Set()).add(resource.model));
     }
   }
-  classNames.set(project, models);
   return models;
-}
+});

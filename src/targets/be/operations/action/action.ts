@@ -17,6 +17,7 @@ import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
+import { perProject } from "../../per-project.js";
 import { modelRef, operationId } from "../../resource.js";
 import { whyNoUser } from "../auth/decide.js";
 import { ActionOptions } from "./options.js";
@@ -167,12 +168,8 @@ function actionSharedByResources(project: ProjectConfig, name: string): boolean 
   return (resourcesPerActionName(project).get(name) ?? 0) > 1;
 }
 
-const resourcesPerName = new WeakMap<ProjectConfig, ReadonlyMap<string, number>>();
-
 /** How many resources have an action of each name (snake case), counted once per project: every action asks. */
-function resourcesPerActionName(project: ProjectConfig): ReadonlyMap<string, number> {
-  const known = resourcesPerName.get(project);
-  if (known) return known;
+const resourcesPerActionName = perProject((project): ReadonlyMap<string, number> => {
   const counts = new Map<string, number>();
   for (const app of project.apps) {
     for (const resource of app.config.resources) {
@@ -181,9 +178,8 @@ function resourcesPerActionName(project: ProjectConfig): ReadonlyMap<string, num
       for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
     }
   }
-  resourcesPerName.set(project, counts);
   return counts;
-}
+});
 
 function isAction(entry: unknown): entry is { name: string } {
   return isRecord(entry) && entry.type === "action" && typeof entry.name === "string";
