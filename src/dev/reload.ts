@@ -71,28 +71,32 @@ export function reloadOnChange(options: ReloadOptions): Reloader {
   const reload = async () => {
     changed = false;
     options.backend.prepare();
-    const checking = options.check().then(
-      (problems) => ({ problems, imported: true }),
-      (error: unknown) => ({ problems: [error instanceof Error ? error.message : String(error)], imported: false }),
-    );
-    const [{ problems, imported }, migrated] = await Promise.all([checking, options.migrate?.()]);
-    // Models that do not import fail the migration too: the check's one line says it.
-    if (migrated && (imported || !migrated.failed)) for (const line of migrated.lines) options.say(line);
-    if (problems.length > 0) {
-      await options.backend.discard();
-      for (const line of problems) options.say(line);
-      if (startedAmidChange && options.backend.running()) {
-        await options.backend.halt();
-        options.say("the backend was stopped: it started as files were saved, and may serve this code; it starts once this is fixed and saved");
-      } else {
-        options.say(options.backend.running() ? "the backend was not started again; fix this and save again" : "the backend starts once this is fixed and saved");
+    try {
+      const checking = options.check().then(
+        (problems) => ({ problems, imported: true }),
+        (error: unknown) => ({ problems: [error instanceof Error ? error.message : String(error)], imported: false }),
+      );
+      const [{ problems, imported }, migrated] = await Promise.all([checking, options.migrate?.()]);
+      // Models that do not import fail the migration too: the check's one line says it.
+      if (migrated && (imported || !migrated.failed)) for (const line of migrated.lines) options.say(line);
+      if (problems.length > 0) {
+        for (const line of problems) options.say(line);
+        if (startedAmidChange && options.backend.running()) {
+          await options.backend.halt();
+          options.say("the backend was stopped: it started as files were saved, and may serve this code; it starts once this is fixed and saved");
+        } else {
+          options.say(options.backend.running() ? "the backend was not started again; fix this and save again" : "the backend starts once this is fixed and saved");
+        }
+        return;
       }
-      return;
+      // Saved again since the check read the code: the next run checks that, and starts the backend on it.
+      if (closed || changed || options.api.pending()) return;
+      if (await options.backend.restart()) options.onServed();
+      startedAmidChange = changed;
+    } finally {
+      // A server prepared and not started is not to serve what it imported: it never outlives its run.
+      await options.backend.discard();
     }
-    // Saved again since the check read the code: the next run checks that, and starts the backend on it.
-    if (closed || changed || options.api.pending()) return void (await options.backend.discard());
-    if (await options.backend.restart()) options.onServed();
-    startedAmidChange = changed;
   };
 
   const runWhileChanged = async () => {

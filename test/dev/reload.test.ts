@@ -12,6 +12,7 @@ function recorded(steps: { check?: (run: number) => string[]; started?: (run: nu
   let held = false;
   let pending = false;
   let running = false;
+  let prepared = false;
   let checks = 0;
   // Ends a start that hangs (a server that never answers) as stopping it does.
   let endStart = () => undefined as void;
@@ -41,12 +42,20 @@ function recorded(steps: { check?: (run: number) => string[]; started?: (run: nu
       async restart() {
         assert.ok(held, "the backend starts holding the API");
         events.push(`start after check ${checks}`);
+        prepared = false;
         running = true;
         steps.started?.(checks);
         return steps.hangs ? new Promise<boolean>((resolve) => (endStart = () => resolve(false))) : true;
       },
-      prepare: () => void events.push(`prepare for check ${checks + 1}`),
-      discard: async () => void events.push("discard"),
+      prepare() {
+        prepared = true;
+        events.push(`prepare for check ${checks + 1}`);
+      },
+      // As the backend's: only a server prepared and not started is discarded.
+      async discard() {
+        if (prepared) events.push("discard");
+        prepared = false;
+      },
       running: () => running,
       async stop() {
         events.push("stop");
@@ -124,7 +133,7 @@ describe("codegen dev's runs", () => {
     run.reloader.schedule();
     await run.until(8);
     await run.reloader.close();
-    assert.deepEqual(run.events.slice(3), ["prepare for check 2", "check 2", "discard", refused[0], "the backend was not started again; fix this and save again", "stop"]);
+    assert.deepEqual(run.events.slice(3), ["prepare for check 2", "check 2", refused[0], "the backend was not started again; fix this and save again", "discard", "stop"]);
 
     // Saved as the backend started: it may have loaded what the next check refuses.
     const amid = recorded({ check: (n) => (n === 1 ? [] : refused), started: (n) => n === 1 && amid.reloader.schedule() });
@@ -137,10 +146,10 @@ describe("codegen dev's runs", () => {
       "start after check 1",
       "prepare for check 2",
       "check 2",
-      "discard",
       refused[0],
       "halt",
       "the backend was stopped: it started as files were saved, and may serve this code; it starts once this is fixed and saved",
+      "discard",
       "stop",
     ]);
   });
