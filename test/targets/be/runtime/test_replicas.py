@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from fastapi import HTTPException
-from runtime.replicas import Replicas
+from runtime.replicas import Fallback, Replicas
 from runtime.visibility import REQUEST, RowVisibility
 from sqlalchemy import event, select, text
 from sqlalchemy.ext.asyncio import (
@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import NullPool
 
 SUFFIX = uuid.uuid4().hex[:8]
@@ -50,9 +50,9 @@ class Relay:
         self.server: asyncio.Server | None = None
         self.links: set[asyncio.StreamWriter] = set()
 
-    async def start(self) -> int:
+    async def start(self) -> None:
         self.server = await asyncio.start_server(self._link, "127.0.0.1", 0)
-        return self.server.sockets[0].getsockname()[1]
+        self.port: int = self.server.sockets[0].getsockname()[1]
 
     async def _link(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -133,8 +133,7 @@ def replica_url(engine: AsyncEngine, port: int) -> str:
 
 def relayed_url(engine: AsyncEngine, relay: Relay) -> str:
     """The test database's URL through *relay*: the replica a test can stop."""
-    port = relay.server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    return replica_url(engine, port)
+    return replica_url(engine, relay.port)
 
 
 @contextlib.asynccontextmanager
@@ -142,8 +141,8 @@ async def read_sessions(
     urls: list[str],
     primary: AsyncEngine,
     *,
-    base: Any = None,
-    fallback: Any = "primary",
+    base: type[Session] = Session,
+    fallback: Fallback = "primary",
 ) -> AsyncIterator[tuple[Counted, Replicas, async_sessionmaker[AsyncSession]]]:
     """Read sessions over *primary* and replicas at *urls*, every engine counted; the
     replicas' engines are disposed of on leaving."""
@@ -153,9 +152,7 @@ async def read_sessions(
     replicas = Replicas(
         ENV, counted.connect, max_lag=5, check_interval=0.05, fallback=fallback
     )
-    session_class = (
-        replicas.read_session_class(base) if base else replicas.read_session_class()
-    )
+    session_class = replicas.read_session_class(base)
     try:
         yield (
             counted,
