@@ -305,8 +305,16 @@ interface Instance {
 
 /** How long an instance may take to become ready, or to exit after SIGTERM. */
 const INSTANCE_TIMEOUT_MS = 60_000;
-/** Seconds readiness answers 503 after SIGTERM, before the instance stops accepting. */
-const DRAIN_SECONDS = "1";
+/**
+ * Seconds readiness answers 503 after SIGTERM, before the instance stops accepting: short, as
+ * the test takes an instance out of nginx's rotation before it stops it.
+ */
+const DRAIN_SECONDS = "0.25";
+/**
+ * Clients creating and reading during the rolling restart: enough to keep the instances busy
+ * (16 sent no more requests), few enough to leave CPU for each new instance's start.
+ */
+const ROLLING_CLIENTS = 8;
 
 describe("3 instances behind nginx", () => {
   let projectDir: string;
@@ -371,7 +379,7 @@ project + { resources: [r.tag], generate_tests: false, databases: [project.datab
       if (reply.status !== expected && failures.length < 10) failures.push(`${what}: ${reply.status} ${reply.body}`);
       return reply.status === expected ? reply.body : undefined;
     };
-    const clients = Array.from({ length: 16 }, async () => {
+    const clients = Array.from({ length: ROLLING_CLIENTS }, async () => {
       while (restarting) {
         const body = await send("create", "POST", "/tags", 201, { name: `rolling-${randomBytes(6).toString("hex")}` });
         if (body === undefined) continue;
