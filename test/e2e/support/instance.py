@@ -1,6 +1,7 @@
 """The blog as one production instance behind a load balancer (pgbouncer.test.ts).
 
-The generated router with the ``be_root`` application's lifespan: on SIGTERM ``/ready``
+The generated router (its lifespan installs the error handlers) with the ``be_root``
+application's lifespan, as ``be_root``'s main.py serves it: on SIGTERM ``/ready``
 answers 503 for ``SHUTDOWN_DRAIN_SECONDS``, then uvicorn stops accepting, finishes the
 requests in flight and the database pools close (``runtime/shutdown.py``). Served by
 ``uvicorn instance:app --workers 2`` with this folder and the project on ``PYTHONPATH``;
@@ -9,13 +10,11 @@ the tables must exist.
 
 from blog.api.content.routes import router
 from blog.api.database import DATABASES
-from blog.api.runtime.errors import register_error_handlers
 from blog.api.runtime.shutdown import draining, graceful_lifespan
 from fastapi import FastAPI, HTTPException, status
 
 app = FastAPI(lifespan=graceful_lifespan(*DATABASES))
 app.include_router(router)
-register_error_handlers(app)
 
 
 @app.get("/ready")
