@@ -342,6 +342,11 @@ describe("the blog's generated front end", () => {
       await page.getByRole("option", { name, exact: true }).waitFor();
       await page.keyboard.press("Enter");
     }
+    await page.keyboard.type("notes");
+    const tagOptions = page.getByRole("listbox", { name: "Tags", exact: true });
+    await tagOptions.getByText("No matches").waitFor();
+    assert.equal(await tagOptions.getByRole("option").count(), 0, "a chosen tag is not offered again");
+    await page.keyboard.press("Escape");
     const chosenTags = form.getByRole("list", { name: "Tags: chosen" });
     const removeLabels = (list: Locator) => list.getByRole("button").evaluateAll((buttons) => buttons.map((button) => button.getAttribute("aria-label")));
     assert.deepEqual(await removeLabels(chosenTags), ["Remove notes", "Remove news"]);
