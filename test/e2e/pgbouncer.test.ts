@@ -20,7 +20,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
-import { request as httpRequest } from "node:http";
+import { type IncomingHttpHeaders, request as httpRequest } from "node:http";
 import { dirname } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -87,51 +87,26 @@ interface Outcome {
   unavailableWithoutRetryAfter: number;
 }
 
-/**
- * `fetch`, with a GET sent again once when the server closed the kept-alive connection it
- * went out on: uvicorn closes a connection idle for 5 s, and on a busy machine the client
- * can reuse one in the instant it closes. HTTP/1.1 lets a client retry an idempotent request
- * then (RFC 9112, 9.3.1), as browsers do; a create is never sent twice.
- */
-async function fetchRetryingReads(url: string, init: RequestInit): Promise<Response> {
-  const send = () => fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  try {
-    return await send();
-  } catch (error) {
-    const closed = String((error as { cause?: unknown }).cause).includes("other side closed");
-    if ((init.method ?? "GET") !== "GET" || !closed) throw error;
-    return await send();
-  }
-}
-
 /** Each client creates a tag, lists tags, reads its tag; the statuses of all, counted. */
 async function createListRead(baseUrl: string): Promise<Outcome> {
   const statuses = new Map<number, number>();
   const unanswered = new Map<string, number>();
   let unavailableWithoutRetryAfter = 0;
-  const send = async (path: string, init: RequestInit = {}): Promise<string | undefined> => {
-    let status = 0;
-    let body: string | undefined;
-    try {
-      const response = await fetchRetryingReads(`${baseUrl}${path}`, init);
-      status = response.status;
-      body = await response.text();
-      if (status === 503 && response.headers.get("retry-after") === null) unavailableWithoutRetryAfter++;
-    } catch (error) {
-      // A refused, reset or hung request: counted as status 0, and why.
-      const why = `${init.method ?? "GET"}: ${String((error as { cause?: unknown }).cause ?? error)}`;
-      tally(unanswered, why);
-    }
+  const send = async (method: string, path: string, payload?: unknown): Promise<string | undefined> => {
+    const { status, headers, body } = await sendAlone(method, `${baseUrl}${path}`, payload);
     tally(statuses, status);
+    // A refused, reset or hung request: counted as status 0, and why.
+    if (status === 0) tally(unanswered, `${method}: ${body}`);
+    if (status === 503 && headers["retry-after"] === undefined) unavailableWithoutRetryAfter++;
     return status >= 200 && status < 300 ? body : undefined;
   };
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       const name = `tag-${randomBytes(8).toString("hex")}`;
-      const created = await send("/tags", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
-      await send("/tags?limit=20");
+      const created = await send("POST", "/tags", { name });
+      await send("GET", "/tags?limit=20");
       const id = created === undefined ? 0 : (JSON.parse(created) as { id: number }).id;
-      if (id !== 0) await send(`/tags/${id}`);
+      if (id !== 0) await send("GET", `/tags/${id}`);
     }),
   );
   return { statuses, unanswered, unavailableWithoutRetryAfter };
@@ -459,20 +434,20 @@ async function cpuSeconds(instances: Instance[]): Promise<number> {
 
 /**
  * One request on a connection of its own (as a balancer's many clients send theirs): no
- * kept-alive connection that nginx, reloading, closes in the instant it is reused. Status 0
- * and the error for a request without an answer.
+ * kept-alive connection that the server closes in the instant it is reused (nginx reloading,
+ * uvicorn closing one idle for 5 s). Status 0 and the error for a request without an answer.
  */
-function sendAlone(method: string, url: string, body?: unknown): Promise<{ status: number; body: string }> {
+function sendAlone(method: string, url: string, body?: unknown): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const request = httpRequest(url, { method, agent: false, timeout: REQUEST_TIMEOUT_MS, headers: payload === undefined ? {} : { "content-type": "application/json" } }, (response) => {
       let text = "";
       response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
-      response.on("error", (error) => resolve({ status: 0, body: String(error) }));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
+      response.on("error", (error) => resolve({ status: 0, headers: {}, body: String(error) }));
     });
     request.on("timeout", () => request.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
-    request.on("error", (error) => resolve({ status: 0, body: String(error) }));
+    request.on("error", (error) => resolve({ status: 0, headers: {}, body: String(error) }));
     request.end(payload);
   });
 }
