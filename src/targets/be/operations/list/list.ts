@@ -14,6 +14,7 @@ import { ENDPOINT } from "../../modules/handler.js";
 import { sessionParam } from "../../modules/params.js";
 import { SchemaClass } from "../../modules/schemas.js";
 import { ListHandler } from "./list-handler.js";
+import { listTests } from "./tests.js";
 
 @operation("list", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class List {
@@ -21,6 +22,9 @@ export class List {
 
   /** The entry's modifiers amend the `ListHandler` it yields (modifier/context.ts). */
   static readonly yieldsListHandler = true;
+
+  /** The generated tests of its route (tests.ts), decided once its modifiers have shaped the query. */
+  static readonly tests = listTests;
 
   static route(): Route {
     return { kind: "read", path: "", hooks: ["serializer"] };

@@ -4,9 +4,10 @@
 // Tests that need rows make them through the resource's factory, as the CRUD tests do.
 
 import { pythonString } from "../../python/literals.js";
-import { Tests, type TestTarget, sharedTemplate } from "../tests/cases.js";
-import type { TemplatePath, TestCase } from "../tests/outputs.js";
+import { type Tests, sharedTemplate } from "../tests/cases.js";
+import type { TemplatePath } from "../tests/outputs.js";
 import { Needs } from "../tests/samples.js";
+import { hiddenListTests, showsHiddenRows } from "../tests/visibility.js";
 import type { ListHandler } from "./list-handler.js";
 
 /** The template of a list test, in `tests/` beside this file. */
@@ -17,8 +18,9 @@ function names(items: readonly string[]): string {
   return `(${items.map(pythonString).join(", ")}${items.length === 1 ? "," : ""})`;
 }
 
-export function listTests(target: TestTarget, handler: ListHandler): TestCase[] {
-  const tests = new Tests(target, handler, handler.entry);
+/** The tests of a `list` entry, and its visibility case when rows may be hidden (visibility.ts). */
+export function listTests(tests: Tests<ListHandler>): void {
+  const { target, handler } = tests;
   const { query } = handler;
   const plural = tests.view.labelPlural;
   const max = query.pagination.max_page_size;
@@ -78,5 +80,5 @@ export function listTests(target: TestTarget, handler: ListHandler): TestCase[] 
       request: { client: "anonymous_client", method: "post", url: `f"{PATH}${handler.searchPath}"`, json: "{}" },
     });
   }
-  return tests.cases;
+  if (showsHiddenRows(tests.view.project, target)) hiddenListTests(tests);
 }

@@ -55,15 +55,15 @@ interface TestParts {
   fixtures?: readonly FixtureParam[];
 }
 
-/** Builds the test cases of one operation entry. */
-export class Tests {
+/** Builds the test cases of one operation entry, whose route `H` handles. */
+export class Tests<H extends RouteHandler = RouteHandler> {
   readonly cases: TestCase[] = [];
   readonly variable: string;
   readonly pk: string;
 
   constructor(
     readonly target: TestTarget,
-    readonly handler: RouteHandler,
+    readonly handler: H,
     /** The operation entry's name (`get`, `list_recent`, `publish_article`). */
     readonly entry: { name: string },
   ) {
@@ -213,7 +213,8 @@ export class Tests {
  * tests(tests, options)`, with the entry's parsed options): its success and failure paths.
  */
 export interface TestedOperation {
-  tests(tests: Tests, options: any): void;
+  /** `tests.handler` is the handler the operation built for the entry (a `ListHandler` for `list`). */
+  tests(tests: Tests<any>, options: any): void;
 }
 
 /**

@@ -84,7 +84,7 @@ export class TestCase {
 export class TestModule {
   readonly path: string;
   readonly #head: { doc: string; path: string; article: string };
-  readonly #cases: (TestCase | (() => readonly TestCase[]))[] = [];
+  readonly #cases: (() => readonly TestCase[])[] = [];
 
   /** @param head.path the resource's URL path, e.g. `/content/articles` */
   constructor(path: string, head: { doc: string; path: string; article: string }) {
@@ -92,20 +92,16 @@ export class TestModule {
     this.#head = head;
   }
 
-  add(test: TestCase): void {
-    this.#cases.push(test);
-  }
-
   /**
-   * Adds tests decided when the module renders, in this place: a list's, which its
-   * modifiers (running after the `tests` operation) still shape.
+   * Adds tests decided when the module renders, in this place: a list's modifiers, which
+   * shape its tests, run after the `tests` operation.
    */
   defer(make: () => readonly TestCase[]): void {
     this.#cases.push(make);
   }
 
   render(ctx: RenderCtx): Fragment[] {
-    const cases = this.#cases.flatMap((item) => (typeof item === "function" ? item() : [item]));
+    const cases = this.#cases.flatMap((make) => make());
     if (cases.length === 0) return [];
     const needs = Object.assign({}, ...cases.map((test) => test.needs)) as ModuleNeeds;
     return [

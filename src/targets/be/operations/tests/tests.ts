@@ -11,10 +11,8 @@ import { resourceFiles } from "../../modules/files.js";
 import { creatingEntry, readsRowAtItsUrl } from "../../modules/endpoint.js";
 import { docstringText } from "../../python/literals.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
-import { ListHandler } from "../list/list-handler.js";
-import { listTests } from "../list/tests.js";
 import { type TestTarget, type TestedOperation, endpointTests } from "./cases.js";
-import { hiddenListTests, hiddenRowTests, showsHiddenRows } from "./visibility.js";
+import { hiddenRowTests, showsHiddenRows } from "./visibility.js";
 import { factoryFixtures } from "./fixtures.js";
 import { TestModule } from "./outputs.js";
 import type { ReferenceKeys } from "./samples.js";
@@ -87,10 +85,10 @@ export class Tests {
     if (!cascaded(ctx.store, ctx.instanceId, ctx.config, "generate_tests")) return fixtures;
     const target: TestTarget = { view, path, canCreate: creatable(view.config, creating?.entry), fetchesRow: readsRowAtItsUrl(ctx.store, resourceId), keys };
     const module = ctx.store.outputUnderAncestor(resourceId, "resource", TestModule);
-    // A list's modifiers run after this operation: its tests are decided when the module renders.
+    const own = ownTests(ctx);
     const hidden = showsHiddenRows(ctx.config, target);
-    if (handler instanceof ListHandler) module.defer(() => [...listTests(target, handler), ...(hidden ? hiddenListTests(target, handler) : [])]);
-    else for (const test of [...endpointTests(target, handler, ownTests(ctx)), ...(hidden ? hiddenRowTests(target, handler) : [])]) module.add(test);
+    // Decided when the module renders: a list's modifiers, which shape its tests, run after this operation.
+    module.defer(() => [...endpointTests(target, handler, own), ...(hidden ? hiddenRowTests(target, handler) : [])]);
     return fixtures;
   }
 }

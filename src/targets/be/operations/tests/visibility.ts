@@ -83,14 +83,13 @@ export function hiddenRowTests(target: TestTarget, handler: RouteHandler): TestC
 }
 
 /** The case of a list: the hidden row is on no page `other_client` gets, and on one the tests' user gets. */
-export function hiddenListTests(target: TestTarget, handler: ListHandler): TestCase[] {
-  const tests = new Tests(target, handler, handler.entry);
-  if (handler.currentUser === "None" || !new Set(handler.read.fieldNames ?? []).has(target.view.pk)) return [];
+export function hiddenListTests(tests: Tests<ListHandler>): void {
+  const { target, handler } = tests;
+  if (handler.currentUser === "None" || !new Set(handler.read.fieldNames ?? []).has(target.view.pk)) return;
   const needs = hiddenRow(tests);
   const offset = handler.query.pagination.mode === "offset";
   tests.add(sharedTemplate("list_hidden"), "_hides_a_row_from_another_user", `\`\`${tests.route}\`\` leaves out, for another user, ${withArticle(tests.label)} the rule hides from them.`, needs, {
     fixtures: fixtures(["other_client"]),
     expect: { ...rowNames(tests, needs), max: handler.query.pagination.max_page_size, next: pythonString(offset ? "next_offset" : "next_cursor"), param: pythonString(offset ? "offset" : "cursor") },
   });
-  return tests.cases;
 }
