@@ -14,7 +14,7 @@ export function defaultUrlEnv(database: { key: string; default: boolean }): stri
  * `DATABASE_URL` → `DATABASE_REPLICA_URLS`: the variable holding the replicas' URLs, beside the primary's.
  * @example defaultReplicaUrlsEnv("ANALYTICS_URL") // "ANALYTICS_REPLICA_URLS"
  */
-export function defaultReplicaUrlsEnv(urlEnv: string): string {
+function defaultReplicaUrlsEnv(urlEnv: string): string {
   return `${urlEnv.replace(/_URL$/, "")}_REPLICA_URLS`;
 }
 
