@@ -9,8 +9,8 @@ local r = import 'resources.libsonnet';
     db.postgres('primary', {
       url_env: 'DATABASE_URL',
       default: true,
-      pool_size: 5,
-      max_overflow: 10,
+      pool_size: 15,
+      max_overflow: 0,
       pool_timeout: 30,
       pool_recycle: -1,
       pool_pre_ping: true,

@@ -3,9 +3,10 @@
 The baseline of ``npm run bench:api`` (bench/api.ts): get one article with its author,
 a keyset page of articles with their authors, create and update (``PATCH``), each
 answering the article with its author, as the routes codegen generates for the bench's
-config do, on the same models, database, pool settings and server, with the same
-contract (handwritten.py): return annotations, ``joinedload``, an async session
-dependency, a 1 MiB body limit and ``Idempotency-Key`` on create.
+config do, on the same models, database and server (its pool SQLAlchemy's 5 connections
+plus 10 overflow, as handwritten.py writes it), with the same contract (handwritten.py):
+return annotations, ``joinedload``, an async session dependency, a 1 MiB body limit and
+``Idempotency-Key`` on create.
 Run as ``python handwritten_articles.py --port <port>`` with ``DATABASE_URL`` set and
 the blog example on ``PYTHONPATH``; served as ``serve.py`` serves the generated routes.
 """

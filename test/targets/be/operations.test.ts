@@ -68,7 +68,7 @@ describe("databases", () => {
     assert.doesNotMatch(primary, /discard_closed_connections/);
     const analytics = generated.get("db/analytics_session.py")!.content;
     assert.ok(analytics.includes('URL_ENV = "ANALYTICS_DATABASE_URL"'));
-    assert.ok(analytics.includes("pool_size=5"), "defaults apply to options left out");
+    assert.ok(analytics.includes("pool_size=15") && analytics.includes("max_overflow=0"), "defaults apply to options left out");
     assert.match(analytics, /\n    discard_closed_connections\(engine\)\n/);
     assert.equal(generated.has("db/session.py"), false);
     assert.match(generated.get("db/__init__.py")!.content, /from shop\.api\.db\.primary_session import \(\n    SessionDep,/);

@@ -60,8 +60,16 @@ export const DatabaseConfig = z
     }),
     default: z.boolean().default(false).meta({ description: "The database of resources without `db_key`; exactly one database has it." }),
     echo: z.boolean().default(false).meta({ description: "Log every SQL statement (SQLAlchemy's `echo`)." }),
-    pool_size: z.int().min(1).default(5).meta({ description: "Connections kept open in the pool." }),
-    max_overflow: z.int().min(0).default(10).meta({ description: "Connections allowed beyond `pool_size` under load." }),
+    pool_size: z.int().min(1).default(15).meta({
+      description:
+        "Connections kept open in the pool: make it the concurrency a worker should reach. Requests beyond it wait for a " +
+        "connection (`pool_timeout`).",
+    }),
+    max_overflow: z.int().min(0).default(0).meta({
+      description:
+        "Connections opened beyond `pool_size` under load, each closed again when returned while `pool_size` connections " +
+        "wait in the pool: under steady load past `pool_size` the pool then opens and closes connections all along.",
+    }),
     pool_timeout: z.number().min(0).default(5).meta({
       description:
         "Seconds a request waits for a free connection when every one is in use; then it is answered 503 with `Retry-After`. " +
