@@ -39,8 +39,8 @@ def get_engine() -> AsyncEngine:
     engine = create_async_engine(
         url,
         echo=False,
-        pool_size=5,
-        max_overflow=10,
+        pool_size=15,
+        max_overflow=0,
         pool_timeout=5,
         pool_recycle=-1,
         connect_args={
