@@ -1,21 +1,21 @@
 /**
- * The blog backend behind Debian's PgBouncer in transaction pooling (docs/pgbouncer.md):
- * 300 concurrent clients each create a tag, list tags and read theirs back. Generated with
- * `transaction_pooling: true` every request succeeds. Generated without it, asyncpg's
+ * The blog past one machine, as docs/pgbouncer.md and docs/replicas.md describe it: Debian's
+ * nginx → 3 instances of 2 uvicorn workers each → Debian's PgBouncer in transaction pooling →
+ * a primary PostgreSQL and a streaming replica of it the test makes, its reads through
+ * PgBouncer too (database `<db>_replica`). Both servers count statements
+ * (`pg_stat_statements`).
+ *
+ * First, a blog generated without `transaction_pooling` behind the same PgBouncer: asyncpg's
  * prepared statements meet server connections PgBouncer handed to other clients, and those
  * requests are 503s with `Retry-After`, never 500s: the option is what makes the difference.
  *
- * Then read replicas (docs/replicas.md): the test makes a streaming replica of its PostgreSQL
- * and serves the blog with `replicas` on both. Both servers count statements
- * (`pg_stat_statements`): reads of tags run on the replica; with the replica's replay paused,
- * a create answers the row it stored (read back on the primary), and once the replica is
- * `max_lag` behind, reads find the new row on the primary; a stopped replica moves reads to
- * the primary with no 500.
- *
- * Last, Debian's nginx in front of 3 instances of 2 uvicorn workers each, through PgBouncer:
- * a rolling restart (SIGTERM to one instance at a time, then a new one in its place) under
- * creates and reads loses no request, and throughput through one instance and through three
- * is measured, in total and per CPU second of the instances.
+ * Then the topology, generated with it: 300 concurrent clients create, list and read, and all
+ * succeed; reads run on the replica; with its replay paused, a request that writes reads its
+ * write, and past `max_lag` reads move to the primary; the token endpoint's limit, an
+ * `Idempotency-Key` and a logout hold across the instances; a rolling restart (SIGTERM to one
+ * instance at a time) loses no request; throughput through 1 instance and through 3, in total
+ * and per CPU second of the instances; PgBouncer killed gives 503s, then recovery with no
+ * acknowledged write lost; a stopped replica moves reads to the primary with no 500.
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -25,22 +25,23 @@ import { dirname } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { JsonClient, REQUEST_TIMEOUT_MS, type Reply, expectStatus } from "../support/http.js";
-import { type Pgbouncer, startPgbouncer } from "../support/pgbouncer.js";
+import { type Pgbouncer, QUERY_WAIT_TIMEOUT_SECONDS, startPgbouncer } from "../support/pgbouncer.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type Nginx, startNginx } from "../support/nginx.js";
 import { freePort } from "../support/ports.js";
 import { type RunningProcess, childPids, exitWithin, startProcess, waitForHttp } from "../support/processes.js";
-import { type BlogServer, SERVE_SCRIPT, prepareBlogProject, serveBlog } from "./support/blog.js";
+import { DEMO_LOGIN, SERVE_SCRIPT, prepareBlogProject, serveBlog } from "./support/blog.js";
 
 const CLIENTS = 300;
 /** Server connections PgBouncer keeps: far fewer than the app's clients, so they are shared. */
 const SERVER_CONNECTIONS = 4;
-/** How long a replica may take to replay what the primary committed, or the app to stop reading from it. */
+/** How long a replica may take to replay what the primary committed, the app to stop reading from it, or to recover. */
 const REPLICATION_TIMEOUT_MS = 30_000;
 
 let venv: Venv;
 let postgres: Postgres | undefined;
+let replica: Postgres | undefined;
 let pgbouncer: Pgbouncer | undefined;
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -48,36 +49,16 @@ before(async () => {
   // Statements counted on each server, the replica's too (it gets the same options).
   [venv, postgres] = await Promise.all([ensureVenv(), startPostgres({ flags: ["-c", "shared_preload_libraries=pg_stat_statements"] })]);
   await postgres.query("CREATE EXTENSION pg_stat_statements");
-  pgbouncer = await startPgbouncer(postgres.url, SERVER_CONNECTIONS);
+  replica = await postgres.startReplica();
+  pgbouncer = await startPgbouncer(postgres.url, SERVER_CONNECTIONS, replica.url);
 });
 
 after(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   await pgbouncer?.stop();
+  await replica?.stop().catch(() => undefined);
   await postgres?.stop();
 });
-
-/**
- * The blog with its tags only, its database reached through PgBouncer; `database` is jsonnet
- * merged into its database entry (`{ transaction_pooling: true }`), `env` added to the server's.
- */
-async function serveThroughPgbouncer(database: string, env: Record<string, string> = {}): Promise<BlogServer> {
-  const override = `
-local r = import 'resources.libsonnet';
-local project = import 'project.jsonnet';
-project + {
-  resources: [r.tag],
-  generate_tests: false,
-  databases: [project.databases[0] + ${database}],
-}`;
-  const projectDir = await prepareBlogProject("config/override.jsonnet", override);
-  const server = await serveBlog(projectDir, venv, pgbouncer!.asyncUrl, env, { countStatements: false });
-  cleanups.push(async () => {
-    await server.process.stop();
-    await rm(projectDir, { recursive: true, force: true });
-  });
-  return server;
-}
 
 interface Outcome {
   /** Requests by status (0: no answer). */
@@ -87,8 +68,11 @@ interface Outcome {
   unavailableWithoutRetryAfter: number;
 }
 
-/** Each client creates a tag, lists tags, reads its tag; the statuses of all, counted. */
-async function createListRead(baseUrl: string): Promise<Outcome> {
+/**
+ * Each client creates a tag, lists tags and reads a tag: its own, or tag `readId` (one the
+ * replica has: a replica may not have replayed the client's create yet). The statuses of all, counted.
+ */
+async function createListRead(baseUrl: string, readId?: number): Promise<Outcome> {
   const statuses = new Map<number, number>();
   const unanswered = new Map<string, number>();
   let unavailableWithoutRetryAfter = 0;
@@ -105,7 +89,7 @@ async function createListRead(baseUrl: string): Promise<Outcome> {
       const name = `tag-${randomBytes(8).toString("hex")}`;
       const created = await send("POST", "/tags", { name });
       await send("GET", "/tags?limit=20");
-      const id = created === undefined ? 0 : (JSON.parse(created) as { id: number }).id;
+      const id = readId ?? (created === undefined ? 0 : (JSON.parse(created) as { id: number }).id);
       if (id !== 0) await send("GET", `/tags/${id}`);
     }),
   );
@@ -122,31 +106,30 @@ function describeStatuses(statuses: Map<number, number>): string {
   return [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${count} × ${status}`).join(", ");
 }
 
-/** For a failure: the statuses, why requests went unanswered, and the server's output. */
-function explain({ statuses, unanswered }: Outcome, server: BlogServer): string {
+/** For a failure: the statuses, why requests went unanswered, and the servers' output. */
+function explain({ statuses, unanswered }: Outcome, output: string): string {
   const reasons = [...unanswered].map(([why, count]) => `${count} × ${why}`).join("; ");
-  return `${describeStatuses(statuses)}${reasons ? `\nunanswered: ${reasons}` : ""}\nserver output:\n${server.process.output()}`;
+  return `${describeStatuses(statuses)}${reasons ? `\nunanswered: ${reasons}` : ""}\nserver output:\n${output}`;
 }
 
-describe("the blog behind PgBouncer in transaction pooling", () => {
-  it("with transaction_pooling, concurrent creates, lists and reads all succeed", async (t) => {
-    const server = await serveThroughPgbouncer("{ transaction_pooling: true }");
-    const outcome = await createListRead(server.baseUrl);
-    const { statuses } = outcome;
-    t.diagnostic(describeStatuses(statuses));
-    const failed = [...statuses].filter(([status]) => status === 0 || status >= 300);
-    assert.deepEqual(failed, [], explain(outcome, server));
-    assert.equal(statuses.get(201), CLIENTS, explain(outcome, server));
-  });
-
-  it("without it, the shared server connections' statement errors are 503s with Retry-After, never 500s", async (t) => {
-    const server = await serveThroughPgbouncer("{ transaction_pooling: false }");
+describe("the blog behind PgBouncer in transaction pooling, generated without transaction_pooling", () => {
+  it("the shared server connections' statement errors are 503s with Retry-After, never 500s", async (t) => {
+    const override = `
+local r = import 'resources.libsonnet';
+local project = import 'project.jsonnet';
+project + { resources: [r.tag], generate_tests: false, databases: [project.databases[0] + { transaction_pooling: false }] }`;
+    const projectDir = await prepareBlogProject("config/override.jsonnet", override);
+    const server = await serveBlog(projectDir, venv, pgbouncer!.asyncUrl, {}, { countStatements: false });
+    cleanups.push(async () => {
+      await server.process.stop();
+      await rm(projectDir, { recursive: true, force: true });
+    });
     const outcome = await createListRead(server.baseUrl);
     const { statuses, unavailableWithoutRetryAfter } = outcome;
     t.diagnostic(describeStatuses(statuses));
-    assert.ok((statuses.get(503) ?? 0) > 0, `PgBouncer let asyncpg's cached statements through: ${explain(outcome, server)}`);
-    assert.deepEqual([...statuses].filter(([status]) => status === 0 || (status >= 500 && status !== 503)), [], explain(outcome, server));
-    assert.equal(unavailableWithoutRetryAfter, 0, explain(outcome, server));
+    assert.ok((statuses.get(503) ?? 0) > 0, `PgBouncer let asyncpg's cached statements through: ${explain(outcome, server.process.output())}`);
+    assert.deepEqual([...statuses].filter(([status]) => status === 0 || (status >= 500 && status !== 503)), [], explain(outcome, server.process.output()));
+    assert.equal(unavailableWithoutRetryAfter, 0, explain(outcome, server.process.output()));
   });
 });
 
@@ -156,6 +139,13 @@ async function tagReads(server: Postgres): Promise<number> {
     "SELECT coalesce(sum(calls), 0)::int AS calls FROM pg_stat_statements WHERE query ILIKE 'SELECT %' AND query LIKE '%FROM tags%' AND query NOT LIKE '%pg_stat_statements%'",
   );
   return row.calls as number;
+}
+
+/** The tag selects the replica and the primary run while `run` runs. */
+async function readsDuring(run: () => Promise<void>): Promise<{ onReplica: number; onPrimary: number }> {
+  const [replicaBefore, primaryBefore] = [await tagReads(replica!), await tagReads(postgres!)];
+  await run();
+  return { onReplica: (await tagReads(replica!)) - replicaBefore, onPrimary: (await tagReads(postgres!)) - primaryBefore };
 }
 
 /** Polls `check` every 100 ms until it holds; fails naming `what` after REPLICATION_TIMEOUT_MS. */
@@ -168,109 +158,10 @@ async function eventually(what: string, check: () => Promise<boolean>): Promise<
 }
 
 /** The replica's row count of tag `id`: 0 until it replays the create. */
-async function replicaHas(replica: Postgres, id: number): Promise<boolean> {
-  const [row] = await replica.query("SELECT count(*)::int AS n FROM tags WHERE id = $1", [id]);
+async function replicaHas(id: number): Promise<boolean> {
+  const [row] = await replica!.query("SELECT count(*)::int AS n FROM tags WHERE id = $1", [id]);
   return row.n === 1;
 }
-
-describe("the blog reading from a streaming replica", () => {
-  /** Reads of one tag and of a page of tags, each answering 200. */
-  const READS = 30;
-  let replica: Postgres;
-  let server: BlogServer;
-  let api: JsonClient;
-
-  before(async () => {
-    replica = await postgres!.startReplica();
-    cleanups.push(() => replica.stop());
-    server = await serveThroughPgbouncer("{ transaction_pooling: true, replicas: { max_lag: 1, check_interval: 0.2 } }", { DATABASE_REPLICA_URLS: replica.asyncUrl });
-    api = new JsonClient(server.baseUrl);
-  });
-
-  async function create(name: string): Promise<number> {
-    const reply = await api.post("/tags", { name });
-    expectStatus(reply, 201, `create ${name}`);
-    assert.equal(reply.body.name, name);
-    return reply.body.id as number;
-  }
-
-  /** A read of tag `id` (even `index`) or of the first page of tags (odd). */
-  function read(id: number, index: number): Promise<Reply> {
-    return api.get(index % 2 === 0 ? `/tags/${id}` : "/tags?limit=20");
-  }
-
-  it("get and list read from the replica", async (t) => {
-    const ids = await Promise.all(Array.from({ length: 10 }, () => create(`replicated-${randomBytes(6).toString("hex")}`)));
-    await eventually("the replica replays the creates", async () => (await Promise.all(ids.map((id) => replicaHas(replica, id)))).every(Boolean));
-    const [onReplica, onPrimary] = [await tagReads(replica), await tagReads(postgres!)];
-    for (let index = 0; index < READS; index++) expectStatus(await read(ids[index % ids.length], index), 200, `read ${index}`);
-    const [replicaReads, primaryReads] = [(await tagReads(replica)) - onReplica, (await tagReads(postgres!)) - onPrimary];
-    t.diagnostic(`${READS} reads: ${replicaReads} tag selects on the replica, ${primaryReads} on the primary`);
-    assert.ok(replicaReads >= READS, `only ${replicaReads} of ${READS} reads ran on the replica`);
-    // A check may find the replica behind in the instant it receives WAL the primary wrote
-    // meanwhile (autovacuum): a read or two may go to the primary then, not more.
-    assert.ok(primaryReads < READS / 4, `${primaryReads} of ${READS} reads ran on the primary`);
-  });
-
-  it("with the replica's replay paused, a create reads its row back from the primary, and reads move there past max_lag", async () => {
-    await replica.query("SELECT pg_wal_replay_pause()");
-    let id: number;
-    try {
-      // Written, then read back in the same request: from the primary, as the replica lacks it.
-      id = await create(`unreplicated-${randomBytes(6).toString("hex")}`);
-      assert.equal(await replicaHas(replica, id), false, "the paused replica replayed the create");
-      // Within max_lag + check_interval the replica counts as behind, and reads find the row on the primary.
-      const onPrimary = await tagReads(postgres!);
-      let last: Reply | undefined;
-      await eventually("a read of the new tag answered 200", async () => {
-        last = await api.get(`/tags/${id}`);
-        assert.ok(last.status === 200 || last.status === 404, `GET /tags/${id}: ${last.status} ${JSON.stringify(last.body)}`);
-        return last.status === 200;
-      });
-      assert.equal(await replicaHas(replica, id), false, "the paused replica replayed the create");
-      assert.ok((await tagReads(postgres!)) > onPrimary, "the read did not run on the primary");
-    } finally {
-      await replica.query("SELECT pg_wal_replay_resume()");
-    }
-    // Caught up again, the replica serves reads again.
-    await eventually("the replica replays the create", () => replicaHas(replica, id));
-    const onReplica = await tagReads(replica);
-    await eventually("reads return to the replica", async () => {
-      expectStatus(await api.get(`/tags/${id}`), 200);
-      return (await tagReads(replica)) > onReplica;
-    });
-  });
-
-  it("a stopped replica moves reads to the primary with no 500", async (t) => {
-    const ids = [await create(`survivor-${randomBytes(6).toString("hex")}`)];
-    await eventually("the replica replays the create", () => replicaHas(replica, ids[0]));
-    const statuses = new Map<number, number>();
-    let unavailableWithoutRetryAfter = 0;
-    let stopped = false;
-    let index = 0;
-    const readOnce = async () => {
-      const reply = await read(ids[0], index++);
-      tally(statuses, reply.status);
-      if (reply.status === 503 && reply.headers.get("retry-after") === null) unavailableWithoutRetryAfter++;
-      assert.ok(reply.status === 200 || reply.status === 503, `a read answered ${reply.status}: ${JSON.stringify(reply.body)}`);
-    };
-    // Readers keep reading while the replica stops, and for 100 reads after.
-    const readers = Array.from({ length: 10 }, async () => {
-      while (!stopped) await readOnce();
-    });
-    await sleep(200);
-    await replica.stop();
-    stopped = true;
-    await Promise.all(readers);
-    const onPrimary = await tagReads(postgres!);
-    const failedBefore = statuses.get(503) ?? 0;
-    for (let after = 0; after < 100; after++) await readOnce();
-    t.diagnostic(`reads: ${describeStatuses(statuses)}`);
-    assert.equal(unavailableWithoutRetryAfter, 0);
-    assert.equal(statuses.get(503) ?? 0, failedBefore, "reads after the replica stopped failed");
-    assert.ok((await tagReads(postgres!)) - onPrimary >= 100, "reads after the replica stopped did not run on the primary");
-  });
-});
 
 /** One uvicorn with 2 workers serving test/e2e/support/instance.py: the blog with graceful shutdown and `/ready`. */
 interface Instance {
@@ -290,11 +181,16 @@ const DRAIN_SECONDS = "0.25";
  * (16 sent no more requests), few enough to leave CPU for each new instance's start.
  */
 const ROLLING_CLIENTS = 8;
+const JWT_SECRET = randomBytes(32).toString("hex");
 
-describe("3 instances behind nginx", () => {
+describe("nginx → 3 instances → PgBouncer → a primary and its streaming replica", () => {
   let projectDir: string;
   let nginx: Nginx;
+  /** The blog through nginx. */
+  let api: JsonClient;
   const instances: Instance[] = [];
+  /** A tag the replica has: what the loads read (a client's own create may not be replayed yet). */
+  let replicated: number;
 
   async function startInstance(port: number): Promise<Instance> {
     const proc = startProcess(
@@ -303,7 +199,15 @@ describe("3 instances behind nginx", () => {
         .concat(["--timeout-graceful-shutdown", "10", "--http", "blog.api.runtime.server:BoundedH11Protocol", "--log-level", "warning", "--no-access-log"]),
       {
         cwd: projectDir,
-        env: { ...process.env, DATABASE_URL: pgbouncer!.asyncUrl, PYTHONPATH: `${dirname(SERVE_SCRIPT)}:${projectDir}`, PYTHONDONTWRITEBYTECODE: "1", SHUTDOWN_DRAIN_SECONDS: DRAIN_SECONDS },
+        env: {
+          ...process.env,
+          DATABASE_URL: pgbouncer!.asyncUrl,
+          DATABASE_REPLICA_URLS: pgbouncer!.replicaAsyncUrl,
+          JWT_SECRET,
+          PYTHONPATH: `${dirname(SERVE_SCRIPT)}:${projectDir}`,
+          PYTHONDONTWRITEBYTECODE: "1",
+          SHUTDOWN_DRAIN_SECONDS: DRAIN_SECONDS,
+        },
       },
     );
     const ready = `http://127.0.0.1:${port}/ready`;
@@ -319,12 +223,43 @@ describe("3 instances behind nginx", () => {
     return { port, process: proc };
   }
 
+  /** What the instances printed, for a failure. */
+  const output = () => instances.map((instance) => `instance on ${instance.port}:\n${instance.process.output()}`).join("\n");
+
+  /** A client of instance `index` itself, not through nginx. */
+  const direct = (index: number) => new JsonClient(`http://127.0.0.1:${instances[index].port}`);
+
+  async function create(name: string): Promise<number> {
+    const reply = await api.post("/tags", { name });
+    expectStatus(reply, 201, `create ${name}`);
+    assert.equal(reply.body.name, name);
+    return reply.body.id as number;
+  }
+
   before(async () => {
+    // Tags are public; the token endpoint, logout and the session route are the auth's.
     const override = `
+local auth = import 'be/auth/jwt.libsonnet';
 local r = import 'resources.libsonnet';
 local project = import 'project.jsonnet';
-project + { resources: [r.tag], generate_tests: false, databases: [project.databases[0] + { transaction_pooling: true }] }`;
+project + {
+  resources: [r.tag],
+  generate_tests: false,
+  databases: [project.databases[0] + { transaction_pooling: true, replicas: { max_lag: 1, check_interval: 0.2 } }],
+  trusted_proxies: ['127.0.0.1'],
+  auth: auth.jwt({
+    secret_env: 'JWT_SECRET',
+    verify_credentials_fn: 'blog.auth.verify_credentials',
+    logout_url: '/auth/logout',
+    session_url: '/auth/session',
+    exclude_paths: ['/tags*'],
+  }),
+}`;
     projectDir = await prepareBlogProject("config/override.jsonnet", override);
+    cleanups.push(async () => {
+      for (const instance of instances) await instance.process.stop();
+      await rm(projectDir, { recursive: true, force: true });
+    });
     // The tables, as serve.py creates them.
     const prepare = startProcess(venv.python, ["-c", "import asyncio, importlib, serve; asyncio.run(serve.prepare_database('blog', importlib.import_module('blog.api.db.session')))"], {
       cwd: projectDir,
@@ -335,11 +270,122 @@ project + { resources: [r.tag], generate_tests: false, databases: [project.datab
     instances.push(...(await Promise.all(ports.map(startInstance))));
     // The first balancer spreads requests over all three; the second sends all to the first.
     nginx = await startNginx([ports, [ports[0]]]);
-    cleanups.push(async () => {
-      await nginx.stop();
-      for (const instance of instances) await instance.process.stop();
-      await rm(projectDir, { recursive: true, force: true });
+    cleanups.push(() => nginx.stop());
+    api = new JsonClient(nginx.baseUrls[0]);
+    replicated = await create(`replicated-${randomBytes(6).toString("hex")}`);
+    await eventually("the replica replays the first create", () => replicaHas(replicated));
+  });
+
+  it("300 concurrent clients create, list and read, and every request succeeds", async (t) => {
+    let outcome: Outcome | undefined;
+    const reads = await readsDuring(async () => void (outcome = await createListRead(nginx.baseUrls[0], replicated)));
+    const { statuses } = outcome!;
+    t.diagnostic(`${describeStatuses(statuses)}; tag selects: ${reads.onReplica} on the replica, ${reads.onPrimary} on the primary`);
+    const failed = [...statuses].filter(([status]) => status === 0 || status >= 300);
+    assert.deepEqual(failed, [], explain(outcome!, output()));
+    assert.equal(statuses.get(201), CLIENTS, explain(outcome!, output()));
+  });
+
+  it("with the replica caught up, get and list read from it", async (t) => {
+    /** Reads of one tag and of a page of tags, each answering 200. */
+    const READS = 30;
+    const { onReplica, onPrimary } = await readsDuring(async () => {
+      for (let index = 0; index < READS; index++) expectStatus(await api.get(index % 2 === 0 ? `/tags/${replicated}` : "/tags?limit=20"), 200, `read ${index}`);
     });
+    t.diagnostic(`${READS} reads: ${onReplica} tag selects on the replica, ${onPrimary} on the primary`);
+    assert.ok(onReplica >= READS, `only ${onReplica} of ${READS} reads ran on the replica`);
+    // A check may find the replica behind in the instant it receives WAL the primary wrote
+    // meanwhile (autovacuum): a read or two may go to the primary then, not more.
+    assert.ok(onPrimary < READS / 4, `${onPrimary} of ${READS} reads ran on the primary`);
+  });
+
+  it("with the replica's replay paused, a request that writes reads its write, and reads move to the primary past max_lag", async () => {
+    await replica!.query("SELECT pg_wal_replay_pause()");
+    let id: number;
+    try {
+      // Written, then read back in the same request: from the primary, as the replica lacks it.
+      id = await create(`unreplicated-${randomBytes(6).toString("hex")}`);
+      for (const [index] of instances.entries()) {
+        const reply = await direct(index).post("/write-then-read");
+        expectStatus(reply, 200, `write then read on instance ${index}`);
+        assert.deepEqual(reply.body, { found: true }, `instance ${index} read its write from the replica`);
+      }
+      assert.equal(await replicaHas(id), false, "the paused replica replayed the create");
+      // Within max_lag + check_interval the replica counts as behind, and reads find the row on the primary.
+      const onPrimary = await tagReads(postgres!);
+      await eventually("a read of the new tag answered 200", async () => {
+        const reply = await api.get(`/tags/${id}`);
+        assert.ok(reply.status === 200 || reply.status === 404, `GET /tags/${id}: ${reply.status} ${JSON.stringify(reply.body)}`);
+        return reply.status === 200;
+      });
+      assert.equal(await replicaHas(id), false, "the paused replica replayed the create");
+      assert.ok((await tagReads(postgres!)) > onPrimary, "the read did not run on the primary");
+    } finally {
+      await replica!.query("SELECT pg_wal_replay_resume()");
+    }
+    // Caught up again, the replica serves reads again.
+    await eventually("the replica replays the create", () => replicaHas(id));
+    const onReplica = await tagReads(replica!);
+    await eventually("reads return to the replica", async () => {
+      expectStatus(await api.get(`/tags/${id}`), 200);
+      return (await tagReads(replica!)) > onReplica;
+    });
+  });
+
+  it("the token endpoint's limit counts attempts once across the instances", async () => {
+    // 10 attempts a minute per username by default: 12 at once, 4 to each instance.
+    const username = `nobody-${randomBytes(6).toString("hex")}`;
+    const statuses = new Map<number, number>();
+    await Promise.all(
+      Array.from({ length: 12 }, async (_, index) => {
+        const response = await fetch(`http://127.0.0.1:${instances[index % 3].port}/auth/token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ username, password: "wrong" }),
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+        await response.arrayBuffer();
+        tally(statuses, response.status);
+      }),
+    );
+    assert.deepEqual(Object.fromEntries(statuses), { 401: 10, 429: 2 }, output());
+  });
+
+  it("one Idempotency-Key sent at once to every instance makes one row, and every retry answers it", async () => {
+    const key = randomBytes(12).toString("hex");
+    const name = `idempotent-${randomBytes(6).toString("hex")}`;
+    const send = (index: number) => direct(index % 3).with({ "idempotency-key": key }).post("/tags", { name });
+    const first = await Promise.all(Array.from({ length: 6 }, (_, index) => send(index)));
+    // The second to commit is a 409; retried, it is answered as the first.
+    const answers = await Promise.all(first.map((reply, index) => (reply.status === 409 ? send(index) : reply)));
+    for (const reply of answers) expectStatus(reply, 201, "a create with the key");
+    const originals = answers.filter((reply) => reply.headers.get("idempotent-replayed") !== "true");
+    assert.equal(originals.length, 1, `answers not replayed: ${originals.length} (first statuses ${first.map((reply) => reply.status).join(", ")})`);
+    for (const reply of answers) assert.deepEqual(reply.body, originals[0].body);
+    const [row] = await postgres!.query("SELECT count(*)::int AS n FROM tags WHERE name = $1", [name]);
+    assert.equal(row.n, 1);
+  });
+
+  it("a token revoked through one instance is refused by every instance", async () => {
+    const signIn = async () => {
+      const response = await fetch(`http://127.0.0.1:${instances[0].port}/auth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(DEMO_LOGIN),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      assert.equal(response.status, 200, await response.clone().text());
+      return { authorization: `Bearer ${((await response.json()) as { access_token: string }).access_token}` };
+    };
+    const [revoked, kept] = [await signIn(), await signIn()];
+    for (const [index] of instances.entries()) expectStatus(await direct(index).with(revoked).get("/auth/session"), 200, `the session on instance ${index}`);
+    expectStatus(await direct(1).with(revoked).post("/auth/logout"), 204, "logout through instance 1");
+    for (const [index] of instances.entries()) {
+      const reply = await direct(index).with(revoked).get("/auth/session");
+      expectStatus(reply, 401, `the revoked token on instance ${index}`);
+      assert.equal(reply.body.detail, "The access token has been revoked");
+      expectStatus(await direct(index).with(kept).get("/auth/session"), 200, `another token of the same user on instance ${index}`);
+    }
   });
 
   it("a rolling restart under creates and reads fails no request and loses no write", async (t) => {
@@ -357,47 +403,44 @@ project + { resources: [r.tag], generate_tests: false, databases: [project.datab
     const clients = Array.from({ length: ROLLING_CLIENTS }, async () => {
       while (restarting) {
         const body = await send("create", "POST", "/tags", 201, { name: `rolling-${randomBytes(6).toString("hex")}` });
-        if (body === undefined) continue;
-        const id = (JSON.parse(body) as { id: number }).id;
-        created.push(id);
-        await send("read", "GET", `/tags/${id}`, 200);
+        if (body !== undefined) created.push((JSON.parse(body) as { id: number }).id);
+        await send("read", "GET", `/tags/${replicated}`, 200);
       }
     });
-    try {
-      for (const [index, instance] of instances.entries()) {
+    const reads = await readsDuring(async () => {
+      try {
+        for (const [index, instance] of instances.entries()) {
+          await sleep(300);
+          // Out of rotation first (nginx cannot read readiness), then stopped as an orchestrator
+          // stops a container: SIGTERM to the server process only, which finishes what it has.
+          await nginx.setUpstreams(0, all.filter((port) => port !== instance.port));
+          instance.process.child.kill("SIGTERM");
+          assert.equal(await exitWithin(instance.process, INSTANCE_TIMEOUT_MS), 0, instance.process.output());
+          instances[index] = await startInstance(instance.port);
+          await nginx.setUpstreams(0, all);
+        }
         await sleep(300);
-        // Out of rotation first (nginx cannot read readiness), then stopped as an orchestrator
-        // stops a container: SIGTERM to the server process only, which finishes what it has.
-        await nginx.setUpstreams(0, all.filter((port) => port !== instance.port));
-        instance.process.child.kill("SIGTERM");
-        assert.equal(await exitWithin(instance.process, INSTANCE_TIMEOUT_MS), 0, instance.process.output());
-        instances[index] = await startInstance(instance.port);
-        await nginx.setUpstreams(0, all);
+      } finally {
+        restarting = false;
+        await Promise.all(clients);
       }
-      await sleep(300);
-    } finally {
-      restarting = false;
-      await Promise.all(clients);
-    }
-    t.diagnostic(`during the rolling restart: ${describeStatuses(statuses)}`);
+    });
+    t.diagnostic(`during the rolling restart: ${describeStatuses(statuses)}; tag selects: ${reads.onReplica} on the replica, ${reads.onPrimary} on the primary`);
     assert.deepEqual(failures, [], nginx.process.output());
     const [row] = await postgres!.query("SELECT count(*)::int AS n FROM tags WHERE id = ANY($1)", [created]);
     assert.equal(row.n, created.length, "an acknowledged create is missing");
   });
 
   it("throughput through 1 instance and through 3, in total and per CPU second", async (t) => {
-    const created = await new JsonClient(nginx.baseUrls[0]).post("/tags", { name: `measured-${randomBytes(6).toString("hex")}` });
-    expectStatus(created, 201, "the measured tag");
-    const id = created.body.id as number;
     const measure = async (baseUrl: string, measured: Instance[]) => {
-      const api = new JsonClient(baseUrl);
+      const reader = new JsonClient(baseUrl);
       const cpuBefore = await cpuSeconds(measured);
       const started = Date.now();
       let done = 0;
       await Promise.all(
         Array.from({ length: 32 }, async () => {
           while (Date.now() - started < MEASURE_MS) {
-            expectStatus(await api.get(`/tags/${id}`), 200);
+            expectStatus(await reader.get(`/tags/${replicated}`), 200);
             done++;
           }
         }),
@@ -413,6 +456,81 @@ project + { resources: [r.tag], generate_tests: false, databases: [project.datab
     t.diagnostic(line("1 instance", one));
     t.diagnostic(line("3 instances", three));
     assert.ok(one.perSecond > 0 && three.perSecond > 0);
+  });
+
+  it("PgBouncer killed: 503s with Retry-After, never a 500; started again, it serves, and no acknowledged write is lost", async (t) => {
+    const statuses = new Map<number, number>();
+    const failures: string[] = [];
+    const acknowledged: string[] = [];
+    /** Creates answered 503: retried with their key once PgBouncer is back. */
+    const unanswered: { name: string; key: string }[] = [];
+    let running = true;
+    const check = (what: string, reply: Sent, expected: number) => {
+      tally(statuses, reply.status);
+      const unavailable = reply.status === 503 && reply.headers["retry-after"] !== undefined;
+      if (reply.status !== expected && !unavailable && failures.length < 10) failures.push(`${what}: ${reply.status} ${reply.body}`);
+      return reply.status === expected;
+    };
+    const clients = Array.from({ length: ROLLING_CLIENTS }, async () => {
+      while (running) {
+        const [name, key] = [`survivor-${randomBytes(6).toString("hex")}`, randomBytes(12).toString("hex")];
+        const reply = await sendAlone("POST", `${nginx.baseUrls[0]}/tags`, { name }, { "idempotency-key": key });
+        if (check("create", reply, 201)) acknowledged.push(name);
+        else unanswered.push({ name, key });
+        check("read", await sendAlone("GET", `${nginx.baseUrls[0]}/tags/${replicated}`), 200);
+      }
+    });
+    let down = new Map<number, number>();
+    try {
+      await sleep(300);
+      await pgbouncer!.kill();
+      const before = new Map(statuses);
+      await eventually("requests answer 503 while PgBouncer is down", async () => (statuses.get(503) ?? 0) - (before.get(503) ?? 0) >= 20);
+      down = new Map([...statuses].map(([status, count]) => [status, count - (before.get(status) ?? 0)]));
+      await pgbouncer!.start();
+      const back = acknowledged.length;
+      await eventually("creates succeed again", async () => acknowledged.length >= back + 20);
+    } finally {
+      running = false;
+      await Promise.all(clients);
+    }
+    t.diagnostic(`while PgBouncer was down: ${describeStatuses(down)}; in all: ${describeStatuses(statuses)}, ${unanswered.length} creates retried`);
+    assert.deepEqual(failures, [], `${output()}\n${pgbouncer!.process.output()}`);
+    for (const { name, key } of unanswered) expectStatus(await api.with({ "idempotency-key": key }).post("/tags", { name }), 201, `create ${name} retried`);
+    const names = [...acknowledged, ...unanswered.map(({ name }) => name)];
+    const [row] = await postgres!.query("SELECT count(DISTINCT name)::int AS n, count(*)::int AS rows FROM tags WHERE name = ANY($1)", [names]);
+    assert.deepEqual(row, { n: names.length, rows: names.length }, "a create is missing or stored twice");
+  });
+
+  it("a stopped replica moves reads to the primary with no 500", async (t) => {
+    const statuses = new Map<number, number>();
+    let unavailableWithoutRetryAfter = 0;
+    let reading = true;
+    let index = 0;
+    const readOnce = async () => {
+      const reply = await api.get(index++ % 2 === 0 ? `/tags/${replicated}` : "/tags?limit=20");
+      tally(statuses, reply.status);
+      if (reply.status === 503 && reply.headers.get("retry-after") === null) unavailableWithoutRetryAfter++;
+      assert.ok(reply.status === 200 || reply.status === 503, `a read answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+    };
+    // Readers keep reading while the replica stops, and until each worker's reads and checks
+    // waiting in PgBouncer for the replica have given up; then 100 reads more.
+    const readers = Array.from({ length: 10 }, async () => {
+      while (reading) await readOnce();
+    });
+    await sleep(200);
+    await replica!.stop();
+    await sleep((QUERY_WAIT_TIMEOUT_SECONDS + 1) * 1000);
+    reading = false;
+    await Promise.all(readers);
+    const failedBefore = statuses.get(503) ?? 0;
+    const primaryBefore = await tagReads(postgres!);
+    for (let after = 0; after < 100; after++) await readOnce();
+    const onPrimary = (await tagReads(postgres!)) - primaryBefore;
+    t.diagnostic(`reads: ${describeStatuses(statuses)}`);
+    assert.equal(unavailableWithoutRetryAfter, 0);
+    assert.equal(statuses.get(503) ?? 0, failedBefore, "reads after the replica stopped failed");
+    assert.ok(onPrimary >= 100, "reads after the replica stopped did not run on the primary");
   });
 });
 
@@ -432,15 +550,23 @@ async function cpuSeconds(instances: Instance[]): Promise<number> {
   return ticks / 100;
 }
 
+/** An answer of `sendAlone`. */
+interface Sent {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
 /**
  * One request on a connection of its own (as a balancer's many clients send theirs): no
  * kept-alive connection that the server closes in the instant it is reused (nginx reloading,
  * uvicorn closing one idle for 5 s). Status 0 and the error for a request without an answer.
  */
-function sendAlone(method: string, url: string, body?: unknown): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+function sendAlone(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Sent> {
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const request = httpRequest(url, { method, agent: false, timeout: REQUEST_TIMEOUT_MS, headers: payload === undefined ? {} : { "content-type": "application/json" } }, (response) => {
+    const sent = payload === undefined ? headers : { ...headers, "content-type": "application/json" };
+    const request = httpRequest(url, { method, agent: false, timeout: REQUEST_TIMEOUT_MS, headers: sent }, (response) => {
       let text = "";
       response.on("data", (chunk: Buffer) => (text += chunk.toString()));
       response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));

@@ -20,21 +20,33 @@ import { type RunningProcess, startProcess } from "./processes.js";
 const LISTEN_TIMEOUT_MS = 10_000;
 const CONNECT_TIMEOUT_MS = 1000;
 
+/** How long PgBouncer keeps a query waiting for a server connection. */
+export const QUERY_WAIT_TIMEOUT_SECONDS = 5;
+
 /** The path of the cached `pgbouncer` binary, downloaded and unpacked first if missing. */
 export const ensurePgbouncer = oncePerProcess(() => debianProgram("pgbouncer", "usr/sbin/pgbouncer", ["--version"]));
 
 export interface Pgbouncer {
   /** The pooled database as a SQLAlchemy async URL, `postgresql+asyncpg://…`. */
   asyncUrl: string;
-  process: RunningProcess;
+  /** The pooled replica, when one was given, as a SQLAlchemy async URL: database `<db>_replica`. */
+  replicaAsyncUrl: string;
+  /** The running PgBouncer: another process after `kill()` and `start()`. */
+  readonly process: RunningProcess;
+  /** SIGKILL, as a crash: resolves once it exited. */
+  kill(): Promise<void>;
+  /** Starts it again after `kill()`, on the same port with the same settings; resolves once it listens. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
  * Start PgBouncer in transaction mode on 127.0.0.1 and a free port, pooling the database of
- * `serverUrl` (`postgresql://user:password@127.0.0.1:port/db`) in `poolSize` server connections.
+ * `serverUrl` (`postgresql://user:password@127.0.0.1:port/db`) in `poolSize` server connections,
+ * and, given `replicaUrl` (a replica of it: the same database, user and password), the
+ * replica's as database `<db>_replica`.
  */
-export async function startPgbouncer(serverUrl: string, poolSize: number): Promise<Pgbouncer> {
+export async function startPgbouncer(serverUrl: string, poolSize: number, replicaUrl?: string): Promise<Pgbouncer> {
   const binary = await ensurePgbouncer();
   const server = new URL(serverUrl);
   const database = server.pathname.slice(1);
@@ -51,6 +63,7 @@ export async function startPgbouncer(serverUrl: string, poolSize: number): Promi
     [
       "[databases]",
       `${database} = host=${server.hostname} port=${server.port} dbname=${database}`,
+      ...(replicaUrl === undefined ? [] : [`${database}_replica = host=${new URL(replicaUrl).hostname} port=${new URL(replicaUrl).port} dbname=${database}`]),
       "[pgbouncer]",
       "listen_addr = 127.0.0.1",
       `listen_port = ${port}`,
@@ -58,6 +71,9 @@ export async function startPgbouncer(serverUrl: string, poolSize: number): Promi
       "pool_mode = transaction",
       `default_pool_size = ${poolSize}`,
       "max_client_conn = 500",
+      // A query waiting for a server that does not come (a replica stopped) fails after this
+      // many seconds, rather than after 120: the app then reads from the primary.
+      `query_wait_timeout = ${QUERY_WAIT_TIMEOUT_SECONDS}`,
       "auth_type = plain",
       `auth_file = ${join(dir, "users.txt")}`,
       "",
@@ -72,17 +88,38 @@ export async function startPgbouncer(serverUrl: string, poolSize: number): Promi
   }
   const command = asRoot ? "runuser" : copy;
   const args = [...(asRoot ? ["-u", "postgres", "--", copy] : []), join(dir, "pgbouncer.ini")];
-  const proc = startProcess(command, args);
+  const listening = async () => {
+    const proc = startProcess(command, args);
+    try {
+      await waitForPort(port, proc, LISTEN_TIMEOUT_MS);
+    } catch (error) {
+      await proc.stop();
+      throw error;
+    }
+    return proc;
+  };
+  let proc: RunningProcess;
   try {
-    await waitForPort(port, proc, LISTEN_TIMEOUT_MS);
+    proc = await listening();
   } catch (error) {
-    await proc.stop();
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+  const pooled = `postgresql+asyncpg://${server.username}:${server.password}@127.0.0.1:${port}/${database}`;
   return {
-    asyncUrl: `postgresql+asyncpg://${server.username}:${server.password}@127.0.0.1:${port}/${database}`,
-    process: proc,
+    asyncUrl: pooled,
+    replicaAsyncUrl: `${pooled}_replica`,
+    get process() {
+      return proc;
+    },
+    kill: async () => {
+      // The whole group: under root the child is runuser, PgBouncer its child.
+      process.kill(-proc.child.pid!, "SIGKILL");
+      await proc.exitCode;
+    },
+    start: async () => {
+      proc = await listening();
+    },
     stop: async () => {
       await proc.stop();
       await rm(dir, { recursive: true, force: true });
