@@ -3,7 +3,7 @@ local base = import '_base.libsonnet';
 base {
   resources: [
     base.resources[0] {
-      fields+: [{ name: 'maker_id', type: 'uuid' }, { name: 'extra', type: 'json' }],
+      fields+: [{ name: 'maker_id', type: 'uuid' }, { name: 'extra', type: 'json' }, { name: 'state', type: 'enum', enum: 'shop.models.State' }, { name: 'kind', type: 'enum', enum: 'shop.models.Kind' }],
       operations: [
         'get',
         {
@@ -15,6 +15,8 @@ base {
               { name: 'maker_id', values: 'ref', ref_resource: 'maker' },
               { name: 'id', values: 'self' },
               { name: 'extra', values: 'free_text' },
+              { name: 'state', values: 'free_text' },
+              { name: 'kind', values: 'enum', enum: 'shop.models.State' },
             ] },
             { type: 'order', fields: ['weight', 'extra'] },
           ],

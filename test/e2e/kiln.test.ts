@@ -169,6 +169,43 @@ describe("a kiln-style config", () => {
     assert.equal((await api.get(`/content/posts/${article.body.id}`)).body.word_count, 3);
   });
 
+  it("types an enum field with the model's Enum: its values in OpenAPI, a member by default, 422 naming the field, filters by eq and in", async () => {
+    const author = await api.post("/content/authors", { name: "Emmy", email: `emmy-${randomBytes(4).toString("hex")}@example.com` });
+    const post = (status?: string) => api.post("/content/posts", { title: "Rings", body: "Ideals", author_id: author.body.id, ...(status && { status }) });
+    const draft = await post();
+    expectStatus(draft, 201);
+    assert.equal(draft.body.status, "draft");
+    const archived = await post("archived");
+    expectStatus(archived, 201);
+    assert.equal(archived.body.status, "archived");
+    const wrong = await post("lost");
+    expectStatus(wrong, 422);
+    assert.deepEqual(wrong.body.detail[0].loc, ["body", "status"]);
+    expectStatus(await api.patch(`/content/posts/${draft.body.id}`, { status: "published" }), 200);
+
+    const spec = (await new JsonClient(server!.baseUrl).get("/openapi.json")).body;
+    assert.deepEqual(spec.components.schemas.ArticleStatus.enum, ["draft", "published", "archived"]);
+    assert.deepEqual(spec.components.schemas.ArticleRead.properties.status, { $ref: "#/components/schemas/ArticleStatus" });
+
+    const statuses = async (query: string) => {
+      const page = await api.get(`/content/posts?limit=100&${query}`);
+      expectStatus(page, 200);
+      return new Map(page.body.items.map((item: { id: string; status: string }) => [item.id, item.status]));
+    };
+    const published = await statuses("status=published");
+    assert.equal(published.get(draft.body.id), "published");
+    assert.deepEqual([...new Set(published.values())], ["published"]);
+    const either = await statuses("status__in=draft,archived");
+    assert.ok(either.has(archived.body.id) && !either.has(draft.body.id));
+    const unknown = await api.get("/content/posts?status=lost");
+    expectStatus(unknown, 422);
+    assert.deepEqual(unknown.body.detail[0].loc, ["query", "status"]);
+    const searched = await api.post("/content/posts/search", { filter: { field: "status", op: "eq", value: "archived" }, limit: 100 });
+    expectStatus(searched, 200);
+    assert.ok(searched.body.items.some((item: { id: string }) => item.id === archived.body.id));
+    assert.ok(searched.body.items.every((item: { status: string }) => item.status === "archived"));
+  });
+
   it("serves a create-only resource with an integer key, answering with its key and create fields", async () => {
     const tag = await api.post("/content/tags", { name: `kiln-${randomBytes(4).toString("hex")}` });
     expectStatus(tag, 201);

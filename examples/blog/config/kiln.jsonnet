@@ -15,6 +15,18 @@ local list = import 'be/operations/list.libsonnet';
 local resource = import 'be/resources/presets.libsonnet';
 
 local authorBrief = [fields.id(), { name: 'name', type: 'str' }];
+// kiln's enum field: the values are the members of the model's own Enum class.
+local status = { name: 'status', type: 'enum', enum: 'blog.models.ArticleStatus' };
+local articleRead = [
+  fields.id(),
+  { name: 'title', type: 'str' },
+  { name: 'body', type: 'str' },
+  { name: 'published', type: 'bool' },
+  status,
+  { name: 'word_count', type: 'int' },
+  { name: 'author_id', type: 'uuid' },
+  fields.nested('author', 'blog.models.Author', authorBrief, load='joined'),
+];
 
 {
   version: '1',
@@ -69,27 +81,18 @@ local authorBrief = [fields.id(), { name: 'name', type: 'str' }];
             route_prefix: '/posts',
             require_auth: false,
             operations: [
-              {
-                name: 'get',
-                fields: [
-                  fields.id(),
-                  { name: 'title', type: 'str' },
-                  { name: 'body', type: 'str' },
-                  { name: 'published', type: 'bool' },
-                  { name: 'word_count', type: 'int' },
-                  { name: 'author_id', type: 'uuid' },
-                  fields.nested('author', 'blog.models.Author', authorBrief, load='joined'),
-                ],
-              },
+              { name: 'get', fields: articleRead },
+              // Filtered by the enum field by name: eq and in, over its members.
+              list.searchable(fields=articleRead, filter={ fields: ['status'] }),
               // kiln's hooks, with kiln's signatures (blog/kiln_actions.py).
               {
                 name: 'create',
-                fields: [{ name: 'title', type: 'str' }, { name: 'body', type: 'str' }, { name: 'author_id', type: 'uuid' }],
+                fields: [{ name: 'title', type: 'str' }, { name: 'body', type: 'str' }, { name: 'author_id', type: 'uuid' }, status { default: 'draft' }],
                 convention: 'kiln',
                 pre: 'blog.kiln_actions.tidy_title',
                 post: 'blog.kiln_actions.count_words',
               },
-              { name: 'update', fields: [{ name: 'title', type: 'str' }] },
+              { name: 'update', fields: [{ name: 'title', type: 'str' }, status] },
               { name: 'delete', require_auth: false },
               // kiln's actions, with kiln's signatures (blog/kiln_actions.py): the config names
               // the models kiln reads from them.

@@ -225,12 +225,33 @@ describe("FieldSpec", () => {
     ]);
   });
 
+  test("an enum field needs the dotted path of its Enum class, and only an enum field takes one", () => {
+    assertIssues(FieldSpec, { name: "status", type: "enum" }, [
+      { path: "enum", message: 'required for an enum field: the dotted path of its Python Enum class, like "blog.models.ArticleStatus"' },
+    ]);
+    assertIssues(FieldSpec, { name: "status", type: "enum", enum: "ArticleStatus" }, [
+      { path: "enum", message: 'must be a dotted import path with a module and a name, like "blog.models.Article"' },
+    ]);
+    assertIssues(FieldSpec, { name: "status", type: "str", enum: "blog.models.ArticleStatus" }, [{ path: "enum", message: 'only allowed on enum fields (this field\'s type is "str")' }]);
+    assertIssues(FieldSpec, { name: "status", type: "enum", enum: "blog.models.ArticleStatus", default: { draft: true } }, [
+      { path: "default", message: "an enum field's default must be a member's value (a string or a number)" },
+    ]);
+    assert.deepEqual(FieldSpec.parse({ name: "status", type: "enum", enum: "blog.models.ArticleStatus", default: "draft" }), {
+      name: "status",
+      type: "enum",
+      enum: "blog.models.ArticleStatus",
+      nullable: false,
+      required: false,
+      default: "draft",
+    });
+  });
+
   test("rejects unknown keys, unknown types and load strategies", () => {
     assertIssues(FieldSpec, { name: "title", type: "str", nulable: true }, [{ path: "nulable", message: "unknown key" }]);
     assertIssues(FieldSpec, { name: "title", type: "string" }, [
       {
         path: "type",
-        message: 'Invalid option: expected one of "uuid"|"str"|"email"|"int"|"float"|"bool"|"datetime"|"date"|"json"|"nested"|"link"',
+        message: 'Invalid option: expected one of "uuid"|"str"|"email"|"int"|"float"|"bool"|"datetime"|"date"|"json"|"enum"|"nested"|"link"',
       },
     ]);
     assertIssues(FieldSpec, { name: "a", type: "nested", model: "m.A", fields: [titleField], load: "lazy" }, [

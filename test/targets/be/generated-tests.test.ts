@@ -224,6 +224,7 @@ describe("imports", () => {
         keyed("Member", "int", [{ name: "name", type: "str" }]),
         keyed("Copy", "str", [{ name: "shelf", type: "int" }]),
         keyed("Loan", "int", [
+          { name: "state", type: "enum", enum: "lending.models.LoanState" },
           { name: "days", type: "int" },
           { name: "member_id", type: "int", references: "member" },
           { name: "copy_id", type: "str", references: "copy" },
@@ -237,8 +238,13 @@ describe("imports", () => {
       await mkdir(dirname(join(out, path)), { recursive: true });
       await writeFile(join(out, path), content);
     }
-    const checked = await ruff(await ensureVenv(), out, ["check", "--select", "F401", "lending"]);
+    const checked = await ruff(await ensureVenv(), out, ["check", "--select", "F401,F821", "lending"]);
     assert.ok(checked.ok, checked.output);
+    // An enum's samples are its members' values, read from the class when the tests run.
+    const loan = generated.get("lending/tests/test_loan.py")!;
+    assert.match(loan, /^import lending\.models$/m);
+    assert.match(generated.get("lending/tests/conftest.py")!, /"state": next\(iter\(lending\.models\.LoanState\)\)\.value/);
+    assert.match(loan, /value = list\(lending\.models\.LoanState\)\[-1\]\.value/);
   });
 });
 

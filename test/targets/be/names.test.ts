@@ -88,20 +88,52 @@ describe("field names that would shadow what generated schemas read", () => {
   it("every name a golden tree's schema module imports or reads in a class body's annotation is refused as a field name", async () => {
     const golden = join(repoRoot, "test", "golden", "be");
     const read = new Set<string>();
+    // The top packages of user modules imported whole (`import blog.models`, for enums): a
+    // resource using such a module refuses that name itself (the test below).
+    const userPackages = new Set<string>();
     for (const entry of await readdir(golden, { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith(".py") || basename(entry.parentPath) !== "schemas") continue;
       const source = await readFile(join(entry.parentPath, entry.name), "utf8");
       for (const [, name] of fromImports(source)) read.add(name);
       for (const match of source.matchAll(/^import (\w+)$/gm)) read.add(match[1]!);
+      for (const match of source.matchAll(/^import (\w+)\.[\w.]+$/gm)) userPackages.add(match[1]!);
       // `    title: Annotated[DbText, column_rules(Article.title)] | None = None`: the annotation's names.
       for (const match of source.matchAll(/^ {4}\w+: (.+?)(?: = .*)?$/gm)) {
         const code = match[1]!.replace(/"[^"]*"|'[^']*'/g, "");
-        for (const word of code.matchAll(/(?<![.\w])[A-Za-z_]\w*/g)) if (word[0] !== "None") read.add(word[0]);
+        for (const word of code.matchAll(/(?<![.\w])[A-Za-z_]\w*/g)) if (word[0] !== "None" && !userPackages.has(word[0])) read.add(word[0]);
       }
     }
     assert.ok(["int", "str", "uuid", "datetime", "column_rules", "Annotated", "Field"].every((name) => read.has(name)), [...read].join(", "));
+    assert.deepEqual([...userPackages], ["blog"], "the golden schemas spell the blog's enums with their module");
     const accepted = [...read].filter((name) => fieldNameProblem(name) === undefined);
     assert.deepEqual(accepted, [], "golden schemas read these, and a field may still be named so");
+  });
+
+  it("a field, param or filter field named like the top package of an enum its resource uses is refused at its path", async () => {
+    const status = { name: "status", type: "enum", enum: "shop.models.Status" };
+    const error = await configError({
+      module: "catalog",
+      resources: [
+        {
+          model: "catalog.models.Item",
+          pk_type: "int",
+          fields: [...ids, status, { name: "shop", type: "str" }],
+          operations: [
+            "get",
+            { name: "list", type: "list", modifiers: [{ type: "filter", fields: ["status", "shop"] }, { type: "order", fields: ["shop"] }] },
+            { name: "tag", type: "action", fn: "catalog.actions.tag", target: "collection", params: [{ name: "shop", type: "int" }] },
+          ],
+        },
+        // Another resource's names are its own: it imports no enum.
+        { model: "catalog.models.Shop", pk_type: "int", fields: [...ids, { name: "shop", type: "str" }], operations: ["get"] },
+      ],
+    });
+    assert.deepEqual(error.issues.map((issue) => issue.path), [
+      "resources[0].fields[2].name",
+      "resources[0].operations[1].modifiers[0].fields[1]",
+      "resources[0].operations[2].params[0].name",
+    ]);
+    assert.match(error.issues[0]!.message, /"shop" is the package of the enum shop\.models\.Status/);
   });
 
   it("names refused at their config path; names generated code does not read are accepted", async () => {

@@ -5,12 +5,13 @@
 import { z } from "zod";
 import { findDuplicates } from "./duplicates.js";
 import { withArticle } from "./naming.js";
-import { FieldName, ModelPath, PythonName, SnakeName } from "./primitives.js";
+import { DottedPath, FieldName, ModelPath, PythonName, SnakeName } from "./primitives.js";
 
-export const FieldType = z.enum(["uuid", "str", "email", "int", "float", "bool", "datetime", "date", "json", "nested", "link"]).meta({
+export const FieldType = z.enum(["uuid", "str", "email", "int", "float", "bool", "datetime", "date", "json", "enum", "nested", "link"]).meta({
   description:
     "Decides the Python annotation: `uuid` → `uuid.UUID`, `str`, `email` (an e-mail validated `str`), `int`, `float`, `bool`, " +
-    "`datetime` → `datetime.datetime`, `date` → `datetime.date`, `json` → `dict[str, Any]`; `nested` dumps a related model " +
+    "`datetime` → `datetime.datetime`, `date` → `datetime.date`, `json` → `dict[str, Any]`, `enum` → the Python `Enum` class " +
+    "named by the field's `enum`; `nested` dumps a related model " +
     "inline and `link` shows a related row as a link object (`{ type, id, label }`), both in read shapes; a `link` with `many` " +
     "in a create or update body writes the relationship from the related rows' keys.",
   examples: ["str"],
@@ -88,6 +89,15 @@ const nestedKeys = {
   }),
 };
 
+const enumKeys = {
+  enum: DottedPath.optional().meta({
+    description:
+      "Enum fields only, and required there: the dotted path of the Python `Enum` class whose members the field holds. " +
+      "Generated schemas validate values against its members and list them in OpenAPI; the column is the model's own.",
+    examples: ["blog.models.ArticleStatus"],
+  }),
+};
+
 const FieldCore = z.strictObject(coreKeys);
 type FieldCore = z.output<typeof FieldCore>;
 
@@ -101,6 +111,8 @@ export interface ScalarField extends ResolvedFieldCore {
   type: ScalarFieldType;
   /** Name of the resource whose primary key the field holds (see `references` in docs/be.md). */
   references?: string;
+  /** Enum fields only, and always there: the dotted path of the user's `Enum` class. */
+  enum?: string;
 }
 
 /** A parsed nested field: a related model dumped inline, loaded eagerly with `load`. */
@@ -136,13 +148,15 @@ export function isScalar(field: FieldSpec): field is ScalarField {
 
 /** A field as written in a config. */
 export type FieldSpecInput = z.input<typeof FieldCore> &
-  z.input<z.ZodObject<typeof nestedKeys>> & { fields?: FieldSpecInput[] };
+  z.input<z.ZodObject<typeof nestedKeys>> &
+  z.input<z.ZodObject<typeof enumKeys>> & { fields?: FieldSpecInput[] };
 
 type FieldSpecSchema = z.ZodType<FieldSpec, FieldSpecInput>;
 
 const FieldSpecObject = z.strictObject({
   ...coreKeys,
   ...nestedKeys,
+  ...enumKeys,
   fields: z
     .custom<FieldSpecInput[]>()
     .transform(parseNestedFields)
@@ -157,6 +171,12 @@ type FieldSpecObject = z.output<typeof FieldSpecObject>;
 
 /** One field of a resource, an operation override or an action's parameters. */
 export const FieldSpec: FieldSpecSchema = FieldSpecObject.superRefine((field, ctx) => {
+  if (field.type === "enum" && field.enum === undefined) {
+    ctx.addIssue({ code: "custom", path: ["enum"], message: 'required for an enum field: the dotted path of its Python Enum class, like "blog.models.ArticleStatus"' });
+  }
+  if (field.type !== "enum" && field.enum !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["enum"], message: `only allowed on enum fields (this field's type is "${field.type}")` });
+  }
   if (field.type === "nested") {
     if (field.model === undefined) {
       ctx.addIssue({ code: "custom", path: ["model"], message: "required for a nested field: the related model's dotted path" });
@@ -188,9 +208,10 @@ export const FieldSpec: FieldSpecSchema = FieldSpecObject.superRefine((field, ct
   .meta({
     description:
       "A field of a resource's read shape, of an operation's field override, or an action parameter. " +
-      "`model`, `fields`, `many` and `load` belong to nested fields only; `references` to scalar and link fields only.",
+      "`model`, `fields`, `many` and `load` belong to nested fields only; `references` to scalar and link fields only; `enum` to enum fields only.",
     examples: [
       { name: "title", type: "str", description: "Headline" },
+      { name: "status", type: "enum", enum: "blog.models.ArticleStatus" },
       { name: "author", type: "nested", model: "blog.models.Author", fields: [{ name: "name", type: "str" }], load: "joined" },
     ],
   })
@@ -210,7 +231,13 @@ function resolveField(field: FieldSpecObject): FieldSpec {
     return { name: field.name, type: "link", ...core, references: field.references, many, load: field.load ?? (many ? "selectin" : "joined") };
   }
   if (field.type !== "nested") {
-    return { name: field.name, type: field.type, ...core, ...(field.references !== undefined && { references: field.references }) };
+    return {
+      name: field.name,
+      type: field.type,
+      ...core,
+      ...(field.references !== undefined && { references: field.references }),
+      ...(field.enum !== undefined && { enum: field.enum }),
+    };
   }
   if (field.model === undefined || field.fields === undefined) throw new Error("bug: nested field passed its checks without model or fields");
   return {
@@ -256,12 +283,15 @@ const expectedDefault: Record<FieldType, string> = {
   datetime: 'an ISO 8601 date-time string like "2024-01-31T12:00:00Z"',
   date: 'an ISO 8601 date string like "2024-01-31"',
   json: "a JSON object",
+  enum: "",
   nested: "",
   link: "",
 };
 
 function defaultProblem(type: FieldType, value: JsonValue): string | undefined {
   if (type === "nested" || type === "link") return `${type} fields take no default`;
+  // Its members are only known when the generated code imports the class: Pydantic checks it then.
+  if (type === "enum") return typeof value === "string" || typeof value === "number" ? undefined : "an enum field's default must be a member's value (a string or a number)";
   const format = defaultFormats[type];
   if (format?.safeParse(value).success) return undefined;
   return `${withArticle(type)} field's default must be ${expectedDefault[type]}`;

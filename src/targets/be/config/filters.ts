@@ -125,7 +125,7 @@ export const FilterConfig = z
       .meta({
         description:
           "The filterable fields; each at most once. A bare name (kiln's form) takes its values from the resource field's type: " +
-          "bool, free_text (str, email), ref (a field with `references` to a resource with a `link`), else literal. " +
+          "bool, enum (an enum field, its class), free_text (str, email), ref (a field with `references` to a resource with a `link`), else literal. " +
           "Default: every scalar field of the resource but json ones, by name.",
       }),
   })

@@ -8,6 +8,7 @@ import { GroupList, VisiblePath } from "./authz.js";
 import { OpaSetting } from "./opa.js";
 import { scoped } from "../../../codegen/index.js";
 import { findDuplicates } from "./duplicates.js";
+import { checkEnumPackages } from "./enum-packages.js";
 import { type FieldSpec, FieldList, isScalar } from "./fields.js";
 import { kilnFieldsRole, kilnKeys } from "./kiln.js";
 import { defaultResourceName, defaultRoutePrefix, withArticle } from "./naming.js";
@@ -88,6 +89,7 @@ export const ResourceConfig = z
     // A resource without `fields` (kiln's style) takes its read shape from its operations, later.
     if (resource.fields !== undefined) checkSearchAndLink({ ...resource, fields: resource.fields }, ctx);
     checkRepresentations(resource, ctx);
+    checkEnumPackages(resource, ctx);
     if (typeof resource.pk !== "string" && resource.pk_type !== undefined && resource.pk_type !== resource.pk.type) {
       ctx.addIssue({ code: "custom", path: ["pk_type"], message: `pk.type already says "${resource.pk.type}": give the type once` });
     }

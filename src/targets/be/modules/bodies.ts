@@ -8,8 +8,8 @@
 import { ImportCollector, Name, StaticFile, type ValidationIssue } from "../../../codegen/index.js";
 import { inheritReference } from "../config/references.js";
 import { type FieldSpec, type LinkField, type ResourceConfig, type ScalarField, isScalar, pluralize } from "../config/schema.js";
-import { columnRuled, optional, requestAnnotation } from "../python/annotations.js";
-import { fieldDefault, pythonString } from "../python/literals.js";
+import { columnRuled, enumAnnotation, optional, requestAnnotation, valueType } from "../python/annotations.js";
+import { fieldDefault, pythonLiteral, pythonString } from "../python/literals.js";
 import { type ResourceView, collectionKey, modelRef, resourceLabel } from "../resource.js";
 import { runtimeHelperFile } from "../runtime-source.js";
 import { type Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
@@ -94,9 +94,19 @@ function bodyField(
   imports: ImportCollector,
   references?: string,
 ): Field {
-  const annotation = optional(requestAnnotation(spec.type, column, view.runtimePackage, imports), spec.nullable);
-  const fallback = spec.default !== undefined ? fieldDefault(spec.default, imports) : spec.nullable ? "None" : undefined;
+  const annotation = optional(requestAnnotation(valueType(spec), column, view.runtimePackage, imports), spec.nullable);
+  const fallback = spec.default !== undefined ? defaultOf(spec, imports) : spec.nullable ? "None" : undefined;
   return fieldNamed(spec.name, names, { annotation, default: spec.required ? undefined : fallback, description: spec.description, references });
+}
+
+/**
+ * A body field's default as Python: an enum's is its member (`blog.models.ArticleStatus("draft")`),
+ * so the handler writes a member whether or not the request sent one, and a value no member
+ * has fails when the app starts, not at the first request.
+ */
+function defaultOf(spec: ScalarField, imports: ImportCollector): string {
+  if (spec.type !== "enum" || spec.default === null || spec.default === undefined) return fieldDefault(spec.default, imports);
+  return `${enumAnnotation(spec.enum!, imports)}(${pythonLiteral(spec.default)})`;
 }
 
 /** What OpenAPI says of a relation field the config gives no description: the keys it takes, and (`update`) that they replace the set. */
@@ -123,7 +133,7 @@ export function updateSchema(module: SchemaModule, view: ResourceView, fields: r
   const imports = new ImportCollector().addFrom("pydantic", "MISSING").addFrom(view.model.module, view.model.importName);
   const names = fields.map((spec) => spec.name);
   const schemaFields = fields.map((spec) => {
-    const annotation = isRelation(spec) ? relationAnnotation(view, spec, imports) : optional(requestAnnotation(spec.type, columnOf(view, spec), view.runtimePackage, imports), spec.nullable);
+    const annotation = isRelation(spec) ? relationAnnotation(view, spec, imports) : optional(requestAnnotation(valueType(spec), columnOf(view, spec), view.runtimePackage, imports), spec.nullable);
     return fieldNamed(spec.name, names, {
       annotation: `${annotation} | MISSING`,
       default: "MISSING",
@@ -144,7 +154,7 @@ export function paramsSchema(module: SchemaModule, view: ResourceView, action: {
   const imports = new ImportCollector();
   const referencedKey = (param: ScalarField): string | undefined => {
     const target = view.app.resources.find((resource) => resource.name === param.references);
-    return target === undefined || !columnRuled(param.type) ? undefined : keyColumn(target, imports);
+    return target === undefined || !columnRuled(valueType(param)) ? undefined : keyColumn(target, imports);
   };
   return module.add(
     new SchemaClass({

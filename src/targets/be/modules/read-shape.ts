@@ -7,7 +7,7 @@
 
 import { ImportCollector, Name, prefixImport } from "../../../codegen/index.js";
 import { type FieldSpec, type LinkField, type NestedField, READ_REPRESENTATION, type ResourceConfig, type SerializerConfig, withArticle } from "../config/schema.js";
-import { optional, scalarAnnotation } from "../python/annotations.js";
+import { optional, scalarAnnotation, valueType } from "../python/annotations.js";
 import { pythonString } from "../python/literals.js";
 import { type ModelRef, type ResourceView, collectionKey, modelRef } from "../resource.js";
 import { mayBeHidden } from "../row-visibility.js";
@@ -173,7 +173,7 @@ export class ReadShape {
         serialized.push({ name: spec.name, nested: { name: link.serializer, argument: spec.name }, many: spec.many, nullable });
       } else {
         const references = spec.references === undefined ? undefined : collectionKey(view, spec.references);
-        fields.push(fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(spec.type, imports), spec.nullable), description: spec.description, references }));
+        fields.push(fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(valueType(spec), imports), spec.nullable), description: spec.description, references }));
         serialized.push({ name: spec.name });
       }
     }

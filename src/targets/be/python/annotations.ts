@@ -1,16 +1,45 @@
 // Python annotations of SPEC's field types, with the imports each needs. The one place
 // that knows how a config field type becomes a Python type.
 
-import { ImportCollector } from "../../../codegen/index.js";
+import { type ImportCollector, Name } from "../../../codegen/index.js";
+import type { ScalarFieldType } from "../config/schema.js";
 
-/** Scalar field types (every FieldType but `nested`). */
+/** Scalar field types (every FieldType but `nested`, `link` and `enum`). */
 export type ScalarType = "uuid" | "str" | "email" | "int" | "float" | "bool" | "datetime" | "date" | "json";
+
+/** The user's `Enum` class, by its dotted path (`blog.models.ArticleStatus`). */
+export interface EnumType {
+  enum: string;
+}
+
+/** The type of one value: a scalar type, or the user's enum. */
+export type ValueType = ScalarType | EnumType;
+
+/** The value type of a scalar field: its type, or its enum class. */
+export function valueType(field: { type: ScalarFieldType; enum?: string }): ValueType {
+  if (field.type !== "enum") return field.type;
+  if (field.enum === undefined) throw new Error("bug: an enum field passed its checks without enum");
+  return { enum: field.enum };
+}
+
+/**
+ * The user's enum class spelled with its module (`blog.models.ArticleStatus`, the module
+ * imported): no name of a generated module (a schema `ArticleStatusFilter`, a model `Page`)
+ * can be the same. A field named like the module's top package would shadow it in a class
+ * body; the config refuses that (`enumPackageProblems`).
+ */
+export function enumAnnotation(dotted: string, imports: ImportCollector): string {
+  const [module, name] = Name.fromDotted(dotted);
+  imports.add(module);
+  return `${module}.${name.raw}`;
+}
 
 /**
  * The annotation of a scalar type in a response; adds its imports to `imports`. An e-mail
  * address is answered as the text the database holds (request bodies check it on the way in).
  */
-export function scalarAnnotation(type: ScalarType, imports: ImportCollector): string {
+export function scalarAnnotation(type: ValueType, imports: ImportCollector): string {
+  if (typeof type === "object") return enumAnnotation(type.enum, imports);
   switch (type) {
     case "uuid":
       imports.add("uuid");
@@ -50,8 +79,8 @@ const STORABLE: Partial<Record<ScalarType, string>> = {
 const COLUMN_RULED: ReadonlySet<ScalarType> = new Set(["str", "email", "int", "float", "datetime"]);
 
 /** Whether a request value of `type` is checked against the column it is written to (`column_rules`). */
-export function columnRuled(type: ScalarType): boolean {
-  return COLUMN_RULED.has(type);
+export function columnRuled(type: ValueType): boolean {
+  return typeof type === "string" && COLUMN_RULED.has(type);
 }
 
 /**
@@ -60,7 +89,9 @@ export function columnRuled(type: ScalarType): boolean {
  * `column` (e.g. `Article.title`) names the model attribute it is written to.
  * @example requestAnnotation("str", "Article.title", "blog.api.runtime", imports) // "Annotated[DbText, column_rules(Article.title)]"
  */
-export function requestAnnotation(type: ScalarType, column: string | undefined, runtimePackage: string, imports: ImportCollector): string {
+export function requestAnnotation(type: ValueType, column: string | undefined, runtimePackage: string, imports: ImportCollector): string {
+  // An enum's members are what the column takes (the model decides how it stores them).
+  if (typeof type === "object") return enumAnnotation(type.enum, imports);
   return ruled(STORABLE[type], type, column, runtimePackage, imports);
 }
 
@@ -87,7 +118,8 @@ const FILTER_BODY_VALUE: Partial<Record<ScalarType, string>> = { ...STORABLE, em
  * search body): compared with the column, never written to it, so no column rules; text
  * and dates are checked as their schema says, other types as the query gives them.
  */
-export function filterValueAnnotation(type: ScalarType, runtimePackage: string, imports: ImportCollector): string {
+export function filterValueAnnotation(type: ValueType, runtimePackage: string, imports: ImportCollector): string {
+  if (typeof type === "object") return enumAnnotation(type.enum, imports);
   return checkedAs(FILTER_VALUE[type], type, runtimePackage, imports);
 }
 
@@ -95,7 +127,8 @@ export function filterValueAnnotation(type: ScalarType, runtimePackage: string, 
  * The annotation of a value a list is filtered by in the JSON body of its search: only the
  * JSON type the schema names, as a request body's values (no `false` for an integer).
  */
-export function filterBodyAnnotation(type: ScalarType, runtimePackage: string, imports: ImportCollector): string {
+export function filterBodyAnnotation(type: ValueType, runtimePackage: string, imports: ImportCollector): string {
+  if (typeof type === "object") return enumAnnotation(type.enum, imports);
   return checkedAs(FILTER_BODY_VALUE[type], type, runtimePackage, imports);
 }
 

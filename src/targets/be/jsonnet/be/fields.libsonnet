@@ -5,6 +5,7 @@
 //     f.uuid('id'),
 //     f.str('title', { description: 'Headline' }),
 //     f.datetime('published_at', { nullable: true }),
+//     f.enum('status', 'blog.models.ArticleStatus', { default: 'draft' }),
 //     f.nested('author', 'blog.models.Author', [f.uuid('id'), f.str('name')]),
 //     f.nested('tags', 'blog.models.Tag', [f.str('label')], many=true),
 //     f.nested('editor', 'blog.models.Author', [f.uuid('id')], nullable=true),
@@ -41,6 +42,9 @@ local given(key, value) = if value == null then {} else { [key]: value };
     references: resource,
     many: many,
   } + given('load', load),
+
+  // A field holding members of the Python Enum class at the dotted path `enum`.
+  enum(name, enum, opts={}):: { name: name, type: 'enum', enum: enum } + opts,
 
   // The primary-key field `id`, typed `type` (kiln's helper, same arguments).
   id(type='uuid'):: { name: 'id', type: type },

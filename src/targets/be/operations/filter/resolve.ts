@@ -3,9 +3,9 @@
 // that does not exist or has no `link`). The `filter` operation validates with
 // `filterProblems` and builds with `resolveFilterField`; they agree by construction.
 
-import { ImportCollector, Name } from "../../../../codegen/index.js";
+import { ImportCollector } from "../../../../codegen/index.js";
 import { DEFAULT_OPERATORS, type FilterConfig, type LiteralType, type ResolvedApp, type ResourceConfig, type StructuredFilterField, isScalar } from "../../config/schema.js";
-import { type ScalarType, filterBodyAnnotation, filterValueAnnotation } from "../../python/annotations.js";
+import { type ValueType, enumAnnotation, filterBodyAnnotation, filterValueAnnotation } from "../../python/annotations.js";
 import type { FilterField } from "../list/query.js";
 
 /** The literal type of a resource field's type, for `literal` filters without `type`. */
@@ -19,7 +19,7 @@ const KIND_TYPES: Partial<Record<StructuredFilterField["values"], readonly strin
 
 /** A problem with one filter field, at a key of the field. */
 export interface FilterProblem {
-  key: "name" | "values" | "type" | "ref_resource" | "operators";
+  key: "name" | "values" | "type" | "ref_resource" | "operators" | "enum";
   message: string;
 }
 
@@ -42,8 +42,14 @@ export function filterProblems(field: StructuredFilterField, resource: ResourceC
     problems.push({ key: "name", message: `"${field.name}" is ${own.type === "json" ? "a json" : "a nested"} field; filters compare scalar columns` });
     return problems;
   }
+  if (own?.type === "enum" && field.values !== "enum") {
+    problems.push({ key: "values", message: `"${field.name}" is an enum field (${own.enum}); its values are "enum"` });
+  }
+  if (own?.type === "enum" && field.values === "enum" && field.enum !== own.enum) {
+    problems.push({ key: "enum", message: `"${field.name}" holds members of ${own.enum}, not of ${field.enum}` });
+  }
   const accepted = KIND_TYPES[field.values];
-  if (own !== undefined && accepted !== undefined && !accepted.includes(own.type)) {
+  if (own !== undefined && own.type !== "enum" && accepted !== undefined && !accepted.includes(own.type)) {
     problems.push({ key: "values", message: `"${field.name}" is ${own.type === "int" ? "an" : "a"} ${own.type} field; ${field.values} values need ${accepted.join(" or ")}` });
   }
   if (field.values === "literal") {
@@ -97,6 +103,7 @@ function inferredField(name: string, resource: ResourceConfig, app: ResolvedApp)
   });
   if (own === undefined || !isScalar(own)) return structured("literal");
   if (own.type === "bool") return structured("bool");
+  if (own.type === "enum") return structured("enum", { enum: own.enum });
   const target = own.references === undefined ? undefined : refTarget(app, own.references);
   if (target?.link !== undefined) return structured("ref", { ref_resource: target.name });
   if (own.type === "str" || own.type === "email") return structured("free_text");
@@ -107,16 +114,13 @@ function inferredField(name: string, resource: ResourceConfig, app: ResolvedApp)
 export function resolveFilterField(field: StructuredFilterField, resource: ResourceConfig, app: ResolvedApp, runtimePackage: string): FilterField {
   const imports = new ImportCollector();
   const base = { name: field.name, kind: field.values, operators: field.operators, imports };
-  const annotations = (type: ScalarType) => ({
+  const annotations = (type: ValueType) => ({
     annotation: filterValueAnnotation(type, runtimePackage, imports),
     bodyAnnotation: filterBodyAnnotation(type, runtimePackage, imports),
   });
   switch (field.values) {
-    case "enum": {
-      const [module, name] = Name.fromDotted(field.enum!);
-      imports.addFrom(module, name.raw);
-      return { ...base, annotation: name.raw, bodyAnnotation: name.raw, enumClass: name.raw };
-    }
+    case "enum":
+      return { ...base, ...annotations({ enum: field.enum! }), enumClass: enumAnnotation(field.enum!, imports) };
     case "bool":
       return { ...base, ...annotations("bool") };
     case "free_text":

@@ -33,6 +33,7 @@ const TYPE_WORDS: Record<ScalarField["type"], string> = {
   datetime: "a date-time",
   date: "a date",
   json: "a JSON object",
+  enum: "a member of its enum",
 };
 
 /** What the tests of one resource know about it. */

@@ -2,11 +2,12 @@
 // schemas' validation (unique strings and e-mails, UTC date-times, JSON objects), a
 // second valid value for updates, and one invalid value per type for 422 tests. Values
 // written to a column respect it (read from the model at test time). A field with
-// `references` gets the key of a resource created first, through its factory.
+// `references` gets the key of a resource created first, through its factory. An enum's
+// values are its members', read from the class when the tests run (codegen never imports it).
 
-import { ImportCollector } from "../../../../codegen/index.js";
-import type { ScalarField, ScalarFieldType } from "../../config/schema.js";
-import { columnRuled } from "../../python/annotations.js";
+import { ImportCollector, Name } from "../../../../codegen/index.js";
+import type { PkType, ScalarField, ScalarFieldType } from "../../config/schema.js";
+import { type ValueType, columnRuled, valueType } from "../../python/annotations.js";
 import { pythonLiteral, pythonString } from "../../python/literals.js";
 import type { ModelRef } from "../../resource.js";
 
@@ -39,7 +40,7 @@ export interface Column {
 /** Which of the two valid values: the one create bodies send, or the one updates change to. */
 export type Variant = "create" | "update";
 
-const CONSTANTS: Record<Exclude<ScalarFieldType, "str" | "email" | "uuid">, Record<Variant, unknown>> = {
+const CONSTANTS: Record<Exclude<ScalarFieldType, "str" | "email" | "uuid" | "enum">, Record<Variant, unknown>> = {
   int: { create: 7, update: 8 },
   float: { create: 1.5, update: 2.5 },
   bool: { create: true, update: false },
@@ -53,9 +54,15 @@ const CONSTANTS: Record<Exclude<ScalarFieldType, "str" | "email" | "uuid">, Reco
  * A valid value of `type` (`unique("title")`, `7`, `"2024-01-31"`); `prefix` names unique
  * strings. With the `column` it is written to (`Book.isbn`), a string fits the column's
  * length (read from the model, imported then) and an integer is random (the column may be
- * unique), in any integer column's range.
+ * unique), in any integer column's range. An enum's value is its first member's (its last
+ * for an update), as JSON sends it.
  */
-export function sampleValue(type: ScalarFieldType, prefix: string, variant: Variant, needs: Needs, column?: Column): string {
+export function sampleValue(type: ValueType, prefix: string, variant: Variant, needs: Needs, column?: Column): string {
+  if (typeof type === "object") {
+    const [module, name] = Name.fromDotted(type.enum);
+    needs.imports.add(module);
+    return variant === "create" ? `next(iter(${module}.${name.raw})).value` : `list(${module}.${name.raw})[-1].value`;
+  }
   switch (type) {
     case "str":
       needs.unique = true;
@@ -87,6 +94,8 @@ export function invalidValue(type: ScalarFieldType): string {
     datetime: '"not-a-datetime"',
     date: '"not-a-date"',
     json: '"not-an-object"',
+    // No member's value is a list.
+    enum: "[]",
   };
   return values[type];
 }
@@ -97,7 +106,7 @@ export function referenceValue(references: string, pk: string, needs: Needs): st
 }
 
 /** How the key of a referenced resource is found: its name and primary key attribute. */
-export type ReferenceKeys = (resource: string) => { pk: string; pkType: ScalarFieldType };
+export type ReferenceKeys = (resource: string) => { pk: string; pkType: PkType };
 
 /**
  * The fields a generated request sends, each with its value, in config order. A field
@@ -118,8 +127,8 @@ export function bodyEntries(
   for (const field of fields) {
     if (!field.required && (field.references !== undefined || field.type === "uuid")) continue;
     let value: string;
-    const column = model && columnRuled(field.type) ? { model, attribute: field.name } : undefined;
-    if (field.references === undefined) value = sampleValue(field.type, field.name, variant, needs, column);
+    const column = model && columnRuled(valueType(field)) ? { model, attribute: field.name } : undefined;
+    if (field.references === undefined) value = sampleValue(valueType(field), field.name, variant, needs, column);
     else if (references === "created") value = referenceValue(field.references, keys(field.references).pk, needs);
     else value = placeholderKey(keys(field.references).pkType, needs);
     entries.push({ name: field.name, value });
@@ -128,7 +137,7 @@ export function bodyEntries(
 }
 
 /** A key of the right type that no request resolves (the request fails before using it). */
-export function placeholderKey(type: ScalarFieldType, needs: Needs): string {
+export function placeholderKey(type: PkType, needs: Needs): string {
   if (type === "int") return "0";
   return sampleValue(type, "key", "create", needs);
 }

@@ -4,7 +4,7 @@
 import { type CrudOptions, isScalar } from "../../config/schema.js";
 import { type RelationField, isRelation, relatedResource, writeFields } from "../../modules/bodies.js";
 import { modelRef, resourceLabel } from "../../resource.js";
-import { columnRuled } from "../../python/annotations.js";
+import { columnRuled, valueType } from "../../python/annotations.js";
 import { pythonString } from "../../python/literals.js";
 import { type Tests, sharedTemplate } from "../tests/cases.js";
 import { Needs, invalidValue, sampleValue } from "../tests/samples.js";
@@ -24,7 +24,7 @@ export function updateTests(tests: Tests, options: CrudOptions): void {
     TEMPLATE,
     field ? `\`\`${tests.route}\`\` changes \`\`${field.name}\`\`, and the change is kept.` : `\`\`${tests.route}\`\` answers 200 for an empty change.`,
     (needs, url) => ({
-      setup: field ? [{ kind: "assign", variable: "value", value: sampleValue(field.type, field.name, "update", needs, columnRuled(field.type) ? { model: view.model, attribute: field.name } : undefined) }] : [],
+      setup: field ? [{ kind: "assign", variable: "value", value: sampleValue(valueType(field), field.name, "update", needs, columnRuled(valueType(field)) ? { model: view.model, attribute: field.name } : undefined) }] : [],
       request: tests.request(url, field ? `{${pythonString(field.name)}: value}` : "{}"),
       expect: { field: field ? pythonString(field.name) : "", fetch: target.fetchesRow && field !== undefined ? url : "" },
     }),
