@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Request
 from pydantic import Field
 
+import blog.models
 from blog.api.auth.dependencies import CurrentUser
 from blog.api.db.primary_session import get_read_sessionmaker
 from blog.api.runtime.discovery import (
@@ -28,7 +29,7 @@ from blog.api.runtime.discovery import (
 )
 from blog.api.runtime.responses import error_responses
 from blog.api.runtime.search import FullTextSearch, TrigramSearch
-from blog.models import Article, ArticleStatus, Author
+from blog.models import Article, Author
 
 router = APIRouter(tags=["discovery"])
 
@@ -57,7 +58,9 @@ CATALOG = Catalog(
                 FreeTextSource(Article.title, get_read_sessionmaker),
             ),
             FilterSpec("published", ("eq",), BoolSource()),
-            FilterSpec("status", ("eq", "neq", "in"), EnumSource(ArticleStatus)),
+            FilterSpec(
+                "status", ("eq", "neq", "in"), EnumSource(blog.models.ArticleStatus)
+            ),
             FilterSpec(
                 "rating",
                 ("eq", "gte", "lte", "is_null"),

@@ -3,14 +3,17 @@
 /_values``.
 """
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter
+from pydantic import Field
 
+import blog.models
 from blog.api.auth.dependencies import CurrentUser
 from blog.api.db.primary_session import get_sessionmaker
 from blog.api.runtime.discovery import (
     Catalog,
+    EnumSource,
     FilterCatalog,
     FilterSpec,
     FreeTextSource,
@@ -41,7 +44,14 @@ CATALOG = Catalog(
             ),
         ),
         order=OrderInfo(fields=["name"], default=["name"]),
-    )
+    ),
+    ListSpec(
+        "article",
+        "list",
+        "/content/posts",
+        "/content/posts/search",
+        (FilterSpec("status", ("eq", "in"), EnumSource(blog.models.ArticleStatus)),),
+    ),
 )
 
 
@@ -50,6 +60,13 @@ class AuthorValues(ValuesOptions):
 
     resource: Literal["author"]
     field: Literal["name"]
+
+
+class ArticleValues(ValuesOptions):
+    """``POST /_values`` for a filter field of articles."""
+
+    resource: Literal["article"]
+    field: Literal["status"]
 
 
 @router.get("/_filters", operation_id="listFilters", responses=error_responses(401))
@@ -67,7 +84,8 @@ async def list_filters(current_user: CurrentUser) -> FilterCatalog:
     responses=error_responses(400, 401, 413, 503),
 )
 async def list_filter_values(
-    body: AuthorValues, current_user: CurrentUser
+    body: Annotated[AuthorValues | ArticleValues, Field(discriminator="resource")],
+    current_user: CurrentUser,
 ) -> ValuesPage:
     """Values to offer for one filter field of a resource, best first."""
     return await CATALOG.values(body)

@@ -7,6 +7,7 @@ from typing import Literal
 
 from fastapi import APIRouter
 
+import blog.models
 from blog.api.db.primary_session import get_sessionmaker
 from blog.api.runtime.discovery import (
     BoolSource,
@@ -26,7 +27,7 @@ from blog.api.runtime.discovery import (
 )
 from blog.api.runtime.responses import error_responses
 from blog.api.runtime.search import FullTextSearch, TrigramSearch
-from blog.models import Article, ArticleStatus, Author
+from blog.models import Article, Author
 
 router = APIRouter(tags=["discovery"])
 
@@ -55,7 +56,9 @@ CATALOG = Catalog(
                 FreeTextSource(Article.title, get_sessionmaker),
             ),
             FilterSpec("published", ("eq",), BoolSource()),
-            FilterSpec("status", ("eq", "neq", "in"), EnumSource(ArticleStatus)),
+            FilterSpec(
+                "status", ("eq", "neq", "in"), EnumSource(blog.models.ArticleStatus)
+            ),
             FilterSpec(
                 "rating",
                 ("eq", "gte", "lte", "is_null"),

@@ -2,20 +2,30 @@
 """Routes of articles: CRUD under ``/posts`` and the article actions."""
 
 import uuid
+from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Request, Response, status
-from sqlalchemy import bindparam, delete, select
+from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+from sqlalchemy import ColumnElement, bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
 import blog.kiln_actions
 from blog.api.auth.dependencies import CurrentUser
-from blog.api.content.schemas.article import ArticleCreate, ArticleRead, ArticleUpdate
+from blog.api.content.schemas.article import (
+    ArticleCreate,
+    ArticleListQuery,
+    ArticleRead,
+    ArticleSearch,
+    ArticleUpdate,
+)
 from blog.api.content.serializers.article import to_article_read
 from blog.api.db.primary_session import SessionDep
 from blog.api.runtime.actions import call_action
+from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.hooks import after_commit, body_from_hook
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
+from blog.api.runtime.ordering import Ordering
+from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
 from blog.models import Article
 
@@ -54,6 +64,62 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
 async def get_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
     """Get one article."""
     return to_article_read(await _load_article(session, pk))
+
+
+# The filterable columns and order of ``GET /posts``.
+_LIST_FILTERS = {"status": Article.status}
+_LIST_ORDER = Ordering(Article.id)
+
+
+async def _list_articles(
+    session: AsyncSession,
+    where: list[ColumnElement[bool]],
+    request: ArticleListQuery | ArticleSearch,
+    source: CursorSource,
+) -> Page[ArticleRead]:
+    """One page of articles meeting *where* and ordered as *request* asks."""
+    statement = select(Article).options(*_READ_OPTIONS).where(*where)
+    keys = _LIST_ORDER.keys()
+    articles, next_cursor = await keyset_page(
+        session,
+        statement,
+        keys,
+        limit=request.limit,
+        cursor=request.cursor,
+        source=source,
+    )
+    return Page(
+        items=[to_article_read(article) for article in articles],
+        next_cursor=next_cursor,
+    )
+
+
+@router.get("", operation_id="listArticles", responses=error_responses(503))
+async def list_articles(
+    query: Annotated[ArticleListQuery, Query()], session: SessionDep
+) -> Page[ArticleRead]:
+    """List articles, filtered, by id, one page at a time."""
+    return await _list_articles(
+        session, param_conditions(query, _LIST_FILTERS), query, "query"
+    )
+
+
+@router.post(
+    "/search",
+    operation_id="searchArticles",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 413, 503),
+)
+async def search_articles(
+    body: ArticleSearch, session: SessionDep
+) -> Page[ArticleRead]:
+    """Search articles with an and/or tree of conditions, one page at a time."""
+    return await _list_articles(
+        session,
+        [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [],
+        body,
+        "body",
+    )
 
 
 @router.post(

@@ -2,10 +2,18 @@
 """Request and response schemas of articles."""
 
 import uuid
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import MISSING, BaseModel, ConfigDict
+from pydantic import MISSING, BaseModel, ConfigDict, Field, Tag
 
+import blog.models
+from blog.api.runtime.filters import (
+    CommaSeparated,
+    FilterUnion,
+    InQuery,
+    InValues,
+    TreeBounds,
+)
 from blog.api.runtime.values import DbText, column_rules
 from blog.models import Article
 
@@ -26,9 +34,87 @@ class ArticleRead(BaseModel):
     title: str
     body: str
     published: bool
+    status: blog.models.ArticleStatus
     word_count: int
     author_id: uuid.UUID
     author: ArticleReadAuthorNested
+
+
+class ArticleListQuery(BaseModel):
+    """The query parameters of ``GET /posts``; any other is an error."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: blog.models.ArticleStatus | None = None
+    status__in: (
+        Annotated[list[blog.models.ArticleStatus], CommaSeparated, InQuery] | None
+    ) = None
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
+
+
+class ArticleStatusFilter(BaseModel):
+    """A condition on ``status``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["status"]
+    op: Literal["eq"]
+    value: blog.models.ArticleStatus
+
+
+class ArticleStatusInFilter(BaseModel):
+    """A condition on ``status``: one of the values."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["status"]
+    op: Literal["in"]
+    value: Annotated[list[blog.models.ArticleStatus], InValues]
+
+
+class ArticleAllOf(BaseModel):
+    """Conditions on articles that must all hold: ``{"and": [...]}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    and_: list["ArticleFilter"] = Field(alias="and", min_length=1)
+
+
+class ArticleAnyOf(BaseModel):
+    """Conditions on articles of which one must hold: ``{"or": [...]}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    or_: list["ArticleFilter"] = Field(alias="or", min_length=1)
+
+
+# A condition on articles ({"field", "op", "value"}), or an "and" / "or" group of them.
+ArticleFilter = Annotated[
+    Annotated[ArticleAllOf, Tag("and")]
+    | Annotated[ArticleAnyOf, Tag("or")]
+    | Annotated[ArticleStatusFilter, Tag("status")]
+    | Annotated[ArticleStatusInFilter, Tag("status:in")],
+    FilterUnion,
+]
+
+
+class ArticleSearch(BaseModel):
+    """The body of ``POST /posts/search``: conditions, order and page."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    filter: Annotated[ArticleFilter | None, TreeBounds()] = None
+    limit: int = Field(
+        default=50, ge=1, le=100, description="Rows per page, at most 100."
+    )
+    cursor: str | None = Field(
+        default=None, description="The next_cursor of the previous page."
+    )
 
 
 class ArticleCreate(BaseModel):
@@ -37,9 +123,11 @@ class ArticleCreate(BaseModel):
     title: Annotated[DbText, column_rules(Article.title)]
     body: Annotated[DbText, column_rules(Article.body)]
     author_id: uuid.UUID
+    status: blog.models.ArticleStatus = blog.models.ArticleStatus("draft")
 
 
 class ArticleUpdate(BaseModel):
     """The body of a partial update: only the fields sent are changed."""
 
     title: Annotated[DbText, column_rules(Article.title)] | MISSING = MISSING
+    status: blog.models.ArticleStatus | MISSING = MISSING

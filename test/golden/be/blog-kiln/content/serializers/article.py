@@ -19,6 +19,7 @@ def to_article_read(article: Article) -> ArticleRead:
         title=article.title,
         body=article.body,
         published=article.published,
+        status=article.status,
         word_count=article.word_count,
         author_id=article.author_id,
         author=to_article_read_author_nested(article.author),

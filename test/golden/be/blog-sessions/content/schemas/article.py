@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import MISSING, BaseModel, ConfigDict, Field, Tag
 
+import blog.models
 from blog.api.content.schemas.author import AuthorLink
 from blog.api.content.schemas.tag import TagLink
 from blog.api.runtime.filters import (
@@ -30,7 +31,7 @@ from blog.api.runtime.values import (
     FiniteFloat,
     column_rules,
 )
-from blog.models import Article, ArticleStatus
+from blog.models import Article
 from blog.models import Tag as TagModel
 
 
@@ -109,9 +110,11 @@ class ArticleListQuery(BaseModel):
     title__contains: DbText | None = None
     title__starts_with: DbText | None = None
     published: bool | None = None
-    status: ArticleStatus | None = None
-    status__neq: ArticleStatus | None = None
-    status__in: Annotated[list[ArticleStatus], CommaSeparated, InQuery] | None = None
+    status: blog.models.ArticleStatus | None = None
+    status__neq: blog.models.ArticleStatus | None = None
+    status__in: (
+        Annotated[list[blog.models.ArticleStatus], CommaSeparated, InQuery] | None
+    ) = None
     rating: FiniteFloat | None = None
     rating__gte: FiniteFloat | None = None
     rating__lte: FiniteFloat | None = None
@@ -190,7 +193,7 @@ class ArticleStatusFilter(BaseModel):
 
     field: Literal["status"]
     op: Literal["eq", "neq"]
-    value: ArticleStatus
+    value: blog.models.ArticleStatus
 
 
 class ArticleStatusInFilter(BaseModel):
@@ -200,7 +203,7 @@ class ArticleStatusInFilter(BaseModel):
 
     field: Literal["status"]
     op: Literal["in"]
-    value: Annotated[list[ArticleStatus], InValues]
+    value: Annotated[list[blog.models.ArticleStatus], InValues]
 
 
 class ArticleRatingFilter(BaseModel):
