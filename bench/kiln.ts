@@ -4,7 +4,8 @@
  * --target be`) write the bench project (bench/configs.ts, translated for kiln by
  * bench/kiln-config.ts) into a new, empty directory, as fresh processes, taking turns (which
  * goes first alternates run by run), so both see the same load. Prints a markdown table of
- * the median wall time, min–max, median peak RSS and kiln time / codegen time, with the
+ * the median wall time, min–max, median peak RSS, kiln time / codegen time and the same for
+ * CPU time (user + system, which the machine's load moves far less than wall time), with the
  * machine's 1-minute load before and after.
  *
  * `--kiln PATH` (or `$KILN`): kiln's `foundry` CLI, or a Python with kiln installed. Flags:
@@ -42,8 +43,8 @@ interface Row {
 
 function table(rows: Row[]): string {
   const lines = [
-    "| resources | files (codegen / kiln) | codegen median s | codegen min–max s | codegen peak MB | kiln median s | kiln min–max s | kiln peak MB | kiln time / codegen time |",
-    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| resources | files (codegen / kiln) | codegen median s | codegen min–max s | codegen peak MB | kiln median s | kiln min–max s | kiln peak MB | kiln time / codegen time | CPU s (codegen / kiln) | kiln CPU / codegen CPU |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const row of rows) {
     const cells = TOOLS.map((tool) => {
@@ -52,7 +53,9 @@ function table(rows: Row[]): string {
       return `${median(seconds).toFixed(3)} | ${minMax(seconds, 3)} | ${megabytes.toFixed(0)}`;
     });
     const ratio = median(row.runs.kiln.map((run) => run.seconds)) / median(row.runs.codegen.map((run) => run.seconds));
-    lines.push(`| ${row.resources.toLocaleString("en-US")} | ${row.files.codegen} / ${row.files.kiln} | ${cells.join(" | ")} | ${ratio.toFixed(2)} |`);
+    const cpu = TOOLS.map((tool) => median(row.runs[tool].map((run) => run.cpuSeconds!)));
+    const cpuCells = `${cpu.map((seconds) => seconds.toFixed(3)).join(" / ")} | ${(cpu[1]! / cpu[0]!).toFixed(2)}`;
+    lines.push(`| ${row.resources.toLocaleString("en-US")} | ${row.files.codegen} / ${row.files.kiln} | ${cells.join(" | ")} | ${ratio.toFixed(2)} | ${cpuCells} |`);
   }
   return lines.join("\n");
 }
@@ -107,7 +110,7 @@ async function main(): Promise<void> {
                 });
           row.runs[tool].push(timed);
           row.files[tool] = await fileCount(out);
-          process.stderr.write(`${tool} ${size} resources, run ${run}/${runs}: ${timed.seconds.toFixed(3)} s, ${(timed.peakKiB / 1024).toFixed(0)} MB\n`);
+          process.stderr.write(`${tool} ${size} resources, run ${run}/${runs}: ${timed.seconds.toFixed(3)} s, ${timed.cpuSeconds!.toFixed(3)} s CPU, ${(timed.peakKiB / 1024).toFixed(0)} MB\n`);
         }
       }
       rows.push(row);
