@@ -7,6 +7,8 @@
 /** ruff's default line length, which generated projects keep. */
 const LINE_LENGTH = 88;
 const NON_ASCII = /[^\x00-\x7f]/;
+// A line longer than the line that starts as a docstring or a comment does: only such a line can change.
+const LONG_PROSE_LINE = new RegExp(`^(?=[^\\n]{${LINE_LENGTH + 1}})[ ]*(?:[rRuU]?"""|#)`, "m");
 const DOCSTRING = /^([rRuU]?)"""([^\\]*)"""$/;
 const COMMENT = /^#( +)(.*)$/;
 const NEWLINE = 0x0a;
@@ -21,8 +23,10 @@ const SINGLE_QUOTE = 0x27;
  * @example wrapProse(`    # ${"word ".repeat(20)}\n`) // two comment lines
  */
 export function wrapProse(source: string): string {
-  // Most modules are ASCII: their lines are as wide as they are long.
-  const width = NON_ASCII.test(source) ? textWidth : (line: string) => line.length;
+  // Most modules are ASCII: their lines are as wide as they are long, and most have no long prose.
+  const ascii = !NON_ASCII.test(source);
+  if (ascii && !LONG_PROSE_LINE.test(source)) return source;
+  const width = ascii ? (line: string) => line.length : textWidth;
   const lines = source.split("\n");
   if (!lines.some((line) => width(line) > LINE_LENGTH)) return source;
   const statementStarts = lineStartsStatement(source);
