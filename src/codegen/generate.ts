@@ -190,7 +190,7 @@ async function evaluate(options: GenerateOptions): Promise<Evaluated> {
 }
 
 /** Validates the config, reads the files it names, and hashes the run's inputs. */
-async function load(evaluated: Pick<Evaluated, "raw" | "code"> & { outDir: string | undefined }, options: GenerateOptions): Promise<Loaded> {
+async function load(evaluated: Pick<Evaluated, "raw" | "code"> & Partial<Pick<Evaluated, "stored">> & { outDir: string | undefined }, options: GenerateOptions): Promise<Loaded> {
   const { target, configFile } = options;
   const { raw, code } = evaluated;
   const cwd = options.cwd ?? process.cwd();
@@ -209,7 +209,7 @@ async function load(evaluated: Pick<Evaluated, "raw" | "code"> & { outDir: strin
       configFile,
       config,
       outDir,
-      stored: await readManifest(outDir),
+      stored: await readManifest(outDir, evaluated.stored),
       warnings: configWarningsOf(raw, target),
       userTemplatesDir,
       record,
@@ -337,7 +337,7 @@ async function plan(built: Built, options: Pick<GenerateOptions, "force" | "forc
   try {
     const tree = new OutputTree(outDir);
     const writes = planWritesIn(tree, files, { force: options.force, forcePaths: options.forcePaths, aggregates: target.aggregates?.bind(target) });
-    const stored = await readManifest(outDir);
+    const stored = await readManifest(outDir, built.stored);
     const { next, stale } = updateManifest(stored.recorded, target.name, writes, built.assembled);
     const { deletions, kept } = planDeletionsIn(tree, stale);
     const temps = planTempRemovals(tree, writes);

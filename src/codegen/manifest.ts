@@ -55,11 +55,11 @@ export interface StoredManifest {
 }
 
 /**
- * The manifest in `outDir`; empty when there is none yet.
+ * The manifest in `outDir`; empty when there is none yet; `known` itself when the file still holds its text.
  * @throws GenerationError naming the file when it cannot be read or is not a valid manifest.
  * @example (await readManifest("blog/api")).recorded.get("be")
  */
-export async function readManifest(outDir: string): Promise<StoredManifest> {
+export async function readManifest(outDir: string, known?: StoredManifest): Promise<StoredManifest> {
   const file = manifestPath(outDir);
   const corrupt = (problem: string) =>
     new GenerationError(
@@ -75,6 +75,7 @@ export async function readManifest(outDir: string): Promise<StoredManifest> {
     if (code === "EISDIR") throw corrupt("it is a directory, not a file");
     throw error;
   }
+  if (text === known?.text) return known;
   let data: unknown;
   try {
     data = JSON.parse(text);
