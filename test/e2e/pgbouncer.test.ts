@@ -25,11 +25,12 @@ import { dirname } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { JsonClient, REQUEST_TIMEOUT_MS, type Reply, expectStatus } from "../support/http.js";
-import { type Pgbouncer, QUERY_WAIT_TIMEOUT_SECONDS, startPgbouncer } from "../support/pgbouncer.js";
+import { type Pgbouncer, startPgbouncer } from "../support/pgbouncer.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type Nginx, startNginx } from "../support/nginx.js";
 import { freePort } from "../support/ports.js";
+import { type DeployRecipe, deployRecipe } from "../support/recipe.js";
 import { type RunningProcess, childPids, exitWithin, startProcess, waitForHttp } from "../support/processes.js";
 import { DEMO_LOGIN, SERVE_SCRIPT, prepareBlogProject, serveBlog } from "./support/blog.js";
 
@@ -40,6 +41,8 @@ const SERVER_CONNECTIONS = 4;
 const REPLICATION_TIMEOUT_MS = 30_000;
 
 let venv: Venv;
+/** be_root's deploy/: nginx, PgBouncer and the instances run with its files. */
+let recipe: DeployRecipe;
 let postgres: Postgres | undefined;
 let replica: Postgres | undefined;
 let pgbouncer: Pgbouncer | undefined;
@@ -47,10 +50,10 @@ const cleanups: (() => Promise<void>)[] = [];
 
 before(async () => {
   // Statements counted on each server, the replica's too (it gets the same options).
-  [venv, postgres] = await Promise.all([ensureVenv(), startPostgres({ flags: ["-c", "shared_preload_libraries=pg_stat_statements"] })]);
+  [venv, postgres, recipe] = await Promise.all([ensureVenv(), startPostgres({ flags: ["-c", "shared_preload_libraries=pg_stat_statements"] }), deployRecipe("blog")]);
   await postgres.query("CREATE EXTENSION pg_stat_statements");
   replica = await postgres.startReplica();
-  pgbouncer = await startPgbouncer(postgres.url, SERVER_CONNECTIONS, replica.url);
+  pgbouncer = await startPgbouncer(recipe.pgbouncer, postgres.url, SERVER_CONNECTIONS, replica.url);
 });
 
 after(async () => {
@@ -195,8 +198,7 @@ describe("nginx → 3 instances → PgBouncer → a primary and its streaming re
   async function startInstance(port: number): Promise<Instance> {
     const proc = startProcess(
       venv.python,
-      ["-m", "uvicorn", "instance:app", "--host", "127.0.0.1", "--port", String(port), "--workers", "2"]
-        .concat(["--timeout-graceful-shutdown", "10", "--http", "blog.api.runtime.server:BoundedH11Protocol", "--log-level", "warning", "--no-access-log"]),
+      ["-m", "uvicorn", "instance:app", ...recipeOptions(port), "--workers", "2", "--log-level", "warning", "--no-access-log"],
       {
         cwd: projectDir,
         env: {
@@ -207,6 +209,7 @@ describe("nginx → 3 instances → PgBouncer → a primary and its streaming re
           PYTHONPATH: `${dirname(SERVE_SCRIPT)}:${projectDir}`,
           PYTHONDONTWRITEBYTECODE: "1",
           SHUTDOWN_DRAIN_SECONDS: DRAIN_SECONDS,
+          FORWARDED_ALLOW_IPS: "127.0.0.1",
         },
       },
     );
@@ -221,6 +224,16 @@ describe("nginx → 3 instances → PgBouncer → a primary and its streaming re
       throw error;
     }
     return { port, process: proc };
+  }
+
+  /**
+   * uvicorn's options in the recipe's systemd unit (`ExecStart=…/uvicorn blog.main:app <options>`),
+   * for the instance on `port`: the test serves instance.py with them.
+   */
+  function recipeOptions(port: number): string[] {
+    const [, app, options] = /^ExecStart=\S+\/uvicorn (\S+) (.+)$/m.exec(recipe.unit) ?? [];
+    assert.equal(app, "blog.main:app", `the recipe's unit runs no uvicorn blog.main:app:\n${recipe.unit}`);
+    return options.replaceAll("%i", String(port)).split(" ");
   }
 
   /** What the instances printed, for a failure. */
@@ -268,17 +281,16 @@ project + {
     assert.equal(await exitWithin(prepare, INSTANCE_TIMEOUT_MS), 0, prepare.output());
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
     instances.push(...(await Promise.all(ports.map(startInstance))));
-    // The first balancer spreads requests over all three; the second sends all to the first.
-    nginx = await startNginx([ports, [ports[0]]]);
+    nginx = await startNginx(recipe.nginx, ports);
     cleanups.push(() => nginx.stop());
-    api = new JsonClient(nginx.baseUrls[0]);
+    api = new JsonClient(nginx.baseUrl);
     replicated = await create(`replicated-${randomBytes(6).toString("hex")}`);
     await eventually("the replica replays the first create", () => replicaHas(replicated));
   });
 
   it("300 concurrent clients create, list and read, and every request succeeds", async (t) => {
     let outcome: Outcome | undefined;
-    const reads = await readsDuring(async () => void (outcome = await createListRead(nginx.baseUrls[0], replicated)));
+    const reads = await readsDuring(async () => void (outcome = await createListRead(nginx.baseUrl, replicated)));
     const { statuses } = outcome!;
     t.diagnostic(`${describeStatuses(statuses)}; tag selects: ${reads.onReplica} on the replica, ${reads.onPrimary} on the primary`);
     const failed = [...statuses].filter(([status]) => status === 0 || status >= 300);
@@ -395,7 +407,7 @@ project + {
     const created: number[] = [];
     let restarting = true;
     const send = async (what: string, method: string, path: string, expected: number, body?: unknown) => {
-      const reply = await sendAlone(method, `${nginx.baseUrls[0]}${path}`, body);
+      const reply = await sendAlone(method, `${nginx.baseUrl}${path}`, body);
       tally(statuses, reply.status);
       if (reply.status !== expected && failures.length < 10) failures.push(`${what}: ${reply.status} ${reply.body}`);
       return reply.status === expected ? reply.body : undefined;
@@ -413,11 +425,11 @@ project + {
           await sleep(300);
           // Out of rotation first (nginx cannot read readiness), then stopped as an orchestrator
           // stops a container: SIGTERM to the server process only, which finishes what it has.
-          await nginx.setUpstreams(0, all.filter((port) => port !== instance.port));
+          await nginx.setUpstreams(all.filter((port) => port !== instance.port));
           instance.process.child.kill("SIGTERM");
           assert.equal(await exitWithin(instance.process, INSTANCE_TIMEOUT_MS), 0, instance.process.output());
           instances[index] = await startInstance(instance.port);
-          await nginx.setUpstreams(0, all);
+          await nginx.setUpstreams(all);
         }
         await sleep(300);
       } finally {
@@ -449,8 +461,11 @@ project + {
       const cpu = (await cpuSeconds(measured)) - cpuBefore;
       return { perSecond: done / seconds, perCpuSecond: done / cpu, cpu };
     };
-    const one = await measure(nginx.baseUrls[1], [instances[0]]);
-    const three = await measure(nginx.baseUrls[0], instances);
+    // nginx sends every request to the first instance, then spreads them over the three again.
+    await nginx.setUpstreams([instances[0].port]);
+    const one = await measure(nginx.baseUrl, [instances[0]]);
+    await nginx.setUpstreams(instances.map((instance) => instance.port));
+    const three = await measure(nginx.baseUrl, instances);
     const line = (name: string, m: { perSecond: number; perCpuSecond: number; cpu: number }) =>
       `${name}: ${m.perSecond.toFixed(0)} reads/s, ${m.perCpuSecond.toFixed(0)} per CPU second of the instances (${m.cpu.toFixed(1)} CPU s)`;
     t.diagnostic(line("1 instance", one));
@@ -474,10 +489,10 @@ project + {
     const clients = Array.from({ length: ROLLING_CLIENTS }, async () => {
       while (running) {
         const [name, key] = [`survivor-${randomBytes(6).toString("hex")}`, randomBytes(12).toString("hex")];
-        const reply = await sendAlone("POST", `${nginx.baseUrls[0]}/tags`, { name }, { "idempotency-key": key });
+        const reply = await sendAlone("POST", `${nginx.baseUrl}/tags`, { name }, { "idempotency-key": key });
         if (check("create", reply, 201)) acknowledged.push(name);
         else unanswered.push({ name, key });
-        check("read", await sendAlone("GET", `${nginx.baseUrls[0]}/tags/${replicated}`), 200);
+        check("read", await sendAlone("GET", `${nginx.baseUrl}/tags/${replicated}`), 200);
       }
     });
     let down = new Map<number, number>();
@@ -520,7 +535,7 @@ project + {
     });
     await sleep(200);
     await replica!.stop();
-    await sleep((QUERY_WAIT_TIMEOUT_SECONDS + 1) * 1000);
+    await sleep((Number(pgbouncer!.setting("query_wait_timeout")) + 1) * 1000);
     reading = false;
     await Promise.all(readers);
     const failedBefore = statuses.get(503) ?? 0;

@@ -1,5 +1,7 @@
 /**
- * Debian's PgBouncer for tests, in transaction pooling in front of a test PostgreSQL.
+ * Debian's PgBouncer for tests, in front of a test PostgreSQL, with the settings of the
+ * production recipe (`be_root`'s deploy/pgbouncer.ini: transaction pooling), the test's
+ * databases, port and credentials in place of the recipe's.
  *
  * The binary comes from the Debian package (test/support/debian.ts); its shared libraries
  * (libevent, c-ares, OpenSSL) must be installed. PgBouncer refuses to run as root: there it
@@ -20,9 +22,6 @@ import { type RunningProcess, startProcess } from "./processes.js";
 const LISTEN_TIMEOUT_MS = 10_000;
 const CONNECT_TIMEOUT_MS = 1000;
 
-/** How long PgBouncer keeps a query waiting for a server connection. */
-export const QUERY_WAIT_TIMEOUT_SECONDS = 5;
-
 /** The path of the cached `pgbouncer` binary, downloaded and unpacked first if missing. */
 export const ensurePgbouncer = oncePerProcess(() => debianProgram("pgbouncer", "usr/sbin/pgbouncer", ["--version"]));
 
@@ -31,6 +30,8 @@ export interface Pgbouncer {
   asyncUrl: string;
   /** The pooled replica, when one was given, as a SQLAlchemy async URL: database `<db>_replica`. */
   replicaAsyncUrl: string;
+  /** A setting of the `[pgbouncer]` section it runs with (`query_wait_timeout`), as written. */
+  setting(key: string): string | undefined;
   /** The running PgBouncer: another process after `kill()` and `start()`. */
   readonly process: RunningProcess;
   /** SIGKILL, as a crash: resolves once it exited. */
@@ -41,12 +42,44 @@ export interface Pgbouncer {
 }
 
 /**
- * Start PgBouncer in transaction mode on 127.0.0.1 and a free port, pooling the database of
- * `serverUrl` (`postgresql://user:password@127.0.0.1:port/db`) in `poolSize` server connections,
- * and, given `replicaUrl` (a replica of it: the same database, user and password), the
- * replica's as database `<db>_replica`.
+ * `ini` (the recipe's pgbouncer.ini) with `databases` as its `[databases]` entries and the
+ * `[pgbouncer]` settings of `overrides` in place of the recipe's; its other settings kept.
  */
-export async function startPgbouncer(serverUrl: string, poolSize: number, replicaUrl?: string): Promise<Pgbouncer> {
+function localSettings(ini: string, databases: string[], overrides: Record<string, string>): string {
+  const lines: string[] = [];
+  const sections = new Set<string>();
+  let section = "";
+  for (const line of ini.split("\n")) {
+    const header = /^\[(\w+)\]$/.exec(line.trim())?.[1];
+    if (header !== undefined) {
+      section = header;
+      sections.add(section);
+      const added = section === "databases" ? databases : section === "pgbouncer" ? Object.entries(overrides).map(([key, value]) => `${key} = ${value}`) : [];
+      lines.push(line, ...added);
+      continue;
+    }
+    const key = /^\s*([\w.-]+)\s*=/.exec(line)?.[1];
+    if (key !== undefined && (section === "databases" || (section === "pgbouncer" && key in overrides))) continue;
+    lines.push(line);
+  }
+  if (!sections.has("databases") || !sections.has("pgbouncer")) throw new Error(`the recipe's pgbouncer.ini lacks [databases] or [pgbouncer]:\n${ini}`);
+  return lines.join("\n");
+}
+
+/** The value of `key` in the `[pgbouncer]` section of `ini`. */
+function settingOf(ini: string, key: string): string | undefined {
+  const section = ini.slice(ini.indexOf("[pgbouncer]"));
+  return new RegExp(`^\\s*${key}\\s*=\\s*(.*?)\\s*$`, "m").exec(section)?.[1];
+}
+
+/**
+ * Start PgBouncer with `ini` (the production recipe's pgbouncer.ini, test/support/recipe.ts) on
+ * 127.0.0.1 and a free port, pooling the database of `serverUrl`
+ * (`postgresql://user:password@127.0.0.1:port/db`) in `poolSize` server connections, and, given
+ * `replicaUrl` (a replica of it: the same database, user and password), the replica's as
+ * database `<db>_replica`, as the recipe names it.
+ */
+export async function startPgbouncer(ini: string, serverUrl: string, poolSize: number, replicaUrl?: string): Promise<Pgbouncer> {
   const binary = await ensurePgbouncer();
   const server = new URL(serverUrl);
   const database = server.pathname.slice(1);
@@ -58,27 +91,16 @@ export async function startPgbouncer(serverUrl: string, poolSize: number, replic
   await copyFile(binary, copy);
   await chmod(copy, 0o755);
   await writeFile(join(dir, "users.txt"), `"${user}" "${password}"\n`);
-  await writeFile(
-    join(dir, "pgbouncer.ini"),
-    [
-      "[databases]",
-      `${database} = host=${server.hostname} port=${server.port} dbname=${database}`,
-      ...(replicaUrl === undefined ? [] : [`${database}_replica = host=${new URL(replicaUrl).hostname} port=${new URL(replicaUrl).port} dbname=${database}`]),
-      "[pgbouncer]",
-      "listen_addr = 127.0.0.1",
-      `listen_port = ${port}`,
-      "unix_socket_dir =",
-      "pool_mode = transaction",
-      `default_pool_size = ${poolSize}`,
-      "max_client_conn = 500",
-      // A query waiting for a server that does not come (a replica stopped) fails after this
-      // many seconds, rather than after 120: the app then reads from the primary.
-      `query_wait_timeout = ${QUERY_WAIT_TIMEOUT_SECONDS}`,
-      "auth_type = plain",
-      `auth_file = ${join(dir, "users.txt")}`,
-      "",
-    ].join("\n"),
-  );
+  const pool = (name: string, url: URL) => `${name} = host=${url.hostname} port=${url.port} dbname=${database}`;
+  const settings = localSettings(ini, [pool(database, server), ...(replicaUrl === undefined ? [] : [pool(`${database}_replica`, new URL(replicaUrl))])], {
+    listen_addr: "127.0.0.1",
+    listen_port: String(port),
+    unix_socket_dir: "",
+    default_pool_size: String(poolSize),
+    auth_type: "plain",
+    auth_file: join(dir, "users.txt"),
+  });
+  await writeFile(join(dir, "pgbouncer.ini"), settings);
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     await chmod(dir, 0o755);
@@ -109,6 +131,7 @@ export async function startPgbouncer(serverUrl: string, poolSize: number, replic
   return {
     asyncUrl: pooled,
     replicaAsyncUrl: `${pooled}_replica`,
+    setting: (key) => settingOf(settings, key),
     get process() {
       return proc;
     },

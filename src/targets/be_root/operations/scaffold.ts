@@ -1,6 +1,7 @@
 // `RootScaffold` (project scope): the files of a new backend project around the `be` target:
 // models, actions, health routes, the app, migrations, a starter config, container recipe,
-// and with `opa` a starter Rego policy with its tests.
+// the production recipe of several instances (nginx, PgBouncer, a systemd unit), and with
+// `opa` a starter Rego policy with its tests.
 // Every file is the user's once written: the `skip` policy leaves an existing file alone
 // (unless `--force` or `--force-paths`), and none carries the "do not edit" banner.
 
@@ -44,6 +45,8 @@ export class RootScaffold {
       title_literal: JSON.stringify(root.title),
       /** Where `codegen generate --target be` writes by default: the package prefix as a path. */
       api_dir: root.package_prefix.split(".").join("/"),
+      /** Where the `be` config reads the replicas' URLs by default (`replicas.url_env`): `DATABASE_URL` → `DATABASE_REPLICA_URLS`. */
+      replica_urls_env: `${root.database_url_env.replace(/_URL$/, "")}_REPLICA_URLS`,
     };
     const files = [
       starter("pyproject.toml", "pyproject.toml.njk", {
@@ -69,6 +72,10 @@ export class RootScaffold {
       starter("migrations/script.py.mako", "migrations/script.py.mako.njk"),
       // The starter model's table and what the generated API queries: `codegen dev` (or `alembic upgrade head`) creates them.
       starter("migrations/versions/0001_initial.py", "migrations/versions/0001_initial.py.njk", context),
+      // Several instances on one machine behind nginx, through PgBouncer to a primary and its replica (README.md).
+      starter("deploy/nginx.conf", "deploy/nginx.conf.njk", context),
+      starter("deploy/pgbouncer.ini", "deploy/pgbouncer.ini.njk", context),
+      starter(`deploy/${pkg}@.service`, "deploy/instance.service.njk", context),
     ];
     if (root.auth) files.push(starter(`${pkg}/auth.py`, "package/auth.py.njk", context));
     if (root.opa) files.push(starter("policy/authz.rego", "policy/authz.rego.njk", context), starter("policy/authz_test.rego", "policy/authz_test.rego.njk", context));
