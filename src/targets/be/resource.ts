@@ -81,8 +81,6 @@ export interface ResourceView {
   routesModule: string;
   /** Module holding `SessionDep` of the resource's database. */
   sessionModule: string;
-  /** Whether the resource's database has replicas, which its routes that only read use (`ReadSessionDep`). */
-  replicated: boolean;
   /** Package of the runtime helpers emitted by `scaffold` (`<prefix>.runtime`). */
   runtimePackage: string;
   /** Prefix of the resource's OpenAPI operation ids: `""`, or the app's module when another app has a resource of the same name. */
@@ -130,7 +128,6 @@ export function buildResourceView(ctx: BuildContext<ProjectConfig>): ResourceVie
     routesFile: `${module}/routes/${config.name}.py`,
     routesModule: local("routes", config.name),
     sessionModule: prefixImport(ctx.packagePrefix, ...sessionModulePath(ctx.config, config.db_key)),
-    replicated: databaseOf(ctx.config, config.db_key).replicas !== undefined,
     runtimePackage: prefixImport(ctx.packagePrefix, "runtime"),
     operationIdPrefix: sharedName(ctx.config, config.name) ? module : "",
   };

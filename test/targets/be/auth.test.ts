@@ -85,7 +85,7 @@ describe("the current_user dependency", () => {
     const routes = generated.get("store/routes/article.py")!;
     assert.deepEqual(authenticated(routes), ALL_ARTICLE_HANDLERS);
     assert.match(routes, /^from shop\.api\.auth\.dependencies import CurrentUser$/m);
-    assert.match(signature(routes, "list_articles"), /query: Annotated\[ArticleListQuery, Query\(\)\],\s+session: SessionDep,\s+current_user: CurrentUser/, "the query model, then the dependencies");
+    assert.match(signature(routes, "list_articles"), /query: Annotated\[ArticleListQuery, Query\(\)\],\s+session: ReadSessionDep,\s+current_user: CurrentUser/, "the query model, then the dependencies");
     for (const path of ["auth/__init__.py", "auth/dependencies.py", "auth/router.py"]) assert.ok(generated.has(path), path);
   });
 

@@ -164,12 +164,12 @@ describe("the conftest", () => {
     const conftest = generated.get("shop/tests/conftest.py")!;
     assert.match(conftest, /from db\.main_session import get_session as get_main_session/);
     assert.match(conftest, /from db\.stats_session import get_session as get_stats_session/);
-    assert.match(conftest, /app\.dependency_overrides\[get_main_session\] = test_session\n {4}app\.dependency_overrides\[get_stats_session\] = test_session/);
+    assert.match(conftest, /app\.dependency_overrides\[get_main_session\] = test_session\n {4}app\.dependency_overrides\[get_main_read_session\] = test_session\n {4}app\.dependency_overrides\[get_stats_session\] = test_session/);
     assert.match(conftest, /^METADATA = tuple\(dict\.fromkeys\(\[Author\.metadata, Book\.metadata\]\)\)$/m);
     assert.match(conftest, /^URL_ENV = "TEST_DATABASE_URL"$/m);
   });
 
-  test("binds the read session of a database with replicas too, under its database's name", async () => {
+  test("binds each database's read session too (a database with replicas or without), under its database's name", async () => {
     const generated = await files({
       generate_tests: true,
       databases: [{ key: "main", default: true }, { key: "stats", replicas: { max_lag: 2, fallback: "unavailable" } }],
@@ -179,7 +179,7 @@ describe("the conftest", () => {
     const conftest = generated.get("shop/tests/conftest.py")!;
     assert.match(conftest, /^from db\.stats_session import get_read_session as get_stats_read_session$/m);
     const overridden = [...conftest.matchAll(/app\.dependency_overrides\[(\w+)\] = test_session/g)].map((match) => match[1]);
-    assert.deepEqual(overridden, ["get_main_session", "get_stats_session", "get_stats_read_session"]);
+    assert.deepEqual(overridden, ["get_main_session", "get_main_read_session", "get_stats_session", "get_stats_read_session"]);
   });
 
   test("a multi-app project mounts the app at its prefix and tests its full paths", async () => {

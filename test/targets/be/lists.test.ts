@@ -95,9 +95,9 @@ describe("list modifiers", () => {
   test("the search route and discovery require the user the list requires", async () => {
     const auth = { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "shop.auth.verify" };
     const open = await files({ module: "store", auth, resources: [author, article({ name: "list", modifiers: [filter], require_auth: false })] });
-    assert.match(open.get("store/routes/article.py")!, /async def search_articles\(body: ArticleSearch, session: SessionDep\)/);
+    assert.match(open.get("store/routes/article.py")!, /async def search_articles\(body: ArticleSearch, session: ReadSessionDep\)/);
     const closed = await files({ module: "store", auth, resources: [author, article({ name: "list", modifiers: [filter] })] });
-    assert.match(closed.get("store/routes/article.py")!, /async def search_articles\(body: ArticleSearch, session: SessionDep, current_user: CurrentUser\)/);
+    assert.match(closed.get("store/routes/article.py")!, /async def search_articles\(body: ArticleSearch, session: ReadSessionDep, current_user: CurrentUser\)/);
     assert.match(closed.get("discovery.py")!, /async def list_filters\(current_user: CurrentUser\)/);
   });
 

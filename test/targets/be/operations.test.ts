@@ -86,14 +86,14 @@ describe("databases", () => {
     assert.doesNotMatch(generated.get("db/primary_session.py")!.content, /statement_cache_size/);
   });
 
-  test("the read routes of a database with replicas read from them; its writes and the other database's routes do not", async () => {
+  test("every read route takes the read session, from replicas where its database has them; the writes do not", async () => {
     const replicated = { ...twoDatabases, databases: [twoDatabases.databases[0], { ...twoDatabases.databases[1], replicas: { max_lag: 2, fallback: "unavailable" } }] };
     const generated = await files(replicated);
     const event = generated.get("store/routes/event.py")!.content;
     const session = (name: string) => new RegExp(`async def ${name}\\(([\\s\\S]*?)\\) -> `).exec(event)?.[1].match(/session: (\w+)/)?.[1];
     for (const name of ["get_event", "list_events"]) assert.equal(session(name), "ReadSessionDep", name);
     for (const name of ["create_event", "update_event", "delete_event"]) assert.equal(session(name), "SessionDep", name);
-    assert.doesNotMatch(generated.get("store/routes/article.py")!.content, /ReadSessionDep/);
+    assert.match(generated.get("store/routes/article.py")!.content, /^from shop\.api\.db\.primary_session import ReadSessionDep, SessionDep$/m);
     const analytics = generated.get("db/analytics_session.py")!.content;
     for (const line of ['REPLICA_URLS_ENV = "ANALYTICS_DATABASE_REPLICA_URLS"', "max_lag=2,", 'fallback="unavailable",', "ReadSessionDep = Annotated[AsyncSession, Depends(get_read_session)]"]) {
       assert.ok(analytics.includes(line), `analytics session lacks ${line}`);
@@ -106,14 +106,14 @@ describe("databases", () => {
 
   test("a resource with db_key uses its database's session; the others use the default", async () => {
     const generated = await files(twoDatabases);
-    assert.match(generated.get("store/routes/event.py")!.content, /from shop\.api\.db\.analytics_session import SessionDep/);
-    assert.match(generated.get("store/routes/article.py")!.content, /from shop\.api\.db\.primary_session import SessionDep/);
+    assert.match(generated.get("store/routes/event.py")!.content, /from shop\.api\.db\.analytics_session import ReadSessionDep, SessionDep/);
+    assert.match(generated.get("store/routes/article.py")!.content, /from shop\.api\.db\.primary_session import ReadSessionDep, SessionDep/);
   });
 
   test("a single database is db/<key>_session.py, its names re-exported by db/session.py too", async () => {
     const generated = await files({ module: "store", databases: [{ key: "primary", default: true }], resources: [article()] });
     assert.match(generated.get("db/primary_session.py")!.content, /^get_primary_db = get_session$/m);
-    assert.match(generated.get("store/routes/article.py")!.content, /^from db\.primary_session import SessionDep$/m);
+    assert.match(generated.get("store/routes/article.py")!.content, /^from db\.primary_session import ReadSessionDep, SessionDep$/m);
     assert.match(generated.get("db/session.py")!.content, /^from db\.primary_session import SessionDep, get_engine, get_session, get_sessionmaker$/m);
   });
 

@@ -81,9 +81,10 @@ export const DatabaseConfig = z
     }),
     statement_timeout: z.number().min(0).default(30).meta({
       description:
-        "Seconds a single SQL statement may run before PostgreSQL cancels it (its `statement_timeout`, set with `SET LOCAL` " +
-        "in each transaction, so it holds behind PgBouncer in transaction pooling); the request is then answered 503 with " +
-        "`Retry-After`. `0` lets statements run without limit.",
+        "Seconds a single SQL statement may run before PostgreSQL cancels it (its `statement_timeout`, set by each " +
+        "connection as it opens, or with `transaction_pooling` by `SET LOCAL` in each transaction, where the routes that " +
+        "only read then keep a transaction); the request is then answered 503 with `Retry-After`. `0` lets statements " +
+        "run without limit.",
       examples: [10],
     }),
     pool_recycle: z
@@ -102,7 +103,8 @@ export const DatabaseConfig = z
         "The URL points at a pooler in transaction mode (PgBouncer's `pool_mode = transaction`), which hands the server " +
         "connection to another client after each transaction: no prepared statement is kept across transactions (asyncpg's " +
         "`statement_cache_size=0`, SQLAlchemy's `prepared_statement_cache_size=0`) and each one gets a unique name, so two " +
-        "clients never meet each other's statements on one server connection (docs/pgbouncer.md).",
+        "clients never meet each other's statements on one server connection; the statement timeout is set per transaction " +
+        "(docs/pgbouncer.md).",
     }),
     replicas: ReplicasConfig.optional().meta({
       description:

@@ -72,9 +72,10 @@ export class RouteParam {
 }
 
 /**
- * `session: ReadSessionDep`: the session of a route that only reads, from a replica of its
- * database while one keeps up (runtime/replicas.py). A `RouteHandler` gives it to every
- * `read` route of a database with replicas (here, so no read route can miss it).
+ * `session: ReadSessionDep`: the session of a route that only reads, in autocommit (no
+ * `BEGIN` and `ROLLBACK` around its statements) and from a replica of its database while
+ * one keeps up (runtime/replicas.py). A `RouteHandler` gives it to every `read` route
+ * (here, so no read route can miss it).
  */
 function readSessionParam(view: ResourceView): RouteParam {
   return new RouteParam({ name: "session", annotation: "ReadSessionDep", imports: new ImportCollector().addFrom(view.sessionModule, "ReadSessionDep") });
@@ -150,7 +151,7 @@ export class RouteHandler extends Handle {
   /** Path below the resource's router prefix, e.g. `/{pk}` or `/{pk}/publish-article`. */
   readonly path: string;
   readonly statusCode: number;
-  /** `session: SessionDep`; `session: ReadSessionDep` on a `read` route of a database with replicas. */
+  /** `session: SessionDep`; `session: ReadSessionDep` on a `read` route. */
   readonly session: RouteParam;
   /** The representation the route answers with, if it answers with a row. */
   readonly representation: ReadSchema | undefined;
@@ -208,9 +209,9 @@ export class RouteHandler extends Handle {
     this.#summary = options.summary;
     this.#responseModel = options.responseModel;
     this.#params = options.params ?? [];
-    // A route that only reads takes its session from a replica when its database has some,
-    // whoever built it: its operation need not know.
-    this.session = this.kind === "read" && this.module.view.replicated ? readSessionParam(this.module.view) : options.session;
+    // A route that only reads takes the read session (autocommit, a replica when its
+    // database has some), whoever built it: its operation need not know.
+    this.session = this.kind === "read" ? readSessionParam(this.module.view) : options.session;
     this.representation = options.representation;
     this.#body = options.body;
     this.#imports = options.imports ?? new ImportCollector();

@@ -8,7 +8,7 @@ import { type ImportCollector, Name, prefixImport } from "../../../codegen/index
 import type { ProjectConfig, ResourceConfig, SearchConfig } from "../config/schema.js";
 import { perProject } from "../per-project.js";
 import { pythonString } from "../python/literals.js";
-import { GENERATED_NAMES, appsPerResourceName, databaseOf, sessionModulePath } from "../resource.js";
+import { GENERATED_NAMES, appsPerResourceName, sessionModulePath } from "../resource.js";
 
 /** `TrigramSearch(Article.title)` or `FullTextSearch(..., language="english")`: a resource's search object. */
 export function searchExpression(search: SearchConfig, model: string, runtimePackage: string, imports: ImportCollector): string {
@@ -59,19 +59,18 @@ export class ProjectNames {
 
   /**
    * The session factory the project-wide reads (discovery) use on the resource's database:
-   * `get_sessionmaker`, or `get_read_sessionmaker` when the database has replicas (aliased
-   * when the project has several databases).
+   * `get_read_sessionmaker`, as the routes that only read (aliased when the project has
+   * several databases).
    */
   readSessions(resource: ResourceConfig): string {
     const path = sessionModulePath(this.#project, resource.db_key);
     const module = prefixImport(this.#packagePrefix, ...path);
-    const read = databaseOf(this.#project, resource.db_key).replicas !== undefined ? "read_" : "";
     if (this.#project.databases.length === 1) {
-      this.#imports.addFrom(module, `get_${read}sessionmaker`);
-      return `get_${read}sessionmaker`;
+      this.#imports.addFrom(module, "get_read_sessionmaker");
+      return "get_read_sessionmaker";
     }
-    const alias = `${path[path.length - 1].replace(/_session$/, "")}_${read}sessionmaker`;
-    this.#imports.addFrom(module, `get_${read}sessionmaker as ${alias}`);
+    const alias = `${path[path.length - 1].replace(/_session$/, "")}_read_sessionmaker`;
+    this.#imports.addFrom(module, `get_read_sessionmaker as ${alias}`);
     return alias;
   }
 

@@ -1,17 +1,39 @@
-"""A statement timeout on every transaction, set so that PgBouncer lets it through.
+"""A statement timeout on every statement, sent as the connection allows.
 
 PostgreSQL cancels a statement that runs past ``statement_timeout``, and the request is
-answered 503 with ``Retry-After`` (see :mod:`errors`). Sent as a startup parameter of
-the connection, the setting is refused by PgBouncer in transaction pooling; set with a
-plain ``SET``, it would stay on a server connection PgBouncer hands to other clients.
-So every transaction sets it with ``SET LOCAL``, in the message that carries its
-``BEGIN``: one round trip, as before. Statements run outside a transaction (the
-single autocommit statements of rate limits and revocations) are not bounded.
+answered 503 with ``Retry-After`` (see :mod:`errors`).
+
+- ``time_connections``: on a connection of its own (the database itself, or PgBouncer in
+  session pooling), the connection sets it once, with a plain ``SET`` as it opens: every
+  statement it runs is bounded, in a transaction or in autocommit (the reads of the
+  routes that only read, the single statements of rate limits and revocations), and no
+  request pays a round trip for it. Not as a startup parameter (asyncpg's
+  ``server_settings``), which PgBouncer refuses in every pooling mode.
+- ``timed_connection``: behind PgBouncer in transaction pooling, which hands the server
+  connection to other clients after each transaction, a session-level ``SET`` would
+  reach them. There every transaction sets it with ``SET LOCAL``, in the message that
+  carries its ``BEGIN``, no round trip of its own. Statements run outside a transaction
+  are then not bounded, so there the routes that only read keep their transaction.
 """
 
 from typing import Any
 
 from asyncpg import Connection
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+
+def time_connections(engine: AsyncEngine, milliseconds: int) -> None:
+    """Have each connection *engine* opens let each statement run at most
+    *milliseconds*."""
+    setting = f"SET statement_timeout = {int(milliseconds)}"
+
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # On asyncpg itself, outside any transaction: a SET in one that rolls back
+        # would be undone.
+        dbapi_connection.run_async(lambda connection: connection.execute(setting))
+
+    event.listen(engine.sync_engine, "connect", on_connect)
 
 
 def timed_connection(milliseconds: int) -> type[Connection]:

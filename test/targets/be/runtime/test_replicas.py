@@ -143,14 +143,28 @@ async def read_sessions(
     *,
     base: type[Session] = Session,
     fallback: Fallback = "primary",
+    autocommit: bool = False,
 ) -> AsyncIterator[tuple[Counted, Replicas, async_sessionmaker[AsyncSession]]]:
     """Read sessions over *primary* and replicas at *urls*, every engine counted; the
-    replicas' engines are disposed of on leaving."""
+    replicas' engines are disposed of on leaving. With *autocommit*, every engine runs
+    each statement on its own, as the generated read sessions do."""
     counted = Counted()
     counted.watch(primary)
     os.environ[ENV] = ", ".join(urls)
+
+    def reading(engine: AsyncEngine) -> AsyncEngine:
+        return (
+            engine.execution_options(isolation_level="AUTOCOMMIT")
+            if autocommit
+            else engine
+        )
+
     replicas = Replicas(
-        ENV, counted.connect, max_lag=5, check_interval=0.05, fallback=fallback
+        ENV,
+        lambda url: reading(counted.connect(url)),
+        max_lag=5,
+        check_interval=0.05,
+        fallback=fallback,
     )
     session_class = replicas.read_session_class(base)
     try:
@@ -158,7 +172,9 @@ async def read_sessions(
             counted,
             replicas,
             async_sessionmaker(
-                primary, expire_on_commit=False, sync_session_class=session_class
+                reading(primary),
+                expire_on_commit=False,
+                sync_session_class=session_class,
             ),
         )
     finally:
@@ -207,17 +223,20 @@ async def test_selects_read_the_replica_until_the_session_writes(
             assert counted.statements[primary_engine] == primary_before + 2
 
 
+@pytest.mark.parametrize("autocommit", [False, True])
 async def test_row_visibility_holds_on_the_replica(
-    engine: AsyncEngine, notes: None, relay: Relay, primary_engine: AsyncEngine
+    engine: AsyncEngine,
+    notes: None,
+    relay: Relay,
+    primary_engine: AsyncEngine,
+    autocommit: bool,
 ) -> None:
     visibility = RowVisibility({Note: lambda user: Note.owner == user})
     urls = [relayed_url(engine, relay)]
     request = SimpleNamespace(state=SimpleNamespace(current_user="bob"))
-    async with read_sessions(urls, primary_engine, base=visibility.session_class) as (
-        counted,
-        _,
-        sessions,
-    ):
+    async with read_sessions(
+        urls, primary_engine, base=visibility.session_class, autocommit=autocommit
+    ) as (counted, _, sessions):
         async with sessions(info={REQUEST: request}) as session:
             assert (await session.scalars(select(Note.id))).all() == [2]
             assert await session.get(Note, 1) is None

@@ -1,9 +1,12 @@
-"""Every transaction runs under the statement timeout, set with ``SET LOCAL`` in the
-message of its ``BEGIN``: never a session setting or a startup parameter (which
-PgBouncer in transaction pooling refuses), and never one more round trip."""
+"""Every statement runs under the statement timeout. On a connection of its own it is
+set once as the connection opens (``time_connections``), so statements in autocommit are
+bounded too. Behind PgBouncer in transaction pooling every transaction sets it with
+``SET LOCAL`` in the message of its ``BEGIN`` (``timed_connection``): never a session
+setting or a startup parameter (which PgBouncer refuses), and never one more round
+trip."""
 
 import pytest
-from runtime.statement_timeout import timed_connection
+from runtime.statement_timeout import time_connections, timed_connection
 from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
@@ -18,6 +21,34 @@ def _timed(engine: AsyncEngine, milliseconds: int) -> AsyncEngine:
         max_overflow=0,
         connect_args={"connection_class": timed_connection(milliseconds)},
     )
+
+
+async def test_each_connection_bounds_its_statements_in_autocommit_too(
+    engine: AsyncEngine,
+) -> None:
+    timed = create_async_engine(
+        engine.url.render_as_string(hide_password=False), pool_size=1, max_overflow=0
+    )
+    time_connections(timed, 200)
+    sent: list[str] = []
+    event.listen(
+        timed.sync_engine,
+        "before_cursor_execute",
+        lambda *args: sent.append(args[2]),
+    )
+    reading = timed.execution_options(isolation_level="AUTOCOMMIT")
+    try:
+        for sessions in (reading, timed):
+            async with AsyncSession(sessions) as session:
+                assert (await session.scalar(text("SHOW statement_timeout"))) == "200ms"
+                await session.execute(text("SELECT pg_sleep(0.05)"))
+                with pytest.raises(DBAPIError) as caught:
+                    await session.execute(text("SELECT pg_sleep(2)"))
+            assert "statement timeout" in str(caught.value)
+        # Set as the connection opened, not by a statement of a request's.
+        assert "SET" not in " ".join(sent)
+    finally:
+        await timed.dispose()
 
 
 async def test_a_statement_past_the_timeout_is_cancelled(engine: AsyncEngine) -> None:

@@ -30,6 +30,10 @@ export class Scaffold {
           visibility: visibilityModule(project, ctx.store, ctx.packagePrefix),
           visibility_on_first_use: visibilityRules(project, ctx.store).some((rule) => rule.opa !== undefined),
           runtime: prefixImport(ctx.packagePrefix, "runtime"),
+          // Behind PgBouncer in transaction pooling the statement timeout rides on each
+          // transaction's BEGIN, so reads keep theirs; elsewhere they run in autocommit.
+          read_transactions: database.transaction_pooling && database.statement_timeout > 0,
+          timeout_ms: Math.round(database.statement_timeout * 1000),
         },
       });
     });

@@ -93,14 +93,13 @@ function metadataAssignment(resources: readonly ResourceConfig[], imports: Impor
 }
 
 // The session dependencies of every database the app's resources use (`get_session`, and
-// `get_read_session` of one with replicas, which its read routes take), imported under names
-// of their own when there are several databases.
+// `get_read_session`, which its read routes take), imported under names of their own when
+// there are several databases.
 function sessionOverrides(project: ProjectConfig, resources: readonly ResourceConfig[], packagePrefix: string, imports: ImportCollector): string[] {
   const keys = [...new Set(resources.map((resource) => databaseOf(project, resource.db_key).key))];
   return keys.flatMap((key) => {
     const module = prefixImport(packagePrefix, ...sessionModulePath(project, key));
-    const dependencies = databaseOf(project, key).replicas ? ["get_session", "get_read_session"] : ["get_session"];
-    return dependencies.map((dependency) => {
+    return ["get_session", "get_read_session"].map((dependency) => {
       if (keys.length === 1) {
         imports.addFrom(module, dependency);
         return dependency;
