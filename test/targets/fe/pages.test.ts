@@ -80,9 +80,12 @@ describe("the pages' model of the blog document", () => {
     const list = articles({});
     assert.deepEqual([list.itemType, list.paging, list.pageSize, list.maxLimit], ["ArticleSummary", "offset", 20, 40]);
     assert.deepEqual(list.columns.map((field) => field.name), ["title", "author", "rating"]);
-    // Configured columns are read fields: those the summary lacks are left out.
-    const configured = articles({ resources: { articles: { columns: ["rating", "body", "title"] } } });
+    const configured = articles({ resources: { articles: { columns: ["rating", "title"] } } });
     assert.deepEqual(configured.columns.map((field) => field.name), ["rating", "title"]);
+    // A configured column is a read field the summary may lack: the page cannot show it, and says so.
+    assertIssues(ProjectConfig, { ...base, pages: { openapi: summary, resources: { articles: { columns: ["rating", "body", "title"] } } } }, [
+      { path: "pages.resources.articles.columns[1]", message: 'the list answers with ArticleSummary, which has no field "body": add it to that representation in the backend, or leave the column out' },
+    ]);
   });
 
   test("a list's query: search, the fields order_by takes, the filters and their labels", () => {

@@ -252,10 +252,15 @@ class ModelBuilder {
     const operation = (op: ApiOperation | undefined): PageOperation | undefined => op && { fn: clientName(op.operationId), ...access(op) };
     const list = (op: ApiList | undefined): PageList | undefined => {
       if (!op) return undefined;
-      // A list may answer with a representation of its own (a slimmer shape): its page shows those fields,
-      // and configured columns (read fields) it lacks are left out.
+      // A list may answer with a representation of its own (a slimmer shape): its page shows those
+      // fields, and a configured column it lacks cannot be shown, which the user must hear about.
       const items = op.response && op.response.name !== api.read.name ? op.response : api.read;
       const fields = items === api.read ? readFields : items.fields.map((field) => this.field(field, config, api));
+      config.columns?.forEach((name, index) => {
+        if (fieldNames.has(name) && !fields.some((field) => field.name === name)) {
+          this.issue(at("columns", index), `the list answers with ${items.name}, which has no field "${name}": add it to that representation in the backend, or leave the column out`);
+        }
+      });
       return {
         fn: clientName(op.operationId),
         ...access(op),

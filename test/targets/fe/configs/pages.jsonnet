@@ -11,7 +11,7 @@
     navigation: ['articles', 'authors', 'tags', 'categories', 'comments'],
     resources: {
       articles: {
-        columns: ['title', 'author', 'published', 'publish_on', 'rating', 'tags'],
+        columns: ['title', 'author', 'published', 'rating'],
         page_size: 10,
         fields: { body: { multiline: true }, author_id: { label: 'Written by' } },
       },
