@@ -629,6 +629,22 @@ describe("the blog's generated front end", () => {
     console.log(`# browser walk: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
+  it("serves its files compressed, the hashed ones cached for a year and index.html asked for again", { timeout: CASE_TIMEOUT_MS }, async () => {
+    const { base } = await servedBlog();
+    const index = await fetch(`${base}/articles`, { headers: { "accept-encoding": "gzip" }, signal: AbortSignal.timeout(10_000) });
+    assert.equal(index.status, 200);
+    assert.equal(index.headers.get("cache-control"), "no-cache", "index.html names the current assets: never kept unasked");
+    const assets = [...(await index.text()).matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+    assert.ok(assets.some((asset) => asset.endsWith(".js")) && assets.some((asset) => asset.endsWith(".css")), assets.join(", "));
+    for (const asset of assets) {
+      const reply = await fetch(`${base}${asset}`, { headers: { "accept-encoding": "gzip" }, signal: AbortSignal.timeout(10_000) });
+      assert.equal(reply.status, 200, asset);
+      assert.equal(reply.headers.get("content-encoding"), "gzip", asset);
+      assert.equal(reply.headers.get("cache-control"), "public, max-age=31536000, immutable", asset);
+      await reply.arrayBuffer();
+    }
+  });
+
   it("shows a missing row and a failing backend at once: no retry after a 4xx, one quick retry after a 5xx", { timeout: CASE_TIMEOUT_MS }, async () => {
     const { base } = await servedBlog();
     // A reader who is not signed in: articles are public, and nothing else is asked for.
