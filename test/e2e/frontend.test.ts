@@ -102,15 +102,19 @@ function servedBlog(): Promise<{ base: string; titles: string[] }> {
   return serving;
 }
 
-let commenting: Promise<void> | undefined;
+let commenting: Promise<{ article: string }> | undefined;
 
-/** A comment on the served blog, so the comments' detail and edit form are visited too: made once. */
-function commented(): Promise<void> {
+/**
+ * A comment on the served blog, so the comments' detail and edit form are visited too: made
+ * once. The title of its article, which the comment knows by key alone.
+ */
+function commented(): Promise<{ article: string }> {
   commenting ??= (async () => {
-    const article = (await api.get("/articles?limit=1")).body.items[0] as { id: string };
+    const article = (await api.get("/articles?limit=1")).body.items[0] as { id: string; title: string };
     const author = (await api.get("/authors?limit=1")).body.items[0] as { id: string };
     const comment = await api.post("/comments", { body: "Clear and short.", article_id: article.id, author_id: author.id });
     assert.equal(comment.status, 201, JSON.stringify(comment.body));
+    return { article: article.title };
   })();
   return commenting;
 }
@@ -710,7 +714,7 @@ describe("the blog's generated front end", () => {
 
   it("works on a phone (390×844): no page scrolls sideways, the navigation is a drawer", { timeout: CASE_TIMEOUT_MS }, async () => {
     const { base } = await servedBlog();
-    await commented();
+    const comment = await commented();
     const phone = await launchChromium({ viewport: { width: 390, height: 844 } });
     try {
       const page = await phone.context.newPage();
@@ -746,8 +750,11 @@ describe("the blog's generated front end", () => {
         await page.getByRole("table").getByText(`${plural}, page 1`).waitFor();
         assert.equal(await navigation.isVisible(), false, "following a link closes the drawer");
         await fits(`${label} list`);
+        // A comment knows its article by key alone: the list and the record name it by its title.
+        if (label === "Comments") await page.getByRole("table").getByRole("link", { name: comment.article, exact: true }).waitFor();
         const opened = await visitFirstRecord(page, async (state) => {
           await fits(`${label} ${state}`);
+          if (label === "Comments" && state === "detail") await eventually(() => valueOf(page, "Article"), comment.article);
           if (state === "detail") {
             // Stacked fields: each value sits below its label, not beside it.
             const label0 = await page.locator("dl.record dt").first().boundingBox();

@@ -6,7 +6,7 @@ import { type Imports, member } from "./code.js";
 import { KIND_CODE, TEXT_KINDS } from "./kinds.js";
 import type { PageField, PageResource } from "./model.js";
 import type { FieldKind } from "./openapi.js";
-import { helpersModule, pathFn, titleFn } from "./names.js";
+import { choiceLabelHook, helpersModule, pathFn, titleFn } from "./names.js";
 
 /** Finds a resource by key. */
 export type Lookup = (key: string) => PageResource;
@@ -17,7 +17,11 @@ export function cell(field: PageField, row: string, imports: Imports, lookup: Lo
   if (field.kind === "nested") return nestedCell(field, value, imports, lookup);
   if (field.references) {
     const target = lookup(field.references);
-    const link = `<${imports.from("react-router", "Link")} to={${imports.use(helpersModule(target), pathFn(target))}({ ${target.keyField}: ${value} })}>{${value}}</Link>`;
+    const to = `${imports.use(helpersModule(target), pathFn(target))}({ ${target.keyField}: ${value} })`;
+    // Named by the row's title where the target can be asked for one row; by its key otherwise.
+    const link = target.get
+      ? `<${imports.use("runtime/reference-link", "ReferenceLink")} to={${to}} rowKey={String(${value})} useLabel={${imports.use(helpersModule(target), choiceLabelHook(target))}} />`
+      : `<${imports.from("react-router", "Link")} to={${to}}>{${value}}</Link>`;
     if (!field.nullable) return link;
     return `${value} === null ? <${imports.use("runtime/display", "Empty")} /> : ${link}`;
   }
