@@ -560,6 +560,9 @@ describe("the blog's generated front end", () => {
     await table.getByText("Categories, page 1").waitFor();
     const firstTopics = await titlesOf(page);
     assert.equal(firstTopics.length, 20);
+    // Offset pages count their rows (?total=true): the pager says how many pages there are.
+    const pager = page.getByRole("navigation", { name: "Pages" });
+    await eventually(() => pager.locator("[aria-live]").innerText(), "Page 1 of 2, 23 rows");
     await page.getByRole("button", { name: "Next" }).click();
     await table.getByText("Categories, page 2").waitFor();
     assert.match(page.url(), /\?cursor=20$/);
@@ -569,6 +572,14 @@ describe("the blog's generated front end", () => {
     await page.getByRole("button", { name: "Previous" }).click();
     await table.getByText("Categories, page 1").waitFor();
     assert.deepEqual(await titlesOf(page), firstTopics);
+    // 50 rows a page (the most the backend serves; no larger choice is offered): one page of all 23.
+    const perPage = pager.getByRole("combobox", { name: "Rows per page" });
+    assert.deepEqual(await perPage.locator("option").allInnerTexts(), ["10", "20", "25", "50"]);
+    await perPage.selectOption("50");
+    await eventually(async () => (await titlesOf(page)).length, 23);
+    assert.match(page.url(), /\?limit=50$/);
+    assert.equal(await pager.locator("[aria-live]").innerText(), "Page 1 of 1, 23 rows");
+    assert.ok(await page.getByRole("button", { name: "Next" }).isDisabled(), "one page holds them all");
 
     // A page of the user's own, listed in the navigation.
     await page.getByRole("link", { name: "About" }).click();

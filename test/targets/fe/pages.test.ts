@@ -78,7 +78,13 @@ describe("the pages' model of the blog document", () => {
     });
     const articles = (pages: Record<string, unknown>) => model(pages, summary).resources.find((candidate) => candidate.key === "articles")!.list!;
     const list = articles({});
-    assert.deepEqual([list.itemType, list.paging, list.pageSize, list.maxLimit], ["ArticleSummary", "offset", 20, 40]);
+    assert.deepEqual([list.itemType, list.paging, list.pageSize, list.maxLimit, list.total], ["ArticleSummary", "offset", 20, 40, false]);
+    // The categories' offset pages count their rows when asked (`?total=true`); keyset pages cannot.
+    assert.deepEqual(["categories", "articles"].map((key) => resource(key).list!.total), [true, false]);
+    // No page larger than the backend serves.
+    assertIssues(ProjectConfig, { ...base, pages: { openapi: summary, resources: { articles: { page_size: 41 } } } }, [
+      { path: "pages.resources.articles.page_size", message: "the list serves at most 40 rows a page" },
+    ]);
     assert.deepEqual(list.columns.map((field) => field.name), ["title", "author", "rating"]);
     const configured = articles({ resources: { articles: { columns: ["rating", "title"] } } });
     assert.deepEqual(configured.columns.map((field) => field.name), ["rating", "title"]);

@@ -40,8 +40,10 @@ export interface PageList extends PageOperation {
   pageSize: number;
   /** How the list page asks for the next page (see `ApiList`). */
   paging: "cursor" | "offset";
-  /** Largest page the list serves: the pickers' option count. */
+  /** Largest page the list serves: the pickers' option count, the largest rows-per-page choice. */
   maxLimit: number;
+  /** The list says how many rows its query selects (see `ApiList`). */
+  total: boolean;
   /** The list takes `q`: its page has a search box. */
   search: boolean;
   /** The fields `order_by` may name: their columns' headers order the list. */
@@ -256,6 +258,9 @@ class ModelBuilder {
       // fields, and a configured column it lacks cannot be shown, which the user must hear about.
       const items = op.response && op.response.name !== api.read.name ? op.response : api.read;
       const fields = items === api.read ? readFields : items.fields.map((field) => this.field(field, config, api));
+      if (config.page_size !== undefined && config.page_size > op.maxLimit) {
+        this.issue(at("page_size"), `the list serves at most ${op.maxLimit} rows a page`);
+      }
       config.columns?.forEach((name, index) => {
         if (fieldNames.has(name) && !fields.some((field) => field.name === name)) {
           this.issue(at("columns", index), `the list answers with ${items.name}, which has no field "${name}": add it to that representation in the backend, or leave the column out`);
@@ -271,6 +276,7 @@ class ModelBuilder {
         pageSize: config.page_size ?? Math.min(op.defaultLimit, DEFAULT_PAGE_SIZE),
         paging: op.paging,
         maxLimit: op.maxLimit,
+        total: op.total,
         search: op.query.search,
         orderFields: op.query.orderFields,
         filters: this.filters(op, readFields, key, keyField, config.label ?? sentence(base)),

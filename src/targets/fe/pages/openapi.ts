@@ -52,6 +52,8 @@ export interface ApiList extends ApiOperation {
   paging: "cursor" | "offset";
   maxLimit: number;
   defaultLimit: number;
+  /** The list counts every row it selects when asked (`?total=true` → `total`). */
+  total: boolean;
   query: ApiListQuery;
 }
 
@@ -204,6 +206,7 @@ class Reader {
       paging: cursor ? "cursor" : "offset",
       maxLimit: typeof limitSchema.maximum === "number" ? limitSchema.maximum : 100,
       defaultLimit: typeof limitSchema.default === "number" ? limitSchema.default : 50,
+      total: page.fields.some((field) => field.name === "total") && parameters.some((parameter) => parameter.name === "total" && parameter.in === "query"),
       query: readListQuery(parameters),
     };
   }

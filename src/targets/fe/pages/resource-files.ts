@@ -113,7 +113,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
   const imports = new Imports(resource.key);
   imports.from("@tanstack/react-query", "useQuery");
   imports.type(CLIENT, list.itemType);
-  for (const name of ["DataTable", "Pager", "useCursorTrail", "useOrdering"]) imports.use("runtime/list", name);
+  for (const name of ["DataTable", "Pager", "useCursorTrail", "useOrdering", "useRowsPerPage"]) imports.use("runtime/list", name);
   imports.type("runtime/list", "Column");
   imports.use("runtime/shell", "QueryView");
   imports.use("runtime/shell", "Notice");
@@ -154,7 +154,11 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     },
     read_type: list.itemType,
     page_size: list.pageSize,
-    page_query: pageQuery(list, "trail.cursor"),
+    page_sizes: pageSizes(list).join(", "),
+    max_limit: list.maxLimit,
+    total: list.total,
+    // The page counts the rows where the list can; the export, which reads them all, never asks.
+    page_query: `${pageQuery(list, "trail.cursor")}${list.total ? ", total: true" : ""}`,
     next_page: nextPosition(list, "page"),
     paging: list.paging,
     columns,
@@ -171,6 +175,12 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     create_groups: groupsLiteral(resource.create, imports),
     ...actionsSection(resource, collection, imports),
   });
+}
+
+/** The rows-per-page choices: the list's own page size among the usual ones, none past its largest page. */
+function pageSizes(list: PageList): number[] {
+  const sizes = new Set([10, 25, 50, 100, list.pageSize].filter((size) => size <= list.maxLimit));
+  return [...sizes].sort((a, b) => a - b);
 }
 
 // A page's position is text, as the URL's trail keeps it: a cursor, or an offset.
