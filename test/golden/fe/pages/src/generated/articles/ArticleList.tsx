@@ -18,6 +18,7 @@ import {
   Pager,
   useCursorTrail,
   useOrdering,
+  useRowsPerPage,
   useUrlQuery,
 } from "../runtime/list";
 import { SearchBox } from "../runtime/search";
@@ -28,6 +29,8 @@ import { ArchiveStaleArticlesAction, CountWordsAction } from "./ArticleActions";
 import { ArticleFilters } from "./ArticleFilters";
 
 const PAGE_SIZE = 10;
+/** The rows-per-page choices: none past the 100 rows the backend serves at most. */
+const PAGE_SIZES = [10, 25, 50, 100];
 
 const columns: Column<ArticleSummary>[] = [
   {
@@ -68,6 +71,7 @@ const columns: Column<ArticleSummary>[] = [
 export function ArticleList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
   const selection = useSelection();
   // Rows are chosen to be deleted: only by those who may delete.
   const mayDelete = useAllowed(["admin", "editor"]);
@@ -75,7 +79,7 @@ export function ArticleList() {
   const narrowing = useUrlQuery<ListArticlesData["query"]>();
   const query = useQuery(
     listArticlesOptions({
-      query: { ...narrowing, limit: PAGE_SIZE, cursor: trail.cursor },
+      query: { ...narrowing, limit: rows.size, cursor: trail.cursor },
     }),
   );
   return (
@@ -129,7 +133,7 @@ export function ArticleList() {
               selection={mayDelete ? selection : undefined}
               rowName={articleTitle}
             />
-            <Pager trail={trail} nextCursor={page.next_cursor} />
+            <Pager trail={trail} nextCursor={page.next_cursor} rows={rows} />
           </>
         )}
       </QueryView>

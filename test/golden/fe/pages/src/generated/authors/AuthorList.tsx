@@ -18,6 +18,7 @@ import {
   Pager,
   useCursorTrail,
   useOrdering,
+  useRowsPerPage,
   useUrlQuery,
 } from "../runtime/list";
 import { SearchBox } from "../runtime/search";
@@ -25,6 +26,8 @@ import { Notice, QueryView } from "../runtime/shell";
 import { authorPath, authorTitle } from "./author";
 
 const PAGE_SIZE = 25;
+/** The rows-per-page choices: none past the 100 rows the backend serves at most. */
+const PAGE_SIZES = [10, 25, 50, 100];
 
 const columns: Column<AuthorRead>[] = [
   {
@@ -55,12 +58,13 @@ const columns: Column<AuthorRead>[] = [
 export function AuthorList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
   const selection = useSelection();
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListAuthorsData["query"]>();
   const query = useQuery(
     listAuthorsOptions({
-      query: { ...narrowing, limit: PAGE_SIZE, cursor: trail.cursor },
+      query: { ...narrowing, limit: rows.size, cursor: trail.cursor },
     }),
   );
   return (
@@ -110,7 +114,7 @@ export function AuthorList() {
               selection={selection}
               rowName={authorTitle}
             />
-            <Pager trail={trail} nextCursor={page.next_cursor} />
+            <Pager trail={trail} nextCursor={page.next_cursor} rows={rows} />
           </>
         )}
       </QueryView>

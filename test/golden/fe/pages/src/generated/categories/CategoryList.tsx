@@ -17,12 +17,15 @@ import {
   Pager,
   useCursorTrail,
   useOrdering,
+  useRowsPerPage,
   useUrlQuery,
 } from "../runtime/list";
 import { Notice, QueryView } from "../runtime/shell";
 import { categoryPath, categoryTitle } from "./category";
 
 const PAGE_SIZE = 20;
+/** The rows-per-page choices: none past the 50 rows the backend serves at most. */
+const PAGE_SIZES = [10, 20, 25, 50];
 
 const columns: Column<CategoryRead>[] = [
   {
@@ -46,6 +49,7 @@ const columns: Column<CategoryRead>[] = [
 export function CategoryList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
   const selection = useSelection();
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListCategoriesData["query"]>();
@@ -53,8 +57,9 @@ export function CategoryList() {
     listCategoriesOptions({
       query: {
         ...narrowing,
-        limit: PAGE_SIZE,
+        limit: rows.size,
         offset: Number(trail.cursor ?? 0),
+        total: true,
       },
     }),
   );
@@ -113,6 +118,8 @@ export function CategoryList() {
               nextCursor={
                 page.next_offset === null ? null : String(page.next_offset)
               }
+              rows={rows}
+              total={page.total}
             />
           </>
         )}

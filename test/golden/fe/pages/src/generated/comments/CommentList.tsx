@@ -19,6 +19,7 @@ import {
   Pager,
   useCursorTrail,
   useOrdering,
+  useRowsPerPage,
   useUrlQuery,
 } from "../runtime/list";
 import { ReferenceLink } from "../runtime/reference-link";
@@ -27,6 +28,8 @@ import { commentPath, commentTitle } from "./comment";
 import { CommentFilters } from "./CommentFilters";
 
 const PAGE_SIZE = 25;
+/** The rows-per-page choices: none past the 100 rows the backend serves at most. */
+const PAGE_SIZES = [10, 25, 50, 100];
 
 const columns: Column<CommentRead>[] = [
   {
@@ -72,12 +75,13 @@ const columns: Column<CommentRead>[] = [
 export function CommentList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
   const selection = useSelection();
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListCommentsData["query"]>();
   const query = useQuery(
     listCommentsOptions({
-      query: { ...narrowing, limit: PAGE_SIZE, cursor: trail.cursor },
+      query: { ...narrowing, limit: rows.size, cursor: trail.cursor },
     }),
   );
   return (
@@ -125,7 +129,7 @@ export function CommentList() {
               selection={selection}
               rowName={commentTitle}
             />
-            <Pager trail={trail} nextCursor={page.next_cursor} />
+            <Pager trail={trail} nextCursor={page.next_cursor} rows={rows} />
           </>
         )}
       </QueryView>

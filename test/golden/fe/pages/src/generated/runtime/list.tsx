@@ -83,6 +83,32 @@ export function useCursorTrail(): CursorTrail {
   };
 }
 
+/** How many rows a page shows (`?limit=25`), one of the list's choices. */
+export interface RowsPerPage {
+  size: number;
+  choices: readonly number[];
+  /** Another size: paging starts over. */
+  choose: (size: number) => void;
+}
+
+/**
+ * The page size the URL asks for when it is one of `choices` (all within the backend's
+ * largest page), else `standard`, which the URL then leaves out.
+ */
+export function useRowsPerPage(
+  standard: number,
+  choices: readonly number[],
+): RowsPerPage {
+  const { params, change } = useListParams();
+  const asked = Number(params.get("limit"));
+  return {
+    size: choices.includes(asked) ? asked : standard,
+    choices,
+    choose: (size) =>
+      change({ limit: size === standard ? null : String(size) }),
+  };
+}
+
 /** The column the list is ordered by (`?order_by=title`, `?order_by=-title`), if any. */
 export interface Ordering {
   column: string | null;
@@ -211,14 +237,17 @@ export function DataTable<T>({
   );
 }
 
-/** Previous / Page N / Next. */
-export function Pager({
-  trail,
-  nextCursor,
-}: {
+interface PagerProps {
   trail: CursorTrail;
   nextCursor: string | null;
-}) {
+  rows: RowsPerPage;
+  /** Every row the query selects, where the list counts them. */
+  total?: number | null;
+}
+
+/** Previous / Page N (of M, with T rows) / Next, and the rows per page. */
+export function Pager({ trail, nextCursor, rows, total }: PagerProps) {
+  const counted = total !== undefined && total !== null;
   return (
     <nav className="pager" aria-label="Pages">
       <button
@@ -228,7 +257,11 @@ export function Pager({
       >
         Previous
       </button>
-      <span aria-live="polite">Page {trail.page}</span>
+      <span aria-live="polite">
+        Page {trail.page}
+        {counted &&
+          ` of ${Math.max(1, Math.ceil(total / rows.size))}, ${total} ${total === 1 ? "row" : "rows"}`}
+      </span>
       <button
         type="button"
         disabled={nextCursor === null}
@@ -236,6 +269,19 @@ export function Pager({
       >
         Next
       </button>
+      <label className="rows-per-page">
+        Rows per page
+        <select
+          value={rows.size}
+          onChange={(event) => rows.choose(Number(event.target.value))}
+        >
+          {rows.choices.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </select>
+      </label>
     </nav>
   );
 }

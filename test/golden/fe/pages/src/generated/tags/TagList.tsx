@@ -17,12 +17,15 @@ import {
   Pager,
   useCursorTrail,
   useOrdering,
+  useRowsPerPage,
   useUrlQuery,
 } from "../runtime/list";
 import { Notice, QueryView } from "../runtime/shell";
 import { tagPath, tagTitle } from "./tag";
 
 const PAGE_SIZE = 25;
+/** The rows-per-page choices: none past the 100 rows the backend serves at most. */
+const PAGE_SIZES = [10, 25, 50, 100];
 
 const columns: Column<TagRead>[] = [
   {
@@ -44,12 +47,13 @@ const columns: Column<TagRead>[] = [
 export function TagList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
+  const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
   const selection = useSelection();
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListTagsData["query"]>();
   const query = useQuery(
     listTagsOptions({
-      query: { ...narrowing, limit: PAGE_SIZE, cursor: trail.cursor },
+      query: { ...narrowing, limit: rows.size, cursor: trail.cursor },
     }),
   );
   return (
@@ -96,7 +100,7 @@ export function TagList() {
               selection={selection}
               rowName={tagTitle}
             />
-            <Pager trail={trail} nextCursor={page.next_cursor} />
+            <Pager trail={trail} nextCursor={page.next_cursor} rows={rows} />
           </>
         )}
       </QueryView>
