@@ -236,6 +236,20 @@ describe("the blog's generated front end", () => {
     const headers = await table.locator("thead th:not(.choose)").allInnerTexts();
     // The list answers with the articles' summary representation: its columns are the summary's.
     assert.deepEqual(headers.map((text) => text.trim()), ["Title", "Author", "Published", "Rating"]);
+    // The column chooser: a hidden column stays hidden after a reload (localStorage); the title,
+    // the row's link, cannot be hidden.
+    const headerTexts = async () => (await table.locator("thead th:not(.choose)").allInnerTexts()).map((text) => text.trim());
+    const chooser = page.getByRole("group", { name: "Columns shown" });
+    await page.getByRole("button", { name: "Columns", exact: true }).click();
+    assert.ok(await chooser.getByRole("checkbox", { name: "Title" }).isDisabled(), "the row's link is always shown");
+    await chooser.getByRole("checkbox", { name: "Rating" }).click();
+    await eventually(headerTexts, ["Title", "Author", "Published"]);
+    await page.reload();
+    await table.getByText("Articles, page 1").waitFor();
+    assert.deepEqual(await headerTexts(), ["Title", "Author", "Published"]);
+    await page.getByRole("button", { name: "Columns", exact: true }).click();
+    await chooser.getByRole("checkbox", { name: "Rating" }).click();
+    await eventually(headerTexts, ["Title", "Author", "Published", "Rating"]);
     await page.getByRole("button", { name: "Next" }).click();
     await table.getByText("Articles, page 2").waitFor();
     const second = await titlesOf(page);

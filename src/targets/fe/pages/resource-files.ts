@@ -114,6 +114,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
   imports.from("@tanstack/react-query", "useQuery");
   imports.type(CLIENT, list.itemType);
   for (const name of ["DataTable", "Pager", "useCursorTrail", "useOrdering", "useRowsPerPage"]) imports.use("runtime/list", name);
+  for (const name of ["ColumnChooser", "useShownColumns"]) imports.use("runtime/columns", name);
   imports.type("runtime/list", "Column");
   imports.use("runtime/shell", "QueryView");
   imports.use("runtime/shell", "Notice");
@@ -127,6 +128,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     id: tsString(field.name),
     label: tsString(field.label),
     sortable: list.orderFields.includes(field.name),
+    always: field.name === resource.titleField && resource.get !== undefined,
     cell: field.name === resource.titleField && resource.get ? titleLink(resource, imports) : cell(field, row, imports, lookup),
     text: cellText(field, row, imports, lookup),
   }));
@@ -137,6 +139,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
       id: tsString(resource.keyField),
       label: tsString(key?.label ?? resource.keyField),
       sortable: list.orderFields.includes(resource.keyField),
+      always: true,
       cell: keyLink(resource, imports),
       text: `${imports.use("runtime/export", "plainText")}(${member(row, resource.keyField)})`,
     });
@@ -153,6 +156,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
       filename: jsxAttr("filename", `${resource.key.replaceAll("/", "-")}.csv`),
     },
     read_type: list.itemType,
+    list_key: tsString(resource.key),
     page_size: list.pageSize,
     page_sizes: pageSizes(list).join(", "),
     max_limit: list.maxLimit,
