@@ -10,6 +10,7 @@ import {
   listArticlesOptions,
 } from "../client";
 import { BulkDelete, useSelection } from "../runtime/bulk";
+import { ColumnChooser, useShownColumns } from "../runtime/columns";
 import { Flag, Plain } from "../runtime/display";
 import { ExportCsv, plainText } from "../runtime/export";
 import {
@@ -37,6 +38,7 @@ const columns: Column<ArticleSummary>[] = [
     id: "title",
     label: "Title",
     sortable: true,
+    always: true,
     cell: (article) => (
       <Link to={articlePath(article)}>{articleTitle(article)}</Link>
     ),
@@ -72,6 +74,7 @@ export function ArticleList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
+  const shown = useShownColumns("articles", columns);
   const selection = useSelection();
   // Rows are chosen to be deleted: only by those who may delete.
   const mayDelete = useAllowed(["admin", "editor"]);
@@ -87,7 +90,7 @@ export function ArticleList() {
       <div className="page-head">
         <h1>Articles</h1>
         <ExportCsv
-          columns={columns}
+          columns={shown.columns}
           fetchPage={async (position) => {
             // Every page of the current query, at the list's largest page size.
             const { data } = await listArticles({
@@ -126,7 +129,7 @@ export function ArticleList() {
             )}
             <DataTable
               caption={<>Articles, page {trail.page}</>}
-              columns={columns}
+              columns={shown.columns}
               rows={page.items}
               rowKey={(article) => String(article.id)}
               ordering={ordering}
@@ -137,6 +140,7 @@ export function ArticleList() {
           </>
         )}
       </QueryView>
+      <ColumnChooser shown={shown} />
       <h2>Actions</h2>
       <div className="actions">
         <ArchiveStaleArticlesAction />

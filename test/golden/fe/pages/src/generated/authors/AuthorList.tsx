@@ -10,6 +10,7 @@ import {
 } from "../client";
 import { Allowed } from "../Login";
 import { BulkDelete, useSelection } from "../runtime/bulk";
+import { ColumnChooser, useShownColumns } from "../runtime/columns";
 import { DateTime, Plain } from "../runtime/display";
 import { ExportCsv, plainText } from "../runtime/export";
 import {
@@ -34,6 +35,7 @@ const columns: Column<AuthorRead>[] = [
     id: "name",
     label: "Name",
     sortable: true,
+    always: true,
     cell: (author) => (
       <Link to={authorPath(author)}>{authorTitle(author)}</Link>
     ),
@@ -59,6 +61,7 @@ export function AuthorList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
+  const shown = useShownColumns("authors", columns);
   const selection = useSelection();
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListAuthorsData["query"]>();
@@ -72,7 +75,7 @@ export function AuthorList() {
       <div className="page-head">
         <h1>Authors</h1>
         <ExportCsv
-          columns={columns}
+          columns={shown.columns}
           fetchPage={async (position) => {
             // Every page of the current query, at the list's largest page size.
             const { data } = await listAuthors({
@@ -107,7 +110,7 @@ export function AuthorList() {
             />
             <DataTable
               caption={<>Authors, page {trail.page}</>}
-              columns={columns}
+              columns={shown.columns}
               rows={page.items}
               rowKey={(author) => String(author.id)}
               ordering={ordering}
@@ -118,6 +121,7 @@ export function AuthorList() {
           </>
         )}
       </QueryView>
+      <ColumnChooser shown={shown} />
       <h2>Actions</h2>
       <div className="actions"></div>
     </section>

@@ -9,6 +9,7 @@ import {
   listCategoriesOptions,
 } from "../client";
 import { BulkDelete, useSelection } from "../runtime/bulk";
+import { ColumnChooser, useShownColumns } from "../runtime/columns";
 import { Plain } from "../runtime/display";
 import { ExportCsv, plainText } from "../runtime/export";
 import {
@@ -32,6 +33,7 @@ const columns: Column<CategoryRead>[] = [
     id: "title",
     label: "Title",
     sortable: true,
+    always: true,
     cell: (category) => (
       <Link to={categoryPath(category)}>{categoryTitle(category)}</Link>
     ),
@@ -50,6 +52,7 @@ export function CategoryList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
+  const shown = useShownColumns("categories", columns);
   const selection = useSelection();
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListCategoriesData["query"]>();
@@ -68,7 +71,7 @@ export function CategoryList() {
       <div className="page-head">
         <h1>Categories</h1>
         <ExportCsv
-          columns={columns}
+          columns={shown.columns}
           fetchPage={async (position) => {
             // Every page of the current query, at the list's largest page size.
             const { data } = await listCategories({
@@ -106,7 +109,7 @@ export function CategoryList() {
             />
             <DataTable
               caption={<>Categories, page {trail.page}</>}
-              columns={columns}
+              columns={shown.columns}
               rows={page.items}
               rowKey={(category) => String(category.slug)}
               ordering={ordering}
@@ -124,6 +127,7 @@ export function CategoryList() {
           </>
         )}
       </QueryView>
+      <ColumnChooser shown={shown} />
       <h2>Actions</h2>
       <div className="actions"></div>
     </section>

@@ -11,6 +11,7 @@ import {
   listCommentsOptions,
 } from "../client";
 import { BulkDelete, useSelection } from "../runtime/bulk";
+import { ColumnChooser, useShownColumns } from "../runtime/columns";
 import { DateTime } from "../runtime/display";
 import { ExportCsv, plainText } from "../runtime/export";
 import {
@@ -35,6 +36,7 @@ const columns: Column<CommentRead>[] = [
   {
     id: "body",
     label: "Body",
+    always: true,
     cell: (comment) => (
       <Link to={commentPath(comment)}>{commentTitle(comment)}</Link>
     ),
@@ -76,6 +78,7 @@ export function CommentList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
+  const shown = useShownColumns("comments", columns);
   const selection = useSelection();
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListCommentsData["query"]>();
@@ -89,7 +92,7 @@ export function CommentList() {
       <div className="page-head">
         <h1>Comments</h1>
         <ExportCsv
-          columns={columns}
+          columns={shown.columns}
           fetchPage={async (position) => {
             // Every page of the current query, at the list's largest page size.
             const { data } = await listComments({
@@ -122,7 +125,7 @@ export function CommentList() {
             />
             <DataTable
               caption={<>Comments, page {trail.page}</>}
-              columns={columns}
+              columns={shown.columns}
               rows={page.items}
               rowKey={(comment) => String(comment.id)}
               ordering={ordering}
@@ -133,6 +136,7 @@ export function CommentList() {
           </>
         )}
       </QueryView>
+      <ColumnChooser shown={shown} />
       <h2>Actions</h2>
       <div className="actions"></div>
     </section>

@@ -6,9 +6,10 @@
 // The bar folds behind a Filters button (its count says how many are set), so the keyboard
 // reaches the rows in a few steps; whether it is open is remembered per list in this browser.
 
-import { useId, useState } from "react";
+import { useId } from "react";
 import { useListParams } from "./list";
 import { FilterControl } from "./filter-controls";
+import { useStoredFlag } from "./stored";
 import type { FilterCatalog, ValuesLookup } from "./values";
 
 /** What the pages know of a field at generation time: its label, and how to name a chosen row. */
@@ -36,7 +37,7 @@ export function FilterBar({
   label,
 }: FilterBarProps) {
   const { params, change } = useListParams();
-  const [open, setOpen] = useRemembered(`filters-open:${path}`);
+  const [open, setOpen] = useStoredFlag(`filters-open:${path}`);
   const barId = useId();
   const list = catalog?.lists.find((candidate) => candidate.path === path);
   if (!list) return null;
@@ -85,31 +86,6 @@ export function FilterBar({
       )}
     </div>
   );
-}
-
-/** A yes/no choice kept in localStorage under `key` (no by default; yes survives reloads). */
-function useRemembered(key: string): [boolean, (value: boolean) => void] {
-  const [value, setValue] = useState(() => readStored(key));
-  return [
-    value,
-    (next) => {
-      setValue(next);
-      try {
-        if (next) localStorage.setItem(key, "1");
-        else localStorage.removeItem(key);
-      } catch {
-        // Storage refused (private mode, quota): the choice lasts until the page is left.
-      }
-    },
-  ];
-}
-
-function readStored(key: string): boolean {
-  try {
-    return localStorage.getItem(key) === "1";
-  } catch {
-    return false;
-  }
 }
 
 /** "author_id" → "Author id": a field the pages did not know when they were generated. */

@@ -15,6 +15,8 @@ export interface Column<T> {
   label: string;
   /** `order_by` takes the column's id. */
   sortable?: boolean;
+  /** The column with the row's link: the column chooser never hides it. */
+  always?: boolean;
   cell: (row: T) => ReactNode;
   /** The cell as plain text, for the CSV export. */
   text: (row: T) => string;

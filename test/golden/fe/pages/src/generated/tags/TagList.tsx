@@ -9,6 +9,7 @@ import {
   type TagRead,
 } from "../client";
 import { BulkDelete, useSelection } from "../runtime/bulk";
+import { ColumnChooser, useShownColumns } from "../runtime/columns";
 import { Plain } from "../runtime/display";
 import { ExportCsv, plainText } from "../runtime/export";
 import {
@@ -32,6 +33,7 @@ const columns: Column<TagRead>[] = [
     id: "name",
     label: "Name",
     sortable: true,
+    always: true,
     cell: (tag) => <Link to={tagPath(tag)}>{tagTitle(tag)}</Link>,
     text: (tag) => plainText(tag.name),
   },
@@ -48,6 +50,7 @@ export function TagList() {
   const trail = useCursorTrail();
   const ordering = useOrdering();
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
+  const shown = useShownColumns("tags", columns);
   const selection = useSelection();
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListTagsData["query"]>();
@@ -61,7 +64,7 @@ export function TagList() {
       <div className="page-head">
         <h1>Tags</h1>
         <ExportCsv
-          columns={columns}
+          columns={shown.columns}
           fetchPage={async (position) => {
             // Every page of the current query, at the list's largest page size.
             const { data } = await listTags({
@@ -93,7 +96,7 @@ export function TagList() {
             />
             <DataTable
               caption={<>Tags, page {trail.page}</>}
-              columns={columns}
+              columns={shown.columns}
               rows={page.items}
               rowKey={(tag) => String(tag.id)}
               ordering={ordering}
@@ -104,6 +107,7 @@ export function TagList() {
           </>
         )}
       </QueryView>
+      <ColumnChooser shown={shown} />
       <h2>Actions</h2>
       <div className="actions"></div>
     </section>
