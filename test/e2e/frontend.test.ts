@@ -865,7 +865,7 @@ describe("the blog's generated front end", () => {
     assert.deepEqual(audit.report(["critical", "serious", "moderate", "minor"]), []);
   });
 
-  it("deletes chosen rows together: one request each, each row's refusal shown", { timeout: CASE_TIMEOUT_MS }, async () => {
+  it("deletes chosen rows together, and runs an action on them: one request each, each row's refusal shown", { timeout: CASE_TIMEOUT_MS }, async () => {
     const { base } = await servedBlog();
     const names = ["Bulk Babbage", "Bulk Boole", "Bulk Byron", "Bulk Baxter"];
     const ids: string[] = [];
@@ -911,7 +911,28 @@ describe("the blog's generated front end", () => {
       await one.getByRole("button", { name: "Cancel" }).click();
       assert.ok(await page.getByRole("checkbox", { name: "Select Bulk Baxter" }).isChecked(), "the refused row stays chosen");
       assert.equal((await api.get(`/authors/${ids[3]}`)).status, 200);
-      console.log(`# bulk delete: 3 authors in ${together} requests; a 4th refused (409) and kept chosen`);
+
+      // An action without params runs on chosen rows too, one request each, after asking.
+      const drafts: string[] = [];
+      for (const title of ["Bulk draft one", "Bulk draft two"]) {
+        const reply = await api.post("/articles", { title, body: "x", word_count: 1, author_id: ids[3] });
+        assert.equal(reply.status, 201, JSON.stringify(reply.body));
+        drafts.push(reply.body.id);
+      }
+      await page.goto(`${base}/articles?author_id=${ids[3]}&order_by=title`);
+      await waitForTitles(page, ["Bulk draft one", "Bulk draft two", "Kept by its author"]);
+      const published: string[] = [];
+      page.on("request", (request) => {
+        if (request.method() === "POST" && request.url().endsWith("/publish-article")) published.push(new URL(request.url()).pathname);
+      });
+      for (const title of ["Bulk draft one", "Bulk draft two"]) await page.getByRole("checkbox", { name: `Select ${title}` }).check();
+      await page.getByRole("button", { name: "Publish article…" }).click();
+      const publishing = page.getByRole("dialog", { name: "Publish article: 2 articles?" });
+      await publishing.getByRole("button", { name: "Publish article" }).click();
+      await page.getByRole("region", { name: "Notifications" }).getByRole("status").filter({ hasText: "Publish article: done for 2 articles." }).waitFor();
+      assert.deepEqual(published.sort(), drafts.map((id) => `/api/articles/${id}/publish-article`).sort(), "one POST per chosen row");
+      for (const id of drafts) assert.equal((await api.get(`/articles/${id}`)).body.status, "published");
+      console.log(`# bulk delete: 3 authors in ${together} requests; a 4th refused (409) and kept chosen; 2 articles published in ${published.length} requests`);
     } finally {
       await visitor.close();
     }

@@ -146,7 +146,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
   }
   const collection = resource.actions.filter((action) => action.target === "collection");
   return file(resource, pageModule(resource, "List"), "list.tsx.njk", imports, {
-    bulk: resource.delete ? bulkDelete(resource, resource.delete, list, imports) : undefined,
+    bulk: bulkOperations(resource, list, imports),
     export: {
       component: imports.use("runtime/export", "ExportCsv"),
       list_fn: imports.use(CLIENT, list.fn),
@@ -200,21 +200,31 @@ function nextPosition(list: PageList, page: string): string {
 }
 
 /**
- * The list's bulk delete, when the resource has a delete operation: one DELETE per chosen row
- * (the backend has no bulk route); only users whose groups may delete choose rows.
+ * What a list's chosen rows can go through, one request per row (the backend has no bulk
+ * route): delete, when the resource has it, and every instance action without params. Each is
+ * offered to the users whose groups may call it, and only they choose rows.
  */
-function bulkDelete(resource: PageResource, op: PageOperation, list: PageList, imports: Imports) {
+function bulkOperations(resource: PageResource, list: PageList, imports: Imports) {
   const row = resource.camel;
-  imports.use("runtime/bulk", "BulkDelete");
-  imports.use("runtime/bulk", "useSelection");
-  const groups = groupsArray(op);
-  if (groups !== "") imports.use("session", "useAllowed");
+  const single = resource.actions.filter((action) => action.target === "instance" && action.params === undefined);
+  const candidates = [...(resource.delete ? [{ label: "Delete", deletes: true, op: resource.delete }] : []), ...single.map((action) => ({ label: action.label, deletes: false, op: action }))];
+  if (candidates.length === 0) return undefined;
+  for (const name of ["BulkBar", "useSelection", "usableOperations"]) imports.use("runtime/bulk", name);
   const titled = list.columns.some((field) => field.name === resource.titleField);
   return {
-    groups,
+    operations: candidates.map(({ label, deletes, op }) => {
+      const groups = groupsArray(op);
+      if (groups !== "") imports.use("session", "useAllowed");
+      return {
+        label: tsString(label),
+        deletes,
+        groups,
+        allowed: `may${op.fn[0]!.toUpperCase()}${op.fn.slice(1)}`,
+        run: `(${row}) => ${imports.use(CLIENT, op.fn)}({ path: { pk: ${member(row, resource.keyField)} }, throwOnError: true })`,
+      };
+    }),
     // Rows are named by their title when the list's items carry it, else by their key.
     name: titled ? imports.use(helpersModule(resource), titleFn(resource)) : `(${row}) => String(${member(row, resource.keyField)})`,
-    remove: `(${row}) => ${imports.use(CLIENT, op.fn)}({ path: { pk: ${member(row, resource.keyField)} }, throwOnError: true })`,
     singular: jsxAttr("singular", lower(resource.label)),
     plural: jsxAttr("plural", resource.plural.toLowerCase()),
   };

@@ -1,7 +1,8 @@
-// Choosing rows of a list page and deleting them together. The backend deletes one row per
-// request, so the page sends one DELETE per chosen row, one after another, and shows each
-// row's outcome: rows the backend refused stay chosen, with its reason beside their name.
-// A new query (another page, order, search or filter) starts with nothing chosen.
+// Choosing rows of a list page and running an operation on them together: deleting them, or
+// an instance action without params. The backend has no bulk route, so the page sends one
+// request per chosen row, one after another, and shows each row's outcome: rows the backend
+// refused stay chosen, with its reason beside their name. A new query (another page, order,
+// search or filter) starts with nothing chosen.
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
@@ -42,15 +43,32 @@ function counted(count: number, singular: string, plural: string): string {
   return `${count} ${count === 1 ? singular : plural}`;
 }
 
-interface BulkDeleteProps<T> {
+/** What chosen rows can go through, one request per row. */
+export interface BulkOperation<T> {
+  /** The dialog's confirming button: "Delete", "Publish article". */
+  label: string;
+  /** It deletes the rows: a danger, said so in the dialog. */
+  deletes?: boolean;
+  /** The reader's groups may use it (presentation only: the backend checks every request). */
+  allowed?: boolean;
+  /** Runs on one row; rejects with the backend's refusal. */
+  run: (row: T) => Promise<unknown>;
+}
+
+/** The operations the reader may use. */
+export function usableOperations<T>(operations: readonly BulkOperation<T>[]): BulkOperation<T>[] {
+  return operations.filter((operation) => operation.allowed !== false);
+}
+
+interface BulkBarProps<T> {
   selection: Selection;
-  /** The rows of the page shown: the chosen ones among them are deleted. */
+  /** The rows of the page shown: the chosen ones among them go through the operation. */
   rows: readonly T[];
   rowKey: (row: T) => string;
   /** How a row is named in the dialog. */
   name: (row: T) => string;
-  /** Deletes one row; rejects with the backend's refusal. */
-  remove: (row: T) => Promise<unknown>;
+  /** The operations the reader may use (`usableOperations`). */
+  operations: readonly BulkOperation<T>[];
   /** "article", "articles" (lower case). */
   singular: string;
   plural: string;
@@ -61,10 +79,10 @@ interface Refusal {
   reason: string;
 }
 
-/** The bar over a list with chosen rows: how many, and a delete button behind a confirmation. */
-export function BulkDelete<T>(props: BulkDeleteProps<T>) {
+/** The bar over a list with chosen rows: how many, and a button per operation behind a confirmation. */
+export function BulkBar<T>(props: BulkBarProps<T>) {
   const { selection, rowKey } = props;
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState<BulkOperation<T> | null>(null);
   const [busy, setBusy] = useState(false);
   const [refusals, setRefusals] = useState<Refusal[]>([]);
   const [notice, setNotice] = useState<string | null>(null);
@@ -72,53 +90,66 @@ export function BulkDelete<T>(props: BulkDeleteProps<T>) {
   const queryClient = useQueryClient();
   const chosen = props.rows.filter((row) => selection.keys.has(rowKey(row)));
   const words = (count: number) => counted(count, props.singular, props.plural);
+  const operations = props.operations;
 
-  async function deleteChosen() {
+  async function runOnChosen(operation: BulkOperation<T>) {
     setBusy(true);
-    const deleted: string[] = [];
+    const done: string[] = [];
     const refused: Refusal[] = [];
     for (const row of chosen) {
       try {
-        await props.remove(row);
-        deleted.push(rowKey(row));
+        await operation.run(row);
+        done.push(rowKey(row));
       } catch (error) {
         refused.push({ name: props.name(row), reason: explain(error, []).form ?? String(error) });
       }
     }
-    selection.setAll(deleted, false);
+    selection.setAll(done, false);
     setBusy(false);
     setRefusals(refused);
-    if (refused.length === 0) setOpen(false);
-    if (deleted.length > 0) {
-      setNotice(`${words(deleted.length)} deleted.`);
+    if (refused.length === 0) setOpen(null);
+    if (done.length > 0) {
+      setNotice(operation.deletes ? `${words(done.length)} deleted.` : `${operation.label}: done for ${words(done.length)}.`);
       void queryClient.invalidateQueries();
     }
   }
 
   return (
     <>
-      {chosen.length > 0 && (
+      {chosen.length > 0 && operations.length > 0 && (
         <div className="bulk">
           <span>{words(chosen.length)} selected</span>
-          <button type="button" className="danger" onClick={() => setOpen(true)}>
-            Delete selected…
-          </button>
+          {operations.map((operation) => (
+            <button
+              key={operation.label}
+              type="button"
+              className={operation.deletes ? "danger" : undefined}
+              onClick={() => {
+                setRefusals([]);
+                setOpen(operation);
+              }}
+            >
+              {operation.deletes ? "Delete selected…" : `${operation.label}…`}
+            </button>
+          ))}
         </div>
       )}
       <ConfirmDialog
-        open={open && chosen.length > 0}
-        title={`Delete ${words(chosen.length)}?`}
-        confirmLabel="Delete"
+        open={open !== null && chosen.length > 0}
+        title={open?.deletes ? `Delete ${words(chosen.length)}?` : `${open?.label ?? ""}: ${words(chosen.length)}?`}
+        confirmLabel={open?.label ?? ""}
         busy={busy}
-        onConfirm={() => void deleteChosen()}
+        onConfirm={() => open !== null && void runOnChosen(open)}
         onCancel={() => {
-          setOpen(false);
+          setOpen(null);
           setRefusals([]);
         }}
       >
         {refusals.length > 0 && (
           <div role="alert">
-            <p>{words(refusals.length)} could not be deleted:</p>
+            <p>
+              {open?.deletes ? `${words(refusals.length)} could not be deleted:` : `${open?.label ?? ""} failed for ${words(refusals.length)}:`}
+            </p>
             <ul className="refusals">
               {refusals.map((refusal) => (
                 <li key={refusal.name}>
@@ -128,7 +159,7 @@ export function BulkDelete<T>(props: BulkDeleteProps<T>) {
             </ul>
           </div>
         )}
-        <p>These will be deleted. This cannot be undone.</p>
+        <p>{open?.deletes ? "These will be deleted. This cannot be undone." : `${open?.label ?? ""} runs on each of these, one after another.`}</p>
         <ul>
           {chosen.map((row) => (
             <li key={rowKey(row)}>{props.name(row)}</li>
