@@ -8,8 +8,10 @@ import {
   listArticles,
   type ListArticlesData,
   listArticlesOptions,
+  publishArticle,
+  reviewArticle,
 } from "../client";
-import { BulkDelete, useSelection } from "../runtime/bulk";
+import { BulkBar, usableOperations, useSelection } from "../runtime/bulk";
 import { ColumnChooser, useShownColumns } from "../runtime/columns";
 import { Flag, Plain } from "../runtime/display";
 import { ExportCsv, plainText } from "../runtime/export";
@@ -76,8 +78,29 @@ export function ArticleList() {
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
   const shown = useShownColumns("articles", columns);
   const selection = useSelection();
-  // Rows are chosen to be deleted: only by those who may delete.
-  const mayDelete = useAllowed(["admin", "editor"]);
+  const mayDeleteArticle = useAllowed(["admin", "editor"]);
+  const mayPublishArticle = useAllowed(["admin", "editor"]);
+  // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.
+  const bulk = usableOperations<ArticleSummary>([
+    {
+      label: "Delete",
+      deletes: true,
+      allowed: mayDeleteArticle,
+      run: (article) =>
+        deleteArticle({ path: { pk: article.id }, throwOnError: true }),
+    },
+    {
+      label: "Publish article",
+      allowed: mayPublishArticle,
+      run: (article) =>
+        publishArticle({ path: { pk: article.id }, throwOnError: true }),
+    },
+    {
+      label: "Review article",
+      run: (article) =>
+        reviewArticle({ path: { pk: article.id }, throwOnError: true }),
+    },
+  ]);
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListArticlesData["query"]>();
   const query = useQuery(
@@ -111,29 +134,22 @@ export function ArticleList() {
       <QueryView query={query}>
         {(page) => (
           <>
-            {mayDelete && (
-              <BulkDelete
-                selection={selection}
-                rows={page.items}
-                rowKey={(article) => String(article.id)}
-                name={articleTitle}
-                remove={(article) =>
-                  deleteArticle({
-                    path: { pk: article.id },
-                    throwOnError: true,
-                  })
-                }
-                singular="article"
-                plural="articles"
-              />
-            )}
+            <BulkBar
+              selection={selection}
+              rows={page.items}
+              rowKey={(article) => String(article.id)}
+              name={articleTitle}
+              operations={bulk}
+              singular="article"
+              plural="articles"
+            />
             <DataTable
               caption={<>Articles, page {trail.page}</>}
               columns={shown.columns}
               rows={page.items}
               rowKey={(article) => String(article.id)}
               ordering={ordering}
-              selection={mayDelete ? selection : undefined}
+              selection={bulk.length > 0 ? selection : undefined}
               rowName={articleTitle}
             />
             <Pager trail={trail} nextCursor={page.next_cursor} rows={rows} />

@@ -9,7 +9,7 @@ import {
   listAuthorsOptions,
 } from "../client";
 import { Allowed } from "../Login";
-import { BulkDelete, useSelection } from "../runtime/bulk";
+import { BulkBar, usableOperations, useSelection } from "../runtime/bulk";
 import { ColumnChooser, useShownColumns } from "../runtime/columns";
 import { DateTime, Plain } from "../runtime/display";
 import { ExportCsv, plainText } from "../runtime/export";
@@ -63,6 +63,15 @@ export function AuthorList() {
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
   const shown = useShownColumns("authors", columns);
   const selection = useSelection();
+  // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.
+  const bulk = usableOperations<AuthorRead>([
+    {
+      label: "Delete",
+      deletes: true,
+      run: (author) =>
+        deleteAuthor({ path: { pk: author.id }, throwOnError: true }),
+    },
+  ]);
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListAuthorsData["query"]>();
   const query = useQuery(
@@ -97,14 +106,12 @@ export function AuthorList() {
       <QueryView query={query}>
         {(page) => (
           <>
-            <BulkDelete
+            <BulkBar
               selection={selection}
               rows={page.items}
               rowKey={(author) => String(author.id)}
               name={authorTitle}
-              remove={(author) =>
-                deleteAuthor({ path: { pk: author.id }, throwOnError: true })
-              }
+              operations={bulk}
               singular="author"
               plural="authors"
             />
@@ -114,7 +121,7 @@ export function AuthorList() {
               rows={page.items}
               rowKey={(author) => String(author.id)}
               ordering={ordering}
-              selection={selection}
+              selection={bulk.length > 0 ? selection : undefined}
               rowName={authorTitle}
             />
             <Pager trail={trail} nextCursor={page.next_cursor} rows={rows} />

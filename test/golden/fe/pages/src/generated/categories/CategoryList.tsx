@@ -8,7 +8,7 @@ import {
   type ListCategoriesData,
   listCategoriesOptions,
 } from "../client";
-import { BulkDelete, useSelection } from "../runtime/bulk";
+import { BulkBar, usableOperations, useSelection } from "../runtime/bulk";
 import { ColumnChooser, useShownColumns } from "../runtime/columns";
 import { Plain } from "../runtime/display";
 import { ExportCsv, plainText } from "../runtime/export";
@@ -54,6 +54,15 @@ export function CategoryList() {
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
   const shown = useShownColumns("categories", columns);
   const selection = useSelection();
+  // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.
+  const bulk = usableOperations<CategoryRead>([
+    {
+      label: "Delete",
+      deletes: true,
+      run: (category) =>
+        deleteCategory({ path: { pk: category.slug }, throwOnError: true }),
+    },
+  ]);
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListCategoriesData["query"]>();
   const query = useQuery(
@@ -93,17 +102,12 @@ export function CategoryList() {
       <QueryView query={query}>
         {(page) => (
           <>
-            <BulkDelete
+            <BulkBar
               selection={selection}
               rows={page.items}
               rowKey={(category) => String(category.slug)}
               name={categoryTitle}
-              remove={(category) =>
-                deleteCategory({
-                  path: { pk: category.slug },
-                  throwOnError: true,
-                })
-              }
+              operations={bulk}
               singular="category"
               plural="categories"
             />
@@ -113,7 +117,7 @@ export function CategoryList() {
               rows={page.items}
               rowKey={(category) => String(category.slug)}
               ordering={ordering}
-              selection={selection}
+              selection={bulk.length > 0 ? selection : undefined}
               rowName={categoryTitle}
             />
             <Pager

@@ -10,7 +10,7 @@ import {
   type ListCommentsData,
   listCommentsOptions,
 } from "../client";
-import { BulkDelete, useSelection } from "../runtime/bulk";
+import { BulkBar, usableOperations, useSelection } from "../runtime/bulk";
 import { ColumnChooser, useShownColumns } from "../runtime/columns";
 import { DateTime } from "../runtime/display";
 import { ExportCsv, plainText } from "../runtime/export";
@@ -80,6 +80,15 @@ export function CommentList() {
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
   const shown = useShownColumns("comments", columns);
   const selection = useSelection();
+  // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.
+  const bulk = usableOperations<CommentRead>([
+    {
+      label: "Delete",
+      deletes: true,
+      run: (comment) =>
+        deleteComment({ path: { pk: comment.id }, throwOnError: true }),
+    },
+  ]);
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListCommentsData["query"]>();
   const query = useQuery(
@@ -112,14 +121,12 @@ export function CommentList() {
       <QueryView query={query}>
         {(page) => (
           <>
-            <BulkDelete
+            <BulkBar
               selection={selection}
               rows={page.items}
               rowKey={(comment) => String(comment.id)}
               name={commentTitle}
-              remove={(comment) =>
-                deleteComment({ path: { pk: comment.id }, throwOnError: true })
-              }
+              operations={bulk}
               singular="comment"
               plural="comments"
             />
@@ -129,7 +136,7 @@ export function CommentList() {
               rows={page.items}
               rowKey={(comment) => String(comment.id)}
               ordering={ordering}
-              selection={selection}
+              selection={bulk.length > 0 ? selection : undefined}
               rowName={commentTitle}
             />
             <Pager trail={trail} nextCursor={page.next_cursor} rows={rows} />

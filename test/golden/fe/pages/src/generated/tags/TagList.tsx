@@ -8,7 +8,7 @@ import {
   listTagsOptions,
   type TagRead,
 } from "../client";
-import { BulkDelete, useSelection } from "../runtime/bulk";
+import { BulkBar, usableOperations, useSelection } from "../runtime/bulk";
 import { ColumnChooser, useShownColumns } from "../runtime/columns";
 import { Plain } from "../runtime/display";
 import { ExportCsv, plainText } from "../runtime/export";
@@ -52,6 +52,14 @@ export function TagList() {
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
   const shown = useShownColumns("tags", columns);
   const selection = useSelection();
+  // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.
+  const bulk = usableOperations<TagRead>([
+    {
+      label: "Delete",
+      deletes: true,
+      run: (tag) => deleteTag({ path: { pk: tag.id }, throwOnError: true }),
+    },
+  ]);
   // The order, the search and the filters, as the URL has them.
   const narrowing = useUrlQuery<ListTagsData["query"]>();
   const query = useQuery(
@@ -83,14 +91,12 @@ export function TagList() {
       <QueryView query={query}>
         {(page) => (
           <>
-            <BulkDelete
+            <BulkBar
               selection={selection}
               rows={page.items}
               rowKey={(tag) => String(tag.id)}
               name={tagTitle}
-              remove={(tag) =>
-                deleteTag({ path: { pk: tag.id }, throwOnError: true })
-              }
+              operations={bulk}
               singular="tag"
               plural="tags"
             />
@@ -100,7 +106,7 @@ export function TagList() {
               rows={page.items}
               rowKey={(tag) => String(tag.id)}
               ordering={ordering}
-              selection={selection}
+              selection={bulk.length > 0 ? selection : undefined}
               rowName={tagTitle}
             />
             <Pager trail={trail} nextCursor={page.next_cursor} rows={rows} />
