@@ -10,7 +10,7 @@ from pydantic import Field
 
 import blog.models
 from blog.api.auth.dependencies import CurrentUser
-from blog.api.db.primary_session import get_sessionmaker
+from blog.api.db.primary_session import get_read_sessionmaker
 from blog.api.runtime.discovery import (
     BoolSource,
     Catalog,
@@ -35,12 +35,12 @@ router = APIRouter(tags=["discovery"])
 
 # How rows are offered for ref and self filters: key, label, database, search.
 _AUTHOR_ROWS = Rows(
-    Author.id, Author.name, get_sessionmaker, search=TrigramSearch(Author.name)
+    Author.id, Author.name, get_read_sessionmaker, search=TrigramSearch(Author.name)
 )
 _ARTICLE_ROWS = Rows(
     Article.id,
     Article.title,
-    get_sessionmaker,
+    get_read_sessionmaker,
     search=FullTextSearch(Article.title, Article.body, language="english"),
 )
 
@@ -55,7 +55,7 @@ CATALOG = Catalog(
             FilterSpec(
                 "title",
                 ("eq", "contains", "starts_with"),
-                FreeTextSource(Article.title, get_sessionmaker),
+                FreeTextSource(Article.title, get_read_sessionmaker),
             ),
             FilterSpec("published", ("eq",), BoolSource()),
             FilterSpec(
@@ -64,17 +64,17 @@ CATALOG = Catalog(
             FilterSpec(
                 "rating",
                 ("eq", "gte", "lte", "is_null"),
-                LiteralSource("float", Article.rating, get_sessionmaker),
+                LiteralSource("float", Article.rating, get_read_sessionmaker),
             ),
             FilterSpec(
                 "word_count",
                 ("gte", "lte"),
-                LiteralSource("int", Article.word_count, get_sessionmaker),
+                LiteralSource("int", Article.word_count, get_read_sessionmaker),
             ),
             FilterSpec(
                 "publish_on",
                 ("eq", "gte", "lte", "is_null"),
-                LiteralSource("date", Article.publish_on, get_sessionmaker),
+                LiteralSource("date", Article.publish_on, get_read_sessionmaker),
             ),
             FilterSpec(
                 "author_id", ("eq", "neq", "in"), RefSource("author", _AUTHOR_ROWS)

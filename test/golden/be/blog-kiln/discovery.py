@@ -10,7 +10,7 @@ from pydantic import Field
 
 import blog.models
 from blog.api.auth.dependencies import CurrentUser
-from blog.api.db.primary_session import get_sessionmaker
+from blog.api.db.primary_session import get_read_sessionmaker
 from blog.api.runtime.discovery import (
     Catalog,
     EnumSource,
@@ -40,7 +40,7 @@ CATALOG = Catalog(
             FilterSpec(
                 "name",
                 ("eq", "contains", "starts_with"),
-                FreeTextSource(Author.name, get_sessionmaker),
+                FreeTextSource(Author.name, get_read_sessionmaker),
             ),
         ),
         order=OrderInfo(fields=["name"], default=["name"]),

@@ -4,9 +4,10 @@
 The URL comes from ``DATABASE_URL`` when the engine is first needed, so importing
 this module needs neither the variable nor the database.
 
-The routes that only read take ``ReadSessionDep``: their sessions read from a replica
-(the URLs in ``DATABASE_REPLICA_URLS``) while one keeps up, and from the primary
-from their first write on (``runtime/replicas.py``).
+The routes that only read take ``ReadSessionDep``. Their sessions run each statement in
+autocommit, without ``BEGIN`` and ``ROLLBACK``.
+They read from a replica (the URLs in ``DATABASE_REPLICA_URLS``) while one keeps
+up, and from the primary from their first write on (``runtime/replicas.py``).
 """
 
 import asyncio
@@ -27,7 +28,7 @@ from sqlalchemy.ext.asyncio import (
 
 from blog.api.runtime.pool_check import discard_closed_connections
 from blog.api.runtime.replicas import Replicas
-from blog.api.runtime.statement_timeout import timed_connection
+from blog.api.runtime.statement_timeout import time_connections
 from blog.api.visibility import ROW_VISIBILITY
 
 URL_ENV = "DATABASE_URL"
@@ -57,17 +58,22 @@ def _engine_for(url: str) -> AsyncEngine:
         pool_recycle=-1,
         connect_args={
             "timeout": 5,
-            "connection_class": timed_connection(30000),
         },
     )
+    time_connections(engine, 30000)
     # A connection the database closed is replaced before a request uses it.
     discard_closed_connections(engine)
     return engine
 
 
+def _reading(engine: AsyncEngine) -> AsyncEngine:
+    """*engine* as the routes that only read use it: each statement in autocommit."""
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
 REPLICAS = Replicas(
     REPLICA_URLS_ENV,
-    _engine_for,
+    lambda url: _reading(_engine_for(url)),
     max_lag=2,
     check_interval=1,
     fallback="primary",
@@ -88,10 +94,12 @@ def get_sessionmaker() -> async_sessionmaker[AsyncSession]:
 @cache
 def get_read_sessionmaker() -> async_sessionmaker[AsyncSession]:
     """The session factory of the routes that only read: sessions as
-    ``get_sessionmaker``'s, whose selects use a replica until they write."""
+    ``get_sessionmaker``'s, in autocommit, whose selects use a replica until they write."""
     read_sessions = REPLICAS.read_session_class(ROW_VISIBILITY.session_class)
     return async_sessionmaker(
-        get_engine(), expire_on_commit=False, sync_session_class=read_sessions
+        _reading(get_engine()),
+        expire_on_commit=False,
+        sync_session_class=read_sessions,
     )
 
 

@@ -3,6 +3,9 @@
 
 The URL comes from ``DATABASE_URL`` when the engine is first needed, so importing
 this module needs neither the variable nor the database.
+
+The routes that only read take ``ReadSessionDep``. Their sessions run each statement in
+autocommit, without ``BEGIN`` and ``ROLLBACK``.
 """
 
 import asyncio
@@ -22,7 +25,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from blog.api.runtime.pool_check import discard_closed_connections
-from blog.api.runtime.statement_timeout import timed_connection
+from blog.api.runtime.statement_timeout import time_connections
 
 URL_ENV = "DATABASE_URL"
 
@@ -45,18 +48,33 @@ def get_engine() -> AsyncEngine:
         pool_recycle=-1,
         connect_args={
             "timeout": 5,
-            "connection_class": timed_connection(30000),
         },
     )
+    time_connections(engine, 30000)
     # A connection the database closed is replaced before a request uses it.
     discard_closed_connections(engine)
     return engine
+
+
+def _reading(engine: AsyncEngine) -> AsyncEngine:
+    """*engine* as the routes that only read use it: each statement in autocommit."""
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
 
 
 @cache
 def get_sessionmaker() -> async_sessionmaker[AsyncSession]:
     """The session factory; objects stay readable after commit."""
     return async_sessionmaker(get_engine(), expire_on_commit=False)
+
+
+@cache
+def get_read_sessionmaker() -> async_sessionmaker[AsyncSession]:
+    """The session factory of the routes that only read: sessions as
+    ``get_sessionmaker``'s, in autocommit."""
+    return async_sessionmaker(
+        _reading(get_engine()),
+        expire_on_commit=False,
+    )
 
 
 async def get_session() -> AsyncIterator[AsyncSession]:
@@ -83,3 +101,17 @@ both.
 """
 
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+
+async def get_read_session() -> AsyncIterator[AsyncSession]:
+    """FastAPI dependency of the routes that only read: as ``get_session``, a session
+    from ``get_read_sessionmaker``."""
+    session = get_read_sessionmaker()()
+    try:
+        yield session
+    finally:
+        with suppress(DBAPIError, OSError):
+            await asyncio.shield(session.close())
+
+
+ReadSessionDep = Annotated[AsyncSession, Depends(get_read_session)]

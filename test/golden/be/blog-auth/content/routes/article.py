@@ -25,7 +25,7 @@ from blog.api.content.schemas.article import (
     TagArticleParams,
 )
 from blog.api.content.serializers.article import to_article_read, to_article_summary
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
@@ -79,7 +79,7 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
 @router.get(
     "/{pk:uuid}", operation_id="getArticle", responses=error_responses(404, 503)
 )
-async def get_article(pk: uuid.UUID, session: SessionDep) -> ArticleRead:
+async def get_article(pk: uuid.UUID, session: ReadSessionDep) -> ArticleRead:
     """Get one article."""
     return to_article_read(await _load_article(session, pk))
 
@@ -137,7 +137,7 @@ async def _list_articles(
 
 @router.get("", operation_id="listArticles", responses=error_responses(503))
 async def list_articles(
-    query: Annotated[ArticleListQuery, Query()], session: SessionDep
+    query: Annotated[ArticleListQuery, Query()], session: ReadSessionDep
 ) -> Page[ArticleSummary]:
     """List articles, filtered and searched, ordered by ``order_by`` (default:
     -published_at), one page at a time.
@@ -154,7 +154,7 @@ async def list_articles(
     responses=error_responses(400, 413, 503),
 )
 async def search_articles(
-    body: ArticleSearch, session: SessionDep
+    body: ArticleSearch, session: ReadSessionDep
 ) -> Page[ArticleSummary]:
     """Search articles with an and/or tree of conditions and ``q``, one page at a
     time.

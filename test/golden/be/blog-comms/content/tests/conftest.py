@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from blog.api.content.routes import router
-from blog.api.db.primary_session import get_session
+from blog.api.db.primary_session import get_read_session, get_session
 from blog.api.indexes import EXTENSIONS, INDEXES
 from blog.api.runtime.errors import register_error_handlers
 from blog.api.runtime.indexes import create_extensions, create_indexes
@@ -120,6 +120,7 @@ async def serve(
             yield session
 
     app.dependency_overrides[get_session] = test_session
+    app.dependency_overrides[get_read_session] = test_session
     transport = ASGITransport(app=app)
     try:
         async with AsyncClient(transport=transport, base_url="http://test") as client:

@@ -17,7 +17,7 @@ from blog.api.content.schemas.comment import (
     CommentUpdate,
 )
 from blog.api.content.serializers.comment import to_comment_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
@@ -57,7 +57,7 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
 @router.get(
     "/{pk:uuid}", operation_id="getComment", responses=error_responses(404, 503)
 )
-async def get_comment(pk: uuid.UUID, session: SessionDep) -> CommentRead:
+async def get_comment(pk: uuid.UUID, session: ReadSessionDep) -> CommentRead:
     """Get one comment."""
     return to_comment_read(await _load_comment(session, pk))
 
@@ -94,7 +94,7 @@ async def _list_comments(
 
 @router.get("", operation_id="listComments", responses=error_responses(503))
 async def list_comments(
-    query: Annotated[CommentListQuery, Query()], session: SessionDep
+    query: Annotated[CommentListQuery, Query()], session: ReadSessionDep
 ) -> Page[CommentRead]:
     """List comments, filtered, ordered by ``order_by`` (default: -created_at), one page
     at a time.
@@ -111,7 +111,7 @@ async def list_comments(
     responses=error_responses(400, 413, 503),
 )
 async def search_comments(
-    body: CommentSearch, session: SessionDep
+    body: CommentSearch, session: ReadSessionDep
 ) -> Page[CommentRead]:
     """Search comments with an and/or tree of conditions, one page at a time."""
     return await _list_comments(

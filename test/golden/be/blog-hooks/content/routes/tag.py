@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.tag import TagCreate, TagListQuery, TagRead, TagUpdate
 from blog.api.content.serializers.tag import to_tag_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
@@ -45,7 +45,7 @@ async def _load_tag(session: AsyncSession, pk: int) -> TagModel:
 
 @router.get("/{pk:int_key}", operation_id="getTag", responses=error_responses(404, 503))
 async def get_tag(
-    pk: Annotated[int, column_rules(TagModel.id)], session: SessionDep
+    pk: Annotated[int, column_rules(TagModel.id)], session: ReadSessionDep
 ) -> TagRead:
     """Get one tag."""
     return to_tag_read(await _load_tag(session, pk))
@@ -57,7 +57,7 @@ _LIST_ORDER = Ordering(TagModel.id, {"name": TagModel.name}, default=("name",))
 
 @router.get("", operation_id="listTags", responses=error_responses(503))
 async def list_tags(
-    query: Annotated[TagListQuery, Query()], session: SessionDep
+    query: Annotated[TagListQuery, Query()], session: ReadSessionDep
 ) -> Page[Any]:
     """List tags ordered by ``order_by`` (default: name), one page at a time."""
     statement = select(TagModel)

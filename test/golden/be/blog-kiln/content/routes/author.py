@@ -16,7 +16,7 @@ from blog.api.content.schemas.author import (
     AuthorSearch,
 )
 from blog.api.content.serializers.author import to_author_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
@@ -54,7 +54,7 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
 
 
 @router.get("/{pk:uuid}", operation_id="getAuthor", responses=error_responses(404, 503))
-async def get_author(pk: uuid.UUID, session: SessionDep) -> AuthorRead:
+async def get_author(pk: uuid.UUID, session: ReadSessionDep) -> AuthorRead:
     """Get one author."""
     return to_author_read(await _load_author(session, pk))
 
@@ -88,7 +88,7 @@ async def _list_authors(
 
 @router.get("", operation_id="listAuthors", responses=error_responses(503))
 async def list_authors(
-    query: Annotated[AuthorListQuery, Query()], session: SessionDep
+    query: Annotated[AuthorListQuery, Query()], session: ReadSessionDep
 ) -> Page[AuthorRead]:
     """List authors, filtered, ordered by ``order_by`` (default: name), one page at a
     time.
@@ -104,7 +104,9 @@ async def list_authors(
     max_body_size=1_048_576,
     responses=error_responses(400, 413, 503),
 )
-async def search_authors(body: AuthorSearch, session: SessionDep) -> Page[AuthorRead]:
+async def search_authors(
+    body: AuthorSearch, session: ReadSessionDep
+) -> Page[AuthorRead]:
     """Search authors with an and/or tree of conditions, one page at a time."""
     return await _list_authors(
         session,

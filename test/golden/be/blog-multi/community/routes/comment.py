@@ -15,7 +15,7 @@ from blog.api.community.schemas.comment import (
     CommentUpdate,
 )
 from blog.api.community.serializers.comment import to_comment_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
@@ -50,7 +50,7 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
 @router.get(
     "/{pk:uuid}", operation_id="getComment", responses=error_responses(404, 503)
 )
-async def get_comment(pk: uuid.UUID, session: SessionDep) -> CommentRead:
+async def get_comment(pk: uuid.UUID, session: ReadSessionDep) -> CommentRead:
     """Get one comment."""
     return to_comment_read(await _load_comment(session, pk))
 
@@ -63,7 +63,7 @@ _LIST_ORDER = Ordering(
 
 @router.get("", operation_id="listComments", responses=error_responses(503))
 async def list_comments(
-    query: Annotated[CommentListQuery, Query()], session: SessionDep
+    query: Annotated[CommentListQuery, Query()], session: ReadSessionDep
 ) -> Page[CommentRead]:
     """List comments ordered by ``order_by`` (default: -created_at), one page at a
     time.

@@ -14,7 +14,7 @@ from blog.api.content.schemas.category import (
     CategoryUpdate,
 )
 from blog.api.content.serializers.category import to_category_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import OffsetPage, offset_page
@@ -51,7 +51,7 @@ async def _load_category(session: AsyncSession, pk: str) -> Category:
     "/{pk:path}", operation_id="getCategory", responses=error_responses(404, 503)
 )
 async def get_category(
-    pk: Annotated[DbText, column_rules(Category.slug)], session: SessionDep
+    pk: Annotated[DbText, column_rules(Category.slug)], session: ReadSessionDep
 ) -> CategoryRead:
     """Get one category."""
     return to_category_read(await _load_category(session, pk))
@@ -63,7 +63,7 @@ _LIST_ORDER = Ordering(Category.slug, {"title": Category.title})
 
 @router.get("", operation_id="listCategories", responses=error_responses(503))
 async def list_categories(
-    query: Annotated[CategoryListQuery, Query()], session: SessionDep
+    query: Annotated[CategoryListQuery, Query()], session: ReadSessionDep
 ) -> OffsetPage[CategoryRead]:
     """List categories ordered by ``order_by`` (default: slug), one page at a time."""
     statement = select(Category)

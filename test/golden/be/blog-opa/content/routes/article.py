@@ -27,7 +27,7 @@ from blog.api.content.schemas.article import (
     TagArticleParams,
 )
 from blog.api.content.serializers.article import to_article_read, to_article_summary
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.policy import Policy
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.authz import forbidden
@@ -88,7 +88,7 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def get_article(
-    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+    pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
 ) -> ArticleRead:
     """Get one article."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
@@ -154,7 +154,7 @@ async def _list_articles(
 )
 async def list_articles(
     query: Annotated[ArticleListQuery, Query()],
-    session: SessionDep,
+    session: ReadSessionDep,
     current_user: CurrentUser,
 ) -> Page[ArticleSummary]:
     """List articles, filtered and searched, ordered by ``order_by`` (default:
@@ -174,7 +174,7 @@ async def list_articles(
     openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def search_articles(
-    body: ArticleSearch, session: SessionDep, current_user: CurrentUser
+    body: ArticleSearch, session: ReadSessionDep, current_user: CurrentUser
 ) -> Page[ArticleSummary]:
     """Search articles with an and/or tree of conditions and ``q``, one page at a
     time.

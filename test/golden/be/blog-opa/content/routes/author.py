@@ -19,7 +19,7 @@ from blog.api.content.schemas.author import (
     AuthorUpdate,
 )
 from blog.api.content.serializers.author import to_author_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.authz import forbidden
 from blog.api.runtime.hooks import before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
@@ -68,7 +68,7 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
     openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def get_author(
-    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+    pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
 ) -> AuthorRead:
     """Get one author."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
@@ -89,7 +89,7 @@ _LIST_ORDER = Ordering(
 )
 async def list_authors(
     query: Annotated[AuthorListQuery, Query()],
-    session: SessionDep,
+    session: ReadSessionDep,
     current_user: CurrentUser,
 ) -> Page[AuthorRead]:
     """List authors, searched, ordered by ``order_by`` (default: name), one page at a

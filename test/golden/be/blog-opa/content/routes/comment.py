@@ -20,7 +20,7 @@ from blog.api.content.schemas.comment import (
     CommentUpdate,
 )
 from blog.api.content.serializers.comment import to_comment_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.authz import forbidden
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.hooks import before_write
@@ -66,7 +66,7 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def get_comment(
-    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+    pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
 ) -> CommentRead:
     """Get one comment."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
@@ -111,7 +111,7 @@ async def _list_comments(
 )
 async def list_comments(
     query: Annotated[CommentListQuery, Query()],
-    session: SessionDep,
+    session: ReadSessionDep,
     current_user: CurrentUser,
 ) -> Page[CommentRead]:
     """List comments, filtered, ordered by ``order_by`` (default: -created_at), one page
@@ -131,7 +131,7 @@ async def list_comments(
     openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
 )
 async def search_comments(
-    body: CommentSearch, session: SessionDep, current_user: CurrentUser
+    body: CommentSearch, session: ReadSessionDep, current_user: CurrentUser
 ) -> Page[CommentRead]:
     """Search comments with an and/or tree of conditions, one page at a time."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")

@@ -17,7 +17,7 @@ from blog.api.content.schemas.author import (
     AuthorUpdate,
 )
 from blog.api.content.serializers.author import to_author_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.rate_limits import (
     limit_create_author,
     limit_delete_author,
@@ -71,7 +71,7 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
     responses=error_responses(401, 404, 429, 503),
 )
 async def get_author(
-    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+    pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
 ) -> AuthorRead:
     """Get one author."""
     return to_author_read(await _load_author(session, pk))
@@ -91,7 +91,7 @@ _LIST_ORDER = Ordering(
 )
 async def list_authors(
     query: Annotated[AuthorListQuery, Query()],
-    session: SessionDep,
+    session: ReadSessionDep,
     current_user: CurrentUser,
 ) -> Page[AuthorRead]:
     """List authors, searched, ordered by ``order_by`` (default: name), one page at a

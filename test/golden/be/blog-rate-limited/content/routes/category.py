@@ -14,7 +14,7 @@ from blog.api.content.schemas.category import (
     CategoryUpdate,
 )
 from blog.api.content.serializers.category import to_category_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.rate_limits import (
     limit_create_category,
     limit_delete_category,
@@ -61,7 +61,7 @@ async def _load_category(session: AsyncSession, pk: str) -> Category:
     responses=error_responses(404, 429, 503),
 )
 async def get_category(
-    pk: Annotated[DbText, column_rules(Category.slug)], session: SessionDep
+    pk: Annotated[DbText, column_rules(Category.slug)], session: ReadSessionDep
 ) -> CategoryRead:
     """Get one category."""
     return to_category_read(await _load_category(session, pk))
@@ -78,7 +78,7 @@ _LIST_ORDER = Ordering(Category.slug, {"title": Category.title})
     responses=error_responses(429, 503),
 )
 async def list_categories(
-    query: Annotated[CategoryListQuery, Query()], session: SessionDep
+    query: Annotated[CategoryListQuery, Query()], session: ReadSessionDep
 ) -> OffsetPage[CategoryRead]:
     """List categories ordered by ``order_by`` (default: slug), one page at a time."""
     statement = select(Category)

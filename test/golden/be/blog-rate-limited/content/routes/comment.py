@@ -18,7 +18,7 @@ from blog.api.content.schemas.comment import (
     CommentUpdate,
 )
 from blog.api.content.serializers.comment import to_comment_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.rate_limits import (
     limit_create_comment,
     limit_delete_comment,
@@ -69,7 +69,7 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     responses=error_responses(401, 404, 429, 503),
 )
 async def get_comment(
-    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+    pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
 ) -> CommentRead:
     """Get one comment."""
     return to_comment_read(await _load_comment(session, pk))
@@ -113,7 +113,7 @@ async def _list_comments(
 )
 async def list_comments(
     query: Annotated[CommentListQuery, Query()],
-    session: SessionDep,
+    session: ReadSessionDep,
     current_user: CurrentUser,
 ) -> Page[CommentRead]:
     """List comments, filtered, ordered by ``order_by`` (default: -created_at), one page
@@ -132,7 +132,7 @@ async def list_comments(
     responses=error_responses(400, 401, 413, 429, 503),
 )
 async def search_comments(
-    body: CommentSearch, session: SessionDep, current_user: CurrentUser
+    body: CommentSearch, session: ReadSessionDep, current_user: CurrentUser
 ) -> Page[CommentRead]:
     """Search comments with an and/or tree of conditions, one page at a time."""
     return await _list_comments(

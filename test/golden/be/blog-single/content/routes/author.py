@@ -16,7 +16,7 @@ from blog.api.content.schemas.author import (
     AuthorUpdate,
 )
 from blog.api.content.serializers.author import to_author_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
@@ -57,7 +57,7 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
 
 
 @router.get("/{pk:uuid}", operation_id="getAuthor", responses=error_responses(404, 503))
-async def get_author(pk: uuid.UUID, session: SessionDep) -> AuthorRead:
+async def get_author(pk: uuid.UUID, session: ReadSessionDep) -> AuthorRead:
     """Get one author."""
     return to_author_read(await _load_author(session, pk))
 
@@ -70,7 +70,7 @@ _LIST_ORDER = Ordering(
 
 @router.get("", operation_id="listAuthors", responses=error_responses(503))
 async def list_authors(
-    query: Annotated[AuthorListQuery, Query()], session: SessionDep
+    query: Annotated[AuthorListQuery, Query()], session: ReadSessionDep
 ) -> Page[AuthorRead]:
     """List authors, searched, ordered by ``order_by`` (default: name), one page at a
     time.

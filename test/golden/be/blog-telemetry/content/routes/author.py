@@ -17,7 +17,7 @@ from blog.api.content.schemas.author import (
     AuthorUpdate,
 )
 from blog.api.content.serializers.author import to_author_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
@@ -63,7 +63,7 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
 )
 @traced("author", "get")
 async def get_author(
-    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+    pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
 ) -> AuthorRead:
     """Get one author."""
     return to_author_read(await _load_author(session, pk))
@@ -79,7 +79,7 @@ _LIST_ORDER = Ordering(
 @traced("author", "list")
 async def list_authors(
     query: Annotated[AuthorListQuery, Query()],
-    session: SessionDep,
+    session: ReadSessionDep,
     current_user: CurrentUser,
 ) -> Page[AuthorRead]:
     """List authors, searched, ordered by ``order_by`` (default: name), one page at a

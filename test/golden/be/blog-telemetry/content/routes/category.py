@@ -14,7 +14,7 @@ from blog.api.content.schemas.category import (
     CategoryUpdate,
 )
 from blog.api.content.serializers.category import to_category_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import OffsetPage, offset_page
@@ -53,7 +53,7 @@ async def _load_category(session: AsyncSession, pk: str) -> Category:
 )
 @traced("category", "get")
 async def get_category(
-    pk: Annotated[DbText, column_rules(Category.slug)], session: SessionDep
+    pk: Annotated[DbText, column_rules(Category.slug)], session: ReadSessionDep
 ) -> CategoryRead:
     """Get one category."""
     return to_category_read(await _load_category(session, pk))
@@ -66,7 +66,7 @@ _LIST_ORDER = Ordering(Category.slug, {"title": Category.title})
 @router.get("", operation_id="listCategories", responses=error_responses(503))
 @traced("category", "list")
 async def list_categories(
-    query: Annotated[CategoryListQuery, Query()], session: SessionDep
+    query: Annotated[CategoryListQuery, Query()], session: ReadSessionDep
 ) -> OffsetPage[CategoryRead]:
     """List categories ordered by ``order_by`` (default: slug), one page at a time."""
     statement = select(Category)

@@ -18,7 +18,7 @@ from blog.api.content.schemas.comment import (
     CommentUpdate,
 )
 from blog.api.content.serializers.comment import to_comment_read
-from blog.api.db.primary_session import SessionDep
+from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
@@ -61,7 +61,7 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
 )
 @traced("comment", "get")
 async def get_comment(
-    pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
+    pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
 ) -> CommentRead:
     """Get one comment."""
     return to_comment_read(await _load_comment(session, pk))
@@ -101,7 +101,7 @@ async def _list_comments(
 @traced("comment", "list")
 async def list_comments(
     query: Annotated[CommentListQuery, Query()],
-    session: SessionDep,
+    session: ReadSessionDep,
     current_user: CurrentUser,
 ) -> Page[CommentRead]:
     """List comments, filtered, ordered by ``order_by`` (default: -created_at), one page
@@ -120,7 +120,7 @@ async def list_comments(
 )
 @traced("comment", "list")
 async def search_comments(
-    body: CommentSearch, session: SessionDep, current_user: CurrentUser
+    body: CommentSearch, session: ReadSessionDep, current_user: CurrentUser
 ) -> Page[CommentRead]:
     """Search comments with an and/or tree of conditions, one page at a time."""
     return await _list_comments(

@@ -9,7 +9,7 @@ from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from library.api.db.primary_session import SessionDep
+from library.api.db.primary_session import ReadSessionDep, SessionDep
 from library.api.lending.schemas.author import (
     AuthorCreate,
     AuthorListQuery,
@@ -53,7 +53,7 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
 
 
 @router.get("/{pk:uuid}", operation_id="getAuthor", responses=error_responses(404, 503))
-async def get_author(pk: uuid.UUID, session: SessionDep) -> AuthorRead:
+async def get_author(pk: uuid.UUID, session: ReadSessionDep) -> AuthorRead:
     """Get one author."""
     return to_author_read(await _load_author(session, pk))
 
@@ -64,7 +64,7 @@ _LIST_ORDER = Ordering(Author.id)
 
 @router.get("", operation_id="listAuthors", responses=error_responses(503))
 async def list_authors(
-    query: Annotated[AuthorListQuery, Query()], session: SessionDep
+    query: Annotated[AuthorListQuery, Query()], session: ReadSessionDep
 ) -> Page[AuthorRead]:
     """List authors by id, one page at a time."""
     statement = select(Author).options(*_READ_OPTIONS)

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
 import library.actions
-from library.api.db.primary_session import SessionDep
+from library.api.db.primary_session import ReadSessionDep, SessionDep
 from library.api.lending.schemas.book import (
     AddGenreParams,
     BookCreate,
@@ -62,7 +62,7 @@ async def _load_book(session: AsyncSession, pk: uuid.UUID) -> Book:
 
 
 @router.get("/{pk:uuid}", operation_id="getBook", responses=error_responses(404, 503))
-async def get_book(pk: uuid.UUID, session: SessionDep) -> BookRead:
+async def get_book(pk: uuid.UUID, session: ReadSessionDep) -> BookRead:
     """Get one book."""
     return to_book_read(await _load_book(session, pk))
 
@@ -73,7 +73,7 @@ _LIST_ORDER = Ordering(Book.id)
 
 @router.get("", operation_id="listBooks", responses=error_responses(503))
 async def list_books(
-    query: Annotated[BookListQuery, Query()], session: SessionDep
+    query: Annotated[BookListQuery, Query()], session: ReadSessionDep
 ) -> Page[BookRead]:
     """List books by id, one page at a time."""
     statement = select(Book).options(*_READ_OPTIONS)

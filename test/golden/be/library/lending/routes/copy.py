@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
 import library.actions
-from library.api.db.primary_session import SessionDep
+from library.api.db.primary_session import ReadSessionDep, SessionDep
 from library.api.lending.schemas.copy import (
     CopyCreate,
     CopyListQuery,
@@ -59,7 +59,7 @@ async def _load_copy(session: AsyncSession, pk: int) -> Copy:
     "/{pk:int_key}", operation_id="getCopy", responses=error_responses(404, 503)
 )
 async def get_copy(
-    pk: Annotated[int, column_rules(Copy.id)], session: SessionDep
+    pk: Annotated[int, column_rules(Copy.id)], session: ReadSessionDep
 ) -> CopyRead:
     """Get one copy."""
     return to_copy_read(await _load_copy(session, pk))
@@ -71,7 +71,7 @@ _LIST_ORDER = Ordering(Copy.id)
 
 @router.get("", operation_id="listCopies", responses=error_responses(503))
 async def list_copies(
-    query: Annotated[CopyListQuery, Query()], session: SessionDep
+    query: Annotated[CopyListQuery, Query()], session: ReadSessionDep
 ) -> Page[CopyRead]:
     """List copies by id, one page at a time."""
     statement = select(Copy).options(*_READ_OPTIONS)

@@ -7,7 +7,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from library.api.db.primary_session import SessionDep
+from library.api.db.primary_session import ReadSessionDep, SessionDep
 from library.api.lending.schemas.genre import (
     GenreCreate,
     GenreListQuery,
@@ -49,7 +49,7 @@ async def _load_genre(session: AsyncSession, pk: str) -> Genre:
 
 @router.get("/{pk:path}", operation_id="getGenre", responses=error_responses(404, 503))
 async def get_genre(
-    pk: Annotated[DbText, column_rules(Genre.code)], session: SessionDep
+    pk: Annotated[DbText, column_rules(Genre.code)], session: ReadSessionDep
 ) -> GenreRead:
     """Get one genre."""
     return to_genre_read(await _load_genre(session, pk))
@@ -61,7 +61,7 @@ _LIST_ORDER = Ordering(Genre.code)
 
 @router.get("", operation_id="listGenres", responses=error_responses(503))
 async def list_genres(
-    query: Annotated[GenreListQuery, Query()], session: SessionDep
+    query: Annotated[GenreListQuery, Query()], session: ReadSessionDep
 ) -> Page[GenreRead]:
     """List genres by code, one page at a time."""
     statement = select(Genre)

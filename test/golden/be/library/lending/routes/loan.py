@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
 import library.actions
-from library.api.db.primary_session import SessionDep
+from library.api.db.primary_session import ReadSessionDep, SessionDep
 from library.api.lending.schemas.loan import (
     LoanCreate,
     LoanListQuery,
@@ -58,7 +58,7 @@ async def _load_loan(session: AsyncSession, pk: int) -> Loan:
     "/{pk:int_key}", operation_id="getLoan", responses=error_responses(404, 503)
 )
 async def get_loan(
-    pk: Annotated[int, column_rules(Loan.id)], session: SessionDep
+    pk: Annotated[int, column_rules(Loan.id)], session: ReadSessionDep
 ) -> LoanRead:
     """Get one loan."""
     return to_loan_read(await _load_loan(session, pk))
@@ -70,7 +70,7 @@ _LIST_ORDER = Ordering(Loan.id)
 
 @router.get("", operation_id="listLoans", responses=error_responses(503))
 async def list_loans(
-    query: Annotated[LoanListQuery, Query()], session: SessionDep
+    query: Annotated[LoanListQuery, Query()], session: ReadSessionDep
 ) -> Page[LoanRead]:
     """List loans by id, one page at a time."""
     statement = select(Loan).options(*_READ_OPTIONS)

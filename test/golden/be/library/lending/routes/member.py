@@ -8,7 +8,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from library.api.db.primary_session import SessionDep
+from library.api.db.primary_session import ReadSessionDep, SessionDep
 from library.api.lending.schemas.member import (
     MemberCreate,
     MemberListQuery,
@@ -48,7 +48,7 @@ async def _load_member(session: AsyncSession, pk: uuid.UUID) -> Member:
 
 
 @router.get("/{pk:uuid}", operation_id="getMember", responses=error_responses(404, 503))
-async def get_member(pk: uuid.UUID, session: SessionDep) -> MemberRead:
+async def get_member(pk: uuid.UUID, session: ReadSessionDep) -> MemberRead:
     """Get one member."""
     return to_member_read(await _load_member(session, pk))
 
@@ -59,7 +59,7 @@ _LIST_ORDER = Ordering(Member.id)
 
 @router.get("", operation_id="listMembers", responses=error_responses(503))
 async def list_members(
-    query: Annotated[MemberListQuery, Query()], session: SessionDep
+    query: Annotated[MemberListQuery, Query()], session: ReadSessionDep
 ) -> Page[MemberRead]:
     """List members by id, one page at a time."""
     statement = select(Member)

@@ -7,7 +7,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from library.api.db.primary_session import SessionDep
+from library.api.db.primary_session import ReadSessionDep, SessionDep
 from library.api.lending.schemas.publisher import (
     PublisherCreate,
     PublisherListQuery,
@@ -51,7 +51,7 @@ async def _load_publisher(session: AsyncSession, pk: int) -> Publisher:
     "/{pk:int_key}", operation_id="getPublisher", responses=error_responses(404, 503)
 )
 async def get_publisher(
-    pk: Annotated[int, column_rules(Publisher.id)], session: SessionDep
+    pk: Annotated[int, column_rules(Publisher.id)], session: ReadSessionDep
 ) -> PublisherRead:
     """Get one publisher."""
     return to_publisher_read(await _load_publisher(session, pk))
@@ -63,7 +63,7 @@ _LIST_ORDER = Ordering(Publisher.id)
 
 @router.get("", operation_id="listPublishers", responses=error_responses(503))
 async def list_publishers(
-    query: Annotated[PublisherListQuery, Query()], session: SessionDep
+    query: Annotated[PublisherListQuery, Query()], session: ReadSessionDep
 ) -> Page[PublisherRead]:
     """List publishers by id, one page at a time."""
     statement = select(Publisher)

@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from library.api.db.primary_session import get_session
+from library.api.db.primary_session import get_read_session, get_session
 from library.api.lending.routes import router
 from library.api.runtime.errors import register_error_handlers
 from library.models import Author, Book, Copy, Genre, Loan, Member, Publisher
@@ -117,6 +117,7 @@ async def serve(
             yield session
 
     app.dependency_overrides[get_session] = test_session
+    app.dependency_overrides[get_read_session] = test_session
     transport = ASGITransport(app=app)
     try:
         async with AsyncClient(transport=transport, base_url="http://test") as client:
