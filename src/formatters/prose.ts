@@ -7,8 +7,9 @@
 /** ruff's default line length, which generated projects keep. */
 const LINE_LENGTH = 88;
 const NON_ASCII = /[^\x00-\x7f]/;
-// A line longer than the line that starts as a docstring or a comment does: only such a line can change.
-const LONG_PROSE_LINE = new RegExp(`^(?=[^\\n]{${LINE_LENGTH + 1}})[ ]*(?:[rRuU]?"""|#)`, "m");
+// Lines that start as a docstring or a comment, and those of them longer than the line: only such a line can change.
+const PROSE_LINES = /^ *(?:[rRuU]?"""|#)/gm;
+const LONG_PROSE_LINES = new RegExp(`^(?=[^\\n]{${LINE_LENGTH + 1}}) *(?:[rRuU]?"""|#)`, "gm");
 const DOCSTRING = /^([rRuU]?)"""([^\\]*)"""$/;
 const COMMENT = /^#( +)(.*)$/;
 const NEWLINE = 0x0a;
@@ -23,58 +24,66 @@ const SINGLE_QUOTE = 0x27;
  * @example wrapProse(`    # ${"word ".repeat(20)}\n`) // two comment lines
  */
 export function wrapProse(source: string): string {
-  // Most modules are ASCII: their lines are as wide as they are long, and most have no long prose.
+  // Most modules are ASCII: their lines are as wide as they are long, so regex finds the long ones.
   const ascii = !NON_ASCII.test(source);
-  if (ascii && !LONG_PROSE_LINE.test(source)) return source;
-  const width = ascii ? (line: string) => line.length : textWidth;
-  const lines = source.split("\n");
-  if (!lines.some((line) => width(line) > LINE_LENGTH)) return source;
-  const statementStarts = lineStartsStatement(source);
-  return lines
-    .map((line, index) => {
-      if (!statementStarts[index] || width(line) <= LINE_LENGTH) return line;
-      const indent = /^ */.exec(line)![0];
-      return wrapDocstring(indent, line.slice(indent.length)) ?? wrapComment(indent, line.slice(indent.length)) ?? line;
-    })
-    .join("\n");
+  const startsStatement = statementStarts(source);
+  let wrapped: string | undefined;
+  let copied = 0;
+  for (const { index: start } of source.matchAll(ascii ? LONG_PROSE_LINES : PROSE_LINES)) {
+    // `^` also matches after a \r, \u2028 or \u2029: only lines that follow a \n are lines here.
+    if (start > 0 && source.charCodeAt(start - 1) !== NEWLINE) continue;
+    const end = source.indexOf("\n", start);
+    const line = source.slice(start, end === -1 ? undefined : end);
+    if ((!ascii && textWidth(line) <= LINE_LENGTH) || !startsStatement(start)) continue;
+    const indent = /^ */.exec(line)![0];
+    const replacement = wrapDocstring(indent, line.slice(indent.length)) ?? wrapComment(indent, line.slice(indent.length));
+    if (replacement === undefined) continue;
+    wrapped = (wrapped ?? "") + source.slice(copied, start) + replacement;
+    copied = start + line.length;
+  }
+  return wrapped === undefined ? source : wrapped + source.slice(copied);
 }
 
 /**
- * Per line: whether it begins a statement or a comment line of its own, that is outside any
- * string, bracket or backslash continuation. Strings are scanned as Python 3.11 writes them
- * (no quote of the string's own kind inside an f-string's fields). Character codes, not
- * one-character strings: this reads every character of every module.
+ * Whether the line starting at an offset begins a statement or a comment line of its own, that
+ * is outside any string, bracket or backslash continuation; asked of increasing offsets, it
+ * reads the source once, only as far as the last line asked about. Strings are scanned as
+ * Python 3.11 writes them (no quote of the string's own kind inside an f-string's fields).
+ * Character codes, not one-character strings: this reads every character of a module.
  */
-function lineStartsStatement(source: string): boolean[] {
-  const starts = [true];
+function statementStarts(source: string): (lineStart: number) => boolean {
   let depth = 0;
   let quote = 0; // the open string's quote character, 0 outside strings
   let triple = false;
-  for (let i = 0; i < source.length; i++) {
-    const char = source.charCodeAt(i);
-    if (char === NEWLINE) {
-      if (quote !== 0 && !triple) quote = 0; // an unterminated one-line string: ruff refused it already
-      starts.push(quote === 0 && depth === 0 && source.charCodeAt(i - 1) !== BACKSLASH);
-    } else if (quote !== 0) {
-      if (char === BACKSLASH) {
-        // An escaped line end continues the string on the next line.
-        if (source.charCodeAt(i + 1) === NEWLINE) starts.push(false);
-        i++;
-      } else if (char === quote && (!triple || (source.charCodeAt(i + 1) === quote && source.charCodeAt(i + 2) === quote))) {
+  let startsAfterLastNewline = true;
+  let i = 0;
+  return (lineStart) => {
+    for (; i < lineStart; i++) {
+      const char = source.charCodeAt(i);
+      if (char === NEWLINE) {
+        if (quote !== 0 && !triple) quote = 0; // an unterminated one-line string: ruff refused it already
+        startsAfterLastNewline = quote === 0 && depth === 0 && source.charCodeAt(i - 1) !== BACKSLASH;
+      } else if (quote !== 0) {
+        if (char === BACKSLASH) {
+          // An escaped line end continues the string on the next line.
+          if (source.charCodeAt(i + 1) === NEWLINE) startsAfterLastNewline = false;
+          i++;
+        } else if (char === quote && (!triple || (source.charCodeAt(i + 1) === quote && source.charCodeAt(i + 2) === quote))) {
+          if (triple) i += 2;
+          quote = 0;
+        }
+      } else if (char === HASH) {
+        const end = source.indexOf("\n", i);
+        i = (end === -1 ? source.length : end) - 1;
+      } else if (char === DOUBLE_QUOTE || char === SINGLE_QUOTE) {
+        quote = char;
+        triple = source.charCodeAt(i + 1) === char && source.charCodeAt(i + 2) === char;
         if (triple) i += 2;
-        quote = 0;
-      }
-    } else if (char === HASH) {
-      const end = source.indexOf("\n", i);
-      i = (end === -1 ? source.length : end) - 1;
-    } else if (char === DOUBLE_QUOTE || char === SINGLE_QUOTE) {
-      quote = char;
-      triple = source.charCodeAt(i + 1) === char && source.charCodeAt(i + 2) === char;
-      if (triple) i += 2;
-    } else if (char === 0x28 || char === 0x5b || char === 0x7b) depth++; // ( [ {
-    else if (char === 0x29 || char === 0x5d || char === 0x7d) depth--; // ) ] }
-  }
-  return starts;
+      } else if (char === 0x28 || char === 0x5b || char === 0x7b) depth++; // ( [ {
+      else if (char === 0x29 || char === 0x5d || char === 0x7d) depth--; // ) ] }
+    }
+    return lineStart === 0 || startsAfterLastNewline;
+  };
 }
 
 /** `"""Summary ... words."""` at `indent` as `"""Summary ...\n<indent>words.\n<indent>"""`; undefined when it cannot be wrapped. */
