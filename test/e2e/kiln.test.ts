@@ -135,7 +135,7 @@ describe("a kiln-style config", () => {
     expectStatus(await api.delete(`/content/posts/${article.body.id}`), 204);
   });
 
-  it("calls actions with kiln's signatures: fn(row, db=..., body=...), the body its model, the answer its return value (None: 204)", async () => {
+  it("calls actions with kiln's signatures: fn(row, db=..., body=...), the body its model, the answer its return value (None: 204), the guard can(resource, session)", async () => {
     const author = await api.post("/content/authors", { name: "Hedy", email: `hedy-${randomBytes(4).toString("hex")}@example.com` });
     const article = await api.post("/content/posts", { title: "Frequency hopping", body: "FH", author_id: author.body.id });
     const { client } = await kilnLogin();
@@ -152,6 +152,10 @@ describe("a kiln-style config", () => {
     const empty = await client.post(`/content/posts/${article.body.id}/retitle`, { title: "" });
     expectStatus(empty, 422);
     assert.deepEqual(empty.body.detail[0].loc, ["body", "title"]);
+    // kiln's guard, can(resource, session): an archived article keeps its title.
+    const archived = await api.post("/content/posts", { title: "Wireless", body: "W", author_id: author.body.id, status: "archived" });
+    expectStatus(await client.post(`/content/posts/${archived.body.id}/retitle`, { title: "Radio" }), 403);
+    assert.equal((await api.get(`/content/posts/${archived.body.id}`)).body.title, "Wireless");
 
     // A collection action given the model class (kiln's type[Model] parameter).
     const counted = await api.post("/content/posts/count");

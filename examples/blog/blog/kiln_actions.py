@@ -8,7 +8,8 @@ nothing (``-> None``, 204 No Content). The config names the body and response mo
 (``body``, ``response``), because codegen does not import this module to read them.
 
 A ``pre`` hook gets the validated request body and the session, and returns the body to
-store; a ``post`` hook gets the row as committed, the body and the session.
+store; a ``post`` hook gets the row as committed, the body and the session. A guard
+(``can``) gets the row (``None`` on a collection) and the signed-in user's session model.
 """
 
 import uuid
@@ -19,6 +20,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from blog.auth import Session
 from blog.models import Article, ArticleStatus
 
 
@@ -43,6 +45,11 @@ class Retitle(BaseModel):
 async def retitle(article: Article, db: AsyncSession, body: Retitle) -> None:
     """Give *article* the body's title."""
     article.title = body.title
+
+
+async def may_retitle(article: Article | None, session: Session) -> bool:
+    """kiln's guard: an archived article keeps its title, whoever signed in."""
+    return article is not None and article.status != ArticleStatus.archived and bool(session.sub)
 
 
 class Count(BaseModel):

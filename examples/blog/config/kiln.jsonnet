@@ -97,8 +97,9 @@ local articleRead = [
               // kiln's actions, with kiln's signatures (blog/kiln_actions.py): the config names
               // the models kiln reads from them.
               resource.action(name='publish', fn='blog.kiln_actions.publish') + { response: 'blog.kiln_actions.Publication' },
+              // kiln's guard too: can(resource, session), the session kiln's login made.
               resource.action(name='retitle', fn='blog.kiln_actions.retitle')
-              + { body: 'blog.kiln_actions.Retitle', response: 'none' },
+              + { body: 'blog.kiln_actions.Retitle', response: 'none', can: 'blog.kiln_actions.may_retitle' },
               resource.action(name='count', fn='blog.kiln_actions.count', require_auth=false)
               + { target: 'collection', model_param: 'model', response: 'blog.kiln_actions.Count' },
             ],

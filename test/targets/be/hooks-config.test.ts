@@ -62,8 +62,8 @@ describe("hook options", () => {
   });
 
   test("convention only beside a pre or post hook, the signatures it chooses", async () => {
-    assertIssue(await issues(project([{ name: "create", convention: "kiln" }])), "resources[0].operations[0].convention: says whose signatures pre and post have, but this entry has neither");
-    assertIssue(await issues(project([{ name: "list", convention: "codegen" }])), "resources[0].operations[0].convention: says whose signatures pre and post have, but this entry has neither");
+    assertIssue(await issues(project([{ name: "create", convention: "kiln" }])), "resources[0].operations[0].convention: says whose signatures pre, post and can have, but this entry has none of them");
+    assertIssue(await issues(project([{ name: "list", convention: "codegen" }])), "resources[0].operations[0].convention: says whose signatures pre, post and can have, but this entry has none of them");
     await plan(project([{ name: "delete", convention: "kiln", post: "blog.hooks.p" }]));
   });
 

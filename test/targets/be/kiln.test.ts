@@ -130,6 +130,9 @@ describe("kiln keys", () => {
     const result = CrudOptions.safeParse({ name: "get", type: "get", fields: [id], can: "blog.perms.can_read" });
     assert.equal(result.success, true);
     assert.equal(result.data!.can, "blog.perms.can_read");
+    // kiln's signature for it: convention beside can alone is what it says.
+    const kiln = CrudOptions.safeParse({ name: "get", type: "get", fields: [id], can: "blog.perms.can_read", convention: "kiln" });
+    assert.equal(kiln.success, true, JSON.stringify(kiln.error?.issues));
   });
 });
 

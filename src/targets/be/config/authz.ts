@@ -23,12 +23,13 @@ export const GroupList = z
     examples: [["editors", "admin"]],
   });
 
-/** `can`: a guard of the consumer's, `async (user, obj, session) -> bool`. */
+/** `can`: a guard of the consumer's, `async (user, obj, session) -> bool`, or kiln's `async (resource, session) -> bool`. */
 export const GuardPath = DottedPath.meta({
   description:
     "Dotted path of your guard `async def can(user, obj, session) -> bool`: instance operations pass the row (loaded, before " +
     "anything changes), collection operations (list, create, collection actions) pass `None`; `False` answers 403. The route " +
-    "must require a user.",
+    "must require a user. With the entry's `convention: \"kiln\"`, kiln's signature: `async def can(resource, session) -> bool`, " +
+    "the row or `None`, then the signed-in user (with kiln's login, its session model).",
   examples: ["blog.authz.can_change"],
 });
 

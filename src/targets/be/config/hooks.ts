@@ -26,11 +26,12 @@ export const PostHookPath = DottedPath.meta({
   examples: ["blog.hooks.record_article_created"],
 });
 
-/** `convention`: whose signatures `pre` and `post` have, codegen's or kiln's. */
+/** `convention`: whose signatures `pre`, `post` and `can` have, codegen's or kiln's. */
 export const HookConvention = Convention.meta({
   description:
-    "The signatures of `pre` and `post`: `\"codegen\"` (above), or kiln's: `pre(body, *, db) -> body` (the validated request " +
-    "body, its model returned), `post(row, body, *, db)` (delete: `post(row, *, db)`). Only beside `pre` or `post`. Default: `\"codegen\"`.",
+    "The signatures of `pre`, `post` and `can`: `\"codegen\"` (above), or kiln's: `pre(body, *, db) -> body` (the validated request " +
+    "body, its model returned), `post(row, body, *, db)` (delete: `post(row, *, db)`), `async can(resource, session) -> bool` " +
+    "(the row or `None`, then the signed-in user: with kiln's login, its session model). Only beside `pre`, `post` or `can`. Default: `\"codegen\"`.",
 });
 
 const SERIALIZER_DESCRIPTION =
@@ -71,6 +72,7 @@ export interface HookKeys {
   type: string;
   pre?: string;
   post?: string;
+  can?: string;
   convention?: Convention;
   serializer?: SerializerConfig;
   representation?: string;
@@ -85,8 +87,8 @@ export function checkHooks(options: HookKeys, ctx: z.RefinementCtx): void {
   if (options.serializer !== undefined && options.representation !== undefined) {
     ctx.addIssue({ code: "custom", path: ["serializer"], message: "the response is the serializer's or the representation's: give one of serializer and representation" });
   }
-  if (options.convention !== undefined && options.pre === undefined && options.post === undefined) {
-    ctx.addIssue({ code: "custom", path: ["convention"], message: "says whose signatures pre and post have, but this entry has neither: give a hook or drop convention" });
+  if (options.convention !== undefined && options.pre === undefined && options.post === undefined && options.can === undefined) {
+    ctx.addIssue({ code: "custom", path: ["convention"], message: "says whose signatures pre, post and can have, but this entry has none of them: give one or drop convention" });
   }
 }
 

@@ -125,14 +125,14 @@ export interface CodeBlock {
 /**
  * What the `authz` operation asks of a handler: `checks` run first in its body (a group
  * check, a collection guard, a policy decision without a row); `policy` (the action and
- * resource OPA is asked about) and then `guard` (the guard's Python name) run on the row
+ * resource OPA is asked about) and then `guard` (the guard's call on the row's variable) run on the row
  * once it is loaded; `params` are dependencies the checks need (the request's `policy`).
  * Row visibility is not here: the ORM applies it to every read (operations/visibility).
  */
 export interface HandlerAuthz {
   checks: readonly string[];
   policy?: string;
-  guard?: string;
+  guard?: (row: string) => string;
   params?: readonly RouteParam[];
   imports: ImportCollector;
 }
@@ -315,8 +315,8 @@ export class RouteHandler extends Handle {
     if (authz.checks.length > 0 || authz.guard !== undefined || authz.policy !== undefined) this.answers(403);
   }
 
-  /** The guard run on the loaded row, as the body templates call it. */
-  get guard(): string | undefined {
+  /** The guard's call on the loaded row, given the row's variable: `handler.guard(row)` in the body templates. */
+  get guard(): ((row: string) => string) | undefined {
     return this.#authz?.guard;
   }
 

@@ -48,7 +48,8 @@ export const ActionOptions = z
     convention: Convention.optional().meta({
       description:
         'How the function is called: `"codegen"`, `fn(instance, <param>=…, session=…)`; `"kiln"`, kiln\'s signature ' +
-        "`fn(instance, db=…, body=…)` (collection actions: no instance), its request body the `body` model. Default: " +
+        "`fn(instance, db=…, body=…)` (collection actions: no instance), its request body the `body` model; an entry's `can` " +
+        "then has kiln's signature too, `can(resource, session)`. Default: " +
         '`"codegen"`; `resource.action` called kiln\'s way (no `target`) writes `"kiln"`.',
     }),
     body: DottedPath.optional().meta({

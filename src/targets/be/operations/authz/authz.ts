@@ -6,8 +6,9 @@
 // such a resource only takes the optional user, so the rule sees who signed in. Its
 // `validate` rejects checks on routes without a user.
 
-import { type BuildContext, ImportCollector, type ValidationIssue, operation, prefixImport } from "../../../../codegen/index.js";
+import { type BuildContext, ImportCollector, Name, type ValidationIssue, operation, prefixImport } from "../../../../codegen/index.js";
 import type { AuthzLevel, ProjectConfig, ResourceConfig } from "../../config/schema.js";
+import type { Convention } from "../../config/kiln.js";
 import { cascaded } from "../../cascade.js";
 import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
@@ -15,7 +16,21 @@ import { mayBeHidden } from "../../row-visibility.js";
 import { whyNoUser } from "../auth/decide.js";
 import { policyAuthz } from "./policy.js";
 
-type Entry = AuthzLevel & { name: string; type: string };
+type Entry = AuthzLevel & { name: string; type: string; convention?: Convention };
+
+/**
+ * The guard's call on `row` (the row's variable, or `None`): codegen's `can(user, row, session)`,
+ * or kiln's `can(resource, session)`, whose session is kiln's auth session: the session model
+ * read back from the token's claims with kiln's login, else the signed-in user.
+ */
+function guardCall(config: ProjectConfig, can: string, convention: Convention | undefined, imports: ImportCollector): (row: string) => string {
+  if (convention !== "kiln") return (row) => `${can}(current_user, ${row}, session)`;
+  const sessionSchema = config.auth?.get_current_user_fn === undefined ? config.auth?.login?.session_schema : undefined;
+  if (sessionSchema === undefined) return (row) => `${can}(${row}, current_user)`;
+  const [module, name] = Name.fromDotted(sessionSchema);
+  imports.add(module);
+  return (row) => `${can}(${row}, ${module}.${name.raw}.model_validate(current_user.claims))`;
+}
 
 /** Whether the route works on one row (its guard gets the row), rather than on the collection (`None`). */
 function onInstance(handler: RouteHandler): boolean {
@@ -59,11 +74,12 @@ export class Authz {
       // OPA, like groups, needs a user: a route without one asks nothing (validate refuses an entry's own `opa` there).
       const policy = opa && handler.user !== undefined ? policyAuthz(ctx, handler, options, onInstance(handler)) : undefined;
       if (policy !== undefined) checks.push(...policy.checks);
-      let guard: string | undefined;
+      let guard: ((row: string) => string) | undefined;
       if (options.can !== undefined) {
         imports.add(options.can.slice(0, options.can.lastIndexOf("."))).addFrom(`${runtime}.authz`, "forbidden");
-        if (onInstance(handler)) guard = options.can;
-        else checks.push(`    if not await ${options.can}(current_user, None, session):\n        raise forbidden()`);
+        const call = guardCall(ctx.config, options.can, options.convention, imports);
+        if (onInstance(handler)) guard = call;
+        else checks.push(`    if not await ${call("None")}:\n        raise forbidden()`);
       }
       // A public route of the JWT flow sees the user when a request carries valid credentials, so its model's rule (yours, OPA's rows) sees them too.
       if (mayBeHidden(ctx.config, ctx.store, resource.model) && handler.user === undefined && ctx.config.auth!.get_current_user_fn === undefined) handler.acceptUser(optionalUserParam(ctx.packagePrefix));
