@@ -9,6 +9,7 @@ from sqlalchemy import ColumnElement, bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
+import blog.auth
 import blog.kiln_actions
 from blog.api.auth.dependencies import CurrentUser
 from blog.api.content.schemas.article import (
@@ -21,6 +22,7 @@ from blog.api.content.schemas.article import (
 from blog.api.content.serializers.article import to_article_read
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.actions import call_action
+from blog.api.runtime.authz import forbidden
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.hooks import after_commit, body_from_hook
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
@@ -211,7 +213,7 @@ async def publish(
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="retitle",
     max_body_size=1_048_576,
-    responses=error_responses(400, 401, 404, 409, 413, 503),
+    responses=error_responses(400, 401, 403, 404, 409, 413, 503),
     openapi_extra=IDEMPOTENCY_KEY,
 )
 async def retitle(
@@ -225,6 +227,10 @@ async def retitle(
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
     article = await _load_article(session, pk)
+    if not await blog.kiln_actions.may_retitle(
+        article, blog.auth.Session.model_validate(current_user.claims)
+    ):
+        raise forbidden()
     await call_action(blog.kiln_actions.retitle, article, db=session, body=body)
     await idempotency.remember(session, None, status_code=204)
     await session.commit()
