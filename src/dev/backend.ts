@@ -13,19 +13,19 @@
 
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import type { DevLock } from "./lock.js";
-import { type ProcessGroup, spawnGroup, waitForHttp } from "./processes.js";
+import type { Interpreters } from "./interpreters.js";
+import { type ProcessGroup, waitForHttp } from "./processes.js";
 import { whyItStopped } from "./python-errors.js";
 
 export interface BackendOptions {
-  python: string;
+  /** The project's Python, in the project's directory and the backend's environment, its output on the terminal. */
+  interpreters: Interpreters;
   /** uvicorn's arguments, the application first (uvicorn.ts). */
   args: string[];
+  /** The project's directory. */
   cwd: string;
-  env: NodeJS.ProcessEnv;
   /** A URL the server answers once it serves. */
   probeUrl: string;
-  lock: DevLock;
   say(line: string): void;
 }
 
@@ -72,16 +72,7 @@ export function startBackend(options: BackendOptions): DevBackend {
   };
 
   const prepare = (): Prepared => {
-    const server = spawnGroup(options.python, [UVICORN_WHEN_TOLD, ...options.args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "inherit", "pipe"] });
-    server.child.stdin!.on("error", () => undefined); // one that died: its status says why
-    const pid = server.child.pid;
-    if (pid !== undefined) {
-      const recorded = options.lock.record({ name: "uvicorn", pid, group: true, signal: "SIGTERM" });
-      void server.exited.then(async () => {
-        await recorded;
-        await options.lock.forget(pid);
-      });
-    }
+    const server = options.interpreters.start(UVICORN_WHEN_TOLD, options.args);
     return { server, tail: keepTail(server.child.stderr!) };
   };
 

@@ -5,9 +5,9 @@
 // (check_references.py): one line per problem, with its config path. `generate` never imports
 // the user's code; this does, on demand, and `codegen dev` before every start of the backend.
 
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { discoverTargets, loadConfig } from "../codegen/index.js";
+import { type Interpreters, newInterpreters } from "./interpreters.js";
 import { DevError, type DevProject, readDevProject } from "./project.js";
 import { projectPython } from "./python.js";
 import { whyItStopped } from "./python-errors.js";
@@ -137,18 +137,18 @@ export async function loadProjectConfig(project: DevProject): Promise<Referencin
 const CHECK_TIMEOUT_MS = 120_000;
 
 /** The problems found, one line each (`resources[0].fields[2].name: shop.models.Note has no column or attribute titel`). */
-export async function checkReferences(config: ReferencingConfig, root: string, python: string): Promise<string[]> {
-  const child = spawn(python, [CHECKER], { cwd: root, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" }, stdio: ["pipe", "pipe", "pipe"], timeout: CHECK_TIMEOUT_MS });
+export async function checkReferences(config: ReferencingConfig, root: string, python: Interpreters): Promise<string[]> {
+  const { child, exited, stop } = python.start(CHECKER, []);
   let stdout = "";
   let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  child.stdin.on("error", () => undefined); // an interpreter that died at once: its status says why
-  child.stdin.end(JSON.stringify(modelReferences(config)));
-  const status = await new Promise<number>((resolve, reject) => {
-    child.once("error", (error) => reject(new DevError(`cannot run ${python}: ${error.message}`)));
-    child.once("exit", (code) => resolve(code ?? 1));
-  });
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stdin!.end(JSON.stringify(modelReferences(config)));
+  let failed: Error | undefined;
+  child.once("error", (error) => (failed = error));
+  const timer = setTimeout(() => void stop(), CHECK_TIMEOUT_MS);
+  const status = await exited.finally(() => clearTimeout(timer));
+  if (failed) throw new DevError(`cannot run ${python.python}: ${failed.message}`);
   if (status > 1 || (status === 1 && stdout.trim() === "")) throw new DevError(`checking the config against the models failed: ${whyItStopped(stderr.split("\n"), root)}`);
   return stdout.split("\n").filter((line) => line !== "");
 }
@@ -157,7 +157,8 @@ export async function checkReferences(config: ReferencingConfig, root: string, p
 export async function checkCommand(root: string): Promise<number> {
   const project = await readDevProject(root, false);
   const python = await projectPython(project.root, process.env, (line) => process.stderr.write(`codegen check: ${line}\n`));
-  const problems = await checkReferences(await loadProjectConfig(project), project.root, python);
+  const interpreters = newInterpreters({ python, cwd: project.root, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" }, stdout: "pipe" });
+  const problems = await checkReferences(await loadProjectConfig(project), project.root, interpreters);
   for (const line of problems) process.stderr.write(`codegen check: ${project.configFile}: ${line}\n`);
   if (problems.length === 0) process.stderr.write(`codegen check: every model, field and relationship ${project.configFile} names exists\n`);
   return problems.length > 0 ? 1 : 0;

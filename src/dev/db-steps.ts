@@ -4,10 +4,10 @@
 // Alembic's log is kept back and shown only when a step fails; what changed is said in a
 // few lines.
 
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import type { Interpreters } from "./interpreters.js";
 import { DevError, type DevProject } from "./project.js";
 import { appSourceDirs } from "./uvicorn.js";
 
@@ -27,25 +27,26 @@ export interface MigrateReport {
 }
 
 export interface StepContext {
-  python: string;
+  /** The project's Python, in the project's directory, with the database's URL in its environment. */
+  interpreters: Interpreters;
   root: string;
-  env: NodeJS.ProcessEnv;
-  /** The variable of `env` holding the database's URL. */
+  /** The variable of the interpreters' environment holding the database's URL. */
   urlEnv: string;
 }
 
 /** Runs one step; returns its JSON report. @throws DevError with Alembic's output when it fails. */
 async function runStep<T>(context: StepContext, args: string[]): Promise<T> {
-  const child = spawn(context.python, [STEPS, ...args, "--url-env", context.urlEnv], { cwd: context.root, env: context.env, stdio: ["ignore", "pipe", "pipe"] });
+  const { child, exited } = context.interpreters.start(STEPS, [...args, "--url-env", context.urlEnv]);
   let stdout = "";
   let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stdin!.end();
+  let failed: Error | undefined;
+  child.once("error", (error) => (failed = error));
   const timer = setTimeout(() => child.kill("SIGKILL"), STEP_TIMEOUT_MS);
-  const status = await new Promise<number>((resolve, reject) => {
-    child.once("error", (error) => reject(new DevError(`cannot run ${context.python}: ${error.message}`)));
-    child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
-  }).finally(() => clearTimeout(timer));
+  const status = await exited.finally(() => clearTimeout(timer));
+  if (failed) throw new DevError(`cannot run ${context.interpreters.python}: ${failed.message}`);
   const report = stdout.trim().split("\n").at(-1) ?? "";
   if (status === 3 && report.startsWith('{"unreachable"')) {
     const { unreachable } = JSON.parse(report) as { unreachable: string };

@@ -7,6 +7,7 @@
 
 import { discoverTargets, generate } from "../codegen/index.js";
 import { describeMigration, createDatabase, migrateDatabase, planMigration, projectSeed, resetDatabase, seedDatabase, type MigrateReport, type StepContext } from "./db-steps.js";
+import { newInterpreters } from "./interpreters.js";
 import { acquireDevLock, runningDev } from "./lock.js";
 import { startProjectDatabase } from "./postgres.js";
 import { runCommand, stopLeftovers } from "./processes.js";
@@ -75,7 +76,8 @@ async function withDatabase<T>(project: DevProject, use: (url: string) => Promis
 
 async function context(project: DevProject, url: string, urlEnv = project.databaseUrlEnv): Promise<StepContext> {
   const python = await projectPython(project.root, process.env, say);
-  return { python, root: project.root, env: { ...process.env, [urlEnv]: url, PYTHONDONTWRITEBYTECODE: "1" }, urlEnv };
+  const env = { ...process.env, [urlEnv]: url, PYTHONDONTWRITEBYTECODE: "1" };
+  return { interpreters: newInterpreters({ python, cwd: project.root, env, stdout: "pipe" }), root: project.root, urlEnv };
 }
 
 /** `codegen generate --target be` on the project's config, as `codegen dev` starts with. */
@@ -173,7 +175,7 @@ export function testCommand(options: { root: string; args: string[] }): Promise<
       }
       // The application's variable names the test database too: no test reaches the development data.
       const env = { ...process.env, [TEST_URL_ENV]: test.url, [project.databaseUrlEnv]: test.url, PYTHONDONTWRITEBYTECODE: "1" };
-      return runCommand(step.python, ["-m", "pytest", ...options.args], { cwd: project.root, env });
+      return runCommand(step.interpreters.python, ["-m", "pytest", ...options.args], { cwd: project.root, env });
     });
   });
 }

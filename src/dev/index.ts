@@ -24,6 +24,7 @@ import { reloadOnChange } from "./reload.js";
 import { type DevDatabase, startProjectDatabase } from "./postgres.js";
 import { type ProcessGroup, assertPortFree, runCommand, startServer, stopLeftovers } from "./processes.js";
 import { projectPython } from "./python.js";
+import { CHECK_MODULES, type Interpreters, SERVER_MODULES, STEP_MODULES, newInterpreters, warmInterpreters } from "./interpreters.js";
 import { DEV_USER, developmentSecret, developmentUser } from "./secrets.js";
 import { type CookieOrigins, devOriginsEnv } from "./origins.js";
 import { appSourceDirs, uvicornArgs } from "./uvicorn.js";
@@ -69,8 +70,9 @@ export async function runDev(options: DevOptions): Promise<number> {
 
     const python = await projectPython(project.root, process.env, say);
     const configName = path.relative(project.root, project.configFile);
-    const checkConfig = async (loaded?: ReferencingConfig) => (await checkReferences(loaded ?? (await loadProjectConfig(project)), project.root, python)).map((line) => `${configName}: ${line}`);
-    const problems = await checkConfig(config);
+    const checkConfig = async (interpreters: Interpreters, loaded?: ReferencingConfig) =>
+      (await checkReferences(loaded ?? (await loadProjectConfig(project)), project.root, interpreters)).map((line) => `${configName}: ${line}`);
+    const problems = await checkConfig(newInterpreters({ python, cwd: project.root, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" }, stdout: "pipe" }), config);
     if (problems.length > 0)
       throw new DevError(`the config names what the models lack:\n${problems.map((line) => `  ${line}`).join("\n")}\nfix it (codegen check checks again) and run codegen dev again`);
     const secret = await developmentSecret(project.root, config, process.env);
@@ -81,19 +83,23 @@ export async function runDev(options: DevOptions): Promise<number> {
     const origins = devOriginsEnv(config.auth?.cookie, port, project.frontend, process.env);
     for (const [variable, value] of Object.entries(origins)) say(`${variable}: ${value} (the origins whose pages may use the session cookie; export ${variable} to choose others)`);
     const env = { ...process.env, ...secret, ...origins, ...user, [project.databaseUrlEnv]: databaseUrl, PYTHONDONTWRITEBYTECODE: "1", SHUTDOWN_DRAIN_SECONDS: "0" };
-    const step: StepContext = { python, root: project.root, env, urlEnv: project.databaseUrlEnv };
+    // Started ahead once a run has ended: the next save's steps and server import only the project.
+    const checkPythons = warmInterpreters({ python, cwd: project.root, env, stdout: "pipe", modules: CHECK_MODULES, kept: 1, lock });
+    const stepPythons = warmInterpreters({ python, cwd: project.root, env, stdout: "pipe", modules: STEP_MODULES, kept: 1, lock });
+    const serverPythons = warmInterpreters({ python, cwd: project.root, env, stdout: "inherit", modules: SERVER_MODULES, kept: 1, lock });
+    const warmed = [checkPythons, stepPythons, serverPythons];
+    cleanups.push(() => Promise.all(warmed.map((interpreters) => interpreters.close())).then(() => undefined));
+    const step: StepContext = { interpreters: stepPythons, root: project.root, urlEnv: project.databaseUrlEnv };
     const migrating = options.migrate !== false && existsSync(path.join(project.root, "alembic.ini"));
     await migrate(step, migrating, options.allowDataLoss === true);
     await seedIfEmpty(step, project);
     if (user.CODEGEN_DEV_PASSWORD) say(`sign in as ${DEV_USER}, password ${user.CODEGEN_DEV_PASSWORD} (kept in .codegen/dev-password; only codegen dev lets this user in)`);
 
     const backend = startBackend({
-      python,
+      interpreters: serverPythons,
       args: uvicornArgs(project, port, { packagePrefix: config.package_prefix ?? "", trustedProxies: config.trusted_proxies ?? [] }),
       cwd: project.root,
-      env,
       probeUrl: `http://127.0.0.1:${port}/`,
-      lock,
       say,
     });
     const frontendSync = project.frontend ? keepFrontendInStep({ frontend: project.frontend, openApiUrl: `http://127.0.0.1:${port}/openapi.json`, say }) : undefined;
@@ -115,7 +121,7 @@ export async function runDev(options: DevOptions): Promise<number> {
       },
       check: async () => {
         try {
-          return await checkConfig();
+          return await checkConfig(checkPythons);
         } catch (error) {
           // The regeneration said what is wrong with the config already.
           if (error instanceof ConfigError) return [`${configName} is not valid (above)`];
@@ -125,6 +131,7 @@ export async function runDev(options: DevOptions): Promise<number> {
       migrate: migrating ? () => migrateInStep(step, options.allowDataLoss === true) : undefined,
       backend,
       onServed: served,
+      onRunEnded: () => warmed.forEach((interpreters) => interpreters.warmUp()),
       say,
     });
     // The backend's servers start in the reloader's runs, and stop with it.

@@ -47,6 +47,8 @@ export interface ReloadOptions {
   backend: Pick<DevBackend, "prepare" | "discard" | "restart" | "running" | "halt" | "stop">;
   /** The backend serves the code as it is now. */
   onServed(): void;
+  /** A run ended, whatever ended it (the interpreters for the next one start then). */
+  onRunEnded?(): void;
   say(line: string): void;
 }
 
@@ -96,6 +98,7 @@ export function reloadOnChange(options: ReloadOptions): Reloader {
     } finally {
       // A server prepared and not started is not to serve what it imported: it never outlives its run.
       await options.backend.discard();
+      options.onRunEnded?.();
     }
   };
 
