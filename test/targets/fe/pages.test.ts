@@ -271,7 +271,7 @@ describe("names and text in generated code", () => {
     assert.equal(jsxAttr("label", 'A "quote" & more'), 'label={"A \\"quote\\" & more"}');
   });
 
-  test("every row opens: an empty title falls back to the key, and a list without its title column links by the key", async () => {
+  test("every row opens: an empty title falls back to the key, and a list without its title column links by the key; no empty Actions heading", async () => {
     const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
     const config = parse(ProjectConfig, { ...base, pages: { openapi: BLOG, resources: { articles: { actions: { "publish-article": { confirm: true } } }, tags: { columns: ["name"], title_field: "id" } } } });
     const files = await buildFiles(fe, config);
@@ -281,6 +281,8 @@ describe("names and text in generated code", () => {
     const columns = [...tags.matchAll(/^ {4}id: "(\w+)",$/gm)].map((match) => match[1]);
     assert.equal(columns[0], "id", tags);
     assert.match(tags, /<Link to=\{tagPath\(tag\)\}>\{String\(tag\.id\)\}<\/Link>/);
+    // Tags have no actions: their pages have no section for them.
+    for (const page of [tags, content("src/generated/tags/TagDetail.tsx")]) assert.doesNotMatch(page, /Actions|className="actions"/);
     assert.match(content("src/generated/articles/ArticleActions.tsx"), /label="Publish article"[^]*?confirm\n[^]*?<\/ActionPanel>/);
   });
 

@@ -59,10 +59,12 @@ function actionUse(resource: PageResource, action: PageAction, imports: Imports)
 
 /**
  * A page's actions, and the groups that may see their section at all: when every action is
- * limited to groups, a user in none of them sees no "Actions" heading over nothing.
+ * limited to groups, a user in none of them sees no "Actions" heading over nothing. A page
+ * without actions has no section (`actions` undefined: an empty list would be true to the template).
  */
 function actionsSection(resource: PageResource, actions: PageAction[], imports: Imports) {
-  const limited = actions.length > 0 && actions.every((action) => action.groups !== undefined);
+  if (actions.length === 0) return { actions: undefined, actions_groups: "" };
+  const limited = actions.every((action) => action.groups !== undefined);
   const anyGroup = limited ? { groups: [...new Set(actions.flatMap((action) => action.groups!))].sort() } : undefined;
   return { actions: actions.map((action) => actionUse(resource, action, imports)), actions_groups: groupsLiteral(anyGroup, imports) };
 }
