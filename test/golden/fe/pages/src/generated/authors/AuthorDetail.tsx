@@ -70,8 +70,6 @@ function AuthorRecord({ author }: { author: AuthorRead }) {
           )}
         </dd>
       </dl>
-      <h2>Actions</h2>
-      <div className="actions"></div>
     </section>
   );
 }

@@ -129,8 +129,6 @@ export function AuthorList() {
         )}
       </QueryView>
       <ColumnChooser shown={shown} />
-      <h2>Actions</h2>
-      <div className="actions"></div>
     </section>
   );
 }

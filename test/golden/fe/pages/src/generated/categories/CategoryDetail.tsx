@@ -48,8 +48,6 @@ function CategoryRecord({ category }: { category: CategoryRead }) {
         <dt>Title</dt>
         <dd>{<Plain value={category.title} />}</dd>
       </dl>
-      <h2>Actions</h2>
-      <div className="actions"></div>
     </section>
   );
 }

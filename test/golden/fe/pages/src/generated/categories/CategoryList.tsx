@@ -132,8 +132,6 @@ export function CategoryList() {
         )}
       </QueryView>
       <ColumnChooser shown={shown} />
-      <h2>Actions</h2>
-      <div className="actions"></div>
     </section>
   );
 }

@@ -71,8 +71,6 @@ function CommentRecord({ comment }: { comment: CommentRead }) {
           }
         </dd>
       </dl>
-      <h2>Actions</h2>
-      <div className="actions"></div>
     </section>
   );
 }

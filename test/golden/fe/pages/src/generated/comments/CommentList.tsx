@@ -144,8 +144,6 @@ export function CommentList() {
         )}
       </QueryView>
       <ColumnChooser shown={shown} />
-      <h2>Actions</h2>
-      <div className="actions"></div>
     </section>
   );
 }

@@ -42,8 +42,6 @@ function TagRecord({ tag }: { tag: TagRead }) {
         <dt>Name</dt>
         <dd>{<Plain value={tag.name} />}</dd>
       </dl>
-      <h2>Actions</h2>
-      <div className="actions"></div>
     </section>
   );
 }

@@ -114,8 +114,6 @@ export function TagList() {
         )}
       </QueryView>
       <ColumnChooser shown={shown} />
-      <h2>Actions</h2>
-      <div className="actions"></div>
     </section>
   );
 }
