@@ -92,9 +92,14 @@ async def db(tables: AsyncEngine) -> AsyncIterator[AsyncEngine]:
 
 
 async def jobs(engine: AsyncEngine) -> list[Row[Any]]:
+    """The delivery jobs: each one's payload, and the delay it was queued with.
+
+    The delay counts from when the job was queued (``created``, in the same statement as
+    ``execute_after``), not from this read, so time spent meanwhile does not shorten it.
+    """
     async with engine.connect() as conn:
         query = text(
-            "SELECT payload, execute_after - now() AS delay FROM pgqueuer"
+            "SELECT payload, execute_after - created AS delay FROM pgqueuer"
             " WHERE entrypoint = :e ORDER BY id"
         )
         return list((await conn.execute(query, {"e": ENTRYPOINT})).all())
