@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { cp, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
@@ -28,6 +28,8 @@ let work: string;
 let oldConfig: string;
 let newConfig: string;
 let expectedNew: Map<string, string>;
+/** The old config's output, generated once: each round starts from a copy of it (generation is deterministic, and the out directory is no input). */
+let oldTree: string;
 /**
  * How long the journal of the new config's write over the old tree lives (ms): the window the
  * kills aim at, narrowed by every round that finished before its kill.
@@ -89,9 +91,11 @@ before(async () => {
   const reference = path.join(work, "reference");
   await generateOk(newConfig, reference);
   expectedNew = await treeHashes(reference);
+  oldTree = path.join(work, "old");
+  await generateOk(oldConfig, oldTree);
   // Time an undisturbed write of the new config over the old tree, to aim the kills inside it.
   const timed = path.join(work, "timed");
-  await generateOk(oldConfig, timed);
+  await cp(oldTree, timed, { recursive: true });
   writeMs = (await generateAndKill(timed, undefined)).journalMs;
 });
 
@@ -104,7 +108,7 @@ describe("a run killed during a large write", () => {
     let checkedInterrupted = false;
     for (let round = 1; round <= MAX_ROUNDS && interrupted < MIN_INTERRUPTED; round++) {
       const out = path.join(work, `round-${round}`);
-      await generateOk(oldConfig, out);
+      await cp(oldTree, out, { recursive: true });
       // Aimed at the first half of the timed write: later runs are often faster than the timed one.
       const delayMs = Math.floor(next() * writeMs * 0.5);
       const { killed, journalMs } = await generateAndKill(out, delayMs);
