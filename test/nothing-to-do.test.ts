@@ -4,7 +4,7 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 
 import { runCodegen as codegen } from "./helpers/codegen-cli.js";
-import { FIXTURE_PACKAGE, createUserProject, removeTempDirs, repoRoot } from "./helpers/user-project.js";
+import { FIXTURE_PACKAGE, createUserProject, makeTempDir, removeTempDirs, repoRoot } from "./helpers/user-project.js";
 
 // "Nothing to do" (docs/regeneration.md#nothing-to-do) through the CLI: a run whose inputs and
 // code hash to what the manifest recorded, over files that still hold what was written, stops
@@ -13,15 +13,30 @@ import { FIXTURE_PACKAGE, createUserProject, removeTempDirs, repoRoot } from "./
 
 after(removeTempDirs);
 
-/** A fixture project with the greeter config copied beside it (so a test may edit it), generated once into `out`. */
+let template: string | undefined;
+
+/**
+ * A fixture project with the greeter config copied beside it (so a test may edit it), generated
+ * into `out`: a copy of one generated once, since a run's inputs count paths relative to the
+ * config and each package (a moved project has nothing to do, and the tests' first runs see so).
+ */
 async function generatedProject(): Promise<{ dir: string; out: string; run: (...extra: string[]) => ReturnType<typeof codegen> }> {
-  const dir = await createUserProject();
-  await cp(path.join(dir, "node_modules", FIXTURE_PACKAGE, "examples", "greeter.jsonnet"), path.join(dir, "greeter.jsonnet"));
-  const run = (...extra: string[]) => codegen(dir, ["generate", "-t", "greeter", "-c", "greeter.jsonnet", "-o", "out", "--timings", ...extra]);
-  const first = await run();
-  assert.equal(first.code, 0, first.stderr);
-  assert.match(first.stderr, FULL);
-  return { dir, out: path.join(dir, "out"), run };
+  if (template === undefined) {
+    const first = await createUserProject();
+    await cp(path.join(first, "node_modules", FIXTURE_PACKAGE, "examples", "greeter.jsonnet"), path.join(first, "greeter.jsonnet"));
+    const generated = await greeter(first)();
+    assert.equal(generated.code, 0, generated.stderr);
+    assert.match(generated.stderr, FULL);
+    template = first;
+  }
+  const dir = await makeTempDir("codegen-project-");
+  await cp(template, dir, { recursive: true, verbatimSymlinks: true });
+  return { dir, out: path.join(dir, "out"), run: greeter(dir) };
+}
+
+/** `codegen generate` of the greeter config in `dir` into `out`, with `--timings` and `extra`. */
+function greeter(dir: string): (...extra: string[]) => ReturnType<typeof codegen> {
+  return (...extra) => codegen(dir, ["generate", "-t", "greeter", "-c", "greeter.jsonnet", "-o", "out", "--timings", ...extra]);
 }
 
 const FAST = /^codegen: timings: start-up \d+ ms, load config \d+ ms, write \d+ ms; total \d+ ms$/m;
