@@ -28,7 +28,10 @@
  *    stopped, the backend's 503 shows within 2 s, after one retry, and Try again works once
  *    the database is back.
  *    Three authors chosen on their list are deleted together (a fourth, refused, stays
- *    chosen); a filtered list of two pages exported as CSV equals the API's rows.
+ *    chosen), two articles published together; a filtered list of two pages exported as CSV
+ *    equals the API's rows. A column hidden stays hidden after a reload; a list paged by
+ *    offset says its total; 50 rows a page shows 23 categories at once. The built files are
+ *    served gzipped, the hashed ones cacheable for a year.
  * 3. The client's types are enforced: a required field the pages do not send fails `tsc`.
  * 4. The starter page of fe_root, built and served by `vite preview` proxying /api/ (a
  *    reverse proxy), reaches the backend, then tells a stopped backend from a missing proxy.
@@ -808,12 +811,15 @@ describe("the blog's generated front end", () => {
       await page.getByRole("button", { name: "Tag article…" }).click();
       await page.getByRole("region", { name: "Tag article" }).getByRole("combobox", { name: "Tag" }).waitFor();
       await fits("article with its action forms open");
-      // The list's table keeps its columns and scrolls inside its own box; the filters unfold.
+      // The list's table keeps its columns and scrolls inside its own box; the filters and the
+      // column chooser unfold.
       await page.goto(`${base}/articles`);
       await page.getByRole("table").getByText("Articles, page 1").waitFor();
       await page.getByRole("button", { name: /^Filters/ }).click();
       await page.getByRole("group", { name: "Filter articles" }).waitFor();
-      await fits("articles list with filters");
+      await page.getByRole("button", { name: "Columns", exact: true }).click();
+      await page.getByRole("group", { name: "Columns shown" }).waitFor();
+      await fits("articles list with filters and columns");
       await page.goto(`${base}/articles?q=zzzzzz`);
       await page.getByText("Nothing to show.").waitFor();
       await fits("articles list, nothing found");
@@ -1160,13 +1166,15 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
     await visitFirstRecord(page, (state) => check(`${plural} ${state}`));
   }
 
-  // The articles' filter bar, unfolded, with its autocomplete open.
+  // The articles' filter bar and column chooser, unfolded, the filter's autocomplete open.
   await page.goto(`${base}/articles`);
+  await page.getByRole("button", { name: "Columns", exact: true }).click();
+  await page.getByRole("group", { name: "Columns shown" }).waitFor();
   await page.getByRole("button", { name: /^Filters/ }).click();
   const filters = page.getByRole("group", { name: "Filter articles" });
   await filters.getByRole("combobox", { name: "Written by", exact: true }).fill("Ada");
   await page.getByRole("option", { name: "Ada Lovelace" }).waitFor();
-  await check("articles filter picker open");
+  await check("articles filter picker and column chooser open");
   await page.keyboard.press("Escape");
 
   // A record's dialogs, an action's form, a toast.
