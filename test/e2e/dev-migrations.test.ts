@@ -5,7 +5,8 @@
  * project served by `codegen dev` (embedded PostgreSQL, real Alembic, uvicorn), a model and
  * a resource with a trigram search are added: dev writes a named migration (the table,
  * `pg_trgm`, the search index) and applies it, and `POST` with an `Idempotency-Key`, `?q=`
- * and `/_values` answer. A field added is served, migration included; the generated tests
+ * and `/_values` answer; the `fe_root` front end beside it gets the tags' pages and client.
+ * A field added is served, migration included; the generated tests
  * pass against the test database (`codegen test`). A dropped field is not applied: dev says
  * what would be lost, `codegen db migrate` refuses too, and applies it with
  * `--allow-data-loss`. `codegen db url|migrate|reset` work beside dev and without it.
@@ -184,6 +185,11 @@ class Tag(Base):
     const listed = await api.get("/notes");
     return listed.status === 200 && listed.body.items.every((item: { rank?: number }) => item.rank === 0);
   }, 120_000);
+
+  // The front end followed the backend's document: the tags' pages and client were written.
+  await until("the front end has the tags' pages", dev, async () => existsSync(join(project, "frontend", "src", "generated", "tags", "TagList.tsx")), 60_000);
+  assert.match(await readFile(join(project, "frontend", "openapi.json"), "utf8"), /"\/tags"/);
+  assert.match(dev.output(), /codegen dev: the backend's OpenAPI document changed: the front end's pages and client were regenerated/);
 
   // The URL of the running database, and the generated tests against the test database beside it.
   const url = await codegenRun(60_000, "db", "url");
