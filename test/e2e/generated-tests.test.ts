@@ -17,7 +17,7 @@ import { basename, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { discoverTargets, generate } from "../../src/codegen/index.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
-import { pyright, ruff, ruffCheck } from "../support/python.js";
+import { PYTEST_ARGS, PYTEST_ENV, pyright, ruff, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { EXAMPLE_DIR, generateBlogApi, prepareBlogProject } from "./support/blog.js";
 
@@ -58,11 +58,12 @@ async function runGeneratedTests(projectDir: string, testsDirs: readonly string[
   const report = join(projectDir, "pytest-report.xml");
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...PYTEST_ENV,
     TEST_DATABASE_URL: postgres!.asyncUrl,
     PYTHONDONTWRITEBYTECODE: "1",
   };
   delete env.JWT_SECRET;
-  const args = ["-m", "pytest", ...testsDirs, "-p", "no:cacheprovider", "-o", "asyncio_default_fixture_loop_scope=function", `--junitxml=${report}`, "-q"];
+  const args = [...PYTEST_ARGS, ...testsDirs, "-p", "no:cacheprovider", "-o", "asyncio_default_fixture_loop_scope=function", `--junitxml=${report}`, "-q"];
   const { exitCode, output } = await new Promise<{ exitCode: number; output: string }>((done) => {
     execFile(venv.python, args, { cwd: projectDir, env, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;

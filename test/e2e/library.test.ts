@@ -18,7 +18,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { JsonClient, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
-import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
+import { type CheckResult, PYTEST_ARGS, PYTEST_ENV, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareLibraryProject, serveBlog } from "./support/blog.js";
 
@@ -82,8 +82,8 @@ describe("library: the generated tree", () => {
     const { code, output } = await new Promise<{ code: number; output: string }>((done) => {
       execFile(
         venv.python,
-        ["-m", "pytest", "library/api/lending/tests", "-q", "-p", "no:cacheprovider", "-o", "asyncio_default_fixture_loop_scope=function"],
-        { cwd: projectDir, env: { ...process.env, TEST_DATABASE_URL: postgres!.asyncUrl, PYTHONDONTWRITEBYTECODE: "1" }, maxBuffer: 32 * 1024 * 1024 },
+        [...PYTEST_ARGS, "library/api/lending/tests", "-q", "-p", "no:cacheprovider", "-o", "asyncio_default_fixture_loop_scope=function"],
+        { cwd: projectDir, env: { ...process.env, ...PYTEST_ENV, TEST_DATABASE_URL: postgres!.asyncUrl, PYTHONDONTWRITEBYTECODE: "1" }, maxBuffer: 32 * 1024 * 1024 },
         (error, stdout, stderr) => done({ code: error === null ? 0 : Number(error.code ?? -1), output: stdout + stderr }),
       );
     });

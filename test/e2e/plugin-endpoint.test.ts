@@ -17,7 +17,7 @@ import { discoverTargets, generate } from "../../src/codegen/index.js";
 import { createUserProject, removeTempDirs } from "../helpers/user-project.js";
 import { JsonClient, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
-import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
+import { type CheckResult, PYTEST_ARGS, PYTEST_ENV, pyright, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, EXAMPLE_DIR, serveBlog, signedInClient } from "./support/blog.js";
 
@@ -125,9 +125,9 @@ describe("an endpoint operation from a package", () => {
   it("gets a generated test, which passes against PostgreSQL", async () => {
     const tests = await readFile(join(projectDir!, "blog", "api", "content", "tests", "test_article.py"), "utf8");
     assert.match(tests, /async def test_bulk_delete_article_requires_a_user\(/);
-    const env: NodeJS.ProcessEnv = { ...process.env, TEST_DATABASE_URL: postgres!.asyncUrl, PYTHONDONTWRITEBYTECODE: "1" };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...PYTEST_ENV, TEST_DATABASE_URL: postgres!.asyncUrl, PYTHONDONTWRITEBYTECODE: "1" };
     delete env.JWT_SECRET;
-    const args = ["-m", "pytest", "blog/api/content/tests/test_article.py", "-k", "bulk_delete", "-p", "no:cacheprovider", "-o", "asyncio_default_fixture_loop_scope=function", "-q"];
+    const args = [...PYTEST_ARGS, "blog/api/content/tests/test_article.py", "-k", "bulk_delete", "-p", "no:cacheprovider", "-o", "asyncio_default_fixture_loop_scope=function", "-q"];
     const { code, output } = await new Promise<{ code: number; output: string }>((done) => {
       execFile(venv.python, args, { cwd: projectDir, env, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
         done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, output: stdout + stderr }),

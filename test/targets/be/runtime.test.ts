@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { pyright } from "../../support/python.js";
+import { PYTEST_ARGS, PYTEST_ENV, pyright } from "../../support/python.js";
 import { type Postgres, startPostgres } from "../../support/postgres.js";
 import { type Venv, ensureVenv } from "../../support/venv.js";
 
@@ -39,8 +39,8 @@ async function outcome(command: string, args: string[], env: NodeJS.ProcessEnv =
 
 describe("the runtime helpers", () => {
   it("pass their own pytest suite against a real PostgreSQL", async () => {
-    const env = { ...process.env, PYTHONPATH: targetDir, TEST_DATABASE_URL: postgres.asyncUrl, PYTHONDONTWRITEBYTECODE: "1" };
-    const result = await outcome(venv.python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", testsDir, testsDir], env);
+    const env = { ...process.env, ...PYTEST_ENV, PYTHONPATH: targetDir, TEST_DATABASE_URL: postgres.asyncUrl, PYTHONDONTWRITEBYTECODE: "1" };
+    const result = await outcome(venv.python, [...PYTEST_ARGS, "-q", "-p", "no:cacheprovider", "--rootdir", testsDir, testsDir], env);
     assert.ok(result.ok, result.output);
     assert.match(result.output, /\b(1[5-9]\d|[2-9]\d\d) passed\b/, `fewer tests ran than written:\n${result.output}`);
   });
