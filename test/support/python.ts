@@ -4,8 +4,10 @@
  * checking tool the same way.
  */
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { promisify } from "node:util";
 import type { Venv } from "./venv.js";
 
@@ -57,8 +59,40 @@ export function ruffCheck(venv: Venv, cwd: string, paths: string[]): Promise<Che
   return ruff(venv, cwd, ["check", ...paths]);
 }
 
+const PYRIGHT = join(dirname(createRequire(import.meta.url).resolve("pyright/package.json")), "index.js");
+
 /** `pyright` on `paths` (relative to `cwd`), with the venv's packages importable. */
 export function pyright(venv: Venv, cwd: string, paths: string[]): Promise<CheckResult> {
-  const entry = join(dirname(createRequire(import.meta.url).resolve("pyright/package.json")), "index.js");
-  return runCheck(process.execPath, [entry, "--pythonpath", venv.python, ...paths], cwd);
+  return runCheck(process.execPath, [PYRIGHT, "--pythonpath", venv.python, ...paths], cwd);
+}
+
+/**
+ * One `pyright` over several projects, each checked as `pyright(venv, root, paths)` checks
+ * one: every project is an execution environment of its own, so its imports resolve in its
+ * root only. Analysing the venv's libraries is most of a run's time, and one run does it
+ * once for all of them. pyright takes only relative paths in a config file, so the config is
+ * written, under a name of its own, into the projects' closest common directory.
+ */
+export async function pyrightProjects(venv: Venv, projects: readonly { root: string; paths: readonly string[] }[]): Promise<CheckResult> {
+  const base = commonDirectory(projects.map(({ root }) => resolve(root)));
+  const config = join(base, `.codegen-pyright-${randomBytes(6).toString("hex")}.json`);
+  const settings = {
+    include: projects.flatMap(({ root, paths }) => paths.map((path) => relative(base, join(resolve(root), path)))),
+    executionEnvironments: projects.map(({ root }) => ({ root: relative(base, resolve(root)) || "." })),
+  };
+  await writeFile(config, JSON.stringify(settings));
+  try {
+    const result = await runCheck(process.execPath, [PYRIGHT, "--pythonpath", venv.python, "--project", config], base);
+    // A path pyright ignores or cannot find is not checked, and that is only a warning to it.
+    return /Ignoring path|No source files found|does not exist/.test(result.output) ? { ok: false, output: result.output } : result;
+  } finally {
+    await rm(config, { force: true });
+  }
+}
+
+/** The deepest directory holding every one of `dirs` (absolute paths). */
+function commonDirectory(dirs: readonly string[]): string {
+  let common = dirs[0]!;
+  while (!dirs.every((dir) => dir === common || dir.startsWith(common === sep ? sep : common + sep))) common = dirname(common);
+  return common;
 }
