@@ -59,8 +59,8 @@ export interface GenerateOptions {
   /** Stops the run at the next phase boundary (never inside the write): it rejects with the signal's reason. */
   signal?: AbortSignal;
   /**
-   * Called as each phase starts, before it is timed. The CLI collects garbage before `format`,
-   * once the store and the fragments are dropped (peak memory, cli-v8-flags.ts). @default none
+   * Called as each phase starts, before it is timed. The CLI collects garbage before `render`
+   * and `format` in a large run (peak memory, cli-v8-flags.ts). @default none
    */
   beforePhase?: (phase: Phase) => void;
 }

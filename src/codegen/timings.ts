@@ -52,7 +52,7 @@ export function nowUs(): number {
 export interface PhaseOptions {
   timer?: PhaseTimer;
   signal?: AbortSignal;
-  /** Called as each phase starts (the CLI collects garbage before `format`, cli-v8-flags.ts). */
+  /** Called as each phase starts (the CLI collects garbage before `render` and `format`, cli-v8-flags.ts). */
   beforePhase?: (phase: Phase) => void;
 }
 
