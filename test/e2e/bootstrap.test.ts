@@ -7,7 +7,8 @@
  *    table, `pg_trgm` first, the search index) and applies it on a real PostgreSQL; uvicorn
  *    serves it; `/openapi.json`, the new routes, `?q=`, `/_values` and a `POST` with an
  *    `Idempotency-Key` answer. ruff and pyright pass on the project. On a database without
- *    `idempotency_keys`, the app refuses to start with a one-line message.
+ *    `idempotency_keys`, the app refuses to start with a one-line message; `/ready` answers
+ *    503 with the same message when a table the routes need goes after startup.
  *    With `auth: true`, the app mounts the token endpoint and its routes want a token.
  * 2. `fe_root` and `fe` into another empty directory; the packages (installed once per
  *    package.json, test/support/node-modules.ts); the pages and `npm run openapi-ts` from
@@ -168,6 +169,18 @@ class Tag(Base):
     const values = await api.post("/_values", { resource: "tag", field: "id", q: "urgen" });
     assert.equal(values.status, 200, JSON.stringify(values.body));
     assert.deepEqual(values.body.values.map((value: { value: number }) => value.value), [tag.body.id]);
+
+    // /ready says what the startup check says: a table the routes need, gone after startup.
+    assert.equal((await api.get("/ready")).status, 200);
+    await postgres!.query("ALTER TABLE tags RENAME TO tags_aside");
+    try {
+      const ready = await api.get("/ready");
+      assert.equal(ready.status, 503, JSON.stringify(ready.body));
+      assert.match(ready.body.detail, /^the database in DATABASE_URL lacks what the routes need: table tags\. Apply the migrations with `alembic upgrade head`/);
+    } finally {
+      await postgres!.query("ALTER TABLE tags_aside RENAME TO tags");
+    }
+    assert.equal((await api.get("/ready")).status, 200, "ready again once the table is back");
 
     const [ruff, types] = await statics;
     check(ruff, "ruff check");
