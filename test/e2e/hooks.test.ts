@@ -7,39 +7,15 @@
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { JsonClient, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
-import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
+import { type CheckResult, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
-import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
-
-// Category create gets a post hook that always raises.
-const OVERRIDE = `
-(import 'hooks.jsonnet') {
-  resources: [
-    if resource.model == 'blog.models.Category' then resource {
-      operations: [if op == 'create' then { name: 'create', post: 'blog.flaky.explode' } else op for op in super.operations],
-    }
-    else resource
-    for resource in super.resources
-  ],
-}
-`;
-
-const FLAKY = `"""A post hook that fails, for tests."""
-
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from blog.models import Category
-
-
-def explode(category: Category, *, session: AsyncSession) -> None:
-    raise RuntimeError(f"no announcement for {category.slug}")
-`;
+import { type BlogServer, serveBlog } from "./support/blog.js";
+import { prepareHooksProject } from "./support/projects.js";
 
 let venv: Venv;
 let postgres: Postgres | undefined;
@@ -50,10 +26,9 @@ let staticChecks: Promise<CheckResult[]>;
 
 before(async () => {
   venv = await ensureVenv();
-  [projectDir, postgres] = await Promise.all([prepareBlogProject("config/override.jsonnet", OVERRIDE), startPostgres()]);
-  await writeFile(join(projectDir, "blog", "flaky.py"), FLAKY);
-  // pyright takes a while: start it now, collect it in its own test.
-  staticChecks = Promise.all([ruffCheck(venv, projectDir, ["blog"]), pyright(venv, projectDir, ["blog"])]);
+  [projectDir, postgres] = await Promise.all([prepareHooksProject(), startPostgres()]);
+  // Collected in its own test; pyright: test/e2e/pyright.test.ts.
+  staticChecks = Promise.all([ruffCheck(venv, projectDir, ["blog"])]);
   server = await serveBlog(projectDir, venv, postgres.asyncUrl);
   api = new JsonClient(server.baseUrl);
 });

@@ -22,9 +22,10 @@ import { JsonClient, type Reply, expectStatus } from "../support/http.js";
 import { type OpaServer, opaTest, startOpa } from "../support/opa.js";
 import { freePort } from "../support/ports.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
-import { type CheckResult, pyright, ruffCheck } from "../support/python.js";
+import { type CheckResult, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
-import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+import { type BlogServer, serveBlog } from "./support/blog.js";
+import { prepareOpaProject } from "./support/projects.js";
 import { attackMatrix } from "./support/attack.js";
 import { claims, signJwt } from "./support/jwt.js";
 import { BlogRoles, type Matrix, ROLES, type Role, expectConstantStatements, expectListIsGet, expectMatrix, matrixReplies, listedIds } from "./support/roles.js";
@@ -35,7 +36,6 @@ const SECRET = randomBytes(48).toString("base64url");
  * raised so a busy machine never turns a slow but working OPA into a 503.
  */
 const TIMEOUT_MS = 2_000;
-const CONFIG = "(import 'opa.jsonnet') + { auth+: { opa+: { timeout_seconds: 2 } } }";
 /** How long a 503 may take past the timeout on a busy machine. */
 const SLACK_MS = 2_000;
 
@@ -92,8 +92,9 @@ async function startProxy(target: () => string): Promise<DelayingProxy> {
 
 before(async () => {
   venv = await ensureVenv();
-  dir = await prepareBlogProject("config/override.jsonnet", CONFIG);
-  staticChecks = Promise.all([ruffCheck(venv, dir, ["blog"]), pyright(venv, dir, ["blog"])]);
+  dir = await prepareOpaProject();
+  // pyright: test/e2e/pyright.test.ts.
+  staticChecks = Promise.all([ruffCheck(venv, dir, ["blog"])]);
   [postgres, opa] = await Promise.all([startPostgres(), startOpa([join(dir, "policy")])]);
   proxy = await startProxy(() => opa!.url);
   server = await serveBlog(dir, venv, postgres.asyncUrl, { JWT_SECRET: SECRET, OPA_URL: proxy.url });
@@ -311,7 +312,7 @@ describe("a compile answer that is no row condition", () => {
 
 describe("failing open", () => {
   it("allows what OPA would have decided, and lists every row, while OPA is unreachable", async () => {
-    const openDir = await prepareBlogProject("config/override.jsonnet", `${CONFIG} + { auth+: { opa+: { fail: 'open' } } }`);
+    const openDir = await prepareOpaProject(" + { auth+: { opa+: { fail: 'open' } } }");
     // Nothing listens there: every call to OPA fails.
     const open = await serveBlog(openDir, venv, postgres!.asyncUrl, { JWT_SECRET: SECRET, OPA_URL: `http://127.0.0.1:${await freePort()}` });
     try {
