@@ -9,7 +9,9 @@
  * A field added is served, migration included; the generated tests
  * pass against the test database (`codegen test`). A dropped field is not applied: dev says
  * what would be lost, `codegen db migrate` refuses too, and applies it with
- * `--allow-data-loss`. `codegen db url|migrate|reset` work beside dev and without it.
+ * `--allow-data-loss`. With `--no-migrate`, dev writes and applies no migration for a
+ * changed model and says what one would hold. `codegen db url|migrate|reset` work beside
+ * dev and without it.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -241,6 +243,26 @@ describe("codegen dev keeps the database in step with the code", () => {
     } finally {
       await dev.stop();
     }
+  });
+
+  it("codegen dev --no-migrate writes and applies no migration for a changed model, and says what one would hold", { timeout: 120_000 }, async () => {
+    const before = await versions();
+    const models = await readFile(join(project, "shop", "models.py"), "utf8");
+    await edit("shop/models.py", "    rank: Mapped[int]", '    shelf: Mapped[int] = mapped_column(default=0, server_default="0")\n    rank: Mapped[int]');
+    const started = performance.now();
+    const dev = codegen("dev", "--no-migrate", "--no-frontend", "--port", String(port));
+    try {
+      // Either line ends the wait: an ignored flag writes and applies the migration.
+      await until("dev said what it did with the new column", dev, async () => /no migration was written for:|written and applied/.test(dev.output()), 90_000);
+      assert.match(dev.output(), /codegen dev: the models differ from the database; no migration was written for:\ncodegen dev: {3}add column notes\.shelf \(INTEGER\)\ncodegen dev: to write and apply one: codegen db migrate\n/);
+      assert.deepEqual(await versions(), before, "no migration was written");
+      process.kill(-dev.child.pid!, "SIGINT");
+      assert.equal(await exitWithin(dev, 60_000), 0, dev.output());
+    } finally {
+      await dev.stop();
+      await writeFile(join(project, "shop", "models.py"), models);
+    }
+    process.stderr.write(`# codegen dev --no-migrate: started, planned and stopped in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   });
 
   it("codegen db without codegen dev: url fails naming why, migrate and reset start the project's database themselves", { timeout: 300_000 }, async () => {
