@@ -9,7 +9,8 @@ nothing (``-> None``, 204 No Content). The config names the body and response mo
 
 A ``pre`` hook gets the validated request body and the session, and returns the body to
 store; a ``post`` hook gets the row as committed, the body and the session. A guard
-(``can``) gets the row (``None`` on a collection) and the signed-in user's session model.
+(``can``) gets the row (``None`` on a collection) and the signed-in user's session
+model.
 """
 
 import uuid
@@ -49,7 +50,11 @@ async def retitle(article: Article, db: AsyncSession, body: Retitle) -> None:
 
 async def may_retitle(article: Article | None, session: Session) -> bool:
     """kiln's guard: an archived article keeps its title, whoever signed in."""
-    return article is not None and article.status != ArticleStatus.archived and bool(session.sub)
+    return (
+        article is not None
+        and article.status != ArticleStatus.archived
+        and bool(session.sub)
+    )
 
 
 class Count(BaseModel):
