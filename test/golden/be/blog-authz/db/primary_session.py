@@ -94,7 +94,8 @@ def get_sessionmaker() -> async_sessionmaker[AsyncSession]:
 @cache
 def get_read_sessionmaker() -> async_sessionmaker[AsyncSession]:
     """The session factory of the routes that only read: sessions as
-    ``get_sessionmaker``'s, in autocommit, whose selects use a replica until they write."""
+    ``get_sessionmaker``'s, in autocommit, whose selects use a
+    replica until they write."""
     read_sessions = REPLICAS.read_session_class(ROW_VISIBILITY.session_class)
     return async_sessionmaker(
         _reading(get_engine()),
