@@ -281,7 +281,11 @@ describe("the README's quick start", () => {
       if (Date.now() > deadline) assert.fail(`no vite among the processes of codegen dev: ${tree.map(command).join("; ")}\n${first.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    for (const expected of [/^sh -c/, /postgres -D/, /uvicorn/]) assert.ok(tree.some((pid) => expected.test(command(pid))), `${expected} among ${tree.map(command).join("; ")}`);
+    // The backend runs uvicorn_when_told.py: named so on its command line when started cold, by
+    // its process name (comm) when an interpreter started ahead runs it. A spare interpreter
+    // with uvicorn imported ahead but no script yet is neither.
+    const runs = (pid: number) => `${command(pid)} ${readProc(pid, "comm")?.trim() ?? ""}`;
+    for (const expected of [/^sh -c/, /postgres -D/, /uvicorn_when_to/]) assert.ok(tree.some((pid) => expected.test(runs(pid))), `${expected} among ${tree.map(runs).join("; ")}`);
     process.kill(holder.pid, "SIGKILL");
     await exitWithin(first, 10_000);
     running.delete(first);
