@@ -4,7 +4,10 @@
  *
  * Every call starts its own cluster in a fresh temporary directory on a free port
  * and creates one empty database in it; `stop()` shuts the server down and deletes
- * the directory. PostgreSQL refuses to run as root, so under root the cluster runs
+ * the directory. The cluster is a copy of one made by `initdb` once and cached
+ * (test/support/cache.ts): copying a fresh cluster takes a fraction of initdb's time. The
+ * cache is keyed by the server's version, the user it runs as and the module that runs
+ * initdb (its settings), so a change to any of them makes a new one. PostgreSQL refuses to run as root, so under root the cluster runs
  * as a `postgres` system user (created on first use). `query` reads the database
  * directly, for checks the HTTP API cannot see (rows of link tables); `restart` stops
  * the server (a fast shutdown: committed transactions are kept) and starts it again, and
@@ -15,11 +18,15 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFile, chown, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { appendFile, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { postgresBinaries } from "../../src/dev/postgres-binaries.js";
 import { type EmbeddedServer, startEmbeddedPostgres } from "../../src/dev/postgres-server.js";
+import { cachedBuild, hashOf, oncePerProcess } from "./cache.js";
 
 /** How long copying a test cluster's data directory may take. */
 const COPY_TIMEOUT_MS = 60_000;
@@ -54,6 +61,9 @@ const THROWAWAY = ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "ful
 export async function startPostgres(options: { flags?: string[] } = {}): Promise<Postgres> {
   const flags = [...THROWAWAY, ...(options.flags ?? [])];
   const dataDir = await mkdtemp(join(tmpdir(), "codegen-pg-"));
+  // The copy takes the directory's place: made by cp -a, it is the server user's, as initdb's is.
+  await rm(dataDir, { recursive: true });
+  await copyCluster(join(await freshCluster(), "data"), dataDir);
   const server = await startEmbeddedPostgres({ dataDir, persistent: false, flags });
   const database = `codegen_${randomBytes(4).toString("hex")}`;
   await server.createDatabase(database);
@@ -123,6 +133,37 @@ function serverOf(server: EmbeddedServer, database: string, cluster: { dataDir: 
     },
   };
 }
+
+/** The module that runs initdb: its settings (user, password, encoding) are the cluster's. */
+const INITDB_MODULE = fileURLToPath(new URL("../../src/dev/postgres-server.ts", import.meta.url));
+
+/**
+ * The cached fresh cluster (its data directory is `<entry>/data`), made once per version and
+ * settings: initdb, then a start and a clean stop, as the first start of a copy would do.
+ * Made in the temp directory, which the server's user can enter (a cache under /root it
+ * cannot), and copied into the cache entry, which is published whole or not at all.
+ */
+const freshCluster = oncePerProcess(async () => {
+  const { postgres } = await postgresBinaries();
+  const { stdout: version } = await promisify(execFile)(postgres, ["--version"], { timeout: COPY_TIMEOUT_MS });
+  const hash = hashOf(version, String(process.getuid?.() ?? ""), await readFile(INITDB_MODULE));
+  return cachedBuild(
+    "postgres-cluster",
+    hash,
+    async (entry) => {
+      const dataDir = await mkdtemp(join(tmpdir(), "codegen-pg-initdb-"));
+      try {
+        const server = await startEmbeddedPostgres({ dataDir, persistent: true });
+        await server.stop();
+        await mkdir(entry);
+        await copyCluster(dataDir, join(entry, "data"));
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+    (entry) => existsSync(join(entry, "data", "PG_VERSION")),
+  );
+});
 
 /** `cp -a`: a copy of a cluster's data directory with its owner and modes, which the server checks. */
 async function copyCluster(from: string, to: string): Promise<void> {
