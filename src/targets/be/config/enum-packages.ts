@@ -12,13 +12,7 @@ const NAMED_LISTS = new Set(["fields", "params"]);
 /** Adds an issue at every field, param or filter field name of `resource` that is the top package of an enum it uses. */
 export function checkEnumPackages(resource: unknown, ctx: z.RefinementCtx): void {
   const packages = new Map<string, string>();
-  walk(resource, [], (value) => {
-    if (typeof value !== "object") return;
-    const spec = value as { type?: unknown; values?: unknown; enum?: unknown };
-    if ((spec.type === "enum" || spec.values === "enum") && typeof spec.enum === "string") {
-      packages.set(spec.enum.split(".")[0]!, spec.enum);
-    }
-  });
+  collectEnumPackages(resource, packages);
   if (packages.size === 0) return;
   walk(resource, [], (value, path, owner) => {
     const key = path[path.length - 2];
@@ -34,6 +28,18 @@ export function checkEnumPackages(resource: unknown, ctx: z.RefinementCtx): void
       message: `"${name}" is the package of the enum ${enumPath}, which this resource's schemas import as ${enumPath}: an attribute of that name would hide it; move the enum to another package or rename the attribute`,
     });
   });
+}
+
+/** Records the top package of every enum in `value` (any depth). Builds no paths: most resources use no enum. */
+function collectEnumPackages(value: unknown, packages: Map<string, string>): void {
+  if (typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectEnumPackages(item, packages);
+    return;
+  }
+  const spec = value as { type?: unknown; values?: unknown; enum?: unknown };
+  if ((spec.type === "enum" || spec.values === "enum") && typeof spec.enum === "string") packages.set(spec.enum.split(".")[0]!, spec.enum);
+  for (const key in value) collectEnumPackages((value as Record<string, unknown>)[key], packages);
 }
 
 type Visit = (value: unknown, path: PropertyKey[], owner: object) => void;
