@@ -8,8 +8,9 @@
 const LINE_LENGTH = 88;
 const NON_ASCII = /[^\x00-\x7f]/;
 // Lines that start as a docstring or a comment, and those of them longer than the line: only such a line can change.
+// The start is tested first: most lines fail it within their indent, before 89 characters are read.
 const PROSE_LINES = /^ *(?:[rRuU]?"""|#)/gm;
-const LONG_PROSE_LINES = new RegExp(`^(?=[^\\n]{${LINE_LENGTH + 1}}) *(?:[rRuU]?"""|#)`, "gm");
+const LONG_PROSE_LINES = new RegExp(`^(?= *(?:[rRuU]?"""|#))(?=[^\\n]{${LINE_LENGTH + 1}})`, "gm");
 const DOCSTRING = /^([rRuU]?)"""([^\\]*)"""$/;
 const COMMENT = /^#( +)(.*)$/;
 const NEWLINE = 0x0a;
