@@ -2,6 +2,7 @@
 // config's warnings, kept files, a recovered run, phase timings, and errors (a user's mistake
 // as `<prefix>: <message>`, anything else as an internal error). Writes to stdout and stderr only.
 
+import type { CleanResult } from "./codegen/clean.js";
 import type { GenerateResult } from "./codegen/generate.js";
 import type { PlanAction } from "./codegen/writer.js";
 import { countActions, driftOf } from "./codegen/plan-summary.js";
@@ -16,7 +17,7 @@ export type RunSummary = Pick<GenerateResult, "outDir" | "kept" | "warnings" | "
 export const EXIT_ERROR = 1;
 
 /** Config keys accepted but without effect: one line each, naming the file and the config path. */
-export function reportWarnings(result: RunSummary, configFile: string): void {
+export function reportWarnings(result: Pick<RunSummary, "warnings">, configFile: string): void {
   for (const warning of result.warnings) {
     process.stderr.write(`codegen: warning: ${configFile}: ${warning.path || "(root)"}: ${warning.message}\n`);
   }
@@ -104,6 +105,21 @@ export function write(result: RunSummary): number {
   process.stdout.write(
     `codegen: ${files(counts.create + counts.overwrite)} written, ${counts.unchanged} unchanged, ` +
       `${counts.skip} skipped, ${counts.delete} deleted, in ${result.outDir}\n`,
+  );
+  return 0;
+}
+
+/** `clean`: a warning for each file kept, then one summary line. */
+export function cleaned(result: Pick<CleanResult, "outDir" | "deleted" | "kept" | "skipped">): number {
+  for (const kept of result.kept) {
+    process.stderr.write(`codegen: warning: kept ${kept.path}: ${kept.reason}; delete it yourself if unneeded\n`);
+  }
+  if (result.deleted.length + result.kept.length + result.skipped.length === 0) {
+    process.stdout.write(`codegen: nothing to clean in ${result.outDir}\n`);
+    return 0;
+  }
+  process.stdout.write(
+    `codegen: ${files(result.deleted.length)} deleted, ${result.kept.length} kept, ${result.skipped.length} skipped, in ${result.outDir}\n`,
   );
   return 0;
 }

@@ -8,7 +8,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import type { GenerateOptions } from "./codegen/generate.js";
 import type { Target } from "./codegen/target.js";
 import { collectGarbageBefore, compileEarly, optimiseLate } from "./cli-v8-flags.js";
-import { EXIT_ERROR, announceWait, check, dryRun, reportError, reportKept, reportRecovery, reportTimings, reportWarnings, write } from "./cli-report.js";
+import { EXIT_ERROR, announceWait, check, cleaned, dryRun, files, reportError, reportKept, reportRecovery, reportTimings, reportWarnings, write } from "./cli-report.js";
 
 compileEarly();
 
@@ -53,9 +53,19 @@ async function installedNames(): Promise<string> {
   return (await targetNames()).join(", ") || "(none)";
 }
 
-interface GenerateFlags {
+interface ConfigFlags {
   target?: string;
   config: string;
+}
+
+/** The run's target and the targets whose stdlib the config may import. */
+async function targetsFor(flags: ConfigFlags): Promise<{ target: Target; stdlibTargets: Target[] }> {
+  const target = await pickTarget(flags.target);
+  // Only a jsonnet config can import the other targets' stdlibs: only then load them all.
+  return { target, stdlibTargets: flags.config.endsWith(".jsonnet") ? await installedTargets() : [target] };
+}
+
+interface GenerateFlags extends ConfigFlags {
   out?: string;
   force?: boolean;
   forcePaths?: string[];
@@ -76,9 +86,7 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
     throw new UsageError(`--timings: unknown format "${flags.timings}" (use --timings, or --timings json)`);
   }
   if (!flags.watch) optimiseLate();
-  const target = await pickTarget(flags.target);
-  // Only a jsonnet config can import the other targets' stdlibs: only then load them all.
-  const stdlibTargets = flags.config.endsWith(".jsonnet") ? await installedTargets() : [target];
+  const { target, stdlibTargets } = await targetsFor(flags);
   const [generation, { PhaseTimer }] = await Promise.all([import("./codegen/generate.js"), import("./codegen/timings.js")]);
   const timer = flags.timings === undefined ? undefined : new PhaseTimer();
   const options: GenerateOptions = {
@@ -109,6 +117,35 @@ async function runGenerate(flags: GenerateFlags): Promise<number> {
   }
   if (timer) reportTimings(timer, flags.timings === "json");
   return status;
+}
+
+/** `validate`: the config checked as `generate` checks it, nothing written. Returns the exit status. */
+async function runValidate(flags: ConfigFlags): Promise<number> {
+  const { validateGeneration } = await import("./codegen/validate.js");
+  const targets = await targetsFor(flags);
+  const result = await validateGeneration({ ...targets, configFile: flags.config });
+  reportWarnings(result, flags.config);
+  process.stdout.write(`codegen: ${flags.config} is valid for target "${targets.target.name}" (${files(result.files)} to generate)\n`);
+  return 0;
+}
+
+interface CleanFlags extends ConfigFlags {
+  out?: string;
+  lockTimeout: number;
+}
+
+/** `clean`: deletes the files the target generated into the output directory, nothing else. */
+async function runClean(flags: CleanFlags): Promise<number> {
+  if (flags.out === "") throw new UsageError('--out: the output directory is empty; use "-o ." for the current directory');
+  const { clean } = await import("./codegen/clean.js");
+  const result = await clean({
+    ...(await targetsFor(flags)),
+    configFile: flags.config,
+    outDir: flags.out,
+    lock: { timeoutMs: flags.lockTimeout * 1000, onWait: announceWait },
+  });
+  reportRecovery(result.recovered, result.outDir);
+  return cleaned(result);
 }
 
 /** `schema`: the JSON Schema of a target's config (or its Markdown reference) on stdout. */
@@ -202,6 +239,30 @@ function buildProgram(): Command {
     .option("--timings [format]", "print how long each phase took on stderr (format json: one line with absolute times)")
     .action(async (flags: GenerateFlags) => {
       exitCode = await runGenerate(flags);
+    });
+
+  program
+    .command("validate")
+    .description("check a config as generate does (schema, operations, output paths), writing nothing")
+    .option("-t, --target <name>", "target to check it for (optional when one target is installed)")
+    .requiredOption("-c, --config <file>", "config file (.jsonnet or .json)")
+    .action(async (flags: ConfigFlags) => {
+      exitCode = await runValidate(flags);
+    });
+
+  program
+    .command("clean")
+    .description("delete the files the target generated (as the output directory's manifest records them), never any other")
+    .option("-t, --target <name>", "target whose files to delete (optional when one target is installed)")
+    .requiredOption("-c, --config <file>", "config file (.jsonnet or .json)")
+    .option("-o, --out <dir>", "output directory (default: the config's package_prefix as a path)")
+    .addOption(
+      new Option("--lock-timeout <seconds>", "wait this long for another run writing to the same directory, then fail")
+        .default(60)
+        .argParser(parseSeconds),
+    )
+    .action(async (flags: CleanFlags) => {
+      exitCode = await runClean(flags);
     });
 
   program

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { cp, mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -39,6 +40,13 @@ async function freshProject(files: Record<string, string> = {}): Promise<string>
   return dir;
 }
 
+/** A fresh fixture project holding a copy of `seed`'s output directory `out` and `files`: one generate run serves many tests. */
+async function projectWithOut(seed: string, files: Record<string, string> = {}): Promise<string> {
+  const dir = await freshProject(files);
+  await cp(path.join(seed, "out"), path.join(dir, "out"), { recursive: true });
+  return dir;
+}
+
 describe("codegen --help / --version", () => {
   it("--help prints usage with both commands and exits 0", async () => {
     const run = await codegen(project, ["--help"]);
@@ -46,6 +54,8 @@ describe("codegen --help / --version", () => {
     assert.match(run.stdout, /^Usage: codegen /);
     assert.match(run.stdout, /^\s+generate \[options\]/m);
     assert.match(run.stdout, /^\s+targets\b/m);
+    assert.match(run.stdout, /^\s+validate \[options\]/m);
+    assert.match(run.stdout, /^\s+clean \[options\]/m);
     assert.equal(run.stderr, "");
   });
 
@@ -55,6 +65,8 @@ describe("codegen --help / --version", () => {
     for (const option of ["-t, --target <name>", "-c, --config <file>", "-o, --out <dir>", "--force", "--force-paths <glob...>"]) {
       assert.ok(run.stdout.includes(option), option);
     }
+    assert.match(run.stdout, /--check\s+write nothing; exit 1 listing/);
+    assert.match(run.stdout, /--dry-run\s+write nothing; print what each file/);
   });
 
   it("--version prints the package version and exits 0", async () => {
@@ -334,9 +346,13 @@ describe("codegen generate: errors", () => {
 
 describe("codegen generate: --force and --force-paths", () => {
   // greeter writes README.md and CHANGELOG.md with the skip policy, the rest with overwrite.
+  let seed: string;
+  before(async () => {
+    seed = await freshProject();
+    assert.equal((await codegen(seed, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", "out"])).code, 0);
+  });
   async function edited(): Promise<string> {
-    const dir = await freshProject();
-    assert.equal((await codegen(dir, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", "out"])).code, 0);
+    const dir = await projectWithOut(seed);
     for (const file of ["README.md", "CHANGELOG.md", "index.ts"]) await writeFile(path.join(dir, "out", file), `edited ${file}\n`);
     return dir;
   }
@@ -378,11 +394,27 @@ describe("codegen generate: --force and --force-paths", () => {
   });
 });
 
+const TWO = JSON.stringify({ people: [{ name: "ada" }, { name: "bob" }] });
+let twoGenerated: Promise<string> | undefined;
+/** A project with greeter's two.json generated into out/, made once for the tests that copy it. */
+function generatedTwo(): Promise<string> {
+  twoGenerated ??= (async () => {
+    const seed = await freshProject({ "two.json": TWO });
+    const run = await codegen(seed, ["generate", "-t", "greeter", "-c", "two.json", "-o", "out"]);
+    assert.equal(run.code, 0, run.stderr);
+    return seed;
+  })();
+  return twoGenerated;
+}
+
 describe("codegen generate --check and --dry-run", () => {
-  const TWO = JSON.stringify({ people: [{ name: "ada" }, { name: "bob" }] });
   const ONE_NEW = JSON.stringify({ people: [{ name: "ada", greeting: "Hi" }, { name: "cy" }] });
   const run = (dir: string, config: string, ...extra: string[]) =>
     codegen(dir, ["generate", "-t", "greeter", "-c", config, "-o", "out", ...extra]);
+  let seed: string;
+  before(async () => {
+    seed = await generatedTwo();
+  });
 
   it("--check on an empty directory lists every file to create, exits 1 and writes nothing", async () => {
     const dir = await freshProject({ "two.json": TWO });
@@ -397,8 +429,7 @@ describe("codegen generate --check and --dry-run", () => {
   });
 
   it("--check exits 0 with one line when up to date; existing skip-policy files are not drift", async () => {
-    const dir = await freshProject({ "two.json": TWO });
-    assert.equal((await run(dir, "two.json")).code, 0);
+    const dir = await projectWithOut(seed, { "two.json": TWO });
     await writeFile(path.join(dir, "out", "README.md"), "my own readme\n");
     const before = await snapshot(dir);
     const check = await run(dir, "two.json", "--check");
@@ -409,8 +440,7 @@ describe("codegen generate --check and --dry-run", () => {
   });
 
   it("--check lists overwrites and deletions, sorted by path, after a config change", async () => {
-    const dir = await freshProject({ "two.json": TWO, "new.json": ONE_NEW });
-    assert.equal((await run(dir, "two.json")).code, 0);
+    const dir = await projectWithOut(seed, { "two.json": TWO, "new.json": ONE_NEW });
     const before = await snapshot(dir);
     const check = await run(dir, "new.json", "--check");
     assert.equal(check.code, 1);
@@ -419,8 +449,7 @@ describe("codegen generate --check and --dry-run", () => {
   });
 
   it("--dry-run prints every file's action and a summary saying nothing was written", async () => {
-    const dir = await freshProject({ "two.json": TWO, "new.json": ONE_NEW });
-    assert.equal((await run(dir, "two.json")).code, 0);
+    const dir = await projectWithOut(seed, { "two.json": TWO, "new.json": ONE_NEW });
     const before = await snapshot(dir);
     const dry = await run(dir, "new.json", "--dry-run");
     assert.equal(dry.code, 0, dry.stderr);
@@ -445,8 +474,7 @@ describe("codegen generate --check and --dry-run", () => {
   });
 
   it("warns on stderr about a stale file it keeps because the user edited it", async () => {
-    const dir = await freshProject({ "two.json": TWO, "new.json": ONE_NEW });
-    assert.equal((await run(dir, "two.json")).code, 0);
+    const dir = await projectWithOut(seed, { "two.json": TWO, "new.json": ONE_NEW });
     await writeFile(path.join(dir, "out", "greetings", "bob.ts"), "// mine now\n");
     const real = await run(dir, "new.json");
     assert.equal(real.code, 0);
@@ -465,10 +493,107 @@ describe("codegen generate --check and --dry-run", () => {
     assert.equal(both.stderr, "error: option '--check' cannot be used with option '--dry-run'\n");
     assert.deepEqual(await snapshot(dir), { "two.json": TWO });
   });
+});
 
-  it("lists --check and --dry-run in generate --help", async () => {
-    const help = await codegen(project, ["generate", "--help"]);
-    assert.match(help.stdout, /--check\s+write nothing; exit 1 listing/);
-    assert.match(help.stdout, /--dry-run\s+write nothing; print what each file/);
+describe("codegen validate", () => {
+  it("checks a config as generate does and writes nothing: exit 0, one line naming the target and the file count", async () => {
+    const dir = await freshProject({ "two.json": TWO });
+    const run = await codegen(dir, ["validate", "-t", "greeter", "-c", "two.json"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, 'codegen: two.json is valid for target "greeter" (5 files to generate)\n');
+    assert.equal(run.stderr, "");
+    assert.deepEqual(await snapshot(dir), { "two.json": TWO });
+  });
+
+  it("reports every bad config path, exit 1, nothing written", async () => {
+    const bad = JSON.stringify({ greeting: "", people: [{ name: "ada", colour: "red" }] });
+    const dir = await freshProject({ "bad.json": bad });
+    const run = await codegen(dir, ["validate", "-t", "greeter", "-c", "bad.json"]);
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, "");
+    const lines = run.stderr.trimEnd().split("\n");
+    assert.equal(lines[0], 'Error loading config: bad.json: invalid configuration for target "greeter"');
+    assert.ok(lines.includes("  people[0].colour: unknown key"), run.stderr);
+    assert.deepEqual(await snapshot(dir), { "bad.json": bad });
+  });
+
+  it("refuses what only building the files shows: an output path leaving the output directory", async () => {
+    const escape = JSON.stringify({ people: [{ name: "ada", file: "../../x.ts" }] });
+    const dir = await freshProject({ "escape.json": escape });
+    const run = await codegen(dir, ["validate", "-t", "greeter", "-c", "escape.json"]);
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr, 'Error: escape.json: output path "../../x.ts" escapes the output directory (generated for people[0])\n');
+    assert.deepEqual(await snapshot(dir), { "escape.json": escape });
+  });
+});
+
+describe("codegen clean", () => {
+  let seed: string;
+  before(async () => {
+    seed = await generatedTwo();
+  });
+
+  it("deletes exactly the unchanged files the target recorded, keeps every other, and forgets them", async () => {
+    const dir = await projectWithOut(seed, { "two.json": TWO });
+    const out = path.join(dir, "out");
+    // The user's files, a generated file the user edited, one another target recorded too,
+    // and one recorded where a link now leads out of the output directory.
+    await writeFile(path.join(out, "mine.txt"), "mine\n");
+    await writeFile(path.join(out, "greetings", "notes.md"), "notes\n");
+    await writeFile(path.join(out, "greetings", "bob.ts"), "// mine now\n");
+    const outside = await makeTempDir("codegen-outside-");
+    await writeFile(path.join(outside, "x.ts"), "x\n");
+    await symlink(outside, path.join(out, "elsewhere"), "dir");
+    const manifestFile = path.join(out, ".codegen-manifest.json");
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
+    const index = manifest.targets.greeter.find((file: { path: string }) => file.path === "index.ts");
+    manifest.targets.greeter.push({ path: "elsewhere/x.ts", sha256: createHash("sha256").update("x\n").digest("hex") });
+    manifest.targets.shouter = [index];
+    await writeFile(manifestFile, JSON.stringify(manifest));
+
+    const run = await codegen(dir, ["clean", "-t", "greeter", "-c", "two.json", "-o", "out"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, `codegen: 1 file deleted, 2 kept, 2 skipped, in ${out}\n`);
+    assert.equal(
+      run.stderr,
+      "codegen: warning: kept elsewhere/x.ts: it now lies outside the output directory " +
+        `(${outside}); delete it yourself if unneeded\n` +
+        "codegen: warning: kept greetings/bob.ts: it changed since codegen generated it; delete it yourself if unneeded\n",
+    );
+    const after = await snapshot(out);
+    assert.deepEqual(Object.keys(after).sort(), [
+      ".codegen-manifest.json",
+      "CHANGELOG.md",
+      "README.md",
+      "elsewhere",
+      "greetings",
+      "greetings/bob.ts",
+      "greetings/notes.md",
+      "index.ts",
+      "mine.txt",
+    ]);
+    assert.equal(await readFile(path.join(outside, "x.ts"), "utf8"), "x\n");
+    const left = JSON.parse(after[".codegen-manifest.json"]!);
+    assert.deepEqual(left.targets, { shouter: [index] }, "greeter's part is gone, the other target's stays");
+    assert.equal(left.runs, undefined);
+  });
+
+  it("removes the manifest with the last target's files, leaving the output directory and the user's files", async () => {
+    const dir = await projectWithOut(seed, { "two.json": TWO });
+    await writeFile(path.join(dir, "out", "mine.txt"), "mine\n");
+    const run = await codegen(dir, ["clean", "-t", "greeter", "-c", "two.json", "-o", "out"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, `codegen: 3 files deleted, 0 kept, 2 skipped, in ${path.join(dir, "out")}\n`);
+    assert.deepEqual(Object.keys(await snapshot(path.join(dir, "out"))).sort(), ["CHANGELOG.md", "README.md", "mine.txt"]);
+  });
+
+  it("deletes nothing for a bad config: exit 1 with its config paths", async () => {
+    const bad = JSON.stringify({ people: [{ name: "ada", colour: "red" }] });
+    const dir = await projectWithOut(seed, { "bad.json": bad });
+    const before = await snapshot(dir);
+    const run = await codegen(dir, ["clean", "-t", "greeter", "-c", "bad.json", "-o", "out"]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^Error loading config: bad\.json: invalid configuration for target "greeter"\n {2}people\[0\]\.colour: unknown key\n$/);
+    assert.deepEqual(await snapshot(dir), before);
   });
 });

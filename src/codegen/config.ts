@@ -41,6 +41,14 @@ export function validateConfig<C>(raw: unknown, target: Target<C>, file: string)
   return result.data;
 }
 
+/** The validated config with the files it names read (`Target.readConfigFiles`), and which files those were. */
+export function withConfigFiles<C>(target: Target<C>, config: C, configFile: string): { config: C; filesRead: readonly string[] | undefined } {
+  if (!target.readConfigFiles) return { config, filesRead: [] };
+  const read = target.readConfigFiles(config, configFile);
+  if (read.issues.length > 0) throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: configFile, issues: read.issues });
+  return { config: read.config, filesRead: read.files };
+}
+
 /** What `target` says about a valid config's keys that change nothing (see `Target.configWarnings`). */
 export function configWarningsOf(raw: unknown, target: Target): ConfigIssue[] {
   return target.configWarnings?.(withoutSchemaKey(raw)) ?? [];

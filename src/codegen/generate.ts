@@ -11,7 +11,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
 import { buildStore, loadPlugins, renderStore } from "./build-output.js";
-import { configWarningsOf, evaluateConfigFile, validateConfig } from "./config.js";
+import { configWarningsOf, evaluateConfigFile, validateConfig, withConfigFiles } from "./config.js";
 import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
 import { formatFiles, writtenText } from "./format.js";
 import { compileForcePattern } from "./globs.js";
@@ -233,14 +233,6 @@ function runInputsHash(raw: unknown, read: readonly string[], code: string, opti
 /** The config file's directory, absolute: the files a config names are relative to it. */
 function configDirOf(options: Pick<GenerateOptions, "configFile">): string {
   return path.dirname(path.resolve(options.configFile));
-}
-
-/** The validated config with the files it names read (`Target.readConfigFiles`), and which files those were. */
-function withConfigFiles<C>(target: Target<C>, config: C, configFile: string): { config: C; filesRead: readonly string[] | undefined } {
-  if (!target.readConfigFiles) return { config, filesRead: [] };
-  const read = target.readConfigFiles(config, configFile);
-  if (read.issues.length > 0) throw new ConfigError(`invalid configuration for target "${target.name}"`, { file: configFile, issues: read.issues });
-  return { config: read.config, filesRead: read.files };
 }
 
 /**

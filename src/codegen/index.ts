@@ -32,6 +32,8 @@ export {
   type GenerateResult,
   type WriteResult,
 } from "./generate.js";
+export { clean, type CleanOptions, type CleanResult } from "./clean.js";
+export { validateGeneration, type ValidateOptions, type ValidateResult } from "./validate.js";
 export { watchGeneration, type WatchHandlers, type WatchRun, type Watcher } from "./watch.js";
 export { fnmatch } from "./globs.js";
 export { isRecord } from "./records.js";

@@ -150,11 +150,11 @@ export function planWritesIn(tree: OutputTree, files: Iterable<GeneratedFile>, o
 }
 
 /**
- * Temp files earlier runs left in the directories of `writes` (a run killed before its journal
+ * Temp files earlier runs left in the directories of `files` (a run killed before its journal
  * existed): `delete` entries, so a run removes them and `--check` reports them.
  */
-export function planTempRemovals(tree: OutputTree, writes: readonly PlannedWrite[]): PlannedDeletion[] {
-  const dirs = new Set(writes.map((write) => write.path.slice(0, Math.max(0, write.path.lastIndexOf("/")))));
+export function planTempRemovals(tree: OutputTree, files: readonly { path: string }[]): PlannedDeletion[] {
+  const dirs = new Set(files.map((file) => file.path.slice(0, Math.max(0, file.path.lastIndexOf("/")))));
   const removals: PlannedDeletion[] = [];
   for (const dir of dirs) {
     for (const name of tree.namesIn(dir)) {
