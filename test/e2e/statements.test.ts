@@ -275,6 +275,16 @@ describe("statements per request, by route shape", () => {
     sameForFewAndMany("update (PATCH /articles/{id})", two, twenty, 5);
   });
 
+  it("update (PATCH) in one statement: no hook, relation or row check reads the row first", async () => {
+    const two = await ok(api.patch(`/authors/${fewAuthor}`, { name: `Renamed ${unique()}` }), 200, "update author");
+    const twenty = await ok(api.patch(`/authors/${manyAuthor}`, { name: `Renamed ${unique()}` }), 200, "update author");
+    assert.equal(twenty.body.articles.length, 20);
+    sameForFewAndMany("update, one UPDATE … RETURNING (PATCH /authors/{id})", two, twenty, 3);
+    const missing = await api.patch("/authors/00000000-0000-4000-8000-000000000000", { name: "Nobody" });
+    expectStatus(missing, 404, "update of a missing author");
+    within("update of a missing row (404)", missing, 1);
+  });
+
   it("delete, of a row with nested rows", async () => {
     const doomedFew = await articleWith(2);
     const doomedMany = await articleWith(20);

@@ -161,6 +161,7 @@ export class RouteHandler extends Handle {
   readonly #body: HandlerBody | undefined;
   readonly #imports: ImportCollector;
   readonly #rowCheckImports: ImportCollector;
+  readonly #directImports: ImportCollector;
   /** Largest request body in bytes, for handlers that read one (`max_body_size`). */
   readonly maxBodySize: number | undefined;
   /** A `POST` that stores its answer under the request's `Idempotency-Key` (its body calls `Idempotency.of(request)`). */
@@ -192,6 +193,8 @@ export class RouteHandler extends Handle {
     imports?: ImportCollector;
     /** What the body imports only when it loads the row to check it (`checksRow`), e.g. `select` for a delete. */
     rowCheckImports?: ImportCollector;
+    /** What the body imports only when it does not load the row to check it, e.g. `update` for an update's one statement. */
+    directImports?: ImportCollector;
     maxBodySize?: number;
     idempotent?: boolean;
     /** Error statuses the handler's own code answers beyond those its kind and target imply (more are added by `answers`). */
@@ -216,6 +219,7 @@ export class RouteHandler extends Handle {
     this.#body = options.body;
     this.#imports = options.imports ?? new ImportCollector();
     this.#rowCheckImports = options.rowCheckImports ?? new ImportCollector();
+    this.#directImports = options.directImports ?? new ImportCollector();
     this.maxBodySize = options.maxBodySize;
     this.idempotent = options.idempotent ?? false;
     // Every handler uses the database, which may be busy or down; what a route is implies more (impliedErrors).
@@ -408,7 +412,7 @@ export class RouteHandler extends Handle {
   /** Everything the handler's code imports. */
   get allImports(): ImportCollector {
     const imports = this.imports.copy();
-    if (this.checksRow) imports.update(this.#rowCheckImports);
+    imports.update(this.checksRow ? this.#rowCheckImports : this.#directImports);
     for (const param of this.params) imports.update(param.imports);
     for (const param of this.dependencies) imports.update(param.imports);
     if (this.statusCode !== 200) imports.addFrom("fastapi", "status");

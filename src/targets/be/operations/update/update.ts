@@ -2,7 +2,7 @@
 // present in the body change; a non-nullable field sent as null is a 422. The answer is read
 // (by the row's key after the change, which may rename it) before the commit.
 
-import { type BuildContext, type ValidationIssue, operation } from "../../../../codegen/index.js";
+import { type BuildContext, ImportCollector, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
 import { bodyFieldIssues, bodyWrites, updateSchema, writeFields } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
@@ -58,6 +58,8 @@ export class Update {
         context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), hooks, relations, dump },
       },
       imports,
+      // Without a hook or relation that needs the row first, the update is one statement.
+      directImports: hooks.pre === undefined && relations.length === 0 ? new ImportCollector().addFrom("sqlalchemy", "update") : undefined,
     });
     return [routes.add(handler), ...files];
   }
