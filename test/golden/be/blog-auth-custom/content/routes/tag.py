@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.auth.dependencies import CurrentUser
@@ -115,13 +115,20 @@ async def update_tag(
     current_user: CurrentUser,
 ) -> TagRead:
     """Change the fields sent in the body; the others keep their values."""
-    tag = await session.get(TagModel, pk)
-    if tag is None:
-        raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
-        setattr(tag, name, value)
-    await session.flush()
-    result = to_tag_read(await _load_tag(session, tag.id))
+    changes = body.model_dump(exclude_unset=True)
+    if changes:
+        # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
+        # the session's row visibility as every ORM statement is.
+        changed_pk = await session.scalar(
+            update(TagModel)
+            .where(TagModel.id == pk)
+            .values(changes)
+            .returning(TagModel.id)
+        )
+        if changed_pk is None:
+            raise _not_found(pk)
+        pk = changed_pk
+    result = to_tag_read(await _load_tag(session, pk))
     await session.commit()
     return result
 

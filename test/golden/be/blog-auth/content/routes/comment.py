@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import ColumnElement, bindparam, delete, select
+from sqlalchemy import ColumnElement, bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
@@ -165,13 +165,20 @@ async def update_comment(
     pk: uuid.UUID, body: CommentUpdate, session: SessionDep, current_user: CurrentUser
 ) -> CommentRead:
     """Change the fields sent in the body; the others keep their values."""
-    comment = await session.get(Comment, pk)
-    if comment is None:
-        raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
-        setattr(comment, name, value)
-    await session.flush()
-    result = to_comment_read(await _load_comment(session, comment.id))
+    changes = body.model_dump(exclude_unset=True)
+    if changes:
+        # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
+        # the session's row visibility as every ORM statement is.
+        changed_pk = await session.scalar(
+            update(Comment)
+            .where(Comment.id == pk)
+            .values(changes)
+            .returning(Comment.id)
+        )
+        if changed_pk is None:
+            raise _not_found(pk)
+        pk = changed_pk
+    result = to_comment_read(await _load_comment(session, pk))
     await session.commit()
     return result
 

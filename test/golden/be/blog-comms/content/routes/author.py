@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import subqueryload
 
@@ -123,13 +123,17 @@ async def update_author(
     pk: uuid.UUID, body: AuthorUpdate, session: SessionDep
 ) -> AuthorRead:
     """Change the fields sent in the body; the others keep their values."""
-    author = await session.get(Author, pk)
-    if author is None:
-        raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
-        setattr(author, name, value)
-    await session.flush()
-    result = to_author_read(await _load_author(session, author.id))
+    changes = body.model_dump(exclude_unset=True)
+    if changes:
+        # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
+        # the session's row visibility as every ORM statement is.
+        changed_pk = await session.scalar(
+            update(Author).where(Author.id == pk).values(changes).returning(Author.id)
+        )
+        if changed_pk is None:
+            raise _not_found(pk)
+        pk = changed_pk
+    result = to_author_read(await _load_author(session, pk))
     await session.commit()
     return result
 

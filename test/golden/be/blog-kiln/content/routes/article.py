@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import ColumnElement, bindparam, delete, select
+from sqlalchemy import ColumnElement, bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
@@ -162,13 +162,20 @@ async def update_article(
     pk: uuid.UUID, body: ArticleUpdate, session: SessionDep
 ) -> ArticleRead:
     """Change the fields sent in the body; the others keep their values."""
-    article = await session.get(Article, pk)
-    if article is None:
-        raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
-        setattr(article, name, value)
-    await session.flush()
-    result = to_article_read(await _load_article(session, article.id))
+    changes = body.model_dump(exclude_unset=True)
+    if changes:
+        # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
+        # the session's row visibility as every ORM statement is.
+        changed_pk = await session.scalar(
+            update(Article)
+            .where(Article.id == pk)
+            .values(changes)
+            .returning(Article.id)
+        )
+        if changed_pk is None:
+            raise _not_found(pk)
+        pk = changed_pk
+    result = to_article_read(await _load_article(session, pk))
     await session.commit()
     return result
 

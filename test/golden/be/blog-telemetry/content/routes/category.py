@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.category import (
@@ -124,13 +124,20 @@ async def update_category(
     session: SessionDep,
 ) -> CategoryRead:
     """Change the fields sent in the body; the others keep their values."""
-    category = await session.get(Category, pk)
-    if category is None:
-        raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
-        setattr(category, name, value)
-    await session.flush()
-    result = to_category_read(await _load_category(session, category.slug))
+    changes = body.model_dump(exclude_unset=True)
+    if changes:
+        # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
+        # the session's row visibility as every ORM statement is.
+        changed_pk = await session.scalar(
+            update(Category)
+            .where(Category.slug == pk)
+            .values(changes)
+            .returning(Category.slug)
+        )
+        if changed_pk is None:
+            raise _not_found(pk)
+        pk = changed_pk
+    result = to_category_read(await _load_category(session, pk))
     await session.commit()
     return result
 

@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload, selectinload
 
@@ -116,13 +116,17 @@ async def create_book(
 )
 async def update_book(pk: uuid.UUID, body: BookUpdate, session: SessionDep) -> BookRead:
     """Change the fields sent in the body; the others keep their values."""
-    book = await session.get(Book, pk)
-    if book is None:
-        raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
-        setattr(book, name, value)
-    await session.flush()
-    result = to_book_read(await _load_book(session, book.id))
+    changes = body.model_dump(exclude_unset=True)
+    if changes:
+        # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
+        # the session's row visibility as every ORM statement is.
+        changed_pk = await session.scalar(
+            update(Book).where(Book.id == pk).values(changes).returning(Book.id)
+        )
+        if changed_pk is None:
+            raise _not_found(pk)
+        pk = changed_pk
+    result = to_book_read(await _load_book(session, pk))
     await session.commit()
     return result
 

@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
@@ -116,13 +116,17 @@ async def update_copy(
     pk: Annotated[int, column_rules(Copy.id)], body: CopyUpdate, session: SessionDep
 ) -> CopyRead:
     """Change the fields sent in the body; the others keep their values."""
-    copy = await session.get(Copy, pk)
-    if copy is None:
-        raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
-        setattr(copy, name, value)
-    await session.flush()
-    result = to_copy_read(await _load_copy(session, copy.id))
+    changes = body.model_dump(exclude_unset=True)
+    if changes:
+        # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
+        # the session's row visibility as every ORM statement is.
+        changed_pk = await session.scalar(
+            update(Copy).where(Copy.id == pk).values(changes).returning(Copy.id)
+        )
+        if changed_pk is None:
+            raise _not_found(pk)
+        pk = changed_pk
+    result = to_copy_read(await _load_copy(session, pk))
     await session.commit()
     return result
 

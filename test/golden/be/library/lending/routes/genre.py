@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from library.api.db.primary_session import ReadSessionDep, SessionDep
@@ -110,13 +110,17 @@ async def update_genre(
     session: SessionDep,
 ) -> GenreRead:
     """Change the fields sent in the body; the others keep their values."""
-    genre = await session.get(Genre, pk)
-    if genre is None:
-        raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
-        setattr(genre, name, value)
-    await session.flush()
-    result = to_genre_read(await _load_genre(session, genre.code))
+    changes = body.model_dump(exclude_unset=True)
+    if changes:
+        # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
+        # the session's row visibility as every ORM statement is.
+        changed_pk = await session.scalar(
+            update(Genre).where(Genre.code == pk).values(changes).returning(Genre.code)
+        )
+        if changed_pk is None:
+            raise _not_found(pk)
+        pk = changed_pk
+    result = to_genre_read(await _load_genre(session, pk))
     await session.commit()
     return result
 

@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
@@ -115,13 +115,17 @@ async def update_loan(
     pk: Annotated[int, column_rules(Loan.id)], body: LoanUpdate, session: SessionDep
 ) -> LoanRead:
     """Change the fields sent in the body; the others keep their values."""
-    loan = await session.get(Loan, pk)
-    if loan is None:
-        raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
-        setattr(loan, name, value)
-    await session.flush()
-    result = to_loan_read(await _load_loan(session, loan.id))
+    changes = body.model_dump(exclude_unset=True)
+    if changes:
+        # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
+        # the session's row visibility as every ORM statement is.
+        changed_pk = await session.scalar(
+            update(Loan).where(Loan.id == pk).values(changes).returning(Loan.id)
+        )
+        if changed_pk is None:
+            raise _not_found(pk)
+        pk = changed_pk
+    result = to_loan_read(await _load_loan(session, pk))
     await session.commit()
     return result
 

@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from library.api.db.primary_session import ReadSessionDep, SessionDep
@@ -106,13 +106,17 @@ async def update_member(
     pk: uuid.UUID, body: MemberUpdate, session: SessionDep
 ) -> MemberRead:
     """Change the fields sent in the body; the others keep their values."""
-    member = await session.get(Member, pk)
-    if member is None:
-        raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
-        setattr(member, name, value)
-    await session.flush()
-    result = to_member_read(await _load_member(session, member.id))
+    changes = body.model_dump(exclude_unset=True)
+    if changes:
+        # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
+        # the session's row visibility as every ORM statement is.
+        changed_pk = await session.scalar(
+            update(Member).where(Member.id == pk).values(changes).returning(Member.id)
+        )
+        if changed_pk is None:
+            raise _not_found(pk)
+        pk = changed_pk
+    result = to_member_read(await _load_member(session, pk))
     await session.commit()
     return result
 

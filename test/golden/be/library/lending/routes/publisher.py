@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from library.api.db.primary_session import ReadSessionDep, SessionDep
@@ -113,13 +113,20 @@ async def update_publisher(
     session: SessionDep,
 ) -> PublisherRead:
     """Change the fields sent in the body; the others keep their values."""
-    publisher = await session.get(Publisher, pk)
-    if publisher is None:
-        raise _not_found(pk)
-    for name, value in body.model_dump(exclude_unset=True).items():
-        setattr(publisher, name, value)
-    await session.flush()
-    result = to_publisher_read(await _load_publisher(session, publisher.id))
+    changes = body.model_dump(exclude_unset=True)
+    if changes:
+        # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
+        # the session's row visibility as every ORM statement is.
+        changed_pk = await session.scalar(
+            update(Publisher)
+            .where(Publisher.id == pk)
+            .values(changes)
+            .returning(Publisher.id)
+        )
+        if changed_pk is None:
+            raise _not_found(pk)
+        pk = changed_pk
+    result = to_publisher_read(await _load_publisher(session, pk))
     await session.commit()
     return result
 
