@@ -2,7 +2,8 @@
  * End-to-end: a config written as kiln writes them (examples/blog/config/kiln.jsonnet: fields
  * per operation, apps with prefixes, `pk` in both forms, kiln's helper calls) generates,
  * boots against a real PostgreSQL, and answers over HTTP as the config says, its application
- * written as kiln's main.py is: the project router at a prefix (and a route of its own).
+ * written as kiln's main.py is: the project router at a prefix (and a route of its own). Its
+ * file resource keeps its bytes in a real S3-compatible server (test/support/s3.ts).
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { JsonClient, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
+import { type S3Server, startS3 } from "../support/s3.js";
 import { ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
 
@@ -37,6 +39,7 @@ async def count_authors(db: Annotated[AsyncSession, Depends(get_primary_db)]) ->
 `;
 
 let postgres: Postgres | undefined;
+let s3: S3Server | undefined;
 let server: BlogServer | undefined;
 let projectDir: string | undefined;
 let api: JsonClient;
@@ -48,14 +51,15 @@ before(async () => {
   // routes and the error handlers; the application mounts it, and one route of its own
   // reads the database through the session module kiln's projects import.
   await writeFile(join(projectDir, "blog", "main.py"), KILN_MAIN);
-  postgres = await startPostgres();
-  server = await serveBlog(projectDir, venv, postgres.asyncUrl, { JWT_SECRET: SECRET });
+  [postgres, s3] = await Promise.all([startPostgres(), startS3()]);
+  server = await serveBlog(projectDir, venv, postgres.asyncUrl, { JWT_SECRET: SECRET, ...s3.env });
   api = new JsonClient(server.baseUrl + PREFIX);
 });
 
 after(async () => {
   await server?.process.stop();
   await postgres?.stop();
+  await s3?.stop();
   if (projectDir) await rm(projectDir, { recursive: true, force: true });
 });
 
@@ -240,5 +244,54 @@ describe("a kiln-style config", () => {
     // Logout (kiln's path) tells the store and the deny-list: the token is refused from then on.
     expectStatus(await login.client.post("/auth/token/logout"), 204);
     expectStatus(await login.client.post(`/content/posts/${article.body.id}/publish`), 401);
+  });
+  it("keeps kiln's files in S3-compatible storage: bytes up and down through presigned URLs, a hidden row's file refused, a bad type or size a 422 naming the field", async () => {
+    const { client } = await kilnLogin();
+    const files = "/content/attachments";
+    const storage = (url: string, init: RequestInit = {}) => fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+    const bytes = Buffer.from("Notes on the analytical engine\n");
+    const declared = { filename: "notes.txt", content_type: "text/plain", size_bytes: bytes.length };
+    expectStatus(await api.post(`${files}/upload`, declared), 401);
+    const ticket = await client.post(`${files}/upload`, declared);
+    expectStatus(ticket, 200);
+    const id = ticket.body.id;
+    // Before its bytes are in the bucket, there is nothing to complete or download.
+    expectStatus(await client.post(`${files}/${id}/complete`), 409);
+    expectStatus(await client.post(`${files}/${id}/download`), 409);
+    // The URL is signed for the declared size and type: storage refuses other bytes.
+    assert.equal((await storage(ticket.body.upload_url, { method: "PUT", headers: ticket.body.headers, body: Buffer.concat([bytes, bytes]) })).status, 403);
+    const put = await storage(ticket.body.upload_url, { method: "PUT", headers: ticket.body.headers, body: bytes });
+    assert.equal(put.status, 200, await put.text());
+    expectStatus(await client.post(`${files}/${id}/complete`), 204);
+    const row = await client.get(`${files}/${id}`);
+    expectStatus(row, 200);
+    assert.equal(row.body.size_bytes, bytes.length);
+    assert.equal(row.body.original_filename, "notes.txt");
+    assert.ok(row.body.uploaded_at !== null, JSON.stringify(row.body));
+    const download = await client.post(`${files}/${id}/download`);
+    expectStatus(download, 200);
+    const fetched = await storage(download.body.download_url);
+    assert.equal(fetched.status, 200);
+    assert.deepEqual(Buffer.from(await fetched.arrayBuffer()), bytes);
+
+    // The entry's limits: another media type or more bytes is a 422 naming the field.
+    const pdf = await client.post(`${files}/upload`, { ...declared, content_type: "application/pdf" });
+    expectStatus(pdf, 422);
+    assert.deepEqual(pdf.body.detail[0].loc, ["body", "content_type"]);
+    const large = await client.post(`${files}/upload`, { ...declared, size_bytes: 1024 * 1024 + 1 });
+    expectStatus(large, 422);
+    assert.deepEqual(large.body.detail[0].loc, ["body", "size_bytes"]);
+
+    // A row the visibility rule hides (private-*) is no row to this user: no route reaches its file.
+    const hidden = await client.post(`${files}/upload`, { ...declared, filename: "private-plans.txt" });
+    expectStatus(hidden, 200);
+    assert.equal((await storage(hidden.body.upload_url, { method: "PUT", headers: hidden.body.headers, body: bytes })).status, 200);
+    for (const step of ["complete", "download", "delete-file"]) expectStatus(await client.post(`${files}/${hidden.body.id}/${step}`), 404);
+    expectStatus(await client.get(`${files}/${hidden.body.id}`), 404);
+
+    // Deleting removes the bytes, then the row.
+    expectStatus(await client.post(`${files}/${id}/delete-file`), 204);
+    expectStatus(await client.get(`${files}/${id}`), 404);
+    assert.equal((await storage(download.body.download_url)).status, 404);
   });
 });

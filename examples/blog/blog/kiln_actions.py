@@ -18,11 +18,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.auth import Session
-from blog.models import Article, ArticleStatus
+from blog.models import Article, ArticleStatus, Attachment
 
 
 class Publication(BaseModel):
@@ -75,3 +75,8 @@ async def count_words(article: Article, body: Any, *, db: AsyncSession) -> None:
     """Once the article is stored, count the words of the text sent."""
     article.word_count = len(body.body.split())
     await db.commit()
+
+
+def visible_attachments(session: Session | None) -> ColumnElement[bool] | None:
+    """Files whose name starts with ``private-`` are nobody's to see through the API."""
+    return Attachment.original_filename.not_like("private-%")

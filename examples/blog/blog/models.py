@@ -11,11 +11,13 @@ from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Column,
     DateTime,
     Enum,
     ForeignKey,
     MetaData,
+    String,
     Table,
     Text,
     func,
@@ -153,6 +155,23 @@ class Activity(Base):
     at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+
+
+class Attachment(Base):
+    """A file in S3-compatible storage, its row with kiln's file columns
+    (config/kiln.jsonnet serves it with ``resource.files()``)."""
+
+    __tablename__ = "attachments"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    s3_key: Mapped[str] = mapped_column(String(1024), unique=True)
+    content_type: Mapped[str | None] = mapped_column(String(255))
+    size_bytes: Mapped[int | None] = mapped_column(BigInteger)
+    original_filename: Mapped[str | None] = mapped_column(String(512))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    uploaded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 async def create_tables(engine: AsyncEngine) -> None:

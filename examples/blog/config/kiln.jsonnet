@@ -104,6 +104,15 @@ local articleRead = [
               + { target: 'collection', model_param: 'model', response: 'blog.kiln_actions.Count' },
             ],
           },
+          // Attachments: kiln's file resource, its bytes in S3-compatible storage (S3_BUCKET,
+          // S3_ENDPOINT_URL); uploads of text or PNG up to 1 MiB, for signed-in users.
+          {
+            model: 'blog.models.Attachment',
+            pk: 'id',
+            pk_type: 'uuid',
+            visible: 'blog.kiln_actions.visible_attachments',
+            operations: resource.files(content_types=['text/plain', 'image/png'], max_size=1048576),
+          },
           // Tags: create-only (no reads), an integer key.
           {
             model: 'blog.models.Tag',

@@ -30,3 +30,4 @@ export { Cors } from "./cors/cors.js";
 export { References } from "./references/references.js";
 export { Router, ProjectRouter } from "./routing/routing.js";
 export { TestSuite, TestModuleOperation, Tests } from "./tests/tests.js";
+export { FileUpload, FileComplete, FileDownload, FileDelete } from "./files/files.js";

@@ -38,4 +38,32 @@
   instanceAction(name, fn, params=null, opts={}):: self.action(name, fn, 'instance', params, opts),
 
   collectionAction(name, fn, params=null, opts={}):: self.action(name, fn, 'collection', params, opts),
+
+  // The columns of a file's row (docs/be.md#files), the read fields of files()'s get;
+  // uploaded_at is null until the upload is complete.
+  file_fields:: [
+    { name: 'id', type: 'uuid' },
+    { name: 's3_key', type: 'str' },
+    { name: 'content_type', type: 'str', nullable: true },
+    { name: 'size_bytes', type: 'int', nullable: true },
+    { name: 'original_filename', type: 'str', nullable: true },
+    { name: 'created_at', type: 'datetime' },
+    { name: 'uploaded_at', type: 'datetime', nullable: true },
+  ],
+
+  // A file resource's operations, kiln's call: get (fields, default file_fields; left out with
+  // include_get=false), then POST /upload, /{pk}/complete, /{pk}/download, /{pk}/delete-file.
+  // codegen's keys beside kiln's: content_types (the media types an upload may declare) and
+  // max_size (the most bytes), both checked on the upload's body.
+  files(require_auth=true, fields=null, include_get=true, content_types=null, max_size=null)::
+    local auth = if require_auth == null then {} else { require_auth: require_auth };
+    (if include_get then [{ name: 'get', fields: if fields == null then $.file_fields else fields } + auth] else [])
+    + [
+      { name: 'upload', type: 'file_upload' } + auth
+      + (if content_types == null then {} else { content_types: content_types })
+      + (if max_size == null then {} else { max_size: max_size }),
+      { name: 'complete', type: 'file_complete' } + auth,
+      { name: 'download', type: 'file_download' } + auth,
+      { name: 'delete_file', type: 'file_delete' } + auth,
+    ],
 }
