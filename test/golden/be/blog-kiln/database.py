@@ -20,13 +20,20 @@ from blog.api.runtime.database import (
     check_at_startup,
     extensions_metadata,
 )
-from blog.models import Article, Author
+from blog.models import Article, Attachment, Author
 
 # Per database: the extensions first (the indexes use them), then the tables. Models of
 # one declarative base share one MetaData, listed once.
 METADATA = (
     extensions_metadata(EXTENSIONS),
-    *dict.fromkeys([Author.metadata, Article.metadata, blog.models.Tag.metadata]),
+    *dict.fromkeys(
+        [
+            Author.metadata,
+            Article.metadata,
+            Attachment.metadata,
+            blog.models.Tag.metadata,
+        ]
+    ),
     idempotency.metadata,
     rate_limit.metadata,
     revocation.metadata,

@@ -5,7 +5,7 @@
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import Field
 
 import blog.models
@@ -86,6 +86,7 @@ async def list_filters(current_user: CurrentUser) -> FilterCatalog:
 async def list_filter_values(
     body: Annotated[AuthorValues | ArticleValues, Field(discriminator="resource")],
     current_user: CurrentUser,
+    request: Request,
 ) -> ValuesPage:
     """Values to offer for one filter field of a resource, best first."""
-    return await CATALOG.values(body)
+    return await CATALOG.values(body, session_info={"request": request})

@@ -21,6 +21,7 @@ from fastapi.security import OAuth2PasswordBearer
 
 from blog.api.db import get_engine
 from blog.api.runtime.revocation import is_revoked
+from blog.api.runtime.visibility import recording
 from blog.auth import Session, revocations
 
 SECRET_ENV = "JWT_SECRET"
@@ -136,4 +137,4 @@ async def get_current_user(
     return await authenticate(token)
 
 
-CurrentUser = Annotated[AuthenticatedUser, Depends(get_current_user)]
+CurrentUser = Annotated[AuthenticatedUser, Depends(recording(get_current_user))]

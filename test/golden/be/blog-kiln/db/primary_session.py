@@ -15,7 +15,7 @@ from contextlib import suppress
 from functools import cache
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Request
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import (
 
 from blog.api.runtime.pool_check import discard_closed_connections
 from blog.api.runtime.statement_timeout import time_connections
+from blog.api.visibility import ROW_VISIBILITY
 
 URL_ENV = "DATABASE_URL"
 
@@ -63,8 +64,13 @@ def _reading(engine: AsyncEngine) -> AsyncEngine:
 
 @cache
 def get_sessionmaker() -> async_sessionmaker[AsyncSession]:
-    """The session factory; objects stay readable after commit."""
-    return async_sessionmaker(get_engine(), expire_on_commit=False)
+    """The session factory; objects stay readable after commit, and every ORM read of a
+    request's session meets the row visibility rules (``visibility.py``)."""
+    return async_sessionmaker(
+        get_engine(),
+        expire_on_commit=False,
+        sync_session_class=ROW_VISIBILITY.session_class,
+    )
 
 
 @cache
@@ -74,17 +80,21 @@ def get_read_sessionmaker() -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(
         _reading(get_engine()),
         expire_on_commit=False,
+        sync_session_class=ROW_VISIBILITY.session_class,
     )
 
 
-async def get_session() -> AsyncIterator[AsyncSession]:
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     """FastAPI dependency: one session per request, closed after it.
+
+    The session knows its request (``session.info["request"]``): row visibility reads
+    the user the request acts for from it.
 
     Closing rolls back what was not committed. A connection lost during the request (a
     database restart) cannot be rolled back; it is discarded, and the answer the
     request already has stands.
     """
-    session = get_sessionmaker()()
+    session = get_sessionmaker()(info={"request": request})
     try:
         yield session
     finally:
@@ -103,10 +113,10 @@ both.
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 
-async def get_read_session() -> AsyncIterator[AsyncSession]:
+async def get_read_session(request: Request) -> AsyncIterator[AsyncSession]:
     """FastAPI dependency of the routes that only read: as ``get_session``, a session
     from ``get_read_sessionmaker``."""
-    session = get_read_sessionmaker()()
+    session = get_read_sessionmaker()(info={"request": request})
     try:
         yield session
     finally:

@@ -4,11 +4,17 @@
 from fastapi import APIRouter
 
 from blog.api.content.routes.article import router as article_router
+from blog.api.content.routes.attachment import router as attachment_router
 from blog.api.content.routes.author import router as author_router
 from blog.api.content.routes.tag import router as tag_router
 
 # The resources' routes are this router's own, not included routers: FastAPI matches a
 # request through every level of included routers, on every request.
 router = APIRouter(
-    routes=[*author_router.routes, *article_router.routes, *tag_router.routes]
+    routes=[
+        *author_router.routes,
+        *article_router.routes,
+        *attachment_router.routes,
+        *tag_router.routes,
+    ]
 )
