@@ -45,14 +45,16 @@ let projectDir: string | undefined;
 let api: JsonClient;
 
 before(async () => {
+  // The database and the storage server start while the project generates.
+  const servers = Promise.all([startPostgres().then((started) => (postgres = started)), startS3().then((started) => (s3 = started))]);
   const venv = await ensureVenv();
   projectDir = await prepareBlogProject("config/kiln.jsonnet");
   // kiln's main.py: the project router (which applies the app prefixes) brings the login
   // routes and the error handlers; the application mounts it, and one route of its own
   // reads the database through the session module kiln's projects import.
   await writeFile(join(projectDir, "blog", "main.py"), KILN_MAIN);
-  [postgres, s3] = await Promise.all([startPostgres(), startS3()]);
-  server = await serveBlog(projectDir, venv, postgres.asyncUrl, { JWT_SECRET: SECRET, ...s3.env });
+  const [database, storage] = await servers;
+  server = await serveBlog(projectDir, venv, database.asyncUrl, { JWT_SECRET: SECRET, ...storage.env });
   api = new JsonClient(server.baseUrl + PREFIX);
 });
 
