@@ -156,6 +156,50 @@ describe("operation options", () => {
   });
 });
 
+describe("file resources", () => {
+  const attachment = (extra: object = {}, upload: object = {}) => ({
+    model: "shop.models.Attachment",
+    fields: [
+      { name: "id", type: "uuid" },
+      { name: "s3_key", type: "str" },
+      { name: "uploaded_at", type: "datetime", nullable: true },
+    ],
+    operations: [
+      "get",
+      { name: "upload", type: "file_upload", ...upload },
+      { name: "complete", type: "file_complete" },
+      { name: "download", type: "file_download" },
+      { name: "delete_file", type: "file_delete" },
+    ],
+    ...extra,
+  });
+
+  test("serve kiln's routes, the upload's body within the entry's limits", async () => {
+    const generated = await files({ module: "store", resources: [attachment({}, { content_types: ["image/png"], max_size: 1000 })] });
+    const routes = generated.get("store/routes/attachment.py")!.content;
+    for (const path of ['"/upload"', '"/{pk:uuid}/complete"', '"/{pk:uuid}/download"', '"/{pk:uuid}/delete-file"']) assert.ok(routes.includes(path), path);
+    const schemas = generated.get("store/schemas/attachment.py")!.content;
+    assert.match(schemas, /content_type: Literal\["image\/png"\]/);
+    assert.match(schemas, /size_bytes: Annotated\[int, Field\(ge=0, le=1000\)\]/);
+    assert.ok(generated.has("runtime/files.py"));
+  });
+
+  test("need a uuid key; kiln's ingot.files actions are refused at fn; a media type must be one", async () => {
+    const intKey = await configError({ module: "store", resources: [attachment({ pk_type: "int", fields: [{ name: "id", type: "int" }, { name: "s3_key", type: "str" }] })] });
+    assert.deepEqual(
+      intKey.issues.map((issue) => issue.path),
+      [1, 2, 3, 4].map((index) => `resources[0].operations[${index}].type`),
+    );
+    const kiln = await configError({
+      module: "store",
+      resources: [article({ operations: ["get", { name: "upload", type: "action", fn: "ingot.files.request_upload", target: "collection" }] })],
+    });
+    assert.deepEqual(kiln.issues.map((issue) => issue.path), ["resources[0].operations[1].fn"]);
+    const type = await configError({ module: "store", resources: [attachment({}, { content_types: ["png"] })] });
+    assert.deepEqual(type.issues.map((issue) => issue.path), ["resources[0].operations[1].content_types[0]"]);
+  });
+});
+
 describe("routes", () => {
   test("list pages are bounded by the configured limits", async () => {
     const list = { name: "list", modifiers: [{ type: "paginate", default_page_size: 20, max_page_size: 40 }] };

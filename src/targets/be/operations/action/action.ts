@@ -38,6 +38,10 @@ export class Action {
   *validate(ctx: BuildContext<ProjectConfig>, options: ActionOptions): Iterable<ValidationIssue> {
     yield* slugClash(ctx, options);
     yield* conventionKeys(options);
+    if (options.fn.startsWith("ingot.files.")) {
+      // kiln's file actions live in its runtime package, which a codegen project does not depend on.
+      yield { path: ["fn"], message: "kiln's ingot.files functions are not a codegen project's: write the resource's operations as resource.files() (docs/be.md#files-file_upload-file_complete-file_download-file_delete)" };
+    }
     if (!options.pass_user) return;
     const reason = whyNoUser(ctx);
     if (reason !== undefined) {
