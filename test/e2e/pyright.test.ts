@@ -1,21 +1,39 @@
 /**
- * pyright over the projects the end-to-end tests serve, generated from their configs: the
- * blog example with its default, auth (both flows), authz, comms, hooks and OPA configs, the
- * lending library, and the list test project. Each project is checked as its own root (its imports
- * resolve in it only), all in one pyright run: analysing the venv's libraries is most of a
- * run's time, and one run does it once. The tests that serve these projects check them with
- * ruff; projects other tests build otherwise (the plugin endpoint's, sessions', the
- * bootstrapped ones) are type-checked there.
+ * pyright over the projects the tests serve or run, generated from their configs: the blog
+ * example with its default, auth (both flows), authz, comms, hooks, OPA and sessions configs,
+ * with an endpoint operation from a package, and the generated tests of its authz config; the
+ * lending library; the list test project; the project of colliding names
+ * (test/targets/be/names.test.ts); and the be target's runtime helpers. Each project is
+ * checked as its own root (its imports resolve in it only), all in one pyright run: analysing
+ * the venv's libraries is most of a run's time, and one run does it once. The tests that serve
+ * or run these projects check them with ruff; the bootstrapped project (its migration written
+ * by Alembic on the way) is type-checked in test/e2e/bootstrap.test.ts.
  */
 import assert from "node:assert/strict";
-import { rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { removeTempDirs } from "../helpers/user-project.js";
 import { pyrightProjects } from "../support/python.js";
 import { ensureVenv } from "../support/venv.js";
 import { CATALOG_DIR, prepareBlogProject, prepareLibraryProject, prepareProject } from "./support/blog.js";
-import { prepareHooksProject, prepareOpaProject } from "./support/projects.js";
+import {
+  AUTHZ_TESTS_CONFIG,
+  TESTS_DIR,
+  prepareHooksProject,
+  prepareHostileNamesProject,
+  prepareOpaProject,
+  preparePluginEndpointProject,
+} from "./support/projects.js";
 
-/** Each project: how to prepare it, and its package (what is checked). */
+const RUNTIME_DIR = resolve(fileURLToPath(import.meta.url), "../../../src/targets/be/runtime");
+
+/** A new temporary directory. */
+const temporary = () => mkdtemp(join(tmpdir(), "codegen-pyright-"));
+
+/** Each project: how to prepare it (a temporary directory), and what in it is checked. */
 const PROJECTS: readonly { name: string; prepare: () => Promise<string>; pkg: string }[] = [
   { name: "the blog", prepare: () => prepareBlogProject(), pkg: "blog" },
   { name: "the blog with JWT auth", prepare: () => prepareBlogProject("config/auth.jsonnet"), pkg: "blog" },
@@ -26,12 +44,26 @@ const PROJECTS: readonly { name: string; prepare: () => Promise<string>; pkg: st
   { name: "the blog with OPA", prepare: () => prepareOpaProject(), pkg: "blog" },
   { name: "the lending library", prepare: prepareLibraryProject, pkg: "library" },
   { name: "the list test project", prepare: () => prepareProject(CATALOG_DIR, "catalog.jsonnet", "catalog"), pkg: "catalog" },
+  { name: "the blog with sessions", prepare: () => prepareBlogProject("config/sessions.jsonnet"), pkg: "blog" },
+  { name: "the blog with an endpoint operation from a package", prepare: preparePluginEndpointProject, pkg: "blog" },
+  { name: "the generated tests of the blog with authorization rules", prepare: () => prepareBlogProject("config/override.jsonnet", AUTHZ_TESTS_CONFIG), pkg: TESTS_DIR },
+  { name: "the project of colliding names", prepare: async () => prepareHostileNamesProject(await temporary()), pkg: "shop" },
+  {
+    name: "the be target's runtime helpers",
+    prepare: async () => {
+      const dir = await temporary();
+      await cp(RUNTIME_DIR, join(dir, "runtime"), { recursive: true, filter: (path) => !path.endsWith("__pycache__") });
+      return dir;
+    },
+    pkg: "runtime",
+  },
 ];
 
 const dirs: string[] = [];
 
 after(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  await removeTempDirs();
 });
 
 describe("pyright over the projects the end-to-end tests serve", () => {

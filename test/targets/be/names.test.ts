@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -16,8 +16,8 @@ import { formatPythonFile } from "../../../src/formatters/ruff.js";
 import { fieldNameProblem } from "../../../src/targets/be/config/primitives.js";
 import { GENERATED_NAMES, modelRef } from "../../../src/targets/be/resource.js";
 import { repoRoot } from "../../helpers/user-project.js";
-import { pyright } from "../../support/python.js";
 import { type Venv, ensureVenv } from "../../support/venv.js";
+import { prepareHostileNamesProject } from "../../e2e/support/projects.js";
 
 let be: Target;
 let dir: string;
@@ -147,63 +147,8 @@ describe("field names that would shadow what generated schemas read", () => {
 });
 
 describe("names generated code renames around", () => {
-  it("fields named like BaseModel attributes, a model named Page, a resource named session: the tree imports, type-checks and serves OpenAPI", async () => {
-    const project = join(dir, "hostile");
-    await mkdir(join(project, "shop"), { recursive: true });
-    await writeFile(join(project, "shop", "__init__.py"), "");
-    await writeFile(
-      join(project, "shop", "models.py"),
-      [
-        "from sqlalchemy import ForeignKey",
-        "from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship",
-        "",
-        "",
-        "class Base(DeclarativeBase):",
-        "    pass",
-        "",
-        "",
-        "class Page(Base):",
-        '    __tablename__ = "pages"',
-        "    id: Mapped[int] = mapped_column(primary_key=True)",
-        "    copy: Mapped[str]",
-        "    json: Mapped[str]",
-        "    model_config: Mapped[str]",
-        '    session_id: Mapped[int | None] = mapped_column(ForeignKey("sessions.id"))',
-        '    session: Mapped["Session | None"] = relationship()',
-        "",
-        "",
-        "class Session(Base):",
-        '    __tablename__ = "sessions"',
-        "    id: Mapped[int] = mapped_column(primary_key=True)",
-        "    schema: Mapped[str]",
-        "",
-      ].join("\n"),
-    );
-    await writeFile(join(project, "shop", "actions.py"), "def stamp(page: object, *, copy: str, session: object) -> None:\n    del page, copy, session\n");
-    const config = join(project, "config.json");
-    await writeFile(
-      config,
-      JSON.stringify({
-        package_prefix: "shop.api",
-        module: "content",
-        resources: [
-          {
-            model: "shop.models.Page",
-            pk_type: "int",
-            fields: [
-              { name: "id", type: "int" },
-              { name: "copy", type: "str" },
-              { name: "json", type: "str" },
-              { name: "model_config", type: "str" },
-              { name: "session", type: "nested", model: "shop.models.Session", nullable: true, fields: [{ name: "id", type: "int" }, { name: "schema", type: "str" }] },
-            ],
-            operations: ["get", "list", "create", "update", "delete", { name: "stamp", type: "action", fn: "shop.actions.stamp", target: "instance", params: [{ name: "copy", type: "str" }] }],
-          },
-          { model: "shop.models.Session", pk_type: "int", fields: [{ name: "id", type: "int" }, { name: "schema", type: "str" }], operations: ["get", "list", "create", "update", "delete"] },
-        ],
-      }),
-    );
-    await generate({ target: be, configFile: config, outDir: join(project, "shop", "api") });
+  it("fields named like BaseModel attributes, a model named Page, a resource named session: the tree imports and serves OpenAPI (pyright: test/e2e/pyright.test.ts)", async () => {
+    const project = await prepareHostileNamesProject(join(dir, "hostile"));
     const probe = [
       "from fastapi import FastAPI",
       "from shop.api.content.routes import router",
@@ -221,8 +166,7 @@ describe("names generated code renames around", () => {
     ].join("\n");
     const { stdout } = await promisify(execFile)(venv.python, ["-W", "error", "-c", probe], { cwd: project, env: { ...process.env, PYTHONPATH: project } });
     assert.match(stdout, /'\/pages\/\{pk\}\/stamp'/);
-    const types = await pyright(venv, project, ["shop"]);
-    assert.ok(types.ok, types.output);
+    // pyright: test/e2e/pyright.test.ts.
   });
 });
 
