@@ -89,6 +89,11 @@ const RootObject = z
         "Authorization by an Open Policy Agent server (needs `auth`): the starter config sets `auth.opa` (URL in `OPA_URL`) and " +
         "`opa: true` on its resource, and `policy/authz.rego` holds the policy, with its `opa test` tests in `policy/authz_test.rego`.",
     }),
+    files: z.boolean().default(false).meta({
+      description:
+        "File resources (`resource.files()`, bytes in S3-compatible storage): `botocore`, the S3 client of the generated " +
+        "`runtime/files.py`, joins the dependencies, and `.env.example` names the storage's variables.",
+    }),
   })
   .meta({
     description: "The config of the `be_root` target: a new backend project around the `be` target. Every key but `name` has a default.",

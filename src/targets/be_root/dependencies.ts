@@ -19,6 +19,9 @@ export const AUTH_REQUIREMENTS: readonly string[] = ["pyjwt==2.15.1", "python-mu
 /** Extra runtime requirements of a backend that asks OPA (one pooled async HTTP client per process). */
 export const OPA_REQUIREMENTS: readonly string[] = ["httpx==0.28.1"];
 
+/** Extra runtime requirements of a backend with file resources (the S3 client of `runtime/files.py`). */
+export const FILES_REQUIREMENTS: readonly string[] = ["botocore==1.44.8"];
+
 /** Development requirements: generated tests and linting. */
 export const DEV_REQUIREMENTS: readonly string[] = [
   "httpx==0.28.1",
@@ -33,7 +36,12 @@ export function requirementName(requirement: string): string {
 }
 
 /** The runtime requirements of a project, sorted by name. */
-export function runtimeRequirements(options: { auth: boolean; opa?: boolean }): string[] {
-  const all = [...RUNTIME_REQUIREMENTS, ...(options.auth ? AUTH_REQUIREMENTS : []), ...(options.opa ? OPA_REQUIREMENTS : [])];
+export function runtimeRequirements(options: { auth: boolean; opa?: boolean; files?: boolean }): string[] {
+  const all = [
+    ...RUNTIME_REQUIREMENTS,
+    ...(options.auth ? AUTH_REQUIREMENTS : []),
+    ...(options.opa ? OPA_REQUIREMENTS : []),
+    ...(options.files ? FILES_REQUIREMENTS : []),
+  ];
   return all.sort((a, b) => requirementName(a).localeCompare(requirementName(b)));
 }

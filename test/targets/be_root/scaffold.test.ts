@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { type Target, buildFiles, discoverTargets, loadConfig } from "../../../src/codegen/index.js";
 import { RootConfig } from "../../../src/targets/be_root/config.js";
-import { AUTH_REQUIREMENTS, DEV_REQUIREMENTS, OPA_REQUIREMENTS, RUNTIME_REQUIREMENTS, requirementName, runtimeRequirements } from "../../../src/targets/be_root/dependencies.js";
+import { AUTH_REQUIREMENTS, DEV_REQUIREMENTS, FILES_REQUIREMENTS, OPA_REQUIREMENTS, RUNTIME_REQUIREMENTS, requirementName, runtimeRequirements } from "../../../src/targets/be_root/dependencies.js";
 import { generateFromConfig } from "../../helpers/golden.js";
 import { REQUIREMENTS } from "../../support/venv.js";
 
@@ -77,7 +77,7 @@ describe("be_root dependencies", () => {
       const requirement = line.replace(/#.*/, "").trim();
       if (requirement) pins.set(requirementName(requirement), requirement);
     }
-    for (const requirement of [...RUNTIME_REQUIREMENTS, ...AUTH_REQUIREMENTS, ...OPA_REQUIREMENTS, ...DEV_REQUIREMENTS]) {
+    for (const requirement of [...RUNTIME_REQUIREMENTS, ...AUTH_REQUIREMENTS, ...OPA_REQUIREMENTS, ...FILES_REQUIREMENTS, ...DEV_REQUIREMENTS]) {
       assert.equal(pins.get(requirementName(requirement)), requirement, `${requirement} is not pinned so in ${REQUIREMENTS}`);
     }
   });
@@ -88,5 +88,7 @@ describe("be_root dependencies", () => {
     assert.deepEqual(names, [...names].sort());
     assert.ok(names.includes("pyjwt") && names.includes("python-multipart"));
     assert.ok(!runtimeRequirements({ auth: false }).map(requirementName).includes("pyjwt"));
+    assert.ok(runtimeRequirements({ auth: false, files: true }).map(requirementName).includes("botocore"));
+    assert.ok(!runtimeRequirements({ auth: false }).map(requirementName).includes("botocore"));
   });
 });

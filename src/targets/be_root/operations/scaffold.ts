@@ -51,7 +51,7 @@ export class RootScaffold {
     const files = [
       starter("pyproject.toml", "pyproject.toml.njk", {
         ...context,
-        dependencies: runtimeRequirements({ auth: root.auth, opa: root.opa }),
+        dependencies: runtimeRequirements({ auth: root.auth, opa: root.opa, files: root.files }),
         // httpx is a runtime requirement with OPA: not twice.
         dev_dependencies: root.opa ? DEV_REQUIREMENTS.filter((requirement) => !OPA_REQUIREMENTS.includes(requirement)) : DEV_REQUIREMENTS,
       }),
