@@ -26,6 +26,7 @@ import { ConfigError, GenerationError } from "../src/codegen/errors.js";
 import { planGeneration } from "../src/codegen/generate.js";
 import { discoverTargets, type Target } from "../src/codegen/target.js";
 import { createUserProject, makeTempDir, removeTempDirs, repoRoot } from "./helpers/user-project.js";
+import { withMemoizedFormatter } from "./support/memo-formatter.js";
 import { ruff, runCheck } from "./support/python.js";
 import { ensureVenv } from "./support/venv.js";
 
@@ -83,7 +84,8 @@ const seedConfigs = new Map<string, Json[]>();
 
 before(async () => {
   project = await createUserProject();
-  targets = await discoverTargets({ cwd: project });
+  // Each distinct file is formatted once per target: see test/support/memo-formatter.ts.
+  targets = (await discoverTargets({ cwd: project })).map(withMemoizedFormatter);
   scratch = await makeTempDir("codegen-fuzz-");
   const candidates = SEED_DIRS.flatMap((dir) => configFilesUnder(path.join(repoRoot, dir)));
   for (const file of candidates) {
@@ -375,6 +377,11 @@ async function fuzzTarget(target: Target, t: TestContext): Promise<void> {
     `fuzz ${target.name}: seed ${seed}, ${RUNS} runs in ${seconds}s, ${seeds.length} valid seed config(s); ` +
       `generated ${outcomes.generated}, ConfigError ${outcomes.ConfigError}, GenerationError ${outcomes.GenerationError}`,
   );
+  if (target.formatter !== undefined) {
+    const { memoCounts } = (await import(target.formatter)) as typeof import("./support/memo-formatter.js");
+    const { hits, formatted } = memoCounts();
+    t.diagnostic(`fuzz ${target.name}: ${formatted} distinct files formatted, ${hits} more taken from memory`);
+  }
   // Random JSON alone almost never passes a schema: a target needs a valid config in the
   // repository (SEED_DIRS) for the fuzzer to get past validation into the build.
   assert.ok(
