@@ -216,6 +216,25 @@ describe("a kiln-style config", () => {
     assert.ok(searched.body.items.every((item: { status: string }) => item.status === "archived"));
   });
 
+  it("labels filter values by kiln's link kinds: an author (kind name) by its name, an article (kind id) by its key as text", async () => {
+    const author = await api.post("/content/authors", { name: "Grace", email: `grace-${randomBytes(4).toString("hex")}@example.com` });
+    const article = await api.post("/content/posts", { title: "Compilers", body: "A-0", author_id: author.body.id });
+    expectStatus(article, 201);
+    // Discovery follows the project's require_auth: a token from kiln's login.
+    const { client } = await kilnLogin();
+    const values = async (field: string, q: string) => {
+      const answer = await client.post("/_values", { resource: "article", field, q, limit: 100 });
+      expectStatus(answer, 200);
+      return answer.body.values as { value: string; label: string }[];
+    };
+    assert.deepEqual((await values("author_id", "Grace")).find((choice) => choice.value === author.body.id), { value: author.body.id, label: "Grace" });
+    assert.deepEqual(await values("id", article.body.id), [{ value: article.body.id, label: article.body.id }]);
+    // The filters those values feed.
+    const byAuthor = await api.get(`/content/posts?limit=100&author_id=${author.body.id}`);
+    expectStatus(byAuthor, 200);
+    assert.deepEqual(byAuthor.body.items.map((item: { id: string }) => item.id), [article.body.id]);
+  });
+
   it("serves a create-only resource with an integer key, answering with its key and create fields", async () => {
     const tag = await api.post("/content/tags", { name: `kiln-${randomBytes(4).toString("hex")}` });
     expectStatus(tag, 201);

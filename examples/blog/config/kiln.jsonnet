@@ -55,6 +55,8 @@ local articleRead = [
             model: 'blog.models.Author',
             pk: 'id',
             pk_type: 'uuid',
+            // kiln's link kinds: `name` labels an author's links (and filter values) by name.
+            link: { kind: 'name', name: 'name' },
             operations: [
               {
                 name: 'get',
@@ -80,10 +82,15 @@ local articleRead = [
             pk: { name: 'id', type: 'uuid' },
             route_prefix: '/posts',
             require_auth: false,
+            // kind `id`: no label field; the key, as text, labels an article.
+            link: { kind: 'id' },
             operations: [
               { name: 'get', fields: articleRead },
-              // Filtered by the enum field by name: eq and in, over its members.
-              list.searchable(fields=articleRead, filter={ fields: ['status'] }),
+              // Filtered by the enum field by name: eq and in, over its members; by author and
+              // by article, their values offered by /_values with their links' labels.
+              list.searchable(fields=articleRead, filter={
+                fields: ['status', { name: 'author_id', values: 'ref', ref_resource: 'author' }, { name: 'id', values: 'self' }],
+              }),
               // kiln's hooks, with kiln's signatures (blog/kiln_actions.py).
               {
                 name: 'create',

@@ -311,3 +311,20 @@ describe("docs/migrating-from-kiln.md", () => {
     }
   });
 });
+
+describe("kiln's link kinds and link.id", () => {
+  const read = { operations: [{ name: "get", fields: [id, title, { name: "slug", type: "str" }] }] };
+  test("kinds name and id are accepted; id needs no name, and link.id names the field whose value is the link's id", () => {
+    for (const link of [{ kind: "name", name: "title" }, { kind: "id" }, { kind: "id", id: "slug" }, { kind: "id_name", name: "title", id: "slug" }]) {
+      assert.deepEqual(parse(kilnConfig({ ...read, link })).apps[0]!.config.resources[0]!.link, link);
+    }
+  });
+
+  test("a kind that labels with a name needs one; name and id must be scalar fields of the resource", () => {
+    assert.deepEqual(issues(kilnConfig({ ...read, link: { kind: "name" } })), ['resources[0].link.name: required unless kind is "id": the field whose value labels the links']);
+    assert.deepEqual(issues(kilnConfig({ ...read, link: { kind: "id", id: "author", name: "nope" } })), [
+      'resources[0].link.name: "nope" must be a scalar field of this resource (its value labels the links)',
+      'resources[0].link.id: "author" must be a scalar field of this resource (its value is the id of the links)',
+    ]);
+  });
+});

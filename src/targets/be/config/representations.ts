@@ -48,8 +48,22 @@ export const RepresentationList = z.array(RepresentationConfig).superRefine((lis
  */
 export const LinksConfig = z
   .strictObject({
-    name: PythonName.meta({ description: "The scalar field of the resource whose value labels its links (and its rows in filter value pickers).", examples: ["name", "title"] }),
-    kind: z.literal("id_name").optional().meta({ description: "Accepted for kiln configs: links always carry `type`, `id` and `label`." }),
+    name: PythonName.optional().meta({
+      description: "The scalar field of the resource whose value labels its links (and its rows in filter value pickers); required unless `kind` is `id`.",
+      examples: ["name", "title"],
+    }),
+    kind: z.enum(["id_name", "name", "id"]).optional().meta({
+      description:
+        "kiln's link kinds. Links always carry `type`, `id` and `label`: `id_name` and `name` label them with `name`, `id` (no `name` needed) with the link's id as text.",
+      default: "id_name",
+    }),
+    id: PythonName.optional().meta({
+      description: "The scalar field whose value is a link's `id` (default: the primary key). Filter values and the front end still address rows by their primary key.",
+      examples: ["slug"],
+    }),
   })
-  .meta({ description: "How the resource serializes where another refers to it (`link` fields, `ref` filter values).", examples: [{ name: "name" }] });
+  .superRefine((link, ctx) => {
+    if (link.name === undefined && link.kind !== "id") ctx.addIssue({ code: "custom", path: ["name"], message: 'required unless kind is "id": the field whose value labels the links' });
+  })
+  .meta({ description: "How the resource serializes where another refers to it (`link` fields, `ref` filter values).", examples: [{ name: "name" }, { kind: "id" }] });
 export type LinksConfig = z.output<typeof LinksConfig>;

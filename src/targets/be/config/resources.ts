@@ -86,7 +86,7 @@ export const ResourceConfig = z
   })
   .superRefine((resource, ctx) => {
     checkEntryNames(resource.operations, ctx);
-    // A resource without `fields` (kiln's style) takes its read shape from its operations, later.
+    // A resource without `fields` (kiln's style) takes its read shape from its operations: checked in the transform.
     if (resource.fields !== undefined) checkSearchAndLink({ ...resource, fields: resource.fields }, ctx);
     checkRepresentations(resource, ctx);
     checkEnumPackages(resource, ctx);
@@ -121,6 +121,8 @@ export const ResourceConfig = z
     const key = primaryKey({ pk, pk_type });
     const readShape: FieldSpec[] | undefined = fields ?? readShapeFromOperations(rest.operations, key, ctx);
     if (readShape === undefined) return z.NEVER;
+    // kiln's style: the read shape is known only now, so its search and link fields are checked here.
+    if (fields === undefined) checkSearchAndLink({ ...rest, fields: readShape }, ctx);
     const resolved = {
       model,
       name: name ?? defaultResourceName(model),
@@ -183,10 +185,13 @@ function checkSearchAndLink(resource: { fields: readonly FieldSpec[]; search?: S
       });
     }
   });
-  if (resource.link !== undefined) {
-    const field = byName.get(resource.link.name);
+  const link = resource.link;
+  for (const [key, role] of [["name", "labels"], ["id", "is the id of"]] as const) {
+    const name = link?.[key];
+    if (name === undefined) continue;
+    const field = byName.get(name);
     if (field === undefined || !isScalar(field) || field.type === "json") {
-      ctx.addIssue({ code: "custom", path: ["link", "name"], message: `"${resource.link.name}" must be a scalar field of this resource (its value labels the links)` });
+      ctx.addIssue({ code: "custom", path: ["link", key], message: `"${name}" must be a scalar field of this resource (its value ${role} the links)` });
     }
   }
 }

@@ -6,7 +6,7 @@
 // a `link` config the resource also gets `{Model}Link` and `to_{name}_link`.
 
 import { ImportCollector, Name, prefixImport } from "../../../codegen/index.js";
-import { type FieldSpec, type LinkField, type NestedField, READ_REPRESENTATION, type ResourceConfig, type SerializerConfig, withArticle } from "../config/schema.js";
+import { type FieldSpec, type LinkField, type NestedField, READ_REPRESENTATION, type ResourceConfig, type SerializerConfig, isScalar, withArticle } from "../config/schema.js";
 import { optional, scalarAnnotation, valueType } from "../python/annotations.js";
 import { pythonString } from "../python/literals.js";
 import { type ModelRef, type ResourceView, collectionKey, modelRef } from "../resource.js";
@@ -220,21 +220,28 @@ export class ReadShape {
     const link = view.config.link!;
     const names = linkNames(view, view.config);
     const imports = new ImportCollector().addFrom("typing", "Literal");
-    const label = view.config.fields.find((field) => field.name === link.name);
+    const fieldNamed = (name: string | undefined) => (name === undefined ? undefined : view.config.fields.find((field) => field.name === name));
+    // kiln's `link.id`: another field's value as the link's id; the primary key by default.
+    const idField = fieldNamed(link.id);
+    const idAnnotation = idField === undefined || !isScalar(idField) ? view.pkAnnotation : optional(scalarAnnotation(valueType(idField), imports), idField.nullable === true);
     const schema = this.#schemaModule.add(
       new SchemaClass({
         module: this.#schemaModule,
         name: names.schema,
-        doc: `${capitalize(withArticle(view.label))} where another resource refers to it: its type, key and label.`,
+        doc: `${capitalize(withArticle(view.label))} where another resource refers to it: its type, ${idField === undefined ? "key" : "id"} and label.`,
         fields: [
           new Field({ name: "type", annotation: `Literal[${pythonString(names.type)}]` }),
-          new Field({ name: "id", annotation: view.pkAnnotation }),
+          new Field({ name: "id", annotation: idAnnotation }),
           new Field({ name: "label", annotation: "str" }),
         ],
-        imports: imports.update(view.pkImports),
+        imports: idField === undefined ? imports.update(view.pkImports) : imports,
       }),
     );
     const argument = new Name(view.model.name).snake;
+    const id = `${argument}.${link.id ?? view.pk}`;
+    // kind "id" names no label field: the id, as text, labels the link.
+    const labelName = link.name ?? link.id ?? view.pk;
+    const label = fieldNamed(labelName);
     const text = label !== undefined && (label.type === "str" || label.type === "email") && !label.nullable;
     this.#serializerModule.add(
       new SerializerFn({
@@ -245,8 +252,8 @@ export class ReadShape {
         argument,
         fields: [
           { name: "type", value: pythonString(names.type) },
-          { name: "id", value: `${argument}.${view.pk}` },
-          { name: "label", value: text ? `${argument}.${link.name}` : `str(${argument}.${link.name})` },
+          { name: "id", value: id },
+          { name: "label", value: text ? `${argument}.${labelName}` : `str(${argument}.${labelName})` },
         ],
       }),
     );

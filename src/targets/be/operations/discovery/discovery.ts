@@ -128,7 +128,7 @@ export class Discovery {
       if (!rows.some(([known]) => known === constant)) {
         imports.addFrom(runtime, "Rows");
         const model = names.model(resource);
-        const args = [`${model}.${resource.pk}`, `${model}.${resource.link!.name}`, names.readSessions(resource)];
+        const args = [`${model}.${resource.pk}`, this.#labelOf(resource, model, imports), names.readSessions(resource)];
         if (resource.search) args.push(`search=${names.search(resource, model)}`);
         rows.push([constant, `${constant} = Rows(${args.join(", ")})`]);
       }
@@ -152,6 +152,15 @@ export class Discovery {
       resource: { id, body: `${new Name(names.id(resource, "_")).pascal}Values`, label: handler.view.labelPlural },
       fields: handler.query.filters!.map((field) => field.name),
     };
+  }
+
+  /** The column labelling a resource's rows: its link's `name`, else (kiln's kind `id`) its link's id as text. */
+  #labelOf(resource: ResourceConfig, model: string, imports: ImportCollector): string {
+    const link = resource.link!;
+    if (link.name !== undefined) return `${model}.${link.name}`;
+    imports.addFrom("sqlalchemy", "String").addFrom("sqlalchemy", "cast");
+    // Labelled: a row holding the key and an unlabelled cast of it cannot tell the two apart.
+    return `cast(${model}.${link.id ?? resource.pk}, String).label("label")`;
   }
 
   /** Whether the project's auth covers the discovery routes. */
