@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import Field
+from sqlalchemy import String, cast
 
 import blog.models
 from blog.api.auth.dependencies import CurrentUser
@@ -19,15 +20,22 @@ from blog.api.runtime.discovery import (
     FreeTextSource,
     ListSpec,
     OrderInfo,
+    RefSource,
+    Rows,
+    SelfSource,
     ValuesOptions,
     ValuesPage,
 )
 from blog.api.runtime.responses import error_responses
-from blog.models import Author
+from blog.models import Article, Author
 
 router = APIRouter(tags=["discovery"])
 
 # How rows are offered for ref and self filters: key, label, database, search.
+_AUTHOR_ROWS = Rows(Author.id, Author.name, get_read_sessionmaker)
+_ARTICLE_ROWS = Rows(
+    Article.id, cast(Article.id, String).label("label"), get_read_sessionmaker
+)
 
 # Every filtered list, as ``GET /_filters`` describes it.
 CATALOG = Catalog(
@@ -50,7 +58,11 @@ CATALOG = Catalog(
         "list",
         "/content/posts",
         "/content/posts/search",
-        (FilterSpec("status", ("eq", "in"), EnumSource(blog.models.ArticleStatus)),),
+        (
+            FilterSpec("status", ("eq", "in"), EnumSource(blog.models.ArticleStatus)),
+            FilterSpec("author_id", ("eq", "in"), RefSource("author", _AUTHOR_ROWS)),
+            FilterSpec("id", ("eq", "in"), SelfSource("article", _ARTICLE_ROWS)),
+        ),
     ),
 )
 
@@ -66,7 +78,7 @@ class ArticleValues(ValuesOptions):
     """``POST /_values`` for a filter field of articles."""
 
     resource: Literal["article"]
-    field: Literal["status"]
+    field: Literal["author_id", "id", "status"]
 
 
 @router.get("/_filters", operation_id="listFilters", responses=error_responses(401))

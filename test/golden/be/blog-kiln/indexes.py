@@ -8,7 +8,7 @@ them; create the extensions first), or with ``create_extensions`` and
 
 from sqlalchemy import Index
 
-from blog.models import Author
+from blog.models import Article, Author
 
 # Extensions the indexes and searches need: create them before the indexes.
 EXTENSIONS = ()
@@ -16,4 +16,6 @@ EXTENSIONS = ()
 INDEXES = (
     # GET /authors?order_by=name (either direction), and its keyset pages
     Index("ix_author_name_id", Author.name, Author.id),
+    # GET /posts?author_id=… (a key of author)
+    Index("ix_article_author_id", Article.author_id),
 )

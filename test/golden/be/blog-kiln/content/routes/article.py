@@ -69,7 +69,11 @@ async def get_article(pk: uuid.UUID, session: ReadSessionDep) -> ArticleRead:
 
 
 # The filterable columns and order of ``GET /posts``.
-_LIST_FILTERS = {"status": Article.status}
+_LIST_FILTERS = {
+    "status": Article.status,
+    "author_id": Article.author_id,
+    "id": Article.id,
+}
 _LIST_ORDER = Ordering(Article.id)
 
 

@@ -18,6 +18,14 @@ from blog.api.runtime.values import DbText, column_rules
 from blog.models import Article
 
 
+class ArticleLink(BaseModel):
+    """An article where another resource refers to it: its type, key and label."""
+
+    type: Literal["article"]
+    id: uuid.UUID
+    label: str
+
+
 class ArticleReadAuthorNested(BaseModel):
     """The author, as embedded in ``ArticleRead``."""
 
@@ -49,6 +57,10 @@ class ArticleListQuery(BaseModel):
     status__in: (
         Annotated[list[blog.models.ArticleStatus], CommaSeparated, InQuery] | None
     ) = None
+    author_id: uuid.UUID | None = None
+    author_id__in: Annotated[list[uuid.UUID], CommaSeparated, InQuery] | None = None
+    id: uuid.UUID | None = None
+    id__in: Annotated[list[uuid.UUID], CommaSeparated, InQuery] | None = None
     limit: int = Field(
         default=50, ge=1, le=100, description="Rows per page, at most 100."
     )
@@ -77,6 +89,46 @@ class ArticleStatusInFilter(BaseModel):
     value: Annotated[list[blog.models.ArticleStatus], InValues]
 
 
+class ArticleAuthorIdFilter(BaseModel):
+    """A condition on ``author_id``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["author_id"]
+    op: Literal["eq"]
+    value: uuid.UUID
+
+
+class ArticleAuthorIdInFilter(BaseModel):
+    """A condition on ``author_id``: one of the values."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["author_id"]
+    op: Literal["in"]
+    value: Annotated[list[uuid.UUID], InValues]
+
+
+class ArticleIdFilter(BaseModel):
+    """A condition on ``id``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["id"]
+    op: Literal["eq"]
+    value: uuid.UUID
+
+
+class ArticleIdInFilter(BaseModel):
+    """A condition on ``id``: one of the values."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: Literal["id"]
+    op: Literal["in"]
+    value: Annotated[list[uuid.UUID], InValues]
+
+
 class ArticleAllOf(BaseModel):
     """Conditions on articles that must all hold: ``{"and": [...]}``."""
 
@@ -98,7 +150,11 @@ ArticleFilter = Annotated[
     Annotated[ArticleAllOf, Tag("and")]
     | Annotated[ArticleAnyOf, Tag("or")]
     | Annotated[ArticleStatusFilter, Tag("status")]
-    | Annotated[ArticleStatusInFilter, Tag("status:in")],
+    | Annotated[ArticleStatusInFilter, Tag("status:in")]
+    | Annotated[ArticleAuthorIdFilter, Tag("author_id")]
+    | Annotated[ArticleAuthorIdInFilter, Tag("author_id:in")]
+    | Annotated[ArticleIdFilter, Tag("id")]
+    | Annotated[ArticleIdInFilter, Tag("id:in")],
     FilterUnion,
 ]
 

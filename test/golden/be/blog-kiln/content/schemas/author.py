@@ -12,6 +12,14 @@ from blog.api.runtime.values import DbEmail, DbText, column_rules
 from blog.models import Author
 
 
+class AuthorLink(BaseModel):
+    """An author where another resource refers to it: its type, key and label."""
+
+    type: Literal["author"]
+    id: uuid.UUID
+    label: str
+
+
 class AuthorReadArticlesNested(BaseModel):
     """One of the articles, as embedded in ``AuthorRead``."""
 

@@ -5,8 +5,16 @@ Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
 """
 
-from blog.api.content.schemas.article import ArticleRead, ArticleReadAuthorNested
+from blog.api.content.schemas.article import (
+    ArticleLink,
+    ArticleRead,
+    ArticleReadAuthorNested,
+)
 from blog.models import Article, Author
+
+
+def to_article_link(article: Article) -> ArticleLink:
+    return ArticleLink(type="article", id=article.id, label=str(article.id))
 
 
 def to_article_read_author_nested(author: Author) -> ArticleReadAuthorNested:

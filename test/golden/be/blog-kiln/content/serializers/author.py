@@ -5,8 +5,16 @@ Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
 """
 
-from blog.api.content.schemas.author import AuthorRead, AuthorReadArticlesNested
+from blog.api.content.schemas.author import (
+    AuthorLink,
+    AuthorRead,
+    AuthorReadArticlesNested,
+)
 from blog.models import Article, Author
+
+
+def to_author_link(author: Author) -> AuthorLink:
+    return AuthorLink(type="author", id=author.id, label=author.name)
 
 
 def to_author_read_articles_nested(article: Article) -> AuthorReadArticlesNested:
