@@ -156,21 +156,12 @@ export class Engine {
     const runs: AppliedOperation[] = [];
     for (const [meta, cls] of group) {
       if (meta.dispatchOn !== undefined && instance.value?.[meta.dispatchOn] !== meta.name) continue;
-      // An operation without `Options` on an object gets `{}`, what EmptyOptions would parse it to, without a parse per instance.
-      if (cls.Options === undefined && isRecord(instance.value)) {
-        runs.push({ meta, cls, options: {} });
-        continue;
-      }
       const parsed = (cls.Options ?? EmptyOptions).safeParse(instance.value);
       if (parsed.success) runs.push({ meta, cls, options: parsed.data });
       else issues.push(...configIssuesOf(parsed.error, instance.configPath));
     }
     return runs;
   }
-}
-
-function isRecord(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** `fallback`, unless `value` carries its own `sourcePath` (it was normalised from elsewhere). */
