@@ -85,7 +85,7 @@ function uploadBody(view: ResourceView, schemas: SchemaClass["module"], options:
   return new SchemaClass({
     module: schemas,
     name: `${new Name(view.name).pascal}${new Name(options.name).pascal}`,
-    doc: `A ${view.label} to upload: its bytes go to the URL the answer holds.`,
+    doc: `What an upload of one ${view.label} declares; its bytes go to the URL the answer holds.`,
     fields: [
       new Field({ name: "filename", annotation: "Annotated[str, Field(min_length=1, max_length=255)]" }),
       new Field({
@@ -105,8 +105,8 @@ const ROW_STEPS = {
   file_delete: { kind: "write", template: "delete", status: 204, helpers: ["delete_object"], summary: "Delete one {label}: its bytes, then its row." },
 } as const;
 
-@operation("file_complete", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
-export class FileComplete {
+/** The routes on one file: its row loaded through the request's session (404 when missing or hidden), then its step. */
+class FileRowStep {
   static Options = FileRowOptions;
 
   static route(options: FileRowOptions): Route {
@@ -125,7 +125,7 @@ export class FileComplete {
       entry: options,
       ...namesOf(view, options),
       method: "POST",
-      route: FileComplete.route(options),
+      route: FileRowStep.route(options),
       statusCode: step.status,
       summary: options.summary ?? step.summary.replace("{label}", view.label),
       responseModel: options.type === "file_download" ? "DownloadTicket" : undefined,
@@ -145,9 +145,11 @@ export class FileComplete {
   }
 }
 
-/** `file_download` and `file_delete`: the same operation as `file_complete`, registered under their own types. */
+@operation("file_complete", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
+export class FileComplete extends FileRowStep {}
+
 @operation("file_download", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
-export class FileDownload extends FileComplete {}
+export class FileDownload extends FileRowStep {}
 
 @operation("file_delete", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
-export class FileDelete extends FileComplete {}
+export class FileDelete extends FileRowStep {}
