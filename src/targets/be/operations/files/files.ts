@@ -85,7 +85,7 @@ function uploadBody(view: ResourceView, schemas: SchemaClass["module"], options:
   return new SchemaClass({
     module: schemas,
     name: `${new Name(view.name).pascal}${new Name(options.name).pascal}`,
-    doc: `What an upload of one ${view.label} declares; its bytes go to the URL the answer holds.`,
+    doc: `The ${view.label} an upload declares; PUT its bytes to the URL of the answer.`,
     fields: [
       new Field({ name: "filename", annotation: "Annotated[str, Field(min_length=1, max_length=255)]" }),
       new Field({

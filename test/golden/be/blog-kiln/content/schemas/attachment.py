@@ -23,7 +23,9 @@ class AttachmentRead(BaseModel):
 
 
 class AttachmentUpload(BaseModel):
-    """A attachment to upload: its bytes go to the URL the answer holds."""
+    """What an upload of one attachment declares; its bytes go to the URL the answer
+    holds.
+    """
 
     filename: Annotated[str, Field(min_length=1, max_length=255)]
     content_type: Literal["text/plain", "image/png"]
