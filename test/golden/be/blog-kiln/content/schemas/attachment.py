@@ -23,9 +23,7 @@ class AttachmentRead(BaseModel):
 
 
 class AttachmentUpload(BaseModel):
-    """What an upload of one attachment declares; its bytes go to the URL the answer
-    holds.
-    """
+    """The attachment an upload declares; PUT its bytes to the URL of the answer."""
 
     filename: Annotated[str, Field(min_length=1, max_length=255)]
     content_type: Literal["text/plain", "image/png"]
