@@ -54,6 +54,8 @@ import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, DEMO_LOGIN, EDITOR_LOGIN, serveBlog, signedInClient } from "./support/blog.js";
+import { type Messages, en } from "../../src/targets/fe/runtime/messages.js";
+import { translations } from "./frontend.messages-fr.js";
 import { type BlogFrontend, NPM, childEnv, prepareBlogFrontend, run, runFailing, seedArticles } from "./support/frontend.js";
 
 let venv: Venv;
@@ -76,7 +78,16 @@ before(async () => {
   venv = await ensureVenv();
   [postgres, frontend] = await Promise.all([startPostgres(), prepareBlogFrontend(venv), ensureChromium()]);
   temporary.push(frontend.backendDir, dirname(frontend.frontendDir));
+  // A second language, supplied as a user supplies one: a catalogue in src/custom/messages.ts.
+  await writeFile(join(frontend.frontendDir, "src", "custom", "messages.ts"), await frenchCatalogue());
 });
+
+/** The French catalogue of frontend.messages-fr.ts as the project's src/custom/messages.ts. */
+async function frenchCatalogue(): Promise<string> {
+  const fixture = await readFile(join(repoRoot, "test", "e2e", "frontend.messages-fr.ts"), "utf8");
+  const projectImport = 'import type { Messages, Translations } from "../generated/runtime/messages";';
+  return fixture.replace(/^import type \{[^}]*\} from "\.\.\/\.\.\/src\/targets\/fe\/runtime\/messages\.js";$/m, projectImport);
+}
 
 after(async () => {
   await browser?.close();
@@ -858,10 +869,16 @@ describe("the blog's generated front end", () => {
     const { base } = await servedBlog();
     await commented();
     const audit = new AxeAudit();
-    for (const [screen, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
-      const visitor = await launchChromium({ viewport });
+    // The phone's browser prefers French (fr-FR): the pages speak it, from the catalogue the
+    // project supplies (src/custom/messages.ts), and the walk finds its way by the same words.
+    const screens = [
+      { screen: "desktop", viewport: { width: 1280, height: 800 }, locale: "en-US", words: en },
+      { screen: "phone, in French", viewport: { width: 390, height: 844 }, locale: "fr-FR", words: translations.fr },
+    ];
+    for (const { screen, viewport, locale, words } of screens) {
+      const visitor = await launchChromium({ viewport, locale });
       try {
-        await auditPageStates(await visitor.context.newPage(), base, audit, screen);
+        await auditPageStates(await visitor.context.newPage(), base, audit, screen, words);
       } finally {
         await visitor.close();
       }
@@ -997,8 +1014,14 @@ describe("the blog's generated front end", () => {
     }
   });
 
-  it("enforces the client's types: a required field the pages do not send fails tsc", { timeout: CASE_TIMEOUT_MS }, async () => {
+  it("enforces the client's types and complete translations: a required field the pages do not send, or a message a catalogue lacks, fails tsc", { timeout: CASE_TIMEOUT_MS }, async () => {
     const dir = frontend.frontendDir;
+    // The French catalogue loses a message (as when the English one gains a message in a new
+    // version): its type is the English one's, so the same tsc run refuses it.
+    const catalogue = join(dir, "src", "custom", "messages.ts");
+    const complete = await readFile(catalogue, "utf8");
+    assert.match(complete, /^ {2}tryAgain: "Réessayer",\n/m);
+    await writeFile(catalogue, complete.replace(/^ {2}tryAgain: "Réessayer",\n/m, ""));
     const documentPath = join(dir, "openapi.json");
     const original = await readFile(documentPath, "utf8");
     const document = JSON.parse(original);
@@ -1011,11 +1034,14 @@ describe("the blog's generated front end", () => {
       await run(NPM, ["run", "openapi-ts"], dir);
       const output = await runFailing(NPM, ["run", "typecheck"], dir);
       assert.match(output, /src\/generated\/articles\/ArticleCreate\.tsx\(\d+,\d+\): error TS2741: Property 'subtitle' is missing/);
+      assert.match(output, /src\/custom\/messages\.ts\(\d+,\d+\): error TS2741: Property 'tryAgain' is missing in type .* but required in type 'Messages'/);
+      await writeFile(catalogue, complete);
       // Regenerating the pages from the same document fixes it: the form gains the input.
       await generateWithCli(dir, "fe", "config/fe.jsonnet", ".");
       await run(NPM, ["run", "typecheck"], dir);
       assert.match(await readFile(join(dir, "src", "generated", "articles", "ArticleCreate.tsx"), "utf8"), /label="Subtitle"/);
     } finally {
+      await writeFile(catalogue, complete);
       await writeFile(documentPath, original);
       await run(NPM, ["run", "openapi-ts"], dir);
       await generateWithCli(dir, "fe", "config/fe.jsonnet", ".");
@@ -1127,9 +1153,10 @@ const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
  * Walks an editor through the blog's page states, checking each with axe-core: the login page
  * (and its refusal), every list with its filters and a detail, the filter picker open, the
  * navigation drawer on a phone, the delete and confirm dialogs, an action's form, a toast,
- * the create form with the backend's errors at its fields, the edit form, not found.
+ * the create form with the backend's errors at its fields, the edit form, not found. The walk
+ * finds its way by the words of the catalogue `t`, the language the pages speak.
  */
-async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen: string): Promise<void> {
+async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen: string, t: Messages): Promise<void> {
   // Each state in the light theme with every rule, then in the dark one the system setting
   // selects with the rules a colour can break (the dark theme changes nothing but colours).
   const check = async (state: string) => {
@@ -1140,19 +1167,20 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
     await page.emulateMedia({ colorScheme: "light" });
   };
   await page.goto(`${base}/login`);
-  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  await page.getByRole("heading", { name: t.signIn }).waitFor();
+  assert.equal(await page.evaluate("document.documentElement.lang"), t === en ? "en" : "fr", "the document says which language it speaks");
   await check("login");
-  await page.getByLabel("Username").fill(EDITOR_LOGIN.username);
-  await page.getByLabel("Password").fill("wrong password");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("alert").filter({ hasText: "Wrong username or password." }).waitFor();
+  await page.getByLabel(t.username).fill(EDITOR_LOGIN.username);
+  await page.getByLabel(t.password).fill("wrong password");
+  await page.getByRole("button", { name: t.signIn }).click();
+  await page.getByRole("alert").filter({ hasText: t.wrongCredentials }).waitFor();
   await check("login refused");
-  await page.getByLabel("Password").fill(EDITOR_LOGIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByText("Signed in as grace").waitFor();
+  await page.getByLabel(t.password).fill(EDITOR_LOGIN.password);
+  await page.getByRole("button", { name: t.signIn }).click();
+  await page.getByText(t.signedInAs("grace")).waitFor();
 
-  const menu = page.getByRole("button", { name: "Menu" });
-  const navigation = page.getByRole("navigation", { name: "Resources" });
+  const menu = page.getByRole("button", { name: t.menu });
+  const navigation = page.getByRole("navigation", { name: t.resources });
   if (await menu.isVisible()) {
     await menu.click();
     await navigation.getByRole("link", { name: "Comments" }).waitFor();
@@ -1161,17 +1189,17 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
   }
   for (const plural of ["Articles", "Authors", "Tags", "Categories", "Comments"]) {
     await page.goto(`${base}/${plural.toLowerCase()}`);
-    await page.getByRole("table").getByText(`${plural}, page 1`).waitFor();
+    await page.getByRole("table").getByText(t.listCaption(plural, 1)).waitFor();
     await check(`${plural} list`);
-    await visitFirstRecord(page, (state) => check(`${plural} ${state}`));
+    await visitFirstRecord(page, (state) => check(`${plural} ${state}`), t);
   }
 
   // The articles' filter bar and column chooser, unfolded, the filter's autocomplete open.
   await page.goto(`${base}/articles`);
-  await page.getByRole("button", { name: "Columns", exact: true }).click();
-  await page.getByRole("group", { name: "Columns shown" }).waitFor();
-  await page.getByRole("button", { name: /^Filters/ }).click();
-  const filters = page.getByRole("group", { name: "Filter articles" });
+  await page.getByRole("button", { name: t.columns, exact: true }).click();
+  await page.getByRole("group", { name: t.columnsShown }).waitFor();
+  await page.getByRole("button", { name: new RegExp(`^${t.filters}`) }).click();
+  const filters = page.getByRole("group", { name: t.filterRows("Articles") });
   await filters.getByRole("combobox", { name: "Written by", exact: true }).fill("Ada");
   await page.getByRole("option", { name: "Ada Lovelace" }).waitFor();
   await check("articles filter picker and column chooser open");
@@ -1180,16 +1208,16 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
   // A record's dialogs, an action's form, a toast.
   await page.locator(ROW_LINK).first().click();
   await page.locator("dl.record").waitFor();
-  await page.getByRole("button", { name: "Delete" }).click();
-  await page.getByRole("dialog", { name: "Delete this article?" }).waitFor();
+  await page.getByRole("button", { name: t.delete }).click();
+  await page.getByRole("dialog", { name: t.deleteRow("Article") }).waitFor();
   await check("delete dialog");
-  await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: t.cancel }).click();
   await page.getByRole("button", { name: "Publish article" }).click();
-  const publishing = page.getByRole("dialog", { name: "Publish article?" });
+  const publishing = page.getByRole("dialog", { name: t.askRun("Publish article") });
   await publishing.waitFor();
   await check("action confirm dialog");
   await publishing.getByRole("button", { name: "Publish article" }).click();
-  await page.getByRole("region", { name: "Notifications" }).getByRole("status").filter({ hasText: "Publish article: done." }).waitFor();
+  await page.getByRole("region", { name: t.notifications }).getByRole("status").filter({ hasText: t.done("Publish article") }).waitFor();
   await check("toast");
   await page.getByRole("button", { name: "Schedule article…" }).click();
   await page.getByRole("region", { name: "Schedule article" }).getByLabel("Publish on").waitFor();
@@ -1197,7 +1225,7 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
 
   // The create form, then the backend's 422 at its field.
   await page.goto(`${base}/articles/new`);
-  const form = page.getByRole("form", { name: "New article" });
+  const form = page.getByRole("form", { name: t.newRow("Article") });
   await form.getByLabel("Title").waitFor();
   await check("new article form");
   await form.getByLabel("Title").fill("Checked by axe");
@@ -1206,19 +1234,19 @@ async function auditPageStates(page: Page, base: string, audit: AxeAudit, screen
   await page.getByRole("option", { name: "Ada Lovelace" }).click();
   await form.getByRole("combobox", { name: "Tags", exact: true }).fill("news");
   await page.getByRole("option", { name: "news", exact: true }).click();
-  await form.getByRole("list", { name: "Tags: chosen" }).waitFor();
+  await form.getByRole("list", { name: t.chosen("Tags") }).waitFor();
   await form.getByLabel("Word count").fill("2.5");
-  await form.getByRole("button", { name: "Create" }).click();
+  await form.getByRole("button", { name: t.create }).click();
   await form.locator("[aria-invalid='true']").first().waitFor();
   await check("new article form with errors, a tag chosen");
 
   // A search that finds nothing.
   await page.goto(`${base}/articles?q=zzzzzz`);
-  await page.getByText("Nothing to show.").waitFor();
+  await page.getByText(t.nothingToShow).waitFor();
   await check("articles list, nothing found");
 
   await page.goto(`${base}/no/such/page`);
-  await page.getByRole("heading", { name: "Not found" }).waitFor();
+  await page.getByRole("heading", { name: t.notFound }).waitFor();
   await check("not found");
 
   // The check sees what it is for: an input with no name, added to the page, is a violation.
@@ -1240,16 +1268,16 @@ const ROW_LINK = "table tbody tr td:not(.choose) a";
  * From a list, opens its first row's record, then its edit form when it has one, calling `at`
  * on each; false when the list has no row.
  */
-async function visitFirstRecord(page: Page, at: (state: "detail" | "edit form") => Promise<void>): Promise<boolean> {
+async function visitFirstRecord(page: Page, at: (state: "detail" | "edit form") => Promise<void>, t: Messages = en): Promise<boolean> {
   const firstRow = page.locator(ROW_LINK).first();
   if ((await firstRow.count()) === 0) return false;
   await firstRow.click();
   await page.locator("dl.record").waitFor();
   await at("detail");
-  const edit = page.getByRole("link", { name: "Edit" });
+  const edit = page.getByRole("link", { name: t.edit });
   if ((await edit.count()) > 0) {
     await edit.click();
-    await page.getByRole("button", { name: "Save" }).waitFor();
+    await page.getByRole("button", { name: t.save }).waitFor();
     await at("edit form");
   }
   return true;

@@ -61,7 +61,7 @@ export interface TestBrowser {
  * Installs Chromium if needed and launches it headless with a fresh profile directory
  * (Playwright passes it as `--user-data-dir`, which it only accepts this way).
  */
-export async function launchChromium(options: { viewport?: { width: number; height: number } } = {}): Promise<TestBrowser> {
+export async function launchChromium(options: { viewport?: { width: number; height: number }; locale?: string } = {}): Promise<TestBrowser> {
   await ensureChromium();
   const profile = await mkdtemp(join(tmpdir(), "codegen-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
@@ -69,6 +69,8 @@ export async function launchChromium(options: { viewport?: { width: number; heig
     headless: true,
     args: CHROMIUM_FLAGS,
     viewport: options.viewport ?? { width: 1280, height: 800 },
+    // The browser's language (navigator.languages, Accept-Language); Chromium's own when unset.
+    ...(options.locale !== undefined && { locale: options.locale }),
   });
   return {
     context,

@@ -308,9 +308,9 @@ describe("names and text in generated code", () => {
     const files = await buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi: limited } }));
     const page = (name: string) => files.find((file) => file.path === `src/generated/articles/${name}.tsx`)!.content;
     // Instance actions: all limited, so the heading is wrapped with the union of their groups.
-    assert.match(page("ArticleDetail"), /<Allowed groups=\{\["admin", "editor"\]\}>\s*<h2>Actions<\/h2>/);
+    assert.match(page("ArticleDetail"), /<Allowed groups=\{\["admin", "editor"\]\}>\s*<h2>\{t\.actions\}<\/h2>/);
     // Collection actions: open to everyone, so the heading stands alone.
-    assert.match(page("ArticleList"), /\n\s*<h2>Actions<\/h2>/);
-    assert.doesNotMatch(page("ArticleList"), /<Allowed[^>]*>\s*<h2>Actions/);
+    assert.match(page("ArticleList"), /\n\s*<h2>\{t\.actions\}<\/h2>/);
+    assert.doesNotMatch(page("ArticleList"), /<Allowed[^>]*>\s*<h2>\{t\.actions/);
   });
 });

@@ -68,6 +68,7 @@ export function pageFiles(model: PagesModel, clientDir: string, storageKey: stri
         ]
       : []),
     new PageFile({ path: "src/custom/pages.tsx", template: "pages/custom-pages.tsx.njk", context: {}, ifExists: "skip", banner: false }),
+    new PageFile({ path: "src/custom/messages.ts", template: "pages/custom-messages.ts.njk", context: {}, ifExists: "skip", banner: false }),
   ];
 }
 
@@ -110,6 +111,8 @@ function appFile(model: PagesModel, auth: boolean): PageFile {
   const imports = new Imports("");
   for (const name of ["Navigate", "Route", "RouterProvider", "Routes", "createBrowserRouter"]) imports.from("react-router", name);
   for (const name of ["extraRoutes", "overrides"]) imports.collector.addFrom("../custom/pages", name);
+  imports.collector.addFrom("../custom/messages", "translations");
+  imports.use("runtime/language", "chooseLanguage");
   for (const name of ["HOME", "navigation", "pageRoutes", "pages"]) imports.use("routes", name);
   for (const name of ["Layout", "NotFound"]) imports.use("runtime/shell", name);
   if (auth) for (const name of ["Account", "LoginPage", "RequireGroups", "RequireSession", "useAllowedItems"]) imports.use("Login", name);
@@ -117,6 +120,6 @@ function appFile(model: PagesModel, auth: boolean): PageFile {
     path: `${GENERATED}/App.tsx`,
     template: "pages/App.tsx.njk",
     imports: imports.collector,
-    context: { title: tsString(model.title), auth },
+    context: { title: tsString(model.title), auth, language: model.language && tsString(model.language), language_comment: model.language },
   });
 }

@@ -105,6 +105,17 @@ export const PagesConfig = z
         "Not JSON, an OpenAPI 2 document, or a document without resources are errors at `pages.openapi`.",
     }),
     title: Label.optional().meta({ description: "The app's name in the header. Default: the document's `info.title`." }),
+    language: z
+      .string()
+      .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag like "en", "fr" or "pt-BR"')
+      .optional()
+      .meta({
+        description:
+          "The language the pages speak, whatever the browser prefers: `en`, or a language tag of `src/custom/messages.ts`'s " +
+          "translations (`tsc` refuses one without a catalogue). Default: the first of the browser's languages that has a " +
+          "catalogue, else English.",
+        examples: ["fr"],
+      }),
     navigation: z
       .array(ResourceKey)
       .optional()

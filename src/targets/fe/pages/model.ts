@@ -110,6 +110,8 @@ export interface PageResource {
 
 export interface PagesModel {
   title: string;
+  /** The language tag the config pins the pages to; undefined: the browser's choice. */
+  language?: string;
   resources: PageResource[];
   navigation: PageResource[];
   /** The token operation's SDK function, when the backend has the password flow. */
@@ -208,7 +210,7 @@ class ModelBuilder {
     const cookie = tokenFn === undefined ? undefined : this.api.cookieSession;
     const cookieSession = cookie && { sessionFn: clientName(cookie.sessionOperationId), logoutFn: clientName(cookie.logoutOperationId), sessionPath: cookie.sessionPath };
     const title = this.pages.title ?? (this.api.title || "Admin");
-    return { model: { title, resources, navigation, tokenFn, ...(cookieSession && { cookieSession }), ...(catalog && { catalog }) }, issues: [] };
+    return { model: { title, ...(this.pages.language !== undefined && { language: this.pages.language }), resources, navigation, tokenFn, ...(cookieSession && { cookieSession }), ...(catalog && { catalog }) }, issues: [] };
   }
 
   private issue(path: (string | number)[], message: string): void {

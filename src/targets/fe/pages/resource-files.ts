@@ -37,6 +37,9 @@ function common(resource: PageResource) {
     read_type: resource.readType,
     route: `/${resource.key}`,
     label_lower: commentText(lower(resource.label)),
+    // The resource's labels as the config has them: the catalogue's messages put them in sentences.
+    label: tsString(resource.label),
+    plural_literal: tsString(resource.plural),
     key_access: member(resource.camel, resource.keyField),
     item_path: `${resource.path}/{pk}`,
   };
@@ -120,6 +123,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
   imports.type("runtime/list", "Column");
   imports.use("runtime/shell", "QueryView");
   imports.use("runtime/shell", "Notice");
+  imports.use("runtime/messages", "messages");
   if (resource.create) imports.from("react-router", "Link");
   const row = resource.camel;
   // The page's URL carries the list's query (order, search, filters) when it has one.
@@ -170,12 +174,10 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     columns,
     plural: commentText(resource.plural),
     plural_jsx: jsxText(resource.plural),
-    new_jsx: jsxText(`New ${lower(resource.label)}`),
-    caption: jsxText(`${resource.plural}, page`),
     list_path: resource.path,
     list_options: imports.use(CLIENT, `${list.fn}Options`),
     url_query_type: narrowed ? `${imports.type(CLIENT, `${clientName(list.fn, true)}Data`)}["query"]` : undefined,
-    search_label: list.search ? jsxAttr("label", `Search ${resource.plural.toLowerCase()}`) : undefined,
+    search_label: list.search,
     filters: list.filters ? imports.use(pageModule(resource, "Filters"), `${resource.pascal}Filters`) : undefined,
     create: resource.create !== undefined,
     create_groups: groupsLiteral(resource.create, imports),
@@ -209,7 +211,7 @@ function nextPosition(list: PageList, page: string): string {
 function bulkOperations(resource: PageResource, list: PageList, imports: Imports) {
   const row = resource.camel;
   const single = resource.actions.filter((action) => action.target === "instance" && action.params === undefined);
-  const candidates = [...(resource.delete ? [{ label: "Delete", deletes: true, op: resource.delete }] : []), ...single.map((action) => ({ label: action.label, deletes: false, op: action }))];
+  const candidates = [...(resource.delete ? [{ label: "t.delete", deletes: true, op: resource.delete }] : []), ...single.map((action) => ({ label: tsString(action.label), deletes: false, op: action }))];
   if (candidates.length === 0) return undefined;
   for (const name of ["BulkBar", "useSelection", "usableOperations"]) imports.use("runtime/bulk", name);
   const titled = list.columns.some((field) => field.name === resource.titleField);
@@ -218,7 +220,7 @@ function bulkOperations(resource: PageResource, list: PageList, imports: Imports
       const groups = groupsArray(op);
       if (groups !== "") imports.use("session", "useAllowed");
       return {
-        label: tsString(label),
+        label,
         deletes,
         groups,
         allowed: `may${op.fn[0]!.toUpperCase()}${op.fn.slice(1)}`,
@@ -227,8 +229,8 @@ function bulkOperations(resource: PageResource, list: PageList, imports: Imports
     }),
     // Rows are named by their title when the list's items carry it, else by their key.
     name: titled ? imports.use(helpersModule(resource), titleFn(resource)) : `(${row}) => String(${member(row, resource.keyField)})`,
-    singular: jsxAttr("singular", lower(resource.label)),
-    plural: jsxAttr("plural", resource.plural.toLowerCase()),
+    singular: jsxAttr("singular", resource.label),
+    plural: jsxAttr("plural", resource.plural),
   };
 }
 
@@ -258,6 +260,7 @@ function detailFile(resource: PageResource, lookup: Lookup): PageFile {
   }
   if (resource.delete) imports.use("runtime/dialog", "DeleteButton");
   const instance = resource.actions.filter((action) => action.target === "instance");
+  if (edit || resource.delete || instance.length > 0) imports.use("runtime/messages", "messages");
   return file(resource, pageModule(resource, "Detail"), "detail.tsx.njk", imports, {
     get_options: imports.use(CLIENT, `${resource.get!.fn}Options`),
     route_key: routeKey(resource, "pk"),
@@ -268,8 +271,6 @@ function detailFile(resource: PageResource, lookup: Lookup): PageFile {
     delete: resource.delete !== undefined,
     delete_groups: groupsLiteral(resource.delete, imports),
     delete_mutation: resource.delete ? imports.use(CLIENT, `${resource.delete.fn}Mutation`) : "",
-    deleted_notice: tsString(`${resource.label} deleted.`),
-    delete_title: tsString(`Delete this ${lower(resource.label)}?`),
     fields: withoutShadowedReferences(resource.readFields).map((field) => ({ label: jsxText(field.label), cell: cell(field, resource.camel, imports, lookup) })),
     ...actionsSection(resource, instance, imports),
   });
@@ -297,13 +298,13 @@ function formImports(resource: PageResource): Imports {
   for (const name of ["FormFrame", "useDraft", "useFormErrors"]) imports.use("runtime/forms", name);
   imports.use("runtime/unsaved", "useUnsavedChanges");
   imports.use(helpersModule(resource), pathFn(resource));
+  imports.use("runtime/messages", "messages");
   return imports;
 }
 
 function createFile(resource: PageResource, form: PageForm, pickers: Pickers): PageFile {
   const imports = formImports(resource);
   const fields = form.fields.map((field) => ({ field, presence: createPresence(field) }));
-  const heading = `New ${lower(resource.label)}`;
   return file(resource, pageModule(resource, "Create"), "create.tsx.njk", imports, {
     ...formParts(fields, imports, pickers, (input) => initialValue(input, imports)),
     draft_type: `${resource.pascal}CreateDraft`,
@@ -312,10 +313,7 @@ function createFile(resource: PageResource, form: PageForm, pickers: Pickers): P
     fn: form.fn,
     mutation: imports.use(CLIENT, `${form.fn}Mutation`),
     path_fn: pathFn(resource),
-    created_notice: tsString(`${resource.label} created.`),
     create_path: `/${resource.key}/new`,
-    heading: jsxText(heading),
-    form_label: jsxAttr("label", heading),
   });
 }
 
@@ -338,9 +336,7 @@ function editFile(resource: PageResource, form: PageForm, pickers: Pickers): Pag
     get_options: imports.use(CLIENT, `${resource.get!.fn}Options`),
     route_key: routeKey(resource, "pk"),
     path_fn: pathFn(resource),
-    saved_notice: tsString(`${resource.label} saved.`),
-    heading_expr: `\`Edit \${${title}(${resource.camel})}\``,
-    form_label: jsxAttr("label", `Edit ${lower(resource.label)}`),
+    title_fn: title,
   });
 }
 
@@ -378,6 +374,7 @@ function actionsFile(resource: PageResource, pickers: Pickers): PageFile {
     imports.from("react", "useState");
     imports.type("runtime/draft", "DraftParser");
     for (const name of ["FormFrame", "useDraft", "useFormErrors"]) imports.use("runtime/forms", name);
+    imports.use("runtime/messages", "messages");
     const fields = action.params.fields.map((field) => ({ field, presence: createPresence(field) }));
     const base = action.fn.charAt(0).toUpperCase() + action.fn.slice(1);
     return {

@@ -1,6 +1,9 @@
 // How the backend's error answers reach the pages: every failed call becomes an `ApiError`
 // holding the status and the JSON body, and `explain` turns one into messages, each at the
-// form field it concerns (422 `loc`, 409 constraint name) or for the whole form.
+// form field it concerns (422 `loc`, 409 constraint name) or for the whole form. The
+// backend's own messages are shown as it wrote them.
+
+import { messages } from "./messages";
 
 /** A failed call: the HTTP status (0 when the backend could not be reached) and the body. */
 export class ApiError extends Error {
@@ -38,16 +41,18 @@ function detailOf(body: unknown): unknown {
     : undefined;
 }
 
+/** The backend's own message, else one of the catalogue for the status. */
 function describe(status: number, body: unknown): string {
-  if (status === 0) return "The backend could not be reached.";
+  const t = messages();
+  if (status === 0) return t.unreachable;
   const detail = detailOf(body);
   if (typeof detail === "string" && detail !== "") return detail;
-  if (status === 401) return "Please sign in.";
-  if (status === 403) return "You are not allowed to do this.";
-  if (status === 404) return "Not found.";
-  if (status === 409) return "This conflicts with existing data.";
-  if (status === 422) return "Some values are not valid.";
-  return `The backend answered ${status}.`;
+  if (status === 401) return t.pleaseSignIn;
+  if (status === 403) return t.forbidden;
+  if (status === 404) return t.missing;
+  if (status === 409) return t.conflict;
+  if (status === 422) return t.invalid;
+  return t.answered(status);
 }
 
 /**

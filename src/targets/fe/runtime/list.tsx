@@ -7,6 +7,7 @@
 import type { ReactNode } from "react";
 import { useSearchParams } from "react-router";
 import type { Selection } from "./bulk";
+import { messages } from "./messages";
 
 /** One column: its header, whether the list can be ordered by it, and the cell it shows. */
 export interface Column<T> {
@@ -138,6 +139,7 @@ interface TableProps<T> {
 }
 
 export function DataTable<T>({ caption, columns, rows, rowKey, ordering, selection, rowName }: TableProps<T>) {
+  const t = messages();
   const keys = rows.map(rowKey);
   const chosen = selection === undefined ? 0 : keys.filter((key) => selection.keys.has(key)).length;
   return (
@@ -152,7 +154,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, ordering, selecti
               <th scope="col" className="choose">
                 <input
                   type="checkbox"
-                  aria-label="Select every row of this page"
+                  aria-label={t.selectAll}
                   checked={rows.length > 0 && chosen === rows.length}
                   ref={(box) => {
                     if (box) box.indeterminate = chosen > 0 && chosen < rows.length;
@@ -176,7 +178,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, ordering, selecti
                   <button
                     type="button"
                     className="sort"
-                    title={`Order by ${candidate.label}`}
+                    title={t.orderBy(candidate.label)}
                     onClick={() => ordering.toggle(candidate.id)}
                   >
                     {candidate.label}
@@ -194,7 +196,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, ordering, selecti
                 <td className="choose">
                   <input
                     type="checkbox"
-                    aria-label={`Select ${rowName ? rowName(row) : rowKey(row)}`}
+                    aria-label={t.selectRow(rowName ? rowName(row) : rowKey(row))}
                     checked={selection.keys.has(rowKey(row))}
                     onChange={() => selection.toggle(rowKey(row))}
                   />
@@ -208,7 +210,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, ordering, selecti
         </tbody>
         </table>
       </div>
-      {rows.length === 0 && <p className="none">Nothing to show.</p>}
+      {rows.length === 0 && <p className="none">{t.nothingToShow}</p>}
     </>
   );
 }
@@ -223,25 +225,25 @@ interface PagerProps {
 
 /** Previous / Page N (of M, with T rows) / Next, and the rows per page. */
 export function Pager({ trail, nextCursor, rows, total }: PagerProps) {
+  const t = messages();
   const counted = total !== undefined && total !== null;
   return (
-    <nav className="pager" aria-label="Pages">
+    <nav className="pager" aria-label={t.pages}>
       <button type="button" disabled={trail.page === 1} onClick={trail.previous}>
-        Previous
+        {t.previous}
       </button>
       <span aria-live="polite">
-        Page {trail.page}
-        {counted && ` of ${Math.max(1, Math.ceil(total / rows.size))}, ${total} ${total === 1 ? "row" : "rows"}`}
+        {counted ? t.pageOfTotal(trail.page, Math.max(1, Math.ceil(total / rows.size)), total) : t.pageNumber(trail.page)}
       </span>
       <button
         type="button"
         disabled={nextCursor === null}
         onClick={() => nextCursor !== null && trail.next(nextCursor)}
       >
-        Next
+        {t.next}
       </button>
       <label className="rows-per-page">
-        Rows per page
+        {t.rowsPerPage}
         <select value={rows.size} onChange={(event) => rows.choose(Number(event.target.value))}>
           {rows.choices.map((size) => (
             <option key={size} value={size}>

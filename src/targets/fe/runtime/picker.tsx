@@ -4,6 +4,7 @@
 
 import { useEffect, useId, useState } from "react";
 import { FieldFrame } from "./fields";
+import { messages } from "./messages";
 
 /** One row a reference may point at. */
 export interface Choice {
@@ -91,8 +92,8 @@ export function ReferencePicker(props: PickerProps) {
           />
           {open && (
             <ul id={listbox} role="listbox" aria-label={props.label}>
-              {loading && <li className="picker-note">Loading…</li>}
-              {!loading && choices.length === 0 && <li className="picker-note">No matches</li>}
+              {loading && <li className="picker-note">{messages().loading}</li>}
+              {!loading && choices.length === 0 && <li className="picker-note">{messages().noMatches}</li>}
               {choices.map((choice, index) => (
                 <li
                   key={choice.key}

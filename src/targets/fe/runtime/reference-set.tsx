@@ -6,6 +6,7 @@
 
 import { useEffect, useRef } from "react";
 import { type Choice, type ChoiceLabelHook, type ChoicesHook, ReferencePicker } from "./picker";
+import { messages } from "./messages";
 
 interface ReferenceSetProps {
   /** The picker's label. */
@@ -57,7 +58,7 @@ export function ReferenceSet({ label, name, keys, onAdd, onRemove, useChoices, u
         error={error}
       />
       {keys.length > 0 && (
-        <ul className="chosen" aria-label={`${name}: chosen`}>
+        <ul className="chosen" aria-label={messages().chosen(name)}>
           {keys.map((key, index) => (
             <ChosenRow
               key={key}
@@ -81,7 +82,7 @@ function ChosenRow({ id, useChoiceLabel, onRemove }: { id: string; useChoiceLabe
   return (
     <li>
       {text}
-      <button type="button" aria-label={`Remove ${text}`} onClick={onRemove}>
+      <button type="button" aria-label={messages().remove(text)} onClick={onRemove}>
         ×
       </button>
     </li>

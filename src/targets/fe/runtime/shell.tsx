@@ -8,6 +8,7 @@ import { type ReactNode, useCallback, useId, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { ApiError } from "./errors";
 import { Toast } from "./toast";
+import { messages } from "./messages";
 
 /** An entry of the navigation. */
 export interface NavItem {
@@ -26,10 +27,11 @@ interface LayoutProps {
 export function Layout({ title, navigation, account, children }: LayoutProps) {
   const [drawer, setDrawer] = useState(false);
   const navId = useId();
+  const t = messages();
   return (
     <div className="shell">
       <a className="skip" href="#main">
-        Skip to content
+        {t.skipToContent}
       </a>
       <header>
         <button
@@ -39,14 +41,14 @@ export function Layout({ title, navigation, account, children }: LayoutProps) {
           aria-controls={navId}
           onClick={() => setDrawer(!drawer)}
         >
-          Menu
+          {t.menu}
         </button>
         <Link className="brand" to="/">
           {title}
         </Link>
         {account}
       </header>
-      <nav id={navId} className={drawer ? "sidebar open" : "sidebar"} aria-label="Resources">
+      <nav id={navId} className={drawer ? "sidebar open" : "sidebar"} aria-label={t.resources}>
         <ul>
           {navigation.map((item) => (
             <li key={item.path}>
@@ -65,18 +67,19 @@ export function Layout({ title, navigation, account, children }: LayoutProps) {
 export function Loading() {
   return (
     <p className="loading" role="status">
-      Loading…
+      {messages().loading}
     </p>
   );
 }
 
 export function NotFound() {
+  const t = messages();
   return (
     <section>
-      <h1>Not found</h1>
-      <p>Nothing is here. It may have been deleted, or the address is mistyped.</p>
+      <h1>{t.notFound}</h1>
+      <p>{t.notFoundText}</p>
       <p>
-        <Link to="/">Back to the start</Link>
+        <Link to="/">{t.backToStart}</Link>
       </p>
     </section>
   );
@@ -85,13 +88,14 @@ export function NotFound() {
 /** A failed request, with its reason and a way to try again. */
 export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {
   if (error instanceof ApiError && error.status === 404) return <NotFound />;
+  const t = messages();
   const reason = error instanceof Error ? error.message : String(error);
   return (
     <div className="error-state" role="alert">
-      <p>Could not load this page: {reason}</p>
+      <p>{t.couldNotLoad(reason)}</p>
       {retry && (
         <button type="button" onClick={retry}>
-          Try again
+          {t.tryAgain}
         </button>
       )}
     </div>

@@ -5,6 +5,7 @@
 
 import { type ReactNode, useEffect } from "react";
 import { createPortal } from "react-dom";
+import { messages } from "./messages";
 
 const SUCCESS_SHOWN_MS = 8000;
 
@@ -16,7 +17,7 @@ function toastHost(): HTMLElement {
   host.id = "toasts";
   host.className = "toasts";
   host.setAttribute("role", "region");
-  host.setAttribute("aria-label", "Notifications");
+  host.setAttribute("aria-label", messages().notifications);
   document.body.append(host);
   return host;
 }
@@ -36,7 +37,7 @@ export function Toast({ tone, onDismiss, children }: ToastProps) {
   return createPortal(
     <div className={`toast toast-${tone}`} role={tone === "error" ? "alert" : "status"}>
       <div className="toast-text">{children}</div>
-      <button type="button" className="toast-close" aria-label="Dismiss" onClick={onDismiss}>
+      <button type="button" className="toast-close" aria-label={messages().dismiss} onClick={onDismiss}>
         ×
       </button>
     </div>,
