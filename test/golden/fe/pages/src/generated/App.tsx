@@ -7,6 +7,7 @@ import {
   RouterProvider,
   Routes,
 } from "react-router";
+import { translations } from "../custom/messages";
 import { extraRoutes, overrides } from "../custom/pages";
 import {
   Account,
@@ -16,9 +17,14 @@ import {
   useAllowedItems,
 } from "./Login";
 import { HOME, navigation, pageRoutes, pages } from "./routes";
+import { chooseLanguage } from "./runtime/language";
 import { Layout, NotFound } from "./runtime/shell";
 
 const TITLE = "Blog";
+
+// The pages' language: the first of the browser's that has a catalogue (English or
+// one of src/custom/messages.ts). Chosen before anything renders.
+chooseLanguage(translations);
 
 // One route for every address, the pages' own routes inside it: a data router, so that a
 // form with unsaved changes can hold the reader back (runtime/unsaved.tsx).

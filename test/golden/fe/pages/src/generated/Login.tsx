@@ -10,6 +10,7 @@ import {
 import { ApiError } from "./runtime/errors";
 import { TextField } from "./runtime/fields";
 import { FormFrame } from "./runtime/forms";
+import { messages } from "./runtime/messages";
 import { Loading } from "./runtime/shell";
 import {
   allows,
@@ -36,6 +37,7 @@ export function Account() {
   const session = useSession();
   const navigate = useNavigate();
   const here = useHere();
+  const t = messages();
 
   useEffect(
     () =>
@@ -50,21 +52,21 @@ export function Account() {
     return (
       <div className="account">
         {!here.startsWith("/login") && (
-          <Link to={loginPath(here)}>Sign in</Link>
+          <Link to={loginPath(here)}>{t.signIn}</Link>
         )}
       </div>
     );
   }
   return (
     <div className="account">
-      <span>Signed in as {session.username}</span>
+      <span>{t.signedInAs(session.username)}</span>
       <button
         type="button"
         onClick={() => {
           void signOut().finally(() => navigate("/"));
         }}
       >
-        Sign out
+        {t.signOut}
       </button>
     </div>
   );
@@ -101,12 +103,12 @@ export function RequireGroups({
   const session = useSession();
   if (session === undefined) return <Loading />;
   if (allows(session, groups)) return <>{children}</>;
+  const t = messages();
   return (
     <section>
-      <h1>Not allowed</h1>
+      <h1>{t.notAllowed}</h1>
       <p>
-        Your account may not use this page.{" "}
-        <Link to="/">Back to the start</Link>
+        {t.notAllowedText} <Link to="/">{t.backToStart}</Link>
       </p>
     </section>
   );
@@ -130,6 +132,7 @@ export function LoginPage() {
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const t = messages();
 
   const submit = () => {
     setBusy(true);
@@ -140,7 +143,7 @@ export function LoginPage() {
       .catch((reason: unknown) => {
         setError(
           reason instanceof ApiError && reason.status === 401
-            ? "Wrong username or password."
+            ? t.wrongCredentials
             : reason instanceof Error
               ? reason.message
               : String(reason),
@@ -151,23 +154,23 @@ export function LoginPage() {
 
   return (
     <section className="login">
-      <h1>Sign in</h1>
+      <h1>{t.signIn}</h1>
       <FormFrame
-        label="Sign in"
-        submitLabel="Sign in"
+        label={t.signIn}
+        submitLabel={t.signIn}
         busy={busy}
         error={error}
         onSubmit={submit}
       >
         <TextField
-          label="Username"
+          label={t.username}
           autoComplete="username"
           required
           value={username}
           onChange={setUsername}
         />
         <TextField
-          label="Password"
+          label={t.password}
           kind="password"
           autoComplete="current-password"
           required

@@ -20,6 +20,7 @@ import type { DraftParser } from "../runtime/draft";
 import { explain } from "../runtime/errors";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { messages } from "../runtime/messages";
 import { ReferencePicker } from "../runtime/picker";
 import { useTagChoiceLabel, useTagChoices } from "../tags/tag";
 
@@ -99,7 +100,7 @@ export function ScheduleArticleAction({ article }: { article: ArticleRead }) {
     >
       <FormFrame
         label="Schedule article"
-        submitLabel="Run"
+        submitLabel={messages().run}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}
@@ -176,7 +177,7 @@ export function TagArticleAction({ article }: { article: ArticleRead }) {
     >
       <FormFrame
         label="Tag article"
-        submitLabel="Run"
+        submitLabel={messages().run}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}
@@ -255,7 +256,7 @@ export function ArchiveStaleArticlesAction() {
     >
       <FormFrame
         label="Archive stale articles"
-        submitLabel="Run"
+        submitLabel={messages().run}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}
@@ -327,7 +328,7 @@ export function CountWordsAction() {
     >
       <FormFrame
         label="Count words"
-        submitLabel="Run"
+        submitLabel={messages().run}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}

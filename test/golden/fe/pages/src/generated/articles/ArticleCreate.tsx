@@ -7,6 +7,7 @@ import { type ArticleCreate, createArticleMutation } from "../client";
 import type { DraftParser } from "../runtime/draft";
 import { CheckboxField, TextAreaField, TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { messages } from "../runtime/messages";
 import { type Choice, ReferencePicker } from "../runtime/picker";
 import { RelatedRowsPicker } from "../runtime/related-rows";
 import { useUnsavedChanges } from "../runtime/unsaved";
@@ -78,6 +79,7 @@ function articleCreateBody(
 
 /** A new article: /articles/new. */
 export function ArticleCreate() {
+  const t = messages();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { draft, set } = useDraft(emptyArticle);
@@ -88,7 +90,9 @@ export function ArticleCreate() {
     onSuccess: (article) => {
       void queryClient.invalidateQueries();
       unsaved.release();
-      navigate(articlePath(article), { state: { notice: "Article created." } });
+      navigate(articlePath(article), {
+        state: { notice: t.created("Article") },
+      });
     },
     onError: form.fail,
   });
@@ -98,10 +102,10 @@ export function ArticleCreate() {
   };
   return (
     <section>
-      <h1>New article</h1>
+      <h1>{t.newRow("Article")}</h1>
       <FormFrame
-        label="New article"
-        submitLabel="Create"
+        label={t.newRow("Article")}
+        submitLabel={t.create}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}

@@ -18,6 +18,7 @@ import {
   Json,
   Plain,
 } from "../runtime/display";
+import { messages } from "../runtime/messages";
 import { Notice, QueryView } from "../runtime/shell";
 import { tagPath } from "../tags/tag";
 import { articlePath, articleTitle } from "./article";
@@ -40,22 +41,23 @@ export function ArticleDetail() {
 }
 
 function ArticleRecord({ article }: { article: ArticleRead }) {
+  const t = messages();
   return (
     <section>
       <div className="page-head">
         <h1>{articleTitle(article)}</h1>
         <div className="buttons">
           <Link className="button" to={`${articlePath(article)}/edit`}>
-            Edit
+            {t.edit}
           </Link>
           <Allowed groups={["admin", "editor"]}>
             <DeleteButton
               options={deleteArticleMutation()}
               variables={{ path: { pk: article.id } }}
-              title={"Delete this article?"}
+              title={t.deleteRow("Article")}
               name={articleTitle(article)}
               after="/articles"
-              notice={"Article deleted."}
+              notice={t.deleted("Article")}
             />
           </Allowed>
         </div>
@@ -119,7 +121,7 @@ function ArticleRecord({ article }: { article: ArticleRead }) {
           )}
         </dd>
       </dl>
-      <h2>Actions</h2>
+      <h2>{t.actions}</h2>
       <div className="actions">
         <Allowed groups={["admin", "editor"]}>
           <PublishArticleAction article={article} />

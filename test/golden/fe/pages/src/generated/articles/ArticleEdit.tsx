@@ -17,6 +17,7 @@ import {
 } from "../runtime/draft";
 import { CheckboxField, TextAreaField, TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { messages } from "../runtime/messages";
 import { type Choice, ReferencePicker } from "../runtime/picker";
 import { RelatedRowsPicker } from "../runtime/related-rows";
 import { QueryView } from "../runtime/shell";
@@ -115,6 +116,7 @@ export function ArticleEdit() {
 }
 
 function ArticleEditForm({ article }: { article: ArticleRead }) {
+  const t = messages();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const initial = draftOf(article);
@@ -126,7 +128,7 @@ function ArticleEditForm({ article }: { article: ArticleRead }) {
     onSuccess: (saved) => {
       void queryClient.invalidateQueries();
       unsaved.release();
-      navigate(articlePath(saved), { state: { notice: "Article saved." } });
+      navigate(articlePath(saved), { state: { notice: t.saved("Article") } });
     },
     onError: form.fail,
   });
@@ -138,10 +140,10 @@ function ArticleEditForm({ article }: { article: ArticleRead }) {
   };
   return (
     <section>
-      <h1>{`Edit ${articleTitle(article)}`}</h1>
+      <h1>{t.editTitle(articleTitle(article))}</h1>
       <FormFrame
-        label="Edit article"
-        submitLabel="Save"
+        label={t.editRow("Article")}
+        submitLabel={t.save}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}

@@ -24,6 +24,7 @@ import {
   useRowsPerPage,
   useUrlQuery,
 } from "../runtime/list";
+import { messages } from "../runtime/messages";
 import { SearchBox } from "../runtime/search";
 import { Notice, QueryView } from "../runtime/shell";
 import { useAllowed } from "../session";
@@ -73,6 +74,7 @@ const columns: Column<ArticleSummary>[] = [
 
 /** Articles, a page at a time: /articles?limit=…&cursor=…. */
 export function ArticleList() {
+  const t = messages();
   const trail = useCursorTrail();
   const ordering = useOrdering();
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
@@ -83,7 +85,7 @@ export function ArticleList() {
   // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.
   const bulk = usableOperations<ArticleSummary>([
     {
-      label: "Delete",
+      label: t.delete,
       deletes: true,
       allowed: mayDeleteArticle,
       run: (article) =>
@@ -125,11 +127,11 @@ export function ArticleList() {
           filename="articles.csv"
         />
         <Link className="button primary" to="/articles/new">
-          New article
+          {t.newRow("Article")}
         </Link>
       </div>
       <Notice />
-      <SearchBox label="Search articles" />
+      <SearchBox label={t.searchRows("Articles")} />
       <ArticleFilters />
       <QueryView query={query}>
         {(page) => (
@@ -140,11 +142,11 @@ export function ArticleList() {
               rowKey={(article) => String(article.id)}
               name={articleTitle}
               operations={bulk}
-              singular="article"
-              plural="articles"
+              singular="Article"
+              plural="Articles"
             />
             <DataTable
-              caption={<>Articles, page {trail.page}</>}
+              caption={t.listCaption("Articles", trail.page)}
               columns={shown.columns}
               rows={page.items}
               rowKey={(article) => String(article.id)}
@@ -157,7 +159,7 @@ export function ArticleList() {
         )}
       </QueryView>
       <ColumnChooser shown={shown} />
-      <h2>Actions</h2>
+      <h2>{t.actions}</h2>
       <div className="actions">
         <ArchiveStaleArticlesAction />
         <CountWordsAction />

@@ -5,6 +5,7 @@ import { type AuthorCreate, createAuthorMutation } from "../client";
 import type { DraftParser } from "../runtime/draft";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { messages } from "../runtime/messages";
 import { useUnsavedChanges } from "../runtime/unsaved";
 import { authorPath } from "./author";
 
@@ -34,6 +35,7 @@ function authorCreateBody(
 
 /** A new author: /authors/new. */
 export function AuthorCreate() {
+  const t = messages();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { draft, set } = useDraft(emptyAuthor);
@@ -44,7 +46,7 @@ export function AuthorCreate() {
     onSuccess: (author) => {
       void queryClient.invalidateQueries();
       unsaved.release();
-      navigate(authorPath(author), { state: { notice: "Author created." } });
+      navigate(authorPath(author), { state: { notice: t.created("Author") } });
     },
     onError: form.fail,
   });
@@ -54,10 +56,10 @@ export function AuthorCreate() {
   };
   return (
     <section>
-      <h1>New author</h1>
+      <h1>{t.newRow("Author")}</h1>
       <FormFrame
-        label="New author"
-        submitLabel="Create"
+        label={t.newRow("Author")}
+        submitLabel={t.create}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}

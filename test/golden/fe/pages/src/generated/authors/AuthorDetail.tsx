@@ -10,6 +10,7 @@ import {
 import { Allowed } from "../Login";
 import { DeleteButton } from "../runtime/dialog";
 import { DateTime, Empty, Plain } from "../runtime/display";
+import { messages } from "../runtime/messages";
 import { Notice, QueryView } from "../runtime/shell";
 import { authorPath, authorTitle } from "./author";
 
@@ -25,6 +26,7 @@ export function AuthorDetail() {
 }
 
 function AuthorRecord({ author }: { author: AuthorRead }) {
+  const t = messages();
   return (
     <section>
       <div className="page-head">
@@ -32,16 +34,16 @@ function AuthorRecord({ author }: { author: AuthorRead }) {
         <div className="buttons">
           <Allowed groups={["admin", "editor"]}>
             <Link className="button" to={`${authorPath(author)}/edit`}>
-              Edit
+              {t.edit}
             </Link>
           </Allowed>
           <DeleteButton
             options={deleteAuthorMutation()}
             variables={{ path: { pk: author.id } }}
-            title={"Delete this author?"}
+            title={t.deleteRow("Author")}
             name={authorTitle(author)}
             after="/authors"
-            notice={"Author deleted."}
+            notice={t.deleted("Author")}
           />
         </div>
       </div>

@@ -10,6 +10,7 @@ import {
 import { type DraftParser, inputText } from "../runtime/draft";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { messages } from "../runtime/messages";
 import { QueryView } from "../runtime/shell";
 import { useUnsavedChanges } from "../runtime/unsaved";
 import { authorPath, authorTitle } from "./author";
@@ -56,6 +57,7 @@ export function AuthorEdit() {
 }
 
 function AuthorEditForm({ author }: { author: AuthorRead }) {
+  const t = messages();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const initial = draftOf(author);
@@ -67,7 +69,7 @@ function AuthorEditForm({ author }: { author: AuthorRead }) {
     onSuccess: (saved) => {
       void queryClient.invalidateQueries();
       unsaved.release();
-      navigate(authorPath(saved), { state: { notice: "Author saved." } });
+      navigate(authorPath(saved), { state: { notice: t.saved("Author") } });
     },
     onError: form.fail,
   });
@@ -77,10 +79,10 @@ function AuthorEditForm({ author }: { author: AuthorRead }) {
   };
   return (
     <section>
-      <h1>{`Edit ${authorTitle(author)}`}</h1>
+      <h1>{t.editTitle(authorTitle(author))}</h1>
       <FormFrame
-        label="Edit author"
-        submitLabel="Save"
+        label={t.editRow("Author")}
+        submitLabel={t.save}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}

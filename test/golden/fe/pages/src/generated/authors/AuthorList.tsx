@@ -22,6 +22,7 @@ import {
   useRowsPerPage,
   useUrlQuery,
 } from "../runtime/list";
+import { messages } from "../runtime/messages";
 import { SearchBox } from "../runtime/search";
 import { Notice, QueryView } from "../runtime/shell";
 import { authorPath, authorTitle } from "./author";
@@ -58,6 +59,7 @@ const columns: Column<AuthorRead>[] = [
 
 /** Authors, a page at a time: /authors?limit=…&cursor=…. */
 export function AuthorList() {
+  const t = messages();
   const trail = useCursorTrail();
   const ordering = useOrdering();
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
@@ -66,7 +68,7 @@ export function AuthorList() {
   // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.
   const bulk = usableOperations<AuthorRead>([
     {
-      label: "Delete",
+      label: t.delete,
       deletes: true,
       run: (author) =>
         deleteAuthor({ path: { pk: author.id }, throwOnError: true }),
@@ -97,12 +99,12 @@ export function AuthorList() {
         />
         <Allowed groups={["admin", "editor"]}>
           <Link className="button primary" to="/authors/new">
-            New author
+            {t.newRow("Author")}
           </Link>
         </Allowed>
       </div>
       <Notice />
-      <SearchBox label="Search authors" />
+      <SearchBox label={t.searchRows("Authors")} />
       <QueryView query={query}>
         {(page) => (
           <>
@@ -112,11 +114,11 @@ export function AuthorList() {
               rowKey={(author) => String(author.id)}
               name={authorTitle}
               operations={bulk}
-              singular="author"
-              plural="authors"
+              singular="Author"
+              plural="Authors"
             />
             <DataTable
-              caption={<>Authors, page {trail.page}</>}
+              caption={t.listCaption("Authors", trail.page)}
               columns={shown.columns}
               rows={page.items}
               rowKey={(author) => String(author.id)}

@@ -5,6 +5,7 @@ import { type CategoryCreate, createCategoryMutation } from "../client";
 import type { DraftParser } from "../runtime/draft";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { messages } from "../runtime/messages";
 import { useUnsavedChanges } from "../runtime/unsaved";
 import { categoryPath } from "./category";
 
@@ -34,6 +35,7 @@ function categoryCreateBody(
 
 /** A new category: /categories/new. */
 export function CategoryCreate() {
+  const t = messages();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { draft, set } = useDraft(emptyCategory);
@@ -45,7 +47,7 @@ export function CategoryCreate() {
       void queryClient.invalidateQueries();
       unsaved.release();
       navigate(categoryPath(category), {
-        state: { notice: "Category created." },
+        state: { notice: t.created("Category") },
       });
     },
     onError: form.fail,
@@ -56,10 +58,10 @@ export function CategoryCreate() {
   };
   return (
     <section>
-      <h1>New category</h1>
+      <h1>{t.newRow("Category")}</h1>
       <FormFrame
-        label="New category"
-        submitLabel="Create"
+        label={t.newRow("Category")}
+        submitLabel={t.create}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}

@@ -8,6 +8,7 @@ import {
 } from "../client";
 import { DeleteButton } from "../runtime/dialog";
 import { Plain } from "../runtime/display";
+import { messages } from "../runtime/messages";
 import { Notice, QueryView } from "../runtime/shell";
 import { categoryPath, categoryTitle } from "./category";
 
@@ -23,21 +24,22 @@ export function CategoryDetail() {
 }
 
 function CategoryRecord({ category }: { category: CategoryRead }) {
+  const t = messages();
   return (
     <section>
       <div className="page-head">
         <h1>{categoryTitle(category)}</h1>
         <div className="buttons">
           <Link className="button" to={`${categoryPath(category)}/edit`}>
-            Edit
+            {t.edit}
           </Link>
           <DeleteButton
             options={deleteCategoryMutation()}
             variables={{ path: { pk: category.slug } }}
-            title={"Delete this category?"}
+            title={t.deleteRow("Category")}
             name={categoryTitle(category)}
             after="/categories"
-            notice={"Category deleted."}
+            notice={t.deleted("Category")}
           />
         </div>
       </div>

@@ -10,6 +10,7 @@ import {
 import { type DraftParser, inputText } from "../runtime/draft";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { messages } from "../runtime/messages";
 import { QueryView } from "../runtime/shell";
 import { useUnsavedChanges } from "../runtime/unsaved";
 import { categoryPath, categoryTitle } from "./category";
@@ -56,6 +57,7 @@ export function CategoryEdit() {
 }
 
 function CategoryEditForm({ category }: { category: CategoryRead }) {
+  const t = messages();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const initial = draftOf(category);
@@ -67,7 +69,7 @@ function CategoryEditForm({ category }: { category: CategoryRead }) {
     onSuccess: (saved) => {
       void queryClient.invalidateQueries();
       unsaved.release();
-      navigate(categoryPath(saved), { state: { notice: "Category saved." } });
+      navigate(categoryPath(saved), { state: { notice: t.saved("Category") } });
     },
     onError: form.fail,
   });
@@ -79,10 +81,10 @@ function CategoryEditForm({ category }: { category: CategoryRead }) {
   };
   return (
     <section>
-      <h1>{`Edit ${categoryTitle(category)}`}</h1>
+      <h1>{t.editTitle(categoryTitle(category))}</h1>
       <FormFrame
-        label="Edit category"
-        submitLabel="Save"
+        label={t.editRow("Category")}
+        submitLabel={t.save}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}

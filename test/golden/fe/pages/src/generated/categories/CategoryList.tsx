@@ -21,6 +21,7 @@ import {
   useRowsPerPage,
   useUrlQuery,
 } from "../runtime/list";
+import { messages } from "../runtime/messages";
 import { Notice, QueryView } from "../runtime/shell";
 import { categoryPath, categoryTitle } from "./category";
 
@@ -49,6 +50,7 @@ const columns: Column<CategoryRead>[] = [
 
 /** Categories, a page at a time: /categories?limit=…&offset=…. */
 export function CategoryList() {
+  const t = messages();
   const trail = useCursorTrail();
   const ordering = useOrdering();
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
@@ -57,7 +59,7 @@ export function CategoryList() {
   // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.
   const bulk = usableOperations<CategoryRead>([
     {
-      label: "Delete",
+      label: t.delete,
       deletes: true,
       run: (category) =>
         deleteCategory({ path: { pk: category.slug }, throwOnError: true }),
@@ -95,7 +97,7 @@ export function CategoryList() {
           filename="categories.csv"
         />
         <Link className="button primary" to="/categories/new">
-          New category
+          {t.newRow("Category")}
         </Link>
       </div>
       <Notice />
@@ -108,11 +110,11 @@ export function CategoryList() {
               rowKey={(category) => String(category.slug)}
               name={categoryTitle}
               operations={bulk}
-              singular="category"
-              plural="categories"
+              singular="Category"
+              plural="Categories"
             />
             <DataTable
-              caption={<>Categories, page {trail.page}</>}
+              caption={t.listCaption("Categories", trail.page)}
               columns={shown.columns}
               rows={page.items}
               rowKey={(category) => String(category.slug)}

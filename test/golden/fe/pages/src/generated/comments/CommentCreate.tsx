@@ -8,6 +8,7 @@ import { type CommentCreate, createCommentMutation } from "../client";
 import type { DraftParser } from "../runtime/draft";
 import { TextAreaField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { messages } from "../runtime/messages";
 import { ReferencePicker } from "../runtime/picker";
 import { useUnsavedChanges } from "../runtime/unsaved";
 import { commentPath } from "./comment";
@@ -41,6 +42,7 @@ function commentCreateBody(
 
 /** A new comment: /comments/new. */
 export function CommentCreate() {
+  const t = messages();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { draft, set } = useDraft(emptyComment);
@@ -51,7 +53,9 @@ export function CommentCreate() {
     onSuccess: (comment) => {
       void queryClient.invalidateQueries();
       unsaved.release();
-      navigate(commentPath(comment), { state: { notice: "Comment created." } });
+      navigate(commentPath(comment), {
+        state: { notice: t.created("Comment") },
+      });
     },
     onError: form.fail,
   });
@@ -61,10 +65,10 @@ export function CommentCreate() {
   };
   return (
     <section>
-      <h1>New comment</h1>
+      <h1>{t.newRow("Comment")}</h1>
       <FormFrame
-        label="New comment"
-        submitLabel="Create"
+        label={t.newRow("Comment")}
+        submitLabel={t.create}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}

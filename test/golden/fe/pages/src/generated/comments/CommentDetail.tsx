@@ -10,6 +10,7 @@ import {
 } from "../client";
 import { DeleteButton } from "../runtime/dialog";
 import { DateTime, Plain } from "../runtime/display";
+import { messages } from "../runtime/messages";
 import { ReferenceLink } from "../runtime/reference-link";
 import { Notice, QueryView } from "../runtime/shell";
 import { commentPath, commentTitle } from "./comment";
@@ -26,21 +27,22 @@ export function CommentDetail() {
 }
 
 function CommentRecord({ comment }: { comment: CommentRead }) {
+  const t = messages();
   return (
     <section>
       <div className="page-head">
         <h1>{commentTitle(comment)}</h1>
         <div className="buttons">
           <Link className="button" to={`${commentPath(comment)}/edit`}>
-            Edit
+            {t.edit}
           </Link>
           <DeleteButton
             options={deleteCommentMutation()}
             variables={{ path: { pk: comment.id } }}
-            title={"Delete this comment?"}
+            title={t.deleteRow("Comment")}
             name={commentTitle(comment)}
             after="/comments"
-            notice={"Comment deleted."}
+            notice={t.deleted("Comment")}
           />
         </div>
       </div>

@@ -10,6 +10,7 @@ import {
 import { type DraftParser, inputText } from "../runtime/draft";
 import { TextAreaField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { messages } from "../runtime/messages";
 import { QueryView } from "../runtime/shell";
 import { useUnsavedChanges } from "../runtime/unsaved";
 import { commentPath, commentTitle } from "./comment";
@@ -52,6 +53,7 @@ export function CommentEdit() {
 }
 
 function CommentEditForm({ comment }: { comment: CommentRead }) {
+  const t = messages();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const initial = draftOf(comment);
@@ -63,7 +65,7 @@ function CommentEditForm({ comment }: { comment: CommentRead }) {
     onSuccess: (saved) => {
       void queryClient.invalidateQueries();
       unsaved.release();
-      navigate(commentPath(saved), { state: { notice: "Comment saved." } });
+      navigate(commentPath(saved), { state: { notice: t.saved("Comment") } });
     },
     onError: form.fail,
   });
@@ -75,10 +77,10 @@ function CommentEditForm({ comment }: { comment: CommentRead }) {
   };
   return (
     <section>
-      <h1>{`Edit ${commentTitle(comment)}`}</h1>
+      <h1>{t.editTitle(commentTitle(comment))}</h1>
       <FormFrame
-        label="Edit comment"
-        submitLabel="Save"
+        label={t.editRow("Comment")}
+        submitLabel={t.save}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}

@@ -23,6 +23,7 @@ import {
   useRowsPerPage,
   useUrlQuery,
 } from "../runtime/list";
+import { messages } from "../runtime/messages";
 import { ReferenceLink } from "../runtime/reference-link";
 import { Notice, QueryView } from "../runtime/shell";
 import { commentPath, commentTitle } from "./comment";
@@ -75,6 +76,7 @@ const columns: Column<CommentRead>[] = [
 
 /** Comments, a page at a time: /comments?limit=…&cursor=…. */
 export function CommentList() {
+  const t = messages();
   const trail = useCursorTrail();
   const ordering = useOrdering();
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
@@ -83,7 +85,7 @@ export function CommentList() {
   // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.
   const bulk = usableOperations<CommentRead>([
     {
-      label: "Delete",
+      label: t.delete,
       deletes: true,
       run: (comment) =>
         deleteComment({ path: { pk: comment.id }, throwOnError: true }),
@@ -113,7 +115,7 @@ export function CommentList() {
           filename="comments.csv"
         />
         <Link className="button primary" to="/comments/new">
-          New comment
+          {t.newRow("Comment")}
         </Link>
       </div>
       <Notice />
@@ -127,11 +129,11 @@ export function CommentList() {
               rowKey={(comment) => String(comment.id)}
               name={commentTitle}
               operations={bulk}
-              singular="comment"
-              plural="comments"
+              singular="Comment"
+              plural="Comments"
             />
             <DataTable
-              caption={<>Comments, page {trail.page}</>}
+              caption={t.listCaption("Comments", trail.page)}
               columns={shown.columns}
               rows={page.items}
               rowKey={(comment) => String(comment.id)}

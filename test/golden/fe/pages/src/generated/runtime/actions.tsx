@@ -7,6 +7,7 @@ import { type ReactNode, useState } from "react";
 import { ConfirmDialog } from "./dialog";
 import { Json } from "./display";
 import { Toast } from "./toast";
+import { messages } from "./messages";
 
 interface ActionPanelProps {
   label: string;
@@ -30,14 +31,15 @@ interface ActionPanelProps {
 
 export function ActionPanel(props: ActionPanelProps) {
   const [asking, setAsking] = useState(false);
+  const t = messages();
   const outcome = (
     <>
       {props.done && (
         <Toast tone="success" onDismiss={props.onDismiss}>
-          {props.label}: done.
+          {t.done(props.label)}
           {props.result !== undefined && (
             <>
-              {" Result: "}
+              {` ${t.result} `}
               <Json value={props.result} />
             </>
           )}
@@ -45,7 +47,7 @@ export function ActionPanel(props: ActionPanelProps) {
       )}
       {props.error && (
         <Toast tone="error" onDismiss={props.onDismiss}>
-          {props.label}: {props.error}
+          {t.failed(props.label, props.error)}
         </Toast>
       )}
     </>
@@ -64,7 +66,7 @@ export function ActionPanel(props: ActionPanelProps) {
         {props.confirm && (
           <ConfirmDialog
             open={asking}
-            title={`${props.label}?`}
+            title={t.askRun(props.label)}
             confirmLabel={props.label}
             onConfirm={() => {
               setAsking(false);
@@ -72,7 +74,7 @@ export function ActionPanel(props: ActionPanelProps) {
             }}
             onCancel={() => setAsking(false)}
           >
-            <p>Run “{props.label}” now?</p>
+            <p>{t.runNow(props.label)}</p>
           </ConfirmDialog>
         )}
         {outcome}

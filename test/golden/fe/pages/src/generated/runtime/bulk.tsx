@@ -11,6 +11,7 @@ import { useLocation } from "react-router";
 import { ConfirmDialog } from "./dialog";
 import { explain } from "./errors";
 import { Toast } from "./toast";
+import { messages } from "./messages";
 
 /** The rows chosen on a list page, by key. */
 export interface Selection {
@@ -42,11 +43,6 @@ export function useSelection(): Selection {
   return { keys, toggle: (key) => setAll([key], !keys.has(key)), setAll };
 }
 
-/** "1 article", "3 articles". */
-function counted(count: number, singular: string, plural: string): string {
-  return `${count} ${count === 1 ? singular : plural}`;
-}
-
 /** What chosen rows can go through, one request per row. */
 export interface BulkOperation<T> {
   /** The dialog's confirming button: "Delete", "Publish article". */
@@ -75,7 +71,7 @@ interface BulkBarProps<T> {
   name: (row: T) => string;
   /** The operations the reader may use (`usableOperations`). */
   operations: readonly BulkOperation<T>[];
-  /** "article", "articles" (lower case). */
+  /** The resource's labels, as the config has them ("Article", "Articles"). */
   singular: string;
   plural: string;
 }
@@ -95,7 +91,8 @@ export function BulkBar<T>(props: BulkBarProps<T>) {
   const dismiss = useCallback(() => setNotice(null), []);
   const queryClient = useQueryClient();
   const chosen = props.rows.filter((row) => selection.keys.has(rowKey(row)));
-  const words = (count: number) => counted(count, props.singular, props.plural);
+  const t = messages();
+  const { singular, plural } = props;
   const operations = props.operations;
 
   async function runOnChosen(operation: BulkOperation<T>) {
@@ -120,8 +117,8 @@ export function BulkBar<T>(props: BulkBarProps<T>) {
     if (done.length > 0) {
       setNotice(
         operation.deletes
-          ? `${words(done.length)} deleted.`
-          : `${operation.label}: done for ${words(done.length)}.`,
+          ? t.deletedRows(done.length, singular, plural)
+          : t.ranOnRows(operation.label, done.length, singular, plural),
       );
       void queryClient.invalidateQueries();
     }
@@ -131,7 +128,7 @@ export function BulkBar<T>(props: BulkBarProps<T>) {
     <>
       {chosen.length > 0 && operations.length > 0 && (
         <div className="bulk">
-          <span>{words(chosen.length)} selected</span>
+          <span>{t.selected(chosen.length, singular, plural)}</span>
           {operations.map((operation) => (
             <button
               key={operation.label}
@@ -142,7 +139,7 @@ export function BulkBar<T>(props: BulkBarProps<T>) {
                 setOpen(operation);
               }}
             >
-              {operation.deletes ? "Delete selected…" : `${operation.label}…`}
+              {operation.deletes ? t.deleteSelected : `${operation.label}…`}
             </button>
           ))}
         </div>
@@ -151,8 +148,8 @@ export function BulkBar<T>(props: BulkBarProps<T>) {
         open={open !== null && chosen.length > 0}
         title={
           open?.deletes
-            ? `Delete ${words(chosen.length)}?`
-            : `${open?.label ?? ""}: ${words(chosen.length)}?`
+            ? t.deleteRows(chosen.length, singular, plural)
+            : t.runOnRows(open?.label ?? "", chosen.length, singular, plural)
         }
         confirmLabel={open?.label ?? ""}
         busy={busy}
@@ -166,8 +163,13 @@ export function BulkBar<T>(props: BulkBarProps<T>) {
           <div role="alert">
             <p>
               {open?.deletes
-                ? `${words(refusals.length)} could not be deleted:`
-                : `${open?.label ?? ""} failed for ${words(refusals.length)}:`}
+                ? t.notDeleted(refusals.length, singular, plural)
+                : t.failedOnRows(
+                    open?.label ?? "",
+                    refusals.length,
+                    singular,
+                    plural,
+                  )}
             </p>
             <ul className="refusals">
               {refusals.map((refusal) => (
@@ -179,9 +181,7 @@ export function BulkBar<T>(props: BulkBarProps<T>) {
           </div>
         )}
         <p>
-          {open?.deletes
-            ? "These will be deleted. This cannot be undone."
-            : `${open?.label ?? ""} runs on each of these, one after another.`}
+          {open?.deletes ? t.willBeDeleted : t.runsOneByOne(open?.label ?? "")}
         </p>
         <ul>
           {chosen.map((row) => (

@@ -6,6 +6,7 @@
 import { useId, useState } from "react";
 import type { Column } from "./list";
 import { useStoredSet } from "./stored";
+import { messages } from "./messages";
 
 /** A list's columns and which of them the reader shows. */
 export interface ShownColumns<T> {
@@ -38,6 +39,7 @@ export function useShownColumns<T>(
 export function ColumnChooser<T>({ shown }: { shown: ShownColumns<T> }) {
   const [open, setOpen] = useState(false);
   const id = useId();
+  const t = messages();
   return (
     <div className="column-chooser">
       <button
@@ -46,11 +48,11 @@ export function ColumnChooser<T>({ shown }: { shown: ShownColumns<T> }) {
         aria-controls={id}
         onClick={() => setOpen(!open)}
       >
-        Columns
+        {t.columns}
       </button>
       {open && (
         <fieldset id={id}>
-          <legend>Columns shown</legend>
+          <legend>{t.columnsShown}</legend>
           {shown.all.map((column) => {
             const visible = shown.columns.includes(column);
             return (

@@ -12,6 +12,7 @@ import {
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { explain } from "./errors";
+import { messages } from "./messages";
 
 interface ConfirmProps {
   open: boolean;
@@ -66,7 +67,7 @@ export function ConfirmDialog(props: ConfirmProps) {
           {props.confirmLabel}
         </button>
         <button ref={cancel} type="button" onClick={props.onCancel}>
-          Cancel
+          {messages().cancel}
         </button>
       </div>
     </dialog>
@@ -92,6 +93,7 @@ export function DeleteButton<D, E, V>(props: DeleteButtonProps<D, E, V>) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const t = messages();
   const mutation = useMutation({
     ...props.options,
     onSuccess: () => {
@@ -102,12 +104,12 @@ export function DeleteButton<D, E, V>(props: DeleteButtonProps<D, E, V>) {
   return (
     <>
       <button type="button" className="danger" onClick={() => setOpen(true)}>
-        Delete
+        {t.delete}
       </button>
       <ConfirmDialog
         open={open}
         title={props.title}
-        confirmLabel="Delete"
+        confirmLabel={t.delete}
         busy={mutation.isPending}
         error={mutation.isError ? explain(mutation.error, []).form : null}
         onConfirm={() => mutation.mutate(props.variables)}
@@ -116,7 +118,7 @@ export function DeleteButton<D, E, V>(props: DeleteButtonProps<D, E, V>) {
           mutation.reset();
         }}
       >
-        <p>“{props.name}” will be deleted. This cannot be undone.</p>
+        <p>{t.willDelete(props.name)}</p>
       </ConfirmDialog>
     </>
   );

@@ -2,6 +2,8 @@
 // How values of each field type read on a page: dates and times in the reader's locale,
 // flags as words, JSON as formatted code, and an explicit mark for "no value".
 
+import { messages } from "./messages";
+
 /** The mark shown for null. */
 export function Empty() {
   return <span className="empty">—</span>;
@@ -10,7 +12,7 @@ export function Empty() {
 /** Yes or No. */
 export function Flag({ value }: { value: boolean | null | undefined }) {
   if (value === null || value === undefined) return <Empty />;
-  return <span>{value ? "Yes" : "No"}</span>;
+  return <span>{value ? messages().yes : messages().no}</span>;
 }
 
 /** An ISO 8601 instant in the reader's locale, with the instant in `dateTime`. */

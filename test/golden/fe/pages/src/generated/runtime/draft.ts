@@ -4,6 +4,8 @@
 // per field it cannot convert; everything else (formats, ranges, uniqueness) is the
 // backend's to check, and its answers come back through `explain`.
 
+import { messages } from "./messages";
+
 /** How a body treats an empty input: an error, left out (the backend's default), or null. */
 export type Presence = "required" | "optional" | "nullable";
 
@@ -29,7 +31,7 @@ export class DraftParser {
     presence: P,
     placeholder: T,
   ): Value<T, P> {
-    if (presence === "required") this.errors[field] = "Required.";
+    if (presence === "required") this.errors[field] = messages().required;
     return (
       presence === "required"
         ? placeholder
@@ -59,7 +61,7 @@ export class DraftParser {
     if (input.trim() === "") return this.empty(field, presence, 0);
     const value = Number(input);
     if (!Number.isFinite(value)) {
-      this.errors[field] = "Enter a number.";
+      this.errors[field] = messages().enterNumber;
       return 0 as Value<number, P>;
     }
     return value as Value<number, P>;
@@ -74,7 +76,7 @@ export class DraftParser {
     if (input === "") return this.empty(field, presence, "");
     const value = new Date(input);
     if (Number.isNaN(value.getTime())) {
-      this.errors[field] = "Enter a date and time.";
+      this.errors[field] = messages().enterDateTime;
       return "" as Value<string, P>;
     }
     return value.toISOString() as Value<string, P>;
@@ -110,7 +112,7 @@ export class DraftParser {
     } catch {
       // Reported below, like any other value that is not an object.
     }
-    this.errors[field] = 'Enter a JSON object, like {"key": "value"}.';
+    this.errors[field] = messages().enterJson;
     return {} as Value<{ [key: string]: JsonValue }, P>;
   }
 

@@ -6,6 +6,7 @@
 
 import { useState } from "react";
 import type { Column } from "./list";
+import { messages } from "./messages";
 
 /** A page of rows, and the position of the next page (null after the last). */
 export interface ExportPage<T> {
@@ -48,6 +49,8 @@ export function ExportCsv<T>({ columns, fetchPage, filename }: ExportProps<T>) {
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState("");
 
+  const t = messages();
+
   async function exportRows() {
     setBusy(true);
     const parts = [csvRecord(columns.map((column) => column.label))];
@@ -59,14 +62,14 @@ export function ExportCsv<T>({ columns, fetchPage, filename }: ExportProps<T>) {
         for (const row of page.items)
           parts.push(csvRecord(columns.map((column) => column.text(row))));
         rows += page.items.length;
-        setProgress(`${rows} rows…`);
+        setProgress(t.exporting(rows));
         position = page.next ?? undefined;
       } while (position !== undefined);
       download(new Blob(parts, { type: "text/csv;charset=utf-8" }), filename);
-      setProgress(`${rows} rows exported.`);
+      setProgress(t.exported(rows));
     } catch (error) {
       setProgress(
-        `Export failed: ${error instanceof Error ? error.message : String(error)}`,
+        t.exportFailed(error instanceof Error ? error.message : String(error)),
       );
     } finally {
       setBusy(false);
@@ -76,7 +79,7 @@ export function ExportCsv<T>({ columns, fetchPage, filename }: ExportProps<T>) {
   return (
     <span className="export">
       <button type="button" disabled={busy} onClick={() => void exportRows()}>
-        Export CSV
+        {t.exportCsv}
       </button>
       <span role="status">{progress}</span>
     </span>

@@ -4,6 +4,7 @@
 // `aria-describedby` and flagged with `aria-invalid`.
 
 import { type ReactNode, useId } from "react";
+import { messages } from "./messages";
 
 interface FrameProps {
   label: string;
@@ -146,6 +147,7 @@ export function CheckboxField(props: InputProps<boolean>) {
 
 /** A flag that may also be "not set" (null). */
 export function FlagSelectField(props: InputProps<string>) {
+  const t = messages();
   return (
     <FieldFrame
       label={props.label}
@@ -160,9 +162,9 @@ export function FlagSelectField(props: InputProps<string>) {
           aria-describedby={described}
           onChange={(event) => props.onChange(event.target.value)}
         >
-          <option value="">Not set</option>
-          <option value="true">Yes</option>
-          <option value="false">No</option>
+          <option value="">{t.notSet}</option>
+          <option value="true">{t.yes}</option>
+          <option value="false">{t.no}</option>
         </select>
       )}
     </FieldFrame>

@@ -22,6 +22,7 @@ import {
   seenLabels,
   useValueChoices,
 } from "./values";
+import { messages } from "./messages";
 
 interface ControlProps {
   filter: CatalogFilter;
@@ -59,6 +60,7 @@ function ValueControl({
   const { params, change } = useListParams();
   const { values } = filter;
   const { label } = presentation;
+  const t = messages();
   const set = (name: string) => (value: string) =>
     change({ [name]: value === "" ? null : value });
   if (values.kind === "enum" && has(filter, "in")) {
@@ -100,17 +102,18 @@ function ValueControl({
                   value={params.get(name) ?? ""}
                   onChange={(event) => write(event.target.value)}
                 >
-                  <option value="">Any</option>
-                  {(values.kind === "enum" ? values.choices : FLAG_CHOICES).map(
-                    (choice) => (
-                      <option
-                        key={String(choice.value)}
-                        value={String(choice.value)}
-                      >
-                        {choice.label}
-                      </option>
-                    ),
-                  )}
+                  <option value="">{t.any}</option>
+                  {(values.kind === "enum"
+                    ? values.choices
+                    : flagChoices()
+                  ).map((choice) => (
+                    <option
+                      key={String(choice.value)}
+                      value={String(choice.value)}
+                    >
+                      {choice.label}
+                    </option>
+                  ))}
                 </select>
               )}
             </FieldFrame>
@@ -137,13 +140,13 @@ function ValueControl({
     return (
       <>
         <DraftInput
-          label={`${label} from`}
+          label={t.fieldFrom(label)}
           type={type}
           value={params.get(`${filter.field}__gte`) ?? ""}
           onCommit={set(`${filter.field}__gte`)}
         />
         <DraftInput
-          label={`${label} to`}
+          label={t.fieldTo(label)}
           type={type}
           value={params.get(`${filter.field}__lte`) ?? ""}
           onCommit={set(`${filter.field}__lte`)}
@@ -164,9 +167,10 @@ function ValueControl({
   );
 }
 
-const FLAG_CHOICES: CatalogChoice[] = [
-  { value: true, label: "Yes" },
-  { value: false, label: "No" },
+/** A flag's values, in the pages' language. */
+const flagChoices = (): CatalogChoice[] => [
+  { value: true, label: messages().yes },
+  { value: false, label: messages().no },
 ];
 
 /** The operator of a typed value: text is searched within, the rest compared equal. */
@@ -196,6 +200,7 @@ function Negatable({
 }) {
   const { params, change } = useListParams();
   const toggle = useId();
+  const t = messages();
   // Toggled before a value is chosen, the toggle is only this page's until one is.
   const [wanted, setWanted] = useState(false);
   const eq = parameter(filter.field, "eq");
@@ -214,7 +219,7 @@ function Negatable({
         <input
           id={toggle}
           type="checkbox"
-          aria-label={`${label}: not`}
+          aria-label={t.fieldNot(label)}
           checked={negated}
           onChange={(event) => {
             const value = params.get(name);
@@ -223,7 +228,7 @@ function Negatable({
             change({ [name]: null, [event.target.checked ? neq : eq]: value });
           }}
         />
-        <label htmlFor={toggle}>not</label>
+        <label htmlFor={toggle}>{t.not}</label>
       </span>
     </div>
   );
@@ -298,7 +303,7 @@ function ReferenceIn({
     change({ [name]: keys.length > 0 ? keys.join(",") : null });
   return (
     <ReferenceSet
-      label={`${label}: any of`}
+      label={messages().fieldAnyOf(label)}
       name={label}
       keys={chosen}
       onAdd={(choice) => write([...chosen, choice.key])}
@@ -313,8 +318,9 @@ function ReferenceIn({
 function PresenceSelect({ field, label }: { field: string; label: string }) {
   const { params, change } = useListParams();
   const name = parameter(field, "is_null");
+  const t = messages();
   return (
-    <FieldFrame label={`${label} is`}>
+    <FieldFrame label={t.fieldIs(label)}>
       {({ input }) => (
         <select
           id={input}
@@ -325,9 +331,9 @@ function PresenceSelect({ field, label }: { field: string; label: string }) {
             })
           }
         >
-          <option value="">Any</option>
-          <option value="false">set</option>
-          <option value="true">empty</option>
+          <option value="">{t.any}</option>
+          <option value="false">{t.isSet}</option>
+          <option value="true">{t.isEmpty}</option>
         </select>
       )}
     </FieldFrame>

@@ -11,6 +11,7 @@ import { useListParams } from "./list";
 import { FilterControl } from "./filter-controls";
 import { useStoredFlag } from "./stored";
 import type { FilterCatalog, ValuesLookup } from "./values";
+import { messages } from "./messages";
 
 /** What the pages know of a field at generation time: its label, and how to name a chosen row. */
 export interface FilterFieldPresentation {
@@ -39,6 +40,7 @@ export function FilterBar({
   const { params, change } = useListParams();
   const [open, setOpen] = useStoredFlag(`filters-open:${path}`);
   const barId = useId();
+  const t = messages();
   const list = catalog?.lists.find((candidate) => candidate.path === path);
   if (!list) return null;
   // Every operator's parameter, those without a control included: *Clear* clears them all.
@@ -57,11 +59,11 @@ export function FilterBar({
         aria-controls={barId}
         onClick={() => setOpen(!open)}
       >
-        {set > 0 ? `Filters (${set} set)` : "Filters"}
+        {set > 0 ? t.filtersSet(set) : t.filters}
       </button>
       {open && (
         <fieldset id={barId} className="filters">
-          <legend>Filter {label.toLowerCase()}</legend>
+          <legend>{t.filterRows(label)}</legend>
           {list.filters.map((filter) => (
             <FilterControl
               key={filter.field}
@@ -80,7 +82,7 @@ export function FilterBar({
               change(Object.fromEntries(names.map((name) => [name, null])))
             }
           >
-            Clear filters
+            {t.clearFilters}
           </button>
         </fieldset>
       )}

@@ -6,6 +6,7 @@
 import { type FormEvent, type ReactNode, useState } from "react";
 import { DraftParser } from "./draft";
 import { type Explanation, explain } from "./errors";
+import { messages } from "./messages";
 
 const NO_ERRORS: Explanation = { fields: {}, form: null };
 
@@ -29,10 +30,7 @@ export function useFormErrors(fields: readonly string[]) {
       const parser = new DraftParser();
       const body = build(parser);
       if (!parser.ok) {
-        setErrors({
-          fields: parser.errors,
-          form: "Check the fields marked below.",
-        });
+        setErrors({ fields: parser.errors, form: messages().checkFields });
         return null;
       }
       setErrors(NO_ERRORS);
@@ -60,6 +58,7 @@ interface FormFrameProps {
 
 /** A form named `label`: inputs, the form-wide error, and its buttons. */
 export function FormFrame(props: FormFrameProps) {
+  const t = messages();
   return (
     <form
       aria-label={props.label}
@@ -77,11 +76,11 @@ export function FormFrame(props: FormFrameProps) {
       {props.children}
       <div className="buttons">
         <button type="submit" className="primary" disabled={props.busy}>
-          {props.busy ? "Saving…" : props.submitLabel}
+          {props.busy ? t.saving : props.submitLabel}
         </button>
         {props.onCancel && (
           <button type="button" onClick={props.onCancel}>
-            Cancel
+            {t.cancel}
           </button>
         )}
       </div>

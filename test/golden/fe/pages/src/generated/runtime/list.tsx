@@ -8,6 +8,7 @@
 import type { ReactNode } from "react";
 import { useSearchParams } from "react-router";
 import type { Selection } from "./bulk";
+import { messages } from "./messages";
 
 /** One column: its header, whether the list can be ordered by it, and the cell it shows. */
 export interface Column<T> {
@@ -152,6 +153,7 @@ export function DataTable<T>({
   selection,
   rowName,
 }: TableProps<T>) {
+  const t = messages();
   const keys = rows.map(rowKey);
   const chosen =
     selection === undefined
@@ -169,7 +171,7 @@ export function DataTable<T>({
                 <th scope="col" className="choose">
                   <input
                     type="checkbox"
-                    aria-label="Select every row of this page"
+                    aria-label={t.selectAll}
                     checked={rows.length > 0 && chosen === rows.length}
                     ref={(box) => {
                       if (box)
@@ -200,7 +202,7 @@ export function DataTable<T>({
                     <button
                       type="button"
                       className="sort"
-                      title={`Order by ${candidate.label}`}
+                      title={t.orderBy(candidate.label)}
                       onClick={() => ordering.toggle(candidate.id)}
                     >
                       {candidate.label}
@@ -220,7 +222,9 @@ export function DataTable<T>({
                   <td className="choose">
                     <input
                       type="checkbox"
-                      aria-label={`Select ${rowName ? rowName(row) : rowKey(row)}`}
+                      aria-label={t.selectRow(
+                        rowName ? rowName(row) : rowKey(row),
+                      )}
                       checked={selection.keys.has(rowKey(row))}
                       onChange={() => selection.toggle(rowKey(row))}
                     />
@@ -234,7 +238,7 @@ export function DataTable<T>({
           </tbody>
         </table>
       </div>
-      {rows.length === 0 && <p className="none">Nothing to show.</p>}
+      {rows.length === 0 && <p className="none">{t.nothingToShow}</p>}
     </>
   );
 }
@@ -249,30 +253,35 @@ interface PagerProps {
 
 /** Previous / Page N (of M, with T rows) / Next, and the rows per page. */
 export function Pager({ trail, nextCursor, rows, total }: PagerProps) {
+  const t = messages();
   const counted = total !== undefined && total !== null;
   return (
-    <nav className="pager" aria-label="Pages">
+    <nav className="pager" aria-label={t.pages}>
       <button
         type="button"
         disabled={trail.page === 1}
         onClick={trail.previous}
       >
-        Previous
+        {t.previous}
       </button>
       <span aria-live="polite">
-        Page {trail.page}
-        {counted &&
-          ` of ${Math.max(1, Math.ceil(total / rows.size))}, ${total} ${total === 1 ? "row" : "rows"}`}
+        {counted
+          ? t.pageOfTotal(
+              trail.page,
+              Math.max(1, Math.ceil(total / rows.size)),
+              total,
+            )
+          : t.pageNumber(trail.page)}
       </span>
       <button
         type="button"
         disabled={nextCursor === null}
         onClick={() => nextCursor !== null && trail.next(nextCursor)}
       >
-        Next
+        {t.next}
       </button>
       <label className="rows-per-page">
-        Rows per page
+        {t.rowsPerPage}
         <select
           value={rows.size}
           onChange={(event) => rows.choose(Number(event.target.value))}

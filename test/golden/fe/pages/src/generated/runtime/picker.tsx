@@ -5,6 +5,7 @@
 
 import { useEffect, useId, useState } from "react";
 import { FieldFrame } from "./fields";
+import { messages } from "./messages";
 
 /** One row a reference may point at. */
 export interface Choice {
@@ -101,9 +102,9 @@ export function ReferencePicker(props: PickerProps) {
           />
           {open && (
             <ul id={listbox} role="listbox" aria-label={props.label}>
-              {loading && <li className="picker-note">Loading…</li>}
+              {loading && <li className="picker-note">{messages().loading}</li>}
               {!loading && choices.length === 0 && (
-                <li className="picker-note">No matches</li>
+                <li className="picker-note">{messages().noMatches}</li>
               )}
               {choices.map((choice, index) => (
                 <li

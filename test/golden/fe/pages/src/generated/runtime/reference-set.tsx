@@ -12,6 +12,7 @@ import {
   type ChoicesHook,
   ReferencePicker,
 } from "./picker";
+import { messages } from "./messages";
 
 interface ReferenceSetProps {
   /** The picker's label. */
@@ -79,7 +80,7 @@ export function ReferenceSet({
         error={error}
       />
       {keys.length > 0 && (
-        <ul className="chosen" aria-label={`${name}: chosen`}>
+        <ul className="chosen" aria-label={messages().chosen(name)}>
           {keys.map((key, index) => (
             <ChosenRow
               key={key}
@@ -111,7 +112,11 @@ function ChosenRow({
   return (
     <li>
       {text}
-      <button type="button" aria-label={`Remove ${text}`} onClick={onRemove}>
+      <button
+        type="button"
+        aria-label={messages().remove(text)}
+        onClick={onRemove}
+      >
         ×
       </button>
     </li>

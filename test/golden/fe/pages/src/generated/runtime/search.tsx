@@ -4,6 +4,7 @@
 
 import { type FormEvent, useEffect, useState } from "react";
 import { useListParams } from "./list";
+import { messages } from "./messages";
 
 /** `?q=`: the list's full-text or trigram search; the best matches come first. */
 export function SearchBox({ label }: { label: string }) {
@@ -25,7 +26,7 @@ export function SearchBox({ label }: { label: string }) {
         value={text}
         onChange={(event) => setText(event.target.value)}
       />
-      <button type="submit">Search</button>
+      <button type="submit">{messages().search}</button>
     </form>
   );
 }

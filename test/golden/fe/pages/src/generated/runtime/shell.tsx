@@ -9,6 +9,7 @@ import { type ReactNode, useCallback, useId, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { ApiError } from "./errors";
 import { Toast } from "./toast";
+import { messages } from "./messages";
 
 /** An entry of the navigation. */
 export interface NavItem {
@@ -27,10 +28,11 @@ interface LayoutProps {
 export function Layout({ title, navigation, account, children }: LayoutProps) {
   const [drawer, setDrawer] = useState(false);
   const navId = useId();
+  const t = messages();
   return (
     <div className="shell">
       <a className="skip" href="#main">
-        Skip to content
+        {t.skipToContent}
       </a>
       <header>
         <button
@@ -40,7 +42,7 @@ export function Layout({ title, navigation, account, children }: LayoutProps) {
           aria-controls={navId}
           onClick={() => setDrawer(!drawer)}
         >
-          Menu
+          {t.menu}
         </button>
         <Link className="brand" to="/">
           {title}
@@ -50,7 +52,7 @@ export function Layout({ title, navigation, account, children }: LayoutProps) {
       <nav
         id={navId}
         className={drawer ? "sidebar open" : "sidebar"}
-        aria-label="Resources"
+        aria-label={t.resources}
       >
         <ul>
           {navigation.map((item) => (
@@ -70,20 +72,19 @@ export function Layout({ title, navigation, account, children }: LayoutProps) {
 export function Loading() {
   return (
     <p className="loading" role="status">
-      Loading…
+      {messages().loading}
     </p>
   );
 }
 
 export function NotFound() {
+  const t = messages();
   return (
     <section>
-      <h1>Not found</h1>
+      <h1>{t.notFound}</h1>
+      <p>{t.notFoundText}</p>
       <p>
-        Nothing is here. It may have been deleted, or the address is mistyped.
-      </p>
-      <p>
-        <Link to="/">Back to the start</Link>
+        <Link to="/">{t.backToStart}</Link>
       </p>
     </section>
   );
@@ -98,13 +99,14 @@ export function ErrorState({
   retry?: () => void;
 }) {
   if (error instanceof ApiError && error.status === 404) return <NotFound />;
+  const t = messages();
   const reason = error instanceof Error ? error.message : String(error);
   return (
     <div className="error-state" role="alert">
-      <p>Could not load this page: {reason}</p>
+      <p>{t.couldNotLoad(reason)}</p>
       {retry && (
         <button type="button" onClick={retry}>
-          Try again
+          {t.tryAgain}
         </button>
       )}
     </div>

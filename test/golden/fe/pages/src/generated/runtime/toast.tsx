@@ -6,6 +6,7 @@
 
 import { type ReactNode, useEffect } from "react";
 import { createPortal } from "react-dom";
+import { messages } from "./messages";
 
 const SUCCESS_SHOWN_MS = 8000;
 
@@ -17,7 +18,7 @@ function toastHost(): HTMLElement {
   host.id = "toasts";
   host.className = "toasts";
   host.setAttribute("role", "region");
-  host.setAttribute("aria-label", "Notifications");
+  host.setAttribute("aria-label", messages().notifications);
   document.body.append(host);
   return host;
 }
@@ -43,7 +44,7 @@ export function Toast({ tone, onDismiss, children }: ToastProps) {
       <button
         type="button"
         className="toast-close"
-        aria-label="Dismiss"
+        aria-label={messages().dismiss}
         onClick={onDismiss}
       >
         ×

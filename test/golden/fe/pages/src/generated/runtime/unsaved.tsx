@@ -7,6 +7,7 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { useBlocker } from "react-router";
 import { ConfirmDialog } from "./dialog";
+import { messages } from "./messages";
 
 export interface UnsavedChanges {
   /** Call before the form's own navigation (after a save): it leaves without asking. */
@@ -33,15 +34,16 @@ export function useUnsavedChanges<D>(draft: D, initial: D): UnsavedChanges {
     window.addEventListener("beforeunload", ask);
     return () => window.removeEventListener("beforeunload", ask);
   }, [changed]);
+  const t = messages();
   const prompt = (
     <ConfirmDialog
       open={blocker.state === "blocked"}
-      title="Leave without saving?"
-      confirmLabel="Leave"
+      title={t.leaveUnsaved}
+      confirmLabel={t.leave}
       onConfirm={() => blocker.proceed?.()}
       onCancel={() => blocker.reset?.()}
     >
-      <p>Your changes on this page are not saved yet.</p>
+      <p>{t.unsavedText}</p>
     </ConfirmDialog>
   );
   return {

@@ -5,6 +5,7 @@ import { createTagMutation, type TagCreate } from "../client";
 import type { DraftParser } from "../runtime/draft";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { messages } from "../runtime/messages";
 import { useUnsavedChanges } from "../runtime/unsaved";
 import { tagPath } from "./tag";
 
@@ -28,6 +29,7 @@ function tagCreateBody(draft: TagCreateDraft, parse: DraftParser): TagCreate {
 
 /** A new tag: /tags/new. */
 export function TagCreate() {
+  const t = messages();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { draft, set } = useDraft(emptyTag);
@@ -38,7 +40,7 @@ export function TagCreate() {
     onSuccess: (tag) => {
       void queryClient.invalidateQueries();
       unsaved.release();
-      navigate(tagPath(tag), { state: { notice: "Tag created." } });
+      navigate(tagPath(tag), { state: { notice: t.created("Tag") } });
     },
     onError: form.fail,
   });
@@ -48,10 +50,10 @@ export function TagCreate() {
   };
   return (
     <section>
-      <h1>New tag</h1>
+      <h1>{t.newRow("Tag")}</h1>
       <FormFrame
-        label="New tag"
-        submitLabel="Create"
+        label={t.newRow("Tag")}
+        submitLabel={t.create}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}

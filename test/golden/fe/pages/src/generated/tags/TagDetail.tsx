@@ -4,6 +4,7 @@ import { Link, useParams } from "react-router";
 import { deleteTagMutation, getTagOptions, type TagRead } from "../client";
 import { DeleteButton } from "../runtime/dialog";
 import { Plain } from "../runtime/display";
+import { messages } from "../runtime/messages";
 import { Notice, QueryView } from "../runtime/shell";
 import { tagPath, tagTitle } from "./tag";
 
@@ -17,21 +18,22 @@ export function TagDetail() {
 }
 
 function TagRecord({ tag }: { tag: TagRead }) {
+  const t = messages();
   return (
     <section>
       <div className="page-head">
         <h1>{tagTitle(tag)}</h1>
         <div className="buttons">
           <Link className="button" to={`${tagPath(tag)}/edit`}>
-            Edit
+            {t.edit}
           </Link>
           <DeleteButton
             options={deleteTagMutation()}
             variables={{ path: { pk: tag.id } }}
-            title={"Delete this tag?"}
+            title={t.deleteRow("Tag")}
             name={tagTitle(tag)}
             after="/tags"
-            notice={"Tag deleted."}
+            notice={t.deleted("Tag")}
           />
         </div>
       </div>

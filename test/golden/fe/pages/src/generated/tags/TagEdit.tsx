@@ -10,6 +10,7 @@ import {
 import { type DraftParser, inputText } from "../runtime/draft";
 import { TextField } from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
+import { messages } from "../runtime/messages";
 import { QueryView } from "../runtime/shell";
 import { useUnsavedChanges } from "../runtime/unsaved";
 import { tagPath, tagTitle } from "./tag";
@@ -50,6 +51,7 @@ export function TagEdit() {
 }
 
 function TagEditForm({ tag }: { tag: TagRead }) {
+  const t = messages();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const initial = draftOf(tag);
@@ -61,7 +63,7 @@ function TagEditForm({ tag }: { tag: TagRead }) {
     onSuccess: (saved) => {
       void queryClient.invalidateQueries();
       unsaved.release();
-      navigate(tagPath(saved), { state: { notice: "Tag saved." } });
+      navigate(tagPath(saved), { state: { notice: t.saved("Tag") } });
     },
     onError: form.fail,
   });
@@ -71,10 +73,10 @@ function TagEditForm({ tag }: { tag: TagRead }) {
   };
   return (
     <section>
-      <h1>{`Edit ${tagTitle(tag)}`}</h1>
+      <h1>{t.editTitle(tagTitle(tag))}</h1>
       <FormFrame
-        label="Edit tag"
-        submitLabel="Save"
+        label={t.editRow("Tag")}
+        submitLabel={t.save}
         busy={mutation.isPending}
         error={form.errors.form}
         onSubmit={submit}

@@ -21,6 +21,7 @@ import {
   useRowsPerPage,
   useUrlQuery,
 } from "../runtime/list";
+import { messages } from "../runtime/messages";
 import { Notice, QueryView } from "../runtime/shell";
 import { tagPath, tagTitle } from "./tag";
 
@@ -47,6 +48,7 @@ const columns: Column<TagRead>[] = [
 
 /** Tags, a page at a time: /tags?limit=…&cursor=…. */
 export function TagList() {
+  const t = messages();
   const trail = useCursorTrail();
   const ordering = useOrdering();
   const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
@@ -55,7 +57,7 @@ export function TagList() {
   // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.
   const bulk = usableOperations<TagRead>([
     {
-      label: "Delete",
+      label: t.delete,
       deletes: true,
       run: (tag) => deleteTag({ path: { pk: tag.id }, throwOnError: true }),
     },
@@ -84,7 +86,7 @@ export function TagList() {
           filename="tags.csv"
         />
         <Link className="button primary" to="/tags/new">
-          New tag
+          {t.newRow("Tag")}
         </Link>
       </div>
       <Notice />
@@ -97,11 +99,11 @@ export function TagList() {
               rowKey={(tag) => String(tag.id)}
               name={tagTitle}
               operations={bulk}
-              singular="tag"
-              plural="tags"
+              singular="Tag"
+              plural="Tags"
             />
             <DataTable
-              caption={<>Tags, page {trail.page}</>}
+              caption={t.listCaption("Tags", trail.page)}
               columns={shown.columns}
               rows={page.items}
               rowKey={(tag) => String(tag.id)}
