@@ -961,8 +961,9 @@ describe("the blog's generated front end", () => {
     }
   });
 
-  it("exports a filtered list as CSV, every page of it, equal to the API's rows", { timeout: CASE_TIMEOUT_MS }, async () => {
+  it("exports a filtered list as CSV, every page of it, equal to the API's rows, related rows by their titles", { timeout: CASE_TIMEOUT_MS }, async () => {
     const { base } = await servedBlog();
+    await commented();
     // 105 unpublished articles and 3 published by one author: more than the list's largest page (100).
     const writer = await api.post("/authors", { name: "Export Writer", email: "export@example.com" });
     assert.equal(writer.status, 201, JSON.stringify(writer.body));
@@ -1009,6 +1010,21 @@ describe("the blog's generated front end", () => {
       assert.equal(asked.length, 2, "two pages of 100");
       assert.ok(asked.every((url) => url.includes(`author_id=${writer.body.id}`) && url.includes("published=false") && url.includes("order_by=-title")), asked.join("\n"));
       console.log(`# CSV export: ${rows.length} rows of a filtered list in ${asked.length} requests, ${text.length} bytes`);
+
+      // The comments know their article by key alone: the file names it by its title, as the list does.
+      const secondArticle = (await api.get("/articles?limit=2")).body.items[1] as { id: string };
+      assert.equal((await api.post("/comments", { body: "A second look.", article_id: secondArticle.id, author_id: writer.body.id })).status, 201);
+      const comments = (await api.get("/comments?limit=100")).body.items as { body: string; created_at: string; article_id: string; author: { label: string } }[];
+      const articleTitles = new Map<string, string>();
+      for (const comment of comments) articleTitles.set(comment.article_id, (await api.get(`/articles/${comment.article_id}`)).body.title);
+      await page.goto(`${base}/comments`);
+      await page.getByRole("table").getByText("Comments, page 1").waitFor();
+      const commentsFile = page.waitForEvent("download");
+      await page.getByRole("button", { name: "Export CSV" }).click();
+      const [commentHeader, ...commentRows] = parseCsv(await readFile((await (await commentsFile).path())!, "utf8"));
+      assert.deepEqual(commentHeader, ["Body", "Created at", "Article", "Author"]);
+      assert.deepEqual(commentRows, comments.map((comment) => [comment.body, comment.created_at, articleTitles.get(comment.article_id), comment.author.label]));
+      console.log(`# CSV export of comments: ${commentRows.length} rows, each article by its title`);
     } finally {
       await visitor.close();
     }

@@ -6,7 +6,7 @@ import { type Imports, member } from "./code.js";
 import { KIND_CODE, TEXT_KINDS } from "./kinds.js";
 import type { PageField, PageResource } from "./model.js";
 import type { FieldKind } from "./openapi.js";
-import { choiceLabelHook, helpersModule, pathFn, titleFn } from "./names.js";
+import { CLIENT, choiceLabelHook, helpersModule, pathFn, titleFn } from "./names.js";
 
 /** Finds a resource by key. */
 export type Lookup = (key: string) => PageResource;
@@ -29,15 +29,23 @@ export function cell(field: PageField, row: string, imports: Imports, lookup: Lo
 }
 
 /**
- * The plain text of `field` of `row`, for the CSV export: what its cell shows, a nested row
- * by its title, several by their titles joined with "; ".
+ * The plain text of `field` of `row`, for the CSV export, as a column's `text` function: what
+ * its cell shows, a nested row by its title, several by their titles joined with "; ", and a
+ * key of another resource's row by that row's title (asked through the query cache `queries`,
+ * as its link asks it) where the resource can be asked for one row.
  */
 export function cellText(field: PageField, row: string, imports: Imports, lookup: Lookup): string {
   const value = member(row, field.name);
-  if (field.kind !== "nested") return `${imports.use("runtime/export", "plainText")}(${value})`;
-  if (field.many) return `${value}.map((item) => ${nestedTitle(field, "item", imports, lookup)}).join("; ")`;
+  const target = field.references && field.kind !== "nested" && !field.many ? lookup(field.references) : undefined;
+  if (target?.get) {
+    const asked = `queries.ensureQueryData(${imports.use(CLIENT, `${target.get.fn}Options`)}({ path: { pk: ${value} } }))`;
+    const title = `${imports.use("runtime/export", "relatedTitle")}(${asked}, ${imports.use(helpersModule(target), titleFn(target))}, ${value})`;
+    return `(${row}, queries) => ${field.nullable ? `${value} === null ? "" : ${title}` : title}`;
+  }
+  if (field.kind !== "nested") return `(${row}) => ${imports.use("runtime/export", "plainText")}(${value})`;
+  if (field.many) return `(${row}) => ${value}.map((item) => ${nestedTitle(field, "item", imports, lookup)}).join("; ")`;
   const title = nestedTitle(field, value, imports, lookup);
-  return field.nullable ? `${value} === null ? "" : ${title}` : title;
+  return `(${row}) => ${field.nullable ? `${value} === null ? "" : ${title}` : title}`;
 }
 
 /** The text naming a nested object: its resource's title, else its `label` (link objects), else its first text field. */

@@ -147,7 +147,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
       sortable: list.orderFields.includes(resource.keyField),
       always: true,
       cell: keyLink(resource, imports),
-      text: `${imports.use("runtime/export", "plainText")}(${member(row, resource.keyField)})`,
+      text: `(${row}) => ${imports.use("runtime/export", "plainText")}(${member(row, resource.keyField)})`,
     });
   }
   const collection = resource.actions.filter((action) => action.target === "collection");
