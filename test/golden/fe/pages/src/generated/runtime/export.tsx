@@ -2,8 +2,10 @@
 // The CSV export of a list: every row of the list's current query (its order, search and
 // filters), asked for page by page at the list's largest page size, each page's rows added
 // to the file as they arrive; the file downloads once the last page is in. Its columns are
-// the list page's, each cell as the plain text of what the page shows.
+// the list page's, each cell as the plain text of what the page shows: a related row by its
+// title, as its link in the list names it, never by its key.
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Column } from "./list";
 import { messages } from "./messages";
@@ -19,6 +21,18 @@ export function plainText(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
+}
+
+/**
+ * The title of a related row known by its key (a comment's `article_id`), from its resource's
+ * answer `row` (the query the list's link asked, cached); the key when it cannot be read.
+ */
+export function relatedTitle<D>(
+  row: Promise<D>,
+  title: (row: D) => string,
+  key: string | number,
+): Promise<string> {
+  return row.then(title, () => String(key));
 }
 
 /**
@@ -48,6 +62,7 @@ interface ExportProps<T> {
 export function ExportCsv<T>({ columns, fetchPage, filename }: ExportProps<T>) {
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState("");
+  const queries = useQueryClient();
 
   const t = messages();
 
@@ -59,8 +74,14 @@ export function ExportCsv<T>({ columns, fetchPage, filename }: ExportProps<T>) {
       let position: string | undefined;
       do {
         const page = await fetchPage(position);
-        for (const row of page.items)
-          parts.push(csvRecord(columns.map((column) => column.text(row))));
+        const records = page.items.map(async (row) =>
+          csvRecord(
+            await Promise.all(
+              columns.map((column) => column.text(row, queries)),
+            ),
+          ),
+        );
+        parts.push(...(await Promise.all(records)));
         rows += page.items.length;
         setProgress(t.exporting(rows));
         position = page.next ?? undefined;

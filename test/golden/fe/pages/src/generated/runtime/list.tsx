@@ -5,6 +5,7 @@
 // browser's back button walks it back. Changing the order, a search or a filter starts again
 // at the first page: a cursor is only valid for the query it was made for.
 
+import type { QueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useSearchParams } from "react-router";
 import type { Selection } from "./bulk";
@@ -19,8 +20,11 @@ export interface Column<T> {
   /** The column with the row's link: the column chooser never hides it. */
   always?: boolean;
   cell: (row: T) => ReactNode;
-  /** The cell as plain text, for the CSV export. */
-  text: (row: T) => string;
+  /**
+   * The cell as plain text, for the CSV export. A related row known by its key alone is named
+   * by its title, which `queries` (the page's query cache) asks its resource for.
+   */
+  text: (row: T, queries: QueryClient) => string | Promise<string>;
 }
 
 /** The page's query parameters, and a way to change some of them (paging starts over). */
