@@ -89,6 +89,17 @@ async function frenchCatalogue(): Promise<string> {
   return fixture.replace(/^import type \{[^}]*\} from "\.\.\/\.\.\/src\/targets\/fe\/runtime\/messages\.js";$/m, projectImport);
 }
 
+/**
+ * A page signed in as the editor Grace, in the browser the walk uses (started and signed in
+ * here when a test runs alone): no second browser or sign-in for each test.
+ */
+async function editorPage(base: string): Promise<Page> {
+  browser ??= await launchChromium();
+  const page = await browser.context.newPage();
+  if ((await sessionCookie(browser)) === undefined) await signInAs(page, base, EDITOR_LOGIN);
+  return page;
+}
+
 after(async () => {
   await browser?.close();
   for (const proc of started) await proc.stop();
@@ -261,9 +272,6 @@ describe("the blog's generated front end", () => {
     await page.reload();
     await table.getByText("Articles, page 1").waitFor();
     assert.deepEqual(await headerTexts(), ["Title", "Author", "Published"]);
-    await page.getByRole("button", { name: "Columns", exact: true }).click();
-    await chooser.getByRole("checkbox", { name: "Rating" }).click();
-    await eventually(headerTexts, ["Title", "Author", "Published", "Rating"]);
     await page.getByRole("button", { name: "Next" }).click();
     await table.getByText("Articles, page 2").waitFor();
     const second = await titlesOf(page);
@@ -639,6 +647,19 @@ describe("the blog's generated front end", () => {
     await page.getByText("Signed in as ada").waitFor();
     await table.getByText("Authors, page 1").waitFor();
     assert.equal(await page.getByRole("link", { name: "New author" }).count(), 0, "only editors add authors");
+    // Stored choices are each user's: in the same browser, Ada finds none of Grace's (Rating
+    // hidden, the filters open, 50 categories a page), and makes her own.
+    await page.goto(`${base}/articles`);
+    await table.getByText("Articles, page 1").waitFor();
+    assert.deepEqual(await headerTexts(), ["Title", "Author", "Published", "Rating"]);
+    assert.equal(await filterToggle.getAttribute("aria-expanded"), "false");
+    await page.getByRole("button", { name: "Columns", exact: true }).click();
+    await chooser.getByRole("checkbox", { name: "Published" }).click();
+    await eventually(headerTexts, ["Title", "Author", "Rating"]);
+    await page.goto(`${base}/categories`);
+    await eventually(() => pager.locator("[aria-live]").innerText(), "Page 1 of 2, 23 rows");
+    await page.goto(`${base}/authors`);
+    await table.getByText("Authors, page 1").waitFor();
     const resources = page.getByRole("navigation", { name: "Resources" });
     await resources.getByRole("link", { name: "Articles" }).waitFor();
     assert.equal(await resources.getByRole("link", { name: "Comments" }).count(), 0, "only editors list comments");
@@ -663,6 +684,21 @@ describe("the blog's generated front end", () => {
     assert.equal(revoked.status, 204);
     await resources.getByRole("link", { name: "Authors" }).click();
     await page.waitForURL(/\/login\?next=%2Fauthors$/);
+
+    // Grace, back in the same browser, finds her own choices, not Ada's; then shows Rating again.
+    await page.getByLabel("Username").fill(EDITOR_LOGIN.username);
+    await page.getByLabel("Password").fill(EDITOR_LOGIN.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("Signed in as grace").waitFor();
+    await page.goto(`${base}/articles`);
+    await table.getByText("Articles, page 1").waitFor();
+    assert.deepEqual(await headerTexts(), ["Title", "Author", "Published"]);
+    assert.equal(await filterToggle.getAttribute("aria-expanded"), "true");
+    await page.getByRole("button", { name: "Columns", exact: true }).click();
+    await chooser.getByRole("checkbox", { name: "Rating" }).click();
+    await eventually(headerTexts, ["Title", "Author", "Published", "Rating"]);
+    await page.goto(`${base}/categories`);
+    await eventually(() => pager.locator("[aria-live]").innerText(), "Page 1 of 1, 23 rows");
 
     // Not found, inside the shell.
     await page.goto(`${base}/no/such/page`);
@@ -899,10 +935,8 @@ describe("the blog's generated front end", () => {
     }
     // Baxter has written something: the backend refuses to delete her (409).
     assert.equal((await api.post("/articles", { title: "Kept by its author", body: "x", word_count: 1, author_id: ids[3] })).status, 201);
-    const visitor = await launchChromium();
+    const page = await editorPage(base);
     try {
-      const page = await visitor.context.newPage();
-      await signInAs(page, base, EDITOR_LOGIN);
       await page.goto(`${base}/authors?q=bulk&order_by=name`);
       await waitForTitles(page, names.slice().sort());
       const deletes: string[] = [];
@@ -957,7 +991,7 @@ describe("the blog's generated front end", () => {
       for (const id of drafts) assert.equal((await api.get(`/articles/${id}`)).body.status, "published");
       console.log(`# bulk delete: 3 authors in ${together} requests; a 4th refused (409) and kept chosen; 2 articles published in ${published.length} requests`);
     } finally {
-      await visitor.close();
+      await page.close();
     }
   });
 
@@ -988,10 +1022,8 @@ describe("the blog's generated front end", () => {
     } while (cursor !== null);
     assert.equal(expected.length, 105);
 
-    const visitor = await launchChromium();
+    const page = await editorPage(base);
     try {
-      const page = await visitor.context.newPage();
-      await signInAs(page, base, EDITOR_LOGIN);
       await page.goto(`${base}/articles?${query}`);
       await page.getByRole("table").getByText("Articles, page 1").waitFor();
       const asked: string[] = [];
@@ -1026,7 +1058,7 @@ describe("the blog's generated front end", () => {
       assert.deepEqual(commentRows, comments.map((comment) => [comment.body, comment.created_at, articleTitles.get(comment.article_id), comment.author.label]));
       console.log(`# CSV export of comments: ${commentRows.length} rows, each article by its title`);
     } finally {
-      await visitor.close();
+      await page.close();
     }
   });
 

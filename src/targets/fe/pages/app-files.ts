@@ -115,7 +115,11 @@ function appFile(model: PagesModel, auth: boolean): PageFile {
   imports.use("runtime/language", "chooseLanguage");
   for (const name of ["HOME", "navigation", "pageRoutes", "pages"]) imports.use("routes", name);
   for (const name of ["Layout", "NotFound"]) imports.use("runtime/shell", name);
-  if (auth) for (const name of ["Account", "LoginPage", "RequireGroups", "RequireSession", "useAllowedItems"]) imports.use("Login", name);
+  if (auth) {
+    for (const name of ["Account", "LoginPage", "RequireGroups", "RequireSession", "useAllowedItems"]) imports.use("Login", name);
+    imports.use("session", "useSession");
+    imports.use("runtime/stored", "ChoicesOwner");
+  }
   return new PageFile({
     path: `${GENERATED}/App.tsx`,
     template: "pages/App.tsx.njk",

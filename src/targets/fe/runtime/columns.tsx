@@ -1,5 +1,5 @@
 // A list's column chooser: the reader hides the columns the table need not show, remembered per
-// list in this browser (localStorage). The column holding the row's link is always shown, so
+// list and per signed-in user (runtime/stored). The column holding the row's link is always shown, so
 // every row still opens, and the last column shown stays. The CSV export takes the same columns.
 
 import { useId, useState } from "react";
