@@ -19,6 +19,8 @@ import {
 import { HOME, navigation, pageRoutes, pages } from "./routes";
 import { chooseLanguage } from "./runtime/language";
 import { Layout, NotFound } from "./runtime/shell";
+import { ChoicesOwner } from "./runtime/stored";
+import { useSession } from "./session";
 
 const TITLE = "Blog";
 
@@ -41,46 +43,50 @@ function Shell() {
   );
   // What the signed-in user's groups cannot list is not offered; the backend still refuses it.
   const allowedNavigation = useAllowedItems(navigation);
+  // Stored choices (columns, filters, rows per page) are each user's own.
+  const session = useSession();
   return (
-    <Layout
-      title={TITLE}
-      navigation={[...allowedNavigation, ...extraNavigation]}
-      account={<Account />}
-    >
-      <Routes>
-        <Route path="/" element={<Navigate to={HOME} replace />} />
-        {pageRoutes.map((route) => {
-          const Page = overrides[route.id] ?? pages[route.id];
-          const allowed = route.groups ? (
-            <RequireGroups groups={route.groups}>
+    <ChoicesOwner value={session?.username ?? null}>
+      <Layout
+        title={TITLE}
+        navigation={[...allowedNavigation, ...extraNavigation]}
+        account={<Account />}
+      >
+        <Routes>
+          <Route path="/" element={<Navigate to={HOME} replace />} />
+          {pageRoutes.map((route) => {
+            const Page = overrides[route.id] ?? pages[route.id];
+            const allowed = route.groups ? (
+              <RequireGroups groups={route.groups}>
+                <Page />
+              </RequireGroups>
+            ) : (
               <Page />
-            </RequireGroups>
-          ) : (
-            <Page />
-          );
-          const page = route.signedIn ? (
-            <RequireSession>{allowed}</RequireSession>
-          ) : (
-            allowed
-          );
-          return <Route key={route.id} path={route.path} element={page} />;
-        })}
-        {extraRoutes.map((route) => (
-          <Route
-            key={route.path}
-            path={route.path}
-            element={
-              route.signedIn ? (
-                <RequireSession>{route.element}</RequireSession>
-              ) : (
-                route.element
-              )
-            }
-          />
-        ))}
-        <Route path="/login" element={<LoginPage />} />
-        <Route path="*" element={<NotFound />} />
-      </Routes>
-    </Layout>
+            );
+            const page = route.signedIn ? (
+              <RequireSession>{allowed}</RequireSession>
+            ) : (
+              allowed
+            );
+            return <Route key={route.id} path={route.path} element={page} />;
+          })}
+          {extraRoutes.map((route) => (
+            <Route
+              key={route.path}
+              path={route.path}
+              element={
+                route.signedIn ? (
+                  <RequireSession>{route.element}</RequireSession>
+                ) : (
+                  route.element
+                )
+              }
+            />
+          ))}
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="*" element={<NotFound />} />
+        </Routes>
+      </Layout>
+    </ChoicesOwner>
   );
 }

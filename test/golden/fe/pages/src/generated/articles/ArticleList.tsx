@@ -77,7 +77,7 @@ export function ArticleList() {
   const t = messages();
   const trail = useCursorTrail();
   const ordering = useOrdering();
-  const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
+  const rows = useRowsPerPage("articles", PAGE_SIZE, PAGE_SIZES);
   const shown = useShownColumns("articles", columns);
   const selection = useSelection();
   const mayDeleteArticle = useAllowed(["admin", "editor"]);

@@ -62,7 +62,7 @@ export function AuthorList() {
   const t = messages();
   const trail = useCursorTrail();
   const ordering = useOrdering();
-  const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
+  const rows = useRowsPerPage("authors", PAGE_SIZE, PAGE_SIZES);
   const shown = useShownColumns("authors", columns);
   const selection = useSelection();
   // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.

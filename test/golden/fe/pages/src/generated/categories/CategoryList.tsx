@@ -53,7 +53,7 @@ export function CategoryList() {
   const t = messages();
   const trail = useCursorTrail();
   const ordering = useOrdering();
-  const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
+  const rows = useRowsPerPage("categories", PAGE_SIZE, PAGE_SIZES);
   const shown = useShownColumns("categories", columns);
   const selection = useSelection();
   // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.

@@ -91,7 +91,7 @@ export function CommentList() {
   const t = messages();
   const trail = useCursorTrail();
   const ordering = useOrdering();
-  const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
+  const rows = useRowsPerPage("comments", PAGE_SIZE, PAGE_SIZES);
   const shown = useShownColumns("comments", columns);
   const selection = useSelection();
   // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.

@@ -4,7 +4,8 @@
 // parameter (`author_id=…`, `rating__gte=4`, `status__in=draft,published`), so a view is
 // bookmarkable, back and forward walk it, and any change starts again at the first page.
 // The bar folds behind a Filters button (its count says how many are set), so the keyboard
-// reaches the rows in a few steps; whether it is open is remembered per list in this browser.
+// reaches the rows in a few steps; whether it is open is remembered per list and per signed-in
+// user (runtime/stored).
 
 import { useId } from "react";
 import { useListParams } from "./list";

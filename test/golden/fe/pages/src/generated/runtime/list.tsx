@@ -9,6 +9,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useSearchParams } from "react-router";
 import type { Selection } from "./bulk";
+import { useStoredNumber } from "./stored";
 import { messages } from "./messages";
 
 /** One column: its header, whether the list can be ordered by it, and the cell it shows. */
@@ -99,20 +100,29 @@ export interface RowsPerPage {
 }
 
 /**
- * The page size the URL asks for when it is one of `choices` (all within the backend's
- * largest page), else `standard`, which the URL then leaves out.
+ * The page size of the list `list`: the one the URL asks for when it is one of `choices` (all
+ * within the backend's largest page), else the one the reader last chose for this list
+ * (remembered per user, runtime/stored), else `standard`, which the URL then leaves out.
  */
 export function useRowsPerPage(
+  list: string,
   standard: number,
   choices: readonly number[],
 ): RowsPerPage {
   const { params, change } = useListParams();
+  const [remembered, remember] = useStoredNumber(`rows-per-page:${list}`);
   const asked = Number(params.get("limit"));
   return {
-    size: choices.includes(asked) ? asked : standard,
+    size: choices.includes(asked)
+      ? asked
+      : remembered !== null && choices.includes(remembered)
+        ? remembered
+        : standard,
     choices,
-    choose: (size) =>
-      change({ limit: size === standard ? null : String(size) }),
+    choose: (size) => {
+      remember(size === standard ? null : size);
+      change({ limit: size === standard ? null : String(size) });
+    },
   };
 }
 

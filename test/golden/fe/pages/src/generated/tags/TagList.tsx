@@ -51,7 +51,7 @@ export function TagList() {
   const t = messages();
   const trail = useCursorTrail();
   const ordering = useOrdering();
-  const rows = useRowsPerPage(PAGE_SIZE, PAGE_SIZES);
+  const rows = useRowsPerPage("tags", PAGE_SIZE, PAGE_SIZES);
   const shown = useShownColumns("tags", columns);
   const selection = useSelection();
   // What chosen rows can go through, one request per row: rows are chosen only by those who may use one.
