@@ -730,9 +730,14 @@ describe("the blog's generated front end", () => {
     const reader = await launchChromium();
     try {
       const page = await reader.context.newPage();
+      // The clock of "within 1 s" and "within 2 s" runs in the page: from its first request for
+      // the row (the Resource Timing entry; loading the page's own scripts before it is not the
+      // error's wait) to the message appearing in the document (a MutationObserver from the
+      // start). Timed from this process instead, the same page took up to 1.6 s at a load of
+      // 26: Playwright's events and waits reach it late on a busy machine, the page does not.
+      await page.addInitScript(WATCH_MESSAGES);
       const asked: string[] = [];
-      // When the page first asked for the row: the clock of "within 1 s" and "within 2 s" (the
-      // loading of the page's own scripts before it is not the error's wait).
+      // When this process saw the page ask for the row: the same wait as the harness sees it, for the log.
       let firstAsked = 0;
       page.on("request", (request: Request) => {
         if (!/\/api\/articles\/[0-9a-f-]{36}$/.test(request.url())) return;
@@ -747,9 +752,9 @@ describe("the blog's generated front end", () => {
       const notFoundAnswer = await answered;
       const notFoundAt = Date.now();
       await page.getByRole("heading", { name: "Not found" }).waitFor();
-      const notFound = { total: Date.now() - started, afterAsking: Date.now() - firstAsked, afterAnswer: Date.now() - notFoundAt };
+      const notFound = { inPage: await shownAfterAsking(page, missing, "Not found"), total: Date.now() - started, afterAsking: Date.now() - firstAsked, afterAnswer: Date.now() - notFoundAt };
       assert.equal(notFoundAnswer.status(), 404);
-      assert.ok(notFound.afterAsking < 1000, `"Not found" shows ${notFound.afterAsking} ms after the page asked for the row`);
+      assert.ok(notFound.inPage < 1000, `"Not found" shows ${notFound.inPage} ms after the page asked for the row`);
       await new Promise((resolve) => setTimeout(resolve, 500));
       assert.deepEqual(asked, [`${base}/api/articles/${missing}`], "a 404 is asked once");
 
@@ -760,7 +765,7 @@ describe("the blog's generated front end", () => {
       asked.length = 0;
       const resume = await postgres!.pause();
       let failedAt: number;
-      let serverError: { total: number; afterAsking: number; afterAnswer: number };
+      let serverError: { inPage: number; total: number; afterAsking: number; afterAnswer: number };
       try {
         started = Date.now();
         const firstFailure = page.waitForResponse((response) => response.url().endsWith(`/api/articles/${article.id}`));
@@ -772,8 +777,8 @@ describe("the blog's generated front end", () => {
         const shown = page.getByRole("alert").filter({ hasText: "Could not load this page" });
         await shown.waitFor();
         assert.match(await shown.innerText(), /^Could not load this page: The database is (unreachable|unavailable); retry shortly\.\s+Try again$/);
-        serverError = { total: Date.now() - started, afterAsking: Date.now() - firstAsked, afterAnswer: Date.now() - failedAt };
-        assert.ok(serverError.afterAsking < 2000, `the 503's message shows ${serverError.afterAsking} ms after the page asked for the row`);
+        serverError = { inPage: await shownAfterAsking(page, article.id, "Could not load this page"), total: Date.now() - started, afterAsking: Date.now() - firstAsked, afterAnswer: Date.now() - failedAt };
+        assert.ok(serverError.inPage < 2000, `the 503's message shows ${serverError.inPage} ms after the page asked for the row`);
         assert.equal(asked.length, 2, "a 503 is asked twice: once, and one retry");
       } finally {
         await resume();
@@ -781,7 +786,7 @@ describe("the blog's generated front end", () => {
       // The database is back: Try again shows the article.
       await page.getByRole("button", { name: "Try again" }).click();
       await page.getByRole("heading", { level: 1, name: article.title }).waitFor();
-      console.log(`# errors: "Not found" ${notFound.afterAsking} ms after the page asked for the row (${notFound.total} ms after navigating, ${notFound.afterAnswer} ms after the 404); with PostgreSQL stopped, the 503's message ${serverError.afterAsking} ms after asking (${serverError.total} ms after navigating, ${serverError.afterAnswer} ms after the first 503, one retry); the article after Try again once it was back`);
+      console.log(`# errors: "Not found" ${notFound.inPage} ms after the page asked for the row, in the page (seen from the test: ${notFound.afterAsking} ms after asking, ${notFound.total} ms after navigating, ${notFound.afterAnswer} ms after the 404); with PostgreSQL stopped, the 503's message ${serverError.inPage} ms after asking, in the page (from the test: ${serverError.afterAsking} ms, ${serverError.total} ms after navigating, ${serverError.afterAnswer} ms after the first 503, one retry); the article after Try again once it was back`);
     } finally {
       await reader.close();
     }
@@ -1152,6 +1157,33 @@ describe("the blog's generated front end", () => {
     await page.close();
   });
 });
+
+/**
+ * A script for every document of a page: notes in `window.shownAt` when (performance.now())
+ * each text of an `h1` or an alert first appears.
+ */
+const WATCH_MESSAGES = `
+  window.shownAt = {};
+  new MutationObserver(() => {
+    for (const element of document.querySelectorAll("h1, [role=alert]")) {
+      const text = element.textContent.trim();
+      if (!(text in window.shownAt)) window.shownAt[text] = performance.now();
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+`;
+
+/**
+ * Milliseconds, in the page, from its first request for the article `key` to the first h1 or
+ * alert starting with `text` (the page must have WATCH_MESSAGES).
+ */
+async function shownAfterAsking(page: Page, key: string, text: string): Promise<number> {
+  const [asked, shown] = (await page.evaluate(`[
+    Math.min(...performance.getEntriesByType("resource").filter((entry) => entry.name.endsWith("/api/articles/${key}")).map((entry) => entry.startTime)),
+    Math.min(...Object.entries(window.shownAt).filter(([seen]) => seen.startsWith(${JSON.stringify(text)})).map(([, at]) => at)),
+  ]`)) as [number, number];
+  assert.ok(Number.isFinite(asked) && Number.isFinite(shown), `the page asked for the article (${asked}) and showed "${text}" (${shown})`);
+  return Math.round(shown - asked);
+}
 
 /** The session cookie of the browser, if it has one. */
 async function sessionCookie(browser: TestBrowser | undefined): Promise<Cookie | undefined> {
