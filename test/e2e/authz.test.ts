@@ -18,7 +18,7 @@ import { type CheckResult, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
 import { attackMatrix } from "./support/attack.js";
-import { BlogRoles, type Matrix, ROLES, expectConstantStatements, expectListIsGet, expectMatrix, matrixReplies } from "./support/roles.js";
+import { BlogRoles, type Matrix, ROLES, expectConstantStatements, expectListIsGet, expectMatrix, expectPermissionsMatch, matrixReplies } from "./support/roles.js";
 
 const SECRET = randomBytes(48).toString("base64url");
 
@@ -67,6 +67,7 @@ describe("the permission matrix of articles", () => {
     it(`answers ${role} as the matrix says`, async () => {
       const replies = await matrixReplies(blog, role);
       expectMatrix(MATRIX, replies, role);
+      expectPermissionsMatch(MATRIX, replies, role);
       const refused = replies["create"]!;
       if (role === "reader") assert.match((refused.body as { detail: string }).detail, /admin, editor, writer/);
     });

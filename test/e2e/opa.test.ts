@@ -28,7 +28,7 @@ import { type BlogServer, serveBlog } from "./support/blog.js";
 import { prepareOpaProject } from "./support/projects.js";
 import { attackMatrix } from "./support/attack.js";
 import { claims, signJwt } from "./support/jwt.js";
-import { BlogRoles, type Matrix, ROLES, type Role, expectConstantStatements, expectListIsGet, expectMatrix, matrixReplies, listedIds } from "./support/roles.js";
+import { BlogRoles, type Matrix, ROLES, type Role, expectConstantStatements, expectListIsGet, expectMatrix, expectPermissionsMatch, matrixReplies, listedIds } from "./support/roles.js";
 
 const SECRET = randomBytes(48).toString("base64url");
 /**
@@ -151,6 +151,7 @@ describe("the permission matrix of articles with OPA", () => {
     it(`answers ${role} as the matrix says`, async () => {
       const replies = await matrixReplies(blog, role);
       expectMatrix(MATRIX, replies, role);
+      expectPermissionsMatch(MATRIX, replies, role);
       // The policy, not groups, refused these: its own message.
       if (role === "editor") assert.match((replies["publish a published article"]!.body as { detail: string }).detail, /policy/);
     });

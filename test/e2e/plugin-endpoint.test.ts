@@ -5,8 +5,8 @@
  * served by uvicorn against a real PostgreSQL. The route requires a token (401 without),
  * counts under the project's rate limit (429 past it), is documented in OpenAPI with both
  * statuses and the 409 of a write, calls the entry's `post` hook for each row it deleted once
- * committed, and its generated test runs and passes; the generated code passes ruff (and
- * pyright, in test/e2e/pyright.test.ts).
+ * committed, is offered by the articles' permissions route, and its generated test runs and
+ * passes; the generated code passes ruff (and pyright, in test/e2e/pyright.test.ts).
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -52,6 +52,16 @@ describe("an endpoint operation from a package", () => {
     assert.ok(operation, `no POST /articles/bulk-delete in ${Object.keys(spec.paths).join(", ")}`);
     assert.equal(operation.operationId, "bulkDeleteArticles");
     for (const status of ["401", "409", "413", "429", "503"]) assert.ok(operation.responses[status], `bulkDeleteArticles documents ${status}`);
+  });
+
+  it("is among the operations the permissions route offers, with no list naming it", async () => {
+    const client = await signedInClient(server!.baseUrl);
+    const permissions = await client.get("/articles/permissions");
+    expectStatus(permissions, 200, "the articles' permissions");
+    assert.ok(
+      (permissions.body as { name: string; scope: string }[]).some((action) => action.name === "bulk_delete" && action.scope === "collection"),
+      `bulk_delete offered: ${JSON.stringify(permissions.body)}`,
+    );
   });
 
   it("answers 401 without a token, deletes with one, and 429 past the project's limit", async () => {

@@ -47,6 +47,8 @@ local owned = {
     r.amendOperations(r.article {
       groups: readers,
       visible: 'blog.authz.visible_articles',
+      // GET /articles/permissions and /articles/{pk}/permissions: what the user may do.
+      permissions_endpoint: true,
     }, owned {
       delete: { groups: ['admin'] },
       publish_article: { groups: ['editor', 'admin'] },

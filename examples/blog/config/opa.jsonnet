@@ -46,6 +46,8 @@ local owned = {
     r.amendOperations(r.article {
       groups: readers,
       opa: true,
+      // GET /articles/permissions and /articles/{pk}/permissions: what the policy and the guards allow.
+      permissions_endpoint: true,
     }, owned {
       delete: { groups: ['admin'] },
       publish_article: { groups: ['editor', 'admin'] },

@@ -2,7 +2,8 @@
  * The visibility attack matrix of the blog's authorization examples (test/e2e/authz.test.ts,
  * test/e2e/opa.test.ts): two writers, an editor and a reader, each with drafts the others may
  * not see. On every read path (get, lists, search, the author's nested articles, comments,
- * `/_values`) a hidden row never appears: not by id, not in any field, not in any count.
+ * `/_values`, the permissions routes) a hidden row never appears: not by id, not in any
+ * field, not in any count; its permissions answer as a missing row's.
  * Every write path (update, delete, the article actions, a comment under the draft, and the
  * take-overs of another writer's rows) refuses, and the rows stay as they were.
  */
@@ -91,6 +92,7 @@ async function reads(as: JsonClient, rows: AttackRows): Promise<Record<string, R
     "values of comments' articles": await as.post("/_values", { resource: "comment", field: "article_id", q: rows.marker, limit: 100 }),
     "values of publish dates": await as.post("/_values", { resource: "article", field: "publish_on", limit: 100 }),
     "filters": await as.get("/_filters"),
+    "the articles' permissions": await as.get("/articles/permissions"),
   };
   for (const [path, reply] of Object.entries(replies)) expectStatus(reply, 200, path);
   return replies;
@@ -105,7 +107,14 @@ export async function expectHiddenOnReads(blog: BlogRoles, rows: AttackRows, vie
     const text = JSON.stringify(reply.body);
     for (const secret of hidden) assert.ok(!text.includes(secret), `${viewer}: ${path} shows ${secret}`);
   }
+  const missing = randomUUID();
+  const missingPermissions = await as.get(`/articles/${missing}/permissions`);
+  expectStatus(missingPermissions, 404, `${viewer}: the permissions of a missing article`);
   for (const writer of hiddenFrom(viewer)) {
+    // The permissions of a hidden draft answer as those of a missing one: nothing of it leaks, not even that it exists.
+    const permissions = await as.get(`/articles/${rows[writer].draft}/permissions`);
+    expectStatus(permissions, 404, `${viewer}: the permissions of ${writer}'s draft`);
+    assert.equal(JSON.stringify(permissions.body).replace(rows[writer].draft, missing), JSON.stringify(missingPermissions.body), `${viewer}: a hidden draft's permissions answer as a missing one's`);
     expectStatus(await as.get(`/articles/${rows[writer].draft}`), 404, `${viewer} gets ${writer}'s draft`);
     expectStatus(await as.get(`/comments/${rows[writer].draftComment}`), 404, `${viewer} gets the comment on ${writer}'s draft`);
   }

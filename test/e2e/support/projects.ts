@@ -60,14 +60,18 @@ export const AUTHZ_TESTS_CONFIG = "(import 'authz.jsonnet') + { generate_tests: 
 export const TESTS_DIR = "blog/api/content/tests";
 
 // The blog with JWT auth, a project-wide limit of 6 a minute, generated tests, and the
-// package's endpoint on articles, with a post hook. Nothing in codegen names bulk_delete.
+// package's endpoint on articles, with a post hook, and the articles' permissions routes.
+// Nothing in codegen names bulk_delete.
 const PLUGIN_ENDPOINT_CONFIG = `
 local base = import 'auth.jsonnet';
 base {
   rate_limit: '6/minute',
   generate_tests: true,
   resources: [
-    if resource.model == 'blog.models.Article' then resource { operations+: [{ name: 'bulk_delete', max_ids: 10, post: 'blog.bulk_hooks.record_bulk_deleted' }] }
+    if resource.model == 'blog.models.Article' then resource {
+      permissions_endpoint: true,
+      operations+: [{ name: 'bulk_delete', max_ids: 10, post: 'blog.bulk_hooks.record_bulk_deleted' }],
+    }
     else resource
     for resource in super.resources
   ],

@@ -84,7 +84,11 @@ export async function matrixReplies(blog: BlogRoles, role: Role): Promise<Record
     otherDraft: await blog.article(authors.other, false),
     otherPublished: await blog.article(authors.other, true),
   };
+  // What the permissions routes say of each row, asked before any route below changes it.
+  const permissions: Record<string, Reply> = { "permissions of the collection": await as.get("/articles/permissions") };
+  for (const [row, id] of Object.entries(rows)) permissions[`permissions of ${row}`] = await as.get(`/articles/${id}/permissions`);
   return {
+    ...permissions,
     "get a published article": await as.get(`/articles/${rows.published}`),
     "get the author's draft": await as.get(`/articles/${rows.draft}`),
     "get another author's draft": await as.get(`/articles/${rows.otherDraft}`),
@@ -98,6 +102,50 @@ export async function matrixReplies(blog: BlogRoles, role: Role): Promise<Record
     "publish another author's draft": await as.post(`/articles/${rows.otherDraft}/publish-article`),
     "delete a published article": await as.delete(`/articles/${rows.otherPublished}`),
   };
+}
+
+/** The row each matrix route acts on (`matrixReplies`' rows; none: the collection), and the operation it calls. */
+const ROUTE_OPERATIONS: Record<string, { row?: string; operation: string }> = {
+  "get a published article": { row: "published", operation: "get" },
+  "get the author's draft": { row: "draft", operation: "get" },
+  "get another author's draft": { row: "otherDraft", operation: "get" },
+  list: { operation: "list" },
+  create: { operation: "create" },
+  "update the author's published article": { row: "published", operation: "update" },
+  "update another author's draft": { row: "otherDraft", operation: "update" },
+  "update another author's published article": { row: "otherPublished", operation: "update" },
+  "publish a published article": { row: "published", operation: "publish_article" },
+  "publish the author's draft": { row: "draft", operation: "publish_article" },
+  "publish another author's draft": { row: "otherDraft", operation: "publish_article" },
+  "delete a published article": { row: "otherPublished", operation: "delete" },
+};
+
+/**
+ * The permissions routes named exactly the operations the matrix's routes then let `role`
+ * call: an operation is listed for its row (or the collection) when its route answered 2xx,
+ * and missing when it answered 403; a row the route answered 404 (hidden) is a 404 there too
+ * (and a route refused a hidden row by its groups before looking is a 403), and without a
+ * token both are 401.
+ */
+export function expectPermissionsMatch(matrix: Matrix, replies: Record<string, Reply>, role: Role): void {
+  for (const route of Object.keys(matrix)) {
+    const { row, operation } = ROUTE_OPERATIONS[route]!;
+    const status = replies[route]!.status;
+    const permissions = replies[`permissions of ${row ?? "the collection"}`]!;
+    if (status === 401 || status === 404) {
+      expectStatus(permissions, status, `${role}: the permissions of ${row ?? "the collection"}, where ${route} answered ${status}`);
+      continue;
+    }
+    // A hidden row (a group check refused the route before it looked for the row).
+    if (permissions.status === 404) {
+      assert.equal(status, 403, `${role}: ${route} answered ${status} on a row whose permissions are a 404`);
+      continue;
+    }
+    expectStatus(permissions, 200, `${role}: the permissions of ${row ?? "the collection"}`);
+    const scope = row === undefined ? "collection" : "object";
+    const names = (permissions.body as { name: string; scope: string }[]).filter((action) => action.scope === scope).map((action) => action.name);
+    assert.equal(names.includes(operation), status < 300, `${role}: ${operation} listed for ${row ?? "the collection"} (${JSON.stringify(names)}), where ${route} answered ${status}`);
+  }
 }
 
 /** Each reply has the status `matrix` gives `role` for its route; a 401 or 403 has a JSON detail. */

@@ -25,7 +25,6 @@ const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
   resource: {
     trace: "with telemetry set, every handler has its span; there is no per-resource switch",
     include_actions_in_dump: "responses carry no actions list in codegen",
-    permissions_endpoint: "codegen generates no /permissions routes",
   },
   operation: {
     trace: "with telemetry set, every handler has its span; there is no per-operation switch",

@@ -82,6 +82,12 @@ export const ResourceConfig = z
     link: LinksConfig.optional(),
     representations: RepresentationList.default(() => []).meta({ description: "Named response shapes besides `read` (the resource's `fields`); entries pick one with `representation`." }),
     default_representation: SnakeName.default(READ_REPRESENTATION).meta({ description: "The representation entries answer with when they name none." }),
+    permissions_endpoint: z.boolean().optional().meta({
+      default: false,
+      description:
+        "Serve `GET {prefix}/permissions` and `GET {prefix}/{pk}/permissions`: which operations the current user may call on the " +
+        "collection and on one row (kiln's key; the entries `permissions` and `row_permissions` of type `permissions`).",
+    }),
     ...kilnKeys("resource"),
   })
   .superRefine((resource, ctx) => {
@@ -123,6 +129,7 @@ export const ResourceConfig = z
     if (readShape === undefined) return z.NEVER;
     // kiln's style: the read shape is known only now, so its search and link fields are checked here.
     if (fields === undefined) checkSearchAndLink({ ...rest, fields: readShape }, ctx);
+    const operations = rest.permissions_endpoint ? [...rest.operations, ...permissionEntries(rest.operations, ctx)] : rest.operations;
     const resolved = {
       model,
       name: name ?? defaultResourceName(model),
@@ -131,10 +138,24 @@ export const ResourceConfig = z
       pk_type: key.type,
       fields: readShape,
       ...rest,
+      operations,
     };
     return recordDefaulted(resolved, [...(name === undefined ? ["name"] : []), ...(route_prefix === undefined ? ["route_prefix"] : [])]);
   });
 export type ResourceConfig = z.output<typeof ResourceConfig>;
+
+/** The entries `permissions_endpoint: true` adds: the collection's permissions and a row's, named so no entry of the resource clashes. */
+function permissionEntries(operations: readonly OperationConfig[], ctx: z.RefinementCtx): OperationConfig[] {
+  const entries = [
+    { name: "permissions", type: "permissions", target: "collection" },
+    { name: "row_permissions", type: "permissions", target: "row" },
+  ];
+  for (const entry of entries) {
+    const index = operations.findIndex((operation) => operation.name === entry.name);
+    if (index >= 0) ctx.addIssue({ code: "custom", path: ["operations", index, "name"], message: `permissions_endpoint adds an entry named "${entry.name}": give this one another name` });
+  }
+  return entries.map((entry) => recordDefaulted(entry, ["name", "type", "target"]));
+}
 
 /** The primary key's name and type, from `pk` and `pk_type` or kiln's `pk: { name, type }` (which wins; the refinement reports a conflict). */
 function primaryKey(resource: { pk: string | { name: string; type: PkType }; pk_type?: PkType }): { name: string; type: PkType } {

@@ -123,16 +123,32 @@ export interface CodeBlock {
 }
 
 /**
+ * One check of a handler that needs no row, in its two forms: `require`, the lines (indented)
+ * that answer 403 when it fails, which open the handler's body; `allows`, an expression true
+ * when it passes, which the permissions routes ask instead of calling the route.
+ * @example { require: '    await require_groups(current_user, "admin")', allows: 'await in_groups(current_user, "admin")' }
+ */
+export interface AuthzCheck {
+  require: string;
+  allows: string;
+  /** What `allows` imports beyond the handler's imports. @default none */
+  allowsImports?: ImportCollector;
+}
+
+/**
  * What the `authz` operation asks of a handler: `checks` run first in its body (a group
  * check, a collection guard, a policy decision without a row); `policy` (the action and
  * resource OPA is asked about) and then `guard` (the guard's call on the row's variable) run on the row
  * once it is loaded; `params` are dependencies the checks need (the request's `policy`).
  * Row visibility is not here: the ORM applies it to every read (operations/visibility).
+ * The permissions routes (operations/permissions) read the same values.
  */
 export interface HandlerAuthz {
-  checks: readonly string[];
+  checks: readonly AuthzCheck[];
   policy?: string;
   guard?: (row: string) => string;
+  /** What the guard's call imports (also in `imports`): the permissions routes call it too. */
+  guardImports?: ImportCollector;
   params?: readonly RouteParam[];
   imports: ImportCollector;
 }
@@ -166,6 +182,8 @@ export class RouteHandler extends Handle {
   readonly maxBodySize: number | undefined;
   /** A `POST` that stores its answer under the request's `Idempotency-Key` (its body calls `Idempotency.of(request)`). */
   readonly idempotent: boolean;
+  /** Its answer depends on who asks: on a route that requires no user, it takes the user when a request carries one (`authz`). */
+  readonly asksWhoIsSignedIn: boolean;
   readonly #errors = new Set<ErrorStatus>();
   #user: RouteParam | undefined;
   #userDecided = false;
@@ -197,6 +215,8 @@ export class RouteHandler extends Handle {
     directImports?: ImportCollector;
     maxBodySize?: number;
     idempotent?: boolean;
+    /** Its answer depends on who asks, signed in or not. @default false */
+    asksWhoIsSignedIn?: boolean;
     /** Error statuses the handler's own code answers beyond those its kind and target imply (more are added by `answers`). */
     errors?: readonly ErrorStatus[];
   }) {
@@ -222,6 +242,7 @@ export class RouteHandler extends Handle {
     this.#directImports = options.directImports ?? new ImportCollector();
     this.maxBodySize = options.maxBodySize;
     this.idempotent = options.idempotent ?? false;
+    this.asksWhoIsSignedIn = options.asksWhoIsSignedIn ?? false;
     // Every handler uses the database, which may be busy or down; what a route is implies more (impliedErrors).
     this.answers(503, ...impliedErrors(this.kind, this.target), ...(options.errors ?? []));
   }
@@ -336,7 +357,22 @@ export class RouteHandler extends Handle {
 
   /** Lines that open the handler's body (each indented, ending in a newline). */
   protected get checks(): string {
-    return (this.#authz?.checks ?? []).map((check) => `${check}\n`).join("");
+    return this.authzChecks.map((check) => `${check.require}\n`).join("");
+  }
+
+  /** The checks `authz` gave the handler that need no row, in both their forms. */
+  get authzChecks(): readonly AuthzCheck[] {
+    return this.#authz?.checks ?? [];
+  }
+
+  /** The dependencies the handler's authorization needs (the request's `policy`). */
+  get authzParams(): readonly RouteParam[] {
+    return this.#authz?.params ?? [];
+  }
+
+  /** What the guard's call imports, when the handler has a guard. */
+  get guardImports(): ImportCollector | undefined {
+    return this.#authz?.guardImports;
   }
 
   /** The `current_user` dependency, once `auth` decided the route needs one. */

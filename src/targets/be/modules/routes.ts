@@ -23,6 +23,8 @@ export class RoutesModule {
   readonly dotted: string;
   readonly view: ResourceView;
   readonly #handlers: RouteHandler[] = [];
+  /** How many handlers `addAhead` put first, in the order added. */
+  #ahead = 0;
   #notFound: Helper | undefined;
   // Keyed by the shape whose relationships they load: `read` for the resource's fields
   // and the user's builders and serializers, else the representation's name.
@@ -39,6 +41,15 @@ export class RoutesModule {
   /** Adds a handler after those added earlier. */
   add(handler: RouteHandler): RouteHandler {
     this.#handlers.push(handler);
+    return handler;
+  }
+
+  /**
+   * Adds a handler before every other (after earlier ones added so): a route at a fixed path (`/permissions`) that a text
+   * key's `{pk:path}` route of the same method would otherwise answer, as routes match in order.
+   */
+  addAhead(handler: RouteHandler): RouteHandler {
+    this.#handlers.splice(this.#ahead++, 0, handler);
     return handler;
   }
 

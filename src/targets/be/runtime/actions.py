@@ -1,8 +1,10 @@
-"""Call user action functions, whether they are plain or ``async`` functions."""
+"""Actions: calling user functions (plain or ``async``), naming what a user may call."""
 
 import inspect
 from collections.abc import Callable
-from typing import Any, ParamSpec
+from typing import Any, Literal, ParamSpec
+
+from pydantic import BaseModel
 
 P = ParamSpec("P")
 
@@ -19,3 +21,15 @@ async def call_action(
     if inspect.isawaitable(result):
         return await result
     return result
+
+
+class ActionRef(BaseModel):
+    """An operation the current user may call: its entry's name, and what it addresses.
+
+    ``scope`` is ``"object"`` for an operation on one row (get, update, delete, instance
+    actions) and ``"collection"`` for one on the resource (list, create, collection
+    actions), as the permissions routes answer.
+    """
+
+    name: str
+    scope: Literal["object", "collection"]

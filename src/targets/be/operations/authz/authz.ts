@@ -10,7 +10,7 @@ import { type BuildContext, ImportCollector, Name, type ValidationIssue, operati
 import type { AuthzLevel, ProjectConfig, ResourceConfig } from "../../config/schema.js";
 import type { Convention } from "../../config/kiln.js";
 import { cascaded } from "../../cascade.js";
-import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
+import { type AuthzCheck, ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
 import { mayBeHidden } from "../../row-visibility.js";
 import { whyNoUser } from "../auth/decide.js";
@@ -64,31 +64,41 @@ export class Authz {
     const runtime = prefixImport(ctx.packagePrefix, "runtime");
     for (const handler of ctx.store.outputsUnder(ctx.instanceId, RouteHandler)) {
       const imports = new ImportCollector();
-      const checks: string[] = [];
+      const checks: AuthzCheck[] = [];
       // A route without a user has no groups to check: only an entry's own `groups` is refused there (validate).
       if (groups !== undefined && handler.user !== undefined) {
-        checks.push(`    await require_groups(current_user, ${[...groups].sort().map(pythonString).join(", ")})`);
+        const admitted = [...groups].sort().map(pythonString).join(", ");
+        const groupsModule = prefixImport(ctx.packagePrefix, "auth", "groups");
+        checks.push({
+          require: `    await require_groups(current_user, ${admitted})`,
+          allows: `await in_groups(current_user, ${admitted})`,
+          allowsImports: new ImportCollector().addFrom(groupsModule, "in_groups"),
+        });
         handler.admitsGroups(groups);
-        imports.addFrom(prefixImport(ctx.packagePrefix, "auth", "groups"), "require_groups");
+        imports.addFrom(groupsModule, "require_groups");
       }
       // OPA, like groups, needs a user: a route without one asks nothing (validate refuses an entry's own `opa` there).
       const policy = opa && handler.user !== undefined ? policyAuthz(ctx, handler, options, onInstance(handler)) : undefined;
       if (policy !== undefined) checks.push(...policy.checks);
       let guard: ((row: string) => string) | undefined;
+      const guardImports = new ImportCollector();
       if (options.can !== undefined) {
-        imports.add(options.can.slice(0, options.can.lastIndexOf("."))).addFrom(`${runtime}.authz`, "forbidden");
-        const call = guardCall(ctx.config, options.can, options.convention, imports);
+        guardImports.add(options.can.slice(0, options.can.lastIndexOf(".")));
+        const call = guardCall(ctx.config, options.can, options.convention, guardImports);
+        imports.update(guardImports).addFrom(`${runtime}.authz`, "forbidden");
         if (onInstance(handler)) guard = call;
-        else checks.push(`    if not await ${call("None")}:\n        raise forbidden()`);
+        else checks.push({ require: `    if not await ${call("None")}:\n        raise forbidden()`, allows: `await ${call("None")}`, allowsImports: guardImports });
       }
-      // A public route of the JWT flow sees the user when a request carries valid credentials, so its model's rule (yours, OPA's rows) sees them too.
-      if (mayBeHidden(ctx.config, ctx.store, resource.model) && handler.user === undefined && ctx.config.auth!.get_current_user_fn === undefined) handler.acceptUser(optionalUserParam(ctx.packagePrefix));
+      // A public route of the JWT flow sees the user when a request carries valid credentials, so its model's rule (yours, OPA's rows) sees them
+      // too, and so does a route whose answer is about who asks (the permissions routes).
+      const readsUser = mayBeHidden(ctx.config, ctx.store, resource.model) || handler.asksWhoIsSignedIn;
+      if (readsUser && handler.user === undefined && ctx.config.auth!.get_current_user_fn === undefined) handler.acceptUser(optionalUserParam(ctx.packagePrefix));
       const rowPolicy = policy?.policy;
       if (checks.length > 0 || guard !== undefined || policy !== undefined) {
         handler.authorize({
           checks,
           ...(rowPolicy !== undefined && { policy: rowPolicy }),
-          ...(guard !== undefined && { guard }),
+          ...(guard !== undefined && { guard, guardImports }),
           ...(policy !== undefined && { params: policy.params }),
           imports,
         });

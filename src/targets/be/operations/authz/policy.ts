@@ -6,13 +6,13 @@
 
 import { type BuildContext, ImportCollector, prefixImport } from "../../../../codegen/index.js";
 import type { ProjectConfig, ResourceConfig } from "../../config/schema.js";
-import { RouteHandler, RouteParam } from "../../modules/handler.js";
+import { type AuthzCheck, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pythonString } from "../../python/literals.js";
 
 /** What OPA adds to one handler's authorization. */
 export interface PolicyAuthz {
   /** Lines run first: the decision of a collection route. */
-  checks: string[];
+  checks: AuthzCheck[];
   /** `"get", "article"`: the decision about the loaded row of an instance route. */
   policy?: string;
   params: RouteParam[];
@@ -30,5 +30,5 @@ export function policyAuthz(ctx: BuildContext<ProjectConfig>, handler: RouteHand
   const param = new RouteParam({ name: "policy", annotation: "Policy", imports: new ImportCollector().addFrom(prefixImport(ctx.packagePrefix, "policy"), "Policy") });
   const subject = `${pythonString(entry.name)}, ${pythonString(resource.name)}`;
   if (onInstance) return { checks: [], policy: subject, params: [param] };
-  return { checks: [`    await policy.require(${subject})`], params: [param] };
+  return { checks: [{ require: `    await policy.require(${subject})`, allows: `await policy.allows(${subject})` }], params: [param] };
 }
