@@ -13,7 +13,7 @@ from sqlalchemy.orm import joinedload, selectinload
 import blog.actions
 import blog.authz
 from blog.api.auth.dependencies import CurrentUser
-from blog.api.auth.groups import require_groups
+from blog.api.auth.groups import in_groups, require_groups
 from blog.api.content.schemas.article import (
     ArchiveStaleArticlesParams,
     ArticleCreate,
@@ -28,7 +28,7 @@ from blog.api.content.schemas.article import (
 )
 from blog.api.content.serializers.article import to_article_read, to_article_summary
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
-from blog.api.runtime.actions import call_action
+from blog.api.runtime.actions import ActionRef, call_action
 from blog.api.runtime.authz import forbidden
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.hooks import before_write
@@ -78,6 +78,56 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     if article is None:
         raise _not_found(pk)
     return article
+
+
+@router.get(
+    "/permissions",
+    operation_id="getArticlesPermissions",
+    responses=error_responses(401, 403, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+)
+async def get_articles_permissions(
+    session: ReadSessionDep, current_user: CurrentUser
+) -> list[ActionRef]:
+    """The operations on articles the current user may call."""
+    await require_groups(current_user, "admin", "editor", "reader", "writer")
+    allowed: list[ActionRef] = []
+    allowed.append(ActionRef(name="list", scope="collection"))
+    if await in_groups(current_user, "admin", "editor", "writer"):
+        allowed.append(ActionRef(name="create", scope="collection"))
+    if await in_groups(current_user, "admin", "editor"):
+        allowed.append(ActionRef(name="archive_stale_articles", scope="collection"))
+    allowed.append(ActionRef(name="count_words", scope="collection"))
+    return allowed
+
+
+@router.get(
+    "/{pk:uuid}/permissions",
+    operation_id="getArticlePermissions",
+    responses=error_responses(401, 403, 404, 503),
+    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+)
+async def get_article_permissions(
+    pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
+) -> list[ActionRef]:
+    """The operations the current user may call on one article."""
+    await require_groups(current_user, "admin", "editor", "reader", "writer")
+    article = await session.get(Article, pk)
+    if article is None:
+        raise _not_found(pk)
+    allowed: list[ActionRef] = []
+    allowed.append(ActionRef(name="get", scope="object"))
+    if await blog.authz.can_change(current_user, article, session):
+        allowed.append(ActionRef(name="update", scope="object"))
+    if await in_groups(current_user, "admin"):
+        allowed.append(ActionRef(name="delete", scope="object"))
+    if await in_groups(current_user, "admin", "editor"):
+        allowed.append(ActionRef(name="publish_article", scope="object"))
+    if await blog.authz.can_change(current_user, article, session):
+        allowed.append(ActionRef(name="schedule_article", scope="object"))
+    if await blog.authz.can_change(current_user, article, session):
+        allowed.append(ActionRef(name="tag_article", scope="object"))
+    return allowed
 
 
 @router.get(
