@@ -303,6 +303,20 @@ describe("sessions: public routes see the user when a token is present", () => {
     const forged = signJwt(claims({ sub: email, jti: randomUUID() }), randomBytes(48).toString("base64url"));
     expectStatus(await bearer(forged).get(`/articles/${id}`), 404, "a forged token");
     expectStatus(await bearer(signJwt(claims({ sub: `other-${email}`, jti: randomUUID() }), SECRET)).get(`/articles/${id}`), 404, "another writer");
+    // The public permissions routes read the user the same way: anonymous may only list; the
+    // author may create, and on the draft get and update, not delete (editors and admins).
+    const names = async (client: JsonClient, path: string) => {
+      const reply = await client.get(path);
+      expectStatus(reply, 200, path);
+      return (reply.body as { name: string }[]).map((action) => action.name);
+    };
+    assert.deepEqual(await names(api, "/articles/permissions"), ["list"], "anonymous");
+    assert.deepEqual(await names(bearer(forged), "/articles/permissions"), ["list"], "a forged token");
+    const collection = await names(bearer(token), "/articles/permissions");
+    assert.ok(collection.includes("list") && collection.includes("create"), `the author: ${collection.join(", ")}`);
+    const row = await names(bearer(token), `/articles/${id}/permissions`);
+    assert.ok(row.includes("get") && row.includes("update") && !row.includes("delete"), `the author on the draft: ${row.join(", ")}`);
+    expectStatus(await api.get(`/articles/${id}/permissions`), 404, "anonymous, the draft's permissions");
   });
 });
 

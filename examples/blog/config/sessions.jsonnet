@@ -39,7 +39,14 @@ local r = import 'resources.libsonnet';
       list: { require_auth: false },
       create: { pre: 'blog.authz.claim_ownership' },
       delete: { groups: ['editor', 'admin'] },
-    }),
+    }) {
+      // What the user may do, public like get and list: they offer what needs a user only
+      // when the request carries one.
+      operations+: [
+        { name: 'permissions', type: 'permissions', require_auth: false },
+        { name: 'row_permissions', type: 'permissions', target: 'row', require_auth: false },
+      ],
+    },
     r.tag,
     r.comment,
     r.category { require_auth: false },
