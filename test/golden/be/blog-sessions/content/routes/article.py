@@ -13,7 +13,7 @@ from sqlalchemy.orm import joinedload, selectinload
 import blog.actions
 import blog.authz
 from blog.api.auth.dependencies import CurrentUser, OptionalUser
-from blog.api.auth.groups import require_groups
+from blog.api.auth.groups import in_groups, require_groups
 from blog.api.content.schemas.article import (
     ArchiveStaleArticlesParams,
     ArticleCreate,
@@ -28,7 +28,7 @@ from blog.api.content.schemas.article import (
 )
 from blog.api.content.serializers.article import to_article_read, to_article_summary
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
-from blog.api.runtime.actions import call_action
+from blog.api.runtime.actions import ActionRef, call_action
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.hooks import before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
@@ -77,6 +77,53 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     if article is None:
         raise _not_found(pk)
     return article
+
+
+@router.get(
+    "/permissions",
+    operation_id="getArticlesPermissions",
+    responses=error_responses(503),
+)
+async def get_articles_permissions(
+    session: ReadSessionDep, current_user: OptionalUser
+) -> list[ActionRef]:
+    """The operations on articles the current user may call."""
+    allowed: list[ActionRef] = []
+    allowed.append(ActionRef(name="list", scope="collection"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="create", scope="collection"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="archive_stale_articles", scope="collection"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="count_words", scope="collection"))
+    return allowed
+
+
+@router.get(
+    "/{pk:uuid}/permissions",
+    operation_id="getArticlePermissions",
+    responses=error_responses(404, 503),
+)
+async def get_article_permissions(
+    pk: uuid.UUID, session: ReadSessionDep, current_user: OptionalUser
+) -> list[ActionRef]:
+    """The operations the current user may call on one article."""
+    article = await session.get(Article, pk)
+    if article is None:
+        raise _not_found(pk)
+    allowed: list[ActionRef] = []
+    allowed.append(ActionRef(name="get", scope="object"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="update", scope="object"))
+    if current_user is not None and await in_groups(current_user, "admin", "editor"):
+        allowed.append(ActionRef(name="delete", scope="object"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="publish_article", scope="object"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="schedule_article", scope="object"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="tag_article", scope="object"))
+    return allowed
 
 
 @router.get(
