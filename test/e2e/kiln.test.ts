@@ -162,6 +162,16 @@ describe("a kiln-style config", () => {
     const archived = await api.post("/content/posts", { title: "Wireless", body: "W", author_id: author.body.id, status: "archived" });
     expectStatus(await client.post(`/content/posts/${archived.body.id}/retitle`, { title: "Radio" }), 403);
     assert.equal((await api.get(`/content/posts/${archived.body.id}`)).body.title, "Wireless");
+    // kiln's permissions_endpoint asks the same guard, with the same session: retitle is offered on the
+    // article, not on the archived one, and to nobody without a token.
+    const offered = async (as: JsonClient, id: string) => {
+      const reply = await as.get(`/content/posts/${id}/permissions`);
+      expectStatus(reply, 200, `the permissions of ${id}`);
+      return (reply.body as { name: string; scope: string }[]).filter((action) => action.scope === "object").map((action) => action.name);
+    };
+    assert.deepEqual(await offered(client, article.body.id), ["get", "update", "delete", "publish", "retitle"]);
+    assert.deepEqual(await offered(client, archived.body.id), ["get", "update", "delete", "publish"]);
+    assert.deepEqual(await offered(api, article.body.id), ["get", "update", "delete"]);
 
     // A collection action given the model class (kiln's type[Model] parameter).
     const counted = await api.post("/content/posts/count");

@@ -84,6 +84,8 @@ local articleRead = [
             require_auth: false,
             // kind `id`: no label field; the key, as text, labels an article.
             link: { kind: 'id' },
+            // GET /posts/permissions and /posts/{id}/permissions: what the caller may do.
+            permissions_endpoint: true,
             operations: [
               { name: 'get', fields: articleRead },
               // Filtered by the enum field by name: eq and in, over its members; by author and
