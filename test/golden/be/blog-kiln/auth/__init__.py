@@ -8,15 +8,19 @@ token endpoint and refuses to start without a usable key in ``JWT_SECRET``.
 from blog.api.auth.dependencies import (
     AuthenticatedUser,
     CurrentUser,
+    OptionalUser,
     create_access_token,
     get_current_user,
+    get_optional_user,
 )
 from blog.api.auth.router import router
 
 __all__ = [
     "AuthenticatedUser",
     "CurrentUser",
+    "OptionalUser",
     "create_access_token",
     "get_current_user",
+    "get_optional_user",
     "router",
 ]

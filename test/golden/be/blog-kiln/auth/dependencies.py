@@ -36,6 +36,7 @@ _GENERATE_HINT = (
 # Swagger UI's Authorize button posts the login form to this URL. It is relative, as
 # FastAPI recommends, so it still points at the token endpoint behind a root_path.
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="auth/token")
+optional_oauth2_scheme = OAuth2PasswordBearer(tokenUrl="auth/token", auto_error=False)
 
 
 @dataclass(frozen=True)
@@ -138,3 +139,24 @@ async def get_current_user(
 
 
 CurrentUser = Annotated[AuthenticatedUser, Depends(recording(get_current_user))]
+
+
+async def get_optional_user(
+    token: Annotated[str | None, Depends(optional_oauth2_scheme)],
+) -> AuthenticatedUser | None:
+    """FastAPI dependency of public routes: the user, or None without a valid token.
+
+    A token a protected route would refuse counts as none: the route answers as it
+    would to anyone.
+    """
+    if token is None:
+        return None
+    try:
+        return await authenticate(token)
+    except HTTPException:
+        return None
+
+
+OptionalUser = Annotated[
+    AuthenticatedUser | None, Depends(recording(get_optional_user))
+]

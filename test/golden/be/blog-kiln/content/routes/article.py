@@ -11,7 +11,7 @@ from sqlalchemy.orm import joinedload
 
 import blog.auth
 import blog.kiln_actions
-from blog.api.auth.dependencies import CurrentUser
+from blog.api.auth.dependencies import CurrentUser, OptionalUser
 from blog.api.content.schemas.article import (
     ArticleCreate,
     ArticleListQuery,
@@ -21,7 +21,7 @@ from blog.api.content.schemas.article import (
 )
 from blog.api.content.serializers.article import to_article_read
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
-from blog.api.runtime.actions import call_action
+from blog.api.runtime.actions import ActionRef, call_action
 from blog.api.runtime.authz import forbidden
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.hooks import after_commit, body_from_hook
@@ -58,6 +58,47 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     if article is None:
         raise _not_found(pk)
     return article
+
+
+@router.get(
+    "/permissions",
+    operation_id="getArticlesPermissions",
+    responses=error_responses(503),
+)
+async def get_articles_permissions(
+    session: ReadSessionDep, current_user: OptionalUser
+) -> list[ActionRef]:
+    """The operations on articles the current user may call."""
+    allowed: list[ActionRef] = []
+    allowed.append(ActionRef(name="list", scope="collection"))
+    allowed.append(ActionRef(name="create", scope="collection"))
+    allowed.append(ActionRef(name="count", scope="collection"))
+    return allowed
+
+
+@router.get(
+    "/{pk:uuid}/permissions",
+    operation_id="getArticlePermissions",
+    responses=error_responses(404, 503),
+)
+async def get_article_permissions(
+    pk: uuid.UUID, session: ReadSessionDep, current_user: OptionalUser
+) -> list[ActionRef]:
+    """The operations the current user may call on one article."""
+    article = await session.get(Article, pk)
+    if article is None:
+        raise _not_found(pk)
+    allowed: list[ActionRef] = []
+    allowed.append(ActionRef(name="get", scope="object"))
+    allowed.append(ActionRef(name="update", scope="object"))
+    allowed.append(ActionRef(name="delete", scope="object"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="publish", scope="object"))
+    if current_user is not None and await blog.kiln_actions.may_retitle(
+        article, blog.auth.Session.model_validate(current_user.claims)
+    ):
+        allowed.append(ActionRef(name="retitle", scope="object"))
+    return allowed
 
 
 @router.get(
