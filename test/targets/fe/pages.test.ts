@@ -299,6 +299,15 @@ describe("names and text in generated code", () => {
     assert.ok(routes.includes(`label: '${label}'`), routes);
   });
 
+  test("a language the config pins is the one App.tsx chooses; a tag that is none is an error at its path", async () => {
+    const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
+    const app = async (pages: object) =>
+      (await buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi: BLOG, ...pages } }))).find((file) => file.path === "src/generated/App.tsx")!.content;
+    assert.match(await app({ language: "pt-BR" }), /^chooseLanguage\(translations, "pt-BR"\);$/m);
+    assert.match(await app({}), /^chooseLanguage\(translations\);$/m);
+    assertIssues(ProjectConfig, { ...base, pages: { openapi: BLOG, language: "French!" } }, [{ path: "pages.language", message: 'must be a language tag like "en", "fr" or "pt-BR"' }]);
+  });
+
   test("a section whose actions are all limited to groups shows its heading only to those groups", async () => {
     const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
     const publishOnly = ["publish-article", "schedule-article", "tag-article", "review-article"];
