@@ -245,6 +245,16 @@ describe("a kiln-style config", () => {
     assert.deepEqual(byAuthor.body.items.map((item: { id: string }) => item.id), [article.body.id]);
   });
 
+  it("answers an author's get through kiln's serializer, awaited with the row, who asks (None on a public route) and the database", async () => {
+    const author = await api.post("/content/authors", { name: "Hedy", email: `hedy-${randomBytes(4).toString("hex")}@example.com` });
+    for (const title of ["Frequency hopping", "Torpedoes"]) expectStatus(await api.post("/content/posts", { title, body: "Notes", author_id: author.body.id }), 201);
+    const read = await api.get(`/content/authors/${author.body.id}`);
+    expectStatus(read, 200);
+    assert.equal(read.body.article_count, 2);
+    assert.equal(read.body.asked_by, null);
+    assert.deepEqual(read.body.articles.map((article: { title: string }) => article.title).sort(), ["Frequency hopping", "Torpedoes"]);
+  });
+
   it("serves a create-only resource with an integer key, answering with its key and create fields", async () => {
     const tag = await api.post("/content/tags", { name: `kiln-${randomBytes(4).toString("hex")}` });
     expectStatus(tag, 201);

@@ -22,7 +22,7 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.auth import Session
-from blog.models import Article, ArticleStatus, Attachment
+from blog.models import Article, ArticleStatus, Attachment, Author
 
 
 class Publication(BaseModel):
@@ -75,6 +75,23 @@ async def count_words(article: Article, body: Any, *, db: AsyncSession) -> None:
     """Once the article is stored, count the words of the text sent."""
     article.word_count = len(body.body.split())
     await db.commit()
+
+
+async def author_with_count(
+    author: Author, session: Session | None, db: AsyncSession
+) -> dict[str, Any]:
+    """kiln's serializer of an author's get: the row, who asks, and the database."""
+    count = await db.scalar(
+        select(func.count()).select_from(Article).where(Article.author_id == author.id)
+    )
+    return {
+        "id": str(author.id),
+        "name": author.name,
+        "email": author.email,
+        "articles": [{"id": str(a.id), "title": a.title} for a in author.articles],
+        "article_count": count,
+        "asked_by": None if session is None else session.name,
+    }
 
 
 def visible_attachments(session: Session | None) -> ColumnElement[bool] | None:

@@ -60,6 +60,9 @@ local articleRead = [
             operations: [
               {
                 name: 'get',
+                // kiln's serializer: async (row, session, db), here counting the author's articles.
+                convention: 'kiln',
+                serializer: 'blog.kiln_actions.author_with_count',
                 fields: authorBrief + [
                   { name: 'email', type: 'email' },
                   fields.nested('articles', 'blog.models.Article', [fields.id(), { name: 'title', type: 'str' }], many=true),

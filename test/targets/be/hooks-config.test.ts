@@ -61,10 +61,11 @@ describe("hook options", () => {
     assertIssue(await issues(project([{ name: "get", serializer: "blog.hooks.card", representation: "read" }])), "resources[0].operations[0].serializer: the response is the serializer's or the representation's");
   });
 
-  test("convention only beside a pre or post hook, the signatures it chooses", async () => {
-    assertIssue(await issues(project([{ name: "create", convention: "kiln" }])), "resources[0].operations[0].convention: says whose signatures pre, post and can have, but this entry has none of them");
-    assertIssue(await issues(project([{ name: "list", convention: "codegen" }])), "resources[0].operations[0].convention: says whose signatures pre, post and can have, but this entry has none of them");
+  test("convention only beside a hook or a serializer, the signatures it chooses", async () => {
+    assertIssue(await issues(project([{ name: "create", convention: "kiln" }])), "resources[0].operations[0].convention: says whose signatures pre, post, can and serializer have, but this entry has none of them");
+    assertIssue(await issues(project([{ name: "list", convention: "codegen" }])), "resources[0].operations[0].convention: says whose signatures pre, post, can and serializer have, but this entry has none of them");
     await plan(project([{ name: "delete", convention: "kiln", post: "blog.hooks.p" }]));
+    await plan(project([{ name: "get", convention: "kiln", serializer: "blog.hooks.card" }]));
   });
 
   test("keys unknown to actions are refused there", async () => {

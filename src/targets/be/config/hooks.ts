@@ -26,12 +26,13 @@ export const PostHookPath = DottedPath.meta({
   examples: ["blog.hooks.record_article_created"],
 });
 
-/** `convention`: whose signatures `pre`, `post` and `can` have, codegen's or kiln's. */
+/** `convention`: whose signatures `pre`, `post`, `can` and `serializer` have, codegen's or kiln's. */
 export const HookConvention = Convention.meta({
   description:
     "The signatures of `pre`, `post` and `can`: `\"codegen\"` (above), or kiln's: `pre(body, *, db) -> body` (the validated request " +
     "body, its model returned), `post(row, body, *, db)` (delete: `post(row, *, db)`), `async can(resource, session) -> bool` " +
-    "(the row or `None`, then the signed-in user: with kiln's login, its session model). Only beside `pre`, `post` or `can`. Default: `\"codegen\"`.",
+    "(the row or `None`, then the signed-in user: with kiln's login, its session model), `async serializer(row, session, db)` (the row, the " +
+    "signed-in user or `None`, the request's database session). Only beside `pre`, `post`, `can` or `serializer`. Default: `\"codegen\"`.",
 });
 
 const SERIALIZER_DESCRIPTION =
@@ -51,7 +52,10 @@ export const SerializerConfig = z
     [
       DottedPath,
       z.strictObject({
-        fn: DottedPath.meta({ description: "Your function `(row) -> response`: a plain (not async) function of the loaded row.", examples: ["blog.hooks.author_card"] }),
+        fn: DottedPath.meta({
+          description: "Your function `(row) -> response`: a plain (not async) function of the loaded row; with `convention: \"kiln\"`, kiln's `async (row, session, db)`.",
+          examples: ["blog.hooks.author_card"],
+        }),
         schema: DottedPath.optional().meta({
           description: "The Pydantic model it returns: the route's response model, checked by FastAPI and shown in OpenAPI. Default: none, any JSON value.",
           examples: ["blog.hooks.AuthorCard"],
@@ -87,8 +91,8 @@ export function checkHooks(options: HookKeys, ctx: z.RefinementCtx): void {
   if (options.serializer !== undefined && options.representation !== undefined) {
     ctx.addIssue({ code: "custom", path: ["serializer"], message: "the response is the serializer's or the representation's: give one of serializer and representation" });
   }
-  if (options.convention !== undefined && options.pre === undefined && options.post === undefined && options.can === undefined) {
-    ctx.addIssue({ code: "custom", path: ["convention"], message: "says whose signatures pre, post and can have, but this entry has none of them: give one or drop convention" });
+  if (options.convention !== undefined && options.pre === undefined && options.post === undefined && options.can === undefined && options.serializer === undefined) {
+    ctx.addIssue({ code: "custom", path: ["convention"], message: "says whose signatures pre, post, can and serializer have, but this entry has none of them: give one or drop convention" });
   }
 }
 

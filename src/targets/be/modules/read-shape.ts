@@ -20,6 +20,8 @@ const LOADER_FUNCTIONS = { selectin: "selectinload", joined: "joinedload", subqu
 export interface RowSerializer {
   name: string;
   module: { dotted: string };
+  /** kiln's serializer (`convention: "kiln"`): awaited, with the row, the signed-in user (or `None`) and the database session. */
+  kiln?: boolean;
 }
 
 /** What an operation answering with one representation uses. */
@@ -84,10 +86,11 @@ export class ReadShape {
   }
 
   /** The shape an entry answers with: its own `serializer`, else its `representation` (default: the resource's). */
-  of(entry: { representation?: string; serializer?: SerializerConfig }): ReadSchema {
+  of(entry: { representation?: string; serializer?: SerializerConfig; convention?: string }): ReadSchema {
     if (entry.serializer === undefined) return this.use(entry.representation);
     // The user's function, answering the Pydantic model `schema` names (or any JSON value without one).
-    return this.#userFunction(READ_REPRESENTATION, entry.serializer.fn, entry.serializer.schema);
+    const shape = this.#userFunction(READ_REPRESENTATION, entry.serializer.fn, entry.serializer.schema);
+    return entry.convention === "kiln" ? { ...shape, serializer: { ...shape.serializer, kiln: true } } : shape;
   }
 
   #make(name: string): ReadSchema {
