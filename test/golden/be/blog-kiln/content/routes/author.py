@@ -2,7 +2,7 @@
 """Routes of authors: CRUD under ``/authors``."""
 
 import uuid
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from sqlalchemy import ColumnElement, bindparam, select
@@ -22,6 +22,7 @@ from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
+from blog.kiln_actions import author_with_count
 from blog.models import Author
 
 router = APIRouter(prefix="/authors", tags=["authors"])
@@ -54,9 +55,9 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
 
 
 @router.get("/{pk:uuid}", operation_id="getAuthor", responses=error_responses(404, 503))
-async def get_author(pk: uuid.UUID, session: ReadSessionDep) -> AuthorRead:
+async def get_author(pk: uuid.UUID, session: ReadSessionDep) -> Any:
     """Get one author."""
-    return to_author_read(await _load_author(session, pk))
+    return await author_with_count(await _load_author(session, pk), None, session)
 
 
 # The filterable columns and order of ``GET /authors``.
