@@ -117,14 +117,16 @@ describe("codegen generate", () => {
     const kiln = {
       telemetry: { service_name: "blog" },
       module: "blog",
-      resources: [{ model: "blog.models.Tag", trace: true, operations: [{ name: "get", fields: [{ name: "id", type: "uuid" }] }] }],
+      resources: [{ model: "blog.models.Tag", operations: [{ name: "get", fields: [{ name: "id", type: "uuid" }], filters: [] }] }],
     };
     const dir = await freshProject({ "kiln.json": JSON.stringify(kiln) });
     const run = await codegen(dir, ["generate", "-t", "be", "-c", "kiln.json", "-o", "out"]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(
       run.stderr,
-      "codegen: warning: kiln.json: resources[0].trace: ignored (a kiln key): with telemetry set, every handler has its span; there is no per-resource switch\n",
+      "codegen: warning: kiln.json: resources[0].operations[0].filters: ignored (a kiln key): kiln's early list key, which kiln ignores too; " +
+        'a { type: "filter" } modifier does it (list.searchable\'s filter argument)\n',
+
     );
     assert.match(run.stdout, /^codegen: \d+ files written/);
   });

@@ -99,6 +99,9 @@ describe("telemetry of the generated blog", () => {
     assert.equal(get.parent_id, getServer.span_id);
     assert.ok(report.spans.some((span) => span.kind === "CLIENT" && span.parent_id === get.span_id && /^SELECT/.test(span.name)));
     assert.ok(report.spans.some((span) => span.name === "article.list"));
+    // The tags resource sets kiln's trace: false: its server span, no handler span.
+    only(report.spans, (span) => span.name === "GET /tags" && span.kind === "SERVER", "server span of GET /tags");
+    assert.ok(!report.spans.some((span) => span.name.startsWith("tag.")), report.spans.map((span) => span.name).join(", "));
   });
 
   it("names the service on every span and records HTTP metrics", () => {

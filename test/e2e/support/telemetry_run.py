@@ -50,6 +50,8 @@ async def drive(email: str) -> dict[str, str]:
             "/articles?limit=1", headers={"traceparent": TRACEPARENT}
         )
         traced.raise_for_status()
+        tags = await client.get("/tags?limit=1")
+        tags.raise_for_status()
     return {"token": token}
 
 

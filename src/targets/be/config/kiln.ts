@@ -23,11 +23,9 @@ const EARLY_LIST_KEY = (modifier: string) =>
 const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
   auth: {},
   resource: {
-    trace: "with telemetry set, every handler has its span; there is no per-resource switch",
     include_actions_in_dump: "responses carry no actions list in codegen",
   },
   operation: {
-    trace: "with telemetry set, every handler has its span; there is no per-operation switch",
     // kiln's early list keys: kiln itself ignores them; the modifiers say the same thing.
     filters: EARLY_LIST_KEY("filter"),
     ordering: EARLY_LIST_KEY("order"),

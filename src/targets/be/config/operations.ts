@@ -91,6 +91,9 @@ export const endpointKeys = {
   post: PostHookPath.optional(),
   convention: HookConvention.optional(),
   serializer: SerializerSetting,
+  trace: z.boolean().optional().meta({
+    description: "With `telemetry`, whether this entry's handlers have their span: `true` even when the project's `span_per_handler` / `span_per_action` is off, `false` never. Default: the resource's `trace`, else the project's setting.",
+  }),
   ...kilnKeys("operation"),
 };
 

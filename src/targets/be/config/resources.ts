@@ -88,6 +88,9 @@ export const ResourceConfig = z
         "Serve `GET {prefix}/permissions` and `GET {prefix}/{pk}/permissions`: which operations the current user may call on the " +
         "collection and on one row (kiln's key; the entries `permissions` and `row_permissions` of type `permissions`).",
     }),
+    trace: z.boolean().optional().meta({
+      description: "With `telemetry`, whether the handlers of this resource's entries have their span (an entry's `trace` wins). Default: the project's `span_per_handler` / `span_per_action`.",
+    }),
     ...kilnKeys("resource"),
   })
   .superRefine((resource, ctx) => {

@@ -71,15 +71,16 @@ function exporterText(telemetry: TelemetryConfig): string {
 @operation("trace", { scope: "operation", requiresRoles: [ENDPOINT] })
 export class Trace {
   when(ctx: BuildContext<ProjectConfig>): boolean {
-    const telemetry = ctx.config.telemetry;
-    return telemetry !== undefined && telemetry.traces && (telemetry.span_per_handler || telemetry.span_per_action);
+    return ctx.config.telemetry?.traces === true;
   }
 
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
     const telemetry = ctx.config.telemetry!;
     const { view } = resourceFiles(ctx);
+    // kiln's `trace`: the entry's, else its resource's, else the project's switch for its kind.
+    const own = (ctx.instance as { trace?: boolean }).trace ?? view.config.trace;
     for (const handler of ctx.store.outputsUnder(ctx.instanceId, RouteHandler)) {
-      if (handler.action ? telemetry.span_per_action : telemetry.span_per_handler) handler.traceAs(spanOf(ctx, view, handler));
+      if (own ?? (handler.action ? telemetry.span_per_action : telemetry.span_per_handler)) handler.traceAs(spanOf(ctx, view, handler));
     }
     return [];
   }
