@@ -14,7 +14,6 @@ from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
-from blog.api.runtime.telemetry import traced
 from blog.api.runtime.values import column_rules
 from blog.models import Tag as TagModel
 
@@ -44,7 +43,6 @@ async def _load_tag(session: AsyncSession, pk: int) -> TagModel:
 
 
 @router.get("/{pk:int_key}", operation_id="getTag", responses=error_responses(404, 503))
-@traced("tag", "get")
 async def get_tag(
     pk: Annotated[int, column_rules(TagModel.id)], session: ReadSessionDep
 ) -> TagRead:
@@ -57,7 +55,6 @@ _LIST_ORDER = Ordering(TagModel.id, {"name": TagModel.name}, default=("name",))
 
 
 @router.get("", operation_id="listTags", responses=error_responses(503))
-@traced("tag", "list")
 async def list_tags(
     query: Annotated[TagListQuery, Query()], session: ReadSessionDep
 ) -> Page[TagRead]:
@@ -78,7 +75,6 @@ async def list_tags(
     responses=error_responses(400, 409, 413, 503),
     openapi_extra=IDEMPOTENCY_KEY,
 )
-@traced("tag", "create")
 async def create_tag(
     body: TagCreate, request: Request, response: Response, session: SessionDep
 ) -> TagRead:
@@ -101,7 +97,6 @@ async def create_tag(
     max_body_size=1_048_576,
     responses=error_responses(400, 404, 409, 413, 503),
 )
-@traced("tag", "update")
 async def update_tag(
     pk: Annotated[int, column_rules(TagModel.id)], body: TagUpdate, session: SessionDep
 ) -> TagRead:
@@ -130,7 +125,6 @@ async def update_tag(
     operation_id="deleteTag",
     responses=error_responses(404, 409, 503),
 )
-@traced("tag", "delete")
 async def delete_tag(
     pk: Annotated[int, column_rules(TagModel.id)], session: SessionDep
 ) -> None:
