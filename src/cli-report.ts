@@ -51,7 +51,7 @@ export function reportTimings(timer: PhaseTimer, json: boolean, runMs?: number):
     process.stderr.write(`codegen-timings ${JSON.stringify(runMs === undefined ? { startupMs, spans: timer.spans } : { runMs, spans: timer.spans })}\n`);
     return;
   }
-  const phases = [...timer.totals()].map(([phase, ms]) => `${phase} ${ms.toFixed(0)} ms`);
+  const phases = [...timer.totals()].map(([phase, ms]) => `${phase} ${ms.toFixed(0)} ms${timer.notes.has(phase) ? ` (${timer.notes.get(phase)})` : ""}`);
   const parts = startupMs === undefined ? phases : [`start-up ${startupMs.toFixed(0)} ms`, ...phases];
   const total = runMs === undefined ? `total ${performance.now().toFixed(0)} ms` : `run ${runMs.toFixed(0)} ms`;
   process.stderr.write(`codegen: timings: ${parts.join(", ")}; ${total}\n`);

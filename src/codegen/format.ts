@@ -12,15 +12,32 @@ import { GeneratedFile } from "./writer.js";
 
 type FormatFile = (path: string, content: string) => Promise<string>;
 
-const formatters = new Map<string, Promise<FormatFile>>();
+/** Where a formatter module's `formatAll` formats: the run's output directory, absolute, when it has one. */
+export interface FormatContext {
+  outDir?: string;
+}
 
-/** The module's `formatFile`, imported once per process. */
-function formatterOf(module: string): Promise<FormatFile> {
+/**
+ * A formatter module's optional `formatAll` export: every file of a run in one call (a tool
+ * that pays a start-up per call pays it once), the texts in the files' order, and what
+ * formatted them (`--timings` prints it).
+ */
+export type FormatAll = (files: readonly { path: string; content: string }[], context: FormatContext) => Promise<{ contents: string[]; by?: string }>;
+
+interface FormatterModule {
+  formatFile: FormatFile;
+  formatAll?: FormatAll;
+}
+
+const formatters = new Map<string, Promise<FormatterModule>>();
+
+/** The module's `formatFile` and `formatAll`, imported once per process. */
+function formatterOf(module: string): Promise<FormatterModule> {
   let formatter = formatters.get(module);
   if (!formatter) {
-    formatter = import(module).then((loaded: { formatFile?: FormatFile }) => {
+    formatter = import(module).then((loaded: Partial<FormatterModule>) => {
       if (typeof loaded.formatFile !== "function") throw new TypeError(`formatter module ${module} has no formatFile export`);
-      return loaded.formatFile;
+      return { formatFile: loaded.formatFile, formatAll: typeof loaded.formatAll === "function" ? loaded.formatAll : undefined };
     });
     formatters.set(module, formatter);
   }
@@ -39,6 +56,8 @@ export interface EarlierFormatting {
 export interface Formatted {
   files: GeneratedFile[];
   assembled: Map<string, string>;
+  /** What formatted the files, when the module's `formatAll` said. */
+  by?: string;
 }
 
 /** What spares formatting a file. */
@@ -47,18 +66,22 @@ export interface FormatOptions {
   earlier?: EarlierFormatting;
   /** Whether the file's text will not be used (a `skip` file already there): it stays as assembled. @default none */
   unused?: (file: GeneratedFile) => boolean;
+  /** The output directory, for the module's `formatAll`. @default none */
+  outDir?: string;
 }
 
 /**
- * Each file through the module's `formatFile`, or from `earlier` where it recorded the same
- * assembled text. The array is updated in place and returned: each file's assembled text is
- * dropped once formatted, so a large run never holds both texts of every file.
+ * Each file through the module's `formatAll` (else its `formatFile`), or from `earlier` where
+ * it recorded the same assembled text. The array is updated in place and returned: each file's
+ * assembled text is dropped as its formatted text takes its place, so through `formatFile` a
+ * large run never holds both texts of every file (through `formatAll` it does, briefly).
  * @param module an importable URL of the formatter module (a target's `formatter`)
  */
 export async function formatFiles(files: GeneratedFile[], module: string, options: FormatOptions = {}): Promise<Formatted> {
   const { earlier, unused } = options;
-  const format = await formatterOf(module);
+  const { formatFile, formatAll } = await formatterOf(module);
   const assembled = new Map<string, string>();
+  const pending: { index: number; given?: string; kept?: string }[] = [];
   for (const [index, file] of files.entries()) {
     if (unused?.(file)) continue;
     const recorded = earlier?.recorded.get(file.path);
@@ -66,12 +89,19 @@ export async function formatFiles(files: GeneratedFile[], module: string, option
     // Recorded without `assembled`: the formatter left that text as it was.
     if (given !== undefined && given === recorded!.sha256 && recorded!.assembled === undefined) continue;
     const kept = given !== undefined && given === recorded!.assembled ? writtenText(path.join(earlier!.outDir, file.path), recorded!.sha256) : undefined;
-    const content = kept ?? (await format(file.path, file.content));
+    pending.push({ index, given, kept });
+  }
+  const unformatted = pending.filter((entry) => entry.kept === undefined).map((entry) => files[entry.index]!);
+  const all = formatAll && unformatted.length > 0 ? await formatAll(unformatted, { outDir: options.outDir }) : undefined;
+  let next = 0;
+  for (const { index, given, kept } of pending) {
+    const file = files[index]!;
+    const content = kept ?? (all ? all.contents[next++]! : await formatFile(file.path, file.content));
     if (content === file.content) continue;
     assembled.set(file.path, given ?? sha256(file.content));
     files[index] = new GeneratedFile({ path: file.path, content, ifExists: file.ifExists, executable: file.executable });
   }
-  return { files, assembled };
+  return { files, assembled, by: all?.by };
 }
 
 /** The text of the file at `file` if it hashes to `expected`, else undefined (changed, gone, unreadable). */

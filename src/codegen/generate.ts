@@ -319,7 +319,8 @@ async function build(loaded: Loaded, options: GenerateOptions): Promise<Built> {
   // A `skip` file already there is left as it is: its text is never used, so it is not formatted.
   const forced = options.force ? () => true : matchesAny((options.forcePaths ?? []).map(compileForcePattern));
   const unused = (file: GeneratedFile) => file.ifExists === "skip" && !forced(file.path) && existsSync(path.join(loaded.outDir, file.path));
-  const formatted = await timed(options, "format", () => formatFiles(rendered.files, formatter, { earlier, unused }));
+  const formatted = await timed(options, "format", () => formatFiles(rendered.files, formatter, { earlier, unused, outDir: loaded.outDir }));
+  if (formatted.by !== undefined) options.timer?.notes.set("format", formatted.by);
   return { ...loaded, files: formatted.files, assembled: formatted.assembled, originsOf: rendered.originsOf };
 }
 

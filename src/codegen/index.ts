@@ -40,6 +40,7 @@ export { isRecord } from "./records.js";
 export { SCHEMA_KEY, configJsonSchema, inputJsonSchema, type JsonSchema } from "./json-schema.js";
 export { configReference } from "./schema-reference.js";
 export { loadImportFormatters } from "./import-formatters.js";
+export type { FormatAll, FormatContext } from "./format.js";
 export {
   MANIFEST_FILE,
   formatManifest,

@@ -21,6 +21,8 @@ export interface PhaseSpan {
  */
 export class PhaseTimer {
   readonly spans: PhaseSpan[] = [];
+  /** A word on how a phase ran, by phase (which formatter ran `format`). */
+  readonly notes = new Map<Phase, string>();
 
   /** Runs `fn` as (part of) `phase`, recording its duration even when it throws. */
   async time<T>(phase: Phase, fn: () => Promise<T> | T): Promise<T> {

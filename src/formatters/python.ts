@@ -9,24 +9,17 @@ const LINE_LENGTH = 88;
 
 /** Top-level modules of the Python 3 standard library (public ones; `_`-prefixed are matched by rule). */
 const STDLIB = new Set(
-  `abc aifc argparse array ast asynchat asyncio asyncore atexit audioop base64 bdb binascii
-  bisect builtins bz2 calendar cgi cgitb chunk cmath cmd code codecs codeop collections colorsys
-  compileall concurrent configparser contextlib contextvars copy copyreg cProfile crypt csv
-  ctypes curses dataclasses datetime dbm decimal difflib dis distutils doctest email encodings
-  ensurepip enum errno faulthandler fcntl filecmp fileinput fnmatch fractions ftplib functools
-  gc genericpath getopt getpass gettext glob graphlib grp gzip hashlib heapq hmac html http
-  idlelib imaplib imghdr imp importlib inspect io ipaddress itertools json keyword lib2to3
-  linecache locale logging lzma mailbox mailcap marshal math mimetypes mmap modulefinder msilib
-  msvcrt multiprocessing netrc nis nntplib nt ntpath nturl2path numbers opcode operator optparse
-  os ossaudiodev pathlib pdb pickle pickletools pipes pkgutil platform plistlib poplib posix
-  posixpath pprint profile pstats pty pwd py_compile pyclbr pydoc pydoc_data pyexpat queue
-  quopri random re readline reprlib resource rlcompleter runpy sched secrets select selectors
-  shelve shlex shutil signal site smtpd smtplib sndhdr socket socketserver spwd sqlite3
-  sre_compile sre_constants sre_parse ssl stat statistics string stringprep struct subprocess
-  sunau symtable sys sysconfig syslog tabnanny tarfile telnetlib tempfile termios textwrap
-  threading time timeit tkinter token tokenize tomllib trace traceback tracemalloc tty turtle
-  turtledemo types typing unicodedata unittest urllib uu uuid venv warnings wave weakref
-  webbrowser winreg winsound wsgiref xdrlib xml xmlrpc zipapp zipfile zipimport zlib zoneinfo`.split(/\s+/),
+  `abc aifc argparse array ast asynchat asyncio asyncore atexit audioop base64 bdb binascii bisect builtins bz2 calendar cgi cgitb chunk cmath cmd code codecs
+  codeop collections colorsys compileall concurrent configparser contextlib contextvars copy copyreg cProfile crypt csv ctypes curses dataclasses datetime dbm
+  decimal difflib dis distutils doctest email encodings ensurepip enum errno faulthandler fcntl filecmp fileinput fnmatch fractions ftplib functools gc
+  genericpath getopt getpass gettext glob graphlib grp gzip hashlib heapq hmac html http idlelib imaplib imghdr imp importlib inspect io ipaddress itertools json
+  keyword lib2to3 linecache locale logging lzma mailbox mailcap marshal math mimetypes mmap modulefinder msilib msvcrt multiprocessing netrc nis nntplib nt ntpath
+  nturl2path numbers opcode operator optparse os ossaudiodev pathlib pdb pickle pickletools pipes pkgutil platform plistlib poplib posix posixpath pprint profile
+  pstats pty pwd py_compile pyclbr pydoc pydoc_data pyexpat queue quopri random re readline reprlib resource rlcompleter runpy sched secrets select selectors
+  shelve shlex shutil signal site smtpd smtplib sndhdr socket socketserver spwd sqlite3 sre_compile sre_constants sre_parse ssl stat statistics string stringprep
+  struct subprocess sunau symtable sys sysconfig syslog tabnanny tarfile telnetlib tempfile termios textwrap threading time timeit tkinter token tokenize tomllib
+  trace traceback tracemalloc tty turtle turtledemo types typing unicodedata unittest urllib uu uuid venv warnings wave weakref webbrowser winreg winsound wsgiref
+  xdrlib xml xmlrpc zipapp zipfile zipimport zlib zoneinfo`.split(/\s+/),
 );
 
 /** isort's default sections, in output order. */

@@ -2,16 +2,39 @@
 // the prose wrapping ruff leaves to us, checked against the real ruff of the test venv.
 
 import assert from "node:assert/strict";
-import { readFile, readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
 import { describe, it } from "node:test";
 import { PositionEncoding, Workspace } from "@astral-sh/ruff-wasm-nodejs";
 
-import { formatPython, formatPythonFile } from "../../src/formatters/ruff.js";
+import { findRuff, formatPython, formatPythonFile, formatPythonFiles } from "../../src/formatters/ruff.js";
+
 import { wrapProse } from "../../src/formatters/prose.js";
 import { DEV_REQUIREMENTS, requirementName } from "../../src/targets/be_root/dependencies.js";
 import { repoRoot } from "../helpers/user-project.js";
 import { ruffCheck, ruffFormat } from "../support/ruff-files.js";
+import { ensureVenv } from "../support/venv.js";
+
+/** A `ruff` in a new directory that says it is `version` and writes `# not ruff` over whatever it formats. */
+async function fakeRuff(version: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "codegen-fake-ruff-"));
+  const script = `#!/bin/sh\n[ "$1" = --version ] && { echo "ruff ${version}"; exit 0; }\nfor last; do :; done\nfor file in "$last"/*.py; do echo "# not ruff" > "$file"; done\n`;
+  await writeFile(join(dir, "ruff"), script);
+  await chmod(join(dir, "ruff"), 0o755);
+  return dir;
+}
+
+/** `fn` with `dir` first on PATH. */
+async function withPath<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.PATH;
+  process.env.PATH = `${dir}${delimiter}${saved}`;
+  try {
+    return await fn();
+  } finally {
+    process.env.PATH = saved;
+  }
+}
 
 describe("the ruff that formats", () => {
   it("is the version generated projects pin, installed at exactly that version", async () => {
@@ -32,18 +55,45 @@ describe("the ruff that formats", () => {
     for (const [index, source] of sources.entries()) assert.equal(await formatPython(`case_${index}.py`, source), expected[index]);
   });
 
-  it("formats every golden module as ruff does for any Python a generated project may require", async () => {
+  it("formats every golden module as ruff does for any Python a generated project may require, natively with the project venv's ruff as with its WebAssembly build", async () => {
     // Target py311 is the oldest `requires-python` be_root writes; ruff reads the project's own.
     const golden = join(repoRoot, "test", "golden");
     const paths = (await readdir(golden, { recursive: true })).filter((path) => path.endsWith(".py"));
     assert.ok(paths.length > 300, `only ${paths.length} golden modules`);
-    const sources = await Promise.all(paths.map((path) => readFile(join(golden, path), "utf8")));
+    const files = await Promise.all(paths.map(async (path) => ({ path, content: await readFile(join(golden, path), "utf8") })));
+    const ours = await Promise.all(files.map((file) => formatPython(file.path, file.content)));
     for (const version of ["py312", "py313", "py314", "py315"]) {
       const ruff = new Workspace({ "target-version": version }, PositionEncoding.Utf16);
-      for (const [index, source] of sources.entries()) {
-        assert.equal(ruff.format(source), await formatPython(paths[index]!, source), `${paths[index]} for ${version}`);
-      }
+      for (const [index, file] of files.entries()) assert.equal(ruff.format(file.content), ours[index], `${file.path} for ${version}`);
       ruff.free();
+    }
+    files.push({ path: "raw.py", content: "def f(a,*,b=1)->int:\n  return {'a':[a,b]}\n" }, { path: "alembic.ini", content: "key =   'value'\n" });
+    ours.push("def f(a, *, b=1) -> int:\n    return {\"a\": [a, b]}\n", "key =   'value'\n");
+    const project = await mkdtemp(join(tmpdir(), "codegen-native-ruff-"));
+    try {
+      await mkdir(join(project, ".venv", "bin"), { recursive: true });
+      await symlink(join((await ensureVenv()).bin, "ruff"), join(project, ".venv", "bin", "ruff"));
+      const native = await formatPythonFiles(files, { outDir: join(project, "backend", "api") });
+      assert.equal(native.by, `ruff ${Workspace.version()}, native`);
+      for (const [index, file] of files.entries()) assert.equal(native.contents[index], ours[index], file.path);
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
+  });
+
+  it("takes no ruff of another version from PATH, and falls back to its WebAssembly build when ruff fails", async () => {
+    const files = [{ path: "settings.py", content: "key =   'value'\n" }];
+    const [other, pinned] = await Promise.all([fakeRuff("0.17.5"), fakeRuff(Workspace.version())]);
+    try {
+      assert.equal(findRuff(undefined, `${other}${delimiter}${pinned}`), join(other, "ruff"));
+      assert.deepEqual(await withPath(other, () => formatPythonFiles(files, {})), { contents: ['key = "value"\n'], by: "ruff, WebAssembly" });
+      // The same script at the pinned version is used: the version check is what kept it out.
+      assert.deepEqual(await withPath(pinned, () => formatPythonFiles(files, {})), { contents: ["# not ruff\n"], by: `ruff ${Workspace.version()}, native` });
+      await rm(join(pinned, "ruff"));
+      await writeFile(join(pinned, "ruff"), "#!/bin/sh\nexit 2\n", { mode: 0o755 });
+      assert.deepEqual(await withPath(pinned, () => formatPythonFiles(files, {})), { contents: ['key = "value"\n'], by: "ruff, WebAssembly" });
+    } finally {
+      await Promise.all([other, pinned].map((dir) => rm(dir, { recursive: true, force: true })));
     }
   });
 
