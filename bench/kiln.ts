@@ -8,6 +8,10 @@
  * CPU time (user + system, which the machine's load moves far less than wall time), with the
  * machine's 1-minute load before and after.
  *
+ * codegen formats Python with a native ruff when PATH has one at the pinned version, else with
+ * ruff's WebAssembly build (docs/be.md); the table's heading says which `ruff` PATH gives. To
+ * measure both, run once as is and once with such a ruff's directory first on PATH.
+ *
  * `--kiln PATH` (or `$KILN`): kiln's `foundry` CLI, or a Python with kiln installed. Flags:
  * `--runs N` (default 5), `--sizes 10,100` (default 10,100,1000), `--no-build` (time dist/
  * as it is). Peak RSS needs GNU time (/usr/bin/time).
@@ -20,6 +24,7 @@ import { type TimedRun, GNU_TIME, hasGnuTime, timeChild } from "./child.js";
 import { SIZES, benchConfig, runsAndSizes } from "./configs.js";
 import { CLI, ensureBuilt } from "./dist.js";
 import { kilnConfig, kilnPythonPackage } from "./kiln-config.js";
+import { findRuff } from "../src/formatters/ruff.js";
 import { median, minMax } from "../test/support/stats.js";
 
 const TOOLS = ["codegen", "kiln"] as const;
@@ -119,7 +124,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\ncodegen and kiln, \`generate --target be\` into a new directory, median of ${runs} fresh processes each, alternating; ` +
         `node ${process.version}, ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}; ` +
-        `1-minute load ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after; peak RSS from ${GNU_TIME}\n\n${table(rows)}\n`,
+        `1-minute load ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after; peak RSS from ${GNU_TIME}; ` +
+        `ruff on PATH: ${findRuff(undefined) ?? "none"} (codegen formats natively only at the pinned version)\n\n${table(rows)}\n`,
     );
   } finally {
     await rm(scratch, { recursive: true, force: true });
