@@ -5,7 +5,7 @@
 import { FileFragment, type Fragment, ImportCollector, type RenderCtx, SnippetFragment } from "../../../codegen/index.js";
 import { docstringText, pythonString } from "../python/literals.js";
 import type { ResourceView } from "../resource.js";
-import type { RouteHandler } from "./handler.js";
+import type { CodeBlock, RouteHandler } from "./handler.js";
 import { READ_REPRESENTATION, type SearchConfig } from "../config/schema.js";
 import { searchExpression } from "./project-names.js";
 import type { ReadSchema } from "./read-shape.js";
@@ -17,6 +17,11 @@ export interface Helper {
   name: string;
 }
 
+/** A module-level function handlers call, written ahead of them (operations/permissions/row-actions.ts). */
+export interface ModuleFunction {
+  blocks(ctx: RenderCtx): CodeBlock[];
+}
+
 /** The routes module of one resource. */
 export class RoutesModule {
   readonly path: string;
@@ -26,6 +31,7 @@ export class RoutesModule {
   /** How many handlers `addAhead` put first, in the order added. */
   #ahead = 0;
   #notFound: Helper | undefined;
+  readonly #functions: ModuleFunction[] = [];
   // Keyed by the shape whose relationships they load: `read` for the resource's fields
   // and the user's builders and serializers, else the representation's name.
   readonly #readOptions = new Map<string, { helper: Helper; read: ReadSchema }>();
@@ -51,6 +57,11 @@ export class RoutesModule {
   addAhead(handler: RouteHandler): RouteHandler {
     this.#handlers.splice(this.#ahead++, 0, handler);
     return handler;
+  }
+
+  /** Adds a function the module's handlers call. */
+  addFunction(fn: ModuleFunction): void {
+    this.#functions.push(fn);
   }
 
   get handlers(): readonly RouteHandler[] {
@@ -144,7 +155,7 @@ export class RoutesModule {
     });
     return [
       new FileFragment({ path: this.path, template: "modules/routes.py.njk", context, imports }),
-      ...this.#handlers.flatMap((handler) =>
+      ...[...this.#functions, ...this.#handlers].flatMap((handler) =>
         handler.blocks(ctx).map((block) => new SnippetFragment({ path: this.path, slot: "handlers", value: block.code, imports: block.imports })),
       ),
     ];

@@ -18,6 +18,7 @@ import type { Helper, RoutesModule } from "../../modules/routes.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { pythonString } from "../../python/literals.js";
 import { operationId } from "../../resource.js";
+import { type Conditions, RowActions, conditions, userOf } from "./row-actions.js";
 
 /** An entry `{ name, type: "permissions", target }`; `permissions_endpoint: true` on a resource adds both targets. */
 export const PermissionsOptions = z
@@ -74,51 +75,34 @@ export class Permissions {
   }
 }
 
-/** A permissions route: its body and dependencies follow from its resource's other handlers once they are final. */
+/**
+ * A permissions route: its body and dependencies follow from its resource's other handlers once they are final.
+ * The row route answers with the module's row actions helper (row-actions.ts), which the rows of get and list carry too.
+ */
 export class PermissionsHandler extends RouteHandler {
   readonly #notFound: Helper | undefined;
+  readonly #rowActions: RowActions | undefined;
 
   constructor(options: ConstructorParameters<typeof RouteHandler>[0] & { module: RoutesModule; notFound: Helper | undefined }) {
     super(options);
     this.#notFound = options.notFound;
+    if (this.target === "row") {
+      this.#rowActions = RowActions.of(options.module);
+      this.#rowActions.calledBy(this);
+    }
   }
 
-  /** The handlers whose operations the answer names: the resource's others of the same target. */
+  /** The collection's handlers whose operations the collection route names. */
   get #asked(): RouteHandler[] {
     return this.module.handlers.filter((handler) => !(handler instanceof PermissionsHandler) && handler.target === this.target);
   }
 
-  /**
-   * The expressions, all true when the user may call `handler`, and what they import;
-   * undefined when this route cannot know (it has no user, and `handler` requires one).
-   */
-  #conditions(handler: RouteHandler, row: string): { expressions: string[]; imports: ImportCollector } | undefined {
-    const expressions: string[] = [];
-    const imports = new ImportCollector();
-    if (handler.user !== undefined && this.user === undefined) {
-      if (this.optionalUser === undefined) return undefined;
-      expressions.push("current_user is not None");
-    }
-    // A check this route ran itself (the resource's groups) holds already.
-    const own = new Set(this.authzChecks.map((check) => check.require));
-    for (const check of handler.authzChecks) {
-      if (own.has(check.require)) continue;
-      expressions.push(check.allows);
-      if (check.allowsImports) imports.update(check.allowsImports);
-    }
-    if (handler.policy !== undefined) expressions.push(`await policy.allows(${handler.policy}, ${row})`);
-    if (handler.guard !== undefined) {
-      expressions.push(`await ${handler.guard(row)}`);
-      imports.update(handler.guardImports!);
-    }
-    return { expressions, imports };
-  }
-
-  /** Each asked handler's entry name and the conditions of calling it, in the module's order. */
-  get #actions(): { name: string; expressions: string[]; imports: ImportCollector }[] {
+  /** Each asked handler's entry name and the conditions of calling it, in the module's order (a check this route ran holds already). */
+  get #actions(): ({ name: string } & Conditions)[] {
+    const ran = new Set(this.authzChecks.map((check) => check.require));
     return this.#asked.flatMap((handler) => {
-      const conditions = this.#conditions(handler, this.module.view.variable);
-      return conditions === undefined ? [] : [{ name: pythonString(handler.entry.name), ...conditions }];
+      const asked = conditions(handler, this.module.view.variable, userOf(this), ran);
+      return asked === undefined ? [] : [{ name: pythonString(handler.entry.name), ...asked }];
     });
   }
 
@@ -127,7 +111,8 @@ export class PermissionsHandler extends RouteHandler {
     return {
       template: "operations/permissions/permissions.py.njk",
       context: {
-        actions: this.#actions,
+        actions: this.#rowActions === undefined ? this.#actions : [],
+        call: this.#rowActions?.call(view.variable),
         scope: pythonString(SCOPES[this.target]),
         row: this.target === "row" ? view.variable : undefined,
         model: view.model.local,
@@ -140,13 +125,13 @@ export class PermissionsHandler extends RouteHandler {
   override get dependencies(): RouteParam[] {
     const own = super.dependencies;
     const names = new Set(own.map((param) => param.name));
-    const needed = this.#asked.flatMap((handler) => handler.authzParams).filter((param) => !names.has(param.name) && names.add(param.name));
+    const needed = (this.#rowActions?.params ?? this.#asked.flatMap((handler) => handler.authzParams)).filter((param) => !names.has(param.name) && names.add(param.name));
     return [...own, ...needed];
   }
 
   override get allImports(): ImportCollector {
     const imports = super.allImports;
-    for (const action of this.#actions) imports.update(action.imports);
+    if (this.#rowActions === undefined) for (const action of this.#actions) imports.update(action.imports);
     return imports;
   }
 }

@@ -1,0 +1,143 @@
+// `_<name>_actions(row, session, …)`: the operations the current user may call on one row of
+// a resource, as its routes module's helper. The row permissions route answers with it, and a
+// resource with `include_actions_in_dump` lists it on every row its get and list answer, so the
+// two can never disagree. Like the routes it asks about, it is not listed: when the module
+// renders, it reads every handler of a row (get, update, delete, instance actions, a package's
+// too) and asks the same checks they run, without raising.
+
+import { ImportCollector, type RenderCtx } from "../../../../codegen/index.js";
+import type { CodeBlock, RouteHandler, RouteParam } from "../../modules/handler.js";
+import { renderFunction } from "../../modules/handler.js";
+import type { ModuleFunction, RoutesModule } from "../../modules/routes.js";
+import { pythonString } from "../../python/literals.js";
+
+/** The conditions of calling one handler: expressions all true when the user may, and what they import. */
+export interface Conditions {
+  expressions: string[];
+  imports: ImportCollector;
+}
+
+/**
+ * The expressions, all true when the user may call `handler`, for code running with `user`
+ * (the caller's `current_user`: required, optional, or none) after the checks `ran` (their
+ * `require` forms) held; undefined when that code cannot know (it has no user, and `handler` requires one).
+ */
+export function conditions(handler: RouteHandler, row: string, user: "required" | "optional" | "none", ran: ReadonlySet<string>): Conditions | undefined {
+  const expressions: string[] = [];
+  const imports = new ImportCollector();
+  if (handler.user !== undefined && user !== "required") {
+    if (user === "none") return undefined;
+    expressions.push("current_user is not None");
+  }
+  for (const check of handler.authzChecks) {
+    if (ran.has(check.require)) continue;
+    expressions.push(check.allows);
+    if (check.allowsImports) imports.update(check.allowsImports);
+  }
+  if (handler.policy !== undefined) expressions.push(`await policy.allows(${handler.policy}, ${row})`);
+  if (handler.guard !== undefined) {
+    expressions.push(`await ${handler.guard(row)}`);
+    imports.update(handler.guardImports!);
+  }
+  return { expressions, imports };
+}
+
+/** Which user a handler's code has: `current_user` required, optional (`None` without credentials), or none. */
+export function userOf(handler: RouteHandler): "required" | "optional" | "none" {
+  return handler.user !== undefined ? "required" : handler.optionalUser !== undefined ? "optional" : "none";
+}
+
+const helpers = new WeakMap<RoutesModule, RowActions>();
+
+/** The helper of one routes module; the handlers that call it pass it what it asks. */
+export class RowActions implements ModuleFunction {
+  readonly #module: RoutesModule;
+  readonly #callers: RouteHandler[] = [];
+
+  private constructor(module: RoutesModule) {
+    this.#module = module;
+  }
+
+  /** The module's helper, added to it the first time it is asked for. */
+  static of(module: RoutesModule): RowActions {
+    let helper = helpers.get(module);
+    if (helper === undefined) {
+      helper = new RowActions(module);
+      helpers.set(module, helper);
+      module.addFunction(helper);
+    }
+    return helper;
+  }
+
+  get name(): string {
+    return `_${this.#module.view.name}_actions`;
+  }
+
+  /** `handler` calls the helper: its user and checks decide what the helper may take as given. */
+  calledBy(handler: RouteHandler): void {
+    this.#callers.push(handler);
+  }
+
+  /** The handlers it asks about: every route on one row but those answering with it. */
+  get #asked(): RouteHandler[] {
+    return this.#module.handlers.filter((handler) => handler.target === "row" && handler.entry.type !== "permissions");
+  }
+
+  /** The weakest user among its callers': the helper knows no more of the user than each of them. */
+  get #user(): "required" | "optional" | "none" {
+    const users = this.#callers.map(userOf);
+    return users.includes("none") ? "none" : users.includes("optional") ? "optional" : "required";
+  }
+
+  /** The checks every caller ran before calling: they hold already. */
+  get #ran(): Set<string> {
+    const [first, ...rest] = this.#callers.map((caller) => new Set(caller.authzChecks.map((check) => check.require)));
+    return new Set([...(first ?? [])].filter((check) => rest.every((ran) => ran.has(check))));
+  }
+
+  /** What it takes after the row: the session, the user (the weakest caller's parameter), what the asked checks need (the request's `policy`). */
+  get params(): RouteParam[] {
+    const user = this.#user;
+    const userParam = user === "none" ? undefined : this.#callers.map((caller) => (user === "optional" ? caller.optionalUser : caller.user)).find((param) => param !== undefined);
+    const names = new Set<string>();
+    return [...(userParam ? [userParam] : []), ...this.#asked.flatMap((handler) => handler.authzParams)].filter((param) => !names.has(param.name) && names.add(param.name));
+  }
+
+  /** The call of the helper on `row` from a caller's body. */
+  call(row: string): string {
+    return `await ${this.name}(${[row, "session", ...this.params.map((param) => param.name)].join(", ")})`;
+  }
+
+  blocks(ctx: RenderCtx): CodeBlock[] {
+    const view = this.#module.view;
+    const row = view.variable;
+    const user = this.#user;
+    const ran = this.#ran;
+    const imports = new ImportCollector()
+      .addFrom(`${view.runtimePackage}.actions`, "ActionRef")
+      .addFrom("sqlalchemy.ext.asyncio", "AsyncSession")
+      .addFrom(view.model.module, view.model.importName);
+    for (const param of this.params) imports.update(param.imports);
+    const lines = ["    allowed: list[ActionRef] = []"];
+    for (const handler of this.#asked) {
+      const asked = conditions(handler, row, user, ran);
+      if (asked === undefined) continue;
+      imports.update(asked.imports);
+      const append = `allowed.append(ActionRef(name=${pythonString(handler.entry.name)}, scope="object"))`;
+      lines.push(asked.expressions.length > 0 ? `    if ${asked.expressions.join(" and ")}:\n        ${append}` : `    ${append}`);
+    }
+    lines.push("    return allowed");
+    const params = [`${row}: ${view.model.local}`, "session: AsyncSession", ...this.params.map((param) => param.declaration)];
+    return [
+      {
+        code: renderFunction(ctx, {
+          decorator: "",
+          signature: `async def ${this.name}(${params.join(", ")}) -> list[ActionRef]:`,
+          doc: `What the current user may call on *${row}*, asked as each route asks.`,
+          body: lines.join("\n"),
+        }),
+        imports,
+      },
+    ];
+  }
+}
