@@ -60,6 +60,23 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     return article
 
 
+async def _article_actions(
+    article: Article, session: AsyncSession, current_user: OptionalUser
+) -> list[ActionRef]:
+    """What the current user may call on *article*, asked as each route asks."""
+    allowed: list[ActionRef] = []
+    allowed.append(ActionRef(name="get", scope="object"))
+    allowed.append(ActionRef(name="update", scope="object"))
+    allowed.append(ActionRef(name="delete", scope="object"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="publish", scope="object"))
+    if current_user is not None and await blog.kiln_actions.may_retitle(
+        article, blog.auth.Session.model_validate(current_user.claims)
+    ):
+        allowed.append(ActionRef(name="retitle", scope="object"))
+    return allowed
+
+
 @router.get(
     "/permissions",
     operation_id="getArticlesPermissions",
@@ -88,17 +105,7 @@ async def get_article_permissions(
     article = await session.get(Article, pk)
     if article is None:
         raise _not_found(pk)
-    allowed: list[ActionRef] = []
-    allowed.append(ActionRef(name="get", scope="object"))
-    allowed.append(ActionRef(name="update", scope="object"))
-    allowed.append(ActionRef(name="delete", scope="object"))
-    if current_user is not None:
-        allowed.append(ActionRef(name="publish", scope="object"))
-    if current_user is not None and await blog.kiln_actions.may_retitle(
-        article, blog.auth.Session.model_validate(current_user.claims)
-    ):
-        allowed.append(ActionRef(name="retitle", scope="object"))
-    return allowed
+    return await _article_actions(article, session, current_user)
 
 
 @router.get(

@@ -81,6 +81,35 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     return article
 
 
+async def _article_actions(
+    article: Article, session: AsyncSession, current_user: CurrentUser, policy: Policy
+) -> list[ActionRef]:
+    """What the current user may call on *article*, asked as each route asks."""
+    allowed: list[ActionRef] = []
+    allowed.append(ActionRef(name="get", scope="object"))
+    if await policy.allows(
+        "update", "article", article
+    ) and await blog.authz.can_change(current_user, article, session):
+        allowed.append(ActionRef(name="update", scope="object"))
+    if await in_groups(current_user, "admin") and await policy.allows(
+        "delete", "article", article
+    ):
+        allowed.append(ActionRef(name="delete", scope="object"))
+    if await in_groups(current_user, "admin", "editor") and await policy.allows(
+        "publish_article", "article", article
+    ):
+        allowed.append(ActionRef(name="publish_article", scope="object"))
+    if await policy.allows(
+        "schedule_article", "article", article
+    ) and await blog.authz.can_change(current_user, article, session):
+        allowed.append(ActionRef(name="schedule_article", scope="object"))
+    if await policy.allows(
+        "tag_article", "article", article
+    ) and await blog.authz.can_change(current_user, article, session):
+        allowed.append(ActionRef(name="tag_article", scope="object"))
+    return allowed
+
+
 @router.get(
     "/permissions",
     operation_id="getArticlesPermissions",
@@ -121,29 +150,7 @@ async def get_article_permissions(
     article = await session.get(Article, pk)
     if article is None:
         raise _not_found(pk)
-    allowed: list[ActionRef] = []
-    allowed.append(ActionRef(name="get", scope="object"))
-    if await policy.allows(
-        "update", "article", article
-    ) and await blog.authz.can_change(current_user, article, session):
-        allowed.append(ActionRef(name="update", scope="object"))
-    if await in_groups(current_user, "admin") and await policy.allows(
-        "delete", "article", article
-    ):
-        allowed.append(ActionRef(name="delete", scope="object"))
-    if await in_groups(current_user, "admin", "editor") and await policy.allows(
-        "publish_article", "article", article
-    ):
-        allowed.append(ActionRef(name="publish_article", scope="object"))
-    if await policy.allows(
-        "schedule_article", "article", article
-    ) and await blog.authz.can_change(current_user, article, session):
-        allowed.append(ActionRef(name="schedule_article", scope="object"))
-    if await policy.allows(
-        "tag_article", "article", article
-    ) and await blog.authz.can_change(current_user, article, session):
-        allowed.append(ActionRef(name="tag_article", scope="object"))
-    return allowed
+    return await _article_actions(article, session, current_user, policy)
 
 
 @router.get(
