@@ -172,6 +172,20 @@ describe("a kiln-style config", () => {
     assert.deepEqual(await offered(client, article.body.id), ["get", "update", "delete", "publish", "retitle"]);
     assert.deepEqual(await offered(client, archived.body.id), ["get", "update", "delete", "publish"]);
     assert.deepEqual(await offered(api, article.body.id), ["get", "update", "delete"]);
+    // include_actions_in_dump: every article get and list answer carries what its permissions route
+    // says to the same user, signed in or not; the list's rows are the author's two articles.
+    for (const as of [client, api]) {
+      const listed = await as.get(`/content/posts?limit=100&author_id=${author.body.id}`);
+      expectStatus(listed, 200);
+      assert.equal(listed.body.items.length, 2);
+      for (const id of [article.body.id, archived.body.id]) {
+        const permissions = (await as.get(`/content/posts/${id}/permissions`)).body;
+        const got = await as.get(`/content/posts/${id}`);
+        expectStatus(got, 200);
+        assert.deepEqual(got.body.actions, permissions, `the actions of ${id}`);
+        assert.deepEqual(listed.body.items.find((row: { id: string }) => row.id === id).actions, permissions, `the listed actions of ${id}`);
+      }
+    }
 
     // A collection action given the model class (kiln's type[Model] parameter).
     const counted = await api.post("/content/posts/count");

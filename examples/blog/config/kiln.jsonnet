@@ -89,6 +89,8 @@ local articleRead = [
             link: { kind: 'id' },
             // GET /posts/permissions and /posts/{id}/permissions: what the caller may do.
             permissions_endpoint: true,
+            // Each article that get and list answer carries `actions`: what its permissions route says.
+            include_actions_in_dump: true,
             operations: [
               { name: 'get', fields: articleRead },
               // Filtered by the enum field by name: eq and in, over its members; by author and

@@ -22,9 +22,7 @@ const EARLY_LIST_KEY = (modifier: string) =>
 /** Per level, each key accepted without effect and why it has none. */
 const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
   auth: {},
-  resource: {
-    include_actions_in_dump: "responses carry no actions list in codegen",
-  },
+  resource: {},
   operation: {
     // kiln's early list keys: kiln itself ignores them; the modifiers say the same thing.
     filters: EARLY_LIST_KEY("filter"),

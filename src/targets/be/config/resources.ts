@@ -91,6 +91,12 @@ export const ResourceConfig = z
     trace: z.boolean().optional().meta({
       description: "With `telemetry`, whether the handlers of this resource's entries have their span (an entry's `trace` wins). Default: the project's `span_per_handler` / `span_per_action`.",
     }),
+    include_actions_in_dump: z.boolean().optional().meta({
+      default: false,
+      description:
+        "Each row that get and list answer carries `actions`: the operations the current user may call on it, " +
+        "as `GET {prefix}/{pk}/permissions` answers (kiln's key). Reserves the field name `actions`.",
+    }),
     ...kilnKeys("resource"),
   })
   .superRefine((resource, ctx) => {
@@ -132,6 +138,12 @@ export const ResourceConfig = z
     if (readShape === undefined) return z.NEVER;
     // kiln's style: the read shape is known only now, so its search and link fields are checked here.
     if (fields === undefined) checkSearchAndLink({ ...rest, fields: readShape }, ctx);
+    if (rest.include_actions_in_dump) {
+      const shapes = [readShape, ...rest.representations.map((representation) => representation.fields ?? [])];
+      if (shapes.some((shape) => shape.some((field) => field.name === "actions"))) {
+        ctx.addIssue({ code: "custom", path: ["include_actions_in_dump"], message: 'each row then carries "actions": rename the read field named "actions"' });
+      }
+    }
     const operations = rest.permissions_endpoint ? [...rest.operations, ...permissionEntries(rest.operations, ctx)] : rest.operations;
     const resolved = {
       model,

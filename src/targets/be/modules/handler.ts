@@ -135,6 +135,15 @@ export interface AuthzCheck {
   allowsImports?: ImportCollector;
 }
 
+/** The routes module's helper answering which operations the current user may call on a row (operations/permissions/row-actions.ts). */
+export interface RowActionsHelper {
+  /** What it takes after the row and the session, which its callers pass on. */
+  readonly params: readonly RouteParam[];
+  /** Its awaited call on `row` (a variable), from a caller's body. */
+  call(row: string): string;
+  calledBy(handler: RouteHandler): void;
+}
+
 /**
  * What the `authz` operation asks of a handler: `checks` run first in its body (a group
  * check, a collection guard, a policy decision without a row); `policy` (the action and
@@ -185,6 +194,7 @@ export class RouteHandler extends Handle {
   /** Its answer depends on who asks: on a route that requires no user, it takes the user when a request carries one (`authz`). */
   readonly asksWhoIsSignedIn: boolean;
   readonly #errors = new Set<ErrorStatus>();
+  #rowActions: RowActionsHelper | undefined;
   #user: RouteParam | undefined;
   #userDecided = false;
   #optionalUser: RouteParam | undefined;
@@ -393,10 +403,23 @@ export class RouteHandler extends Handle {
     this.#span = span;
   }
 
-  /** Dependencies after the parameters: the session, then the user (required or optional), then what authorization needs. */
+  /** The handler lists on each row it answers the operations the current user may call on it, as `helper` says (`include_actions_in_dump`). */
+  listActions(helper: RowActionsHelper): void {
+    this.#rowActions = helper;
+    helper.calledBy(this);
+  }
+
+  /** The helper whose answer each row carries, when the handler lists actions. */
+  get rowActions(): RowActionsHelper | undefined {
+    return this.#rowActions;
+  }
+
+  /** Dependencies after the parameters: the session, then the user (required or optional), then what authorization needs, then what the actions helper takes. */
   get dependencies(): RouteParam[] {
     const user = this.#user ?? this.#optionalUser;
-    return [this.session, ...(user === undefined ? [] : [user]), ...(this.#authz?.params ?? [])];
+    const own = [this.session, ...(user === undefined ? [] : [user]), ...(this.#authz?.params ?? [])];
+    const names = new Set(own.map((param) => param.name));
+    return [...own, ...(this.#rowActions?.params ?? []).filter((param) => !names.has(param.name) && names.add(param.name))];
   }
 
   /** `@router.get("/{pk:uuid}", operation_id="getArticle", responses=error_responses(404, 503))`. */

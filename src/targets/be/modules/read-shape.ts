@@ -108,6 +108,7 @@ export class ReadShape {
       doc: name === READ_REPRESENTATION ? `${capitalize(withArticle(view.label))}, as returned by get and list.` : `${capitalize(withArticle(view.label))}, as the \`\`${name}\`\` representation shows it.`,
       fields,
       model: view.model,
+      actions: view.config.include_actions_in_dump === true,
     });
     // Sub-schemas first (innermost first), so every class is defined before it is used.
     added.schemas.forEach((schema) => this.#schemaModule.add(schema));
@@ -152,7 +153,7 @@ export class ReadShape {
     };
   }
 
-  #build(added: { schemas: SchemaClass[]; serializers: SerializerFn[] }, request: { name: string; doc: string; fields: readonly FieldSpec[]; model: ModelRef }): SerializerFn {
+  #build(added: { schemas: SchemaClass[]; serializers: SerializerFn[] }, request: { name: string; doc: string; fields: readonly FieldSpec[]; model: ModelRef; actions?: boolean }): SerializerFn {
     const view = this.#view;
     const imports = new ImportCollector();
     const serializerImports = new ImportCollector();
@@ -179,6 +180,11 @@ export class ReadShape {
         fields.push(fieldNamed(spec.name, names, { annotation: optional(scalarAnnotation(valueType(spec), imports), spec.nullable), description: spec.description, references }));
         serialized.push({ name: spec.name });
       }
+    }
+    if (request.actions) {
+      // `include_actions_in_dump`: the routes that answer rows fill it (operations/permissions/row-actions.ts); others leave it empty.
+      imports.addFrom(`${view.runtimePackage}.actions`, "ActionRef");
+      fields.push(new Field({ name: "actions", annotation: "list[ActionRef]", default: "[]", description: "The operations the current user may call on this row." }));
     }
     // Clients read the key field of the resource's own read schemas from `x-pk`.
     const pk = request.model === view.model && names.includes(view.pk) ? view.pk : undefined;

@@ -8,6 +8,7 @@ import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
 import { getTests } from "./tests.js";
+import { RowActions, listsActions } from "../permissions/row-actions.js";
 
 @operation("get", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Get {
@@ -39,7 +40,9 @@ export class Get {
       session: sessionParam(view),
       body: { template: "operations/get/get.py.njk", context: { row: view.variable, serializer: shape.serializer, loader: routes.loader(shape) } },
       imports: shape.imports.copy(),
+      asksWhoIsSignedIn: listsActions(view, shape),
     });
+    if (listsActions(view, shape)) handler.listActions(RowActions.of(routes));
     return [routes.add(handler)];
   }
 }

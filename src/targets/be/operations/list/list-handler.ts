@@ -3,6 +3,7 @@
 // renders from the final query: `GET {prefix}` with a query-parameter model, and with
 // filters also `POST {prefix}/search` (an and/or tree) sharing one page helper.
 
+import { listsActions } from "../permissions/row-actions.js";
 import { ImportCollector, Name, type RenderCtx, renderTemplate } from "../../../../codegen/index.js";
 import type { SearchConfig } from "../../config/schema.js";
 import type { ListOptions } from "./options.js";
@@ -63,6 +64,7 @@ export class ListHandler extends RouteHandler {
       summary: entry.summary ?? "",
       session: options.session,
       representation: options.read,
+      asksWhoIsSignedIn: listsActions(view, options.read),
     });
     this.read = options.read;
     this.#searchBodySize = options.searchBodySize;
@@ -144,12 +146,15 @@ export class ListHandler extends RouteHandler {
       return blocks;
     }
     const helper = `_${this.name}`;
+    // What the rows' actions helper takes beyond the session, passed on by both routes.
+    const actionParams = this.rowActions?.params ?? [];
+    const passed = actionParams.map((param) => `, ${param.name}`).join("");
     const requestType = `${this.names.queryModel} | ${this.names.searchBody}`;
     const helperBody = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "request", where: "*where", source: ", source=source" })).trimEnd();
     blocks.push({
       code: renderFunction(ctx, {
         decorator: "",
-        signature: `async def ${helper}(session: AsyncSession, where: list[ColumnElement[bool]], request: ${requestType}, source: CursorSource) -> ${this.responseModel}:`,
+        signature: `async def ${helper}(session: AsyncSession, where: list[ColumnElement[bool]], request: ${requestType}, source: CursorSource${actionParams.map((param) => `, ${param.declaration}`).join("")}) -> ${this.responseModel}:`,
         doc: `One page of ${this.view.labelPlural} meeting *where*${search ? ", searched" : ""} and ordered as *request* asks.`,
         body: helperBody,
       }),
@@ -158,7 +163,7 @@ export class ListHandler extends RouteHandler {
         .addFrom("sqlalchemy.ext.asyncio", "AsyncSession")
         .addFrom(this.view.schemaModule, this.names.queryModel, this.names.searchBody)
         .addFrom(`${this.view.runtimePackage}.pagination`, "CursorSource")
-        .update(this.imports),
+        .update(actionParams.reduce((imports, param) => imports.update(param.imports), this.imports.copy())),
     });
     const filtersName = `${this.names.constant}_FILTERS`;
     blocks.push({
@@ -166,7 +171,7 @@ export class ListHandler extends RouteHandler {
         decorator: this.decorator,
         signature: this.signature,
         doc: this.summary,
-        body: `${this.checks}    return await ${helper}(session, param_conditions(query, ${filtersName}), query, "query")`,
+        body: `${this.checks}    return await ${helper}(session, param_conditions(query, ${filtersName}), query, "query"${passed})`,
       }),
       imports: new ImportCollector().addFrom(`${this.view.runtimePackage}.filters`, "param_conditions").update(this.allImports),
     });
@@ -183,7 +188,7 @@ export class ListHandler extends RouteHandler {
         }),
         signature: this.signatureOf(this.searchName, [bodyParam]),
         doc: `Search ${this.view.labelPlural} with an and/or tree of conditions${search ? " and ``q``" : ""}, one page at a time.`,
-        body: `${this.checks}    return await ${helper}(session, [tree_condition(body.filter, ${filtersName})] if body.filter else [], body, "body")`,
+        body: `${this.checks}    return await ${helper}(session, [tree_condition(body.filter, ${filtersName})] if body.filter else [], body, "body"${passed})`,
       }),
       imports: new ImportCollector().addFrom(`${this.view.runtimePackage}.filters`, "tree_condition").update(bodyParam.imports).update(this.allImports),
     });
@@ -223,6 +228,7 @@ export class ListHandler extends RouteHandler {
       rows: this.view.plural === this.view.variable ? `${this.view.plural}_page` : this.view.plural,
       row: this.view.variable,
       serializer: this.read.serializer.name,
+      actions: this.rowActions?.call(this.view.variable),
     };
   }
 

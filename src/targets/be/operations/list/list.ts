@@ -14,6 +14,7 @@ import { ENDPOINT } from "../../modules/handler.js";
 import { sessionParam } from "../../modules/params.js";
 import { SchemaClass } from "../../modules/schemas.js";
 import { ListHandler } from "./list-handler.js";
+import { RowActions, listsActions } from "../permissions/row-actions.js";
 import { listTests } from "./tests.js";
 
 @operation("list", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
@@ -41,6 +42,7 @@ export class List {
       searchBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
     });
     if (view.config.search) handler.searchWith(view.config.search);
+    if (listsActions(view, handler.read)) handler.listActions(RowActions.of(routes));
     const imports = new ImportCollector();
     schemas.add(
       new SchemaClass({

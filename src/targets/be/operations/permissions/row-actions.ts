@@ -6,10 +6,12 @@
 // too) and asks the same checks they run, without raising.
 
 import { ImportCollector, type RenderCtx } from "../../../../codegen/index.js";
-import type { CodeBlock, RouteHandler, RouteParam } from "../../modules/handler.js";
+import type { CodeBlock, RouteHandler, RouteParam, RowActionsHelper } from "../../modules/handler.js";
 import { renderFunction } from "../../modules/handler.js";
 import type { ModuleFunction, RoutesModule } from "../../modules/routes.js";
 import { pythonString } from "../../python/literals.js";
+import type { ReadSchema } from "../../modules/read-shape.js";
+import type { ResourceView } from "../../resource.js";
 
 /** The conditions of calling one handler: expressions all true when the user may, and what they import. */
 export interface Conditions {
@@ -47,10 +49,15 @@ export function userOf(handler: RouteHandler): "required" | "optional" | "none" 
   return handler.user !== undefined ? "required" : handler.optionalUser !== undefined ? "optional" : "none";
 }
 
+/** Whether a route answering rows of `view` in `shape` lists their actions: the resource asks it, and the shape is a schema of ours, which has the field. */
+export function listsActions(view: ResourceView, shape: ReadSchema): boolean {
+  return view.config.include_actions_in_dump === true && shape.schema !== undefined;
+}
+
 const helpers = new WeakMap<RoutesModule, RowActions>();
 
 /** The helper of one routes module; the handlers that call it pass it what it asks. */
-export class RowActions implements ModuleFunction {
+export class RowActions implements ModuleFunction, RowActionsHelper {
   readonly #module: RoutesModule;
   readonly #callers: RouteHandler[] = [];
 
