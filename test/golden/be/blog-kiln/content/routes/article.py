@@ -111,9 +111,14 @@ async def get_article_permissions(
 @router.get(
     "/{pk:uuid}", operation_id="getArticle", responses=error_responses(404, 503)
 )
-async def get_article(pk: uuid.UUID, session: ReadSessionDep) -> ArticleRead:
+async def get_article(
+    pk: uuid.UUID, session: ReadSessionDep, current_user: OptionalUser
+) -> ArticleRead:
     """Get one article."""
-    return to_article_read(await _load_article(session, pk))
+    article = await _load_article(session, pk)
+    return to_article_read(article).model_copy(
+        update={"actions": await _article_actions(article, session, current_user)}
+    )
 
 
 # The filterable columns and order of ``GET /posts``.
@@ -130,6 +135,7 @@ async def _list_articles(
     where: list[ColumnElement[bool]],
     request: ArticleListQuery | ArticleSearch,
     source: CursorSource,
+    current_user: OptionalUser,
 ) -> Page[ArticleRead]:
     """One page of articles meeting *where* and ordered as *request* asks."""
     statement = select(Article).options(*_READ_OPTIONS).where(*where)
@@ -143,18 +149,27 @@ async def _list_articles(
         source=source,
     )
     return Page(
-        items=[to_article_read(article) for article in articles],
+        items=[
+            to_article_read(article).model_copy(
+                update={
+                    "actions": await _article_actions(article, session, current_user)
+                }
+            )
+            for article in articles
+        ],
         next_cursor=next_cursor,
     )
 
 
 @router.get("", operation_id="listArticles", responses=error_responses(503))
 async def list_articles(
-    query: Annotated[ArticleListQuery, Query()], session: ReadSessionDep
+    query: Annotated[ArticleListQuery, Query()],
+    session: ReadSessionDep,
+    current_user: OptionalUser,
 ) -> Page[ArticleRead]:
     """List articles, filtered, by id, one page at a time."""
     return await _list_articles(
-        session, param_conditions(query, _LIST_FILTERS), query, "query"
+        session, param_conditions(query, _LIST_FILTERS), query, "query", current_user
     )
 
 
@@ -165,7 +180,7 @@ async def list_articles(
     responses=error_responses(400, 413, 503),
 )
 async def search_articles(
-    body: ArticleSearch, session: ReadSessionDep
+    body: ArticleSearch, session: ReadSessionDep, current_user: OptionalUser
 ) -> Page[ArticleRead]:
     """Search articles with an and/or tree of conditions, one page at a time."""
     return await _list_articles(
@@ -173,6 +188,7 @@ async def search_articles(
         [tree_condition(body.filter, _LIST_FILTERS)] if body.filter else [],
         body,
         "body",
+        current_user,
     )
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import MISSING, BaseModel, ConfigDict, Field, Tag
 
 import blog.models
+from blog.api.runtime.actions import ActionRef
 from blog.api.runtime.filters import (
     CommaSeparated,
     FilterUnion,
@@ -46,6 +47,9 @@ class ArticleRead(BaseModel):
     word_count: int
     author_id: uuid.UUID
     author: ArticleReadAuthorNested
+    actions: list[ActionRef] = Field(
+        default=[], description="The operations the current user may call on this row."
+    )
 
 
 class ArticleListQuery(BaseModel):
