@@ -757,6 +757,13 @@ describe("ResourceConfig", () => {
     ]);
   });
 
+  test("include_actions_in_dump reserves the read field name actions, in the fields and in a representation", () => {
+    const issue = { path: "include_actions_in_dump", message: 'each row then carries "actions": rename the read field named "actions"' };
+    assertIssues(ResourceConfig, article({ include_actions_in_dump: true, fields: [idField, { name: "actions", type: "str" }] }), [issue]);
+    assertIssues(ResourceConfig, article({ include_actions_in_dump: true, representations: [{ name: "brief", fields: [idField, { name: "actions", type: "int" }] }] }), [issue]);
+    assert.equal(parse(ResourceConfig, article({ include_actions_in_dump: true })).include_actions_in_dump, true);
+  });
+
   test("name must be snake_case; route_prefix a path without a trailing slash", () => {
     assertIssues(ResourceConfig, article({ name: "BlogPost" }), [
       { path: "name", message: "must be lowercase snake_case (a-z, 0-9 and _, not starting with a digit)" },
