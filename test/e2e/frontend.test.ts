@@ -1082,6 +1082,12 @@ describe("the blog's generated front end", () => {
     const create = document.components.schemas.ArticleCreate;
     create.properties.subtitle = { type: "string", title: "Subtitle" };
     create.required.push("subtitle");
+    // And an enum field (Pydantic's component for a Python Enum): the regenerated form's
+    // select must hand the body the client's union type, not a string, or tsc refuses it.
+    const status = { $ref: "#/components/schemas/ArticleStatus" };
+    create.properties.status = { ...status, default: "draft" };
+    document.components.schemas.ArticleUpdate.properties.status = { anyOf: [status, { type: "null" }] };
+    create.properties.priority = { type: "integer", enum: [1, 2, 3], title: "Priority" };
     await writeFile(documentPath, JSON.stringify(document));
     try {
       await run(NPM, ["run", "openapi-ts"], dir);
@@ -1092,7 +1098,10 @@ describe("the blog's generated front end", () => {
       // Regenerating the pages from the same document fixes it: the form gains the input.
       await generateWithCli(dir, "fe", "config/fe.jsonnet", ".");
       await run(NPM, ["run", "typecheck"], dir);
-      assert.match(await readFile(join(dir, "src", "generated", "articles", "ArticleCreate.tsx"), "utf8"), /label="Subtitle"/);
+      const createPage = await readFile(join(dir, "src", "generated", "articles", "ArticleCreate.tsx"), "utf8");
+      assert.match(createPage, /label="Subtitle"/);
+      assert.match(createPage, /<ChoiceField\s+choices=\{\["draft", "published", "archived"\]\}\s+label="Status"/);
+      assert.match(createPage, /<ChoiceField\s+choices=\{\[1, 2, 3\]\}\s+label="Priority"/);
     } finally {
       await writeFile(catalogue, complete);
       await writeFile(documentPath, original);

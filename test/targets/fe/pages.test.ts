@@ -255,6 +255,22 @@ describe("pages config errors", () => {
 });
 
 describe("names and text in generated code", () => {
+  // The blog's articles with an enum field (the component Pydantic writes for a Python Enum),
+  // built once for the tests below: a build of every page is the costly part.
+  const withStatus = changed((document) => {
+    const status = { $ref: "#/components/schemas/ArticleStatus" };
+    document.components.schemas.ArticleCreate.properties.status = { ...status, default: "draft" };
+    document.components.schemas.ArticleUpdate.properties.status = { anyOf: [status, { type: "null" }] };
+    document.components.schemas.ArticleRead.properties.status = status;
+    document.components.schemas.ArticleCreate.properties.priority = { type: "integer", enum: [1, 2, 3] };
+  });
+  let blogPages: Promise<{ path: string; content: string }[]> | undefined;
+  const buildBlogPages = async () => {
+    const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
+    const resources = { articles: { actions: { "publish-article": { confirm: true } } }, tags: { columns: ["name"], title_field: "id" } };
+    return buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi: withStatus, resources } }));
+  };
+
   test("client names follow openapi-ts", () => {
     assert.equal(clientName("listArticles"), "listArticles");
     assert.equal(clientName("issue_access_token_auth_token_post"), "issueAccessTokenAuthTokenPost");
@@ -272,9 +288,7 @@ describe("names and text in generated code", () => {
   });
 
   test("every row opens: an empty title falls back to the key, and a list without its title column links by the key; no empty Actions heading", async () => {
-    const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
-    const config = parse(ProjectConfig, { ...base, pages: { openapi: BLOG, resources: { articles: { actions: { "publish-article": { confirm: true } } }, tags: { columns: ["name"], title_field: "id" } } } });
-    const files = await buildFiles(fe, config);
+    const files = await (blogPages ??= buildBlogPages());
     const content = (path: string) => files.find((file) => file.path === path)!.content;
     assert.match(content("src/generated/articles/article.ts"), /String\(title\)\.trim\(\) === ""\s*\? String\(article\.id\)/);
     const tags = content("src/generated/tags/TagList.tsx");
@@ -306,6 +320,28 @@ describe("names and text in generated code", () => {
     assert.match(await app({ language: "pt-BR" }), /^chooseLanguage\(translations, "pt-BR"\);$/m);
     assert.match(await app({}), /^chooseLanguage\(translations\);$/m);
     assertIssues(ProjectConfig, { ...base, pages: { openapi: BLOG, language: "French!" } }, [{ path: "pages.language", message: 'must be a language tag like "en", "fr" or "pt-BR"' }]);
+  });
+
+  test("an enum field, of strings or numbers, is a select of its members; its value keeps the client's type", async () => {
+    const articles = model({}, withStatus).resources.find((resource) => resource.key === "articles")!;
+    const status = articles.create!.fields.find((field) => field.name === "status")!;
+    assert.deepEqual([status.kind, status.choices, status.default], ["enum", ["draft", "published", "archived"], "draft"]);
+    const files = await (blogPages ??= buildBlogPages());
+    // Compared without prettier's line breaks and trailing commas.
+    const flat = (code: string) => code.replace(/\s+/g, "").replace(/,([\])}])/g, "$1");
+    const has = (name: string, code: string) =>
+      assert.ok(flat(files.find((file) => file.path === `src/generated/articles/${name}.tsx`)!.content).includes(flat(code)), `${name} lacks ${code}`);
+    const members = '["draft", "published", "archived"]';
+    has("ArticleCreate", 'status: "draft", priority: "", };');
+    has("ArticleCreate", `status: parse.choice("status", draft.status, "optional", ${members} as const)`);
+    has("ArticleCreate", `<ChoiceField choices={${members}} label="Status" value={draft.status}`);
+    // The read row always has a status, so an edit may not clear it (docs/fe.md, presence).
+    has("ArticleEdit", `body.status = parse.choice("status", draft.status, "required", ${members} as const)`);
+    has("ArticleEdit", "status: inputText(article.status)");
+    // An inline enum of numbers: the same select, each member sent as the number it is.
+    has("ArticleCreate", 'priority: parse.choice("priority", draft.priority, "optional", [1, 2, 3] as const)');
+    has("ArticleCreate", '<ChoiceField choices={[1, 2, 3]} label="Priority"');
+    has("ArticleDetail", "<Plain value={article.status} />");
   });
 
   test("a section whose actions are all limited to groups shows its heading only to those groups", async () => {

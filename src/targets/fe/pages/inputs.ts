@@ -73,6 +73,7 @@ export function bodyValue(input: FormField, draft: string): string {
   const value = member(draft, field.name);
   if (isRelatedRows(input)) return `${value}.map((choice) => ${field.kind === "int" ? "Number(choice.key)" : "choice.key"})`;
   if (isCheckbox(input)) return value;
+  if (field.kind === "enum") return `parse.choice(${tsString(field.name)}, ${value}, ${tsString(presence)}, ${members(field)} as const)`;
   return `parse.${KIND_CODE[field.kind].parse}(${tsString(field.name)}, ${value}, ${tsString(presence)})`;
 }
 
@@ -95,10 +96,16 @@ export function inputElement(input: FormField, imports: Imports, pickers: Picker
   }
   if (isCheckbox(input)) return `<${imports.use(fields, "CheckboxField")} ${common} />`;
   if (field.kind === "bool") return `<${imports.use(fields, "FlagSelectField")} ${common} />`;
+  if (field.kind === "enum") return `<${imports.use(fields, "ChoiceField")} choices={${members(field)}} ${common} />`;
   if (field.kind === "json") return `<${imports.use(fields, "TextAreaField")} code ${common} />`;
   if (field.multiline) return `<${imports.use(fields, "TextAreaField")} ${common} />`;
   const kind = KIND_CODE[field.kind].textKind;
   return `<${imports.use(fields, "TextField")} ${kind ? `kind=${tsString(kind)} ` : ""}${common} />`;
+}
+
+/** `["draft", "published"]` (or `[1, 2]`): an enum field's members as an array literal. */
+function members(field: PageField): string {
+  return `[${(field.choices ?? []).map((member) => (typeof member === "number" ? String(member) : tsString(member))).join(", ")}]`;
 }
 
 /**

@@ -29,6 +29,8 @@ export const KIND_CODE: Readonly<Record<FieldKind, KindCode>> = {
   bool: { display: "Flag", toInput: "inputFlag", parse: "flag" },
   date: { display: "DateOnly", toInput: "inputText", parse: "text", textKind: "date" },
   datetime: { display: "DateTime", toInput: "inputDateTime", parse: "dateTime", textKind: "datetime-local" },
+  // A select of the members; the parser keeps the member's literal type (the client's union).
+  enum: { ...TEXT, parse: "choice" },
   json: { display: "Json", toInput: "inputJson", parse: "json" },
   // Cells show nested objects as links (cells.ts); a nested body field is edited as text.
   nested: TEXT,

@@ -16,6 +16,8 @@ export interface PageField {
   required: boolean;
   many: boolean;
   default?: unknown;
+  /** The members an `enum` field may hold, in the document's order. */
+  choices?: (string | number)[];
   multiline: boolean;
   /** Key of the resource whose key this scalar field holds. */
   references?: string;
@@ -357,6 +359,7 @@ class ModelBuilder {
       required: field.required,
       many: field.many,
       ...("default" in field && { default: field.default }),
+      ...(field.choices && { choices: field.choices }),
       multiline: settings?.multiline ?? false,
       ...(references && { references }),
       ...(field.kind === "nested" && { nested: field.nested, link: this.nestedLink(field, owner) }),

@@ -8,7 +8,7 @@ import { isRecord } from "../../../codegen/index.js";
 import { type ApiDiscovery, type ApiListQuery, readDiscovery, readListQuery } from "./list-query.js";
 
 /** A field type the pages know how to show and edit. */
-export type FieldKind = "uuid" | "str" | "email" | "int" | "float" | "bool" | "date" | "datetime" | "json" | "nested";
+export type FieldKind = "uuid" | "str" | "email" | "int" | "float" | "bool" | "date" | "datetime" | "enum" | "json" | "nested";
 
 export interface ApiField {
   name: string;
@@ -20,6 +20,8 @@ export interface ApiField {
   many: boolean;
   /** The schema's `default`, when it has one. */
   default?: unknown;
+  /** The members of an `enum` field: the schema's `enum` (strings, or numbers), in its order. */
+  choices?: (string | number)[];
   /** The nested schema of a `nested` field. */
   nested?: ApiSchema;
   /** `x-references` of the property: the key of the resource this field points at. */
@@ -298,7 +300,7 @@ class Reader {
     const nonNull = variants.filter((variant) => variant.type !== "null");
     const nullable = nonNull.length < variants.length;
     if (nonNull.length !== 1) throw new DocumentProblem(path, "a field of several types cannot be shown or edited by the pages");
-    const type = nonNull[0]!;
+    const type = this.scalarComponent(nonNull[0]!);
     const field: ApiField = {
       name,
       nullable,
@@ -308,6 +310,8 @@ class Reader {
       ...("default" in property && { default: property.default }),
       ...(typeof property["x-references"] === "string" && { references: property["x-references"] }),
     };
+    const choices = enumMembers(type);
+    if (choices) return { ...field, kind: "enum", choices };
     if (typeof type.$ref === "string") return { ...field, kind: "nested", nested: this.schema(type.$ref, path) };
     if (type.type === "array" && isRecord(type.items) && typeof type.items.$ref === "string") {
       return { ...field, kind: "nested", many: true, nested: this.schema(type.items.$ref, path) };
@@ -320,6 +324,16 @@ class Reader {
     const kind = scalarKind(type);
     if (!kind) throw new DocumentProblem(path, `a field of type ${JSON.stringify(type.type ?? type)} cannot be shown or edited by the pages`);
     return { ...field, kind };
+  }
+
+  /**
+   * The component a `$ref` names when it is a value rather than an object (Pydantic writes a
+   * Python `Enum` as one: `ArticleStatus`, a string enum); else `type` itself.
+   */
+  private scalarComponent(type: Json): Json {
+    if (typeof type.$ref !== "string") return type;
+    const component = this.schemas[type.$ref.replace(/^#\/components\/schemas\//, "")];
+    return isRecord(component) && typeof component.type === "string" && component.type !== "object" ? component : type;
   }
 
   private securitySchemes(): Json[] {
@@ -352,6 +366,13 @@ class Reader {
     }
     return sessionPath !== undefined && logout ? { sessionPath, sessionOperationId: SESSION_OPERATION_ID, logoutOperationId: LOGOUT_OPERATION_ID } : undefined;
   }
+}
+
+/** The members of an enum of strings or of numbers, in the document's order; none for anything else. */
+function enumMembers(type: Json): (string | number)[] | undefined {
+  if (!Array.isArray(type.enum) || type.enum.length === 0) return undefined;
+  const member = type.type === "string" ? "string" : type.type === "integer" || type.type === "number" ? "number" : undefined;
+  return member && type.enum.every((value): value is string | number => typeof value === member) ? type.enum : undefined;
 }
 
 function scalarKind(type: Json): FieldKind | undefined {
