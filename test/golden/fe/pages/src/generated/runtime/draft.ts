@@ -93,6 +93,19 @@ export class DraftParser {
       : ((input === "true") as Value<boolean, P>);
   }
 
+  /** One of an enum's members (strings or numbers), from a select of them; anything else counts as nothing chosen. */
+  choice<C extends string | number, P extends Presence>(
+    field: string,
+    input: string,
+    presence: P,
+    members: readonly C[],
+  ): Value<C, P> {
+    const member = members.find((candidate) => String(candidate) === input);
+    return member === undefined
+      ? this.empty(field, presence, members[0]!)
+      : (member as Value<C, P>);
+  }
+
   /** A JSON object typed into a text area. */
   json<P extends Presence>(
     field: string,

@@ -170,3 +170,42 @@ export function FlagSelectField(props: InputProps<string>) {
     </FieldFrame>
   );
 }
+
+/** `in_review` → "In review": a member as the backend's filter catalog labels it. */
+export function choiceLabel(member: string): string {
+  const words = member.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase();
+}
+
+/** One of an enum's members, or "not set" (the form refuses it when the field is required). */
+export function ChoiceField({
+  choices,
+  ...props
+}: InputProps<string> & { choices: readonly (string | number)[] }) {
+  const t = messages();
+  return (
+    <FieldFrame
+      label={props.label}
+      required={props.required}
+      error={props.error}
+    >
+      {({ input, described }) => (
+        <select
+          id={input}
+          value={props.value}
+          required={props.required}
+          aria-invalid={props.error ? true : undefined}
+          aria-describedby={described}
+          onChange={(event) => props.onChange(event.target.value)}
+        >
+          <option value="">{t.notSet}</option>
+          {choices.map((member) => (
+            <option key={member} value={String(member)}>
+              {choiceLabel(String(member))}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldFrame>
+  );
+}
