@@ -18,12 +18,12 @@ import { scalarAnnotation } from "./python/annotations.js";
 export const GENERATED_NAMES: ReadonlySet<string> = new Set([
   // fastapi, typing, sqlalchemy, pydantic
   "APIRouter", "Annotated", "Any", "AsyncSession", "BaseModel", "Body", "ColumnElement", "ConfigDict", "Depends", "Field", "HTTPException", "Index",
-  "Literal", "MISSING", "Path", "Query", "Request", "Response", "Tag",
+  "Literal", "MISSING", "Path", "Query", "Request", "Response", "String", "Tag",
   // the project's own modules: auth, db, runtime
-  "AuthenticatedUser", "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
-  "DbJson", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion", "FiniteFloat",
+  "ActionRef", "AuthenticatedUser", "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
+  "DbJson", "DownloadTicket", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion", "FiniteFloat",
   "FreeTextSource", "FullTextSearch", "IDEMPOTENCY_KEY", "Idempotency", "InQuery", "InValues", "ListSpec", "LiteralSource", "NoRepeats", "OPA", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page",
-  "Policy", "ReadSessionDep", "RefSource", "RelatedKeys", "RowPolicy", "Rows", "SearchText", "SelfSource", "SessionDep", "TreeBounds", "TrigramSearch", "ValuesOptions", "ValuesPage",
+  "Policy", "ReadSessionDep", "RefSource", "RelatedKeys", "RowPolicy", "Rows", "SearchText", "SelfSource", "SessionDep", "TreeBounds", "TrigramSearch", "UploadTicket", "ValuesOptions", "ValuesPage",
 ]);
 
 /** A model class as generated code imports and names it. */

@@ -99,7 +99,8 @@ describe("field names that would shadow what generated schemas read", () => {
       for (const match of source.matchAll(/^import (\w+)\.[\w.]+$/gm)) userPackages.add(match[1]!);
       // `    title: Annotated[DbText, column_rules(Article.title)] | None = None`: the annotation's names.
       for (const match of source.matchAll(/^ {4}\w+: (.+?)(?: = .*)?$/gm)) {
-        const code = match[1]!.replace(/"[^"]*"|'[^']*'/g, "");
+        // Strings and keyword names (`Field(ge=1)`) are no reads of a name.
+        const code = match[1]!.replace(/"[^"]*"|'[^']*'/g, "").replace(/\b\w+=(?!=)/g, "");
         for (const word of code.matchAll(/(?<![.\w])[A-Za-z_]\w*/g)) if (word[0] !== "None" && !userPackages.has(word[0])) read.add(word[0]);
       }
     }
