@@ -120,8 +120,11 @@ describe("SearchConfig, RepresentationConfig and LinksConfig", () => {
     assertIssues(RepresentationConfig, { name: "both", builder: "a.b", fields: [{ name: "id", type: "uuid" }] }, [{ path: "", message: "give fields or builder (exactly one)" }]);
   });
 
-  test("links: a label field; kiln's kind accepted when it is id_name", () => {
+  test("links: a label field unless kiln's kind is id; other kinds refused", () => {
     assert.deepEqual(parse(LinksConfig, { name: "title", kind: "id_name" }), { name: "title", kind: "id_name" });
-    assertIssues(LinksConfig, { name: "title", kind: "name" }, [{ path: "kind", message: 'Invalid input: expected "id_name"' }]);
+    assert.deepEqual(parse(LinksConfig, { name: "title", kind: "name" }), { name: "title", kind: "name" });
+    assert.deepEqual(parse(LinksConfig, { kind: "id" }), { kind: "id" });
+    assertIssues(LinksConfig, { kind: "name" }, [{ path: "name", message: 'required unless kind is "id": the field whose value labels the links' }]);
+    assertIssues(LinksConfig, { name: "title", kind: "slug" }, [{ path: "kind", message: 'Invalid option: expected one of "id_name"|"name"|"id"' }]);
   });
 });

@@ -120,7 +120,7 @@ describe("list modifiers", () => {
     const routes = generated.get("store/routes/article.py")!;
     assert.match(routes, /-> Page\[ArticleSummary\]:/);
     assert.match(routes, /async def update_article\(.*\) -> Any:/);
-    assert.match(routes, /result = article_card\(await _load_article\(session, article\.id\)\)/);
+    assert.match(routes, /result = article_card\(await _load_article\(session, pk\)\)/);
     assert.match(generated.get("store/schemas/article.py")!, /class ArticleSummary\(BaseModel\):/);
   });
 });

@@ -18,6 +18,7 @@ describe("be_root RootConfig", () => {
       database_url_env: "DATABASE_URL",
       auth: false,
       opa: false,
+      files: false,
     });
   });
 
@@ -40,6 +41,7 @@ describe("be_root RootConfig", () => {
       python: "3.13",
       database_url_env: "STORE_DB",
       auth: true,
+      files: true,
     });
     assert.deepEqual(root, {
       name: "shop",
@@ -51,6 +53,7 @@ describe("be_root RootConfig", () => {
       database_url_env: "STORE_DB",
       auth: true,
       opa: false,
+      files: true,
     });
   });
 
