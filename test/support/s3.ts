@@ -8,60 +8,19 @@
  * about a quarter of a second. Its `posix` backend keeps each bucket as a directory, so a
  * bucket exists once its directory does.
  */
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { cachedBuild, hashOf, oncePerProcess } from "./cache.js";
+import { oncePerProcess } from "./cache.js";
+import { goInstalled } from "./go-install.js";
 import { freePort } from "./ports.js";
 import { type RunningProcess, startProcess, waitForHttp } from "./processes.js";
-
-const run = promisify(execFile);
 
 /** The versitygw release the tests run; bump it here, and the next run builds it. */
 export const VERSITYGW_VERSION = "v1.8.0";
 
-/** The Go toolchain: on PATH, else where the official tarball puts it. */
-function goBinary(): string {
-  for (const dir of (process.env.PATH ?? "").split(":")) if (dir && existsSync(join(dir, "go"))) return join(dir, "go");
-  return "/usr/local/go/bin/go";
-}
-
 /** The path of the cached `versitygw` binary, built first if missing. */
-export const ensureVersitygw = oncePerProcess(buildIfMissing);
-
-async function buildIfMissing(): Promise<string> {
-  const dir = await cachedBuild(
-    "versitygw",
-    hashOf(VERSITYGW_VERSION),
-    async (target) => {
-      const scratch = join(target, "build");
-      const env = {
-        ...process.env,
-        GOBIN: join(target, "bin"),
-        GOPATH: join(scratch, "gopath"),
-        GOMODCACHE: join(scratch, "mod"),
-        GOCACHE: join(scratch, "cache"),
-        // Writable module files, so the scratch directory can be removed afterwards.
-        GOFLAGS: "-modcacherw",
-        GOTOOLCHAIN: "local",
-        CGO_ENABLED: "0",
-      };
-      try {
-        await run(goBinary(), ["install", `github.com/versity/versitygw/cmd/versitygw@${VERSITYGW_VERSION}`], { env, maxBuffer: 64 * 1024 * 1024 });
-      } catch (error) {
-        const detail = (error as { stderr?: string }).stderr ?? String(error);
-        throw new Error(`could not build versitygw ${VERSITYGW_VERSION} with go install (the file tests need Go and the Go module proxy):\n${detail}`);
-      } finally {
-        await rm(scratch, { recursive: true, force: true });
-      }
-    },
-    (entry) => existsSync(join(entry, "bin", "versitygw")),
-  );
-  return join(dir, "bin", "versitygw");
-}
+export const ensureVersitygw = oncePerProcess(() => goInstalled("versitygw", "github.com/versity/versitygw/cmd/versitygw", VERSITYGW_VERSION, "the file tests"));
 
 export interface S3Server {
   /** `http://127.0.0.1:<port>`. */
