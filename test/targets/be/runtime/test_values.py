@@ -124,6 +124,9 @@ REFUSED: list[tuple[dict[str, Any], str]] = [
     ({"at": "0"}, "at"),
     ({"at": "1700000000.5"}, "at"),
     ({"price": 1000.0}, "price"),
+    # Rounded at the column's scale, 999.995 is 1000.00: one integer digit too many.
+    ({"price": 999.995}, "price"),
+    ({"price": -999.995}, "price"),
     ({"ratio": float("inf")}, "ratio"),
     ({"ratio": float("nan")}, "ratio"),
     ({"at": EDGE.isoformat()}, "at"),
@@ -171,7 +174,8 @@ def test_constraints_are_in_the_json_schema() -> None:
     assert properties["slug"]["anyOf"][0]["maxLength"] == INDEXED_TEXT_MAX_LENGTH
     assert "maxLength" not in properties["note"]["anyOf"][0]
     assert properties["small"]["anyOf"][0]["minimum"] == -(2**15)
-    assert properties["price"]["anyOf"][0]["exclusiveMaximum"] == 1000
+    # What rounds below 1000 at the column's 2 decimal places.
+    assert properties["price"]["anyOf"][0]["exclusiveMaximum"] == 999.995
     assert properties["big"]["anyOf"][0]["minimum"] == -(2**53) + 1
     assert properties["big"]["anyOf"][0]["maximum"] == 2**53 - 1
 
