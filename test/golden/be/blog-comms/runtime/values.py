@@ -217,7 +217,12 @@ def column_rules(attribute: InstrumentedAttribute[Any]) -> ColumnRules:
         precision, scale = column_type.precision, column_type.scale or 0
         if precision is None:
             return ColumnRules(_FINITE, _JSON_NUMBER)
-        bound = float(Decimal(10) ** (precision - scale))
+        # Below what rounds, at the column's scale, to a digit too many: PostgreSQL
+        # stores 999.995 in a Numeric(5, 2) as 1000.00, past the column.
+        bound = float(
+            Decimal(10) ** (precision - scale)
+            - Decimal(5) * Decimal(10) ** -(scale + 1)
+        )
         return ColumnRules(
             _FINITE, annotated_types.Interval(gt=-bound, lt=bound), _JSON_NUMBER
         )
