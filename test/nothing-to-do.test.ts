@@ -3,6 +3,7 @@ import { cp, mkdir, readFile, readdir, stat, unlink, writeFile } from "node:fs/p
 import path from "node:path";
 import { after, describe, it } from "node:test";
 
+import { codeHash } from "../src/codegen/input-hash.js";
 import { runCodegen as codegen } from "./helpers/codegen-cli.js";
 import { FIXTURE_PACKAGE, createUserProject, makeTempDir, removeTempDirs, repoRoot } from "./helpers/user-project.js";
 
@@ -13,24 +14,28 @@ import { FIXTURE_PACKAGE, createUserProject, makeTempDir, removeTempDirs, repoRo
 
 after(removeTempDirs);
 
-let template: string | undefined;
+/** The greeter project generated once, and the hash of the code that generated it. */
+let template: { dir: string; code: string } | undefined;
 
 /**
  * A fixture project with the greeter config copied beside it (so a test may edit it), generated
  * into `out`: a copy of one generated once, since a run's inputs count paths relative to the
  * config and each package (a moved project has nothing to do, and the tests' first runs see so).
+ * The copy is of a tree the current code generated: sources edited while the file runs (a
+ * rebase, an editor's save) change the code's hash, and a copy made before would run in full.
  */
 async function generatedProject(): Promise<{ dir: string; out: string; run: (...extra: string[]) => ReturnType<typeof codegen> }> {
-  if (template === undefined) {
+  if (template === undefined || (await codeHash(template.dir)) !== template.code) {
     const first = await createUserProject();
     await cp(path.join(first, "node_modules", FIXTURE_PACKAGE, "examples", "greeter.jsonnet"), path.join(first, "greeter.jsonnet"));
     const generated = await greeter(first)();
     assert.equal(generated.code, 0, generated.stderr);
     assert.match(generated.stderr, FULL);
-    template = first;
+    const manifest = JSON.parse(await readFile(path.join(first, "out", ".codegen-manifest.json"), "utf8")) as { runs: { greeter: { code: string } } };
+    template = { dir: first, code: manifest.runs.greeter.code };
   }
   const dir = await makeTempDir("codegen-project-");
-  await cp(template, dir, { recursive: true, verbatimSymlinks: true });
+  await cp(template.dir, dir, { recursive: true, verbatimSymlinks: true });
   return { dir, out: path.join(dir, "out"), run: greeter(dir) };
 }
 
