@@ -527,6 +527,15 @@ describe("codegen validate", () => {
     assert.equal(run.stderr, 'Error: escape.json: output path "../../x.ts" escapes the output directory (generated for people[0])\n');
     assert.deepEqual(await snapshot(dir), { "escape.json": escape });
   });
+
+  it("refuses an output path that is the manifest's, as generate does", async () => {
+    const clash = JSON.stringify({ people: [{ name: "ada", file: ".codegen-manifest.json" }] });
+    const dir = await freshProject({ "clash.json": clash });
+    const run = await codegen(dir, ["validate", "-t", "greeter", "-c", "clash.json"]);
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr, 'Error: clash.json: output path ".codegen-manifest.json" is reserved for codegen\'s manifest (generated for people[0])\n');
+    assert.deepEqual(await snapshot(dir), { "clash.json": clash });
+  });
 });
 
 describe("codegen clean", () => {

@@ -11,7 +11,7 @@ import path from "node:path";
 import { defaultOutDir } from "./generate.js";
 import { type Recovery, recoverInterruptedRun } from "./journal.js";
 import { type LockOptions, withOutputLock } from "./lock.js";
-import { MANIFEST_FILE, formatManifest, readManifest } from "./manifest.js";
+import { MANIFEST_FILE, formatManifest, isEmptyManifest, manifestPath, readManifest, updateManifest } from "./manifest.js";
 import { OutputTree } from "./output-tree.js";
 import { comparePaths } from "./paths.js";
 import { type KeptFile, type PlannedDeletion, type RecordedFile, planDeletionsIn, sha256 } from "./prune.js";
@@ -65,23 +65,21 @@ export async function clean(options: CleanOptions): Promise<CleanResult> {
       const recorded = stored.recorded.get(target.name) ?? [];
       const skipped = stored.runs.get(target.name)?.skip ?? [];
       if (recorded.length === 0 && !stored.runs.has(target.name)) return { ...nothing, recovered };
-      const ownedByOthers = new Set([...stored.recorded].flatMap(([name, files]) => (name === target.name ? [] : files.map((file) => file.path))));
-      const ours = recorded.filter((file) => !ownedByOthers.has(file.path));
+      // As a run that generates nothing: every file the target recorded and no other target does is stale.
+      const { next: recordedAfter, stale: ours } = updateManifest(stored.recorded, target.name, []);
       const tree = new OutputTree(outDir);
       const { deletions, kept } = planDeletionsIn(tree, ours);
       const temps = planTempRemovals(tree, ours);
       const byPath = (a: { path: string }, b: { path: string }) => comparePaths(a.path, b.path);
       const deleted = [...deletions, ...temps].sort(byPath);
 
-      const recordedAfter = new Map(stored.recorded);
-      recordedAfter.delete(target.name);
       const runsAfter = new Map(stored.runs);
       runsAfter.delete(target.name);
-      const remains = runsAfter.size > 0 || [...recordedAfter.values()].some((files) => files.length > 0);
+      const remains = runsAfter.size > 0 || !isEmptyManifest(recordedAfter);
       // The manifest goes last, after the files it lists: a run killed before then leaves it naming files already gone, which is harmless.
       const manifest: RecordedFile = { path: MANIFEST_FILE, sha256: sha256(stored.text ?? "") };
       const plan = remains ? deleted : [...deleted, ...planDeletionsIn(tree, [manifest]).deletions];
-      await applyPlan(plan, remains ? { manifest: { absolutePath: path.join(outDir, MANIFEST_FILE), content: formatManifest(recordedAfter, runsAfter) } } : {});
+      await applyPlan(plan, remains ? { manifest: { absolutePath: manifestPath(outDir), content: formatManifest(recordedAfter, runsAfter) } } : {});
       return { ...valid, outDir, deleted, kept: kept.sort(byPath), skipped, recovered };
     },
     options.lock,

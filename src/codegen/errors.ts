@@ -104,3 +104,18 @@ export class LookupError extends Error {
 export class KeyError extends LookupError {
   override name = "KeyError";
 }
+
+/**
+ * `fn`'s result. A GenerationError it throws about output paths is the config's doing: it gains
+ * the config file and the config paths that produced those outputs (`originsOf`).
+ */
+export async function blamingConfig<T>(configFile: string, originsOf: (outputPath: string) => readonly string[], fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof GenerationError && error.outputPaths.length > 0) {
+      throw error.withContext({ file: configFile, sources: error.outputPaths.flatMap(originsOf) });
+    }
+    throw error;
+  }
+}

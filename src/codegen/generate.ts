@@ -12,7 +12,7 @@ import path from "node:path";
 
 import { buildStore, loadPlugins, renderStore } from "./build-output.js";
 import { configWarningsOf, evaluateConfigFile, validateConfig, withConfigFiles } from "./config.js";
-import { ConfigError, type ConfigIssue, GenerationError } from "./errors.js";
+import { ConfigError, type ConfigIssue, GenerationError, blamingConfig } from "./errors.js";
 import { formatFiles, writtenText } from "./format.js";
 import { compileForcePattern } from "./globs.js";
 import { codeHash, inputsHash } from "./input-hash.js";
@@ -327,7 +327,7 @@ async function build(loaded: Loaded, options: GenerateOptions): Promise<Built> {
 /** Plans built files against the output directory as it is now. */
 async function plan(built: Built, options: Pick<GenerateOptions, "force" | "forcePaths">): Promise<GenerateResult> {
   const { outDir, files, target } = built;
-  try {
+  return blamingConfig(built.configFile, built.originsOf, async () => {
     const tree = new OutputTree(outDir);
     const writes = planWritesIn(tree, files, { force: options.force, forcePaths: options.forcePaths, aggregates: target.aggregates?.bind(target) });
     const stored = await readManifest(outDir, built.stored);
@@ -355,13 +355,7 @@ async function plan(built: Built, options: Pick<GenerateOptions, "force" | "forc
       warnings: built.warnings,
       userTemplatesDir: built.userTemplatesDir,
     };
-  } catch (error) {
-    // Only a problem with generated paths is the config's doing; name it and where it came from.
-    if (error instanceof GenerationError && error.outputPaths.length > 0) {
-      throw error.withContext({ file: built.configFile, sources: error.outputPaths.flatMap(built.originsOf) });
-    }
-    throw error;
-  }
+  });
 }
 
 function matchesAny(globs: readonly RegExp[]): (path: string) => boolean {

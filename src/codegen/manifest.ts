@@ -144,10 +144,7 @@ export function updateManifest(
   writes: readonly PlannedWrite[],
   assembled: ReadonlyMap<string, string> = new Map(),
 ): ManifestUpdate {
-  const clash = writes.find((write) => write.path === MANIFEST_FILE);
-  if (clash) {
-    throw new GenerationError(`output path "${clash.file.path}" is reserved for codegen's manifest`, { outputPaths: [clash.file.path] });
-  }
+  refuseManifestPath(writes.map((write) => [write.file.path, write.path]));
   const produced = new Set(writes.map((write) => write.path));
   const ownedByOthers = new Set<string>();
   for (const [name, files] of previous) if (name !== target) for (const file of files) ownedByOthers.add(file.path);
@@ -162,6 +159,16 @@ export function updateManifest(
   const next = new Map(previous);
   next.set(target, recorded);
   return { next, stale };
+}
+
+/**
+ * @param outputs each output path as a target gave it, and normalised.
+ * @throws GenerationError when one of them is the manifest itself.
+ */
+export function refuseManifestPath(outputs: Iterable<readonly [given: string, normalised: string]>): void {
+  for (const [given, normalised] of outputs) {
+    if (normalised === MANIFEST_FILE) throw new GenerationError(`output path "${given}" is reserved for codegen's manifest`, { outputPaths: [given] });
+  }
 }
 
 function isCanonicalPath(value: string): boolean {

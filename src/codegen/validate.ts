@@ -7,8 +7,8 @@
 
 import { buildStore, loadPlugins, renderStore } from "./build-output.js";
 import { configWarningsOf, evaluateConfigFile, validateConfig, withConfigFiles } from "./config.js";
-import { type ConfigIssue, GenerationError } from "./errors.js";
-import { MANIFEST_FILE } from "./manifest.js";
+import { type ConfigIssue, blamingConfig } from "./errors.js";
+import { refuseManifestPath } from "./manifest.js";
 import { validatePaths } from "./paths.js";
 import type { Target } from "./target.js";
 
@@ -57,15 +57,6 @@ export async function validateGeneration(options: ValidateOptions): Promise<Vali
   const valid = await loadValidConfig(options);
   const registry = await loadPlugins(target, { cwd: options.cwd });
   const built = renderStore(target, valid.config, buildStore(target, valid.config, registry, configFile), configFile);
-  try {
-    const paths = validatePaths(built.files);
-    const manifest = paths.find(([, relative]) => relative === MANIFEST_FILE);
-    if (manifest) throw new GenerationError(`output path "${manifest[0].path}" is reserved for codegen's manifest`, { outputPaths: [manifest[0].path] });
-  } catch (error) {
-    if (error instanceof GenerationError && error.outputPaths.length > 0) {
-      throw error.withContext({ file: configFile, sources: error.outputPaths.flatMap(built.originsOf) });
-    }
-    throw error;
-  }
+  await blamingConfig(configFile, built.originsOf, () => refuseManifestPath(validatePaths(built.files).map(([file, relative]) => [file.path, relative])));
   return { ...valid, files: built.files.length };
 }
