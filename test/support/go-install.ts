@@ -13,6 +13,9 @@ import { cachedBuild, hashOf } from "./cache.js";
 
 const run = promisify(execFile);
 
+/** How long one `go install` may take: OPA's and versitygw's builds took 3 to 4 minutes of CPU on 2 cores. */
+const BUILD_TIMEOUT_MS = 30 * 60_000;
+
 /** The Go toolchain: on PATH, else where the official tarball puts it. */
 function goBinary(): string {
   for (const dir of (process.env.PATH ?? "").split(":")) if (dir && existsSync(join(dir, "go"))) return join(dir, "go");
@@ -42,9 +45,10 @@ export async function goInstalled(name: string, pkg: string, version: string, ne
         CGO_ENABLED: "0",
       };
       try {
-        await run(goBinary(), ["install", `${pkg}@${version}`], { env, maxBuffer: 64 * 1024 * 1024 });
+        await run(goBinary(), ["install", `${pkg}@${version}`], { env, maxBuffer: 64 * 1024 * 1024, timeout: BUILD_TIMEOUT_MS });
       } catch (error) {
-        const detail = (error as { stderr?: string }).stderr ?? String(error);
+        const { stderr, killed } = error as { stderr?: string; killed?: boolean };
+        const detail = `${killed ? `killed after its timeout of ${BUILD_TIMEOUT_MS} ms; its output so far:\n` : ""}${stderr ?? String(error)}`;
         throw new Error(`could not build ${name} ${version} with go install (${neededBy} need Go and the Go module proxy):\n${detail}`);
       } finally {
         await rm(scratch, { recursive: true, force: true });

@@ -1,9 +1,8 @@
 /**
  * The Open Policy Agent server of the tests: the real `opa`, built from the Go module proxy
- * with `go install github.com/open-policy-agent/opa@<OPA_VERSION>` and cached outside the
- * repository (test/support/cache.ts) as `opa-<hash of the version>`; the first build takes
- * about 3 minutes on 2 cores, later runs reuse the binary. The build's module and build
- * caches live in the entry while it builds and are removed after, leaving the binary alone.
+ * with `go install github.com/open-policy-agent/opa@<OPA_VERSION>` and cached
+ * (test/support/go-install.ts); the first build takes about 3 minutes on 2 cores, later runs
+ * reuse the binary.
  */
 import { oncePerProcess } from "./cache.js";
 import { goInstalled } from "./go-install.js";
