@@ -259,7 +259,7 @@ describe("a kiln-style config", () => {
     assert.deepEqual(byAuthor.body.items.map((item: { id: string }) => item.id), [article.body.id]);
   });
 
-  it("answers an author's get through kiln's serializer, awaited with the row, who asks (None on a public route) and the database", async () => {
+  it("answers an author's get and list through kiln's serializer, awaited with the row, who asks (None on a public route) and the database", async () => {
     const author = await api.post("/content/authors", { name: "Hedy", email: `hedy-${randomBytes(4).toString("hex")}@example.com` });
     for (const title of ["Frequency hopping", "Torpedoes"]) expectStatus(await api.post("/content/posts", { title, body: "Notes", author_id: author.body.id }), 201);
     const read = await api.get(`/content/authors/${author.body.id}`);
@@ -267,6 +267,11 @@ describe("a kiln-style config", () => {
     assert.equal(read.body.article_count, 2);
     assert.equal(read.body.asked_by, null);
     assert.deepEqual(read.body.articles.map((article: { title: string }) => article.title).sort(), ["Frequency hopping", "Torpedoes"]);
+    // The list's page helper serializes each row the same way (the filtered list and its search share it).
+    const listed = await api.get(`/content/authors?name=${encodeURIComponent("Hedy")}&limit=100`);
+    expectStatus(listed, 200);
+    const hedy = listed.body.items.find((item: { id: string }) => item.id === author.body.id);
+    assert.deepEqual({ article_count: hedy?.article_count, asked_by: hedy?.asked_by }, { article_count: 2, asked_by: null });
   });
 
   it("serves a create-only resource with an integer key, answering with its key and create fields", async () => {

@@ -69,13 +69,13 @@ local articleRead = [
                 ],
               },
               // kiln's modifier options: filter fields by name; cursor_field is accepted with a
-              // warning (keyset pages follow the order).
+              // warning (keyset pages follow the order). Each author listed goes through kiln's serializer too.
               list.searchable(
                 fields=authorBrief,
                 filter={ fields: ['name'] },
                 order={ fields: ['name'], default: 'name' },
                 paginate={ mode: 'keyset', cursor_field: 'id', default_page_size: 20, max_page_size: 100 },
-              ),
+              ) + { convention: 'kiln', serializer: 'blog.kiln_actions.author_with_count' },
               { name: 'create', fields: [{ name: 'name', type: 'str' }, { name: 'email', type: 'email' }] },
             ],
           },

@@ -146,8 +146,8 @@ export class ListHandler extends RouteHandler {
       return blocks;
     }
     const helper = `_${this.name}`;
-    // What the rows' actions helper takes beyond the session, passed on by both routes.
-    const actionParams = this.rowActions?.params ?? [];
+    // What serializing the rows takes beyond the session, passed on by both routes.
+    const actionParams = this.#rowParams;
     const passed = actionParams.map((param) => `, ${param.name}`).join("");
     const requestType = `${this.names.queryModel} | ${this.names.searchBody}`;
     const helperBody = renderTemplate(ctx.env, "operations/list/page.py.njk", pageContext({ request: "request", where: "*where", source: ", source=source" })).trimEnd();
@@ -227,9 +227,16 @@ export class ListHandler extends RouteHandler {
       offset: this.#offset,
       rows: this.view.plural === this.view.variable ? `${this.view.plural}_page` : this.view.plural,
       row: this.view.variable,
-      serializer: this.read.serializer.name,
-      actions: this.rowActions?.call(this.view.variable),
+      serializer: this.read.serializer,
+      handler: this,
     };
+  }
+
+  /** What the rows' serialization takes besides the session: the user kiln's serializer is given, what the actions helper takes. */
+  get #rowParams(): RouteParam[] {
+    const user = this.read.serializer.kiln ? (this.user ?? this.optionalUser) : undefined;
+    const names = new Set<string>();
+    return [...(user === undefined ? [] : [user]), ...(this.rowActions?.params ?? [])].filter((param) => !names.has(param.name) && names.add(param.name));
   }
 
   #pageImports(search: Helper | undefined): ImportCollector {
