@@ -70,7 +70,7 @@ async def _list_authors(
     where: list[ColumnElement[bool]],
     request: AuthorListQuery | AuthorSearch,
     source: CursorSource,
-) -> Page[AuthorRead]:
+) -> Page[Any]:
     """One page of authors meeting *where* and ordered as *request* asks."""
     statement = select(Author).options(*_READ_OPTIONS).where(*where)
     keys = _LIST_ORDER.keys(request.order_by)
@@ -83,14 +83,15 @@ async def _list_authors(
         source=source,
     )
     return Page(
-        items=[to_author_read(author) for author in authors], next_cursor=next_cursor
+        items=[await author_with_count(author, None, session) for author in authors],
+        next_cursor=next_cursor,
     )
 
 
 @router.get("", operation_id="listAuthors", responses=error_responses(503))
 async def list_authors(
     query: Annotated[AuthorListQuery, Query()], session: ReadSessionDep
-) -> Page[AuthorRead]:
+) -> Page[Any]:
     """List authors, filtered, ordered by ``order_by`` (default: name), one page at a
     time.
     """
@@ -105,9 +106,7 @@ async def list_authors(
     max_body_size=1_048_576,
     responses=error_responses(400, 413, 503),
 )
-async def search_authors(
-    body: AuthorSearch, session: ReadSessionDep
-) -> Page[AuthorRead]:
+async def search_authors(body: AuthorSearch, session: ReadSessionDep) -> Page[Any]:
     """Search authors with an and/or tree of conditions, one page at a time."""
     return await _list_authors(
         session,

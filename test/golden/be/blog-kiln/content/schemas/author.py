@@ -20,24 +20,6 @@ class AuthorLink(BaseModel):
     label: str
 
 
-class AuthorReadArticlesNested(BaseModel):
-    """One of the articles, as embedded in ``AuthorRead``."""
-
-    id: uuid.UUID
-    title: str
-
-
-class AuthorRead(BaseModel):
-    """An author, as returned by get and list."""
-
-    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
-
-    id: uuid.UUID
-    name: str
-    email: str
-    articles: list[AuthorReadArticlesNested]
-
-
 class AuthorListQuery(BaseModel):
     """The query parameters of ``GET /authors``; any other is an error."""
 
@@ -117,6 +99,24 @@ class AuthorSearch(BaseModel):
     cursor: str | None = Field(
         default=None, description="The next_cursor of the previous page."
     )
+
+
+class AuthorReadArticlesNested(BaseModel):
+    """One of the articles, as embedded in ``AuthorRead``."""
+
+    id: uuid.UUID
+    title: str
+
+
+class AuthorRead(BaseModel):
+    """An author, as returned by get and list."""
+
+    model_config = ConfigDict(json_schema_extra={"x-pk": "id"})
+
+    id: uuid.UUID
+    name: str
+    email: str
+    articles: list[AuthorReadArticlesNested]
 
 
 class AuthorCreate(BaseModel):
