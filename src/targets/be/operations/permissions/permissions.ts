@@ -13,12 +13,11 @@ import { type ProjectConfig, endpointKeys } from "../../config/schema.js";
 import { Identifier } from "../../config/primitives.js";
 import { resourceFiles } from "../../modules/files.js";
 import type { Route } from "../../modules/endpoint.js";
-import { ENDPOINT, type HandlerBody, RouteHandler, type RouteParam, type RouteTarget } from "../../modules/handler.js";
+import { ENDPOINT, type HandlerBody, RouteHandler, type RouteParam } from "../../modules/handler.js";
 import type { Helper, RoutesModule } from "../../modules/routes.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
-import { pythonString } from "../../python/literals.js";
 import { operationId } from "../../resource.js";
-import { type Conditions, RowActions, conditions, userOf } from "./row-actions.js";
+import { type AskedAction, RowActions, SCOPES, askedActions, userOf } from "./row-actions.js";
 
 /** An entry `{ name, type: "permissions", target }`; `permissions_endpoint: true` on a resource adds both targets. */
 export const PermissionsOptions = z
@@ -36,9 +35,6 @@ export const PermissionsOptions = z
   })
   .meta({ id: "PermissionsOptions", description: "Options of `permissions`: which operations of the resource the current user may call." });
 export type PermissionsOptions = z.output<typeof PermissionsOptions>;
-
-/** kiln's names of what an operation addresses, as the answer's `scope` says it. */
-const SCOPES: Record<RouteTarget, string> = { row: "object", collection: "collection" };
 
 @operation("permissions", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Permissions {
@@ -98,12 +94,8 @@ export class PermissionsHandler extends RouteHandler {
   }
 
   /** Each asked handler's entry name and the conditions of calling it, in the module's order (a check this route ran holds already). */
-  get #actions(): ({ name: string } & Conditions)[] {
-    const ran = new Set(this.authzChecks.map((check) => check.require));
-    return this.#asked.flatMap((handler) => {
-      const asked = conditions(handler, this.module.view.variable, userOf(this), ran);
-      return asked === undefined ? [] : [{ name: pythonString(handler.entry.name), ...asked }];
-    });
+  get #actions(): AskedAction[] {
+    return askedActions(this.#asked, this.module.view.variable, userOf(this), new Set(this.authzChecks.map((check) => check.require)));
   }
 
   override get body(): HandlerBody {
@@ -113,7 +105,7 @@ export class PermissionsHandler extends RouteHandler {
       context: {
         actions: this.#rowActions === undefined ? this.#actions : [],
         call: this.#rowActions?.call(view.variable),
-        scope: pythonString(SCOPES[this.target]),
+        scope: SCOPES.collection,
         row: this.target === "row" ? view.variable : undefined,
         model: view.model.local,
         notFound: this.#notFound?.name,

@@ -5,8 +5,8 @@
 // renders, it reads every handler of a row (get, update, delete, instance actions, a package's
 // too) and asks the same checks they run, without raising.
 
-import { ImportCollector, type RenderCtx } from "../../../../codegen/index.js";
-import type { CodeBlock, RouteHandler, RouteParam, RowActionsHelper } from "../../modules/handler.js";
+import { ImportCollector, type RenderCtx, renderTemplate } from "../../../../codegen/index.js";
+import type { CodeBlock, RouteHandler, RouteParam, RouteTarget, RowActionsHelper } from "../../modules/handler.js";
 import { renderFunction } from "../../modules/handler.js";
 import type { ModuleFunction, RoutesModule } from "../../modules/routes.js";
 import { pythonString } from "../../python/literals.js";
@@ -19,12 +19,29 @@ export interface Conditions {
   imports: ImportCollector;
 }
 
+/** kiln's names of what an operation addresses, as an `ActionRef`'s `scope` says it (Python literals). */
+export const SCOPES: Record<RouteTarget, string> = { row: pythonString("object"), collection: pythonString("collection") };
+
+/** One operation a permissions answer may name: its entry's name (a Python literal) and the conditions of calling it. */
+export type AskedAction = { name: string } & Conditions;
+
+/**
+ * The operations of `handlers` that code running with `user` can ask about after the checks
+ * `ran` held, in their order: what `operations/permissions/allowed.py.njk` lists as `actions`.
+ */
+export function askedActions(handlers: readonly RouteHandler[], row: string, user: "required" | "optional" | "none", ran: ReadonlySet<string>): AskedAction[] {
+  return handlers.flatMap((handler) => {
+    const asked = conditions(handler, row, user, ran);
+    return asked === undefined ? [] : [{ name: pythonString(handler.entry.name), ...asked }];
+  });
+}
+
 /**
  * The expressions, all true when the user may call `handler`, for code running with `user`
  * (the caller's `current_user`: required, optional, or none) after the checks `ran` (their
  * `require` forms) held; undefined when that code cannot know (it has no user, and `handler` requires one).
  */
-export function conditions(handler: RouteHandler, row: string, user: "required" | "optional" | "none", ran: ReadonlySet<string>): Conditions | undefined {
+function conditions(handler: RouteHandler, row: string, user: "required" | "optional" | "none", ran: ReadonlySet<string>): Conditions | undefined {
   const expressions: string[] = [];
   const imports = new ImportCollector();
   if (handler.user !== undefined && user !== "required") {
@@ -118,22 +135,13 @@ export class RowActions implements ModuleFunction, RowActionsHelper {
   blocks(ctx: RenderCtx): CodeBlock[] {
     const view = this.#module.view;
     const row = view.variable;
-    const user = this.#user;
-    const ran = this.#ran;
+    const actions = askedActions(this.#asked, row, this.#user, this.#ran);
     const imports = new ImportCollector()
       .addFrom(`${view.runtimePackage}.actions`, "ActionRef")
       .addFrom("sqlalchemy.ext.asyncio", "AsyncSession")
       .addFrom(view.model.module, view.model.importName);
     for (const param of this.params) imports.update(param.imports);
-    const lines = ["    allowed: list[ActionRef] = []"];
-    for (const handler of this.#asked) {
-      const asked = conditions(handler, row, user, ran);
-      if (asked === undefined) continue;
-      imports.update(asked.imports);
-      const append = `allowed.append(ActionRef(name=${pythonString(handler.entry.name)}, scope="object"))`;
-      lines.push(asked.expressions.length > 0 ? `    if ${asked.expressions.join(" and ")}:\n        ${append}` : `    ${append}`);
-    }
-    lines.push("    return allowed");
+    for (const action of actions) imports.update(action.imports);
     const params = [`${row}: ${view.model.local}`, "session: AsyncSession", ...this.params.map((param) => param.declaration)];
     return [
       {
@@ -141,7 +149,7 @@ export class RowActions implements ModuleFunction, RowActionsHelper {
           decorator: "",
           signature: `async def ${this.name}(${params.join(", ")}) -> list[ActionRef]:`,
           doc: `What the current user may call on *${row}*, asked as each route asks.`,
-          body: lines.join("\n"),
+          body: renderTemplate(ctx.env, "operations/permissions/allowed.py.njk", { actions, scope: SCOPES.row }).trimEnd(),
         }),
         imports,
       },
