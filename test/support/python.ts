@@ -5,7 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { rm, writeFile } from "node:fs/promises";
+import { readdir, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { promisify } from "node:util";
@@ -71,23 +71,44 @@ export function pyright(venv: Venv, cwd: string, paths: string[]): Promise<Check
  * one: every project is an execution environment of its own, so its imports resolve in its
  * root only. Analysing the venv's libraries is most of a run's time, and one run does it
  * once for all of them. pyright takes only relative paths in a config file, so the config is
- * written, under a name of its own, into the projects' closest common directory.
+ * written, under a name of its own, into the projects' closest common directory. pyright
+ * checking fewer source files than the paths hold (a path it ignores or excludes, a project
+ * lost on the way) fails the check: a project dropped silently would pass unchecked.
  */
 export async function pyrightProjects(venv: Venv, projects: readonly { root: string; paths: readonly string[] }[]): Promise<CheckResult> {
   const base = commonDirectory(projects.map(({ root }) => resolve(root)));
   const config = join(base, `.codegen-pyright-${randomBytes(6).toString("hex")}.json`);
+  const include = projects.flatMap(({ root, paths }) => paths.map((path) => join(resolve(root), path)));
   const settings = {
-    include: projects.flatMap(({ root, paths }) => paths.map((path) => relative(base, join(resolve(root), path)))),
+    include: include.map((path) => relative(base, path)),
     executionEnvironments: projects.map(({ root }) => ({ root: relative(base, resolve(root)) || "." })),
   };
   await writeFile(config, JSON.stringify(settings));
   try {
-    const result = await runCheck(process.execPath, [PYRIGHT, "--pythonpath", venv.python, "--project", config], base);
+    const expected = (await Promise.all(include.map(pythonSourcesUnder))).reduce((sum, count) => sum + count, 0);
+    const result = await runCheck(process.execPath, [PYRIGHT, "--pythonpath", venv.python, "--project", config, "--stats"], base, { timeoutMs: PYRIGHT_TIMEOUT_MS });
+    const found = /^Found (\d+) source files?$/m.exec(result.output)?.[1];
+    if (Number(found) !== expected) return { ok: false, output: `pyright found ${found ?? "no"} source files where the paths hold ${expected}:\n${result.output}` };
     // A path pyright ignores or cannot find is not checked, and that is only a warning to it.
     return /Ignoring path|No source files found|does not exist/.test(result.output) ? { ok: false, output: result.output } : result;
   } finally {
     await rm(config, { force: true });
   }
+}
+
+/** How long one pyright over every project may take: about a minute alone, several on a busy machine. */
+const PYRIGHT_TIMEOUT_MS = 15 * 60_000;
+
+/** The Python source files under `path` (or `path` itself) that pyright checks: not in `__pycache__`, `node_modules` or a dot entry. */
+async function pythonSourcesUnder(path: string): Promise<number> {
+  if (/\.pyi?$/.test(path)) return 1;
+  let count = 0;
+  for (const entry of await readdir(path, { withFileTypes: true })) {
+    if (entry.name.startsWith(".") || entry.name === "__pycache__" || entry.name === "node_modules") continue;
+    if (entry.isDirectory()) count += await pythonSourcesUnder(join(path, entry.name));
+    else if (/\.pyi?$/.test(entry.name)) count++;
+  }
+  return count;
 }
 
 /** The deepest directory holding every one of `dirs` (absolute paths). */
