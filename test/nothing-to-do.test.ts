@@ -188,9 +188,9 @@ describe("a run with nothing to do", () => {
     assert.match(changed.stdout, /^codegen: [1-9]\d* files? written/);
     assert.match((await run()).stderr, FAST);
     // A new override, beside the others.
-    const list = path.join(dir, "config", "overrides", "operations", "list", "list.py.njk");
+    const list = path.join(dir, "config", "overrides", "operations", "list", "page.py.njk");
     await mkdir(path.dirname(list), { recursive: true });
-    await writeFile(list, await readFile(path.join(repoRoot, "src", "targets", "be", "operations", "list", "list.py.njk"), "utf8"));
+    await writeFile(list, await readFile(path.join(repoRoot, "src", "targets", "be", "operations", "list", "page.py.njk"), "utf8"));
     assert.match((await run()).stderr, FULL);
   });
 
