@@ -145,44 +145,13 @@ export function CheckboxField(props: InputProps<boolean>) {
   );
 }
 
-/** A flag that may also be "not set" (null). */
-export function FlagSelectField(props: InputProps<string>) {
-  const t = messages();
-  return (
-    <FieldFrame
-      label={props.label}
-      required={props.required}
-      error={props.error}
-    >
-      {({ input, described }) => (
-        <select
-          id={input}
-          value={props.value}
-          aria-invalid={props.error ? true : undefined}
-          aria-describedby={described}
-          onChange={(event) => props.onChange(event.target.value)}
-        >
-          <option value="">{t.notSet}</option>
-          <option value="true">{t.yes}</option>
-          <option value="false">{t.no}</option>
-        </select>
-      )}
-    </FieldFrame>
-  );
-}
-
-/** `in_review` → "In review": a member as the backend's filter catalog labels it. */
-export function choiceLabel(member: string): string {
-  const words = member.replace(/_/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase();
-}
-
-/** One of an enum's members, or "not set" (the form refuses it when the field is required). */
-export function ChoiceField({
-  choices,
+/** A select of `options` after a first *Not set* (""), which a required field's form refuses. */
+function SelectField({
+  options,
   ...props
-}: InputProps<string> & { choices: readonly (string | number)[] }) {
-  const t = messages();
+}: InputProps<string> & {
+  options: readonly { value: string; label: string }[];
+}) {
   return (
     <FieldFrame
       label={props.label}
@@ -198,14 +167,45 @@ export function ChoiceField({
           aria-describedby={described}
           onChange={(event) => props.onChange(event.target.value)}
         >
-          <option value="">{t.notSet}</option>
-          {choices.map((member) => (
-            <option key={member} value={String(member)}>
-              {choiceLabel(String(member))}
+          <option value="">{messages().notSet}</option>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
             </option>
           ))}
         </select>
       )}
     </FieldFrame>
   );
+}
+
+/** A flag that may also be "not set" (null). */
+export function FlagSelectField(props: InputProps<string>) {
+  const t = messages();
+  const options = [
+    { value: "true", label: t.yes },
+    { value: "false", label: t.no },
+  ];
+  return <SelectField options={options} {...props} />;
+}
+
+/**
+ * `in_review` → "In review": a member labelled from its value, the way the backend's filter
+ * catalog labels one from its name (the document has only the value).
+ */
+function choiceLabel(member: string): string {
+  const words = member.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase();
+}
+
+/** One of an enum's members, or "not set". */
+export function ChoiceField({
+  choices,
+  ...props
+}: InputProps<string> & { choices: readonly (string | number)[] }) {
+  const options = choices.map((member) => ({
+    value: String(member),
+    label: choiceLabel(String(member)),
+  }));
+  return <SelectField options={options} {...props} />;
 }
