@@ -640,11 +640,8 @@ describe("the blog's generated front end", () => {
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
 
     // A writer's groups: what only editors may use is not offered, and its page says so.
-    await page.getByLabel("Username").fill(DEMO_LOGIN.username);
-    await page.getByLabel("Password").fill(DEMO_LOGIN.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await submitLogin(page, DEMO_LOGIN);
     await page.waitForURL(`${base}/authors`);
-    await page.getByText("Signed in as ada").waitFor();
     await table.getByText("Authors, page 1").waitFor();
     assert.equal(await page.getByRole("link", { name: "New author" }).count(), 0, "only editors add authors");
     // Stored choices are each user's: in the same browser, Ada finds none of Grace's (Rating
@@ -686,10 +683,7 @@ describe("the blog's generated front end", () => {
     await page.waitForURL(/\/login\?next=%2Fauthors$/);
 
     // Grace, back in the same browser, finds her own choices, not Ada's; then shows Rating again.
-    await page.getByLabel("Username").fill(EDITOR_LOGIN.username);
-    await page.getByLabel("Password").fill(EDITOR_LOGIN.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByText("Signed in as grace").waitFor();
+    await submitLogin(page, EDITOR_LOGIN);
     await page.goto(`${base}/articles`);
     await table.getByText("Articles, page 1").waitFor();
     assert.deepEqual(await headerTexts(), ["Title", "Author", "Published"]);
@@ -810,10 +804,7 @@ describe("the blog's generated front end", () => {
       await page.goto(`${base}/login`);
       await page.getByRole("heading", { name: "Sign in" }).waitFor();
       await fits("login");
-      await page.getByLabel("Username").fill(EDITOR_LOGIN.username);
-      await page.getByLabel("Password").fill(EDITOR_LOGIN.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByText("Signed in as grace").waitFor();
+      await submitLogin(page, EDITOR_LOGIN);
 
       // The navigation hides behind Menu; opening it offers every resource, following one closes it.
       const navigation = page.getByRole("navigation", { name: "Resources" });
@@ -1375,6 +1366,11 @@ async function visitFirstRecord(page: Page, at: (state: "detail" | "edit form") 
 /** Signs `login` in through the login page. */
 async function signInAs(page: Page, base: string, login: { username: string; password: string }): Promise<void> {
   await page.goto(`${base}/login`);
+  await submitLogin(page, login);
+}
+
+/** Fills the login page the browser shows with `login` and sends it, until the shell names the user. */
+async function submitLogin(page: Page, login: { username: string; password: string }): Promise<void> {
   await page.getByLabel("Username").fill(login.username);
   await page.getByLabel("Password").fill(login.password);
   await page.getByRole("button", { name: "Sign in" }).click();
