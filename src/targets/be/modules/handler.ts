@@ -71,6 +71,12 @@ export class RouteParam {
   }
 }
 
+/** `params` without repeats: the first of each name, in order (a dependency two checks need is taken once). */
+export function distinctParams(params: readonly RouteParam[]): RouteParam[] {
+  const names = new Set<string>();
+  return params.filter((param) => !names.has(param.name) && names.add(param.name));
+}
+
 /**
  * `session: ReadSessionDep`: the session of a route that only reads, in autocommit (no
  * `BEGIN` and `ROLLBACK` around its statements) and from a replica of its database while
@@ -417,9 +423,7 @@ export class RouteHandler extends Handle {
   /** Dependencies after the parameters: the session, then the user (required or optional), then what authorization needs, then what the actions helper takes. */
   get dependencies(): RouteParam[] {
     const user = this.#user ?? this.#optionalUser;
-    const own = [this.session, ...(user === undefined ? [] : [user]), ...(this.#authz?.params ?? [])];
-    const names = new Set(own.map((param) => param.name));
-    return [...own, ...(this.#rowActions?.params ?? []).filter((param) => !names.has(param.name) && names.add(param.name))];
+    return distinctParams([this.session, ...(user === undefined ? [] : [user]), ...(this.#authz?.params ?? []), ...(this.#rowActions?.params ?? [])]);
   }
 
   /** `@router.get("/{pk:uuid}", operation_id="getArticle", responses=error_responses(404, 503))`. */

@@ -7,7 +7,7 @@ import { listsActions } from "../permissions/row-actions.js";
 import { ImportCollector, Name, type RenderCtx, renderTemplate } from "../../../../codegen/index.js";
 import type { SearchConfig } from "../../config/schema.js";
 import type { ListOptions } from "./options.js";
-import { type CodeBlock, RouteHandler, RouteParam, renderFunction } from "../../modules/handler.js";
+import { type CodeBlock, RouteHandler, RouteParam, distinctParams, renderFunction } from "../../modules/handler.js";
 import type { Route } from "../../modules/endpoint.js";
 import type { ReadSchema } from "../../modules/read-shape.js";
 import type { Helper, RoutesModule } from "../../modules/routes.js";
@@ -235,8 +235,7 @@ export class ListHandler extends RouteHandler {
   /** What the rows' serialization takes besides the session: the user kiln's serializer is given, what the actions helper takes. */
   get #rowParams(): RouteParam[] {
     const user = this.read.serializer.kiln ? (this.user ?? this.optionalUser) : undefined;
-    const names = new Set<string>();
-    return [...(user === undefined ? [] : [user]), ...(this.rowActions?.params ?? [])].filter((param) => !names.has(param.name) && names.add(param.name));
+    return distinctParams([...(user === undefined ? [] : [user]), ...(this.rowActions?.params ?? [])]);
   }
 
   #pageImports(search: Helper | undefined): ImportCollector {

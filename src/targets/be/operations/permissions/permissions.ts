@@ -13,7 +13,7 @@ import { type ProjectConfig, endpointKeys } from "../../config/schema.js";
 import { Identifier } from "../../config/primitives.js";
 import { resourceFiles } from "../../modules/files.js";
 import type { Route } from "../../modules/endpoint.js";
-import { ENDPOINT, type HandlerBody, RouteHandler, type RouteParam } from "../../modules/handler.js";
+import { ENDPOINT, type HandlerBody, RouteHandler, type RouteParam, distinctParams } from "../../modules/handler.js";
 import type { Helper, RoutesModule } from "../../modules/routes.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
@@ -115,10 +115,7 @@ export class PermissionsHandler extends RouteHandler {
 
   /** The route's own, then what the asked checks need (the request's `policy`), each once. */
   override get dependencies(): RouteParam[] {
-    const own = super.dependencies;
-    const names = new Set(own.map((param) => param.name));
-    const needed = (this.#rowActions?.params ?? this.#asked.flatMap((handler) => handler.authzParams)).filter((param) => !names.has(param.name) && names.add(param.name));
-    return [...own, ...needed];
+    return distinctParams([...super.dependencies, ...(this.#rowActions?.params ?? this.#asked.flatMap((handler) => handler.authzParams))]);
   }
 
   override get allImports(): ImportCollector {

@@ -7,7 +7,7 @@
 
 import { ImportCollector, type RenderCtx, renderTemplate } from "../../../../codegen/index.js";
 import type { CodeBlock, RouteHandler, RouteParam, RouteTarget, RowActionsHelper } from "../../modules/handler.js";
-import { renderFunction } from "../../modules/handler.js";
+import { distinctParams, renderFunction } from "../../modules/handler.js";
 import type { ModuleFunction, RoutesModule } from "../../modules/routes.js";
 import { pythonString } from "../../python/literals.js";
 import type { ReadSchema } from "../../modules/read-shape.js";
@@ -123,8 +123,7 @@ export class RowActions implements ModuleFunction, RowActionsHelper {
   get params(): RouteParam[] {
     const user = this.#user;
     const userParam = user === "none" ? undefined : this.#callers.map((caller) => (user === "optional" ? caller.optionalUser : caller.user)).find((param) => param !== undefined);
-    const names = new Set<string>();
-    return [...(userParam ? [userParam] : []), ...this.#asked.flatMap((handler) => handler.authzParams)].filter((param) => !names.has(param.name) && names.add(param.name));
+    return distinctParams([...(userParam ? [userParam] : []), ...this.#asked.flatMap((handler) => handler.authzParams)]);
   }
 
   /** The call of the helper on `row` from a caller's body. */
