@@ -29,6 +29,15 @@ let projectDir: string | undefined;
 let api: JsonClient;
 let staticChecks: Promise<CheckResult>;
 
+/** How long a request may take to reach a statement that waits for another transaction's lock. */
+const LOCK_WAIT_TIMEOUT_MS = 30_000;
+
+/** Whether a statement starting with `statement` waits for a lock another transaction holds. */
+async function waitsForALock(statement: string): Promise<boolean> {
+  const rows = await postgres!.query("SELECT 1 FROM pg_stat_activity WHERE starts_with(query, $1) AND cardinality(pg_blocking_pids(pid)) > 0", [statement]);
+  return rows.length > 0;
+}
+
 before(async () => {
   venv = await ensureVenv();
   projectDir = await prepareLibraryProject();
@@ -112,9 +121,20 @@ describe("library: probes of the domain", () => {
     // (nothing reads the row first): it waits for the lock and, once the delete commits,
     // matches nothing, so it comes after the delete and finds no row, as a missing key does.
     const deleter = await postgres!.begin(`DELETE FROM genres WHERE code = '${code}'`);
-    const patch = api.patch(`/genres/${code}`, { label: "Saved?" });
-    await sleep(500);
-    await deleter.commit();
+    let answered = false;
+    const patch = api.patch(`/genres/${code}`, { label: "Saved?" }).finally(() => (answered = true));
+    try {
+      // The delete commits only once the PATCH waits for its lock: a PATCH that came after the
+      // commit would find no row whatever it does.
+      const deadline = Date.now() + LOCK_WAIT_TIMEOUT_MS;
+      while (!answered && !(await waitsForALock("UPDATE genres"))) {
+        assert.ok(Date.now() < deadline, `the PATCH did not wait for the delete's lock within ${LOCK_WAIT_TIMEOUT_MS} ms`);
+        await sleep(20);
+      }
+      assert.equal(answered, false, "the PATCH answered while the delete held its row");
+    } finally {
+      await deleter.commit();
+    }
     const reply = await patch;
     expectStatus(reply, 404);
     assert.match(reply.body.detail, /not found/i);
