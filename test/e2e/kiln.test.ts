@@ -38,6 +38,9 @@ async def count_authors(db: Annotated[AsyncSession, Depends(get_primary_db)]) ->
     return await db.scalar(select(func.count()).select_from(Author)) or 0
 `;
 
+/** How long the storage server may take to answer one request with a presigned URL. */
+const STORAGE_TIMEOUT_MS = 10_000;
+
 let postgres: Postgres | undefined;
 let s3: S3Server | undefined;
 let server: BlogServer | undefined;
@@ -305,10 +308,17 @@ describe("a kiln-style config", () => {
     expectStatus(await login.client.post("/auth/token/logout"), 204);
     expectStatus(await login.client.post(`/content/posts/${article.body.id}/publish`), 401);
   });
+
   it("keeps kiln's files in S3-compatible storage: bytes up and down through presigned URLs, a hidden row's file refused, a bad type or size a 422 naming the field", async () => {
     const { client } = await kilnLogin();
     const files = "/content/attachments";
-    const storage = (url: string, init: RequestInit = {}) => fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+    const storage = async (url: string, init: RequestInit = {}) => {
+      try {
+        return await fetch(url, { ...init, signal: AbortSignal.timeout(STORAGE_TIMEOUT_MS) });
+      } catch (error) {
+        throw new Error(`${init.method ?? "GET"} ${url} got no answer from the storage server (${String(error)}); its output:\n${s3!.process.output()}`);
+      }
+    };
     const bytes = Buffer.from("Notes on the analytical engine\n");
     const declared = { filename: "notes.txt", content_type: "text/plain", size_bytes: bytes.length };
     expectStatus(await api.post(`${files}/upload`, declared), 401);
