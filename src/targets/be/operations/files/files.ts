@@ -11,6 +11,7 @@ import { type BuildContext, ImportCollector, Name, StaticFile, type ValidationIs
 import type { ProjectConfig, ResourceConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
 import type { Route } from "../../modules/endpoint.js";
+import type { RoutesModule } from "../../modules/routes.js";
 import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { Field, SchemaClass } from "../../modules/schemas.js";
@@ -25,11 +26,6 @@ function slugOf(options: { name: string }): string {
   return new Name(options.name).slug;
 }
 
-/** The names of a file entry's handler and OpenAPI operation: the entry's, then the resource's (`upload_attachment`, `uploadAttachment`). */
-function namesOf(view: ResourceView, options: { name: string }): { name: string; operationId: string } {
-  const name = `${new Name(options.name).snake}_${view.name}`;
-  return { name, operationId: operationId(view, name) };
-}
 
 /** A file's row is keyed by a UUID the upload route draws, which also starts its object's key. */
 function* uuidKey(ctx: BuildContext): Iterable<ValidationIssue> {
@@ -37,9 +33,29 @@ function* uuidKey(ctx: BuildContext): Iterable<ValidationIssue> {
   if (resource.pk_type !== "uuid") yield { path: ["type"], message: `a file resource needs a uuid key (its upload route draws it); ${resource.name} has a ${resource.pk_type} key` };
 }
 
-/** What every file route's code imports: the model and the runtime's helpers named. */
-function importsOf(view: ResourceView, ...helpers: string[]): ImportCollector {
-  return new ImportCollector().addFrom(view.model.module, view.model.importName).addFrom(`${view.runtimePackage}.files`, ...helpers);
+/** What a file route's handler says beyond what every file route shares; `helpers` are the names it imports from the runtime's `files.py`. */
+type FileRouteOptions = Omit<ConstructorParameters<typeof RouteHandler>[0], "module" | "entry" | "name" | "operationId" | "method" | "session" | "imports"> & {
+  helpers: readonly string[];
+  imports: ImportCollector;
+};
+
+/**
+ * A file entry's `POST` route, added to its resource's routes module, and the runtime's `files.py` it calls. Its handler
+ * is named by the entry, then the resource (`upload_attachment`, `uploadAttachment`), and imports the model.
+ */
+function fileRoute({ view, routes }: { view: ResourceView; routes: RoutesModule }, options: FileUploadOptions | FileRowOptions, { helpers, imports, ...rest }: FileRouteOptions): unknown[] {
+  const name = `${new Name(options.name).snake}_${view.name}`;
+  const handler = new RouteHandler({
+    module: routes,
+    entry: options,
+    name,
+    operationId: operationId(view, name),
+    method: "POST",
+    session: sessionParam(view),
+    imports: imports.addFrom(view.model.module, view.model.importName).addFrom(`${view.runtimePackage}.files`, ...helpers),
+    ...rest,
+  });
+  return [routes.add(handler), new StaticFile(runtimeHelperFile("files"))];
 }
 
 @operation("file_upload", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
@@ -55,25 +71,21 @@ export class FileUpload {
   }
 
   build(ctx: BuildContext<ProjectConfig>, options: FileUploadOptions): unknown[] {
-    const { view, routes, schemas } = resourceFiles(ctx);
+    const files = resourceFiles(ctx);
+    const { view, schemas } = files;
     const body = schemas.add(uploadBody(view, schemas, options));
     schemas.alsoHolds("the bodies of their uploads");
-    const handler = new RouteHandler({
-      module: routes,
-      entry: options,
-      ...namesOf(view, options),
-      method: "POST",
+    return fileRoute(files, options, {
       route: FileUpload.route(options),
       statusCode: 200,
       summary: options.summary ?? `Store a new ${view.label} and answer where to PUT its bytes.`,
       responseModel: "UploadTicket",
       params: [new RouteParam({ name: "body", annotation: body.name, imports: new ImportCollector().addFrom(schemas.dotted, body.name) })],
-      session: sessionParam(view),
       maxBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
       body: { template: "operations/files/upload.py.njk", context: { row: view.variable, model: view.model.local, pk: view.pk } },
-      imports: importsOf(view, "UploadTicket", "object_key", "presign_upload").add("uuid"),
+      helpers: ["UploadTicket", "object_key", "presign_upload"],
+      imports: new ImportCollector().add("uuid"),
     });
-    return [routes.add(handler), new StaticFile(runtimeHelperFile("files"))];
   }
 }
 
@@ -118,30 +130,26 @@ class FileRowStep {
   }
 
   build(ctx: BuildContext<ProjectConfig>, options: FileRowOptions): unknown[] {
-    const { view, routes } = resourceFiles(ctx);
+    const files = resourceFiles(ctx);
+    const { view, routes } = files;
     const step = ROW_STEPS[options.type];
-    const handler = new RouteHandler({
-      module: routes,
-      entry: options,
-      ...namesOf(view, options),
-      method: "POST",
+    const imports = new ImportCollector().addFrom("sqlalchemy", "select");
+    if (options.type === "file_complete") imports.addFrom("datetime", "UTC", "datetime");
+    return fileRoute(files, options, {
       route: FileRowStep.route(options),
       statusCode: step.status,
       summary: options.summary ?? step.summary.replace("{label}", view.label),
       responseModel: options.type === "file_download" ? "DownloadTicket" : undefined,
       params: [pkParam(view)],
-      session: sessionParam(view),
       // A file whose bytes were never found: complete and download answer 409.
       errors: options.type === "file_delete" ? [] : [409],
       body: {
         template: `operations/files/${step.template}.py.njk`,
         context: { row: view.variable, model: view.model.local, pk: view.pk, notFound: routes.notFound() },
       },
-      imports: importsOf(view, ...step.helpers)
-        .addFrom("sqlalchemy", "select")
-        .update(options.type === "file_complete" ? new ImportCollector().addFrom("datetime", "UTC", "datetime") : new ImportCollector()),
+      helpers: step.helpers,
+      imports,
     });
-    return [routes.add(handler), new StaticFile(runtimeHelperFile("files"))];
   }
 }
 
