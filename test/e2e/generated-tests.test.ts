@@ -13,13 +13,13 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { discoverTargets, generate } from "../../src/codegen/index.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { PYTEST_ARGS, PYTEST_ENV, ruff, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
-import { EXAMPLE_DIR, generateBlogApi, prepareBlogProject } from "./support/blog.js";
+import { EXAMPLE_DIR, copyExample, generateBlogApi, prepareBlogProject } from "./support/blog.js";
 import { AUTHZ_TESTS_CONFIG, TESTS_DIR } from "./support/projects.js";
 
 const RESOURCES = ["author", "article", "tag", "comment", "category"];
@@ -91,9 +91,8 @@ function parseJunit(xml: string): PytestCase[] {
 
 /** A copy of the blog example without its generated package, removed after the suite. */
 async function copyBlog(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "codegen-blog-tests-"));
+  const dir = await copyExample(EXAMPLE_DIR, "blog-tests");
   cleanup.push(dir);
-  await cp(EXAMPLE_DIR, dir, { recursive: true, filter: (path) => !["__pycache__", ".ruff_cache", "api"].includes(basename(path)) });
   return dir;
 }
 

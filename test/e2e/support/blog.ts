@@ -25,17 +25,20 @@ export const DEMO_LOGIN = { username: "ada", password: "analytical-engine" };
 /** Grace is an editor (blog/auth.py's roles); Ada a writer. */
 export const EDITOR_LOGIN = { username: "grace", password: "compiler-1952" };
 
+/** Copy the example project `source` into a new temporary directory `codegen-<name>-…`, without its generated API or caches, and return the directory. */
+export async function copyExample(source: string, name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `codegen-${name}-`));
+  await cp(source, dir, { recursive: true, filter: (path) => !["__pycache__", ".ruff_cache", "api"].includes(basename(path)) });
+  return dir;
+}
+
 /**
  * Copy `source` into a new temporary directory, generate `<pkg>/api` there from `config`
  * (relative to the copy), and return the directory. `override`, jsonnet source, is written
  * to `config/override.jsonnet` first, so `config` may name it (`(import 'project.jsonnet') + { … }`).
  */
 export async function prepareProject(source: string, config: string, pkg: string, override?: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), `codegen-${pkg}-`));
-  await cp(source, dir, {
-    recursive: true,
-    filter: (path) => !["__pycache__", ".ruff_cache", "api"].includes(basename(path)),
-  });
+  const dir = await copyExample(source, pkg);
   if (override !== undefined) await writeFile(join(dir, "config", "override.jsonnet"), override);
   await generateBlogApi(join(dir, config), join(dir, pkg, "api"));
   return dir;

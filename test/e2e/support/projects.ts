@@ -4,12 +4,11 @@
  * its own), from test/e2e/hooks.test.ts, opa.test.ts, generated-tests.test.ts and
  * plugin-endpoint.test.ts.
  */
-import { cp, mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { discoverTargets, generate } from "../../../src/codegen/index.js";
 import { createUserProject } from "../../helpers/user-project.js";
-import { EXAMPLE_DIR, prepareBlogProject } from "./blog.js";
+import { EXAMPLE_DIR, copyExample, prepareBlogProject } from "./blog.js";
 
 // Category create gets a post hook that always raises.
 const HOOKS_OVERRIDE = `
@@ -109,8 +108,7 @@ async def record_bulk_deleted(
  */
 export async function preparePluginEndpointProject(): Promise<string> {
   const userProject = await createUserProject();
-  const dir = await mkdtemp(join(tmpdir(), "codegen-plugin-endpoint-"));
-  await cp(EXAMPLE_DIR, dir, { recursive: true, filter: (path) => !["__pycache__", ".ruff_cache", "api"].includes(basename(path)) });
+  const dir = await copyExample(EXAMPLE_DIR, "plugin-endpoint");
   await writeFile(join(dir, "config", "override.jsonnet"), PLUGIN_ENDPOINT_CONFIG);
   await writeFile(join(dir, "blog", "bulk_hooks.py"), BULK_HOOKS);
   const targets = await discoverTargets({ cwd: userProject });
