@@ -5,17 +5,16 @@
 // serve OpenAPI. Names that cannot work are config errors at the path the user wrote.
 
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { promisify } from "node:util";
 import { ConfigError, type Target, discoverTargets, generate, planGeneration } from "../../../src/codegen/index.js";
 import { formatPythonFile } from "../../../src/formatters/ruff.js";
 import { fieldNameProblem } from "../../../src/targets/be/config/primitives.js";
 import { GENERATED_NAMES, modelRef } from "../../../src/targets/be/resource.js";
 import { repoRoot } from "../../helpers/user-project.js";
+import { runCheck } from "../../support/python.js";
 import { type Venv, ensureVenv } from "../../support/venv.js";
 import { prepareHostileNamesProject } from "../../e2e/support/projects.js";
 
@@ -165,8 +164,9 @@ describe("names generated code renames around", () => {
       "assert read.model_dump(by_alias=True)['copy'] == 'a'",
       "print(sorted(spec['paths']))",
     ].join("\n");
-    const { stdout } = await promisify(execFile)(venv.python, ["-W", "error", "-c", probe], { cwd: project, env: { ...process.env, PYTHONPATH: project } });
-    assert.match(stdout, /'\/pages\/\{pk\}\/stamp'/);
+    const probed = await runCheck(venv.python, ["-W", "error", "-c", probe], project, { env: { ...process.env, PYTHONPATH: project }, timeoutMs: 60_000 });
+    assert.ok(probed.ok, probed.output);
+    assert.match(probed.output, /'\/pages\/\{pk\}\/stamp'/);
     // pyright: test/e2e/pyright.test.ts.
   });
 });
