@@ -21,7 +21,7 @@ export const GENERATED_NAMES: ReadonlySet<string> = new Set([
   "Literal", "MISSING", "Path", "Query", "Request", "Response", "String", "Tag",
   // the project's own modules: auth, db, runtime
   "ActionRef", "AuthenticatedUser", "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
-  "DbJson", "DownloadTicket", "DbText", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion", "FiniteFloat",
+  "DbJson", "DbText", "DownloadTicket", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion", "FiniteFloat",
   "FreeTextSource", "FullTextSearch", "IDEMPOTENCY_KEY", "Idempotency", "InQuery", "InValues", "ListSpec", "LiteralSource", "NoRepeats", "OPA", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page",
   "Policy", "ReadSessionDep", "RefSource", "RelatedKeys", "RowPolicy", "Rows", "SearchText", "SelfSource", "SessionDep", "TreeBounds", "TrigramSearch", "UploadTicket", "ValuesOptions", "ValuesPage",
 ]);
