@@ -36,16 +36,15 @@ export function cell(field: PageField, row: string, imports: Imports, lookup: Lo
  */
 export function cellText(field: PageField, row: string, imports: Imports, lookup: Lookup): string {
   const value = member(row, field.name);
+  const orEmpty = (title: string) => (field.nullable ? `${value} === null ? "" : ${title}` : title);
   const target = field.references && field.kind !== "nested" && !field.many ? lookup(field.references) : undefined;
   if (target?.get) {
     const asked = `queries.ensureQueryData(${imports.use(CLIENT, `${target.get.fn}Options`)}({ path: { pk: ${value} } }))`;
-    const title = `${imports.use("runtime/export", "relatedTitle")}(${asked}, ${imports.use(helpersModule(target), titleFn(target))}, ${value})`;
-    return `(${row}, queries) => ${field.nullable ? `${value} === null ? "" : ${title}` : title}`;
+    return `(${row}, queries) => ${orEmpty(`${imports.use("runtime/export", "relatedTitle")}(${asked}, ${imports.use(helpersModule(target), titleFn(target))}, ${value})`)}`;
   }
   if (field.kind !== "nested") return `(${row}) => ${imports.use("runtime/export", "plainText")}(${value})`;
   if (field.many) return `(${row}) => ${value}.map((item) => ${nestedTitle(field, "item", imports, lookup)}).join("; ")`;
-  const title = nestedTitle(field, value, imports, lookup);
-  return `(${row}) => ${field.nullable ? `${value} === null ? "" : ${title}` : title}`;
+  return `(${row}) => ${orEmpty(nestedTitle(field, value, imports, lookup))}`;
 }
 
 /** The text naming a nested object: its resource's title, else its `label` (link objects), else its first text field. */
