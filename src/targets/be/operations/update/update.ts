@@ -38,6 +38,8 @@ export class Update {
     const hooks = new HookCalls(view, options);
     const { imports, relations, dump, files } = bodyWrites(view, body, fields, shape.imports, hooks.imports);
     if (relations.length > 0) imports.addFrom("pydantic", "MISSING");
+    // A pre hook or a relation reads the row before it changes; without either (or a check of the row) the update is one statement.
+    const loadsRow = hooks.pre !== undefined || relations.length > 0;
     const name = `update_${view.name}`;
     const handler = new RouteHandler({
       module: routes,
@@ -55,11 +57,10 @@ export class Update {
       maxBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
       body: {
         template: "operations/update/update.py.njk",
-        context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), hooks, relations, dump },
+        context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), hooks, relations, dump, loadsRow },
       },
       imports,
-      // Without a hook or relation that needs the row first, the update is one statement.
-      directImports: hooks.pre === undefined && relations.length === 0 ? new ImportCollector().addFrom("sqlalchemy", "update") : undefined,
+      directImports: loadsRow ? undefined : new ImportCollector().addFrom("sqlalchemy", "update"),
     });
     return [routes.add(handler), ...files];
   }
