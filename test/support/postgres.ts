@@ -7,8 +7,9 @@
  * the directory. The cluster is a copy of one made by `initdb` once and cached
  * (test/support/cache.ts): copying a fresh cluster takes a fraction of initdb's time. The
  * cache is keyed by the server's version, the user it runs as and the module that runs
- * initdb (its settings), so a change to any of them makes a new one. PostgreSQL refuses to run as root, so under root the cluster runs
- * as a `postgres` system user (created on first use). `query` reads the database
+ * initdb (its settings), so a change to any of them makes a new one. PostgreSQL refuses to
+ * run as root, so under root the cluster runs as a `postgres` system user (created on first
+ * use). `query` reads the database
  * directly, for checks the HTTP API cannot see (rows of link tables); `restart` stops
  * the server (a fast shutdown: committed transactions are kept) and starts it again, and
  * `pause` stops it until the caller starts it again. `startReplica` makes a streaming replica
