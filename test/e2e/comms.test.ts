@@ -9,37 +9,24 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { type IncomingMessage, type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { delimiter, join, resolve } from "node:path";
+import { delimiter, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { JsonClient } from "../support/http.js";
-import { freePort } from "../support/ports.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
-import { type RunningProcess, startProcess } from "../support/processes.js";
+import type { RunningProcess } from "../support/processes.js";
 import { type CheckResult, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+import { SUPPORT_DIR, type SmtpSink, startSmtpSink, startWorker as startPgqWorker, until } from "./support/comms.js";
 
 const run = promisify(execFile);
-const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "../support");
 const SECRET = "webhook-secret-for-tests";
 const HOLD_DOMAIN = "slow.example";
-
-interface Mail {
-  from: string;
-  to: string[];
-  subject: string;
-  message_id: string;
-  content_type: string;
-  body: string;
-}
 
 interface Hook {
   headers: IncomingMessage["headers"];
@@ -50,8 +37,7 @@ interface Hook {
 let venv: Venv;
 let postgres: Postgres | undefined;
 let projectDir: string | undefined;
-let sinkDir: string | undefined;
-let sink: RunningProcess | undefined;
+let sink: SmtpSink | undefined;
 let receiver: Server | undefined;
 let server: BlogServer | undefined;
 let api: JsonClient;
@@ -83,28 +69,10 @@ async function startReceiver(): Promise<string> {
   return `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 }
 
-async function mails(): Promise<Mail[]> {
-  const file = join(sinkDir!, "mails.jsonl");
-  if (!existsSync(file)) return [];
-  return (await readFile(file, "utf8"))
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Mail);
-}
-
-async function until(what: string, condition: () => Promise<boolean> | boolean, processes: RunningProcess[], timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${processes.map((p) => p.output()).join("\n---\n")}`);
-    await sleep(50);
-  }
-}
+const mails = () => sink!.mails();
 
 function startWorker(): RunningProcess {
-  // A short heartbeat timeout and dequeue timeout: pgqueuer re-runs a dead worker's job, and
-  // a retry scheduled for later is picked within a second of its time.
-  const args = ["run", "comms_worker:create_worker", "--heartbeat-timeout", "2", "--dequeue-timeout", "1", "--log-level", "warning"];
-  return startProcess(join(venv.bin, "pgq"), args, { cwd: SUPPORT_DIR, env });
+  return startPgqWorker(venv, "comms_worker:create_worker", SUPPORT_DIR, env);
 }
 
 async function article(): Promise<{ id: string; title: string }> {
@@ -135,17 +103,13 @@ async function attemptsOf(deliveryId: unknown): Promise<string[]> {
 
 before(async () => {
   venv = await ensureVenv();
-  [projectDir, postgres, sinkDir] = await Promise.all([
+  [projectDir, postgres, sink] = await Promise.all([
     prepareBlogProject("config/comms.jsonnet"),
     startPostgres(),
-    mkdtemp(join(tmpdir(), "codegen-smtp-")),
+    startSmtpSink(venv, { domain: HOLD_DOMAIN, seconds: 20 }),
   ]);
   // Collected in its own test; pyright: test/e2e/pyright.test.ts.
   staticChecks = Promise.all([ruffCheck(venv, projectDir, ["blog"])]);
-  const smtpPort = await freePort();
-  sink = startProcess(venv.python, [join(SUPPORT_DIR, "smtp_sink.py"), "--port", String(smtpPort), "--out", join(sinkDir, "mails.jsonl"), "--hold-domain", HOLD_DOMAIN, "--hold", "20"], {
-    env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
-  });
   const hookUrl = await startReceiver();
   env = {
     ...process.env,
@@ -154,7 +118,7 @@ before(async () => {
     PYTHONPATH: [projectDir, SUPPORT_DIR].join(delimiter),
     PYTHONDONTWRITEBYTECODE: "1",
     SMTP_HOST: "127.0.0.1",
-    SMTP_PORT: String(smtpPort),
+    SMTP_PORT: String(sink.port),
     SMTP_FROM: "blog@example.com",
     SMTP_TLS: "none",
     BLOG_WEBHOOK_URL: hookUrl,
@@ -164,7 +128,6 @@ before(async () => {
   await run(join(venv.bin, "pgq"), ["install"], { env });
   server = await serveBlog(projectDir, venv, postgres.asyncUrl);
   api = new JsonClient(server.baseUrl);
-  await until("the SMTP sink", () => sink!.output().includes("listening"), [sink]);
 });
 
 after(async () => {
@@ -172,7 +135,7 @@ after(async () => {
   await sink?.stop();
   await new Promise((done) => (receiver ? receiver.close(done) : done(undefined)));
   await postgres?.stop();
-  for (const dir of [projectDir, sinkDir]) if (dir) await rm(dir, { recursive: true, force: true });
+  if (projectDir) await rm(projectDir, { recursive: true, force: true });
 });
 
 describe("comms", () => {
@@ -204,7 +167,7 @@ describe("comms", () => {
     );
     const worker = startWorker();
     try {
-      await until("the e-mail and the webhook", async () => (await mails()).length >= 1 && hooks.length >= 1, [worker, sink!]);
+      await until("the e-mail and the webhook", async () => (await mails()).length >= 1 && hooks.length >= 1, [worker, sink!.process]);
       await until("both rows delivered", async () => (await outbox(title)).every((row) => row.status === "delivered"), [worker]);
     } finally {
       await worker.stop();
@@ -241,7 +204,7 @@ describe("comms", () => {
     const first = startWorker();
     try {
       // The mail server holds the message's DATA: the worker is inside the SMTP exchange.
-      await until("the SMTP server to hold the message", () => sink!.output().includes("holding"), [first, sink!]);
+      await until("the SMTP server to hold the message", () => sink!.process.output().includes("holding"), [first, sink!.process]);
       first.child.kill("SIGKILL");
       await first.exitCode;
     } finally {
@@ -252,7 +215,7 @@ describe("comms", () => {
     const started = Date.now();
     const second = startWorker();
     try {
-      await until("the e-mail to be delivered again", async () => (await outbox(title)).every((row) => row.status === "delivered"), [second, sink!], 60_000);
+      await until("the e-mail to be delivered again", async () => (await outbox(title)).every((row) => row.status === "delivered"), [second, sink!.process], 60_000);
       // Anything sent twice would reach the sink within a second of the first copy.
       await sleep(1500);
     } finally {
@@ -261,7 +224,7 @@ describe("comms", () => {
     const received = (await mails()).slice(before).filter((mail) => mail.to.includes(recipient));
     assert.equal(received.length, 1, JSON.stringify(received));
     assert.equal(received[0]!.message_id, `<${email!.id}@comms>`);
-    assert.match(sink!.output(), /dropped/, "the killed worker's SMTP exchange was not cut off");
+    assert.match(sink!.process.output(), /dropped/, "the killed worker's SMTP exchange was not cut off");
     assert.deepEqual(await attemptsOf(email!.id), ["interrupted", "delivered"]);
     const [row] = (await outbox(title)).filter((candidate) => candidate.target === "email");
     assert.equal(row!.attempts, 2);

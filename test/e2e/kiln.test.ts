@@ -4,17 +4,29 @@
  * boots against a real PostgreSQL, and answers over HTTP as the config says, its application
  * written as kiln's main.py is: the project router at a prefix (and a route of its own). Its
  * file resource keeps its bytes in a real S3-compatible server (test/support/s3.ts).
+ * The project written in kiln's style (test/fixtures/kiln-style) is generated as kiln's justfile
+ * does and served beside it, mounted by its own main.py; its comms, in kiln's shape, reach a
+ * real SMTP server through a pgqueuer worker.
  */
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { runCodegen } from "../helpers/codegen-cli.js";
 import { JsonClient, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type S3Server, startS3 } from "../support/s3.js";
-import { ensureVenv } from "../support/venv.js";
+import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
+import { type SmtpSink, startSmtpSink, startWorker, until } from "./support/comms.js";
+
+const run = promisify(execFile);
+const KILN_STYLE = resolve(fileURLToPath(import.meta.url), "../../fixtures/kiln-style");
 
 const SECRET = randomBytes(32).toString("base64url");
 /** Where kiln's main.py mounts the project router. */
@@ -41,31 +53,61 @@ async def count_authors(db: Annotated[AsyncSession, Depends(get_primary_db)]) ->
 /** How long the storage server may take to answer one request with a presigned URL. */
 const STORAGE_TIMEOUT_MS = 10_000;
 
+let venv: Venv;
 let postgres: Postgres | undefined;
 let s3: S3Server | undefined;
+let sink: SmtpSink | undefined;
 let server: BlogServer | undefined;
+let shopServer: BlogServer | undefined;
 let projectDir: string | undefined;
+let shopDir: string | undefined;
 let api: JsonClient;
+let shop: JsonClient;
+/** The environment of the shop's server and comms worker. */
+let shopEnv: NodeJS.ProcessEnv;
+
+/** The kiln-style project, copied and generated as kiln's justfile generates one (the tree in `_generated`). */
+async function prepareShop(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "codegen-kiln-shop-"));
+  await cp(KILN_STYLE, dir, { recursive: true });
+  const generated = await runCodegen(dir, ["generate", "--target", "be", "--config", "config/project.jsonnet"]);
+  assert.equal(generated.code, 0, generated.stderr);
+  return dir;
+}
 
 before(async () => {
-  // The database and the storage server start while the project generates.
-  const servers = Promise.all([startPostgres().then((started) => (postgres = started)), startS3().then((started) => (s3 = started))]);
-  const venv = await ensureVenv();
-  projectDir = await prepareBlogProject("config/kiln.jsonnet");
+  // The database, the storage and mail servers start while the projects generate.
+  venv = await ensureVenv();
+  const servers = Promise.all([
+    startPostgres().then((started) => (postgres = started)),
+    startS3().then((started) => (s3 = started)),
+    startSmtpSink(venv).then((started) => (sink = started)),
+  ]);
+  [projectDir, shopDir] = await Promise.all([prepareBlogProject("config/kiln.jsonnet"), prepareShop()]);
   // kiln's main.py: the project router (which applies the app prefixes) brings the login
   // routes and the error handlers; the application mounts it, and one route of its own
   // reads the database through the session module kiln's projects import.
   await writeFile(join(projectDir, "blog", "main.py"), KILN_MAIN);
-  const [database, storage] = await servers;
-  server = await serveBlog(projectDir, venv, database.asyncUrl, { JWT_SECRET: SECRET, ...storage.env });
+  const [database, storage, smtp] = await servers;
+  shopEnv = { ...process.env, DATABASE_URL: database.asyncUrl, PGDSN: database.url, JWT_SECRET: SECRET, SMTP_HOST: "127.0.0.1", SMTP_PORT: String(smtp.port) };
+  // pgqueuer's tables, for the shop's comms jobs.
+  const installed = run(join(venv.bin, "pgq"), ["install"], { env: shopEnv });
+  [server, shopServer] = await Promise.all([
+    serveBlog(projectDir, venv, database.asyncUrl, { JWT_SECRET: SECRET, ...storage.env }),
+    serveBlog(shopDir, venv, database.asyncUrl, shopEnv, { layout: { api: "_generated", app: "main" } }),
+  ]);
+  await installed;
   api = new JsonClient(server.baseUrl + PREFIX);
+  shop = new JsonClient(shopServer.baseUrl + PREFIX);
 });
 
 after(async () => {
   await server?.process.stop();
+  await shopServer?.process.stop();
+  await sink?.stop();
   await postgres?.stop();
   await s3?.stop();
-  if (projectDir) await rm(projectDir, { recursive: true, force: true });
+  for (const dir of [projectDir, shopDir]) if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 /** kiln's login: a JSON body of the credentials model; the token and the client carrying it. */
@@ -363,5 +405,47 @@ describe("a kiln-style config", () => {
     expectStatus(await client.post(`${files}/${id}/delete-file`), 204);
     expectStatus(await client.get(`${files}/${id}`), 404);
     assert.equal((await storage(download.body.download_url)).status, 404);
+  });
+});
+
+describe("the project in kiln's style", () => {
+  it("sends its comms in kiln's shape: an action's send_comm rows in the shop's models, the worker's transport to a real SMTP server, its renderer and preferences", async () => {
+    const login = await shop.post("/auth/token", { username: "clerk", password: "counter-secret" });
+    expectStatus(login, 200);
+    const clerk = new JsonClient(shop.baseUrl, { authorization: `Bearer ${login.body.access_token}` });
+    const product = await clerk.post("/shop/products", { sku: `kettle-${randomBytes(4).toString("hex")}`, name: "Kettle", price: 25 });
+    expectStatus(product, 201);
+    const order = await clerk.post("/shop/orders", { product_id: product.body.id, quantity: 2 });
+    expectStatus(order, 201);
+
+    const address = `buyer-${randomBytes(4).toString("hex")}@example.com`;
+    const confirmed = await shop.post(`/shop/orders/${order.body.id}/confirm`, { email: address });
+    expectStatus(confirmed, 200);
+    // The preferences turn the quiet customer down: a message row, no recipient, no job.
+    const quiet = await shop.post(`/shop/orders/${order.body.id}/confirm`, { email: "quiet@example.com" });
+    expectStatus(quiet, 200);
+    const recipientsOf = (messageId: string) =>
+      postgres!.query("SELECT method, address, status, error FROM comm_recipients WHERE message_id = $1", [messageId]);
+    assert.deepEqual(await recipientsOf(quiet.body.message_id), []);
+    // order_placed's default methods are email and sms; the customer has an e-mail address only.
+    assert.deepEqual(await recipientsOf(confirmed.body.message_id), [{ method: "email", address, status: "pending", error: null }]);
+    const [message] = await postgres!.query("SELECT comm_type, subject, body FROM comm_messages WHERE id = $1", [confirmed.body.message_id]);
+    // Rendered by the shop's renderer (string.Template's ${name}, not Jinja2).
+    const reference = String(order.body.id).slice(0, 8);
+    assert.deepEqual(message, { comm_type: "order_placed", subject: `Order ${reference} placed`, body: "Your order of 2 x Kettle is placed.\n" });
+
+    const worker = startWorker(venv, "_generated.comms:create_worker", shopDir!, { ...shopEnv, PYTHONPATH: shopDir, PYTHONDONTWRITEBYTECODE: "1" });
+    try {
+      await until("the order's e-mail", async () => (await sink!.mails()).some((mail) => mail.to.includes(address)), [worker, sink!.process]);
+      await until("the recipient row sent", async () => (await recipientsOf(confirmed.body.message_id))[0]?.status === "sent", [worker]);
+    } finally {
+      await worker.stop();
+    }
+    const mails = (await sink!.mails()).filter((mail) => mail.to.includes(address));
+    assert.equal(mails.length, 1, JSON.stringify(mails));
+    assert.equal(mails[0]!.from, "shop@example.com");
+    assert.equal(mails[0]!.subject, `Order ${reference} placed`);
+    assert.equal(mails[0]!.body.replaceAll("\r\n", "\n"), "Your order of 2 x Kettle is placed.\n");
+    assert.ok(!(await sink!.mails()).some((mail) => mail.to.includes("quiet@example.com")));
   });
 });

@@ -5,7 +5,7 @@
 import { fileURLToPath } from "node:url";
 import type { Target } from "../../codegen/index.js";
 import { projectJsonSchema } from "./config/json-schema.js";
-import { readTemplateFiles } from "./config/comms.js";
+import { type CommsConfig, type KilnCommsConfig, isKilnComms, readTemplateFiles } from "./config/comms.js";
 import { kilnWarnings } from "./config/kiln.js";
 import { ProjectConfig } from "./config/schema.js";
 import { registerRenderers } from "./render.js";
@@ -32,7 +32,7 @@ export const target: Target<ProjectConfig> = {
   aggregates: (path) => path === "__init__.py" || path.endsWith("/__init__.py"),
   // kiln's keys that mean nothing here are accepted (config/kiln.ts) and named in warnings.
   configWarnings: kilnWarnings,
-  // Message templates kept in files (`{ file }`) are read now, relative to the config.
+  // Message templates kept in files are read now: `{ file }` relative to the config, kiln's `{ path }` to the current directory.
   readConfigFiles: (config, configFile) => {
     if (config.comms === undefined) return { config, issues: [], files: [] };
     const { comms, issues, files } = readTemplateFiles(config.comms, configFile);
@@ -50,6 +50,14 @@ function firstPartyPackages(config: ProjectConfig): string[] {
   const auth = config.auth;
   const login = auth?.get_current_user_fn === undefined ? auth?.login : undefined;
   const authPaths = [auth?.get_current_user_fn ?? auth?.verify_credentials_fn, login?.credentials_schema, login?.session_schema, login?.validate_fn];
-  for (const path of authPaths) if (path !== undefined) roots.add(path.split(".")[0]!);
+  for (const path of [...authPaths, ...commsPaths(config.comms)]) if (path !== undefined) roots.add(path.split(".")[0]!);
   return [...roots].sort();
+}
+
+/** The dotted paths of the user's objects that `comms` names. */
+function commsPaths(comms: CommsConfig | KilnCommsConfig | undefined): string[] {
+  if (comms === undefined) return [];
+  if (!isKilnComms(comms)) return comms.types.map((type) => type.context);
+  const optional = [comms.renderer, comms.preferences].filter((path) => path !== undefined);
+  return [comms.message_model, comms.recipient_model, ...comms.types.map((type) => type.context_schema), ...Object.values(comms.transports), ...optional];
 }

@@ -77,20 +77,22 @@ export interface BlogServer {
  * sets it: a config with cookie sessions trusts configured origins only.
  * With `frontend` (a built front end's dist/), the API moves under `/api` and the front end
  * is served at `/` (blog/site.py). `countStatements: false` leaves out the SQL statement
- * counter (load tests). Rejects with the server's output when it exits before answering.
+ * counter (load tests). `layout` serves a project laid out as kiln's are (`api`: the generated
+ * package, `app`: the module of `app`). Rejects with the server's output when it exits before answering.
  */
 export async function serveBlog(
   projectDir: string,
   venv: Venv,
   databaseUrl: string,
   env: Record<string, string | undefined> = {},
-  options: { frontend?: string; pkg?: string; countStatements?: boolean } = {},
+  options: { frontend?: string; pkg?: string; countStatements?: boolean; layout?: { api: string; app: string } } = {},
 ): Promise<BlogServer> {
   const port = await freePort();
   const frontend = options.frontend === undefined ? [] : ["--frontend", options.frontend];
   const counting = options.countStatements === false ? ["--no-count"] : [];
+  const layout = options.layout === undefined ? [] : ["--api", options.layout.api, "--app", options.layout.app];
   const baseUrl = `http://127.0.0.1:${port}`;
-  const proc = startProcess(venv.python, [SERVE_SCRIPT, "--port", String(port), "--package", options.pkg ?? "blog", ...frontend, ...counting], {
+  const proc = startProcess(venv.python, [SERVE_SCRIPT, "--port", String(port), "--package", options.pkg ?? "blog", ...layout, ...frontend, ...counting], {
     cwd: projectDir,
     env: { ...process.env, DATABASE_URL: databaseUrl, PYTHONPATH: projectDir, PYTHONDONTWRITEBYTECODE: "1", ALLOWED_ORIGINS: baseUrl, ...env },
   });

@@ -69,12 +69,12 @@ def _create_all(connection: Connection, metadata: MetaData) -> None:
             index.create(connection, checkfirst=True)
 
 
-async def prepare_database(package: str, session: ModuleType) -> None:
-    """Create what the generated routes query (``<package>.api.database.METADATA``:
+async def prepare_database(api: str, session: ModuleType) -> None:
+    """Create what the generated routes query (``<api>.database.METADATA``:
     extensions, the models' and the runtime's tables, the lists' indexes), as a
     migration of the project would."""
     engine = session.get_engine()
-    database = import_module(f"{package}.api.database")
+    database = import_module(f"{api}.database")
     async with engine.begin() as connection:
         for metadata in database.METADATA:
             await connection.run_sync(_create_all, metadata)
@@ -86,15 +86,19 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--package", default="blog")
+    # A project laid out as kiln's are: --api _generated --app main.
+    parser.add_argument("--api", help="the generated package (default: <package>.api)")
+    parser.add_argument("--app", help="the module of app (default: <package>.main)")
     parser.add_argument("--frontend", type=Path)
     parser.add_argument(
         "--no-count", action="store_true", help="no X-SQL-Statements (load tests)"
     )
     args = parser.parse_args()
+    api = args.api or f"{args.package}.api"
 
-    session = import_module(f"{args.package}.api.db.session")
-    asyncio.run(prepare_database(args.package, session))
-    app = import_module(f"{args.package}.main").app
+    session = import_module(f"{api}.db.session")
+    asyncio.run(prepare_database(api, session))
+    app = import_module(args.app or f"{args.package}.main").app
     if not args.no_count:
         event.listen(
             session.get_engine().sync_engine, "before_cursor_execute", _count_statement
@@ -103,18 +107,18 @@ def main() -> None:
     served = app
     if args.frontend is not None:
         served = import_module(f"{args.package}.site").build_site(app, args.frontend)
-    run_server(served, args.port, args.package)
+    run_server(served, args.port, api)
 
 
-def run_server(app: ASGIApp, port: int, package: str = "blog") -> None:
-    """Serve *app* on 127.0.0.1:*port* with the HTTP protocol generated into
-    *package*; handwritten_tags.py serves the load test's baseline through this too,
-    so both sides run on the same server settings."""
+def run_server(app: ASGIApp, port: int, api: str = "blog.api") -> None:
+    """Serve *app* on 127.0.0.1:*port* with the HTTP protocol generated into the
+    package *api*; handwritten_tags.py serves the load test's baseline through this
+    too, so both sides run on the same server settings."""
     uvicorn.run(
         app,
         host="127.0.0.1",
         port=port,
-        http=f"{package}.api.runtime.server:BoundedH11Protocol",
+        http=f"{api}.runtime.server:BoundedH11Protocol",
         log_level="warning",
         access_log=False,
         backlog=4096,

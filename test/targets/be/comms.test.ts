@@ -103,6 +103,31 @@ describe("comms config", () => {
     ]);
   });
 
+  test("kiln's shape (with message_model) fills kiln's defaults; its mistakes, an unknown database among them, are reported at their paths", () => {
+    const kiln = { message_model: "shop.models.CommMessage", recipient_model: "shop.models.CommRecipient" };
+    const parsed = ProjectConfig.parse({
+      module: "blog",
+      resources: [article],
+      comms: { ...kiln, types: [{ name: "placed", context_schema: "shop.comms.Placed", body_template: { path: "t.txt" } }] },
+    }).comms;
+    assert.deepEqual(parsed, {
+      ...kiln,
+      types: [{ name: "placed", context_schema: "shop.comms.Placed", subject_template: "", body_template: { path: "t.txt" }, default_methods: [] }],
+      transports: {},
+    });
+    assert.deepEqual(
+      issues({ ...kiln, transports: { email: "transport" }, renderers: "x", types: [{ name: "placed", context: "shop.comms.Placed" }] }),
+      [
+        "comms.types[0].context_schema: Invalid input: expected string, received undefined",
+        "comms.types[0].body_template: expected template text, or { path } naming a template file",
+        "comms.types[0].context: unknown key",
+        'comms.transports.email: must be a dotted import path with a module and a name, like "blog.models.Article"',
+        "comms.renderers: unknown key",
+      ],
+    );
+    assert.deepEqual(issues({ ...kiln, db_key: "archive" }), ['comms.db_key: unknown database "archive"; known databases: "default"']);
+  });
+
   test("a template file is read relative to the config; a missing one is a ConfigError at its path, and nothing is written", async () => {
     const config = (body: unknown) => ({ module: "blog", resources: [article], comms: comms({ types: [{ ...comms().types[0], body }] }) });
     const out = await generateWith(config({ file: "templates/welcome.txt" }), { "templates/welcome.txt": 'Dear {{ name }},\n"welcome"\n' });

@@ -41,6 +41,7 @@ describe("a project in kiln's style", () => {
       "apps[0].config.resources[0].operations[5]",
       "apps[0].config.resources[0].operations[6]",
       "apps[0].config.resources[1].operations[1]",
+      "apps[0].config.resources[1].operations[2]",
     ]);
   });
 

@@ -1,6 +1,8 @@
 // `comms` of a project: named message types (a context model, subject and body templates)
-// and where they are delivered (SMTP e-mail, signed HTTP webhooks). Unset, the generated
-// tree has no comms code and no dependency for it (docs/comms.md).
+// and where they are delivered. Two shapes: codegen's (SMTP e-mail and signed webhooks
+// targets, the runtime's own outbox) and kiln's (the user's message and recipient models,
+// transports per method, renderer and preferences). Unset, the generated tree has no comms
+// code and no dependency for it (docs/comms.md).
 
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -75,6 +77,7 @@ export const CommTypeConfig = z
   .meta({ id: "CommTypeConfig", description: "A message type: its context model, templates and targets." });
 export type CommTypeConfig = z.output<typeof CommTypeConfig>;
 
+/** codegen's shape: `types` with `targets`, delivered from the runtime's own outbox. */
 export const CommsConfig = z
   .strictObject({
     types: z.array(CommTypeConfig).min(1, "must list at least one message type").meta({ description: "The message types; names are unique." }),
@@ -107,26 +110,136 @@ export const CommsConfig = z
   .meta({ id: "CommsConfig", description: "Outgoing messages (docs/comms.md): types, targets, and delivery retries." });
 export type CommsConfig = z.output<typeof CommsConfig>;
 
+/** kiln's marker of a template kept in a file (`comms.path(p)`): read at generation time, relative to the current directory. */
+export const KilnTemplatePath = z
+  .strictObject({
+    path: z.string().min(1, "must not be empty").meta({ description: "Path of the template file, relative to the directory codegen runs in (kiln's meaning)." }),
+  })
+  .meta({ id: "KilnTemplatePath", description: "kiln's template file marker, `comms.path(p)`.", examples: [{ path: "templates/order_shipped.html" }] });
+export type KilnTemplatePath = z.output<typeof KilnTemplatePath>;
+
+const KilnTemplate = z.union([z.string(), KilnTemplatePath], { error: "expected template text, or { path } naming a template file" });
+
+/** One kind of message in kiln's shape. */
+export const KilnCommTypeConfig = z
+  .strictObject({
+    name: PythonName.meta({ description: 'The name `send_comm` is called with, e.g. `"order_shipped"`.' }),
+    context_schema: DottedPath.meta({ description: "Dotted path of the Pydantic model the templates are rendered with." }),
+    subject_template: KilnTemplate.default("").meta({ description: "Template text of the subject, or `{ path }`. Default: empty (a method without subjects)." }),
+    body_template: KilnTemplate.meta({ description: "Template text of the body, or `{ path }`." }),
+    default_methods: z.array(PythonName).default([]).meta({
+      description: "The methods `default_recipients` addresses the message on, given a user's addresses per method.",
+    }),
+  })
+  .meta({ id: "KilnCommTypeConfig", description: "A message type in kiln's shape: its context model, templates and default methods." });
+export type KilnCommTypeConfig = z.output<typeof KilnCommTypeConfig>;
+
 /**
- * `comms` with every `TemplateSource` replaced by its file's text, read relative to
- * `configFile`, and the files read; a file that cannot be read is an issue at its config path.
+ * kiln's shape (`comms.platform(...)`): messages kept in the user's `message_model` and
+ * `recipient_model`, each recipient delivered by the user's transport of its method.
  */
-export function readTemplateFiles(comms: CommsConfig, configFile: string): { comms: CommsConfig; issues: ConfigIssue[]; files: string[] } {
+export const KilnCommsConfig = z
+  .strictObject({
+    message_model: DottedPath.meta({ description: "Dotted path of your SQLAlchemy model of messages (one row per send), with kiln's message columns." }),
+    recipient_model: DottedPath.meta({ description: "Dotted path of your SQLAlchemy model of recipients (one row per method and address), with kiln's recipient columns." }),
+    types: z.array(KilnCommTypeConfig).default([]).meta({ description: "The message types; names are unique." }),
+    transports: z.record(PythonName, DottedPath).default({}).meta({
+      description: "Per delivery method (`email`, `sms`…), the dotted path of your transport instance: `async send(*, message, recipient)`.",
+      examples: [{ email: "shop.comms.email_transport" }],
+    }),
+    renderer: DottedPath.optional().meta({
+      description: "Dotted path of your renderer instance, `async render(comm_type, context) -> RenderedMessage`. Default: Jinja2, an undefined variable an error.",
+    }),
+    preferences: DottedPath.optional().meta({
+      description: "Dotted path of your preference resolver instance, `async is_enabled(*, subject_key, comm_type, method) -> bool`, asked per recipient with a `subject_key`.",
+    }),
+    db_key: z.string().optional().meta({ description: "The database whose session the worker opens (the recipient rows are read and updated there). Default: the default database." }),
+  })
+  .superRefine((comms, ctx) => {
+    for (const duplicate of findDuplicates(comms.types, (type) => type.name)) {
+      ctx.addIssue({ code: "custom", path: ["types", duplicate.index, "name"], message: `duplicate message type "${duplicate.key}" (already used by types[${duplicate.first}])` });
+    }
+  })
+  .meta({
+    id: "KilnCommsConfig",
+    description: "Outgoing messages in kiln's shape (docs/comms.md#kilns-shape): your message and recipient models, transports per method, renderer and preferences.",
+  });
+export type KilnCommsConfig = z.output<typeof KilnCommsConfig>;
+
+/** Whether `comms` is in kiln's shape. */
+export function isKilnComms(comms: CommsConfig | KilnCommsConfig): comms is KilnCommsConfig {
+  return "message_model" in comms;
+}
+
+/**
+ * kiln's object as a union option: any object with a `message_model`, so that codegen's
+ * object is reported against codegen's form; `ProjectComms` then parses it with
+ * `KilnCommsConfig`, each problem at its key.
+ */
+const KilnCommsShape = z
+  .looseObject({ message_model: z.unknown().optional() })
+  .superRefine((value, ctx) => {
+    if (value.message_model === undefined) ctx.addIssue({ code: "invalid_type", expected: "object", input: value, message: "not kiln's object (no message_model)", continue: false });
+  })
+  .meta({ title: "kiln's comms", description: "kiln's object: `message_model`, `recipient_model`, `types`, `transports`, `renderer`, `preferences`, `db_key`." });
+
+/** The project's `comms`: codegen's object (types and targets), or kiln's (with `message_model`). */
+export const ProjectComms = z
+  // zod's own message: a bad object is then reported against the one form it is (config-path.ts).
+  .union([CommsConfig, KilnCommsShape])
+  .transform((value, ctx): CommsConfig | KilnCommsConfig => {
+    if (!("message_model" in value)) return value as CommsConfig;
+    const parsed = KilnCommsConfig.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) {
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys) ctx.addIssue({ code: "custom", path: [...issue.path, key], message: "unknown key" });
+      } else {
+        ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+      }
+    }
+    return z.NEVER;
+  })
+  .meta({
+    description:
+      "Outgoing messages (docs/comms.md): codegen's `{ types, targets }` (SMTP and webhooks from the runtime's outbox), or kiln's " +
+      "`{ message_model, recipient_model, types, transports, renderer?, preferences?, db_key? }`. Default: none, and no comms code.",
+  });
+
+/**
+ * `comms` with every template file replaced by its text, and the files read: codegen's
+ * `{ file }` relative to `configFile`, kiln's `{ path }` relative to `cwd` (kiln's meaning).
+ * A file that cannot be read is an issue at its config path.
+ */
+export function readTemplateFiles<C extends CommsConfig | KilnCommsConfig>(
+  comms: C,
+  configFile: string,
+  cwd: string = process.cwd(),
+): { comms: C; issues: ConfigIssue[]; files: string[] } {
   const issues: ConfigIssue[] = [];
   const files: string[] = [];
-  const read = (template: string | TemplateSource, path: string): string => {
+  const read = (template: string | TemplateSource | KilnTemplatePath, path: string): string => {
     if (typeof template === "string") return template;
-    const file = resolve(dirname(configFile), template.file);
+    const [key, name, base] = "file" in template ? ["file", template.file, dirname(configFile)] : ["path", template.path, cwd];
+    const file = resolve(base, name);
     files.push(file);
     try {
       return readFileSync(file, "utf8");
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : String((error as Error).message);
-      issues.push({ path: `${path}.file`, message: `cannot read template "${template.file}" (${file}): ${reason}` });
+      issues.push({ path: `${path}.${key}`, message: `cannot read template "${name}" (${file}): ${reason}` });
       return "";
     }
   };
-  const types = comms.types.map((type, index) => ({
+  if (isKilnComms(comms)) {
+    const types = comms.types.map((type, index) => ({
+      ...type,
+      subject_template: read(type.subject_template, `comms.types[${index}].subject_template`),
+      body_template: read(type.body_template, `comms.types[${index}].body_template`),
+    }));
+    return { comms: { ...comms, types }, issues, files };
+  }
+  const types = (comms as CommsConfig).types.map((type, index) => ({
     ...type,
     subject: read(type.subject, `comms.types[${index}].subject`),
     body: read(type.body, `comms.types[${index}].body`),

@@ -14,7 +14,7 @@ import { KilnFramework, KilnVersion, ProjectRateLimit } from "./kiln.js";
 import { DEFAULT_MAX_BODY_SIZE, MountPrefix, PackagePath, PythonName } from "./primitives.js";
 import { TrustedProxy } from "./rate-limit.js";
 import { TelemetryConfig } from "./telemetry.js";
-import { CommsConfig } from "./comms.js";
+import { ProjectComms, isKilnComms } from "./comms.js";
 import { CorsConfig } from "./cors.js";
 import { wasDefaulted } from "./provenance.js";
 import { ResourceConfig } from "./resources.js";
@@ -76,7 +76,7 @@ const ProjectObject = z
     cors: CorsConfig.optional().meta({
       description: "Cross-origin requests from browsers (docs/auth.md, CORS). Default: none, and no CORS code.",
     }),
-    comms: CommsConfig.optional().meta({ description: "Outgoing e-mails and webhooks (docs/comms.md). Default: none, and no comms code." }),
+    comms: ProjectComms.optional(),
     trusted_proxies: z.array(TrustedProxy).default([]).meta({
       description:
         "Proxies whose `X-Forwarded-For` a rate limit keyed by `\"ip\"` believes: the client is the rightmost address no trusted " +
@@ -182,6 +182,10 @@ function checkDbKeys(project: ProjectObject, ctx: z.RefinementCtx): void {
         });
       }
     });
+  }
+  const comms = project.comms;
+  if (comms !== undefined && isKilnComms(comms) && comms.db_key !== undefined && !keys.includes(comms.db_key)) {
+    ctx.addIssue({ code: "custom", path: ["comms", "db_key"], message: `unknown database "${comms.db_key}"; known databases: ${known}` });
   }
 }
 

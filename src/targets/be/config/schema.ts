@@ -42,7 +42,7 @@ export { SearchConfig, SearchStrategy } from "./search.js";
 export { LinksConfig, READ_REPRESENTATION, RepresentationConfig, RepresentationList } from "./representations.js";
 export { ExporterName, SamplerName, TelemetryConfig } from "./telemetry.js";
 export { RateLimitConfig, RateLimitSetting, TrustedProxy } from "./rate-limit.js";
-export { CommTypeConfig, CommsConfig, CommsTargetConfig, TemplateSource } from "./comms.js";
+export { CommTypeConfig, CommsConfig, CommsTargetConfig, KilnCommTypeConfig, KilnCommsConfig, KilnTemplatePath, TemplateSource, isKilnComms } from "./comms.js";
 export { AppList, ProjectConfig, type ResolvedApp, type ResolvedResource } from "./project.js";
 export { OperationList, PkType, ResourceConfig } from "./resources.js";
 export { PostHookPath, PreHookPath, SerializerConfig, hooksUsed } from "./hooks.js";

@@ -1,9 +1,11 @@
-// `comms_scaffold` (project) writes `comms.py` (the project's message types and targets,
-// `send_comm` and the delivery worker's factory) and the runtime helper `runtime/comms.py`.
-// Runs only when the project sets `comms`: otherwise no line mentions it.
+// `comms_scaffold` (project) writes `comms.py` (the project's message types, `send_comm`
+// and the delivery worker's factory) and its runtime helper: `runtime/comms.py` for
+// codegen's shape (targets, the runtime's outbox), `runtime/kiln_comms.py` for kiln's (the
+// user's models, transports, renderer and preferences). Runs only when the project sets
+// `comms`: otherwise no line mentions it.
 
 import { type BuildContext, ImportCollector, Name, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
-import type { CommsConfig, CommsTargetConfig, ProjectConfig } from "../../config/schema.js";
+import { type CommsConfig, type CommsTargetConfig, type KilnCommsConfig, type ProjectConfig, isKilnComms } from "../../config/schema.js";
 import { PythonModule } from "../../modules/python-module.js";
 import { pythonLiteral, pythonString } from "../../python/literals.js";
 import { sessionModulePath } from "../../resource.js";
@@ -17,6 +19,7 @@ export class CommsScaffold {
 
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
     const comms = ctx.config.comms!;
+    if (isKilnComms(comms)) return kilnComms(ctx, comms);
     const runtime = prefixImport(ctx.packagePrefix, "runtime");
     const targetClasses = [...new Set(comms.targets.map((target) => (target.type === "smtp" ? "SmtpTarget" : "WebhookTarget")))];
     const imports = new ImportCollector()
@@ -78,4 +81,62 @@ function targetCall(target: CommsTargetConfig): string {
     (key) => `${key}=${pythonString(target[key])}`,
   );
   return `SmtpTarget(${[pythonString(target.name), ...settings].join(", ")})`;
+}
+
+/** `comms.py` in kiln's shape: `COMMS`, a `CommsPlatform` of the user's models and instances. */
+function kilnComms(ctx: BuildContext<ProjectConfig>, comms: KilnCommsConfig): unknown[] {
+  const runtime = prefixImport(ctx.packagePrefix, "runtime");
+  const database = comms.db_key ?? ctx.config.databases.find((candidate) => candidate.default)!.key;
+  const imports = new ImportCollector()
+    .addFrom("collections.abc", "AsyncIterator", "Mapping", "Sequence")
+    .addFrom("contextlib", "asynccontextmanager")
+    .addFrom("typing", "Any", ...(comms.types.length > 0 ? ["Literal"] : []))
+    .add("os")
+    .add("uuid")
+    .addFrom("pgqueuer", "Job", "PgQueuer", "Queries")
+    .addFrom("pydantic", "BaseModel")
+    .addFrom("sqlalchemy.ext.asyncio", "AsyncSession")
+    .addFrom(prefixImport(runtime, "kiln_comms"), "DISPATCH_ENTRYPOINT", "CommsPlatform", "CommType", "RecipientSpec")
+    .addFrom(prefixImport(runtime, "queue"), "open_worker_driver")
+    .addFrom(prefixImport(ctx.packagePrefix, ...sessionModulePath(ctx.config, comms.db_key)), "URL_ENV", "get_engine");
+  // The user's objects by their module's name: two of them may share a name.
+  const user = (path: string) => {
+    const [module, name] = Name.fromDotted(path);
+    imports.add(module);
+    return `${module}.${name.raw}`;
+  };
+  // The target's readConfigFiles replaced every { path } template with its text (config/comms.ts).
+  const types = comms.types.map((type) => {
+    const args = [
+      `name=${pythonString(type.name)}`,
+      `context_schema=${user(type.context_schema)}`,
+      `subject_template=${pythonString(type.subject_template as string)}`,
+      `body_template=${pythonString(type.body_template as string)}`,
+      `default_methods=(${type.default_methods.map(pythonString).join(", ")}${type.default_methods.length === 1 ? "," : ""})`,
+    ];
+    return `CommType(${args.join(", ")})`;
+  });
+  const transports = Object.entries(comms.transports).map(([method, path]) => `${pythonString(method)}: ${user(path)}`);
+  const args = [
+    `types=[${types.join(", ")}]`,
+    `message_model=${user(comms.message_model)}`,
+    `recipient_model=${user(comms.recipient_model)}`,
+    `transports={${transports.join(", ")}}`,
+    ...(comms.renderer === undefined ? [] : [`renderer=${user(comms.renderer)}`]),
+    ...(comms.preferences === undefined ? [] : [`preferences=${user(comms.preferences)}`]),
+  ];
+  return [
+    new PythonModule({
+      path: "comms.py",
+      template: "operations/comms/kiln-comms.py.njk",
+      context: {
+        module: prefixImport(ctx.packagePrefix, "comms"),
+        database,
+        comm_name: comms.types.length > 0 ? `Literal[${comms.types.map((type) => pythonString(type.name)).join(", ")}]` : "str",
+        comms: `COMMS = CommsPlatform(${args.join(", ")})`,
+      },
+      imports,
+    }),
+    new StaticFile(runtimeHelperFile("kiln_comms")),
+  ];
 }
