@@ -125,8 +125,9 @@ before(async () => {
     BLOG_WEBHOOK_SECRET: SECRET,
     COMMS_LEASE_SECONDS: "3",
   };
-  await run(join(venv.bin, "pgq"), ["install"], { env });
-  server = await serveBlog(projectDir, venv, postgres.asyncUrl);
+  // pgqueuer's tables are installed while the server starts: nothing is enqueued before a request.
+  const [, started] = await Promise.all([run(join(venv.bin, "pgq"), ["install"], { env }), serveBlog(projectDir, venv, postgres.asyncUrl)]);
+  server = started;
   api = new JsonClient(server.baseUrl);
 });
 
