@@ -1102,11 +1102,24 @@ describe("telemetry", () => {
       logs: false,
       instrument_fastapi: true,
       instrument_sqlalchemy: true,
+      instrument_httpx: false,
+      instrument_requests: false,
+      instrument_logging: false,
       span_per_handler: true,
       span_per_action: true,
+      capture_request_body: false,
+      capture_response_body: false,
+      capture_max_bytes: 2048,
+      capture_redact: [],
       sampler: "parentbased_always_on",
       resource_attributes: {},
     });
+  });
+
+  test("the body limit is from 1 to 65536 bytes", () => {
+    assert.deepEqual(issues(project({ capture_max_bytes: 0 })), ["telemetry.capture_max_bytes: must be at least 1"]);
+    assert.deepEqual(issues(project({ capture_max_bytes: 100_000 })), ["telemetry.capture_max_bytes: must be at most 65536"]);
+    assert.deepEqual(issues(project({ capture_redact: [""] })), ["telemetry.capture_redact.0: must not be empty"]);
   });
 
   test("a ratio sampler needs a ratio from 0 to 1, and only a ratio sampler takes one", () => {

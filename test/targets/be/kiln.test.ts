@@ -156,7 +156,7 @@ describe("kiln's helper calls", () => {
   });
 
   test("kiln's early import path kiln/… reaches the same helpers as be/…", async () => {
-    for (const file of ["fields", "auth/jwt", "db/databases", "operations/list", "resources/presets", "rate_limit/rate_limit"]) {
+    for (const file of ["fields", "auth/jwt", "db/databases", "operations/list", "resources/presets", "rate_limit/rate_limit", "telemetry/telemetry"]) {
       assert.deepEqual(
         await evaluate(`std.objectFieldsAll(import 'kiln/${file}.libsonnet')`),
         await evaluate(`std.objectFieldsAll(import 'be/${file}.libsonnet')`),
@@ -251,6 +251,33 @@ describe("kiln's auth keys", () => {
     assert.equal((parse({ ...app, auth: { ...jwt, ...login, session_store: "blog.auth.store", logout_url: "/bye" } }).auth as JwtAuth).logout_url, "/bye");
   });
 
+});
+
+describe("kiln's telemetry", () => {
+  const app = { module: "blog", resources: [{ model: "blog.models.Article", operations: [{ name: "get", fields: [id] }] }] };
+
+  test("telemetry.otel(service_name, opts) is the project's telemetry, kiln's keys included, with no warning", async () => {
+    const written = await evaluate(`
+      local telemetry = import 'kiln/telemetry/telemetry.libsonnet';
+      telemetry.otel('blog-api', {
+        sampler: 'parentbased_traceidratio', sampler_ratio: 0.1,
+        instrument_httpx: true, instrument_requests: true, instrument_logging: true,
+        capture_request_body: true, capture_response_body: false,
+      })
+    `);
+    const raw = { ...app, telemetry: written };
+    const parsed = parse(raw).telemetry!;
+    assert.equal(parsed.service_name, "blog-api");
+    assert.equal(parsed.sampler_ratio, 0.1);
+    assert.deepEqual(
+      [parsed.instrument_httpx, parsed.instrument_requests, parsed.instrument_logging, parsed.capture_request_body, parsed.capture_response_body],
+      [true, true, true, true, false],
+    );
+    assert.deepEqual(kilnWarnings(raw), []);
+    // Unset, each is off, as in kiln.
+    const plain = parse({ ...app, telemetry: await evaluate(`(import 'be/telemetry/telemetry.libsonnet').otel('blog-api')`) }).telemetry!;
+    assert.deepEqual([plain.instrument_httpx, plain.instrument_requests, plain.instrument_logging, plain.capture_request_body, plain.capture_response_body], [false, false, false, false, false]);
+  });
 });
 
 describe("kiln's rate limits", () => {

@@ -338,3 +338,29 @@ describe("rate_limit", () => {
     assert.match(routes, /@router\.get\("", operation_id="listArticles", responses=error_responses\(503\)\)/);
   });
 });
+
+describe("telemetry", () => {
+  test("bodies are recorded where the entry, else its resource, else the project says, and only on a traced handler with a body or an answer", async () => {
+    const generated = await files({
+      module: "store",
+      telemetry: { service_name: "shop", capture_response_body: true },
+      resources: [
+        article({
+          capture_request_body: true,
+          operations: ["get", { name: "list", capture_response_body: false }, "create", { name: "update", capture_request_body: false }, "delete"],
+        }),
+        article({ model: "shop.models.Note", trace: false }),
+      ],
+    });
+    const decorators = (path: string) => [...generated.get(path)!.content.matchAll(/^@traced\((.*)\)$/gm)].map((match) => match[1]);
+    assert.deepEqual(decorators("store/routes/article.py"), [
+      '"article", "get", response_body=True',
+      '"article", "list"',
+      '"article", "create", request_body=True, response_body=True',
+      '"article", "update", response_body=True',
+      '"article", "delete"',
+    ]);
+    assert.deepEqual(decorators("store/routes/note.py"), []);
+    assert.ok(generated.has("runtime/span_bodies.py"));
+  });
+});

@@ -94,6 +94,12 @@ export const endpointKeys = {
   trace: z.boolean().optional().meta({
     description: "With `telemetry`, whether this entry's handlers have their span: `true` even when the project's `span_per_handler` / `span_per_action` is off, `false` never. Default: the resource's `trace`, else the project's setting.",
   }),
+  capture_request_body: z.boolean().optional().meta({
+    description: "With `telemetry`, whether this entry's handler records its JSON body on its span (docs/telemetry.md). Default: the resource's, else the project's `capture_request_body`.",
+  }),
+  capture_response_body: z.boolean().optional().meta({
+    description: "With `telemetry`, whether this entry's handler records its JSON answer on its span. Default: the resource's, else the project's `capture_response_body`.",
+  }),
   ...kilnKeys("operation"),
 };
 

@@ -91,6 +91,12 @@ export const ResourceConfig = z
     trace: z.boolean().optional().meta({
       description: "With `telemetry`, whether the handlers of this resource's entries have their span (an entry's `trace` wins). Default: the project's `span_per_handler` / `span_per_action`.",
     }),
+    capture_request_body: z.boolean().optional().meta({
+      description: "With `telemetry`, whether the handlers of this resource's entries record their JSON body on their span (an entry's setting wins). Default: the project's `capture_request_body`.",
+    }),
+    capture_response_body: z.boolean().optional().meta({
+      description: "With `telemetry`, whether the handlers of this resource's entries record their JSON answer on their span (an entry's setting wins). Default: the project's `capture_response_body`.",
+    }),
     include_actions_in_dump: z.boolean().optional().meta({
       default: false,
       description:

@@ -29,8 +29,34 @@ export const TelemetryConfig = z
     logs: z.boolean().default(false).meta({ description: "Send the standard library's log records through the OpenTelemetry logs SDK." }),
     instrument_fastapi: z.boolean().default(true).meta({ description: "A server span (and metrics) per HTTP request." }),
     instrument_sqlalchemy: z.boolean().default(true).meta({ description: "A client span per SQL statement, on every database's engine." }),
+    instrument_httpx: z.boolean().default(false).meta({
+      description: "A client span per request your code sends with httpx (every client), its `traceparent` sent along.",
+    }),
+    instrument_requests: z.boolean().default(false).meta({
+      description: "A client span per request your code sends with requests, its `traceparent` sent along.",
+    }),
+    instrument_logging: z.boolean().default(false).meta({
+      description:
+        "Every standard-library log record carries the trace and span ids it was logged under (`otelTraceID`, `otelSpanID`), " +
+        "and a process that configured no logging prints them in each line.",
+    }),
     span_per_handler: z.boolean().default(true).meta({ description: "A span `{resource}.{operation}` around each CRUD handler." }),
     span_per_action: z.boolean().default(true).meta({ description: "A span `{resource}.{action}` around each action handler." }),
+    capture_request_body: z.boolean().default(false).meta({
+      description:
+        "Record each handler's validated JSON body on its span, redacted and cut to `capture_max_bytes` (docs/telemetry.md); " +
+        "resources and entries may say otherwise.",
+    }),
+    capture_response_body: z.boolean().default(false).meta({
+      description: "Record each handler's JSON answer on its span, redacted and cut to `capture_max_bytes`; resources and entries may say otherwise.",
+    }),
+    capture_max_bytes: z.int().min(1, "must be at least 1").max(65_536, "must be at most 65536").default(2048).meta({
+      description: "Largest recorded body, in UTF-8 bytes; a longer one is cut and marked `truncated`.",
+    }),
+    capture_redact: z.array(NonEmptyString).default(() => []).meta({
+      description: "Field names whose values a recorded body replaces with `[redacted]`, beyond those naming a credential (password, token, secret…).",
+      examples: [["pin", "iban"]],
+    }),
     sampler: SamplerName.default("parentbased_always_on"),
     sampler_ratio: z.number().min(0, "must be from 0 to 1").max(1, "must be from 0 to 1").optional().meta({
       description: "Fraction of traces recorded; required by `traceidratio` and `parentbased_traceidratio`, rejected otherwise.",

@@ -13,6 +13,7 @@ from opentelemetry.sdk.trace.sampling import (
     ParentBased,
     TraceIdRatioBased,
 )
+from pydantic import BaseModel
 from runtime import telemetry
 from runtime.telemetry import (
     TelemetrySettings,
@@ -69,6 +70,12 @@ def test_the_exporter_follows_the_standard_variables(
     assert choose(None) == "none"
 
 
+class ItemCreate(BaseModel):
+    title: str
+    password: str
+    code: str
+
+
 async def test_a_handler_span_sits_under_the_server_span() -> None:
     app = FastAPI()
 
@@ -76,6 +83,11 @@ async def test_a_handler_span_sits_under_the_server_span() -> None:
     @traced("item", "get")
     async def get_item(pk: int) -> dict[str, int]:
         return {"pk": pk}
+
+    @app.post("/items")
+    @traced("item", "create", request_body=True, response_body=True)
+    async def create_item(body: ItemCreate) -> dict[str, str]:
+        return {"title": body.title, "session_id": "s-789"}
 
     spans = InMemorySpanExporter()
     reader = InMemoryMetricReader()
@@ -85,10 +97,22 @@ async def test_a_handler_span_sits_under_the_server_span() -> None:
         span_exporter=spans,
         metric_reader=reader,
         exporter="none",
+        capture_redact=["code"],
     )
     async with asgi_client(app) as client:
         reply = await client.get("/items/7")
+        created = await client.post(
+            "/items",
+            json={
+                "title": "Notes",
+                "password": "hunter2",
+                "code": "c-222",
+                "x": "y-333",
+            },
+            headers={"authorization": "Bearer t-000", "cookie": "sid=c-111"},
+        )
     assert reply.json() == {"pk": 7}  # FastAPI still sees the handler's signature
+    assert created.json() == {"title": "Notes", "session_id": "s-789"}
     installed.tracer_provider.force_flush()  # type: ignore[union-attr]
     finished = {span.name: span for span in spans.get_finished_spans()}
     handler = finished["item.get"]
@@ -100,6 +124,22 @@ async def test_a_handler_span_sits_under_the_server_span() -> None:
         "handler.operation": "get",
     }
     assert handler.resource.attributes["service.name"] == "items"
+    # Bodies only where traced asks: the validated body and the answer, redacted
+    # (the configured name too); no header, no undeclared field.
+    create = dict(finished["item.create"].attributes or {})
+    assert create["handler.request.body"] == (
+        '{"title":"Notes","password":"[redacted]","code":"[redacted]"}'
+    )
+    assert create["handler.response.body"] == (
+        '{"title":"Notes","session_id":"[redacted]"}'
+    )
+    recorded = " ".join(
+        str(value)
+        for span in spans.get_finished_spans()
+        for value in (span.attributes or {}).values()
+    )
+    for secret in ("hunter2", "c-222", "y-333", "t-000", "c-111", "s-789"):
+        assert secret not in recorded, recorded
     data = reader.get_metrics_data()
     names = {
         metric.name

@@ -1,6 +1,7 @@
 // `telemetry_scaffold` (project) writes `telemetry.py` (the project's settings and
 // `setup_telemetry(app)`) and the runtime helper; `trace` (operation entry, after
-// every endpoint operation) wraps each handler in a `{resource}.{operation}` span through `traceAs`.
+// every endpoint operation) wraps each handler in a `{resource}.{operation}` span through `traceAs`,
+// recording its body and answer there where the entry, its resource or the project opts in.
 // Both run only when the project sets `telemetry`: otherwise no line mentions it.
 
 import { type BuildContext, ImportCollector, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
@@ -8,7 +9,7 @@ import type { ProjectConfig, TelemetryConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { PythonModule } from "../../modules/python-module.js";
-import { pythonLiteral, pythonString } from "../../python/literals.js";
+import { pythonInt, pythonLiteral, pythonString } from "../../python/literals.js";
 import { type ResourceView, sessionModulePath } from "../../resource.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
 
@@ -39,6 +40,7 @@ export class TelemetryScaffold {
         imports,
       }),
       new StaticFile(runtimeHelperFile("telemetry")),
+      new StaticFile(runtimeHelperFile("span_bodies")),
     ];
   }
 }
@@ -50,8 +52,11 @@ function settingsArguments(telemetry: TelemetryConfig): string {
   args.push(`environment_env=${pythonString(telemetry.environment_env)}`, `sampler=${pythonString(telemetry.sampler)}`);
   if (telemetry.sampler_ratio !== undefined) args.push(`sampler_ratio=${pythonLiteral(telemetry.sampler_ratio)}`);
   args.push(`exporter=${telemetry.exporter === undefined ? "None" : pythonString(telemetry.exporter)}`);
-  for (const key of ["traces", "metrics", "logs", "instrument_fastapi", "instrument_sqlalchemy"] as const) args.push(`${key}=${pythonLiteral(telemetry[key])}`);
+  const switches = ["traces", "metrics", "logs", "instrument_fastapi", "instrument_sqlalchemy", "instrument_httpx", "instrument_requests", "instrument_logging"] as const;
+  for (const key of switches) args.push(`${key}=${pythonLiteral(telemetry[key])}`);
   if (Object.keys(telemetry.resource_attributes).length > 0) args.push(`resource_attributes=${pythonLiteral(telemetry.resource_attributes)}`);
+  args.push(`capture_max_bytes=${pythonInt(telemetry.capture_max_bytes)}`);
+  if (telemetry.capture_redact.length > 0) args.push(`capture_redact=${pythonLiteral(telemetry.capture_redact)}`);
   return args.join(", ");
 }
 
@@ -77,18 +82,34 @@ export class Trace {
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
     const telemetry = ctx.config.telemetry!;
     const { view } = resourceFiles(ctx);
-    // kiln's `trace`: the entry's, else its resource's, else the project's switch for its kind.
-    const own = (ctx.instance as { trace?: boolean }).trace ?? view.config.trace;
+    const entry = ctx.instance as EntrySwitches;
+    // kiln's `trace`, and the body switches: the entry's, else its resource's, else the project's.
+    const own = entry.trace ?? view.config.trace;
+    const requestBody = entry.capture_request_body ?? view.config.capture_request_body ?? telemetry.capture_request_body;
+    const responseBody = entry.capture_response_body ?? view.config.capture_response_body ?? telemetry.capture_response_body;
     for (const handler of ctx.store.outputsUnder(ctx.instanceId, RouteHandler)) {
-      if (own ?? (handler.action ? telemetry.span_per_action : telemetry.span_per_handler)) handler.traceAs(spanOf(ctx, view, handler));
+      if (!(own ?? (handler.action ? telemetry.span_per_action : telemetry.span_per_handler))) continue;
+      // Only a JSON body validated into the entry's schema (always the parameter `body`) and an answer with a schema are recorded.
+      const bodies = { request: requestBody && handler.params.some((param) => param.name === "body"), response: responseBody && handler.responseModel !== undefined };
+      handler.traceAs(spanOf(ctx, view, handler, bodies));
     }
     return [];
   }
 }
 
-function spanOf(ctx: BuildContext<ProjectConfig>, view: ResourceView, handler: RouteHandler) {
+/** The switches an operation entry may set for its handlers' spans. */
+interface EntrySwitches {
+  trace?: boolean;
+  capture_request_body?: boolean;
+  capture_response_body?: boolean;
+}
+
+function spanOf(ctx: BuildContext<ProjectConfig>, view: ResourceView, handler: RouteHandler, bodies: { request: boolean; response: boolean }) {
+  const args = [pythonString(view.name), pythonString(handler.entry.name)];
+  if (bodies.request) args.push("request_body=True");
+  if (bodies.response) args.push("response_body=True");
   return {
-    decorator: `@traced(${pythonString(view.name)}, ${pythonString(handler.entry.name)})`,
+    decorator: `@traced(${args.join(", ")})`,
     imports: new ImportCollector().addFrom(prefixImport(ctx.packagePrefix, "runtime", "telemetry"), "traced"),
   };
 }
