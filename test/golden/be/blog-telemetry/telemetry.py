@@ -2,7 +2,9 @@
 """OpenTelemetry of the API: call ``setup_telemetry(app)`` once, before serving.
 
 Traces and metrics go to OTLP over HTTP, at OTEL_EXPORTER_OTLP_ENDPOINT. Handlers run
-in spans named ``{resource}.{operation}``; no body, header or parameter is recorded.
+in spans named ``{resource}.{operation}``. No header or parameter is recorded, and a
+body only where a handler's ``@traced`` says ``request_body`` or ``response_body``:
+redacted and cut to ``capture_max_bytes``.
 """
 
 from typing import Any
@@ -24,7 +26,11 @@ SETTINGS = TelemetrySettings(
     logs=False,
     instrument_fastapi=True,
     instrument_sqlalchemy=True,
+    instrument_httpx=True,
+    instrument_requests=True,
+    instrument_logging=True,
     resource_attributes={"team": "blog"},
+    capture_max_bytes=2048,
 )
 
 

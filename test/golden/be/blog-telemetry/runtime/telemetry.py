@@ -2,9 +2,10 @@
 """OpenTelemetry for the generated API: traces, metrics and (opt-in) logs.
 
 ``configure_telemetry`` installs the SDK's providers with the project's resource,
-sampler and exporter, instruments the FastAPI app and the SQLAlchemy engines, and
-``traced`` gives each handler a span named ``{resource}.{operation}``. Spans carry
-low-cardinality attributes only: no bodies, no headers, no parameters.
+sampler and exporter, instruments the FastAPI app, the SQLAlchemy engines and, when
+asked, httpx, requests and logging, and ``traced`` gives each handler a span named
+``{resource}.{operation}``. Spans carry no headers and no parameters; a body only where
+a handler's ``traced`` asks for it, through ``BodyPolicy`` (span_bodies.py).
 """
 
 import functools
@@ -37,7 +38,10 @@ from opentelemetry.sdk.trace.sampling import (
     Sampler,
     TraceIdRatioBased,
 )
+from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+from .span_bodies import BodyPolicy
 
 SamplerName = Literal[
     "always_on",
@@ -53,6 +57,10 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 _TRACER = "generated.api"
+
+# What handlers' spans record of bodies; set, like OpenTelemetry's providers, once per
+# process by configure_telemetry.
+_bodies = BodyPolicy()
 
 
 @dataclass(frozen=True)
@@ -70,7 +78,12 @@ class TelemetrySettings:
     logs: bool = False
     instrument_fastapi: bool = True
     instrument_sqlalchemy: bool = True
+    instrument_httpx: bool = False
+    instrument_requests: bool = False
+    instrument_logging: bool = False
     resource_attributes: dict[str, str] = field(default_factory=dict)
+    capture_max_bytes: int = 2048
+    capture_redact: Sequence[str] = ()
 
 
 @dataclass
@@ -175,7 +188,9 @@ def configure_telemetry(
     *span_exporter* and *metric_reader* replace the configured exporter (tests pass
     the SDK's in-memory ones); *overrides* replace fields of *settings*.
     """
+    global _bodies
     settings = replace(settings, **overrides)
+    _bodies = BodyPolicy.of(settings.capture_max_bytes, settings.capture_redact)
     resource = build_resource(settings)
     exporter = _exporter_name(settings.exporter)
     tracer_provider = meter_provider = logger_provider = None
@@ -198,6 +213,17 @@ def configure_telemetry(
             resource=resource, metric_readers=[reader] if reader else []
         )
         metrics.set_meter_provider(meter_provider)
+    if settings.instrument_logging:
+        from opentelemetry.instrumentation.logging import LoggingInstrumentor
+
+        # Trace and span ids on every log record; a root logger nobody configured
+        # prints them (before the logs handler, which would count as configuring it).
+        # Exporting the records stays the business of ``logs``.
+        LoggingInstrumentor().instrument(
+            tracer_provider=tracer_provider,
+            set_logging_format=True,
+            enable_log_auto_instrumentation=False,
+        )
     if settings.logs:
         logger_provider = _install_logs(resource, exporter)
     if settings.instrument_fastapi:
@@ -217,6 +243,18 @@ def configure_telemetry(
             meter_provider=meter_provider,
             enable_commenter=False,
             skip_dep_check=True,
+        )
+    if settings.instrument_httpx:
+        from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
+
+        HTTPXClientInstrumentor().instrument(
+            tracer_provider=tracer_provider, meter_provider=meter_provider
+        )
+    if settings.instrument_requests:
+        from opentelemetry.instrumentation.requests import RequestsInstrumentor
+
+        RequestsInstrumentor().instrument(
+            tracer_provider=tracer_provider, meter_provider=meter_provider
         )
     return Telemetry(tracer_provider, meter_provider, logger_provider)
 
@@ -255,9 +293,18 @@ def _install_logs(resource: Resource, exporter: ExporterName) -> Any:
 
 
 def traced(
-    resource: str, operation: str
+    resource: str,
+    operation: str,
+    *,
+    request_body: bool = False,
+    response_body: bool = False,
 ) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R]]]:
-    """Run a handler in a span ``{resource}.{operation}``, keeping its signature."""
+    """Run a handler in a span ``{resource}.{operation}``, keeping its signature.
+
+    *request_body* records the handler's validated ``body`` argument on the span as
+    ``handler.request.body``; *response_body* records what it returns as
+    ``handler.response.body``; each redacted and cut by the configured ``BodyPolicy``.
+    """
     name = f"{resource}.{operation}"
     attributes = {"handler.resource": resource, "handler.operation": operation}
 
@@ -265,9 +312,24 @@ def traced(
         @functools.wraps(handler)
         async def run_in_span(*args: P.args, **kwargs: P.kwargs) -> R:
             tracer = trace.get_tracer(_TRACER)
-            with tracer.start_as_current_span(name, attributes=attributes):
-                return await handler(*args, **kwargs)
+            with tracer.start_as_current_span(name, attributes=attributes) as span:
+                if request_body:
+                    _record_body(span, "handler.request.body", kwargs.get("body"))
+                result = await handler(*args, **kwargs)
+                if response_body:
+                    _record_body(span, "handler.response.body", result)
+                return result
 
         return run_in_span
 
     return decorate
+
+
+def _record_body(span: trace.Span, key: str, value: object) -> None:
+    # Schema-typed JSON only: a Response (a replayed answer, a file) is not looked into.
+    if not span.is_recording() or not isinstance(value, BaseModel | dict | list):
+        return
+    text, truncated = _bodies.text(value)
+    span.set_attribute(key, text)
+    if truncated:
+        span.set_attribute(f"{key}.truncated", True)

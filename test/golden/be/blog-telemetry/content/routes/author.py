@@ -61,7 +61,7 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
 @router.get(
     "/{pk:uuid}", operation_id="getAuthor", responses=error_responses(401, 404, 503)
 )
-@traced("author", "get")
+@traced("author", "get", response_body=True)
 async def get_author(
     pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
 ) -> AuthorRead:
@@ -76,7 +76,7 @@ _LIST_ORDER = Ordering(
 
 
 @router.get("", operation_id="listAuthors", responses=error_responses(401, 503))
-@traced("author", "list")
+@traced("author", "list", response_body=True)
 async def list_authors(
     query: Annotated[AuthorListQuery, Query()],
     session: ReadSessionDep,
@@ -107,7 +107,7 @@ async def list_authors(
     responses=error_responses(400, 401, 409, 413, 503),
     openapi_extra=IDEMPOTENCY_KEY,
 )
-@traced("author", "create")
+@traced("author", "create", request_body=True, response_body=True)
 async def create_author(
     body: AuthorCreate,
     request: Request,
@@ -134,7 +134,7 @@ async def create_author(
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 404, 409, 413, 503),
 )
-@traced("author", "update")
+@traced("author", "update", request_body=True, response_body=True)
 async def update_author(
     pk: uuid.UUID, body: AuthorUpdate, session: SessionDep, current_user: CurrentUser
 ) -> AuthorRead:
