@@ -476,7 +476,7 @@ describe("the project in kiln's style", () => {
     assert.equal(new Set(ids).size, ids.length, `duplicate operation ids: ${ids.join(", ")}`);
   });
 
-  it("sends its comms in kiln's shape: an action's send_comm rows in the shop's models, the worker's transport to a real SMTP server, its renderer and preferences", async () => {
+  it("sends its comms in kiln's shape: an action's send_comm rows in the shop's models on the type's default methods, the worker's transport to a real SMTP server, its renderer and preferences; a method without a transport fails", async () => {
     const login = await shop.post("/auth/token", { username: "clerk", password: "counter-secret" });
     expectStatus(login, 200);
     const clerk = new JsonClient(shop.baseUrl, { authorization: `Bearer ${login.body.access_token}` });
@@ -486,16 +486,19 @@ describe("the project in kiln's style", () => {
     expectStatus(order, 201);
 
     const address = `buyer-${randomBytes(4).toString("hex")}@example.com`;
-    const confirmed = await shop.post(`/shop/orders/${order.body.id}/confirm`, { email: address });
+    const confirmed = await shop.post(`/shop/orders/${order.body.id}/confirm`, { email: address, phone: "+15550100" });
     expectStatus(confirmed, 200);
     // The preferences turn the quiet customer down: a message row, no recipient, no job.
     const quiet = await shop.post(`/shop/orders/${order.body.id}/confirm`, { email: "quiet@example.com" });
     expectStatus(quiet, 200);
     const recipientsOf = (messageId: string) =>
-      postgres!.query("SELECT method, address, status, error FROM comm_recipients WHERE message_id = $1", [messageId]);
+      postgres!.query("SELECT method, address, status, error FROM comm_recipients WHERE message_id = $1 ORDER BY method", [messageId]);
     assert.deepEqual(await recipientsOf(quiet.body.message_id), []);
-    // order_placed's default methods are email and sms; the customer has an e-mail address only.
-    assert.deepEqual(await recipientsOf(confirmed.body.message_id), [{ method: "email", address, status: "pending", error: null }]);
+    // order_placed's default methods, email and sms, each at the customer's address for it.
+    assert.deepEqual(await recipientsOf(confirmed.body.message_id), [
+      { method: "email", address, status: "pending", error: null },
+      { method: "sms", address: "+15550100", status: "pending", error: null },
+    ]);
     const [message] = await postgres!.query("SELECT comm_type, subject, body FROM comm_messages WHERE id = $1", [confirmed.body.message_id]);
     // Rendered by the shop's renderer (string.Template's ${name}, not Jinja2).
     const reference = String(order.body.id).slice(0, 8);
@@ -504,10 +507,15 @@ describe("the project in kiln's style", () => {
     const worker = startWorker(venv, "_generated.comms:create_worker", shopDir!, { ...shopEnv, PYTHONPATH: shopDir, PYTHONDONTWRITEBYTECODE: "1" });
     try {
       await until("the order's e-mail", async () => (await sink!.mails()).some((mail) => mail.to.includes(address)), [worker, sink!.process]);
-      await until("the recipient row sent", async () => (await recipientsOf(confirmed.body.message_id))[0]?.status === "sent", [worker]);
+      await until("both recipient rows done", async () => (await recipientsOf(confirmed.body.message_id)).every((row) => row.status !== "pending"), [worker]);
     } finally {
       await worker.stop();
     }
+    // The shop has no sms transport: that delivery fails, for good, with the reason.
+    assert.deepEqual(await recipientsOf(confirmed.body.message_id), [
+      { method: "email", address, status: "sent", error: null },
+      { method: "sms", address: "+15550100", status: "failed", error: "LookupError: no transport for method 'sms'" },
+    ]);
     const mails = (await sink!.mails()).filter((mail) => mail.to.includes(address));
     assert.equal(mails.length, 1, JSON.stringify(mails));
     assert.equal(mails[0]!.from, "shop@example.com");
