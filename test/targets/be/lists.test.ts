@@ -108,6 +108,33 @@ describe("list modifiers", () => {
     assert.match(generated.get("store/schemas/author.py")!, /class AuthorLink\(BaseModel\):[\s\S]*type: Literal\["author"\]\n    id: uuid\.UUID\n    label: str/);
   });
 
+  test("a list reads the columns its shape shows, no ORM objects, where one select can; else it loads objects", async () => {
+    const nested = (extra: object) => ({ name: "owner", type: "nested", model: "shop.models.Owner", load: "joined", fields: [{ name: "name", type: "str" }], ...extra });
+    const withField = (model: string, field: object) => ({ ...article("list"), model: `shop.models.${model}`, fields: [{ name: "id", type: "uuid" }, field] });
+    const objects = {
+      Many: nested({ many: true, load: "selectin" }),
+      Unknowable: nested({ fields: [{ name: "name", type: "str", nullable: true }] }),
+      Deep: nested({ fields: [{ name: "name", type: "str" }, nested({ name: "boss", model: "shop.models.Boss" })] }),
+    };
+    const generated = await files({
+      module: "store",
+      resources: [author, article("list"), withField("Shown", nested({ nullable: true })), ...Object.entries(objects).map(([model, field]) => withField(model, field))],
+    });
+    const serializers = generated.get("store/serializers/article.py")!;
+    // The link's id and label through an outer join: a missing or hidden author reads as NULLs.
+    assert.match(serializers, /ARTICLE_READ_ROWS = select\(Article\.id, Article\.title, Article\.rating, Article\.author_id, Author\.id, Author\.name\)\.outerjoin\(Article\.author\)/);
+    assert.match(serializers, /author=AuthorLink\(type="author", id=row\[4\], label=row\[5\]\)/);
+    assert.match(generated.get("store/routes/article.py")!, /statement = ARTICLE_READ_ROWS\n[\s\S]*rows, next_cursor = await keyset_rows\(session, statement, keys, limit=query\.limit, cursor=query\.cursor\)\n    return Page\(items=\[to_article_read_from_row\(row\) for row in rows\]/);
+    // A nested single object with a non-nullable field, which tells whether it is there.
+    assert.match(generated.get("store/serializers/shown.py")!, /owner=ShownReadOwnerNested\(name=row\[1\]\) if row\[1\] is not None else None/);
+    // A collection, a field that cannot tell a missing object, a nested object holding another.
+    for (const model of Object.keys(objects)) {
+      const routes = generated.get(`store/routes/${model.toLowerCase()}.py`)!;
+      assert.match(routes, /await keyset_page\(session, statement/, model);
+      assert.doesNotMatch(routes, /_ROWS/, model);
+    }
+  });
+
   test("representations answer with their own schema, loaded by their own options", async () => {
     const representations = [
       { name: "summary", fields: [{ name: "id", type: "uuid" }, { name: "title", type: "str" }] },

@@ -12,6 +12,7 @@ import { pythonString } from "../python/literals.js";
 import { type ModelRef, type ResourceView, collectionKey, modelRef } from "../resource.js";
 import { mayBeHidden } from "../row-visibility.js";
 import { Field, SchemaClass, type SchemaModule, fieldNamed } from "./schemas.js";
+import { type RowSerializerFn, linkColumns, rowSerializer } from "./row-serializer.js";
 import { type SerializedField, SerializerFn, type SerializerModule } from "./serializers.js";
 
 const LOADER_FUNCTIONS = { selectin: "selectinload", joined: "joinedload", subquery: "subqueryload" } as const;
@@ -64,6 +65,9 @@ export class ReadShape {
   readonly #schemaModule: SchemaModule;
   readonly #serializerModule: SerializerModule;
   readonly #shapes = new Map<string, ReadSchema>();
+  /** The fields and serializer of each generated representation, which `rows` reads. */
+  readonly #generated = new Map<string, { fields: readonly FieldSpec[]; fn: SerializerFn }>();
+  readonly #rows = new Map<string, RowSerializerFn | undefined>();
 
   constructor(view: ResourceView, schemas: SchemaModule, serializers: SerializerModule) {
     this.#view = view;
@@ -83,6 +87,28 @@ export class ReadShape {
       this.#shapes.set(name, shape);
     }
     return shape;
+  }
+
+  /**
+   * The row serializer of `shape` (`to_article_read_from_row` and `ARTICLE_READ_ROWS`),
+   * added to the serializers module on first use; undefined for a function of the user's,
+   * or a shape one select of columns cannot read (row-serializer.ts).
+   */
+  rows(shape: ReadSchema): RowSerializerFn | undefined {
+    const generated = shape.schema === undefined ? undefined : this.#generated.get(shape.representation);
+    if (generated === undefined) return undefined;
+    if (!this.#rows.has(shape.representation)) {
+      const serializer = rowSerializer({
+        module: this.#serializerModule,
+        model: this.#view.model,
+        fields: generated.fields,
+        fn: generated.fn,
+        link: (spec) => linkColumns(this.#linkTarget(spec), linkNames(this.#view, this.#linkTarget(spec))),
+      });
+      if (serializer !== undefined) this.#serializerModule.addRows(serializer);
+      this.#rows.set(shape.representation, serializer);
+    }
+    return this.#rows.get(shape.representation);
   }
 
   /** The shape an entry answers with: its own `serializer`, else its `representation` (default: the resource's). */
@@ -113,6 +139,7 @@ export class ReadShape {
     // Sub-schemas first (innermost first), so every class is defined before it is used.
     added.schemas.forEach((schema) => this.#schemaModule.add(schema));
     added.serializers.forEach((fn) => this.#serializerModule.add(fn));
+    this.#generated.set(name, { fields, fn: serializer });
     return {
       representation: name,
       schema: serializer.schema,

@@ -5,6 +5,7 @@
 import { FileFragment, type Fragment, ImportCollector, SnippetFragment } from "../../../codegen/index.js";
 import { docstringText } from "../python/literals.js";
 import type { ModelRef, ResourceView } from "../resource.js";
+import type { RowSerializerFn } from "./row-serializer.js";
 import type { SchemaClass } from "./schemas.js";
 
 /** How a serializer fills one schema field from the model instance. */
@@ -81,6 +82,7 @@ export class SerializerModule {
   readonly dotted: string;
   readonly #view: ResourceView;
   readonly #functions: SerializerFn[] = [];
+  readonly #rowFunctions: RowSerializerFn[] = [];
 
   constructor(view: ResourceView) {
     this.#view = view;
@@ -93,10 +95,16 @@ export class SerializerModule {
     return serializer;
   }
 
+  /** Adds a row serializer (after every serializer of objects). */
+  addRows(serializer: RowSerializerFn): RowSerializerFn {
+    this.#rowFunctions.push(serializer);
+    return serializer;
+  }
+
   render(): Fragment[] {
     if (this.#functions.length === 0) return [];
     return [
-      new FileFragment({ path: this.path, template: "modules/serializers.py.njk", context: { label: docstringText(this.#view.label) } }),
+      new FileFragment({ path: this.path, template: "modules/serializers.py.njk", context: { label: docstringText(this.#view.label), rows: this.#rowFunctions.length > 0 } }),
       ...this.#functions.map(
         (serializer) =>
           new SnippetFragment({
@@ -110,6 +118,7 @@ export class SerializerModule {
               .update(serializer.imports),
           }),
       ),
+      ...this.#rowFunctions.map((serializer) => new SnippetFragment({ path: this.path, slot: "functions", value: serializer.code, imports: serializer.imports })),
     ];
   }
 }

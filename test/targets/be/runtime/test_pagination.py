@@ -19,7 +19,9 @@ from runtime.pagination import (
     decode_cursor,
     encode_cursor,
     keyset_page,
+    keyset_rows,
     offset_page,
+    offset_rows,
 )
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -108,6 +110,36 @@ async def test_keys_that_are_not_model_attributes_walk_the_same_order(
     assert all(key.attribute is None for key in keys)
     assert all(key.attribute is not None for key in ORDERING.keys(order_by or None))
     assert await walk(items, list(keys), 7) == python_order(order_by)
+
+
+@pytest.mark.parametrize("order_by", ORDERS, ids=lambda order: ",".join(order) or "key")
+async def test_pages_of_columns_walk_the_same_order(
+    items: async_sessionmaker[AsyncSession], order_by: list[str]
+) -> None:
+    # A list that selects columns, not the model: rows hold them, then the sort keys.
+    keys = ORDERING.keys(order_by or None)
+    seen: list[int] = []
+    cursor: str | None = None
+    while True:
+        async with items() as session:
+            rows, cursor = await keyset_rows(
+                session, select(Item.id, Item.name), keys, limit=7, cursor=cursor
+            )
+        assert all(len(row) == 2 + len(keys) for row in rows)
+        seen += [row[0] for row in rows]
+        if cursor is None:
+            break
+    assert seen == python_order(order_by or ["-made_at"])
+    offset: int | None = 0
+    by_offset: list[int] = []
+    while offset is not None:
+        async with items() as session:
+            rows, offset, total = await offset_rows(
+                session, select(Item.id), keys, limit=11, offset=offset, total=True
+            )
+        assert total == len(SEED)
+        by_offset += [row[0] for row in rows]
+    assert by_offset == seen
 
 
 async def test_the_default_order_applies_without_order_by(

@@ -233,6 +233,29 @@ async def test_a_hidden_nested_single_object_is_none(
 
 
 @pytest.mark.asyncio(loop_scope="session")
+async def test_a_select_of_columns_meets_the_rule_as_a_load_does(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    # How a list reads rows without ORM objects: the listed model's columns, and a
+    # nested single object's through an outer join. Hidden rows are missing; a hidden
+    # nested object's columns are NULL, as its load gives None.
+    columns = select(Note.id, Post.id, Post.title).outerjoin(Note.post)
+    posts_only = sessions_of(sessions, RowVisibility({Post: visible_posts}))
+    async with serving(posts_only, "ada") as session:
+        rows = (await session.execute(columns.order_by(Note.id))).all()
+        assert [tuple(row) for row in rows] == [
+            (1, 1, "ada draft"),
+            (2, 2, "ada live"),
+            (3, None, None),
+        ]
+    async with serving(sessions, "ada") as session:
+        rows = (await session.execute(columns.order_by(Note.id))).all()
+        assert [row[0] for row in rows] == [1, 2]
+        hidden = select(Post.id, Post.title).where(Post.id == 3)
+        assert (await session.execute(hidden)).first() is None
+
+
+@pytest.mark.asyncio(loop_scope="session")
 async def test_aliases_and_joins_meet_the_rule(
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:

@@ -10,6 +10,7 @@ import type { ListOptions } from "./options.js";
 import { type CodeBlock, RouteHandler, RouteParam, distinctParams, renderFunction } from "../../modules/handler.js";
 import type { Route } from "../../modules/endpoint.js";
 import type { ReadSchema } from "../../modules/read-shape.js";
+import type { RowSerializerFn } from "../../modules/row-serializer.js";
 import type { Helper, RoutesModule } from "../../modules/routes.js";
 import { Field } from "../../modules/schemas.js";
 import { pythonString } from "../../python/literals.js";
@@ -43,7 +44,8 @@ export class ListHandler extends RouteHandler {
     /** `_LIST`: prefix of the entry's module constants. */
     constant: string;
   };
-  readonly #readOptions: Helper | undefined;
+  /** How the page is read, decided once row actions are: columns (a row serializer), or ORM objects with their loader options. */
+  #reading: { rows: RowSerializerFn } | { options: Helper | undefined } | undefined;
   #search: Helper | undefined;
 
   /** Largest body of `POST …/search`, in bytes (the entry's `max_body_size`). */
@@ -68,7 +70,6 @@ export class ListHandler extends RouteHandler {
     });
     this.read = options.read;
     this.#searchBodySize = options.searchBodySize;
-    this.#readOptions = options.routes.readOptions(options.read);
     const prefix = entry.name === "list" ? view.model.name : `${view.model.name}${new Name(entry.name).pascal}`;
     this.names = {
       queryModel: `${prefix}${entry.name === "list" ? "List" : ""}Query`,
@@ -76,6 +77,20 @@ export class ListHandler extends RouteHandler {
       prefix,
       constant: `_${entry.name.toUpperCase()}`,
     };
+  }
+
+  /**
+   * Reads the page as rows of columns with `rows` (`read`'s row serializer), or, when
+   * undefined, as ORM objects: what the build decides once it knows whether anything
+   * else takes the objects (row actions).
+   */
+  readRows(rows: RowSerializerFn | undefined): void {
+    this.#reading = rows === undefined ? { options: this.module.readOptions(this.read) } : { rows };
+  }
+
+  get #rows(): RowSerializerFn | undefined {
+    if (this.#reading === undefined) throw new Error(`bug: ${this.name} renders before its build chose how to read its page`);
+    return "rows" in this.#reading ? this.#reading.rows : undefined;
   }
 
   /** Searches the list with `?q=` (the resource's search), through the routes module's `_SEARCH`. */
@@ -121,7 +136,9 @@ export class ListHandler extends RouteHandler {
   }
 
   override get imports(): ImportCollector {
-    return this.read.imports.copy().addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "OffsetPage" : "Page");
+    const schema = this.read.schema;
+    const shown = this.#rows === undefined || schema === undefined ? this.read.imports.copy() : new ImportCollector().addFrom(schema.module.dotted, schema.name);
+    return shown.addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "OffsetPage" : "Page");
   }
 
   get #offset(): boolean {
@@ -217,18 +234,23 @@ export class ListHandler extends RouteHandler {
   }
 
   #pageContext(search: Helper | undefined): Record<string, unknown> {
-    const conditions = this.query.conditions.map((condition) => condition.expression);
-    return {
-      statement: `select(${this.view.model.local})${this.#readOptions ? `.options(*${this.#readOptions.name})` : ""}`,
-      conditions: conditions.join(", "),
+    const common = {
+      conditions: this.query.conditions.map((condition) => condition.expression).join(", "),
       search: search?.name,
       order: `${this.names.constant}_ORDER`,
       ordered: this.query.order !== undefined,
       offset: this.#offset,
+      handler: this,
+    };
+    const rows = this.#rows;
+    if (rows !== undefined) return { ...common, statement: rows.statement, columns: true, rows: "rows", row: "row", serializer: { name: rows.name } };
+    const { options } = this.#reading as { options: Helper | undefined };
+    return {
+      ...common,
+      statement: `select(${this.view.model.local})${options ? `.options(*${options.name})` : ""}`,
       rows: this.view.plural === this.view.variable ? `${this.view.plural}_page` : this.view.plural,
       row: this.view.variable,
       serializer: this.read.serializer,
-      handler: this,
     };
   }
 
@@ -239,11 +261,17 @@ export class ListHandler extends RouteHandler {
   }
 
   #pageImports(search: Helper | undefined): ImportCollector {
-    const imports = new ImportCollector()
-      .addFrom("sqlalchemy", "select")
-      .addFrom(this.view.model.module, this.view.model.importName)
-      .addFrom(this.read.serializer.module.dotted, this.read.serializer.name)
-      .addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "offset_page" : "keyset_page");
+    const rows = this.#rows;
+    const imports = new ImportCollector();
+    if (rows === undefined) {
+      imports
+        .addFrom("sqlalchemy", "select")
+        .addFrom(this.view.model.module, this.view.model.importName)
+        .addFrom(this.read.serializer.module.dotted, this.read.serializer.name)
+        .addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "offset_page" : "keyset_page");
+    } else {
+      imports.addFrom(rows.module.dotted, rows.statement, rows.name).addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "offset_rows" : "keyset_rows");
+    }
     for (const condition of this.query.conditions) imports.update(condition.imports);
     return imports;
   }

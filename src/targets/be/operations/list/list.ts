@@ -43,6 +43,8 @@ export class List {
     });
     if (view.config.search) handler.searchWith(view.config.search);
     if (listsActions(view, handler.read)) handler.listActions(RowActions.of(routes));
+    // Row actions ask about each row's object; otherwise the page is read as columns where its shape allows.
+    handler.readRows(handler.rowActions === undefined ? read.rows(handler.read) : undefined);
     const imports = new ImportCollector();
     schemas.add(
       new SchemaClass({
