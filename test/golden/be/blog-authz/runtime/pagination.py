@@ -18,19 +18,22 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar, TypeVarTuple
 from uuid import UUID
 
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
-from sqlalchemy import Select, and_, false, func, or_, select, tuple_
+from sqlalchemy import Row, Select, and_, false, func, or_, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.elements import ColumnElement, Label
 
 from .ordering import SortKey
 
 ItemT = TypeVar("ItemT")
-RowT = TypeVar("RowT")
+ObjectT = TypeVar("ObjectT")
+RowT = TypeVarTuple("RowT")
+Columns = tuple[Any, ...]
+"""The values of a row of columns, whatever they are."""
 
 CursorSource = Literal["query", "body"]
 """Where a request carried its cursor: errors name it there."""
@@ -169,25 +172,40 @@ def _key_attributes(keys: Sequence[SortKey]) -> list[str] | None:
     return names if len(names) == len(keys) else None
 
 
+def _keyset_statement(
+    statement: Select[*RowT],
+    keys: Sequence[SortKey],
+    limit: int,
+    cursor: str | None,
+    source: CursorSource,
+) -> Select[*RowT]:
+    """*statement* after *cursor*, ordered, one row past the page."""
+    if cursor:
+        after = decode_cursor(cursor, keys, source)
+        statement = statement.where(after_condition(keys, after))
+    return statement.order_by(*(key.clause for key in keys)).limit(limit + 1)
+
+
+def _key_labels(keys: Sequence[SortKey]) -> list[Label[Any]]:
+    return [key.expression.label(f"sort_key_{index}") for index, key in enumerate(keys)]
+
+
 async def keyset_page(
     session: AsyncSession,
-    statement: Select[RowT],
+    statement: Select[ObjectT],
     keys: Sequence[SortKey],
     *,
     limit: int,
     cursor: str | None,
     source: CursorSource = "query",
-) -> tuple[list[RowT], str | None]:
+) -> tuple[list[ObjectT], str | None]:
     """Run *statement* for the page after *cursor*, ordered by *keys*.
 
     Returns the page's rows and the cursor of the next page (``None`` on the last).
     No cursor, or an empty one (``?cursor=``), is the first page; a bad cursor answers
     422, located at *source*.
     """
-    if cursor:
-        after = decode_cursor(cursor, keys, source)
-        statement = statement.where(after_condition(keys, after))
-    statement = statement.order_by(*(key.clause for key in keys)).limit(limit + 1)
+    statement = _keyset_statement(statement, keys, limit, cursor, source)
     attributes = _key_attributes(keys)
     if attributes is not None:
         objects = (await session.scalars(statement)).unique().all()
@@ -197,39 +215,89 @@ async def keyset_page(
         return page, encode_cursor(
             keys, [getattr(page[-1], name) for name in attributes]
         )
-    labels = [
-        key.expression.label(f"sort_key_{index}") for index, key in enumerate(keys)
-    ]
-    rows = (await session.execute(statement.add_columns(*labels))).unique().all()
+    rows = (
+        (await session.execute(statement.add_columns(*_key_labels(keys))))
+        .unique()
+        .all()
+    )
     page = [row[0] for row in rows[:limit]]
     if len(rows) <= limit:
         return page, None
     return page, encode_cursor(keys, tuple(rows[limit - 1])[1:])
 
 
+async def keyset_rows(
+    session: AsyncSession,
+    statement: Select[*Columns],
+    keys: Sequence[SortKey],
+    *,
+    limit: int,
+    cursor: str | None,
+    source: CursorSource = "query",
+) -> tuple[list[Row[*Columns]], str | None]:
+    """As :func:`keyset_page`, for a statement that selects columns, not a model: the
+    page's rows as the database sends them, no ORM objects built.
+
+    Each row holds the statement's columns, then the sort keys (the cursor's values).
+    """
+    statement = _keyset_statement(statement, keys, limit, cursor, source)
+    rows = (await session.execute(statement.add_columns(*_key_labels(keys)))).all()
+    page = list(rows[:limit])
+    if len(rows) <= limit:
+        return page, None
+    return page, encode_cursor(keys, tuple(rows[limit - 1])[-len(keys) :])
+
+
+def _offset_statement(
+    statement: Select[*RowT], keys: Sequence[SortKey], limit: int, offset: int
+) -> Select[*RowT]:
+    """*statement* ordered, from *offset*, one row past the page."""
+    return (
+        statement.order_by(*(key.clause for key in keys))
+        .offset(offset)
+        .limit(limit + 1)
+    )
+
+
+async def _count(session: AsyncSession, statement: Select[*RowT]) -> int:
+    counted = select(func.count()).select_from(statement.order_by(None).subquery())
+    return (await session.scalar(counted)) or 0
+
+
 async def offset_page(
     session: AsyncSession,
-    statement: Select[RowT],
+    statement: Select[ObjectT],
     keys: Sequence[SortKey],
     *,
     limit: int,
     offset: int,
     total: bool,
-) -> tuple[list[RowT], int | None, int | None]:
+) -> tuple[list[ObjectT], int | None, int | None]:
     """Run *statement* for ``limit`` rows from *offset*, ordered by *keys*.
 
     Returns the rows, the offset of the next page (``None`` on the last) and, when
     *total* is true, the number of rows matching *statement* (else ``None``).
     """
-    page_statement = (
-        statement.order_by(*(key.clause for key in keys))
-        .offset(offset)
-        .limit(limit + 1)
-    )
+    page_statement = _offset_statement(statement, keys, limit, offset)
     rows = (await session.scalars(page_statement)).unique().all()
     page = list(rows[:limit])
     next_offset = offset + limit if len(rows) > limit else None
-    if not total:
-        return page, next_offset, None
-    counted = select(func.count()).select_from(statement.order_by(None).subquery())
-    return page, next_offset, (await session.scalar(counted)) or 0
+    return page, next_offset, await _count(session, statement) if total else None
+
+
+async def offset_rows(
+    session: AsyncSession,
+    statement: Select[*Columns],
+    keys: Sequence[SortKey],
+    *,
+    limit: int,
+    offset: int,
+    total: bool,
+) -> tuple[list[Row[*Columns]], int | None, int | None]:
+    """As :func:`offset_page`, for a statement that selects columns, not a model: the
+    page's rows as the database sends them, no ORM objects built."""
+    page_statement = _offset_statement(statement, keys, limit, offset)
+    rows = (await session.execute(page_statement)).all()
+    page = list(rows[:limit])
+    next_offset = offset + limit if len(rows) > limit else None
+    return page, next_offset, await _count(session, statement) if total else None

@@ -24,14 +24,18 @@ from blog.api.content.schemas.article import (
     ScheduleArticleParams,
     TagArticleParams,
 )
-from blog.api.content.serializers.article import to_article_read, to_article_summary
+from blog.api.content.serializers.article import (
+    ARTICLE_SUMMARY_ROWS,
+    to_article_read,
+    to_article_summary_from_row,
+)
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.actions import call_action
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.hooks import after_commit, before_write
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
-from blog.api.runtime.pagination import CursorSource, Page, keyset_page
+from blog.api.runtime.pagination import CursorSource, Page, keyset_rows
 from blog.api.runtime.relations import related_rows
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.search import FullTextSearch
@@ -46,9 +50,6 @@ _READ_OPTIONS = (
     selectinload(Article.tags),
     selectinload(Article.comments).joinedload(Comment.author),
 )
-
-# Everything ArticleSummary shows, loaded up front: serializing never hits a lazy load.
-_SUMMARY_OPTIONS = (joinedload(Article.author),)
 
 # What ``?q=`` searches, and how: see indexes.py for its full-text index.
 _SEARCH = FullTextSearch(Article.title, Article.body, language="english")
@@ -116,13 +117,13 @@ async def _list_articles(
     source: CursorSource,
 ) -> Page[ArticleSummary]:
     """One page of articles meeting *where*, searched and ordered as *request* asks."""
-    statement = select(Article).options(*_SUMMARY_OPTIONS).where(*where)
+    statement = ARTICLE_SUMMARY_ROWS.where(*where)
     first = None
     if request.q:
         statement = statement.where(_SEARCH.match(request.q))
         first = _SEARCH.sort_key(request.q)
     keys = _LIST_ORDER.keys(request.order_by, first=first)
-    articles, next_cursor = await keyset_page(
+    rows, next_cursor = await keyset_rows(
         session,
         statement,
         keys,
@@ -131,7 +132,7 @@ async def _list_articles(
         source=source,
     )
     return Page(
-        items=[to_article_summary(article) for article in articles],
+        items=[to_article_summary_from_row(row) for row in rows],
         next_cursor=next_cursor,
     )
 

@@ -13,11 +13,15 @@ from blog.api.content.schemas.category import (
     CategoryRead,
     CategoryUpdate,
 )
-from blog.api.content.serializers.category import to_category_read
+from blog.api.content.serializers.category import (
+    CATEGORY_READ_ROWS,
+    to_category_read,
+    to_category_read_from_row,
+)
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
-from blog.api.runtime.pagination import OffsetPage, offset_page
+from blog.api.runtime.pagination import OffsetPage, offset_rows
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.values import DbText, column_rules
 from blog.models import Category
@@ -66,9 +70,9 @@ async def list_categories(
     query: Annotated[CategoryListQuery, Query()], session: ReadSessionDep
 ) -> OffsetPage[CategoryRead]:
     """List categories ordered by ``order_by`` (default: slug), one page at a time."""
-    statement = select(Category)
+    statement = CATEGORY_READ_ROWS
     keys = _LIST_ORDER.keys(query.order_by)
-    categories, next_offset, total = await offset_page(
+    rows, next_offset, total = await offset_rows(
         session,
         statement,
         keys,
@@ -77,7 +81,7 @@ async def list_categories(
         total=query.total,
     )
     return OffsetPage(
-        items=[to_category_read(category) for category in categories],
+        items=[to_category_read_from_row(row) for row in rows],
         next_offset=next_offset,
         total=total,
     )

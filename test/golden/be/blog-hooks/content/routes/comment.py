@@ -16,12 +16,16 @@ from blog.api.content.schemas.comment import (
     CommentSearch,
     CommentUpdate,
 )
-from blog.api.content.serializers.comment import to_comment_read
+from blog.api.content.serializers.comment import (
+    COMMENT_READ_ROWS,
+    to_comment_read,
+    to_comment_read_from_row,
+)
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
-from blog.api.runtime.pagination import CursorSource, Page, keyset_page
+from blog.api.runtime.pagination import CursorSource, Page, keyset_rows
 from blog.api.runtime.responses import error_responses, location
 from blog.models import Comment
 
@@ -76,9 +80,9 @@ async def _list_comments(
     source: CursorSource,
 ) -> Page[CommentRead]:
     """One page of comments meeting *where* and ordered as *request* asks."""
-    statement = select(Comment).options(*_READ_OPTIONS).where(*where)
+    statement = COMMENT_READ_ROWS.where(*where)
     keys = _LIST_ORDER.keys(request.order_by)
-    comments, next_cursor = await keyset_page(
+    rows, next_cursor = await keyset_rows(
         session,
         statement,
         keys,
@@ -87,8 +91,7 @@ async def _list_comments(
         source=source,
     )
     return Page(
-        items=[to_comment_read(comment) for comment in comments],
-        next_cursor=next_cursor,
+        items=[to_comment_read_from_row(row) for row in rows], next_cursor=next_cursor
     )
 
 

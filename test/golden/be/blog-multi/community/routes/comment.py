@@ -14,11 +14,15 @@ from blog.api.community.schemas.comment import (
     CommentRead,
     CommentUpdate,
 )
-from blog.api.community.serializers.comment import to_comment_read
+from blog.api.community.serializers.comment import (
+    COMMENT_READ_ROWS,
+    to_comment_read,
+    to_comment_read_from_row,
+)
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
-from blog.api.runtime.pagination import Page, keyset_page
+from blog.api.runtime.pagination import Page, keyset_rows
 from blog.api.runtime.responses import error_responses, location
 from blog.models import Comment
 
@@ -68,14 +72,13 @@ async def list_comments(
     """List comments ordered by ``order_by`` (default: -created_at), one page at a
     time.
     """
-    statement = select(Comment)
+    statement = COMMENT_READ_ROWS
     keys = _LIST_ORDER.keys(query.order_by)
-    comments, next_cursor = await keyset_page(
+    rows, next_cursor = await keyset_rows(
         session, statement, keys, limit=query.limit, cursor=query.cursor
     )
     return Page(
-        items=[to_comment_read(comment) for comment in comments],
-        next_cursor=next_cursor,
+        items=[to_comment_read_from_row(row) for row in rows], next_cursor=next_cursor
     )
 
 

@@ -3,7 +3,15 @@
 
 Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
+
+The ``*_from_row`` functions build the same responses from rows of columns, which lists
+read where no code of yours needs the ORM instances.
 """
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
 
 from blog.api.community.schemas.comment import CommentRead
 from blog.models import Comment
@@ -16,4 +24,19 @@ def to_comment_read(comment: Comment) -> CommentRead:
         created_at=comment.created_at,
         article_id=comment.article_id,
         author_id=comment.author_id,
+    )
+
+
+# What CommentRead shows, as columns: lists select them instead of ORM objects.
+COMMENT_READ_ROWS = select(
+    Comment.id, Comment.body, Comment.created_at, Comment.article_id, Comment.author_id
+)
+
+
+def to_comment_read_from_row(row: Sequence[Any]) -> CommentRead:
+    """``CommentRead`` from a row that starts with the columns of
+    ``COMMENT_READ_ROWS``.
+    """
+    return CommentRead(
+        id=row[0], body=row[1], created_at=row[2], article_id=row[3], author_id=row[4]
     )

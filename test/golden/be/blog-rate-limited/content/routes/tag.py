@@ -8,7 +8,11 @@ from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.tag import TagCreate, TagListQuery, TagRead, TagUpdate
-from blog.api.content.serializers.tag import to_tag_read
+from blog.api.content.serializers.tag import (
+    TAG_READ_ROWS,
+    to_tag_read,
+    to_tag_read_from_row,
+)
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.rate_limits import (
     limit_create_tag,
@@ -19,7 +23,7 @@ from blog.api.rate_limits import (
 )
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
-from blog.api.runtime.pagination import Page, keyset_page
+from blog.api.runtime.pagination import Page, keyset_rows
 from blog.api.runtime.responses import error_responses, location
 from blog.api.runtime.values import column_rules
 from blog.models import Tag as TagModel
@@ -76,12 +80,14 @@ async def list_tags(
     query: Annotated[TagListQuery, Query()], session: ReadSessionDep
 ) -> Page[TagRead]:
     """List tags ordered by ``order_by`` (default: name), one page at a time."""
-    statement = select(TagModel)
+    statement = TAG_READ_ROWS
     keys = _LIST_ORDER.keys(query.order_by)
-    tags, next_cursor = await keyset_page(
+    rows, next_cursor = await keyset_rows(
         session, statement, keys, limit=query.limit, cursor=query.cursor
     )
-    return Page(items=[to_tag_read(tag) for tag in tags], next_cursor=next_cursor)
+    return Page(
+        items=[to_tag_read_from_row(row) for row in rows], next_cursor=next_cursor
+    )
 
 
 @router.post(

@@ -17,11 +17,15 @@ from library.api.lending.schemas.copy import (
     CopyUpdate,
     LendCopyParams,
 )
-from library.api.lending.serializers.copy import to_copy_read
+from library.api.lending.serializers.copy import (
+    COPY_READ_ROWS,
+    to_copy_read,
+    to_copy_read_from_row,
+)
 from library.api.runtime.actions import call_action
 from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from library.api.runtime.ordering import Ordering
-from library.api.runtime.pagination import Page, keyset_page
+from library.api.runtime.pagination import Page, keyset_rows
 from library.api.runtime.responses import error_responses, location
 from library.api.runtime.values import column_rules
 from library.models import Copy
@@ -74,12 +78,14 @@ async def list_copies(
     query: Annotated[CopyListQuery, Query()], session: ReadSessionDep
 ) -> Page[CopyRead]:
     """List copies by id, one page at a time."""
-    statement = select(Copy).options(*_READ_OPTIONS)
+    statement = COPY_READ_ROWS
     keys = _LIST_ORDER.keys()
-    copies, next_cursor = await keyset_page(
+    rows, next_cursor = await keyset_rows(
         session, statement, keys, limit=query.limit, cursor=query.cursor
     )
-    return Page(items=[to_copy_read(copy) for copy in copies], next_cursor=next_cursor)
+    return Page(
+        items=[to_copy_read_from_row(row) for row in rows], next_cursor=next_cursor
+    )
 
 
 @router.post(

@@ -14,10 +14,14 @@ from library.api.lending.schemas.genre import (
     GenreRead,
     GenreUpdate,
 )
-from library.api.lending.serializers.genre import to_genre_read
+from library.api.lending.serializers.genre import (
+    GENRE_READ_ROWS,
+    to_genre_read,
+    to_genre_read_from_row,
+)
 from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from library.api.runtime.ordering import Ordering
-from library.api.runtime.pagination import Page, keyset_page
+from library.api.runtime.pagination import Page, keyset_rows
 from library.api.runtime.responses import error_responses, location
 from library.api.runtime.values import DbText, column_rules
 from library.models import Genre
@@ -64,13 +68,13 @@ async def list_genres(
     query: Annotated[GenreListQuery, Query()], session: ReadSessionDep
 ) -> Page[GenreRead]:
     """List genres by code, one page at a time."""
-    statement = select(Genre)
+    statement = GENRE_READ_ROWS
     keys = _LIST_ORDER.keys()
-    genres, next_cursor = await keyset_page(
+    rows, next_cursor = await keyset_rows(
         session, statement, keys, limit=query.limit, cursor=query.cursor
     )
     return Page(
-        items=[to_genre_read(genre) for genre in genres], next_cursor=next_cursor
+        items=[to_genre_read_from_row(row) for row in rows], next_cursor=next_cursor
     )
 
 

@@ -15,10 +15,14 @@ from library.api.lending.schemas.member import (
     MemberRead,
     MemberUpdate,
 )
-from library.api.lending.serializers.member import to_member_read
+from library.api.lending.serializers.member import (
+    MEMBER_READ_ROWS,
+    to_member_read,
+    to_member_read_from_row,
+)
 from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from library.api.runtime.ordering import Ordering
-from library.api.runtime.pagination import Page, keyset_page
+from library.api.runtime.pagination import Page, keyset_rows
 from library.api.runtime.responses import error_responses, location
 from library.models import Member
 
@@ -62,13 +66,13 @@ async def list_members(
     query: Annotated[MemberListQuery, Query()], session: ReadSessionDep
 ) -> Page[MemberRead]:
     """List members by id, one page at a time."""
-    statement = select(Member)
+    statement = MEMBER_READ_ROWS
     keys = _LIST_ORDER.keys()
-    members, next_cursor = await keyset_page(
+    rows, next_cursor = await keyset_rows(
         session, statement, keys, limit=query.limit, cursor=query.cursor
     )
     return Page(
-        items=[to_member_read(member) for member in members], next_cursor=next_cursor
+        items=[to_member_read_from_row(row) for row in rows], next_cursor=next_cursor
     )
 
 

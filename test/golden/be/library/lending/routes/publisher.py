@@ -14,10 +14,14 @@ from library.api.lending.schemas.publisher import (
     PublisherRead,
     PublisherUpdate,
 )
-from library.api.lending.serializers.publisher import to_publisher_read
+from library.api.lending.serializers.publisher import (
+    PUBLISHER_READ_ROWS,
+    to_publisher_read,
+    to_publisher_read_from_row,
+)
 from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from library.api.runtime.ordering import Ordering
-from library.api.runtime.pagination import Page, keyset_page
+from library.api.runtime.pagination import Page, keyset_rows
 from library.api.runtime.responses import error_responses, location
 from library.api.runtime.values import column_rules
 from library.models import Publisher
@@ -66,14 +70,13 @@ async def list_publishers(
     query: Annotated[PublisherListQuery, Query()], session: ReadSessionDep
 ) -> Page[PublisherRead]:
     """List publishers by id, one page at a time."""
-    statement = select(Publisher)
+    statement = PUBLISHER_READ_ROWS
     keys = _LIST_ORDER.keys()
-    publishers, next_cursor = await keyset_page(
+    rows, next_cursor = await keyset_rows(
         session, statement, keys, limit=query.limit, cursor=query.cursor
     )
     return Page(
-        items=[to_publisher_read(publisher) for publisher in publishers],
-        next_cursor=next_cursor,
+        items=[to_publisher_read_from_row(row) for row in rows], next_cursor=next_cursor
     )
 
 

@@ -3,7 +3,15 @@
 
 Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
+
+The ``*_from_row`` functions build the same responses from rows of columns, which lists
+read where no code of yours needs the ORM instances.
 """
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
 
 from library.api.lending.schemas.copy import CopyRead, CopyReadBookNested
 from library.models import Book, Copy
@@ -20,4 +28,21 @@ def to_copy_read(copy: Copy) -> CopyRead:
         barcode=copy.barcode,
         condition=copy.condition,
         book=to_copy_read_book_nested(copy.book),
+    )
+
+
+# What CopyRead shows, as columns: lists select them instead of ORM objects.
+COPY_READ_ROWS = select(
+    Copy.id, Copy.book_id, Copy.barcode, Copy.condition, Book.id, Book.title
+).outerjoin(Copy.book)
+
+
+def to_copy_read_from_row(row: Sequence[Any]) -> CopyRead:
+    """``CopyRead`` from a row that starts with the columns of ``COPY_READ_ROWS``."""
+    return CopyRead(
+        id=row[0],
+        book_id=row[1],
+        barcode=row[2],
+        condition=row[3],
+        book=CopyReadBookNested(id=row[4], title=row[5]),
     )

@@ -3,7 +3,15 @@
 
 Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
+
+The ``*_from_row`` functions build the same responses from rows of columns, which lists
+read where no code of yours needs the ORM instances.
 """
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
 
 from library.api.lending.schemas.publisher import PublisherRead
 from library.models import Publisher
@@ -13,3 +21,14 @@ def to_publisher_read(publisher: Publisher) -> PublisherRead:
     return PublisherRead(
         id=publisher.id, name=publisher.name, country=publisher.country
     )
+
+
+# What PublisherRead shows, as columns: lists select them instead of ORM objects.
+PUBLISHER_READ_ROWS = select(Publisher.id, Publisher.name, Publisher.country)
+
+
+def to_publisher_read_from_row(row: Sequence[Any]) -> PublisherRead:
+    """``PublisherRead`` from a row that starts with the columns of
+    ``PUBLISHER_READ_ROWS``.
+    """
+    return PublisherRead(id=row[0], name=row[1], country=row[2])
