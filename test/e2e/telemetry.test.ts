@@ -23,6 +23,10 @@ import { prepareBlogProject } from "./support/blog.js";
 const run = promisify(execFile);
 const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "../support");
 const SECRET = randomBytes(48).toString("base64url");
+/** One driver run: imports, a handful of requests, a flush; generous on a busy machine. */
+const DRIVE_TIMEOUT_MS = 180_000;
+/** The OTLP receiver prints its port as soon as it listens. */
+const RECEIVER_START_MS = 15_000;
 
 interface Span {
   name: string;
@@ -73,8 +77,40 @@ async function drive(args: string[], env: Record<string, string> = {}): Promise<
       ...env,
     },
     maxBuffer: 64 * 1024 * 1024,
+    timeout: DRIVE_TIMEOUT_MS,
   });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as Report;
+}
+
+interface ExportLine {
+  path: string;
+  content_type: string;
+  spans: { name: string; service: string }[];
+}
+
+/** Drives the app exporting over OTLP/HTTP to a local receiver; its report, and what the receiver decoded. */
+async function driveIntoReceiver(): Promise<{ exported: Report; lines: ExportLine[] }> {
+  const receiver: RunningProcess = startProcess(venv.python, [join(SUPPORT_DIR, "otlp_receiver.py")], {
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+  });
+  try {
+    const deadline = Date.now() + RECEIVER_START_MS;
+    while (!receiver.output().includes("\n") && !receiver.exited() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+    assert.ok(receiver.output().includes("\n"), `the OTLP receiver printed no port within ${RECEIVER_START_MS} ms:\n${receiver.output()}`);
+    const port = (JSON.parse(receiver.output().split("\n")[0]!) as { port: number }).port;
+    const exported = await drive(["--exporter", "otlp_http"], { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` });
+    // The driver flushed before it exited, and the receiver prints each export before answering it.
+    const lines = receiver
+      .output()
+      .split("\n")
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as ExportLine);
+    assert.ok(lines.length >= 1, `the receiver got nothing:\n${receiver.output()}`);
+    return { exported, lines };
+  } finally {
+    await receiver.stop();
+  }
 }
 
 function only(spans: Span[], predicate: (span: Span) => boolean, what: string): Span {
@@ -85,8 +121,15 @@ function only(spans: Span[], predicate: (span: Span) => boolean, what: string): 
 
 describe("telemetry of the generated blog", () => {
   let report: Report;
+  // Once the first run has created the tables, these two run side by side; each test awaits its own.
+  let zeroRatio: Promise<Report>;
+  let intoReceiver: Promise<{ exported: Report; lines: ExportLine[] }>;
   before(async () => {
     report = await drive(["--exporter", "memory", "--sampler", "always_on"]);
+    zeroRatio = drive(["--exporter", "memory", "--sampler", "parentbased_traceidratio", "--ratio", "0"]);
+    intoReceiver = driveIntoReceiver();
+    // Their failures are reported by the tests that await them, not as unhandled here.
+    for (const run of [zeroRatio, intoReceiver]) run.catch(() => {});
   });
 
   it("links the server span, the handler span and the SQL spans", () => {
@@ -167,7 +210,7 @@ describe("telemetry of the generated blog", () => {
   it("honours the sampler: a zero ratio records only the trace a caller sampled, nothing of the other requests", async () => {
     // Which sampler each name builds (always_off too) is test_telemetry.py's; here, that
     // setup_telemetry's override is the sampler the running app uses.
-    const ratio = await drive(["--exporter", "memory", "--sampler", "parentbased_traceidratio", "--ratio", "0"]);
+    const ratio = await zeroRatio;
     assert.ok(ratio.spans.length >= 3, ratio.spans.map((span) => span.name).join(", "));
     assert.ok(ratio.spans.every((span) => span.trace_id === "4bf92f3577b34da6a3ce929d0e0e4736"));
     assert.ok(ratio.spans.some((span) => span.name === "article.list"));
@@ -175,28 +218,11 @@ describe("telemetry of the generated blog", () => {
   });
 
   it("exports over OTLP/HTTP to a receiver that decodes the protobuf", async () => {
-    const receiver: RunningProcess = startProcess(venv.python, [join(SUPPORT_DIR, "otlp_receiver.py")], {
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
-    });
-    try {
-      const deadline = Date.now() + 15_000;
-      while (!receiver.output().includes("\n") && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
-      const port = (JSON.parse(receiver.output().split("\n")[0]!) as { port: number }).port;
-      const exported = await drive(["--exporter", "otlp_http"], { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` });
-      assert.deepEqual(exported.spans, [], "the in-memory exporter is not used");
-      const lines = receiver
-        .output()
-        .split("\n")
-        .slice(1)
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as { path: string; content_type: string; spans: { name: string; service: string }[] });
-      assert.ok(lines.length >= 1, `the receiver got nothing:\n${receiver.output()}`);
-      assert.ok(lines.every((line) => line.path === "/v1/traces" && line.content_type === "application/x-protobuf"));
-      const names = lines.flatMap((line) => line.spans.map((span) => span.name));
-      assert.ok(names.includes("author.create") && names.includes("POST /authors"), names.join(", "));
-      assert.ok(lines.flatMap((line) => line.spans).every((span) => span.service === "blog-api"));
-    } finally {
-      await receiver.stop();
-    }
+    const { exported, lines } = await intoReceiver;
+    assert.deepEqual(exported.spans, [], "the in-memory exporter is not used");
+    assert.ok(lines.every((line) => line.path === "/v1/traces" && line.content_type === "application/x-protobuf"));
+    const names = lines.flatMap((line) => line.spans.map((span) => span.name));
+    assert.ok(names.includes("author.create") && names.includes("POST /authors"), names.join(", "));
+    assert.ok(lines.flatMap((line) => line.spans).every((span) => span.service === "blog-api"));
   });
 });
