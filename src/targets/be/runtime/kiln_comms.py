@@ -205,9 +205,12 @@ class CommsPlatform:
 
     async def dispatch(self, engine: AsyncEngine, job: Job) -> None:
         """Deliver the recipient row of *job*, unless it is no longer pending."""
-        if job.payload is None:
-            return
-        recipient_id = uuid.UUID(job.payload.decode())
+        if job.payload is not None:
+            await self.deliver(engine, uuid.UUID(job.payload.decode()))
+
+    async def deliver(self, engine: AsyncEngine, recipient_id: uuid.UUID) -> None:
+        """Send the recipient row *recipient_id* with its method's transport and record
+        the outcome on it, unless it is no longer pending."""
         model = self.recipient_model
         async with AsyncSession(engine) as session, session.begin():
             # Locked until this transaction ends: another run of the job waits here.
