@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { ConfigError, type Target, configIssuesOf, discoverTargets, generate } from "../../../src/codegen/index.js";
-import { ProjectConfig } from "../../../src/targets/be/config/schema.js";
+import { readTemplateFiles } from "../../../src/targets/be/config/comms.js";
+import { type KilnCommsConfig, ProjectConfig } from "../../../src/targets/be/config/schema.js";
 
 const article = {
   model: "blog.models.Article",
@@ -126,6 +127,28 @@ describe("comms config", () => {
       ],
     );
     assert.deepEqual(issues({ ...kiln, db_key: "archive" }), ['comms.db_key: unknown database "archive"; known databases: "default"']);
+  });
+
+  test("kiln's { path } is read relative to the directory codegen runs in, not the config's; a missing one is an issue at its path", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "codegen-kiln-path-"));
+    cleanup.push(dir);
+    await writeFile(join(dir, "placed.txt"), "Placed: {{ reference }}");
+    const type = { name: "placed", context_schema: "shop.comms.Placed", subject_template: "", default_methods: [] };
+    const kiln = (path: string): KilnCommsConfig => ({
+      message_model: "shop.models.CommMessage",
+      recipient_model: "shop.models.CommRecipient",
+      transports: {},
+      types: [{ ...type, body_template: { path } }],
+    });
+    const configFile = join(dir, "config", "project.jsonnet");
+    const read = readTemplateFiles(kiln("placed.txt"), configFile, dir);
+    assert.deepEqual(read.issues, []);
+    assert.equal(read.comms.types[0]!.body_template, "Placed: {{ reference }}");
+    const missing = readTemplateFiles(kiln("config/placed.txt"), configFile, dir);
+    assert.deepEqual(
+      missing.issues.map((issue) => `${issue.path}: ${issue.message.replace(/ \(.*\)/, "")}`),
+      ['comms.types[0].body_template.path: cannot read template "config/placed.txt": no such file'],
+    );
   });
 
   test("a template file is read relative to the config; a missing one is a ConfigError at its path, and nothing is written", async () => {
