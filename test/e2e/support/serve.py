@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any
 
 import uvicorn
-from sqlalchemy import Connection, MetaData, event
+from sqlalchemy import Connection, MetaData, event, text
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 _statements: ContextVar[list[int] | None] = ContextVar("statements", default=None)
@@ -76,6 +76,9 @@ async def prepare_database(api: str, session: ModuleType) -> None:
     engine = session.get_engine()
     database = import_module(f"{api}.database")
     async with engine.begin() as connection:
+        # Servers of two projects may share a database and start at once (the kiln test):
+        # one creates the tables the other also has while the other waits.
+        await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": 1})
         for metadata in database.METADATA:
             await connection.run_sync(_create_all, metadata)
     # The pool's connections belong to this event loop; uvicorn runs another.
