@@ -7,7 +7,7 @@
 // A root `$schema` key names the file's JSON Schema for editors and is not validated.
 
 import { readFile } from "node:fs/promises";
-import { dirname, extname } from "node:path";
+import { dirname, extname, resolve } from "node:path";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { configIssuesOf } from "./config-path.js";
 import { locateJsonError } from "./json-location.js";
@@ -61,11 +61,24 @@ function withoutSchemaKey(raw: unknown): unknown {
   return config;
 }
 
-/** The config file's data as plain JSON, before validation. */
-export async function evaluateConfigFile(file: string, stdlibTargets: readonly Target[]): Promise<unknown> {
+/** What evaluating a config read: the config and the files it imports (absolute), and the paths it looked for in vain. */
+export interface ConfigReads {
+  files: string[];
+  missing: string[];
+}
+
+/**
+ * The config file's data as plain JSON, before validation. `onRead` learns what the evaluation
+ * read, whether or not it succeeded, once the config file itself could be read.
+ */
+export async function evaluateConfigFile(file: string, stdlibTargets: readonly Target[], onRead?: (reads: ConfigReads) => void): Promise<unknown> {
   const extension = extname(file);
-  if (extension === ".json") return parseJson(file, await readText(file));
-  if (extension === ".jsonnet") return evaluateJsonnet(file, stdlibTargets);
+  if (extension === ".jsonnet") return JSON.parse(await evaluateJsonnetText(file, jsonnetLibraryDirs(stdlibTargets), onRead));
+  if (extension === ".json") {
+    const text = await readText(file);
+    onRead?.({ files: [resolve(file)], missing: [] });
+    return parseJson(file, text);
+  }
   throw new ConfigError(`unsupported config file type "${extension || "(none)"}"; use .jsonnet or .json`, { file });
 }
 
@@ -99,16 +112,12 @@ function parseJson(file: string, text: string): unknown {
   }
 }
 
-async function evaluateJsonnet(file: string, stdlibTargets: readonly Target[]): Promise<unknown> {
-  return JSON.parse(await evaluateJsonnetText(file, jsonnetLibraryDirs(stdlibTargets)));
-}
-
 /** The jsonnet library paths a config may import from, in the order they are added (later ones win). */
-export function jsonnetLibraryDirs(stdlibTargets: readonly Target[]): string[] {
+function jsonnetLibraryDirs(stdlibTargets: readonly Target[]): string[] {
   return stdlibTargets.flatMap((target) => (target.jsonnetStdlibDir ? [dirname(target.jsonnetStdlibDir)] : []));
 }
 
-type EvaluateFile = (file: string, searchPath: readonly string[]) => { ok: true; json: Buffer } | { ok: false; message: string };
+type EvaluateFile = (file: string, searchPath: readonly string[]) => ({ ok: true; json: Buffer } | { ok: false; message: string }) & { read: string[]; missing: string[] };
 let evaluator: Promise<EvaluateFile> | undefined;
 
 /**
@@ -116,10 +125,11 @@ let evaluator: Promise<EvaluateFile> | undefined;
  * `libraryDirs`, the one added last searched first.
  * @throws ConfigError naming the file, with the evaluator's report (message, source excerpt, trace).
  */
-export async function evaluateJsonnetText(file: string, libraryDirs: readonly string[]): Promise<string> {
+export async function evaluateJsonnetText(file: string, libraryDirs: readonly string[], onRead?: (reads: ConfigReads) => void): Promise<string> {
   await readText(file); // the same clear message as for JSON when the file is missing
   evaluator ??= import(new URL("./jsonnet-evaluate.mjs", import.meta.url).href).then((module: { evaluateJsonnetFile: EvaluateFile }) => module.evaluateJsonnetFile);
   const result = (await evaluator)(file, [...libraryDirs].reverse());
+  onRead?.({ files: result.read, missing: result.missing });
   if (result.ok) return result.json.toString("utf8");
   throw new ConfigError(`jsonnet ${result.message.trim().replace(/\t/g, "  ")}`, { file });
 }

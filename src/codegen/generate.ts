@@ -11,7 +11,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
 import { buildStore, loadPlugins, renderStore } from "./build-output.js";
-import { configWarningsOf, evaluateConfigFile, validateConfig, withConfigFiles } from "./config.js";
+import { type ConfigReads, configWarningsOf, evaluateConfigFile, validateConfig, withConfigFiles } from "./config.js";
 import { ConfigError, type ConfigIssue, GenerationError, blamingConfig } from "./errors.js";
 import { formatFiles, writtenText } from "./format.js";
 import { compileForcePattern } from "./globs.js";
@@ -63,6 +63,8 @@ export interface GenerateOptions {
    * and `format` in a large run (peak memory, cli-v8-flags.ts). @default none
    */
   beforePhase?: (phase: Phase) => void;
+  /** Told what evaluating the config read (config.ts, `evaluateConfigFile`): a watch watches it. @default none */
+  onConfigRead?: (reads: ConfigReads) => void;
 }
 
 /** What a run produced and decided, before or after writing: the one result every mode reads. */
@@ -179,7 +181,7 @@ async function evaluate(options: GenerateOptions): Promise<Evaluated> {
   const { target, configFile } = options;
   if (options.outDir === "") throw new GenerationError('the output directory is empty (""); use "." for the current directory');
   const cwd = options.cwd ?? process.cwd();
-  const raw = await timed(options, "load config", () => evaluateConfigFile(configFile, options.stdlibTargets ?? [target]));
+  const raw = await timed(options, "load config", () => evaluateConfigFile(configFile, options.stdlibTargets ?? [target], options.onConfigRead));
   const code = await codeHash(cwd);
   if (options.outDir === undefined) {
     const loaded = await load({ raw, code, outDir: undefined }, options);

@@ -4,7 +4,8 @@
 // wrote through freed memory (a crash, or the output silently lost). This host reads the
 // memory's current buffer on every call, and offers only what the evaluator uses: its
 // arguments, clocks, randomness, reading files and directories, and stdout and stderr, which
-// it keeps in memory. It writes nothing to the file system.
+// it keeps in memory. It writes nothing to the file system. It notes every file the evaluation
+// reads and every path it looks for in vain: what a watch must watch.
 import { randomFillSync } from "node:crypto";
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, readlinkSync, statSync } from "node:fs";
 import path from "node:path";
@@ -47,7 +48,8 @@ class ProcessExit {
  * `searchPath` in order (the first that holds one wins).
  * @param {string} file as the user named it: absolute, or relative to the working directory
  * @param {readonly string[]} searchPath directories, absolute or relative to the working directory
- * @returns {{ ok: true, json: Buffer } | { ok: false, message: string }} the JSON's UTF-8 bytes, or rsjsonnet's report
+ * @returns {({ ok: true, json: Buffer } | { ok: false, message: string }) & { read: string[], missing: string[] }} the JSON's
+ *   UTF-8 bytes, or rsjsonnet's report; with the files read (absolute, in order) and the paths looked for but absent
  */
 export function evaluateJsonnetFile(file, searchPath) {
   // The evaluator starts in "/": it is told this process's directory, so the file keeps the name it was given.
@@ -64,7 +66,8 @@ export function evaluateJsonnetFile(file, searchPath) {
   } finally {
     host.closeAll();
   }
-  if (status === 0 && trap === undefined) return { ok: true, json: Buffer.concat(host.stdout) };
+  const reads = { read: [...host.read], missing: [...host.missing].filter((file) => !host.read.has(file)) };
+  if (status === 0 && trap === undefined) return { ok: true, json: Buffer.concat(host.stdout), ...reads };
   // Rust's hint about RUST_BACKTRACE is for the evaluator's developers, not for a config's author.
   const report = Buffer.concat(host.stderr)
     .toString("utf8")
@@ -72,7 +75,7 @@ export function evaluateJsonnetFile(file, searchPath) {
     .trim();
   // A trap is a panic (its message is on stderr) or the memory running out.
   const reason = trap === undefined ? "" : `the evaluator stopped: ${trap instanceof Error ? trap.message : String(trap)}`;
-  return { ok: false, message: [report, reason].filter(Boolean).join("\n") || `the evaluator exited with status ${status}` };
+  return { ok: false, message: [report, reason].filter(Boolean).join("\n") || `the evaluator exited with status ${status}`, ...reads };
 }
 
 /** The WASI calls of one evaluation, over Node's synchronous file system calls. */
@@ -83,6 +86,9 @@ class WasiHost {
   stdout = [];
   /** @type {Buffer[]} */
   stderr = [];
+  /** Files opened for reading, and paths asked about that did not exist. */
+  read = new Set();
+  missing = new Set();
   /** Open descriptors beyond stdio: a directory (a path) or a file (a host descriptor and its path). */
   #fds = new Map([[ROOT_FD, { path: "/", hostFd: undefined }]]);
   #nextFd = ROOT_FD + 1;
@@ -110,6 +116,16 @@ class WasiHost {
     const dir = this.#fds.get(fd);
     if (dir === undefined || dir.hostFd !== undefined) return Errno.Badf;
     return path.resolve(dir.path, this.#string(pointer, length));
+  }
+
+  /** `call()`, noting `target` as missing when it does not exist. */
+  #noting(target, call) {
+    try {
+      return call();
+    } catch (error) {
+      if (error?.code === "ENOENT") this.missing.add(target);
+      throw error;
+    }
   }
 
   #writeFilestat(pointer, stats) {
@@ -187,7 +203,7 @@ class WasiHost {
       path_filestat_get: (fd, lookup, pathPointer, pathLength, pointer) => {
         const target = this.#resolve(fd, pathPointer, pathLength);
         if (typeof target === "number") return target;
-        const stats = lookup & LOOKUP_SYMLINK_FOLLOW ? statSync(target, { bigint: true }) : lstatSync(target, { bigint: true });
+        const stats = this.#noting(target, () => (lookup & LOOKUP_SYMLINK_FOLLOW ? statSync(target, { bigint: true }) : lstatSync(target, { bigint: true })));
         this.#writeFilestat(pointer, stats);
       },
       path_readlink: (fd, pathPointer, pathLength, pointer, length, usedPointer) => {
@@ -204,10 +220,11 @@ class WasiHost {
         if (typeof target === "number") return target;
         let entry;
         if (openFlags & O_DIRECTORY) {
-          if (!statSync(target).isDirectory()) return Errno.Notdir;
+          if (!this.#noting(target, () => statSync(target)).isDirectory()) return Errno.Notdir;
           entry = { path: target, hostFd: undefined };
         } else {
-          entry = { path: target, hostFd: openSync(target, "r") };
+          entry = { path: target, hostFd: this.#noting(target, () => openSync(target, "r")) };
+          this.read.add(target);
         }
         const opened = this.#nextFd++;
         this.#fds.set(opened, entry);

@@ -1,5 +1,5 @@
-// Watch mode: one process regenerates whenever the config, a file it imports (jsonnet
-// `import`/`importstr`/`importbin`, followed transitively) or a template changes. Each run is
+// Watch mode: one process regenerates whenever the config, a file its evaluation read (jsonnet
+// imports, transitively), a path it looked for in vain, or a template changes. Each run is
 // the ordinary run (generate.ts) again, a locked, journaled write of only the files that
 // differ; a run that fails (a config error, say) is reported and leaves the previous output
 // untouched, and watching goes on. Runs never overlap.
@@ -7,9 +7,8 @@
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { jsonnetLibraryDirs } from "./config.js";
+import type { ConfigReads } from "./config.js";
 import { type GenerateOptions, type WriteResult, generate } from "./generate.js";
-import { jsonnetInputs } from "./jsonnet-imports.js";
 import { PhaseTimer } from "./timings.js";
 import { FileWatchSet } from "./watch-files.js";
 
@@ -62,7 +61,7 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
   let running: Promise<void> | undefined;
   let again = false;
   let closed = false;
-  let inputs: string[] = [configFile];
+  let inputs: ConfigReads = { files: [configFile], missing: [] };
   // The override directory the config named at its last successful build (kept while it fails).
   let userTemplatesDir: string | undefined;
 
@@ -81,8 +80,10 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
     const started = firstChange ?? performance.now();
     firstChange = undefined;
     const timer = new PhaseTimer();
+    // What this run's evaluation reads, whether or not the run succeeds; the config alone if it never gets that far.
+    let reads: ConfigReads = { files: [configFile], missing: [] };
     try {
-      const result = await generate({ ...options, timer, signal: abort.signal });
+      const result = await generate({ ...options, timer, signal: abort.signal, onConfigRead: (found) => (reads = found) });
       userTemplatesDir = result.userTemplatesDir;
       handlers.onRun(result, { ms: performance.now() - started, timer });
     } catch (error) {
@@ -91,11 +92,9 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
       if (!abort.signal.aborted && !superseded) handlers.onError(error, { ms: performance.now() - started, timer });
     }
     if (closed) return;
-    // The files the config reads, found by its imports (jsonnet-imports.ts), whether or not the run succeeded.
-    const read = configFile.endsWith(".jsonnet") ? jsonnetInputs(configFile, jsonnetLibraryDirs(options.stdlibTargets ?? [options.target])) : undefined;
-    inputs = read && read.files.size > 0 ? [...read.files.keys()] : [configFile];
+    inputs = reads;
     files.update({
-      files: [...inputs, ...(read?.missing ?? [])],
+      files: [...inputs.files, ...inputs.missing],
       trees: [
         { dir: options.target.templateDir, ignore: isTargetCode },
         ...(userTemplatesDir === undefined ? [] : [{ dir: userTemplatesDir }]),
@@ -140,7 +139,7 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
       return files.directories;
     },
     get inputs() {
-      return inputs;
+      return inputs.files;
     },
   };
 }

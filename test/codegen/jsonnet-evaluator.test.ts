@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { evaluateJsonnetText } from "../../src/codegen/config.js";
+import { type ConfigReads, evaluateJsonnetText } from "../../src/codegen/config.js";
 import { ConfigError } from "../../src/codegen/errors.js";
 import { sha256 } from "../../src/codegen/prune.js";
 import { makeTempDir, removeTempDirs } from "../helpers/user-project.js";
@@ -49,6 +49,31 @@ describe("jsonnet-evaluator.wasm", () => {
     await writeFile(file, "{ near: import 'near.libsonnet', shared: import 'shared.libsonnet', text: importstr 'near.libsonnet' }\n");
     const answer = await evaluateJsonnetText(file, [path.join(dir, "lib1"), path.join(dir, "lib2")]);
     assert.deepEqual(JSON.parse(answer), { near: "near", shared: "lib2", text: "'near'" });
+  });
+
+  it("tells what it read, transitively, and where it looked in vain, whether or not the evaluation succeeds", async () => {
+    const project = path.join(dir, "reads");
+    const lib = path.join(dir, "reads-lib");
+    await mkdir(path.join(project, "parts"), { recursive: true });
+    await mkdir(path.join(lib, "shared"), { recursive: true });
+    await writeFile(path.join(project, "config.jsonnet"), "local p = import 'parts/one.libsonnet'; local s = import 'shared/util.libsonnet'; p + s");
+    await writeFile(path.join(project, "parts", "one.libsonnet"), "{ one: import 'two.json', text: importstr 'note.txt' }");
+    await writeFile(path.join(project, "parts", "two.json"), '{"two": 2}');
+    await writeFile(path.join(project, "parts", "note.txt"), "import 'not-jsonnet.libsonnet'");
+    await writeFile(path.join(lib, "shared", "util.libsonnet"), "{ util: true }");
+    const config = path.join(project, "config.jsonnet");
+    let reads: ConfigReads | undefined;
+    const answer = await evaluateJsonnetText(config, [lib], (found) => (reads = found));
+    assert.deepEqual(JSON.parse(answer), { one: { two: 2 }, text: "import 'not-jsonnet.libsonnet'", util: true });
+    const util = path.join(lib, "shared", "util.libsonnet");
+    assert.deepEqual(reads!.files.sort(), [config, util, ...["note.txt", "one.libsonnet", "two.json"].map((name) => path.join(project, "parts", name))].sort());
+    // Looked for beside the config first: a file created there would be imported instead.
+    assert.deepEqual(reads!.missing, [path.join(project, "shared", "util.libsonnet")]);
+
+    await writeFile(path.join(project, "parts", "one.libsonnet"), "{ one: import 'gone/three.libsonnet' }");
+    await assert.rejects(evaluateJsonnetText(config, [lib], (found) => (reads = found)), ConfigError);
+    assert.deepEqual(reads!.files.sort(), [config, util, path.join(project, "parts", "one.libsonnet")].sort());
+    assert.ok(reads!.missing.includes(path.join(project, "parts", "gone", "three.libsonnet")), reads!.missing.join(", "));
   });
 
   it("names a relative config as it was given, and a missing one clearly", async () => {
