@@ -116,16 +116,10 @@ function sortModules<T extends string | { module: string }>(items: T[]): T[] {
   if (items.length < 2) return items;
   const keyed = items.map((item) => {
     const module = typeof item === "string" ? item : item.module;
-    return { item, module, dots: leadingDots(module), lower: module.toLowerCase() };
+    return { item, module, dots: /^\.*/.exec(module)![0].length, lower: module.toLowerCase() };
   });
   keyed.sort((a, b) => b.dots - a.dots || naturalCompare(a.lower, b.lower) || naturalCompare(a.module, b.module));
   return keyed.map((entry) => entry.item);
-}
-
-function leadingDots(module: string): number {
-  let dots = 0;
-  while (module.charCodeAt(dots) === DOT) dots++;
-  return dots;
 }
 
 /** `names` in {@link compareNames} order, each name's rank and lowercase made once rather than at every comparison. */
@@ -149,7 +143,6 @@ function nameRank(name: string): number {
   return 3;
 }
 
-const DOT = 46;
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
 const UPPER_A = 65;

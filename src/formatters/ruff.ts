@@ -35,22 +35,19 @@ function ruff(): Promise<Workspace> {
 }
 
 /**
- * `source` as `ruff format` writes it, its long docstrings and comments wrapped (prose.ts).
- * @throws Error naming `path` when ruff cannot parse the source (a template bug).
- * @example await formatPython("app.py", "x = [1,2]\n") // "x = [1, 2]\n"
+ * A Python module (`path` ending in `.py`) as `ruff format` writes it, its long docstrings and
+ * comments wrapped (prose.ts); any other file as it is: the `formatFile` of a target's formatter module.
+ * @throws Error naming `path` when ruff cannot parse the module (a template bug).
+ * @example await formatPythonFile("app.py", "x = [1,2]\n") // "x = [1, 2]\n"
  */
-export async function formatPython(path: string, source: string): Promise<string> {
+export async function formatPythonFile(path: string, content: string): Promise<string> {
+  if (!path.endsWith(".py")) return content;
   const formatter = await ruff();
   try {
-    return wrapProse(formatter.format(source));
+    return wrapProse(formatter.format(content));
   } catch (error) {
     throw new Error(`ruff format ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
-}
-
-/** `content` through ruff when `path` is a Python module, any other file as it is: the `formatFile` of a target's formatter module. */
-export async function formatPythonFile(path: string, content: string): Promise<string> {
-  return path.endsWith(".py") ? formatPython(path, content) : content;
 }
 
 /** Every file as {@link formatPythonFile} leaves it, the modules in one native ruff run where there is one: a formatter module's `formatAll`. */
@@ -58,7 +55,7 @@ export async function formatPythonFiles(files: readonly { path: string; content:
   const modules = files.filter((file) => file.path.endsWith(".py")).map((file) => file.content);
   const native = modules.length > 0 ? await formatNatively(modules, context.outDir) : undefined;
   let next = 0;
-  const contents = await Promise.all(files.map((file) => (!file.path.endsWith(".py") ? file.content : native ? wrapProse(native[next++]!) : formatPython(file.path, file.content))));
+  const contents = await Promise.all(files.map((file) => (native && file.path.endsWith(".py") ? wrapProse(native[next++]!) : formatPythonFile(file.path, file.content))));
   return { contents, by: native ? `ruff ${PINNED}, native` : "ruff, WebAssembly" };
 }
 

@@ -17,7 +17,8 @@ export const typescriptImports: ImportFormatter = (collector: ImportCollector): 
   const named = new Map(collector.sortedFromImports);
   const modules = new Set([...collector.bareModules, ...named.keys()]);
   return [...modules]
-    .sort(compareModules)
+    // Packages first, relative paths last.
+    .sort((a, b) => Number(a.startsWith(".")) - Number(b.startsWith(".")) || compareText(a, b))
     .map((module) => {
       const names = named.get(module);
       if (!names) return `import ${JSON.stringify(module)};`;
@@ -33,14 +34,9 @@ export const typescriptImports: ImportFormatter = (collector: ImportCollector): 
 
 const TYPE_ONLY = /^type\s+/;
 
-function compareModules(a: string, b: string): number {
-  return Number(a.startsWith(".")) - Number(b.startsWith(".")) || compareText(a, b);
-}
-
 /** Orders `type Foo` by `Foo`, so type-only names sit among the values. */
 function compareNames(a: string, b: string): number {
-  const key = (name: string) => name.replace(/^type\s+/, "");
-  return compareText(key(a), key(b)) || compareText(a, b);
+  return compareText(a.replace(TYPE_ONLY, ""), b.replace(TYPE_ONLY, "")) || compareText(a, b);
 }
 
 /** Case-insensitive first (as editors' organise-imports does), exact second for a total order. */

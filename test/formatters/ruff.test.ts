@@ -8,7 +8,7 @@ import { delimiter, join } from "node:path";
 import { describe, it } from "node:test";
 import { PositionEncoding, Workspace } from "@astral-sh/ruff-wasm-nodejs";
 
-import { findRuff, formatPython, formatPythonFile, formatPythonFiles } from "../../src/formatters/ruff.js";
+import { findRuff, formatPythonFile, formatPythonFiles } from "../../src/formatters/ruff.js";
 
 import { wrapProse } from "../../src/formatters/prose.js";
 import { DEV_REQUIREMENTS, requirementName } from "../../src/targets/be_root/dependencies.js";
@@ -52,7 +52,7 @@ describe("the ruff that formats", () => {
       'value = f"{mapping[\'key\']} and {other!r:>10}" if condition_is_true else "a fallback string that is long"\n',
     ];
     const expected = await ruffFormat(sources);
-    for (const [index, source] of sources.entries()) assert.equal(await formatPython(`case_${index}.py`, source), expected[index]);
+    for (const [index, source] of sources.entries()) assert.equal(await formatPythonFile(`case_${index}.py`, source), expected[index]);
   });
 
   it("formats every golden module as ruff does for any Python a generated project may require, natively with the project venv's ruff as with its WebAssembly build", async () => {
@@ -61,7 +61,7 @@ describe("the ruff that formats", () => {
     const paths = (await readdir(golden, { recursive: true })).filter((path) => path.endsWith(".py"));
     assert.ok(paths.length > 300, `only ${paths.length} golden modules`);
     const files = await Promise.all(paths.map(async (path) => ({ path, content: await readFile(join(golden, path), "utf8") })));
-    const ours = await Promise.all(files.map((file) => formatPython(file.path, file.content)));
+    const ours = await Promise.all(files.map((file) => formatPythonFile(file.path, file.content)));
     for (const version of ["py312", "py313", "py314", "py315"]) {
       const ruff = new Workspace({ "target-version": version }, PositionEncoding.Utf16);
       for (const [index, file] of files.entries()) assert.equal(ruff.format(file.content), ours[index], `${file.path} for ${version}`);
@@ -98,7 +98,7 @@ describe("the ruff that formats", () => {
   });
 
   it("names the file when ruff cannot parse it", async () => {
-    await assert.rejects(formatPython("pkg/broken.py", "x = (\n"), /^Error: ruff format pkg\/broken\.py: /);
+    await assert.rejects(formatPythonFile("pkg/broken.py", "x = (\n"), /^Error: ruff format pkg\/broken\.py: /);
   });
 
   it("formats Python modules only", async () => {
