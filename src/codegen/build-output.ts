@@ -29,8 +29,6 @@ export async function buildFiles(target: Target, config: unknown, options: { con
 export interface BuiltOutput {
   files: GeneratedFile[];
   originsOf: (outputPath: string) => string[];
-  /** The config's directory of template overrides, absolute, if it names one. */
-  userTemplatesDir?: string;
 }
 
 /** The target's operation registry, with the installed import formatters registered: the plugins a build needs whatever the config says. */
@@ -60,7 +58,7 @@ export function renderStore(target: Target, config: unknown, store: BuildStore, 
   if (overrides) checkOverrides(target, overrides);
   const env = overrides ? createTemplateEnv(overrides.dir, target.templateDir) : createTemplateEnv(target.templateDir);
   try {
-    return { ...renderWith(target, config, store, env, configFile), userTemplatesDir: overrides?.dir };
+    return renderWith(target, config, store, env, configFile);
   } catch (error) {
     // A failing override is the user's mistake: say which file and line, not where we called it.
     throw (overrides && overrideRenderError(error, overrides)) ?? error;

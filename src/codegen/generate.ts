@@ -14,7 +14,6 @@ import { buildStore, loadPlugins, renderStore } from "./build-output.js";
 import { type ConfigReads, configWarningsOf, evaluateConfigFile, validateConfig, withConfigFiles } from "./config.js";
 import { ConfigError, type ConfigIssue, GenerationError, blamingConfig } from "./errors.js";
 import { formatFiles, writtenText } from "./format.js";
-import { compileForcePattern } from "./globs.js";
 import { codeHash, inputsHash } from "./input-hash.js";
 import { type Recovery, hasJournal, isTempName, recoverInterruptedRun } from "./journal.js";
 import { type LockOptions, waitForUnlocked, withOutputLock } from "./lock.js";
@@ -32,6 +31,7 @@ import {
   type PlannedChange,
   type PlannedWrite,
   applyPlan,
+  forcedBy,
   planTempRemovals,
   planWritesIn,
 } from "./writer.js";
@@ -319,7 +319,7 @@ async function build(loaded: Loaded, options: GenerateOptions): Promise<Built> {
   const run = stored.runs.get(target.name);
   const earlier = run && run.code === loaded.record?.code ? { outDir: loaded.outDir, recorded: new Map((stored.recorded.get(target.name) ?? []).map((file) => [file.path, file])) } : undefined;
   // A `skip` file already there is left as it is: its text is never used, so it is not formatted.
-  const forced = options.force ? () => true : matchesAny((options.forcePaths ?? []).map(compileForcePattern));
+  const forced = forcedBy(options);
   const unused = (file: GeneratedFile) => file.ifExists === "skip" && !forced(file.path) && existsSync(path.join(loaded.outDir, file.path));
   const formatted = await timed(options, "format", () => formatFiles(rendered.files, formatter, { earlier, unused, outDir: loaded.outDir }));
   if (formatted.by !== undefined) options.timer?.notes.set("format", formatted.by);
@@ -358,10 +358,6 @@ async function plan(built: Built, options: Pick<GenerateOptions, "force" | "forc
       userTemplatesDir: built.userTemplatesDir,
     };
   });
-}
-
-function matchesAny(globs: readonly RegExp[]): (path: string) => boolean {
-  return (relative) => globs.some((glob) => glob.test(relative));
 }
 
 /** `blog.api` → `blog/api`; an empty prefix → the current directory. */

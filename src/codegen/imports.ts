@@ -38,15 +38,6 @@ export function importFormatterFor(language: string): ImportFormatter | undefine
 }
 
 /**
- * Languages with a registered formatter, sorted.
- *
- * @example registeredLanguages(); // ["python", "typescript"]
- */
-export function registeredLanguages(): string[] {
-  return [...formatters.keys()].sort();
-}
-
-/**
  * Bare imports (`import os`) and from-imports (`from os import path`) of one file.
  * Adding the same module or name twice keeps one copy; every view is sorted.
  *
@@ -98,7 +89,7 @@ export class ImportCollector {
   format(language: string, options: ImportFormatOptions = {}): string {
     const formatter = importFormatterFor(language);
     if (!formatter) {
-      const known = registeredLanguages();
+      const known = [...formatters.keys()].sort();
       const hint = known.length > 0 ? `registered: ${known.join(", ")}` : "none is registered";
       throw new KeyError(`no import formatter for language "${language}" (${hint})`);
     }

@@ -104,31 +104,13 @@ const metaKey = Symbol.for("codegen.operationMeta");
  *   build(ctx: BuildContext, options: { fields: Field[] }) { return [new RouteHandler(…)]; }
  * }
  */
-export function operation(
-  name: string,
-  options: {
-    scope: string;
-    requires?: readonly string[];
-    afterChildren?: boolean;
-    dispatchOn?: string;
-    role?: string;
-    requiresRoles?: readonly string[];
-    registry?: OperationRegistry;
-  },
-) {
-  const meta = new OperationMeta({
-    name,
-    scope: options.scope,
-    requires: options.requires,
-    afterChildren: options.afterChildren,
-    dispatchOn: options.dispatchOn,
-    role: options.role,
-    requiresRoles: options.requiresRoles,
-  });
+export function operation(name: string, options: Omit<ConstructorParameters<typeof OperationMeta>[0], "name"> & { registry?: OperationRegistry }) {
+  const { registry, ...fields } = options;
+  const meta = new OperationMeta({ name, ...fields });
   return <C extends OperationClass>(cls: C, context: ClassDecoratorContext<C>): void => {
     if (context.kind !== "class") throw new TypeError(`@operation("${name}") decorates classes only`);
     Object.defineProperty(cls, metaKey, { value: meta, enumerable: false, configurable: true });
-    options.registry?.register(meta, cls);
+    registry?.register(meta, cls);
   };
 }
 

@@ -134,19 +134,26 @@ export async function planWrites(
 /** {@link planWrites} against an already opened view of the output directory. */
 export function planWritesIn(tree: OutputTree, files: Iterable<GeneratedFile>, options: WriteOptions = {}): PlannedWrite[] {
   const entries = validatePaths(files);
-  const forced = options.force ? [] : [...(options.forcePaths ?? [])].map(compileForcePattern);
+  const forced = forcedBy(options);
   return entries.map(([file, relative]): PlannedWrite => {
     const absolutePath = path.join(tree.root, relative);
     const existing = tree.bytesOf(relative);
     let action: WriteAction;
     if (existing === undefined) action = "create";
-    else if (file.ifExists === "skip" && !options.force && !forced.some((glob) => glob.test(relative))) action = "skip";
+    else if (file.ifExists === "skip" && !forced(relative)) action = "skip";
     else if (sameBytes(existing, file.content)) action = "unchanged";
     else action = "overwrite";
     const planned: PlannedWrite = { file, path: relative, absolutePath, action };
     if (options.aggregates?.(relative)) planned.aggregates = true;
     return planned;
   });
+}
+
+/** Whether `force` or `forcePaths` overwrites an existing `skip` file at a path. @throws GenerationError for an invalid glob. */
+export function forcedBy(options: Pick<WriteOptions, "force" | "forcePaths">): (path: string) => boolean {
+  if (options.force) return () => true;
+  const globs = [...(options.forcePaths ?? [])].map(compileForcePattern);
+  return (relative) => globs.some((glob) => glob.test(relative));
 }
 
 /**

@@ -8,7 +8,6 @@ import {
   formatImports,
   importFormatterFor,
   registerImportFormatter,
-  registeredLanguages,
 } from "../../src/codegen/imports.js";
 
 // A toy formatter: the engine must work with any language, not just the shipped ones.
@@ -101,10 +100,10 @@ describe("ImportCollector.format", () => {
     assert.deepEqual(seenOptions.at(-1), {});
   });
 
-  it("raises KeyError naming an unknown language", () => {
+  it("raises KeyError naming an unknown language and the registered ones", () => {
     assert.throws(
       () => new ImportCollector().add("os").format("cobol"),
-      (error: unknown) => error instanceof KeyError && error.message.includes('"cobol"'),
+      (error: unknown) => error instanceof KeyError && error.message.includes('"cobol"') && new RegExp(`registered: .*\\b${LANGUAGE}\\b`).test(error.message),
     );
   });
 });
@@ -124,11 +123,9 @@ describe("formatImports", () => {
 });
 
 describe("formatter registry", () => {
-  it("looks formatters up by language and lists the languages", () => {
+  it("looks formatters up by language", () => {
     assert.equal(typeof importFormatterFor(LANGUAGE), "function");
     assert.equal(importFormatterFor("cobol"), undefined);
-    assert.ok(registeredLanguages().includes(LANGUAGE));
-    assert.ok(!registeredLanguages().includes("cobol"));
   });
 
   it("replaces an earlier formatter for the same language", () => {
