@@ -225,6 +225,17 @@ describe("architecture", () => {
     assert.deepEqual(importCycles(graph), []);
   });
 
+  it("src/codegen stays within 6,500 lines and src/formatters within 500, every source file counted as wc -l counts", async () => {
+    for (const [dir, budget] of [[ENGINE, 6_500], [FORMATTERS, 500]] as const) {
+      const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+      const sources = entries.filter((entry) => entry.isFile() && /\.[cm]?[jt]s$/.test(entry.name));
+      assert.ok(sources.some((entry) => entry.name.endsWith(".mjs")) || dir === FORMATTERS, "the engine's .mjs files are counted");
+      let lines = 0;
+      for (const entry of sources) lines += (await readFile(path.join(entry.parentPath, entry.name), "utf8")).split("\n").length - 1;
+      assert.ok(lines <= budget, `${path.relative(root, dir)} has ${lines} lines, over its ${budget}: simplify before adding`);
+    }
+  });
+
   it("src/codegen imports no target, no formatter, and names no framework", async () => {
     const files = await tsFiles(ENGINE);
     assert.ok(files.includes(ENGINE_INDEX), "the engine's files were found");

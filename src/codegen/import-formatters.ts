@@ -5,9 +5,8 @@
 import { type ImportFormatter, importFormatterFor, registerImportFormatter } from "./imports.js";
 import { entryPoints, loadEntryPoint } from "./plugins.js";
 
-/** Registers every formatter declared by installed packages. Returns the languages registered. */
-export async function loadImportFormatters(options: { cwd?: string } = {}): Promise<string[]> {
-  const languages: string[] = [];
+/** Registers every formatter declared by installed packages. */
+export async function loadImportFormatters(options: { cwd?: string } = {}): Promise<void> {
   for (const entry of await entryPoints("codegen.import_formatters", options)) {
     if (importFormatterFor(entry.name)) continue; // the first package declaring a language wins
     const formatter = await loadEntryPoint(entry);
@@ -15,7 +14,5 @@ export async function loadImportFormatters(options: { cwd?: string } = {}): Prom
       throw new TypeError(`${entry.packageName}: codegen.import_formatters.${entry.name} is not a function`);
     }
     registerImportFormatter(entry.name, formatter as ImportFormatter);
-    languages.push(entry.name);
   }
-  return languages;
 }

@@ -61,11 +61,6 @@ export class RenderRegistry {
     this.renderers.set(Type, renderer as Renderer<unknown>);
   }
 
-  /** True when a renderer is registered for exactly this class. */
-  has(Type: OutputClass<unknown>): boolean {
-    return this.renderers.has(Type);
-  }
-
   /**
    * Renders one output with the renderer of its class or nearest ancestor class, else with
    * the fallback registry.

@@ -1,6 +1,5 @@
-// The build store: every scope instance of one build and the outputs operations produced
-// there, keyed by (instance id, op name) in insertion order. Instance ids encode ancestry
-// (`project.apps.0.resources.2` lies under `project.apps.0`), which the queries rely on.
+// The build store: every scope instance of one build, registered with its parent and scope,
+// and the outputs operations produced there, keyed by (instance id, op name) in insertion order.
 import { KeyError, LookupError, ValueError } from "./errors.js";
 import type { OperationClass, OperationMeta } from "./operation.js";
 import type { Scope, ScopeTree } from "./scopes.js";
@@ -46,7 +45,7 @@ export class BuildStore {
   // Instances registered without a parent: a query under the only root needs no walk.
   #rootCount = 0;
 
-  /** @param scopes the build's scope tree: derives scopes from ids and checks `childScope` names. */
+  /** @param scopes the build's scope tree: `children` checks `childScope` names against it. */
   constructor(scopes: ScopeTree) {
     this.#scopes = scopes;
   }
@@ -54,8 +53,7 @@ export class BuildStore {
   /**
    * Records a scope instance. Register parents before their children: children are listed
    * in registration order, which the engine makes config order.
-   * @param options.parent parent id. @default the id minus its last `.<key>.<index>`
-   * @param options.scope @default the scope `ScopeTree.scopeFor(id)` resolves
+   * @param options.parent parent id. @default none: a root instance
    * @param options.configPath where the user wrote the instance, e.g. `apps[0].config.resources[2]`. @default ""
    * @param options.operations the operations that apply here, in run order (`operationsAt`). @default none
    * @throws ValueError when the id is already registered; KeyError when the parent is not.
@@ -63,15 +61,15 @@ export class BuildStore {
   registerInstance(
     id: string,
     instance: unknown,
-    options: { parent?: string; scope?: Scope; configPath?: string; operations?: readonly AppliedOperation[] } = {},
+    options: { parent?: string; scope: Scope; configPath?: string; operations?: readonly AppliedOperation[] },
   ): void {
     if (this.#instances.has(id)) throw new ValueError(`instance "${id}" is already registered`);
-    const parent = options.parent ?? parentIdOf(id);
+    const { parent } = options;
     if (parent !== undefined) this.#record(parent).children.push(id);
     else this.#rootCount++;
     this.#instances.set(id, {
       instance,
-      scope: options.scope ?? this.#scopes.scopeFor(id),
+      scope: options.scope,
       parent,
       configPath: options.configPath ?? "",
       children: [],
@@ -219,10 +217,4 @@ export class BuildStore {
     if (!record) throw new KeyError(`instance "${id}" is not registered`);
     return record;
   }
-}
-
-/** `project.apps.0` for `project.apps.0.resources.2`; undefined for a root id. */
-function parentIdOf(id: string): string | undefined {
-  const parts = id.split(".");
-  return parts.length < 3 ? undefined : parts.slice(0, -2).join(".");
 }
