@@ -6,6 +6,7 @@ import { configIssuesOf, formatConfigPath } from "./config-path.js";
 import type { BuildContext } from "./context.js";
 import { ConfigError, ValueError, type ConfigIssue } from "./errors.js";
 import { EmptyOptions, type Operation, type OperationClass, type OperationMeta } from "./operation.js";
+import { isRecord } from "./records.js";
 import type { OperationRegistry } from "./registry.js";
 import { ScopeTree, type Scope } from "./scopes.js";
 import { sourcePath } from "./source-path.js";
@@ -156,6 +157,11 @@ export class Engine {
     const runs: AppliedOperation[] = [];
     for (const [meta, cls] of group) {
       if (meta.dispatchOn !== undefined && instance.value?.[meta.dispatchOn] !== meta.name) continue;
+      // An op without `Options` reads nothing of its instance: an object is `{}`, as EmptyOptions parses it, without zod's cost.
+      if (cls.Options === undefined && isRecord(instance.value)) {
+        runs.push({ meta, cls, options: {} });
+        continue;
+      }
       const parsed = (cls.Options ?? EmptyOptions).safeParse(instance.value);
       if (parsed.success) runs.push({ meta, cls, options: parsed.data });
       else issues.push(...configIssuesOf(parsed.error, instance.configPath));

@@ -12,7 +12,7 @@ import path from "node:path";
 
 import { buildStore, loadPlugins, renderStore } from "./build-output.js";
 import { type ConfigReads, configWarningsOf, evaluateConfigFile, validateConfig, withConfigFiles } from "./config.js";
-import { ConfigError, type ConfigIssue, GenerationError, blamingConfig } from "./errors.js";
+import { type ConfigIssue, GenerationError, blamingConfig } from "./errors.js";
 import { formatFiles, writtenText } from "./format.js";
 import { codeHash, inputsHash } from "./input-hash.js";
 import { type Recovery, hasJournal, isTempName, recoverInterruptedRun } from "./journal.js";
