@@ -303,7 +303,7 @@ describe("a kiln-style config", () => {
     const author = await api.post("/content/authors", { name: "Grace", email: `grace-${randomBytes(4).toString("hex")}@example.com` });
     const article = await api.post("/content/posts", { title: "Compilers", body: "A-0", author_id: author.body.id });
     expectStatus(article, 201);
-    // Discovery follows the project's require_auth: a token from kiln's login.
+    // Discovery is public here (kiln's resource_registry.require_auth: false); a token changes nothing.
     const { client } = await kilnLogin();
     const values = async (field: string, q: string) => {
       const answer = await client.post("/_values", { resource: "article", field, q, limit: 100 });
@@ -316,6 +316,87 @@ describe("a kiln-style config", () => {
     const byAuthor = await api.get(`/content/posts?limit=100&author_id=${author.body.id}`);
     expectStatus(byAuthor, 200);
     assert.deepEqual(byAuthor.body.items.map((item: { id: string }) => item.id), [article.body.id]);
+  });
+
+  it("serves kiln's discovery without a token (resource_registry.require_auth: false): POST /_filters by resource, POST /_filters/fields by field", async () => {
+    const { client } = await kilnLogin();
+    // Every other route needs a user unless it says otherwise; the discovery routes do not.
+    const catalog = await api.get("/_filters");
+    expectStatus(catalog, 200);
+    const described = new Map<string, unknown>();
+    for (const list of catalog.body.lists) for (const filter of list.filters) if (!described.has(`${list.resource}.${filter.field}`)) described.set(`${list.resource}.${filter.field}`, filter);
+    const everything = await api.post("/_filters", {});
+    expectStatus(everything, 200);
+    assert.deepEqual(everything.body, (await client.post("/_filters", { resources: null })).body);
+    assert.deepEqual(
+      everything.body.resources.map((resource: { resource: string; filters: { field: string }[]; supports_search: boolean }) => [resource.resource, resource.filters.map((filter) => filter.field), resource.supports_search]),
+      [["author", ["name"], false], ["article", ["status", "author_id", "id"], false]],
+    );
+    const articles = await api.post("/_filters", { resources: ["article"] });
+    expectStatus(articles, 200);
+    assert.deepEqual(articles.body.resources, [everything.body.resources[1]]);
+    assert.deepEqual(articles.body.resources[0].filters, ["status", "author_id", "id"].map((field) => described.get(`article.${field}`)));
+    const unknown = await api.post("/_filters", { resources: ["tag"] });
+    expectStatus(unknown, 422);
+    assert.deepEqual(unknown.body.detail[0].loc, ["body", "resources", 0]);
+
+    const fields = await api.post("/_filters/fields", { fields: [{ resource: "article", field: "author_id" }, { resource: "author", field: "name" }] });
+    expectStatus(fields, 200);
+    assert.deepEqual(fields.body.fields, [described.get("article.author_id"), described.get("author.name")]);
+    assert.deepEqual(fields.body.fields[0].values, { kind: "ref", resource: "author" });
+    const notFiltered = await api.post("/_filters/fields", { fields: [{ resource: "article", field: "title" }] });
+    expectStatus(notFiltered, 422);
+    assert.deepEqual(notFiltered.body.detail[0].loc.slice(0, 3), ["body", "fields", 0]);
+  });
+
+  it("answers a searchable resource's POST {prefix}/_values with its rows as links, found by their label, a page at a time", async () => {
+    const tag = randomBytes(4).toString("hex");
+    const authors = [];
+    for (const name of [`Lin ${tag} B`, `Lin ${tag} A`, `Lin ${tag} C`]) {
+      const author = await api.post("/content/authors", { name, email: `lin-${randomBytes(4).toString("hex")}@example.com` });
+      expectStatus(author, 201);
+      authors.push(author.body);
+    }
+    const link = (author: { id: string; name: string }) => ({ type: "author", id: author.id, label: author.name });
+    const first = await api.post("/content/authors/_values", { q: tag, limit: 2 });
+    expectStatus(first, 200);
+    assert.deepEqual(first.body, { results: [link(authors[1]), link(authors[0])], next_cursor: "2" });
+    const rest = await api.post("/content/authors/_values", { q: tag, limit: 2, cursor: first.body.next_cursor });
+    expectStatus(rest, 200);
+    assert.deepEqual(rest.body, { results: [link(authors[2])], next_cursor: null });
+    const badCursor = await api.post("/content/authors/_values", { q: tag, cursor: "last" });
+    expectStatus(badCursor, 422);
+    assert.deepEqual(badCursor.body.detail[0].loc, ["body", "cursor"]);
+  });
+
+  it("makes a searchable resource's links with kiln's builder, given who asks; a hidden file stays out of the answer and of the builder's own reads", async () => {
+    const { client } = await kilnLogin();
+    const tag = randomBytes(4).toString("hex");
+    const upload = async (filename: string) => {
+      const ticket = await client.post("/content/attachments/upload", { filename, content_type: "text/plain", size_bytes: 5 });
+      expectStatus(ticket, 200, filename);
+      return ticket.body.id as string;
+    };
+    const draft = await upload(`draft-${tag}.txt`);
+    const final = await upload(`final-${tag}.txt`);
+    const hidden = await upload(`private-${tag}.txt`);
+    // The builder counts the versions of a file through the request's session: the hidden one is not among them.
+    const labels = async (as: JsonClient, q: string) => {
+      const found = await as.post("/content/attachments/_values", { q, limit: 100 });
+      expectStatus(found, 200);
+      assert.equal(found.body.next_cursor, null);
+      return new Map((found.body.results as { type: string; id: string; label: string }[]).map((item) => [item.id, `${item.type}: ${item.label}`]));
+    };
+    assert.deepEqual(
+      await labels(client, tag),
+      new Map([
+        [draft, `attachment: draft-${tag}.txt (2 versions) for Ada Lovelace`],
+        [final, `attachment: final-${tag}.txt (2 versions) for Ada Lovelace`],
+      ]),
+    );
+    // Without a token, the builder's session is None.
+    assert.equal((await labels(api, tag)).get(final), `attachment: final-${tag}.txt (2 versions) for anyone`);
+    assert.ok(!(await labels(client, `private-${tag}`)).has(hidden));
   });
 
   it("answers an author's get and list through kiln's serializer, awaited with the row, who asks (None on a public route) and the database", async () => {

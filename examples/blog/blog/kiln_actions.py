@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 from sqlalchemy import ColumnElement, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_object_session
 
 from blog.auth import Session
 from blog.models import Article, ArticleStatus, Attachment, Author
@@ -97,3 +97,28 @@ async def author_with_count(
 def visible_attachments(session: Session | None) -> ColumnElement[bool] | None:
     """Files whose name starts with ``private-`` are nobody's to see through the API."""
     return Attachment.original_filename.not_like("private-%")
+
+
+async def attachment_link(
+    attachment: Attachment, session: Session | None
+) -> dict[str, Any]:
+    """kiln's link builder: a file labelled by its name, how many versions of it the
+    user may see (versions share the name after its first ``-``: ``draft-notes.txt``,
+    ``final-notes.txt``), and who asks. It counts through the session that loaded the
+    file, the request's, so row visibility applies to what it reads."""
+    name = attachment.original_filename or ""
+    db = async_object_session(attachment)
+    if db is None:
+        raise RuntimeError("the file was not loaded through a session")
+    stem = name.partition("-")[2]
+    versions = await db.scalar(
+        select(func.count())
+        .select_from(Attachment)
+        .where(Attachment.original_filename.endswith(stem, autoescape=True))
+    )
+    who = session.name if session is not None else "anyone"
+    return {
+        "type": "attachment",
+        "id": attachment.id,
+        "label": f"{name} ({versions} versions) for {who}",
+    }

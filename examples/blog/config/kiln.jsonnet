@@ -42,6 +42,9 @@ local articleRead = [
   }),
   databases: [db.postgres('primary', { default: true })],
   require_auth: true,
+  // kiln's setting of the discovery routes (/_filters, /_values): public, though every
+  // other route needs a user unless it says otherwise.
+  resource_registry: { require_auth: false },
   apps: [
     {
       prefix: '/content',
@@ -57,6 +60,8 @@ local articleRead = [
             pk_type: 'uuid',
             // kiln's link kinds: `name` labels an author's links (and filter values) by name.
             link: { kind: 'name', name: 'name' },
+            // kiln's resource search: POST /content/authors/_values answers authors as links.
+            searchable: true,
             operations: [
               {
                 name: 'get',
@@ -125,6 +130,11 @@ local articleRead = [
             pk: 'id',
             pk_type: 'uuid',
             visible: 'blog.kiln_actions.visible_attachments',
+            // Searchable (POST /content/attachments/_values), each file made a link by kiln's
+            // builder, async (row, session), found by its name.
+            searchable: true,
+            link: { builder: 'blog.kiln_actions.attachment_link' },
+            search: { fields: ['original_filename'] },
             operations: resource.files(content_types=['text/plain', 'image/png'], max_size=1048576),
           },
           // Tags: create-only (no reads), an integer key.

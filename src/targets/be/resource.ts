@@ -20,10 +20,14 @@ export const GENERATED_NAMES: ReadonlySet<string> = new Set([
   "APIRouter", "Annotated", "Any", "AsyncSession", "BaseModel", "Body", "ColumnElement", "ConfigDict", "Depends", "Field", "HTTPException", "Index",
   "Literal", "MISSING", "Path", "Query", "Request", "Response", "String", "Tag",
   // the project's own modules: auth, db, runtime
-  "ActionRef", "AuthenticatedUser", "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime", "DbEmail", "DbFloat", "DbInt",
-  "DbJson", "DbText", "DownloadTicket", "EnumSource", "FilterCatalog", "FilterSpec", "FilterUnion", "FiniteFloat",
-  "FreeTextSource", "FullTextSearch", "IDEMPOTENCY_KEY", "Idempotency", "InQuery", "InValues", "ListSpec", "LiteralSource", "NoRepeats", "OPA", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page",
-  "Policy", "ReadSessionDep", "RefSource", "RelatedKeys", "RowPolicy", "Rows", "SearchText", "SelfSource", "SessionDep", "TreeBounds", "TrigramSearch", "UploadTicket", "ValuesOptions", "ValuesPage",
+  "ActionRef", "AuthenticatedUser", "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime",
+  "DbEmail", "DbFloat", "DbInt", "DbJson", "DbText", "DownloadTicket", "EnumSource", "FieldCatalog", "FieldOptions", "FilterCatalog", "FilterSpec",
+  "FilterUnion", "FiniteFloat", "FreeTextSource", "FullTextSearch", "IDEMPOTENCY_KEY", "Idempotency", "InQuery", "InValues", "LinkPage",
+  "LinkSearch", "ListSpec", "LiteralSource", "NoRepeats", "OPA", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page", "Policy",
+  "ReadSessionDep", "RefSource", "RelatedKeys", "ResourceCatalog", "RowPolicy", "Rows", "SearchText", "SelfSource", "SessionDep", "TreeBounds",
+  "TrigramSearch", "UploadTicket", "ValuesOptions", "ValuesPage",
+  // classes discovery.py defines beside the models it imports
+  "FieldSelection", "FilterSelection", "ValuesBody",
 ]);
 
 /** A model class as generated code imports and names it. */

@@ -346,7 +346,7 @@ describe("kiln's link kinds and link.id", () => {
   });
 
   test("a kind that labels with a name needs one; name and id must be scalar fields of the resource", () => {
-    assert.deepEqual(issues(kilnConfig({ ...read, link: { kind: "name" } })), ['resources[0].link.name: required unless kind is "id": the field whose value labels the links']);
+    assert.deepEqual(issues(kilnConfig({ ...read, link: { kind: "name" } })), ['resources[0].link.name: required unless kind is "id" or a builder is given: the field whose value labels the links']);
     assert.deepEqual(issues(kilnConfig({ ...read, link: { kind: "id", id: "author", name: "nope" } })), [
       'resources[0].link.name: "nope" must be a scalar field of this resource (its value labels the links)',
       'resources[0].link.id: "author" must be a scalar field of this resource (its value is the id of the links)',

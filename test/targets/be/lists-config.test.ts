@@ -124,7 +124,7 @@ describe("SearchConfig, RepresentationConfig and LinksConfig", () => {
     assert.deepEqual(parse(LinksConfig, { name: "title", kind: "id_name" }), { name: "title", kind: "id_name" });
     assert.deepEqual(parse(LinksConfig, { name: "title", kind: "name" }), { name: "title", kind: "name" });
     assert.deepEqual(parse(LinksConfig, { kind: "id" }), { kind: "id" });
-    assertIssues(LinksConfig, { kind: "name" }, [{ path: "name", message: 'required unless kind is "id": the field whose value labels the links' }]);
+    assertIssues(LinksConfig, { kind: "name" }, [{ path: "name", message: 'required unless kind is "id" or a builder is given: the field whose value labels the links' }]);
     assertIssues(LinksConfig, { name: "title", kind: "slug" }, [{ path: "kind", message: 'Invalid option: expected one of "id_name"|"name"|"id"' }]);
   });
 });

@@ -49,6 +49,15 @@ const ProjectObject = z
       description:
         "Whether handlers require an authenticated user when `auth` is set; apps, resources and operation entries may override it.",
     }),
+    resource_registry: z
+      .strictObject({
+        require_auth: z.boolean().optional().meta({
+          description:
+            "Whether the discovery routes (`/_filters`, `/_values`) require an authenticated user; `true` needs `auth`. Default: the project's `require_auth`.",
+        }),
+      })
+      .optional()
+      .meta({ description: "kiln's settings of the project-wide discovery routes (docs/be.md, Discovery)." }),
     max_body_size: z
       .int()
       .min(1, "must be a positive number of bytes")
@@ -235,6 +244,9 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
   checkShape(project, ctx);
   if (project.databases) checkDatabases(project.databases, ctx);
   checkDbKeys(project, ctx);
+  if (project.resource_registry?.require_auth === true && project.auth === undefined) {
+    ctx.addIssue({ code: "custom", path: ["resource_registry", "require_auth"], message: "the discovery routes can only require a user when the project sets auth" });
+  }
   if (project.apps) checkApps(project.apps, ctx);
   if (project.resources) checkAppResources(project.resources, ctx, ["resources"]);
   if (project.apps) checkAuthz(project, project.apps, (index) => ["apps", index, "config"], ctx);
@@ -254,6 +266,7 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
     trusted_proxies: project.trusted_proxies,
     generate_tests: project.generate_tests,
     require_auth: project.require_auth,
+    ...(project.resource_registry !== undefined && { resource_registry: project.resource_registry }),
     max_body_size: project.max_body_size,
     idempotency_expiry: project.idempotency_expiry,
     /** The apps; for the shorthand, one app (and its config) marked with `[sourcePath]: ""`. */

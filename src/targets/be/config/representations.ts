@@ -49,7 +49,7 @@ export const RepresentationList = z.array(RepresentationConfig).superRefine((lis
 export const LinksConfig = z
   .strictObject({
     name: PythonName.optional().meta({
-      description: "The scalar field of the resource whose value labels its links (and its rows in filter value pickers); required unless `kind` is `id`.",
+      description: "The scalar field of the resource whose value labels its links (and its rows in filter value pickers); required unless `kind` is `id` or `builder` is given.",
       examples: ["name", "title"],
     }),
     kind: z.enum(["id_name", "name", "id"]).optional().meta({
@@ -61,9 +61,17 @@ export const LinksConfig = z
       description: "The scalar field whose value is a link's `id` (default: the primary key). Filter values and the front end still address rows by their primary key.",
       examples: ["slug"],
     }),
+    builder: DottedPath.optional().meta({
+      description:
+        "kiln's link builder: your async function `(row, session) -> link` building the links `POST {prefix}/_values` answers " +
+        "(`searchable`), given the signed-in user as `session`. Link fields and filter values still label by `name` (else the id).",
+      examples: ["blog.links.author_link"],
+    }),
   })
   .superRefine((link, ctx) => {
-    if (link.name === undefined && link.kind !== "id") ctx.addIssue({ code: "custom", path: ["name"], message: 'required unless kind is "id": the field whose value labels the links' });
+    if (link.name === undefined && link.kind !== "id" && link.builder === undefined) {
+      ctx.addIssue({ code: "custom", path: ["name"], message: 'required unless kind is "id" or a builder is given: the field whose value labels the links' });
+    }
   })
   .meta({ description: "How the resource serializes where another refers to it (`link` fields, `ref` filter values).", examples: [{ name: "name" }, { kind: "id" }] });
 export type LinksConfig = z.output<typeof LinksConfig>;

@@ -88,6 +88,12 @@ export const ResourceConfig = z
         "Serve `GET {prefix}/permissions` and `GET {prefix}/{pk}/permissions`: which operations the current user may call on the " +
         "collection and on one row (kiln's key; the entries `permissions` and `row_permissions` of type `permissions`).",
     }),
+    searchable: z.boolean().optional().meta({
+      default: false,
+      description:
+        "Serve `POST {prefix}/_values`: the resource's rows as links, found by its `search` (else by the link's label), a page at a time " +
+        "(kiln's key; the entry `values` of type `values`). Needs `link`.",
+    }),
     trace: z.boolean().optional().meta({
       description: "With `telemetry`, whether the handlers of this resource's entries have their span (an entry's `trace` wins). Default: the project's `span_per_handler` / `span_per_action`.",
     }),
@@ -150,7 +156,14 @@ export const ResourceConfig = z
         ctx.addIssue({ code: "custom", path: ["include_actions_in_dump"], message: 'each row then carries "actions": rename the read field named "actions"' });
       }
     }
-    const operations = rest.permissions_endpoint ? [...rest.operations, ...permissionEntries(rest.operations, ctx)] : rest.operations;
+    const operations = [
+      ...rest.operations,
+      ...(rest.permissions_endpoint ? addedEntries("permissions_endpoint", PERMISSION_ENTRIES, rest.operations, ctx) : []),
+      ...(rest.searchable ? addedEntries("searchable", VALUES_ENTRIES, rest.operations, ctx) : []),
+    ];
+    if (rest.searchable && rest.link === undefined) {
+      ctx.addIssue({ code: "custom", path: ["searchable"], message: "its rows are answered as links: set link: { name: <its label field> } (or a link builder) on the resource" });
+    }
     const resolved = {
       model,
       name: name ?? defaultResourceName(model),
@@ -165,17 +178,22 @@ export const ResourceConfig = z
   });
 export type ResourceConfig = z.output<typeof ResourceConfig>;
 
-/** The entries `permissions_endpoint: true` adds: the collection's permissions and a row's, named so no entry of the resource clashes. */
-function permissionEntries(operations: readonly OperationConfig[], ctx: z.RefinementCtx): OperationConfig[] {
-  const entries = [
-    { name: "permissions", type: "permissions", target: "collection" },
-    { name: "row_permissions", type: "permissions", target: "row" },
-  ];
+/** The entries `permissions_endpoint: true` adds: the collection's permissions and a row's. */
+const PERMISSION_ENTRIES = [
+  { name: "permissions", type: "permissions", target: "collection" },
+  { name: "row_permissions", type: "permissions", target: "row" },
+];
+
+/** The entry `searchable: true` adds: `POST {prefix}/_values`. */
+const VALUES_ENTRIES = [{ name: "values", type: "values" }];
+
+/** The entries a resource key adds, each named so no entry of the resource clashes. */
+function addedEntries(key: string, entries: readonly Record<string, string>[], operations: readonly OperationConfig[], ctx: z.RefinementCtx): OperationConfig[] {
   for (const entry of entries) {
     const index = operations.findIndex((operation) => operation.name === entry.name);
-    if (index >= 0) ctx.addIssue({ code: "custom", path: ["operations", index, "name"], message: `permissions_endpoint adds an entry named "${entry.name}": give this one another name` });
+    if (index >= 0) ctx.addIssue({ code: "custom", path: ["operations", index, "name"], message: `${key} adds an entry named "${entry.name}": give this one another name` });
   }
-  return entries.map((entry) => recordDefaulted(entry, ["name", "type", "target"]));
+  return entries.map((entry) => recordDefaulted({ ...entry }, Object.keys(entry)) as OperationConfig);
 }
 
 /** The primary key's name and type, from `pk` and `pk_type` or kiln's `pk: { name, type }` (which wins; the refinement reports a conflict). */

@@ -21,6 +21,7 @@ export { Update } from "./update/update.js";
 export { Delete } from "./delete/delete.js";
 export { Action } from "./action/action.js";
 export { Permissions } from "./permissions/permissions.js";
+export { Values } from "./values/values.js";
 export { Auth } from "./auth/augment.js";
 export { Hooks } from "./hooks/hooks.js";
 export { Authz } from "./authz/authz.js";

@@ -25,11 +25,20 @@ type Entry = AuthzLevel & { name: string; type: string; convention?: Convention 
  */
 function guardCall(config: ProjectConfig, can: string, convention: Convention | undefined, imports: ImportCollector): (row: string) => string {
   if (convention !== "kiln") return (row) => `${can}(current_user, ${row}, session)`;
+  const session = kilnSession(config, imports);
+  return (row) => `${can}(${row}, ${session})`;
+}
+
+/**
+ * kiln's auth session of the signed-in `current_user`, as kiln's functions get it: the
+ * session model read back from the token's claims with kiln's login, else the user itself.
+ */
+export function kilnSession(config: ProjectConfig, imports: ImportCollector): string {
   const sessionSchema = config.auth?.get_current_user_fn === undefined ? config.auth?.login?.session_schema : undefined;
-  if (sessionSchema === undefined) return (row) => `${can}(${row}, current_user)`;
+  if (sessionSchema === undefined) return "current_user";
   const [module, name] = Name.fromDotted(sessionSchema);
   imports.add(module);
-  return (row) => `${can}(${row}, ${module}.${name.raw}.model_validate(current_user.claims))`;
+  return `${module}.${name.raw}.model_validate(current_user.claims)`;
 }
 
 /** Whether the route works on one row (its guard gets the row), rather than on the collection (`None`). */

@@ -1,8 +1,10 @@
-// `discovery` (project scope): `discovery.py`, the project-wide `GET /_filters` and
-// `POST /_values` over every filtered list, built on `runtime/discovery.py`. The lists and
-// what each one filters are read from the store as it renders (every modifier has run by
-// then). Nothing is written when no list filters. The operation declares role `ENDPOINT` and
-// yields a `ProjectRoute` per route, so the project's rate limit reaches them too.
+// `discovery` (project scope): `discovery.py`, the project-wide `GET /_filters`, kiln's
+// `POST /_filters` and `POST /_filters/fields`, and `POST /_values` over every filtered list,
+// built on `runtime/discovery.py`. The lists and what each one filters are read from the
+// store as it renders (every modifier has run by then). Nothing is written when no list
+// filters. The operation declares role `ENDPOINT` and yields a `ProjectRoute` per route, so
+// the project's rate limit reaches them too; each route takes the user as the project's auth,
+// `require_auth` (kiln's `resource_registry.require_auth` first) and `exclude_paths` say for its path.
 
 import { type BuildContext, type BuildStore, FileFragment, type Fragment, ImportCollector, Name, PROJECT, type RenderCtx, operation, prefixImport } from "../../../../codegen/index.js";
 import { type AppConfig, excludedBy, type ProjectConfig, type ResourceConfig } from "../../config/schema.js";
@@ -23,27 +25,66 @@ export class Discovery {
   readonly #packagePrefix: string;
   // Each list's line, made once.
   readonly #lines = new WeakMap<ListHandler, ListLine>();
-  /** `GET /_filters` and `POST /_values`, the handles the project's rate limit amends. */
-  readonly filtersRoute: ProjectRoute;
-  readonly valuesRoute: ProjectRoute;
+  /** The module's routes, the handles the project's rate limit amends, in the module's order. */
+  readonly routes: readonly DiscoveryRoute[];
 
   /** Its lists are read from the store when it renders (every modifier has run by then). */
   constructor(project: ProjectConfig, packagePrefix: string) {
     this.#project = project;
     this.#packagePrefix = packagePrefix;
     this.dotted = prefixImport(packagePrefix, "discovery");
-    const route = (name: string, method: "GET" | "POST", path: string) =>
-      new ProjectRoute({
-        name,
-        method,
-        path: this.#routePath(path),
-        group: "discovery",
-        userKeyed: this.#takesUser,
-        responses: prefixImport(packagePrefix, "runtime", "responses"),
-        presentIn: (store) => this.usedIn(store),
-      });
-    this.filtersRoute = route("list_filters", "GET", "/_filters");
-    this.valuesRoute = route("list_filter_values", "POST", "/_values");
+    const route = (spec: Omit<DiscoveryRoute, "route">): DiscoveryRoute => {
+      const path = this.#routePath(spec.path);
+      const user = this.#takesUser(path);
+      return {
+        ...spec,
+        route: new ProjectRoute({
+          name: spec.name,
+          method: spec.method,
+          path,
+          group: "discovery",
+          userKeyed: user,
+          responses: prefixImport(packagePrefix, "runtime", "responses"),
+          // A body may be unreadable (not UTF-8) or too large; values are read from the database.
+          errors: [...(user ? [401 as const] : []), ...(spec.body === undefined ? [] : [400 as const, 413 as const]), ...(spec.readsRows ? [503 as const] : [])],
+          presentIn: (store) => this.usedIn(store),
+        }),
+      };
+    };
+    this.routes = [
+      route({ name: "list_filters", method: "GET", path: "/_filters", operationId: "listFilters", answer: "FilterCatalog", call: "CATALOG.describe()", doc: "Every filtered list: its filter fields, their operators and where their values come from." }),
+      route({
+        name: "describe_filters",
+        method: "POST",
+        path: "/_filters",
+        operationId: "describeFilters",
+        body: "FilterSelection",
+        answer: "ResourceCatalog",
+        call: "CATALOG.resources(body.resources)",
+        doc: "The filter fields of each resource the body names (of every one when it names none), over all its lists (kiln's discovery).",
+      }),
+      route({
+        name: "describe_filter_fields",
+        method: "POST",
+        path: "/_filters/fields",
+        operationId: "describeFilterFields",
+        body: "FieldSelection",
+        answer: "FieldCatalog",
+        call: "CATALOG.fields(body.fields)",
+        doc: "Each filter field the body names, in its order: its operators and where its values come from (kiln's discovery).",
+      }),
+      route({
+        name: "list_filter_values",
+        method: "POST",
+        path: "/_values",
+        operationId: "listFilterValues",
+        body: "ValuesBody",
+        answer: "ValuesPage",
+        call: "await CATALOG.values(body)",
+        doc: "Values to offer for one filter field of a resource, best first.",
+        readsRows: true,
+      }),
+    ];
   }
 
   /** The lists with filters of the build of `store`, in config order. */
@@ -79,33 +120,50 @@ export class Discovery {
       return line;
     });
     const bodies = valuesBodies(lines);
-    if (bodies.length > 1) imports.addFrom("typing", "Annotated").addFrom("pydantic", "Field");
-    const user = this.#user(imports);
-    // What each route can answer besides 422: a user's absence, a body it cannot read, a busy database, a rate limit.
-    const authErrors = user === undefined ? [] : [401];
-    const limited = this.filtersRoute.limiter === undefined ? [] : [429];
-    imports.addFrom(prefixImport(this.#packagePrefix, "runtime", "responses"), "error_responses").update(this.filtersRoute.imports).update(this.valuesRoute.imports);
+    imports.addFrom(this.#runtime, "FieldCatalog", "FieldOptions", "ResourceCatalog").addFrom("pydantic", "BaseModel", "ConfigDict", "Field");
+    if (bodies.length > 1) imports.addFrom("typing", "Annotated");
     // With row visibility, /_values reads through sessions that know the request, so its rule hides rows there too.
     const visibility = visibilityRules(project, ctx.store).length > 0;
     if (visibility) imports.addFrom("fastapi", "Request");
+    const responses = prefixImport(this.#packagePrefix, "runtime", "responses");
+    imports.addFrom(responses, "error_responses");
+    const routes = this.routes.map((spec) => {
+      const { route } = spec;
+      imports.update(route.imports);
+      const params = [spec.body === undefined ? undefined : `body: ${spec.body}`, route.userKeyed ? "current_user: CurrentUser" : undefined];
+      if (route.userKeyed) imports.addFrom(prefixImport(this.#packagePrefix, "auth", "dependencies"), "CurrentUser");
+      let call = spec.call;
+      if (spec.readsRows && visibility) {
+        params.push("request: Request");
+        call = call.replace(/\)$/, ', session_info={"request": request})');
+      }
+      const args = [pythonString(route.path.slice(this.#routePath("").length)), `operation_id=${pythonString(spec.operationId)}`];
+      if (spec.body !== undefined) args.push(`max_body_size=${pythonInt(project.max_body_size)}`);
+      if (route.dependencies) args.push(route.dependencies);
+      if (route.errors) args.push(`responses=error_responses(${route.errors})`);
+      return {
+        method: spec.method.toLowerCase(),
+        args,
+        name: spec.name,
+        params: params.filter(Boolean).join(", "),
+        answer: spec.answer,
+        call,
+        doc: docstringText(spec.doc, "    "),
+      };
+    });
     return [
       new FileFragment({
         path: this.path,
         template: "operations/discovery/discovery.py.njk",
         context: {
-          doc: docstringText("Filter discovery over every filtered list: ``GET /_filters`` and ``POST /_values``."),
+          doc: docstringText("Filter discovery over every filtered list: ``GET /_filters``, kiln's ``POST /_filters`` and ``POST /_filters/fields``, and ``POST /_values``."),
           rows: [...rows.values()],
           lists: lines.map((line) => line.spec),
           bodies,
-          body: bodies.length === 1 ? bodies[0]!.name : `Annotated[${bodies.map((body) => body.name).join(" | ")}, Field(discriminator="resource")]`,
-          params: user ?? "",
-          values_params: [user, visibility ? "request: Request" : undefined].filter(Boolean).join(", "),
-          session_info: visibility ? ', session_info={"request": request}' : "",
-          filters_errors: [...authErrors, ...limited].join(", "),
-          values_errors: [400, ...authErrors, 413, ...limited, 503].join(", "),
-          filters_dependencies: this.filtersRoute.dependencies,
-          values_dependencies: this.valuesRoute.dependencies,
-          max_body_size: pythonInt(project.max_body_size),
+          values: union(bodies.map((body) => body.values)),
+          field: union(bodies.map((body) => body.name)),
+          resources: bodies.map((body) => body.resource).join(", "),
+          routes,
         },
         imports,
       }),
@@ -149,7 +207,7 @@ export class Discovery {
       spec: `ListSpec(${args.join(", ")})`,
       rows,
       imports,
-      resource: { id, body: `${new Name(names.id(resource, "_")).pascal}Values`, label: handler.view.labelPlural },
+      resource: { id, body: new Name(names.id(resource, "_")).pascal, label: handler.view.labelPlural },
       fields: handler.query.filters!.map((field) => field.name),
     };
   }
@@ -163,18 +221,15 @@ export class Discovery {
     return `cast(${model}.${link.id ?? resource.pk}, String).label("label")`;
   }
 
-  /** Whether the project's auth covers the discovery routes. */
-  get #takesUser(): boolean {
+  /**
+   * Whether the route at `path` takes the user: the project has `auth`, kiln's
+   * `resource_registry.require_auth` (else the project's `require_auth`) holds, and no
+   * `exclude_paths` entry matches the path.
+   */
+  #takesUser(path: string): boolean {
     const auth = this.#project.auth;
-    if (auth === undefined || !this.#project.require_auth) return false;
-    return !["/_filters", "/_values"].every((route) => excludedBy(this.#routePath(route), auth.exclude_paths) !== undefined);
-  }
-
-  /** `current_user: CurrentUser` when the project's auth covers the discovery routes. */
-  #user(imports: ImportCollector): string | undefined {
-    if (!this.#takesUser) return undefined;
-    imports.addFrom(prefixImport(this.#packagePrefix, "auth", "dependencies"), "CurrentUser");
-    return "current_user: CurrentUser";
+    if (auth === undefined || !(this.#project.resource_registry?.require_auth ?? this.#project.require_auth)) return false;
+    return excludedBy(path, auth.exclude_paths) === undefined;
   }
 
   #source(field: FilterField, resource: ResourceConfig, app: AppConfig, context: SourceNames): string {
@@ -218,7 +273,8 @@ function valuesBodies(lines: readonly ListLine[]): ValuesBody[] {
     for (const field of line.fields) lists.fields.add(field);
   }
   return [...byResource.values()].map(({ resource, fields }) => ({
-    name: resource.body,
+    name: `${resource.body}Field`,
+    values: `${resource.body}Values`,
     label: resource.label,
     resource: pythonString(resource.id),
     literals: [...fields].sort().map(pythonString).join(", "),
@@ -232,16 +288,18 @@ interface ListLine {
   /** `[constant, definition]` of the row sources its filters need, in order of first need. */
   rows: readonly (readonly [string, string])[];
   imports: ImportCollector;
-  /** Its resource: project-wide id, `POST /_values` body class, plural label. */
+  /** Its resource: project-wide id, the stem of its body classes (`Article`), plural label. */
   resource: { id: string; body: string; label: string };
   /** Its filter fields' names. */
   fields: readonly string[];
 }
 
-/** A `POST /_values` body class of one resource. */
-
+/** The body classes of one resource: its field reference, and its `POST /_values` body. */
 interface ValuesBody {
+  /** `ArticleField`, a filter field of the resource (`POST /_filters/fields`). */
   name: string;
+  /** `ArticleValues`, on `ArticleField` (`POST /_values`). */
+  values: string;
   /** `articles`, for its docstring. */
   label: string;
   /** The resource's id as a Python string. */
@@ -250,11 +308,36 @@ interface ValuesBody {
   literals: string;
 }
 
+/** One route of the module: what the routes module writes of it, and its rate-limit handle. */
+interface DiscoveryRoute {
+  /** The handler's function name. */
+  name: string;
+  method: "GET" | "POST";
+  /** Its path below the discovery router. */
+  path: string;
+  operationId: string;
+  /** Its body's class, when it reads one. */
+  body?: string;
+  /** Its answer's class. */
+  answer: string;
+  /** Whether it reads rows (through sessions given the request, so row visibility applies; the database may be down). */
+  readsRows?: boolean;
+  /** What it returns, a Python expression. */
+  call: string;
+  doc: string;
+  route: ProjectRoute;
+}
+
 interface SourceNames {
   names: ProjectNames;
   rowsOf: (resource: ResourceConfig) => string;
   imports: ImportCollector;
   runtime: string;
+}
+
+/** One of `classes`, told apart by their `resource`. */
+function union(classes: readonly string[]): string {
+  return classes.length === 1 ? classes[0]! : `Annotated[${classes.join(" | ")}, Field(discriminator="resource")]`;
 }
 
 function tuple(items: readonly string[]): string {
@@ -265,6 +348,6 @@ function tuple(items: readonly string[]): string {
 export class DiscoveryOperation {
   build(ctx: BuildContext<ProjectConfig>): unknown[] {
     const discovery = new Discovery(ctx.config, ctx.packagePrefix);
-    return [discovery, discovery.filtersRoute, discovery.valuesRoute];
+    return [discovery, ...discovery.routes.map((spec) => spec.route)];
   }
 }

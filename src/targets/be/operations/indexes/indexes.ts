@@ -97,7 +97,29 @@ export class Indexes {
       if (needs.extension !== undefined) extensions.add(needs.extension);
       imports.update(needs.imports);
     }
+    // A search no list runs is still run (a searchable resource's `_values`, the values of filters referring to it).
+    for (const app of this.#project.apps) {
+      for (const resource of app.config.resources) {
+        if (resource.search === undefined || planned.has(searchKey(resource))) continue;
+        const names = new ProjectNames(this.#project, this.#packagePrefix, imports);
+        const index = this.#searchIndex(resource, names, `searches of ${app.prefix}${resource.route_prefix}`);
+        planned.set(index.key, index);
+        if (resource.search.strategy === "trigram") extensions.add("pg_trgm");
+      }
+    }
     return { indexes: [...planned.values()], extensions: [...extensions].sort() };
+  }
+
+  /** The index of `resource`'s search, which `comment` says what it serves. */
+  #searchIndex(resource: ResourceConfig, names: ProjectNames, route: string): PlannedIndex {
+    const search = resource.search!;
+    const name = indexName(`ix_${names.id(resource, "_")}_search`);
+    return {
+      key: searchKey(resource),
+      name,
+      comment: `${route}?q=… (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`,
+      expression: `*${names.search(resource, names.model(resource))}.indexes(${pythonString(name)})`,
+    };
   }
 
   /** The indexes one list relies on, with the imports their expressions use. */
@@ -128,10 +150,14 @@ export class Indexes {
     }
     const search = resource.search;
     if (search === undefined) return { indexes, extension: undefined, imports };
-    const name = indexName(`ix_${base}_search`);
-    indexes.push({ key: `${resource.model} search`, name, comment: `${route}?q=… (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`, expression: `*${names.search(resource, model())}.indexes(${pythonString(name)})` });
+    indexes.push(this.#searchIndex(resource, names, route));
     return { indexes, extension: search.strategy === "trigram" ? "pg_trgm" : undefined, imports };
   }
+}
+
+/** What names a resource's search index among the planned ones. */
+function searchKey(resource: ResourceConfig): string {
+  return `${resource.model} search`;
 }
 
 /** What one list needs of `indexes.py`. */
