@@ -438,13 +438,16 @@ class Catalog:
         )
 
 
+StatementT = TypeVar("StatementT", bound=Select[*tuple[Any, ...]])
+
+
 def _found(
-    statement: Select[Any],
+    statement: StatementT,
     key: ColumnElement[Any],
     label: ColumnElement[Any],
     search: Search | None,
     text: str,
-) -> Select[Any]:
+) -> StatementT:
     """*statement* narrowed to rows whose search matches *text* (else whose label holds
     it), best first, then by label and key; every row by label and key without text."""
     if text and search is not None:

@@ -110,14 +110,14 @@ export class Indexes {
     return { indexes: [...planned.values()], extensions: [...extensions].sort() };
   }
 
-  /** The index of `resource`'s search, which `comment` says what it serves. */
-  #searchIndex(resource: ResourceConfig, names: ProjectNames, route: string): PlannedIndex {
+  /** The index of `resource`'s search; `served` says what it serves (`GET /articles?q=…`). */
+  #searchIndex(resource: ResourceConfig, names: ProjectNames, served: string): PlannedIndex {
     const search = resource.search!;
     const name = indexName(`ix_${names.id(resource, "_")}_search`);
     return {
       key: searchKey(resource),
       name,
-      comment: `${route}?q=… (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`,
+      comment: `${served} (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`,
       expression: `*${names.search(resource, names.model(resource))}.indexes(${pythonString(name)})`,
     };
   }
@@ -150,7 +150,7 @@ export class Indexes {
     }
     const search = resource.search;
     if (search === undefined) return { indexes, extension: undefined, imports };
-    indexes.push(this.#searchIndex(resource, names, route));
+    indexes.push(this.#searchIndex(resource, names, `${route}?q=…`));
     return { indexes, extension: search.strategy === "trigram" ? "pg_trgm" : undefined, imports };
   }
 }
