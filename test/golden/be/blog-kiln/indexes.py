@@ -8,14 +8,17 @@ them; create the extensions first), or with ``create_extensions`` and
 
 from sqlalchemy import Index
 
-from blog.models import Article, Author
+from blog.api.runtime.search import TrigramSearch
+from blog.models import Article, Attachment, Author
 
 # Extensions the indexes and searches need: create them before the indexes.
-EXTENSIONS = ()
+EXTENSIONS = ("pg_trgm",)
 
 INDEXES = (
     # GET /authors?order_by=name (either direction), and its keyset pages
     Index("ix_author_name_id", Author.name, Author.id),
     # GET /posts?author_id=… (a key of author)
     Index("ix_article_author_id", Article.author_id),
+    # searches of /content/attachments (a trigram index per field)
+    *TrigramSearch(Attachment.original_filename).indexes("ix_attachment_search"),
 )

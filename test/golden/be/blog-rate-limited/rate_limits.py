@@ -191,6 +191,19 @@ limit_list_filters = RateLimit(
     "discovery.list_filters", "100/minute", key=CLIENT_ADDRESS, engine=get_engine
 )
 
+# POST /_filters
+limit_describe_filters = RateLimit(
+    "discovery.describe_filters", "100/minute", key=CLIENT_ADDRESS, engine=get_engine
+)
+
+# POST /_filters/fields
+limit_describe_filter_fields = RateLimit(
+    "discovery.describe_filter_fields",
+    "100/minute",
+    key=CLIENT_ADDRESS,
+    engine=get_engine,
+)
+
 # POST /_values
 limit_list_filter_values = RateLimit(
     "discovery.list_filter_values", "100/minute", key=CLIENT_ADDRESS, engine=get_engine
@@ -234,6 +247,8 @@ LIMITERS = (
     limit_update_category,
     limit_delete_category,
     limit_list_filters,
+    limit_describe_filters,
+    limit_describe_filter_fields,
     limit_list_filter_values,
     limit_issue_access_token,
 )

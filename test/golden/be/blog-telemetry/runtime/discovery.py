@@ -3,14 +3,18 @@
 
 ``GET /_filters`` describes each filtered list: its path, its filter fields with their
 operators and where their values come from, its order and whether it searches.
-``POST /_values`` gives values for one field: enum choices, booleans, the distinct
-values of a column, or (for a field holding a key) rows of the resource it refers to,
-labelled by that resource's link and found through its search. Front ends build their
-filter controls from these two answers.
+``POST /_filters`` (kiln's) describes the same per resource, for the resources a body
+names, and ``POST /_filters/fields`` the fields it names. ``POST /_values`` gives values
+for one field: enum choices, booleans, the distinct values of a column, or (for a field
+holding a key) rows of the resource it refers to, labelled by that resource's link and
+found through its search. Front ends build their filter controls from these answers.
 
 The values come from sessions opened with the caller's ``session_info``: the
 generated route passes its request, so row visibility hides what the user may not
 see (runtime/visibility.py).
+
+``link_page`` answers a searchable resource's ``POST {prefix}/_values`` (kiln's): its
+rows as links, a page at a time, read through the route's own session.
 """
 
 from collections.abc import Callable, Mapping, Sequence
@@ -18,12 +22,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
-from typing import Annotated, Any, Literal, Protocol
+from inspect import isawaitable
+from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar
 from uuid import UUID
 
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import String, cast, select
+from sqlalchemy import ColumnElement, Select, String, cast, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from .filters import Operator
@@ -122,11 +127,50 @@ class FilterCatalog(BaseModel):
     lists: list[ListInfo]
 
 
+class ResourceInfo(BaseModel):
+    """One resource's filter fields, over all its filtered lists (``POST
+    /_filters``)."""
+
+    resource: str
+    filters: list[FilterInfo]
+    supports_search: bool
+
+
+class ResourceCatalog(BaseModel):
+    """The resources a ``POST /_filters`` body named, in its order."""
+
+    resources: list[ResourceInfo]
+
+
+class FieldCatalog(BaseModel):
+    """The fields a ``POST /_filters/fields`` body named, in its order."""
+
+    fields: list[FilterInfo]
+
+
+class FieldRef(Protocol):
+    """A filter field of a resource, as a ``POST /_filters/fields`` body names it."""
+
+    @property
+    def resource(self) -> str: ...
+
+    @property
+    def field(self) -> str: ...
+
+
+class FieldOptions(BaseModel):
+    """A filter field of a resource. The generated ``discovery.py`` declares one class
+    per filtered resource on this base (``ArticleField``), whose ``resource`` and
+    ``field`` are literals: the schema names exactly the pairs that are answered."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class ValuesOptions(BaseModel):
     """What every ``POST /_values`` body holds besides its resource and field: typed
     text and how many values. The generated ``discovery.py`` declares one body per
-    filtered resource on this base (``ArticleValues``), whose ``resource`` and ``field``
-    are literals: the schema names exactly the pairs that are answered."""
+    filtered resource on this base and the resource's field class
+    (``ArticleValues``)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -134,14 +178,8 @@ class ValuesOptions(BaseModel):
     limit: int = Field(default=20, ge=1, le=100)
 
 
-class ValuesRequest(Protocol):
+class ValuesRequest(FieldRef, Protocol):
     """Body of ``POST /_values``: a resource, one of its filter fields, typed text."""
-
-    @property
-    def resource(self) -> str: ...
-
-    @property
-    def field(self) -> str: ...
 
     @property
     def q(self) -> str | None: ...
@@ -266,6 +304,12 @@ def _describe(
     return LiteralValues(type=source.type)
 
 
+def _info(item: FilterSpec) -> FilterInfo:
+    return FilterInfo(
+        field=item.name, operators=list(item.operators), values=_describe(item.source)
+    )
+
+
 def _unknown(name: str, value: str, message: str) -> RequestValidationError:
     return RequestValidationError(
         [{"type": "value_error", "loc": ("body", name), "msg": message, "input": value}]
@@ -290,20 +334,39 @@ class Catalog:
                     search_path=spec.search_path,
                     search=spec.search,
                     order=spec.order,
-                    filters=[
-                        FilterInfo(
-                            field=item.name,
-                            operators=list(item.operators),
-                            values=_describe(item.source),
-                        )
-                        for item in spec.filters
-                    ],
+                    filters=[_info(item) for item in spec.filters],
                 )
                 for spec in self._lists
             ]
         )
 
-    def _field(self, request: ValuesRequest) -> tuple[ListSpec, FilterSpec]:
+    def resources(self, names: Sequence[str] | None) -> ResourceCatalog:
+        """The answer of ``POST /_filters``: each resource of *names* (every one when
+        ``None``), its filter fields over all its lists, the first list's where two
+        filter one field."""
+        known = list(dict.fromkeys(spec.resource for spec in self._lists))
+        infos = []
+        for name in known if names is None else names:
+            lists = [spec for spec in self._lists if spec.resource == name]
+            fields: dict[str, FilterSpec] = {}
+            for spec in lists:
+                for item in spec.filters:
+                    fields.setdefault(item.name, item)
+            infos.append(
+                ResourceInfo(
+                    resource=name,
+                    filters=[_info(item) for item in fields.values()],
+                    supports_search=any(spec.search for spec in lists),
+                )
+            )
+        return ResourceCatalog(resources=infos)
+
+    def fields(self, refs: Sequence[FieldRef]) -> FieldCatalog:
+        """The answer of ``POST /_filters/fields``: each field *refs* names, in
+        order."""
+        return FieldCatalog(fields=[_info(self._field(ref)[1]) for ref in refs])
+
+    def _field(self, request: FieldRef) -> tuple[ListSpec, FilterSpec]:
         lists = [spec for spec in self._lists if spec.resource == request.resource]
         if not lists:
             known = ", ".join(sorted({spec.resource for spec in self._lists}))
@@ -376,21 +439,88 @@ class Catalog:
         )
 
 
+StatementT = TypeVar("StatementT", bound=Select[*tuple[Any, ...]])
+
+
+def _found(
+    statement: StatementT,
+    key: ColumnElement[Any],
+    label: ColumnElement[Any],
+    search: Search | None,
+    text: str,
+) -> StatementT:
+    """*statement* narrowed to rows whose search matches *text* (else whose label holds
+    it), best first, then by label and key; every row by label and key without text."""
+    if text and search is not None:
+        return statement.where(search.match(text)).order_by(
+            search.rank(text).desc(), label, key
+        )
+    if text:
+        statement = statement.where(label.icontains(text, autoescape=True))
+    return statement.order_by(label, key)
+
+
 async def _labelled(
     rows: Rows, text: str, limit: int, info: dict[str, Any]
 ) -> list[Choice]:
     key, label = as_expression(rows.key), as_expression(rows.label)
-    statement = select(key, label)
-    if text and rows.search is not None:
-        statement = statement.where(rows.search.match(text)).order_by(
-            rows.search.rank(text).desc(), label, key
-        )
-    elif text:
-        statement = statement.where(label.icontains(text, autoescape=True)).order_by(
-            label, key
-        )
-    else:
-        statement = statement.order_by(label, key)
+    statement = _found(select(key, label), key, label, rows.search, text)
     async with rows.sessions()(info=info) as session:
         found = (await session.execute(statement.limit(limit))).all()
     return [Choice(value=_plain(row[0]), label=str(row[1])) for row in found]
+
+
+LinkT = TypeVar("LinkT")
+
+
+class LinkSearch(BaseModel):
+    """Body of a searchable resource's ``POST {prefix}/_values`` (kiln's): typed text,
+    how many rows, and where the last page ended."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    q: str | None = Field(default=None, max_length=200)
+    limit: int = Field(default=20, ge=1, le=100)
+    cursor: str | None = Field(
+        default=None,
+        pattern=r"^[0-9]{1,9}$",
+        description="The ``next_cursor`` of the page before; none for the first.",
+    )
+
+
+class LinkPage(BaseModel, Generic[LinkT]):
+    """Rows of a resource as links, best first; ``next_cursor`` is ``None`` on the last
+    page."""
+
+    results: list[LinkT]
+    next_cursor: str | None
+
+
+async def link_page(
+    session: AsyncSession,
+    body: LinkSearch,
+    rows: Select[Any],
+    *,
+    key: ColumnLike,
+    label: ColumnLike,
+    link: Callable[[Any], Any],
+    search: Search | None = None,
+) -> LinkPage[Any]:
+    """The answer of ``POST {prefix}/_values``: the rows of *rows* that *search* finds
+    for ``q`` (without a search, whose *label* holds it), best first, each made a link
+    by *link* (awaited when it is async). The rows are read through *session*, the
+    route's, so row visibility hides what the user may not see, from *link* too when it
+    reads through the row's session (``async_object_session``)."""
+    start = int(body.cursor or 0)
+    key_column, label_column = as_expression(key), as_expression(label)
+    text = (body.q or "").strip()
+    statement = _found(rows, key_column, label_column, search, text)
+    found = (await session.scalars(statement.offset(start).limit(body.limit + 1))).all()
+    results = []
+    for row in found[: body.limit]:
+        value = link(row)
+        results.append(await value if isawaitable(value) else value)
+    more = len(found) > body.limit
+    return LinkPage[Any](
+        results=results, next_cursor=str(start + body.limit) if more else None
+    )

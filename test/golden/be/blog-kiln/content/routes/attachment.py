@@ -5,13 +5,20 @@ import uuid
 from datetime import UTC, datetime
 
 from fastapi import APIRouter, HTTPException, status
-from sqlalchemy import bindparam, select
+from sqlalchemy import String, bindparam, cast, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from blog.api.auth.dependencies import CurrentUser
-from blog.api.content.schemas.attachment import AttachmentRead, AttachmentUpload
+import blog.auth
+import blog.kiln_actions
+from blog.api.auth.dependencies import CurrentUser, OptionalUser
+from blog.api.content.schemas.attachment import (
+    AttachmentLink,
+    AttachmentRead,
+    AttachmentUpload,
+)
 from blog.api.content.serializers.attachment import to_attachment_read
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
+from blog.api.runtime.discovery import LinkPage, LinkSearch, link_page
 from blog.api.runtime.files import (
     DownloadTicket,
     UploadTicket,
@@ -23,9 +30,13 @@ from blog.api.runtime.files import (
     stored_size,
 )
 from blog.api.runtime.responses import error_responses
+from blog.api.runtime.search import TrigramSearch
 from blog.models import Attachment
 
 router = APIRouter(prefix="/attachments", tags=["attachments"])
+
+# What ``?q=`` searches, and how: see indexes.py for its trigram indexes.
+_SEARCH = TrigramSearch(Attachment.original_filename)
 
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
@@ -48,6 +59,32 @@ async def _load_attachment(session: AsyncSession, pk: uuid.UUID) -> Attachment:
     if attachment is None:
         raise _not_found(pk)
     return attachment
+
+
+@router.post(
+    "/_values",
+    operation_id="listAttachmentLinks",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 413, 503),
+)
+async def list_attachment_links(
+    body: LinkSearch, session: ReadSessionDep, current_user: OptionalUser
+) -> LinkPage[AttachmentLink]:
+    """Attachments as links, best first, a page at a time."""
+    return await link_page(
+        session,
+        body,
+        select(Attachment),
+        key=Attachment.id,
+        label=cast(Attachment.id, String),
+        link=lambda row: blog.kiln_actions.attachment_link(
+            row,
+            None
+            if current_user is None
+            else blog.auth.Session.model_validate(current_user.claims),
+        ),
+        search=_SEARCH,
+    )
 
 
 @router.get(

@@ -11,12 +11,14 @@ from sqlalchemy.orm import selectinload
 
 from blog.api.content.schemas.author import (
     AuthorCreate,
+    AuthorLink,
     AuthorListQuery,
     AuthorRead,
     AuthorSearch,
 )
-from blog.api.content.serializers.author import to_author_read
+from blog.api.content.serializers.author import to_author_link, to_author_read
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
+from blog.api.runtime.discovery import LinkPage, LinkSearch, link_page
 from blog.api.runtime.filters import param_conditions, tree_condition
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
@@ -52,6 +54,26 @@ async def _load_author(session: AsyncSession, pk: uuid.UUID) -> Author:
     if author is None:
         raise _not_found(pk)
     return author
+
+
+@router.post(
+    "/_values",
+    operation_id="listAuthorLinks",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 413, 503),
+)
+async def list_author_links(
+    body: LinkSearch, session: ReadSessionDep
+) -> LinkPage[AuthorLink]:
+    """Authors as links, best first, a page at a time."""
+    return await link_page(
+        session,
+        body,
+        select(Author),
+        key=Author.id,
+        label=Author.name,
+        link=to_author_link,
+    )
 
 
 @router.get("/{pk:uuid}", operation_id="getAuthor", responses=error_responses(404, 503))

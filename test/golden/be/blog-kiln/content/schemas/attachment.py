@@ -8,6 +8,14 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 
+class AttachmentLink(BaseModel):
+    """An attachment where another resource refers to it: its type, key and label."""
+
+    type: Literal["attachment"]
+    id: uuid.UUID
+    label: str
+
+
 class AttachmentRead(BaseModel):
     """An attachment, as returned by get and list."""
 

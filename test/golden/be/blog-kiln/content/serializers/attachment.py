@@ -5,8 +5,12 @@ Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
 """
 
-from blog.api.content.schemas.attachment import AttachmentRead
+from blog.api.content.schemas.attachment import AttachmentLink, AttachmentRead
 from blog.models import Attachment
+
+
+def to_attachment_link(attachment: Attachment) -> AttachmentLink:
+    return AttachmentLink(type="attachment", id=attachment.id, label=str(attachment.id))
 
 
 def to_attachment_read(attachment: Attachment) -> AttachmentRead:
