@@ -451,10 +451,16 @@ export class RouteHandler extends Handle {
     const errors = new Set<ErrorStatus>(route.maxBodySize === undefined ? this.#errors : [...this.#errors, 400, 413]);
     args.push(`responses=error_responses(${[...errors].sort((a, b) => a - b).join(", ")})`);
     // The `Idempotency-Key` header is read by hand (runtime/idempotency.py), so documented here.
-    const groups = this.#groups && `"x-groups": [${this.#groups.map(pythonString).join(", ")}]`;
-    if (route.idempotent && groups) args.push(`openapi_extra={**IDEMPOTENCY_KEY, ${groups}}`);
-    else if (route.idempotent) args.push("openapi_extra=IDEMPOTENCY_KEY");
-    else if (groups) args.push(`openapi_extra={${groups}}`);
+    const extras = [
+      // The user is read when a request carries one: OpenAPI's empty requirement says anonymous requests are served too.
+      ...(this.#optionalUser ? ['"security": [{}]'] : []),
+      ...(this.#groups ? [`"x-groups": [${this.#groups.map(pythonString).join(", ")}]`] : []),
+      // The name the permissions answers give this operation (routes.ts, nameOperations).
+      ...(this.module.namesOperations ? [`"x-name": ${pythonString(this.entry.name)}`] : []),
+    ];
+    if (route.idempotent && extras.length === 0) args.push("openapi_extra=IDEMPOTENCY_KEY");
+    else if (route.idempotent) args.push(`openapi_extra={**IDEMPOTENCY_KEY, ${extras.join(", ")}}`);
+    else if (extras.length > 0) args.push(`openapi_extra={${extras.join(", ")}}`);
     const decorator = `@router.${route.method.toLowerCase()}(${args.join(", ")})`;
     // Below the route decorator: FastAPI registers the traced function, which keeps the signature.
     return this.#span ? `${decorator}\n${this.#span.decorator}` : decorator;

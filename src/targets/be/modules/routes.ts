@@ -37,6 +37,7 @@ export class RoutesModule {
   readonly #readOptions = new Map<string, { helper: Helper; read: ReadSchema }>();
   readonly #loaders = new Map<string, { helper: Helper; statement: string; read: ReadSchema }>();
   #search: SearchConfig | undefined;
+  #namesOperations = false;
 
   constructor(view: ResourceView) {
     this.view = view;
@@ -57,6 +58,19 @@ export class RoutesModule {
   addAhead(handler: RouteHandler): RouteHandler {
     this.#handlers.splice(this.#ahead++, 0, handler);
     return handler;
+  }
+
+  /**
+   * Some answer of the module names its operations by their entries' names (the permissions
+   * routes, the rows' `actions`): then each route's OpenAPI operation says its name (`x-name`),
+   * so a client finds the route a name means.
+   */
+  nameOperations(): void {
+    this.#namesOperations = true;
+  }
+
+  get namesOperations(): boolean {
+    return this.#namesOperations;
   }
 
   /** Adds a function the module's handlers call. */

@@ -81,6 +81,7 @@ export class PermissionsHandler extends RouteHandler {
 
   constructor(options: ConstructorParameters<typeof RouteHandler>[0] & { module: RoutesModule; notFound: Helper | undefined }) {
     super(options);
+    options.module.nameOperations();
     this.#notFound = options.notFound;
     if (this.target === "row") {
       this.#rowActions = RowActions.of(options.module);

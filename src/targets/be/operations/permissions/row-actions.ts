@@ -88,6 +88,7 @@ export class RowActions implements ModuleFunction, RowActionsHelper {
     if (helper === undefined) {
       helper = new RowActions(module);
       helpers.set(module, helper);
+      module.nameOperations();
       module.addFunction(helper);
     }
     return helper;
