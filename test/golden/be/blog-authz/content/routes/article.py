@@ -104,7 +104,10 @@ async def _article_actions(
     "/permissions",
     operation_id="getArticlesPermissions",
     responses=error_responses(401, 403, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        "x-groups": ["admin", "editor", "reader", "writer"],
+        "x-name": "permissions",
+    },
 )
 async def get_articles_permissions(
     session: ReadSessionDep, current_user: CurrentUser
@@ -125,7 +128,10 @@ async def get_articles_permissions(
     "/{pk:uuid}/permissions",
     operation_id="getArticlePermissions",
     responses=error_responses(401, 403, 404, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        "x-groups": ["admin", "editor", "reader", "writer"],
+        "x-name": "row_permissions",
+    },
 )
 async def get_article_permissions(
     pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
@@ -142,7 +148,10 @@ async def get_article_permissions(
     "/{pk:uuid}",
     operation_id="getArticle",
     responses=error_responses(401, 403, 404, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        "x-groups": ["admin", "editor", "reader", "writer"],
+        "x-name": "get",
+    },
 )
 async def get_article(
     pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
@@ -207,7 +216,10 @@ async def _list_articles(
     "",
     operation_id="listArticles",
     responses=error_responses(401, 403, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        "x-groups": ["admin", "editor", "reader", "writer"],
+        "x-name": "list",
+    },
 )
 async def list_articles(
     query: Annotated[ArticleListQuery, Query()],
@@ -228,7 +240,10 @@ async def list_articles(
     operation_id="searchArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 413, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        "x-groups": ["admin", "editor", "reader", "writer"],
+        "x-name": "list",
+    },
 )
 async def search_articles(
     body: ArticleSearch, session: ReadSessionDep, current_user: CurrentUser
@@ -251,7 +266,11 @@ async def search_articles(
     operation_id="createArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
-    openapi_extra={**IDEMPOTENCY_KEY, "x-groups": ["admin", "editor", "writer"]},
+    openapi_extra={
+        **IDEMPOTENCY_KEY,
+        "x-groups": ["admin", "editor", "writer"],
+        "x-name": "create",
+    },
 )
 async def create_article(
     body: ArticleCreate,
@@ -287,7 +306,10 @@ async def create_article(
     operation_id="updateArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 404, 409, 413, 503),
-    openapi_extra={"x-groups": ["admin", "editor", "reader", "writer"]},
+    openapi_extra={
+        "x-groups": ["admin", "editor", "reader", "writer"],
+        "x-name": "update",
+    },
 )
 async def update_article(
     pk: uuid.UUID, body: ArticleUpdate, session: SessionDep, current_user: CurrentUser
@@ -323,7 +345,7 @@ async def update_article(
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deleteArticle",
     responses=error_responses(401, 403, 404, 409, 503),
-    openapi_extra={"x-groups": ["admin"]},
+    openapi_extra={"x-groups": ["admin"], "x-name": "delete"},
 )
 async def delete_article(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
@@ -342,7 +364,11 @@ async def delete_article(
     "/{pk:uuid}/publish-article",
     operation_id="publishArticle",
     responses=error_responses(401, 403, 404, 409, 503),
-    openapi_extra={**IDEMPOTENCY_KEY, "x-groups": ["admin", "editor"]},
+    openapi_extra={
+        **IDEMPOTENCY_KEY,
+        "x-groups": ["admin", "editor"],
+        "x-name": "publish_article",
+    },
 )
 async def publish_article(
     pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
@@ -368,6 +394,7 @@ async def publish_article(
     openapi_extra={
         **IDEMPOTENCY_KEY,
         "x-groups": ["admin", "editor", "reader", "writer"],
+        "x-name": "schedule_article",
     },
 )
 async def schedule_article(
@@ -406,6 +433,7 @@ async def schedule_article(
     openapi_extra={
         **IDEMPOTENCY_KEY,
         "x-groups": ["admin", "editor", "reader", "writer"],
+        "x-name": "tag_article",
     },
 )
 async def tag_article(
@@ -437,7 +465,11 @@ async def tag_article(
     operation_id="archiveStaleArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 409, 413, 503),
-    openapi_extra={**IDEMPOTENCY_KEY, "x-groups": ["admin", "editor"]},
+    openapi_extra={
+        **IDEMPOTENCY_KEY,
+        "x-groups": ["admin", "editor"],
+        "x-name": "archive_stale_articles",
+    },
 )
 async def archive_stale_articles(
     params: ArchiveStaleArticlesParams,
@@ -465,6 +497,7 @@ async def archive_stale_articles(
     openapi_extra={
         **IDEMPOTENCY_KEY,
         "x-groups": ["admin", "editor", "reader", "writer"],
+        "x-name": "count_words",
     },
 )
 async def count_words(

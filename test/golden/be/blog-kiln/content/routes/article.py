@@ -81,6 +81,7 @@ async def _article_actions(
     "/permissions",
     operation_id="getArticlesPermissions",
     responses=error_responses(503),
+    openapi_extra={"security": [{}], "x-name": "permissions"},
 )
 async def get_articles_permissions(
     session: ReadSessionDep, current_user: OptionalUser
@@ -97,6 +98,7 @@ async def get_articles_permissions(
     "/{pk:uuid}/permissions",
     operation_id="getArticlePermissions",
     responses=error_responses(404, 503),
+    openapi_extra={"security": [{}], "x-name": "row_permissions"},
 )
 async def get_article_permissions(
     pk: uuid.UUID, session: ReadSessionDep, current_user: OptionalUser
@@ -109,7 +111,10 @@ async def get_article_permissions(
 
 
 @router.get(
-    "/{pk:uuid}", operation_id="getArticle", responses=error_responses(404, 503)
+    "/{pk:uuid}",
+    operation_id="getArticle",
+    responses=error_responses(404, 503),
+    openapi_extra={"security": [{}], "x-name": "get"},
 )
 async def get_article(
     pk: uuid.UUID, session: ReadSessionDep, current_user: OptionalUser
@@ -161,7 +166,12 @@ async def _list_articles(
     )
 
 
-@router.get("", operation_id="listArticles", responses=error_responses(503))
+@router.get(
+    "",
+    operation_id="listArticles",
+    responses=error_responses(503),
+    openapi_extra={"security": [{}], "x-name": "list"},
+)
 async def list_articles(
     query: Annotated[ArticleListQuery, Query()],
     session: ReadSessionDep,
@@ -178,6 +188,7 @@ async def list_articles(
     operation_id="searchArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 413, 503),
+    openapi_extra={"security": [{}], "x-name": "list"},
 )
 async def search_articles(
     body: ArticleSearch, session: ReadSessionDep, current_user: OptionalUser
@@ -198,7 +209,7 @@ async def search_articles(
     operation_id="createArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 409, 413, 503),
-    openapi_extra=IDEMPOTENCY_KEY,
+    openapi_extra={**IDEMPOTENCY_KEY, "x-name": "create"},
 )
 async def create_article(
     body: ArticleCreate, request: Request, response: Response, session: SessionDep
@@ -225,6 +236,7 @@ async def create_article(
     operation_id="updateArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 404, 409, 413, 503),
+    openapi_extra={"x-name": "update"},
 )
 async def update_article(
     pk: uuid.UUID, body: ArticleUpdate, session: SessionDep
@@ -253,6 +265,7 @@ async def update_article(
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deleteArticle",
     responses=error_responses(404, 409, 503),
+    openapi_extra={"x-name": "delete"},
 )
 async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
     """Delete one article."""
@@ -268,7 +281,7 @@ async def delete_article(pk: uuid.UUID, session: SessionDep) -> None:
     "/{pk:uuid}/publish",
     operation_id="publish",
     responses=error_responses(401, 404, 409, 503),
-    openapi_extra=IDEMPOTENCY_KEY,
+    openapi_extra={**IDEMPOTENCY_KEY, "x-name": "publish"},
 )
 async def publish(
     pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
@@ -289,7 +302,7 @@ async def publish(
     operation_id="retitle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 403, 404, 409, 413, 503),
-    openapi_extra=IDEMPOTENCY_KEY,
+    openapi_extra={**IDEMPOTENCY_KEY, "x-name": "retitle"},
 )
 async def retitle(
     pk: uuid.UUID,
@@ -315,7 +328,7 @@ async def retitle(
     "/count",
     operation_id="count",
     responses=error_responses(409, 503),
-    openapi_extra=IDEMPOTENCY_KEY,
+    openapi_extra={**IDEMPOTENCY_KEY, "x-name": "count"},
 )
 async def count(request: Request, session: SessionDep) -> blog.kiln_actions.Count:
     """Run ``blog.kiln_actions.count``; answer with its result."""

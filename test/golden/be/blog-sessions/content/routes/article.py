@@ -103,6 +103,7 @@ async def _article_actions(
     "/permissions",
     operation_id="getArticlesPermissions",
     responses=error_responses(503),
+    openapi_extra={"security": [{}], "x-name": "permissions"},
 )
 async def get_articles_permissions(
     session: ReadSessionDep, current_user: OptionalUser
@@ -123,6 +124,7 @@ async def get_articles_permissions(
     "/{pk:uuid}/permissions",
     operation_id="getArticlePermissions",
     responses=error_responses(404, 503),
+    openapi_extra={"security": [{}], "x-name": "row_permissions"},
 )
 async def get_article_permissions(
     pk: uuid.UUID, session: ReadSessionDep, current_user: OptionalUser
@@ -135,7 +137,10 @@ async def get_article_permissions(
 
 
 @router.get(
-    "/{pk:uuid}", operation_id="getArticle", responses=error_responses(404, 503)
+    "/{pk:uuid}",
+    operation_id="getArticle",
+    responses=error_responses(404, 503),
+    openapi_extra={"security": [{}], "x-name": "get"},
 )
 async def get_article(
     pk: uuid.UUID, session: ReadSessionDep, current_user: OptionalUser
@@ -195,7 +200,12 @@ async def _list_articles(
     )
 
 
-@router.get("", operation_id="listArticles", responses=error_responses(503))
+@router.get(
+    "",
+    operation_id="listArticles",
+    responses=error_responses(503),
+    openapi_extra={"security": [{}], "x-name": "list"},
+)
 async def list_articles(
     query: Annotated[ArticleListQuery, Query()],
     session: ReadSessionDep,
@@ -214,6 +224,7 @@ async def list_articles(
     operation_id="searchArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 413, 503),
+    openapi_extra={"security": [{}], "x-name": "list"},
 )
 async def search_articles(
     body: ArticleSearch, session: ReadSessionDep, current_user: OptionalUser
@@ -235,7 +246,7 @@ async def search_articles(
     operation_id="createArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 409, 413, 503),
-    openapi_extra=IDEMPOTENCY_KEY,
+    openapi_extra={**IDEMPOTENCY_KEY, "x-name": "create"},
 )
 async def create_article(
     body: ArticleCreate,
@@ -270,6 +281,7 @@ async def create_article(
     operation_id="updateArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 404, 409, 413, 503),
+    openapi_extra={"x-name": "update"},
 )
 async def update_article(
     pk: uuid.UUID, body: ArticleUpdate, session: SessionDep, current_user: CurrentUser
@@ -295,7 +307,7 @@ async def update_article(
     status_code=status.HTTP_204_NO_CONTENT,
     operation_id="deleteArticle",
     responses=error_responses(401, 403, 404, 409, 503),
-    openapi_extra={"x-groups": ["admin", "editor"]},
+    openapi_extra={"x-groups": ["admin", "editor"], "x-name": "delete"},
 )
 async def delete_article(
     pk: uuid.UUID, session: SessionDep, current_user: CurrentUser
@@ -314,7 +326,7 @@ async def delete_article(
     "/{pk:uuid}/publish-article",
     operation_id="publishArticle",
     responses=error_responses(401, 404, 409, 503),
-    openapi_extra=IDEMPOTENCY_KEY,
+    openapi_extra={**IDEMPOTENCY_KEY, "x-name": "publish_article"},
 )
 async def publish_article(
     pk: uuid.UUID, request: Request, session: SessionDep, current_user: CurrentUser
@@ -336,7 +348,7 @@ async def publish_article(
     operation_id="scheduleArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 404, 409, 413, 503),
-    openapi_extra=IDEMPOTENCY_KEY,
+    openapi_extra={**IDEMPOTENCY_KEY, "x-name": "schedule_article"},
 )
 async def schedule_article(
     pk: uuid.UUID,
@@ -368,7 +380,7 @@ async def schedule_article(
     operation_id="tagArticle",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 404, 409, 413, 503),
-    openapi_extra=IDEMPOTENCY_KEY,
+    openapi_extra={**IDEMPOTENCY_KEY, "x-name": "tag_article"},
 )
 async def tag_article(
     pk: uuid.UUID,
@@ -396,7 +408,7 @@ async def tag_article(
     operation_id="archiveStaleArticles",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 409, 413, 503),
-    openapi_extra=IDEMPOTENCY_KEY,
+    openapi_extra={**IDEMPOTENCY_KEY, "x-name": "archive_stale_articles"},
 )
 async def archive_stale_articles(
     params: ArchiveStaleArticlesParams,
@@ -420,7 +432,7 @@ async def archive_stale_articles(
     operation_id="countWords",
     max_body_size=1_048_576,
     responses=error_responses(400, 401, 409, 413, 503),
-    openapi_extra=IDEMPOTENCY_KEY,
+    openapi_extra={**IDEMPOTENCY_KEY, "x-name": "count_words"},
 )
 async def count_words(
     params: CountWordsParams,
