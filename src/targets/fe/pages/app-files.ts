@@ -41,7 +41,7 @@ export function pageFiles(model: PagesModel, clientDir: string, storageKey: stri
       template: "pages/client.ts.njk",
       context: { client_dir: posix.relative(GENERATED, clientDir) },
     }),
-    ...model.resources.flatMap((resource) => resourceFiles(resource, lookup, model.catalog !== undefined)),
+    ...model.resources.flatMap((resource) => resourceFiles(resource, lookup, model.catalog !== undefined, auth)),
     ...(model.catalog ? [catalogFile(model.catalog)] : []),
     routesFile(model, auth),
     appFile(model, auth),
@@ -89,6 +89,7 @@ function routesFile(model: PagesModel, auth: boolean): PageFile {
     return [
       ...(resource.list ? [page("list", "List", route, resource.list)] : []),
       ...(resource.create ? [page("create", "Create", `${route}/new`, resource.create)] : []),
+      ...(resource.files && !resource.create ? [page("upload", "Upload", `${route}/new`, resource.files.upload)] : []),
       ...(resource.get ? [page("detail", "Detail", `${route}/:pk`, resource.get)] : []),
       ...(resource.update && resource.get ? [page("edit", "Edit", `${route}/:pk/edit`, resource.update)] : []),
     ];

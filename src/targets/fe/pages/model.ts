@@ -32,6 +32,33 @@ export interface PageOperation {
   secured: boolean;
   /** Only members of these groups may call it: the pages hide it from others (with a session to ask). */
   groups?: readonly string[];
+  /** Its name in the backend's permissions (`publish_article`): offered only when they name it. */
+  name?: string;
+}
+
+/** A file resource's routes (docs/fe.md, Files): the upload page and the download buttons call them. */
+export interface PageFiles {
+  upload: PageOperation & { bodyType: string };
+  complete: PageOperation;
+  download: PageOperation;
+  /** The file input's `accept`: the media types the upload takes, when the backend lists them. */
+  accept?: string;
+  /** The read field holding the file's own name (`original_filename`): the name a download is saved under. */
+  nameField?: string;
+  /** The read field that is null until the bytes are in (`uploaded_at`): nothing to download before. */
+  storedField?: string;
+}
+
+/** Where the backend says which operations the reader may call (docs/fe.md, Permissions). */
+export interface PagePermissions {
+  /** `GET {prefix}/permissions`: the collection's operations. */
+  collection?: PageOperation;
+  /** `GET {prefix}/{pk}/permissions`: one row's. */
+  row?: PageOperation;
+  /** The rows get answers carry their `actions`. */
+  rows: boolean;
+  /** The rows the list answers carry their `actions`. */
+  listRows: boolean;
 }
 
 export interface PageList extends PageOperation {
@@ -108,6 +135,8 @@ export interface PageResource {
   update?: PageForm;
   delete?: PageOperation;
   actions: PageAction[];
+  files?: PageFiles;
+  permissions?: PagePermissions;
 }
 
 export interface PagesModel {
@@ -131,6 +160,9 @@ export interface PagesIssue {
 }
 
 const TITLE_CANDIDATES = ["name", "title", "label", "slug", "username", "email"];
+/** The `be` target's file columns (docs/be.md#files): a file's own name, and when its bytes arrived. */
+const FILE_NAME = "original_filename";
+const FILE_STORED = "uploaded_at";
 const DEFAULT_COLUMNS = 6;
 const DEFAULT_PAGE_SIZE = 25;
 
@@ -240,7 +272,8 @@ class ModelBuilder {
     }
     const keyField = config.key ?? api.read.pk ?? this.defaultKey(api);
     if (!fieldNames.has(keyField)) this.issue(at("key"), `the read schema ${api.read.name} has no field "${keyField}"; set key`);
-    const titleField = config.title_field ?? TITLE_CANDIDATES.find((name) => readFields.some((field) => field.name === name && TEXT_KINDS.has(field.kind))) ?? readFields.find((field) => TEXT_KINDS.has(field.kind) && field.name !== keyField)?.name ?? keyField;
+    const fileName = api.files && readFields.some((field) => field.name === FILE_NAME) ? FILE_NAME : undefined;
+    const titleField = config.title_field ?? fileName ?? TITLE_CANDIDATES.find((name) => readFields.some((field) => field.name === name && TEXT_KINDS.has(field.kind))) ?? readFields.find((field) => TEXT_KINDS.has(field.kind) && field.name !== keyField)?.name ?? keyField;
     if (config.title_field && !fieldNames.has(config.title_field)) {
       this.issue(at("title_field"), `the read schema ${api.read.name} has no field "${config.title_field}"`);
     }
@@ -254,7 +287,14 @@ class ModelBuilder {
     });
 
     // Operations are hidden by group only in front ends with a session; the backend still refuses the others.
-    const access = (op: ApiOperation) => ({ secured: op.secured, ...(this.api.tokenOperation && op.groups && { groups: op.groups }) });
+    // Where the backend names what the reader may call, an operation it names is offered by that answer.
+    const listItems = api.list?.response && api.list.response.name !== api.read.name ? api.list.response : api.read;
+    const permitting = api.permissions !== undefined || api.read.actions === true || listItems.actions === true;
+    const access = (op: ApiOperation) => ({
+      secured: op.secured,
+      ...(this.api.tokenOperation && op.groups && { groups: op.groups }),
+      ...(permitting && op.name !== undefined && { name: op.name }),
+    });
     const operation = (op: ApiOperation | undefined): PageOperation | undefined => op && { fn: clientName(op.operationId), ...access(op) };
     const list = (op: ApiList | undefined): PageList | undefined => {
       if (!op) return undefined;
@@ -290,6 +330,22 @@ class ModelBuilder {
       if (!op?.body) return undefined;
       return { fn: clientName(op.operationId), ...access(op), bodyType: clientName(op.body.name, true), fields: op.body.fields.map((field) => this.field(field, config, api)) };
     };
+    const files = api.files && {
+      upload: { ...operation(api.files.upload)!, bodyType: clientName(api.files.upload.body!.name, true) },
+      complete: operation(api.files.complete)!,
+      download: operation(api.files.download)!,
+      ...(api.files.contentTypes && { accept: api.files.contentTypes.join(",") }),
+      ...(fileName && { nameField: fileName }),
+      ...(readFields.some((field) => field.name === FILE_STORED && field.nullable) && { storedField: FILE_STORED }),
+    };
+    const permissions = permitting
+      ? {
+          ...(api.permissions?.collection && { collection: operation(api.permissions.collection) }),
+          ...(api.permissions?.row && { row: operation(api.permissions.row) }),
+          rows: api.read.actions === true,
+          listRows: listItems.actions === true,
+        }
+      : undefined;
     return {
       key,
       path: api.path,
@@ -306,7 +362,10 @@ class ModelBuilder {
       get: operation(api.get),
       create: form(api.create),
       update: form(api.update),
-      delete: operation(api.delete),
+      // A file's delete-file route deletes its bytes, then its row: the resource's delete.
+      delete: operation(api.delete ?? api.files?.remove),
+      ...(files && { files }),
+      ...(permissions && { permissions }),
       actions: api.actions.map((action) => ({
         fn: clientName(action.operationId),
         ...access(action),

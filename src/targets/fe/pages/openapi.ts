@@ -5,6 +5,7 @@
 // knows the `be` config: the document is the contract between the two ends.
 
 import { isRecord } from "../../../codegen/index.js";
+import { type ApiFileRoutes, fileRoutes } from "./file-routes.js";
 import { type ApiDiscovery, type ApiListQuery, readDiscovery, readListQuery } from "./list-query.js";
 
 /** A field type the pages know how to show and edit. */
@@ -34,16 +35,23 @@ export interface ApiSchema {
   fields: ApiField[];
   /** `x-pk` of the schema: the key field. */
   pk?: string;
+  /**
+   * Its rows say which operations the user may call on them: an `actions` list of
+   * `{name, scope}` (the `be` target's `include_actions_in_dump`), which is no field of `fields`.
+   */
+  actions?: boolean;
 }
 
 export interface ApiOperation {
   operationId: string;
   method: "get" | "post" | "patch" | "delete";
   path: string;
-  /** The operation declares security: it needs a signed-in user. */
+  /** The operation declares security, none of it optional: it needs a signed-in user. */
   secured: boolean;
   /** `x-groups`: only members of one of these groups may call it (the backend answers others 403). */
   groups?: string[];
+  /** `x-name`: the name the permissions answers give it (`publish_article`). */
+  name?: string;
   body?: ApiSchema;
   response?: ApiSchema;
   summary?: string;
@@ -76,6 +84,10 @@ export interface ApiResource {
   update?: ApiOperation;
   delete?: ApiOperation;
   actions: ApiAction[];
+  /** Its bytes are in S3-compatible storage, uploaded and downloaded through these routes. */
+  files?: ApiFileRoutes;
+  /** `GET {prefix}/permissions` and `GET {prefix}/{pk}/permissions`: the operations the user may call. */
+  permissions?: { collection?: ApiOperation; row?: ApiOperation };
 }
 
 export interface ApiModel {
@@ -179,6 +191,8 @@ class Reader {
       return op && where ? this.describe(where, method, op) : undefined;
     };
     const createOp = this.operation(path, "post");
+    const { files, actions } = fileRoutes(this.actionsOf(path, itemPath));
+    const permissions = this.permissionsOf(path, itemPath);
     return {
       path,
       pkKind: itemPath ? this.pkKind(itemPath) : "str",
@@ -188,8 +202,32 @@ class Reader {
       create: createOp && isRecord(createOp.responses) && "201" in createOp.responses ? this.describe(path, "post", createOp) : undefined,
       update: at("patch", itemPath),
       delete: at("delete", itemPath),
-      actions: this.actionsOf(path, itemPath),
+      actions,
+      ...(files && { files }),
+      ...(permissions && { permissions }),
     };
+  }
+
+  /** The permissions routes: a `GET {base}/permissions` answering a list of `{name, scope}`. */
+  private permissionsOf(path: string, itemPath: string | undefined): ApiResource["permissions"] {
+    const at = (base: string | undefined) => {
+      const where = base && `${base}/permissions`;
+      const op = where ? this.operation(where, "get") : undefined;
+      return op && where && this.answersActionRefs(op) ? this.describe(where, "get", op) : undefined;
+    };
+    const collection = at(path);
+    const row = at(itemPath);
+    return collection || row ? { ...(collection && { collection }), ...(row && { row }) } : undefined;
+  }
+
+  private answersActionRefs(op: Json): boolean {
+    const responses = isRecord(op.responses) ? op.responses : {};
+    const ok = isRecord(responses["200"]) ? responses["200"] : {};
+    const content = isRecord(ok.content) ? ok.content : {};
+    const media = Object.values(content).find(isRecord);
+    const schema = media && isRecord(media.schema) ? media.schema : {};
+    const items = schema.type === "array" && isRecord(schema.items) ? schema.items : undefined;
+    return typeof items?.$ref === "string" && isActionRef(this.schema(items.$ref, []));
   }
 
   private listOf(path: string, op: Json): ApiList | undefined {
@@ -240,8 +278,10 @@ class Reader {
       operationId: op.operationId,
       method,
       path,
-      secured: Array.isArray(op.security) && op.security.length > 0,
+      // An empty requirement (`{}`) among them: anonymous requests are served too.
+      secured: Array.isArray(op.security) && op.security.length > 0 && !op.security.some((requirement) => isRecord(requirement) && Object.keys(requirement).length === 0),
       ...(Array.isArray(op["x-groups"]) && { groups: op["x-groups"].filter((group): group is string => typeof group === "string") }),
+      ...(typeof op["x-name"] === "string" && { name: op["x-name"] }),
       body,
       response: this.responseSchema(op),
       summary: typeof op.summary === "string" ? op.summary : undefined,
@@ -290,7 +330,9 @@ class Reader {
     const properties = isRecord(raw.properties) ? raw.properties : {};
     for (const [field, property] of Object.entries(properties)) {
       if (!isRecord(property)) continue;
-      schema.fields.push(this.field(field, property, required.includes(field), ["components", "schemas", name, "properties", field]));
+      const read = this.field(field, property, required.includes(field), ["components", "schemas", name, "properties", field]);
+      if (read.name === "actions" && read.many && read.nested && isActionRef(read.nested)) schema.actions = true;
+      else schema.fields.push(read);
     }
     return schema;
   }
@@ -366,6 +408,13 @@ class Reader {
     }
     return sessionPath !== undefined && logout ? { sessionPath, sessionOperationId: SESSION_OPERATION_ID, logoutOperationId: LOGOUT_OPERATION_ID } : undefined;
   }
+}
+
+/** `{name, scope}`: an operation the user may call (the `be` target's `ActionRef`). */
+function isActionRef(schema: ApiSchema): boolean {
+  const name = schema.fields.find((field) => field.name === "name");
+  const scope = schema.fields.find((field) => field.name === "scope");
+  return schema.fields.length === 2 && name?.kind === "str" && scope?.kind === "enum";
 }
 
 /** The members of an enum of strings or of numbers, in the document's order; none for anything else. */

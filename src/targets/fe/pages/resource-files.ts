@@ -4,9 +4,11 @@
 
 import { type Lookup, cell, cellText } from "./cells.js";
 import { Imports, commentText, groupsArray, jsxAttr, jsxText, member, tsString } from "./code.js";
+import { downloadButton, uploadPageFile } from "./file-pages.js";
 import { filtersFile } from "./filter-files.js";
+import { type Gate, gateOf, permissionsQuery, sectionGate } from "./gates.js";
 import { type FormField, type Pickers, bodyValue, draftMember, initialValue, inputElement, valueFromRow } from "./inputs.js";
-import { type PageAction, type PageField, type PageForm, type PageList, type PageOperation, type PageResource, clientName, withoutShadowedReferences } from "./model.js";
+import { type PageAction, type PageField, type PageForm, type PageList, type PageResource, clientName, withoutShadowedReferences } from "./model.js";
 import { CLIENT, choiceLabelHook, choicesHook, helpersModule, pageModule, pathFn, titleFn } from "./names.js";
 import { PageFile } from "./output.js";
 import { createPresence, updatePresence } from "./presence.js";
@@ -46,40 +48,26 @@ function common(resource: PageResource) {
 }
 
 /**
- * The groups literal of an operation only some groups may call (`["admin", "editor"]`), whose
- * button the page wraps in `Allowed`; "" for an operation open to every user.
- */
-function groupsLiteral(op: Pick<PageOperation, "groups"> | undefined, imports: Imports): string {
-  const groups = groupsArray(op);
-  if (groups !== "") imports.use("Login", "Allowed");
-  return groups;
-}
-
-/** An action's component, and the groups that may run it (see `groupsLiteral`). */
-function actionUse(resource: PageResource, action: PageAction, imports: Imports) {
-  return { component: imports.use(pageModule(resource, "Actions"), actionComponent(action)), groups: groupsLiteral(action, imports) };
-}
-
-/**
- * A page's actions, and the groups that may see their section at all: when every action is
- * limited to groups, a user in none of them sees no "Actions" heading over nothing. A page
+ * A page's actions, each behind its gate (gates.ts), and the gate of their section. A page
  * without actions has no section (`actions` undefined: an empty list would be true to the template).
  */
-function actionsSection(resource: PageResource, actions: PageAction[], imports: Imports) {
-  if (actions.length === 0) return { actions: undefined, actions_groups: "" };
-  const limited = actions.every((action) => action.groups !== undefined);
-  const anyGroup = limited ? { groups: [...new Set(actions.flatMap((action) => action.groups!))].sort() } : undefined;
-  return { actions: actions.map((action) => actionUse(resource, action, imports)), actions_groups: groupsLiteral(anyGroup, imports) };
+function actionsSection(resource: PageResource, actions: PageAction[], permitted: string | undefined, imports: Imports): { actions?: { component: string; gate?: Gate }[]; actions_gate?: Gate } {
+  if (actions.length === 0) return {};
+  return {
+    actions: actions.map((action) => ({ component: imports.use(pageModule(resource, "Actions"), actionComponent(action)), gate: gateOf(action, permitted, imports) })),
+    actions_gate: sectionGate(actions, permitted, imports),
+  };
 }
 
-/** Every file of `resource`'s pages; with a `catalog`, the forms' pickers ask `POST /_values`. */
-export function resourceFiles(resource: PageResource, lookup: Lookup, catalog: boolean): PageFile[] {
+/** Every file of `resource`'s pages; with a `catalog`, the forms' pickers ask `POST /_values`; `auth`: the pages have sign-in. */
+export function resourceFiles(resource: PageResource, lookup: Lookup, catalog: boolean, auth: boolean): PageFile[] {
   const pickers: Pickers = { lookup, valuesFor: catalog ? resource.path : undefined };
   return [
     helpersFile(resource),
-    ...(resource.list ? [listFile(resource, resource.list, lookup)] : []),
+    ...(resource.list ? [listFile(resource, resource.list, lookup, auth)] : []),
     ...(resource.list?.filters ? [filtersFile(resource, resource.list.filters, lookup)] : []),
-    ...(resource.get ? [detailFile(resource, lookup)] : []),
+    ...(resource.get ? [detailFile(resource, lookup, auth)] : []),
+    ...(resource.files && !resource.create ? [uploadPageFile(resource, resource.files, file)] : []),
     ...(resource.create ? [createFile(resource, resource.create, pickers)] : []),
     ...(resource.update && resource.get ? [editFile(resource, resource.update, pickers)] : []),
     ...(resource.actions.length > 0 ? [actionsFile(resource, pickers)] : []),
@@ -114,7 +102,7 @@ function helpersFile(resource: PageResource): PageFile {
   });
 }
 
-function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageFile {
+function listFile(resource: PageResource, list: PageList, lookup: Lookup, auth: boolean): PageFile {
   const imports = new Imports(resource.key);
   imports.from("@tanstack/react-query", "useQuery");
   imports.type(CLIENT, list.itemType);
@@ -124,7 +112,10 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
   imports.use("runtime/shell", "QueryView");
   imports.use("runtime/shell", "Notice");
   imports.use("runtime/messages", "messages");
-  if (resource.create) imports.from("react-router", "Link");
+  if (resource.create || resource.files) imports.from("react-router", "Link");
+  // The collection's operations (create, collection actions) by its permissions route, when it has one.
+  const collectionRoute = resource.permissions?.collection;
+  const permitted = collectionRoute ? "permitted" : undefined;
   const row = resource.camel;
   // The page's URL carries the list's query (order, search, filters) when it has one.
   const narrowed = list.search || list.orderFields.length > 0 || list.filters !== undefined;
@@ -135,7 +126,7 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     label: tsString(field.label),
     sortable: list.orderFields.includes(field.name),
     always: field.name === resource.titleField && resource.get !== undefined,
-    cell: field.name === resource.titleField && resource.get ? titleLink(resource, imports) : cell(field, row, imports, lookup),
+    cell: field.name === resource.titleField && resource.get ? withDownload(resource, titleLink(resource, imports), imports) : cell(field, row, imports, lookup),
     text: cellText(field, row, imports, lookup),
   }));
   // Every row opens: without its title among the columns, the key leads as the link.
@@ -146,12 +137,14 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
       label: tsString(key?.label ?? resource.keyField),
       sortable: list.orderFields.includes(resource.keyField),
       always: true,
-      cell: keyLink(resource, imports),
+      cell: withDownload(resource, keyLink(resource, imports), imports),
       text: `(${row}) => ${imports.use("runtime/export", "plainText")}(${member(row, resource.keyField)})`,
     });
   }
   const collection = resource.actions.filter((action) => action.target === "collection");
+  const adds = resource.create ?? resource.files?.upload;
   return file(resource, pageModule(resource, "List"), "list.tsx.njk", imports, {
+    permitted: collectionRoute && permissionsQuery(collectionRoute, "", auth, imports),
     bulk: bulkOperations(resource, list, imports),
     export: {
       component: imports.use("runtime/export", "ExportCsv"),
@@ -179,9 +172,12 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup): PageF
     url_query_type: narrowed ? `${imports.type(CLIENT, `${clientName(list.fn, true)}Data`)}["query"]` : undefined,
     search_label: list.search,
     filters: list.filters ? imports.use(pageModule(resource, "Filters"), `${resource.pascal}Filters`) : undefined,
-    create: resource.create !== undefined,
-    create_groups: groupsLiteral(resource.create, imports),
-    ...actionsSection(resource, collection, imports),
+    // A file resource adds rows by uploading (its upload page is at /new, as a create form would be).
+    create: adds && {
+      gate: gateOf(adds, permitted, imports),
+      text: resource.create ? `{t.newRow(${tsString(resource.label)})}` : `{t.uploadRow(${tsString(resource.label)})}`,
+    },
+    ...actionsSection(resource, collection, permitted, imports),
   });
 }
 
@@ -213,6 +209,8 @@ function bulkOperations(resource: PageResource, list: PageList, imports: Imports
   const single = resource.actions.filter((action) => action.target === "instance" && action.params === undefined);
   const candidates = [...(resource.delete ? [{ label: "t.delete", deletes: true, op: resource.delete }] : []), ...single.map((action) => ({ label: tsString(action.label), deletes: false, op: action }))];
   if (candidates.length === 0) return undefined;
+  // Each row the list answers says what the reader may call on it: an operation is for rows that name it.
+  const rowsPermit = resource.permissions?.listRows === true;
   for (const name of ["BulkBar", "useSelection", "usableOperations"]) imports.use("runtime/bulk", name);
   const titled = list.columns.some((field) => field.name === resource.titleField);
   return {
@@ -224,6 +222,10 @@ function bulkOperations(resource: PageResource, list: PageList, imports: Imports
         deletes,
         groups,
         allowed: `may${op.fn[0]!.toUpperCase()}${op.fn.slice(1)}`,
+        permits:
+          rowsPermit && op.name !== undefined
+            ? `(${row}) => ${imports.use("runtime/permissions", "permits")}(${imports.use("runtime/permissions", "permittedOf")}(${row}.actions), ${tsString(op.name)})`
+            : undefined,
         run: `(${row}) => ${imports.use(CLIENT, op.fn)}({ path: { pk: ${member(row, resource.keyField)} }, throwOnError: true })`,
       };
     }),
@@ -246,7 +248,12 @@ function titleLink(resource: PageResource, imports: Imports): string {
   return `<${link} to={${imports.use(helpersModule(resource), pathFn(resource))}(${row})}>{${imports.use(helpersModule(resource), titleFn(resource))}(${row})}</${link}>`;
 }
 
-function detailFile(resource: PageResource, lookup: Lookup): PageFile {
+/** A file row's link, and beside it the button that downloads its bytes. */
+function withDownload(resource: PageResource, link: string, imports: Imports): string {
+  return resource.files ? `<>${link} ${downloadButton(resource, resource.files, imports)}</>` : link;
+}
+
+function detailFile(resource: PageResource, lookup: Lookup, auth: boolean): PageFile {
   const imports = new Imports(resource.key);
   imports.from("@tanstack/react-query", "useQuery");
   imports.from("react-router", "useParams");
@@ -260,19 +267,27 @@ function detailFile(resource: PageResource, lookup: Lookup): PageFile {
   }
   if (resource.delete) imports.use("runtime/dialog", "DeleteButton");
   const instance = resource.actions.filter((action) => action.target === "instance");
-  if (edit || resource.delete || instance.length > 0) imports.use("runtime/messages", "messages");
+  if (edit || resource.delete || instance.length > 0 || resource.files) imports.use("runtime/messages", "messages");
+  // The row's operations by what the row says (its `actions`), else by its permissions route.
+  const permissions = resource.permissions;
+  const permitted = permissions?.rows
+    ? [`const permitted = ${imports.use("runtime/permissions", "permittedOf")}(${member(resource.camel, "actions")});`]
+    : permissions?.row && permissionsQuery(permissions.row, `{ path: { pk: ${member(resource.camel, resource.keyField)} } }`, auth, imports);
+  const gateVariable = permitted ? "permitted" : undefined;
   return file(resource, pageModule(resource, "Detail"), "detail.tsx.njk", imports, {
     get_options: imports.use(CLIENT, `${resource.get!.fn}Options`),
     route_key: routeKey(resource, "pk"),
     title_fn: imports.use(helpersModule(resource), titleFn(resource)),
     path_fn: pathFn(resource),
+    permitted,
+    download: resource.files && downloadButton(resource, resource.files, imports),
     edit,
-    edit_groups: groupsLiteral(resource.update, imports),
+    edit_gate: gateOf(resource.update, gateVariable, imports),
     delete: resource.delete !== undefined,
-    delete_groups: groupsLiteral(resource.delete, imports),
+    delete_gate: gateOf(resource.delete, gateVariable, imports),
     delete_mutation: resource.delete ? imports.use(CLIENT, `${resource.delete.fn}Mutation`) : "",
     fields: withoutShadowedReferences(resource.readFields).map((field) => ({ label: jsxText(field.label), cell: cell(field, resource.camel, imports, lookup) })),
-    ...actionsSection(resource, instance, imports),
+    ...actionsSection(resource, instance, gateVariable, imports),
   });
 }
 
