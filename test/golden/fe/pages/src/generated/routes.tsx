@@ -4,6 +4,9 @@ import { ArticleCreate } from "./articles/ArticleCreate";
 import { ArticleDetail } from "./articles/ArticleDetail";
 import { ArticleEdit } from "./articles/ArticleEdit";
 import { ArticleList } from "./articles/ArticleList";
+import { AttachmentDetail } from "./attachments/AttachmentDetail";
+import { AttachmentList } from "./attachments/AttachmentList";
+import { AttachmentUpload } from "./attachments/AttachmentUpload";
 import { AuthorCreate } from "./authors/AuthorCreate";
 import { AuthorDetail } from "./authors/AuthorDetail";
 import { AuthorEdit } from "./authors/AuthorEdit";
@@ -44,6 +47,9 @@ export const pages = {
   "categories.create": CategoryCreate,
   "categories.detail": CategoryDetail,
   "categories.edit": CategoryEdit,
+  "attachments.list": AttachmentList,
+  "attachments.upload": AttachmentUpload,
+  "attachments.detail": AttachmentDetail,
 } satisfies Record<string, ComponentType>;
 
 export type PageId = keyof typeof pages;
@@ -102,6 +108,9 @@ export const pageRoutes: {
   { id: "categories.create", path: "/categories/new", signedIn: false },
   { id: "categories.detail", path: "/categories/:pk", signedIn: false },
   { id: "categories.edit", path: "/categories/:pk/edit", signedIn: false },
+  { id: "attachments.list", path: "/attachments", signedIn: true },
+  { id: "attachments.upload", path: "/attachments/new", signedIn: true },
+  { id: "attachments.detail", path: "/attachments/:pk", signedIn: true },
 ];
 
 /** The resources in the navigation, in order, with the groups that may list them. */

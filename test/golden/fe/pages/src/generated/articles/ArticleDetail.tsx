@@ -8,7 +8,6 @@ import {
   getArticleOptions,
 } from "../client";
 import { commentPath, commentTitle } from "../comments/comment";
-import { Allowed } from "../Login";
 import { DeleteButton } from "../runtime/dialog";
 import {
   DateOnly,
@@ -19,6 +18,7 @@ import {
   Plain,
 } from "../runtime/display";
 import { messages } from "../runtime/messages";
+import { Permitted, permittedOf } from "../runtime/permissions";
 import { Notice, QueryView } from "../runtime/shell";
 import { tagPath } from "../tags/tag";
 import { articlePath, articleTitle } from "./article";
@@ -42,15 +42,18 @@ export function ArticleDetail() {
 
 function ArticleRecord({ article }: { article: ArticleRead }) {
   const t = messages();
+  const permitted = permittedOf(article.actions);
   return (
     <section>
       <div className="page-head">
         <h1>{articleTitle(article)}</h1>
         <div className="buttons">
-          <Link className="button" to={`${articlePath(article)}/edit`}>
-            {t.edit}
-          </Link>
-          <Allowed groups={["admin", "editor"]}>
+          <Permitted by={permitted} names="update">
+            <Link className="button" to={`${articlePath(article)}/edit`}>
+              {t.edit}
+            </Link>
+          </Permitted>
+          <Permitted by={permitted} names="delete">
             <DeleteButton
               options={deleteArticleMutation()}
               variables={{ path: { pk: article.id } }}
@@ -59,7 +62,7 @@ function ArticleRecord({ article }: { article: ArticleRead }) {
               after="/articles"
               notice={t.deleted("Article")}
             />
-          </Allowed>
+          </Permitted>
         </div>
       </div>
       <Notice />
@@ -121,15 +124,31 @@ function ArticleRecord({ article }: { article: ArticleRead }) {
           )}
         </dd>
       </dl>
-      <h2>{t.actions}</h2>
-      <div className="actions">
-        <Allowed groups={["admin", "editor"]}>
-          <PublishArticleAction article={article} />
-        </Allowed>
-        <ScheduleArticleAction article={article} />
-        <TagArticleAction article={article} />
-        <ReviewArticleAction article={article} />
-      </div>
+      <Permitted
+        by={permitted}
+        names={[
+          "publish_article",
+          "schedule_article",
+          "tag_article",
+          "review_article",
+        ]}
+      >
+        <h2>{t.actions}</h2>
+        <div className="actions">
+          <Permitted by={permitted} names="publish_article">
+            <PublishArticleAction article={article} />
+          </Permitted>
+          <Permitted by={permitted} names="schedule_article">
+            <ScheduleArticleAction article={article} />
+          </Permitted>
+          <Permitted by={permitted} names="tag_article">
+            <TagArticleAction article={article} />
+          </Permitted>
+          <Permitted by={permitted} names="review_article">
+            <ReviewArticleAction article={article} />
+          </Permitted>
+        </div>
+      </Permitted>
     </section>
   );
 }

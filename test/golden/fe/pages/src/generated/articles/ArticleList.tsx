@@ -5,6 +5,7 @@ import { authorPath } from "../authors/author";
 import {
   type ArticleSummary,
   deleteArticle,
+  getArticlesPermissionsOptions,
   listArticles,
   type ListArticlesData,
   listArticlesOptions,
@@ -25,9 +26,15 @@ import {
   useUrlQuery,
 } from "../runtime/list";
 import { messages } from "../runtime/messages";
+import {
+  permits,
+  Permitted,
+  permittedBy,
+  permittedOf,
+} from "../runtime/permissions";
 import { SearchBox } from "../runtime/search";
 import { Notice, QueryView } from "../runtime/shell";
-import { useAllowed } from "../session";
+import { useAllowed, useSession } from "../session";
 import { articlePath, articleTitle } from "./article";
 import { ArchiveStaleArticlesAction, CountWordsAction } from "./ArticleActions";
 import { ArticleFilters } from "./ArticleFilters";
@@ -75,6 +82,11 @@ const columns: Column<ArticleSummary>[] = [
 /** Articles, a page at a time: /articles?limit=…&cursor=…. */
 export function ArticleList() {
   const t = messages();
+  const signedIn = useSession() != null;
+  const permitted = permittedBy(
+    useQuery({ ...getArticlesPermissionsOptions(), enabled: signedIn }).data,
+    signedIn,
+  );
   const trail = useCursorTrail();
   const ordering = useOrdering();
   const rows = useRowsPerPage("articles", PAGE_SIZE, PAGE_SIZES);
@@ -88,17 +100,22 @@ export function ArticleList() {
       label: t.delete,
       deletes: true,
       allowed: mayDeleteArticle,
+      permits: (article) => permits(permittedOf(article.actions), "delete"),
       run: (article) =>
         deleteArticle({ path: { pk: article.id }, throwOnError: true }),
     },
     {
       label: "Publish article",
       allowed: mayPublishArticle,
+      permits: (article) =>
+        permits(permittedOf(article.actions), "publish_article"),
       run: (article) =>
         publishArticle({ path: { pk: article.id }, throwOnError: true }),
     },
     {
       label: "Review article",
+      permits: (article) =>
+        permits(permittedOf(article.actions), "review_article"),
       run: (article) =>
         reviewArticle({ path: { pk: article.id }, throwOnError: true }),
     },
@@ -126,9 +143,11 @@ export function ArticleList() {
           }}
           filename="articles.csv"
         />
-        <Link className="button primary" to="/articles/new">
-          {t.newRow("Article")}
-        </Link>
+        <Permitted by={permitted} names="create">
+          <Link className="button primary" to="/articles/new">
+            {t.newRow("Article")}
+          </Link>
+        </Permitted>
       </div>
       <Notice />
       <SearchBox label={t.searchRows("Articles")} />
@@ -159,11 +178,20 @@ export function ArticleList() {
         )}
       </QueryView>
       <ColumnChooser shown={shown} />
-      <h2>{t.actions}</h2>
-      <div className="actions">
-        <ArchiveStaleArticlesAction />
-        <CountWordsAction />
-      </div>
+      <Permitted
+        by={permitted}
+        names={["archive_stale_articles", "count_words"]}
+      >
+        <h2>{t.actions}</h2>
+        <div className="actions">
+          <Permitted by={permitted} names="archive_stale_articles">
+            <ArchiveStaleArticlesAction />
+          </Permitted>
+          <Permitted by={permitted} names="count_words">
+            <CountWordsAction />
+          </Permitted>
+        </div>
+      </Permitted>
     </section>
   );
 }

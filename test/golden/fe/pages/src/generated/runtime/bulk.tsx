@@ -51,6 +51,8 @@ export interface BulkOperation<T> {
   deletes?: boolean;
   /** The reader's groups may use it (presentation only: the backend checks every request). */
   allowed?: boolean;
+  /** The backend says the reader may call it on `row` (its `actions`): offered when every chosen row says so. */
+  permits?: (row: T) => boolean;
   /** Runs on one row; rejects with the backend's refusal. */
   run: (row: T) => Promise<unknown>;
 }
@@ -93,7 +95,10 @@ export function BulkBar<T>(props: BulkBarProps<T>) {
   const chosen = props.rows.filter((row) => selection.keys.has(rowKey(row)));
   const t = messages();
   const { singular, plural } = props;
-  const operations = props.operations;
+  const operations = props.operations.filter(
+    (operation) =>
+      operation.permits === undefined || chosen.every(operation.permits),
+  );
 
   async function runOnChosen(operation: BulkOperation<T>) {
     setBusy(true);

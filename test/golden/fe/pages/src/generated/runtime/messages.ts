@@ -140,6 +140,20 @@ export const en = {
   enterNumber: "Enter a number.",
   enterDateTime: "Enter a date and time.",
   enterJson: 'Enter a JSON object, like {"key": "value"}.',
+  // Files.
+  file: "File",
+  upload: "Upload",
+  uploadRow: (label: string) => `Upload ${lower(label)}`,
+  uploadProgress: "Upload progress",
+  uploading: (percent: number) => `Uploading… ${percent}%`,
+  uploaded: (label: string) => `${label} uploaded.`,
+  chooseFile: "Choose a file.",
+  download: "Download",
+  downloadFile: (name: string) => `Download ${name}`,
+  downloading: "Downloading…",
+  storageRefused: (status: number) =>
+    `The file storage refused the file (${status}).`,
+  storageUnreachable: "The file storage could not be reached.",
   // The backend's answers without a message of their own.
   unreachable: "The backend could not be reached.",
   pleaseSignIn: "Please sign in.",
