@@ -32,15 +32,20 @@ export interface S3Server {
   stop(): Promise<void>;
 }
 
-/** Start versitygw on 127.0.0.1 and a free port, over a fresh directory holding one empty bucket. */
-export async function startS3(bucket = "files"): Promise<S3Server> {
+/**
+ * Start versitygw on 127.0.0.1 and a free port, over a fresh directory holding one empty bucket.
+ * `corsOrigin`: the origin whose pages may `PUT` and `GET` through presigned URLs (a browser's
+ * cross-origin requests; versitygw's default CORS rule, as a bucket's CORS rules allow one).
+ */
+export async function startS3(bucket = "files", options: { corsOrigin?: string } = {}): Promise<S3Server> {
   const binary = await ensureVersitygw();
   const root = await mkdtemp(join(tmpdir(), "codegen-s3-"));
   await mkdir(join(root, bucket));
   const port = await freePort();
   const access = "codegen-test";
   const secret = "codegen-test-secret";
-  const proc = startProcess(binary, ["--port", `127.0.0.1:${port}`, "posix", root], {
+  const cors = options.corsOrigin === undefined ? [] : ["--cors-allow-origin", options.corsOrigin];
+  const proc = startProcess(binary, ["--port", `127.0.0.1:${port}`, ...cors, "posix", root], {
     env: { ...process.env, ROOT_ACCESS_KEY_ID: access, ROOT_SECRET_ACCESS_KEY: secret },
   });
   const url = `http://127.0.0.1:${port}`;

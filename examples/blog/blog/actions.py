@@ -95,6 +95,14 @@ def review_article(
     article.extra = {**article.extra, "reviewed_by": current_user.subject}
 
 
+async def may_review(
+    user: Reviewer | None, article: Article | None, session: AsyncSession
+) -> bool:
+    """Guard of ``review_article`` (config/frontend.jsonnet): a draft is reviewed, a
+    published article no longer is."""
+    return article is not None and not article.published
+
+
 async def announce_article(
     article: Article, *, recipient: str, tag_id: int, session: AsyncSession
 ) -> None:

@@ -9,7 +9,11 @@
 // - blog.auth.verify_login returns the user with its roles (ada: writer, grace: editor), which
 //   the token endpoint writes into the `roles` claim and GET /auth/session answers;
 // - only editors and admins delete or publish articles, add or edit authors, and list comments;
-// - anyone may read articles and categories; tags and count-words are public through exclude_paths.
+// - anyone may read articles and categories; tags and count-words are public through exclude_paths;
+// - each article says which of its operations the user may call (permissions_endpoint,
+//   include_actions_in_dump): a published article can no longer be reviewed (its guard);
+// - attachments keep their bytes in S3-compatible storage (S3_BUCKET, S3_ENDPOINT_URL), listed
+//   and uploaded by signed-in users.
 local auth = import 'be/auth/jwt.libsonnet';
 local db = import 'be/db/databases.libsonnet';
 local p = import 'be/resources/presets.libsonnet';
@@ -41,12 +45,22 @@ local editors = ['editor', 'admin'];
       delete: { groups: editors },
       publish_article: { groups: editors },
     }) {
+      permissions_endpoint: true,
+      include_actions_in_dump: true,
       operations+: [
-        p.instanceAction('review_article', 'blog.actions.review_article', [], { pass_user: true }),
+        p.instanceAction('review_article', 'blog.actions.review_article', [], { pass_user: true }) + { can: 'blog.actions.may_review' },
       ],
     },
     r.tag,
     r.amendOperations(r.comment, { list: { groups: editors } }),
     r.category { require_auth: false },
+    {
+      model: 'blog.models.Attachment',
+      pk: 'id',
+      pk_type: 'uuid',
+      operations: p.files(content_types=['text/plain', 'image/png'], max_size=1048576) + [
+        { name: 'list', fields: p.file_fields },
+      ],
+    },
   ],
 }

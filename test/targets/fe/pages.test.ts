@@ -20,6 +20,13 @@ function model(pages: Record<string, unknown> = {}, openapi = BLOG) {
   return parse(ProjectConfig, { ...base, pages: { openapi, ...pages } }).pages_model!;
 }
 
+/** The blog document without what says which operations the user may call (articles' permissions routes and rows' `actions`). */
+function withoutPermissions(document: any): void {
+  delete document.paths["/articles/permissions"];
+  delete document.paths["/articles/{pk}/permissions"];
+  for (const schema of ["ArticleRead", "ArticleSummary"]) delete document.components.schemas[schema].properties.actions;
+}
+
 /** The blog document with `change` applied. */
 function changed(change: (document: any) => void): string {
   const document = JSON.parse(BLOG);
@@ -32,7 +39,7 @@ describe("the pages' model of the blog document", () => {
   const resource = (key: string) => blog.resources.find((candidate) => candidate.key === key)!;
 
   test("finds every resource, in the document's order, with its operations", () => {
-    assert.deepEqual(blog.resources.map((candidate) => candidate.key), ["authors", "articles", "tags", "comments", "categories"]);
+    assert.deepEqual(blog.resources.map((candidate) => candidate.key), ["authors", "articles", "tags", "comments", "categories", "attachments"]);
     const articles = resource("articles");
     assert.deepEqual(
       [articles.list?.fn, articles.get?.fn, articles.create?.fn, articles.update?.fn, articles.delete?.fn],
@@ -211,13 +218,13 @@ describe("the session and groups, from the document", () => {
 describe("pages config errors", () => {
   test("every mistake at its path", () => {
     assertIssues(ProjectConfig, { ...base, pages: { openapi: BLOG, navigation: ["articles", "posts"], resources: { posts: {}, articles: { columns: ["title", "summary"], key: "uuid", title_field: "headline", fields: { author_id: { references: "writers" }, nope: {} } } } } }, [
-      { path: "pages.resources.posts", message: 'no resource at /posts in the OpenAPI document; known resources: "authors", "articles", "tags", "comments", "categories"' },
+      { path: "pages.resources.posts", message: 'no resource at /posts in the OpenAPI document; known resources: "authors", "articles", "tags", "comments", "categories", "attachments"' },
       { path: "pages.resources.articles.fields.nope", message: 'no field "nope" in the schemas of /articles' },
       { path: "pages.resources.articles.key", message: 'the read schema ArticleRead has no field "uuid"; set key' },
       { path: "pages.resources.articles.title_field", message: 'the read schema ArticleRead has no field "headline"' },
       { path: "pages.resources.articles.columns[1]", message: 'the read schema ArticleRead has no field "summary"' },
-      { path: "pages.navigation[1]", message: 'no resource at /posts in the OpenAPI document; known resources: "authors", "articles", "tags", "comments", "categories"' },
-      { path: "pages.resources.articles.fields.author_id.references", message: 'no resource at /writers in the OpenAPI document; known resources: "authors", "articles", "tags", "comments", "categories"' },
+      { path: "pages.navigation[1]", message: 'no resource at /posts in the OpenAPI document; known resources: "authors", "articles", "tags", "comments", "categories", "attachments"' },
+      { path: "pages.resources.articles.fields.author_id.references", message: 'no resource at /writers in the OpenAPI document; known resources: "authors", "articles", "tags", "comments", "categories", "attachments"' },
     ]);
   });
 
@@ -350,6 +357,7 @@ describe("names and text in generated code", () => {
     const publishOnly = ["publish-article", "schedule-article", "tag-article", "review-article"];
     const limited = changed((document) => {
       for (const [index, action] of publishOnly.entries()) document.paths[`/articles/{pk}/${action}`].post["x-groups"] = index === 0 ? ["editor"] : ["admin"];
+      withoutPermissions(document);
     });
     const files = await buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi: limited } }));
     const page = (name: string) => files.find((file) => file.path === `src/generated/articles/${name}.tsx`)!.content;
@@ -358,5 +366,81 @@ describe("names and text in generated code", () => {
     // Collection actions: open to everyone, so the heading stands alone.
     assert.match(page("ArticleList"), /\n\s*<h2>\{t\.actions\}<\/h2>/);
     assert.doesNotMatch(page("ArticleList"), /<Allowed[^>]*>\s*<h2>\{t\.actions/);
+  });
+});
+
+describe("what the backend says a user may call: permissions routes and rows' actions", () => {
+  const articles = () => model().resources.find((candidate) => candidate.key === "articles")!;
+
+  test("the articles' permissions routes and rows are found, and each operation's name (x-name)", () => {
+    const { permissions, update, actions } = articles();
+    assert.deepEqual(permissions, {
+      collection: { fn: "getArticlesPermissions", secured: true, name: "permissions" },
+      row: { fn: "getArticlePermissions", secured: true, name: "row_permissions" },
+      rows: true,
+      listRows: true,
+    });
+    assert.equal(update?.name, "update");
+    assert.deepEqual(actions.map((action) => action.name), ["publish_article", "schedule_article", "tag_article", "archive_stale_articles", "count_words", "review_article"]);
+    // A row's `actions` is what it permits, no field to show.
+    assert.ok(!articles().readFields.some((field) => field.name === "actions"));
+  });
+
+  test("the pages offer an operation by the permissions that name it, else by its groups", async () => {
+    const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
+    const page = async (openapi: string, name: string) => (await buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi } }))).find((file) => file.path === `src/generated/articles/${name}.tsx`)!.content;
+    const detail = await page(BLOG, "ArticleDetail");
+    assert.match(detail, /const permitted = permittedOf\(article\.actions\);/);
+    assert.match(detail, /<Permitted by=\{permitted\} names="delete">\s*<DeleteButton/);
+    assert.match(detail, /<Permitted by=\{permitted\} names="review_article">\s*<ReviewArticleAction/);
+    assert.doesNotMatch(detail, /<Allowed/);
+    const list = await page(BLOG, "ArticleList");
+    // The collection's by its route, asked only of a signed-in reader; each chosen row's by its actions.
+    assert.match(list, /enabled: signedIn \}\)\.data,\s*signedIn,/);
+    assert.match(list, /<Permitted by=\{permitted\} names="create">/);
+    assert.match(list, /permits: \(article\) =>\s*permits\(permittedOf\(article\.actions\), "publish_article"\)/);
+    // Rows that do not carry their actions: the row's permissions route answers for the record.
+    const routeOnly = changed((document) => {
+      for (const schema of ["ArticleRead", "ArticleSummary"]) delete document.components.schemas[schema].properties.actions;
+    });
+    assert.match(await page(routeOnly, "ArticleDetail"), /useQuery\(\{\s*\.\.\.getArticlePermissionsOptions\(\{ path: \{ pk: article\.id \} \}\),\s*enabled: signedIn,/);
+    // A backend that names no operation (no x-name): the groups decide, as without permissions.
+    const unnamed = changed((document) => {
+      for (const item of Object.values<any>(document.paths)) for (const op of Object.values<any>(item)) delete op["x-name"];
+    });
+    assert.match(await page(unnamed, "ArticleDetail"), /<Allowed groups=\{\["admin", "editor"\]\}>\s*<DeleteButton/);
+  });
+});
+
+describe("a file resource: upload and download through storage", () => {
+  test("its routes are found by their shapes, not offered as actions; its delete-file is its delete", () => {
+    const attachments = model().resources.find((candidate) => candidate.key === "attachments")!;
+    assert.deepEqual(attachments.files, {
+      upload: { fn: "uploadAttachment", secured: true, bodyType: "AttachmentUpload" },
+      complete: { fn: "completeAttachment", secured: true },
+      download: { fn: "downloadAttachment", secured: true },
+      accept: "text/plain,image/png",
+      nameField: "original_filename",
+      storedField: "uploaded_at",
+    });
+    assert.deepEqual(attachments.actions, []);
+    assert.equal(attachments.delete?.fn, "deleteFileAttachment");
+    assert.equal(attachments.titleField, "original_filename");
+    // Without its download route it is no file resource: the routes are actions like any other.
+    const plain = model({}, changed((document) => delete document.paths["/attachments/{pk}/download"])).resources.find((candidate) => candidate.key === "attachments")!;
+    assert.equal(plain.files, undefined);
+    assert.deepEqual(plain.actions.map((action) => action.slug), ["upload", "complete", "delete-file"]);
+  });
+
+  test("an upload page at /new, and a download button on the record and on each list row", async () => {
+    const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
+    const files = await buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi: BLOG } }));
+    const content = (path: string) => files.find((file) => file.path === `src/generated/${path}`)!.content;
+    assert.match(content("routes.tsx"), /\{ id: "attachments\.upload", path: "\/attachments\/new", signedIn: true \}/);
+    assert.match(content("attachments/AttachmentUpload.tsx"), /<UploadForm[^]*accept="text\/plain,image\/png"/);
+    assert.match(content("attachments/AttachmentList.tsx"), /\{t\.uploadRow\("Attachment"\)\}/);
+    for (const page of ["AttachmentDetail", "AttachmentList"]) {
+      assert.match(content(`attachments/${page}.tsx`), /\{attachment\.uploaded_at !== null && \(\s*<DownloadButton/);
+    }
   });
 });
