@@ -66,6 +66,7 @@ async def _load_attachment(session: AsyncSession, pk: uuid.UUID) -> Attachment:
     operation_id="listAttachmentLinks",
     max_body_size=1_048_576,
     responses=error_responses(400, 413, 503),
+    openapi_extra={"security": [{}]},
 )
 async def list_attachment_links(
     body: LinkSearch, session: ReadSessionDep, current_user: OptionalUser
