@@ -57,11 +57,8 @@ export class Values {
     if (builder === undefined) imports.addFrom(names.serializerModule, names.serializer);
     else imports.add(builder);
     // The label orders the rows and, without a search, finds them: the link's name, else its id as text.
-    let label = `${model}.${link.name ?? ""}`;
-    if (link.name === undefined) {
-      imports.addFrom("sqlalchemy", "String", "cast");
-      label = `cast(${model}.${link.id ?? view.pk}, String)`;
-    }
+    if (link.name === undefined) imports.addFrom("sqlalchemy", "String", "cast");
+    const label = link.name === undefined ? `cast(${model}.${link.id ?? view.pk}, String)` : `${model}.${link.name}`;
     // kiln's session of who asks: `None` when nobody does, or may not (a public route).
     const session = (handler: RouteHandler): string => {
       if (handler.currentUser === "None") return "None";
