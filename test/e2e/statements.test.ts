@@ -217,6 +217,19 @@ describe("statements per request, by route shape", () => {
     sameForFewAndMany("get, nested many (GET /authors/{id})", two, twenty, 2);
   });
 
+  it("get read as columns (a comment with its author's link): one statement", async () => {
+    // The premise: the blog's comment get reads a row of columns, no ORM object (docs/be.md, "Statements per request").
+    const routes = await readFile(join(projectDir!, "blog/api/content/routes/comment.py"), "utf8");
+    assert.match(routes, /row = \(await session\.execute\(_COMMENT_READ_ROW_BY_PK, \{"pk": pk\}\)\)\.first\(\)/);
+    const commentId = (await ok(api.post("/comments", { body: "A comment", article_id: few.articleId, author_id: fewAuthor }), 201, "create comment")).body.id;
+    const reply = await ok(api.get(`/comments/${commentId}`), 200, "get comment");
+    assert.deepEqual(reply.body.author, { type: "author", id: fewAuthor, label: (await ok(api.get(`/authors/${fewAuthor}`), 200, "get author")).body.name });
+    within("get read as columns (GET /comments/{id})", reply, 1);
+    const missing = await api.get("/comments/00000000-0000-4000-8000-000000000000");
+    expectStatus(missing, 404);
+    within("get read as columns, missing row (404)", missing, 1);
+  });
+
   it("get of a missing row", async () => {
     const missing = await api.get("/articles/00000000-0000-4000-8000-000000000000");
     expectStatus(missing, 404);

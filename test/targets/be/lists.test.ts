@@ -101,10 +101,11 @@ describe("list modifiers", () => {
     assert.match(closed.get("discovery.py")!, /async def list_filters\(current_user: CurrentUser\)/);
   });
 
-  test("link fields load their relationship and serialize through the target's link", async () => {
+  test("link fields serialize through the target's link, or from its id and label columns where the route reads columns", async () => {
     const generated = await files({ module: "store", resources: [author, article("list")] });
     assert.match(generated.get("store/serializers/article.py")!, /author=to_author_link\(article\.author\)/);
-    assert.match(generated.get("store/routes/article.py")!, /_READ_OPTIONS = \(joinedload\(Article\.author\),\)/);
+    // Get and list read the link's columns through the join (ARTICLE_READ_ROWS), so nothing loads the relationship here.
+    assert.match(generated.get("store/routes/article.py")!, /_ARTICLE_READ_ROW_BY_PK = ARTICLE_READ_ROWS\.where\(Article\.id == bindparam\("pk"\)\)/);
     assert.match(generated.get("store/schemas/author.py")!, /class AuthorLink\(BaseModel\):[\s\S]*type: Literal\["author"\]\n    id: uuid\.UUID\n    label: str/);
   });
 

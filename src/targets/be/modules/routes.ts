@@ -9,6 +9,7 @@ import type { CodeBlock, RouteHandler } from "./handler.js";
 import { READ_REPRESENTATION, type SearchConfig } from "../config/schema.js";
 import { searchExpression } from "./project-names.js";
 import type { ReadSchema } from "./read-shape.js";
+import type { RowSerializerFn } from "./row-serializer.js";
 import { capitalize } from "./read-shape.js";
 
 /** A module-level helper function a handler calls. */
@@ -36,6 +37,7 @@ export class RoutesModule {
   // and the user's builders and serializers, else the representation's name.
   readonly #readOptions = new Map<string, { helper: Helper; read: ReadSchema }>();
   readonly #loaders = new Map<string, { helper: Helper; statement: string; read: ReadSchema }>();
+  readonly #rowReaders = new Map<string, { helper: Helper; rows: RowSerializerFn }>();
   #search: SearchConfig | undefined;
   #namesOperations = false;
 
@@ -123,6 +125,17 @@ export class RoutesModule {
     return entry.helper;
   }
 
+  /** `_<NAME>_ROW_BY_PK`: the select of `rows`' columns for the row of key `pk`, built once. */
+  rowReader(rows: RowSerializerFn): Helper {
+    this.notFound();
+    let entry = this.#rowReaders.get(rows.statement);
+    if (entry === undefined) {
+      entry = { helper: { name: `_${rows.statement.replace(/_ROWS$/, "")}_ROW_BY_PK` }, rows };
+      this.#rowReaders.set(rows.statement, entry);
+    }
+    return entry.helper;
+  }
+
   render(ctx: RenderCtx): Fragment[] {
     const view = this.view;
     const imports = new ImportCollector().addFrom("fastapi", "APIRouter");
@@ -166,6 +179,10 @@ export class RoutesModule {
           "    ",
         ),
       };
+    });
+    context.row_readers = [...this.#rowReaders.values()].map(({ helper, rows }) => {
+      imports.addFrom("sqlalchemy", "bindparam").addFrom(view.model.module, view.model.importName).addFrom(rows.module.dotted, rows.statement);
+      return { name: helper.name, statement: rows.statement, model: view.model.local, pk: view.pk };
     });
     return [
       new FileFragment({ path: this.path, template: "modules/routes.py.njk", context, imports }),
