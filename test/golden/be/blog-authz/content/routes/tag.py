@@ -47,6 +47,10 @@ async def _load_tag(session: AsyncSession, pk: int) -> TagModel:
     return tag
 
 
+# The row of key pk as columns, built once: get builds no ORM object.
+_TAG_READ_ROW_BY_PK = TAG_READ_ROWS.where(TagModel.id == bindparam("pk"))
+
+
 @router.get(
     "/{pk:int_key}", operation_id="getTag", responses=error_responses(401, 404, 503)
 )
@@ -56,7 +60,10 @@ async def get_tag(
     current_user: CurrentUser,
 ) -> TagRead:
     """Get one tag."""
-    return to_tag_read(await _load_tag(session, pk))
+    row = (await session.execute(_TAG_READ_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_tag_read_from_row(row)
 
 
 # The order of ``GET /tags``.

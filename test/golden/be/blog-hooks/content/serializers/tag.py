@@ -3,7 +3,15 @@
 
 Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
+
+The ``*_from_row`` functions build the same responses from rows of columns, which lists
+read where no code of yours needs the ORM instances.
 """
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
 
 from blog.api.content.schemas.tag import TagLink, TagRead
 from blog.models import Tag as TagModel
@@ -15,3 +23,12 @@ def to_tag_link(tag: TagModel) -> TagLink:
 
 def to_tag_read(tag: TagModel) -> TagRead:
     return TagRead(id=tag.id, name=tag.name)
+
+
+# What TagRead shows, as columns: lists select them instead of ORM objects.
+TAG_READ_ROWS = select(TagModel.id, TagModel.name)
+
+
+def to_tag_read_from_row(row: Sequence[Any]) -> TagRead:
+    """``TagRead`` from a row that starts with the columns of ``TAG_READ_ROWS``."""
+    return TagRead(id=row[0], name=row[1])

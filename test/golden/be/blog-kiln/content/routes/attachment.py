@@ -6,7 +6,6 @@ from datetime import UTC, datetime
 
 from fastapi import APIRouter, HTTPException, status
 from sqlalchemy import String, bindparam, cast, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 import blog.auth
 import blog.kiln_actions
@@ -16,7 +15,10 @@ from blog.api.content.schemas.attachment import (
     AttachmentRead,
     AttachmentUpload,
 )
-from blog.api.content.serializers.attachment import to_attachment_read
+from blog.api.content.serializers.attachment import (
+    ATTACHMENT_READ_ROWS,
+    to_attachment_read_from_row,
+)
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.discovery import LinkPage, LinkSearch, link_page
 from blog.api.runtime.files import (
@@ -45,20 +47,10 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
     )
 
 
-# Built once: SQLAlchemy derives a statement's cache key once, not per request.
-_ATTACHMENT_BY_PK = (
-    select(Attachment)
-    .where(Attachment.id == bindparam("pk"))
-    .execution_options(populate_existing=True)
+# The row of key pk as columns, built once: get builds no ORM object.
+_ATTACHMENT_READ_ROW_BY_PK = ATTACHMENT_READ_ROWS.where(
+    Attachment.id == bindparam("pk")
 )
-
-
-async def _load_attachment(session: AsyncSession, pk: uuid.UUID) -> Attachment:
-    """Read attachment *pk* afresh, or raise 404."""
-    attachment = await session.scalar(_ATTACHMENT_BY_PK, {"pk": pk})
-    if attachment is None:
-        raise _not_found(pk)
-    return attachment
 
 
 @router.post(
@@ -95,7 +87,10 @@ async def get_attachment(
     pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
 ) -> AttachmentRead:
     """Get one attachment."""
-    return to_attachment_read(await _load_attachment(session, pk))
+    row = (await session.execute(_ATTACHMENT_READ_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_attachment_read_from_row(row)
 
 
 @router.post(

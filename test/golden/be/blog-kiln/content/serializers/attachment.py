@@ -3,7 +3,15 @@
 
 Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
+
+The ``*_from_row`` functions build the same responses from rows of columns, which lists
+read where no code of yours needs the ORM instances.
 """
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
 
 from blog.api.content.schemas.attachment import AttachmentLink, AttachmentRead
 from blog.models import Attachment
@@ -22,4 +30,31 @@ def to_attachment_read(attachment: Attachment) -> AttachmentRead:
         original_filename=attachment.original_filename,
         created_at=attachment.created_at,
         uploaded_at=attachment.uploaded_at,
+    )
+
+
+# What AttachmentRead shows, as columns: lists select them instead of ORM objects.
+ATTACHMENT_READ_ROWS = select(
+    Attachment.id,
+    Attachment.s3_key,
+    Attachment.content_type,
+    Attachment.size_bytes,
+    Attachment.original_filename,
+    Attachment.created_at,
+    Attachment.uploaded_at,
+)
+
+
+def to_attachment_read_from_row(row: Sequence[Any]) -> AttachmentRead:
+    """``AttachmentRead`` from a row that starts with the columns of
+    ``ATTACHMENT_READ_ROWS``.
+    """
+    return AttachmentRead(
+        id=row[0],
+        s3_key=row[1],
+        content_type=row[2],
+        size_bytes=row[3],
+        original_filename=row[4],
+        created_at=row[5],
+        uploaded_at=row[6],
     )

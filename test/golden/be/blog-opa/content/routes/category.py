@@ -51,6 +51,10 @@ async def _load_category(session: AsyncSession, pk: str) -> Category:
     return category
 
 
+# The row of key pk as columns, built once: get builds no ORM object.
+_CATEGORY_READ_ROW_BY_PK = CATEGORY_READ_ROWS.where(Category.slug == bindparam("pk"))
+
+
 @router.get(
     "/{pk:path}", operation_id="getCategory", responses=error_responses(404, 503)
 )
@@ -58,7 +62,10 @@ async def get_category(
     pk: Annotated[DbText, column_rules(Category.slug)], session: ReadSessionDep
 ) -> CategoryRead:
     """Get one category."""
-    return to_category_read(await _load_category(session, pk))
+    row = (await session.execute(_CATEGORY_READ_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_category_read_from_row(row)
 
 
 # The order of ``GET /categories``.

@@ -63,6 +63,10 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     return comment
 
 
+# The row of key pk as columns, built once: get builds no ORM object.
+_COMMENT_READ_ROW_BY_PK = COMMENT_READ_ROWS.where(Comment.id == bindparam("pk"))
+
+
 @router.get(
     "/{pk:uuid}",
     operation_id="getComment",
@@ -74,7 +78,10 @@ async def get_comment(
 ) -> CommentRead:
     """Get one comment."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
-    return to_comment_read(await _load_comment(session, pk))
+    row = (await session.execute(_COMMENT_READ_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_comment_read_from_row(row)
 
 
 # The filterable columns and order of ``GET /comments``.

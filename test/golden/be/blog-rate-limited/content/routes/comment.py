@@ -66,6 +66,10 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     return comment
 
 
+# The row of key pk as columns, built once: get builds no ORM object.
+_COMMENT_READ_ROW_BY_PK = COMMENT_READ_ROWS.where(Comment.id == bindparam("pk"))
+
+
 @router.get(
     "/{pk:uuid}",
     operation_id="getComment",
@@ -76,7 +80,10 @@ async def get_comment(
     pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
 ) -> CommentRead:
     """Get one comment."""
-    return to_comment_read(await _load_comment(session, pk))
+    row = (await session.execute(_COMMENT_READ_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_comment_read_from_row(row)
 
 
 # The filterable columns and order of ``GET /comments``.

@@ -59,6 +59,10 @@ async def _load_copy(session: AsyncSession, pk: int) -> Copy:
     return copy
 
 
+# The row of key pk as columns, built once: get builds no ORM object.
+_COPY_READ_ROW_BY_PK = COPY_READ_ROWS.where(Copy.id == bindparam("pk"))
+
+
 @router.get(
     "/{pk:int_key}", operation_id="getCopy", responses=error_responses(404, 503)
 )
@@ -66,7 +70,10 @@ async def get_copy(
     pk: Annotated[int, column_rules(Copy.id)], session: ReadSessionDep
 ) -> CopyRead:
     """Get one copy."""
-    return to_copy_read(await _load_copy(session, pk))
+    row = (await session.execute(_COPY_READ_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_copy_read_from_row(row)
 
 
 # The order of ``GET /copies``.

@@ -51,12 +51,19 @@ async def _load_genre(session: AsyncSession, pk: str) -> Genre:
     return genre
 
 
+# The row of key pk as columns, built once: get builds no ORM object.
+_GENRE_READ_ROW_BY_PK = GENRE_READ_ROWS.where(Genre.code == bindparam("pk"))
+
+
 @router.get("/{pk:path}", operation_id="getGenre", responses=error_responses(404, 503))
 async def get_genre(
     pk: Annotated[DbText, column_rules(Genre.code)], session: ReadSessionDep
 ) -> GenreRead:
     """Get one genre."""
-    return to_genre_read(await _load_genre(session, pk))
+    row = (await session.execute(_GENRE_READ_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_genre_read_from_row(row)
 
 
 # The order of ``GET /genres``.

@@ -51,10 +51,17 @@ async def _load_member(session: AsyncSession, pk: uuid.UUID) -> Member:
     return member
 
 
+# The row of key pk as columns, built once: get builds no ORM object.
+_MEMBER_READ_ROW_BY_PK = MEMBER_READ_ROWS.where(Member.id == bindparam("pk"))
+
+
 @router.get("/{pk:uuid}", operation_id="getMember", responses=error_responses(404, 503))
 async def get_member(pk: uuid.UUID, session: ReadSessionDep) -> MemberRead:
     """Get one member."""
-    return to_member_read(await _load_member(session, pk))
+    row = (await session.execute(_MEMBER_READ_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_member_read_from_row(row)
 
 
 # The order of ``GET /members``.

@@ -51,6 +51,10 @@ async def _load_publisher(session: AsyncSession, pk: int) -> Publisher:
     return publisher
 
 
+# The row of key pk as columns, built once: get builds no ORM object.
+_PUBLISHER_READ_ROW_BY_PK = PUBLISHER_READ_ROWS.where(Publisher.id == bindparam("pk"))
+
+
 @router.get(
     "/{pk:int_key}", operation_id="getPublisher", responses=error_responses(404, 503)
 )
@@ -58,7 +62,10 @@ async def get_publisher(
     pk: Annotated[int, column_rules(Publisher.id)], session: ReadSessionDep
 ) -> PublisherRead:
     """Get one publisher."""
-    return to_publisher_read(await _load_publisher(session, pk))
+    row = (await session.execute(_PUBLISHER_READ_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_publisher_read_from_row(row)
 
 
 # The order of ``GET /publishers``.
