@@ -29,19 +29,11 @@ interface FormatterModule {
   formatAll?: FormatAll;
 }
 
-const formatters = new Map<string, Promise<FormatterModule>>();
-
-/** The module's `formatFile` and `formatAll`, imported once per process. */
-function formatterOf(module: string): Promise<FormatterModule> {
-  let formatter = formatters.get(module);
-  if (!formatter) {
-    formatter = import(module).then((loaded: Partial<FormatterModule>) => {
-      if (typeof loaded.formatFile !== "function") throw new TypeError(`formatter module ${module} has no formatFile export`);
-      return { formatFile: loaded.formatFile, formatAll: typeof loaded.formatAll === "function" ? loaded.formatAll : undefined };
-    });
-    formatters.set(module, formatter);
-  }
-  return formatter;
+/** The module's `formatFile` and `formatAll` (Node loads a module once per process). */
+async function formatterOf(module: string): Promise<FormatterModule> {
+  const loaded = (await import(module)) as Partial<FormatterModule>;
+  if (typeof loaded.formatFile !== "function") throw new TypeError(`formatter module ${module} has no formatFile export`);
+  return { formatFile: loaded.formatFile, formatAll: typeof loaded.formatAll === "function" ? loaded.formatAll : undefined };
 }
 
 /** What the last writing run into the output directory recorded, to take formatted texts from. */

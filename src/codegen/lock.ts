@@ -110,7 +110,7 @@ async function waitWhileHeld(file: string, options: LockOptions, tryNow: () => b
       continue;
     }
     if (Date.now() >= deadline) {
-      const who = holder === "unreadable" ? "another codegen run" : describe(holder);
+      const who = holder === "unreadable" ? "another codegen run" : `the codegen run of pid ${holder.pid} on ${holder.host} (since ${holder.since})`;
       throw new LockTimeoutError(
         `${path.dirname(file)} is locked by ${who}; waited ${Math.round(timeoutMs / 1000)} s. ` +
           `Wait for that run to finish, or, if no codegen run is writing there, delete ${file}`,
@@ -195,8 +195,4 @@ function breakLock(file: string, expected: LockHolder | "stale"): void {
     }
   }
   removeIfPresent(moved);
-}
-
-function describe(holder: LockHolder): string {
-  return `the codegen run of pid ${holder.pid} on ${holder.host} (since ${holder.since})`;
 }

@@ -39,7 +39,7 @@ export class RenderRegistry {
   constructor(options: { fallback?: RenderRegistry } = {}) {
     this.fallback = options.fallback;
     this.renders(StaticFile, renderStaticFile);
-    this.renders(Handle, renderNothing);
+    this.renders(Handle, () => []); // a handle is a value for other outputs, not a file
   }
 
   /** Every class with a renderer here or in the fallback registry. */
@@ -93,23 +93,9 @@ function checkFragments(items: unknown[], output: unknown): Fragment[] {
   return items as Fragment[];
 }
 
-/** A handle is a value for other outputs, not a file. */
-function renderNothing(): Fragment[] {
-  return [];
-}
-
 /** A `StaticFile` is one file fragment, as is. */
 function renderStaticFile(file: StaticFile): Fragment[] {
-  return [
-    new FileFragment({
-      path: file.path,
-      template: file.template,
-      context: file.context,
-      ifExists: file.ifExists,
-      executable: file.executable,
-      banner: file.banner,
-    }),
-  ];
+  return [new FileFragment(file)];
 }
 
 /**

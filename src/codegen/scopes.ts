@@ -101,6 +101,24 @@ export class ScopeTree implements Iterable<Scope> {
   byName(name: string): Scope | undefined {
     return this.#scopes.find((scope) => scope.name === name);
   }
+
+  /**
+   * The scope of an instance id such as `project.apps.0.resources.2`.
+   * @throws ValueError when the id does not start with the root's name, names an unknown config key, or lacks an index after a key.
+   */
+  scopeFor(instanceId: string): Scope {
+    const [head, ...rest] = instanceId.split(".");
+    if (head !== this.root.name) throw new ValueError(`instance id "${instanceId}" must start with "${this.root.name}"`);
+    let scope = this.root;
+    for (let i = 0; i < rest.length; i += 2) {
+      const key = rest[i];
+      const child = this.childrenOf(scope).find((candidate) => candidate.configKey === key);
+      if (!child) throw new ValueError(`instance id "${instanceId}": scope "${scope.name}" has no child scope under key "${key}"`);
+      if (!/^\d+$/.test(rest[i + 1] ?? "")) throw new ValueError(`instance id "${instanceId}": expected an index after "${key}"`);
+      scope = child;
+    }
+    return scope;
+  }
 }
 
 /**

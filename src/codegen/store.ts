@@ -1,5 +1,6 @@
-// The build store: every scope instance of one build, registered with its parent and scope,
-// and the outputs operations produced there, keyed by (instance id, op name) in insertion order.
+// The build store: every scope instance of one build and the outputs operations produced
+// there, keyed by (instance id, op name) in insertion order. Instance ids encode ancestry
+// (`project.apps.0.resources.2` lies under `project.apps.0`), which the queries rely on.
 import { KeyError, LookupError, ValueError } from "./errors.js";
 import type { OperationClass, OperationMeta } from "./operation.js";
 import type { Scope, ScopeTree } from "./scopes.js";
@@ -45,7 +46,7 @@ export class BuildStore {
   // Instances registered without a parent: a query under the only root needs no walk.
   #rootCount = 0;
 
-  /** @param scopes the build's scope tree: `children` checks `childScope` names against it. */
+  /** @param scopes the build's scope tree: derives scopes from ids and checks `childScope` names. */
   constructor(scopes: ScopeTree) {
     this.#scopes = scopes;
   }
@@ -53,7 +54,8 @@ export class BuildStore {
   /**
    * Records a scope instance. Register parents before their children: children are listed
    * in registration order, which the engine makes config order.
-   * @param options.parent parent id. @default none: a root instance
+   * @param options.parent parent id. @default the id minus its last `.<key>.<index>`
+   * @param options.scope @default the scope `ScopeTree.scopeFor(id)` resolves
    * @param options.configPath where the user wrote the instance, e.g. `apps[0].config.resources[2]`. @default ""
    * @param options.operations the operations that apply here, in run order (`operationsAt`). @default none
    * @throws ValueError when the id is already registered; KeyError when the parent is not.
@@ -61,15 +63,15 @@ export class BuildStore {
   registerInstance(
     id: string,
     instance: unknown,
-    options: { parent?: string; scope: Scope; configPath?: string; operations?: readonly AppliedOperation[] },
+    options: { parent?: string; scope?: Scope; configPath?: string; operations?: readonly AppliedOperation[] } = {},
   ): void {
     if (this.#instances.has(id)) throw new ValueError(`instance "${id}" is already registered`);
-    const { parent } = options;
+    const parent = options.parent ?? parentIdOf(id);
     if (parent !== undefined) this.#record(parent).children.push(id);
     else this.#rootCount++;
     this.#instances.set(id, {
       instance,
-      scope: options.scope,
+      scope: options.scope ?? this.#scopes.scopeFor(id),
       parent,
       configPath: options.configPath ?? "",
       children: [],
@@ -143,10 +145,9 @@ export class BuildStore {
     if (childScope !== undefined && !this.#scopes.byName(childScope)) {
       throw new ValueError(`unknown scope "${childScope}"`);
     }
-    const found = this.#record(parentId)
+    return this.#record(parentId)
       .children.filter((childId) => childScope === undefined || this.#record(childId).scope.name === childScope)
       .map((childId): [string, unknown] => [childId, this.#record(childId).instance]);
-    return found;
   }
 
   /** Scope of a registered instance. @throws KeyError when not registered. */
@@ -192,14 +193,10 @@ export class BuildStore {
     throw new LookupError(`no ${Type.name} output under "${ancestorId}"`);
   }
 
-  #isOnlyRoot(id: string): boolean {
-    const record = this.#instances.get(id);
-    return record !== undefined && record.parent === undefined && this.#rootCount === 1;
-  }
-
   /** Entries at `ancestorId` or below it, in store order; under the only root, all of them. */
   #entriesUnder(ancestorId: string): readonly OutputEntry[] {
-    if (this.#isOnlyRoot(ancestorId)) return this.#outputs;
+    const record = this.#instances.get(ancestorId);
+    if (record !== undefined && record.parent === undefined && this.#rootCount === 1) return this.#outputs;
     const entries: OutputEntry[] = [];
     const pending = [ancestorId];
     for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
@@ -217,4 +214,10 @@ export class BuildStore {
     if (!record) throw new KeyError(`instance "${id}" is not registered`);
     return record;
   }
+}
+
+/** `project.apps.0` for `project.apps.0.resources.2`; undefined for a root id. */
+function parentIdOf(id: string): string | undefined {
+  const parts = id.split(".");
+  return parts.length < 3 ? undefined : parts.slice(0, -2).join(".");
 }

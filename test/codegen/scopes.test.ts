@@ -134,6 +134,24 @@ describe("ScopeTree", () => {
     assert.equal(tree.byName("nope"), undefined);
   });
 
+  it("scopeFor resolves instance ids", () => {
+    assert.equal(tree.scopeFor("project"), PROJECT);
+    assert.equal(tree.scopeFor("project.apps.0"), app);
+    assert.equal(tree.scopeFor("project.apps.3.resources.12"), resource);
+  });
+
+  it("scopeFor rejects ids not starting with project", () => {
+    assert.throws(() => tree.scopeFor("app.apps.0"), (e: unknown) => e instanceof ValueError && /must start with "project"/.test(e.message));
+    assert.throws(() => tree.scopeFor(""), ValueError);
+  });
+
+  it("scopeFor rejects unknown config keys and missing indexes", () => {
+    assert.throws(() => tree.scopeFor("project.resources.0"), (e: unknown) => e instanceof ValueError && /key "resources"/.test(e.message));
+    assert.throws(() => tree.scopeFor("project.apps.0.fields.1"), (e: unknown) => e instanceof ValueError && /key "fields"/.test(e.message));
+    assert.throws(() => tree.scopeFor("project.apps"), (e: unknown) => e instanceof ValueError && /expected an index/.test(e.message));
+    assert.throws(() => tree.scopeFor("project.apps.x"), ValueError);
+  });
+
   it("rejects trees whose root is missing or whose parents come late", () => {
     assert.throws(() => new ScopeTree([]), ValueError);
     assert.throws(() => new ScopeTree([app]), ValueError);

@@ -17,23 +17,21 @@ class Schema {
   constructor(readonly name: string) {}
 }
 
-const [project, app, resource, job] = ["project", "app", "resource", "job"].map((name) => tree.byName(name)!);
-
 /** project > apps.0 (resources 0, 1; job 0), apps.1, apps.10 */
 function sampleStore(): BuildStore {
   const store = new BuildStore(tree);
-  store.registerInstance("project", { root: true }, { scope: project, configPath: "" });
-  store.registerInstance("project.apps.0", { app: 0 }, { parent: "project", scope: app, configPath: "apps[0]" });
-  store.registerInstance("project.apps.0.resources.0", { res: 0 }, { parent: "project.apps.0", scope: resource, configPath: "apps[0].resources[0]" });
-  store.registerInstance("project.apps.0.jobs.0", { job: 0 }, { parent: "project.apps.0", scope: job });
-  store.registerInstance("project.apps.0.resources.1", { res: 1 }, { parent: "project.apps.0", scope: resource });
-  store.registerInstance("project.apps.1", { app: 1 }, { parent: "project", scope: app });
-  store.registerInstance("project.apps.10", { app: 10 }, { parent: "project", scope: app });
+  store.registerInstance("project", { root: true }, { configPath: "" });
+  store.registerInstance("project.apps.0", { app: 0 }, { configPath: "apps[0]" });
+  store.registerInstance("project.apps.0.resources.0", { res: 0 }, { configPath: "apps[0].resources[0]" });
+  store.registerInstance("project.apps.0.jobs.0", { job: 0 });
+  store.registerInstance("project.apps.0.resources.1", { res: 1 });
+  store.registerInstance("project.apps.1", { app: 1 });
+  store.registerInstance("project.apps.10", { app: 10 });
   return store;
 }
 
 describe("BuildStore instances", () => {
-  it("keeps each instance's scope and lists children in registration order", () => {
+  it("derives scope and parent from the id and lists children in registration order", () => {
     const store = sampleStore();
     assert.equal(store.scopeOf("project.apps.0.jobs.0").name, "job");
     assert.equal(store.scopeOf("project").name, "project");
@@ -59,6 +57,13 @@ describe("BuildStore instances", () => {
     assert.throws(() => store.children("project", { childScope: "widget" }), ValueError);
   });
 
+  it("accepts an explicit parent and scope", () => {
+    const store = new BuildStore(tree);
+    store.registerInstance("project", {});
+    store.registerInstance("project.apps.0", { a: 1 }, { parent: "project", scope: tree.byName("app") });
+    assert.deepEqual(store.children("project"), [["project.apps.0", { a: 1 }]]);
+  });
+
   it("returns instances and config paths, defaulting the path to the root", () => {
     const store = sampleStore();
     assert.deepEqual(store.instanceAt("project.apps.0.resources.1"), { res: 1 });
@@ -68,8 +73,9 @@ describe("BuildStore instances", () => {
 
   it("rejects duplicate ids, unregistered parents and unknown ids", () => {
     const store = sampleStore();
-    assert.throws(() => store.registerInstance("project.apps.0", {}, { parent: "project", scope: app }), ValueError);
-    assert.throws(() => store.registerInstance("project.apps.5.resources.0", {}, { parent: "project.apps.5", scope: resource }), KeyError);
+    assert.throws(() => store.registerInstance("project.apps.0", {}), ValueError);
+    assert.throws(() => store.registerInstance("project.apps.5.resources.0", {}), KeyError);
+    assert.throws(() => store.registerInstance("project.widgets.0", {}), ValueError);
     assert.throws(() => store.instanceAt("project.apps.7"), KeyError);
     assert.throws(() => store.scopeOf("nope"), KeyError);
     assert.throws(() => store.add("project.apps.7", "op", 1), KeyError);

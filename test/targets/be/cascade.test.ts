@@ -16,17 +16,13 @@ const resource = (model: string, extra: object = {}) => ({
 });
 
 function storeOf(config: ProjectConfig): BuildStore {
-  const scopes = discoverScopes(ProjectConfig);
-  const store = new BuildStore(scopes);
-  const scope = (name: string) => scopes.byName(name)!;
-  store.registerInstance("project", config, { scope: scope("project") });
+  const store = new BuildStore(discoverScopes(ProjectConfig));
+  store.registerInstance("project", config);
   config.apps.forEach((app, a) => {
-    const appId = `project.apps.${a}`;
-    store.registerInstance(appId, app, { parent: "project", scope: scope("app") });
+    store.registerInstance(`project.apps.${a}`, app);
     app.config.resources.forEach((res, r) => {
-      const resourceId = `${appId}.resources.${r}`;
-      store.registerInstance(resourceId, res, { parent: appId, scope: scope("resource") });
-      res.operations.forEach((entry, o) => store.registerInstance(`${resourceId}.operations.${o}`, entry, { parent: resourceId, scope: scope("operation") }));
+      store.registerInstance(`project.apps.${a}.resources.${r}`, res);
+      res.operations.forEach((entry, o) => store.registerInstance(`project.apps.${a}.resources.${r}.operations.${o}`, entry));
     });
   });
   return store;
