@@ -125,8 +125,8 @@ after(async () => {
 });
 
 /** kiln's login: a JSON body of the credentials model; the token and the client carrying it. */
-async function kilnLogin(password = "analytical-engine"): Promise<{ status: number; body: any; client: JsonClient }> {
-  const response = await api.post("/auth/token", { username: "ada", password });
+async function kilnLogin(password = "analytical-engine", username = "ada"): Promise<{ status: number; body: any; client: JsonClient }> {
+  const response = await api.post("/auth/token", { username, password });
   return { ...response, client: new JsonClient(api.baseUrl, { authorization: `Bearer ${response.body?.access_token}` }) };
 }
 
@@ -443,6 +443,50 @@ describe("a kiln-style config", () => {
     // Logout (kiln's path) tells the store and the deny-list: the token is refused from then on.
     expectStatus(await login.client.post("/auth/token/logout"), 204);
     expectStatus(await login.client.post(`/content/posts/${article.body.id}/publish`), 401);
+  });
+
+  it("keeps each user's saved views of the article list: their own only (another's is a 404), the query checked by the list's own model and giving the view's rows", async () => {
+    const views = "/content/posts/views";
+    const { client: ada } = await kilnLogin();
+    const { client: grace } = await kilnLogin("compiler-1952", "grace");
+    expectStatus(await api.get(views), 401);
+    const author = await api.post("/content/authors", { name: "Views", email: `views-${randomBytes(4).toString("hex")}@example.com` });
+    const archived = await api.post("/content/posts", { title: "Kept", body: "K", author_id: author.body.id, status: "archived" });
+    expectStatus(await api.post("/content/posts", { title: "Drafted", body: "D", author_id: author.body.id }), 201);
+
+    const query = { status: "archived", author_id: author.body.id };
+    const saved = await ada.post(views, { name: "Archived", query, columns: ["title", "status"] });
+    expectStatus(saved, 201);
+    assert.deepEqual({ name: saved.body.name, query: saved.body.query, columns: saved.body.columns }, { name: "Archived", query, columns: ["title", "status"] });
+    // The view's query is the list's: its rows are the list's answer to it.
+    const rows = await api.get(`/content/posts?${new URLSearchParams(saved.body.query)}`);
+    expectStatus(rows, 200);
+    assert.deepEqual(rows.body.items.map((item: { id: string }) => item.id), [archived.body.id]);
+    // Checked by the list's query model: a value it refuses is a 422 naming the parameter; the owner is never the body's.
+    const wrong = await ada.post(views, { name: "Lost", query: { status: "lost" } });
+    expectStatus(wrong, 422);
+    assert.deepEqual(wrong.body.detail[0].loc, ["body", "query", "status"]);
+    const owned = await ada.post(views, { name: "Mine", owner: "grace" });
+    expectStatus(owned, 422);
+    assert.deepEqual(owned.body.detail[0].loc, ["body", "owner"]);
+    // One name per user and list: the same name again is a 409; another user may use it.
+    expectStatus(await ada.post(views, { name: "Archived" }), 409);
+    const theirs = await grace.post(views, { name: "Archived" });
+    expectStatus(theirs, 201);
+
+    // Each user lists, reads, changes and deletes their own views; another's is no view of theirs.
+    assert.deepEqual((await ada.get(views)).body.map((view: { id: string }) => view.id), [saved.body.id]);
+    assert.deepEqual((await grace.get(views)).body.map((view: { id: string }) => view.id), [theirs.body.id]);
+    const own = `${views}/${saved.body.id}`;
+    expectStatus(await grace.get(own), 404);
+    expectStatus(await grace.patch(own, { name: "Taken" }), 404);
+    expectStatus(await grace.delete(own), 404);
+    const renamed = await ada.patch(own, { name: "Drafts", query: { status: "draft" } });
+    expectStatus(renamed, 200);
+    assert.deepEqual({ name: renamed.body.name, query: renamed.body.query, columns: renamed.body.columns }, { name: "Drafts", query: { status: "draft" }, columns: ["title", "status"] });
+    expectStatus(await ada.delete(own), 204);
+    expectStatus(await ada.get(own), 404);
+    expectStatus(await grace.get(`${views}/${theirs.body.id}`), 200);
   });
 
   it("keeps kiln's files in S3-compatible storage: bytes up and down through presigned URLs, a hidden row's file refused, a bad type or size a 422 naming the field", async () => {

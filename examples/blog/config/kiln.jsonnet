@@ -121,7 +121,9 @@ local articleRead = [
               + { body: 'blog.kiln_actions.Retitle', response: 'none', can: 'blog.kiln_actions.may_retitle' },
               resource.action(name='count', fn='blog.kiln_actions.count', require_auth=false)
               + { target: 'collection', model_param: 'model', response: 'blog.kiln_actions.Count' },
-            ],
+            ]
+            // kiln's saved views: a signed-in user's named queries of the article list, at /posts/views.
+            + resource.saved_views(require_auth=true),
           },
           // Attachments: kiln's file resource, its bytes in S3-compatible storage (S3_BUCKET,
           // S3_ENDPOINT_URL); uploads of text or PNG up to 1 MiB, for signed-in users.

@@ -24,8 +24,8 @@ export const GENERATED_NAMES: ReadonlySet<string> = new Set([
   "DbEmail", "DbFloat", "DbInt", "DbJson", "DbText", "DownloadTicket", "EnumSource", "FieldCatalog", "FieldOptions", "FilterCatalog", "FilterSpec",
   "FilterUnion", "FiniteFloat", "FreeTextSource", "FullTextSearch", "IDEMPOTENCY_KEY", "Idempotency", "InQuery", "InValues", "LinkPage",
   "LinkSearch", "ListSpec", "LiteralSource", "NoRepeats", "OPA", "OffsetPage", "OptionalUser", "OrderInfo", "Ordering", "Page", "Policy",
-  "ReadSessionDep", "RefSource", "RelatedKeys", "ResourceCatalog", "RowPolicy", "Rows", "SearchText", "SelfSource", "SessionDep", "TreeBounds",
-  "TrigramSearch", "UploadTicket", "ValuesOptions", "ValuesPage",
+  "ReadSessionDep", "RefSource", "RelatedKeys", "ResourceCatalog", "RowPolicy", "Rows", "SavedView", "SearchText", "SelfSource", "SessionDep", "TreeBounds",
+  "TrigramSearch", "UploadTicket", "ValuesOptions", "ValuesPage", "Views",
   // classes discovery.py defines beside the models it imports
   "FieldSelection", "FilterSelection", "ValuesBody",
 ]);

@@ -418,7 +418,7 @@ describe("CrudOptions and ListOptions", () => {
       { path: "representation", message: "delete returns no body: representation has no effect here" },
     ]);
     assert.deepEqual(await entryIssues({ name: "x", type: "patch" }), [
-      { path: "type", message: "unknown operation \"patch\"; expected one of: action, create, delete, file_complete, file_delete, file_download, file_upload, get, list, permissions, update, values" },
+      { path: "type", message: "unknown operation \"patch\"; expected one of: action, create, delete, file_complete, file_delete, file_download, file_upload, get, list, permissions, update, values, view_create, view_delete, view_get, view_list, view_update" },
     ]);
   });
 

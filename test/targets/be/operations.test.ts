@@ -152,7 +152,7 @@ describe("operation options", () => {
     const error = await configError({ module: "store", resources: [article({ operations: ["get", "frobnicate"] })] });
     assert.equal(error.issues.length, 1);
     assert.equal(error.issues[0]!.path, "resources[0].operations[1].type");
-    assert.match(error.issues[0]!.message, /unknown operation "frobnicate"; expected one of: action, create, delete, file_complete, file_delete, file_download, file_upload, get, list, permissions, update, values/);
+    assert.match(error.issues[0]!.message, /unknown operation "frobnicate"; expected one of: action, create, delete, file_complete, file_delete, file_download, file_upload, get, list, permissions, update, values, view_create, view_delete, view_get, view_list, view_update/);
   });
 });
 

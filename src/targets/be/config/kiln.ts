@@ -10,10 +10,11 @@ import { DottedPath } from "./primitives.js";
 import { RateLimitConfig, RateLimitKey, RateLimitSetting, RateLimitString } from "./rate-limit.js";
 
 /**
- * Where a key sits: `auth`, a resource, an operation entry, a list's `paginate` modifier
+ * Where a key sits: `auth`, a resource, an operation entry, a list's `paginate` modifier,
+ * the entry on which `resource.saved_views(...)` keeps kiln's arguments (its `view_list`)
  * (kiln's keys of the project and apps all mean something here).
  */
-export type KilnLevel = "auth" | "resource" | "operation" | "paginate";
+export type KilnLevel = "auth" | "resource" | "operation" | "paginate" | "saved_views";
 
 /** Why one of kiln's early list keys has no effect, and what does it. */
 const EARLY_LIST_KEY = (modifier: string) =>
@@ -28,6 +29,14 @@ const IGNORED: Record<KilnLevel, Readonly<Record<string, string>>> = {
     filters: EARLY_LIST_KEY("filter"),
     ordering: EARLY_LIST_KEY("order"),
     pagination: EARLY_LIST_KEY("paginate"),
+  },
+  saved_views: {
+    serializer: "a view's answer is codegen's SavedView, its query as the list's query parameters (no ids to hydrate)",
+    owner_guard: "a view is its owner's by construction: every route reads and writes only the signed-in user's views",
+    fields: "a view's answer is codegen's SavedView: id, name, query, columns, created_at, updated_at",
+    create_fields: "a view is saved with its name, the list's query parameters and the columns shown",
+    update_fields: "a PATCH of a view changes its name, query or columns",
+    filter_fields: "the views listed are the signed-in user's views of the resource the entries are on",
   },
   paginate: {
     cursor_field:
@@ -191,6 +200,7 @@ export function kilnWarnings(raw: unknown): ConfigIssue[] {
         if (!isRecord(entry)) return;
         const entryPath = `${path}.operations[${entryIndex}]`;
         ignored(entry, "operation", entryPath);
+        if (entry.type === "view_list") ignored(entry, "saved_views", entryPath);
         entries(entry.modifiers).forEach((modifier, modifierIndex) => {
           if (isRecord(modifier) && modifier.type === "paginate") ignored(modifier, "paginate", `${entryPath}.modifiers[${modifierIndex}]`);
         });

@@ -33,3 +33,4 @@ export { References } from "./references/references.js";
 export { Router, ProjectRouter } from "./routing/routing.js";
 export { TestSuite, TestModuleOperation, Tests } from "./tests/tests.js";
 export { FileUpload, FileComplete, FileDownload, FileDelete } from "./files/files.js";
+export { ViewList, ViewCreate, ViewGet, ViewUpdate, ViewDelete } from "./views/views.js";

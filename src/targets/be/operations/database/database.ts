@@ -1,7 +1,7 @@
 // `database` (project scope): `database.py`, everything the generated code queries, in one
 // place. Per database, the `MetaData` of its tables (the models its resources serve, the
 // runtime's `idempotency_keys`; in the default database, the rate-limit counters, revoked
-// tokens and comms outbox the build uses) with the lists' indexes attached (importing `indexes.py` attaches them) and, first, the extensions they
+// tokens, comms outbox and saved views the build uses) with the lists' indexes attached (importing `indexes.py` attaches them) and, first, the extensions they
 // use. Alembic's env compares a database with it; its router's lifespan checks the
 // databases at startup; readiness asks the same `DATABASES`.
 
@@ -89,12 +89,12 @@ export class DatabaseModule {
   }
 }
 
-/** The runtime helpers with tables of their own in the tree: rate-limit counters, revoked tokens, the comms outbox. */
+/** The runtime helpers with tables of their own in the tree: rate-limit counters, revoked tokens, the comms outbox, saved views. */
 function projectRuntimeTables(ctx: RenderCtx): string[] {
   const copied = new Set(ctx.store.outputsUnder(PROJECT.name, StaticFile).map((file) => file.path));
   // The rate-limits module copies its helper when it renders; other operations copy theirs when they build.
   const limited = ctx.store.outputsUnder(PROJECT.name, RateLimitsModule).some((module) => module.usedIn(ctx.store));
-  return ["rate_limit", "revocation", "comms"].filter((helper) => copied.has(`runtime/${helper}.py`) || (helper === "rate_limit" && limited));
+  return ["rate_limit", "revocation", "comms", "saved_views"].filter((helper) => copied.has(`runtime/${helper}.py`) || (helper === "rate_limit" && limited));
 }
 
 function defaultKey(project: ProjectConfig): string {

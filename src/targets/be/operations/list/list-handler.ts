@@ -29,6 +29,16 @@ export function searchPathOf(path: string): string {
   return `${path}/search`;
 }
 
+/** `Article` (entry `list`) or `ArticleListPublished`: the prefix of a list entry's class names. */
+function entryPrefix(view: ResourceView, entryName: string): string {
+  return entryName === "list" ? view.model.name : `${view.model.name}${new Name(entryName).pascal}`;
+}
+
+/** `ArticleListQuery` (entry `list`) or `ArticleListPublishedQuery`: the query-parameter model of a list entry. */
+export function listQueryModel(view: ResourceView, entryName: string): string {
+  return `${entryPrefix(view, entryName)}${entryName === "list" ? "List" : ""}Query`;
+}
+
 /** A `list` entry's handler: `GET {prefix}`, and `POST {prefix}/search` once filtered. */
 export class ListHandler extends RouteHandler {
   readonly query = new ListQuery();
@@ -70,9 +80,9 @@ export class ListHandler extends RouteHandler {
     });
     this.read = options.read;
     this.#searchBodySize = options.searchBodySize;
-    const prefix = entry.name === "list" ? view.model.name : `${view.model.name}${new Name(entry.name).pascal}`;
+    const prefix = entryPrefix(view, entry.name);
     this.names = {
-      queryModel: `${prefix}${entry.name === "list" ? "List" : ""}Query`,
+      queryModel: listQueryModel(view, entry.name),
       searchBody: entry.name === "list" ? `${view.model.name}Search` : `${prefix}Search`,
       prefix,
       constant: `_${entry.name.toUpperCase()}`,

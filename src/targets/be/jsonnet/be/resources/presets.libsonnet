@@ -66,4 +66,27 @@
       { name: 'download', type: 'file_download' } + auth,
       { name: 'delete_file', type: 'file_delete' } + auth,
     ],
+
+  // The signed-in user's saved views of the resource's list (docs/be.md#saved-views):
+  // GET and POST {prefix}/views, GET, PATCH and DELETE {prefix}/views/{view_id}. list names
+  // the list entry whose query parameters a view keeps (default 'list').
+  //
+  // kiln's call works too, `saved_views(serializer, owner_guard, fields, create_fields,
+  // update_fields, filter_fields)`: its arguments are kept on the first entry, where a
+  // warning names each (a view is its owner's by construction, and codegen's own shape).
+  saved_views(serializer=null, owner_guard=null, fields=null, create_fields=null, update_fields=null, filter_fields=null, list=null, require_auth=null)::
+    local common = (if list == null then {} else { list: list }) + (if require_auth == null then {} else { require_auth: require_auth });
+    local kiln = {
+      [key]: value
+      for key in ['serializer', 'owner_guard', 'fields', 'create_fields', 'update_fields', 'filter_fields']
+      for value in [{ serializer: serializer, owner_guard: owner_guard, fields: fields, create_fields: create_fields, update_fields: update_fields, filter_fields: filter_fields }[key]]
+      if value != null
+    };
+    [
+      { name: 'list_views', type: 'view_list' } + common + kiln,
+      { name: 'create_view', type: 'view_create' } + common,
+      { name: 'get_view', type: 'view_get' } + common,
+      { name: 'update_view', type: 'view_update' } + common,
+      { name: 'delete_view', type: 'view_delete' } + common,
+    ],
 }
