@@ -14,7 +14,7 @@ from fastapi import APIRouter
 import blog.models
 from blog.api.db.primary_session import get_engine
 from blog.api.indexes import EXTENSIONS
-from blog.api.runtime import idempotency, rate_limit, revocation
+from blog.api.runtime import idempotency, rate_limit, revocation, saved_views
 from blog.api.runtime.database import (
     DatabaseNeeds,
     check_at_startup,
@@ -37,6 +37,7 @@ METADATA = (
     idempotency.metadata,
     rate_limit.metadata,
     revocation.metadata,
+    saved_views.metadata,
 )
 
 DATABASES = (DatabaseNeeds(METADATA, get_engine, url_env="DATABASE_URL"),)

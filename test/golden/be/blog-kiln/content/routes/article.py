@@ -18,6 +18,8 @@ from blog.api.content.schemas.article import (
     ArticleRead,
     ArticleSearch,
     ArticleUpdate,
+    ArticleViewCreate,
+    ArticleViewUpdate,
 )
 from blog.api.content.serializers.article import to_article_read
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
@@ -29,6 +31,7 @@ from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.ordering import Ordering
 from blog.api.runtime.pagination import CursorSource, Page, keyset_page
 from blog.api.runtime.responses import error_responses, location
+from blog.api.runtime.saved_views import SavedView, Views, stored_query
 from blog.models import Article
 
 router = APIRouter(prefix="/posts", tags=["posts"])
@@ -91,6 +94,16 @@ async def get_articles_permissions(
     allowed.append(ActionRef(name="list", scope="collection"))
     allowed.append(ActionRef(name="create", scope="collection"))
     allowed.append(ActionRef(name="count", scope="collection"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="list_views", scope="collection"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="create_view", scope="collection"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="get_view", scope="collection"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="update_view", scope="collection"))
+    if current_user is not None:
+        allowed.append(ActionRef(name="delete_view", scope="collection"))
     return allowed
 
 
@@ -338,3 +351,105 @@ async def count(request: Request, session: SessionDep) -> blog.kiln_actions.Coun
     await idempotency.remember(session, result, status_code=200)
     await session.commit()
     return result
+
+
+@router.get(
+    "/views",
+    operation_id="listArticleViews",
+    responses=error_responses(401, 503),
+    openapi_extra={"x-name": "list_views"},
+)
+async def list_article_views(
+    session: ReadSessionDep, current_user: CurrentUser
+) -> list[SavedView]:
+    """List your saved views of articles, by name."""
+    return await Views(current_user.subject, "content.article").all(session)
+
+
+@router.post(
+    "/views",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="createArticleView",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 401, 409, 413, 503),
+    openapi_extra={"x-name": "create_view"},
+)
+async def create_article_view(
+    body: ArticleViewCreate, session: SessionDep, current_user: CurrentUser
+) -> SavedView:
+    """Save a view of articles: a name, the list's query, the columns shown."""
+    values = {
+        "name": body.name,
+        "query": stored_query(body.query),
+        "columns": body.columns,
+    }
+    view = await Views(current_user.subject, "content.article").create(session, values)
+    await session.commit()
+    return view
+
+
+@router.get(
+    "/views/{view_id:uuid}",
+    operation_id="getArticleView",
+    responses=error_responses(401, 404, 503),
+    openapi_extra={"x-name": "get_view"},
+)
+async def get_article_view(
+    view_id: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
+) -> SavedView:
+    """Get one of your saved views of articles."""
+    view = await Views(current_user.subject, "content.article").one(session, view_id)
+    if view is None:
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND, detail=f"No saved view {view_id}"
+        )
+    return view
+
+
+@router.patch(
+    "/views/{view_id:uuid}",
+    operation_id="updateArticleView",
+    max_body_size=1_048_576,
+    responses=error_responses(400, 401, 404, 409, 413, 503),
+    openapi_extra={"x-name": "update_view"},
+)
+async def update_article_view(
+    view_id: uuid.UUID,
+    body: ArticleViewUpdate,
+    session: SessionDep,
+    current_user: CurrentUser,
+) -> SavedView:
+    """Change one of your saved views of articles: only the fields sent."""
+    # A field sent as null is left as it is, as one not sent.
+    values = body.model_dump(exclude_unset=True, exclude_none=True)
+    if body.query is not None:
+        values["query"] = stored_query(body.query)
+    view = await Views(current_user.subject, "content.article").change(
+        session, view_id, values
+    )
+    if view is None:
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND, detail=f"No saved view {view_id}"
+        )
+    await session.commit()
+    return view
+
+
+@router.delete(
+    "/views/{view_id:uuid}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="deleteArticleView",
+    responses=error_responses(401, 404, 409, 503),
+    openapi_extra={"x-name": "delete_view"},
+)
+async def delete_article_view(
+    view_id: uuid.UUID, session: SessionDep, current_user: CurrentUser
+) -> None:
+    """Delete one of your saved views of articles."""
+    if not await Views(current_user.subject, "content.article").delete(
+        session, view_id
+    ):
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND, detail=f"No saved view {view_id}"
+        )
+    await session.commit()
