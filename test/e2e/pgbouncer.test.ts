@@ -283,7 +283,7 @@ project + {
       await rm(projectDir, { recursive: true, force: true });
     });
     // The tables, as serve.py creates them.
-    const prepare = startProcess(venv.python, ["-c", "import asyncio, importlib, serve; asyncio.run(serve.prepare_database('blog', importlib.import_module('blog.api.db.session')))"], {
+    const prepare = startProcess(venv.python, ["-c", "import asyncio, importlib, serve; asyncio.run(serve.prepare_database('blog.api', importlib.import_module('blog.api.db.session')))"], {
       cwd: projectDir,
       env: { ...process.env, DATABASE_URL: pgbouncer!.asyncUrl, PYTHONPATH: `${dirname(SERVE_SCRIPT)}:${projectDir}` },
     });

@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--workers", type=int, default=2)
     arguments = parser.parse_args()
-    asyncio.run(prepare_database("blog", import_module("blog.api.db.session")))
+    asyncio.run(prepare_database("blog.api", import_module("blog.api.db.session")))
     uvicorn.run(
         "workers:app",
         host="127.0.0.1",
