@@ -219,7 +219,7 @@ describe("fixture plugin: a list modifier for the be target", () => {
     assert.ok((await opNames("be.operations")).includes("exclude_deleted"));
     const routes = contentOf(await planBe(path.join(examples, "soft-deleted.jsonnet")), "catalog/routes/product.py");
     // Filtered or searched, every page leaves deleted rows out.
-    assert.match(routes, /statement = select\(Product\)\.where\(\*where, Product\.deleted_at\.is_\(None\)\)/);
+    assert.match(routes, /statement = PRODUCT_READ_ROWS\.where\(\*where, Product\.deleted_at\.is_\(None\)\)/);
   });
 
   it("is validated like a built-in modifier, and unknown without the package", async () => {

@@ -16,9 +16,9 @@ import { scalarAnnotation } from "./python/annotations.js";
  * test/targets/be/names.test.ts checks the golden trees' imports against it.
  */
 export const GENERATED_NAMES: ReadonlySet<string> = new Set([
-  // fastapi, typing, sqlalchemy, pydantic
+  // fastapi, typing, collections.abc, sqlalchemy, pydantic
   "APIRouter", "Annotated", "Any", "AsyncSession", "BaseModel", "Body", "ColumnElement", "ConfigDict", "Depends", "Field", "HTTPException", "Index",
-  "Literal", "MISSING", "Path", "Query", "Request", "Response", "String", "Tag",
+  "Literal", "MISSING", "Path", "Query", "Request", "Response", "Sequence", "String", "Tag",
   // the project's own modules: auth, db, runtime
   "ActionRef", "AuthenticatedUser", "BoolSource", "Catalog", "CommaSeparated", "CurrentUser", "CursorSource", "DbBool", "DbDate", "DbDatetime",
   "DbEmail", "DbFloat", "DbInt", "DbJson", "DbText", "DownloadTicket", "EnumSource", "FieldCatalog", "FieldOptions", "FilterCatalog", "FilterSpec",
