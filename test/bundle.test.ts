@@ -74,10 +74,11 @@ describe("the built package", () => {
     // came through Node's CommonJS loader, 29 files.
     assert.ok(own.length > 0 && own.length <= 40, `${own.length} modules of dist/ loaded:\n${own.join("\n")}`);
     assert.deepEqual(installed, [], "zod, nunjucks and commander are bundled");
-    // What V8 parses before the run does anything: 1.74 MB with zod's messages in 64 languages.
+    // What V8 parses before the run does anything: 1.74 MB with zod's messages in 64 languages,
+    // 1.53 MB now without them. The bound leaves room for features, not for another locale set.
     let bytes = 0;
     for (const url of own) bytes += (await stat(fileURLToPath(url))).size;
-    assert.ok(bytes <= 1_520_000, `${bytes} bytes of dist/ loaded`);
+    assert.ok(bytes <= 1_600_000, `${bytes} bytes of dist/ loaded`);
   });
 
   it("ships every built-in target's templates compiled, each entry for the text it was compiled from", async () => {
