@@ -140,16 +140,25 @@ export class ReadShape {
     added.schemas.forEach((schema) => this.#schemaModule.add(schema));
     added.serializers.forEach((fn) => this.#serializerModule.add(fn));
     this.#generated.set(name, { fields, fn: serializer });
+    const imports = new ImportCollector().addFrom(serializer.schema.module.dotted, serializer.schema.name).addFrom(serializer.module.dotted, serializer.name);
+    // The function is written only once a route asks for it (or what imports it): a shape
+    // that routes read only as columns (`rows`) writes no unused serializer of objects.
     return {
       representation: name,
       schema: serializer.schema,
       responseModel: serializer.schema.name,
-      serializer,
+      get serializer() {
+        serializer.called = true;
+        return serializer;
+      },
       fieldNames: fields.filter((field) => field.type !== "nested" && field.type !== "link").map((field) => field.name),
       loaders,
       loaderImports,
       joinsCollection: joinsCollection(fields),
-      imports: new ImportCollector().addFrom(serializer.schema.module.dotted, serializer.schema.name).addFrom(serializer.module.dotted, serializer.name),
+      get imports() {
+        serializer.called = true;
+        return imports;
+      },
     };
   }
 
@@ -279,7 +288,8 @@ export class ReadShape {
     const labelName = link.name ?? link.id ?? view.pk;
     const label = fieldNamed(labelName);
     const text = label !== undefined && (label.type === "str" || label.type === "email") && !label.nullable;
-    this.#serializerModule.add(
+    // Always written: other resources' serializers and `_values` call it.
+    const linkSerializer = this.#serializerModule.add(
       new SerializerFn({
         module: this.#serializerModule,
         name: names.serializer,
@@ -293,6 +303,7 @@ export class ReadShape {
         ],
       }),
     );
+    linkSerializer.called = true;
   }
 }
 

@@ -33,6 +33,8 @@ export class SerializerFn {
   readonly fields: readonly SerializedField[];
   /** What the body calls from other modules (link serializers of other resources). */
   readonly imports: ImportCollector;
+  /** Whether generated code outside this module calls it; set by the read shape when a route asks for it. */
+  called = false;
 
   constructor(options: {
     module: SerializerModule;
@@ -101,11 +103,23 @@ export class SerializerModule {
     return serializer;
   }
 
+  /** The functions something calls: those called from outside, and the nested ones they call, in order. */
+  #written(): SerializerFn[] {
+    const written = new Set(this.#functions.filter((fn) => fn.called));
+    for (const fn of written) for (const field of fn.fields) if (field.nested instanceof SerializerFn) written.add(field.nested);
+    return this.#functions.filter((fn) => written.has(fn));
+  }
+
   render(): Fragment[] {
-    if (this.#functions.length === 0) return [];
+    const functions = this.#written();
+    if (functions.length === 0 && this.#rowFunctions.length === 0) return [];
     return [
-      new FileFragment({ path: this.path, template: "modules/serializers.py.njk", context: { label: docstringText(this.#view.label), rows: this.#rowFunctions.length > 0 } }),
-      ...this.#functions.map(
+      new FileFragment({
+        path: this.path,
+        template: "modules/serializers.py.njk",
+        context: { label: docstringText(this.#view.label), objects: functions.length > 0, rows: this.#rowFunctions.length > 0 },
+      }),
+      ...functions.map(
         (serializer) =>
           new SnippetFragment({
             path: this.path,

@@ -115,7 +115,7 @@ export class Action {
           response: options.response,
           call: `${returnsResult ? "result = " : ""}await call_action(${args.join(", ")})`,
           loader: shape ? routes.loader(shape) : undefined,
-          serializer: shape?.serializer,
+          serializer: options.response === "instance" ? shape?.serializer : undefined,
           status: options.status_code,
           expiry: pythonInt(ctx.config.idempotency_expiry),
         },

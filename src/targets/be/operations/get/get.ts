@@ -31,10 +31,11 @@ export class Get {
     // Else the row is read as columns where its shape allows, as lists read theirs.
     const mayCheckRow = options.can !== undefined || (ctx.config.auth?.opa !== undefined && cascaded(ctx.store, ctx.instanceId, ctx.config, "opa") === true);
     const rows = mayCheckRow || listsActions(view, shape) ? undefined : read.rows(shape);
+    // Both ways give the same variables (the other way's undefined), so an override can test which it got.
     const body: Record<string, unknown> =
       rows === undefined
-        ? { row: view.variable, serializer: shape.serializer, loader: routes.loader(shape) }
-        : { reader: readerOf(routes.rowReader(rows), () => handler), rows: { name: rows.name }, not_found: routes.notFound().name };
+        ? { row: view.variable, serializer: shape.serializer, loader: routes.loader(shape), reader: undefined, rows: undefined, not_found: undefined }
+        : { row: view.variable, serializer: undefined, loader: undefined, reader: readerOf(routes.rowReader(rows), () => handler), rows: { name: rows.name }, not_found: routes.notFound().name };
     const handler: RouteHandler = new RouteHandler({
       module: routes,
       entry: options,

@@ -258,6 +258,7 @@ export class ListHandler extends RouteHandler {
     return {
       ...common,
       statement: `select(${this.view.model.local})${options ? `.options(*${options.name})` : ""}`,
+      columns: false,
       rows: this.view.plural === this.view.variable ? `${this.view.plural}_page` : this.view.plural,
       row: this.view.variable,
       serializer: this.read.serializer,
@@ -266,7 +267,7 @@ export class ListHandler extends RouteHandler {
 
   /** What the rows' serialization takes besides the session: the user kiln's serializer is given, what the actions helper takes. */
   get #rowParams(): RouteParam[] {
-    const user = this.read.serializer.kiln ? (this.user ?? this.optionalUser) : undefined;
+    const user = this.#rows === undefined && this.read.serializer.kiln ? (this.user ?? this.optionalUser) : undefined;
     return distinctParams([...(user === undefined ? [] : [user]), ...(this.rowActions?.params ?? [])]);
   }
 
