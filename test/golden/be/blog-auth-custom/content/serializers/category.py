@@ -4,8 +4,8 @@
 Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
 
-The ``*_from_row`` functions build the same responses from rows of columns, which lists
-read where no code of yours needs the ORM instances.
+The ``*_from_row`` functions build the same responses from rows of columns, which
+routes read where no code of yours needs the ORM instances.
 """
 
 from collections.abc import Sequence

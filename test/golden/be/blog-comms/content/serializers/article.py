@@ -4,8 +4,8 @@
 Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
 
-The ``*_from_row`` functions build the same responses from rows of columns, which lists
-read where no code of yours needs the ORM instances.
+The ``*_from_row`` functions build the same responses from rows of columns, which
+routes read where no code of yours needs the ORM instances.
 """
 
 from collections.abc import Sequence
@@ -22,7 +22,6 @@ from blog.api.content.schemas.article import (
     ArticleSummary,
 )
 from blog.api.content.schemas.author import AuthorLink
-from blog.api.content.serializers.author import to_author_link
 from blog.api.content.serializers.tag import to_tag_link
 from blog.models import Article, Author, Comment
 
@@ -67,19 +66,6 @@ def to_article_read(article: Article) -> ArticleRead:
         comments=[
             to_article_read_comments_nested(comment) for comment in article.comments
         ],
-    )
-
-
-def to_article_summary(article: Article) -> ArticleSummary:
-    return ArticleSummary(
-        id=article.id,
-        title=article.title,
-        published=article.published,
-        status=article.status,
-        published_at=article.published_at,
-        rating=article.rating,
-        word_count=article.word_count,
-        author=to_author_link(article.author),
     )
 
 

@@ -4,8 +4,8 @@
 Every relationship read here is loaded by the route's loader options; nothing is
 loaded lazily.
 
-The ``*_from_row`` functions build the same responses from rows of columns, which lists
-read where no code of yours needs the ORM instances.
+The ``*_from_row`` functions build the same responses from rows of columns, which
+routes read where no code of yours needs the ORM instances.
 """
 
 from collections.abc import Sequence
@@ -19,18 +19,6 @@ from blog.models import Attachment
 
 def to_attachment_link(attachment: Attachment) -> AttachmentLink:
     return AttachmentLink(type="attachment", id=attachment.id, label=str(attachment.id))
-
-
-def to_attachment_read(attachment: Attachment) -> AttachmentRead:
-    return AttachmentRead(
-        id=attachment.id,
-        s3_key=attachment.s3_key,
-        content_type=attachment.content_type,
-        size_bytes=attachment.size_bytes,
-        original_filename=attachment.original_filename,
-        created_at=attachment.created_at,
-        uploaded_at=attachment.uploaded_at,
-    )
 
 
 # What AttachmentRead shows, as columns: lists select them instead of ORM objects.
