@@ -9,6 +9,7 @@ import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import type { ConfigIssue } from "../../../codegen/index.js";
 import { findDuplicates } from "./duplicates.js";
+import { parseKilnForm } from "./kiln.js";
 import { DottedPath, EnvVarName, PythonName } from "./primitives.js";
 
 /** A template kept in a file of its own, read when the backend is generated. */
@@ -189,16 +190,7 @@ export const ProjectComms = z
   .union([CommsConfig, KilnCommsShape])
   .transform((value, ctx): CommsConfig | KilnCommsConfig => {
     if (!("message_model" in value)) return value as CommsConfig;
-    const parsed = KilnCommsConfig.safeParse(value);
-    if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) {
-      if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) ctx.addIssue({ code: "custom", path: [...issue.path, key], message: "unknown key" });
-      } else {
-        ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
-      }
-    }
-    return z.NEVER;
+    return parseKilnForm(KilnCommsConfig, value, ctx);
   })
   .meta({
     description:

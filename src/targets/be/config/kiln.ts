@@ -122,6 +122,23 @@ const KilnRateLimitShape = z
   });
 
 /**
+ * `value` parsed by kiln's form of a setting that has two, inside the union's transform:
+ * the form's own issues, at their paths (an unknown key at the key's), else `z.NEVER`.
+ */
+export function parseKilnForm<T>(schema: z.ZodType<T>, value: unknown, ctx: z.RefinementCtx): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) ctx.addIssue({ code: "custom", path: [...issue.path, key], message: "unknown key" });
+    } else {
+      ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    }
+  }
+  return z.NEVER;
+}
+
+/**
  * The project's `rate_limit`: codegen's setting (`RateLimitSetting`'s forms, listed flat so a
  * bad value is reported against the one form of its type), or kiln's object.
  */
@@ -132,16 +149,7 @@ export const ProjectRateLimit = z
   .transform((value, ctx): RateLimitConfig | false => {
     if (value === false || typeof value === "string") return RateLimitSetting.parse(value);
     if (!("bucket_model" in value)) return value as RateLimitConfig;
-    const parsed = KilnRateLimit.safeParse(value);
-    if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) {
-      if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) ctx.addIssue({ code: "custom", path: [...issue.path, key], message: "unknown key" });
-      } else {
-        ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
-      }
-    }
-    return z.NEVER;
+    return parseKilnForm(KilnRateLimit, value, ctx);
   })
   .meta({
     description:
