@@ -14,7 +14,8 @@
  *    (its tags replaced), deletes it, filters the list by author (an
  *    autocomplete, then "not" that author, then several authors at once), by status (an enum, several at once), by a
  *    rating being set or empty and by a flag, orders and searches it, reloads it (every
- *    control comes back from the URL), pages through categories by
+ *    control comes back from the URL), saves that as a named view, applies it after a
+ *    reload (another user's picker lists none of it; it is deleted), pages through categories by
  *    offset, signs out, and is sent to the login page by the next protected page (and by
  *    a 401). The session is the backend's HttpOnly cookie (config/frontend.jsonnet): never in
  *    localStorage, revoked by signing out. What the user's groups cannot use (x-groups) is
@@ -563,10 +564,26 @@ describe("the blog's generated front end", () => {
     assert.equal(await page.getByRole("searchbox", { name: "Search articles" }).inputValue(), "relays");
     assert.equal(await table.getByRole("columnheader", { name: "Title" }).getAttribute("aria-sort"), "descending");
     assert.equal(await filterToggle.innerText(), "Filters (3 set)");
+    // Saved as a named view: this query (no cursor, no page size) and the columns shown.
+    const views = page.getByRole("region", { name: "Saved views" });
+    const viewPicker = views.getByRole("combobox", { name: "View" });
+    await views.getByLabel("Name of the view").fill("Grace, published");
+    await views.getByRole("button", { name: "Save the current view" }).click();
+    await page.getByRole("status").filter({ hasText: "View “Grace, published” saved." }).waitFor();
+    const [savedView] = (await api.get("/articles/views")).body as { query: Record<string, unknown>; columns: string[] }[];
+    assert.deepEqual(savedView!.columns, ["title", "author", "published"]);
+    assert.deepEqual(savedView!.query, { author_id: grace.body.id, order_by: ["-title"], status__in: ["published", "draft"], published: true, q: "relays" });
     // Clearing the filters keeps the search and the order.
     await filters.getByRole("button", { name: "Clear filters" }).click();
     await waitForTitles(page, await apiTitles(api, "order_by=-title&q=relays"));
     assert.doesNotMatch(page.url(), /author_id|published|status/);
+    // After a reload the view, picked and applied, brings its filters back: its rows, its URL.
+    await page.reload();
+    await viewPicker.selectOption({ label: "Grace, published" });
+    await views.getByRole("button", { name: "Apply view" }).click();
+    await waitForTitles(page, ["Debugging a moth"]);
+    const sortedQuery = (url: string) => [...new URL(url).searchParams].map(([name, value]) => `${name}=${value}`).sort();
+    assert.deepEqual(sortedQuery(page.url()), sortedQuery(bookmarked));
     // Several authors at once (author_id__in): picked through POST /_values, shown as a list, removable.
     await page.goto(`${base}/articles?order_by=title`);
     await waitForTitles(page, await apiTitles(api, "order_by=title"));
@@ -655,6 +672,8 @@ describe("the blog's generated front end", () => {
     await table.getByText("Articles, page 1").waitFor();
     assert.deepEqual(await headerTexts(), ["Title", "Author", "Published", "Rating"]);
     assert.equal(await filterToggle.getAttribute("aria-expanded"), "false");
+    // Saved views are each user's too: her picker lists none of Grace's.
+    await eventually(() => viewPicker.locator("option").allInnerTexts(), ["No views saved yet"]);
     await page.getByRole("button", { name: "Columns", exact: true }).click();
     await chooser.getByRole("checkbox", { name: "Published" }).click();
     await eventually(headerTexts, ["Title", "Author", "Rating"]);
@@ -702,6 +721,11 @@ describe("the blog's generated front end", () => {
     await table.getByText("Articles, page 1").waitFor();
     assert.deepEqual(await headerTexts(), ["Title", "Author", "Published"]);
     assert.equal(await filterToggle.getAttribute("aria-expanded"), "true");
+    // Her view is still there; deleted (the dialog asks first), her picker has none left.
+    await viewPicker.selectOption({ label: "Grace, published" });
+    await views.getByRole("button", { name: "Delete view…" }).click();
+    await page.getByRole("dialog", { name: "Delete the view “Grace, published”?" }).getByRole("button", { name: "Delete", exact: true }).click();
+    await eventually(() => viewPicker.locator("option").allInnerTexts(), ["No views saved yet"]);
     await page.getByRole("button", { name: "Columns", exact: true }).click();
     await chooser.getByRole("checkbox", { name: "Rating" }).click();
     await eventually(headerTexts, ["Title", "Author", "Published", "Rating"]);

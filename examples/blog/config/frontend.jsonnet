@@ -12,6 +12,8 @@
 // - anyone may read articles and categories; tags and count-words are public through exclude_paths;
 // - each article says which of its operations the user may call (permissions_endpoint,
 //   include_actions_in_dump): a published article can no longer be reviewed (its guard);
+// - a signed-in user saves named views of the article list (saved_views), which the list
+//   page saves, applies and deletes;
 // - attachments keep their bytes in S3-compatible storage (S3_BUCKET, S3_ENDPOINT_URL), listed
 //   and uploaded by signed-in users.
 local auth = import 'be/auth/jwt.libsonnet';
@@ -49,7 +51,7 @@ local editors = ['editor', 'admin'];
       include_actions_in_dump: true,
       operations+: [
         p.instanceAction('review_article', 'blog.actions.review_article', [], { pass_user: true }) + { can: 'blog.actions.may_review' },
-      ],
+      ] + p.saved_views(),
     },
     r.tag,
     r.amendOperations(r.comment, { list: { groups: editors } }),

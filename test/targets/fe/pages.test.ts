@@ -444,3 +444,43 @@ describe("a file resource: upload and download through storage", () => {
     }
   });
 });
+
+describe("saved views: a signed-in reader's named queries of a list", () => {
+  const articles = (openapi = BLOG) => model({}, openapi).resources.find((candidate) => candidate.key === "articles")!;
+  /** The document with the articles' views routes at `to` instead. */
+  const moved = (to: string) =>
+    changed((document) => {
+      for (const suffix of ["", "/{view_id}"]) {
+        document.paths[`${to}${suffix}`] = document.paths[`/articles/views${suffix}`];
+        delete document.paths[`/articles/views${suffix}`];
+      }
+    });
+
+  test("their routes are found by their shapes: no resource, no action, the list's views", () => {
+    assert.deepEqual(articles().list!.views, {
+      list: { fn: "listArticleViews", secured: true, name: "list_views" },
+      create: { fn: "createArticleView", secured: true, name: "create_view", bodyType: "ArticleViewCreate" },
+      remove: { fn: "deleteArticleView", secured: true, name: "delete_view", param: "view_id" },
+    });
+    assert.ok(!model().resources.some((resource) => resource.key.endsWith("views")));
+    assert.ok(!articles().actions.some((action) => action.slug === "views"));
+    // Any resource's, by their shape: the authors' (nobody listed them there).
+    const authors = model({}, moved("/authors/views")).resources.find((candidate) => candidate.key === "authors")!;
+    assert.equal(authors.list!.views?.create.fn, "createArticleView");
+    assert.equal(articles(moved("/authors/views")).list!.views, undefined);
+  });
+
+  test("none where nobody signs in: a view is its owner's", () => {
+    assert.equal(articles(changed((document) => delete document.paths["/auth/token"])).list!.views, undefined);
+  });
+
+  test("the list page saves, applies and deletes them, asking for them once someone is signed in", async () => {
+    const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
+    const files = await buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi: BLOG } }));
+    const list = files.find((file) => file.path === "src/generated/articles/ArticleList.tsx")!.content;
+    assert.match(list, /const views = useQuery\(\{\s*\.\.\.listArticleViewsOptions\(\),\s*enabled: reader != null,\s*\}\);/);
+    assert.match(list, /save=\{\(view: ArticleViewCreate\) =>\s*createArticleView\(\{ body: view, throwOnError: true \}\)\s*\}/);
+    assert.match(list, /deleteArticleView\(\{ path: \{ view_id: id \}, throwOnError: true \}\)/);
+    assert.doesNotMatch(files.find((file) => file.path === "src/generated/authors/AuthorList.tsx")!.content, /SavedViews/);
+  });
+});

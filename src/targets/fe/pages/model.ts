@@ -61,6 +61,14 @@ export interface PagePermissions {
   listRows: boolean;
 }
 
+/** A signed-in reader's saved views of a list (docs/fe.md, Saved views): the list page saves, applies and deletes them. */
+export interface PageViews {
+  list: PageOperation;
+  create: PageOperation & { bodyType: string };
+  /** Its path parameter, naming the view (`view_id`). */
+  remove: PageOperation & { param: string };
+}
+
 export interface PageList extends PageOperation {
   /** The items' type: the read type, unless the list answers with a shape of its own (`ArticleSummary`). */
   itemType: string;
@@ -79,6 +87,8 @@ export interface PageList extends PageOperation {
   orderFields: string[];
   /** The filter bar, when the backend describes its filters (`GET /_filters`). */
   filters?: PageFilters;
+  /** The reader's saved views, where the backend keeps them and the pages have sign-in. */
+  views?: PageViews;
 }
 
 /** A list's filter bar: what the pages know of each field (the controls come from the catalog). */
@@ -296,6 +306,12 @@ class ModelBuilder {
       ...(permitting && op.name !== undefined && { name: op.name }),
     });
     const operation = (op: ApiOperation | undefined): PageOperation | undefined => op && { fn: clientName(op.operationId), ...access(op) };
+    // A view belongs to a signed-in user: pages nobody signs in to have none to show.
+    const views = api.views && this.api.tokenOperation && {
+      list: operation(api.views.list)!,
+      create: { ...operation(api.views.create)!, bodyType: clientName(api.views.createBody, true) },
+      remove: { ...operation(api.views.remove)!, param: api.views.remove.path.slice(api.views.remove.path.lastIndexOf("{") + 1, -1) },
+    };
     const list = (op: ApiList | undefined): PageList | undefined => {
       if (!op) return undefined;
       // A list may answer with a representation of its own (a slimmer shape): its page shows those
@@ -324,6 +340,7 @@ class ModelBuilder {
         search: op.query.search,
         orderFields: op.query.orderFields,
         filters: this.filters(op, readFields, key, keyField, config.label ?? sentence(base)),
+        ...(views && { views }),
       };
     };
     const form = (op: ApiOperation | undefined): PageForm | undefined => {

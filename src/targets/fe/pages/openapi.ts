@@ -7,6 +7,7 @@
 import { isRecord } from "../../../codegen/index.js";
 import { type ApiFileRoutes, fileRoutes } from "./file-routes.js";
 import { type ApiDiscovery, type ApiListQuery, readDiscovery, readListQuery } from "./list-query.js";
+import { type ApiViewRoutes, viewRoutes, viewsPath } from "./view-routes.js";
 
 /** A field type the pages know how to show and edit. */
 export type FieldKind = "uuid" | "str" | "email" | "int" | "float" | "bool" | "date" | "datetime" | "enum" | "json" | "nested";
@@ -88,6 +89,8 @@ export interface ApiResource {
   files?: ApiFileRoutes;
   /** `GET {prefix}/permissions` and `GET {prefix}/{pk}/permissions`: the operations the user may call. */
   permissions?: { collection?: ApiOperation; row?: ApiOperation };
+  /** The signed-in user's saved views of its list (`{prefix}/views`). */
+  views?: ApiViewRoutes;
 }
 
 export interface ApiModel {
@@ -141,6 +144,8 @@ class Reader {
   private readonly schemas: Json;
   private readonly paths: Json;
   private readonly cache = new Map<string, ApiSchema>();
+  /** The saved views of each collection path that has them. */
+  private readonly views = new Map<string, ApiViewRoutes>();
 
   constructor(private readonly document: Json) {
     const components = isRecord(document.components) ? document.components : {};
@@ -152,8 +157,14 @@ class Reader {
   model(): ApiModel {
     const info = isRecord(this.document.info) ? this.document.info : {};
     const resources: ApiResource[] = [];
+    // A collection's views routes have the shape of a resource, and of an action, of their own: they are its views.
     for (const path of Object.keys(this.paths)) {
-      const resource = this.resourceAt(path);
+      const views = COLLECTION_PATH.test(path) ? this.viewsOf(path) : undefined;
+      if (views) this.views.set(path, views);
+    }
+    const viewPaths = new Set([...this.views.keys()].map(viewsPath));
+    for (const path of Object.keys(this.paths)) {
+      const resource = viewPaths.has(path) ? undefined : this.resourceAt(path);
       if (resource) resources.push(resource);
     }
     const cookieSession = this.cookieSession();
@@ -191,7 +202,8 @@ class Reader {
       return op && where ? this.describe(where, method, op) : undefined;
     };
     const createOp = this.operation(path, "post");
-    const { files, actions } = fileRoutes(this.actionsOf(path, itemPath));
+    const views = this.views.get(path);
+    const { files, actions } = fileRoutes(this.actionsOf(path, itemPath, views !== undefined));
     const permissions = this.permissionsOf(path, itemPath);
     return {
       path,
@@ -205,7 +217,54 @@ class Reader {
       actions,
       ...(files && { files }),
       ...(permissions && { permissions }),
+      ...(views && { views }),
     };
+  }
+
+  /**
+   * The saved views of the collection `path` (view-routes.ts). Their schemas hold what the pages
+   * never show as fields (a view's query and its list of columns): only their names are read.
+   */
+  private viewsOf(path: string): ApiViewRoutes | undefined {
+    const at = viewsPath(path);
+    const itemPath = Object.keys(this.paths).find((candidate) => candidate.startsWith(`${at}/`) && PATH_PARAM.test(candidate.slice(at.length + 1)));
+    const listOp = this.operation(at, "get");
+    const createOp = this.operation(at, "post");
+    const removeOp = itemPath ? this.operation(itemPath, "delete") : undefined;
+    if (!listOp || !createOp || !removeOp || !itemPath) return undefined;
+    const listed = this.mediaSchema(this.okResponse(listOp, "200"));
+    const items = listed?.type === "array" && isRecord(listed.items) ? this.component(listed.items) : undefined;
+    const body = isRecord(createOp.requestBody) ? this.component(this.mediaSchema(createOp.requestBody)) : undefined;
+    const answer = this.component(this.mediaSchema(this.okResponse(createOp, "201")));
+    return viewRoutes({
+      list: this.describe(at, "get", listOp, false),
+      items,
+      create: this.describe(at, "post", createOp, false),
+      body,
+      answer,
+      remove: this.describe(itemPath, "delete", removeOp, false),
+    });
+  }
+
+  private okResponse(op: Json, status: string): Json | undefined {
+    const responses = isRecord(op.responses) ? op.responses : {};
+    return isRecord(responses[status]) ? responses[status] : undefined;
+  }
+
+  /** The schema of a request body's or a response's first media type. */
+  private mediaSchema(holder: Json | undefined): Json | undefined {
+    const content = holder && isRecord(holder.content) ? holder.content : {};
+    const media = Object.values(content).find(isRecord);
+    return media && isRecord(media.schema) ? media.schema : undefined;
+  }
+
+  /** The name and property names of the component `schema` refers to, unread. */
+  private component(schema: Json | undefined): { name: string; properties: string[] } | undefined {
+    const ref = schema && typeof schema.$ref === "string" ? schema.$ref : undefined;
+    if (!ref?.startsWith("#/components/schemas/")) return undefined;
+    const name = ref.slice("#/components/schemas/".length);
+    const raw = this.schemas[name];
+    return isRecord(raw) && isRecord(raw.properties) ? { name, properties: Object.keys(raw.properties) } : undefined;
   }
 
   /** The permissions routes: a `GET {base}/permissions` answering a list of `{name, scope}`. */
@@ -251,7 +310,8 @@ class Reader {
     };
   }
 
-  private actionsOf(path: string, itemPath: string | undefined): ApiAction[] {
+  /** The actions below `path` and `itemPath`; with `views`, `{path}/views` is none. */
+  private actionsOf(path: string, itemPath: string | undefined, views: boolean): ApiAction[] {
     const actions: ApiAction[] = [];
     const listOp = this.operation(path, "get");
     const page = listOp ? this.responseSchema(listOp) : undefined;
@@ -259,7 +319,7 @@ class Reader {
       const base = itemPath && candidate.startsWith(`${itemPath}/`) ? itemPath : candidate.startsWith(`${path}/`) ? path : undefined;
       if (base === undefined) continue;
       const slug = candidate.slice(base.length + 1);
-      if (!SLUG.test(slug)) continue;
+      if (!SLUG.test(slug) || (views && candidate === viewsPath(path))) continue;
       const op = this.operation(candidate, "post");
       if (!op) continue;
       // A POST answering with the list's page is the list's search (`POST …/search`), not an action.
@@ -269,11 +329,12 @@ class Reader {
     return actions;
   }
 
-  private describe(path: string, method: ApiOperation["method"], op: Json): ApiOperation {
+  /** The operation; with `read` false, its body and response are left unread. */
+  private describe(path: string, method: ApiOperation["method"], op: Json, read = true): ApiOperation {
     if (typeof op.operationId !== "string") {
       throw new DocumentProblem(["paths", path, method, "operationId"], "the operation has no operationId");
     }
-    const body = isRecord(op.requestBody) ? this.contentSchema(op.requestBody, ["paths", path, method, "requestBody"]) : undefined;
+    const body = read && isRecord(op.requestBody) ? this.contentSchema(op.requestBody, ["paths", path, method, "requestBody"]) : undefined;
     return {
       operationId: op.operationId,
       method,
@@ -283,7 +344,7 @@ class Reader {
       ...(Array.isArray(op["x-groups"]) && { groups: op["x-groups"].filter((group): group is string => typeof group === "string") }),
       ...(typeof op["x-name"] === "string" && { name: op["x-name"] }),
       body,
-      response: this.responseSchema(op),
+      response: read ? this.responseSchema(op) : undefined,
       summary: typeof op.summary === "string" ? op.summary : undefined,
     };
   }

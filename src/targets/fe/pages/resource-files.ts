@@ -3,12 +3,12 @@
 // file's code pieces and records the symbols they use; the templates lay them out.
 
 import { type Lookup, cell, cellText } from "./cells.js";
-import { Imports, commentText, groupsArray, jsxAttr, jsxText, member, tsString } from "./code.js";
+import { Imports, commentText, groupsArray, jsxAttr, jsxText, member, propertyKey, tsString } from "./code.js";
 import { downloadButton, uploadPageFile } from "./file-pages.js";
 import { filtersFile } from "./filter-files.js";
 import { type Gate, gateOf, permissionsQuery, sectionGate } from "./gates.js";
 import { type FormField, type Pickers, bodyValue, draftMember, initialValue, inputElement, valueFromRow } from "./inputs.js";
-import { type PageAction, type PageField, type PageForm, type PageList, type PageResource, clientName, withoutShadowedReferences } from "./model.js";
+import { type PageAction, type PageField, type PageForm, type PageList, type PageResource, type PageViews, clientName, withoutShadowedReferences } from "./model.js";
 import { CLIENT, choiceLabelHook, choicesHook, helpersModule, pageModule, pathFn, titleFn } from "./names.js";
 import { PageFile } from "./output.js";
 import { createPresence, updatePresence } from "./presence.js";
@@ -178,7 +178,24 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup, auth: 
       text: resource.create ? `{t.newRow(${tsString(resource.label)})}` : `{t.uploadRow(${tsString(resource.label)})}`,
     },
     ...actionsSection(resource, collection, permitted, imports),
+    views: list.views && savedViews(list.views, imports),
   });
+}
+
+/**
+ * The saved views of a list page (runtime/views): its reader's views, asked only once someone
+ * is signed in, since each view is its owner's; the SDK's calls that save and delete one.
+ */
+function savedViews(views: PageViews, imports: Imports) {
+  return {
+    component: imports.use("runtime/views", "SavedViews"),
+    session: imports.use("session", "useSession"),
+    list_options: imports.use(CLIENT, `${views.list.fn}Options`),
+    body_type: imports.type(CLIENT, views.create.bodyType),
+    create_fn: imports.use(CLIENT, views.create.fn),
+    remove_fn: imports.use(CLIENT, views.remove.fn),
+    remove_param: propertyKey(views.remove.param),
+  };
 }
 
 /** The rows-per-page choices: the list's own page size among the usual ones, none past its largest page. */

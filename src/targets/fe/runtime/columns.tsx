@@ -14,6 +14,8 @@ export interface ShownColumns<T> {
   all: readonly Column<T>[];
   hidden: ReadonlySet<string>;
   toggle: (id: string) => void;
+  /** Shows these columns and hides the others (a saved view's); ids the list lacks are ignored. */
+  showOnly: (ids: readonly string[]) => void;
 }
 
 /** The columns of the list `list` the reader has not hidden. */
@@ -27,6 +29,12 @@ export function useShownColumns<T>(list: string, all: readonly Column<T>[]): Sho
       const next = new Set(hidden);
       if (!next.delete(id)) next.add(id);
       setHidden(next);
+    },
+    showOnly: (ids) => {
+      const wanted = new Set(ids);
+      // None of them the list's (the backend's columns changed): every column shows.
+      const known = all.some((column) => wanted.has(column.id));
+      setHidden(new Set(known ? all.filter((column) => !wanted.has(column.id)).map((column) => column.id) : []));
     },
   };
 }
