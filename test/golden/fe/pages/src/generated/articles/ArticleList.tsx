@@ -4,11 +4,15 @@ import { Link } from "react-router";
 import { authorPath } from "../authors/author";
 import {
   type ArticleSummary,
+  type ArticleViewCreate,
+  createArticleView,
   deleteArticle,
+  deleteArticleView,
   getArticlesPermissionsOptions,
   listArticles,
   type ListArticlesData,
   listArticlesOptions,
+  listArticleViewsOptions,
   publishArticle,
   reviewArticle,
 } from "../client";
@@ -34,6 +38,7 @@ import {
 } from "../runtime/permissions";
 import { SearchBox } from "../runtime/search";
 import { Notice, QueryView } from "../runtime/shell";
+import { SavedViews } from "../runtime/views";
 import { useAllowed, useSession } from "../session";
 import { articlePath, articleTitle } from "./article";
 import { ArchiveStaleArticlesAction, CountWordsAction } from "./ArticleActions";
@@ -91,6 +96,12 @@ export function ArticleList() {
   const ordering = useOrdering();
   const rows = useRowsPerPage("articles", PAGE_SIZE, PAGE_SIZES);
   const shown = useShownColumns("articles", columns);
+  // Each saved view is its owner's: asked for once someone is signed in.
+  const reader = useSession();
+  const views = useQuery({
+    ...listArticleViewsOptions(),
+    enabled: reader != null,
+  });
   const selection = useSelection();
   const mayDeleteArticle = useAllowed(["admin", "editor"]);
   const mayPublishArticle = useAllowed(["admin", "editor"]);
@@ -178,6 +189,19 @@ export function ArticleList() {
         )}
       </QueryView>
       <ColumnChooser shown={shown} />
+      {reader != null && (
+        <SavedViews
+          views={views.data}
+          shown={shown}
+          save={(view: ArticleViewCreate) =>
+            createArticleView({ body: view, throwOnError: true })
+          }
+          remove={(id) =>
+            deleteArticleView({ path: { view_id: id }, throwOnError: true })
+          }
+          refresh={() => views.refetch()}
+        />
+      )}
       <Permitted
         by={permitted}
         names={["archive_stale_articles", "count_words"]}

@@ -15,6 +15,8 @@ export interface ShownColumns<T> {
   all: readonly Column<T>[];
   hidden: ReadonlySet<string>;
   toggle: (id: string) => void;
+  /** Shows these columns and hides the others (a saved view's); ids the list lacks are ignored. */
+  showOnly: (ids: readonly string[]) => void;
 }
 
 /** The columns of the list `list` the reader has not hidden. */
@@ -31,6 +33,20 @@ export function useShownColumns<T>(
       const next = new Set(hidden);
       if (!next.delete(id)) next.add(id);
       setHidden(next);
+    },
+    showOnly: (ids) => {
+      const wanted = new Set(ids);
+      // None of them the list's (the backend's columns changed): every column shows.
+      const known = all.some((column) => wanted.has(column.id));
+      setHidden(
+        new Set(
+          known
+            ? all
+                .filter((column) => !wanted.has(column.id))
+                .map((column) => column.id)
+            : [],
+        ),
+      );
     },
   };
 }
