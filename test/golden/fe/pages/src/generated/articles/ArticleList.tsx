@@ -96,7 +96,8 @@ export function ArticleList() {
   const ordering = useOrdering();
   const rows = useRowsPerPage("articles", PAGE_SIZE, PAGE_SIZES);
   const shown = useShownColumns("articles", columns);
-  // Each saved view is its owner's: asked for once someone is signed in.
+  // Each saved view is its owner's: asked for once someone is signed in, and shown only as
+  // this page asked for them (those cached before it opened may be another reader's).
   const reader = useSession();
   const views = useQuery({
     ...listArticleViewsOptions(),
@@ -191,7 +192,7 @@ export function ArticleList() {
       <ColumnChooser shown={shown} />
       {reader != null && (
         <SavedViews
-          views={views.data}
+          views={views.isFetchedAfterMount ? views.data : undefined}
           shown={shown}
           save={(view: ArticleViewCreate) =>
             createArticleView({ body: view, throwOnError: true })
