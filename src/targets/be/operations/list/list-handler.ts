@@ -95,7 +95,13 @@ export class ListHandler extends RouteHandler {
    * else takes the objects (row actions).
    */
   readRows(rows: RowSerializerFn | undefined): void {
-    this.#reading = rows === undefined ? { options: this.module.readOptions(this.read) } : { rows };
+    if (rows === undefined) {
+      // Asked now, in the build: the serializers module is written before the page renders.
+      void this.read.serializer;
+      this.#reading = { options: this.module.readOptions(this.read) };
+    } else {
+      this.#reading = { rows };
+    }
   }
 
   get #rows(): RowSerializerFn | undefined {
