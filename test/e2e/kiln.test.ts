@@ -606,12 +606,20 @@ describe("the project in kiln's style", () => {
     assert.equal(new Set(ids).size, ids.length, `duplicate operation ids: ${ids.join(", ")}`);
   });
 
-  it("sends its comms in kiln's shape: an action's send_comm rows in the shop's models on the type's default methods, the worker's transport to a real SMTP server, its renderer and preferences; a method without a transport fails", async () => {
+  it("lists and searches as kiln's clients do, and sends its comms in kiln's shape: an action's send_comm rows in the shop's models on the type's default methods, the worker's transport to a real SMTP server, its renderer and preferences; a method without a transport fails", async () => {
     const login = await shop.post("/auth/token", { username: "clerk", password: "counter-secret" });
     expectStatus(login, 200);
     const clerk = new JsonClient(shop.baseUrl, { authorization: `Bearer ${login.body.access_token}` });
     const product = await clerk.post("/shop/products", { sku: `kettle-${randomBytes(4).toString("hex")}`, name: "Kettle", price: 25 });
     expectStatus(product, 201);
+    // The searchable list as kiln's clients call it: GET with its filters, and POST …/search with a tree.
+    const listed = await shop.get("/shop/products?name__starts_with=Kett&order_by=-price&limit=100");
+    expectStatus(listed, 200);
+    assert.ok(listed.body.items.some((item: { id: string }) => item.id === product.body.id));
+    const searched = await shop.post("/shop/products/search", { filter: { field: "name", op: "contains", value: "ettl" }, order_by: ["-price"], limit: 100 });
+    expectStatus(searched, 200);
+    assert.ok(searched.body.items.some((item: { id: string }) => item.id === product.body.id));
+    assert.ok(searched.body.items.every((item: { name: string }) => item.name.includes("ettl")));
     const order = await clerk.post("/shop/orders", { product_id: product.body.id, quantity: 2 });
     expectStatus(order, 201);
 
