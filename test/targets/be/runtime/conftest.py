@@ -1,13 +1,16 @@
 """Fixtures of the runtime helpers' tests: the database in ``TEST_DATABASE_URL``,
-and a seeded table of items for the list helpers."""
+pgqueuer's tables in it, and a seeded table of items for the list helpers."""
 
 import os
 import socket
 from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 import pytest_asyncio
 from items import OWNERS, Base, seed_items
+from pgqueuer import AsyncpgDriver, Queries
+from runtime.queue import worker_dsn
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -26,6 +29,19 @@ async def engine() -> AsyncIterator[AsyncEngine]:
     engine = create_async_engine(url)
     yield engine
     await engine.dispose()
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="session")
+async def pgqueuer_engine(engine: AsyncEngine) -> AsyncEngine:
+    """*engine*, with pgqueuer's tables installed in its database (once per run)."""
+    connection = await asyncpg.connect(worker_dsn(engine.url.render_as_string(False)))
+    try:
+        queries = Queries(AsyncpgDriver(connection))
+        if not await queries.has_table("pgqueuer"):
+            await queries.install()
+    finally:
+        await connection.close()
+    return engine
 
 
 @pytest.fixture

@@ -9,11 +9,9 @@ from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
-import asyncpg
 import pytest
 import pytest_asyncio
 from jinja2 import UndefinedError
-from pgqueuer import AsyncpgDriver, Queries
 from pydantic import BaseModel, ValidationError
 from runtime.comms import (
     ENTRYPOINT,
@@ -26,7 +24,6 @@ from runtime.comms import (
     verify_webhook,
     webhook_signature,
 )
-from runtime.queue import worker_dsn
 from sqlalchemy import Row, delete, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
@@ -68,19 +65,10 @@ def comms_with(*targets: Recorder, html: bool = False, max_attempts: int = 3) ->
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="session")
-async def tables(engine: AsyncEngine) -> AsyncIterator[AsyncEngine]:
-    connection = await asyncpg.connect(
-        worker_dsn(str(engine.url.render_as_string(False)))
-    )
-    try:
-        queries = Queries(AsyncpgDriver(connection))
-        if not await queries.has_table("pgqueuer"):
-            await queries.install()
-    finally:
-        await connection.close()
-    async with engine.begin() as conn:
+async def tables(pgqueuer_engine: AsyncEngine) -> AsyncEngine:
+    async with pgqueuer_engine.begin() as conn:
         await conn.run_sync(metadata.create_all)
-    yield engine
+    return pgqueuer_engine
 
 
 @pytest_asyncio.fixture(loop_scope="session")

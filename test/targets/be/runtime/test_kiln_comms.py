@@ -9,11 +9,9 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-import asyncpg
 import pytest
 import pytest_asyncio
 from jinja2 import UndefinedError
-from pgqueuer import AsyncpgDriver, Queries
 from pydantic import BaseModel
 from runtime.kiln_comms import (
     DISPATCH_ENTRYPOINT,
@@ -21,7 +19,6 @@ from runtime.kiln_comms import (
     CommType,
     RecipientSpec,
 )
-from runtime.queue import worker_dsn
 from sqlalchemy import JSON, DateTime, ForeignKey, String, Text, delete, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -92,21 +89,17 @@ def platform(transport: Recorder) -> CommsPlatform:
     )
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def db(engine: AsyncEngine) -> AsyncIterator[AsyncEngine]:
-    connection = await asyncpg.connect(
-        worker_dsn(str(engine.url.render_as_string(False)))
-    )
-    try:
-        queries = Queries(AsyncpgDriver(connection))
-        if not await queries.has_table("pgqueuer"):
-            await queries.install()
-    finally:
-        await connection.close()
-    async with engine.begin() as conn:
+@pytest_asyncio.fixture(loop_scope="session", scope="session")
+async def tables(pgqueuer_engine: AsyncEngine) -> AsyncEngine:
+    async with pgqueuer_engine.begin() as conn:
         await conn.run_sync(Base.metadata.create_all)
-    yield engine
-    async with engine.begin() as conn:
+    return pgqueuer_engine
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def db(tables: AsyncEngine) -> AsyncIterator[AsyncEngine]:
+    yield tables
+    async with tables.begin() as conn:
         await conn.execute(delete(Message))
         await conn.execute(
             text("DELETE FROM pgqueuer WHERE entrypoint = :e"),
