@@ -28,13 +28,18 @@ const config = (orderOps: string[] = []) => `local resources = import 'resources
 }
 `;
 
+/** How long the watch may take to print what a run prints: a run takes a second or two, many more on a busy machine. */
+const OUTPUT_TIMEOUT_MS = 60_000;
+/** How long the watch may take to exit after SIGTERM (it ends the run under way first). */
+const EXIT_TIMEOUT_MS = 30_000;
+
 /** The watching CLI: its output so far, and a wait for the next line matching a pattern. */
 class WatchProcess {
   readonly child: ChildProcessWithoutNullStreams;
   output = "";
   #seen = 0;
   #waiters: (() => void)[] = [];
-  readonly exited: Promise<number | null>;
+  readonly #exited: Promise<number | null>;
 
   constructor(cwd: string, args: string[]) {
     this.child = spawn(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, path.join(repoRoot, "src", "cli.ts"), ...args], {
@@ -47,7 +52,7 @@ class WatchProcess {
     };
     this.child.stdout.on("data", take);
     this.child.stderr.on("data", take);
-    this.exited = new Promise((resolve) => this.child.on("close", (code) => resolve(code)));
+    this.#exited = new Promise((resolve) => this.child.on("close", (code) => resolve(code)));
   }
 
   /** Resolves once the output, anywhere (stdout and stderr interleave freely), matches `pattern`. */
@@ -59,7 +64,7 @@ class WatchProcess {
   }
 
   /** Resolves with the first output after the last match that matches `pattern`. */
-  async next(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+  async next(pattern: RegExp, timeoutMs = OUTPUT_TIMEOUT_MS): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const rest = this.output.slice(this.#seen);
@@ -75,6 +80,15 @@ class WatchProcess {
         setTimeout(resolve, 200);
       });
     }
+  }
+
+  /** The exit code, failing with the output when the watch still runs after {@link EXIT_TIMEOUT_MS}. */
+  async exit(): Promise<number | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => (timer = setTimeout(resolve, EXIT_TIMEOUT_MS, "late")));
+    const code = await Promise.race([this.#exited, late]).finally(() => clearTimeout(timer));
+    if (code === "late") throw new Error(`the watch still runs ${EXIT_TIMEOUT_MS} ms after SIGTERM; output:\n${this.output}`);
+    return code;
   }
 }
 
@@ -160,7 +174,7 @@ describe("codegen generate --watch", () => {
     await writeFile(resourcesFile, resources("amount", "label"));
     await new Promise((resolve) => setTimeout(resolve, 60));
     watch.child.kill("SIGTERM");
-    assert.equal(await watch.exited, 0, watch.output);
+    assert.equal(await watch.exit(), 0, watch.output);
     assert.match(watch.output, /codegen: stopped watching\n$/);
     const left = await readdir(out);
     assert.deepEqual(left.filter((name) => name.startsWith(".codegen-") && name !== ".codegen-manifest.json"), [], "no lock or journal left");
