@@ -11,7 +11,13 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `codegen <args>` in `cwd` and resolves once it exits; `cli` may name another copy of the CLI. */
+/** How long one run may take: the tests' largest take seconds, several times that on a busy machine; past it the run is stuck. */
+const RUN_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Runs `codegen <args>` in `cwd` and resolves once it exits; `cli` may name another copy of the CLI.
+ * Rejects with its output when it still runs after {@link RUN_TIMEOUT_MS} (and kills it).
+ */
 export function runCodegen(cwd: string, args: string[], cli = path.join(repoRoot, "src", "cli.ts")): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, cli, ...args], {
@@ -22,8 +28,12 @@ export function runCodegen(cwd: string, args: string[], cli = path.join(repoRoot
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`codegen ${args.join(" ")} still ran after ${RUN_TIMEOUT_MS} ms; its output so far:\n${stderr}${stdout}`));
+    }, RUN_TIMEOUT_MS);
+    child.on("error", (error) => (clearTimeout(timer), reject(error)));
+    child.on("close", (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
   });
 }
 
