@@ -31,16 +31,21 @@ export const CHROMIUM_FLAGS = [
 
 let installing: Promise<void> | undefined;
 
+/** How long each apt-get step may take: Chromium and its libraries are some 100 MB to fetch; past it the step is stuck. */
+const APT_TIMEOUT_MS = 20 * 60_000;
+
 /** Installs Debian's chromium package unless /usr/bin/chromium exists. */
 export function ensureChromium(): Promise<void> {
   if (existsSync(CHROMIUM)) return Promise.resolve();
   installing ??= (async () => {
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
     try {
-      await run("apt-get", ["update", "-qq"], { env, maxBuffer: 64 * 1024 * 1024 });
-      await run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], { env, maxBuffer: 64 * 1024 * 1024 });
+      const options = { env, maxBuffer: 64 * 1024 * 1024, timeout: APT_TIMEOUT_MS };
+      await run("apt-get", ["update", "-qq"], options);
+      await run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], options);
     } catch (error) {
-      const detail = (error as { stderr?: string }).stderr ?? String(error);
+      const { stderr, killed } = error as { stderr?: string; killed?: boolean };
+      const detail = `${killed ? `killed after its timeout of ${APT_TIMEOUT_MS} ms; its output so far:\n` : ""}${stderr ?? String(error)}`;
       throw new Error(`could not install Chromium with apt-get (the browser tests need root and Debian's packages):\n${detail}`);
     }
     if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium, but ${CHROMIUM} is still missing`);

@@ -13,6 +13,8 @@ import { cachedBuild, hashOf } from "./cache.js";
 
 const run = promisify(execFile);
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+/** How long one `npm install` of a front end's packages may take: a minute or two from the network; past it the install is stuck. */
+const INSTALL_TIMEOUT_MS = 20 * 60_000;
 
 /** Links `projectDir/node_modules` to the cached install of its package.json, installing first if needed. */
 export async function linkNodeModules(projectDir: string): Promise<void> {
@@ -29,9 +31,11 @@ export async function linkNodeModules(projectDir: string): Promise<void> {
           cwd: target,
           env: { ...process.env, NODE_OPTIONS: "" },
           maxBuffer: 64 * 1024 * 1024,
+          timeout: INSTALL_TIMEOUT_MS,
         });
       } catch (error) {
-        const detail = (error as { stderr?: string }).stderr ?? String(error);
+        const { stderr, killed } = error as { stderr?: string; killed?: boolean };
+        const detail = `${killed ? `killed after its timeout of ${INSTALL_TIMEOUT_MS} ms; its output so far:\n` : ""}${stderr ?? String(error)}`;
         throw new Error(`npm install of ${join(projectDir, "package.json")} failed:\n${detail}`);
       }
     },

@@ -19,9 +19,12 @@ export interface CheckResult {
   output: string;
 }
 
+/** How long a check may take unless its caller says: pyright over every golden project takes minutes on a busy machine. */
+const CHECK_TIMEOUT_MS = 15 * 60_000;
+
 /**
  * Runs a checking tool to completion in `cwd`: ok when it exits 0, with its output either way.
- * `env` replaces the environment; past `timeoutMs` the tool is killed and the check fails.
+ * `env` replaces the environment; past `timeoutMs` (@default {@link CHECK_TIMEOUT_MS}) the tool is killed and the check fails.
  */
 export async function runCheck(
   command: string,
@@ -29,13 +32,14 @@ export async function runCheck(
   cwd: string,
   options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<CheckResult> {
+  const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
   try {
-    const { stdout, stderr } = await run(command, args, { cwd, env: options.env, timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(command, args, { cwd, env: options.env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
     return { ok: true, output: stdout + stderr };
   } catch (error) {
     const { stdout = "", stderr = "", message, killed } = error as { stdout?: string; stderr?: string; message: string; killed?: boolean };
     // A tool killed at its timeout is named as such: its output alone reads like a hang or a crash.
-    const stopped = killed && options.timeoutMs !== undefined ? `${command} killed after its timeout of ${options.timeoutMs} ms; its output so far:\n` : "";
+    const stopped = killed ? `${command} killed after its timeout of ${timeoutMs} ms; its output so far:\n` : "";
     return { ok: false, output: stopped + (stdout + stderr || message) };
   }
 }

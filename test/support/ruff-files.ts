@@ -12,6 +12,9 @@ import { ensureVenv } from "./venv.js";
 
 const run = promisify(execFile);
 
+/** How long one ruff run may take: well under a second for hundreds of files, far more on a busy machine; past it ruff is stuck. */
+const RUFF_TIMEOUT_MS = 5 * 60_000;
+
 async function ruff(): Promise<string> {
   return join((await ensureVenv()).bin, "ruff");
 }
@@ -22,8 +25,9 @@ async function overFiles(sources: readonly string[], args: string[]): Promise<{ 
   try {
     const names = sources.map((_, index) => join(dir, `case_${index}.py`));
     await Promise.all(sources.map((source, index) => writeFile(names[index], source)));
-    const result = await run(await ruff(), [...args, "--isolated", "--no-cache", dir], { maxBuffer: 64 * 1024 * 1024 }).catch(
-      (error: { stdout?: string; stderr?: string; code?: number }) => {
+    const result = await run(await ruff(), [...args, "--isolated", "--no-cache", dir], { maxBuffer: 64 * 1024 * 1024, timeout: RUFF_TIMEOUT_MS }).catch(
+      (error: { stdout?: string; stderr?: string; code?: number; killed?: boolean }) => {
+        if (error.killed) throw new Error(`ruff killed after its timeout of ${RUFF_TIMEOUT_MS} ms; its output so far:\n${error.stderr ?? ""}${error.stdout ?? ""}`);
         if (typeof error.code !== "number") throw error;
         return { stdout: error.stdout ?? "", stderr: error.stderr ?? "" };
       },

@@ -14,6 +14,9 @@ import { cachedBuild, hashOf, oncePerProcess } from "./cache.js";
 
 const run = promisify(execFile);
 
+/** How long building the venv may take: pip installs some fifty packages, minutes on a slow network; past it the build is stuck. */
+const BUILD_TIMEOUT_MS = 30 * 60_000;
+
 export const REQUIREMENTS = resolve(fileURLToPath(import.meta.url), "../../e2e/requirements.txt");
 
 export interface Venv {
@@ -37,12 +40,14 @@ async function buildIfMissing(): Promise<Venv> {
     hash,
     async (target) => {
       try {
-        await run("python3", ["-m", "venv", target]);
+        await run("python3", ["-m", "venv", target], { timeout: BUILD_TIMEOUT_MS });
         await run(join(target, "bin", "python"), ["-m", "pip", "install", "--disable-pip-version-check", "--quiet", "-r", REQUIREMENTS], {
           maxBuffer: 64 * 1024 * 1024,
+          timeout: BUILD_TIMEOUT_MS,
         });
       } catch (error) {
-        const detail = (error as { stderr?: string }).stderr ?? String(error);
+        const { stderr, killed } = error as { stderr?: string; killed?: boolean };
+        const detail = `${killed ? `killed after its timeout of ${BUILD_TIMEOUT_MS} ms; its output so far:\n` : ""}${stderr ?? String(error)}`;
         throw new Error(`could not build the test venv from ${REQUIREMENTS}:\n${detail}`);
       }
     },
