@@ -7,7 +7,6 @@
  * it, once.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { type IncomingMessage, type Server, createServer } from "node:http";
@@ -15,16 +14,14 @@ import type { AddressInfo } from "node:net";
 import { delimiter, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { promisify } from "node:util";
 import { JsonClient } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import type { RunningProcess } from "../support/processes.js";
 import { type CheckResult, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
-import { SUPPORT_DIR, type SmtpSink, startSmtpSink, startWorker as startPgqWorker, until } from "./support/comms.js";
+import { SUPPORT_DIR, type SmtpSink, installPgqueuer, startSmtpSink, startWorker as startPgqWorker, until } from "./support/comms.js";
 
-const run = promisify(execFile);
 const SECRET = "webhook-secret-for-tests";
 const HOLD_DOMAIN = "slow.example";
 
@@ -126,7 +123,7 @@ before(async () => {
     COMMS_LEASE_SECONDS: "3",
   };
   // pgqueuer's tables are installed while the server starts: nothing is enqueued before a request.
-  const [, started] = await Promise.all([run(join(venv.bin, "pgq"), ["install"], { env }), serveBlog(projectDir, venv, postgres.asyncUrl)]);
+  const [, started] = await Promise.all([installPgqueuer(venv, env), serveBlog(projectDir, venv, postgres.asyncUrl)]);
   server = started;
   api = new JsonClient(server.baseUrl);
 });

@@ -10,14 +10,12 @@
  * SMTP server through a pgqueuer worker.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cp, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { type CliRun, runCodegen } from "../helpers/codegen-cli.js";
 import { JsonClient, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
@@ -26,9 +24,8 @@ import type { RunningProcess } from "../support/processes.js";
 import { type S3Server, startS3 } from "../support/s3.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
-import { type SmtpSink, startSmtpSink, startWorker, until } from "./support/comms.js";
+import { type SmtpSink, installPgqueuer, startSmtpSink, startWorker, until } from "./support/comms.js";
 
-const run = promisify(execFile);
 const KILN_STYLE = resolve(fileURLToPath(import.meta.url), "../../fixtures/kiln-style");
 const RULES = "E,F,I,UP,B,SIM";
 
@@ -101,13 +98,12 @@ before(async () => {
   await writeFile(join(projectDir, "blog", "main.py"), KILN_MAIN);
   const [database, storage, smtp] = await servers;
   shopEnv = { ...process.env, DATABASE_URL: database.asyncUrl, PGDSN: database.url, JWT_SECRET: SECRET, SMTP_HOST: "127.0.0.1", SMTP_PORT: String(smtp.port) };
-  // pgqueuer's tables, for the shop's comms jobs.
   const serving = Promise.all([
     serveBlog(projectDir, venv, database.asyncUrl, { JWT_SECRET: SECRET, ...storage.env }),
     serveBlog(shopDir, venv, database.asyncUrl, shopEnv, { layout: { api: "_generated", app: "main" } }),
   ]);
   // pgqueuer's tables, then the shop's comms worker, while the servers start.
-  await run(join(venv.bin, "pgq"), ["install"], { env: shopEnv });
+  await installPgqueuer(venv, shopEnv);
   shopWorker = startWorker(venv, "_generated.comms:create_worker", shopDir, { ...shopEnv, PYTHONPATH: shopDir, PYTHONDONTWRITEBYTECODE: "1" });
   [server, shopServer] = await serving;
   api = new JsonClient(server.baseUrl + PREFIX);

@@ -1,7 +1,7 @@
 /**
  * The comms end-to-end machinery: a real SMTP server on 127.0.0.1 that records what it is
- * given (smtp_sink.py, aiosmtpd), pgqueuer workers started with `pgq run`, and waiting on
- * either with a timeout that fails with the processes' output.
+ * given (smtp_sink.py, aiosmtpd), pgqueuer's tables (`pgq install`) and workers (`pgq run`),
+ * and waiting on either with a timeout that fails with the processes' output.
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -11,6 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../support/ports.js";
 import { type RunningProcess, startProcess } from "../../support/processes.js";
+import { runCheck } from "../../support/python.js";
 import type { Venv } from "../../support/venv.js";
 
 export const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "..");
@@ -74,6 +75,15 @@ export async function until(what: string, condition: () => Promise<boolean> | bo
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${processes.map((p) => p.output()).join("\n---\n")}`);
     await sleep(50);
   }
+}
+
+/** Generous on a busy machine: `pgq install` creates a few tables and takes a second. */
+const PGQ_INSTALL_TIMEOUT_MS = 60_000;
+
+/** pgqueuer's tables in the database `env` names (`PGDSN`); fails with pgq's output. */
+export async function installPgqueuer(venv: Venv, env: NodeJS.ProcessEnv): Promise<void> {
+  const installed = await runCheck(join(venv.bin, "pgq"), ["install"], SUPPORT_DIR, { env, timeoutMs: PGQ_INSTALL_TIMEOUT_MS });
+  if (!installed.ok) throw new Error(`pgq install failed:\n${installed.output}`);
 }
 
 /**
