@@ -10,6 +10,9 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ConfigError, type GeneratedFile, type Target, discoverTargets, planGeneration } from "../../../src/codegen/index.js";
 import { flatPython } from "../../helpers/flat-python.js";
+import { modelRef, type ResourceView } from "../../../src/targets/be/resource.js";
+import type { SchemaClass } from "../../../src/targets/be/modules/schemas.js";
+import { SerializerFn, SerializerModule } from "../../../src/targets/be/modules/serializers.js";
 
 let dir: string;
 let be: Target;
@@ -137,6 +140,21 @@ describe("list modifiers", () => {
       assert.match(routes, /await keyset_page\(session, statement/, model);
       assert.doesNotMatch(routes, /_ROWS/, model);
     }
+  });
+
+  test("a serializer is written only if asked for before its module renders; asking later is a bug, not an import of a missing function", () => {
+    const view = { serializerFile: "store/serializers/article.py", serializerModule: "store.serializers.article", label: "article" } as ResourceView;
+    const module = new SerializerModule(view);
+    const schema = { name: "ArticleRead", module: { dotted: "store.schemas.article" } } as SchemaClass;
+    const serializer = (name: string) => module.add(new SerializerFn({ module, name, schema, model: modelRef("shop.models.Article"), argument: "article", fields: [{ name: "id" }] }));
+    const asked = serializer("to_article_read").markCalled();
+    const unasked = serializer("to_article_summary");
+    const written = module.render().map((fragment) => JSON.stringify(fragment));
+    assert.ok(written.some((fragment) => fragment.includes(`"name":"${asked.name}"`)), "the function asked for is written");
+    assert.ok(!written.some((fragment) => fragment.includes(`"name":"${unasked.name}"`)), "the function nobody asked for is not");
+    assert.throws(() => unasked.markCalled(), /bug: to_article_summary is asked for after store\/serializers\/article\.py was rendered/);
+    assert.throws(() => serializer("to_article_card"), /bug: to_article_card is asked for after/);
+    asked.markCalled(); // Asked again: it is written already.
   });
 
   test("representations answer with their own schema, loaded by their own options", async () => {

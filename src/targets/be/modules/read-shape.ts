@@ -148,15 +148,14 @@ export class ReadShape {
       schema: serializer.schema,
       responseModel: serializer.schema.name,
       get serializer() {
-        serializer.called = true;
-        return serializer;
+        return serializer.markCalled();
       },
       fieldNames: fields.filter((field) => field.type !== "nested" && field.type !== "link").map((field) => field.name),
       loaders,
       loaderImports,
       joinsCollection: joinsCollection(fields),
       get imports() {
-        serializer.called = true;
+        serializer.markCalled();
         return imports;
       },
     };
@@ -289,7 +288,7 @@ export class ReadShape {
     const label = fieldNamed(labelName);
     const text = label !== undefined && (label.type === "str" || label.type === "email") && !label.nullable;
     // Always written: other resources' serializers and `_values` call it.
-    const linkSerializer = this.#serializerModule.add(
+    this.#serializerModule.add(
       new SerializerFn({
         module: this.#serializerModule,
         name: names.serializer,
@@ -302,8 +301,7 @@ export class ReadShape {
           { name: "label", value: text ? `${argument}.${labelName}` : `str(${argument}.${labelName})` },
         ],
       }),
-    );
-    linkSerializer.called = true;
+    ).markCalled();
   }
 }
 

@@ -33,8 +33,7 @@ export class SerializerFn {
   readonly fields: readonly SerializedField[];
   /** What the body calls from other modules (link serializers of other resources). */
   readonly imports: ImportCollector;
-  /** Whether generated code outside this module calls it; set by the read shape when a route asks for it. */
-  called = false;
+  #called = false;
 
   constructor(options: {
     module: SerializerModule;
@@ -52,6 +51,22 @@ export class SerializerFn {
     this.argument = options.argument;
     this.fields = options.fields;
     this.imports = options.imports ?? new ImportCollector();
+  }
+
+  /** Whether generated code outside this module calls it (`markCalled`). */
+  get called(): boolean {
+    return this.#called;
+  }
+
+  /**
+   * Marks it called from outside its module, so the module writes it (with the nested
+   * ones it calls). A bug once the module is rendered: the caller would import a
+   * function the file does not have, so a route must ask in its build, not at render.
+   */
+  markCalled(): this {
+    if (!this.#called) this.module.assertOpen(this.name);
+    this.#called = true;
+    return this;
   }
 
   /** What `serializer.py.njk` reads, as plain data: the render memo reuses a render of plain data in watch mode. */
@@ -85,6 +100,8 @@ export class SerializerModule {
   readonly #view: ResourceView;
   readonly #functions: SerializerFn[] = [];
   readonly #rowFunctions: RowSerializerFn[] = [];
+  /** Set by `render`: whatever is added or asked for later would be missing from the file. */
+  #rendered = false;
 
   constructor(view: ResourceView) {
     this.#view = view;
@@ -92,13 +109,20 @@ export class SerializerModule {
     this.dotted = view.serializerModule;
   }
 
+  /** A bug after `render`: `what` would be imported from a file that does not have it. */
+  assertOpen(what: string): void {
+    if (this.#rendered) throw new Error(`bug: ${what} is asked for after ${this.path} was rendered; ask for it in the build`);
+  }
+
   add(serializer: SerializerFn): SerializerFn {
+    this.assertOpen(serializer.name);
     this.#functions.push(serializer);
     return serializer;
   }
 
   /** Adds a row serializer (after every serializer of objects). */
   addRows(serializer: RowSerializerFn): RowSerializerFn {
+    this.assertOpen(serializer.name);
     this.#rowFunctions.push(serializer);
     return serializer;
   }
@@ -111,6 +135,7 @@ export class SerializerModule {
   }
 
   render(): Fragment[] {
+    this.#rendered = true;
     const functions = this.#written();
     if (functions.length === 0 && this.#rowFunctions.length === 0) return [];
     return [

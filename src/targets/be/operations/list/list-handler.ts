@@ -9,7 +9,7 @@ import type { SearchConfig } from "../../config/schema.js";
 import type { ListOptions } from "./options.js";
 import { type CodeBlock, RouteHandler, RouteParam, distinctParams, renderFunction } from "../../modules/handler.js";
 import type { Route } from "../../modules/endpoint.js";
-import type { ReadSchema } from "../../modules/read-shape.js";
+import type { ReadSchema, RowSerializer } from "../../modules/read-shape.js";
 import type { RowSerializerFn } from "../../modules/row-serializer.js";
 import type { Helper, RoutesModule } from "../../modules/routes.js";
 import { Field } from "../../modules/schemas.js";
@@ -39,6 +39,9 @@ export function listQueryModel(view: ResourceView, entryName: string): string {
   return `${entryPrefix(view, entryName)}${entryName === "list" ? "List" : ""}Query`;
 }
 
+/** How a list reads its page: as columns, with a row serializer, or as ORM objects, with their serializer and loader options. */
+type PageReading = { rows: RowSerializerFn } | { serializer: RowSerializer; options: Helper | undefined };
+
 /** A `list` entry's handler: `GET {prefix}`, and `POST {prefix}/search` once filtered. */
 export class ListHandler extends RouteHandler {
   readonly query = new ListQuery();
@@ -54,8 +57,8 @@ export class ListHandler extends RouteHandler {
     /** `_LIST`: prefix of the entry's module constants. */
     constant: string;
   };
-  /** How the page is read, decided once row actions are: columns (a row serializer), or ORM objects with their loader options. */
-  #reading: { rows: RowSerializerFn } | { options: Helper | undefined } | undefined;
+  /** How the page is read, decided once row actions are: columns (a row serializer), or ORM objects with their serializer and loader options. */
+  #reading: PageReading | undefined;
   #search: Helper | undefined;
 
   /** Largest body of `POST …/search`, in bytes (the entry's `max_body_size`). */
@@ -95,18 +98,14 @@ export class ListHandler extends RouteHandler {
    * else takes the objects (row actions).
    */
   readRows(rows: RowSerializerFn | undefined): void {
-    if (rows === undefined) {
-      // Asked now, in the build: the serializers module is written before the page renders.
-      void this.read.serializer;
-      this.#reading = { options: this.module.readOptions(this.read) };
-    } else {
-      this.#reading = { rows };
-    }
+    // The serializer of objects is asked for here, in the build: it is written only if asked, before the page renders.
+    this.#reading = rows === undefined ? { serializer: this.read.serializer, options: this.module.readOptions(this.read) } : { rows };
   }
 
-  get #rows(): RowSerializerFn | undefined {
+  /** How the page is read; a bug before `readRows`. */
+  get #read(): PageReading {
     if (this.#reading === undefined) throw new Error(`bug: ${this.name} renders before its build chose how to read its page`);
-    return "rows" in this.#reading ? this.#reading.rows : undefined;
+    return this.#reading;
   }
 
   /** Searches the list with `?q=` (the resource's search), through the routes module's `_SEARCH`. */
@@ -153,7 +152,7 @@ export class ListHandler extends RouteHandler {
 
   override get imports(): ImportCollector {
     const schema = this.read.schema;
-    const shown = this.#rows === undefined || schema === undefined ? this.read.imports.copy() : new ImportCollector().addFrom(schema.module.dotted, schema.name);
+    const shown = !("rows" in this.#read) || schema === undefined ? this.read.imports.copy() : new ImportCollector().addFrom(schema.module.dotted, schema.name);
     return shown.addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "OffsetPage" : "Page");
   }
 
@@ -258,36 +257,37 @@ export class ListHandler extends RouteHandler {
       offset: this.#offset,
       handler: this,
     };
-    const rows = this.#rows;
-    if (rows !== undefined) return { ...common, statement: rows.statement, columns: true, rows: "rows", row: "row", serializer: { name: rows.name } };
-    const { options } = this.#reading as { options: Helper | undefined };
+    const reading = this.#read;
+    if ("rows" in reading) return { ...common, statement: reading.rows.statement, columns: true, rows: "rows", row: "row", serializer: { name: reading.rows.name } };
+    const { serializer, options } = reading;
     return {
       ...common,
       statement: `select(${this.view.model.local})${options ? `.options(*${options.name})` : ""}`,
       columns: false,
       rows: this.view.plural === this.view.variable ? `${this.view.plural}_page` : this.view.plural,
       row: this.view.variable,
-      serializer: this.read.serializer,
+      serializer,
     };
   }
 
   /** What the rows' serialization takes besides the session: the user kiln's serializer is given, what the actions helper takes. */
   get #rowParams(): RouteParam[] {
-    const user = this.#rows === undefined && this.read.serializer.kiln ? (this.user ?? this.optionalUser) : undefined;
+    const reading = this.#read;
+    const user = "serializer" in reading && reading.serializer.kiln ? (this.user ?? this.optionalUser) : undefined;
     return distinctParams([...(user === undefined ? [] : [user]), ...(this.rowActions?.params ?? [])]);
   }
 
   #pageImports(search: Helper | undefined): ImportCollector {
-    const rows = this.#rows;
+    const reading = this.#read;
     const imports = new ImportCollector();
-    if (rows === undefined) {
+    if ("rows" in reading) {
+      imports.addFrom(reading.rows.module.dotted, reading.rows.statement, reading.rows.name).addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "offset_rows" : "keyset_rows");
+    } else {
       imports
         .addFrom("sqlalchemy", "select")
         .addFrom(this.view.model.module, this.view.model.importName)
-        .addFrom(this.read.serializer.module.dotted, this.read.serializer.name)
+        .addFrom(reading.serializer.module.dotted, reading.serializer.name)
         .addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "offset_page" : "keyset_page");
-    } else {
-      imports.addFrom(rows.module.dotted, rows.statement, rows.name).addFrom(`${this.view.runtimePackage}.pagination`, this.#offset ? "offset_rows" : "keyset_rows");
     }
     for (const condition of this.query.conditions) imports.update(condition.imports);
     return imports;
