@@ -66,13 +66,17 @@ export async function startSmtpSink(venv: Venv, hold?: { domain: string; seconds
 }
 
 /**
- * Wait until `condition` holds, polling every 50 ms; past `timeoutMs`, fail with the output
- * of `processes`.
+ * Wait until `condition` holds, polling every 50 ms, while `processes` run; once one of them
+ * has exited, or past `timeoutMs`, fail with the output of them all.
  */
 export async function until(what: string, condition: () => Promise<boolean> | boolean, processes: RunningProcess[], timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${processes.map((p) => p.output()).join("\n---\n")}`);
+    const exited = processes.some((p) => p.exited());
+    if (exited || Date.now() > deadline) {
+      const why = exited ? "a process exited while waiting" : `timed out after ${timeoutMs} ms waiting`;
+      throw new Error(`${why} for ${what}:\n${processes.map((p) => p.output()).join("\n---\n")}`);
+    }
     await sleep(50);
   }
 }
