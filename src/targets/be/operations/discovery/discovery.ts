@@ -137,7 +137,7 @@ export class Discovery {
         params.push("request: Request");
         call = call.replace(/\)$/, ', session_info={"request": request})');
       }
-      const args = [pythonString(route.path.slice(this.#routePath("").length)), `operation_id=${pythonString(spec.operationId)}`];
+      const args = [pythonString(spec.path), `operation_id=${pythonString(spec.operationId)}`];
       if (spec.body !== undefined) args.push(`max_body_size=${pythonInt(project.max_body_size)}`);
       if (route.dependencies) args.push(route.dependencies);
       if (route.errors) args.push(`responses=error_responses(${route.errors})`);
