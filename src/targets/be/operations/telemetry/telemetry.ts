@@ -5,7 +5,7 @@
 // Both run only when the project sets `telemetry`: otherwise no line mentions it.
 
 import { type BuildContext, ImportCollector, StaticFile, operation, prefixImport } from "../../../../codegen/index.js";
-import type { ProjectConfig, TelemetryConfig } from "../../config/schema.js";
+import type { CrudOptions, ProjectConfig, TelemetryConfig } from "../../config/schema.js";
 import { resourceFiles } from "../../modules/files.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { PythonModule } from "../../modules/python-module.js";
@@ -97,12 +97,8 @@ export class Trace {
   }
 }
 
-/** The switches an operation entry may set for its handlers' spans. */
-interface EntrySwitches {
-  trace?: boolean;
-  capture_request_body?: boolean;
-  capture_response_body?: boolean;
-}
+/** The switches an operation entry may set for its handlers' spans (an entry type without them leaves them unset). */
+type EntrySwitches = Partial<Pick<CrudOptions, "trace" | "capture_request_body" | "capture_response_body">>;
 
 function spanOf(ctx: BuildContext<ProjectConfig>, view: ResourceView, handler: RouteHandler, bodies: { request: boolean; response: boolean }) {
   const args = [pythonString(view.name), pythonString(handler.entry.name)];
