@@ -28,6 +28,8 @@ interface PlannedIndex {
   name: string;
   comment: string;
   expression: string;
+  /** The PostgreSQL extension it needs (a trigram search's `pg_trgm`). */
+  extension?: string;
 }
 
 /** The recommended indexes of a project's lists; rendered only when there is one. */
@@ -89,36 +91,37 @@ export class Indexes {
   #plan(store: BuildStore, imports: ImportCollector): { indexes: PlannedIndex[]; extensions: string[] } {
     // Two lists of one model share their indexes: the first to plan one names it.
     const planned = new Map<string, PlannedIndex>();
-    const extensions = new Set<string>();
     for (const handler of store.outputsUnder(PROJECT.name, ListHandler)) {
       let needs = this.#needs.get(handler);
       if (!needs) this.#needs.set(handler, (needs = this.#needsOf(handler)));
       for (const index of needs.indexes) if (!planned.has(index.key)) planned.set(index.key, index);
-      if (needs.extension !== undefined) extensions.add(needs.extension);
       imports.update(needs.imports);
     }
     // A search no list runs is still run (a searchable resource's `_values`, the values of filters referring to it).
+    const names = new ProjectNames(this.#project, this.#packagePrefix, imports);
     for (const app of this.#project.apps) {
       for (const resource of app.config.resources) {
         if (resource.search === undefined || planned.has(searchKey(resource))) continue;
-        const names = new ProjectNames(this.#project, this.#packagePrefix, imports);
         const index = this.#searchIndex(resource, names, `searches of ${app.prefix}${resource.route_prefix}`);
         planned.set(index.key, index);
-        if (resource.search.strategy === "trigram") extensions.add("pg_trgm");
       }
     }
-    return { indexes: [...planned.values()], extensions: [...extensions].sort() };
+    const indexes = [...planned.values()];
+    const extensions = new Set(indexes.flatMap((index) => (index.extension === undefined ? [] : [index.extension])));
+    return { indexes, extensions: [...extensions].sort() };
   }
 
   /** The index of `resource`'s search; `served` says what it serves (`GET /articles?q=…`). */
   #searchIndex(resource: ResourceConfig, names: ProjectNames, served: string): PlannedIndex {
     const search = resource.search!;
     const name = indexName(`ix_${names.id(resource, "_")}_search`);
+    const trigram = search.strategy === "trigram";
     return {
       key: searchKey(resource),
       name,
-      comment: `${served} (${search.strategy === "trigram" ? "a trigram index per field" : "full-text"})`,
+      comment: `${served} (${trigram ? "a trigram index per field" : "full-text"})`,
       expression: `*${names.search(resource, names.model(resource))}.indexes(${pythonString(name)})`,
+      extension: trigram ? "pg_trgm" : undefined,
     };
   }
 
@@ -148,10 +151,8 @@ export class Indexes {
       const name = indexName(`ix_${base}_${field.name}`);
       indexes.push({ key: `${resource.model}(${field.name})`, name, comment: `${route}?${field.name}=… (a key of ${field.refResource})`, expression: `Index(${pythonString(name)}, ${model()}.${field.name})` });
     }
-    const search = resource.search;
-    if (search === undefined) return { indexes, extension: undefined, imports };
-    indexes.push(this.#searchIndex(resource, names, `${route}?q=…`));
-    return { indexes, extension: search.strategy === "trigram" ? "pg_trgm" : undefined, imports };
+    if (resource.search !== undefined) indexes.push(this.#searchIndex(resource, names, `${route}?q=…`));
+    return { indexes, imports };
   }
 }
 
@@ -163,8 +164,6 @@ function searchKey(resource: ResourceConfig): string {
 /** What one list needs of `indexes.py`. */
 interface ListNeeds {
   indexes: readonly PlannedIndex[];
-  /** The PostgreSQL extension its search needs, if any. */
-  extension: string | undefined;
   imports: ImportCollector;
 }
 
