@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { cp, mkdir, readFile, readdir, stat, unlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, readdir, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 
 import { codeHash } from "../src/codegen/input-hash.js";
 import { runCodegen as codegen } from "./helpers/codegen-cli.js";
+import { treeMtimes as mtimes } from "./helpers/trees.js";
 import { FIXTURE_PACKAGE, createUserProject, makeTempDir, removeTempDirs, repoRoot } from "./helpers/user-project.js";
 
 // "Nothing to do" (docs/regeneration.md#nothing-to-do) through the CLI: a run whose inputs and
@@ -46,14 +47,6 @@ function greeter(dir: string): (...extra: string[]) => ReturnType<typeof codegen
 
 const FAST = /^codegen: timings: start-up \d+ ms, load config \d+ ms, write \d+ ms; total \d+ ms$/m;
 const FULL = /^codegen: timings: .*validate \d+ ms, build \d+ ms, render \d+ ms/m;
-
-async function mtimes(dir: string): Promise<Record<string, number>> {
-  const result: Record<string, number> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) result[path.relative(dir, path.join(entry.parentPath, entry.name))] = (await stat(path.join(entry.parentPath, entry.name))).mtimeMs;
-  }
-  return result;
-}
 
 describe("a run with nothing to do", () => {
   it("skips the pipeline of a run with nothing to do: same summary, no file or manifest touched; --check and --dry-run too", async () => {

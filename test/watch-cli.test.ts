@@ -5,12 +5,12 @@
 // lock, journal or temp file behind.
 import assert from "node:assert/strict";
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { readFile, readdir, rename, stat, writeFile } from "node:fs/promises";
+import { readFile, readdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import { runCodegen } from "./helpers/codegen-cli.js";
-import { treeHashes } from "./helpers/trees.js";
+import { treeHashes, treeMtimes as mtimes } from "./helpers/trees.js";
 import { makeTempDir, removeTempDirs, repoRoot, tsxLoader } from "./helpers/user-project.js";
 
 const resources = (orderField: string, productField: string) => `[
@@ -90,15 +90,6 @@ class WatchProcess {
     if (code === "late") throw new Error(`the watch still runs ${EXIT_TIMEOUT_MS} ms after SIGTERM; output:\n${this.output}`);
     return code;
   }
-}
-
-async function mtimes(dir: string): Promise<Map<string, number>> {
-  const result = new Map<string, number>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    const file = path.join(entry.parentPath, entry.name);
-    if (entry.isFile()) result.set(path.relative(dir, file), (await stat(file)).mtimeMs);
-  }
-  return result;
 }
 
 /** Saves as editors do that write a new file and rename it over the old one. */

@@ -8,6 +8,7 @@ import { GenerationError } from "../../src/codegen/errors.js";
 import { fnmatch } from "../../src/codegen/globs.js";
 import { planDeletions, sha256 } from "../../src/codegen/prune.js";
 import { GeneratedFile, applyPlan, planWrites, writeFiles } from "../../src/codegen/writer.js";
+import { snapshot } from "../helpers/user-project.js";
 
 let root: string;
 let out: string;
@@ -23,17 +24,6 @@ afterEach(async () => {
 
 const file = (path: string, content = `content of ${path}\n`, extra: Partial<GeneratedFile> = {}) =>
   new GeneratedFile({ path, content, ...extra });
-
-/** Every file and directory under `dir`, with file contents, for before/after comparisons. */
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const result: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    const full = join(entry.parentPath, entry.name);
-    const key = full.slice(dir.length + 1);
-    result[key] = entry.isFile() ? await readFile(full, "utf8") : entry.isSymbolicLink() ? "<link>" : "<dir>";
-  }
-  return result;
-}
 
 async function actionsOf(files: GeneratedFile[], options = {}): Promise<Record<string, string>> {
   const plan = await planWrites(files, out, options);

@@ -2,7 +2,7 @@
 // file (the manifest included) with a hash of its content, and the leftovers a run must never
 // leave behind (temp files, a journal, a lock).
 import { createHash } from "node:crypto";
-import { readFile, readdir } from "node:fs/promises";
+import { readFile, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 
 /** Relative path → SHA-256 of the content, for every file under `dir`. */
@@ -12,6 +12,16 @@ export async function treeHashes(dir: string): Promise<Map<string, string>> {
     if (!entry.isFile()) continue;
     const full = path.join(entry.parentPath, entry.name);
     result.set(path.relative(dir, full), createHash("sha256").update(await readFile(full)).digest("hex"));
+  }
+  return result;
+}
+
+/** Relative path → modification time (ms), for every file under `dir`: which files a run rewrote. */
+export async function treeMtimes(dir: string): Promise<Map<string, number>> {
+  const result = new Map<string, number>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    if (entry.isFile()) result.set(path.relative(dir, full), (await stat(full)).mtimeMs);
   }
   return result;
 }
