@@ -13,7 +13,7 @@ import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { JsonClient, type Reply } from "../support/http.js";
+import { JsonClient, REQUEST_TIMEOUT_MS, type Reply } from "../support/http.js";
 import { freePort } from "../support/ports.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../support/processes.js";
@@ -200,7 +200,7 @@ describe("the project's rate limit on routes beyond the entries'", () => {
     assert.deepEqual(await statuses(5, () => client.get("/_filters")), [200, 200, 200, 200, 429], "GET /_filters");
     assert.deepEqual(await statuses(5, () => client.post("/_values", { resource: "article", field: "title", q: "x" })), [200, 200, 200, 200, 429], "POST /_values");
     const login = () =>
-      fetch(`${base}/auth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username: "ada", password: "analytical-engine" }) });
+      fetch(`${base}/auth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username: "ada", password: "analytical-engine" }), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     const tokens = [];
     for (let i = 0; i < 4; i++) tokens.push(await login());
     assert.deepEqual(tokens.map((reply) => reply.status), [200, 200, 200, 429], "POST /auth/token");

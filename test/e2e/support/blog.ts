@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { discoverTargets, generate } from "../../../src/codegen/index.js";
-import { JsonClient } from "../../support/http.js";
+import { JsonClient, REQUEST_TIMEOUT_MS } from "../../support/http.js";
 import { freePort } from "../../support/ports.js";
 import { type RunningProcess, startProcess, waitForHttp } from "../../support/processes.js";
 import type { Venv } from "../../support/venv.js";
@@ -132,8 +132,9 @@ export async function signedInClient(apiUrl: string, login: { username: string; 
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(login),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
-  assert.equal(response.status, 200);
+  assert.equal(response.status, 200, await response.clone().text());
   const token = ((await response.json()) as { access_token: string }).access_token;
   return new JsonClient(apiUrl, { authorization: `Bearer ${token}` });
 }
