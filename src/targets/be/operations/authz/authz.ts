@@ -41,6 +41,19 @@ export function kilnSession(config: ProjectConfig, imports: ImportCollector): st
   return `${module}.${name.raw}.model_validate(current_user.claims)`;
 }
 
+/**
+ * Whether the entry's authorization may check a row it loads: its guard (`can`) or OPA,
+ * when the config has OPA and the entry's cascading `opa` is on. A route reading its row
+ * as columns is one where this is false, so its check needs no ORM object.
+ */
+export function mayCheckRow(ctx: BuildContext<ProjectConfig>, options: { can?: string }): boolean {
+  return options.can !== undefined || asksOpa(ctx);
+}
+
+function asksOpa(ctx: BuildContext<ProjectConfig>): boolean {
+  return ctx.config.auth?.opa !== undefined && cascaded(ctx.store, ctx.instanceId, ctx.config, "opa") === true;
+}
+
 /** Whether the route works on one row (its guard gets the row), rather than on the collection (`None`). */
 function onInstance(handler: RouteHandler): boolean {
   return handler.target === "row";
@@ -69,7 +82,7 @@ export class Authz {
     const options = ctx.instance as Entry;
     const resource = ctx.store.ancestorOf(ctx.instanceId, "resource") as ResourceConfig;
     const groups = cascaded(ctx.store, ctx.instanceId, ctx.config, "groups");
-    const opa = ctx.config.auth?.opa !== undefined && cascaded(ctx.store, ctx.instanceId, ctx.config, "opa") === true;
+    const opa = asksOpa(ctx);
     const runtime = prefixImport(ctx.packagePrefix, "runtime");
     for (const handler of ctx.store.outputsUnder(ctx.instanceId, RouteHandler)) {
       const imports = new ImportCollector();

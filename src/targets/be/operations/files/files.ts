@@ -26,7 +26,6 @@ function slugOf(options: { name: string }): string {
   return new Name(options.name).slug;
 }
 
-
 /** A file's row is keyed by a UUID the upload route draws, which also starts its object's key. */
 function* uuidKey(ctx: BuildContext): Iterable<ValidationIssue> {
   const resource = ctx.store.ancestorOf(ctx.instanceId, "resource") as ResourceConfig;

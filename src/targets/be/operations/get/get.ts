@@ -1,9 +1,7 @@
 // `get`: GET {prefix}/{pk} → 200 with the read schema, or 404.
 
-import { type BuildContext, operation } from "../../../../codegen/index.js";
-import { cascaded } from "../../cascade.js";
+import { type BuildContext, ImportCollector, operation } from "../../../../codegen/index.js";
 import { CrudOptions, type ProjectConfig } from "../../config/schema.js";
-import { ImportCollector } from "../../../../codegen/index.js";
 import { resourceFiles } from "../../modules/files.js";
 import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
@@ -11,6 +9,7 @@ import { pkParam, sessionParam } from "../../modules/params.js";
 import { operationId } from "../../resource.js";
 import { getTests } from "./tests.js";
 import { RowActions, listsActions } from "../permissions/row-actions.js";
+import { mayCheckRow } from "../authz/authz.js";
 
 @operation("get", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
 export class Get {
@@ -29,8 +28,7 @@ export class Get {
     const name = `get_${view.name}`;
     // A guard or OPA may check the loaded row (operations/authz), and row actions ask about it: they take the ORM object.
     // Else the row is read as columns where its shape allows, as lists read theirs.
-    const mayCheckRow = options.can !== undefined || (ctx.config.auth?.opa !== undefined && cascaded(ctx.store, ctx.instanceId, ctx.config, "opa") === true);
-    const rows = mayCheckRow || listsActions(view, shape) ? undefined : read.rows(shape);
+    const rows = mayCheckRow(ctx, options) || listsActions(view, shape) ? undefined : read.rows(shape);
     // Both ways give the same variables (the other way's undefined), so an override can test which it got.
     const body: Record<string, unknown> =
       rows === undefined
