@@ -61,7 +61,7 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
   let running: Promise<void> | undefined;
   let again = false;
   let closed = false;
-  let inputs: ConfigReads = { files: [configFile], missing: [] };
+  let inputs: readonly string[] = [configFile];
   // The override directory the config named at its last successful build (kept while it fails).
   let userTemplatesDir: string | undefined;
 
@@ -92,9 +92,9 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
       if (!abort.signal.aborted && !superseded) handlers.onError(error, { ms: performance.now() - started, timer });
     }
     if (closed) return;
-    inputs = reads;
+    inputs = reads.files;
     files.update({
-      files: [...inputs.files, ...inputs.missing],
+      files: [...reads.files, ...reads.missing],
       trees: [
         { dir: options.target.templateDir, ignore: isTargetCode },
         ...(userTemplatesDir === undefined ? [] : [{ dir: userTemplatesDir }]),
@@ -139,7 +139,7 @@ export async function watchGeneration(options: GenerateOptions, handlers: WatchH
       return files.directories;
     },
     get inputs() {
-      return inputs.files;
+      return inputs;
     },
   };
 }
