@@ -1,6 +1,7 @@
 // Watch mode through the toy target: a change to a file the jsonnet config imports
 // regenerates, writing only the files that changed; a broken config is reported and leaves the
-// output as it was; the watch goes on and picks up the fix.
+// output as it was; the watch goes on and picks up the fix, and the creation of a file an import
+// looked for in vain.
 import assert from "node:assert/strict";
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -28,9 +29,15 @@ function pages(): { pages: { name: string; words?: number }[] } {
 
 after(removeTempDirs);
 
-/** Resolves with the next report of the watcher (a finished run or an error). */
+/** How long a run may take to report: the toy target's take milliseconds, many times more on a busy machine. */
+const REPORT_TIMEOUT_MS = 30_000;
+
+/** Resolves with the next report of the watcher (a finished run or an error); rejects when none comes within {@link REPORT_TIMEOUT_MS}. */
 function nextReport(reports: Array<(report: Report) => void>): Promise<Report> {
-  return new Promise((resolve) => reports.push(resolve));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the watch reported no run or error within ${REPORT_TIMEOUT_MS} ms`)), REPORT_TIMEOUT_MS);
+    reports.push((report) => (clearTimeout(timer), resolve(report)));
+  });
 }
 
 type Report = { result: GenerateResult; ms: number } | { error: unknown };
@@ -85,6 +92,19 @@ describe("watchGeneration", () => {
       await writeFile(data, JSON.stringify(pages()));
       const fixed = await fourth;
       assert.ok("result" in fixed);
+      assert.deepEqual(await treeHashes(out), before);
+
+      // An import of a file not there yet fails; creating the file where it was looked for first is a change.
+      const extra = path.join(dir, "extra.libsonnet");
+      const fifth = nextReport(waiting);
+      await writeFile(config, "local data = import 'data.libsonnet';\ndata + import 'extra.libsonnet'\n");
+      const missing = await fifth;
+      assert.ok("error" in missing && missing.error instanceof ConfigError);
+      const sixth = nextReport(waiting);
+      await writeFile(extra, "{}\n");
+      const found = await sixth;
+      assert.ok("result" in found, `expected a run, got ${"error" in found ? String(found.error) : ""}`);
+      assert.ok(watcher.inputs.includes(extra), "the created file is an input");
       assert.deepEqual(await treeHashes(out), before);
 
       // A change seen is pending from its first event, while its files settle: idle() waits for its run.
