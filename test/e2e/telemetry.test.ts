@@ -19,6 +19,7 @@ import { type Postgres, startPostgres } from "../support/postgres.js";
 import { type RunningProcess, startProcess } from "../support/processes.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { prepareBlogProject } from "./support/blog.js";
+import { until } from "./support/comms.js";
 
 const run = promisify(execFile);
 const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "../support");
@@ -94,9 +95,7 @@ async function driveIntoReceiver(): Promise<{ exported: Report; lines: ExportLin
     env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
   });
   try {
-    const deadline = Date.now() + RECEIVER_START_MS;
-    while (!receiver.output().includes("\n") && !receiver.exited() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
-    assert.ok(receiver.output().includes("\n"), `the OTLP receiver printed no port within ${RECEIVER_START_MS} ms:\n${receiver.output()}`);
+    await until("the OTLP receiver to print its port", () => receiver.output().includes("\n"), [receiver], RECEIVER_START_MS);
     const port = (JSON.parse(receiver.output().split("\n")[0]!) as { port: number }).port;
     const exported = await drive(["--exporter", "otlp_http"], { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` });
     // The driver flushed before it exited, and the receiver prints each export before answering it.
