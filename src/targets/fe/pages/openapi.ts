@@ -182,12 +182,15 @@ class Reader {
     return isRecord(item) && isRecord(item[method]) ? item[method] : undefined;
   }
 
+  /** The path of one item below `path` (`{path}/{pk}`), when the document has one. */
+  private itemPathOf(path: string): string | undefined {
+    return Object.keys(this.paths).find((candidate) => candidate.startsWith(`${path}/`) && PATH_PARAM.test(candidate.slice(path.length + 1)));
+  }
+
   /** The resource whose collection is `path`: it has a list, or an item path with a get. */
   private resourceAt(path: string): ApiResource | undefined {
     if (!COLLECTION_PATH.test(path)) return undefined;
-    const itemPath = Object.keys(this.paths).find(
-      (candidate) => candidate.startsWith(`${path}/`) && PATH_PARAM.test(candidate.slice(path.length + 1)),
-    );
+    const itemPath = this.itemPathOf(path);
     const listOp = this.operation(path, "get");
     // The session endpoint answers who is signed in, not a page of rows (and a list of groups the pages cannot show).
     if (listOp?.operationId === SESSION_OPERATION_ID) return undefined;
@@ -227,15 +230,15 @@ class Reader {
    */
   private viewsOf(path: string): ApiViewRoutes | undefined {
     const at = viewsPath(path);
-    const itemPath = Object.keys(this.paths).find((candidate) => candidate.startsWith(`${at}/`) && PATH_PARAM.test(candidate.slice(at.length + 1)));
+    const itemPath = this.itemPathOf(at);
     const listOp = this.operation(at, "get");
     const createOp = this.operation(at, "post");
     const removeOp = itemPath ? this.operation(itemPath, "delete") : undefined;
     if (!listOp || !createOp || !removeOp || !itemPath) return undefined;
-    const listed = this.mediaSchema(this.okResponse(listOp, "200"));
+    const listed = this.mediaSchema(this.response(listOp, "200"));
     const items = listed?.type === "array" && isRecord(listed.items) ? this.component(listed.items) : undefined;
     const body = isRecord(createOp.requestBody) ? this.component(this.mediaSchema(createOp.requestBody)) : undefined;
-    const answer = this.component(this.mediaSchema(this.okResponse(createOp, "201")));
+    const answer = this.component(this.mediaSchema(this.response(createOp, "201")));
     return viewRoutes({
       list: this.describe(at, "get", listOp, false),
       items,
@@ -246,7 +249,7 @@ class Reader {
     });
   }
 
-  private okResponse(op: Json, status: string): Json | undefined {
+  private response(op: Json, status: string): Json | undefined {
     const responses = isRecord(op.responses) ? op.responses : {};
     return isRecord(responses[status]) ? responses[status] : undefined;
   }
@@ -280,12 +283,8 @@ class Reader {
   }
 
   private answersActionRefs(op: Json): boolean {
-    const responses = isRecord(op.responses) ? op.responses : {};
-    const ok = isRecord(responses["200"]) ? responses["200"] : {};
-    const content = isRecord(ok.content) ? ok.content : {};
-    const media = Object.values(content).find(isRecord);
-    const schema = media && isRecord(media.schema) ? media.schema : {};
-    const items = schema.type === "array" && isRecord(schema.items) ? schema.items : undefined;
+    const schema = this.mediaSchema(this.response(op, "200"));
+    const items = schema?.type === "array" && isRecord(schema.items) ? schema.items : undefined;
     return typeof items?.$ref === "string" && isActionRef(this.schema(items.$ref, []));
   }
 
@@ -351,18 +350,12 @@ class Reader {
 
   /** The success response's schema: one object per component (cached), so two answers of the same shape are `===`. */
   private responseSchema(op: Json): ApiSchema | undefined {
-    const responses = isRecord(op.responses) ? op.responses : {};
-    for (const status of ["200", "201"]) {
-      const response = responses[status];
-      if (isRecord(response)) return this.contentSchema(response, []);
-    }
-    return undefined;
+    const response = this.response(op, "200") ?? this.response(op, "201");
+    return response && this.contentSchema(response, []);
   }
 
   private contentSchema(holder: Json, path: (string | number)[]): ApiSchema | undefined {
-    const content = isRecord(holder.content) ? holder.content : {};
-    const media = Object.values(content).find(isRecord);
-    const schema = media && isRecord(media.schema) ? media.schema : undefined;
+    const schema = this.mediaSchema(holder);
     const ref = schema && typeof schema.$ref === "string" ? schema.$ref : undefined;
     return ref ? this.schema(ref, path) : undefined;
   }
