@@ -86,7 +86,7 @@ export function ExportCsv<T>({ columns, fetchPage, filename }: ExportProps<T>) {
         setProgress(t.exporting(rows));
         position = page.next ?? undefined;
       } while (position !== undefined);
-      download(new Blob(parts, { type: "text/csv;charset=utf-8" }), filename);
+      saveFile(new Blob(parts, { type: "text/csv;charset=utf-8" }), filename);
       setProgress(t.exported(rows));
     } catch (error) {
       setProgress(
@@ -107,8 +107,8 @@ export function ExportCsv<T>({ columns, fetchPage, filename }: ExportProps<T>) {
   );
 }
 
-/** Saves `file` as `filename` through the browser's downloads. */
-function download(file: Blob, filename: string) {
+/** Saves `file` as `filename` through the browser's downloads (a CSV export, a stored file's bytes). */
+export function saveFile(file: Blob, filename: string) {
   const url = URL.createObjectURL(file);
   const link = document.createElement("a");
   link.href = url;

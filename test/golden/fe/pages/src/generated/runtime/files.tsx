@@ -9,6 +9,7 @@ import { useState } from "react";
 import { FieldFrame } from "./fields";
 import { FormFrame } from "./forms";
 import { explain } from "./errors";
+import { saveFile } from "./export";
 import { messages } from "./messages";
 
 /** What an upload declares: the backend checks the type and size before signing a URL. */
@@ -166,13 +167,7 @@ export function DownloadButton({ filename, ticket }: DownloadButtonProps) {
         throw new StorageError(0);
       });
       if (!response.ok) throw new StorageError(response.status);
-      const url = URL.createObjectURL(await response.blob());
-      const link = document.createElement("a");
-      link.href = url;
-      link.download = filename;
-      link.click();
-      // The browser has read the bytes once the click's download starts.
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveFile(await response.blob(), filename);
     } catch (caught) {
       setError(explain(caught, []).form);
     } finally {
