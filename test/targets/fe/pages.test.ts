@@ -478,7 +478,10 @@ describe("saved views: a signed-in reader's named queries of a list", () => {
     const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
     const files = await buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi: BLOG } }));
     const list = files.find((file) => file.path === "src/generated/articles/ArticleList.tsx")!.content;
-    assert.match(list, /const views = useQuery\(\{\s*\.\.\.listArticleViewsOptions\(\),\s*enabled: reader != null,\s*\}\);/);
+    assert.match(list, /const views = useQuery\(\{\s*\.\.\.listArticleViewsOptions\(\),\s*enabled: signedIn,?\s*\}\);/);
+    // The page asks who is signed in once, for its views and for its permissions route alike.
+    assert.deepEqual(list.match(/const signedIn = useSession\(\) != null;/g), ["const signedIn = useSession() != null;"]);
+    assert.equal(list.match(/useSession\(/g)?.length, 1);
     assert.match(list, /save=\{\(view: ArticleViewCreate\) =>\s*createArticleView\(\{ body: view, throwOnError: true \}\)\s*\}/);
     assert.match(list, /deleteArticleView\(\{ path: \{ view_id: id \}, throwOnError: true \}\)/);
     assert.doesNotMatch(files.find((file) => file.path === "src/generated/authors/AuthorList.tsx")!.content, /SavedViews/);

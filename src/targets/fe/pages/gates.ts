@@ -40,6 +40,11 @@ export function sectionGate(ops: readonly PageOperation[], permitted: string | u
   return gateOf({ fn: "", secured: true, groups: [...new Set(ops.flatMap((op) => op.groups!))].sort() }, undefined, imports);
 }
 
+/** The statement setting a page's `signedIn`: whether someone is signed in (its session has a user). */
+export function signedInStatement(imports: Imports): string {
+  return `const signedIn = ${imports.use("session", "useSession")}() != null;`;
+}
+
 /**
  * The statements setting a page's `permitted` from a permissions route (`GET …/permissions`):
  * its answer's names, none while it is on its way. A route that needs a user is asked only of a
@@ -50,7 +55,7 @@ export function permissionsQuery(op: PageOperation, args: string, auth: boolean,
   const query = imports.from("@tanstack/react-query", "useQuery");
   if (!(op.secured && auth)) return [`const permitted = ${imports.use("runtime/permissions", "permittedOf")}(${query}(${options}(${args})).data);`];
   return [
-    `const signedIn = ${imports.use("session", "useSession")}() != null;`,
+    signedInStatement(imports),
     `const permitted = ${imports.use("runtime/permissions", "permittedBy")}(${query}({ ...${options}(${args}), enabled: signedIn }).data, signedIn);`,
   ];
 }

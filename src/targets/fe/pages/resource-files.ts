@@ -6,7 +6,7 @@ import { type Lookup, cell, cellText } from "./cells.js";
 import { Imports, commentText, groupsArray, jsxAttr, jsxText, member, propertyKey, tsString } from "./code.js";
 import { downloadButton, uploadPageFile } from "./file-pages.js";
 import { filtersFile } from "./filter-files.js";
-import { type Gate, gateOf, permissionsQuery, sectionGate } from "./gates.js";
+import { type Gate, gateOf, permissionsQuery, sectionGate, signedInStatement } from "./gates.js";
 import { type FormField, type Pickers, bodyValue, draftMember, initialValue, inputElement, valueFromRow } from "./inputs.js";
 import { type PageAction, type PageField, type PageForm, type PageList, type PageResource, type PageViews, clientName, withoutShadowedReferences } from "./model.js";
 import { CLIENT, choiceLabelHook, choicesHook, helpersModule, pageModule, pathFn, titleFn } from "./names.js";
@@ -144,7 +144,8 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup, auth: 
   const collection = resource.actions.filter((action) => action.target === "collection");
   const adds = resource.create ?? resource.files?.upload;
   return file(resource, pageModule(resource, "List"), "list.tsx.njk", imports, {
-    permitted: collectionRoute && permissionsQuery(collectionRoute, "", auth, imports),
+    // The page's state before its list: who is signed in (asked once, whoever needs it), what they may call.
+    setup: [...new Set([...(list.views ? [signedInStatement(imports)] : []), ...(collectionRoute ? permissionsQuery(collectionRoute, "", auth, imports) : [])])],
     bulk: bulkOperations(resource, list, imports),
     export: {
       component: imports.use("runtime/export", "ExportCsv"),
@@ -184,12 +185,12 @@ function listFile(resource: PageResource, list: PageList, lookup: Lookup, auth: 
 
 /**
  * The saved views of a list page (runtime/views): its reader's views, asked only once someone
- * is signed in, since each view is its owner's; the SDK's calls that save and delete one.
+ * is signed in (the page's `signedIn`), since each view is its owner's; the SDK's calls that
+ * save and delete one.
  */
 function savedViews(views: PageViews, imports: Imports) {
   return {
     component: imports.use("runtime/views", "SavedViews"),
-    session: imports.use("session", "useSession"),
     list_options: imports.use(CLIENT, `${views.list.fn}Options`),
     body_type: imports.type(CLIENT, views.create.bodyType),
     create_fn: imports.use(CLIENT, views.create.fn),
