@@ -98,11 +98,7 @@ export function ArticleList() {
   const shown = useShownColumns("articles", columns);
   // Each saved view is its owner's: asked for once someone is signed in, and shown only as
   // this page asked for them (those cached before it opened may be another reader's).
-  const reader = useSession();
-  const views = useQuery({
-    ...listArticleViewsOptions(),
-    enabled: reader != null,
-  });
+  const views = useQuery({ ...listArticleViewsOptions(), enabled: signedIn });
   const selection = useSelection();
   const mayDeleteArticle = useAllowed(["admin", "editor"]);
   const mayPublishArticle = useAllowed(["admin", "editor"]);
@@ -190,7 +186,7 @@ export function ArticleList() {
         )}
       </QueryView>
       <ColumnChooser shown={shown} />
-      {reader != null && (
+      {signedIn && (
         <SavedViews
           views={views.isFetchedAfterMount ? views.data : undefined}
           shown={shown}
