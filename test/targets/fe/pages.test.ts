@@ -27,6 +27,14 @@ function withoutPermissions(document: any): void {
   for (const schema of ["ArticleRead", "ArticleSummary"]) delete document.components.schemas[schema].properties.actions;
 }
 
+/** The fe target's files for the pages of `openapi` (the blog document's, built once for the tests that only read them). */
+async function pagesOf(openapi: string) {
+  const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
+  return buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi } }));
+}
+let blogFiles: ReturnType<typeof pagesOf> | undefined;
+const blogPages = () => (blogFiles ??= pagesOf(BLOG));
+
 /** The blog document with `change` applied. */
 function changed(change: (document: any) => void): string {
   const document = JSON.parse(BLOG);
@@ -387,8 +395,7 @@ describe("what the backend says a user may call: permissions routes and rows' ac
   });
 
   test("the pages offer an operation by the permissions that name it, else by its groups", async () => {
-    const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
-    const page = async (openapi: string, name: string) => (await buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi } }))).find((file) => file.path === `src/generated/articles/${name}.tsx`)!.content;
+    const page = async (openapi: string, name: string) => (await (openapi === BLOG ? blogPages() : pagesOf(openapi))).find((file) => file.path === `src/generated/articles/${name}.tsx`)!.content;
     const detail = await page(BLOG, "ArticleDetail");
     assert.match(detail, /const permitted = permittedOf\(article\.actions\);/);
     assert.match(detail, /<Permitted by=\{permitted\} names="delete">\s*<DeleteButton/);
@@ -433,8 +440,7 @@ describe("a file resource: upload and download through storage", () => {
   });
 
   test("an upload page at /new, and a download button on the record and on each list row", async () => {
-    const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
-    const files = await buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi: BLOG } }));
+    const files = await blogPages();
     const content = (path: string) => files.find((file) => file.path === `src/generated/${path}`)!.content;
     assert.match(content("routes.tsx"), /\{ id: "attachments\.upload", path: "\/attachments\/new", signedIn: true \}/);
     assert.match(content("attachments/AttachmentUpload.tsx"), /<UploadForm[^]*accept="text\/plain,image\/png"/);
@@ -475,8 +481,7 @@ describe("saved views: a signed-in reader's named queries of a list", () => {
   });
 
   test("the list page saves, applies and deletes them, asking for them once someone is signed in", async () => {
-    const fe = (await discoverTargets()).find((target) => target.name === "fe")!;
-    const files = await buildFiles(fe, parse(ProjectConfig, { ...base, pages: { openapi: BLOG } }));
+    const files = await blogPages();
     const list = files.find((file) => file.path === "src/generated/articles/ArticleList.tsx")!.content;
     assert.match(list, /const views = useQuery\(\{\s*\.\.\.listArticleViewsOptions\(\),\s*enabled: signedIn,?\s*\}\);/);
     // The page asks who is signed in once, for its views and for its permissions route alike.
