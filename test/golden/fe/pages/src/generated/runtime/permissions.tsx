@@ -2,7 +2,7 @@
 // What the backend says the reader may call (its permissions routes, or each row's `actions`):
 // the pages offer those operations and hide the others. Only where the backend says so: a page
 // of a resource without permissions, or a permissions route not asked (it needs a signed-in
-// reader, and nobody is), shows what the reader's groups allow, as before.
+// reader, and nobody is), shows what the reader's groups allow.
 
 import type { ReactNode } from "react";
 
