@@ -52,7 +52,7 @@ export class Discovery {
       };
     };
     this.routes = [
-      route({ name: "list_filters", method: "GET", path: "/_filters", operationId: "listFilters", answer: "FilterCatalog", call: "CATALOG.describe()", doc: "Every filtered list: its filter fields, their operators and where their values come from." }),
+      route({ name: "list_filters", method: "GET", path: "/_filters", operationId: "listFilters", answer: "FilterCatalog", catalog: ["describe"], doc: "Every filtered list: its filter fields, their operators and where their values come from." }),
       route({
         name: "describe_filters",
         method: "POST",
@@ -60,7 +60,7 @@ export class Discovery {
         operationId: "describeFilters",
         body: "FilterSelection",
         answer: "ResourceCatalog",
-        call: "CATALOG.resources(body.resources)",
+        catalog: ["resources", "body.resources"],
         doc: "The filter fields of each resource the body names (of every one when it names none), over all its lists (kiln's discovery).",
       }),
       route({
@@ -70,7 +70,7 @@ export class Discovery {
         operationId: "describeFilterFields",
         body: "FieldSelection",
         answer: "FieldCatalog",
-        call: "CATALOG.fields(body.fields)",
+        catalog: ["fields", "body.fields"],
         doc: "Each filter field the body names, in its order: its operators and where its values come from (kiln's discovery).",
       }),
       route({
@@ -80,7 +80,7 @@ export class Discovery {
         operationId: "listFilterValues",
         body: "ValuesBody",
         answer: "ValuesPage",
-        call: "await CATALOG.values(body)",
+        catalog: ["values", "body"],
         doc: "Values to offer for one filter field of a resource, best first.",
         readsRows: true,
       }),
@@ -132,22 +132,22 @@ export class Discovery {
       imports.update(route.imports);
       const params = [spec.body === undefined ? undefined : `body: ${spec.body}`, route.userKeyed ? "current_user: CurrentUser" : undefined];
       if (route.userKeyed) imports.addFrom(prefixImport(this.#packagePrefix, "auth", "dependencies"), "CurrentUser");
-      let call = spec.call;
+      const [method, ...args] = spec.catalog;
       if (spec.readsRows && visibility) {
         params.push("request: Request");
-        call = call.replace(/\)$/, ', session_info={"request": request})');
+        args.push('session_info={"request": request}');
       }
-      const args = [pythonString(spec.path), `operation_id=${pythonString(spec.operationId)}`];
-      if (spec.body !== undefined) args.push(`max_body_size=${pythonInt(project.max_body_size)}`);
-      if (route.dependencies) args.push(route.dependencies);
-      if (route.errors) args.push(`responses=error_responses(${route.errors})`);
+      const decorator = [pythonString(spec.path), `operation_id=${pythonString(spec.operationId)}`];
+      if (spec.body !== undefined) decorator.push(`max_body_size=${pythonInt(project.max_body_size)}`);
+      if (route.dependencies) decorator.push(route.dependencies);
+      if (route.errors) decorator.push(`responses=error_responses(${route.errors})`);
       return {
         method: spec.method.toLowerCase(),
-        args,
+        args: decorator,
         name: spec.name,
         params: params.filter(Boolean).join(", "),
         answer: spec.answer,
-        call,
+        call: `${spec.readsRows ? "await " : ""}CATALOG.${method}(${args.join(", ")})`,
         doc: docstringText(spec.doc, "    "),
       };
     });
@@ -320,10 +320,10 @@ interface DiscoveryRoute {
   body?: string;
   /** Its answer's class. */
   answer: string;
-  /** Whether it reads rows (through sessions given the request, so row visibility applies; the database may be down). */
+  /** Whether it reads rows: awaited, through sessions given the request (so row visibility applies); the database may be down. */
   readsRows?: boolean;
-  /** What it returns, a Python expression. */
-  call: string;
+  /** The `CATALOG` method it returns, then that method's arguments (Python expressions). */
+  catalog: readonly [string, ...string[]];
   doc: string;
   route: ProjectRoute;
 }
