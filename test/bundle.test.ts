@@ -3,7 +3,6 @@
 // write (with its templates compiled ahead of time), and a third-party plugin that imports
 // `codegen-kit` gets the classes the command itself runs with.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFile, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -13,23 +12,17 @@ import { ensureBuilt } from "../bench/dist.js";
 import { CODE_HASH_FILE, codeTreeHash, computeCodeTreeHash } from "../src/codegen/input-hash.js";
 import { MANIFEST_FILE } from "../src/codegen/manifest.js";
 import { sha256 } from "../src/codegen/prune.js";
-import { generateWithCli } from "./helpers/codegen-cli.js";
+import { type CliRun, generateWithCli, runNode } from "./helpers/codegen-cli.js";
 import { createUserProject, installPackage, makeTempDir, removeTempDirs, repoRoot, snapshot } from "./helpers/user-project.js";
 
 const CLI = path.join(repoRoot, "dist", "cli.js");
 const BLOG = path.join(repoRoot, "examples", "blog", "config", "project.jsonnet");
 
 /** Runs the built CLI (no TypeScript loader, no source condition) and fails unless it exits 0. */
-function runBuilt(cwd: string, args: string[], nodeArgs: string[] = []): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd, env: { ...process.env, NODE_OPTIONS: "" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve({ stdout, stderr }) : reject(new Error(`codegen ${args.join(" ")} exited ${code}:\n${stderr}${stdout}`))));
-  });
+async function runBuilt(cwd: string, args: string[], nodeArgs: string[] = []): Promise<CliRun> {
+  const run = await runNode(cwd, [...nodeArgs, CLI, ...args]);
+  if (run.code !== 0) throw new Error(`codegen ${args.join(" ")} exited ${run.code}:\n${run.stderr}${run.stdout}`);
+  return run;
 }
 
 before(ensureBuilt);

@@ -14,13 +14,18 @@ export interface CliRun {
 /** How long one run may take: the tests' largest take seconds, several times that on a busy machine; past it the run is stuck. */
 const RUN_TIMEOUT_MS = 10 * 60_000;
 
+/** Runs `codegen <args>` in `cwd` and resolves once it exits; `cli` may name another copy of the CLI. */
+export function runCodegen(cwd: string, args: string[], cli = path.join(repoRoot, "src", "cli.ts")): Promise<CliRun> {
+  return runNode(cwd, ["--conditions=codegen-source", "--import", tsxLoader, cli, ...args]);
+}
+
 /**
- * Runs `codegen <args>` in `cwd` and resolves once it exits; `cli` may name another copy of the CLI.
+ * Runs `node <argv>` in `cwd` (a CLI: colour off, no inherited NODE_OPTIONS) and resolves once it exits.
  * Rejects with its output when it still runs after {@link RUN_TIMEOUT_MS} (and kills it).
  */
-export function runCodegen(cwd: string, args: string[], cli = path.join(repoRoot, "src", "cli.ts")): Promise<CliRun> {
+export function runNode(cwd: string, argv: string[]): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, cli, ...args], {
+    const child = spawn(process.execPath, argv, {
       cwd,
       env: { ...process.env, NODE_OPTIONS: "", FORCE_COLOR: "0", NO_COLOR: "1" },
     });
@@ -30,7 +35,7 @@ export function runCodegen(cwd: string, args: string[], cli = path.join(repoRoot
     child.stderr.on("data", (chunk) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`codegen ${args.join(" ")} still ran after ${RUN_TIMEOUT_MS} ms; its output so far:\n${stderr}${stdout}`));
+      reject(new Error(`node ${argv.join(" ")} still ran after ${RUN_TIMEOUT_MS} ms; its output so far:\n${stderr}${stdout}`));
     }, RUN_TIMEOUT_MS);
     child.on("error", (error) => (clearTimeout(timer), reject(error)));
     child.on("close", (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
