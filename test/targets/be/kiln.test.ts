@@ -418,5 +418,18 @@ describe("resource.saved_views() (docs/be.md#saved-views; test/e2e/kiln.test.ts 
       { path: "resources[0].operations[1].list", message: 'names the list whose views these are, but article has no list entry "list_recent"' },
       { path: "resources[0].operations[1].type", message: "saved views live at /articles/views, which a text key's routes would take for a row: they need a uuid or int key" },
     ]);
+    // One set of views per resource, of one list: a second create would take the first's route, operation id and body.
+    const twoSets = await viewsConfigError({
+      module: "shop",
+      auth: viewsJwt,
+      resources: [viewsArticle(["list", { name: "list_recent", type: "list" }, views[1], views[3], { ...views[1], name: "create_recent_view", list: "list_recent" }])],
+    });
+    assert.deepEqual(twoSets.issues, [
+      { path: "resources[0].operations[2].type", message: "article has another view_create entry: a resource's saved views are one set, at /articles/views" },
+      { path: "resources[0].operations[2].list", message: 'a resource\'s saved views are of one list, but its view_create entry "create_recent_view" keeps views of "list_recent"' },
+      { path: "resources[0].operations[3].list", message: 'a resource\'s saved views are of one list, but its view_create entry "create_recent_view" keeps views of "list_recent"' },
+      { path: "resources[0].operations[4].type", message: "article has another view_create entry: a resource's saved views are one set, at /articles/views" },
+      { path: "resources[0].operations[4].list", message: 'a resource\'s saved views are of one list, but its view_create entry "create_view" keeps views of "list"' },
+    ]);
   });
 });

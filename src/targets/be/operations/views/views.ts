@@ -19,7 +19,7 @@ import { operationId, type ResourceView } from "../../resource.js";
 import { runtimeHelperFile } from "../../runtime-source.js";
 import { whyNoUser } from "../auth/decide.js";
 import { listQueryModel } from "../list/list-handler.js";
-import { type ViewStep, ViewOptions } from "./options.js";
+import { VIEW_STEPS, type ViewStep, ViewOptions } from "./options.js";
 
 /** What each step's route is: method, path, kind, status, handler name and summary. */
 const STEPS: Record<ViewStep, { method: HttpMethod; path: string; kind: Route["kind"]; status: number; name: string; summary: string }> = {
@@ -47,8 +47,6 @@ function viewIdParam(): RouteParam {
  */
 function viewBody(schemas: SchemaModule, view: ResourceView, listEntry: string, update: boolean): SchemaClass {
   const name = `${view.model.name}View${update ? "Update" : "Create"}`;
-  const existing = schemas.classes.find((item) => item.name === name);
-  if (existing instanceof SchemaClass) return existing;
   const query = listQueryModel(view, listEntry);
   const imports = new ImportCollector().addFrom("typing", "Annotated").addFrom("pydantic", "Field");
   const fields = [
@@ -86,9 +84,18 @@ class ViewStepOperation {
   *validate(ctx: BuildContext<ProjectConfig>, options: ViewOptions): Iterable<ValidationIssue> {
     const resourceId = ctx.store.ancestorIdOf(ctx.instanceId, "resource")!;
     const resource = ctx.store.instanceAt(resourceId) as ResourceConfig;
-    const lists = ctx.store.children(resourceId, { childScope: "operation" }).map(([, entry]) => entry as OperationConfig);
-    if (!lists.some((entry) => entry.name === options.list && entry.type === "list")) {
+    const entries = ctx.store.children(resourceId, { childScope: "operation" });
+    if (!entries.some(([, entry]) => (entry as OperationConfig).name === options.list && (entry as OperationConfig).type === "list")) {
       yield { path: ["list"], message: `names the list whose views these are, but ${resource.name} has no list entry "${options.list}"` };
+    }
+    // One set of views per resource: its routes share {prefix}/views and its bodies one name.
+    const others = entries.filter(([id, entry]) => id !== ctx.instanceId && (VIEW_STEPS as readonly string[]).includes((entry as OperationConfig).type)).map(([, entry]) => entry as OperationConfig & { list?: string });
+    if (others.some((entry) => entry.type === options.type)) {
+      yield { path: ["type"], message: `${resource.name} has another ${options.type} entry: a resource's saved views are one set, at ${resource.route_prefix}/views` };
+    }
+    const otherList = others.find((entry) => (entry.list ?? "list") !== options.list);
+    if (otherList !== undefined) {
+      yield { path: ["list"], message: `a resource's saved views are of one list, but its ${otherList.type} entry "${otherList.name}" keeps views of "${otherList.list ?? "list"}"` };
     }
     const reason = whyNoUser(ctx);
     if (reason !== undefined) yield { path: ["require_auth"], message: `a saved view belongs to the signed-in user who saved it, but this endpoint is not authenticated: ${reason}` };
