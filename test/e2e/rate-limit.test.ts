@@ -72,7 +72,7 @@ describe("rate limits across two worker processes", () => {
     });
     const baseUrl = `http://127.0.0.1:${port}`;
     // Two workers import the app side by side: on a busy machine that takes longer than one.
-    await waitForHttp(`${baseUrl}/openapi.json`, server, 60_000);
+    await waitForHttp(`${baseUrl}/openapi.json`, server);
     api = new JsonClient(baseUrl);
     // Both workers boot on their own (on a busy machine, the second can take long); wait until each has answered once.
     const deadline = Date.now() + 60_000;

@@ -68,11 +68,14 @@ export function startProcess(command: string, args: string[], options: StartOpti
   };
 }
 
+/** How long a server may take to answer after its start: seconds for uvicorn's imports and tables, many more on a busy machine. */
+const READY_TIMEOUT_MS = 60_000;
+
 /**
  * Poll `url` until it answers (any HTTP status). Fails early with the process's
  * output when `proc` exits first, and after `timeoutMs` otherwise.
  */
-export async function waitForHttp(url: string, proc: RunningProcess, timeoutMs = 20_000): Promise<void> {
+export async function waitForHttp(url: string, proc: RunningProcess, timeoutMs = READY_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (proc.exited()) {
