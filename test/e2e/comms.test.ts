@@ -16,11 +16,12 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { JsonClient } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
-import type { RunningProcess } from "../support/processes.js";
+import { type RunningProcess, until } from "../support/processes.js";
 import { type CheckResult, ruffCheck } from "../support/python.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
-import { SUPPORT_DIR, type SmtpSink, installPgqueuer, startSmtpSink, startWorker as startPgqWorker, until } from "./support/comms.js";
+import { SUPPORT_DIR, type SmtpSink, startSmtpSink } from "./support/comms.js";
+import { installPgqueuer, startWorker as startPgqWorker } from "./support/pgqueuer.js";
 
 const SECRET = "webhook-secret-for-tests";
 const HOLD_DOMAIN = "slow.example";

@@ -24,7 +24,7 @@ import { type PackedInstall, installPacked } from "../support/packed-install.js"
 import { expectSearchableTags } from "./support/tags.js";
 import { linkNodeModules } from "../support/node-modules.js";
 import { freePort } from "../support/ports.js";
-import { type RunningProcess, exitWithin, startProcess } from "../support/processes.js";
+import { type RunningProcess, exitWithin, startProcess, until } from "../support/processes.js";
 import { ensureVenv } from "../support/venv.js";
 
 let root: string;
@@ -47,17 +47,6 @@ async function codegenRun(timeoutMs: number, ...args: string[]): Promise<{ statu
   const run = codegen(...args);
   const status = await exitWithin(run, timeoutMs);
   return { status, output: run.output() };
-}
-
-/** Polls until `ready` holds, failing with dev's output when dev exits or `timeoutMs` passes. */
-async function until(what: string, dev: RunningProcess, ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (dev.exited()) assert.fail(`codegen dev exited before ${what}:\n${dev.output()}`);
-    if (await ready().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail(`not within ${timeoutMs} ms: ${what}\n${dev.output()}`);
 }
 
 const versions = async () => (await readdir(join(project, "migrations", "versions"))).filter((name) => name.endsWith(".py")).sort();
@@ -99,7 +88,7 @@ after(async () => {
 /** The first test's steps, with dev serving. */
 async function migrationsWhileServing(dev: RunningProcess): Promise<void> {
   const api = new JsonClient(`http://127.0.0.1:${port}`);
-  await until("/ready answered 200", dev, async () => (await fetch(`http://127.0.0.1:${port}/ready`)).ok, 180_000);
+  await until("/ready answered 200", async () => (await fetch(`http://127.0.0.1:${port}/ready`)).ok, [dev], 180_000);
   assert.deepEqual(await versions(), ["0001_initial.py"], "the first migration covers the starter config");
   // A new database gets the seed module's rows.
   assert.match(dev.output(), /codegen dev: the database was empty: seeded it with shop\.seed\.seed/);
@@ -135,7 +124,7 @@ class Tag(Base):
 `,
   );
   const savedResource = performance.now();
-  await until("GET /tags?q= answered 200", dev, async () => (await fetch(`http://127.0.0.1:${port}/tags?q=x`)).status === 200, 120_000);
+  await until("GET /tags?q= answered 200", async () => (await fetch(`http://127.0.0.1:${port}/tags?q=x`)).status === 200, [dev], 120_000);
   const resourceMs = performance.now() - savedResource;
   const written = (await versions()).filter((name) => name !== "0001_initial.py");
   assert.ok(written.some((name) => /_create_tags/.test(name)), `a migration named after the new table: ${written.join(", ")}\n${dev.output()}`);
@@ -154,17 +143,17 @@ class Tag(Base):
   await edit("shop/models.py", "    pinned: Mapped[bool] = mapped_column(default=False)\n", '    pinned: Mapped[bool] = mapped_column(default=False)\n    priority: Mapped[int] = mapped_column(default=0, server_default="0")\n');
   await edit("config/project.jsonnet", "f.bool('pinned'),", "f.bool('pinned'), f.int('priority'),");
   const savedField = performance.now();
-  await until("GET /notes shows priority", dev, async () => {
+  await until("GET /notes shows priority", async () => {
     const created = await api.post("/notes", { title: "with a priority" });
     return created.status === 201 && created.body.priority === 0;
-  }, 120_000);
+  }, [dev], 120_000);
   const fieldMs = performance.now() - savedField;
   assert.ok((await versions()).some((name) => /_add_notes_priority\.py$/.test(name)), (await versions()).join(", "));
 
   // The config names a column the model lacks: dev says where, and does not start the backend
   // on that code.
   await edit("config/project.jsonnet", "f.int('priority'),", "f.int('priority'), f.int('rank'),");
-  await until("dev named the missing column", dev, async () => /codegen dev: config\/project\.jsonnet: resources\[0\]\.fields\[\d+\]\.name: shop\.models\.Note has no column or attribute rank\n/.test(dev.output()), 60_000);
+  await until("dev named the missing column", async () => /codegen dev: config\/project\.jsonnet: resources\[0\]\.fields\[\d+\]\.name: shop\.models\.Note has no column or attribute rank\n/.test(dev.output()), [dev], 60_000);
   assert.match(dev.output(), /codegen dev: the backend was not started again; fix this and save again\n/);
   const stale = await api.get("/notes");
   assert.equal(stale.status, 200, dev.output());
@@ -176,20 +165,20 @@ class Tag(Base):
   await writeFile(join(project, "shop", "actions.py"), `${actions}\nraise RuntimeError("actions.py is half written")\n`);
   const brokenLine = actions.split("\n").length + 1;
   await edit("shop/models.py", "    priority: Mapped[int]", '    rank: Mapped[int] = mapped_column(default=0, server_default="0")\n    priority: Mapped[int]');
-  await until("dev said why the backend stopped", dev, async () => /codegen dev: the backend stopped \(status 1\): RuntimeError: actions\.py is half written \(shop\/actions\.py, line \d+\); it starts again on the next save\n/.test(dev.output()), 120_000);
+  await until("dev said why the backend stopped", async () => /codegen dev: the backend stopped \(status 1\): RuntimeError: actions\.py is half written \(shop\/actions\.py, line \d+\); it starts again on the next save\n/.test(dev.output()), [dev], 120_000);
   assert.match(dev.output(), new RegExp(`\\(shop/actions\\.py, line ${brokenLine}\\)`));
   assert.match(dev.output(), /codegen dev: {3}add column notes\.rank \(INTEGER\)\n/);
   await assert.rejects(fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5000) }), (error: Error) => error.name !== "TimeoutError");
 
   // The next save starts it again, serving the column.
   await writeFile(join(project, "shop", "actions.py"), actions);
-  await until("GET /notes shows rank", dev, async () => {
+  await until("GET /notes shows rank", async () => {
     const listed = await api.get("/notes");
     return listed.status === 200 && listed.body.items.every((item: { rank?: number }) => item.rank === 0);
-  }, 120_000);
+  }, [dev], 120_000);
 
   // The front end followed the backend's document: the tags' pages and client were written.
-  await until("the front end has the tags' pages", dev, async () => existsSync(join(project, "frontend", "src", "generated", "tags", "TagList.tsx")), 60_000);
+  await until("the front end has the tags' pages", async () => existsSync(join(project, "frontend", "src", "generated", "tags", "TagList.tsx")), [dev], 60_000);
   assert.match(await readFile(join(project, "frontend", "openapi.json"), "utf8"), /"\/tags"/);
   assert.match(dev.output(), /codegen dev: the backend's OpenAPI document changed: the front end's pages and client were regenerated/);
 
@@ -206,7 +195,7 @@ class Tag(Base):
   const before = await versions();
   await edit("shop/models.py", /    priority: Mapped\[int\].*\n/, "");
   await edit("config/project.jsonnet", "f.int('priority'), ", "");
-  await until("dev held back the drop", dev, async () => /a migration would drop column notes\.priority \(INTEGER\), and lose the data in it; nothing was written or applied/.test(dev.output()), 120_000);
+  await until("dev held back the drop", async () => /a migration would drop column notes\.priority \(INTEGER\), and lose the data in it; nothing was written or applied/.test(dev.output()), [dev], 120_000);
   assert.deepEqual(await versions(), before, "no migration was written");
   const refused = await codegenRun(120_000, "db", "migrate");
   assert.equal(refused.status, 1, refused.output);
@@ -253,7 +242,7 @@ describe("codegen dev keeps the database in step with the code", () => {
     const dev = codegen("dev", "--no-migrate", "--no-frontend", "--port", String(port));
     try {
       // Either line ends the wait: an ignored flag writes and applies the migration.
-      await until("dev said what it did with the new column", dev, async () => /no migration was written for:|written and applied/.test(dev.output()), 90_000);
+      await until("dev said what it did with the new column", async () => /no migration was written for:|written and applied/.test(dev.output()), [dev], 90_000);
       assert.match(dev.output(), /codegen dev: the models differ from the database; no migration was written for:\ncodegen dev: {3}add column notes\.shelf \(INTEGER\)\ncodegen dev: to write and apply one: codegen db migrate\n/);
       assert.deepEqual(await versions(), before, "no migration was written");
       process.kill(-dev.child.pid!, "SIGINT");

@@ -20,11 +20,12 @@ import { type CliRun, runCodegen } from "../helpers/codegen-cli.js";
 import { JsonClient, expectStatus } from "../support/http.js";
 import { type Postgres, startPostgres } from "../support/postgres.js";
 import { ruff } from "../support/python.js";
-import type { RunningProcess } from "../support/processes.js";
+import { type RunningProcess, until } from "../support/processes.js";
 import { type S3Server, startS3 } from "../support/s3.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { type BlogServer, prepareBlogProject, serveBlog } from "./support/blog.js";
-import { type SmtpSink, installPgqueuer, startSmtpSink, startWorker, until } from "./support/comms.js";
+import { type SmtpSink, startSmtpSink } from "./support/comms.js";
+import { installPgqueuer, startWorker } from "./support/pgqueuer.js";
 
 const KILN_STYLE = resolve(fileURLToPath(import.meta.url), "../../fixtures/kiln-style");
 const RULES = "E,F,I,UP,B,SIM";

@@ -19,10 +19,13 @@ import { type Postgres, startPostgres } from "../support/postgres.js";
 import { startProcess } from "../support/processes.js";
 import { ensureVenv, type Venv } from "../support/venv.js";
 import { prepareBlogProject } from "./support/blog.js";
+import { installPgqueuer } from "./support/pgqueuer.js";
 
 const run = promisify(execFile);
 const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "../support");
 const JOBS_SCRIPT = join(SUPPORT_DIR, "queue_jobs.py");
+/** One queue_jobs.py command: a few statements, far less on any machine. */
+const JOBS_TIMEOUT_MS = 60_000;
 
 let venv: Venv;
 let postgres: Postgres | undefined;
@@ -31,7 +34,7 @@ let markerDir: string | undefined;
 let env: NodeJS.ProcessEnv;
 
 async function jobs(...args: string[]): Promise<string> {
-  const { stdout } = await run(venv.python, [JOBS_SCRIPT, ...args], { cwd: projectDir, env });
+  const { stdout } = await run(venv.python, [JOBS_SCRIPT, ...args], { cwd: projectDir, env, timeout: JOBS_TIMEOUT_MS });
   return stdout;
 }
 
@@ -52,7 +55,7 @@ before(async () => {
     PYTHONPATH: [projectDir, SUPPORT_DIR].join(delimiter),
     PYTHONDONTWRITEBYTECODE: "1",
   };
-  await run(join(venv.bin, "pgq"), ["install"], { env });
+  await installPgqueuer(venv, env);
   await jobs("init");
 });
 

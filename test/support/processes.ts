@@ -107,3 +107,29 @@ export async function childPids(proc: RunningProcess): Promise<number[]> {
   const listed = await readFile(`/proc/${pid}/task/${pid}/children`, "utf8");
   return listed.trim().split(/\s+/).filter(Boolean).map(Number);
 }
+
+/**
+ * Wait until `condition` holds (a condition that throws, such as a fetch refused, does not yet),
+ * polling every 50 ms, while `processes` run; once one of them has exited, or past `timeoutMs`,
+ * fail with the output of them all.
+ */
+export async function until(what: string, condition: () => Promise<boolean> | boolean, processes: RunningProcess[], timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  const holds = () =>
+    Promise.resolve()
+      .then(condition)
+      .catch((error: unknown) => {
+        lastError = error;
+        return false;
+      });
+  while (!(await holds())) {
+    const exited = processes.some((p) => p.exited());
+    if (exited || Date.now() > deadline) {
+      const why = exited ? "a process exited while waiting" : `timed out after ${timeoutMs} ms waiting`;
+      const last = lastError === undefined ? "" : ` (the condition last threw: ${String(lastError)})`;
+      throw new Error(`${why} for ${what}${last}:\n${processes.map((p) => p.output()).join("\n---\n")}`);
+    }
+    await sleep(50);
+  }
+}
