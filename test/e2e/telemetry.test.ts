@@ -16,10 +16,9 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type Postgres, startPostgres } from "../support/postgres.js";
-import { type RunningProcess, startProcess } from "../support/processes.js";
+import { type RunningProcess, startProcess, until } from "../support/processes.js";
 import { type Venv, ensureVenv } from "../support/venv.js";
 import { prepareBlogProject } from "./support/blog.js";
-import { until } from "./support/comms.js";
 
 const run = promisify(execFile);
 const SUPPORT_DIR = resolve(fileURLToPath(import.meta.url), "../support");
