@@ -142,6 +142,19 @@ describe("list modifiers", () => {
     }
   });
 
+  test("a list whose rows carry their actions reads objects, and writes the serializer of its own representation that it imports", async () => {
+    const summary = { name: "summary", fields: [{ name: "id", type: "uuid" }, { name: "title", type: "str" }] };
+    const generated = await files({
+      module: "store",
+      auth: { type: "jwt", secret_env: "JWT_SECRET", verify_credentials_fn: "shop.auth.verify" },
+      resources: [author, article({ name: "list", representation: "summary" }, { include_actions_in_dump: true, representations: [summary] })],
+    });
+    const routes = generated.get("store/routes/article.py")!;
+    assert.match(routes, /from store\.serializers\.article import .*\bto_article_summary\b/);
+    assert.match(routes, /await keyset_page\(session, statement/);
+    assert.match(generated.get("store/serializers/article.py")!, /def to_article_summary\(article: Article\) -> ArticleSummary:/);
+  });
+
   test("a serializer is written only if asked for before its module renders; asking later is a bug, not an import of a missing function", () => {
     const view = { serializerFile: "store/serializers/article.py", serializerModule: "store.serializers.article", label: "article" } as ResourceView;
     const module = new SerializerModule(view);
