@@ -16,6 +16,9 @@ export const CLI = join(ROOT, "dist", "cli.js");
 /** Preloaded (`node --import`) to write the process's peak RSS to `$BENCH_RSS_FILE` on exit. */
 export const PEAK_RSS_HOOK = join(ROOT, "bench", "peak-rss.mjs");
 
+/** How long `npm run build` may take: about 30 s, several times that on a busy machine; past it the build is stuck. */
+const BUILD_TIMEOUT_MS = 10 * 60_000;
+
 /** The newest modification time of any file under `dir`, in ms. */
 async function newestMtime(dir: string): Promise<number> {
   let newest = 0;
@@ -31,6 +34,7 @@ export async function ensureBuilt(): Promise<void> {
   const built = existsSync(CLI) ? (await stat(CLI)).mtimeMs : 0;
   if (built >= (await newestMtime(join(ROOT, "src")))) return;
   process.stderr.write("dist/ is missing or older than src/: running npm run build\n");
-  const result = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", 2, 2] });
-  if (result.status !== 0) throw new Error("npm run build failed");
+  const result = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", 2, 2], timeout: BUILD_TIMEOUT_MS });
+  const timedOut = (result.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT";
+  if (result.status !== 0) throw new Error(`npm run build ${timedOut ? `killed after its timeout of ${BUILD_TIMEOUT_MS} ms` : "failed"}; its output is above`);
 }
