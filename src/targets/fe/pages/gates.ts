@@ -15,7 +15,7 @@ export interface Gate {
  * The gate of `op`'s button. `permitted` is the variable holding the reader's permissions on
  * the page (`runtime/permissions`), or undefined where the page has none for this operation.
  */
-export function gateOf(op: PageOperation | undefined, permitted: string | undefined, imports: Imports): Gate | undefined {
+export function gateOf(op: Pick<PageOperation, "name" | "groups"> | undefined, permitted: string | undefined, imports: Imports): Gate | undefined {
   if (permitted !== undefined && op?.name !== undefined) {
     imports.use("runtime/permissions", "Permitted");
     return { open: `Permitted by={${permitted}} ${jsxAttr("names", op.name)}`, close: "Permitted" };
@@ -37,7 +37,7 @@ export function sectionGate(ops: readonly PageOperation[], permitted: string | u
     return { open: `Permitted by={${permitted}} names={[${ops.map((op) => tsString(op.name!)).join(", ")}]}`, close: "Permitted" };
   }
   if (!ops.every((op) => op.groups !== undefined)) return undefined;
-  return gateOf({ fn: "", secured: true, groups: [...new Set(ops.flatMap((op) => op.groups!))].sort() }, undefined, imports);
+  return gateOf({ groups: [...new Set(ops.flatMap((op) => op.groups!))].sort() }, undefined, imports);
 }
 
 /** The statement setting a page's `signedIn`: whether someone is signed in (its session has a user). */
