@@ -298,6 +298,7 @@ class ModelBuilder {
 
     // Operations are hidden by group only in front ends with a session; the backend still refuses the others.
     // Where the backend names what the reader may call, an operation it names is offered by that answer.
+    // The list's items: the read schema, unless the list answers with a representation of its own (a slimmer shape).
     const listItems = api.list?.response && api.list.response.name !== api.read.name ? api.list.response : api.read;
     const permitting = api.permissions !== undefined || api.read.actions === true || listItems.actions === true;
     const access = (op: ApiOperation) => ({
@@ -314,22 +315,21 @@ class ModelBuilder {
     };
     const list = (op: ApiList | undefined): PageList | undefined => {
       if (!op) return undefined;
-      // A list may answer with a representation of its own (a slimmer shape): its page shows those
-      // fields, and a configured column it lacks cannot be shown, which the user must hear about.
-      const items = op.response && op.response.name !== api.read.name ? op.response : api.read;
-      const fields = items === api.read ? readFields : items.fields.map((field) => this.field(field, config, api));
+      // The list's representation (listItems): its page shows those fields, and a configured column
+      // it lacks cannot be shown, which the user must hear about.
+      const fields = listItems === api.read ? readFields : listItems.fields.map((field) => this.field(field, config, api));
       if (config.page_size !== undefined && config.page_size > op.maxLimit) {
         this.issue(at("page_size"), `the list serves at most ${op.maxLimit} rows a page`);
       }
       config.columns?.forEach((name, index) => {
         if (fieldNames.has(name) && !fields.some((field) => field.name === name)) {
-          this.issue(at("columns", index), `the list answers with ${items.name}, which has no field "${name}": add it to that representation in the backend, or leave the column out`);
+          this.issue(at("columns", index), `the list answers with ${listItems.name}, which has no field "${name}": add it to that representation in the backend, or leave the column out`);
         }
       });
       return {
         fn: clientName(op.operationId),
         ...access(op),
-        itemType: clientName(items.name, true),
+        itemType: clientName(listItems.name, true),
         columns: config.columns
           ? config.columns.flatMap((name) => fields.filter((field) => field.name === name))
           : this.defaultColumns(fields, keyField, titleField, api.pkKind),
