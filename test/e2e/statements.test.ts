@@ -220,7 +220,7 @@ describe("statements per request, by route shape", () => {
   it("get read as columns (a comment with its author's link): one statement", async () => {
     // The premise: the blog's comment get reads a row of columns, no ORM object (docs/be.md, "Statements per request").
     const routes = await readFile(join(projectDir!, "blog/api/content/routes/comment.py"), "utf8");
-    assert.match(routes, /row = \(await session\.execute\(_COMMENT_READ_ROW_BY_PK, \{"pk": pk\}\)\)\.first\(\)/);
+    assert.match(routes, /return await _read_comment\(session, pk\)\n/);
     const commentId = (await ok(api.post("/comments", { body: "A comment", article_id: few.articleId, author_id: fewAuthor }), 201, "create comment")).body.id;
     const reply = await ok(api.get(`/comments/${commentId}`), 200, "get comment");
     assert.deepEqual(reply.body.author, { type: "author", id: fewAuthor, label: (await ok(api.get(`/authors/${fewAuthor}`), 200, "get author")).body.name });
@@ -312,6 +312,21 @@ describe("statements per request, by route shape", () => {
     const missing = await api.patch("/authors/00000000-0000-4000-8000-000000000000", { name: "Nobody" });
     expectStatus(missing, 404, "update of a missing author");
     within("update of a missing row (404)", missing, 1);
+  });
+
+  it("create and update answered as columns (no hook takes the row): the write, then one select; a flat row's INSERT returns it all", async () => {
+    // The premise: no ORM object is built for them (docs/be.md, "Statements per request").
+    const routes = await readFile(join(projectDir!, "blog/api/content/routes/comment.py"), "utf8");
+    assert.match(routes, /insert\(Comment\)\.values\(body\.model_dump\(\)\)\.returning\(Comment\.id\)/);
+    const created = await ok(api.post("/comments", { body: "A comment", article_id: few.articleId, author_id: fewAuthor }), 201, "create comment");
+    assert.equal(created.body.author.id, fewAuthor);
+    within("create answered as columns (POST /comments)", created, 2);
+    const changed = await ok(api.patch(`/comments/${created.body.id}`, { body: "Changed" }), 200, "update comment");
+    assert.equal(changed.body.body, "Changed");
+    within("update answered as columns (PATCH /comments/{id})", changed, 2);
+    const tag = await ok(api.post("/tags", { name: `tag-${unique()}` }), 201, "create tag");
+    assert.match(tag.headers.get("location") ?? "", new RegExp(`/tags/${tag.body.id}$`));
+    within("create of a flat row, one INSERT … RETURNING (POST /tags)", tag, 1);
   });
 
   it("delete, of a row with nested rows", async () => {

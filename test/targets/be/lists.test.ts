@@ -105,13 +105,14 @@ describe("list modifiers", () => {
   });
 
   test("link fields serialize through the target's link, or from its id and label columns where the route reads columns", async () => {
-    const generated = await files({ module: "store", resources: [author, article("list"), article("list", { model: "shop.models.Draft", operations: ["create"] })] });
-    // Create answers with the ORM object it wrote, through the object serializer.
+    const draft = { model: "shop.models.Draft", operations: [{ name: "create", post: "shop.hooks.after_create" }] };
+    const generated = await files({ module: "store", resources: [author, article("list"), article("list", draft)] });
+    // A create whose post hook takes the ORM object it wrote answers through the object serializer.
     assert.match(generated.get("store/serializers/draft.py")!, /author=to_author_link\(draft\.author\)/);
     // Get and list read columns only: no serializer of objects is written for them.
     assert.doesNotMatch(generated.get("store/serializers/article.py")!, /def to_article_read\(/);
     // Get and list read the link's columns through the join (ARTICLE_READ_ROWS), so nothing loads the relationship here.
-    assert.match(generated.get("store/routes/article.py")!, /_ARTICLE_READ_ROW_BY_PK = ARTICLE_READ_ROWS\.where\(Article\.id == bindparam\("pk"\)\)/);
+    assert.match(generated.get("store/routes/article.py")!, /_ARTICLE_ROW_BY_PK = ARTICLE_READ_ROWS\.where\(Article\.id == bindparam\("pk"\)\)/);
     assert.match(generated.get("store/schemas/author.py")!, /class AuthorLink\(BaseModel\):[\s\S]*type: Literal\["author"\]\n    id: uuid\.UUID\n    label: str/);
   });
 

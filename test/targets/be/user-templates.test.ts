@@ -24,7 +24,7 @@ describe("user templates (be, blog example, through the CLI)", async () => {
   const generate = (config: string, out: string) => runCodegen(project, ["generate", "-t", "be", "-c", config, "-o", out]);
   const articleRoutes = (out: string) => readFile(path.join(project, out, "content/routes/article.py"), "utf8");
   // A get reads an ORM object (articles, whose read shape has a collection) or a row of columns (comments).
-  const getBody = (objects: string, columns = '    return {{ rows.name }}((await session.execute({{ reader.name }}, {"pk": pk})).one())\n') =>
+  const getBody = (objects: string, columns = "    return await {{ reader.name }}(session, pk)\n") =>
     `{% if loader %}\n${objects}{% else %}\n${columns}{% endif %}\n`;
 
   it("an override replaces the built-in template's output", async () => {
@@ -47,7 +47,7 @@ describe("user templates (be, blog example, through the CLI)", async () => {
     assert.equal(run.code, 1);
     const given = run.stderr.split(`${getOverride}:1:7: unknown variable "audit" in the override of operations/get/get.py.njk (it is given: `)[1]?.split(")")[0];
     assert.ok(given !== undefined, run.stderr);
-    assert.deepEqual(given.split(", ").sort(), ["handler", "loader", "not_found", "reader", "row", "rows", "serializer"]);
+    assert.deepEqual(given.split(", ").sort(), ["handler", "loader", "reader", "row", "serializer"]);
     assert.doesNotMatch(run.stderr, /\n\s+at /, "no stack trace");
     await assert.rejects(readdir(path.join(project, "unknown")), { code: "ENOENT" });
   });

@@ -37,7 +37,7 @@ export class RoutesModule {
   // and the user's builders and serializers, else the representation's name.
   readonly #readOptions = new Map<string, { helper: Helper; read: ReadSchema }>();
   readonly #loaders = new Map<string, { helper: Helper; statement: string; read: ReadSchema }>();
-  readonly #rowReaders = new Map<string, { helper: Helper; rows: RowSerializerFn }>();
+  readonly #rowReaders = new Map<string, { helper: Helper; statement: string; rows: RowSerializerFn }>();
   #search: SearchConfig | undefined;
   #namesOperations = false;
 
@@ -125,13 +125,18 @@ export class RoutesModule {
     return entry.helper;
   }
 
-  /** `_<NAME>_ROW_BY_PK`: the select of `rows`' columns for the row of key `pk`, built once. */
-  rowReader(rows: RowSerializerFn): Helper {
+  /**
+   * `_read_<name>(session, pk)` (`_read_<name>_summary`, …): the row of key `pk` as `read` shows it, read as `rows`' columns
+   * (no ORM object), or 404; it runs `_<NAME>_ROW_BY_PK`, the select built once.
+   */
+  rowReader(read: ReadSchema, rows: RowSerializerFn): Helper {
     this.notFound();
-    let entry = this.#rowReaders.get(rows.statement);
+    const key = shapeKey(read);
+    let entry = this.#rowReaders.get(key);
     if (entry === undefined) {
-      entry = { helper: { name: `_${rows.statement.replace(/_ROWS$/, "")}_ROW_BY_PK` }, rows };
-      this.#rowReaders.set(rows.statement, entry);
+      const shown = `${this.view.name}${key === READ_REPRESENTATION ? "" : `_${key}`}`;
+      entry = { helper: { name: `_read_${shown}` }, statement: `_${shown.toUpperCase()}_ROW_BY_PK`, rows };
+      this.#rowReaders.set(key, entry);
     }
     return entry.helper;
   }
@@ -180,9 +185,24 @@ export class RoutesModule {
         ),
       };
     });
-    context.row_readers = [...this.#rowReaders.values()].map(({ helper, rows }) => {
-      imports.addFrom("sqlalchemy", "bindparam").addFrom(view.model.module, view.model.importName).addFrom(rows.module.dotted, rows.statement);
-      return { name: helper.name, statement: rows.statement, model: view.model.local, pk: view.pk };
+    context.row_readers = [...this.#rowReaders.values()].map(({ helper, statement, rows }) => {
+      imports
+        .addFrom("sqlalchemy", "bindparam")
+        .addFrom("sqlalchemy.ext.asyncio", "AsyncSession")
+        .addFrom(view.model.module, view.model.importName)
+        .addFrom(rows.module.dotted, rows.statement, rows.name)
+        .addFrom(rows.schemaModule, rows.schema);
+      return {
+        name: helper.name,
+        statement,
+        rows: rows.statement,
+        from_row: rows.name,
+        schema: rows.schema,
+        model: view.model.local,
+        pk: view.pk,
+        pk_annotation: view.pkAnnotation,
+        doc: docstringText(`${capitalize(view.label)} *pk* as \`\`${rows.schema}\`\` shows it, read as columns, or raise 404.`, "    "),
+      };
     });
     return [
       new FileFragment({ path: this.path, template: "modules/routes.py.njk", context, imports }),

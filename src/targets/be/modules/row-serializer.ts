@@ -20,6 +20,8 @@ export class RowSerializerFn {
   /** The module constant holding the select, e.g. `ARTICLE_READ_ROWS`. */
   readonly statement: string;
   readonly schema: string;
+  /** The dotted module of the schema class. */
+  readonly schemaModule: string;
   readonly #select: string;
   readonly #body: string;
   readonly imports: ImportCollector;
@@ -29,6 +31,7 @@ export class RowSerializerFn {
     this.name = `${options.fn.name}_from_row`;
     this.statement = `${options.fn.name.replace(/^to_/, "").toUpperCase()}_ROWS`;
     this.schema = options.fn.schema.name;
+    this.schemaModule = options.fn.schema.module.dotted;
     this.#select = options.select;
     this.#body = options.body;
     this.imports = options.imports;

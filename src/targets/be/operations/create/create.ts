@@ -40,7 +40,23 @@ export class Create {
     const located = readsRowAtItsUrl(ctx.store, view.id);
     const params = [new RouteParam({ name: "body", annotation: body.name })];
     const hooks = new HookCalls(view, options);
-    const { imports, relations, dump, files } = bodyWrites(view, body, fields, shape.imports, hooks.imports);
+    const { imports, relations, dump, files } = bodyWrites(view, body, fields, hooks.imports);
+    // No code of the user's takes the new row as an object (a hook), and the ORM writes no related rows:
+    // one INSERT … RETURNING, and the answer read as columns.
+    const rows = relations.length === 0 && hooks.pre === undefined && hooks.post === undefined ? read.rows(shape) : undefined;
+    let insert: { returning?: string; from_row?: string; reader?: string } | undefined;
+    if (rows === undefined) {
+      imports.update(shape.imports);
+    } else {
+      imports.addFrom("sqlalchemy", "insert").addFrom(rows.schemaModule, rows.schema);
+      if (shape.loaders.length === 0) {
+        // Only the row's own columns: the INSERT returns them all.
+        imports.addFrom(rows.module.dotted, rows.statement, rows.name);
+        insert = { returning: rows.statement, from_row: rows.name };
+      } else {
+        insert = { reader: routes.rowReader(shape, rows).name };
+      }
+    }
     params.push(requestParam());
     if (located) {
       params.push(new RouteParam({ name: "response", annotation: "Response", imports: new ImportCollector().addFrom("fastapi", "Response") }));
@@ -68,9 +84,10 @@ export class Create {
           row: view.variable,
           model: view.model.local,
           pk: view.pk,
-          serializer: shape.serializer,
+          insert,
+          serializer: rows === undefined ? shape.serializer : undefined,
           // The INSERT returns every column (server defaults included): only related rows need a second read.
-          loader: shape.loaders.length > 0 ? routes.loader(shape) : undefined,
+          loader: rows === undefined && shape.loaders.length > 0 ? routes.loader(shape) : undefined,
           located,
           relations,
           dump,

@@ -32,8 +32,8 @@ export class Get {
     // Both ways give the same variables (the other way's undefined), so an override can test which it got.
     const body: Record<string, unknown> =
       rows === undefined
-        ? { row: view.variable, serializer: shape.serializer, loader: routes.loader(shape), reader: undefined, rows: undefined, not_found: undefined }
-        : { row: view.variable, serializer: undefined, loader: undefined, reader: readerOf(routes.rowReader(rows), () => handler), rows: { name: rows.name }, not_found: routes.notFound().name };
+        ? { row: view.variable, serializer: shape.serializer, loader: routes.loader(shape), reader: undefined }
+        : { row: view.variable, serializer: undefined, loader: undefined, reader: readerOf(routes.rowReader(shape, rows), () => handler) };
     const handler: RouteHandler = new RouteHandler({
       module: routes,
       entry: options,
@@ -48,7 +48,7 @@ export class Get {
       params: [pkParam(view)],
       session: sessionParam(view),
       body: { template: "operations/get/get.py.njk", context: body },
-      imports: rows === undefined || shape.schema === undefined ? shape.imports.copy() : new ImportCollector().addFrom(shape.schema.module.dotted, shape.schema.name).addFrom(rows.module.dotted, rows.name),
+      imports: rows === undefined ? shape.imports.copy() : new ImportCollector().addFrom(rows.schemaModule, rows.schema),
       asksWhoIsSignedIn: listsActions(view, shape),
     });
     if (listsActions(view, shape)) handler.listActions(RowActions.of(routes));

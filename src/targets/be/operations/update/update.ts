@@ -36,7 +36,10 @@ export class Update {
     const fields = writeFields(view, options.fields);
     const body = updateSchema(schemas, view, fields);
     const hooks = new HookCalls(view, options);
-    const { imports, relations, dump, files } = bodyWrites(view, body, fields, shape.imports, hooks.imports);
+    // Unless a post hook takes the changed row as an object, the answer is read as columns.
+    const rows = hooks.post === undefined ? read.rows(shape) : undefined;
+    const answer = rows === undefined ? shape.imports : new ImportCollector().addFrom(rows.schemaModule, rows.schema);
+    const { imports, relations, dump, files } = bodyWrites(view, body, fields, answer, hooks.imports);
     if (relations.length > 0) imports.addFrom("pydantic", "MISSING");
     // A pre hook or a relation reads the row before it changes; without either (or a check of the row) the update is one statement.
     const loadsRow = hooks.pre !== undefined || relations.length > 0;
@@ -57,7 +60,19 @@ export class Update {
       maxBodySize: cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size"),
       body: {
         template: "operations/update/update.py.njk",
-        context: { row: view.variable, model: view.model.local, pk: view.pk, serializer: shape.serializer, loader: routes.loader(shape), notFound: routes.notFound(), hooks, relations, dump, loadsRow },
+        context: {
+          row: view.variable,
+          model: view.model.local,
+          pk: view.pk,
+          reader: rows === undefined ? undefined : routes.rowReader(shape, rows),
+          serializer: rows === undefined ? shape.serializer : undefined,
+          loader: rows === undefined ? routes.loader(shape) : undefined,
+          notFound: routes.notFound(),
+          hooks,
+          relations,
+          dump,
+          loadsRow,
+        },
       },
       imports,
       directImports: loadsRow ? undefined : new ImportCollector().addFrom("sqlalchemy", "update"),

@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.category import (
@@ -15,7 +15,6 @@ from blog.api.content.schemas.category import (
 )
 from blog.api.content.serializers.category import (
     CATEGORY_READ_ROWS,
-    to_category_read,
     to_category_read_from_row,
 )
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
@@ -35,24 +34,16 @@ def _not_found(pk: str) -> HTTPException:
     )
 
 
-# Built once: SQLAlchemy derives a statement's cache key once, not per request.
-_CATEGORY_BY_PK = (
-    select(Category)
-    .where(Category.slug == bindparam("pk"))
-    .execution_options(populate_existing=True)
-)
+# The row of key pk as columns, built once: no ORM object is built for it.
+_CATEGORY_ROW_BY_PK = CATEGORY_READ_ROWS.where(Category.slug == bindparam("pk"))
 
 
-async def _load_category(session: AsyncSession, pk: str) -> Category:
-    """Read category *pk* afresh, or raise 404."""
-    category = await session.scalar(_CATEGORY_BY_PK, {"pk": pk})
-    if category is None:
+async def _read_category(session: AsyncSession, pk: str) -> CategoryRead:
+    """Category *pk* as ``CategoryRead`` shows it, read as columns, or raise 404."""
+    row = (await session.execute(_CATEGORY_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
         raise _not_found(pk)
-    return category
-
-
-# The row of key pk as columns, built once: get builds no ORM object.
-_CATEGORY_READ_ROW_BY_PK = CATEGORY_READ_ROWS.where(Category.slug == bindparam("pk"))
+    return to_category_read_from_row(row)
 
 
 @router.get(
@@ -62,10 +53,7 @@ async def get_category(
     pk: Annotated[DbText, column_rules(Category.slug)], session: ReadSessionDep
 ) -> CategoryRead:
     """Get one category."""
-    row = (await session.execute(_CATEGORY_READ_ROW_BY_PK, {"pk": pk})).first()
-    if row is None:
-        raise _not_found(pk)
-    return to_category_read_from_row(row)
+    return await _read_category(session, pk)
 
 
 # The order of ``GET /categories``.
@@ -108,11 +96,16 @@ async def create_category(
     """Create a category; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
-    category = Category(**body.model_dump())
-    session.add(category)
-    await session.flush()
-    result = to_category_read(category)
-    response.headers["Location"] = location(request, category.slug)
+    # No hook takes the new row as an object: the INSERT returns what the answer shows.
+    row = (
+        await session.execute(
+            insert(Category)
+            .values(body.model_dump())
+            .returning(*CATEGORY_READ_ROWS.selected_columns, Category.slug)
+        )
+    ).one()
+    result = to_category_read_from_row(row)
+    response.headers["Location"] = location(request, row[-1])
     await idempotency.remember(session, result, status_code=201, response=response)
     await session.commit()
     return result
@@ -143,7 +136,7 @@ async def update_category(
         if changed_pk is None:
             raise _not_found(pk)
         pk = changed_pk
-    result = to_category_read(await _load_category(session, pk))
+    result = await _read_category(session, pk)
     await session.commit()
     return result
 

@@ -21,10 +21,6 @@ def to_tag_link(tag: TagModel) -> TagLink:
     return TagLink(type="tag", id=tag.id, label=tag.name)
 
 
-def to_tag_read(tag: TagModel) -> TagRead:
-    return TagRead(id=tag.id, name=tag.name)
-
-
 # What TagRead shows, as columns: lists select them instead of ORM objects.
 TAG_READ_ROWS = select(TagModel.id, TagModel.name)
 

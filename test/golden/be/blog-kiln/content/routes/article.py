@@ -21,7 +21,11 @@ from blog.api.content.schemas.article import (
     ArticleViewCreate,
     ArticleViewUpdate,
 )
-from blog.api.content.serializers.article import to_article_read
+from blog.api.content.serializers.article import (
+    ARTICLE_READ_ROWS,
+    to_article_read,
+    to_article_read_from_row,
+)
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.runtime.actions import ActionRef, call_action
 from blog.api.runtime.authz import forbidden
@@ -61,6 +65,18 @@ async def _load_article(session: AsyncSession, pk: uuid.UUID) -> Article:
     if article is None:
         raise _not_found(pk)
     return article
+
+
+# The row of key pk as columns, built once: no ORM object is built for it.
+_ARTICLE_ROW_BY_PK = ARTICLE_READ_ROWS.where(Article.id == bindparam("pk"))
+
+
+async def _read_article(session: AsyncSession, pk: uuid.UUID) -> ArticleRead:
+    """Article *pk* as ``ArticleRead`` shows it, read as columns, or raise 404."""
+    row = (await session.execute(_ARTICLE_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_article_read_from_row(row)
 
 
 async def _article_actions(
@@ -268,7 +284,7 @@ async def update_article(
         if changed_pk is None:
             raise _not_found(pk)
         pk = changed_pk
-    result = to_article_read(await _load_article(session, pk))
+    result = await _read_article(session, pk)
     await session.commit()
     return result
 

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from fastapi import APIRouter, HTTPException, status
 from sqlalchemy import String, bindparam, cast, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 import blog.auth
 import blog.kiln_actions
@@ -47,10 +48,16 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
     )
 
 
-# The row of key pk as columns, built once: get builds no ORM object.
-_ATTACHMENT_READ_ROW_BY_PK = ATTACHMENT_READ_ROWS.where(
-    Attachment.id == bindparam("pk")
-)
+# The row of key pk as columns, built once: no ORM object is built for it.
+_ATTACHMENT_ROW_BY_PK = ATTACHMENT_READ_ROWS.where(Attachment.id == bindparam("pk"))
+
+
+async def _read_attachment(session: AsyncSession, pk: uuid.UUID) -> AttachmentRead:
+    """Attachment *pk* as ``AttachmentRead`` shows it, read as columns, or raise 404."""
+    row = (await session.execute(_ATTACHMENT_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_attachment_read_from_row(row)
 
 
 @router.post(
@@ -87,10 +94,7 @@ async def get_attachment(
     pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
 ) -> AttachmentRead:
     """Get one attachment."""
-    row = (await session.execute(_ATTACHMENT_READ_ROW_BY_PK, {"pk": pk})).first()
-    if row is None:
-        raise _not_found(pk)
-    return to_attachment_read_from_row(row)
+    return await _read_attachment(session, pk)
 
 
 @router.post(

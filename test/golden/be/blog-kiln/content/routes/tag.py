@@ -2,9 +2,10 @@
 """Routes of tags: CRUD under ``/tags``."""
 
 from fastapi import APIRouter, Request, status
+from sqlalchemy import insert
 
 from blog.api.content.schemas.tag import TagCreate, TagRead
-from blog.api.content.serializers.tag import to_tag_read
+from blog.api.content.serializers.tag import TAG_READ_ROWS, to_tag_read_from_row
 from blog.api.db.primary_session import SessionDep
 from blog.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
 from blog.api.runtime.responses import error_responses
@@ -25,10 +26,15 @@ async def create_tag(body: TagCreate, request: Request, session: SessionDep) -> 
     """Create a tag."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
-    tag = TagModel(**body.model_dump())
-    session.add(tag)
-    await session.flush()
-    result = to_tag_read(tag)
+    # No hook takes the new row as an object: the INSERT returns what the answer shows.
+    row = (
+        await session.execute(
+            insert(TagModel)
+            .values(body.model_dump())
+            .returning(*TAG_READ_ROWS.selected_columns, TagModel.id)
+        )
+    ).one()
+    result = to_tag_read_from_row(row)
     await idempotency.remember(session, result, status_code=201)
     await session.commit()
     return result

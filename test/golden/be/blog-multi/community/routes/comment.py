@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.community.schemas.comment import (
@@ -16,7 +16,6 @@ from blog.api.community.schemas.comment import (
 )
 from blog.api.community.serializers.comment import (
     COMMENT_READ_ROWS,
-    to_comment_read,
     to_comment_read_from_row,
 )
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
@@ -35,24 +34,16 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
     )
 
 
-# Built once: SQLAlchemy derives a statement's cache key once, not per request.
-_COMMENT_BY_PK = (
-    select(Comment)
-    .where(Comment.id == bindparam("pk"))
-    .execution_options(populate_existing=True)
-)
+# The row of key pk as columns, built once: no ORM object is built for it.
+_COMMENT_ROW_BY_PK = COMMENT_READ_ROWS.where(Comment.id == bindparam("pk"))
 
 
-async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
-    """Read comment *pk* afresh, or raise 404."""
-    comment = await session.scalar(_COMMENT_BY_PK, {"pk": pk})
-    if comment is None:
+async def _read_comment(session: AsyncSession, pk: uuid.UUID) -> CommentRead:
+    """Comment *pk* as ``CommentRead`` shows it, read as columns, or raise 404."""
+    row = (await session.execute(_COMMENT_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
         raise _not_found(pk)
-    return comment
-
-
-# The row of key pk as columns, built once: get builds no ORM object.
-_COMMENT_READ_ROW_BY_PK = COMMENT_READ_ROWS.where(Comment.id == bindparam("pk"))
+    return to_comment_read_from_row(row)
 
 
 @router.get(
@@ -60,10 +51,7 @@ _COMMENT_READ_ROW_BY_PK = COMMENT_READ_ROWS.where(Comment.id == bindparam("pk"))
 )
 async def get_comment(pk: uuid.UUID, session: ReadSessionDep) -> CommentRead:
     """Get one comment."""
-    row = (await session.execute(_COMMENT_READ_ROW_BY_PK, {"pk": pk})).first()
-    if row is None:
-        raise _not_found(pk)
-    return to_comment_read_from_row(row)
+    return await _read_comment(session, pk)
 
 
 # The order of ``GET /comments``.
@@ -103,11 +91,16 @@ async def create_comment(
     """Create a comment; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
-    comment = Comment(**body.model_dump())
-    session.add(comment)
-    await session.flush()
-    result = to_comment_read(comment)
-    response.headers["Location"] = location(request, comment.id)
+    # No hook takes the new row as an object: the INSERT returns what the answer shows.
+    row = (
+        await session.execute(
+            insert(Comment)
+            .values(body.model_dump())
+            .returning(*COMMENT_READ_ROWS.selected_columns, Comment.id)
+        )
+    ).one()
+    result = to_comment_read_from_row(row)
+    response.headers["Location"] = location(request, row[-1])
     await idempotency.remember(session, result, status_code=201, response=response)
     await session.commit()
     return result
@@ -136,7 +129,7 @@ async def update_comment(
         if changed_pk is None:
             raise _not_found(pk)
         pk = changed_pk
-    result = to_comment_read(await _load_comment(session, pk))
+    result = await _read_comment(session, pk)
     await session.commit()
     return result
 

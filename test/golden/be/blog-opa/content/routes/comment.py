@@ -63,8 +63,16 @@ async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
     return comment
 
 
-# The row of key pk as columns, built once: get builds no ORM object.
-_COMMENT_READ_ROW_BY_PK = COMMENT_READ_ROWS.where(Comment.id == bindparam("pk"))
+# The row of key pk as columns, built once: no ORM object is built for it.
+_COMMENT_ROW_BY_PK = COMMENT_READ_ROWS.where(Comment.id == bindparam("pk"))
+
+
+async def _read_comment(session: AsyncSession, pk: uuid.UUID) -> CommentRead:
+    """Comment *pk* as ``CommentRead`` shows it, read as columns, or raise 404."""
+    row = (await session.execute(_COMMENT_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_comment_read_from_row(row)
 
 
 @router.get(
@@ -78,10 +86,7 @@ async def get_comment(
 ) -> CommentRead:
     """Get one comment."""
     await require_groups(current_user, "admin", "editor", "reader", "writer")
-    row = (await session.execute(_COMMENT_READ_ROW_BY_PK, {"pk": pk})).first()
-    if row is None:
-        raise _not_found(pk)
-    return to_comment_read_from_row(row)
+    return await _read_comment(session, pk)
 
 
 # The filterable columns and order of ``GET /comments``.
@@ -215,7 +220,7 @@ async def update_comment(
     for name, value in values.items():
         setattr(comment, name, value)
     await session.flush()
-    result = to_comment_read(await _load_comment(session, comment.id))
+    result = await _read_comment(session, comment.id)
     await session.commit()
     return result
 

@@ -4,15 +4,11 @@
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from blog.api.content.schemas.tag import TagCreate, TagListQuery, TagRead, TagUpdate
-from blog.api.content.serializers.tag import (
-    TAG_READ_ROWS,
-    to_tag_read,
-    to_tag_read_from_row,
-)
+from blog.api.content.serializers.tag import TAG_READ_ROWS, to_tag_read_from_row
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
 from blog.api.rate_limits import (
     limit_create_tag,
@@ -37,24 +33,16 @@ def _not_found(pk: int) -> HTTPException:
     )
 
 
-# Built once: SQLAlchemy derives a statement's cache key once, not per request.
-_TAG_BY_PK = (
-    select(TagModel)
-    .where(TagModel.id == bindparam("pk"))
-    .execution_options(populate_existing=True)
-)
+# The row of key pk as columns, built once: no ORM object is built for it.
+_TAG_ROW_BY_PK = TAG_READ_ROWS.where(TagModel.id == bindparam("pk"))
 
 
-async def _load_tag(session: AsyncSession, pk: int) -> TagModel:
-    """Read tag *pk* afresh, or raise 404."""
-    tag = await session.scalar(_TAG_BY_PK, {"pk": pk})
-    if tag is None:
+async def _read_tag(session: AsyncSession, pk: int) -> TagRead:
+    """Tag *pk* as ``TagRead`` shows it, read as columns, or raise 404."""
+    row = (await session.execute(_TAG_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
         raise _not_found(pk)
-    return tag
-
-
-# The row of key pk as columns, built once: get builds no ORM object.
-_TAG_READ_ROW_BY_PK = TAG_READ_ROWS.where(TagModel.id == bindparam("pk"))
+    return to_tag_read_from_row(row)
 
 
 @router.get(
@@ -67,10 +55,7 @@ async def get_tag(
     pk: Annotated[int, column_rules(TagModel.id)], session: ReadSessionDep
 ) -> TagRead:
     """Get one tag."""
-    row = (await session.execute(_TAG_READ_ROW_BY_PK, {"pk": pk})).first()
-    if row is None:
-        raise _not_found(pk)
-    return to_tag_read_from_row(row)
+    return await _read_tag(session, pk)
 
 
 # The order of ``GET /tags``.
@@ -112,11 +97,16 @@ async def create_tag(
     """Create a tag; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
-    tag = TagModel(**body.model_dump())
-    session.add(tag)
-    await session.flush()
-    result = to_tag_read(tag)
-    response.headers["Location"] = location(request, tag.id)
+    # No hook takes the new row as an object: the INSERT returns what the answer shows.
+    row = (
+        await session.execute(
+            insert(TagModel)
+            .values(body.model_dump())
+            .returning(*TAG_READ_ROWS.selected_columns, TagModel.id)
+        )
+    ).one()
+    result = to_tag_read_from_row(row)
+    response.headers["Location"] = location(request, row[-1])
     await idempotency.remember(session, result, status_code=201, response=response)
     await session.commit()
     return result
@@ -146,7 +136,7 @@ async def update_tag(
         if changed_pk is None:
             raise _not_found(pk)
         pk = changed_pk
-    result = to_tag_read(await _load_tag(session, pk))
+    result = await _read_tag(session, pk)
     await session.commit()
     return result
 

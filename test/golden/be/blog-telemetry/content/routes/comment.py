@@ -5,9 +5,8 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import ColumnElement, bindparam, delete, select, update
+from sqlalchemy import ColumnElement, bindparam, delete, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import joinedload
 
 from blog.api.auth.dependencies import CurrentUser
 from blog.api.content.schemas.comment import (
@@ -19,7 +18,6 @@ from blog.api.content.schemas.comment import (
 )
 from blog.api.content.serializers.comment import (
     COMMENT_READ_ROWS,
-    to_comment_read,
     to_comment_read_from_row,
 )
 from blog.api.db.primary_session import ReadSessionDep, SessionDep
@@ -33,9 +31,6 @@ from blog.models import Comment
 
 router = APIRouter(prefix="/comments", tags=["comments"])
 
-# Everything CommentRead shows, loaded up front: serializing never hits a lazy load.
-_READ_OPTIONS = (joinedload(Comment.author),)
-
 
 def _not_found(pk: uuid.UUID) -> HTTPException:
     return HTTPException(
@@ -43,25 +38,16 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
     )
 
 
-# Built once: SQLAlchemy derives a statement's cache key once, not per request.
-_COMMENT_BY_PK = (
-    select(Comment)
-    .where(Comment.id == bindparam("pk"))
-    .options(*_READ_OPTIONS)
-    .execution_options(populate_existing=True)
-)
+# The row of key pk as columns, built once: no ORM object is built for it.
+_COMMENT_ROW_BY_PK = COMMENT_READ_ROWS.where(Comment.id == bindparam("pk"))
 
 
-async def _load_comment(session: AsyncSession, pk: uuid.UUID) -> Comment:
-    """Read comment *pk* afresh with everything ``CommentRead`` shows, or raise 404."""
-    comment = await session.scalar(_COMMENT_BY_PK, {"pk": pk})
-    if comment is None:
+async def _read_comment(session: AsyncSession, pk: uuid.UUID) -> CommentRead:
+    """Comment *pk* as ``CommentRead`` shows it, read as columns, or raise 404."""
+    row = (await session.execute(_COMMENT_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
         raise _not_found(pk)
-    return comment
-
-
-# The row of key pk as columns, built once: get builds no ORM object.
-_COMMENT_READ_ROW_BY_PK = COMMENT_READ_ROWS.where(Comment.id == bindparam("pk"))
+    return to_comment_read_from_row(row)
 
 
 @router.get(
@@ -72,10 +58,7 @@ async def get_comment(
     pk: uuid.UUID, session: ReadSessionDep, current_user: CurrentUser
 ) -> CommentRead:
     """Get one comment."""
-    row = (await session.execute(_COMMENT_READ_ROW_BY_PK, {"pk": pk})).first()
-    if row is None:
-        raise _not_found(pk)
-    return to_comment_read_from_row(row)
+    return await _read_comment(session, pk)
 
 
 # The filterable columns and order of ``GET /comments``.
@@ -160,11 +143,15 @@ async def create_comment(
     """Create a comment; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    comment = Comment(**body.model_dump())
-    session.add(comment)
-    await session.flush()
-    result = to_comment_read(await _load_comment(session, comment.id))
-    response.headers["Location"] = location(request, comment.id)
+    # No hook takes the new row as an object: the INSERT returns its key, the answer is
+    # read as columns.
+    pk = (
+        await session.execute(
+            insert(Comment).values(body.model_dump()).returning(Comment.id)
+        )
+    ).scalar_one()
+    result = await _read_comment(session, pk)
+    response.headers["Location"] = location(request, pk)
     await idempotency.remember(session, result, status_code=201, response=response)
     await session.commit()
     return result
@@ -194,7 +181,7 @@ async def update_comment(
         if changed_pk is None:
             raise _not_found(pk)
         pk = changed_pk
-    result = to_comment_read(await _load_comment(session, pk))
+    result = await _read_comment(session, pk)
     await session.commit()
     return result
 

@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
@@ -59,8 +59,16 @@ async def _load_copy(session: AsyncSession, pk: int) -> Copy:
     return copy
 
 
-# The row of key pk as columns, built once: get builds no ORM object.
-_COPY_READ_ROW_BY_PK = COPY_READ_ROWS.where(Copy.id == bindparam("pk"))
+# The row of key pk as columns, built once: no ORM object is built for it.
+_COPY_ROW_BY_PK = COPY_READ_ROWS.where(Copy.id == bindparam("pk"))
+
+
+async def _read_copy(session: AsyncSession, pk: int) -> CopyRead:
+    """Copy *pk* as ``CopyRead`` shows it, read as columns, or raise 404."""
+    row = (await session.execute(_COPY_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
+        raise _not_found(pk)
+    return to_copy_read_from_row(row)
 
 
 @router.get(
@@ -70,10 +78,7 @@ async def get_copy(
     pk: Annotated[int, column_rules(Copy.id)], session: ReadSessionDep
 ) -> CopyRead:
     """Get one copy."""
-    row = (await session.execute(_COPY_READ_ROW_BY_PK, {"pk": pk})).first()
-    if row is None:
-        raise _not_found(pk)
-    return to_copy_read_from_row(row)
+    return await _read_copy(session, pk)
 
 
 # The order of ``GET /copies``.
@@ -109,11 +114,13 @@ async def create_copy(
     """Create a copy; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
-    copy = Copy(**body.model_dump())
-    session.add(copy)
-    await session.flush()
-    result = to_copy_read(await _load_copy(session, copy.id))
-    response.headers["Location"] = location(request, copy.id)
+    # No hook takes the new row as an object: the INSERT returns its key, the answer is
+    # read as columns.
+    pk = (
+        await session.execute(insert(Copy).values(body.model_dump()).returning(Copy.id))
+    ).scalar_one()
+    result = await _read_copy(session, pk)
+    response.headers["Location"] = location(request, pk)
     await idempotency.remember(session, result, status_code=201, response=response)
     await session.commit()
     return result
@@ -139,7 +146,7 @@ async def update_copy(
         if changed_pk is None:
             raise _not_found(pk)
         pk = changed_pk
-    result = to_copy_read(await _load_copy(session, pk))
+    result = await _read_copy(session, pk)
     await session.commit()
     return result
 

@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from library.api.db.primary_session import ReadSessionDep, SessionDep
@@ -16,7 +16,6 @@ from library.api.lending.schemas.genre import (
 )
 from library.api.lending.serializers.genre import (
     GENRE_READ_ROWS,
-    to_genre_read,
     to_genre_read_from_row,
 )
 from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
@@ -35,24 +34,16 @@ def _not_found(pk: str) -> HTTPException:
     )
 
 
-# Built once: SQLAlchemy derives a statement's cache key once, not per request.
-_GENRE_BY_PK = (
-    select(Genre)
-    .where(Genre.code == bindparam("pk"))
-    .execution_options(populate_existing=True)
-)
+# The row of key pk as columns, built once: no ORM object is built for it.
+_GENRE_ROW_BY_PK = GENRE_READ_ROWS.where(Genre.code == bindparam("pk"))
 
 
-async def _load_genre(session: AsyncSession, pk: str) -> Genre:
-    """Read genre *pk* afresh, or raise 404."""
-    genre = await session.scalar(_GENRE_BY_PK, {"pk": pk})
-    if genre is None:
+async def _read_genre(session: AsyncSession, pk: str) -> GenreRead:
+    """Genre *pk* as ``GenreRead`` shows it, read as columns, or raise 404."""
+    row = (await session.execute(_GENRE_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
         raise _not_found(pk)
-    return genre
-
-
-# The row of key pk as columns, built once: get builds no ORM object.
-_GENRE_READ_ROW_BY_PK = GENRE_READ_ROWS.where(Genre.code == bindparam("pk"))
+    return to_genre_read_from_row(row)
 
 
 @router.get("/{pk:path}", operation_id="getGenre", responses=error_responses(404, 503))
@@ -60,10 +51,7 @@ async def get_genre(
     pk: Annotated[DbText, column_rules(Genre.code)], session: ReadSessionDep
 ) -> GenreRead:
     """Get one genre."""
-    row = (await session.execute(_GENRE_READ_ROW_BY_PK, {"pk": pk})).first()
-    if row is None:
-        raise _not_found(pk)
-    return to_genre_read_from_row(row)
+    return await _read_genre(session, pk)
 
 
 # The order of ``GET /genres``.
@@ -99,11 +87,16 @@ async def create_genre(
     """Create a genre; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
-    genre = Genre(**body.model_dump())
-    session.add(genre)
-    await session.flush()
-    result = to_genre_read(genre)
-    response.headers["Location"] = location(request, genre.code)
+    # No hook takes the new row as an object: the INSERT returns what the answer shows.
+    row = (
+        await session.execute(
+            insert(Genre)
+            .values(body.model_dump())
+            .returning(*GENRE_READ_ROWS.selected_columns, Genre.code)
+        )
+    ).one()
+    result = to_genre_read_from_row(row)
+    response.headers["Location"] = location(request, row[-1])
     await idempotency.remember(session, result, status_code=201, response=response)
     await session.commit()
     return result
@@ -131,7 +124,7 @@ async def update_genre(
         if changed_pk is None:
             raise _not_found(pk)
         pk = changed_pk
-    result = to_genre_read(await _load_genre(session, pk))
+    result = await _read_genre(session, pk)
     await session.commit()
     return result
 

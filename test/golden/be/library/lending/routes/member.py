@@ -5,7 +5,7 @@ import uuid
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from library.api.db.primary_session import ReadSessionDep, SessionDep
@@ -17,7 +17,6 @@ from library.api.lending.schemas.member import (
 )
 from library.api.lending.serializers.member import (
     MEMBER_READ_ROWS,
-    to_member_read,
     to_member_read_from_row,
 )
 from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
@@ -35,33 +34,22 @@ def _not_found(pk: uuid.UUID) -> HTTPException:
     )
 
 
-# Built once: SQLAlchemy derives a statement's cache key once, not per request.
-_MEMBER_BY_PK = (
-    select(Member)
-    .where(Member.id == bindparam("pk"))
-    .execution_options(populate_existing=True)
-)
+# The row of key pk as columns, built once: no ORM object is built for it.
+_MEMBER_ROW_BY_PK = MEMBER_READ_ROWS.where(Member.id == bindparam("pk"))
 
 
-async def _load_member(session: AsyncSession, pk: uuid.UUID) -> Member:
-    """Read member *pk* afresh, or raise 404."""
-    member = await session.scalar(_MEMBER_BY_PK, {"pk": pk})
-    if member is None:
+async def _read_member(session: AsyncSession, pk: uuid.UUID) -> MemberRead:
+    """Member *pk* as ``MemberRead`` shows it, read as columns, or raise 404."""
+    row = (await session.execute(_MEMBER_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
         raise _not_found(pk)
-    return member
-
-
-# The row of key pk as columns, built once: get builds no ORM object.
-_MEMBER_READ_ROW_BY_PK = MEMBER_READ_ROWS.where(Member.id == bindparam("pk"))
+    return to_member_read_from_row(row)
 
 
 @router.get("/{pk:uuid}", operation_id="getMember", responses=error_responses(404, 503))
 async def get_member(pk: uuid.UUID, session: ReadSessionDep) -> MemberRead:
     """Get one member."""
-    row = (await session.execute(_MEMBER_READ_ROW_BY_PK, {"pk": pk})).first()
-    if row is None:
-        raise _not_found(pk)
-    return to_member_read_from_row(row)
+    return await _read_member(session, pk)
 
 
 # The order of ``GET /members``.
@@ -97,11 +85,16 @@ async def create_member(
     """Create a member; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
-    member = Member(**body.model_dump())
-    session.add(member)
-    await session.flush()
-    result = to_member_read(member)
-    response.headers["Location"] = location(request, member.id)
+    # No hook takes the new row as an object: the INSERT returns what the answer shows.
+    row = (
+        await session.execute(
+            insert(Member)
+            .values(body.model_dump())
+            .returning(*MEMBER_READ_ROWS.selected_columns, Member.id)
+        )
+    ).one()
+    result = to_member_read_from_row(row)
+    response.headers["Location"] = location(request, row[-1])
     await idempotency.remember(session, result, status_code=201, response=response)
     await session.commit()
     return result
@@ -127,7 +120,7 @@ async def update_member(
         if changed_pk is None:
             raise _not_found(pk)
         pk = changed_pk
-    result = to_member_read(await _load_member(session, pk))
+    result = await _read_member(session, pk)
     await session.commit()
     return result
 

@@ -4,7 +4,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from library.api.db.primary_session import ReadSessionDep, SessionDep
@@ -16,7 +16,6 @@ from library.api.lending.schemas.publisher import (
 )
 from library.api.lending.serializers.publisher import (
     PUBLISHER_READ_ROWS,
-    to_publisher_read,
     to_publisher_read_from_row,
 )
 from library.api.runtime.idempotency import IDEMPOTENCY_KEY, Idempotency
@@ -35,24 +34,16 @@ def _not_found(pk: int) -> HTTPException:
     )
 
 
-# Built once: SQLAlchemy derives a statement's cache key once, not per request.
-_PUBLISHER_BY_PK = (
-    select(Publisher)
-    .where(Publisher.id == bindparam("pk"))
-    .execution_options(populate_existing=True)
-)
+# The row of key pk as columns, built once: no ORM object is built for it.
+_PUBLISHER_ROW_BY_PK = PUBLISHER_READ_ROWS.where(Publisher.id == bindparam("pk"))
 
 
-async def _load_publisher(session: AsyncSession, pk: int) -> Publisher:
-    """Read publisher *pk* afresh, or raise 404."""
-    publisher = await session.scalar(_PUBLISHER_BY_PK, {"pk": pk})
-    if publisher is None:
+async def _read_publisher(session: AsyncSession, pk: int) -> PublisherRead:
+    """Publisher *pk* as ``PublisherRead`` shows it, read as columns, or raise 404."""
+    row = (await session.execute(_PUBLISHER_ROW_BY_PK, {"pk": pk})).first()
+    if row is None:
         raise _not_found(pk)
-    return publisher
-
-
-# The row of key pk as columns, built once: get builds no ORM object.
-_PUBLISHER_READ_ROW_BY_PK = PUBLISHER_READ_ROWS.where(Publisher.id == bindparam("pk"))
+    return to_publisher_read_from_row(row)
 
 
 @router.get(
@@ -62,10 +53,7 @@ async def get_publisher(
     pk: Annotated[int, column_rules(Publisher.id)], session: ReadSessionDep
 ) -> PublisherRead:
     """Get one publisher."""
-    row = (await session.execute(_PUBLISHER_READ_ROW_BY_PK, {"pk": pk})).first()
-    if row is None:
-        raise _not_found(pk)
-    return to_publisher_read_from_row(row)
+    return await _read_publisher(session, pk)
 
 
 # The order of ``GET /publishers``.
@@ -101,11 +89,16 @@ async def create_publisher(
     """Create a publisher; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
-    publisher = Publisher(**body.model_dump())
-    session.add(publisher)
-    await session.flush()
-    result = to_publisher_read(publisher)
-    response.headers["Location"] = location(request, publisher.id)
+    # No hook takes the new row as an object: the INSERT returns what the answer shows.
+    row = (
+        await session.execute(
+            insert(Publisher)
+            .values(body.model_dump())
+            .returning(*PUBLISHER_READ_ROWS.selected_columns, Publisher.id)
+        )
+    ).one()
+    result = to_publisher_read_from_row(row)
+    response.headers["Location"] = location(request, row[-1])
     await idempotency.remember(session, result, status_code=201, response=response)
     await session.commit()
     return result
@@ -136,7 +129,7 @@ async def update_publisher(
         if changed_pk is None:
             raise _not_found(pk)
         pk = changed_pk
-    result = to_publisher_read(await _load_publisher(session, pk))
+    result = await _read_publisher(session, pk)
     await session.commit()
     return result
 
