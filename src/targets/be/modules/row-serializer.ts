@@ -118,7 +118,7 @@ export function rowSerializer(options: {
     joined.add(key);
     joins.push(`.outerjoin(${model.local}.${spec.name})`);
     imports.addFrom(target.module, target.importName);
-    const built = spec.type === "nested" ? nestedValue(spec, serialized.nested as SerializerFn, target, column) : linkValue(options.link(spec), column, imports);
+    const built = spec.type === "nested" ? nestedValue(spec, serialized.nested as SerializerFn, target, column, imports) : linkValue(options.link(spec), column, imports);
     if (built === undefined) return undefined;
     args.push(`${serialized.name}=${serialized.nullable ? `${built.value} if ${built.presence} is not None else None` : built.value}`);
   }
@@ -133,8 +133,10 @@ export function rowSerializer(options: {
 }
 
 /** A nested single object from its columns, and the column that is NULL when there is none. */
-function nestedValue(spec: NestedField, sub: SerializerFn, target: ModelRef, column: (expression: string) => string): { value: string; presence: string } | undefined {
+function nestedValue(spec: NestedField, sub: SerializerFn, target: ModelRef, column: (expression: string) => string, imports: ImportCollector): { value: string; presence: string } | undefined {
   if (!spec.fields.every(isScalar)) return undefined;
+  // Imported here: the serializer of objects that would import it may not be written.
+  imports.addFrom(sub.schema.module.dotted, sub.schema.name);
   let presence: string | undefined;
   const args = spec.fields.map((field, index) => {
     const value = column(`${target.local}.${field.name}`);
