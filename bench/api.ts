@@ -16,6 +16,7 @@
  *
  *   node --import tsx bench/api.ts [--duration 15] [--rounds 5] [--clients 32] [--warmup 3]
  *     [--apps generated,handwritten,floor] [--routes get,list,create,update] [--calls 200]
+ *     [--profile DIR]   (bench/calls.py's cProfile statistics of each app and route, as DIR/<route>-<app>.pstats)
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -42,6 +43,7 @@ const { values } = parseArgs({
     apps: { type: "string", default: "generated,handwritten,floor" },
     routes: { type: "string", default: "get,list,create,update" },
     calls: { type: "string", default: "200" },
+    profile: { type: "string" },
   },
 });
 const durationMs = Number(values.duration) * 1000;
@@ -171,6 +173,7 @@ try {
         const requestsFile = join(projectDir, `calls-${route}-${app.name}.json`);
         await writeFile(requestsFile, JSON.stringify(Array.from({ length: CALLS_WARMUP + callRequests }, requests(route, ids, authors))));
         const args = [CALLS_SCRIPT, "--app", ASGI_APPS[app.name], "--requests", requestsFile, "--warmup", String(CALLS_WARMUP)];
+        if (values.profile !== undefined) args.push("--stats", resolve(values.profile, `${route}-${app.name}.pstats`));
         const env = { ...process.env, DATABASE_URL: postgres.asyncUrl, PYTHONPATH: [projectDir, dirname(SERVE_SCRIPT)].join(delimiter), PYTHONDONTWRITEBYTECODE: "1" };
         const result = await runCheck(venv.python, args, projectDir, { env, timeoutMs: CALLS_TIMEOUT_MS });
         const line = /^\{"calls": .*\}$/m.exec(result.output);

@@ -10,7 +10,7 @@ pydantic-core) like any other. Prints one JSON line: ``{"calls": <per request>}`
 with the project's venv, ``DATABASE_URL`` set, and the project and test/e2e/support on
 ``PYTHONPATH``.
 
-    python bench/calls.py --app blog.main:app --requests get.json --warmup 50
+    python bench/calls.py --app blog.main:app --requests get.json --warmup 50 [--stats get.pstats]
 """
 
 import argparse
@@ -115,8 +115,11 @@ def encoded(request: dict[str, Any]) -> tuple[str, str, bytes | None]:
     )
 
 
-async def measure(app: App, requests: list[dict[str, Any]], warmup: int) -> float:
-    """Python calls per request of *requests* past the first *warmup*, which warm *app*."""
+async def measure(
+    app: App, requests: list[dict[str, Any]], warmup: int, stats: str | None
+) -> float:
+    """Python calls per request of *requests* past the first *warmup*, which warm *app*;
+    the profile's statistics go to the file *stats* when given."""
     stop = await start(app)
     try:
         # Warmed: every statement compiled and prepared, every pool connection open.
@@ -131,6 +134,8 @@ async def measure(app: App, requests: list[dict[str, Any]], warmup: int) -> floa
         profile.disable()
     finally:
         await stop()
+    if stats is not None:
+        profile.dump_stats(stats)
     return pstats.Stats(profile).total_calls / len(measured)
 
 
@@ -141,12 +146,13 @@ def main() -> None:
         "--requests", required=True, help="JSON file: [{method, path, body?}, ...]"
     )
     parser.add_argument("--warmup", type=int, required=True)
+    parser.add_argument("--stats", help="write cProfile's statistics to this file")
     args = parser.parse_args()
     module, _, attribute = args.app.partition(":")
     app: App = getattr(import_module(module), attribute)
     requests = json.loads(Path(args.requests).read_text())
     assert len(requests) > args.warmup, "no request left to measure past the warm-up"
-    calls = asyncio.run(measure(app, requests, args.warmup))
+    calls = asyncio.run(measure(app, requests, args.warmup, args.stats))
     print(json.dumps({"calls": calls}))
 
 
