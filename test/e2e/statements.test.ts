@@ -317,7 +317,7 @@ describe("statements per request, by route shape", () => {
   it("create and update answered as columns (no hook takes the row): the write, then one select; a flat row's INSERT returns it all", async () => {
     // The premise: no ORM object is built for them (docs/be.md, "Statements per request").
     const routes = await readFile(join(projectDir!, "blog/api/content/routes/comment.py"), "utf8");
-    assert.match(routes, /insert\(Comment\)\.values\(body\.model_dump\(\)\)\.returning\(Comment\.id\)/);
+    assert.match(routes, /pk = \(await session\.execute\(_CREATE_COMMENT, body\.model_dump\(\)\)\)\.scalar_one\(\)\n {4}result = await _read_comment\(session, pk\)/);
     const created = await ok(api.post("/comments", { body: "A comment", article_id: few.articleId, author_id: fewAuthor }), 201, "create comment");
     assert.equal(created.body.author.id, fewAuthor);
     within("create answered as columns (POST /comments)", created, 2);

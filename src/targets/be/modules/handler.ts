@@ -128,6 +128,17 @@ export interface CodeBlock {
   imports: ImportCollector;
 }
 
+/** A statement built once when the module is imported, written just above the handler that runs it. */
+export interface ModuleStatement {
+  /** The constant's name, e.g. `_CREATE_ARTICLE`. */
+  name: string;
+  /** Why it is built once, a comment line above it. */
+  comment: string;
+  /** The Python expression. */
+  value: string;
+  imports: ImportCollector;
+}
+
 /**
  * One check of a handler that needs no row, in its two forms: `require`, the lines (indented)
  * that answer 403 when it fails, which open the handler's body; `allows`, an expression true
@@ -193,6 +204,7 @@ export class RouteHandler extends Handle {
   readonly #imports: ImportCollector;
   readonly #rowCheckImports: ImportCollector;
   readonly #directImports: ImportCollector;
+  readonly #directStatement: ModuleStatement | undefined;
   /** Largest request body in bytes, for handlers that read one (`max_body_size`). */
   readonly maxBodySize: number | undefined;
   /** A `POST` that stores its answer under the request's `Idempotency-Key` (its body calls `Idempotency.of(request)`). */
@@ -229,6 +241,8 @@ export class RouteHandler extends Handle {
     rowCheckImports?: ImportCollector;
     /** What the body imports only when it does not load the row to check it, e.g. `update` for an update's one statement. */
     directImports?: ImportCollector;
+    /** The statement the body runs only when it does not load the row to check it, e.g. an update's one `UPDATE`. */
+    directStatement?: ModuleStatement;
     maxBodySize?: number;
     idempotent?: boolean;
     /** Its answer depends on who asks, signed in or not. @default false */
@@ -256,6 +270,7 @@ export class RouteHandler extends Handle {
     this.#imports = options.imports ?? new ImportCollector();
     this.#rowCheckImports = options.rowCheckImports ?? new ImportCollector();
     this.#directImports = options.directImports ?? new ImportCollector();
+    this.#directStatement = options.directStatement;
     this.maxBodySize = options.maxBodySize;
     this.idempotent = options.idempotent ?? false;
     this.asksWhoIsSignedIn = options.asksWhoIsSignedIn ?? false;
@@ -511,7 +526,10 @@ export class RouteHandler extends Handle {
     this.checkAugmented();
     const code = "code" in this.body ? (typeof this.body.code === "string" ? this.body.code : this.body.code(this)) : renderTemplate(ctx.env, this.body.template, { ...this.body.context, handler: this });
     const body = this.checks + code.trimEnd();
-    return [{ code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.allImports }];
+    const handler = { code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.allImports };
+    const statement = this.checksRow ? undefined : this.#directStatement;
+    if (statement === undefined) return [handler];
+    return [{ code: `# ${statement.comment}\n${statement.name} = ${statement.value}`, imports: statement.imports }, handler];
   }
 }
 

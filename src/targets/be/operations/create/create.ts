@@ -8,7 +8,7 @@ import { bodyFieldIssues, bodyWrites, createSchema, writeFields } from "../../mo
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
 import { type Route, readsRowAtItsUrl } from "../../modules/endpoint.js";
-import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
+import { ENDPOINT, type ModuleStatement, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
@@ -44,25 +44,38 @@ export class Create {
     // No code of the user's takes the new row as an object (a hook), and the ORM writes no related rows:
     // one INSERT … RETURNING, and the answer read as columns.
     const rows = relations.length === 0 && hooks.pre === undefined && hooks.post === undefined ? read.rows(shape) : undefined;
-    let insert: { returning?: string; from_row?: string; reader?: string } | undefined;
+    const name = `create_${view.name}`;
+    let insert: { statement: string; from_row?: string; reader?: string } | undefined;
+    let statement: ModuleStatement | undefined;
     if (rows === undefined) {
       imports.update(shape.imports);
     } else {
-      imports.addFrom("sqlalchemy", "insert").addFrom(rows.schemaModule, rows.schema);
+      imports.addFrom(rows.schemaModule, rows.schema);
+      const model = view.model.local;
+      const statementImports = new ImportCollector().addFrom("sqlalchemy", "insert").addFrom(view.model.module, view.model.importName);
+      let returning = `${model}.${view.pk}`;
+      insert = { statement: `_${name.toUpperCase()}` };
       if (shape.loaders.length === 0) {
-        // Only the row's own columns: the INSERT returns them all.
-        imports.addFrom(rows.module.dotted, rows.statement, rows.name);
-        insert = { returning: rows.statement, from_row: rows.name };
+        // Only the row's own columns: the INSERT returns them all, the key last.
+        statementImports.addFrom(rows.module.dotted, rows.statement);
+        imports.addFrom(rows.module.dotted, rows.name);
+        returning = `*${rows.statement}.selected_columns, ${returning}`;
+        insert.from_row = rows.name;
       } else {
-        insert = { reader: routes.rowReader(shape, rows).name };
+        insert.reader = routes.rowReader(shape, rows).name;
       }
+      statement = {
+        name: insert.statement,
+        comment: "Built once, the body its parameters: compiled once, run with Core's INSERT semantics.",
+        value: `insert(${model}).returning(${returning}).execution_options(dml_strategy="raw")`,
+        imports: statementImports,
+      };
     }
     params.push(requestParam());
     if (located) {
       params.push(new RouteParam({ name: "response", annotation: "Response", imports: new ImportCollector().addFrom("fastapi", "Response") }));
       imports.addFrom(`${view.runtimePackage}.responses`, "location");
     }
-    const name = `create_${view.name}`;
     const handler = new RouteHandler({
       module: routes,
       entry: options,
@@ -96,6 +109,7 @@ export class Create {
         },
       },
       imports,
+      directStatement: statement,
     });
     return [routes.add(handler), ...files];
   }

@@ -8,10 +8,10 @@ import { bodyFieldIssues, bodyWrites, updateSchema, writeFields } from "../../mo
 import { resourceFiles } from "../../modules/files.js";
 import { HookCalls } from "../../modules/hooks.js";
 import type { Route } from "../../modules/endpoint.js";
-import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
+import { ENDPOINT, type ModuleStatement, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
 import { cascaded } from "../../cascade.js";
-import { operationId } from "../../resource.js";
+import { type ResourceView, operationId } from "../../resource.js";
 import { updateTests } from "./tests.js";
 
 @operation("update", { scope: "operation", dispatchOn: "type", role: ENDPOINT })
@@ -72,11 +72,23 @@ export class Update {
           relations,
           dump,
           loadsRow,
+          statement: `_${name.toUpperCase()}`,
         },
       },
       imports,
-      directImports: loadsRow ? undefined : new ImportCollector().addFrom("sqlalchemy", "update"),
+      directStatement: loadsRow ? undefined : oneUpdate(view, name),
     });
     return [routes.add(handler), ...files];
   }
+}
+
+/** `_UPDATE_<NAME>`: the one `UPDATE … RETURNING` of a row nothing reads first, the body's changes and the key `_pk` its parameters. */
+function oneUpdate(view: ResourceView, handler: string): ModuleStatement {
+  const model = view.model.local;
+  return {
+    name: `_${handler.toUpperCase()}`,
+    comment: "Built once, the changes its parameters: compiled once per set of fields sent.",
+    value: `update(${model}).where(${model}.${view.pk} == bindparam("_pk")).returning(${model}.${view.pk}).execution_options(synchronize_session=False)`,
+    imports: new ImportCollector().addFrom("sqlalchemy", "bindparam", "update").addFrom(view.model.module, view.model.importName),
+  };
 }

@@ -120,6 +120,12 @@ async def search_comments(
     )
 
 
+# Built once, the body its parameters: compiled once, run with Core's INSERT semantics.
+_CREATE_COMMENT = (
+    insert(Comment).returning(Comment.id).execution_options(dml_strategy="raw")
+)
+
+
 @router.post(
     "",
     status_code=status.HTTP_201_CREATED,
@@ -138,18 +144,21 @@ async def create_comment(
     """Create a comment; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400, user=current_user)
-    # No hook takes the new row as an object: the INSERT returns its key, the answer is
-    # read as columns.
-    pk = (
-        await session.execute(
-            insert(Comment).values(body.model_dump()).returning(Comment.id)
-        )
-    ).scalar_one()
+    pk = (await session.execute(_CREATE_COMMENT, body.model_dump())).scalar_one()
     result = await _read_comment(session, pk)
     response.headers["Location"] = location(request, pk)
     await idempotency.remember(session, result, status_code=201, response=response)
     await session.commit()
     return result
+
+
+# Built once, the changes its parameters: compiled once per set of fields sent.
+_UPDATE_COMMENT = (
+    update(Comment)
+    .where(Comment.id == bindparam("_pk"))
+    .returning(Comment.id)
+    .execution_options(synchronize_session=False)
+)
 
 
 @router.patch(
@@ -166,12 +175,9 @@ async def update_comment(
     if changes:
         # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
         # the session's row visibility as every ORM statement is.
-        changed_pk = await session.scalar(
-            update(Comment)
-            .where(Comment.id == pk)
-            .values(changes)
-            .returning(Comment.id)
-        )
+        changed_pk = (
+            await session.execute(_UPDATE_COMMENT, {**changes, "_pk": pk})
+        ).scalar_one_or_none()
         if changed_pk is None:
             raise _not_found(pk)
         pk = changed_pk

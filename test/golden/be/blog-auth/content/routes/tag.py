@@ -65,6 +65,14 @@ async def list_tags(
     )
 
 
+# Built once, the body its parameters: compiled once, run with Core's INSERT semantics.
+_CREATE_TAG = (
+    insert(TagModel)
+    .returning(*TAG_READ_ROWS.selected_columns, TagModel.id)
+    .execution_options(dml_strategy="raw")
+)
+
+
 @router.post(
     "",
     status_code=status.HTTP_201_CREATED,
@@ -79,19 +87,21 @@ async def create_tag(
     """Create a tag; the ``Location`` header gives its URL."""
     idempotency = Idempotency.of(request)
     await idempotency.replay(session, expires_after=86_400)
-    # No hook takes the new row as an object: the INSERT returns what the answer shows.
-    row = (
-        await session.execute(
-            insert(TagModel)
-            .values(body.model_dump())
-            .returning(*TAG_READ_ROWS.selected_columns, TagModel.id)
-        )
-    ).one()
+    row = (await session.execute(_CREATE_TAG, body.model_dump())).one()
     result = to_tag_read_from_row(row)
     response.headers["Location"] = location(request, row[-1])
     await idempotency.remember(session, result, status_code=201, response=response)
     await session.commit()
     return result
+
+
+# Built once, the changes its parameters: compiled once per set of fields sent.
+_UPDATE_TAG = (
+    update(TagModel)
+    .where(TagModel.id == bindparam("_pk"))
+    .returning(TagModel.id)
+    .execution_options(synchronize_session=False)
+)
 
 
 @router.patch(
@@ -108,12 +118,9 @@ async def update_tag(
     if changes:
         # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
         # the session's row visibility as every ORM statement is.
-        changed_pk = await session.scalar(
-            update(TagModel)
-            .where(TagModel.id == pk)
-            .values(changes)
-            .returning(TagModel.id)
-        )
+        changed_pk = (
+            await session.execute(_UPDATE_TAG, {**changes, "_pk": pk})
+        ).scalar_one_or_none()
         if changed_pk is None:
             raise _not_found(pk)
         pk = changed_pk

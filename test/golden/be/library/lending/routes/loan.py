@@ -105,6 +105,15 @@ async def create_loan(
     return result
 
 
+# Built once, the changes its parameters: compiled once per set of fields sent.
+_UPDATE_LOAN = (
+    update(Loan)
+    .where(Loan.id == bindparam("_pk"))
+    .returning(Loan.id)
+    .execution_options(synchronize_session=False)
+)
+
+
 @router.patch(
     "/{pk:int_key}",
     operation_id="updateLoan",
@@ -119,9 +128,9 @@ async def update_loan(
     if changes:
         # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
         # the session's row visibility as every ORM statement is.
-        changed_pk = await session.scalar(
-            update(Loan).where(Loan.id == pk).values(changes).returning(Loan.id)
-        )
+        changed_pk = (
+            await session.execute(_UPDATE_LOAN, {**changes, "_pk": pk})
+        ).scalar_one_or_none()
         if changed_pk is None:
             raise _not_found(pk)
         pk = changed_pk
