@@ -12,7 +12,6 @@ from sqlalchemy import select
 from blog.api.content.schemas.category import CategoryRead
 from blog.models import Category
 
-
 # What CategoryRead shows, as columns: lists select them instead of ORM objects.
 CATEGORY_READ_ROWS = select(Category.slug, Category.title)
 

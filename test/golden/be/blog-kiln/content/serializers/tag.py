@@ -12,7 +12,6 @@ from sqlalchemy import select
 from blog.api.content.schemas.tag import TagRead
 from blog.models import Tag as TagModel
 
-
 # What TagRead shows, as columns: lists select them instead of ORM objects.
 TAG_READ_ROWS = select(TagModel.id, TagModel.name)
 

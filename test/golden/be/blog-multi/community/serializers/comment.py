@@ -12,7 +12,6 @@ from sqlalchemy import select
 from blog.api.community.schemas.comment import CommentRead
 from blog.models import Comment
 
-
 # What CommentRead shows, as columns: lists select them instead of ORM objects.
 COMMENT_READ_ROWS = select(
     Comment.id, Comment.body, Comment.created_at, Comment.article_id, Comment.author_id

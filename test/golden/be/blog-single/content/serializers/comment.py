@@ -13,7 +13,6 @@ from blog.api.content.schemas.author import AuthorLink
 from blog.api.content.schemas.comment import CommentRead
 from blog.models import Author, Comment
 
-
 # What CommentRead shows, as columns: lists select them instead of ORM objects.
 COMMENT_READ_ROWS = select(
     Comment.id,

@@ -12,7 +12,6 @@ from sqlalchemy import select
 from library.api.lending.schemas.genre import GenreRead
 from library.models import Genre
 
-
 # What GenreRead shows, as columns: lists select them instead of ORM objects.
 GENRE_READ_ROWS = select(Genre.code, Genre.label)
 

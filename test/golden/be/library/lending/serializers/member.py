@@ -12,7 +12,6 @@ from sqlalchemy import select
 from library.api.lending.schemas.member import MemberRead
 from library.models import Member
 
-
 # What MemberRead shows, as columns: lists select them instead of ORM objects.
 MEMBER_READ_ROWS = select(
     Member.id, Member.name, Member.email, Member.card_number, Member.joined_at

@@ -12,7 +12,6 @@ from sqlalchemy import select
 from library.api.lending.schemas.publisher import PublisherRead
 from library.models import Publisher
 
-
 # What PublisherRead shows, as columns: lists select them instead of ORM objects.
 PUBLISHER_READ_ROWS = select(Publisher.id, Publisher.name, Publisher.country)
 
