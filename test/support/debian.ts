@@ -1,8 +1,11 @@
 /**
  * Programs from the Debian packages the machine's apt sources offer, for tests: `apt-get
- * download` and `dpkg -x`, no root needed, cached outside the repository (test/support/cache.ts)
- * as `<package>-<hash of the package version>`. The package's shared libraries must be installed;
- * the program is run once (`versionArgs`) before the cache entry counts.
+ * download` and `dpkg -x`, cached outside the repository (test/support/cache.ts) as
+ * `<package>-<hash of the package version>`. The program is run (`versionArgs`) before the
+ * cache entry counts, and again in each process that asks for it: where it cannot load a
+ * shared library (a fresh machine, or one that kept the cache but not the libraries), the
+ * package's library dependencies are installed with `apt-get install`, which needs root, as
+ * the browser tests' Chromium does.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -41,10 +44,35 @@ export async function debianProgram(name: string, program: string, versionArgs: 
       if (!deb) throw new Error(`apt-get download ${name}=${version} wrote no .deb`);
       await runStep("dpkg", ["-x", join(target, deb), join(target, "root")]);
       await rm(join(target, deb));
-      // It must run here (its libraries installed), not only unpack.
-      await runStep(join(target, binary), versionArgs);
+      // It must run here, not only unpack.
+      await runWithLibraries(name, join(target, binary), versionArgs);
     },
     (entry) => existsSync(join(entry, binary)),
   );
+  await runWithLibraries(name, join(dir, binary), versionArgs);
   return join(dir, binary);
+}
+
+/** Runs `path`; when it fails, installs the `lib*` packages package `name` depends on, then runs it again. */
+async function runWithLibraries(name: string, path: string, args: string[]): Promise<void> {
+  try {
+    await runStep(path, args);
+    return;
+  } catch {
+    // Most often a shared library is missing: install them, then the second run says what is wrong if anything still is.
+  }
+  const { stdout } = await runStep("apt-cache", ["show", "--no-all-versions", name]);
+  const depends = /^Depends: (.+)$/m.exec(stdout)?.[1] ?? "";
+  // "libc-ares2 (>= 1.12), libevent-2.1-7 (>= 2.1.8-stable) | other": the first of each alternative, without its version.
+  const libraries = depends
+    .split(",")
+    .map((dependency) => dependency.split("|")[0]!.trim().split(/\s/)[0]!)
+    .filter((pkg) => pkg.startsWith("lib"));
+  try {
+    await runStep("apt-get", ["update", "-qq"]);
+    await runStep("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...libraries]);
+  } catch (error) {
+    throw new Error(`${path} does not run, and installing its libraries (${libraries.join(" ")}) with apt-get failed (it needs root): ${String(error)}`);
+  }
+  await runStep(path, args);
 }

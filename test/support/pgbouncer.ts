@@ -3,8 +3,8 @@
  * production recipe (`be_root`'s deploy/pgbouncer.ini: transaction pooling), the test's
  * databases, port and credentials in place of the recipe's.
  *
- * The binary comes from the Debian package (test/support/debian.ts); its shared libraries
- * (libevent, c-ares, OpenSSL) must be installed. PgBouncer refuses to run as root: there it
+ * The binary comes from the Debian package (test/support/debian.ts), which installs its shared
+ * libraries (libevent, c-ares, OpenSSL) where they are missing. PgBouncer refuses to run as root: there it
  * runs as the `postgres` system user the test PostgreSQL already runs as, from a copy of the
  * binary that user can read.
  */
