@@ -118,7 +118,7 @@ export class RoutesModule {
     const key = shapeKey(read);
     let entry = this.#loaders.get(key);
     if (entry === undefined) {
-      const shown = `${this.view.name}${key === READ_REPRESENTATION ? "" : `_${key}`}`;
+      const shown = this.#shown(key);
       entry = { helper: { name: `_load_${shown}` }, statement: `_${shown.toUpperCase()}_BY_PK`, read };
       this.#loaders.set(key, entry);
     }
@@ -134,11 +134,16 @@ export class RoutesModule {
     const key = shapeKey(read);
     let entry = this.#rowReaders.get(key);
     if (entry === undefined) {
-      const shown = `${this.view.name}${key === READ_REPRESENTATION ? "" : `_${key}`}`;
+      const shown = this.#shown(key);
       entry = { helper: { name: `_read_${shown}` }, statement: `_${shown.toUpperCase()}_ROW_BY_PK`, rows };
       this.#rowReaders.set(key, entry);
     }
     return entry.helper;
+  }
+
+  /** How a helper of the shape `key` names it: `article` for `read`, `article_summary` for `summary`. */
+  #shown(key: string): string {
+    return `${this.view.name}${key === READ_REPRESENTATION ? "" : `_${key}`}`;
   }
 
   render(ctx: RenderCtx): Fragment[] {
