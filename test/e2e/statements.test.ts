@@ -314,7 +314,7 @@ describe("statements per request, by route shape", () => {
     within("update of a missing row (404)", missing, 1);
   });
 
-  it("create and update answered as columns (no hook takes the row): the write, then one select; a flat row's INSERT returns it all", async () => {
+  it("create and update answered as columns (no hook takes the row): the write, then one select; a flat row's INSERT or UPDATE returns it all", async () => {
     // The premise: no ORM object is built for them (docs/be.md, "Statements per request").
     const routes = await readFile(join(projectDir!, "blog/api/content/routes/comment.py"), "utf8");
     assert.match(routes, /pk = \(await session\.execute\(_CREATE_COMMENT, body\.model_dump\(\)\)\)\.scalar_one\(\)\n {4}result = await _read_comment\(session, pk\)/);
@@ -327,6 +327,9 @@ describe("statements per request, by route shape", () => {
     const tag = await ok(api.post("/tags", { name: `tag-${unique()}` }), 201, "create tag");
     assert.match(tag.headers.get("location") ?? "", new RegExp(`/tags/${tag.body.id}$`));
     within("create of a flat row, one INSERT … RETURNING (POST /tags)", tag, 1);
+    const renamed = await ok(api.patch(`/tags/${tag.body.id}`, { name: `renamed-${unique()}` }), 200, "update tag");
+    assert.match(renamed.body.name, /^renamed-/);
+    within("update of a flat row, one UPDATE … RETURNING (PATCH /tags/{id})", renamed, 1);
   });
 
   it("delete, of a row with nested rows", async () => {

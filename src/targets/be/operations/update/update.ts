@@ -10,6 +10,7 @@ import { HookCalls } from "../../modules/hooks.js";
 import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, type ModuleStatement, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, sessionParam } from "../../modules/params.js";
+import type { RowSerializerFn } from "../../modules/row-serializer.js";
 import { cascaded } from "../../cascade.js";
 import { type ResourceView, operationId } from "../../resource.js";
 import { updateTests } from "./tests.js";
@@ -44,6 +45,8 @@ export class Update {
     // A pre hook or a relation reads the row before it changes; without either (or a check of the row) the update is one statement.
     const loadsRow = hooks.pre !== undefined || relations.length > 0;
     const name = `update_${view.name}`;
+    // A shape of the row's own columns alone: the one UPDATE returns the answer too.
+    const returning = !loadsRow && rows !== undefined && shape.loaders.length === 0 ? rows : undefined;
     const handler = new RouteHandler({
       module: routes,
       entry: options,
@@ -73,22 +76,30 @@ export class Update {
           dump,
           loadsRow,
           statement: `_${name.toUpperCase()}`,
+          from_row: returning?.name,
         },
       },
       imports,
-      directStatement: loadsRow ? undefined : oneUpdate(view, name),
+      directStatement: loadsRow ? undefined : oneUpdate(view, name, returning),
+      directImports: returning === undefined ? undefined : new ImportCollector().addFrom(returning.module.dotted, returning.name),
     });
     return [routes.add(handler), ...files];
   }
 }
 
-/** `_UPDATE_<NAME>`: the one `UPDATE … RETURNING` of a row nothing reads first, the body's changes and the key `_pk` its parameters. */
-function oneUpdate(view: ResourceView, handler: string): ModuleStatement {
+/**
+ * `_UPDATE_<NAME>`: the one `UPDATE … RETURNING` of a row nothing reads first, the body's changes and the key `_pk` its
+ * parameters; it returns the key, or given `rows` (a shape of the row's own columns) their columns.
+ */
+function oneUpdate(view: ResourceView, handler: string, rows: RowSerializerFn | undefined): ModuleStatement {
   const model = view.model.local;
+  const imports = new ImportCollector().addFrom("sqlalchemy", "bindparam", "update").addFrom(view.model.module, view.model.importName);
+  if (rows !== undefined) imports.addFrom(rows.module.dotted, rows.statement);
+  const returning = rows === undefined ? `${model}.${view.pk}` : `*${rows.statement}.selected_columns`;
   return {
     name: `_${handler.toUpperCase()}`,
     comment: "Built once, the changes its parameters: compiled once per set of fields sent.",
-    value: `update(${model}).where(${model}.${view.pk} == bindparam("_pk")).returning(${model}.${view.pk}).execution_options(synchronize_session=False)`,
-    imports: new ImportCollector().addFrom("sqlalchemy", "bindparam", "update").addFrom(view.model.module, view.model.importName),
+    value: `update(${model}).where(${model}.${view.pk} == bindparam("_pk")).returning(${returning}).execution_options(synchronize_session=False)`,
+    imports,
   };
 }

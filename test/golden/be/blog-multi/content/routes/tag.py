@@ -99,7 +99,7 @@ async def create_tag(
 _UPDATE_TAG = (
     update(TagModel)
     .where(TagModel.id == bindparam("_pk"))
-    .returning(TagModel.id)
+    .returning(*TAG_READ_ROWS.selected_columns)
     .execution_options(synchronize_session=False)
 )
 
@@ -116,15 +116,14 @@ async def update_tag(
     """Change the fields sent in the body; the others keep their values."""
     changes = body.model_dump(exclude_unset=True)
     if changes:
-        # Nothing reads the row before it changes: one UPDATE … RETURNING, restricted by
-        # the session's row visibility as every ORM statement is.
-        changed_pk = (
-            await session.execute(_UPDATE_TAG, {**changes, "_pk": pk})
-        ).scalar_one_or_none()
-        if changed_pk is None:
+        # Nothing reads the row before it changes: one UPDATE … RETURNING the answer's
+        # columns, restricted by the session's row visibility as every ORM statement is.
+        row = (await session.execute(_UPDATE_TAG, {**changes, "_pk": pk})).first()
+        if row is None:
             raise _not_found(pk)
-        pk = changed_pk
-    result = await _read_tag(session, pk)
+        result = to_tag_read_from_row(row)
+    else:
+        result = await _read_tag(session, pk)
     await session.commit()
     return result
 
