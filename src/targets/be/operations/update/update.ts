@@ -47,6 +47,7 @@ export class Update {
     const name = `update_${view.name}`;
     // A shape of the row's own columns alone: the one UPDATE returns the answer too.
     const returning = !loadsRow && rows !== undefined && shape.loaders.length === 0 ? rows : undefined;
+    const statement = oneUpdate(view, name, returning);
     const handler = new RouteHandler({
       module: routes,
       entry: options,
@@ -75,12 +76,12 @@ export class Update {
           relations,
           dump,
           loadsRow,
-          statement: `_${name.toUpperCase()}`,
+          statement: statement.name,
           from_row: returning?.name,
         },
       },
       imports,
-      directStatement: loadsRow ? undefined : oneUpdate(view, name, returning),
+      directStatement: loadsRow ? undefined : statement,
       directImports: returning === undefined ? undefined : new ImportCollector().addFrom(returning.module.dotted, returning.name),
     });
     return [routes.add(handler), ...files];
