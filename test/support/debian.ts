@@ -25,14 +25,15 @@ export const runStep = (command: string, args: string[], options: { cwd?: string
  * package `name`, downloaded and unpacked first if missing.
  */
 export async function debianProgram(name: string, program: string, versionArgs: string[]): Promise<string> {
-  let version: string;
+  let shown: string;
   try {
-    const { stdout } = await runStep("apt-cache", ["show", "--no-all-versions", name]);
-    version = /^Version: (.+)$/m.exec(stdout)?.[1] ?? "";
+    shown = (await runStep("apt-cache", ["show", "--no-all-versions", name])).stdout;
   } catch (error) {
     throw new Error(`these tests need Debian's ${name} package in the apt sources: ${String(error)}`);
   }
+  const version = /^Version: (.+)$/m.exec(shown)?.[1];
   if (!version) throw new Error(`apt-cache shows no version of ${name}`);
+  const libraries = libraryDependencies(shown);
   const binary = join("root", program);
   const dir = await cachedBuild(
     name,
@@ -45,29 +46,32 @@ export async function debianProgram(name: string, program: string, versionArgs: 
       await runStep("dpkg", ["-x", join(target, deb), join(target, "root")]);
       await rm(join(target, deb));
       // It must run here, not only unpack.
-      await runWithLibraries(name, join(target, binary), versionArgs);
+      await runWithLibraries(join(target, binary), versionArgs, libraries);
     },
     (entry) => existsSync(join(entry, binary)),
   );
-  await runWithLibraries(name, join(dir, binary), versionArgs);
+  await runWithLibraries(join(dir, binary), versionArgs, libraries);
   return join(dir, binary);
 }
 
-/** Runs `path`; when it fails, installs the `lib*` packages package `name` depends on, then runs it again. */
-async function runWithLibraries(name: string, path: string, args: string[]): Promise<void> {
+/** The `lib*` packages a package depends on, from its `apt-cache show`: the first of each alternative, without its version. */
+function libraryDependencies(shown: string): string[] {
+  // "libc-ares2 (>= 1.12), libevent-2.1-7 (>= 2.1.8-stable) | other"
+  const depends = /^Depends: (.+)$/m.exec(shown)?.[1] ?? "";
+  return depends
+    .split(",")
+    .map((dependency) => dependency.split("|")[0]!.trim().split(/\s/)[0]!)
+    .filter((pkg) => pkg.startsWith("lib"));
+}
+
+/** Runs `path`; when it fails, installs `libraries` (its package's), then runs it again. */
+async function runWithLibraries(path: string, args: string[], libraries: string[]): Promise<void> {
   try {
     await runStep(path, args);
     return;
   } catch {
     // Most often a shared library is missing: install them, then the second run says what is wrong if anything still is.
   }
-  const { stdout } = await runStep("apt-cache", ["show", "--no-all-versions", name]);
-  const depends = /^Depends: (.+)$/m.exec(stdout)?.[1] ?? "";
-  // "libc-ares2 (>= 1.12), libevent-2.1-7 (>= 2.1.8-stable) | other": the first of each alternative, without its version.
-  const libraries = depends
-    .split(",")
-    .map((dependency) => dependency.split("|")[0]!.trim().split(/\s/)[0]!)
-    .filter((pkg) => pkg.startsWith("lib"));
   try {
     await runStep("apt-get", ["update", "-qq"]);
     await runStep("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...libraries]);
