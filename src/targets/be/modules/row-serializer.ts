@@ -37,6 +37,11 @@ export class RowSerializerFn {
     this.imports = options.imports;
   }
 
+  /** Its columns as a write's `RETURNING` list: `*ARTICLE_READ_ROWS.selected_columns`. */
+  get returning(): string {
+    return `*${this.statement}.selected_columns`;
+  }
+
   /** The Python of the constant and the function, as the serializers module holds them. */
   get code(): string {
     return [

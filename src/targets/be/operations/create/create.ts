@@ -59,7 +59,7 @@ export class Create {
         // Only the row's own columns: the INSERT returns them all, the key last.
         statementImports.addFrom(rows.module.dotted, rows.statement);
         imports.addFrom(rows.module.dotted, rows.name);
-        returning = `*${rows.statement}.selected_columns, ${returning}`;
+        returning = `${rows.returning}, ${returning}`;
         insert.from_row = rows.name;
       } else {
         insert.reader = routes.rowReader(shape, rows).name;

@@ -96,7 +96,7 @@ function oneUpdate(view: ResourceView, handler: string, rows: RowSerializerFn | 
   const model = view.model.local;
   const imports = new ImportCollector().addFrom("sqlalchemy", "bindparam", "update").addFrom(view.model.module, view.model.importName);
   if (rows !== undefined) imports.addFrom(rows.module.dotted, rows.statement);
-  const returning = rows === undefined ? `${model}.${view.pk}` : `*${rows.statement}.selected_columns`;
+  const returning = rows === undefined ? `${model}.${view.pk}` : rows.returning;
   return {
     name: `_${handler.toUpperCase()}`,
     comment: "Built once, the changes its parameters: compiled once per set of fields sent.",
