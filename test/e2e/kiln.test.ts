@@ -582,15 +582,36 @@ describe("the project in kiln's style", () => {
     assert.match(limits, /"30\/minute"/);
   });
 
-  it("calls kiln's actions with kiln's signature: the row, db=, and body= of the model the config names; answers with the function's model", async () => {
-    const routes = await readFile(join(shopDir!, "_generated/shop/routes/product.py"), "utf8");
-    // The user's models are spelled with their module: a model class may share their names.
-    assert.match(routes, /^import shop\.actions$/m);
-    assert.doesNotMatch(routes, /^from shop\.actions import/m);
-    assert.match(routes, /\bbody: shop\.actions\.DiscontinueRequest,/);
-    assert.match(routes, /\) -> shop\.actions\.DiscontinueResponse:/);
-    assert.match(routes, /result = await call_action\(\s*shop\.actions\.discontinue_product, product, db=session, body=body\s*\)/);
-    assert.match(routes, /result = await call_action\(shop\.actions\.ping_product, product, db=session\)/);
+  it("calls kiln's actions written as kiln writes them: the body validated as the function's model, the row first, db= and body=, the answer its return model", async () => {
+    const login = await shop.post("/auth/token", { username: "clerk", password: "counter-secret" });
+    expectStatus(login, 200);
+    const clerk = new JsonClient(shop.baseUrl, { authorization: `Bearer ${login.body.access_token}` });
+    const sku = `toaster-${randomBytes(4).toString("hex")}`;
+    const product = await clerk.post("/shop/products", { sku, name: "Toaster", price: 30 });
+    expectStatus(product, 201);
+    const discontinue = `/shop/products/${product.body.id}/discontinue`;
+    expectStatus(await shop.post(discontinue, { reason: "recalled" }), 401);
+    // The body is discontinue_product's DiscontinueRequest, read off its annotations as the app started.
+    const refused = await clerk.post(discontinue, { reason: ["recalled"] });
+    expectStatus(refused, 422);
+    assert.ok(JSON.stringify(refused.body).includes('"reason"'), JSON.stringify(refused.body));
+    const done = await clerk.post(discontinue, { reason: "recalled" });
+    expectStatus(done, 200);
+    assert.deepEqual(done.body, { sku, reason: "recalled" });
+    // The function's change to the row is committed with the answer.
+    assert.equal((await shop.get(`/shop/products/${product.body.id}`)).body.active, false);
+    // ping_product takes no body: none is read.
+    const pong = await shop.post(`/shop/products/${product.body.id}/ping`);
+    expectStatus(pong, 200);
+    assert.deepEqual(pong.body, { status: "pong" });
+
+    // Clients see the function's models in the OpenAPI document.
+    const openapi = await new JsonClient(shopServer!.baseUrl).get("/openapi.json");
+    expectStatus(openapi, 200);
+    const operation = openapi.body.paths[`${PREFIX}/shop/products/{pk}/discontinue`].post;
+    assert.deepEqual(operation.requestBody.content["application/json"].schema, { $ref: "#/components/schemas/DiscontinueRequest" });
+    assert.deepEqual(operation.responses["200"].content["application/json"].schema, { $ref: "#/components/schemas/DiscontinueResponse" });
+    assert.equal(openapi.body.paths[`${PREFIX}/shop/products/{pk}/ping`].post.requestBody, undefined);
   });
 
   it("gives actions of one name on two resources operation ids of their own", async () => {

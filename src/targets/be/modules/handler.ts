@@ -205,6 +205,8 @@ export class RouteHandler extends Handle {
   readonly #rowCheckImports: ImportCollector;
   readonly #directImports: ImportCollector;
   readonly #directStatement: ModuleStatement | undefined;
+  readonly #constant: ModuleStatement | undefined;
+  readonly #answerFrom: string | undefined;
   /** Largest request body in bytes, for handlers that read one (`max_body_size`). */
   readonly maxBodySize: number | undefined;
   /** A `POST` that stores its answer under the request's `Idempotency-Key` (its body calls `Idempotency.of(request)`). */
@@ -243,6 +245,13 @@ export class RouteHandler extends Handle {
     directImports?: ImportCollector;
     /** The statement the body runs only when it does not load the row to check it, e.g. an update's one `UPDATE`. */
     directStatement?: ModuleStatement;
+    /** A value the handler uses, built when the module is imported, e.g. a kiln action's `KilnSignature`. */
+    constant?: ModuleStatement;
+    /**
+     * A Python object whose `status_code` and `response_model` the decorator gives FastAPI, in place of
+     * `statusCode` and the return annotation: an answer known only when the module is imported.
+     */
+    answerFrom?: string;
     maxBodySize?: number;
     idempotent?: boolean;
     /** Its answer depends on who asks, signed in or not. @default false */
@@ -271,6 +280,8 @@ export class RouteHandler extends Handle {
     this.#rowCheckImports = options.rowCheckImports ?? new ImportCollector();
     this.#directImports = options.directImports ?? new ImportCollector();
     this.#directStatement = options.directStatement;
+    this.#constant = options.constant;
+    this.#answerFrom = options.answerFrom;
     this.maxBodySize = options.maxBodySize;
     this.idempotent = options.idempotent ?? false;
     this.asksWhoIsSignedIn = options.asksWhoIsSignedIn ?? false;
@@ -455,7 +466,9 @@ export class RouteHandler extends Handle {
    */
   protected decoratorOf(route: { method: HttpMethod; path: string; statusCode: number; operationId: string; maxBodySize: number | undefined; idempotent?: boolean }): string {
     const args = [pythonString(route.path)];
-    if (route.statusCode !== 200) {
+    if (this.#answerFrom !== undefined) {
+      args.push(`status_code=${this.#answerFrom}.status_code`, `response_model=${this.#answerFrom}.response_model`);
+    } else if (route.statusCode !== 200) {
       const name = STATUS_NAMES[route.statusCode];
       args.push(`status_code=${name ? `status.${name}` : route.statusCode}`);
     }
@@ -499,7 +512,7 @@ export class RouteHandler extends Handle {
     imports.update(this.checksRow ? this.#rowCheckImports : this.#directImports);
     for (const param of this.params) imports.update(param.imports);
     for (const param of this.dependencies) imports.update(param.imports);
-    if (this.statusCode !== 200) imports.addFrom("fastapi", "status");
+    if (this.statusCode !== 200 && this.#answerFrom === undefined) imports.addFrom("fastapi", "status");
     imports.addFrom(`${this.module.view.runtimePackage}.responses`, "error_responses");
     if (this.idempotent) imports.addFrom(`${this.module.view.runtimePackage}.idempotency`, "IDEMPOTENCY_KEY", "Idempotency");
     if (this.#rateLimit) imports.addFrom("fastapi", "Depends").update(this.#rateLimit.imports);
@@ -527,9 +540,8 @@ export class RouteHandler extends Handle {
     const code = "code" in this.body ? (typeof this.body.code === "string" ? this.body.code : this.body.code(this)) : renderTemplate(ctx.env, this.body.template, { ...this.body.context, handler: this });
     const body = this.checks + code.trimEnd();
     const handler = { code: renderFunction(ctx, { decorator: this.decorator, signature: this.signature, doc: this.summary, body }), imports: this.allImports };
-    const statement = this.checksRow ? undefined : this.#directStatement;
-    if (statement === undefined) return [handler];
-    return [{ code: `# ${statement.comment}\n${statement.name} = ${statement.value}`, imports: statement.imports }, handler];
+    const statements = [this.#constant, this.checksRow ? undefined : this.#directStatement].filter((statement) => statement !== undefined);
+    return [...statements.map((statement) => ({ code: `# ${statement.comment}\n${statement.name} = ${statement.value}`, imports: statement.imports })), handler];
   }
 }
 

@@ -13,12 +13,12 @@ import { wasDefaulted } from "../../config/provenance.js";
 import { paramsSchema } from "../../modules/bodies.js";
 import { resourceFiles } from "../../modules/files.js";
 import type { Route } from "../../modules/endpoint.js";
-import { ENDPOINT, RouteHandler, RouteParam } from "../../modules/handler.js";
+import { ENDPOINT, type ModuleStatement, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, requestParam, sessionParam } from "../../modules/params.js";
 import { pythonInt } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { perProject } from "../../per-project.js";
-import { modelRef, operationId } from "../../resource.js";
+import { type ResourceView, modelRef, operationId } from "../../resource.js";
 import { whyNoUser } from "../auth/decide.js";
 import { ActionOptions } from "./options.js";
 import { actionTests } from "./tests.js";
@@ -57,7 +57,7 @@ export class Action {
     const kiln = options.convention === "kiln";
     const params = options.params.length > 0 ? paramsSchema(schemas, view, options, options.params as ScalarField[]) : undefined;
     if (params) schemas.alsoHolds("the params of their actions");
-    const imports = new ImportCollector().addFrom(`${view.runtimePackage}.actions`, "call_action").add(fnModule);
+    const imports = new ImportCollector().add(fnModule);
     const routeParams: RouteParam[] = instance ? [pkParam(view)] : [];
     if (params) {
       // Params that all have defaults make the body optional: no body (or `{}`) calls with the defaults.
@@ -69,9 +69,15 @@ export class Action {
     }
     const body = options.body === undefined ? undefined : userModel(options.body, imports);
     if (body) routeParams.push(new RouteParam({ name: "body", annotation: body }));
+    const signature = options.reads_signature ? kilnSignature(options, view, imports) : undefined;
+    if (!signature) imports.addFrom(`${view.runtimePackage}.actions`, "call_action");
+    if (signature) routeParams.push(new RouteParam({ name: "body", annotation: `Annotated[Any, Depends(${signature.name}.body)]` }));
     routeParams.push(requestParam());
     let responseModel: string | undefined;
-    if (options.response === "instance") {
+    if (signature) {
+      responseModel = "Any";
+      imports.addFrom("typing", "Annotated", "Any").addFrom("fastapi", "Depends");
+    } else if (options.response === "instance") {
       responseModel = shape!.responseModel;
       imports.update(shape!.imports);
     } else if (options.response === "json") {
@@ -82,11 +88,11 @@ export class Action {
     }
     if (options.model_param !== undefined) imports.addFrom(view.model.module, view.model.importName);
     const args = [
-      `${fnModule}.${fnName.raw}`,
+      ...(signature ? [] : [`${fnModule}.${fnName.raw}`]),
       ...(instance ? [view.variable] : []),
       ...options.params.map((param) => `${param.name}=params.${params!.attributeOf(param.name)}`),
       kiln ? "db=session" : "session=session",
-      ...(body ? ["body=body"] : []),
+      ...(body || signature ? ["body=body"] : []),
       ...(options.model_param !== undefined ? [`${options.model_param}=${view.model.local}`] : []),
       ...(options.pass_user ? ["current_user=current_user"] : []),
     ];
@@ -100,12 +106,14 @@ export class Action {
       method: "POST",
       route: Action.route(options),
       statusCode: options.status_code,
+      answerFrom: signature?.name,
+      constant: signature,
       summary: options.summary ?? `Run \`\`${options.fn}\`\`${instance ? ` on one ${view.label}` : ""}${returnsResult ? "; answer with its result" : ""}.`,
       responseModel,
       representation: options.response === "instance" ? shape : undefined,
       params: routeParams,
       session: sessionParam(view),
-      maxBodySize: params || body ? cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size") : undefined,
+      maxBodySize: params || body || signature ? cascaded(ctx.store, ctx.instanceId, ctx.config, "max_body_size") : undefined,
       idempotent: true,
       body: {
         template: "operations/action/action.py.njk",
@@ -113,10 +121,10 @@ export class Action {
           instance,
           row: view.variable,
           response: options.response,
-          call: `${returnsResult ? "result = " : ""}await call_action(${args.join(", ")})`,
+          call: `${returnsResult ? "result = " : ""}await ${signature ? `${signature.name}.call` : "call_action"}(${args.join(", ")})`,
           loader: shape ? routes.loader(shape) : undefined,
           serializer: options.response === "instance" ? shape?.serializer : undefined,
-          status: options.status_code,
+          status: signature ? `${signature.name}.status_code` : options.status_code,
           expiry: pythonInt(ctx.config.idempotency_expiry),
         },
       },
@@ -124,6 +132,22 @@ export class Action {
     });
     return [routes.add(handler)];
   }
+}
+
+/**
+ * `_<NAME>_SIGNATURE = KilnSignature(fn, Model, instance=…)`: what kiln reads off the function's
+ * annotations (its body, its answer, what it takes), read when the routes module is imported,
+ * since codegen does not import your code (runtime/actions.py).
+ */
+function kilnSignature(options: ActionOptions, view: ResourceView, imports: ImportCollector): ModuleStatement {
+  const constants = new ImportCollector().addFrom(`${view.runtimePackage}.actions`, "KilnSignature").addFrom(view.model.module, view.model.importName);
+  imports.update(constants);
+  return {
+    name: `_${new Name(options.name).snake.toUpperCase()}_SIGNATURE`,
+    comment: `What kiln reads off ${Name.fromDotted(options.fn)[1].raw}'s annotations, read as this module is imported.`,
+    value: `KilnSignature(${options.fn}, ${view.model.local}, instance=${options.target === "instance" ? "True" : "False"})`,
+    imports: constants,
+  };
 }
 
 /** The user's Pydantic model at `dotted`, spelled with its module, which goes into `imports`. */

@@ -54,8 +54,9 @@ export const ActionOptions = z
     }),
     body: DottedPath.optional().meta({
       description:
-        'With `convention: "kiln"`: the Pydantic model of the request body, which the function receives as `body=` (kiln reads ' +
-        "it from the function's signature; codegen does not import your code, so the config names it). Default: no body.",
+        'With `convention: "kiln"`: the Pydantic model of the request body, which the function receives as `body=`. Default: ' +
+        "an entry naming none of `body`, `response`, `model_param` and `status_code` has all four read off the function's " +
+        "annotations as kiln reads them, when the generated app imports the function; else no body.",
       examples: ["shop.actions.DiscontinueRequest"],
     }),
     model_param: Identifier.optional().meta({
@@ -140,6 +141,10 @@ export const ActionOptions = z
       response,
       status_code: action.status_code ?? (response === "none" ? 204 : 200),
       slug: action.slug ?? actionSlug(action.name),
+      // kiln's action as kiln's configs write it, naming nothing kiln reads off the function's
+      // annotations: the generated module reads them as it is imported (runtime/actions.py).
+      reads_signature:
+        action.convention === "kiln" && action.body === undefined && action.response === undefined && action.model_param === undefined && action.status_code === undefined,
     };
   });
 export type ActionOptions = z.output<typeof ActionOptions>;

@@ -23,9 +23,10 @@ export function actionTests(tests: Tests, options: ActionOptions): void {
   const paramsSetup = (needs: Needs, references: "created" | "placeholder"): SetupStep[] =>
     json ? [{ kind: "assign", variable: "params", value: dictLiteral(bodyEntries(params, "create", references, target.keys, needs)) }] : [];
   const doc = `\`\`${tests.route}\`\` runs \`\`${options.fn}\`\`, answering ${options.status_code}.`;
-  // A body model of yours (kiln's convention): codegen knows none of its fields, so it can
-  // write no valid body, nor a request that reaches the row lookup; the 401 comes first.
-  if (options.body !== undefined) {
+  // A body model of yours (kiln's convention, named or read off the function): codegen knows
+  // none of its fields, so it can write no valid body, nor a request that reaches the row
+  // lookup; the 401 comes first.
+  if (options.body !== undefined || options.reads_signature) {
     const url = instance ? tests.missingUrl(suffix) : collectionUrl;
     tests.unauthorized(url);
     return;
