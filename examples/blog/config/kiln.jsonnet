@@ -66,7 +66,6 @@ local articleRead = [
               {
                 name: 'get',
                 // kiln's serializer: async (row, session, db), here counting the author's articles.
-                convention: 'kiln',
                 serializer: 'blog.kiln_actions.author_with_count',
                 fields: authorBrief + [
                   { name: 'email', type: 'email' },
@@ -80,7 +79,7 @@ local articleRead = [
                 filter={ fields: ['name'] },
                 order={ fields: ['name'], default: 'name' },
                 paginate={ mode: 'keyset', cursor_field: 'id', default_page_size: 20, max_page_size: 100 },
-              ) + { convention: 'kiln', serializer: 'blog.kiln_actions.author_with_count' },
+              ) + { serializer: 'blog.kiln_actions.author_with_count' },
               { name: 'create', fields: [{ name: 'name', type: 'str' }, { name: 'email', type: 'email' }] },
             ],
           },
@@ -107,7 +106,6 @@ local articleRead = [
               {
                 name: 'create',
                 fields: [{ name: 'title', type: 'str' }, { name: 'body', type: 'str' }, { name: 'author_id', type: 'uuid' }, status { default: 'draft' }],
-                convention: 'kiln',
                 pre: 'blog.kiln_actions.tidy_title',
                 post: 'blog.kiln_actions.count_words',
               },

@@ -137,6 +137,32 @@ describe("kiln keys", () => {
   });
 });
 
+describe("an app written in kiln's format (version: \"1\") calls your functions kiln's way", () => {
+  const entriesOf = (config: ProjectConfig) => config.apps[0]!.config.resources[0]!.operations as unknown as Record<string, unknown>[];
+  const hooked = [
+    { name: "get", fields: [id], serializer: "blog.kiln.with_count" },
+    { name: "create", fields: [title], pre: "blog.kiln.tidy", post: "blog.kiln.notify" },
+    { name: "publish", type: "action", fn: "blog.kiln.publish", target: "instance" },
+    { name: "delete", post: "blog.kiln.after_delete", convention: "codegen" },
+    { name: "update", fields: [title] },
+  ];
+
+  test("each entry naming a function of yours, unless it says its own convention; codegen's without the marker", () => {
+    assert.deepEqual(entriesOf(parse(kilnConfig({ operations: hooked }))).map((entry) => entry.convention), ["kiln", "kiln", "kiln", "codegen", undefined]);
+    const { version: _version, ...unmarked } = kilnConfig({ operations: hooked });
+    assert.deepEqual(entriesOf(parse(unmarked)).map((entry) => entry.convention), [undefined, undefined, undefined, "codegen", undefined]);
+    // An app of a project's apps carries the marker itself, as kiln's app configs do.
+    const project = parse({ apps: [{ config: { version: "1", module: "blog", resources: [{ model: "blog.models.Article", operations: hooked }] } }] });
+    assert.deepEqual(entriesOf(project).map((entry) => entry.convention), ["kiln", "kiln", "kiln", "codegen", undefined]);
+  });
+
+  test("an action with codegen's params there is an error saying why kiln's convention applies", async () => {
+    const config = kilnConfig({ operations: [{ name: "get", fields: [id] }, { name: "feature", type: "action", fn: "blog.actions.feature", target: "instance", params: [{ name: "until", type: "date" }] }] });
+    const messages = (await configErrorOf(config)).issues.map((issue) => `${issue.path}: ${issue.message}`);
+    assert.ok(messages.some((message) => /^resources\[0\]\.operations\[1\]\.params: kiln's convention .*version: "1".*convention: "codegen"/.test(message)), messages.join("\n"));
+  });
+});
+
 describe("kiln's helper calls", () => {
   test("presets.action with kiln's arguments keeps kiln's signature and require_auth default; ours with a target follows the cascade", async () => {
     const entries = await evaluate(`
@@ -380,7 +406,7 @@ const viewsArticle = (operations: unknown[], pkType = "uuid") => ({
   operations,
 });
 
-async function viewsConfigError(config: object): Promise<ConfigError> {
+async function configErrorOf(config: object): Promise<ConfigError> {
   const configFile = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
   await writeFile(configFile, JSON.stringify(config));
   const error = await planGeneration({ target: be, configFile, outDir: join(dir, "out") }).catch((caught: unknown) => caught);
@@ -408,18 +434,18 @@ describe("resource.saved_views() (docs/be.md#saved-views; test/e2e/kiln.test.ts 
 
   test("entries that cannot serve a signed-in user's views of a list are errors at their paths", async () => {
     // No auth: a view has nobody to belong to.
-    const noAuth = await viewsConfigError({ module: "shop", resources: [viewsArticle(["list", views[0]])] });
+    const noAuth = await configErrorOf({ module: "shop", resources: [viewsArticle(["list", views[0]])] });
     assert.deepEqual(noAuth.issues, [
       { path: "resources[0].operations[1].require_auth", message: "a saved view belongs to the signed-in user who saved it, but this endpoint is not authenticated: the project sets no auth" },
     ]);
     // No list entry of that name; a text key whose routes would take /views for a row.
-    const noList = await viewsConfigError({ module: "shop", auth: viewsJwt, resources: [viewsArticle(["get", { ...views[1], list: "list_recent" }], "str")] });
+    const noList = await configErrorOf({ module: "shop", auth: viewsJwt, resources: [viewsArticle(["get", { ...views[1], list: "list_recent" }], "str")] });
     assert.deepEqual(noList.issues, [
       { path: "resources[0].operations[1].list", message: 'names the list whose views these are, but article has no list entry "list_recent"' },
       { path: "resources[0].operations[1].type", message: "saved views live at /articles/views, which a text key's routes would take for a row: they need a uuid or int key" },
     ]);
     // One set of views per resource, of one list: a second create would take the first's route, operation id and body.
-    const twoSets = await viewsConfigError({
+    const twoSets = await configErrorOf({
       module: "shop",
       auth: viewsJwt,
       resources: [viewsArticle(["list", { name: "list_recent", type: "list" }, views[1], views[3], { ...views[1], name: "create_recent_view", list: "list_recent" }])],

@@ -32,7 +32,8 @@ export const HookConvention = Convention.meta({
     "The signatures of `pre`, `post` and `can`: `\"codegen\"` (above), or kiln's: `pre(body, *, db) -> body` (the validated request " +
     "body, its model returned), `post(row, body, *, db)` (delete: `post(row, *, db)`), `async can(resource, session) -> bool` " +
     "(the row or `None`, then the signed-in user: with kiln's login, its session model), `async serializer(row, session, db)` (the row, the " +
-    "signed-in user or `None`, the request's database session). Only beside `pre`, `post`, `can` or `serializer`. Default: `\"codegen\"`.",
+    "signed-in user or `None`, the request's database session). Only beside `pre`, `post`, `can` or `serializer`. Default: `\"kiln\"` " +
+    "in an app written in kiln's format (its `version: \"1\"`), else `\"codegen\"`.",
 });
 
 const SERIALIZER_DESCRIPTION =

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { checkAuthz } from "./authz.js";
 import { UserTemplatesConfig, scoped, sourcePath } from "../../../codegen/index.js";
-import { App, checkAppResources } from "./apps.js";
+import { App, callKilnsWay, checkAppResources } from "./apps.js";
 import { AuthConfig } from "./auth.js";
 import { DatabaseConfig } from "./database.js";
 import { findDuplicates } from "./duplicates.js";
@@ -236,6 +236,8 @@ function shorthandApp(project: ProjectObject): App {
   if (project.module === undefined || project.resources === undefined) {
     throw new Error("bug: single-app shorthand passed its checks without module or resources");
   }
+  // kiln's format marker, on the project when its one app is written at the top.
+  if (project.version === "1") callKilnsWay(project.resources);
   return { config: { module: project.module, resources: project.resources }, prefix: project.prefix ?? "" };
 }
 

@@ -15,6 +15,12 @@ export function recordDefaulted<T extends object>(value: T, keys: readonly strin
   return value;
 }
 
+/** Records that `key` of `value` holds a default too, beside the keys already recorded; returns `value`. */
+export function recordAlsoDefaulted<T extends object>(value: T, key: string): T {
+  const known = (value as { [DEFAULTED]?: readonly string[] })[DEFAULTED] ?? [];
+  return recordDefaulted(value, [...known, key]);
+}
+
 /** Whether `key` of a parsed object holds a default (false for anything not recorded). */
 export function wasDefaulted(value: object, key: string): boolean {
   return ((value as { [DEFAULTED]?: readonly string[] })[DEFAULTED] ?? []).includes(key);

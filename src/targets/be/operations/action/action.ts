@@ -37,7 +37,7 @@ export class Action {
 
   *validate(ctx: BuildContext<ProjectConfig>, options: ActionOptions): Iterable<ValidationIssue> {
     yield* slugClash(ctx, options);
-    yield* conventionKeys(options);
+    yield* conventionKeys(options, wasDefaulted(ctx.instance as object, "convention"));
     if (options.fn.startsWith("ingot.files.")) {
       // kiln's file actions live in its runtime package, which a codegen project does not depend on.
       yield { path: ["fn"], message: "kiln's ingot.files functions are not a codegen project's: write the resource's operations as resource.files() (docs/be.md#files-file_upload-file_complete-file_download-file_delete)" };
@@ -159,9 +159,10 @@ function userModel(dotted: string, imports: ImportCollector): string {
 }
 
 /** Issues for keys of one convention on an action of the other: kiln's function takes one body model, codegen's its params by name. */
-function* conventionKeys(options: ActionOptions): Iterable<ValidationIssue> {
+function* conventionKeys(options: ActionOptions, kilnsByFormat: boolean): Iterable<ValidationIssue> {
   if (options.convention === "kiln") {
-    if (options.params.length > 0) yield { path: ["params"], message: 'kiln\'s convention passes the request body as one model: name it in body, not params' };
+    const why = kilnsByFormat ? ' (the app is written in kiln\'s format, version: "1"; convention: "codegen" passes params by name)' : "";
+    if (options.params.length > 0) yield { path: ["params"], message: `kiln's convention passes the request body as one model: name it in body, not params${why}` };
     return;
   }
   for (const key of ["body", "model_param"] as const) {

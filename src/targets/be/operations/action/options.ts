@@ -49,8 +49,8 @@ export const ActionOptions = z
       description:
         'How the function is called: `"codegen"`, `fn(instance, <param>=…, session=…)`; `"kiln"`, kiln\'s signature ' +
         "`fn(instance, db=…, body=…)` (collection actions: no instance), its request body the `body` model; an entry's `can` " +
-        "then has kiln's signature too, `can(resource, session)`. Default: " +
-        '`"codegen"`; `resource.action` called kiln\'s way (no `target`) writes `"kiln"`.',
+        "then has kiln's signature too, `can(resource, session)`. Default: `\"kiln\"` in an app written in kiln's format (its " +
+        '`version: "1"`), else `"codegen"`; `resource.action` called kiln\'s way (no `target`) writes `"kiln"`.',
     }),
     body: DottedPath.optional().meta({
       description:
