@@ -451,12 +451,21 @@ describe("ActionOptions", () => {
       response: "instance",
       status_code: 200,
       slug: "publish-article",
+      reads_signature: false,
     });
+  });
+
+  test("kiln's convention naming none of body, response, model_param and status_code reads them off the function", () => {
+    const kiln = { ...publish, convention: "kiln" };
+    assert.equal(parse(ActionOptions, kiln).reads_signature, true);
+    for (const named of [{ body: "blog.actions.Note" }, { response: "none" }, { model_param: "model" }, { status_code: 202 }]) {
+      assert.equal(parse(ActionOptions, { ...kiln, ...named }).reads_signature, false, JSON.stringify(named));
+    }
   });
 
   test("a collection action defaults to a JSON response; response none defaults to 204", () => {
     const collection = { ...publish, name: "importFeed", target: "collection" };
-    assert.deepEqual(parse(ActionOptions, collection), { ...collection, params: [], pass_user: false, response: "json", status_code: 200, slug: "import-feed" });
+    assert.deepEqual(parse(ActionOptions, collection), { ...collection, params: [], pass_user: false, response: "json", status_code: 200, slug: "import-feed", reads_signature: false });
     const silent = parse(ActionOptions, { ...collection, response: "none" });
     assert.equal(silent.status_code, 204);
     assert.equal(parse(ActionOptions, { ...collection, response: "none", status_code: 202 }).status_code, 202);

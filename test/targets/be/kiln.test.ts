@@ -156,6 +156,16 @@ describe("an app written in kiln's format (version: \"1\") calls your functions 
     assert.deepEqual(entriesOf(project).map((entry) => entry.convention), ["kiln", "kiln", "kiln", "codegen", undefined]);
   });
 
+  test("the generated tree is kiln's package, _generated, unless the project names its own", () => {
+    const app = (version?: string) => ({ config: { ...(version && { version }), module: "blog", resources: [{ model: "blog.models.Article", operations: [{ name: "get", fields: [id] }] }] } });
+    assert.equal(parse(kilnConfig({ operations: [{ name: "get", fields: [id] }] })).package_prefix, "_generated");
+    assert.equal(parse({ apps: [app("1")] }).package_prefix, "_generated");
+    assert.equal(parse({ version: "1", apps: [app()] }).package_prefix, "_generated");
+    // A codegen project gaining one app in kiln's format keeps its imports.
+    assert.equal(parse({ apps: [app("1"), { ...app(), config: { ...app().config, module: "shop" }, prefix: "/shop" }] }).package_prefix, "");
+    assert.equal(parse({ version: "1", package_prefix: "shop.api", apps: [app("1")] }).package_prefix, "shop.api");
+  });
+
   test("an action with codegen's params there is an error saying why kiln's convention applies", async () => {
     const config = kilnConfig({ operations: [{ name: "get", fields: [id] }, { name: "feature", type: "action", fn: "blog.actions.feature", target: "instance", params: [{ name: "until", type: "date" }] }] });
     const messages = (await configErrorOf(config)).issues.map((issue) => `${issue.path}: ${issue.message}`);

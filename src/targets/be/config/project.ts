@@ -26,8 +26,10 @@ const SHORTHAND_KEYS = ["module", "resources", "prefix"] as const;
 
 const ProjectObject = z
   .strictObject({
-    package_prefix: PackagePath.default("").meta({
-      description: "Package the generated tree lives in; prefixes every generated import.",
+    package_prefix: PackagePath.optional().meta({
+      description:
+        "Package the generated tree lives in; prefixes every generated import. Default: `\"\"` (the tree's modules are top-level " +
+        "packages); in a project written in kiln's format (its `version: \"1\"`, or every app's), kiln's `\"_generated\"`.",
       examples: ["backend.api"],
     }),
     databases: z
@@ -241,6 +243,14 @@ function shorthandApp(project: ProjectObject): App {
   return { config: { module: project.module, resources: project.resources }, prefix: project.prefix ?? "" };
 }
 
+/** kiln's default package of the generated tree, which kiln's projects import (`from _generated.routes import router`). */
+const KILN_PACKAGE_PREFIX = "_generated";
+
+/** Whether the project is written in kiln's format: its config says kiln's `version: "1"`, or each of its apps' configs does. */
+function inKilnFormat(project: ProjectObject): boolean {
+  return project.version === "1" || (project.apps !== undefined && project.apps.every((app) => app.config.version === "1"));
+}
+
 /** A `be` project: databases, optional auth, and its apps (or one app in shorthand). */
 export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
   checkShape(project, ctx);
@@ -257,7 +267,7 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
   const singleApp = project.apps === undefined;
   const apps = project.apps ?? [shorthandApp(project)];
   return {
-    package_prefix: project.package_prefix,
+    package_prefix: project.package_prefix ?? (inKilnFormat(project) ? KILN_PACKAGE_PREFIX : ""),
     databases: project.databases ?? [defaultDatabase()],
     ...(project.auth !== undefined && { auth: project.auth }),
     ...(project.user_templates !== undefined && { user_templates: project.user_templates }),
