@@ -614,6 +614,25 @@ describe("the project in kiln's style", () => {
     assert.equal(openapi.body.paths[`${PREFIX}/shop/products/{pk}/ping`].post.requestBody, undefined);
   });
 
+  it("limits as kiln's limiter does: the orders' own 30/minute counted per the project's key_func, with the limit's headers", async () => {
+    const login = await shop.post("/auth/token", { username: "clerk", password: "counter-secret" });
+    const clerk = new JsonClient(shop.baseUrl, { authorization: `Bearer ${login.body.access_token}` });
+    const product = await clerk.post("/shop/products", { sku: `kettle-${randomBytes(4).toString("hex")}`, name: "Kettle", price: 25 });
+    const order = await clerk.post("/shop/orders", { product_id: product.body.id, quantity: 1 });
+    expectStatus(order, 201);
+    const ping = `/shop/orders/${order.body.id}/ping`;
+    const till = shop.with({ "x-till": `till-${randomBytes(4).toString("hex")}` });
+    const first = await till.post(ping);
+    expectStatus(first, 200);
+    assert.match(first.headers.get("ratelimit-policy") ?? "", /\bq=30;w=60\b/, [...first.headers].join("\n"));
+    for (let sent = 1; sent < 30; sent++) expectStatus(await till.post(ping), 200);
+    const refused = await till.post(ping);
+    expectStatus(refused, 429);
+    assert.ok(Number(refused.headers.get("retry-after")) > 0, [...refused.headers].join("\n"));
+    // Another till's key has a counter of its own, though both come from one address.
+    expectStatus(await shop.with({ "x-till": `till-${randomBytes(4).toString("hex")}` }).post(ping), 200);
+  });
+
   it("gives actions of one name on two resources operation ids of their own", async () => {
     const routes = join(shopDir!, "_generated/shop/routes");
     const ids: string[] = [];

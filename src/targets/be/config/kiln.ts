@@ -73,6 +73,18 @@ export const KilnFramework = z.literal("fastapi", { error: 'codegen generates Fa
   description: 'The generated framework, as kiln writes it: `"fastapi"`, the only one. Optional.',
 });
 
+/**
+ * Marks the project limit made from kiln's limiter object. slowapi's `key_func` and
+ * `headers_enabled` belong to the limiter, not to one limit: every limit below it, a
+ * resource's `'30/minute'` too, counts by that key and sends (or not) those headers.
+ */
+const LIMITER_WIDE = Symbol("kiln's limiter: its key and headers apply to every limit");
+
+/** Whether `limit` is the project's limit made from kiln's limiter object (`rate_limit.slowapi(...)`). */
+export function isKilnsLimiter(limit: RateLimitConfig | false | undefined): limit is RateLimitConfig {
+  return limit !== undefined && limit !== false && LIMITER_WIDE in limit;
+}
+
 /** kiln's project `rate_limit` keys that codegen has no use for, and why. */
 const KILN_RATE_LIMIT_IGNORED: Readonly<Record<string, string>> = {
   bucket_model: "codegen counts requests in its runtime's own table (runtime/rate_limit.py), not in a model of yours",
@@ -97,7 +109,9 @@ export const KilnRateLimit = z
     db_key: z.string().optional().meta({ description: `Accepted without effect (a warning says so): ${KILN_RATE_LIMIT_IGNORED.db_key}.` }),
   })
   .transform((kiln): RateLimitConfig | false =>
-    kiln.default_limit === null ? false : { limit: kiln.default_limit, key: kiln.key_func ?? "ip", headers: kiln.headers_enabled },
+    kiln.default_limit === null
+      ? false
+      : Object.defineProperty({ limit: kiln.default_limit, key: kiln.key_func ?? "ip", headers: kiln.headers_enabled }, LIMITER_WIDE, { value: true }),
   )
   .meta({
     id: "KilnRateLimit",

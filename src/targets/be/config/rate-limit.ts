@@ -5,6 +5,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { DottedPath } from "./primitives.js";
+import { recordDefaulted } from "./provenance.js";
 
 const UNITS = ["second", "minute", "hour", "day"] as const;
 const LIMIT = /^\s*(\d+)\s*\/\s*(second|minute|hour|day)s?\s*$/;
@@ -59,8 +60,11 @@ export type RateLimitConfig = z.output<typeof RateLimitConfig>;
 /** A level's `rate_limit`: limits (a string is `{ limit }`), or `false` for none. */
 export const RateLimitSetting = z
   .union([z.literal(false), RateLimitString, RateLimitConfig], { error: 'expected limits like "5/minute", { limit, key?, headers? }, or false' })
-  // A bare string takes RateLimitConfig's own defaults (key "ip", headers on).
-  .transform((setting): RateLimitConfig | false => (typeof setting === "string" ? RateLimitConfig.parse({ limit: setting }) : setting))
+  // A bare string takes RateLimitConfig's own defaults (key "ip", headers on), recorded as
+  // defaults: under kiln's limiter, the limiter's key and headers replace them.
+  .transform((setting): RateLimitConfig | false =>
+    typeof setting === "string" ? recordDefaulted(RateLimitConfig.parse({ limit: setting }), ["key", "headers"]) : setting,
+  )
   .meta({
     description:
       'Rate limits of every route below this level (each route counts apart): `"5/minute"`, `{ limit, key, headers }`, or `false` ' +

@@ -8,6 +8,8 @@
 
 import { type BuildContext, type ValidationIssue, operation } from "../../../../codegen/index.js";
 import { cascadeSource, cascaded } from "../../cascade.js";
+import { isKilnsLimiter } from "../../config/kiln.js";
+import { wasDefaulted } from "../../config/provenance.js";
 import { type ProjectConfig, type RateLimitConfig, RateLimitSetting, type ResolvedApp } from "../../config/schema.js";
 import { ENDPOINT, RouteHandler } from "../../modules/handler.js";
 import { ProjectRoute } from "../../modules/project-route.js";
@@ -21,12 +23,21 @@ export class RateLimits {
   }
 }
 
-/** The limit the entry `instanceId` inherits, parsed (an entry's own options are kept as written), or undefined for none. */
+/**
+ * The limit the entry `instanceId` inherits, parsed (an entry's own options are kept as
+ * written), or undefined for none. Under kiln's limiter, a limit written as a bare string
+ * counts by the limiter's key and sends its headers, as slowapi's do.
+ */
 export function rateLimitOf(ctx: BuildContext<ProjectConfig>): RateLimitConfig | undefined {
   const setting = cascaded(ctx.store, ctx.instanceId, ctx.config, "rate_limit");
   if (setting === undefined) return undefined;
   const parsed = RateLimitSetting.safeParse(setting);
-  return parsed.success && parsed.data !== false ? parsed.data : undefined;
+  if (!parsed.success || parsed.data === false) return undefined;
+  const limiter = ctx.config.rate_limit;
+  // A bare string: an entry's, as written, or a resource's or app's, parsed with its level.
+  const bare = typeof setting === "string" || (typeof setting === "object" && setting !== null && wasDefaulted(setting, "key"));
+  if (isKilnsLimiter(limiter) && bare) return { ...parsed.data, key: limiter.key, headers: limiter.headers };
+  return parsed.data;
 }
 
 @operation("rate_limit", { scope: "operation", requires: ["auth"], requiresRoles: [ENDPOINT] })
