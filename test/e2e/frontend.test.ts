@@ -441,12 +441,18 @@ describe("the blog's generated front end", () => {
     await edit.getByRole("combobox", { name: "Tags", exact: true }).fill("notes");
     await page.getByRole("option", { name: "notes", exact: true }).click();
     await editedTags.getByRole("button", { name: "Remove news" }).click();
+    // An enum field is a select of its members, starting at the article's own.
+    const statusSelect = edit.getByLabel("Status");
+    assert.equal(await statusSelect.inputValue(), "draft");
+    assert.deepEqual(await statusSelect.locator("option").allTextContents(), ["Not set", "Draft", "Published", "Archived"]);
+    await statusSelect.selectOption({ label: "Archived" });
     await edit.getByRole("button", { name: "Save" }).click();
     await page.getByRole("status").filter({ hasText: "Article saved." }).waitFor();
     await page.getByRole("heading", { level: 1, name: "Edited in the browser" }).waitFor();
     const saved = (await api.get(`/articles/${created}`)).body;
     assert.equal(saved.title, "Edited in the browser");
     assert.deepEqual(saved.tags.map((tag: { label: string }) => tag.label), ["notes"]);
+    assert.equal(saved.status, "archived");
 
     // Delete, after confirming in a dialog that opens on Cancel: Enter twice closes it and opens it again
     // (focus goes back to the page's Delete button), and deletes nothing.

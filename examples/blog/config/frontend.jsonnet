@@ -14,10 +14,13 @@
 //   include_actions_in_dump): a published article can no longer be reviewed (its guard);
 // - a signed-in user saves named views of the article list (saved_views), which the list
 //   page saves, applies and deletes;
+// - an edit may move an article's status among blog.models.ArticleStatus's members (an enum
+//   field: a select in the form);
 // - attachments keep their bytes in S3-compatible storage (S3_BUCKET, S3_ENDPOINT_URL), listed
 //   and uploaded by signed-in users.
 local auth = import 'be/auth/jwt.libsonnet';
 local db = import 'be/db/databases.libsonnet';
+local f = import 'be/fields.libsonnet';
 local p = import 'be/resources/presets.libsonnet';
 local r = import 'resources.libsonnet';
 
@@ -44,6 +47,8 @@ local editors = ['editor', 'admin'];
     r.amendOperations(r.article, {
       get: { require_auth: false },
       list: { require_auth: false },
+      // An edit may also move an article between blog.models.ArticleStatus's members: a select of them.
+      update: { fields+: [f.enum('status', 'blog.models.ArticleStatus')] },
       delete: { groups: editors },
       publish_article: { groups: editors },
     }) {

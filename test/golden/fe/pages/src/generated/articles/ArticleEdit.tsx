@@ -15,7 +15,12 @@ import {
   inputJson,
   inputText,
 } from "../runtime/draft";
-import { CheckboxField, TextAreaField, TextField } from "../runtime/fields";
+import {
+  CheckboxField,
+  ChoiceField,
+  TextAreaField,
+  TextField,
+} from "../runtime/fields";
 import { FormFrame, useDraft, useFormErrors } from "../runtime/forms";
 import { messages } from "../runtime/messages";
 import { type Choice, ReferencePicker } from "../runtime/picker";
@@ -37,6 +42,7 @@ interface ArticleEditDraft {
   extra: string;
   author_id: string;
   tags: Choice[];
+  status: string;
 }
 
 const FIELDS = [
@@ -50,6 +56,7 @@ const FIELDS = [
   "extra",
   "author_id",
   "tags",
+  "status",
 ];
 
 /** The inputs showing `article` as it is. */
@@ -68,6 +75,7 @@ function draftOf(article: ArticleRead): ArticleEditDraft {
       key: String(item.id),
       label: String(item.label),
     })),
+    status: inputText(article.status),
   };
 }
 
@@ -101,6 +109,12 @@ function articleUpdateBody(
     body.author_id = parse.text("author_id", draft.author_id, "required");
   if (draft.tags !== initial.tags)
     body.tags = draft.tags.map((choice) => Number(choice.key));
+  if (draft.status !== initial.status)
+    body.status = parse.choice("status", draft.status, "required", [
+      "draft",
+      "published",
+      "archived",
+    ] as const);
   return body;
 }
 
@@ -233,6 +247,14 @@ function ArticleEditForm({ article }: { article: ArticleRead }) {
               useTagChoices,
             )
           }
+        />
+        <ChoiceField
+          choices={["draft", "published", "archived"]}
+          label="Status"
+          required
+          value={draft.status}
+          onChange={set("status")}
+          error={form.errors.fields.status}
         />
       </FormFrame>
       {unsaved.prompt}
