@@ -119,7 +119,8 @@ def _resolved(function: Callable[..., Any], annotation: Any) -> Any:
         return annotation
     try:
         return eval(annotation, getattr(function, "__globals__", {}))
-    except Exception:
+    except (NameError, AttributeError, SyntaxError, TypeError):
+        # A name imported for the type checker only, or no expression this module runs.
         return _UNRESOLVED
 
 
