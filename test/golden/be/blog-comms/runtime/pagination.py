@@ -20,10 +20,11 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any, Generic, Literal, TypeVar, TypeVarTuple
 from uuid import UUID
+from weakref import WeakKeyDictionary
 
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
-from sqlalchemy import Row, Select, and_, false, func, or_, select, tuple_
+from sqlalchemy import Row, Select, and_, bindparam, false, func, or_, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement, Label
 
@@ -172,18 +173,51 @@ def _key_attributes(keys: Sequence[SortKey]) -> list[str] | None:
     return names if len(names) == len(keys) else None
 
 
+_ROWS = bindparam("_rows")
+"""How many rows a keyset page's statement reads: the page and one more."""
+
+PageShape = tuple[tuple[SortKey, ...], bool]
+"""A first page's order, and whether it selects the sort keys' labels."""
+
+_FIRST_PAGES: WeakKeyDictionary[Select[*Columns], dict[PageShape, Select[*Columns]]] = (
+    WeakKeyDictionary()
+)
+"""The first-page statements of each statement, by shape."""
+
+
 def _keyset_statement(
-    statement: Select[*RowT],
+    statement: Select[*Columns],
     keys: Sequence[SortKey],
-    limit: int,
     cursor: str | None,
     source: CursorSource,
-) -> Select[*RowT]:
-    """*statement* after *cursor*, ordered, one row past the page."""
+    *,
+    labels: bool,
+) -> Select[*Columns]:
+    """*statement* after *cursor*, ordered, with the sort keys' labels when *labels*,
+    reading ``_rows`` rows (a parameter: the page and one more).
+
+    The first page of a statement built once (a list's module constant, no filter
+    asked) is built once too, for each order: SQLAlchemy then derives its cache key
+    once, not on every request. Keys are the same objects for the same order
+    (``Ordering``).
+    """
     if cursor:
         after = decode_cursor(cursor, keys, source)
-        statement = statement.where(after_condition(keys, after))
-    return statement.order_by(*(key.clause for key in keys)).limit(limit + 1)
+        return _ordered(statement.where(after_condition(keys, after)), keys, labels)
+    built = _FIRST_PAGES.setdefault(statement, {})
+    memo = (tuple(keys), labels)
+    page = built.get(memo)
+    if page is None:
+        page = built[memo] = _ordered(statement, keys, labels)
+    return page
+
+
+def _ordered(
+    statement: Select[*Columns], keys: Sequence[SortKey], labels: bool
+) -> Select[*Columns]:
+    if labels:
+        statement = statement.add_columns(*_key_labels(keys))
+    return statement.order_by(*(key.clause for key in keys)).limit(_ROWS)
 
 
 def _key_labels(keys: Sequence[SortKey]) -> list[Label[Any]]:
@@ -205,21 +239,20 @@ async def keyset_page(
     No cursor, or an empty one (``?cursor=``), is the first page; a bad cursor answers
     422, located at *source*.
     """
-    statement = _keyset_statement(statement, keys, limit, cursor, source)
     attributes = _key_attributes(keys)
+    page_statement = _keyset_statement(
+        statement, keys, cursor, source, labels=attributes is None
+    )
+    rows_read = {"_rows": limit + 1}
     if attributes is not None:
-        objects = (await session.scalars(statement)).unique().all()
+        objects = (await session.scalars(page_statement, rows_read)).unique().all()
         page = list(objects[:limit])
         if len(objects) <= limit:
             return page, None
         return page, encode_cursor(
             keys, [getattr(page[-1], name) for name in attributes]
         )
-    rows = (
-        (await session.execute(statement.add_columns(*_key_labels(keys))))
-        .unique()
-        .all()
-    )
+    rows = (await session.execute(page_statement, rows_read)).unique().all()
     page = [row[0] for row in rows[:limit]]
     if len(rows) <= limit:
         return page, None
@@ -240,8 +273,8 @@ async def keyset_rows(
 
     Each row holds the statement's columns, then the sort keys (the cursor's values).
     """
-    statement = _keyset_statement(statement, keys, limit, cursor, source)
-    rows = (await session.execute(statement.add_columns(*_key_labels(keys)))).all()
+    page_statement = _keyset_statement(statement, keys, cursor, source, labels=True)
+    rows = (await session.execute(page_statement, {"_rows": limit + 1})).all()
     page = list(rows[:limit])
     if len(rows) <= limit:
         return page, None
