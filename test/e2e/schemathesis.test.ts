@@ -5,8 +5,8 @@
  * outside its schema, no undocumented status code, no schema-valid request refused, no
  * schema-violating request accepted, a correct `Allow` on every 405.
  *
- * Each run is bounded (`--max-time`) and seeded, so it takes the same few minutes every
- * time and a failure replays.
+ * Each run is bounded by its cases per operation and seeded, with one worker, so it draws the
+ * same cases every time and a failure replays.
  */
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
@@ -51,43 +51,46 @@ phases.coverage.enabled = false
 `;
 
 let venv: Venv;
-let config: Awaited<ReturnType<typeof configDir>> | undefined;
 
 before(async () => {
   venv = await ensureVenv();
-  config = await configDir(CONFIG);
 });
 
-after(async () => {
-  await config?.dispose();
+// The two backends are tested side by side: a schemathesis run keeps one core busy (one
+// Python process, one worker: see support/schemathesis.ts), and each backend has a PostgreSQL
+// cluster, a port, a project and a schemathesis directory (its example database) of its own.
+// A run is bounded by its case count, not by time, so sharing the machine makes it slower,
+// never less thorough.
+describe("schemathesis against generated backends", { concurrency: 2 }, () => {
+  for (const [name, prepare, pkg] of [
+    ["the blog backend", () => prepareBlogProject(), "blog"],
+    ["the lending library backend", prepareLibraryProject, "library"],
+  ] as const) {
+    describe(`schemathesis against ${name}`, () => {
+      let postgres: Postgres | undefined;
+      let projectDir: string | undefined;
+      let server: BlogServer | undefined;
+      let config: Awaited<ReturnType<typeof configDir>> | undefined;
+
+      before(async () => {
+        [postgres, projectDir, config] = await Promise.all([startPostgres(), prepare(), configDir(CONFIG)]);
+        server = await serveBlog(projectDir, venv, postgres.asyncUrl, {}, { pkg });
+      });
+
+      after(async () => {
+        await server?.process.stop();
+        await postgres?.stop();
+        await config?.dispose();
+        if (projectDir) await rm(projectDir, { recursive: true, force: true });
+      });
+
+      it("finds no failure of any check", async () => {
+        const outcome = await schemathesis(venv, config!.path, server!.baseUrl, { maxExamples: MAX_EXAMPLES, timeoutMs: RUN_TIMEOUT_MS });
+        const generated = generatedCases(outcome.output);
+        assert.ok(outcome.ok, `${outcome.output}\n\nserver output:\n${server!.process.output()}`);
+        assert.ok(generated >= 500, `too few test cases ran:\n${summary(outcome.output)}`);
+        console.log(summary(outcome.output));
+      });
+    });
+  }
 });
-
-for (const [name, prepare, pkg] of [
-  ["the blog backend", () => prepareBlogProject(), "blog"],
-  ["the lending library backend", prepareLibraryProject, "library"],
-] as const) {
-  describe(`schemathesis against ${name}`, () => {
-    let postgres: Postgres | undefined;
-    let projectDir: string | undefined;
-    let server: BlogServer | undefined;
-
-    before(async () => {
-      [postgres, projectDir] = await Promise.all([startPostgres(), prepare()]);
-      server = await serveBlog(projectDir, venv, postgres.asyncUrl, {}, { pkg });
-    });
-
-    after(async () => {
-      await server?.process.stop();
-      await postgres?.stop();
-      if (projectDir) await rm(projectDir, { recursive: true, force: true });
-    });
-
-    it("finds no failure of any check", async () => {
-      const outcome = await schemathesis(venv, config!.path, server!.baseUrl, { maxExamples: MAX_EXAMPLES, timeoutMs: RUN_TIMEOUT_MS, workers: 2 });
-      const generated = generatedCases(outcome.output);
-      assert.ok(outcome.ok, `${outcome.output}\n\nserver output:\n${server!.process.output()}`);
-      assert.ok(generated >= 500, `too few test cases ran:\n${summary(outcome.output)}`);
-      console.log(summary(outcome.output));
-    });
-  });
-}
