@@ -53,13 +53,27 @@ interface PytestRun {
   cases: PytestCase[];
 }
 
-/** Runs pytest (default import mode) on the generated tests of `projectDir`, against the test database. */
+let databases = 0;
+
+/**
+ * A new empty database on the file's cluster, as a SQLAlchemy async URL: each pytest run has
+ * its own, so the cases run side by side and no run finds another's tables.
+ */
+async function freshDatabase(): Promise<string> {
+  const name = `generated_tests_${++databases}`;
+  await postgres!.query(`CREATE DATABASE ${name}`);
+  const url = new URL(postgres!.asyncUrl);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+/** Runs pytest (default import mode) on the generated tests of `projectDir`, against a database of its own. */
 async function runGeneratedTests(projectDir: string, testsDirs: readonly string[] = [TESTS_DIR]): Promise<PytestRun> {
   const report = join(projectDir, "pytest-report.xml");
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...PYTEST_ENV,
-    TEST_DATABASE_URL: postgres!.asyncUrl,
+    TEST_DATABASE_URL: await freshDatabase(),
     PYTHONDONTWRITEBYTECODE: "1",
   };
   delete env.JWT_SECRET;
@@ -100,7 +114,9 @@ function failedNames(run: PytestRun): string[] {
   return run.cases.filter((test) => test.failed).map((test) => test.name).sort();
 }
 
-describe("generated tests of the blog example", () => {
+// Two cases at a time: a pytest run keeps one core busy, and each case has its project
+// directory and its database of its own.
+describe("generated tests of the blog example", { concurrency: 2 }, () => {
   it("pass against PostgreSQL, every resource covered, and are lint-clean", async (t) => {
     const projectDir = await prepareBlogProject();
     cleanup.push(projectDir);
