@@ -29,8 +29,6 @@ export interface RunOptions {
   checks?: readonly string[];
   /** `--phases`: every phase unless given. */
   phases?: readonly string[];
-  /** `--include-…`/`--exclude-…` options choosing the operations run (every operation unless given). */
-  operations?: readonly string[];
   /**
    * `--max-examples`: test cases per operation and phase, which is what bounds a run: it is
    * given no `--max-time`, under which the fuzzing phase draws cases until the time is spent,
@@ -68,7 +66,6 @@ export async function schemathesis(venv: Venv, dir: string, baseUrl: string, opt
     "--checks",
     (options.checks ?? ["all"]).join(","),
     ...(options.phases === undefined ? [] : ["--phases", options.phases.join(",")]),
-    ...(options.operations ?? []),
     "--max-examples",
     String(options.maxExamples),
     "--seed",
@@ -93,11 +90,6 @@ export async function schemathesis(venv: Venv, dir: string, baseUrl: string, opt
 /** The number of test cases a run generated. */
 export function generatedCases(output: string): number {
   return Number(/(\d+) generated/.exec(output)?.[1] ?? 0);
-}
-
-/** The operations a run tested, and how many the API has (`Tested: 34`, `Selected: 34/36`). */
-export function testedOperations(output: string): { tested: number; of: number } {
-  return { tested: Number(/Tested: (\d+)/.exec(output)?.[1] ?? 0), of: Number(/Selected: \d+\/(\d+)/.exec(output)?.[1] ?? 0) };
 }
 
 /** The summary lines of a run, for the test log: phases, failures and case counts. */
