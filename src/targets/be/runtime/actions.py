@@ -111,6 +111,12 @@ _UNRESOLVED = object()
 TYPE_CHECKING:`` imports): it says nothing kiln's rules read."""
 
 
+# What evaluating an annotation raises: a name imported for the type checker only, or no
+# expression this module runs. Named, not written in the `except`: ruff formats a tuple
+# there without its parentheses for Python 3.14 and with them for older versions.
+_UNEVALUABLE = (NameError, AttributeError, SyntaxError, TypeError)
+
+
 def _resolved(function: Callable[..., Any], annotation: Any) -> Any:
     """*annotation* as a value: modules with ``from __future__ import annotations`` keep
     strings, evaluated here in the function's module as ``typing`` would."""
@@ -118,8 +124,7 @@ def _resolved(function: Callable[..., Any], annotation: Any) -> Any:
         return annotation
     try:
         return eval(annotation, getattr(function, "__globals__", {}))
-    except (NameError, AttributeError, SyntaxError, TypeError):
-        # A name imported for the type checker only, or no expression this module runs.
+    except _UNEVALUABLE:
         return _UNRESOLVED
 
 
