@@ -15,7 +15,7 @@ import { resourceFiles } from "../../modules/files.js";
 import type { Route } from "../../modules/endpoint.js";
 import { ENDPOINT, type ModuleStatement, RouteHandler, RouteParam } from "../../modules/handler.js";
 import { pkParam, requestParam, sessionParam } from "../../modules/params.js";
-import { pythonInt } from "../../python/literals.js";
+import { pythonInt, pythonLiteral } from "../../python/literals.js";
 import { cascaded } from "../../cascade.js";
 import { perProject } from "../../per-project.js";
 import { type ResourceView, modelRef, operationId } from "../../resource.js";
@@ -69,14 +69,17 @@ export class Action {
     }
     const body = options.body === undefined ? undefined : userModel(options.body, imports);
     if (body) routeParams.push(new RouteParam({ name: "body", annotation: body }));
-    const signature = options.reads_signature ? kilnSignature(options, view, imports) : undefined;
-    if (!signature) imports.addFrom(`${view.runtimePackage}.actions`, "call_action");
-    if (signature) routeParams.push(new RouteParam({ name: "body", annotation: `Annotated[Any, Depends(${signature.name}.body)]` }));
+    const signature = options.reads_signature ? kilnSignature(options, view) : undefined;
+    if (signature) {
+      const dependency = new ImportCollector().addFrom("typing", "Annotated", "Any").addFrom("fastapi", "Depends");
+      routeParams.push(new RouteParam({ name: "body", annotation: `Annotated[Any, Depends(${signature.name}.body)]`, imports: dependency }));
+    } else imports.addFrom(`${view.runtimePackage}.actions`, "call_action");
     routeParams.push(requestParam());
     let responseModel: string | undefined;
     if (signature) {
+      // The decorator gives FastAPI the function's model (answerFrom).
       responseModel = "Any";
-      imports.addFrom("typing", "Annotated", "Any").addFrom("fastapi", "Depends");
+      imports.addFrom("typing", "Any");
     } else if (options.response === "instance") {
       responseModel = shape!.responseModel;
       imports.update(shape!.imports);
@@ -139,14 +142,13 @@ export class Action {
  * annotations (its body, its answer, what it takes), read when the routes module is imported,
  * since codegen does not import your code (runtime/actions.py).
  */
-function kilnSignature(options: ActionOptions, view: ResourceView, imports: ImportCollector): ModuleStatement {
-  const constants = new ImportCollector().addFrom(`${view.runtimePackage}.actions`, "KilnSignature").addFrom(view.model.module, view.model.importName);
-  imports.update(constants);
+function kilnSignature(options: ActionOptions, view: ResourceView): ModuleStatement {
+  const [fnModule, fnName] = Name.fromDotted(options.fn);
   return {
     name: `_${new Name(options.name).snake.toUpperCase()}_SIGNATURE`,
-    comment: `What kiln reads off ${Name.fromDotted(options.fn)[1].raw}'s annotations, read as this module is imported.`,
-    value: `KilnSignature(${options.fn}, ${view.model.local}, instance=${options.target === "instance" ? "True" : "False"})`,
-    imports: constants,
+    comment: `What kiln reads off ${fnName.raw}'s annotations, read as this module is imported.`,
+    value: `KilnSignature(${options.fn}, ${view.model.local}, instance=${pythonLiteral(options.target === "instance")})`,
+    imports: new ImportCollector().addFrom(`${view.runtimePackage}.actions`, "KilnSignature").addFrom(view.model.module, view.model.importName).add(fnModule),
   };
 }
 

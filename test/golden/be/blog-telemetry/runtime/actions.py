@@ -48,13 +48,14 @@ class KilnSignature:
     def __init__(
         self, function: Callable[..., Any], model: type, *, instance: bool
     ) -> None:
-        self.function = function
+        self._function = function
         self._model = model
         self._model_param: str | None = None
         self._body_model: type[BaseModel] | None = None
+        signature = inspect.signature(function)
         takes_row = False
         unresolved = False
-        for param in inspect.signature(function).parameters.values():
+        for param in signature.parameters.values():
             annotation = _resolved(function, param.annotation)
             if annotation is _UNRESOLVED:
                 unresolved = True
@@ -85,15 +86,14 @@ class KilnSignature:
                     "give its entry target: 'instance'"
                 )
             )
-        returns = _resolved(function, inspect.signature(function).return_annotation)
-        self.returns_nothing = returns is None or returns is type(None)
+        returns = _resolved(function, signature.return_annotation)
         # No return annotation (``inspect.Signature.empty``): the result as JSON, 200.
         self.response_model: Any = (
             returns
             if inspect.isclass(returns) and issubclass(returns, BaseModel)
             else None
         )
-        self.status_code = 204 if self.returns_nothing else 200
+        self.status_code = 204 if returns is None or returns is type(None) else 200
         self.body = _body_dependency(self._body_model)
 
     async def call(self, *row: Any, db: Any, body: BaseModel | None) -> Any:
@@ -104,7 +104,7 @@ class KilnSignature:
             keywords["body"] = body
         if self._model_param is not None:
             keywords[self._model_param] = self._model
-        return await call_action(self.function, *row, **keywords)
+        return await call_action(self._function, *row, **keywords)
 
 
 _UNRESOLVED = object()
