@@ -7,9 +7,9 @@ import { GroupList } from "./authz.js";
 import { OpaSetting } from "./opa.js";
 import { scoped } from "../../../codegen/index.js";
 import { findDuplicates } from "./duplicates.js";
-import { KilnVersion } from "./kiln.js";
+import { KilnVersion, callKilnsWay, inKilnFormat } from "./kiln.js";
 import { MountPrefix, PythonName, maxBodySizeAt } from "./primitives.js";
-import { recordAlsoDefaulted, recordDefaulted, wasDefaulted } from "./provenance.js";
+import { recordDefaulted, wasDefaulted } from "./provenance.js";
 import { checkReferences } from "./references.js";
 import { ResourceConfig } from "./resources.js";
 import { RateLimitSetting } from "./rate-limit.js";
@@ -65,30 +65,11 @@ export const AppConfig = z
   })
   .superRefine((app, ctx) => checkAppResources(app.resources, ctx, ["resources"]))
   .transform((app) => {
-    if (app.version === "1") callKilnsWay(app.resources);
+    if (inKilnFormat(app)) callKilnsWay(app.resources);
     return app;
   })
   .meta({ id: "AppConfig", description: "The contents of an app: one Python package of the generated backend." });
 
-/** The keys of an entry naming a function of yours whose signature `convention` decides. */
-const CONVENTION_KEYS = ["pre", "post", "can", "serializer"] as const;
-
-/**
- * An app written in kiln's format (`version: "1"`, which kiln writes and codegen's own configs
- * need not) has kiln's signatures: each of its entries calling a function of yours (an action,
- * a `pre`, `post`, `can` or `serializer`) that does not say its `convention` gets kiln's.
- * The entries are zod's parse of the config, filled in place as zod fills its defaults.
- */
-export function callKilnsWay(resources: readonly ResourceConfig[]): void {
-  for (const resource of resources) {
-    for (const entry of resource.operations as readonly Record<string, unknown>[]) {
-      if (entry.convention !== undefined) continue;
-      if (entry.type !== "action" && !CONVENTION_KEYS.some((key) => entry[key] !== undefined)) continue;
-      entry.convention = "kiln";
-      recordAlsoDefaulted(entry, "convention");
-    }
-  }
-}
 export type AppConfig = z.output<typeof AppConfig>;
 
 /** An app and where it is mounted. */

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { type ConfigIssue, formatConfigPath, isRecord } from "../../../codegen/index.js";
 import { DottedPath } from "./primitives.js";
+import { recordAlsoDefaulted } from "./provenance.js";
 import { RateLimitConfig, RateLimitKey, RateLimitSetting, RateLimitString } from "./rate-limit.js";
 
 /**
@@ -60,6 +61,31 @@ export const KilnVersion = z.literal("1", { error: 'the only config version is "
   description: 'The config format version, as kiln writes it: `"1"`, the only one. Optional.',
 });
 
+
+/** Whether a project's or an app's config is written in kiln's format: it says kiln's `version: "1"`, which codegen's own need not. */
+export function inKilnFormat(level: { version?: string | undefined }): boolean {
+  return level.version === "1";
+}
+
+/** The keys of an entry naming a function of yours whose signature `convention` decides. */
+const CONVENTION_KEYS = ["pre", "post", "can", "serializer"] as const;
+
+/**
+ * The entries of an app written in kiln's format have kiln's signatures: each entry calling a
+ * function of yours (an action, a `pre`, `post`, `can` or `serializer`) that does not say its
+ * `convention` gets kiln's. The entries are zod's parse of the config, filled in place as zod
+ * fills its defaults, and the default is recorded as one.
+ */
+export function callKilnsWay(resources: readonly { operations: readonly unknown[] }[]): void {
+  for (const resource of resources) {
+    for (const entry of resource.operations as readonly Record<string, unknown>[]) {
+      if (entry.convention !== undefined) continue;
+      if (entry.type !== "action" && !CONVENTION_KEYS.some((key) => entry[key] !== undefined)) continue;
+      entry.convention = "kiln";
+      recordAlsoDefaulted(entry, "convention");
+    }
+  }
+}
 
 /**
  * `convention`: whose signatures a function of yours has, codegen's or kiln's (an action's

@@ -6,11 +6,11 @@
 import { z } from "zod";
 import { checkAuthz } from "./authz.js";
 import { UserTemplatesConfig, scoped, sourcePath } from "../../../codegen/index.js";
-import { App, callKilnsWay, checkAppResources } from "./apps.js";
+import { App, checkAppResources } from "./apps.js";
 import { AuthConfig } from "./auth.js";
 import { DatabaseConfig } from "./database.js";
 import { findDuplicates } from "./duplicates.js";
-import { KilnFramework, KilnVersion, ProjectRateLimit } from "./kiln.js";
+import { KilnFramework, KilnVersion, ProjectRateLimit, callKilnsWay, inKilnFormat } from "./kiln.js";
 import { DEFAULT_MAX_BODY_SIZE, MountPrefix, PackagePath, PythonName } from "./primitives.js";
 import { TrustedProxy } from "./rate-limit.js";
 import { TelemetryConfig } from "./telemetry.js";
@@ -239,16 +239,16 @@ function shorthandApp(project: ProjectObject): App {
     throw new Error("bug: single-app shorthand passed its checks without module or resources");
   }
   // kiln's format marker, on the project when its one app is written at the top.
-  if (project.version === "1") callKilnsWay(project.resources);
+  if (inKilnFormat(project)) callKilnsWay(project.resources);
   return { config: { module: project.module, resources: project.resources }, prefix: project.prefix ?? "" };
 }
 
 /** kiln's default package of the generated tree, which kiln's projects import (`from _generated.routes import router`). */
 const KILN_PACKAGE_PREFIX = "_generated";
 
-/** Whether the project is written in kiln's format: its config says kiln's `version: "1"`, or each of its apps' configs does. */
-function inKilnFormat(project: ProjectObject): boolean {
-  return project.version === "1" || (project.apps !== undefined && project.apps.every((app) => app.config.version === "1"));
+/** Whether the project is written in kiln's format: its config, or each of its apps' configs. */
+function projectInKilnFormat(project: ProjectObject): boolean {
+  return inKilnFormat(project) || (project.apps !== undefined && project.apps.every((app) => inKilnFormat(app.config)));
 }
 
 /** A `be` project: databases, optional auth, and its apps (or one app in shorthand). */
@@ -267,7 +267,7 @@ export const ProjectConfig = ProjectObject.superRefine((project, ctx) => {
   const singleApp = project.apps === undefined;
   const apps = project.apps ?? [shorthandApp(project)];
   return {
-    package_prefix: project.package_prefix ?? (inKilnFormat(project) ? KILN_PACKAGE_PREFIX : ""),
+    package_prefix: project.package_prefix ?? (projectInKilnFormat(project) ? KILN_PACKAGE_PREFIX : ""),
     databases: project.databases ?? [defaultDatabase()],
     ...(project.auth !== undefined && { auth: project.auth }),
     ...(project.user_templates !== undefined && { user_templates: project.user_templates }),
