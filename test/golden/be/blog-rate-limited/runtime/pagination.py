@@ -176,12 +176,12 @@ def _key_attributes(keys: Sequence[SortKey]) -> list[str] | None:
 _ROWS = bindparam("_rows")
 """How many rows a keyset page's statement reads: the page and one more."""
 
-PageShape = tuple[tuple[SortKey, ...], bool]
+_PageShape = tuple[tuple[SortKey, ...], bool]
 """A first page's order, and whether it selects the sort keys' labels."""
 
-_FIRST_PAGES: WeakKeyDictionary[Select[*Columns], dict[PageShape, Select[*Columns]]] = (
-    WeakKeyDictionary()
-)
+_FIRST_PAGES: WeakKeyDictionary[
+    Select[*Columns], dict[_PageShape, Select[*Columns]]
+] = WeakKeyDictionary()
 """The first-page statements of each statement, by shape."""
 
 
