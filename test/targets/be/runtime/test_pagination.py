@@ -142,6 +142,23 @@ async def test_pages_of_columns_walk_the_same_order(
     assert by_offset == seen
 
 
+async def test_a_statement_built_once_pages_at_each_size_asked(
+    items: async_sessionmaker[AsyncSession],
+) -> None:
+    # Its first page is built once per order, the size a parameter: each size holds.
+    statement = select(Item.id, Item.name)
+    keys = ORDERING.keys(None)
+    first: dict[int, list[int]] = {}
+    for limit in (3, 5, 3):
+        async with items() as session:
+            rows, cursor = await keyset_rows(
+                session, statement, keys, limit=limit, cursor=None
+            )
+        first[limit] = [row[0] for row in rows]
+        assert len(rows) == limit and cursor is not None
+    assert first[3] == first[5][:3] == python_order(["-made_at"])[:3]
+
+
 async def test_the_default_order_applies_without_order_by(
     items: async_sessionmaker[AsyncSession],
 ) -> None:
