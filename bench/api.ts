@@ -20,7 +20,7 @@
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,6 +51,7 @@ const rounds = Number(values.rounds);
 const clients = Number(values.clients);
 const warmupMs = Number(values.warmup) * 1000;
 const callRequests = Number(values.calls);
+if (values.profile !== undefined) await mkdir(values.profile, { recursive: true });
 
 const CALLS_SCRIPT = resolve(fileURLToPath(import.meta.url), "../calls.py");
 /** How long bench/calls.py may take for one app and route (it starts Python, then sends --calls requests). */

@@ -341,7 +341,7 @@ describe("codegen generate: errors", () => {
     const verbose = await codegen(dir, ["generate", "-t", "greeter", "-c", config("greeter.jsonnet"), "-o", "out", "--verbose"]);
     assert.equal(verbose.code, 1);
     assert.match(verbose.stderr, /internal error in codegen: kaboom in a plugin/);
-    assert.match(verbose.stderr, /at BoomOp\.build .*boom\.ts/);
+    assert.match(verbose.stderr, /at BoomOp\.build .*boom\.js/);
     assert.deepEqual(await snapshot(dir), {});
   });
 });

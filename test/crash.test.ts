@@ -11,9 +11,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
 
 import { benchConfig } from "../bench/configs.js";
-import { runCodegen } from "./helpers/codegen-cli.js";
+import { builtCli, runCodegen } from "./helpers/codegen-cli.js";
 import { leftovers, sameTree, treeHashes } from "./helpers/trees.js";
-import { makeTempDir, removeTempDirs, repoRoot, tsxLoader } from "./helpers/user-project.js";
+import { makeTempDir, removeTempDirs } from "./helpers/user-project.js";
 
 const OLD_SIZE = 100;
 const NEW_SIZE = 240;
@@ -61,7 +61,7 @@ async function generateOk(config: string, out: string): Promise<string> {
  * @returns whether the kill came before the process finished, and how long the journal lived when it was not killed.
  */
 async function generateAndKill(out: string, delayMs: number | undefined): Promise<{ killed: boolean; journalMs: number }> {
-  const child = spawn(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, path.join(repoRoot, "src", "cli.ts"), ...generateArgs(newConfig, out)], {
+  const child = spawn(process.execPath, [await builtCli(), ...generateArgs(newConfig, out)], {
     cwd: work,
     stdio: "ignore",
     env: { ...process.env, NODE_OPTIONS: "" },

@@ -10,11 +10,12 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
 import { benchConfig } from "../bench/configs.js";
-import { makeTempDir, removeTempDirs, repoRoot, tsxLoader } from "./helpers/user-project.js";
+import { builtCli } from "./helpers/codegen-cli.js";
+import { makeTempDir, removeTempDirs, repoRoot } from "./helpers/user-project.js";
 
 let work: string;
 let config: string;
-const cli = path.join(repoRoot, "src", "cli.ts");
+const cli = await builtCli();
 
 before(async () => {
   work = await makeTempDir("codegen-fs-errors-");
@@ -36,7 +37,7 @@ function mountNamespaceProblem(): string | undefined {
  * then lists what is left there (the mount disappears with the namespace).
  */
 function inTmpfs(mountPoint: string, setup: string, out: string): { status: number | null; stderr: string; left: string[] } {
-  const node = [process.execPath, "--conditions=codegen-source", "--import", tsxLoader, cli, "generate", "-t", "be", "-c", config, "-o", out]
+  const node = [process.execPath, cli, "generate", "-t", "be", "-c", config, "-o", out]
     .map((word) => `'${word}'`)
     .join(" ");
   const script = [
@@ -95,7 +96,7 @@ describe("file-system errors through the CLI", () => {
     try {
       // Root ignores permissions unless it drops the capabilities that let it.
       const prefix = process.getuid?.() === 0 ? ["setpriv", "--bounding-set=-dac_override,-dac_read_search"] : [];
-      const args = [...prefix, process.execPath, "--conditions=codegen-source", "--import", tsxLoader, cli, "generate", "-t", "be", "-c", config, "-o", out];
+      const args = [...prefix, process.execPath, cli, "generate", "-t", "be", "-c", config, "-o", out];
       const run = spawnSync(args[0]!, args.slice(1), { cwd: work, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } });
       assert.equal(run.status, 1, run.stderr);
       assert.equal(

@@ -9,9 +9,11 @@ import { readFile, readdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 
-import { runCodegen } from "./helpers/codegen-cli.js";
+import { builtCli, runCodegen } from "./helpers/codegen-cli.js";
 import { treeHashes, treeMtimes as mtimes } from "./helpers/trees.js";
-import { makeTempDir, removeTempDirs, repoRoot, tsxLoader } from "./helpers/user-project.js";
+import { makeTempDir, removeTempDirs } from "./helpers/user-project.js";
+
+const cli = await builtCli();
 
 const resources = (orderField: string, productField: string) => `[
   { model: 'shop.models.Product', fields: [{ name: 'id', type: 'uuid' }, { name: '${productField}', type: 'str' }], operations: ['get', 'list'] },
@@ -42,7 +44,7 @@ class WatchProcess {
   readonly #exited: Promise<number | null>;
 
   constructor(cwd: string, args: string[]) {
-    this.child = spawn(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, path.join(repoRoot, "src", "cli.ts"), ...args], {
+    this.child = spawn(process.execPath, [cli, ...args], {
       cwd,
       env: { ...process.env, NODE_OPTIONS: "", FORCE_COLOR: "0", NO_COLOR: "1" },
     });

@@ -10,9 +10,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, it } from "node:test";
-import { repoRoot, tsxLoader } from "../helpers/user-project.js";
+import { builtCli } from "../helpers/codegen-cli.js";
 import { ensureVenv } from "../support/venv.js";
 
+const cli = await builtCli();
 let root: string;
 let project: string;
 let env: NodeJS.ProcessEnv;
@@ -20,7 +21,7 @@ let env: NodeJS.ProcessEnv;
 /** `codegen <args>` in the project; its status and stderr, within `timeoutMs`. */
 function codegen(timeoutMs: number, ...args: string[]): Promise<{ status: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--conditions=codegen-source", "--import", tsxLoader, join(repoRoot, "src", "cli.ts"), ...args], { cwd: project, env, timeout: timeoutMs }, (error, _stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { cwd: project, env, timeout: timeoutMs }, (error, _stdout, stderr) => {
       resolve({ status: error ? (typeof error.code === "number" ? error.code : 128) : 0, stderr });
     });
   });

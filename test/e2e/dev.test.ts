@@ -16,8 +16,8 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
 import { dataDirectory } from "../../src/dev/postgres.js";
-import { generateWithCli } from "../helpers/codegen-cli.js";
-import { repoRoot, tsxLoader } from "../helpers/user-project.js";
+import { builtCli, generateWithCli } from "../helpers/codegen-cli.js";
+import { repoRoot } from "../helpers/user-project.js";
 import { JsonClient } from "../support/http.js";
 import { linkNodeModules } from "../support/node-modules.js";
 import { freePort } from "../support/ports.js";
@@ -42,13 +42,13 @@ before(async () => {
   root = await mkdtemp(join(tmpdir(), "codegen-dev-"));
   // As a user's project directory is: others may pass through (PostgreSQL runs as its own user under root).
   await chmod(root, 0o755);
-  // `npx codegen-kit …` runs this repository's CLI; any other npx call is the real one.
+  // `npx codegen-kit …` runs this repository's built CLI, the package's bin; any other npx call is the real one.
   const shims = join(root, "shims");
   await mkdir(shims);
   const npx = join(shims, "npx");
   await writeFile(
     npx,
-    `#!/bin/sh\nif [ "$1" = "codegen-kit" ]; then shift; exec "${process.execPath}" --conditions=codegen-source --import "${tsxLoader}" "${join(repoRoot, "src", "cli.ts")}" "$@"; fi\n` +
+    `#!/bin/sh\nif [ "$1" = "codegen-kit" ]; then shift; exec "${process.execPath}" "${await builtCli()}" "$@"; fi\n` +
       `echo "npx $* is not part of the quick start" >&2; exit 1\n`,
   );
   await chmod(npx, 0o755);
@@ -308,8 +308,9 @@ describe("the README's quick start", () => {
       assert.equal((await stat(closed)).mode & 0o777, 0o700);
       const install = join(closed, "install");
       await mkdir(install);
-      await promisify(execFile)("cp", ["-al", join(repoRoot, "node_modules"), join(repoRoot, "src"), join(repoRoot, "package.json"), install]);
-      const codegen = `"${process.execPath}" --conditions=codegen-source --import "${join(install, "node_modules", "tsx", "dist", "loader.mjs")}" "${join(install, "src", "cli.ts")}"`;
+      await builtCli();
+      await promisify(execFile)("cp", ["-al", join(repoRoot, "node_modules"), join(repoRoot, "dist"), join(repoRoot, "package.json"), install]);
+      const codegen = `"${process.execPath}" "${join(install, "dist", "cli.js")}"`;
       const clinic = join(closed, "clinic");
       await mkdir(clinic);
       await writeFile(join(clinic, "be_root.jsonnet"), "{ name: 'clinic' }\n");

@@ -2,11 +2,14 @@
 // repository, `node_modules/zod` to its zod, and plugins are installed beside them. Under
 // `--conditions=codegen-source` a plugin's `import … from "codegen-kit"` then loads the very
 // engine modules (src/) the tests import, so classes are shared and `instanceof` holds.
+// Plugins are written in TypeScript and installed as published, compiled to JavaScript, so
+// the built CLI loads them with plain `node`, as it loads a user's.
 import assert from "node:assert/strict";
 import { cp, mkdir, mkdtemp, readFile, readdir, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 
 /** Real path of this repository. */
 export const repoRoot = await realpath(fileURLToPath(new URL("../../", import.meta.url)));
@@ -59,8 +62,26 @@ export async function createUserProject(options: { fixture?: boolean } = {}): Pr
   await mkdir(modules);
   await symlink(repoRoot, path.join(modules, "codegen-kit"), "dir");
   await symlink(path.join(repoRoot, "node_modules", "zod"), path.join(modules, "zod"), "dir");
-  if (options.fixture !== false) await cp(fixtureDir, path.join(modules, FIXTURE_PACKAGE), { recursive: true });
+  if (options.fixture !== false) {
+    const plugin = path.join(modules, FIXTURE_PACKAGE);
+    await cp(fixtureDir, plugin, { recursive: true });
+    await compilePackage(plugin);
+  }
   return project;
+}
+
+/**
+ * Compiles the TypeScript modules of the installed package `dir` to JavaScript beside them, as
+ * its publisher would, and points its manifest's `codegen` entries at the `.js` modules.
+ * Templates (`*.ts.njk`) are not modules and stay as they are.
+ */
+async function compilePackage(dir: string): Promise<void> {
+  const modules = (await readdir(dir, { recursive: true })).filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"));
+  if (modules.length === 0) return;
+  await build({ entryPoints: modules.map((file) => path.join(dir, file)), outdir: dir, outbase: dir, format: "esm", platform: "node", target: "node20", logLevel: "error" });
+  const manifestFile = path.join(dir, "package.json");
+  const manifest = await readFile(manifestFile, "utf8");
+  await writeFile(manifestFile, manifest.replace(/\.ts#/g, ".js#"));
 }
 
 /** Writes a package `name` into `<project>/node_modules`: its package.json and other files. */
@@ -77,6 +98,7 @@ export async function installPackage(
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
     await writeFile(path.join(dir, file), text);
   }
+  await compilePackage(dir);
   return dir;
 }
 
