@@ -46,33 +46,43 @@ export function importFormatterFor(language: string): ImportFormatter | undefine
  * imports.format("python"); // "import uuid\n\nfrom requests import Request, Session"
  */
 export class ImportCollector {
-  // Made on first use: most collectors (a snippet's, a parameter's) stay empty.
-  #bare: Set<string> | undefined;
-  #from: Map<string, Set<string>> | undefined;
+  // Flat lists, duplicates and all, made on first use (most collectors stay empty): a run holds
+  // tens of thousands of collectors until its files are assembled, and a Set per module made
+  // them a quarter of the build's memory. Reading sorts and deduplicates; a list that keeps
+  // growing by merges is compacted, so repeats never pile up.
+  #bare: string[] | undefined;
+  /** Pairs, flat: module, name, module, name, … */
+  #from: string[] | undefined;
+  #compactedAt = 0;
 
   /** Adds a bare import of `module`. Returns the collector for chaining. */
   add(module: string): this {
-    (this.#bare ??= new Set()).add(module);
-    return this;
+    (this.#bare ??= []).push(module);
+    return this.#compactIfLong();
   }
 
   /** Adds `names` imported from `module`; no names adds nothing. Returns the collector for chaining. */
   addFrom(module: string, ...names: string[]): this {
-    return names.length === 0 ? this : this.#addNames(module, names);
+    if (names.length === 0) return this;
+    const from = (this.#from ??= []);
+    for (const name of names) from.push(module, name);
+    return this.#compactIfLong();
   }
 
   /** Merges every import of `other` into this collector. Returns the collector for chaining. */
   update(other: ImportCollector): this {
-    for (const module of other.#bare ?? []) this.add(module);
-    // Set into set, never spread: a run merges collectors tens of thousands of times.
-    for (const [module, names] of other.#from ?? []) this.#addNames(module, names);
-    return this;
+    if (other.#bare !== undefined) this.#bare = append(this.#bare, other.#bare);
+    if (other.#from !== undefined) this.#from = append(this.#from, other.#from);
+    return this.#compactIfLong();
   }
 
-  #addNames(module: string, names: Iterable<string>): this {
-    const existing = (this.#from ??= new Map()).get(module);
-    if (existing === undefined) this.#from.set(module, new Set(names));
-    else for (const name of names) existing.add(name);
+  /** Drops repeats once the lists have doubled since they were last without any. */
+  #compactIfLong(): this {
+    const length = (this.#bare?.length ?? 0) + (this.#from?.length ?? 0);
+    if (length <= 64 || length <= 2 * this.#compactedAt) return this;
+    if (this.#bare !== undefined) this.#bare = [...new Set(this.#bare)];
+    if (this.#from !== undefined) this.#from = this.sortedFromImports.flatMap(([module, names]) => names.flatMap((name) => [module, name]));
+    this.#compactedAt = (this.#bare?.length ?? 0) + (this.#from?.length ?? 0);
     return this;
   }
 
@@ -96,9 +106,9 @@ export class ImportCollector {
     return formatter(this, options);
   }
 
-  /** Modules imported bare, sorted. */
+  /** Modules imported bare, sorted, each once. */
   get bareModules(): string[] {
-    return this.#bare === undefined ? [] : [...this.#bare].sort();
+    return this.#bare === undefined ? [] : [...new Set(this.#bare)].sort();
   }
 
   /** From-imports by module: a read-only copy, modules and names in sorted order. */
@@ -106,17 +116,34 @@ export class ImportCollector {
     return new Map(this.sortedFromImports.map(([module, names]) => [module, new Set(names)]));
   }
 
-  /** From-imports as `[module, names]` pairs sorted by module, names sorted within each. */
+  /** From-imports as `[module, names]` pairs sorted by module, names sorted within each, each once. */
   get sortedFromImports(): [module: string, names: string[]][] {
     const from = this.#from;
     if (from === undefined) return [];
-    return [...from.keys()].sort().map((module) => [module, [...from.get(module)!].sort()]);
+    const byModule = new Map<string, Set<string>>();
+    for (let index = 0; index < from.length; index += 2) {
+      const names = byModule.get(from[index]!);
+      if (names === undefined) byModule.set(from[index]!, new Set([from[index + 1]!]));
+      else names.add(from[index + 1]!);
+    }
+    return [...byModule.keys()].sort().map((module) => [module, [...byModule.get(module)!].sort()]);
   }
 
   /** True when nothing has been added. */
   get isEmpty(): boolean {
-    return (this.#bare === undefined || this.#bare.size === 0) && (this.#from === undefined || this.#from.size === 0);
+    return (this.#bare === undefined || this.#bare.length === 0) && (this.#from === undefined || this.#from.length === 0);
   }
+}
+
+/**
+ * `list` (a new one when undefined) with `more` appended, `more` read to its length before the
+ * call (it may be `list` itself): a loop, as spreading a long list into `push` overflows the stack.
+ */
+function append(list: string[] | undefined, more: readonly string[]): string[] {
+  const into = list ?? [];
+  const length = more.length;
+  for (let index = 0; index < length; index++) into.push(more[index]!);
+  return into;
 }
 
 /**
