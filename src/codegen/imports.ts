@@ -57,15 +57,14 @@ export class ImportCollector {
 
   /** Adds a bare import of `module`. Returns the collector for chaining. */
   add(module: string): this {
-    (this.#bare ??= []).push(module);
+    this.#bare = append(this.#bare, [module]);
     return this.#compactIfLong();
   }
 
   /** Adds `names` imported from `module`; no names adds nothing. Returns the collector for chaining. */
   addFrom(module: string, ...names: string[]): this {
     if (names.length === 0) return this;
-    const from = (this.#from ??= []);
-    for (const name of names) from.push(module, name);
+    this.#from = append(this.#from, names.flatMap((name) => [module, name]));
     return this.#compactIfLong();
   }
 
@@ -136,14 +135,16 @@ export class ImportCollector {
 }
 
 /**
- * `list` (a new one when undefined) with `more` appended, `more` read to its length before the
- * call (it may be `list` itself): a loop, as spreading a long list into `push` overflows the stack.
+ * `list` with `more` appended, `more` read to its length before the call (it may be `list`
+ * itself); without `list`, a copy of `more` the size of it: a list grown by `push` from empty
+ * reserves room for 17 items, and most collectors hold one or two imports.
  */
 function append(list: string[] | undefined, more: readonly string[]): string[] {
-  const into = list ?? [];
+  if (list === undefined) return more.slice();
   const length = more.length;
-  for (let index = 0; index < length; index++) into.push(more[index]!);
-  return into;
+  // A loop: spreading a long list into `push` overflows the stack.
+  for (let index = 0; index < length; index++) list.push(more[index]!);
+  return list;
 }
 
 /**
