@@ -64,7 +64,16 @@ export class ImportCollector {
   /** Adds `names` imported from `module`; no names adds nothing. Returns the collector for chaining. */
   addFrom(module: string, ...names: string[]): this {
     if (names.length === 0) return this;
-    this.#from = append(this.#from, names.flatMap((name) => [module, name]));
+    const from = this.#from;
+    if (from === undefined) {
+      // Made the size of its pairs: a list grown from empty by push reserves 17 slots.
+      const pairs: string[] = new Array<string>(2 * names.length);
+      names.forEach((name, index) => {
+        pairs[2 * index] = module;
+        pairs[2 * index + 1] = name;
+      });
+      this.#from = pairs;
+    } else for (const name of names) from.push(module, name);
     return this.#compactIfLong();
   }
 
@@ -78,9 +87,13 @@ export class ImportCollector {
   /** Drops repeats once the lists have doubled since they were last without any. */
   #compactIfLong(): this {
     const length = (this.#bare?.length ?? 0) + (this.#from?.length ?? 0);
-    if (length <= 64 || length <= 2 * this.#compactedAt) return this;
+    if (length <= 256 || length <= 2 * this.#compactedAt) return this;
     if (this.#bare !== undefined) this.#bare = [...new Set(this.#bare)];
-    if (this.#from !== undefined) this.#from = this.sortedFromImports.flatMap(([module, names]) => names.flatMap((name) => [module, name]));
+    if (this.#from !== undefined) {
+      const pairs: string[] = [];
+      for (const [module, names] of namesByModule(this.#from)) for (const name of names) pairs.push(module, name);
+      this.#from = pairs;
+    }
     this.#compactedAt = (this.#bare?.length ?? 0) + (this.#from?.length ?? 0);
     return this;
   }
@@ -117,14 +130,8 @@ export class ImportCollector {
 
   /** From-imports as `[module, names]` pairs sorted by module, names sorted within each, each once. */
   get sortedFromImports(): [module: string, names: string[]][] {
-    const from = this.#from;
-    if (from === undefined) return [];
-    const byModule = new Map<string, Set<string>>();
-    for (let index = 0; index < from.length; index += 2) {
-      const names = byModule.get(from[index]!);
-      if (names === undefined) byModule.set(from[index]!, new Set([from[index + 1]!]));
-      else names.add(from[index + 1]!);
-    }
+    if (this.#from === undefined) return [];
+    const byModule = namesByModule(this.#from);
     return [...byModule.keys()].sort().map((module) => [module, [...byModule.get(module)!].sort()]);
   }
 
@@ -132,6 +139,17 @@ export class ImportCollector {
   get isEmpty(): boolean {
     return (this.#bare === undefined || this.#bare.length === 0) && (this.#from === undefined || this.#from.length === 0);
   }
+}
+
+/** Flat module, name pairs as each module's names, once each, in the order first added. */
+function namesByModule(pairs: readonly string[]): Map<string, Set<string>> {
+  const byModule = new Map<string, Set<string>>();
+  for (let index = 0; index < pairs.length; index += 2) {
+    const names = byModule.get(pairs[index]!);
+    if (names === undefined) byModule.set(pairs[index]!, new Set([pairs[index + 1]!]));
+    else names.add(pairs[index + 1]!);
+  }
+  return byModule;
 }
 
 /**
