@@ -89,6 +89,17 @@ describe("ImportCollector", () => {
     first.update(first);
     assert.deepEqual(first.sortedFromImports, [["typing", ["Any", "Union"]]]);
   });
+
+  it("keeps each import once through merges that repeat them hundreds of times, in order of name", () => {
+    // Past a few hundred repeats the collector drops them as it goes: the reads must not tell.
+    const names = Array.from({ length: 300 }, (_, index) => `Name${String(index).padStart(3, "0")}`);
+    const part = new ImportCollector().add("os").addFrom("models", ...names.slice(0, 150));
+    const whole = new ImportCollector();
+    for (let round = 0; round < 40; round++) whole.update(part).addFrom("models", names[150 + round]!).add("json");
+    whole.update(whole).addFrom("models", ...names.slice(190));
+    assert.deepEqual(whole.bareModules, ["json", "os"]);
+    assert.deepEqual(whole.sortedFromImports, [["models", names]]);
+  });
 });
 
 describe("ImportCollector.format", () => {
