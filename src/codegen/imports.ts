@@ -19,20 +19,12 @@ export type ImportFormatter = (collector: ImportCollector, options: ImportFormat
 
 const formatters = new Map<string, ImportFormatter>();
 
-/**
- * Registers the formatter for `language`, replacing any earlier one.
- *
- * @example registerImportFormatter("python", pythonImports);
- */
+/** Registers the formatter for `language`, replacing any earlier one. @example registerImportFormatter("python", pythonImports); */
 export function registerImportFormatter(language: string, formatter: ImportFormatter): void {
   formatters.set(language, formatter);
 }
 
-/**
- * The formatter registered for `language`, if any.
- *
- * @example importFormatterFor("python")?.(collector, {});
- */
+/** The formatter registered for `language`, if any. @example importFormatterFor("python")?.(collector, {}); */
 export function importFormatterFor(language: string): ImportFormatter | undefined {
   return formatters.get(language);
 }
@@ -46,54 +38,38 @@ export function importFormatterFor(language: string): ImportFormatter | undefine
  * imports.format("python"); // "import uuid\n\nfrom requests import Request, Session"
  */
 export class ImportCollector {
-  // Flat lists, duplicates and all, made on first use (most collectors stay empty): a run holds
-  // tens of thousands of collectors until its files are assembled, and a Set per module made
-  // them a quarter of the build's memory. Reading sorts and deduplicates; a list that keeps
-  // growing by merges is compacted, so repeats never pile up.
+  // Flat lists with repeats, made on first use (most collectors stay empty): a run holds tens of
+  // thousands of collectors until its files are assembled, and a Set per module made them a
+  // quarter of the build's memory. Reads deduplicate; lists that merges keep doubling are compacted.
   #bare: string[] | undefined;
-  /** Pairs, flat: module, name, module, name, … */
-  #from: string[] | undefined;
+  #from: string[] | undefined; // module, name, module, name, …
   #compactedAt = 0;
 
   /** Adds a bare import of `module`. Returns the collector for chaining. */
   add(module: string): this {
-    this.#bare = append(this.#bare, [module]);
-    return this.#compactIfLong();
+    return this.#append([module], undefined);
   }
 
   /** Adds `names` imported from `module`; no names adds nothing. Returns the collector for chaining. */
   addFrom(module: string, ...names: string[]): this {
-    if (names.length === 0) return this;
-    const from = this.#from;
-    if (from === undefined) {
-      // Made the size of its pairs: a list grown from empty by push reserves 17 slots.
-      const pairs: string[] = new Array<string>(2 * names.length);
-      names.forEach((name, index) => {
-        pairs[2 * index] = module;
-        pairs[2 * index + 1] = name;
-      });
-      this.#from = pairs;
-    } else for (const name of names) from.push(module, name);
-    return this.#compactIfLong();
+    const pairs = new Array<string>(2 * names.length);
+    names.forEach((name, index) => ((pairs[2 * index] = module), (pairs[2 * index + 1] = name)));
+    return this.#append(undefined, pairs);
   }
 
   /** Merges every import of `other` into this collector. Returns the collector for chaining. */
   update(other: ImportCollector): this {
-    if (other.#bare !== undefined) this.#bare = append(this.#bare, other.#bare);
-    if (other.#from !== undefined) this.#from = append(this.#from, other.#from);
-    return this.#compactIfLong();
+    return this.#append(other.#bare, other.#from);
   }
 
-  /** Drops repeats once the lists have doubled since they were last without any. */
-  #compactIfLong(): this {
+  /** Appends the lists, then drops repeats once the lists have doubled since they last had none. */
+  #append(bare: readonly string[] | undefined, from: readonly string[] | undefined): this {
+    if (bare?.length) this.#bare = appended(this.#bare, bare);
+    if (from?.length) this.#from = appended(this.#from, from);
     const length = (this.#bare?.length ?? 0) + (this.#from?.length ?? 0);
     if (length <= 256 || length <= 2 * this.#compactedAt) return this;
-    if (this.#bare !== undefined) this.#bare = [...new Set(this.#bare)];
-    if (this.#from !== undefined) {
-      const pairs: string[] = [];
-      for (const [module, names] of namesByModule(this.#from)) for (const name of names) pairs.push(module, name);
-      this.#from = pairs;
-    }
+    this.#bare &&= [...new Set(this.#bare)];
+    this.#from &&= [...namesByModule(this.#from)].flatMap(([module, names]) => [...names].flatMap((name) => [module, name]));
     this.#compactedAt = (this.#bare?.length ?? 0) + (this.#from?.length ?? 0);
     return this;
   }
@@ -103,65 +79,42 @@ export class ImportCollector {
     return new ImportCollector().update(this);
   }
 
-  /**
-   * Formats the imports with the formatter registered for `language`.
-   *
-   * @throws KeyError when no formatter is registered for `language`.
-   */
+  /** Formats the imports with the formatter registered for `language`. @throws KeyError when none is. */
   format(language: string, options: ImportFormatOptions = {}): string {
     const formatter = importFormatterFor(language);
-    if (!formatter) {
-      const known = [...formatters.keys()].sort();
-      const hint = known.length > 0 ? `registered: ${known.join(", ")}` : "none is registered";
-      throw new KeyError(`no import formatter for language "${language}" (${hint})`);
-    }
-    return formatter(this, options);
+    if (formatter) return formatter(this, options);
+    const known = [...formatters.keys()].sort();
+    throw new KeyError(`no import formatter for language "${language}" (${known.length > 0 ? `registered: ${known.join(", ")}` : "none is registered"})`);
   }
 
   /** Modules imported bare, sorted, each once. */
   get bareModules(): string[] {
-    return this.#bare === undefined ? [] : [...new Set(this.#bare)].sort();
-  }
-
-  /** From-imports by module: a read-only copy, modules and names in sorted order. */
-  get fromImports(): ReadonlyMap<string, ReadonlySet<string>> {
-    return new Map(this.sortedFromImports.map(([module, names]) => [module, new Set(names)]));
+    return [...new Set(this.#bare)].sort();
   }
 
   /** From-imports as `[module, names]` pairs sorted by module, names sorted within each, each once. */
   get sortedFromImports(): [module: string, names: string[]][] {
-    if (this.#from === undefined) return [];
-    const byModule = namesByModule(this.#from);
+    const byModule = namesByModule(this.#from ?? []);
     return [...byModule.keys()].sort().map((module) => [module, [...byModule.get(module)!].sort()]);
   }
 
   /** True when nothing has been added. */
   get isEmpty(): boolean {
-    return (this.#bare === undefined || this.#bare.length === 0) && (this.#from === undefined || this.#from.length === 0);
+    return !this.#bare?.length && !this.#from?.length;
   }
 }
 
 /** Flat module, name pairs as each module's names, once each, in the order first added. */
 function namesByModule(pairs: readonly string[]): Map<string, Set<string>> {
   const byModule = new Map<string, Set<string>>();
-  for (let index = 0; index < pairs.length; index += 2) {
-    const names = byModule.get(pairs[index]!);
-    if (names === undefined) byModule.set(pairs[index]!, new Set([pairs[index + 1]!]));
-    else names.add(pairs[index + 1]!);
-  }
+  for (let index = 0; index < pairs.length; index += 2) byModule.set(pairs[index]!, (byModule.get(pairs[index]!) ?? new Set()).add(pairs[index + 1]!));
   return byModule;
 }
 
-/**
- * `list` with `more` appended, `more` read to its length before the call (it may be `list`
- * itself); without `list`, a copy of `more` the size of it: a list grown by `push` from empty
- * reserves room for 17 items, and most collectors hold one or two imports.
- */
-function append(list: string[] | undefined, more: readonly string[]): string[] {
+/** `list` with `more` appended, read to its length first (`more` may be `list`), by a loop (a spread into `push` overflows the stack); no `list`, a copy of `more` its size (grown from empty by `push`, a list reserves 17 slots, and most collectors hold one or two imports). */
+function appended(list: string[] | undefined, more: readonly string[]): string[] {
   if (list === undefined) return more.slice();
-  const length = more.length;
-  // A loop: spreading a long list into `push` overflows the stack.
-  for (let index = 0; index < length; index++) list.push(more[index]!);
+  for (let index = 0, length = more.length; index < length; index++) list.push(more[index]!);
   return list;
 }
 
