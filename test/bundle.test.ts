@@ -5,34 +5,37 @@
 import assert from "node:assert/strict";
 import { readFile, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { after, before, describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-import { ensureBuilt } from "../bench/dist.js";
 import { CODE_HASH_FILE, codeTreeHash, computeCodeTreeHash } from "../src/codegen/input-hash.js";
 import { MANIFEST_FILE } from "../src/codegen/manifest.js";
 import { sha256 } from "../src/codegen/prune.js";
-import { type CliRun, generateWithCli, runNode } from "./helpers/codegen-cli.js";
+import { type CliRun, builtCli, runCodegen, runNode } from "./helpers/codegen-cli.js";
 import { createUserProject, installPackage, makeTempDir, removeTempDirs, repoRoot, snapshot } from "./helpers/user-project.js";
 
-const CLI = path.join(repoRoot, "dist", "cli.js");
 const BLOG = path.join(repoRoot, "examples", "blog", "config", "project.jsonnet");
 
 /** Runs the built CLI (no TypeScript loader, no source condition) and fails unless it exits 0. */
 async function runBuilt(cwd: string, args: string[], nodeArgs: string[] = []): Promise<CliRun> {
-  const run = await runNode(cwd, [...nodeArgs, CLI, ...args]);
+  return succeeded(args, await runNode(cwd, [...nodeArgs, await builtCli(), ...args]));
+}
+
+/** `run`, unless it exited other than 0: then an error with its output. */
+function succeeded(args: string[], run: CliRun): CliRun {
   if (run.code !== 0) throw new Error(`codegen ${args.join(" ")} exited ${run.code}:\n${run.stderr}${run.stdout}`);
   return run;
 }
 
-before(ensureBuilt);
 after(removeTempDirs);
 
 describe("the built package", () => {
   it("generates from a jsonnet config what the sources generate", async () => {
     const dir = await makeTempDir("codegen-bundle-");
     await runBuilt(dir, ["generate", "-t", "be", "-c", BLOG, "-o", "built"]);
-    await generateWithCli(dir, "be", BLOG, "source");
+    // The same config through the CLI run from its TypeScript sources: the bundle writes what they write.
+    const fromSources = ["generate", "-t", "be", "-c", BLOG, "-o", "source"];
+    succeeded(fromSources, await runCodegen(dir, fromSources, path.join(repoRoot, "src", "cli.ts")));
     // The manifests differ only in the run's record: the code that generated (dist/ or src/) differs.
     const withoutRuns = (tree: Record<string, string>) => ({ ...tree, [MANIFEST_FILE]: JSON.stringify({ ...JSON.parse(tree[MANIFEST_FILE]!), runs: undefined }) });
     const built = withoutRuns(await snapshot(path.join(dir, "built")));
