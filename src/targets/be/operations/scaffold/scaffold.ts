@@ -13,7 +13,7 @@ import { visibilityRules } from "../../row-visibility.js";
 import { visibilityModule } from "../visibility/visibility.js";
 
 /** Runtime helpers copied into every generated tree, under `runtime/` (`authz` into those that authorize, `hooks` into those with hooks, `replicas` into those with read replicas). */
-const RUNTIME_MODULES = ["actions", "database", "discovery", "errors", "filters", "idempotency", "indexes", "migrations", "ordering", "pagination", "pool_check", "proxies", "queue", "responses", "search", "server", "shutdown", "statement_timeout", "values"] as const;
+const RUNTIME_MODULES = ["actions", "database", "discovery", "errors", "filters", "idempotency", "indexes", "migrations", "ordering", "pagination", "pool_check", "pool_queue", "proxies", "queue", "responses", "search", "server", "shutdown", "statement_timeout", "values"] as const;
 
 @operation("scaffold", { scope: "project" })
 export class Scaffold {

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from blog.api.runtime.pool_check import discard_closed_connections
+from blog.api.runtime.pool_queue import PoolQueue
 from blog.api.runtime.statement_timeout import time_connections
 
 URL_ENV = "DATABASE_URL"
@@ -77,6 +78,11 @@ def get_read_sessionmaker() -> async_sessionmaker[AsyncSession]:
     )
 
 
+# A request's session waits its turn for the pool in a first-come, first-served queue
+# (``runtime/pool_queue.py``).
+POOL_QUEUE = PoolQueue(15, timeout=30)
+
+
 async def get_session() -> AsyncIterator[AsyncSession]:
     """FastAPI dependency: one session per request, closed after it.
 
@@ -84,15 +90,15 @@ async def get_session() -> AsyncIterator[AsyncSession]:
     database restart) cannot be rolled back; it is discarded, and the answer the
     request already has stands.
     """
-    session = get_sessionmaker()()
-    try:
-        yield session
-    finally:
-        # Closed in a task of its own, as ``async with`` closes a session: requests
-        # waiting for a connection then get one in turn (closed inline, under load some
-        # waited seconds while newer requests went first).
-        with suppress(DBAPIError, OSError):
-            await asyncio.shield(session.close())
+    async with POOL_QUEUE:
+        session = get_sessionmaker()()
+        try:
+            yield session
+        finally:
+            # Shielded, as ``async with`` closes a session: a request cancelled as it
+            # closes (its client gone) still gives its connection back whole.
+            with suppress(DBAPIError, OSError):
+                await asyncio.shield(session.close())
 
 
 get_primary_db = get_session
@@ -106,12 +112,13 @@ SessionDep = Annotated[AsyncSession, Depends(get_session)]
 async def get_read_session() -> AsyncIterator[AsyncSession]:
     """FastAPI dependency of the routes that only read: as ``get_session``, a session
     from ``get_read_sessionmaker``."""
-    session = get_read_sessionmaker()()
-    try:
-        yield session
-    finally:
-        with suppress(DBAPIError, OSError):
-            await asyncio.shield(session.close())
+    async with POOL_QUEUE:
+        session = get_read_sessionmaker()()
+        try:
+            yield session
+        finally:
+            with suppress(DBAPIError, OSError):
+                await asyncio.shield(session.close())
 
 
 ReadSessionDep = Annotated[AsyncSession, Depends(get_read_session)]
