@@ -13,6 +13,7 @@ from clients import asgi_client
 from fastapi import Body, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from httpx import AsyncClient
+from pools import pool_of_one
 from runtime.errors import register_error_handlers, router
 from runtime.statement_timeout import timed_connection
 from sqlalchemy import ForeignKey, UniqueConstraint, delete, select, text
@@ -160,11 +161,8 @@ async def test_unsafe_validation_input_still_answers_json() -> None:
 async def test_pool_exhaustion_and_statement_timeout_are_503(
     engine: AsyncEngine,
 ) -> None:
-    url = engine.url.render_as_string(hide_password=False)
-    small = create_async_engine(
-        url,
-        pool_size=1,
-        max_overflow=0,
+    small = pool_of_one(
+        engine,
         pool_timeout=0.2,
         connect_args={"connection_class": timed_connection(200)},
     )

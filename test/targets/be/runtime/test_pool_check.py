@@ -6,10 +6,11 @@ from typing import Any
 
 import pytest
 from asyncpg import Connection
+from pools import pool_of_one
 from runtime.pool_check import discard_closed_connections
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -33,13 +34,8 @@ class _Recording(Connection):
         return await super()._execute(query, *args, **kwargs)
 
 
-def _pool_of_one(engine: AsyncEngine) -> AsyncEngine:
-    return create_async_engine(
-        engine.url.render_as_string(hide_password=False),
-        pool_size=1,
-        max_overflow=0,
-        connect_args={"connection_class": _Recording},
-    )
+def _recording_pool_of_one(engine: AsyncEngine) -> AsyncEngine:
+    return pool_of_one(engine, connect_args={"connection_class": _Recording})
 
 
 async def _backend(pool: AsyncEngine) -> tuple[int, Connection]:
@@ -63,7 +59,7 @@ async def _terminate(engine: AsyncEngine, pool: AsyncEngine) -> int:
 
 
 async def test_a_closed_connection_is_replaced_before_use(engine: AsyncEngine) -> None:
-    pool = _pool_of_one(engine)
+    pool = _recording_pool_of_one(engine)
     discard_closed_connections(pool)
     try:
         closed = await _terminate(engine, pool)
@@ -76,7 +72,7 @@ async def test_a_closed_connection_is_replaced_before_use(engine: AsyncEngine) -
 async def test_without_the_check_the_closed_connection_fails(
     engine: AsyncEngine,
 ) -> None:
-    pool = _pool_of_one(engine)
+    pool = _recording_pool_of_one(engine)
     try:
         await _terminate(engine, pool)
         with pytest.raises(DBAPIError):
@@ -86,7 +82,7 @@ async def test_without_the_check_the_closed_connection_fails(
 
 
 async def test_a_checkout_sends_nothing(engine: AsyncEngine) -> None:
-    pool = _pool_of_one(engine)
+    pool = _recording_pool_of_one(engine)
     discard_closed_connections(pool)
     try:
         async with pool.connect():

@@ -6,23 +6,15 @@ import asyncio
 import contextlib
 
 import pytest
+from pools import pool_of_one
 from runtime.pool_queue import PoolQueue
 from sqlalchemy import event, text
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 WAITERS = 5
-
-
-def _pool_of_one(engine: AsyncEngine) -> AsyncEngine:
-    return create_async_engine(
-        engine.url.render_as_string(hide_password=False),
-        pool_size=1,
-        max_overflow=0,
-        pool_timeout=10,
-    )
 
 
 async def _served_order(pool: AsyncEngine, queue: PoolQueue | None) -> list[str]:
@@ -66,7 +58,7 @@ async def test_the_pool_alone_serves_a_newcomer_before_those_waiting(
     engine: AsyncEngine,
 ) -> None:
     # Why the queue exists: a connection given back goes to whoever asks next.
-    pool = _pool_of_one(engine)
+    pool = pool_of_one(engine)
     try:
         served = await _served_order(pool, queue=None)
     finally:
@@ -77,7 +69,7 @@ async def test_the_pool_alone_serves_a_newcomer_before_those_waiting(
 async def test_in_the_queue_those_waiting_are_served_first_in_order(
     engine: AsyncEngine,
 ) -> None:
-    pool = _pool_of_one(engine)
+    pool = pool_of_one(engine)
     try:
         served = await _served_order(pool, PoolQueue(1, timeout=10))
     finally:

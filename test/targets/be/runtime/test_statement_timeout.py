@@ -6,20 +6,18 @@ setting or a startup parameter (which PgBouncer refuses), and never one more rou
 trip."""
 
 import pytest
+from pools import pool_of_one
 from runtime.statement_timeout import time_connections, timed_connection
 from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 def _timed(engine: AsyncEngine, milliseconds: int) -> AsyncEngine:
-    return create_async_engine(
-        engine.url.render_as_string(hide_password=False),
-        pool_size=1,
-        max_overflow=0,
-        connect_args={"connection_class": timed_connection(milliseconds)},
+    return pool_of_one(
+        engine, connect_args={"connection_class": timed_connection(milliseconds)}
     )
 
 
@@ -35,9 +33,7 @@ async def _assert_cut_at_200ms(session: AsyncSession) -> None:
 async def test_each_connection_bounds_its_statements_in_autocommit_too(
     engine: AsyncEngine,
 ) -> None:
-    timed = create_async_engine(
-        engine.url.render_as_string(hide_password=False), pool_size=1, max_overflow=0
-    )
+    timed = pool_of_one(engine)
     time_connections(timed, 200)
     sent: list[str] = []
     event.listen(
