@@ -53,7 +53,10 @@ export class ImportCollector {
   /** Adds `names` imported from `module`; no names adds nothing. Returns the collector for chaining. */
   addFrom(module: string, ...names: string[]): this {
     const pairs = new Array<string>(2 * names.length);
-    names.forEach((name, index) => ((pairs[2 * index] = module), (pairs[2 * index + 1] = name)));
+    for (let index = 0; index < names.length; index++) {
+      pairs[2 * index] = module;
+      pairs[2 * index + 1] = names[index]!;
+    }
     return this.#append(undefined, pairs);
   }
 
