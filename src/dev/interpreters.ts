@@ -23,7 +23,7 @@ export const CHECK_MODULES = ["sqlalchemy.orm"];
 export const STEP_MODULES = ["sqlalchemy.orm", "sqlalchemy.ext.asyncio", "sqlalchemy.dialects.postgresql.asyncpg", "alembic.command", "alembic.autogenerate", "fastapi"];
 
 /** What a generated application imports of its libraries, and uvicorn's server. */
-export const SERVER_MODULES = ["sqlalchemy.orm", "sqlalchemy.ext.asyncio", "sqlalchemy.dialects.postgresql.asyncpg", "fastapi", "pydantic.v1", "uvicorn.main", "uvicorn.protocols.http.h11_impl"];
+export const SERVER_MODULES = ["sqlalchemy.orm", "sqlalchemy.ext.asyncio", "sqlalchemy.dialects.postgresql.asyncpg", "fastapi", "pydantic.v1", "uvicorn.main", "uvicorn.protocols.http.httptools_impl"];
 
 export interface InterpreterOptions {
   python: string;

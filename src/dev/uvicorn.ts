@@ -27,7 +27,7 @@ export interface ServedApi {
 export function uvicornArgs(project: DevProject, port: number, api: ServedApi): string[] {
   const protocol = [api.packagePrefix, "runtime", "server"].filter(Boolean).join(".");
   const proxies = api.trustedProxies.length > 0 ? ["--forwarded-allow-ips", api.trustedProxies.join(",")] : ["--no-proxy-headers"];
-  return [project.app, "--host", "127.0.0.1", "--port", String(port), "--http", `${protocol}:BoundedH11Protocol`, ...proxies];
+  return [project.app, "--host", "127.0.0.1", "--port", String(port), "--http", `${protocol}:BoundedHttpProtocol`, ...proxies];
 }
 
 /**

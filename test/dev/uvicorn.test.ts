@@ -38,11 +38,11 @@ test("finds a package under src/, and falls back to the project for a module bes
 test("serves with the generated protocol, and trusts X-Forwarded-* from the config's trusted proxies only", () => {
   const value = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
   const none = uvicornArgs(project("shop.main:app"), 8000, api);
-  assert.equal(value(none, "--http"), "shop.api.runtime.server:BoundedH11Protocol");
+  assert.equal(value(none, "--http"), "shop.api.runtime.server:BoundedHttpProtocol");
   assert.ok(none.includes("--no-proxy-headers"));
   assert.ok(!none.includes("--forwarded-allow-ips"));
   const proxied = uvicornArgs(project("shop.main:app"), 8000, { packagePrefix: "", trustedProxies: ["10.0.0.0/8", "127.0.0.1"] });
-  assert.equal(value(proxied, "--http"), "runtime.server:BoundedH11Protocol");
+  assert.equal(value(proxied, "--http"), "runtime.server:BoundedHttpProtocol");
   assert.equal(value(proxied, "--forwarded-allow-ips"), "10.0.0.0/8,127.0.0.1");
   assert.ok(!proxied.includes("--no-proxy-headers"));
 });

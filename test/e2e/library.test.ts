@@ -264,8 +264,7 @@ describe("library: the input suite (never a 500)", () => {
   for (const [name, cursor] of [
     ["a cursor that is not base64", "!!!"],
     // 5,000 levels pass the decoder's recursion limit (1,000) and keep the request line under
-    // the 16 KiB uvicorn's HTTP parser (h11) takes in one piece: a longer one is refused as
-    // "Invalid HTTP request" before the app runs, or not, by how TCP splits it.
+    // the server's 16 KiB head limit: a longer one is refused with a 414 before the app runs.
     ["a cursor nested past the decoder's recursion", Buffer.from("[".repeat(5_000)).toString("base64url")],
     ["a cursor of the wrong type", Buffer.from(JSON.stringify({ after: "x" })).toString("base64url")],
   ] as const) {

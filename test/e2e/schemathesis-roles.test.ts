@@ -128,8 +128,9 @@ function exchange(baseUrl: string, request: Buffer, pieces: number): Promise<str
 
 describe("schemathesis against the authorization example, by role", () => {
   // What a run met at 15 cases per operation: `author_id__in` at the 1,000 values it then
-  // allowed made a 51 KB request line, over the server's 16 KiB head limit. h11 alone accepted
-  // it when it arrived in one read and answered a plain-text 400 when the network split it.
+  // allowed made a 51 KB request line, over the server's 16 KiB head limit. uvicorn's h11
+  // protocol alone accepted it when it arrived in one read and answered a plain-text 400 when
+  // the network split it.
   it("answers every request its OpenAPI allows, and a head over the server's limit with the JSON 414 it documents, however the bytes arrive", async () => {
     const operation = ((await new JsonClient(server!.baseUrl).get("/openapi.json")).body as OpenApi).paths["/comments"]!.get!;
     assert.ok("414" in operation.responses, "GET /comments documents its 414");

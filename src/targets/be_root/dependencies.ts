@@ -8,6 +8,7 @@ export const RUNTIME_REQUIREMENTS: readonly string[] = [
   "asyncpg==0.32.0",
   "email-validator==2.4.0",
   "fastapi==0.165.0",
+  "httptools==0.7.1",
   "pydantic==2.14.3",
   "sqlalchemy[asyncio]==2.1.9",
   "uvicorn==0.54.0",

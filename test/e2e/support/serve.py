@@ -3,7 +3,7 @@
 Creates what the generated routes query (the generated ``<package>.api.database``:
 extensions, the models' and the runtime's tables, the lists' indexes); then runs
 uvicorn on 127.0.0.1:<port>, with the generated HTTP protocol as in production
-(``<package>.api.runtime.server:BoundedH11Protocol``). With
+(``<package>.api.runtime.server:BoundedHttpProtocol``). With
 ``--frontend DIR`` it serves ``<package>.site.build_site``: the API under ``/api`` and
 the front end built into DIR at ``/``, as in production. Unless ``--no-count`` is
 given, every response carries ``X-SQL-Statements``: the number of statements the
@@ -121,7 +121,7 @@ def run_server(app: ASGIApp, port: int, api: str = "blog.api") -> None:
         app,
         host="127.0.0.1",
         port=port,
-        http=f"{api}.runtime.server:BoundedH11Protocol",
+        http=f"{api}.runtime.server:BoundedHttpProtocol",
         log_level="warning",
         access_log=False,
         backlog=4096,

@@ -1,31 +1,29 @@
-"""uvicorn's HTTP/1.1 protocol (h11): deadlines for slow clients, bounded request
-heads answered in JSON, and the real peer.
+"""uvicorn's HTTP/1.1 protocol on httptools (llhttp, in C): deadlines for slow
+clients, bounded request heads answered in JSON, and the real peer.
 
 uvicorn closes a connection idle between requests (``--timeout-keep-alive``), but it
 waits as long as a client likes for the rest of a request: a connection that sends
 its headers a byte at a time holds a socket and a buffer forever, and enough of them
-exhaust the server. ``BoundedH11Protocol`` gives each request's headers
+exhaust the server. ``BoundedHttpProtocol`` gives each request's headers
 ``HEADER_TIMEOUT`` seconds from their first byte (or from the connection's start), and
 its body ``BODY_TIMEOUT`` seconds after the headers. Late headers get ``408 Request
 Timeout`` and the connection closes; a late body closes the connection (the
 application then sees the client disconnect).
 
-A request's head (request line and headers) holds at most ``max_head`` bytes:
-uvicorn's ``--h11-max-incomplete-event-size``, 16 KiB unless told otherwise. h11
-itself enforces that only while a head is incomplete, so the same long URL would pass
-when its bytes arrive in one read and fail when the network splits them. Here a longer
-head is refused however it arrives, pipelined behind another request too (the check
-is in the connection's ``next_event``, where h11 parses each head): ``414 URI Too
-Long`` when the request line alone is over, else ``431 Request Header Fields Too
-Large``. A request h11 cannot parse gets
-``400``. These answers, the ``408`` too, carry a JSON ``{"detail": …}`` like the
-application's errors, and end the connection: the server stops writing, drops what
-the client still sends for up to ``LINGER`` seconds, then closes (closing at once,
-with the client's bytes unread, would reset the connection and could destroy the
-answer before the client reads it). ``responses.error_responses`` documents them on
-every route. Serve with
-``uvicorn --http <package>.runtime.server:BoundedH11Protocol``; subclass it to change
-the deadlines.
+A request's head (request line and headers) holds at most ``max_head`` bytes, 16 KiB;
+llhttp sets no limit of its own. A whole head is measured as it is parsed, so a longer
+one is refused however its bytes arrive, pipelined behind another request too: ``414
+URI Too Long`` when the request line alone is over, else ``431 Request Header Fields
+Too Large``. A head still incomplete is refused once the bytes received for it pass the
+limit, so a client cannot make the parser hold more than the limit and one read. A
+request llhttp cannot parse gets ``400``. These answers, the ``408`` too, carry a JSON
+``{"detail": …}`` like the application's errors, come after the answers to the
+requests before them, and end the connection: the server stops reading, drops what the
+client still sends for up to ``LINGER`` seconds, then closes (closing at once, with the
+client's bytes unread, would reset the connection and could destroy the answer before
+the client reads it). ``responses.error_responses`` documents them on every route.
+Serve with ``uvicorn --http <package>.runtime.server:BoundedHttpProtocol``; subclass it
+to change the deadlines or the limit.
 
 It also records each connection's peer before uvicorn's proxy-header handling may
 replace the scope's ``client`` (``proxies.record_peer``): the client address is then
@@ -34,13 +32,10 @@ decided by the project's ``trusted_proxies``, whatever ``--forwarded-allow-ips``
 
 import asyncio
 import json
-from collections.abc import Callable
 from typing import Any, Literal
 
-import h11
-from h11._connection import DEFAULT_MAX_INCOMPLETE_EVENT_SIZE
 from uvicorn.config import Config
-from uvicorn.protocols.http.h11_impl import STATUS_PHRASES, H11Protocol
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
 from .proxies import record_peer
 
@@ -48,11 +43,23 @@ HEADER_TIMEOUT = 10.0
 """Seconds a request's headers may take, from their first byte."""
 BODY_TIMEOUT = 30.0
 """Seconds a request's body may take, from the end of its headers."""
+MAX_HEAD = 16 * 1024
+"""Bytes a request's line and headers may hold."""
 
 LINGER = 2.0
 """Seconds a refused connection's late bytes are dropped before it closes."""
 
+# The bytes of a head beside its method, target and fields: the request line's two
+# spaces, "HTTP/1.1" and line end, and the blank line that ends the head.
+_LINE_FRAME = len(b"  HTTP/1.1\r\n")
+_HEAD_END = len(b"\r\n")
+_FIELD_FRAME = len(b": \r\n")
+
 Phase = Literal["headers", "body"]
+
+
+class _HeadRefused(Exception):
+    """Raised from a parser callback to stop parsing a head that is refused."""
 
 
 def _refusal(status: int, detail: str) -> bytes:
@@ -60,61 +67,34 @@ def _refusal(status: int, detail: str) -> bytes:
     the connection: what the protocol answers when no application sees the request."""
     body = json.dumps({"detail": detail}).encode()
     head = (
-        b"HTTP/1.1 %d %s\r\n"
         b"content-type: application/json\r\n"
         b"content-length: %d\r\n"
         b"connection: close\r\n"
         b"\r\n"
     )
-    return head % (status, STATUS_PHRASES[status], len(body)) + body
+    return STATUS_LINE[status] + head % len(body) + body
 
 
-class _HeadBoundedConnection(h11.Connection):
-    """h11's server connection applying its limit on incomplete heads to every head:
-    one over ``max_head`` is handed to *refuse* instead of parsed."""
-
-    def __init__(self, max_head: int, refuse: Callable[[int, str], None]) -> None:
-        super().__init__(h11.SERVER, max_incomplete_event_size=max_head)
-        self.max_head = max_head
-        self._refuse_head = refuse
-
-    def next_event(self) -> h11.Event | type[h11.NEED_DATA] | type[h11.PAUSED]:
-        if self.their_state is h11.IDLE:
-            pending = self.trailing_data[0]
-            end = pending.find(b"\r\n\r\n")
-            if (end + 4 if end >= 0 else len(pending)) > self.max_head:
-                self._refuse_head(*self._refusal_of(pending))
-                return h11.NEED_DATA  # uvicorn waits; the protocol drops what comes
-        return super().next_event()
-
-    def _refusal_of(self, pending: bytes) -> tuple[int, str]:
-        """The status and detail refusing the head *pending* starts with."""
-        limit = f"{self.max_head:,} bytes"
-        if pending.find(b"\r\n", 0, self.max_head + 2) < 0:
-            return 414, f"The request line is longer than {limit}."
-        return 431, f"The request line and headers are longer than {limit}."
-
-
-class BoundedH11Protocol(H11Protocol):
-    """``H11Protocol`` that refuses requests arriving too slowly or with a head over
-    uvicorn's ``h11_max_incomplete_event_size``, in JSON, and records each
-    connection's peer."""
+class BoundedHttpProtocol(HttpToolsProtocol):
+    """``HttpToolsProtocol`` that refuses requests arriving too slowly or with a head
+    over ``max_head`` bytes, in JSON, and records each connection's peer."""
 
     header_timeout: float = HEADER_TIMEOUT
     body_timeout: float = BODY_TIMEOUT
+    max_head: int = MAX_HEAD
 
     _deadline: asyncio.TimerHandle | None = None
     _phase: Phase | None = None
+    _in_head = False
+    _in_body = False
+    _head_received = 0
+    _refusal_status: tuple[int, str] | None = None
+    _deferred: bytes | None = None
     _refused = False
 
     def __init__(self, config: Config, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
         self.app = record_peer(self.app)
-        # uvicorn's connection, sized as uvicorn sizes it, refusing long heads.
-        size = config.h11_max_incomplete_event_size
-        self.conn = _HeadBoundedConnection(
-            DEFAULT_MAX_INCOMPLETE_EVENT_SIZE if size is None else size, self._refuse
-        )
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -124,20 +104,86 @@ class BoundedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self._refused:
             return  # what a refused client still sends is dropped
+        if self._in_head:
+            # The read continues a head, so all of it belongs to that head: counted
+            # here, a field the parser still buffers cannot grow past the limit.
+            self._head_received += len(data)
         super().data_received(data)
-        if not self._refused:
+        if self._refused:
+            return
+        if self._in_head and self._head_received > self.max_head:
+            self._refuse(*self._head_refusal())
+        else:
             self._follow()
 
+    # Parser callbacks, each measuring the head so far.
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._in_head = True
+        self._head_received = 0
+
+    def on_url(self, url: bytes) -> None:
+        super().on_url(url)
+        if self._line_size() > self.max_head:
+            self._stop_head()
+
+    def on_headers_complete(self) -> None:
+        size = self._line_size() + _HEAD_END
+        size += sum(len(name) + len(value) for name, value in self.headers)
+        if size + _FIELD_FRAME * len(self.headers) > self.max_head:
+            self._stop_head()
+        self._in_head = False
+        self._in_body = True
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._in_body = False
+        super().on_message_complete()
+
+    def _line_size(self) -> int:
+        # uvicorn drops the parser when the connection is lost, after every callback.
+        assert self.parser is not None
+        return len(self.parser.get_method()) + len(self.url) + _LINE_FRAME
+
+    def _head_refusal(self) -> tuple[int, str]:
+        limit = f"{self.max_head:,} bytes"
+        if self._line_size() > self.max_head:
+            return 414, f"The request line is longer than {limit}."
+        return 431, f"The request line and headers are longer than {limit}."
+
+    def _stop_head(self) -> None:
+        # The parser reports a callback's exception as a parse error, which uvicorn
+        # answers through send_400_response: that answers this status instead.
+        self._refusal_status = self._head_refusal()
+        raise _HeadRefused
+
     def send_400_response(self, msg: str) -> None:
-        # uvicorn's answer to what h11 cannot parse, in JSON.
-        self._refuse(400, "The request is not valid HTTP/1.1.")
+        # uvicorn's answer to what llhttp cannot parse (or a callback stopped), in JSON.
+        status = self._refusal_status or (400, "The request is not valid HTTP/1.1.")
+        self._refuse(*status)
 
     def _refuse(self, status: int, detail: str) -> None:
-        """Answer *status* with *detail*, then end the connection (see ``LINGER``)."""
+        """Answer *status* with *detail* once the requests before are answered, then
+        end the connection (see ``LINGER``)."""
         self.logger.info("Refused a request: %s", detail)
         self._cancel()
         self._refused = True
-        self.transport.write(_refusal(status, detail))
+        self._deferred = _refusal(status, detail)
+        if self._between_requests():
+            self._send_refusal()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if self._deferred is not None and self._between_requests():
+            self._send_refusal()
+
+    def _send_refusal(self) -> None:
+        assert self._deferred is not None
+        if self.transport.is_closing():
+            return  # the last answer closed the connection (``connection: close``)
+        self.transport.write(self._deferred)
+        self._deferred = None
         self.transport.write_eof()
         self.loop.call_later(LINGER, self.transport.close)
 
@@ -147,13 +193,12 @@ class BoundedH11Protocol(H11Protocol):
 
     def _follow(self) -> None:
         """Arm the deadline of what the connection is waiting for, after new bytes."""
-        state = self.conn.their_state
-        if state is h11.IDLE and self.conn.trailing_data[0]:
-            self._expect("headers")  # part of a request's headers is buffered
-        elif state is h11.SEND_BODY:
+        if self._in_head:
+            self._expect("headers")
+        elif self._in_body:
             self._expect("body")
-        elif state is not h11.IDLE:
-            self._cancel()  # the request is complete, or the connection is ending
+        else:
+            self._cancel()  # the request is complete
 
     def _expect(self, phase: Phase) -> None:
         # A deadline bounds the whole phase: bytes that trickle in do not extend it.
@@ -175,13 +220,13 @@ class BoundedH11Protocol(H11Protocol):
         self._phase = None
         if self.transport.is_closing():
             return
-        state = self.conn.their_state
-        if phase == "headers" and state is h11.IDLE and self._between_requests():
+        if phase == "headers" and not self._in_body and self._between_requests():
             self._refuse(408, "The request's headers came too late.")
-        elif phase == "body" and state is h11.SEND_BODY:
+        elif phase == "body" and self._in_body:
             self.logger.info("Closed a connection whose request body came too late")
             self.transport.close()
 
     def _between_requests(self) -> bool:
-        # No response is being written: the previous one (if any) is complete.
+        # No response is being written or waits to be: the last request parsed (if
+        # any) is answered, and it is answered after every request before it.
         return self.cycle is None or self.cycle.response_complete

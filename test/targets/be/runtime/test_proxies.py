@@ -13,7 +13,7 @@ from clients import serving
 from fastapi import Depends, FastAPI, Request
 from runtime.proxies import UNKNOWN_CLIENT, ClientAddress, record_peer
 from runtime.rate_limit import RateLimit
-from runtime.server import BoundedH11Protocol
+from runtime.server import BoundedHttpProtocol
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.datastructures import Headers
 
@@ -100,7 +100,7 @@ async def rotating(client: httpx.AsyncClient, url: str, count: int) -> list[int]
     return [(await client.get(url, headers=h)).status_code for h in headers]
 
 
-@pytest.mark.parametrize("http", ["h11", BoundedH11Protocol])
+@pytest.mark.parametrize("http", ["httptools", BoundedHttpProtocol])
 async def test_rotating_forwarded_for_from_loopback_does_not_escape_a_limit(
     engine: AsyncEngine, http: Any
 ) -> None:
@@ -113,7 +113,7 @@ async def test_rotating_forwarded_for_from_loopback_does_not_escape_a_limit(
     ):
         assert await rotating(client, url, 4) == [200, 429, 429, 429]
         who = await client.get(f"{url}/who", headers={"x-forwarded-for": "192.0.2.9"})
-    expected = "127.0.0.1" if http is BoundedH11Protocol else UNKNOWN_CLIENT
+    expected = "127.0.0.1" if http is BoundedHttpProtocol else UNKNOWN_CLIENT
     assert who.json() == {"client": expected}
 
 
@@ -122,7 +122,7 @@ async def test_forwarded_for_from_a_trusted_proxy_is_honoured(
 ) -> None:
     app = _app(engine, ["127.0.0.1"])
     async with (
-        serving(app, http=BoundedH11Protocol, forwarded_allow_ips="127.0.0.1") as url,
+        serving(app, http=BoundedHttpProtocol, forwarded_allow_ips="127.0.0.1") as url,
         client_from("127.0.0.1") as client,
     ):
         assert await rotating(client, url, 3) == [200, 200, 200]
@@ -138,7 +138,7 @@ async def test_a_server_trusting_everyone_does_not_widen_trusted_proxies(
     # uvicorn believes the header from anyone; the project only from 127.0.0.1.
     app = _app(engine, ["127.0.0.1"])
     async with (
-        serving(app, http=BoundedH11Protocol, forwarded_allow_ips="*") as url,
+        serving(app, http=BoundedHttpProtocol, forwarded_allow_ips="*") as url,
         client_from("127.0.0.2") as client,
     ):
         assert await rotating(client, url, 3) == [200, 429, 429]

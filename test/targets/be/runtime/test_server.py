@@ -1,4 +1,4 @@
-"""BoundedH11Protocol under a real uvicorn server, driven by sockets that trickle
+"""BoundedHttpProtocol under a real uvicorn server, driven by sockets that trickle
 or send too much."""
 
 import asyncio
@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 import pytest_asyncio
 from clients import serving
-from runtime.server import BoundedH11Protocol
+from runtime.server import MAX_HEAD, BoundedHttpProtocol
 from starlette.types import Receive, Scope, Send
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -22,7 +22,7 @@ SLACK = 5.0
 RESET = b"<reset>"
 
 
-class Quick(BoundedH11Protocol):
+class Quick(BoundedHttpProtocol):
     header_timeout = HEADER_TIMEOUT
     body_timeout = BODY_TIMEOUT
 
@@ -189,10 +189,6 @@ async def test_prompt_requests_pass_and_idle_keep_alive_is_not_slow(
     writer.close()
 
 
-MAX_HEAD = 16 * 1024
-"""uvicorn's default ``--h11-max-incomplete-event-size``, the protocol's head limit."""
-
-
 async def next_answer(reader: asyncio.StreamReader) -> bytes:
     """The next whole answer the server sends on *reader*'s connection."""
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=SLACK)
@@ -221,7 +217,7 @@ def request_of(target: bytes, headers: bytes = b"") -> bytes:
 async def test_a_head_over_the_limit_is_refused_however_its_bytes_arrive(
     address: tuple[str, int], pieces: int
 ) -> None:
-    # h11 alone would refuse it only when split, with a plain-text 400.
+    # llhttp alone has no limit: the protocol measures the head as it is parsed.
     long_url = request_of(b"/?q=" + b"a" * MAX_HEAD)
     received = await answer(address, long_url, pieces)
     assert received.startswith(b"HTTP/1.1 414 "), received
@@ -237,7 +233,8 @@ async def test_a_head_over_the_limit_is_refused_however_its_bytes_arrive(
 async def test_a_head_over_the_limit_behind_another_request_is_refused(
     address: tuple[str, int],
 ) -> None:
-    # Pipelined: two heads in one write, the long one parsed once the first is answered.
+    # Pipelined: two heads in one write, both parsed at once; the refusal waits for the
+    # first request's answer.
     reader, writer = await connect(address)
     await send(writer, request_of(b"/") + request_of(b"/?q=" + b"a" * MAX_HEAD))
     try:
@@ -265,3 +262,22 @@ async def test_a_request_that_is_not_http_gets_a_json_400(
     received = await answer(address, request_of(b"/", b"bad header\r\n"), 1)
     assert received.startswith(b"HTTP/1.1 400 Bad Request\r\n"), received
     assert refusal_detail(received) == "The request is not valid HTTP/1.1."
+
+
+async def test_a_field_still_arriving_past_the_limit_is_refused(
+    address: tuple[str, int],
+) -> None:
+    # The parser buffers a field until it ends: the bytes received bound it instead.
+    reader, writer = await connect(address)
+    await send(writer, b"GET / HTTP/1.1\r\nhost: x\r\nx-pad: ")
+    try:
+        for _ in range(MAX_HEAD // 1024 + 1):
+            await asyncio.sleep(0.02)
+            await send(writer, b"y" * 1024)
+        received = await next_answer(reader)
+    finally:
+        writer.close()
+    assert received.startswith(b"HTTP/1.1 431 "), received
+    assert refusal_detail(received) == (
+        "The request line and headers are longer than 16,384 bytes."
+    )

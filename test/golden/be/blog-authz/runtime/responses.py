@@ -4,7 +4,7 @@
 ``error_responses(404, 409, 503)`` documents, in a route's OpenAPI operation, the
 error statuses the route can really answer, each with the body it carries (the
 handlers of ``errors.py`` and FastAPI write them), and always those the server's
-protocol (``server.BoundedH11Protocol``) answers for any request before a route
+protocol (``server.BoundedHttpProtocol``) answers for any request before a route
 runs. ``location(request, key)`` is the URL of a created row, its key
 percent-encoded so that any key (spaces, slashes, non-Latin-1 text) gives a URL that
 resolves.

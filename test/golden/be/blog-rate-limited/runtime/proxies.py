@@ -6,7 +6,7 @@ the server in front was told. uvicorn (``--proxy-headers``, its default) replace
 scope's ``client`` with an address from ``X-Forwarded-For`` when the peer is one of
 *its* trusted hosts (127.0.0.1 unless told otherwise), before the application runs; a
 client reaching it through loopback would then choose its own address. So
-``server.BoundedH11Protocol`` records the connection's own peer in the scope before
+``server.BoundedHttpProtocol`` records the connection's own peer in the scope before
 uvicorn's rewriting (``record_peer``), and ``ClientAddress`` applies ``trusted_proxies``
 to that peer. Served without that protocol, a ``client`` that the server may have
 taken from ``X-Forwarded-For`` is not believed: such requests all count as the one
@@ -32,7 +32,7 @@ _warned: list[bool] = []
 def record_peer(app: ASGIApp) -> ASGIApp:
     """*app*, with the connection's peer recorded in ``PEER_EXTENSION`` first.
 
-    Wrap the server's whole application with it (``BoundedH11Protocol`` does), so the
+    Wrap the server's whole application with it (``BoundedHttpProtocol`` does), so the
     peer is read before any proxy-header middleware replaces ``client``.
     """
 
@@ -103,7 +103,7 @@ class ClientAddress:
                 logger.warning(
                     "The server took the client address from X-Forwarded-For; it is "
                     "not believed. Serve with --http "
-                    "<package>.runtime.server:BoundedH11Protocol (or with "
+                    "<package>.runtime.server:BoundedHttpProtocol (or with "
                     "--no-proxy-headers) so that trusted_proxies decide it."
                 )
             return UNKNOWN_CLIENT
