@@ -281,3 +281,23 @@ async def test_a_field_still_arriving_past_the_limit_is_refused(
     assert refusal_detail(received) == (
         "The request line and headers are longer than 16,384 bytes."
     )
+
+
+@pytest.mark.parametrize(
+    "head",
+    [b"GET / HTTP/1.1\r\n\r\n", b"GET / HTTP/1.1\r\nhost: x\r\nhost: y\r\n\r\n"],
+    ids=["no host", "two hosts"],
+)
+async def test_an_http_1_1_request_without_exactly_one_host_gets_a_json_400(
+    address: tuple[str, int], head: bytes
+) -> None:
+    received = await answer(address, head, 1)
+    assert received.startswith(b"HTTP/1.1 400 Bad Request\r\n"), received
+    assert refusal_detail(received) == (
+        "An HTTP/1.1 request has exactly one Host header."
+    )
+
+
+async def test_an_http_1_0_request_needs_no_host(address: tuple[str, int]) -> None:
+    received = await answer(address, b"GET / HTTP/1.0\r\n\r\n", 1)
+    assert received.startswith(b"HTTP/1.1 200 "), received

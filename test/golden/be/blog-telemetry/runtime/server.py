@@ -17,8 +17,9 @@ one is refused however its bytes arrive, pipelined behind another request too: `
 URI Too Long`` when the request line alone is over, else ``431 Request Header Fields
 Too Large``. A head still incomplete is refused once the bytes received for it pass the
 limit, so a client cannot make the parser hold more than the limit and one read. A
-request llhttp cannot parse gets ``400``. These answers, the ``408`` too, carry a JSON
-``{"detail": …}`` like the application's errors, come after the answers to the
+request llhttp cannot parse gets ``400``, and so does an HTTP/1.1 request without
+exactly one ``Host`` header, as RFC 9112 asks. These answers, the ``408`` too, carry a
+JSON ``{"detail": …}`` like the application's errors, come after the answers to the
 requests before them, and end the connection: the server stops reading, drops what the
 client still sends for up to ``LINGER`` seconds, then closes (closing at once, with the
 client's bytes unread, would reset the connection and could destroy the answer before
@@ -127,13 +128,20 @@ class BoundedHttpProtocol(HttpToolsProtocol):
     def on_url(self, url: bytes) -> None:
         super().on_url(url)
         if self._line_size() > self.max_head:
-            self._stop_head()
+            self._stop(*self._head_refusal())
 
     def on_headers_complete(self) -> None:
         size = self._line_size() + _HEAD_END
-        size += sum(len(name) + len(value) for name, value in self.headers)
-        if size + _FIELD_FRAME * len(self.headers) > self.max_head:
-            self._stop_head()
+        hosts = 0
+        for name, value in self.headers:
+            size += len(name) + len(value) + _FIELD_FRAME
+            if name == b"host":
+                hosts += 1
+        if size > self.max_head:
+            self._stop(*self._head_refusal())
+        # RFC 9112, 3.2; h11 refuses such a request too, llhttp does not.
+        if hosts != 1 and self._http_version() == "1.1":
+            self._stop(400, "An HTTP/1.1 request has exactly one Host header.")
         self._in_head = False
         self._in_body = True
         super().on_headers_complete()
@@ -147,16 +155,20 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         assert self.parser is not None
         return len(self.parser.get_method()) + len(self.url) + _LINE_FRAME
 
+    def _http_version(self) -> str:
+        assert self.parser is not None
+        return self.parser.get_http_version()
+
     def _head_refusal(self) -> tuple[int, str]:
         limit = f"{self.max_head:,} bytes"
         if self._line_size() > self.max_head:
             return 414, f"The request line is longer than {limit}."
         return 431, f"The request line and headers are longer than {limit}."
 
-    def _stop_head(self) -> None:
+    def _stop(self, status: int, detail: str) -> None:
         # The parser reports a callback's exception as a parse error, which uvicorn
         # answers through send_400_response: that answers this status instead.
-        self._refusal_status = self._head_refusal()
+        self._refusal_status = (status, detail)
         raise _HeadRefused
 
     def send_400_response(self, msg: str) -> None:
