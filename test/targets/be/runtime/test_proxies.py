@@ -17,7 +17,9 @@ from runtime.server import BoundedHttpProtocol
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.datastructures import Headers
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+# The async tests run on the session's loop, where the engine fixture lives; the
+# others are plain functions, which an asyncio mark would only warn about.
+on_session_loop = pytest.mark.asyncio(loop_scope="session")
 
 
 def _request(
@@ -100,6 +102,7 @@ async def rotating(client: httpx.AsyncClient, url: str, count: int) -> list[int]
     return [(await client.get(url, headers=h)).status_code for h in headers]
 
 
+@on_session_loop
 @pytest.mark.parametrize("http", ["httptools", BoundedHttpProtocol])
 async def test_rotating_forwarded_for_from_loopback_does_not_escape_a_limit(
     engine: AsyncEngine, http: Any
@@ -117,6 +120,7 @@ async def test_rotating_forwarded_for_from_loopback_does_not_escape_a_limit(
     assert who.json() == {"client": expected}
 
 
+@on_session_loop
 async def test_forwarded_for_from_a_trusted_proxy_is_honoured(
     engine: AsyncEngine,
 ) -> None:
@@ -132,6 +136,7 @@ async def test_forwarded_for_from_a_trusted_proxy_is_honoured(
         assert who.json() == {"client": "192.0.2.9"}
 
 
+@on_session_loop
 async def test_a_server_trusting_everyone_does_not_widen_trusted_proxies(
     engine: AsyncEngine,
 ) -> None:
@@ -146,6 +151,7 @@ async def test_a_server_trusting_everyone_does_not_widen_trusted_proxies(
         assert who.json() == {"client": "127.0.0.2"}
 
 
+@on_session_loop
 async def test_record_peer_keeps_the_peer_through_a_rewriting_middleware() -> None:
     seen: list[Any] = []
 
