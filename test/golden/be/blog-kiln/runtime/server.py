@@ -36,6 +36,7 @@ import asyncio
 import json
 from typing import Any, Literal
 
+from httptools import HttpRequestParser
 from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
@@ -78,8 +79,9 @@ def _refusal(status: int, detail: str) -> bytes:
 
 
 class BoundedHttpProtocol(HttpToolsProtocol):
-    """``HttpToolsProtocol`` that refuses requests arriving too slowly or with a head
-    over ``max_head`` bytes, in JSON, and records each connection's peer."""
+    """``HttpToolsProtocol`` that refuses requests arriving too slowly, with a head over
+    ``max_head`` bytes or without their host, in JSON, and records each connection's
+    peer."""
 
     header_timeout: float = HEADER_TIMEOUT
     body_timeout: float = BODY_TIMEOUT
@@ -140,7 +142,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         if size > self.max_head:
             self._stop(*self._head_refusal())
         # RFC 9112, 3.2; h11 refuses such a request too, llhttp does not.
-        if hosts != 1 and self._http_version() == "1.1":
+        if hosts != 1 and self._parser.get_http_version() == "1.1":
             self._stop(400, "An HTTP/1.1 request has exactly one Host header.")
         self._in_head = False
         self._in_body = True
@@ -150,14 +152,14 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         self._in_body = False
         super().on_message_complete()
 
-    def _line_size(self) -> int:
+    @property
+    def _parser(self) -> HttpRequestParser:
         # uvicorn drops the parser when the connection is lost, after every callback.
         assert self.parser is not None
-        return len(self.parser.get_method()) + len(self.url) + _LINE_FRAME
+        return self.parser
 
-    def _http_version(self) -> str:
-        assert self.parser is not None
-        return self.parser.get_http_version()
+    def _line_size(self) -> int:
+        return len(self._parser.get_method()) + len(self.url) + _LINE_FRAME
 
     def _head_refusal(self) -> tuple[int, str]:
         limit = f"{self.max_head:,} bytes"
