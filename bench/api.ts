@@ -1,7 +1,8 @@
 /**
  * `npm run bench:api`: requests per server CPU second of the blog's article routes, from
  * the generated backend, the same routes written by hand (FastAPI + SQLAlchemy +
- * Pydantic) and the floor (the raw driver: asyncpg, no ORM, no framework).
+ * Pydantic), the floor (the raw driver: asyncpg, no ORM, no framework) and the stack's
+ * floor (the floor's reads, get and list, on FastAPI routes and SQLAlchemy's ORM session).
  *
  * One embedded PostgreSQL holds 1,000 authors and 10,000 articles; each app is served by
  * uvicorn with one worker, and `--clients` concurrent keep-alive clients (default 32)
@@ -15,7 +16,7 @@
  * load sends, a figure the machine's load does not move.
  *
  *   node --import tsx bench/api.ts [--duration 15] [--rounds 5] [--clients 32] [--warmup 3]
- *     [--apps generated,handwritten,floor] [--routes get,list,create,update] [--calls 200]
+ *     [--apps generated,handwritten,floor,stack] [--routes get,list,create,update] [--calls 200]
  *     [--profile DIR]   (bench/calls.py's cProfile statistics of each app and route, as DIR/<route>-<app>.pstats)
  */
 import assert from "node:assert/strict";
@@ -40,7 +41,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     clients: { type: "string", default: "32" },
     warmup: { type: "string", default: "3" },
-    apps: { type: "string", default: "generated,handwritten,floor" },
+    apps: { type: "string", default: "generated,handwritten,floor,stack" },
     routes: { type: "string", default: "get,list,create,update" },
     calls: { type: "string", default: "200" },
     profile: { type: "string" },
@@ -59,7 +60,12 @@ const CALLS_TIMEOUT_MS = 300_000;
 /** Requests bench/calls.py sends before it counts: every statement prepared, every pool connection open. */
 const CALLS_WARMUP = 50;
 /** The ASGI application of each app, as bench/calls.py loads it. */
-const ASGI_APPS: Record<AppName, string> = { generated: "blog.main:app", handwritten: "handwritten_articles:app", floor: "floor_articles:app" };
+const ASGI_APPS: Record<AppName, string> = {
+  generated: "blog.main:app",
+  handwritten: "handwritten_articles:app",
+  floor: "floor_articles:app",
+  stack: "stack_floor_articles:app",
+};
 
 const AUTHORS = 1_000;
 const ARTICLES = 10_000;
@@ -94,6 +100,7 @@ const APPS = {
   generated: "generated",
   handwritten: "hand-written",
   floor: "floor",
+  stack: "stack floor",
 } as const;
 type AppName = keyof typeof APPS;
 
@@ -111,6 +118,9 @@ function pick<T extends string>(given: string, known: Record<T, string>, what: s
   return names as T[];
 }
 const apps = pick<AppName>(values.apps!, APPS, "apps");
+/** The routes of an app that does not serve them all: the stack's floor reads only. */
+const SERVED_ROUTES: Partial<Record<AppName, readonly RouteName[]>> = { stack: ["get", "list"] };
+const serves = (app: AppName, route: RouteName): boolean => SERVED_ROUTES[app]?.includes(route) ?? true;
 const routes = pick<RouteName>(values.routes!, ROUTES, "routes");
 
 interface App {
@@ -155,6 +165,7 @@ try {
   await postgres.query("ANALYZE");
   if (apps.includes("handwritten")) running.push({ name: "handwritten", ...(await serveScript("handwritten_articles.py", projectDir, venv.python, postgres.asyncUrl, "/articles?limit=1")) });
   if (apps.includes("floor")) running.push({ name: "floor", ...(await serveScript("floor_articles.py", projectDir, venv.python, postgres.asyncUrl, "/articles?limit=1")) });
+  if (apps.includes("stack")) running.push({ name: "stack", ...(await serveScript("stack_floor_articles.py", projectDir, venv.python, postgres.asyncUrl, "/articles?limit=1")) });
   const served = apps.map((name) => running.find((app) => app.name === name)!);
 
   const ids = (await postgres.query("SELECT id FROM articles ORDER BY random() LIMIT 1000")).map((row) => String(row.id));
@@ -170,7 +181,7 @@ try {
   const calls = new Map<string, number>();
   if (callRequests > 0) {
     for (const route of routes) {
-      for (const app of served) {
+      for (const app of served.filter((candidate) => serves(candidate.name, route))) {
         const requestsFile = join(projectDir, `calls-${route}-${app.name}.json`);
         await writeFile(requestsFile, JSON.stringify(Array.from({ length: CALLS_WARMUP + callRequests }, requests(route, ids, authors))));
         const args = [CALLS_SCRIPT, "--app", ASGI_APPS[app.name], "--requests", requestsFile, "--warmup", String(CALLS_WARMUP)];
@@ -188,7 +199,7 @@ try {
   const run = (app: App, route: RouteName, ms: number, measured: boolean): Promise<LoadResult> =>
     runLoad({ baseUrl: app.baseUrl, clients, durationMs: ms, next: requests(route, ids, authors), agent: agents.get(app.name)!, serverPid: measured ? app.process.child.pid : undefined });
 
-  for (const route of routes) for (const app of served) await run(app, route, warmupMs, false);
+  for (const route of routes) for (const app of served) if (serves(app.name, route)) await run(app, route, warmupMs, false);
 
   /** Requests per server CPU second, by route and app, one per round. */
   const perCpu = new Map<string, number[]>();
@@ -196,7 +207,7 @@ try {
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? served : [...served].reverse();
     for (const route of routes) {
-      for (const app of order) {
+      for (const app of order.filter((candidate) => serves(candidate.name, route))) {
         const result = await run(app, route, durationMs, true);
         const bad = [...result.statuses].filter(([status]) => status === 0 || status >= 500);
         assert.deepEqual(bad, [], `${app.name} ${route}: ${describeLoad(result)}\n${app.process.output().slice(-5000)}`);
@@ -214,8 +225,8 @@ try {
     const b = perCpu.get(`${route} ${theirs}`);
     return a && b ? median(a.map((value, index) => value / b[index]!)).toFixed(2) : "–";
   };
-  const figure = (route: RouteName, app: AppName) => Math.round(median(perCpu.get(`${route} ${app}`)!)).toLocaleString("en-US");
-  const p99 = (route: RouteName, app: AppName) => median(results.get(`${route} ${app}`)!.map((result) => result.p99Ms)).toFixed(0);
+  const figure = (route: RouteName, app: AppName) => (serves(app, route) ? Math.round(median(perCpu.get(`${route} ${app}`)!)).toLocaleString("en-US") : "–");
+  const p99 = (route: RouteName, app: AppName) => (serves(app, route) ? median(results.get(`${route} ${app}`)!.map((result) => result.p99Ms)).toFixed(0) : "–");
 
   console.log(
     `Requests per server CPU second: ${clients} clients, ${rounds} rounds of ${durationMs / 1000} s per route and app, medians. ` +
@@ -224,6 +235,7 @@ try {
   const ratios = [
     ...(apps.includes("generated") && apps.includes("handwritten") ? [["generated / hand-written", "generated", "handwritten"] as const] : []),
     ...(apps.includes("generated") && apps.includes("floor") ? [["floor / generated", "floor", "generated"] as const] : []),
+    ...(apps.includes("stack") && apps.includes("floor") ? [["floor / stack floor", "floor", "stack"] as const] : []),
   ];
   console.log(`| route | ${apps.map((app) => APPS[app]).join(" | ")} | ${ratios.map(([title]) => title).join(" | ")} | p99 ms (${apps.map((app) => APPS[app]).join(" / ")}) |`);
   console.log(`|---|${apps.map(() => "---:").join("|")}|${ratios.map(() => "---:").join("|")}|---:|`);
@@ -235,7 +247,7 @@ try {
     console.log(`\nPython calls per request, in process over ${callRequests} requests (bench/calls.py):\n`);
     console.log(`| route | ${apps.map((app) => APPS[app]).join(" | ")} |`);
     console.log(`|---|${apps.map(() => "---:").join("|")}|`);
-    for (const route of routes) console.log(`| ${ROUTES[route]} | ${apps.map((app) => Math.round(calls.get(`${route} ${app}`)!).toLocaleString("en-US")).join(" | ")} |`);
+    for (const route of routes) console.log(`| ${ROUTES[route]} | ${apps.map((app) => (serves(app, route) ? Math.round(calls.get(`${route} ${app}`)!).toLocaleString("en-US") : "–")).join(" | ")} |`);
   }
 } finally {
   for (const app of running) await app.process.stop();
