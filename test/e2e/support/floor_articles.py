@@ -10,7 +10,6 @@ Run as ``python floor_articles.py --port <port>`` with ``DATABASE_URL`` set;
 served by uvicorn as ``serve.py`` serves the generated routes.
 """
 
-import argparse
 import base64
 import hashlib
 import os
@@ -23,7 +22,7 @@ import asyncpg
 from pydantic_core import from_json, to_json
 from starlette.types import Receive, Scope, Send
 
-from serve import run_server
+from serve import serve_on_given_port
 
 MAX_BODY_SIZE = 1024 * 1024
 
@@ -299,11 +298,5 @@ async def init_connection(connection: asyncpg.Connection) -> None:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    run_server(app, parser.parse_args().port)
-
-
 if __name__ == "__main__":
-    main()
+    serve_on_given_port(app)

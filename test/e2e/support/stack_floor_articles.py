@@ -11,7 +11,6 @@ stack's own. Run as ``python stack_floor_articles.py --port <port>`` with
 ``DATABASE_URL`` set and the blog example on ``PYTHONPATH``.
 """
 
-import argparse
 import os
 import uuid
 from typing import Any
@@ -23,7 +22,7 @@ from sqlalchemy import Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 
 from floor_articles import GET, PAGE, Answer, get_one, page
-from serve import run_server
+from serve import serve_on_given_port
 
 # The floor's columns, as the ORM selects them.
 COLUMNS = select(
@@ -98,11 +97,5 @@ async def get_article(pk: uuid.UUID) -> Response:
         return answer(200, await get_one(connection, pk))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    run_server(app, parser.parse_args().port)
-
-
 if __name__ == "__main__":
-    main()
+    serve_on_given_port(app)
