@@ -107,8 +107,8 @@ export async function serveBlog(
 
 /**
  * Serve the baseline `script` of this folder (handwritten_tags.py, handwritten_articles.py,
- * floor_articles.py, stack_floor_articles.py: each takes `--port`) against the blog models of `projectDir`, ready
- * once `readyPath` answers. Rejects with the server's output when it exits before answering.
+ * floor_articles.py, stack_floor_articles.py: each takes `--port`) against the blog models
+ * of `projectDir`, ready once `readyPath` answers. Rejects with the server's output when it exits before answering.
  */
 export async function serveScript(script: string, projectDir: string, python: string, databaseUrl: string, readyPath: string): Promise<BlogServer> {
   const port = await freePort();

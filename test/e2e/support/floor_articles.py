@@ -22,7 +22,7 @@ import asyncpg
 from pydantic_core import from_json, to_json
 from starlette.types import Receive, Scope, Send
 
-from serve import serve_on_given_port
+from serve import given_port, run_server
 
 MAX_BODY_SIZE = 1024 * 1024
 
@@ -299,4 +299,4 @@ async def init_connection(connection: asyncpg.Connection) -> None:
 
 
 if __name__ == "__main__":
-    serve_on_given_port(app)
+    run_server(app, given_port())

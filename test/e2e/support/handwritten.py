@@ -9,7 +9,6 @@ true``) and the key with another body is a 409. Keys live in a table of their ow
 here. Needs ``DATABASE_URL`` and the blog example on ``PYTHONPATH``.
 """
 
-import argparse
 import asyncio
 import hashlib
 import os
@@ -25,7 +24,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from serve import run_server
+from serve import given_port, run_server
 
 engine = create_async_engine(
     os.environ["DATABASE_URL"], pool_size=5, max_overflow=10, pool_pre_ping=True
@@ -115,8 +114,6 @@ async def prepare_database() -> None:
 
 def serve(app: FastAPI) -> None:
     """Serves ``app`` on ``--port`` once its tables exist: a baseline's ``main``."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    port = parser.parse_args().port
+    port = given_port()
     asyncio.run(prepare_database())
     run_server(app, port)

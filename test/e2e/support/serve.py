@@ -128,12 +128,12 @@ def run_server(app: ASGIApp, port: int, api: str = "blog.api") -> None:
     )
 
 
-def serve_on_given_port(app: ASGIApp) -> None:
-    """Serve *app* with ``run_server`` on the command line's ``--port``: the ``main``
-    of a baseline that needs nothing prepared (floor_articles.py)."""
+def given_port() -> int:
+    """The command line's ``--port``: the one argument of a baseline (handwritten.py,
+    floor_articles.py, stack_floor_articles.py)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    run_server(app, parser.parse_args().port)
+    return parser.parse_args().port
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from sqlalchemy import Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 
 from floor_articles import GET, PAGE, Answer, get_one, page
-from serve import serve_on_given_port
+from serve import given_port, run_server
 
 # The floor's columns, as the ORM selects them.
 COLUMNS = select(
@@ -98,4 +98,4 @@ async def get_article(pk: uuid.UUID) -> Response:
 
 
 if __name__ == "__main__":
-    serve_on_given_port(app)
+    run_server(app, given_port())
